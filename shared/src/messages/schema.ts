@@ -1,0 +1,52 @@
+/**
+ * Message entity (attendance.md §3 Message; issue 3 §3-§4). `id` is the WhatsApp message id
+ * (outbound: generated with Baileys' `generateMessageIDV2` before sending).
+ */
+import { z } from "zod";
+
+export const MediaType = z.enum([
+  "chat", "image", "audio", "video", "application", "sticker", "locationMessage", "contactMessage", "vcard", "reactionMessage", "call_log",
+]);
+export type MediaType = z.infer<typeof MediaType>;
+
+export const MessageItem = z.object({
+  id: z.string(),
+  ticketId: z.number().int(),
+  companyId: z.number().int(),
+  contactId: z.number().int().nullable().default(null),
+  whatsappId: z.number().int(),
+  /** WhatsApp chat JID the message belongs to (runner/ingest). */
+  remoteJid: z.string(),
+  /** Group messages: the sender's JID and name. */
+  participant: z.string().nullable().default(null),
+  senderName: z.string().nullable().default(null),
+  body: z.string().default(""),
+  fromMe: z.boolean(),
+  read: z.boolean().default(false),
+  mediaType: MediaType.default("chat"),
+  /** S3 object key (never a public URL); the API adds a short-lived presigned `mediaUrl`. */
+  mediaKey: z.string().nullable().default(null),
+  mediaName: z.string().nullable().default(null),
+  mediaMime: z.string().nullable().default(null),
+  mediaSize: z.number().int().nullable().default(null),
+  /** true when the media download failed; the message is kept. */
+  mediaError: z.boolean().default(false),
+  /** 0 pending, 1-2 sent, 3 delivered, 4-5 read; -1 failed to send. */
+  ack: z.number().int().min(-1).max(5).default(0),
+  isDeleted: z.boolean().default(false),
+  isEdited: z.boolean().default(false),
+  /** Body before the last edit. */
+  previousBody: z.string().nullable().default(null),
+  isForwarded: z.boolean().default(false),
+  quotedMsgId: z.string().nullable().default(null),
+  /** Reactions attached to this message: one per sender. */
+  reactions: z.array(z.object({ emoji: z.string(), fromMe: z.boolean(), senderJid: z.string().nullable(), at: z.string() })).default([]),
+  /** WhatsApp timestamp of the message (ISO); the sort key. */
+  waTimestamp: z.string(),
+  /** User who sent it from the web (outbound). */
+  userId: z.number().int().nullable().default(null),
+  sendError: z.string().nullable().default(null),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type MessageItem = z.infer<typeof MessageItem>;

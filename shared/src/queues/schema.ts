@@ -1,0 +1,39 @@
+/**
+ * Queue entity and payloads (administration.md §3 Queue, §5; issue 2 §4: name 2-50, color 3-9 unique in the company).
+ */
+import { z } from "zod";
+
+export const QueueSchedule = z.object({
+  weekday: z.string(),
+  weekdayEn: z.string(),
+  startTime: z.string().regex(/^\d{2}:\d{2}$/).or(z.literal("")),
+  endTime: z.string().regex(/^\d{2}:\d{2}$/).or(z.literal("")),
+});
+
+export const QueueItem = z.object({
+  id: z.number().int(),
+  companyId: z.number().int(),
+  name: z.string(),
+  color: z.string(),
+  greetingMessage: z.string().default(""),
+  outOfHoursMessage: z.string().default(""),
+  orderQueue: z.number().int().nullable().default(null),
+  integrationId: z.number().int().nullable().default(null),
+  promptId: z.number().int().nullable().default(null),
+  schedules: z.array(QueueSchedule).default([]),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type QueueItem = z.infer<typeof QueueItem>;
+
+export const CreateQueueBody = z.object({
+  name: z.string().trim().min(2, "Too Short!").max(50, "Too Long!"),
+  color: z.string().trim().min(3, "Too Short!").max(9, "Too Long!"),
+  greetingMessage: z.string().max(4096).default(""),
+  outOfHoursMessage: z.string().max(4096).default(""),
+  orderQueue: z.coerce.number().int().nullable().optional(),
+  schedules: z.array(QueueSchedule).max(7).optional(),
+  promptId: z.coerce.number().int().nullable().optional(),
+  integrationId: z.coerce.number().int().nullable().optional(),
+});
+export const UpdateQueueBody = CreateQueueBody.partial();

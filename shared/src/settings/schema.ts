@@ -1,0 +1,41 @@
+/**
+ * Company settings (administration.md §3 Setting keys; defaults from the system the spec describes,
+ * background/whaticket.md §10). Unknown keys are refused with 400.
+ */
+import { z } from "zod";
+
+/** Every key a company may hold, with its default value for a new company. */
+export const SETTING_DEFAULTS = {
+  userRating: "disabled",
+  scheduleType: "disabled",
+  call: "disabled",
+  /** `enabled` = group messages are ignored. */
+  CheckMsgIsGroup: "enabled",
+  allowregister: "disabled",
+  viewclosed: "disabled",
+  viewgroups: "disabled",
+  sendGreetingAccepted: "disabled",
+  sendMsgTransfTicket: "disabled",
+  viewregister: "disabled",
+  sendGreetingMessageOneQueues: "disabled",
+  chatBotType: "text",
+  trial: "3",
+  ipixc: "",
+  tokenixc: "",
+  ipmkauth: "",
+  clientidmkauth: "",
+  clientsecretmkauth: "",
+  asaas: "",
+} as const satisfies Record<string, string>;
+
+export const SettingKey = z.enum(Object.keys(SETTING_DEFAULTS) as [keyof typeof SETTING_DEFAULTS, ...(keyof typeof SETTING_DEFAULTS)[]]);
+export type SettingKey = z.infer<typeof SettingKey>;
+
+/** Keys only a super user may change (global section of the Settings page). */
+export const SUPER_ONLY_SETTINGS: readonly SettingKey[] = ["allowregister", "viewregister", "trial", "ipixc", "tokenixc", "ipmkauth", "clientidmkauth", "clientsecretmkauth", "asaas"];
+
+export const SettingItem = z.object({ key: SettingKey, value: z.string(), companyId: z.number().int(), updatedAt: z.string() });
+export type SettingItem = z.infer<typeof SettingItem>;
+
+/** PUT /api/settings/{key} body. */
+export const UpdateSettingBody = z.object({ key: SettingKey.optional(), value: z.string().max(2000) });

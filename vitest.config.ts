@@ -1,0 +1,16 @@
+import { defineConfig } from "vitest/config";
+
+/** One run for every test: unit, integration (DynamoDB Local), CDK assertions, browser (playwright-core + chromium). */
+export default defineConfig({
+  test: {
+    include: ["{shared,functions,session-runner,infra,web,test}/**/*.test.{ts,tsx}"],
+    exclude: ["**/node_modules/**", "**/dist/**", "**/cdk.out/**"],
+    globalSetup: ["test/global-setup.ts"],
+    setupFiles: ["test/setup-table.ts"],
+    testTimeout: 30000,
+    hookTimeout: 60000,
+    pool: "forks",
+    fileParallelism: true,
+    maxWorkers: 2,
+  },
+});
