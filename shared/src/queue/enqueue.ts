@@ -1,0 +1,39 @@
+/**
+ * SQS producer (DESIGN.md §2 `queue/`): the same `@aws-sdk/client-sqs` calls in the cloud and on one machine
+ * (fauxqs, through `AWS_ENDPOINT_URL_SQS`). Bodies are JSON; consumers parse them with zod.
+ */
+import { SendMessageCommand, SQSClient } from "@aws-sdk/client-sqs";
+import { getConfig } from "../config.ts";
+
+let sqs: SQSClient | undefined;
+/** The shared SQS client. */
+export function sqsClient(): SQSClient {
+  sqs ??= new SQSClient({ region: getConfig().AWS_REGION });
+  return sqs;
+}
+/** Forgets the client (tests and the local stack). */
+export function resetSqs(): void {
+  sqs = undefined;
+}
+
+export interface EnqueueOptions {
+  /** FIFO only: the ordering group (session commands: the whatsappId). */
+  groupId?: string;
+  /** FIFO only: deduplication id (session commands: our command id). */
+  dedupeId?: string;
+  /** Standard queues only: 0-900 s. */
+  delaySeconds?: number;
+}
+
+/** Sends one JSON message to `queueUrl`. Throws the SDK error when SQS refuses it. */
+export async function enqueue(queueUrl: string, body: unknown, opts: EnqueueOptions = {}): Promise<void> {
+  await sqsClient().send(
+    new SendMessageCommand({
+      QueueUrl: queueUrl,
+      MessageBody: JSON.stringify(body),
+      MessageGroupId: opts.groupId,
+      MessageDeduplicationId: opts.dedupeId,
+      DelaySeconds: opts.delaySeconds,
+    }),
+  );
+}

@@ -1,0 +1,141 @@
+/**
+ * Realtime publishing (DESIGN.md §1, §3; issue 2 §5): `publish` sends `{"event": "company-{id}-{name}", "data": ...}`
+ * to the company's open WebSocket connections that may see it, through the API Gateway management API
+ * (`@connections`; the local emulator speaks the same protocol). A 410 (GoneException) removes the stale registration.
+ *
+ * Registry items (written by `functions/src/ws`): `WS#<connectionId>` and one member item per company at
+ * `C#<cid>#ROOM#company` / `WS#<connectionId>` holding {connectionId, userId, profile, super, queueIds, allTicket,
+ * rooms: string[] (joined rooms, e.g. "notification", "tickets:open", "ticket:<id>"), expiresAt (epoch s)}.
+ */
+import { ApiGatewayManagementApiClient, DeleteConnectionCommand, PostToConnectionCommand } from "@aws-sdk/client-apigatewaymanagementapi";
+import { BatchWriteCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { getConfig } from "../config.ts";
+import { ddb, tableName } from "../db/client.ts";
+import { keys } from "../db/keys.ts";
+import { log } from "../log.ts";
+
+/** Who may receive an event. Admins (and super users) of the company receive everything addressed to the company. */
+export type Audience =
+  | { kind: "company" }
+  | { kind: "admins" }
+  | { kind: "user"; userId: number }
+  /** Users of this queue, admins, and — when `queueId` is null — users with allTicket enabled. Plus `alsoUserId` (the assignee). */
+  | { kind: "queue"; queueId: number | null; alsoUserId?: number | null };
+
+/** A registered socket as stored in the company room. */
+export interface SocketMember {
+  connectionId: string;
+  userId: number;
+  profile: string;
+  super?: boolean;
+  queueIds: number[];
+  allTicket?: string;
+  rooms?: string[];
+  expiresAt: number;
+}
+
+let client: ApiGatewayManagementApiClient | undefined;
+function mgmt(): ApiGatewayManagementApiClient | undefined {
+  const endpoint = getConfig().WS_MANAGEMENT_ENDPOINT;
+  if (!endpoint) return undefined;
+  client ??= new ApiGatewayManagementApiClient({ endpoint, region: getConfig().AWS_REGION });
+  return client;
+}
+
+/** Forgets the management client (tests and the local stack switch endpoints). */
+export function resetRealtimeClient(): void {
+  client = undefined;
+}
+
+/** True when the member may see an event for `audience`. */
+export function mayReceive(m: SocketMember, audience: Audience): boolean {
+  const admin = m.profile === "admin" || !!m.super;
+  switch (audience.kind) {
+    case "company":
+      return true;
+    case "admins":
+      return admin;
+    case "user":
+      return m.userId === audience.userId;
+    case "queue":
+      if (admin) return true;
+      if (audience.alsoUserId != null && m.userId === audience.alsoUserId) return true;
+      if (audience.queueId == null) return m.allTicket === "enabled";
+      return m.queueIds.includes(audience.queueId);
+  }
+}
+
+/** Lists the live sockets of a company (expired registrations filtered out). */
+export async function companySockets(companyId: number): Promise<SocketMember[]> {
+  const now = Math.floor(Date.now() / 1000);
+  const out: SocketMember[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await ddb().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: "PK = :pk",
+        ExpressionAttributeValues: { ":pk": keys.wsRoomPK(companyId, "company") },
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const it of page.Items ?? []) if ((it.expiresAt as number) > now) out.push(it as SocketMember);
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return out;
+}
+
+/** Removes a socket's registration (both items). */
+export async function removeSocket(companyId: number, connectionId: string): Promise<void> {
+  await ddb().send(
+    new BatchWriteCommand({
+      RequestItems: {
+        [tableName()]: [
+          { DeleteRequest: { Key: keys.wsConnection(connectionId) } },
+          { DeleteRequest: { Key: keys.wsRoomMember(companyId, "company", connectionId) } },
+        ],
+      },
+    }),
+  );
+}
+
+/**
+ * Sends `{event: "company-{companyId}-{name}", data}` to every socket of the company allowed by `audience`
+ * (and, when `room` is given, only to sockets that joined that room). Never throws: a failed post is logged;
+ * a 410 deletes the stale registration. Resolves when every post has settled.
+ */
+export async function publish(companyId: number, name: string, data: unknown, audience: Audience = { kind: "company" }, room?: string): Promise<void> {
+  const api = mgmt();
+  if (!api) return;
+  let members: SocketMember[];
+  try {
+    members = await companySockets(companyId);
+  } catch (err) {
+    log("warn", "realtime: cannot list sockets", { companyId, err });
+    return;
+  }
+  const targets = members.filter((m) => mayReceive(m, audience) && (!room || (m.rooms ?? []).includes(room)));
+  if (!targets.length) return;
+  const frame = Buffer.from(JSON.stringify({ event: `company-${companyId}-${name}`, data }));
+  await Promise.all(
+    targets.map(async (m) => {
+      try {
+        await api.send(new PostToConnectionCommand({ ConnectionId: m.connectionId, Data: frame }));
+      } catch (err) {
+        const status = (err as { $metadata?: { httpStatusCode?: number }; name?: string }).$metadata?.httpStatusCode;
+        if (status === 410 || (err as Error).name === "GoneException") {
+          await removeSocket(companyId, m.connectionId).catch(() => undefined);
+        } else {
+          log("warn", "realtime: post failed", { companyId, connectionId: m.connectionId, err });
+        }
+      }
+    }),
+  );
+}
+
+/** Closes a socket from the server side (e.g. single login). */
+export async function disconnectSocket(connectionId: string): Promise<void> {
+  const api = mgmt();
+  if (!api) return;
+  await api.send(new DeleteConnectionCommand({ ConnectionId: connectionId })).catch(() => undefined);
+}
