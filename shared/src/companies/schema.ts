@@ -20,15 +20,31 @@ export const CompanyItem = z.object({
 });
 export type CompanyItem = z.infer<typeof CompanyItem>;
 
+const dueDate = z
+  .union([z.literal("").transform(() => null), z.string().datetime({ offset: true }), z.string().date()])
+  .nullable();
+
 /** POST /api/companies (super): also creates the first admin with this email and password, and default settings. */
 export const CreateCompanyBody = z.object({
-  name: z.string().trim().min(2).max(100),
-  email: z.string().trim().email("Invalid email"),
+  name: z.string().trim().min(2, "Too Short!").max(100, "Too Long!"),
+  email: z.string().trim().email("Invalid email").max(200),
   phone: z.string().trim().max(30).default(""),
-  password: z.string().min(5).max(50),
+  password: z.string().min(5, "Too Short!").max(50, "Too Long!"),
   planId: z.coerce.number().int().positive(),
-  dueDate: z.string().datetime({ offset: true }).or(z.string().date()).nullable().optional(),
+  dueDate: dueDate.optional(),
   recurrence: Recurrence.default("MENSAL"),
   status: z.boolean().default(true),
 });
-export const UpdateCompanyBody = CreateCompanyBody.omit({ password: true }).partial();
+export type CreateCompanyBody = z.infer<typeof CreateCompanyBody>;
+
+/** PUT /api/companies/{id} (super): every field optional, absent = unchanged (no defaults applied). */
+export const UpdateCompanyBody = z.object({
+  name: z.string().trim().min(2, "Too Short!").max(100, "Too Long!").optional(),
+  email: z.string().trim().email("Invalid email").max(200).optional(),
+  phone: z.string().trim().max(30).optional(),
+  planId: z.coerce.number().int().positive().optional(),
+  dueDate: dueDate.optional(),
+  recurrence: Recurrence.optional(),
+  status: z.boolean().optional(),
+});
+export type UpdateCompanyBody = z.infer<typeof UpdateCompanyBody>;

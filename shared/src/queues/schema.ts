@@ -26,14 +26,32 @@ export const QueueItem = z.object({
 });
 export type QueueItem = z.infer<typeof QueueItem>;
 
+const queueName = z.string({ error: (iss) => (iss.input == null ? "Required" : "Invalid input") }).trim().min(2, "Too Short!").max(50, "Too Long!");
+const queueColor = z.string({ error: (iss) => (iss.input == null ? "Required" : "Invalid input") }).trim().min(3, "Too Short!").max(9, "Too Long!");
+const optionalInt = z.union([z.literal("").transform(() => null), z.coerce.number().int().nullable()]);
+
+/** POST /api/queue */
 export const CreateQueueBody = z.object({
-  name: z.string().trim().min(2, "Too Short!").max(50, "Too Long!"),
-  color: z.string().trim().min(3, "Too Short!").max(9, "Too Long!"),
+  name: queueName,
+  color: queueColor,
   greetingMessage: z.string().max(4096).default(""),
   outOfHoursMessage: z.string().max(4096).default(""),
-  orderQueue: z.coerce.number().int().nullable().optional(),
+  orderQueue: optionalInt.optional(),
   schedules: z.array(QueueSchedule).max(7).optional(),
-  promptId: z.coerce.number().int().nullable().optional(),
-  integrationId: z.coerce.number().int().nullable().optional(),
+  promptId: optionalInt.optional(),
+  integrationId: optionalInt.optional(),
 });
-export const UpdateQueueBody = CreateQueueBody.partial();
+export type CreateQueueBody = z.infer<typeof CreateQueueBody>;
+
+/** PUT /api/queue/{id}: every field optional; absent = unchanged (no defaults applied). */
+export const UpdateQueueBody = z.object({
+  name: queueName.optional(),
+  color: queueColor.optional(),
+  greetingMessage: z.string().max(4096).optional(),
+  outOfHoursMessage: z.string().max(4096).optional(),
+  orderQueue: optionalInt.optional(),
+  schedules: z.array(QueueSchedule).max(7).optional(),
+  promptId: optionalInt.optional(),
+  integrationId: optionalInt.optional(),
+});
+export type UpdateQueueBody = z.infer<typeof UpdateQueueBody>;

@@ -23,20 +23,28 @@ export const UserItem = z.object({
   queueIds: z.array(z.number().int()).default([]),
   /** Incremented to revoke every refresh token and access token of the user (single login, logout). */
   tokenVersion: z.number().int().default(0),
+  /** `jti` of the one refresh token currently valid for the user (rotated on every refresh; issue 2 §3). */
+  refreshJti: z.string().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
 export type UserItem = z.infer<typeof UserItem>;
 
 /** What the API returns for a user (no hash, no token version); `queues` are `{id,name,color}`. */
-export type PublicUser = Omit<UserItem, "passwordHash" | "tokenVersion"> & {
+export type PublicUser = Omit<UserItem, "passwordHash" | "tokenVersion" | "refreshJti"> & {
   queues: { id: number; name: string; color: string }[];
   whatsapp?: { id: number; name: string } | null;
 };
 
-const name = z.string().trim().min(2, "Too Short!").max(50, "Too Long!");
-const password = z.string().min(5, "Too Short!").max(50, "Too Long!");
-const email = z.string().trim().email("Invalid email").max(200);
+/** zod's message for a missing field, as the spec words it ("Required"). */
+const required = (iss: { input?: unknown }) => (iss.input === undefined || iss.input === null ? "Required" : "Invalid input");
+const name = z.string({ error: required }).trim().min(2, "Too Short!").max(50, "Too Long!");
+const password = z.string({ error: required }).min(5, "Too Short!").max(50, "Too Long!");
+const email = z.string({ error: required }).trim().email("Invalid email").max(200);
+const allTicket = z.enum(["enabled", "desabled"]);
+/** Default connection: a connection id, or null/"" for none. */
+const whatsappId = z.union([z.literal("").transform(() => null), zId.nullable()]);
+const queueIds = z.array(zId).max(100);
 
 /** POST /api/users */
 export const CreateUserBody = z.object({
@@ -44,10 +52,23 @@ export const CreateUserBody = z.object({
   email,
   password,
   profile: Profile.default("user"),
-  allTicket: z.enum(["enabled", "desabled"]).default("desabled"),
-  whatsappId: zId.nullable().optional(),
-  queueIds: z.array(zId).max(100).default([]),
+  allTicket: allTicket.default("desabled"),
+  whatsappId: whatsappId.optional(),
+  queueIds: queueIds.default([]),
 });
+export type CreateUserBody = z.infer<typeof CreateUserBody>;
 
-/** PUT /api/users/{id}: every field optional; a non-admin may change only name and password of themselves. */
-export const UpdateUserBody = CreateUserBody.partial().extend({ password: password.optional().or(z.literal("")) });
+/**
+ * PUT /api/users/{id}: every field optional (absent = unchanged; no defaults are applied), `password: ""` = unchanged.
+ * A non-admin may change only their own name and password (checked in the service).
+ */
+export const UpdateUserBody = z.object({
+  name: name.optional(),
+  email: email.optional(),
+  password: password.optional().or(z.literal("")),
+  profile: Profile.optional(),
+  allTicket: allTicket.optional(),
+  whatsappId: whatsappId.optional(),
+  queueIds: queueIds.optional(),
+});
+export type UpdateUserBody = z.infer<typeof UpdateUserBody>;

@@ -1,0 +1,157 @@
+/**
+ * Sessions (attendance.md §4 Session, §5 due date, §7 auth calls; issue 2 §3).
+ *
+ * - `login`: throttled per email and IP; verifies the bcrypt hash; refuses a company whose due date is past
+ *   (401 `ERR_SUBSCRIPTION_EXPIRED` `{dueDate}`); warns when fewer than 5 whole days remain (`dueDateWarningDays`).
+ *   Single login: every login increments the user's `tokenVersion` (older access and refresh tokens stop working)
+ *   and publishes `company-{id}-auth` `{action: "update", user: {id, email, companyId}, tokenVersion}` to that user's sockets.
+ * - `refresh`: the refresh token (cookie) is rotated on every use; the user item holds the one valid `refreshJti`.
+ *   Presenting an older (already rotated) token revokes the whole session (reuse detection) → 401.
+ * - `logout`: revokes the session (token version bump) and marks the user offline.
+ */
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import { getConfig } from "../config.ts";
+import { getCompany, companySummary } from "../companies/service.ts";
+import { AppError } from "../errors.ts";
+import { publish } from "../realtime/publish.ts";
+import { bumpTokenVersion, getEmailOwner, getUser, patchUser } from "../users/repository.ts";
+import type { PublicUser, UserItem } from "../users/schema.ts";
+import { hashPassword, publicUser, setUserOnline, verifyPassword } from "../users/service.ts";
+import { assertLoginAllowed, clearLoginFailures, recordLoginFailure } from "./throttle.ts";
+import { signAccessToken, signRefreshToken, verifyToken } from "./tokens.ts";
+
+/** The subscription warning threshold in days (attendance.md §9: "Subscription warning under 5 days"). */
+export const DUE_DATE_WARNING_DAYS = 5;
+const DAY_MS = 86_400_000;
+
+/** POST /api/auth/login body. */
+export const LoginBody = z.object({
+  email: z.string().trim().min(1, "Required").max(200),
+  password: z.string().min(1, "Required").max(200),
+});
+export type LoginBody = z.infer<typeof LoginBody>;
+
+/** The logged-in user as login, refresh and me return it. */
+export type SessionUser = PublicUser & {
+  company: { id: number; name: string; dueDate: string | null; settings: { key: string; value: string }[] };
+};
+
+/** What login and refresh give the HTTP layer: the JSON body and the refresh token to put in the cookie. */
+export interface SessionResult {
+  token: string;
+  user: SessionUser;
+  dueDateWarningDays?: number;
+  refreshToken: string;
+  refreshMaxAgeSeconds: number;
+}
+
+let dummyHash: Promise<string> | undefined;
+/** A hash to compare against when the email is unknown, so both failures cost the same time. */
+const timingDummy = () => (dummyHash ??= hashPassword(randomUUID()));
+
+/** Whole days left before `dueDate` (floor), or `undefined` when there is no due date. Negative once past. */
+export function daysUntil(dueDate: string | null, now = Date.now()): number | undefined {
+  if (!dueDate) return undefined;
+  return Math.floor((new Date(dueDate).getTime() - now) / DAY_MS);
+}
+
+/** True when the company's due date is in the past. */
+export const isExpired = (dueDate: string | null, now = Date.now()) => !!dueDate && new Date(dueDate).getTime() < now;
+
+/** The user with secrets removed and the company block (`{id, name, dueDate, settings}`). */
+export async function sessionUser(u: UserItem): Promise<SessionUser> {
+  const [pub, company] = await Promise.all([publicUser(u), companySummary(u.companyId, u)]);
+  return { ...pub, company };
+}
+
+async function issue(u: UserItem, jti: string): Promise<{ token: string; refreshToken: string; refreshMaxAgeSeconds: number }> {
+  const [token, refreshToken] = await Promise.all([
+    signAccessToken({ id: u.id, companyId: u.companyId, tokenVersion: u.tokenVersion, profile: u.profile }),
+    signRefreshToken({ id: u.id, companyId: u.companyId, tokenVersion: u.tokenVersion }, jti),
+  ]);
+  return { token, refreshToken, refreshMaxAgeSeconds: getConfig().REFRESH_TOKEN_TTL_SECONDS };
+}
+
+/**
+ * `POST /api/auth/login`. Errors: 429 `ERR_TOO_MANY_ATTEMPTS` (checked before the password), 401
+ * `ERR_INVALID_CREDENTIALS`, 401 `ERR_SUBSCRIPTION_EXPIRED` `{dueDate}` (no token issued).
+ */
+export async function login(body: LoginBody, ip: string): Promise<SessionResult> {
+  await assertLoginAllowed(body.email, ip);
+  const owner = await getEmailOwner(body.email);
+  const found = owner ? await getUser(owner.companyId, owner.userId) : undefined;
+  const ok = found ? await verifyPassword(body.password, found.passwordHash) : (await verifyPassword(body.password, await timingDummy()), false);
+  if (!found || !ok) {
+    await recordLoginFailure(body.email, ip);
+    throw new AppError("ERR_INVALID_CREDENTIALS", 401);
+  }
+  const company = await getCompany(found.companyId);
+  if (!company) throw new AppError("ERR_INVALID_CREDENTIALS", 401);
+  if (isExpired(company.dueDate)) throw new AppError("ERR_SUBSCRIPTION_EXPIRED", 401, { dueDate: company.dueDate });
+
+  const jti = randomUUID();
+  const u = await bumpTokenVersion(found.companyId, found.id, jti);
+  if (!u) throw new AppError("ERR_INVALID_CREDENTIALS", 401);
+  await clearLoginFailures(body.email);
+  const tokens = await issue(u, jti);
+  await publish(
+    u.companyId,
+    "auth",
+    { action: "update", user: { id: u.id, email: u.email, companyId: u.companyId }, tokenVersion: u.tokenVersion },
+    { kind: "user", userId: u.id },
+  );
+  const days = daysUntil(company.dueDate);
+  return { ...tokens, user: await sessionUser(u), ...(days !== undefined && days < DUE_DATE_WARNING_DAYS ? { dueDateWarningDays: days } : {}) };
+}
+
+/**
+ * `POST /api/auth/refresh_token`: exchanges the refresh token for a new access token and a new refresh token.
+ * Missing, invalid, expired or revoked → 401 `ERR_SESSION_EXPIRED`; an already-used token → the session is revoked and
+ * 401; the company's due date passed → 401 `ERR_SUBSCRIPTION_EXPIRED` `{dueDate}`.
+ */
+export async function refresh(refreshToken: string | undefined): Promise<SessionResult> {
+  if (!refreshToken) throw new AppError("ERR_SESSION_EXPIRED", 401);
+  const claims = await verifyToken(refreshToken, "refresh");
+  const u = await getUser(claims.companyId, claims.userId);
+  if (!u || u.tokenVersion !== claims.tokenVersion) throw new AppError("ERR_SESSION_EXPIRED", 401);
+  if (!claims.jti || claims.jti !== u.refreshJti) {
+    await bumpTokenVersion(u.companyId, u.id);
+    throw new AppError("ERR_SESSION_EXPIRED", 401);
+  }
+  const company = await getCompany(u.companyId);
+  if (!company) throw new AppError("ERR_SESSION_EXPIRED", 401);
+  if (isExpired(company.dueDate)) throw new AppError("ERR_SUBSCRIPTION_EXPIRED", 401, { dueDate: company.dueDate });
+
+  const jti = randomUUID();
+  const rotated = await patchUser(u.companyId, u.id, { refreshJti: jti }, { expectTokenVersion: u.tokenVersion, expectRefreshJti: claims.jti });
+  if (!rotated) {
+    // Someone presented the same token concurrently: treat it as reuse.
+    await bumpTokenVersion(u.companyId, u.id);
+    throw new AppError("ERR_SESSION_EXPIRED", 401);
+  }
+  const tokens = await issue(rotated, jti);
+  return { ...tokens, user: await sessionUser(rotated) };
+}
+
+/**
+ * `DELETE /api/auth/logout`: revokes the session named by the refresh token, else by the bearer access token (a
+ * token that is already invalid changes nothing) and marks the user offline. Never throws for bad tokens.
+ */
+export async function logout(refreshToken: string | undefined, accessToken: string | undefined): Promise<void> {
+  const claims =
+    (refreshToken ? await verifyToken(refreshToken, "refresh").catch(() => undefined) : undefined) ??
+    (accessToken ? await verifyToken(accessToken, "access").catch(() => undefined) : undefined);
+  if (!claims) return;
+  const u = await getUser(claims.companyId, claims.userId);
+  if (!u || u.tokenVersion !== claims.tokenVersion) return;
+  await bumpTokenVersion(u.companyId, u.id);
+  await setUserOnline(u.companyId, u.id, false);
+}
+
+/** `GET /api/auth/me`: the caller as login returns it. */
+export async function me(companyId: number, userId: number): Promise<SessionUser> {
+  const u = await getUser(companyId, userId);
+  if (!u) throw new AppError("ERR_SESSION_EXPIRED", 401);
+  return sessionUser(u);
+}

@@ -1,0 +1,169 @@
+/**
+ * Companies (administration.md §3 Company; issue 2 §4, minimal and super only except `listPlan`).
+ *
+ * - `createCompany` writes, in one transaction, the company (listed through GSI1 `COMPANIES`), its first admin
+ *   (named after the company, with the given email and password) with the global email marker, and the default settings.
+ * - `dueDate` is stored as an ISO-8601 UTC string (a date alone means midnight UTC) or null (never expires);
+ *   login enforces it (see `auth/service.ts`).
+ */
+import { GetCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import type { AuthContext } from "../auth/tokens.ts";
+import { ddb, tableName } from "../db/client.ts";
+import { nextId } from "../db/counters.ts";
+import { failedConditionAt, isConditionFailed } from "../db/errors.ts";
+import { keys } from "../db/keys.ts";
+import { AppError } from "../errors.ts";
+import { requirePlan, toPublicPlan, type PublicPlan } from "../plans/service.ts";
+import { defaultSettingItems, getCompanySettings, visibleSettings, type SettingsMap } from "../settings/service.ts";
+import type { SettingKey } from "../settings/schema.ts";
+import { userCreateItems } from "../users/repository.ts";
+import { hashPassword } from "../users/service.ts";
+import type { UserItem } from "../users/schema.ts";
+import { CompanyItem, type CreateCompanyBody, type UpdateCompanyBody } from "./schema.ts";
+
+/** A company as the API returns it, with its plan (`value` in reais). */
+export type PublicCompany = CompanyItem & { plan: PublicPlan | null };
+
+/** Reads one company, or `undefined`. */
+export async function getCompany(companyId: number): Promise<CompanyItem | undefined> {
+  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.company(companyId), ConsistentRead: true }));
+  return out.Item ? CompanyItem.parse(out.Item) : undefined;
+}
+
+/** Reads one company or throws 404 `ERR_NO_COMPANY_FOUND`. */
+export async function requireCompany(companyId: number): Promise<CompanyItem> {
+  const c = await getCompany(companyId);
+  if (!c) throw new AppError("ERR_NO_COMPANY_FOUND", 404);
+  return c;
+}
+
+async function toPublicCompany(c: CompanyItem): Promise<PublicCompany> {
+  const plan = await requirePlan(c.planId).then(toPublicPlan, () => null);
+  return { ...c, plan };
+}
+
+/** Normalizes an API due date (ISO date-time or `yyyy-mm-dd`) to an ISO-8601 UTC string; null/undefined kept. */
+export function normalizeDueDate(d: string | null | undefined): string | null | undefined {
+  if (d == null) return d;
+  return new Date(d).toISOString();
+}
+
+/**
+ * The company block of the logged-in user (login, refresh, me): `{id, name, dueDate, settings: [{key, value}]}`
+ * (settings filtered for the caller as `GET /api/settings` does).
+ */
+export async function companySummary(
+  companyId: number,
+  caller: Pick<AuthContext, "profile" | "super">,
+): Promise<{ id: number; name: string; dueDate: string | null; settings: { key: SettingKey; value: string }[] }> {
+  const c = await requireCompany(companyId);
+  return { id: c.id, name: c.name, dueDate: c.dueDate, settings: visibleSettings(await getCompanySettings(companyId), caller) };
+}
+
+/**
+ * `GET /api/companies/listPlan/{companyId}`: the company with its plan and flags. A caller who is not super may read
+ * only their own company (403 `ERR_NO_PERMISSION`). Missing company → 404 `ERR_NO_COMPANY_FOUND`.
+ */
+export async function listPlanOfCompany(auth: AuthContext, companyId: number): Promise<PublicCompany> {
+  if (!auth.super && companyId !== auth.companyId) throw new AppError("ERR_NO_PERMISSION", 403);
+  return toPublicCompany(await requireCompany(companyId));
+}
+
+/** `GET /api/companies/{id}` (super): one company with its plan. */
+export async function showCompany(auth: AuthContext, companyId: number): Promise<PublicCompany> {
+  if (!auth.super) throw new AppError("ERR_NO_PERMISSION", 403);
+  return toPublicCompany(await requireCompany(companyId));
+}
+
+/**
+ * `POST /api/companies` (super): creates the company, its first admin (email and password from the body) and the
+ * default settings in one transaction. Unknown plan → 404 `ERR_NO_PLAN_FOUND`; email taken → 409 `ERR_EMAIL_ALREADY_EXISTS`.
+ * `settingOverrides` replaces default values (the local seed uses it).
+ */
+export async function createCompany(
+  auth: Pick<AuthContext, "super"> | "system",
+  body: CreateCompanyBody,
+  opts: { settingOverrides?: Partial<SettingsMap>; adminName?: string; adminSuper?: boolean; companyId?: number } = {},
+): Promise<{ company: PublicCompany; adminUserId: number }> {
+  if (auth !== "system" && !auth.super) throw new AppError("ERR_NO_PERMISSION", 403);
+  await requirePlan(body.planId);
+  const now = new Date().toISOString();
+  const companyId = opts.companyId ?? (await nextId("GLOBAL", "company"));
+  const company: CompanyItem = {
+    id: companyId,
+    name: body.name,
+    email: body.email,
+    phone: body.phone,
+    planId: body.planId,
+    status: body.status,
+    dueDate: normalizeDueDate(body.dueDate) ?? null,
+    recurrence: body.recurrence,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const admin: UserItem = {
+    id: await nextId(companyId, "user"),
+    companyId,
+    name: opts.adminName ?? body.name.slice(0, 50),
+    email: body.email,
+    passwordHash: await hashPassword(body.password),
+    profile: "admin",
+    super: opts.adminSuper ?? false,
+    online: false,
+    allTicket: "desabled",
+    whatsappId: null,
+    queueIds: [],
+    tokenVersion: 0,
+    createdAt: now,
+    updatedAt: now,
+  };
+  try {
+    await ddb().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: tableName(),
+              Item: { ...keys.company(companyId), ...keys.companiesIndex(companyId), _type: "company", ...company },
+              ConditionExpression: "attribute_not_exists(PK)",
+            },
+          },
+          ...userCreateItems(admin),
+          ...defaultSettingItems(companyId, opts.settingOverrides),
+        ],
+      }),
+    );
+  } catch (err) {
+    if (failedConditionAt(err, 2)) throw new AppError("ERR_EMAIL_ALREADY_EXISTS", 409);
+    if (failedConditionAt(err, 0)) throw new AppError("ERR_CONFLICT", 409);
+    throw err;
+  }
+  return { company: await toPublicCompany(company), adminUserId: admin.id };
+}
+
+/** `PUT /api/companies/{id}` (super): changes the given fields (dueDate included). Unknown plan → 404 `ERR_NO_PLAN_FOUND`. */
+export async function updateCompany(auth: AuthContext, companyId: number, body: UpdateCompanyBody): Promise<PublicCompany> {
+  if (!auth.super) throw new AppError("ERR_NO_PERMISSION", 403);
+  await requireCompany(companyId);
+  if (body.planId !== undefined) await requirePlan(body.planId);
+  const set: Record<string, unknown> = { ...body, updatedAt: new Date().toISOString() };
+  if (body.dueDate !== undefined) set.dueDate = normalizeDueDate(body.dueDate);
+  const entries = Object.entries(set).filter(([, v]) => v !== undefined);
+  try {
+    const out = await ddb().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.company(companyId),
+        UpdateExpression: `SET ${entries.map(([k]) => `#${k} = :${k}`).join(", ")}`,
+        ConditionExpression: "attribute_exists(PK)",
+        ExpressionAttributeNames: Object.fromEntries(entries.map(([k]) => [`#${k}`, k])),
+        ExpressionAttributeValues: Object.fromEntries(entries.map(([k, v]) => [`:${k}`, v])),
+        ReturnValues: "ALL_NEW",
+      }),
+    );
+    return toPublicCompany(CompanyItem.parse(out.Attributes));
+  } catch (err) {
+    if (isConditionFailed(err)) throw new AppError("ERR_NO_COMPANY_FOUND", 404);
+    throw err;
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * Company settings (administration.md §3 Setting, §9 enumerations; issue 2 §4). One item per key at
+ * `C#<cid>` / `SET#<key>`; a key without an item has its default from {@link SETTING_DEFAULTS}.
+ *
+ * - `GET /api/settings` returns `[{key, value}]` for every known key. Integration credentials (ipixc, tokenixc,
+ *   ipmkauth, clientidmkauth, clientsecretmkauth, asaas) are shown to admins only.
+ * - `PUT /api/settings/{key}` (admin): values are checked per key (enabled/disabled; scheduleType disabled, queue,
+ *   company; chatBotType text; trial 1-7); super-only keys need the super flag (403). Publishes
+ *   `company-{id}-settings` `{action: "update", setting: {key, value}}`.
+ */
+import { PutCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { z } from "zod";
+import type { AuthContext } from "../auth/tokens.ts";
+import { ddb, tableName } from "../db/client.ts";
+import { keys } from "../db/keys.ts";
+import { AppError } from "../errors.ts";
+import { publish } from "../realtime/publish.ts";
+import { SETTING_DEFAULTS, SettingItem, SUPER_ONLY_SETTINGS, type SettingKey } from "./schema.ts";
+
+/** Keys holding third-party credentials: never sent to non-admin users. */
+export const SECRET_SETTINGS: readonly SettingKey[] = ["ipixc", "tokenixc", "ipmkauth", "clientidmkauth", "clientsecretmkauth", "asaas"];
+
+const enabledDisabled = z.enum(["enabled", "disabled"]);
+/** Allowed values per key (keys not listed take any string up to 2000 characters). */
+const VALUE_RULES: Partial<Record<SettingKey, z.ZodType<string>>> = {
+  userRating: enabledDisabled,
+  call: enabledDisabled,
+  CheckMsgIsGroup: enabledDisabled,
+  allowregister: enabledDisabled,
+  viewclosed: enabledDisabled,
+  viewgroups: enabledDisabled,
+  sendGreetingAccepted: enabledDisabled,
+  sendMsgTransfTicket: enabledDisabled,
+  viewregister: enabledDisabled,
+  sendGreetingMessageOneQueues: enabledDisabled,
+  scheduleType: z.enum(["disabled", "queue", "company"]),
+  chatBotType: z.enum(["text"]),
+  trial: z.enum(["1", "2", "3", "4", "5", "6", "7"]),
+};
+
+export type SettingsMap = Record<SettingKey, string>;
+
+/** Every setting of the company as a map, defaults filled in for keys without an item. */
+export async function getCompanySettings(companyId: number): Promise<SettingsMap> {
+  const map: SettingsMap = { ...SETTING_DEFAULTS };
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await ddb().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: "PK = :pk AND begins_with(SK, :sk)",
+        ExpressionAttributeValues: { ":pk": keys.companyPartition(companyId), ":sk": "SET#" },
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const it of page.Items ?? []) {
+      const parsed = SettingItem.safeParse(it);
+      if (parsed.success) map[parsed.data.key] = parsed.data.value;
+    }
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return map;
+}
+
+/** One setting value of the company (its default when unset). */
+export async function getSetting(companyId: number, key: SettingKey): Promise<string> {
+  return (await getCompanySettings(companyId))[key];
+}
+
+/** The `[{key, value}]` list a caller may see (credentials left out for non-admins). */
+export function visibleSettings(map: SettingsMap, caller: Pick<AuthContext, "profile" | "super">): { key: SettingKey; value: string }[] {
+  const admin = caller.profile === "admin" || caller.super;
+  return (Object.keys(map) as SettingKey[]).filter((k) => admin || !SECRET_SETTINGS.includes(k)).map((key) => ({ key, value: map[key] }));
+}
+
+/** `GET /api/settings`: the caller's company settings as `[{key, value}]`. */
+export async function listSettings(auth: AuthContext): Promise<{ key: SettingKey; value: string }[]> {
+  return visibleSettings(await getCompanySettings(auth.companyId), auth);
+}
+
+/**
+ * The transact-write Puts that store every default setting of a new company (`overrides` replace defaults),
+ * each conditional on the key being absent.
+ */
+export function defaultSettingItems(companyId: number, overrides: Partial<SettingsMap> = {}) {
+  const now = new Date().toISOString();
+  return (Object.keys(SETTING_DEFAULTS) as SettingKey[]).map((key) => ({
+    Put: {
+      TableName: tableName(),
+      Item: { ...keys.setting(companyId, key), _type: "setting", key, value: overrides[key] ?? SETTING_DEFAULTS[key], companyId, updatedAt: now },
+      ConditionExpression: "attribute_not_exists(PK)",
+    },
+  }));
+}
+
+/**
+ * `PUT /api/settings/{key}` (admin): stores `value` for `key` in the caller's company.
+ * Value not allowed for the key → 400 `ERR_VALIDATION`; super-only key without the super flag → 403 `ERR_NO_PERMISSION`.
+ */
+export async function updateSetting(auth: AuthContext, key: SettingKey, value: string): Promise<{ key: SettingKey; value: string }> {
+  if (auth.profile !== "admin" && !auth.super) throw new AppError("ERR_NO_PERMISSION", 403);
+  if (SUPER_ONLY_SETTINGS.includes(key) && !auth.super) throw new AppError("ERR_NO_PERMISSION", 403);
+  const rule = VALUE_RULES[key];
+  if (rule && !rule.safeParse(value).success) {
+    throw new AppError("ERR_VALIDATION", 400, { fields: [{ path: "value", message: `Invalid value for ${key}` }] });
+  }
+  const item: SettingItem = { key, value, companyId: auth.companyId, updatedAt: new Date().toISOString() };
+  await ddb().send(new PutCommand({ TableName: tableName(), Item: { ...keys.setting(auth.companyId, key), _type: "setting", ...item } }));
+  const setting = { key, value };
+  await publish(auth.companyId, "settings", { action: "update", setting });
+  return setting;
+}

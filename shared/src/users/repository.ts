@@ -1,0 +1,216 @@
+/**
+ * DynamoDB access for users (DESIGN.md §6): `C#<cid>` / `USER#<id>` items plus the global `EMAIL#<email>` marker
+ * (email unique across the product), always written in the same transaction as the user.
+ * Items are parsed with {@link UserItem} on read; `passwordHash` never leaves this layer except through
+ * {@link getUser} for the auth and user services.
+ */
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { ddb, tableName } from "../db/client.ts";
+import { failedConditionAt, isConditionFailed } from "../db/errors.ts";
+import { keys } from "../db/keys.ts";
+import { AppError } from "../errors.ts";
+import { UserItem } from "./schema.ts";
+
+/** Reads one user of the company, or `undefined`. */
+export async function getUser(companyId: number, userId: number): Promise<UserItem | undefined> {
+  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.user(companyId, userId), ConsistentRead: true }));
+  return out.Item ? UserItem.parse(out.Item) : undefined;
+}
+
+/** The global email marker: which company and user own this email (case-insensitive), or `undefined`. */
+export async function getEmailOwner(email: string): Promise<{ companyId: number; userId: number } | undefined> {
+  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.email(email), ConsistentRead: true }));
+  if (!out.Item) return undefined;
+  return { companyId: Number(out.Item.companyId), userId: Number(out.Item.userId) };
+}
+
+/** Every user of the company, ordered by id (a bounded entity in the company partition). */
+export async function listUsers(companyId: number): Promise<UserItem[]> {
+  const out: UserItem[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await ddb().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: "PK = :pk AND begins_with(SK, :sk)",
+        ExpressionAttributeValues: { ":pk": keys.companyPartition(companyId), ":sk": "USER#" },
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const it of page.Items ?? []) out.push(UserItem.parse(it));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return out;
+}
+
+/** The transact-write items that create a user and its email marker (used alone and inside company creation). */
+export function userCreateItems(u: UserItem) {
+  return [
+    { Put: { TableName: tableName(), Item: { ...keys.user(u.companyId, u.id), _type: "user", ...u }, ConditionExpression: "attribute_not_exists(PK)" } },
+    {
+      Put: {
+        TableName: tableName(),
+        Item: { ...keys.email(u.email), _type: "email", companyId: u.companyId, userId: u.id },
+        ConditionExpression: "attribute_not_exists(PK)",
+      },
+    },
+  ];
+}
+
+/** Creates the user and its email marker in one transaction. Duplicate email → 409 `ERR_EMAIL_ALREADY_EXISTS`. */
+export async function putNewUser(u: UserItem): Promise<void> {
+  try {
+    await ddb().send(new TransactWriteCommand({ TransactItems: userCreateItems(u) }));
+  } catch (err) {
+    if (failedConditionAt(err, 1)) throw new AppError("ERR_EMAIL_ALREADY_EXISTS", 409);
+    throw err;
+  }
+}
+
+/** Fields an update may change through {@link updateUserFields}. */
+export type UserChanges = Partial<Pick<UserItem, "name" | "email" | "passwordHash" | "profile" | "allTicket" | "whatsappId" | "queueIds">>;
+
+/**
+ * Sets the given fields (and `updatedAt`) on an existing user. When the email changes (ignoring case), the old
+ * marker is deleted and the new one put in the same transaction (taken → 409 `ERR_EMAIL_ALREADY_EXISTS`).
+ * A user deleted meanwhile → 404 `ERR_NO_USER_FOUND`. Other attributes (online, token version) are untouched.
+ */
+export async function updateUserFields(before: UserItem, changes: UserChanges): Promise<void> {
+  const names: Record<string, string> = { "#updatedAt": "updatedAt" };
+  const values: Record<string, unknown> = { ":updatedAt": new Date().toISOString() };
+  const parts = ["#updatedAt = :updatedAt"];
+  for (const [k, v] of Object.entries(changes)) {
+    if (v === undefined) continue;
+    names[`#${k}`] = k;
+    values[`:${k}`] = v;
+    parts.push(`#${k} = :${k}`);
+  }
+  const items: any[] = [
+    {
+      Update: {
+        TableName: tableName(),
+        Key: keys.user(before.companyId, before.id),
+        UpdateExpression: `SET ${parts.join(", ")}`,
+        ConditionExpression: "attribute_exists(PK)",
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      },
+    },
+  ];
+  const emailChanged = changes.email !== undefined && before.email.trim().toLowerCase() !== changes.email.trim().toLowerCase();
+  if (emailChanged) {
+    items.push(
+      { Delete: { TableName: tableName(), Key: keys.email(before.email) } },
+      {
+        Put: {
+          TableName: tableName(),
+          Item: { ...keys.email(changes.email!), _type: "email", companyId: before.companyId, userId: before.id },
+          ConditionExpression: "attribute_not_exists(PK)",
+        },
+      },
+    );
+  }
+  try {
+    await ddb().send(new TransactWriteCommand({ TransactItems: items }));
+  } catch (err) {
+    if (emailChanged && failedConditionAt(err, 2)) throw new AppError("ERR_EMAIL_ALREADY_EXISTS", 409);
+    if (failedConditionAt(err, 0)) throw new AppError("ERR_NO_USER_FOUND", 404);
+    throw err;
+  }
+}
+
+/** Deletes the user and its email marker in one transaction (missing user → 404 `ERR_NO_USER_FOUND`). */
+export async function deleteUserItems(u: UserItem): Promise<void> {
+  try {
+    await ddb().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Delete: { TableName: tableName(), Key: keys.user(u.companyId, u.id), ConditionExpression: "attribute_exists(PK)" } },
+          { Delete: { TableName: tableName(), Key: keys.email(u.email) } },
+        ],
+      }),
+    );
+  } catch (err) {
+    if (failedConditionAt(err, 0)) throw new AppError("ERR_NO_USER_FOUND", 404);
+    throw err;
+  }
+}
+
+/**
+ * Updates some attributes of an existing user (`updatedAt` is set too); returns the new item.
+ * `expectTokenVersion` / `expectRefreshJti` make the write conditional (lost race → `undefined`).
+ */
+export async function patchUser(
+  companyId: number,
+  userId: number,
+  set: Partial<Pick<UserItem, "online" | "refreshJti" | "tokenVersion" | "queueIds" | "whatsappId">>,
+  cond: { expectTokenVersion?: number; expectRefreshJti?: string | null } = {},
+): Promise<UserItem | undefined> {
+  const names: Record<string, string> = { "#updatedAt": "updatedAt" };
+  const values: Record<string, unknown> = { ":updatedAt": new Date().toISOString() };
+  const parts = ["#updatedAt = :updatedAt"];
+  for (const [k, v] of Object.entries(set)) {
+    if (v === undefined) continue;
+    names[`#${k}`] = k;
+    values[`:${k}`] = v;
+    parts.push(`#${k} = :${k}`);
+  }
+  const conds = ["attribute_exists(PK)"];
+  if (cond.expectTokenVersion !== undefined) {
+    names["#tvc"] = "tokenVersion";
+    values[":tvc"] = cond.expectTokenVersion;
+    conds.push("#tvc = :tvc");
+  }
+  if (cond.expectRefreshJti !== undefined) {
+    names["#jtic"] = "refreshJti";
+    if (cond.expectRefreshJti === null) conds.push("attribute_not_exists(#jtic)");
+    else {
+      values[":jtic"] = cond.expectRefreshJti;
+      conds.push("#jtic = :jtic");
+    }
+  }
+  try {
+    const out = await ddb().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.user(companyId, userId),
+        UpdateExpression: `SET ${parts.join(", ")}`,
+        ConditionExpression: conds.join(" AND "),
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        ReturnValues: "ALL_NEW",
+      }),
+    );
+    return UserItem.parse(out.Attributes);
+  } catch (err) {
+    if (isConditionFailed(err)) return undefined;
+    throw err;
+  }
+}
+
+/**
+ * Atomically increments the user's `tokenVersion` (revoking every access and refresh token issued before) and,
+ * when `refreshJti` is given, stores it as the one valid refresh token id. Returns the new item, or `undefined`
+ * when the user no longer exists.
+ */
+export async function bumpTokenVersion(companyId: number, userId: number, refreshJti?: string): Promise<UserItem | undefined> {
+  try {
+    const out = await ddb().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.user(companyId, userId),
+        UpdateExpression: refreshJti
+          ? "SET #updatedAt = :now, #jti = :jti ADD #tv :one"
+          : "SET #updatedAt = :now ADD #tv :one REMOVE #jti",
+        ConditionExpression: "attribute_exists(PK)",
+        ExpressionAttributeNames: { "#updatedAt": "updatedAt", "#tv": "tokenVersion", "#jti": "refreshJti" },
+        ExpressionAttributeValues: { ":now": new Date().toISOString(), ":one": 1, ...(refreshJti ? { ":jti": refreshJti } : {}) },
+        ReturnValues: "ALL_NEW",
+      }),
+    );
+    return UserItem.parse(out.Attributes);
+  } catch (err) {
+    if (isConditionFailed(err)) return undefined;
+    throw err;
+  }
+}

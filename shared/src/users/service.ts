@@ -1,0 +1,243 @@
+/**
+ * User rules (attendance.md §3 User, §5 validation, §6 roles; issue 2 §4).
+ *
+ * - Admins (profile admin or super) list, create, edit and delete the users of their own company.
+ * - Any user may read themselves and change their own name and password, nothing else (other fields sent with
+ *   their current values are tolerated so a full form can be submitted; a different value → 403).
+ * - Email is unique across the product (global marker, 409 `ERR_EMAIL_ALREADY_EXISTS`).
+ * - Responses never carry `passwordHash`, `tokenVersion` or `refreshJti`.
+ * - Every change publishes `company-{id}-user` `{action: "create"|"update", user}` or `{action: "delete", userId}`.
+ */
+import bcrypt from "bcryptjs";
+import { GetCommand } from "@aws-sdk/lib-dynamodb";
+import type { AuthContext } from "../auth/tokens.ts";
+import { nextId } from "../db/counters.ts";
+import { ddb, tableName } from "../db/client.ts";
+import { keys } from "../db/keys.ts";
+import { AppError } from "../errors.ts";
+import { listQueues } from "../queues/repository.ts";
+import type { QueueItem } from "../queues/schema.ts";
+import { publish } from "../realtime/publish.ts";
+import { WhatsappItem } from "../whatsapp/schema.ts";
+import { deleteUserItems, getUser, listUsers, patchUser, putNewUser, updateUserFields, type UserChanges } from "./repository.ts";
+import type { CreateUserBody, PublicUser, UpdateUserBody, UserItem } from "./schema.ts";
+
+/** bcrypt cost factor for stored password hashes. */
+export const BCRYPT_COST = 10;
+/** Page size of `GET /api/users`. */
+export const USERS_PAGE_SIZE = 20;
+
+/** Hashes a password with bcrypt (cost {@link BCRYPT_COST}). */
+export function hashPassword(password: string): Promise<string> {
+  return bcrypt.hash(password, BCRYPT_COST);
+}
+
+/** Compares a password with a stored bcrypt hash. */
+export function verifyPassword(password: string, hash: string): Promise<boolean> {
+  return bcrypt.compare(password, hash);
+}
+
+const isAdminCaller = (a: Pick<AuthContext, "profile" | "super">) => a.profile === "admin" || a.super;
+
+/** Lower-case, accent-free text for searching names and emails. */
+export const normalizeSearch = (s: string) => s.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase().trim();
+
+async function getWhatsappRef(companyId: number, whatsappId: number): Promise<{ id: number; name: string } | undefined> {
+  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.whatsapp(companyId, whatsappId) }));
+  if (!out.Item) return undefined;
+  const w = WhatsappItem.parse(out.Item);
+  return { id: w.id, name: w.name };
+}
+
+/** Context for rendering users: the company's queues and the referenced connections. */
+interface RenderContext {
+  queues: Map<number, QueueItem>;
+  whatsapps: Map<number, { id: number; name: string } | undefined>;
+}
+
+async function renderContext(companyId: number, users: UserItem[]): Promise<RenderContext> {
+  const queues = new Map((await listQueues(companyId)).map((q) => [q.id, q]));
+  const ids = [...new Set(users.map((u) => u.whatsappId).filter((x): x is number => x != null))];
+  const refs = await Promise.all(ids.map((id) => getWhatsappRef(companyId, id)));
+  return { queues, whatsapps: new Map(ids.map((id, i) => [id, refs[i]])) };
+}
+
+/** The API shape of a user: no secrets; `queues` as `{id, name, color}` (deleted queues left out). */
+export function toPublicUser(u: UserItem, ctx: RenderContext): PublicUser {
+  const queues = u.queueIds
+    .map((id) => ctx.queues.get(id))
+    .filter((q): q is QueueItem => !!q)
+    .map((q) => ({ id: q.id, name: q.name, color: q.color }));
+  return {
+    id: u.id,
+    companyId: u.companyId,
+    name: u.name,
+    email: u.email,
+    profile: u.profile,
+    super: u.super,
+    online: u.online,
+    allTicket: u.allTicket,
+    whatsappId: u.whatsappId,
+    queueIds: queues.map((q) => q.id),
+    queues,
+    whatsapp: u.whatsappId != null ? (ctx.whatsapps.get(u.whatsappId) ?? null) : null,
+    createdAt: u.createdAt,
+    updatedAt: u.updatedAt,
+  };
+}
+
+/** Renders one stored user as {@link PublicUser}. */
+export async function publicUser(u: UserItem): Promise<PublicUser> {
+  return toPublicUser(u, await renderContext(u.companyId, [u]));
+}
+
+/** Loads a user of the company or throws 404 `ERR_NO_USER_FOUND`. */
+export async function requireUser(companyId: number, userId: number): Promise<UserItem> {
+  const u = await getUser(companyId, userId);
+  if (!u) throw new AppError("ERR_NO_USER_FOUND", 404);
+  return u;
+}
+
+/**
+ * `GET /api/users` (admin): the company's users matching `searchParam` (name or email, accent- and case-insensitive;
+ * applied from 3 characters, shorter terms list everyone), 20 per page, in id order.
+ * Returns `{users, count, hasMore}` where `count` is the number of matches.
+ */
+export async function listUsersPage(
+  auth: AuthContext,
+  opts: { searchParam?: string; pageNumber: number },
+): Promise<{ users: PublicUser[]; count: number; hasMore: boolean }> {
+  const all = await listUsers(auth.companyId);
+  const term = normalizeSearch(opts.searchParam ?? "");
+  const matches = term.length >= 3 ? all.filter((u) => normalizeSearch(u.name).includes(term) || normalizeSearch(u.email).includes(term)) : all;
+  const offset = (opts.pageNumber - 1) * USERS_PAGE_SIZE;
+  const page = matches.slice(offset, offset + USERS_PAGE_SIZE);
+  const ctx = await renderContext(auth.companyId, page);
+  return { users: page.map((u) => toPublicUser(u, ctx)), count: matches.length, hasMore: offset + page.length < matches.length };
+}
+
+/** `GET /api/users/list`: every user of the caller's company (any profile may read it: transfer and filter dialogs). */
+export async function listAllUsers(auth: AuthContext): Promise<PublicUser[]> {
+  const all = await listUsers(auth.companyId);
+  const ctx = await renderContext(auth.companyId, all);
+  return all.map((u) => toPublicUser(u, ctx));
+}
+
+/** `GET /api/users/{id}`: admins read any user of their company, others only themselves (403 `ERR_NO_PERMISSION`). */
+export async function showUser(auth: AuthContext, userId: number): Promise<PublicUser> {
+  if (!isAdminCaller(auth) && userId !== auth.userId) throw new AppError("ERR_NO_PERMISSION", 403);
+  return publicUser(await requireUser(auth.companyId, userId));
+}
+
+async function checkReferences(companyId: number, queueIds: number[] | undefined, whatsappId: number | null | undefined): Promise<void> {
+  if (queueIds?.length) {
+    const known = new Set((await listQueues(companyId)).map((q) => q.id));
+    if (queueIds.some((id) => !known.has(id))) throw new AppError("ERR_NO_QUEUE_FOUND", 404);
+  }
+  if (whatsappId != null && !(await getWhatsappRef(companyId, whatsappId))) throw new AppError("ERR_NO_WAPP_FOUND", 404);
+}
+
+const uniq = (ids: number[]) => [...new Set(ids)];
+
+/**
+ * `POST /api/users` (admin): creates a user in the caller's company (never another's) with its email marker.
+ * Unknown queue → 404 `ERR_NO_QUEUE_FOUND`; unknown connection → 404 `ERR_NO_WAPP_FOUND`; email taken → 409.
+ * Publishes `company-{id}-user` `{action: "create", user}`.
+ */
+export async function createUser(auth: AuthContext, body: CreateUserBody): Promise<PublicUser> {
+  if (!isAdminCaller(auth)) throw new AppError("ERR_NO_PERMISSION", 403);
+  const queueIds = uniq(body.queueIds);
+  await checkReferences(auth.companyId, queueIds, body.whatsappId);
+  const now = new Date().toISOString();
+  const item: UserItem = {
+    id: await nextId(auth.companyId, "user"),
+    companyId: auth.companyId,
+    name: body.name,
+    email: body.email,
+    passwordHash: await hashPassword(body.password),
+    profile: body.profile,
+    super: false,
+    online: false,
+    allTicket: body.allTicket,
+    whatsappId: body.whatsappId ?? null,
+    queueIds,
+    tokenVersion: 0,
+    createdAt: now,
+    updatedAt: now,
+  };
+  await putNewUser(item);
+  const user = await publicUser(item);
+  await publish(auth.companyId, "user", { action: "create", user });
+  return user;
+}
+
+const sameIds = (a: number[], b: number[]) => {
+  const x = uniq(a).sort((p, q) => p - q);
+  const y = uniq(b).sort((p, q) => p - q);
+  return x.length === y.length && x.every((v, i) => v === y[i]);
+};
+
+/**
+ * `PUT /api/users/{id}`. Admins edit any user of their company (a non-super admin cannot edit a super user);
+ * any other caller only themselves, and only name and password (another field with a different value → 403
+ * `ERR_NO_PERMISSION`). An empty password leaves it unchanged. Publishes `{action: "update", user}`.
+ */
+export async function updateUser(auth: AuthContext, userId: number, body: UpdateUserBody): Promise<PublicUser> {
+  const admin = isAdminCaller(auth);
+  if (!admin && userId !== auth.userId) throw new AppError("ERR_NO_PERMISSION", 403);
+  const before = await requireUser(auth.companyId, userId);
+  if (before.super && !auth.super) throw new AppError("ERR_NO_PERMISSION", 403);
+
+  if (!admin) {
+    const changesOther =
+      (body.email !== undefined && body.email.toLowerCase() !== before.email.toLowerCase()) ||
+      (body.profile !== undefined && body.profile !== before.profile) ||
+      (body.allTicket !== undefined && body.allTicket !== before.allTicket) ||
+      (body.whatsappId !== undefined && (body.whatsappId ?? null) !== before.whatsappId) ||
+      (body.queueIds !== undefined && !sameIds(body.queueIds, before.queueIds));
+    if (changesOther) throw new AppError("ERR_NO_PERMISSION", 403);
+  }
+
+  const changes: UserChanges = { name: body.name };
+  if (body.password) changes.passwordHash = await hashPassword(body.password);
+  if (admin) {
+    Object.assign(changes, {
+      email: body.email,
+      profile: body.profile,
+      allTicket: body.allTicket,
+      whatsappId: body.whatsappId,
+      queueIds: body.queueIds ? uniq(body.queueIds) : undefined,
+    });
+    await checkReferences(auth.companyId, changes.queueIds, changes.whatsappId);
+  }
+  await updateUserFields(before, changes);
+  const user = await publicUser(await requireUser(auth.companyId, userId));
+  await publish(auth.companyId, "user", { action: "update", user });
+  return user;
+}
+
+/**
+ * `DELETE /api/users/{id}` (admin): deletes a user of the caller's company and frees the email.
+ * Deleting yourself → 403 `ERR_NO_PERMISSION`; a non-super admin cannot delete a super user.
+ * Publishes `{action: "delete", userId}`.
+ */
+export async function deleteUser(auth: AuthContext, userId: number): Promise<void> {
+  if (!isAdminCaller(auth)) throw new AppError("ERR_NO_PERMISSION", 403);
+  const u = await requireUser(auth.companyId, userId);
+  if (u.id === auth.userId) throw new AppError("ERR_NO_PERMISSION", 403);
+  if (u.super && !auth.super) throw new AppError("ERR_NO_PERMISSION", 403);
+  await deleteUserItems(u);
+  await publish(auth.companyId, "user", { action: "delete", userId });
+}
+
+/**
+ * Sets a user's `online` flag (WebSocket connect/disconnect and `userStatus` pings) and publishes
+ * `company-{id}-user` `{action: "update", user}`. A user that no longer exists is ignored (returns `undefined`).
+ */
+export async function setUserOnline(companyId: number, userId: number, online: boolean): Promise<PublicUser | undefined> {
+  const u = await patchUser(companyId, userId, { online });
+  if (!u) return undefined;
+  const user = await publicUser(u);
+  await publish(companyId, "user", { action: "update", user });
+  return user;
+}
