@@ -14,6 +14,8 @@ const base = { commandId: z.string().min(8), companyId: z.number().int(), whatsa
 export const SessionCommand = z.discriminatedUnion("type", [
   /** Start (or restart) the session; shows a QR when not paired. */
   z.object({ ...base, type: z.literal("start") }),
+  /** End the socket without logging out and open it again (POST /api/whatsapp-restart). */
+  z.object({ ...base, type: z.literal("restart") }),
   /** Wipe the auth state and start again with a new QR. */
   z.object({ ...base, type: z.literal("newQr") }),
   /** Log out and stop; status DISCONNECTED. */

@@ -39,3 +39,68 @@ export const WhatsappItem = z.object({
   updatedAt: z.string(),
 });
 export type WhatsappItem = z.infer<typeof WhatsappItem>;
+
+/** Fields an admin may set on a connection (attendance.md §3; name 2-50 per §6 "Connection form"). */
+const editable = {
+  name: z.string().trim().min(2, "Too Short!").max(50, "Too Long!"),
+  isDefault: z.boolean(),
+  queueIds: z.array(z.coerce.number().int().positive()).max(200),
+  greetingMessage: z.string().max(5000),
+  complationMessage: z.string().max(5000),
+  outOfHoursMessage: z.string().max(5000),
+  ratingMessage: z.string().max(5000),
+  /** Public messages API bearer token; unique across all companies; "" = none. */
+  token: z.string().trim().max(200),
+  provider: z.string().trim().max(30),
+  expiresInactiveMessage: z.string().max(5000),
+  expiresTicket: z.coerce.number().int().min(0).max(525600),
+  timeToTransfer: z.coerce.number().int().min(0).max(525600),
+  timeUseBotQueues: z.coerce.number().int().min(0).max(525600),
+  maxUseBotQueues: z.coerce.number().int().min(0).max(1000),
+  transferQueueId: z.coerce.number().int().positive().nullable(),
+  promptId: z.coerce.number().int().positive().nullable(),
+  integrationId: z.coerce.number().int().positive().nullable(),
+};
+
+/** `POST /api/whatsapp` body: `name` required, every other field optional with the entity's defaults. */
+export const CreateWhatsappBody = z.object({
+  ...editable,
+  isDefault: editable.isDefault.optional(),
+  queueIds: editable.queueIds.optional(),
+  greetingMessage: editable.greetingMessage.optional(),
+  complationMessage: editable.complationMessage.optional(),
+  outOfHoursMessage: editable.outOfHoursMessage.optional(),
+  ratingMessage: editable.ratingMessage.optional(),
+  token: editable.token.optional(),
+  provider: editable.provider.optional(),
+  expiresInactiveMessage: editable.expiresInactiveMessage.optional(),
+  expiresTicket: editable.expiresTicket.optional(),
+  timeToTransfer: editable.timeToTransfer.optional(),
+  timeUseBotQueues: editable.timeUseBotQueues.optional(),
+  maxUseBotQueues: editable.maxUseBotQueues.optional(),
+  transferQueueId: editable.transferQueueId.optional(),
+  promptId: editable.promptId.optional(),
+  integrationId: editable.integrationId.optional(),
+});
+export type CreateWhatsappBody = z.infer<typeof CreateWhatsappBody>;
+
+/** `PUT /api/whatsapp/{id}` body: any subset of the editable fields. */
+export const UpdateWhatsappBody = z.object(editable).partial();
+export type UpdateWhatsappBody = z.infer<typeof UpdateWhatsappBody>;
+
+/** Session fields the runner changes as a session lives (attendance.md §4 Connection status). */
+export const SessionStatePatch = z.object({
+  status: WhatsappStatus.optional(),
+  /** QR string to render ("" when none). */
+  qrcode: z.string().optional(),
+  retries: z.number().int().min(0).optional(),
+  /** Paired phone, digits only (E.164 without +). */
+  number: z.string().regex(/^\d*$/).optional(),
+});
+export type SessionStatePatch = z.infer<typeof SessionStatePatch>;
+
+/**
+ * What the API and realtime events show: the item without internal keys; `token` is blanked for non-admins.
+ * `queues` lists the linked queues (id, name, color) when the caller asked for them.
+ */
+export type WhatsappView = Omit<WhatsappItem, "shard"> & { queues?: { id: number; name: string; color: string }[] };

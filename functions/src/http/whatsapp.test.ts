@@ -1,0 +1,182 @@
+/**
+ * Connections API (issue 3 §1): fields and defaults, default-connection rules, session commands, realtime events,
+ * and tenant isolation on every `/api/whatsapp*` route.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { api, makeCompany, makeUser } from "../../../test/helpers.ts";
+import { shardOf } from "@atende/shared/whatsapp/commands";
+import { updateSessionState } from "@atende/shared/whatsapp/service";
+import { makeQueue, registerSocket, startQueues, startRealtimeCapture, type Queues, type RealtimeCapture } from "../../../session-runner/src/testing/harness.ts";
+
+let queues: Queues;
+let rt: RealtimeCapture;
+
+beforeAll(async () => {
+  queues = await startQueues();
+  rt = await startRealtimeCapture();
+});
+afterAll(async () => {
+  await queues.stop();
+  await rt.stop();
+});
+beforeEach(() => {
+  rt.frames.length = 0;
+});
+
+async function drain(shard: number) {
+  return queues.drain(shard);
+}
+
+describe("connections", () => {
+  it("creates a connection with the spec's defaults, makes the first one default and asks the runner to start it", async () => {
+    const { companyId, admin } = await makeCompany();
+    const res = await api("POST", "/api/whatsapp", { token: admin.token, body: { name: "Vendas" } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      name: "Vendas",
+      isDefault: true,
+      status: "OPENING",
+      greetingMessage: "",
+      complationMessage: "",
+      outOfHoursMessage: "",
+      ratingMessage: "",
+      token: "",
+      provider: "beta",
+      expiresInactiveMessage: "",
+      expiresTicket: 0,
+      timeToTransfer: 0,
+      timeUseBotQueues: 0,
+      maxUseBotQueues: 3,
+      transferQueueId: null,
+      promptId: null,
+      queueIds: [],
+      qrcode: "",
+      retries: 0,
+      number: "",
+    });
+    const cmds = await drain(shardOf(res.body.id));
+    expect(cmds).toEqual([expect.objectContaining({ type: "start", companyId, whatsappId: res.body.id })]);
+  });
+
+  it("moves the default flag when another connection is made default, and refuses to leave the company without one", async () => {
+    const { admin } = await makeCompany();
+    const a = (await api("POST", "/api/whatsapp", { token: admin.token, body: { name: "Linha A" } })).body;
+    const b = (await api("POST", "/api/whatsapp", { token: admin.token, body: { name: "Linha B" } })).body;
+    expect(b.isDefault).toBe(false);
+
+    const unset = await api("PUT", `/api/whatsapp/${a.id}`, { token: admin.token, body: { isDefault: false } });
+    expect(unset).toMatchObject({ status: 400, body: { error: "ERR_NO_OTHER_WHATSAPP" } });
+
+    const moved = await api("PUT", `/api/whatsapp/${b.id}`, { token: admin.token, body: { isDefault: true } });
+    expect(moved.body.isDefault).toBe(true);
+    const list = (await api("GET", "/api/whatsapp?session=0", { token: admin.token })).body;
+    expect(list.map((w: any) => [w.name, w.isDefault])).toEqual([["Linha A", false], ["Linha B", true]]);
+
+    const delDefault = await api("DELETE", `/api/whatsapp/${b.id}`, { token: admin.token });
+    expect(delDefault).toMatchObject({ status: 400, body: { error: "ERR_NO_OTHER_WHATSAPP" } });
+    expect((await api("DELETE", `/api/whatsapp/${a.id}`, { token: admin.token })).status).toBe(200);
+    expect((await api("DELETE", `/api/whatsapp/${b.id}`, { token: admin.token })).status).toBe(200);
+    expect((await api("GET", "/api/whatsapp", { token: admin.token })).body).toEqual([]);
+  });
+
+  it("requires a greeting when more than one queue is linked and refuses queues of another company", async () => {
+    const { companyId, admin } = await makeCompany();
+    const other = await makeCompany();
+    await makeQueue(companyId, 1);
+    await makeQueue(companyId, 2);
+    await makeQueue(other.companyId, 9);
+    const noGreeting = await api("POST", "/api/whatsapp", { token: admin.token, body: { name: "Suporte", queueIds: [1, 2] } });
+    expect(noGreeting).toMatchObject({ status: 400, body: { error: "ERR_WAPP_GREETING_REQUIRED" } });
+    const foreign = await api("POST", "/api/whatsapp", { token: admin.token, body: { name: "Suporte", queueIds: [9] } });
+    expect(foreign).toMatchObject({ status: 404, body: { error: "ERR_NO_QUEUE_FOUND" } });
+    const ok = await api("POST", "/api/whatsapp", {
+      token: admin.token,
+      body: { name: "Suporte", queueIds: [1, 2], greetingMessage: "Olá! Escolha uma opção", transferQueueId: 2, maxUseBotQueues: 5 },
+    });
+    expect(ok.status).toBe(200);
+    expect(ok.body.queues.map((q: any) => q.id)).toEqual([1, 2]);
+    const cleared = await api("PUT", `/api/whatsapp/${ok.body.id}`, { token: admin.token, body: { greetingMessage: "" } });
+    expect(cleared).toMatchObject({ status: 400, body: { error: "ERR_WAPP_GREETING_REQUIRED" } });
+    const shown = await api("GET", `/api/whatsapp/${ok.body.id}`, { token: admin.token });
+    expect(shown.body).toMatchObject({ greetingMessage: "Olá! Escolha uma opção", transferQueueId: 2, maxUseBotQueues: 5 });
+  });
+
+  it("keeps API tokens unique across companies and hides them from non-admins", async () => {
+    const a = await makeCompany();
+    const b = await makeCompany();
+    const created = await api("POST", "/api/whatsapp", { token: a.admin.token, body: { name: "API", token: "tok-unique-1" } });
+    expect(created.body.token).toBe("tok-unique-1");
+    const dup = await api("POST", "/api/whatsapp", { token: b.admin.token, body: { name: "API", token: "tok-unique-1" } });
+    expect(dup).toMatchObject({ status: 409, body: { error: "ERR_CONFLICT" } });
+    const agent = await makeUser(a.companyId, { profile: "user" });
+    const seen = await api("GET", `/api/whatsapp/${created.body.id}`, { token: agent.token });
+    expect(seen.status).toBe(200);
+    expect(seen.body.token).toBe("");
+    const notAdmin = await api("POST", "/api/whatsapp", { token: agent.token, body: { name: "Nova" } });
+    expect(notAdmin.status).toBe(403);
+  });
+
+  it("sends start, new-QR, disconnect and restart commands to the connection's shard queue", async () => {
+    const { admin } = await makeCompany();
+    const w = (await api("POST", "/api/whatsapp", { token: admin.token, body: { name: "Fila" } })).body;
+    const shard = shardOf(w.id);
+    await drain(shard);
+    expect((await api("POST", `/api/whatsappsession/${w.id}`, { token: admin.token })).status).toBe(200);
+    expect((await api("PUT", `/api/whatsappsession/${w.id}`, { token: admin.token })).status).toBe(200);
+    expect((await api("DELETE", `/api/whatsappsession/${w.id}`, { token: admin.token })).status).toBe(200);
+    expect((await api("POST", `/api/whatsapp-restart`, { token: admin.token })).body).toEqual({ restarted: 1 });
+    const types = (await drain(shard)).filter((c) => c.whatsappId === w.id).map((c) => c.type);
+    expect(types).toEqual(["start", "newQr", "disconnect", "restart"]);
+  });
+
+  it("publishes session updates to the company's admins only", async () => {
+    const a = await makeCompany();
+    const b = await makeCompany();
+    const agent = await makeUser(a.companyId, { profile: "user" });
+    const adminSock = await registerSocket(a.companyId, a.admin.id, "admin");
+    const agentSock = await registerSocket(a.companyId, agent.id, "user");
+    const otherSock = await registerSocket(b.companyId, b.admin.id, "admin");
+    const w = (await api("POST", "/api/whatsapp", { token: a.admin.token, body: { name: "Tempo real" } })).body;
+    rt.frames.length = 0;
+    await updateSessionState(a.companyId, w.id, { status: "qrcode", qrcode: "2@abc", retries: 1 });
+    const got = rt.frames.filter((f) => f.connectionId === adminSock);
+    expect(got.map((f) => f.event)).toEqual([`company-${a.companyId}-whatsappSession`, `company-${a.companyId}-whatsapp`]);
+    expect(got[0].data).toMatchObject({ action: "update", session: { id: w.id, status: "qrcode", qrcode: "2@abc", retries: 1 } });
+    expect(rt.frames.some((f) => f.connectionId === agentSock || f.connectionId === otherSock)).toBe(false);
+  });
+});
+
+describe("tenant isolation", () => {
+  it("answers 404 to a user of another company on every connection route, changing nothing and publishing nothing", async () => {
+    const a = await makeCompany();
+    const b = await makeCompany();
+    const w = (await api("POST", "/api/whatsapp", { token: a.admin.token, body: { name: "Privada", token: "tok-private" } })).body;
+    const shard = shardOf(w.id);
+    await drain(shard);
+    const sockA = await registerSocket(a.companyId, a.admin.id, "admin");
+    const before = (await api("GET", `/api/whatsapp/${w.id}`, { token: a.admin.token })).body;
+    rt.frames.length = 0;
+
+    const t = b.admin.token;
+    expect((await api("GET", `/api/whatsapp/${w.id}`, { token: t })).status).toBe(404);
+    expect((await api("GET", `/api/whatsapp/${w.id}?session=0`, { token: t })).status).toBe(404);
+    expect((await api("PUT", `/api/whatsapp/${w.id}`, { token: t, body: { name: "Roubada" } })).status).toBe(404);
+    expect((await api("DELETE", `/api/whatsapp/${w.id}`, { token: t })).status).toBe(404);
+    expect((await api("POST", `/api/whatsappsession/${w.id}`, { token: t })).status).toBe(404);
+    expect((await api("PUT", `/api/whatsappsession/${w.id}`, { token: t })).status).toBe(404);
+    expect((await api("DELETE", `/api/whatsappsession/${w.id}`, { token: t })).status).toBe(404);
+    const list = await api("GET", "/api/whatsapp", { token: t });
+    expect(list.body).toEqual([]);
+    expect((await api("POST", "/api/whatsapp-restart", { token: t })).body).toEqual({ restarted: 0 });
+
+    const after = (await api("GET", `/api/whatsapp/${w.id}`, { token: a.admin.token })).body;
+    expect(after).toEqual(before);
+    expect(await drain(shard)).toEqual([]);
+    expect(rt.frames.filter((f) => f.connectionId === sockA)).toEqual([]);
+  });
+
+  it("refuses every route without a valid token", async () => {
+    expect((await api("GET", "/api/whatsapp")).status).toBe(401);
+    expect((await api("POST", "/api/whatsapp-restart")).status).toBe(401);
+  });
+});

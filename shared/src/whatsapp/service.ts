@@ -1,0 +1,250 @@
+/**
+ * Connections service (attendance.md §2 Connections page, §3 Whatsapp connection, §4 Connection status, §8 errors;
+ * issue 3 §1). Holds the rules:
+ * - defaults of every field (provider "beta", expiresTicket 0, timeUseBotQueues 0, maxUseBotQueues 3, ...);
+ * - the first connection of a company becomes its default; making another one default unsets the old one; the
+ *   default flag cannot be taken off the default (nor the default deleted while others exist): `ERR_NO_OTHER_WHATSAPP`
+ *   ("at least one default connection is required");
+ * - more than one queue needs a greeting message: `ERR_WAPP_GREETING_REQUIRED`;
+ * - queueIds / transferQueueId must be queues of the same company: `ERR_NO_QUEUE_FOUND` (404);
+ * - the token is unique across companies: `ERR_CONFLICT` (409);
+ * - session actions go to the session runner as commands (`sendSessionCommand`); the runner reports back through
+ *   {@link updateSessionState}, which publishes `company-{id}-whatsappSession` and `company-{id}-whatsapp` to admins.
+ */
+import { nextId } from "../db/counters.ts";
+import { AppError } from "../errors.ts";
+import { log } from "../log.ts";
+import { nowIso } from "../common.ts";
+import { publish } from "../realtime/publish.ts";
+import { sendSessionCommand, shardOf, type SessionCommandInput } from "./commands.ts";
+import {
+  deleteWhatsappItem,
+  getWhatsappByToken,
+  getWhatsappItem,
+  insertWhatsappItem,
+  listQueueRefs,
+  listWhatsappItems,
+  patchSessionFields,
+  replaceWhatsappItem,
+  type QueueRef,
+} from "./repository.ts";
+import {
+  SessionStatePatch,
+  WhatsappItem,
+  type CreateWhatsappBody,
+  type UpdateWhatsappBody,
+  type WhatsappView,
+} from "./schema.ts";
+
+/** Who is asking: the company comes from the verified token; `admin` decides whether the API token is shown. */
+export interface Caller {
+  companyId: number;
+  admin: boolean;
+}
+
+/** The item as the API and realtime events show it (internal shard dropped; token blanked for non-admins). */
+export function toView(item: WhatsappItem, opts: { admin: boolean; queues?: QueueRef[] }): WhatsappView {
+  const { shard: _shard, ...rest } = item;
+  const view: WhatsappView = { ...rest, token: opts.admin ? item.token : "" };
+  if (opts.queues) {
+    const byId = new Map(opts.queues.map((q) => [q.id, q]));
+    view.queues = item.queueIds.map((id) => byId.get(id)).filter((q): q is QueueRef => !!q);
+  }
+  return view;
+}
+
+const notFound = () => new AppError("ERR_NO_WAPP_FOUND", 404);
+
+/** Loads a connection of the caller's company or throws `ERR_NO_WAPP_FOUND` (404). */
+export async function requireWhatsapp(companyId: number, whatsappId: number): Promise<WhatsappItem> {
+  const item = await getWhatsappItem(companyId, whatsappId);
+  if (!item) throw notFound();
+  return item;
+}
+
+/** `GET /api/whatsapp`: every connection of the caller's company with its queues, ordered by id. */
+export async function listWhatsapps(caller: Caller): Promise<WhatsappView[]> {
+  const [items, queues] = await Promise.all([listWhatsappItems(caller.companyId), listQueueRefs(caller.companyId)]);
+  return items.map((i) => toView(i, { admin: caller.admin, queues }));
+}
+
+/** `GET /api/whatsapp/{id}`: one connection (with `qrcode` and queues). 404 `ERR_NO_WAPP_FOUND` when not the caller's. */
+export async function showWhatsapp(caller: Caller, whatsappId: number): Promise<WhatsappView> {
+  const [item, queues] = await Promise.all([requireWhatsapp(caller.companyId, whatsappId), listQueueRefs(caller.companyId)]);
+  return toView(item, { admin: caller.admin, queues });
+}
+
+async function checkQueues(companyId: number, queueIds: number[], transferQueueId: number | null): Promise<QueueRef[]> {
+  const queues = await listQueueRefs(companyId);
+  const known = new Set(queues.map((q) => q.id));
+  for (const id of [...queueIds, ...(transferQueueId != null ? [transferQueueId] : [])]) {
+    if (!known.has(id)) throw new AppError("ERR_NO_QUEUE_FOUND", 404, { queueId: id });
+  }
+  return queues;
+}
+
+function checkGreeting(item: Pick<WhatsappItem, "queueIds" | "greetingMessage">) {
+  if (item.queueIds.length > 1 && !item.greetingMessage.trim()) throw new AppError("ERR_WAPP_GREETING_REQUIRED", 400);
+}
+
+async function publishWhatsapp(item: WhatsappItem): Promise<void> {
+  await publish(item.companyId, "whatsapp", { action: "update", whatsapp: toView(item, { admin: true }) }, { kind: "admins" });
+}
+
+async function command(cmd: SessionCommandInput): Promise<void> {
+  await sendSessionCommand(cmd);
+}
+
+/**
+ * `POST /api/whatsapp`: creates a connection with the spec's defaults, makes it default when it is the company's first
+ * (or when asked, unsetting the old default), publishes `whatsapp update` and asks the runner to start its session
+ * (status OPENING until the runner reports a QR). Errors: `ERR_WAPP_GREETING_REQUIRED`, `ERR_NO_QUEUE_FOUND`,
+ * `ERR_CONFLICT` (token taken).
+ */
+export async function createWhatsapp(caller: Caller, body: CreateWhatsappBody): Promise<WhatsappView> {
+  const companyId = caller.companyId;
+  const existing = await listWhatsappItems(companyId);
+  const queueIds = [...new Set(body.queueIds ?? [])];
+  const queues = await checkQueues(companyId, queueIds, body.transferQueueId ?? null);
+  const oldDefault = existing.find((w) => w.isDefault) ?? null;
+  const isDefault = existing.length === 0 || !oldDefault || body.isDefault === true;
+  const id = await nextId(companyId, "whatsapp");
+  const now = nowIso();
+  const item = WhatsappItem.parse({
+    ...body,
+    id,
+    companyId,
+    queueIds,
+    isDefault,
+    status: "OPENING",
+    qrcode: "",
+    retries: 0,
+    number: "",
+    shard: shardOf(id),
+    createdAt: now,
+    updatedAt: now,
+  });
+  checkGreeting(item);
+  await insertWhatsappItem(item, isDefault && oldDefault ? oldDefault.id : null);
+  if (isDefault && oldDefault) await publishWhatsapp({ ...oldDefault, isDefault: false, updatedAt: now });
+  await publishWhatsapp(item);
+  await command({ type: "start", companyId, whatsappId: id });
+  return toView(item, { admin: true, queues });
+}
+
+/**
+ * `PUT /api/whatsapp/{id}`: changes the given fields. Setting `isDefault: true` unsets the old default; setting it to
+ * false on the default is refused with `ERR_NO_OTHER_WHATSAPP`. Errors as {@link createWhatsapp}, plus 404.
+ * Retries (up to 3 times) when the runner changed the session fields meanwhile.
+ */
+export async function updateWhatsapp(caller: Caller, whatsappId: number, body: UpdateWhatsappBody): Promise<WhatsappView> {
+  const companyId = caller.companyId;
+  for (let attempt = 0; ; attempt++) {
+    const prev = await requireWhatsapp(companyId, whatsappId);
+    if (prev.isDefault && body.isDefault === false) throw new AppError("ERR_NO_OTHER_WHATSAPP", 400);
+    const queueIds = body.queueIds ? [...new Set(body.queueIds)] : prev.queueIds;
+    const transferQueueId = body.transferQueueId !== undefined ? body.transferQueueId : prev.transferQueueId;
+    const queues = await checkQueues(companyId, body.queueIds ? queueIds : [], body.transferQueueId !== undefined ? transferQueueId : null);
+    const now = nowIso();
+    const next = WhatsappItem.parse({ ...prev, ...body, queueIds, transferQueueId, updatedAt: now });
+    checkGreeting(next);
+    let oldDefault: WhatsappItem | null = null;
+    if (next.isDefault && !prev.isDefault) {
+      oldDefault = (await listWhatsappItems(companyId)).find((w) => w.isDefault && w.id !== whatsappId) ?? null;
+    }
+    try {
+      await replaceWhatsappItem(prev, next, oldDefault?.id ?? null);
+    } catch (err) {
+      if (err instanceof AppError && err.code === "ERR_CONFLICT" && !err.data && attempt < 3) continue;
+      throw err;
+    }
+    if (oldDefault) await publishWhatsapp({ ...oldDefault, isDefault: false, updatedAt: now });
+    await publishWhatsapp(next);
+    return toView(next, { admin: true, queues });
+  }
+}
+
+/**
+ * `DELETE /api/whatsapp/{id}`: deletes the connection (and its token), publishes `whatsapp delete` and asks the runner
+ * to log the session out and wipe its auth state. Deleting the default while other connections exist is refused with
+ * `ERR_NO_OTHER_WHATSAPP` (make another one default first). 404 when not the caller's.
+ */
+export async function deleteWhatsapp(caller: Caller, whatsappId: number): Promise<void> {
+  const companyId = caller.companyId;
+  const item = await requireWhatsapp(companyId, whatsappId);
+  if (item.isDefault) {
+    const others = (await listWhatsappItems(companyId)).filter((w) => w.id !== whatsappId);
+    if (others.length) throw new AppError("ERR_NO_OTHER_WHATSAPP", 400);
+  }
+  if (!(await deleteWhatsappItem(item))) throw notFound();
+  await publish(companyId, "whatsapp", { action: "delete", whatsappId }, { kind: "admins" });
+  await command({ type: "disconnect", companyId, whatsappId });
+}
+
+async function sessionAction(caller: Caller, whatsappId: number, type: "start" | "newQr" | "restart"): Promise<void> {
+  await requireWhatsapp(caller.companyId, whatsappId);
+  await updateSessionState(caller.companyId, whatsappId, { status: "OPENING", ...(type === "newQr" ? { qrcode: "", retries: 0 } : {}) });
+  await command({ type, companyId: caller.companyId, whatsappId });
+}
+
+/** `POST /api/whatsappsession/{id}`: starts the session (status OPENING, then a QR or CONNECTED from the runner). */
+export async function startWhatsappSession(caller: Caller, whatsappId: number): Promise<void> {
+  await sessionAction(caller, whatsappId, "start");
+}
+
+/** `PUT /api/whatsappsession/{id}`: wipes the pairing and starts again, so a new QR is shown. */
+export async function renewWhatsappQr(caller: Caller, whatsappId: number): Promise<void> {
+  await sessionAction(caller, whatsappId, "newQr");
+}
+
+/** `DELETE /api/whatsappsession/{id}`: logs the session out; the runner reports DISCONNECTED. */
+export async function disconnectWhatsappSession(caller: Caller, whatsappId: number): Promise<void> {
+  await requireWhatsapp(caller.companyId, whatsappId);
+  await command({ type: "disconnect", companyId: caller.companyId, whatsappId });
+}
+
+/** `POST /api/whatsapp-restart`: restarts every connection of the caller's company (end without logout, open again). */
+export async function restartWhatsappSessions(caller: Caller): Promise<{ restarted: number }> {
+  const items = await listWhatsappItems(caller.companyId);
+  for (const w of items) {
+    await updateSessionState(caller.companyId, w.id, { status: "OPENING" });
+    await command({ type: "restart", companyId: caller.companyId, whatsappId: w.id });
+  }
+  return { restarted: items.length };
+}
+
+/**
+ * Called by the session runner as a session lives (attendance.md §4): sets status / qrcode / retries / number and
+ * `updatedAt`, then publishes `company-{id}-whatsappSession` `{action:"update", session}` and
+ * `company-{id}-whatsapp` `{action:"update", whatsapp}` to the company's admins. Returns the new item, or null when
+ * the connection was deleted meanwhile (nothing published).
+ */
+export async function updateSessionState(companyId: number, whatsappId: number, patch: SessionStatePatch): Promise<WhatsappItem | null> {
+  const parsed = SessionStatePatch.parse(patch);
+  const item = await patchSessionFields(companyId, whatsappId, parsed, nowIso());
+  if (!item) {
+    log("info", "session state for a deleted connection", { companyId, whatsappId });
+    return null;
+  }
+  const view = toView(item, { admin: true });
+  await publish(companyId, "whatsappSession", { action: "update", session: view }, { kind: "admins" });
+  await publish(companyId, "whatsapp", { action: "update", whatsapp: view }, { kind: "admins" });
+  return item;
+}
+
+/**
+ * "The company connection" for features that send without a ticket (schedules, number checks, imports): the default
+ * connection when CONNECTED, else any CONNECTED one; `ERR_NO_DEF_WAPP_FOUND` (404) when none is connected.
+ */
+export async function getDefaultWhatsapp(companyId: number): Promise<WhatsappItem> {
+  const items = await listWhatsappItems(companyId);
+  const found = items.find((w) => w.isDefault && w.status === "CONNECTED") ?? items.find((w) => w.status === "CONNECTED");
+  if (!found) throw new AppError("ERR_NO_DEF_WAPP_FOUND", 404);
+  return found;
+}
+
+/** The connection of a public messages API token (`Authorization: Bearer <token>`), or null when unknown. */
+export async function findWhatsappByToken(token: string): Promise<WhatsappItem | null> {
+  const ref = await getWhatsappByToken(token);
+  return ref ? getWhatsappItem(ref.companyId, ref.whatsappId) : null;
+}
