@@ -139,3 +139,19 @@ export async function disconnectSocket(connectionId: string): Promise<void> {
   if (!api) return;
   await api.send(new DeleteConnectionCommand({ ConnectionId: connectionId })).catch(() => undefined);
 }
+
+/**
+ * Posts one JSON frame to one connection (e.g. the `{"error":"ERR_VALIDATION"}` answer to a bad frame).
+ * Resolves false when the connection is gone (410) or no management endpoint is configured; never throws.
+ */
+export async function sendToConnection(connectionId: string, payload: unknown): Promise<boolean> {
+  const api = mgmt();
+  if (!api) return false;
+  try {
+    await api.send(new PostToConnectionCommand({ ConnectionId: connectionId, Data: Buffer.from(JSON.stringify(payload)) }));
+    return true;
+  } catch (err) {
+    log("warn", "realtime: direct post failed", { connectionId, err });
+    return false;
+  }
+}

@@ -1,0 +1,34 @@
+/**
+ * The minute tick (DESIGN.md §1 "EventBridge schedule (every minute)"; issue 2 §2): the scheduled handler
+ * EventBridge invokes in the cloud and `infra/local` invokes in-process every 60 s.
+ *
+ * Today it sweeps user presence: a user whose `online` flag is true but who has no live socket registration
+ * (all expired, e.g. the socket died without `$disconnect`) is set offline. Returns how many users it changed.
+ */
+import { log } from "@atende/shared/log";
+import { listCompanyIds, listOnlineUserIds } from "@atende/shared/realtime/connections";
+import { companySockets } from "@atende/shared/realtime/publish";
+import { setUserOnline } from "@atende/shared/users/service";
+
+/** The EventBridge scheduled event (only `time` is read, for logs). */
+export interface ScheduledEvent {
+  "detail-type"?: string;
+  source?: string;
+  time?: string;
+}
+
+export async function handler(event: ScheduledEvent = {}): Promise<{ usersSetOffline: number }> {
+  let usersSetOffline = 0;
+  for (const companyId of await listCompanyIds()) {
+    const online = await listOnlineUserIds(companyId);
+    if (!online.length) continue;
+    const connected = new Set((await companySockets(companyId)).map((m) => m.userId));
+    for (const userId of online) {
+      if (connected.has(userId)) continue;
+      await setUserOnline(companyId, userId, false);
+      usersSetOffline++;
+    }
+  }
+  if (usersSetOffline) log("info", "tick: users set offline", { usersSetOffline, time: event.time });
+  return { usersSetOffline };
+}

@@ -1,0 +1,33 @@
+/**
+ * `$connect` (issue 2 §5; DESIGN.md §3): verifies `?token=` (an access token) and registers the connection
+ * with the caller's companyId, userId, profile, super flag, queue ids and allTicket — all read fresh from the
+ * user item through `authenticate`, never from the request.
+ *
+ * Returns 200 when registered; 401 for a missing/bad/revoked token and 403 for an expired one (API Gateway, and
+ * the local emulator, then refuse the upgrade with that status).
+ */
+import { authenticate } from "@atende/shared/auth/tokens";
+import { AppError } from "@atende/shared/errors";
+import { log } from "@atende/shared/log";
+import { registerSocket } from "@atende/shared/realtime/connections";
+import type { WsEvent, WsResult } from "./event.ts";
+
+export async function handler(event: WsEvent): Promise<WsResult> {
+  const connectionId = event.requestContext.connectionId;
+  try {
+    const auth = await authenticate(event.queryStringParameters?.token ?? undefined);
+    await registerSocket(connectionId, {
+      companyId: auth.companyId,
+      userId: auth.userId,
+      profile: auth.profile,
+      super: auth.super,
+      queueIds: auth.queueIds,
+      allTicket: auth.allTicket,
+    });
+    return { statusCode: 200 };
+  } catch (err) {
+    if (err instanceof AppError) return { statusCode: err.status === 403 ? 403 : 401, body: JSON.stringify(err.toJSON()) };
+    log("error", "ws $connect failed", { connectionId, err });
+    return { statusCode: 500 };
+  }
+}

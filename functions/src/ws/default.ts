@@ -1,0 +1,103 @@
+/**
+ * `$default` (issue 2 §5; attendance.md §7 "Client emits"): the frames a browser sends on its socket.
+ *
+ * - `{"action":"joinNotification"}` joins room `notification`.
+ * - `{"action":"joinTickets","status":"open"|"pending"|"closed"|...}` joins room `tickets:<status>`.
+ * - `{"action":"joinChatBox","ticketId":n}` joins `ticket:<n>` only if ticket n exists in the caller's company and
+ *   the caller may see it: admin/super, or its queue is one of the caller's queues, or it has no queue and the caller
+ *   has allTicket enabled, or the caller is its assignee. Otherwise nothing changes.
+ * - `{"action":"leaveChatBox","ticketId":n}` leaves `ticket:<n>`.
+ * - `{"action":"userStatus"}` (every 5 min from the web) sets the caller's `online` flag true.
+ *
+ * Anything else is answered with one `{"error":"ERR_VALIDATION"}` frame and changes nothing. The company always comes
+ * from the registration made at `$connect`, never from the frame.
+ */
+import { GetCommand } from "@aws-sdk/lib-dynamodb";
+import { z } from "zod";
+import { ddb, tableName } from "@atende/shared/db/client";
+import { keys } from "@atende/shared/db/keys";
+import { log } from "@atende/shared/log";
+import { getSocket, getSocketMember, updateRooms } from "@atende/shared/realtime/connections";
+import { sendToConnection, type SocketMember } from "@atende/shared/realtime/publish";
+import { TicketItem } from "@atende/shared/tickets/schema";
+import { setUserOnline } from "@atende/shared/users/service";
+import type { WsEvent, WsResult } from "./event.ts";
+
+const id = z.coerce.number().int().positive();
+
+/** The frames a client may send (zod-parsed at the edge). */
+export const ClientFrame = z.discriminatedUnion("action", [
+  z.object({ action: z.literal("joinNotification") }),
+  z.object({ action: z.literal("joinTickets"), status: z.string().regex(/^[a-z]{1,20}$/) }),
+  z.object({ action: z.literal("joinChatBox"), ticketId: id }),
+  z.object({ action: z.literal("leaveChatBox"), ticketId: id }),
+  z.object({ action: z.literal("userStatus") }),
+]);
+export type ClientFrame = z.infer<typeof ClientFrame>;
+
+/** Room names a socket can hold (the `room` argument of `publish`). */
+export const rooms = {
+  notification: "notification",
+  tickets: (status: string) => `tickets:${status}`,
+  ticket: (ticketId: number) => `ticket:${ticketId}`,
+};
+
+function parseFrame(event: WsEvent): ClientFrame | undefined {
+  if (!event.body) return undefined;
+  try {
+    const raw = event.isBase64Encoded ? Buffer.from(event.body, "base64").toString("utf8") : event.body;
+    const out = ClientFrame.safeParse(JSON.parse(raw));
+    return out.success ? out.data : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when the socket's user may open the ticket's chat box (see module doc). */
+async function maySeeTicket(companyId: number, member: SocketMember, ticketId: number): Promise<boolean> {
+  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.ticket(companyId, ticketId) }));
+  if (!out.Item) return false;
+  const parsed = TicketItem.safeParse(out.Item);
+  if (!parsed.success || parsed.data.companyId !== companyId) return false;
+  const t = parsed.data;
+  if (member.profile === "admin" || member.super) return true;
+  if (t.userId != null && t.userId === member.userId) return true;
+  if (t.queueId == null) return member.allTicket === "enabled";
+  return member.queueIds.includes(t.queueId);
+}
+
+export async function handler(event: WsEvent): Promise<WsResult> {
+  const connectionId = event.requestContext.connectionId;
+  const frame = parseFrame(event);
+  if (!frame) {
+    await sendToConnection(connectionId, { error: "ERR_VALIDATION" });
+    return { statusCode: 400 };
+  }
+  const reg = await getSocket(connectionId);
+  if (!reg) return { statusCode: 410 };
+  const { companyId, userId } = reg;
+  switch (frame.action) {
+    case "joinNotification":
+      await updateRooms(companyId, connectionId, (r) => [...r, rooms.notification]);
+      break;
+    case "joinTickets":
+      await updateRooms(companyId, connectionId, (r) => [...r, rooms.tickets(frame.status)]);
+      break;
+    case "joinChatBox": {
+      const member = await getSocketMember(companyId, connectionId);
+      if (!member || !(await maySeeTicket(companyId, member, frame.ticketId))) {
+        log("info", "ws joinChatBox refused", { companyId, userId, ticketId: frame.ticketId });
+        return { statusCode: 403 };
+      }
+      await updateRooms(companyId, connectionId, (r) => [...r, rooms.ticket(frame.ticketId)]);
+      break;
+    }
+    case "leaveChatBox":
+      await updateRooms(companyId, connectionId, (r) => r.filter((x) => x !== rooms.ticket(frame.ticketId)));
+      break;
+    case "userStatus":
+      await setUserOnline(companyId, userId, true);
+      break;
+  }
+  return { statusCode: 200 };
+}

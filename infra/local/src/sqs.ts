@@ -1,0 +1,55 @@
+/**
+ * SQS on one machine (DESIGN.md §4): `fauxqs` on a free port with the product's queues —
+ * `session-commands-<n>.fifo` for each session shard (content-based dedupe off; dedupe id = our command id) with a
+ * FIFO DLQ each, and `dispatch` with `dispatch-dlq` — all with a redrive policy (5 receives), as in the cloud.
+ *
+ * fauxqs names queues `http://sqs.<region>.localhost:<port>/000000000000/<name>` and the SQS SDK sends each call to
+ * its queue URL's host, so this module makes `*.localhost` resolve to 127.0.0.1 inside this process (RFC 6761 says it
+ * always should; glibc does not). fauxqs keeps queues in memory: DynamoDB stays the source of truth for pending work.
+ */
+import { interceptLocalhostDns, startFauxqs } from "fauxqs";
+
+/** Receives before a message moves to its DLQ. */
+export const MAX_RECEIVE_COUNT = 5;
+
+export interface SqsHandle {
+  /** `AWS_ENDPOINT_URL_SQS`. */
+  endpoint: string;
+  /** `SESSION_COMMANDS_QUEUE_URL_PREFIX`: shard n is `${prefix}-${n}.fifo`. */
+  sessionCommandsPrefix: string;
+  dispatchQueueUrl: string;
+  dispatchDlqUrl: string;
+  stop(): Promise<void>;
+}
+
+let dnsPatch: { restore: () => void; users: number } | undefined;
+
+/** Starts fauxqs on `port` (free when 0/omitted) and creates the queues. */
+export async function startSqs(opts: { port?: number; region: string; shards: number }): Promise<SqsHandle> {
+  if (!dnsPatch) dnsPatch = { restore: interceptLocalhostDns(), users: 0 };
+  dnsPatch.users++;
+  const server = await startFauxqs({ port: opts.port ?? 0, logger: false, defaultRegion: opts.region, host: "localhost" });
+  const redrive = (dlqArn: string) => JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount: String(MAX_RECEIVE_COUNT) });
+  let prefix = "";
+  for (let n = 0; n < opts.shards; n++) {
+    const fifo = { FifoQueue: "true", ContentBasedDeduplication: "false" };
+    const dlq = server.createQueue(`session-commands-${n}-dlq.fifo`, { attributes: { ...fifo, MessageRetentionPeriod: "1209600" } });
+    const q = server.createQueue(`session-commands-${n}.fifo`, { attributes: { ...fifo, VisibilityTimeout: "60", RedrivePolicy: redrive(dlq.queueArn) } });
+    prefix = q.queueUrl.replace(/-\d+\.fifo$/, "");
+  }
+  const dispatchDlq = server.createQueue("dispatch-dlq", { attributes: { MessageRetentionPeriod: "1209600" } });
+  const dispatch = server.createQueue("dispatch", { attributes: { VisibilityTimeout: "60", RedrivePolicy: redrive(dispatchDlq.queueArn) } });
+  return {
+    endpoint: `http://127.0.0.1:${server.port}`,
+    sessionCommandsPrefix: prefix,
+    dispatchQueueUrl: dispatch.queueUrl,
+    dispatchDlqUrl: dispatchDlq.queueUrl,
+    async stop() {
+      await server.stop();
+      if (dnsPatch && --dnsPatch.users === 0) {
+        dnsPatch.restore();
+        dnsPatch = undefined;
+      }
+    },
+  };
+}

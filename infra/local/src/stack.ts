@@ -1,0 +1,245 @@
+/**
+ * The whole product on one machine (DESIGN.md §4; issue 2 §2): `startLocalStack` starts the stand-ins (DynamoDB Local,
+ * s3rver, fauxqs), points the SDK clients at them through configuration only (`AWS_ENDPOINT_URL_*` and the variables
+ * of `shared/src/config.ts`), creates the table, bucket and queues, seeds the first company, then serves on one port:
+ * the HTTP gateway (`/api/*` → the manifest's area handlers; the SPA otherwise), the WebSocket emulator (`/ws`) with
+ * its `@connections` API (`/@ws`), the sandbox `/sim/*` of the session runner, the SQS event-source pollers and the
+ * minute tick. `stop()` closes all of it.
+ *
+ * The environment is per process, so one process runs one stack; two stacks run side by side in two processes
+ * (every stand-in port is chosen free; the HTTP port is `opts.port`, 0 for a free one).
+ */
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { getConfig, resetConfig } from "@atende/shared/config";
+import { ensureTable, resetDdb } from "@atende/shared/db/client";
+import { resetSqs } from "@atende/shared/queue/enqueue";
+import { resetRealtimeClient } from "@atende/shared/realtime/publish";
+import { resetS3 } from "@atende/shared/storage/media";
+import { startDynamo, type DynamoHandle } from "./dynamo.ts";
+import { createApiHandler, createStaticHandler } from "./gateway.ts";
+import { pollQueue, type Poller, type SqsHandler } from "./poller.ts";
+import { startS3, type S3Handle } from "./s3.ts";
+import { startSqs, type SqsHandle } from "./sqs.ts";
+import { attachWebSocketEmulator, type WsEmulator } from "./websocket.ts";
+
+const here = dirname(fileURLToPath(import.meta.url));
+/** Repository root (this file is `infra/local/src/stack.ts`). */
+export const REPO_ROOT = resolve(here, "../../..");
+const FUNCTIONS_DIR = join(REPO_ROOT, "functions/src");
+
+export interface LocalStackOptions {
+  /** HTTP port (default `PORT` or 3000; 0 picks a free one). */
+  port?: number;
+  /** Data folder (default `<repo>/.data`). Ignored when `inMemory`. */
+  dataDir?: string;
+  /** Wipe `dataDir` first (`npm start -- --fresh`). */
+  fresh?: boolean;
+  /** Nothing persisted: in-memory DynamoDB (unless `dynamoEndpoint`), temporary S3 folder, random JWT secret (unless set). */
+  inMemory?: boolean;
+  /** Use this DynamoDB instead of starting DynamoDB Local (tests pass the run's instance). */
+  dynamoEndpoint?: string;
+  /** Built SPA folder (default `<repo>/web/dist`). */
+  webDist?: string;
+  /** Print status and problems (default false). */
+  log?: boolean;
+  /** WebSocket idle / hard timeouts in ms (API Gateway: 10 min / 2 h). */
+  wsIdleTimeoutMs?: number;
+  wsMaxLifetimeMs?: number;
+  /** Minute tick period in ms (default 60000). */
+  tickIntervalMs?: number;
+}
+
+export interface LocalStack {
+  /** `http://localhost:<port>` */
+  url: string;
+  port: number;
+  /** What the seed reported (undefined when the seed module is not available). */
+  seed?: { companyId: number; adminEmail: string; created: boolean };
+  stop(): Promise<void>;
+}
+
+type Stopper = { name: string; stop: () => Promise<unknown> | unknown };
+
+/** Loads `<repo>/<rel>` when that file exists (modules other teams are still writing). */
+async function optionalImport<T>(rel: string): Promise<T | undefined> {
+  const file = join(REPO_ROOT, rel);
+  if (!existsSync(file)) return undefined;
+  return (await import(pathToFileURL(file).href)) as T;
+}
+
+/** Starts the local stack (see module doc). Rejects (after cleaning up) when a stand-in cannot start. */
+export async function startLocalStack(opts: LocalStackOptions = {}): Promise<LocalStack> {
+  const say = (msg: string, fields?: Record<string, unknown>) => {
+    if (opts.log) console.log(fields ? `${msg} ${JSON.stringify(fields)}` : msg);
+  };
+  const stoppers: Stopper[] = [];
+  const stopAll = async () => {
+    for (const s of stoppers.splice(0).reverse()) {
+      try {
+        await s.stop();
+      } catch (err) {
+        say(`stop ${s.name} failed: ${(err as Error).message}`);
+      }
+    }
+  };
+
+  try {
+    const dataDir = opts.inMemory ? mkdtempSync(join(tmpdir(), "atende-")) : resolve(opts.dataDir ?? join(REPO_ROOT, ".data"));
+    if (opts.inMemory) stoppers.push({ name: "temp dir", stop: () => rmSync(dataDir, { recursive: true, force: true }) });
+    else if (opts.fresh) rmSync(dataDir, { recursive: true, force: true });
+    mkdirSync(dataDir, { recursive: true });
+
+    // 1. The HTTP server first, so the port (and the origin for S3 CORS) is known; requests wait until ready.
+    let ready!: () => void;
+    const readyP = new Promise<void>((r) => (ready = r));
+    let route: (req: IncomingMessage, res: ServerResponse) => Promise<void> = async () => undefined;
+    const server = createServer((req, res) => {
+      readyP
+        .then(() => route(req, res))
+        .catch((err) => {
+          say("gateway: request failed", { err: String(err?.message ?? err) });
+          if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" }).end('{"error":"ERR_INTERNAL"}');
+        });
+    });
+    const requested = opts.port ?? Number(process.env.PORT ?? 3000);
+    await new Promise<void>((res, rej) => {
+      server.once("error", rej);
+      server.listen(requested, () => res());
+    });
+    const port = (server.address() as AddressInfo).port;
+    stoppers.push({
+      name: "http",
+      stop: () =>
+        new Promise<void>((res) => {
+          server.close(() => res());
+          server.closeAllConnections();
+        }),
+    });
+    const url = `http://localhost:${port}`;
+
+    // 2. Configuration: credentials, table, bucket, secret (endpoints follow as stand-ins start).
+    process.env.AWS_ACCESS_KEY_ID ??= "S3RVER";
+    process.env.AWS_SECRET_ACCESS_KEY ??= "S3RVER";
+    process.env.AWS_REGION ??= "us-east-1";
+    process.env.STAGE ??= "local";
+    process.env.TABLE_NAME ??= "atende";
+    process.env.MEDIA_BUCKET ??= "atende-media";
+    process.env.WA_PROVIDER ??= "simulator";
+    if (!process.env.JWT_SECRET) {
+      if (opts.inMemory) process.env.JWT_SECRET = randomBytes(32).toString("hex");
+      else {
+        const secretFile = join(dataDir, "jwt-secret");
+        if (!existsSync(secretFile)) writeFileSync(secretFile, randomBytes(32).toString("hex"), { mode: 0o600 });
+        process.env.JWT_SECRET = readFileSync(secretFile, "utf8").trim();
+      }
+    }
+    process.env.WS_MANAGEMENT_ENDPOINT = `http://127.0.0.1:${port}/@ws`;
+    resetConfig();
+    const cfg0 = getConfig();
+
+    // 3. Stand-ins (in parallel).
+    const started = await Promise.allSettled([
+      opts.dynamoEndpoint
+        ? Promise.resolve<DynamoHandle>({ endpoint: opts.dynamoEndpoint, port: Number(new URL(opts.dynamoEndpoint).port), stop: async () => undefined })
+        : startDynamo({ dataDir: opts.inMemory ? undefined : join(dataDir, "dynamodb") }),
+      startS3({
+        directory: join(dataDir, "s3"),
+        bucket: cfg0.MEDIA_BUCKET,
+        origins: [url, `http://127.0.0.1:${port}`],
+        accessKeyId: process.env.AWS_ACCESS_KEY_ID,
+      }),
+      startSqs({ region: cfg0.AWS_REGION, shards: cfg0.SESSION_SHARDS }),
+    ] as const);
+    const names = ["dynamodb", "s3rver", "fauxqs"];
+    started.forEach((r, i) => r.status === "fulfilled" && stoppers.push({ name: names[i], stop: () => r.value.stop() }));
+    const failed = started.find((r): r is PromiseRejectedResult => r.status === "rejected");
+    if (failed) throw failed.reason;
+    const [dynamo, s3, sqs] = started.map((r) => (r as PromiseFulfilledResult<unknown>).value) as [DynamoHandle, S3Handle, SqsHandle];
+
+    process.env.AWS_ENDPOINT_URL_DYNAMODB = dynamo.endpoint;
+    process.env.AWS_ENDPOINT_URL_S3 = s3.endpoint;
+    process.env.AWS_ENDPOINT_URL_SQS = sqs.endpoint;
+    process.env.SESSION_COMMANDS_QUEUE_URL_PREFIX = sqs.sessionCommandsPrefix;
+    process.env.DISPATCH_QUEUE_URL = sqs.dispatchQueueUrl;
+    resetConfig();
+    resetDdb();
+    resetS3();
+    resetSqs();
+    resetRealtimeClient();
+
+    // 4. Table and first-start seed.
+    await ensureTable();
+    let seed: LocalStack["seed"];
+    const seedMod = await optionalImport<{ seedLocal: (o?: unknown) => Promise<NonNullable<LocalStack["seed"]>> }>("shared/src/seed/seed.ts");
+    if (seedMod) seed = await seedMod.seedLocal();
+    else say("seed: shared/src/seed/seed.ts is not there yet; starting without the first company");
+
+    // 5. Gateway, WebSocket emulator, sandbox.
+    const api = createApiHandler({ functionsDir: FUNCTIONS_DIR, webDist: opts.webDist ?? join(REPO_ROOT, "web/dist"), log: say });
+    const serveStatic = createStaticHandler(opts.webDist ?? join(REPO_ROOT, "web/dist"));
+    const ws: WsEmulator = attachWebSocketEmulator({
+      server,
+      functionsDir: FUNCTIONS_DIR,
+      idleTimeoutMs: opts.wsIdleTimeoutMs,
+      maxLifetimeMs: opts.wsMaxLifetimeMs,
+      log: say,
+    });
+    stoppers.push({ name: "websocket", stop: () => ws.close() });
+
+    type Runner = { handleSim(req: IncomingMessage, res: ServerResponse): Promise<boolean>; stop(): Promise<void> };
+    let runner: Runner | undefined;
+    const runnerMod = await optionalImport<{ startLocalRunner: () => Promise<Runner> }>("session-runner/src/local.ts");
+    if (runnerMod?.startLocalRunner) {
+      runner = await runnerMod.startLocalRunner();
+      stoppers.push({ name: "session runner", stop: () => runner!.stop() });
+    } else say("session runner: session-runner/src/local.ts is not there yet; WhatsApp sessions and /sim are off");
+
+    route = async (req, res) => {
+      if (await ws.handleManagement(req, res)) return;
+      if (await api(req, res)) return;
+      const path = (req.url ?? "/").split("?")[0];
+      if (path === "/sim" || path.startsWith("/sim/")) {
+        if (runner && (await runner.handleSim(req, res))) return;
+        res.writeHead(404, { "content-type": "application/json" }).end('{"error":"ERR_ROUTE_NOT_FOUND"}');
+        return;
+      }
+      serveStatic(req, res);
+    };
+
+    // 6. SQS consumers (Lambda event source mappings) whose modules exist.
+    const pollers: Poller[] = [];
+    const consumers: { queueUrl: string; module: string }[] = [{ queueUrl: sqs.dispatchQueueUrl, module: "functions/src/jobs/dispatch.ts" }];
+    for (const c of consumers) {
+      const mod = await optionalImport<{ handler: SqsHandler }>(c.module);
+      if (!mod?.handler) continue;
+      pollers.push(pollQueue({ queueUrl: c.queueUrl, handler: mod.handler, onError: (err) => say("poller error", { module: c.module, err: String(err) }) }));
+    }
+    stoppers.push({ name: "pollers", stop: () => Promise.all(pollers.map((p) => p.stop())) });
+
+    // 7. The minute tick (EventBridge schedule in the cloud).
+    const tick = (await import(pathToFileURL(join(FUNCTIONS_DIR, "jobs/tick.ts")).href)) as { handler: (e: unknown) => Promise<unknown> };
+    let ticking: Promise<unknown> | undefined;
+    const timer = setInterval(() => {
+      if (ticking) return;
+      ticking = tick
+        .handler({ "detail-type": "Scheduled Event", source: "aws.events", time: new Date().toISOString() })
+        .catch((err) => say("tick failed", { err: String(err?.message ?? err) }))
+        .finally(() => (ticking = undefined));
+    }, opts.tickIntervalMs ?? 60_000);
+    stoppers.push({ name: "tick", stop: async () => (clearInterval(timer), await ticking) });
+
+    ready();
+    say(`local stack ready on ${url}`);
+    let stopping: Promise<void> | undefined;
+    return { url, port, seed, stop: () => (stopping ??= stopAll()) };
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+}

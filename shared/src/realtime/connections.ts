@@ -1,0 +1,187 @@
+/**
+ * WebSocket connection registry (DESIGN.md §3, §6; issue 2 §5): the repository behind `functions/src/ws`.
+ *
+ * Two items per socket, both with `expiresAt` (epoch seconds; TTL is cleanup, readers filter on it):
+ * - `WS#<connectionId>` / `#`: {connectionId, companyId, userId, connectedAt (ISO), expiresAt} — looked up by id on
+ *   `$default` / `$disconnect`, whose events carry only the connection id.
+ * - `C#<cid>#ROOM#company` / `WS#<connectionId>`: the {@link SocketMember} `publish.ts` reads to fan events out.
+ */
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { z } from "zod";
+import { ddb, tableName } from "../db/client.ts";
+import { isConditionFailed } from "../db/errors.ts";
+import { keys } from "../db/keys.ts";
+import { companySockets, removeSocket, type SocketMember } from "./publish.ts";
+
+/** API Gateway closes a WebSocket after 2 h; registrations live 15 min longer so a late `$disconnect` still finds them. */
+export const SOCKET_TTL_SECONDS = 2 * 3600 + 15 * 60;
+
+const ConnectionItem = z.object({
+  connectionId: z.string(),
+  companyId: z.number().int(),
+  userId: z.number().int(),
+  connectedAt: z.string(),
+  expiresAt: z.number(),
+});
+export type ConnectionItem = z.infer<typeof ConnectionItem>;
+
+const MemberItem = z.object({
+  connectionId: z.string(),
+  userId: z.number().int(),
+  profile: z.string(),
+  super: z.boolean().optional(),
+  queueIds: z.array(z.number().int()).default([]),
+  allTicket: z.string().optional(),
+  rooms: z.array(z.string()).default([]),
+  expiresAt: z.number(),
+});
+
+/** The caller facts a registration keeps (from the verified token's user item). */
+export interface SocketOwner {
+  companyId: number;
+  userId: number;
+  profile: string;
+  super: boolean;
+  queueIds: number[];
+  allTicket: string;
+}
+
+const nowSeconds = () => Math.floor(Date.now() / 1000);
+
+/** Registers a freshly connected socket (both items, one transaction). `now` in ms, for tests. */
+export async function registerSocket(connectionId: string, owner: SocketOwner, now = Date.now()): Promise<void> {
+  const expiresAt = Math.floor(now / 1000) + SOCKET_TTL_SECONDS;
+  const member: SocketMember = {
+    connectionId,
+    userId: owner.userId,
+    profile: owner.profile,
+    super: owner.super,
+    queueIds: owner.queueIds,
+    allTicket: owner.allTicket,
+    rooms: [],
+    expiresAt,
+  };
+  await ddb().send(
+    new TransactWriteCommand({
+      TransactItems: [
+        {
+          Put: {
+            TableName: tableName(),
+            Item: {
+              ...keys.wsConnection(connectionId),
+              _type: "wsConnection",
+              connectionId,
+              companyId: owner.companyId,
+              userId: owner.userId,
+              connectedAt: new Date(now).toISOString(),
+              expiresAt,
+            },
+          },
+        },
+        { Put: { TableName: tableName(), Item: { ...keys.wsRoomMember(owner.companyId, "company", connectionId), _type: "wsMember", ...member } } },
+      ],
+    }),
+  );
+}
+
+/** The live registration of a connection id, or undefined when unknown or expired. */
+export async function getSocket(connectionId: string): Promise<ConnectionItem | undefined> {
+  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.wsConnection(connectionId), ConsistentRead: true }));
+  if (!out.Item) return undefined;
+  const item = ConnectionItem.parse(out.Item);
+  return item.expiresAt > nowSeconds() ? item : undefined;
+}
+
+/** The company-room member item of a connection (rooms, queues), or undefined. */
+export async function getSocketMember(companyId: number, connectionId: string): Promise<SocketMember | undefined> {
+  const out = await ddb().send(
+    new GetCommand({ TableName: tableName(), Key: keys.wsRoomMember(companyId, "company", connectionId), ConsistentRead: true }),
+  );
+  return out.Item ? (MemberItem.parse(out.Item) as SocketMember) : undefined;
+}
+
+/**
+ * Changes the rooms a socket joined (`"notification"`, `"tickets:<status>"`, `"ticket:<id>"`): `change` maps the
+ * current list to the new one. Optimistic (condition on the old list, a few retries), so concurrent frames of one
+ * socket never lose a join. Resolves false when the registration is gone.
+ */
+export async function updateRooms(companyId: number, connectionId: string, change: (rooms: string[]) => string[]): Promise<boolean> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const member = await getSocketMember(companyId, connectionId);
+    if (!member) return false;
+    const before = member.rooms ?? [];
+    const after = [...new Set(change(before))];
+    if (after.length === before.length && after.every((r, i) => r === before[i])) return true;
+    try {
+      await ddb().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.wsRoomMember(companyId, "company", connectionId),
+          UpdateExpression: "SET rooms = :after",
+          ConditionExpression: "attribute_exists(PK) AND rooms = :before",
+          ExpressionAttributeValues: { ":after": after, ":before": before },
+        }),
+      );
+      return true;
+    } catch (err) {
+      if (!isConditionFailed(err)) throw err;
+    }
+  }
+  return false;
+}
+
+/** Live sockets of one user in a company (expired ones filtered out). */
+export async function userSockets(companyId: number, userId: number): Promise<SocketMember[]> {
+  return (await companySockets(companyId)).filter((m) => m.userId === userId);
+}
+
+/** Removes a connection's registration (no-op when unknown). Returns what was registered. */
+export async function unregisterSocket(connectionId: string): Promise<ConnectionItem | undefined> {
+  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.wsConnection(connectionId), ConsistentRead: true }));
+  if (!out.Item) return undefined;
+  const item = ConnectionItem.parse(out.Item);
+  await removeSocket(item.companyId, connectionId);
+  return item;
+}
+
+/** Ids of every company (GSI1 `COMPANIES`), for sweeps that visit all tenants. */
+export async function listCompanyIds(): Promise<number[]> {
+  const ids: number[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await ddb().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: "GSI1",
+        KeyConditionExpression: "GSI1PK = :pk",
+        ExpressionAttributeValues: { ":pk": keys.companiesIndex(0).GSI1PK },
+        ProjectionExpression: "id",
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const it of page.Items ?? []) if (typeof it.id === "number") ids.push(it.id);
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return ids;
+}
+
+/** Ids of the company's users whose `online` flag is true (the company partition is small and bounded). */
+export async function listOnlineUserIds(companyId: number): Promise<number[]> {
+  const ids: number[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await ddb().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: "PK = :pk AND begins_with(SK, :user)",
+        FilterExpression: "online = :yes",
+        ExpressionAttributeValues: { ":pk": keys.companyPartition(companyId), ":user": keys.user(companyId, 0).SK.replace(/\d+$/, ""), ":yes": true },
+        ProjectionExpression: "id",
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const it of page.Items ?? []) if (typeof it.id === "number") ids.push(it.id);
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return ids;
+}
