@@ -1,0 +1,89 @@
+/**
+ * HTTP API (DESIGN.md §3): one API Gateway HTTP API whose routes are exactly the route manifest
+ * (`functions/src/http/routes.ts`, paths with the `/api` prefix), one Lambda per area
+ * (`functions/src/http/<area>.ts`, middy + `@middy/http-router`), on the `$default` stage so CloudFront
+ * forwards `/api/*` unchanged. Also the minute tick (EventBridge → `functions/src/jobs/tick.ts`).
+ */
+import { Duration, RemovalPolicy, Stack } from "aws-cdk-lib";
+import { CfnStage, HttpApi, HttpMethod, HttpRoute, HttpRouteKey } from "aws-cdk-lib/aws-apigatewayv2";
+import { HttpLambdaIntegration } from "aws-cdk-lib/aws-apigatewayv2-integrations";
+import { Rule, Schedule } from "aws-cdk-lib/aws-events";
+import { LambdaFunction } from "aws-cdk-lib/aws-events-targets";
+import type { NodejsFunction } from "aws-cdk-lib/aws-lambda-nodejs";
+import { LogGroup, RetentionDays } from "aws-cdk-lib/aws-logs";
+import { Construct } from "constructs";
+import { areas, routesOf, type Area } from "@atende/functions/http/routes";
+import { atendeFunction } from "./function.ts";
+import { acknowledge } from "./nag.ts";
+import { ACCESS_LOG_FORMAT } from "./realtime.ts";
+
+export interface ApiProps {
+  /** Environment of every function (TABLE_NAME, MEDIA_BUCKET, JWT_SECRET_ARN, WS_MANAGEMENT_ENDPOINT, ...). */
+  environment: Record<string, string>;
+}
+
+/** The HTTP API, one function per manifest area, and the minute tick. */
+export class Api extends Construct {
+  readonly api: HttpApi;
+  /** Area → its Lambda. */
+  readonly areaFunctions: Map<Area, NodejsFunction>;
+  readonly tick: NodejsFunction;
+  /** `{apiId}.execute-api.{region}.amazonaws.com`: the CloudFront origin. */
+  readonly domainName: string;
+
+  constructor(scope: Construct, id: string, props: ApiProps) {
+    super(scope, id);
+    this.api = new HttpApi(this, "HttpApi", {
+      apiName: `${Stack.of(this).stackName}-http`,
+      description: "Atende HTTP API (/api/*), reached through CloudFront.",
+      createDefaultStage: true,
+    });
+    const stack = Stack.of(this);
+    this.domainName = `${this.api.apiId}.execute-api.${stack.region}.${stack.urlSuffix}`;
+
+    const accessLogs = new LogGroup(this, "AccessLogs", { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY });
+    const cfnStage = this.api.defaultStage!.node.defaultChild as CfnStage;
+    cfnStage.accessLogSettings = { destinationArn: accessLogs.logGroupArn, format: ACCESS_LOG_FORMAT };
+
+    this.areaFunctions = new Map();
+    for (const area of areas()) {
+      const fn = atendeFunction(this, `Area${area[0].toUpperCase()}${area.slice(1)}`, {
+        entry: `functions/src/http/${area}.ts`,
+        environment: props.environment,
+        description: `Atende HTTP area "${area}": ${routesOf(area).length} routes of the manifest.`,
+      });
+      this.areaFunctions.set(area, fn);
+      const integration = new HttpLambdaIntegration(`${area}Integration`, fn);
+      for (const r of routesOf(area)) {
+        new HttpRoute(this, `${r.method} ${r.path}`, {
+          httpApi: this.api,
+          routeKey: HttpRouteKey.with(r.path, HttpMethod[r.method]),
+          integration,
+        });
+      }
+    }
+    // Routes are children of this construct: every one authenticates inside its Lambda (see reason).
+    acknowledge(this, {
+      id: "AwsSolutions-APIG4",
+      reason:
+        "Auth levels come from the route manifest and are enforced in the area Lambda (bearer JWT loaded fresh from the user item, connection API token for the public send endpoint); public routes (login, refresh, version, plans) must stay open.",
+    });
+
+    this.tick = atendeFunction(this, "Tick", {
+      entry: "functions/src/jobs/tick.ts",
+      environment: props.environment,
+      description: "Atende minute tick: due schedules, auto-close, timers, re-drive of pending work.",
+      timeoutSeconds: 55,
+    });
+    new Rule(this, "EveryMinute", {
+      description: "Atende minute tick (functions/src/jobs/tick.ts).",
+      schedule: Schedule.rate(Duration.minutes(1)),
+      targets: [new LambdaFunction(this.tick, { retryAttempts: 0 })],
+    });
+  }
+
+  /** Every function of this construct (areas and tick). */
+  get functions(): NodejsFunction[] {
+    return [...this.areaFunctions.values(), this.tick];
+  }
+}

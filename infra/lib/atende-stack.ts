@@ -1,0 +1,135 @@
+/**
+ * The Atende cloud (DESIGN.md §3) as one CloudFormation stack with one construct per concern:
+ * {@link Data} (table, media bucket, queues, secrets), {@link Realtime} (WebSocket API), {@link Api} (HTTP API,
+ * area Lambdas, minute tick), {@link Sessions} (Fargate session runner) and {@link Web} (CloudFront + SPA).
+ *
+ * Why one stack and not five: every concern references the others (the HTTP Lambdas need the WebSocket
+ * endpoint, CloudFront needs both APIs, everything needs the table), and cross-stack references become
+ * CloudFormation exports that cannot change while imported, which blocks ordinary refactors; cdk-nag finding
+ * ids of imported ARNs are also unstable. The constructs keep the concerns apart in code and in the
+ * construct tree (`Atende/Data/...`, `Atende/Api/...`); `docs/deploy.md` says more.
+ */
+import { CfnOutput, Stack, type StackProps } from "aws-cdk-lib";
+import type { IGrantable } from "aws-cdk-lib/aws-iam";
+import { Construct } from "constructs";
+import { Api } from "./api.ts";
+import { Data, SESSION_SHARDS } from "./data.ts";
+import { acknowledge, acknowledgeWildcards } from "./nag.ts";
+import { Realtime } from "./realtime.ts";
+import { Sessions } from "./sessions.ts";
+import { Web } from "./web.ts";
+
+export interface AtendeStackProps extends StackProps {
+  /** Deployment stage name (`STAGE`), part of physical queue names. Default `prod`. */
+  stage?: string;
+  /** Session runner tasks. Default 1. */
+  runnerDesiredCount?: number;
+  /** Keep the table, media bucket and secrets when the stack is deleted. Default true. */
+  retainData?: boolean;
+}
+
+/** Everything Atende runs on in AWS. */
+export class AtendeStack extends Stack {
+  readonly data: Data;
+  readonly realtime: Realtime;
+  readonly api: Api;
+  readonly sessions: Sessions;
+  readonly web: Web;
+
+  constructor(scope: Construct, id: string, props: AtendeStackProps = {}) {
+    super(scope, id, props);
+    const stage = props.stage ?? "prod";
+    const retainData = props.retainData ?? true;
+
+    this.data = new Data(this, "Data", { namePrefix: `atende-${stage}`, retainData });
+    const d = this.data;
+    const baseEnv: Record<string, string> = {
+      STAGE: stage,
+      TABLE_NAME: d.table.tableName,
+      MEDIA_BUCKET: d.mediaBucket.bucketName,
+      JWT_SECRET_ARN: d.jwtSecret.secretArn,
+      SESSION_COMMANDS_QUEUE_URL_PREFIX: d.sessionCommandsUrlPrefix,
+      SESSION_SHARDS: String(SESSION_SHARDS),
+      DISPATCH_QUEUE_URL: d.dispatch.queue.queueUrl,
+      SECURE_COOKIES: "true",
+      WA_PROVIDER: "baileys",
+      LOG_LEVEL: "info",
+    };
+
+    this.realtime = new Realtime(this, "Realtime", { environment: baseEnv });
+    const env = { ...baseEnv, WS_MANAGEMENT_ENDPOINT: this.realtime.managementEndpoint };
+    this.api = new Api(this, "Api", { environment: env });
+    this.sessions = new Sessions(this, "Sessions", {
+      environment: { ...env, FIRST_ADMIN_SECRET_ARN: d.firstAdminSecret.secretArn },
+      desiredCount: props.runnerDesiredCount ?? 1,
+    });
+    this.web = new Web(this, "Web", {
+      httpApiDomain: this.api.domainName,
+      wsApiDomain: this.realtime.domainName,
+      retainData,
+    });
+
+    // Least privilege: each principal gets the data-plane actions its code makes, on our resources only.
+    const tableRw = (g: IGrantable) => d.table.grantReadWriteData(g);
+    const sendCommands = (g: IGrantable) => {
+      for (const q of d.sessionCommands) q.queue.grantSendMessages(g);
+      d.dispatch.queue.grantSendMessages(g);
+    };
+    for (const fn of this.realtime.functions) {
+      tableRw(fn);
+      d.jwtSecret.grantRead(fn);
+      this.realtime.grantManageConnections(fn);
+    }
+    for (const fn of this.api.areaFunctions.values()) {
+      tableRw(fn);
+      d.jwtSecret.grantRead(fn);
+      d.mediaBucket.grantReadWrite(fn);
+      d.mediaBucket.grantDelete(fn);
+      sendCommands(fn);
+      this.realtime.grantManageConnections(fn);
+    }
+    tableRw(this.api.tick);
+    sendCommands(this.api.tick);
+    this.realtime.grantManageConnections(this.api.tick);
+
+    const taskRole = this.sessions.taskDefinition.taskRole;
+    tableRw(taskRole);
+    d.mediaBucket.grantReadWrite(taskRole);
+    for (const q of d.sessionCommands) q.queue.grantConsumeMessages(taskRole);
+    d.dispatch.queue.grantSendMessages(taskRole);
+    d.firstAdminSecret.grantRead(taskRole);
+    d.jwtSecret.grantRead(taskRole);
+    this.realtime.grantManageConnections(taskRole);
+
+    acknowledge(this, {
+      id: "AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]",
+      reason: "The AWS managed basic execution role only lets a function write its own CloudWatch Logs streams.",
+    });
+    acknowledgeWildcards(this, [
+      {
+        finding: /^Resource::<DataTable[0-9A-F]{8}\.Arn>\/index\/\*$/,
+        reason: "Queries on the table's four GSIs (GSI1..GSI4, DESIGN.md §6); the grant names our table only.",
+      },
+      {
+        finding: /^Resource::<DataMedia[0-9A-F]{8}\.Arn>\/\*$/,
+        reason: "Object keys are per company and per message (media/<cid>/..., logos, imports); tenant scoping is done in shared/storage/media.ts.",
+      },
+      {
+        finding: /^Action::s3:(GetObject\*|GetBucket\*|List\*|DeleteObject\*|Abort\*)$/,
+        reason: "CDK's S3 grant action groups (read/write/delete objects), each granted on one named bucket of this stack.",
+      },
+      {
+        finding: /^Resource::arn:<AWS::Partition>:execute-api:<AWS::Region>:<AWS::AccountId>:<RealtimeWebSocketApi[0-9A-F]{8}>\/ws\/\*\/@connections\/\*$/,
+        reason: "Realtime publishing posts to whichever connection ids are registered at the moment (@connections/{id}); the grant names our WebSocket API's stage only.",
+      },
+      {
+        finding: /^Action::(logs|ecr):/,
+        reason: "Fargate execution role: pull the runner image and write its log stream (CDK's generated grants).",
+      },
+    ]);
+
+    new CfnOutput(this, "Url", { value: `https://${this.web.distribution.distributionDomainName}`, description: "Atende web app (and /api, /ws)" });
+    new CfnOutput(this, "FirstAdminSecretArn", { value: d.firstAdminSecret.secretArn, description: "Secret holding the first admin's email and password" });
+    new CfnOutput(this, "TableName", { value: d.table.tableName });
+  }
+}

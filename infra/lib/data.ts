@@ -1,0 +1,187 @@
+/**
+ * Data layer of the cloud (DESIGN.md §3, §6): the one DynamoDB table built from the definition `infra/local`
+ * also uses, the private media bucket (with its server-access-log bucket), the SQS queues with their DLQs and
+ * DLQ-depth alarms, and the Secrets Manager secrets (JWT signing key, first admin's password).
+ */
+import { Duration, RemovalPolicy, Stack } from "aws-cdk-lib";
+import { Alarm, ComparisonOperator, TreatMissingData } from "aws-cdk-lib/aws-cloudwatch";
+import { AttributeType, Billing, TableV2 } from "aws-cdk-lib/aws-dynamodb";
+import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from "aws-cdk-lib/aws-s3";
+import { Secret } from "aws-cdk-lib/aws-secretsmanager";
+import { DeduplicationScope, FifoThroughputLimit, Queue, QueueEncryption } from "aws-cdk-lib/aws-sqs";
+import { Construct } from "constructs";
+import { tableDefinition } from "@atende/shared/db/table";
+import { acknowledge } from "./nag.ts";
+
+/** Number of session shards, each with its own FIFO command queue (DESIGN.md §7). */
+export const SESSION_SHARDS = 16;
+
+export interface DataProps {
+  /** Prefix of physical names that code derives URLs from (queues): `atende-<stage>`. */
+  namePrefix: string;
+  /** RETAIN the table, the media bucket and the secrets on stack deletion (production) or DESTROY them. */
+  retainData: boolean;
+}
+
+/** A queue with its dead-letter queue and the alarm on the DLQ's depth. */
+export interface QueueWithDlq {
+  queue: Queue;
+  dlq: Queue;
+  alarm: Alarm;
+}
+
+/** Creates an encrypted, TLS-only bucket with public access blocked. */
+export function privateBucket(scope: Construct, id: string, props: { removal: RemovalPolicy; logs?: Bucket; logsPrefix?: string }): Bucket {
+  return new Bucket(scope, id, {
+    encryption: BucketEncryption.S3_MANAGED,
+    blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+    enforceSSL: true,
+    objectOwnership: ObjectOwnership.BUCKET_OWNER_ENFORCED,
+    removalPolicy: props.removal,
+    autoDeleteObjects: false,
+    serverAccessLogsBucket: props.logs,
+    serverAccessLogsPrefix: props.logsPrefix,
+  });
+}
+
+/** Creates the server-access-log bucket: private, encrypted, TLS-only, objects expire after 90 days. */
+export function logBucket(scope: Construct, id: string, removal: RemovalPolicy): Bucket {
+  const logs = new Bucket(scope, id, {
+    encryption: BucketEncryption.S3_MANAGED,
+    blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
+    enforceSSL: true,
+    // CloudFront standard logs are delivered with ACLs, so the owner keeps ACLs enabled but owns the objects.
+    objectOwnership: ObjectOwnership.BUCKET_OWNER_PREFERRED,
+    removalPolicy: removal,
+    lifecycleRules: [{ expiration: Duration.days(90) }],
+  });
+  acknowledge(logs, {
+    id: "AwsSolutions-S1",
+    reason: "This is the access-log bucket itself; logging it into itself would loop.",
+  });
+  return logs;
+}
+
+/** The table, bucket, queues and secrets every other part of the cloud uses. */
+export class Data extends Construct {
+  readonly table: TableV2;
+  readonly mediaBucket: Bucket;
+  readonly logsBucket: Bucket;
+  readonly jwtSecret: Secret;
+  readonly firstAdminSecret: Secret;
+  /** `session-commands-<n>.fifo`, n = 0..SESSION_SHARDS-1 (index = shard). */
+  readonly sessionCommands: QueueWithDlq[];
+  readonly dispatch: QueueWithDlq;
+  /** Queue URL prefix the code appends `-<n>.fifo` to (`SESSION_COMMANDS_QUEUE_URL_PREFIX`). */
+  readonly sessionCommandsUrlPrefix: string;
+
+  constructor(scope: Construct, id: string, props: DataProps) {
+    super(scope, id);
+    const removal = props.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
+    const str = (name: string) => ({ name, type: AttributeType.STRING });
+
+    this.table = new TableV2(this, "Table", {
+      partitionKey: str(tableDefinition.partitionKey),
+      sortKey: str(tableDefinition.sortKey),
+      billing: Billing.onDemand(),
+      pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
+      timeToLiveAttribute: tableDefinition.ttlAttribute,
+      globalSecondaryIndexes: tableDefinition.globalSecondaryIndexes.map((g) => ({
+        indexName: g.indexName,
+        partitionKey: str(g.partitionKey),
+        sortKey: str(g.sortKey),
+      })),
+      removalPolicy: removal,
+      deletionProtection: props.retainData,
+    });
+
+    this.logsBucket = logBucket(this, "AccessLogs", removal);
+    this.mediaBucket = privateBucket(this, "Media", { removal, logs: this.logsBucket, logsPrefix: "media/" });
+
+    this.jwtSecret = new Secret(this, "JwtSigningKey", {
+      description: "Atende: HS256 signing key of access and refresh tokens (JWT_SECRET_ARN).",
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+      removalPolicy: removal,
+    });
+    acknowledge(this.jwtSecret, {
+      id: "AwsSolutions-SMG4",
+      reason:
+        "Rotating the JWT key signs every user out; it is rotated by hand (new secret version) when needed. Lambdas cache it per container, so a rotation takes effect as containers recycle.",
+    });
+    this.firstAdminSecret = new Secret(this, "FirstAdminPassword", {
+      description: "Atende: password of the first super admin (admin@admin.com), seeded on first deploy.",
+      generateSecretString: {
+        secretStringTemplate: JSON.stringify({ email: "admin@admin.com" }),
+        generateStringKey: "password",
+        passwordLength: 20,
+        excludePunctuation: true,
+      },
+      removalPolicy: removal,
+    });
+    acknowledge(this.firstAdminSecret, {
+      id: "AwsSolutions-SMG4",
+      reason: "Used once to seed the first admin, who then changes the password in the app; rotating the secret would not change the user's password.",
+    });
+
+    const region = Stack.of(this).region;
+    const account = Stack.of(this).account;
+    const urlSuffix = Stack.of(this).urlSuffix;
+    const commandsName = `${props.namePrefix}-session-commands`;
+    this.sessionCommandsUrlPrefix = `https://sqs.${region}.${urlSuffix}/${account}/${commandsName}`;
+
+    this.sessionCommands = Array.from({ length: SESSION_SHARDS }, (_, n) =>
+      this.queueWithDlq(`SessionCommands${n}`, {
+        queueName: `${commandsName}-${n}.fifo`,
+        fifo: true,
+        // The runner visibility window: a send (with media upload) finishes well inside 2 minutes.
+        visibilityTimeout: Duration.minutes(2),
+      }),
+    );
+    this.dispatch = this.queueWithDlq("Dispatch", {
+      queueName: `${props.namePrefix}-dispatch`,
+      fifo: false,
+      // Must be ≥ the consumer Lambda's timeout (6× is AWS's advice for event source mappings).
+      visibilityTimeout: Duration.minutes(6),
+    });
+  }
+
+  private queueWithDlq(id: string, props: { queueName: string; fifo: boolean; visibilityTimeout: Duration }): QueueWithDlq {
+    const common = {
+      encryption: QueueEncryption.SQS_MANAGED,
+      enforceSSL: true,
+      retentionPeriod: Duration.days(4),
+    };
+    const fifo = props.fifo
+      ? {
+          fifo: true,
+          // Dedupe id = our command id (DESIGN.md §3), never the body's hash.
+          contentBasedDeduplication: false,
+          deduplicationScope: DeduplicationScope.MESSAGE_GROUP,
+          fifoThroughputLimit: FifoThroughputLimit.PER_MESSAGE_GROUP_ID,
+        }
+      : {};
+    const dlq = new Queue(this, `${id}Dlq`, {
+      ...common,
+      ...(props.fifo ? { fifo: true, contentBasedDeduplication: false } : {}),
+      queueName: props.queueName.replace(/(\.fifo)?$/, (m) => `-dlq${m}`),
+      retentionPeriod: Duration.days(14),
+    });
+    acknowledge(dlq, { id: "AwsSolutions-SQS3", reason: "This queue is itself a dead-letter queue." });
+    const queue = new Queue(this, id, {
+      ...common,
+      ...fifo,
+      queueName: props.queueName,
+      visibilityTimeout: props.visibilityTimeout,
+      deadLetterQueue: { queue: dlq, maxReceiveCount: 5 },
+    });
+    const alarm = new Alarm(this, `${id}DlqAlarm`, {
+      alarmDescription: `Messages in ${props.queueName}'s dead-letter queue: a message failed 5 times and needs a look.`,
+      metric: dlq.metricApproximateNumberOfMessagesVisible({ period: Duration.minutes(5), statistic: "Maximum" }),
+      threshold: 0,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+    return { queue, dlq, alarm };
+  }
+}

@@ -1,0 +1,283 @@
+/**
+ * CDK assertions for the Atende cloud (issue 2 §7): the resources DESIGN.md §3 lists, and cdk-nag
+ * AwsSolutions with no unacknowledged error. Bundling is skipped here through CDK's own
+ * `aws:cdk:bundling-stacks` context (what `cdk deploy --exclusively` does for other stacks); the real
+ * esbuild bundling is proven in `bundling.test.ts`. The entries still must exist: a missing area module fails.
+ */
+import { App } from "aws-cdk-lib";
+import { Match, Template } from "aws-cdk-lib/assertions";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { areas, routes } from "@atende/functions/http/routes";
+import { tableDefinition } from "@atende/shared/db/table";
+import { buildApp } from "../lib/app.ts";
+import type { AtendeStack } from "../lib/atende-stack.ts";
+import { REPO_ROOT } from "../lib/function.ts";
+import { nagViolations } from "../lib/nag.ts";
+
+const cdkJson = JSON.parse(readFileSync(path.join(REPO_ROOT, "cdk.json"), "utf8")) as { context: Record<string, unknown> };
+
+let app: App;
+let stack: AtendeStack;
+let template: Template;
+
+beforeAll(() => {
+  app = new App({ context: { ...cdkJson.context, "aws:cdk:bundling-stacks": [] } });
+  stack = buildApp(app);
+  template = Template.fromStack(stack);
+}, 120_000);
+
+type Res = { Type: string; Properties: Record<string, any> };
+const resources = (type: string): Res[] => Object.values(template.findResources(type)) as Res[];
+
+describe("the DynamoDB table", () => {
+  it("has PK/SK strings, the four GSIs with projection ALL, on-demand billing, PITR and TTL expiresAt", () => {
+    const [table] = resources("AWS::DynamoDB::GlobalTable");
+    expect(resources("AWS::DynamoDB::GlobalTable")).toHaveLength(1);
+    const p = table.Properties;
+    expect(p.KeySchema).toEqual([
+      { AttributeName: "PK", KeyType: "HASH" },
+      { AttributeName: "SK", KeyType: "RANGE" },
+    ]);
+    expect(p.BillingMode).toBe("PAY_PER_REQUEST");
+    expect(p.TimeToLiveSpecification).toEqual({ AttributeName: "expiresAt", Enabled: true });
+    expect(p.Replicas[0].PointInTimeRecoverySpecification).toEqual({ PointInTimeRecoveryEnabled: true });
+    const gsis = p.GlobalSecondaryIndexes as Array<{ IndexName: string; KeySchema: unknown; Projection: unknown }>;
+    expect(gsis.map((g) => g.IndexName).sort()).toEqual(["GSI1", "GSI2", "GSI3", "GSI4"]);
+    for (const g of tableDefinition.globalSecondaryIndexes) {
+      const gsi = gsis.find((x) => x.IndexName === g.indexName)!;
+      expect(gsi.KeySchema).toEqual([
+        { AttributeName: g.partitionKey, KeyType: "HASH" },
+        { AttributeName: g.sortKey, KeyType: "RANGE" },
+      ]);
+      expect(gsi.Projection).toEqual({ ProjectionType: "ALL" });
+    }
+    const attrs = p.AttributeDefinitions as Array<{ AttributeName: string; AttributeType: string }>;
+    expect(attrs).toHaveLength(10);
+    expect(attrs.every((a) => a.AttributeType === "S")).toBe(true);
+  });
+});
+
+describe("the Lambdas", () => {
+  const ours = () =>
+    resources("AWS::Lambda::Function").filter((f) => f.Properties.Environment?.Variables?.TABLE_NAME !== undefined);
+
+  it("has one function per manifest area, each on nodejs24.x arm64 with the shared environment", () => {
+    const descriptions = ours().map((f) => f.Properties.Description as string);
+    for (const area of areas()) {
+      expect(descriptions.filter((d) => d.startsWith(`Atende HTTP area "${area}"`))).toHaveLength(1);
+    }
+    // areas + three WebSocket routes + the minute tick
+    expect(ours()).toHaveLength(areas().length + 4);
+    for (const f of ours()) {
+      expect(f.Properties.Runtime).toBe("nodejs24.x");
+      expect(f.Properties.Architectures).toEqual(["arm64"]);
+      expect(f.Properties.Handler).toBe("index.handler");
+      expect(Object.keys(f.Properties.Environment.Variables)).toEqual(
+        expect.arrayContaining([
+          "TABLE_NAME",
+          "MEDIA_BUCKET",
+          "JWT_SECRET_ARN",
+          "WS_MANAGEMENT_ENDPOINT",
+          "SESSION_COMMANDS_QUEUE_URL_PREFIX",
+          "DISPATCH_QUEUE_URL",
+          "STAGE",
+        ]),
+      );
+    }
+  });
+
+  it("runs the minute tick from an EventBridge rule every minute", () => {
+    template.hasResourceProperties("AWS::Events::Rule", {
+      ScheduleExpression: "rate(1 minute)",
+      Targets: [Match.objectLike({ Arn: { "Fn::GetAtt": [Match.stringLikeRegexp("^ApiTick"), "Arn"] } })],
+    });
+  });
+});
+
+describe("the HTTP API", () => {
+  it("has exactly one route per manifest entry, with the manifest's method and path", () => {
+    const httpApis = template.findResources("AWS::ApiGatewayV2::Api", { Properties: { ProtocolType: "HTTP" } });
+    const [httpApiId] = Object.keys(httpApis);
+    const keys = resources("AWS::ApiGatewayV2::Route")
+      .filter((r) => r.Properties.ApiId?.Ref === httpApiId)
+      .map((r) => r.Properties.RouteKey as string)
+      .sort();
+    expect(keys).toEqual(routes.map((r) => `${r.method} ${r.path}`).sort());
+  });
+
+  it("routes each manifest entry to its area's function", () => {
+    const integrations = template.findResources("AWS::ApiGatewayV2::Integration");
+    const fnOfIntegration = (ref: string) => integrations[ref].Properties.IntegrationUri["Fn::GetAtt"][0] as string;
+    const routeRes = resources("AWS::ApiGatewayV2::Route").filter((r) => r.Properties.RouteKey?.startsWith?.("GET /api/tickets"));
+    expect(routeRes.length).toBeGreaterThan(0);
+    const targets = new Set(routeRes.map((r) => fnOfIntegration((r.Properties.Target["Fn::Join"][1][1] as { Ref: string }).Ref)));
+    expect([...targets]).toHaveLength(1);
+    expect([...targets][0]).toMatch(/^ApiAreaTickets/);
+  });
+});
+
+describe("the WebSocket API", () => {
+  it("has $connect, $disconnect and $default on an auto-deployed stage named ws", () => {
+    const wsApis = template.findResources("AWS::ApiGatewayV2::Api", { Properties: { ProtocolType: "WEBSOCKET" } });
+    const [wsApiId] = Object.keys(wsApis);
+    const keys = resources("AWS::ApiGatewayV2::Route")
+      .filter((r) => r.Properties.ApiId?.Ref === wsApiId)
+      .map((r) => r.Properties.RouteKey)
+      .sort();
+    expect(keys).toEqual(["$connect", "$default", "$disconnect"]);
+    template.hasResourceProperties("AWS::ApiGatewayV2::Stage", { ApiId: { Ref: wsApiId }, StageName: "ws", AutoDeploy: true });
+  });
+
+  it("lets every publisher (HTTP areas, ws functions, tick, runner task) manage connections", () => {
+    const policies = resources("AWS::IAM::Policy");
+    const withManage = policies.filter((p) =>
+      (p.Properties.PolicyDocument.Statement as Array<{ Action: string | string[] }>).some((s) =>
+        [s.Action].flat().includes("execute-api:ManageConnections"),
+      ),
+    );
+    const roles = withManage.flatMap((p) => p.Properties.Roles.map((r: { Ref: string }) => r.Ref) as string[]);
+    expect(roles).toHaveLength(areas().length + 3 + 1 + 1);
+    expect(roles.some((r) => r.startsWith("SessionsTaskTaskRole"))).toBe(true);
+  });
+});
+
+describe("the SQS queues", () => {
+  it("has 16 FIFO session-command queues without content-based dedup, each with a FIFO DLQ, and dispatch with a DLQ", () => {
+    const queues = resources("AWS::SQS::Queue");
+    const byName = new Map(queues.map((q) => [q.Properties.QueueName as string, q]));
+    for (let n = 0; n < 16; n++) {
+      const q = byName.get(`atende-prod-session-commands-${n}.fifo`);
+      expect(q, `shard ${n}`).toBeDefined();
+      expect(q!.Properties.FifoQueue).toBe(true);
+      expect(q!.Properties.ContentBasedDeduplication).toBe(false);
+      expect(q!.Properties.RedrivePolicy.maxReceiveCount).toBe(5);
+      const dlq = byName.get(`atende-prod-session-commands-${n}-dlq.fifo`);
+      expect(dlq!.Properties.FifoQueue).toBe(true);
+    }
+    expect(byName.get("atende-prod-dispatch")!.Properties.RedrivePolicy).toBeDefined();
+    expect(byName.get("atende-prod-dispatch-dlq")).toBeDefined();
+    expect(queues).toHaveLength(34);
+    expect(queues.every((q) => q.Properties.SqsManagedSseEnabled === true)).toBe(true);
+  });
+
+  it("enforces TLS on every queue", () => {
+    const policies = resources("AWS::SQS::QueuePolicy");
+    const covered = policies.flatMap((p) =>
+      (p.Properties.PolicyDocument.Statement as Array<{ Effect: string; Condition?: any }>).some(
+        (s) => s.Effect === "Deny" && s.Condition?.Bool?.["aws:SecureTransport"] === "false",
+      )
+        ? p.Properties.Queues
+        : [],
+    );
+    expect(covered).toHaveLength(34);
+  });
+
+  it("alarms when any dead-letter queue holds a message", () => {
+    const alarms = resources("AWS::CloudWatch::Alarm").filter((a) => a.Properties.MetricName === "ApproximateNumberOfMessagesVisible");
+    expect(alarms).toHaveLength(17);
+    for (const a of alarms) {
+      expect(a.Properties.Threshold).toBe(0);
+      expect(a.Properties.ComparisonOperator).toBe("GreaterThanThreshold");
+      const queueName = a.Properties.Dimensions[0].Value["Fn::GetAtt"][0] as string;
+      expect(queueName).toMatch(/Dlq[0-9A-F]{8}$/);
+    }
+  });
+});
+
+describe("the S3 buckets", () => {
+  it("encrypts every bucket, blocks public access and denies non-TLS requests", () => {
+    const buckets = template.findResources("AWS::S3::Bucket");
+    expect(Object.keys(buckets).length).toBeGreaterThanOrEqual(4); // media, web, two access-log buckets
+    for (const b of Object.values(buckets) as Res[]) {
+      expect(b.Properties.BucketEncryption.ServerSideEncryptionConfiguration[0].ServerSideEncryptionByDefault.SSEAlgorithm).toBe("AES256");
+      expect(b.Properties.PublicAccessBlockConfiguration).toEqual({
+        BlockPublicAcls: true,
+        BlockPublicPolicy: true,
+        IgnorePublicAcls: true,
+        RestrictPublicBuckets: true,
+      });
+    }
+    const tlsOnly = resources("AWS::S3::BucketPolicy").filter((p) =>
+      (p.Properties.PolicyDocument.Statement as Array<{ Effect: string; Condition?: any }>).some(
+        (s) => s.Effect === "Deny" && s.Condition?.Bool?.["aws:SecureTransport"] === "false",
+      ),
+    );
+    expect(tlsOnly).toHaveLength(Object.keys(buckets).length);
+  });
+});
+
+describe("the session runner", () => {
+  it("runs as a Fargate service on ARM64 with the image built from session-runner/Dockerfile", () => {
+    template.hasResourceProperties("AWS::ECS::Service", {
+      LaunchType: "FARGATE",
+      DesiredCount: 1,
+      NetworkConfiguration: { AwsvpcConfiguration: Match.objectLike({ AssignPublicIp: "ENABLED" }) },
+    });
+    template.hasResourceProperties("AWS::ECS::TaskDefinition", {
+      RequiresCompatibilities: ["FARGATE"],
+      RuntimePlatform: { CpuArchitecture: "ARM64", OperatingSystemFamily: "LINUX" },
+      Cpu: "256",
+      Memory: "512",
+    });
+    const assembly = app.synth();
+    const manifest = JSON.parse(readFileSync(path.join(assembly.directory, `${stack.stackName}.assets.json`), "utf8")) as {
+      dockerImages: Record<string, { source: { directory: string; dockerFile?: string; platform?: string } }>;
+    };
+    const images = Object.values(manifest.dockerImages);
+    expect(images).toHaveLength(1);
+    expect(images[0].source.dockerFile).toBe("session-runner/Dockerfile");
+    expect(images[0].source.platform).toBe("linux/arm64");
+    // No NAT gateway: the runner's subnets are public, with no inbound rule.
+    expect(resources("AWS::EC2::NatGateway")).toHaveLength(0);
+  });
+});
+
+describe("CloudFront", () => {
+  it("forwards /api/* and /ws to the APIs uncached with every viewer header but Host, and serves the SPA from the bucket", () => {
+    const [dist] = resources("AWS::CloudFront::Distribution");
+    const cfg = dist.Properties.DistributionConfig;
+    const allViewerExceptHost = "b689b0a8-53d0-40ab-baf2-68738e2966ac";
+    const cachingDisabled = "4135ea2d-6df8-44a3-9df3-4b5a84be39ad";
+    const behavior = (p: string) => (cfg.CacheBehaviors as Array<Record<string, any>>).find((b) => b.PathPattern === p)!;
+    for (const p of ["/api/*", "/ws"]) {
+      expect(behavior(p), p).toBeDefined();
+      expect(behavior(p).CachePolicyId).toBe(cachingDisabled);
+      expect(behavior(p).OriginRequestPolicyId).toBe(allViewerExceptHost);
+    }
+    expect(behavior("/api/*").AllowedMethods).toEqual(["GET", "HEAD", "OPTIONS", "PUT", "PATCH", "POST", "DELETE"]);
+    const originOf = (id: string) => (cfg.Origins as Array<Record<string, any>>).find((o) => o.Id === id)!;
+    const domainJoin = (id: string) => JSON.stringify(originOf(id).DomainName);
+    expect(domainJoin(behavior("/api/*").TargetOriginId)).toContain("ApiHttpApi");
+    expect(domainJoin(behavior("/ws").TargetOriginId)).toContain("RealtimeWebSocketApi");
+    expect(originOf(behavior("/ws").TargetOriginId).OriginPath ?? "").toBe("");
+    // The SPA rewrite is only on the bucket's default behaviour, so API 404s stay API 404s.
+    expect(cfg.DefaultCacheBehavior.FunctionAssociations).toHaveLength(1);
+    expect(originOf(cfg.DefaultCacheBehavior.TargetOriginId).OriginAccessControlId).toBeDefined();
+    expect(behavior("/api/*").FunctionAssociations).toBeUndefined();
+    expect(cfg.CustomErrorResponses).toBeUndefined();
+  });
+});
+
+describe("secrets", () => {
+  it("generates the JWT signing key in Secrets Manager and gives its ARN to the functions", () => {
+    const secrets = template.findResources("AWS::SecretsManager::Secret");
+    const jwt = Object.entries(secrets).find(([id]) => id.startsWith("DataJwtSigningKey"));
+    expect(jwt).toBeDefined();
+    expect((jwt![1] as Res).Properties.GenerateSecretString.PasswordLength).toBe(64);
+    const fn = resources("AWS::Lambda::Function").find((f) => f.Properties.Description?.startsWith('Atende HTTP area "auth"'))!;
+    expect(fn.Properties.Environment.Variables.JWT_SECRET_ARN).toEqual({ Ref: jwt![0] });
+  });
+});
+
+describe("cdk-nag AwsSolutions", () => {
+  it("reports no unacknowledged error", () => {
+    const errors = nagViolations(app).filter((v) => v.severity === "error");
+    expect(errors.map((e) => `${e.rule} at ${e.paths.join(", ")}`)).toEqual([]);
+  });
+
+  it("runs inside the synth, which succeeds", () => {
+    expect(() => app.synth({ force: true })).not.toThrow();
+  });
+});
