@@ -1,0 +1,291 @@
+/**
+ * Users area through the real Lambda handler (issue 2 §4): admin CRUD, self-edit limits, global email uniqueness,
+ * validation messages, tenant isolation and realtime events.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GetCommand } from "@aws-sdk/lib-dynamodb";
+import { api, makeCompany, makeUser } from "../../../test/helpers.ts";
+import { ddb, tableName } from "@atende/shared/db/client";
+import { keys } from "@atende/shared/db/keys";
+import { registerSocket, startRealtimeCapture } from "@atende/shared/users/realtime-capture.testkit";
+
+let capture: Awaited<ReturnType<typeof startRealtimeCapture>>;
+beforeAll(async () => {
+  capture = await startRealtimeCapture();
+});
+afterAll(async () => {
+  await capture.stop();
+});
+
+const rawUser = async (cid: number, uid: number) =>
+  (await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.user(cid, uid), ConsistentRead: true }))).Item;
+const emailMarker = async (email: string) => (await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.email(email), ConsistentRead: true }))).Item;
+
+const SECRET_FIELDS = ["passwordHash", "tokenVersion", "refreshJti"];
+const expectNoSecrets = (u: Record<string, unknown>) => SECRET_FIELDS.forEach((f) => expect(u).not.toHaveProperty(f));
+
+async function tenantPair() {
+  const a = await makeCompany({ name: "Alfa" });
+  const b = await makeCompany({ name: "Beta" });
+  return { a, b };
+}
+
+describe("GET /api/users", () => {
+  it("pages the company's users 20 at a time with count and hasMore, without secrets", async () => {
+    const { companyId, admin } = await makeCompany();
+    for (let i = 0; i < 21; i++) await makeUser(companyId, { name: `Agente ${i}` });
+    const p1 = await api("GET", "/api/users?pageNumber=1", { token: admin.token });
+    expect(p1.status).toBe(200);
+    expect(p1.body.users).toHaveLength(20);
+    expect(p1.body.count).toBe(22);
+    expect(p1.body.hasMore).toBe(true);
+    p1.body.users.forEach(expectNoSecrets);
+    const p2 = await api("GET", "/api/users?pageNumber=2", { token: admin.token });
+    expect(p2.body.users).toHaveLength(2);
+    expect(p2.body.hasMore).toBe(false);
+  });
+
+  it("searches name and email from 3 characters, ignoring case and accents", async () => {
+    const { companyId, admin } = await makeCompany();
+    await makeUser(companyId, { name: "José Antônio" });
+    await makeUser(companyId, { name: "Maria", email: "maria.jose@firma.test" });
+    await makeUser(companyId, { name: "Pedro" });
+    const res = await api("GET", `/api/users?searchParam=${encodeURIComponent("JOSE")}`, { token: admin.token });
+    expect(res.body.users.map((u: any) => u.name).sort()).toEqual(["José Antônio", "Maria"]);
+    expect(res.body.count).toBe(2);
+    const short = await api("GET", "/api/users?searchParam=jo", { token: admin.token });
+    expect(short.body.count).toBe(4);
+  });
+
+  it("never lists users of another company and refuses non-admins", async () => {
+    const { a, b } = await tenantPair();
+    const res = await api("GET", "/api/users", { token: b.admin.token });
+    expect(res.body.users.map((u: any) => u.companyId)).toEqual([b.companyId]);
+    expect(res.body.users.some((u: any) => u.id === a.admin.id && u.email === a.admin.email)).toBe(false);
+    const agent = await makeUser(a.companyId);
+    expect((await api("GET", "/api/users", { token: agent.token })).status).toBe(403);
+  });
+});
+
+describe("GET /api/users/list and /api/users/{id}", () => {
+  it("lists every user of the caller's company for any profile", async () => {
+    const { a, b } = await tenantPair();
+    const agent = await makeUser(a.companyId);
+    const res = await api("GET", "/api/users/list", { token: agent.token });
+    expect(res.status).toBe(200);
+    expect(res.body.map((u: any) => u.id).sort()).toEqual([a.admin.id, agent.id].sort());
+    expect(res.body.every((u: any) => u.companyId === a.companyId)).toBe(true);
+    res.body.forEach(expectNoSecrets);
+    const resB = await api("GET", "/api/users/list", { token: b.admin.token });
+    expect(resB.body.every((u: any) => u.companyId === b.companyId)).toBe(true);
+  });
+
+  it("lets admins read any user of their company and users only themselves", async () => {
+    const { companyId, admin } = await makeCompany();
+    const agent = await makeUser(companyId);
+    const other = await makeUser(companyId);
+    const byAdmin = await api("GET", `/api/users/${agent.id}`, { token: admin.token });
+    expect(byAdmin.status).toBe(200);
+    expect(byAdmin.body).toMatchObject({ id: agent.id, email: agent.email, queues: [] });
+    expectNoSecrets(byAdmin.body);
+    expect((await api("GET", `/api/users/${agent.id}`, { token: agent.token })).status).toBe(200);
+    expect((await api("GET", `/api/users/${other.id}`, { token: agent.token })).status).toBe(403);
+  });
+
+  it("answers 404 to an admin of another company", async () => {
+    const { a, b } = await tenantPair();
+    const res = await api("GET", `/api/users/${a.admin.id}`, { token: b.admin.token });
+    // Same numeric id may exist in company B (ids are per company): it must be B's own user, never A's.
+    if (res.status === 200) expect(res.body.companyId).toBe(b.companyId);
+    const agentA = await makeUser(a.companyId);
+    const cross = await api("GET", `/api/users/${agentA.id}`, { token: b.admin.token });
+    expect(cross.status).toBe(404);
+    expect(cross.body).toEqual({ error: "ERR_NO_USER_FOUND" });
+  });
+});
+
+describe("POST /api/users", () => {
+  it("creates a user in the caller's company, with queues, and announces it to that company only", async () => {
+    const { a, b } = await tenantPair();
+    const q = await api("POST", "/api/queue", { token: a.admin.token, body: { name: "Vendas", color: "#ff0000" } });
+    const sockA = await registerSocket(a.companyId, { id: a.admin.id, profile: "admin" });
+    const sockB = await registerSocket(b.companyId, { id: b.admin.id, profile: "admin" });
+    capture.clear();
+    const res = await api("POST", "/api/users", {
+      token: a.admin.token,
+      body: { name: "Nova Pessoa", email: "Nova@Firma.test", password: "segredo1", profile: "user", queueIds: [q.body.id], allTicket: "enabled" },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      name: "Nova Pessoa",
+      companyId: a.companyId,
+      profile: "user",
+      allTicket: "enabled",
+      queueIds: [q.body.id],
+      queues: [{ id: q.body.id, name: "Vendas", color: "#ff0000" }],
+      super: false,
+    });
+    expectNoSecrets(res.body);
+    const frames = capture.frames.filter((f) => f.event.endsWith("-user"));
+    expect(frames.map((f) => [f.connectionId, f.event, f.data.action])).toEqual([[sockA, `company-${a.companyId}-user`, "create"]]);
+    expect(frames.some((f) => f.connectionId === sockB)).toBe(false);
+    expect(frames[0].data.user).toMatchObject({ id: res.body.id });
+    expectNoSecrets(frames[0].data.user);
+    // The new user can log in with that password.
+    const login = await api("POST", "/api/auth/login", { body: { email: "nova@firma.test", password: "segredo1" }, ip: "10.9.0.1" });
+    expect(login.status).toBe(200);
+  });
+
+  it("refuses an email used in any company with 409 and writes nothing", async () => {
+    const { a, b } = await tenantPair();
+    const before = (await api("GET", "/api/users", { token: b.admin.token })).body.count;
+    const res = await api("POST", "/api/users", { token: b.admin.token, body: { name: "Copia", email: a.admin.email.toUpperCase(), password: "segredo1" } });
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual({ error: "ERR_EMAIL_ALREADY_EXISTS" });
+    expect((await api("GET", "/api/users", { token: b.admin.token })).body.count).toBe(before);
+    expect((await emailMarker(a.admin.email))!.companyId).toBe(a.companyId);
+  });
+
+  it("validates with the spec's messages and writes nothing", async () => {
+    const { admin } = await makeCompany();
+    const cases: [unknown, string, string][] = [
+      [{ name: "A", email: "a@b.test", password: "12345" }, "name", "Too Short!"],
+      [{ name: "x".repeat(51), email: "a@b.test", password: "12345" }, "name", "Too Long!"],
+      [{ email: "a@b.test", password: "12345" }, "name", "Required"],
+      [{ name: "Ana", email: "not-an-email", password: "12345" }, "email", "Invalid email"],
+      [{ name: "Ana", password: "12345" }, "email", "Required"],
+      [{ name: "Ana", email: "a@b.test", password: "1234" }, "password", "Too Short!"],
+      [{ name: "Ana", email: "a@b.test", password: "x".repeat(51) }, "password", "Too Long!"],
+      [{ name: "Ana", email: "a@b.test", password: "12345", profile: "owner" }, "profile", ""],
+      [{ name: "Ana", email: "a@b.test", password: "12345", queueIds: ["abc"] }, "queueIds.0", ""],
+    ];
+    for (const [body, path, message] of cases) {
+      const res = await api("POST", "/api/users", { token: admin.token, body });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe("ERR_VALIDATION");
+      const field = res.body.fields.find((f: any) => f.path === path);
+      expect(field).toBeDefined();
+      if (message) expect(field.message).toBe(message);
+    }
+    expect((await api("GET", "/api/users", { token: admin.token })).body.count).toBe(1);
+    expect(await emailMarker("a@b.test")).toBeUndefined();
+  });
+
+  it("refuses a queue of another company and non-admin callers", async () => {
+    const { a, b } = await tenantPair();
+    const qA = await api("POST", "/api/queue", { token: a.admin.token, body: { name: "Suporte", color: "#00ff00" } });
+    const res = await api("POST", "/api/users", { token: b.admin.token, body: { name: "Ana", email: "ana@b.test", password: "12345", queueIds: [qA.body.id + 100] } });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ error: "ERR_NO_QUEUE_FOUND" });
+    const agent = await makeUser(a.companyId);
+    const byAgent = await api("POST", "/api/users", { token: agent.token, body: { name: "Ana", email: "ana@b.test", password: "12345" } });
+    expect(byAgent.status).toBe(403);
+    expect(await emailMarker("ana@b.test")).toBeUndefined();
+  });
+});
+
+describe("PUT /api/users/{id}", () => {
+  it("lets an admin change profile, queues, connection flag and email; the old email becomes free", async () => {
+    const { companyId, admin } = await makeCompany();
+    const agent = await makeUser(companyId);
+    const q = await api("POST", "/api/queue", { token: admin.token, body: { name: "Financeiro", color: "#123456" } });
+    const res = await api("PUT", `/api/users/${agent.id}`, {
+      token: admin.token,
+      body: { name: "Renomeado", email: "novo@email.test", profile: "admin", queueIds: [q.body.id], allTicket: "enabled", password: "" },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ name: "Renomeado", email: "novo@email.test", profile: "admin", queueIds: [q.body.id], allTicket: "enabled" });
+    expectNoSecrets(res.body);
+    expect(await emailMarker(agent.email)).toBeUndefined();
+    expect(await emailMarker("novo@email.test")).toMatchObject({ companyId, userId: agent.id });
+    // The password was left unchanged by the empty string.
+    expect((await api("POST", "/api/auth/login", { body: { email: "novo@email.test", password: agent.password }, ip: "10.9.1.1" })).status).toBe(200);
+    // Someone else may now take the old address.
+    const reuse = await api("POST", "/api/users", { token: admin.token, body: { name: "Outro", email: agent.email, password: "12345" } });
+    expect(reuse.status).toBe(200);
+  });
+
+  it("refuses an email that another user holds with 409 and changes nothing", async () => {
+    const { a, b } = await tenantPair();
+    const agent = await makeUser(b.companyId, { name: "Sem Mudar" });
+    const res = await api("PUT", `/api/users/${agent.id}`, { token: b.admin.token, body: { name: "Mudou", email: a.admin.email } });
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual({ error: "ERR_EMAIL_ALREADY_EXISTS" });
+    const raw = await rawUser(b.companyId, agent.id);
+    expect(raw).toMatchObject({ name: "Sem Mudar", email: agent.email });
+    expect(await emailMarker(agent.email)).toMatchObject({ userId: agent.id });
+  });
+
+  it("lets a user change their own name and password and nothing else", async () => {
+    const { companyId, admin } = await makeCompany();
+    const agent = await makeUser(companyId, { name: "Antes" });
+    const ok = await api("PUT", `/api/users/${agent.id}`, {
+      token: agent.token,
+      // A full form: unchanged fields are sent with their current values.
+      body: { name: "Depois", password: "nova-senha", email: agent.email, profile: "user", queueIds: [], allTicket: "desabled", whatsappId: null },
+    });
+    expect(ok.status).toBe(200);
+    expect(ok.body.name).toBe("Depois");
+    const relogin = await api("POST", "/api/auth/login", { body: { email: agent.email, password: "nova-senha" }, ip: "10.9.2.1" });
+    expect(relogin.status).toBe(200);
+    const token = relogin.body.token; // single login revoked agent.token
+
+    const before = await rawUser(companyId, agent.id);
+    for (const body of [{ profile: "admin" }, { email: "x@y.test" }, { allTicket: "enabled" }, { queueIds: [1] }]) {
+      const res = await api("PUT", `/api/users/${agent.id}`, { token, body: { name: "Hacker", ...body } });
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({ error: "ERR_NO_PERMISSION" });
+    }
+    expect(await rawUser(companyId, agent.id)).toEqual(before);
+    const other = await api("PUT", `/api/users/${admin.id}`, { token, body: { name: "Hacker" } });
+    expect(other.status).toBe(403);
+    expect((await rawUser(companyId, admin.id))!.name).toBe("Admin");
+  });
+
+  it("answers 404 to an admin of another company and 400 to malformed bodies, changing nothing", async () => {
+    const { a, b } = await tenantPair();
+    const agentA = await makeUser(a.companyId); // id 2 in A; company B has only its admin (id 1)
+    const before = await rawUser(a.companyId, agentA.id);
+    const cross = await api("PUT", `/api/users/${agentA.id}`, { token: b.admin.token, body: { name: "Invasor" } });
+    expect(cross.status).toBe(404);
+    expect(cross.body).toEqual({ error: "ERR_NO_USER_FOUND" });
+    expect(await rawUser(a.companyId, agentA.id)).toEqual(before);
+
+    const bad = await api("PUT", `/api/users/${agentA.id}`, { token: a.admin.token, body: { name: "A", email: "nope" } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toBe("ERR_VALIDATION");
+    expect(bad.body.fields.map((f: any) => f.message).sort()).toEqual(["Invalid email", "Too Short!"]);
+    expect(await rawUser(a.companyId, agentA.id)).toEqual(before);
+    const badId = await api("PUT", "/api/users/abc", { token: a.admin.token, body: { name: "Valido" } });
+    expect(badId.status).toBe(400);
+  });
+});
+
+describe("DELETE /api/users/{id}", () => {
+  it("deletes the user, frees the email, ends their session and announces it", async () => {
+    const { companyId, admin } = await makeCompany();
+    const agent = await makeUser(companyId);
+    const sock = await registerSocket(companyId, { id: admin.id, profile: "admin" });
+    capture.clear();
+    const res = await api("DELETE", `/api/users/${agent.id}`, { token: admin.token });
+    expect(res.status).toBe(200);
+    expect(await rawUser(companyId, agent.id)).toBeUndefined();
+    expect(await emailMarker(agent.email)).toBeUndefined();
+    expect((await api("GET", "/api/auth/me", { token: agent.token })).status).toBe(401);
+    expect(capture.frames).toContainEqual({ connectionId: sock, event: `company-${companyId}-user`, data: { action: "delete", userId: agent.id } });
+  });
+
+  it("refuses deleting yourself, non-admin callers, and users of another company", async () => {
+    const { a, b } = await tenantPair();
+    expect((await api("DELETE", `/api/users/${a.admin.id}`, { token: a.admin.token })).status).toBe(403);
+    const agentA = await makeUser(a.companyId);
+    const agentA2 = await makeUser(a.companyId);
+    expect((await api("DELETE", `/api/users/${agentA2.id}`, { token: agentA.token })).status).toBe(403);
+    // Company B has only its admin (id 1): A's user ids 2 and 3 do not exist there.
+    const cross = await api("DELETE", `/api/users/${agentA.id}`, { token: b.admin.token });
+    expect(cross.status).toBe(404);
+    expect(await rawUser(a.companyId, a.admin.id)).toBeDefined();
+    expect(await rawUser(a.companyId, agentA.id)).toBeDefined();
+    expect(await rawUser(a.companyId, agentA2.id)).toBeDefined();
+  });
+});
