@@ -1,0 +1,151 @@
+/**
+ * The one HTTP client of the SPA (issue 2 §6): aws-amplify's REST API category pointed at `/api` on the page's
+ * origin, with a headers function that supplies the bearer token, and the session rule in ONE place:
+ * - 403 `ERR_SESSION_EXPIRED` (expired access token) → refresh once (`POST /api/auth/refresh_token`, cookie) → replay;
+ * - 401 (any code) → clear the session (the route guard then shows /login).
+ * A 403 with any other code (e.g. `ERR_NO_PERMISSION`) is an ordinary error and never triggers a refresh.
+ */
+import { Amplify } from "aws-amplify";
+import { ApiError, del, get, patch, post, put } from "aws-amplify/api";
+import { clearSession, getToken, setSession, type Session } from "./session.ts";
+
+export const API_NAME = "atende";
+
+let configured = false;
+
+/** Configures Amplify's REST category once (endpoint `location.origin + '/api'`, bearer headers, no retries). */
+export function configureApi(): void {
+  if (configured) return;
+  configured = true;
+  Amplify.configure(
+    { API: { REST: { [API_NAME]: { endpoint: `${location.origin}/api` } } } },
+    {
+      API: {
+        REST: {
+          headers: async () => {
+            const token = getToken();
+            return token ? { Authorization: `Bearer ${token}` } : ({} as Record<string, string>);
+          },
+          retryStrategy: { strategy: "no-retry" },
+          defaultAuthMode: "none",
+        },
+      },
+    },
+  );
+}
+
+/** An HTTP failure of the API: status, the `error` code when the body had one, and the parsed body. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string | undefined,
+    readonly body: unknown,
+    readonly rawText: string,
+  ) {
+    super(code ?? (rawText || `HTTP ${status}`));
+    this.name = "HttpError";
+  }
+}
+
+export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+export interface RequestOptions {
+  body?: unknown;
+  query?: Record<string, string | number | boolean | undefined | null>;
+  /** Skip the 403/401 session rule (login and refresh themselves). */
+  noSessionRule?: boolean;
+}
+
+function parseBody(text: string): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function toHttpError(e: unknown): HttpError | unknown {
+  if (e instanceof ApiError && e.response) {
+    const text = e.response.body ?? "";
+    const body = parseBody(text);
+    const code = body && typeof body === "object" && typeof (body as { error?: unknown }).error === "string" ? (body as { error: string }).error : undefined;
+    return new HttpError(e.response.statusCode, code, body, typeof body === "string" ? body : text);
+  }
+  return e;
+}
+
+async function send<T>(method: Method, path: string, opts: RequestOptions): Promise<T> {
+  configureApi();
+  const queryParams: Record<string, string> = {};
+  for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined && v !== null && v !== "") queryParams[k] = String(v);
+  const options: { queryParams?: Record<string, string>; body?: never } = {};
+  if (Object.keys(queryParams).length) options.queryParams = queryParams;
+  if (opts.body !== undefined && method !== "GET" && method !== "DELETE") options.body = opts.body as never;
+  const input = { apiName: API_NAME, path, options };
+  try {
+    const op =
+      method === "GET" ? get(input) : method === "POST" ? post(input) : method === "PUT" ? put(input) : method === "PATCH" ? patch(input) : del(input);
+    const res = await op.response;
+    const text = "body" in res && res.body ? await res.body.text() : "";
+    return parseBody(text) as T;
+  } catch (e) {
+    throw toHttpError(e);
+  }
+}
+
+let refreshing: Promise<Session | null> | null = null;
+
+/**
+ * Exchanges the refresh cookie for a new access token (`POST /api/auth/refresh_token`); concurrent callers share
+ * one request. Stores and returns the new session, or null when the refresh was refused.
+ */
+export function refreshSession(): Promise<Session | null> {
+  if (!refreshing) {
+    refreshing = (async () => {
+      try {
+        const res = await fetch("/api/auth/refresh_token", { method: "POST", credentials: "include" });
+        if (!res.ok) return null;
+        const data = (await res.json()) as Session;
+        if (!data?.token || !data?.user) return null;
+        setSession({ token: data.token, user: data.user });
+        return data;
+      } catch {
+        return null;
+      } finally {
+        setTimeout(() => {
+          refreshing = null;
+        }, 0);
+      }
+    })();
+  }
+  return refreshing;
+}
+
+/**
+ * Calls the API (`path` relative to `/api`, e.g. `/users`) and returns the parsed JSON body (undefined when empty).
+ * Applies the session rule: 403 `ERR_SESSION_EXPIRED` → one refresh and one replay; 401 → session cleared.
+ * @throws HttpError for any non-2xx answer (after the rule), or the network error.
+ */
+export async function apiRequest<T = unknown>(method: Method, path: string, opts: RequestOptions = {}): Promise<T> {
+  try {
+    return await send<T>(method, path, opts);
+  } catch (e) {
+    if (!(e instanceof HttpError) || opts.noSessionRule) throw e;
+    if (e.status === 403 && e.code === "ERR_SESSION_EXPIRED") {
+      const fresh = await refreshSession();
+      if (!fresh) {
+        clearSession();
+        throw e;
+      }
+      try {
+        return await send<T>(method, path, opts);
+      } catch (e2) {
+        if (e2 instanceof HttpError && e2.status === 401) clearSession();
+        throw e2;
+      }
+    }
+    if (e.status === 401) clearSession();
+    throw e;
+  }
+}

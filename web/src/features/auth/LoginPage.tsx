@@ -1,0 +1,115 @@
+/**
+ * /login (attendance.md §2, §5): email and password; errors as translated toasts (wrong password, expired
+ * subscription 'Opss! Sua assinatura venceu {date}. …', too many attempts); the due-date warning
+ * 'Sua assinatura vence em N dia(s)' after a successful login; links 'Esqueceu sua senha?' and sign-up.
+ */
+import { Button, Card, Flex, Heading, Link as ALink, PasswordField, SelectField, Text, TextField } from "@aws-amplify/ui-react";
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link, useNavigate } from "react-router-dom";
+import { apiRequest } from "../../api/client.ts";
+import { errorMessage } from "../../api/errors.ts";
+import { setSession, type Session } from "../../api/session.ts";
+import { LANGUAGES, setLanguage, type Language } from "../../i18n/index.ts";
+import { useColorMode } from "../../ui/theme.tsx";
+import { useToast } from "../../ui/Toast.tsx";
+
+interface LoginAnswer extends Session {
+  dueDateWarningDays?: number | null;
+}
+
+export function LoginPage() {
+  const { t, i18n } = useTranslation();
+  const toast = useToast();
+  const navigate = useNavigate();
+  const { mode, toggle } = useColorMode();
+  const [email, setEmail] = useState("");
+  const [password, setPassword] = useState("");
+  const [busy, setBusy] = useState(false);
+
+  const submit = async () => {
+    if (busy) return;
+    setBusy(true);
+    try {
+      const res = await apiRequest<LoginAnswer>("POST", "/auth/login", { body: { email: email.trim(), password }, noSessionRule: true });
+      setSession({ token: res.token, user: res.user });
+      if (typeof res.dueDateWarningDays === "number") toast.warning(t("login.dueDateWarning", { count: res.dueDateWarningDays }), { durationMs: 6000 });
+      navigate("/", { replace: true });
+    } catch (e) {
+      toast.error(errorMessage(e, t));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="login-page">
+      <Flex className="login-tools" gap="0.5rem" alignItems="center">
+        <SelectField label={t("shell.language")} labelHidden size="small" value={i18n.language} onChange={(e) => setLanguage(e.target.value as Language)}>
+          {LANGUAGES.map((l) => (
+            <option key={l} value={l}>
+              {t(`languages.${l}`)}
+            </option>
+          ))}
+        </SelectField>
+        <Button
+          variation="link"
+          className="icon-button"
+          onClick={toggle}
+          aria-label={mode === "dark" ? t("shell.themeToLight") : t("shell.themeToDark")}
+        >
+          <span aria-hidden="true">{mode === "dark" ? "☀" : "☾"}</span>
+        </Button>
+      </Flex>
+      <Card variation="elevated" className="login-card">
+        <form
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            void submit();
+          }}
+        >
+          <Flex direction="column" gap="1rem">
+            <div className="brand" aria-hidden="true">
+              <span className="brand-mark">A</span> {t("app.name")}
+            </div>
+            <Heading level={1} className="login-title">
+              {t("login.title")}
+            </Heading>
+            <Text variation="secondary">{t("login.subtitle")}</Text>
+            <TextField
+              label={t("login.email")}
+              name="email"
+              type="email"
+              autoComplete="email"
+              required
+              autoFocus
+              value={email}
+              onChange={(e) => setEmail(e.target.value)}
+            />
+            <PasswordField
+              label={t("login.password")}
+              name="password"
+              autoComplete="current-password"
+              required
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+              showPasswordButtonLabel={t("login.showPassword")}
+              hidePasswordButtonLabel={t("login.hidePassword")}
+            />
+            <Button type="submit" variation="primary" isFullWidth isLoading={busy} loadingText={t("login.submitting")}>
+              {t("login.submit")}
+            </Button>
+            <Flex justifyContent="space-between" wrap="wrap" gap="0.5rem">
+              <ALink as={Link} to="/forgetpsw">
+                {t("login.forgot")}
+              </ALink>
+              <ALink as={Link} to="/signup">
+                {t("login.signup")}
+              </ALink>
+            </Flex>
+          </Flex>
+        </form>
+      </Card>
+    </div>
+  );
+}

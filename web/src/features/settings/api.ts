@@ -1,0 +1,25 @@
+/**
+ * Company settings (`GET /api/settings` → `[{key, value}]`), cached once and kept live by the realtime table
+ * (`company-{id}-settings`). `useSetting(key)` returns one value (e.g. viewclosed, viewgroups → "enabled").
+ */
+import { useQuery, type QueryClient } from "@tanstack/react-query";
+import { apiRequest } from "../../api/client.ts";
+
+export interface Setting {
+  key: string;
+  value: string;
+}
+export const settingsKeys = { all: ["settings"] as const };
+
+export function useSettings() {
+  return useQuery({ queryKey: settingsKeys.all, queryFn: () => apiRequest<Setting[]>("GET", "/settings") });
+}
+
+export function useSetting(key: string): string | undefined {
+  return useSettings().data?.find((s) => s.key === key)?.value;
+}
+
+/** Applies one changed setting to the cache. */
+export function upsertSetting(qc: QueryClient, s: Setting): void {
+  qc.setQueryData<Setting[]>(settingsKeys.all, (xs) => (xs ? (xs.some((x) => x.key === s.key) ? xs.map((x) => (x.key === s.key ? s : x)) : [...xs, s]) : xs));
+}

@@ -1,0 +1,37 @@
+/**
+ * i18next setup (issue 2 §6): Portuguese default and fallback, English and Spanish; the chosen language is
+ * persisted in localStorage (`language`) and reflected in `<html lang>`.
+ */
+import i18n from "i18next";
+import { initReactI18next } from "react-i18next";
+import { en } from "./en.ts";
+import { es } from "./es.ts";
+import { pt } from "./pt.ts";
+
+export const LANGUAGES = ["pt", "en", "es"] as const;
+export type Language = (typeof LANGUAGES)[number];
+const STORAGE_KEY = "language";
+
+function savedLanguage(): Language {
+  const v = typeof localStorage !== "undefined" ? localStorage.getItem(STORAGE_KEY) : null;
+  return (LANGUAGES as readonly string[]).includes(v ?? "") ? (v as Language) : "pt";
+}
+
+void i18n.use(initReactI18next).init({
+  resources: { pt: { translation: pt }, en: { translation: en }, es: { translation: es } },
+  lng: savedLanguage(),
+  fallbackLng: "pt",
+  supportedLngs: [...LANGUAGES],
+  interpolation: { escapeValue: false },
+  returnNull: false,
+});
+document.documentElement.lang = i18n.language;
+
+/** Switches the interface language and remembers the choice. */
+export function setLanguage(lng: Language): void {
+  localStorage.setItem(STORAGE_KEY, lng);
+  document.documentElement.lang = lng;
+  void i18n.changeLanguage(lng);
+}
+
+export default i18n;

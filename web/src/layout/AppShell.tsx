@@ -1,0 +1,189 @@
+/**
+ * The private app shell (attendance.md §1, §2 Side menu / Top bar): top bar with the drawer toggle, greeting
+ * (user and company name; 'Ativo até {date}' for admins), language switch, theme toggle and logout; side menu
+ * built from the feature registry (profile, super flag and plan flags), ending with logout and, for admins, the
+ * version. The drawer is open by default above 1200 px and is a temporary overlay below 600 px.
+ */
+import { Badge, Button, Flex, SelectField, Text, View } from "@aws-amplify/ui-react";
+import { useQueryClient } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { NavLink, Outlet, useLocation } from "react-router-dom";
+import { apiRequest } from "../api/client.ts";
+import { usePlanFlags, useVersion } from "../api/company.ts";
+import { clearSession, isAdminUser, useSession, type SessionUser } from "../api/session.ts";
+import { features } from "../features/registry.tsx";
+import type { Feature, MenuGroup } from "../features/types.ts";
+import { LANGUAGES, setLanguage, type Language } from "../i18n/index.ts";
+import { realtime } from "../realtime/socket.ts";
+import { formatDate } from "../ui/format.ts";
+import { useColorMode } from "../ui/theme.tsx";
+
+const GROUPS: MenuGroup[] = ["attendance", "management", "administration"];
+
+function useWidth() {
+  const [w, setW] = useState(() => window.innerWidth);
+  useEffect(() => {
+    const on = () => setW(window.innerWidth);
+    window.addEventListener("resize", on);
+    return () => window.removeEventListener("resize", on);
+  }, []);
+  return w;
+}
+
+/** The menu entries this user may see (profile, super flag, plan flags). */
+export function visibleMenu(user: SessionUser, flags: Record<string, boolean | undefined> | undefined): Feature[] {
+  const admin = isAdminUser(user);
+  return features
+    .filter((f) => f.menu)
+    .filter((f) => {
+      const m = f.menu!;
+      if (m.access === "admin" && !admin) return false;
+      if (m.access === "super" && !user.super) return false;
+      if (m.planFlag && !flags?.[m.planFlag]) return false;
+      return true;
+    })
+    .sort((a, b) => a.menu!.order - b.menu!.order);
+}
+
+/** Logs out: tells the API (revokes the refresh cookie), then clears local data. */
+export async function logout(): Promise<void> {
+  realtime.stop();
+  try {
+    await apiRequest("DELETE", "/auth/logout", { noSessionRule: true });
+  } catch {
+    /* the local session is cleared anyway */
+  }
+  clearSession();
+}
+
+export function AppShell() {
+  const session = useSession()!;
+  const user = session.user;
+  const { t, i18n } = useTranslation();
+  const { mode, toggle } = useColorMode();
+  const qc = useQueryClient();
+  const width = useWidth();
+  const temporary = width < 600;
+  const [open, setOpen] = useState(() => window.innerWidth > 1200);
+  const location = useLocation();
+  const plan = usePlanFlags(user.companyId);
+  const version = useVersion();
+  const admin = isAdminUser(user);
+  const items = visibleMenu(user, plan.data);
+
+  useEffect(() => {
+    setOpen(width > 1200);
+  }, [width > 1200]); // eslint-disable-line react-hooks/exhaustive-deps
+  useEffect(() => {
+    if (temporary) setOpen(false);
+  }, [location.pathname, temporary]);
+
+  const displayName = temporary && user.name.length > 10 ? `${user.name.slice(0, 10)}…` : user.name;
+  const doLogout = async () => {
+    await logout();
+    qc.clear();
+  };
+
+  return (
+    <div className={`shell ${open ? "drawer-open" : ""} ${temporary ? "drawer-temporary" : ""}`}>
+      <a className="skip-link" href="#main">
+        {t("shell.skipToContent")}
+      </a>
+      <header className="topbar">
+        <Button
+          variation="link"
+          className="icon-button"
+          aria-label={open ? t("shell.closeMenu") : t("shell.openMenu")}
+          aria-expanded={open}
+          aria-controls="side-menu"
+          onClick={() => setOpen((o) => !o)}
+        >
+          <span aria-hidden="true">☰</span>
+        </Button>
+        <div className="greeting" data-testid="greeting">
+          <Text as="span" className="greeting-main">
+            {t("shell.greeting", { name: displayName, company: user.company?.name ?? "" })}
+          </Text>
+          {admin && user.company?.dueDate && (
+            <Text as="span" className="greeting-due" data-testid="active-until">
+              {t("shell.activeUntil", { date: formatDate(user.company.dueDate) })}
+            </Text>
+          )}
+        </div>
+        <Flex alignItems="center" gap="0.5rem" className="topbar-actions">
+          <SelectField
+            label={t("shell.language")}
+            labelHidden
+            size="small"
+            value={i18n.language}
+            onChange={(e) => setLanguage(e.target.value as Language)}
+            data-testid="language-select"
+          >
+            {LANGUAGES.map((l) => (
+              <option key={l} value={l}>
+                {t(`languages.${l}`)}
+              </option>
+            ))}
+          </SelectField>
+          <Button
+            variation="link"
+            className="icon-button"
+            onClick={toggle}
+            aria-label={mode === "dark" ? t("shell.themeToLight") : t("shell.themeToDark")}
+            title={mode === "dark" ? t("shell.themeToLight") : t("shell.themeToDark")}
+          >
+            <span aria-hidden="true">{mode === "dark" ? "☀" : "☾"}</span>
+          </Button>
+          <Button size="small" className="topbar-logout" onClick={doLogout}>
+            {t("session.logout")}
+          </Button>
+        </Flex>
+      </header>
+      {temporary && open && <div className="scrim" onClick={() => setOpen(false)} aria-hidden="true" />}
+      <nav id="side-menu" className="sidemenu" aria-label={t("shell.mainMenu")} hidden={!open}>
+        <div className="sidemenu-scroll">
+          {GROUPS.map((g) => {
+            const group = items.filter((f) => f.menu!.group === g);
+            if (!group.length) return null;
+            return (
+              <div key={g} className="menu-group">
+                <Text as="div" className="menu-group-title">
+                  {t(`shell.${g}`)}
+                </Text>
+                <ul>
+                  {group.map((f) => {
+                    const B = f.menu!.Badge;
+                    return (
+                      <li key={f.id}>
+                        <NavLink to={f.menu!.path} className={({ isActive }) => `menu-item ${isActive ? "active" : ""}`}>
+                          <span>{t(f.menu!.labelKey)}</span>
+                          {B && <B />}
+                        </NavLink>
+                      </li>
+                    );
+                  })}
+                </ul>
+              </div>
+            );
+          })}
+          <ul className="menu-end">
+            <li>
+              <button type="button" className="menu-item" onClick={doLogout}>
+                {t("session.logout")}
+              </button>
+            </li>
+          </ul>
+          {admin && (
+            <View className="menu-version" data-testid="app-version">
+              <Badge size="small">{t("shell.version", { version: version.data?.version ?? __APP_VERSION__ })}</Badge>
+            </View>
+          )}
+        </div>
+      </nav>
+      <main id="main" className="content" tabIndex={-1}>
+        <Outlet />
+      </main>
+    </div>
+  );
+}

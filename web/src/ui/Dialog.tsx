@@ -1,0 +1,75 @@
+/**
+ * Accessible modal dialog on the native `<dialog>` element: `showModal()` makes the rest of the page inert
+ * (focus stays inside), the first field gets focus on open, Escape closes (calls `onClose`), and the title
+ * labels the dialog.
+ */
+import { Flex, Heading } from "@aws-amplify/ui-react";
+import { useEffect, useId, useRef, type ReactNode } from "react";
+
+export interface DialogProps {
+  open: boolean;
+  title: string;
+  onClose: () => void;
+  children: ReactNode;
+  /** Buttons shown at the bottom. */
+  footer?: ReactNode;
+  /** When set, the body is a form and Enter submits it. */
+  onSubmit?: () => void;
+  width?: string;
+}
+
+export function Dialog({ open, title, onClose, children, footer, onSubmit, width = "32rem" }: DialogProps) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const titleId = useId();
+  useEffect(() => {
+    const d = ref.current;
+    if (!d) return;
+    if (open && !d.open) {
+      d.showModal();
+      const first = d.querySelector<HTMLElement>("input:not([type=hidden]):not([disabled]), select, textarea, button[data-autofocus]");
+      first?.focus();
+    } else if (!open && d.open) {
+      d.close();
+    }
+  }, [open]);
+  const body = (
+    <Flex direction="column" gap="1rem">
+      <Heading level={3} id={titleId} className="dialog-title">
+        {title}
+      </Heading>
+      {children}
+      {footer && (
+        <Flex justifyContent="flex-end" gap="0.5rem" wrap="wrap">
+          {footer}
+        </Flex>
+      )}
+    </Flex>
+  );
+  return (
+    <dialog
+      ref={ref}
+      className="dialog"
+      aria-labelledby={titleId}
+      style={{ width: `min(${width}, calc(100vw - 2rem))` }}
+      onCancel={(e) => {
+        e.preventDefault();
+        onClose();
+      }}
+    >
+      {open &&
+        (onSubmit ? (
+          <form
+            noValidate
+            onSubmit={(e) => {
+              e.preventDefault();
+              onSubmit();
+            }}
+          >
+            {body}
+          </form>
+        ) : (
+          body
+        ))}
+    </dialog>
+  );
+}

@@ -1,0 +1,35 @@
+/** Loading, error (with retry) and empty states around a page's content. */
+import { Alert, Button, Flex, Loader, Text } from "@aws-amplify/ui-react";
+import type { ReactNode } from "react";
+import { useTranslation } from "react-i18next";
+
+export function PageState(props: { loading: boolean; error?: string; empty: boolean; onRetry?: () => void; children: ReactNode }) {
+  const { t } = useTranslation();
+  if (props.loading)
+    return (
+      <Flex justifyContent="center" alignItems="center" padding="2rem" gap="0.5rem" role="status">
+        <Loader size="large" />
+        <Text>{t("common.loading")}</Text>
+      </Flex>
+    );
+  if (props.error)
+    return (
+      <Alert variation="error" heading={t("common.loadError")} margin="1rem">
+        <Flex direction="column" gap="0.5rem" alignItems="flex-start">
+          <Text>{props.error}</Text>
+          {props.onRetry && (
+            <Button size="small" onClick={props.onRetry}>
+              {t("common.retry")}
+            </Button>
+          )}
+        </Flex>
+      </Alert>
+    );
+  if (props.empty)
+    return (
+      <Text padding="2rem" textAlign="center" variation="secondary">
+        {t("common.empty")}
+      </Text>
+    );
+  return <>{props.children}</>;
+}
