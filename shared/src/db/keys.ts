@@ -76,6 +76,8 @@ export const keys = {
   message: (cid: Id, tid: Id, waTimestampIso: string, msgId: string) => ({ PK: `C#${cid}#TK#${tid}`, SK: `M#${waTimestampIso}#${msgId}` }),
   messagePrefix: "M#",
   note: (cid: Id, tid: Id, createdAt: string, noteId: Id) => ({ PK: `C#${cid}#TK#${tid}`, SK: `NOTE#${createdAt}#${pad(noteId)}` }),
+  /** Note id → location (ticketId, SK), for DELETE /ticket-notes/{id}. */
+  noteRef: (cid: Id, noteId: Id) => ({ PK: `C#${cid}#NOTE#${pad(noteId)}`, SK: "#" }),
   ticketTag: (cid: Id, tid: Id, tagId: Id) => ({ PK: `C#${cid}#TK#${tid}`, SK: `TAG#${pad(tagId)}` }),
   /** WhatsApp message alias: dedupe, acks, edits, reactions, getMessage. */
   waMessage: (cid: Id, wid: Id, remoteJid: string, waId: string) => ({ PK: `C#${cid}#WAMSG#${wid}#${remoteJid}#${waId}`, SK: "#" }),

@@ -39,6 +39,11 @@ export const MessageItem = z.object({
   previousBody: z.string().nullable().default(null),
   isForwarded: z.boolean().default(false),
   quotedMsgId: z.string().nullable().default(null),
+  /** Small copy of the quoted message taken when this one was stored (the list renders quotes without extra reads). */
+  quotedMsg: z
+    .object({ id: z.string(), body: z.string(), fromMe: z.boolean(), mediaType: z.string(), senderName: z.string().nullable().optional() })
+    .nullable()
+    .optional(),
   /** Reactions attached to this message: one per sender. */
   reactions: z.array(z.object({ emoji: z.string(), fromMe: z.boolean(), senderJid: z.string().nullable(), at: z.string() })).default([]),
   /** WhatsApp timestamp of the message (ISO); the sort key. */
@@ -50,3 +55,20 @@ export const MessageItem = z.object({
   updatedAt: z.string(),
 });
 export type MessageItem = z.infer<typeof MessageItem>;
+
+/**
+ * What the API and realtime events return for a message: the item plus `mediaUrl` (short-lived presigned GET URL,
+ * null when the message has no media) and `quotedMsg` (null when none).
+ */
+export type MessageView = MessageItem & { mediaUrl: string | null; quotedMsg: NonNullable<MessageItem["quotedMsg"]> | null };
+
+/** `POST /api/messages/{ticketId}` JSON body (attendance.md §7). `signMessage` defaults to true (the web's sign toggle). */
+export const SendMessageBody = z.object({
+  body: z.string().max(65536).default(""),
+  quotedMsg: z.object({ id: z.string().min(1) }).passthrough().nullable().optional(),
+  signMessage: z.boolean().default(true),
+  fromMe: z.unknown().optional(),
+  read: z.unknown().optional(),
+  mediaUrl: z.unknown().optional(),
+});
+export type SendMessageBody = z.infer<typeof SendMessageBody>;

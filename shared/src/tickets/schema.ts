@@ -24,6 +24,8 @@ export const TicketItem = z.object({
   useIntegration: z.boolean().default(false),
   integrationId: z.number().int().nullable().default(null),
   promptId: z.number().int().nullable().default(null),
+  /** Optimistic-lock counter: every agent-side update is conditioned on it and increments it (no lost updates). */
+  version: z.number().int().default(0),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -41,3 +43,28 @@ export type TicketView = TicketItem & {
   user: { id: number; name: string } | null;
   tags: { id: number; name: string; color: string }[];
 };
+
+/** `PUT /api/tickets/{id}` body (attendance.md §7): the transition is inferred from status/userId/queueId/whatsappId. */
+export const UpdateTicketBody = z.object({
+  status: TicketStatus.optional(),
+  userId: z.coerce.number().int().positive().nullable().optional(),
+  queueId: z.coerce.number().int().positive().nullable().optional(),
+  whatsappId: z.coerce.number().int().positive().optional(),
+  /** Close from the list: no completion message. The queue is kept on every close. */
+  justClose: z.boolean().optional(),
+  useIntegration: z.boolean().optional(),
+  promptId: z.coerce.number().int().positive().nullable().optional(),
+  integrationId: z.coerce.number().int().positive().nullable().optional(),
+  chatbot: z.boolean().optional(),
+});
+export type UpdateTicketBody = z.infer<typeof UpdateTicketBody>;
+
+/** `POST /api/tickets` body. */
+export const CreateTicketBody = z.object({
+  contactId: z.coerce.number().int().positive(),
+  queueId: z.coerce.number().int().positive().nullable().optional(),
+  whatsappId: z.coerce.number().int().positive().nullable().optional(),
+  userId: z.coerce.number().int().positive().nullable().optional(),
+  status: TicketStatus.optional(),
+});
+export type CreateTicketBody = z.infer<typeof CreateTicketBody>;

@@ -1,0 +1,254 @@
+/**
+ * Contacts in DynamoDB (DESIGN.md §6): item `C#<cid>#CT#<id>`/`#CONTACT` with GSI1 (normalized name) and GSI2
+ * (number digits) for listing and prefix search, plus uniqueness markers `C#<cid>#PHONE#<digits>` and
+ * `C#<cid>#JID#<jid>` that hold `contactId`. Every key comes from `keys.ts`; every item read is parsed with `ContactItem`.
+ */
+import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { batchGetRaw, keyId } from "../db/batch.ts";
+import { ddb, tableName } from "../db/client.ts";
+import { keys } from "../db/keys.ts";
+import { ContactItem } from "./schema.ts";
+import { normalizeName } from "./normalize.ts";
+
+/** The stored item for a contact: entity attributes plus its keys and index keys (number index only when it has digits). */
+export function contactRecord(c: ContactItem): Record<string, unknown> {
+  return {
+    ...c,
+    ...keys.contact(c.companyId, c.id),
+    ...keys.contactNameIndex(c.companyId, normalizeName(c.name), c.id),
+    ...(c.number ? keys.contactNumberIndex(c.companyId, c.number, c.id) : {}),
+    _type: "contact",
+  };
+}
+
+/** Parses a stored item (keys dropped). */
+export const parseContact = (raw: Record<string, unknown>): ContactItem => ContactItem.parse(raw);
+
+/** Reads one contact of the company, or null. */
+export async function getContactItem(companyId: number, contactId: number, consistent = false): Promise<ContactItem | null> {
+  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.contact(companyId, contactId), ConsistentRead: consistent }));
+  return out.Item ? parseContact(out.Item) : null;
+}
+
+/** Reads many contacts of the company in one batch; returns them by id (missing ids absent). */
+export async function batchGetContacts(companyId: number, ids: number[]): Promise<Map<number, ContactItem>> {
+  const raw = await batchGetRaw([...new Set(ids)].map((id) => keys.contact(companyId, id)));
+  const out = new Map<number, ContactItem>();
+  for (const it of raw.values()) {
+    const c = parseContact(it);
+    out.set(c.id, c);
+  }
+  return out;
+}
+
+/** A uniqueness marker: a phone (digits) or a JID. */
+export type Marker = { kind: "phone"; value: string } | { kind: "jid"; value: string };
+
+/** The key of a marker. */
+export const markerKey = (companyId: number, m: Marker) =>
+  m.kind === "phone" ? keys.contactPhone(companyId, m.value) : keys.contactJid(companyId, m.value);
+
+/** Reads markers (strongly consistent); returns `contactId` by marker key id (`PK|SK`). */
+export async function readMarkers(companyId: number, markers: Marker[]): Promise<Map<string, number>> {
+  if (!markers.length) return new Map();
+  const raw = await batchGetRaw(markers.map((m) => markerKey(companyId, m)), true);
+  const out = new Map<string, number>();
+  for (const [k, it] of raw) out.set(k, Number(it.contactId));
+  return out;
+}
+
+/** The `contactId` a marker points to, or null. */
+export async function readMarker(companyId: number, m: Marker): Promise<number | null> {
+  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: markerKey(companyId, m), ConsistentRead: true }));
+  return out.Item ? Number(out.Item.contactId) : null;
+}
+
+const markerPut = (companyId: number, contactId: number, m: Marker) => ({
+  Put: {
+    TableName: tableName(),
+    Item: { ...markerKey(companyId, m), _type: m.kind === "phone" ? "contactPhone" : "contactJid", contactId },
+    ConditionExpression: "attribute_not_exists(PK)",
+  },
+});
+
+/**
+ * Creates the contact and all its markers in ONE transaction (each `attribute_not_exists`).
+ * Throws the SDK's `TransactionCanceledException` when a marker already exists (index i+1 = markers[i]).
+ */
+export async function putContactWithMarkers(c: ContactItem, markers: Marker[]): Promise<void> {
+  await ddb().send(
+    new TransactWriteCommand({
+      TransactItems: [
+        { Put: { TableName: tableName(), Item: contactRecord(c), ConditionExpression: "attribute_not_exists(PK)" } },
+        ...markers.map((m) => markerPut(c.companyId, c.id, m)),
+      ],
+    }),
+  );
+}
+
+/**
+ * Adds markers to an existing contact and writes its new state (jids/number/...) in one transaction.
+ * `repoint` markers currently owned by another contact are moved (condition: still owned by `fromContactId`).
+ * The contact write is conditioned on `prevUpdatedAt` (no lost update between two concurrent identity merges).
+ * Throws `TransactionCanceledException` when a new marker appeared meanwhile.
+ */
+export async function addMarkersAndSave(
+  c: ContactItem,
+  prevUpdatedAt: string,
+  add: Marker[],
+  repoint: { marker: Marker; fromContactId: number }[] = [],
+): Promise<void> {
+  await ddb().send(
+    new TransactWriteCommand({
+      TransactItems: [
+        {
+          Put: {
+            TableName: tableName(),
+            Item: contactRecord(c),
+            ConditionExpression: "attribute_exists(PK) AND updatedAt = :prev",
+            ExpressionAttributeValues: { ":prev": prevUpdatedAt },
+          },
+        },
+        ...add.map((m) => markerPut(c.companyId, c.id, m)),
+        ...repoint.map(({ marker, fromContactId }) => ({
+          Put: {
+            TableName: tableName(),
+            Item: { ...markerKey(c.companyId, marker), _type: marker.kind === "phone" ? "contactPhone" : "contactJid", contactId: c.id },
+            ConditionExpression: "contactId = :from",
+            ExpressionAttributeValues: { ":from": fromContactId },
+          },
+        })),
+      ],
+    }),
+  );
+}
+
+/**
+ * Saves an edited contact; when the number changes, moves the phone marker in the same transaction
+ * (Delete old marker if it is ours + Put new marker `attribute_not_exists`). Index 1 of the cancellation reasons
+ * is the new marker when `newDigits` is given. Condition on `updatedAt` of the previous state (no lost update).
+ */
+export async function saveContact(prev: ContactItem, next: ContactItem): Promise<void> {
+  const items: any[] = [
+    {
+      Put: {
+        TableName: tableName(),
+        Item: contactRecord(next),
+        ConditionExpression: "attribute_exists(PK) AND updatedAt = :prev",
+        ExpressionAttributeValues: { ":prev": prev.updatedAt },
+      },
+    },
+  ];
+  if (prev.number !== next.number) {
+    if (next.number) items.push(markerPut(next.companyId, next.id, { kind: "phone", value: next.number }));
+    if (prev.number) {
+      items.push({
+        Delete: {
+          TableName: tableName(),
+          Key: keys.contactPhone(prev.companyId, prev.number),
+          ConditionExpression: "attribute_not_exists(PK) OR contactId = :id",
+          ExpressionAttributeValues: { ":id": prev.id },
+        },
+      });
+    }
+  }
+  await ddb().send(new TransactWriteCommand({ TransactItems: items }));
+}
+
+/** Deletes a contact and the markers that still point to it, in one transaction. */
+export async function deleteContactWithMarkers(c: ContactItem): Promise<void> {
+  const markers: Marker[] = [...(c.number ? [{ kind: "phone", value: c.number } as Marker] : []), ...c.jids.map((j) => ({ kind: "jid", value: j }) as Marker)];
+  await ddb().send(
+    new TransactWriteCommand({
+      TransactItems: [
+        { Delete: { TableName: tableName(), Key: keys.contact(c.companyId, c.id), ConditionExpression: "attribute_exists(PK)" } },
+        ...markers.map((m) => ({
+          Delete: {
+            TableName: tableName(),
+            Key: markerKey(c.companyId, m),
+            ConditionExpression: "attribute_not_exists(PK) OR contactId = :id",
+            ExpressionAttributeValues: { ":id": c.id },
+          },
+        })),
+      ],
+    }),
+  );
+}
+
+/** Deletes one marker if it still points to `contactId` (best-effort cleanup). */
+export async function deleteMarkerIfOwned(companyId: number, m: Marker, contactId: number): Promise<void> {
+  await ddb()
+    .send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: markerKey(companyId, m),
+        ConditionExpression: "contactId = :id",
+        ExpressionAttributeValues: { ":id": contactId },
+      }),
+    )
+    .catch(() => undefined);
+}
+
+/** Sets a few attributes of a contact without touching its keys (presence, profile picture, lastInteractionAt). */
+export async function patchContact(companyId: number, contactId: number, patch: Partial<Pick<ContactItem, "presence" | "profilePicUrl" | "lastInteractionAt" | "active">>): Promise<ContactItem | null> {
+  const entries = Object.entries(patch).filter(([, v]) => v !== undefined);
+  if (!entries.length) return getContactItem(companyId, contactId);
+  try {
+    const out = await ddb().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.contact(companyId, contactId),
+        UpdateExpression: "SET " + entries.map((_e, i) => `#k${i} = :v${i}`).join(", "),
+        ExpressionAttributeNames: Object.fromEntries(entries.map(([k], i) => [`#k${i}`, k])),
+        ExpressionAttributeValues: Object.fromEntries(entries.map(([, v], i) => [`:v${i}`, v])),
+        ConditionExpression: "attribute_exists(PK)",
+        ReturnValues: "ALL_NEW",
+      }),
+    );
+    return out.Attributes ? parseContact(out.Attributes) : null;
+  } catch (err) {
+    if ((err as Error).name === "ConditionalCheckFailedException") return null;
+    throw err;
+  }
+}
+
+/** One page of an index query over the company's contacts. */
+export interface ContactPage {
+  items: ContactItem[];
+  lastKey?: Record<string, unknown>;
+}
+
+/**
+ * Contacts ordered by normalized name (GSI1), optionally only those whose normalized name starts with `prefix`
+ * (already normalized). `Limit` items from `startKey`.
+ */
+export async function queryContactsByName(companyId: number, opts: { prefix?: string; limit: number; startKey?: Record<string, unknown> }): Promise<ContactPage> {
+  const out = await ddb().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: "GSI1",
+      KeyConditionExpression: "GSI1PK = :pk AND begins_with(GSI1SK, :p)",
+      ExpressionAttributeValues: { ":pk": keys.contactsIndexPK(companyId), ":p": `N#${opts.prefix ?? ""}` },
+      Limit: opts.limit,
+      ExclusiveStartKey: opts.startKey,
+    }),
+  );
+  return { items: (out.Items ?? []).map(parseContact), lastKey: out.LastEvaluatedKey };
+}
+
+/** Contacts whose number starts with `digits` (GSI2), ordered by number. */
+export async function queryContactsByNumber(companyId: number, opts: { digits: string; limit: number; startKey?: Record<string, unknown> }): Promise<ContactPage> {
+  const out = await ddb().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: "GSI2",
+      KeyConditionExpression: "GSI2PK = :pk AND begins_with(GSI2SK, :p)",
+      ExpressionAttributeValues: { ":pk": keys.contactsIndexPK(companyId), ":p": `P#${opts.digits}` },
+      Limit: opts.limit,
+      ExclusiveStartKey: opts.startKey,
+    }),
+  );
+  return { items: (out.Items ?? []).map(parseContact), lastKey: out.LastEvaluatedKey };
+}
+
+export { keyId };

@@ -1,0 +1,179 @@
+/**
+ * Messages in DynamoDB (DESIGN.md §6): `C#<cid>#TK#<tid>` / `M#<waTimestamp>#<msgId>` in the ticket's partition,
+ * plus two small aliases written with it:
+ * - `keys.waMessage(cid, wid, remoteJid, waId)` (dedupe, acks, edits, reactions, Baileys `getMessage`): holds
+ *   `ticketId`, `messageSK`, `messageId`;
+ * - `keys.messageRef(cid, msgId)` (the `/api/messages/{id}` routes): holds `ticketId`, `messageSK`.
+ * Items are parsed with `MessageItem` on read.
+ */
+import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { nowIso } from "../common.ts";
+import { ddb, tableName } from "../db/client.ts";
+import { decodeCursor, encodeCursor } from "../db/cursor.ts";
+import { cancellationReasons, withConflictRetry } from "../db/errors.ts";
+import { keys, pad } from "../db/keys.ts";
+import { AppError } from "../errors.ts";
+import type { TicketItem } from "../tickets/schema.ts";
+import { MessageItem } from "./schema.ts";
+
+/** The stored item of a message. */
+export function messageRecord(m: MessageItem): Record<string, unknown> {
+  return { ...m, ...keys.message(m.companyId, m.ticketId, m.waTimestamp, m.id), _type: "message" };
+}
+
+async function getBySk(companyId: number, ticketId: number, sk: string, consistent = false): Promise<MessageItem | null> {
+  const out = await ddb().send(
+    new GetCommand({ TableName: tableName(), Key: { PK: keys.ticketPartition(companyId, ticketId), SK: sk }, ConsistentRead: consistent }),
+  );
+  return out.Item ? MessageItem.parse(out.Item) : null;
+}
+
+/**
+ * Stores a message and bumps its ticket in ONE `TransactWriteItems` (DESIGN.md §6 "Ingest an inbound message"):
+ * Put WA alias (`attribute_not_exists`) + Put message + Put message ref + Update ticket (`lastMessage`, `updatedAt` and
+ * the GSI1-3 sort keys, `ADD unreadMessages` 1 when `incrementUnread`, else 0). A cancelled alias put means a duplicate
+ * (redelivery, history overlap, our own echo): returns `{stored:false}` with the existing message and changes nothing.
+ * Transaction conflicts are retried. 404 `ERR_NO_TICKET_FOUND` when the ticket no longer exists.
+ * `message.ticketId`/`companyId` are forced to the ticket's; missing defaulted fields are filled by the schema.
+ */
+export async function ingestMessage(
+  companyId: number,
+  ticket: TicketItem,
+  message: Omit<MessageItem, "createdAt" | "updatedAt">,
+  opts: { lastMessage: string; incrementUnread: boolean; waAliasJid: string },
+): Promise<{ stored: boolean; message: MessageItem; ticket: TicketItem }> {
+  const now = nowIso();
+  const m = MessageItem.parse({ ...message, companyId, ticketId: ticket.id, createdAt: now, updatedAt: now });
+  const msgKey = keys.message(companyId, ticket.id, m.waTimestamp, m.id);
+  const alias = keys.waMessage(companyId, m.whatsappId, opts.waAliasJid, m.id);
+  const inc = opts.incrementUnread ? 1 : 0;
+  const sk = `${now}#${pad(ticket.id)}`;
+  try {
+    await withConflictRetry(() =>
+      ddb().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Put: {
+                TableName: tableName(),
+                Item: { ...alias, _type: "waMessage", ticketId: ticket.id, messageSK: msgKey.SK, messageId: m.id, fromMe: m.fromMe },
+                ConditionExpression: "attribute_not_exists(PK)",
+              },
+            },
+            { Put: { TableName: tableName(), Item: messageRecord(m) } },
+            { Put: { TableName: tableName(), Item: { ...keys.messageRef(companyId, m.id), _type: "messageRef", ticketId: ticket.id, messageSK: msgKey.SK } } },
+            {
+              Update: {
+                TableName: tableName(),
+                Key: keys.ticket(companyId, ticket.id),
+                UpdateExpression: "SET lastMessage = :lm, updatedAt = :now, GSI1SK = :sk, GSI2SK = :sk, GSI3SK = :sk ADD unreadMessages :inc",
+                ConditionExpression: "attribute_exists(PK)",
+                ExpressionAttributeValues: { ":lm": opts.lastMessage, ":now": now, ":sk": sk, ":inc": inc },
+              },
+            },
+          ],
+        }),
+      ),
+    );
+  } catch (err) {
+    const reasons = cancellationReasons(err);
+    if (reasons?.[0]?.Code === "ConditionalCheckFailed") {
+      const existing = await findByWaId(companyId, m.whatsappId, opts.waAliasJid, m.id);
+      return { stored: false, message: existing ?? m, ticket };
+    }
+    if (reasons?.[3]?.Code === "ConditionalCheckFailed") throw new AppError("ERR_NO_TICKET_FOUND", 404);
+    throw err;
+  }
+  return {
+    stored: true,
+    message: m,
+    ticket: { ...ticket, lastMessage: opts.lastMessage, updatedAt: now, unreadMessages: ticket.unreadMessages + inc },
+  };
+}
+
+/** Where a message id lives (ticket and sort key), through its ref item; null when unknown in this company. */
+export async function getMessageLocation(companyId: number, messageId: string): Promise<{ ticketId: number; messageSK: string } | null> {
+  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.messageRef(companyId, messageId), ConsistentRead: true }));
+  return out.Item ? { ticketId: Number(out.Item.ticketId), messageSK: String(out.Item.messageSK) } : null;
+}
+
+/** A message of a ticket by id, or null (also null when the id belongs to another ticket). */
+export async function getMessage(companyId: number, ticketId: number, messageId: string): Promise<MessageItem | null> {
+  const loc = await getMessageLocation(companyId, messageId);
+  if (!loc || loc.ticketId !== ticketId) return null;
+  return getBySk(companyId, ticketId, loc.messageSK, true);
+}
+
+/** A message of the company by id (through `keys.messageRef`), or null. */
+export async function getMessageById(companyId: number, messageId: string): Promise<MessageItem | null> {
+  const loc = await getMessageLocation(companyId, messageId);
+  return loc ? getBySk(companyId, loc.ticketId, loc.messageSK, true) : null;
+}
+
+/** A message by its WhatsApp key (connection, chat JID, WhatsApp id) through the WA alias, or null. */
+export async function findByWaId(companyId: number, whatsappId: number, remoteJid: string, waId: string): Promise<MessageItem | null> {
+  const out = await ddb().send(
+    new GetCommand({ TableName: tableName(), Key: keys.waMessage(companyId, whatsappId, remoteJid, waId), ConsistentRead: true }),
+  );
+  if (!out.Item) return null;
+  return getBySk(companyId, Number(out.Item.ticketId), String(out.Item.messageSK), true);
+}
+
+const IMMUTABLE = new Set(["id", "ticketId", "companyId", "waTimestamp", "createdAt", "PK", "SK"]);
+
+/**
+ * Applies `patch` to a stored message (ack, body, isEdited, previousBody, isDeleted, reactions, sendError, media fields...)
+ * and returns the new message. Keys and identity fields are ignored; `updatedAt` is set. 404 `ERR_NO_MESSAGE_FOUND`.
+ */
+export async function updateMessage(companyId: number, ticketId: number, messageId: string, patch: Partial<MessageItem>): Promise<MessageItem> {
+  const loc = await getMessageLocation(companyId, messageId);
+  if (!loc || loc.ticketId !== ticketId) throw new AppError("ERR_NO_MESSAGE_FOUND", 404);
+  const entries = Object.entries({ ...patch, updatedAt: nowIso() }).filter(([k, v]) => !IMMUTABLE.has(k) && v !== undefined);
+  try {
+    const out = await ddb().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: { PK: keys.ticketPartition(companyId, ticketId), SK: loc.messageSK },
+        UpdateExpression: "SET " + entries.map((_e, i) => `#k${i} = :v${i}`).join(", "),
+        ExpressionAttributeNames: Object.fromEntries(entries.map(([k], i) => [`#k${i}`, k])),
+        ExpressionAttributeValues: Object.fromEntries(entries.map(([, v], i) => [`:v${i}`, v])),
+        ConditionExpression: "attribute_exists(PK)",
+        ReturnValues: "ALL_NEW",
+      }),
+    );
+    return MessageItem.parse(out.Attributes);
+  } catch (err) {
+    if ((err as Error).name === "ConditionalCheckFailedException") throw new AppError("ERR_NO_MESSAGE_FOUND", 404);
+    throw err;
+  }
+}
+
+/**
+ * One page of a ticket's messages, NEWEST first (`ScanIndexForward:false` over `M#`), `limit` items after `cursor`.
+ * Cursors of another ticket or company → 400 `ERR_INVALID_CURSOR`.
+ */
+export async function listMessages(
+  companyId: number,
+  ticketId: number,
+  opts: { limit?: number; cursor?: string } = {},
+): Promise<{ messages: MessageItem[]; nextCursor?: string }> {
+  const pk = keys.ticketPartition(companyId, ticketId);
+  const start = decodeCursor<Record<string, unknown>>(opts.cursor, { PK: pk });
+  const out = await ddb().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: "PK = :pk AND begins_with(SK, :m)",
+      ExpressionAttributeValues: { ":pk": pk, ":m": keys.messagePrefix },
+      ScanIndexForward: false,
+      Limit: (opts.limit ?? 20) + 1,
+      ExclusiveStartKey: start,
+    }),
+  );
+  const items = out.Items ?? [];
+  const limit = opts.limit ?? 20;
+  const page = items.slice(0, limit);
+  // One extra item read tells whether another page exists (no empty last page).
+  const last = page[page.length - 1];
+  const nextCursor = items.length > limit && last ? encodeCursor({ PK: last.PK, SK: last.SK }) : undefined;
+  return { messages: page.map((it) => MessageItem.parse(it)), nextCursor };
+}

@@ -1,0 +1,385 @@
+/**
+ * Message rules (attendance.md §2 Conversation view, §3 Message, §6 "only own messages", §7 calls; issue 3 §4;
+ * DESIGN.md §1 Outbound): views with presigned `mediaUrl`, realtime `appMessage`, the outbound send path (store with
+ * `ack: 0` → `send` session command → runner acks; failures end as `ack: -1` + `sendError` and 400
+ * `ERR_SENDING_WAPP_MSG`), reading a conversation (zero unread, read receipts), edit, delete, react, forward.
+ */
+import { generateMessageIDV2 } from "@whiskeysockets/baileys";
+import { nowIso } from "../common.ts";
+import { getContactItem } from "../contacts/repository.ts";
+import type { ContactItem } from "../contacts/schema.ts";
+import { AppError } from "../errors.ts";
+import { log } from "../log.ts";
+import { publish } from "../realtime/publish.ts";
+import { presignMediaGet } from "../storage/media.ts";
+import { writeTicketTransition, zeroUnread } from "../tickets/repository.ts";
+import type { TicketItem } from "../tickets/schema.ts";
+import {
+  findOrCreateTicket,
+  getAccessibleTicket,
+  publishTicket,
+  ticketAudience,
+  toTicketView,
+  type TicketActor,
+} from "../tickets/service.ts";
+import { sendSessionCommand } from "../whatsapp/commands.ts";
+import { getWhatsappItem } from "../whatsapp/repository.ts";
+import type { WhatsappItem } from "../whatsapp/schema.ts";
+import { getMessageById, ingestMessage, listMessages, updateMessage } from "./repository.ts";
+import { MessageItem, type MediaType, type MessageView } from "./schema.ts";
+
+// ---------------------------------------------------------------------------------------------
+// Views and realtime
+
+/** Presigned URL lifetime of media links (seconds). */
+export const MEDIA_URL_TTL_SECONDS = 300;
+
+/** A message as the API returns it: `mediaUrl` is a presigned GET (300 s) scoped to the company, or null. */
+export async function toMessageView(companyId: number, m: MessageItem): Promise<MessageView> {
+  let mediaUrl: string | null = null;
+  if (m.mediaKey) {
+    try {
+      mediaUrl = await presignMediaGet(companyId, m.mediaKey, MEDIA_URL_TTL_SECONDS, m.mediaName ?? undefined);
+    } catch (err) {
+      log("warn", "media presign failed", { companyId, messageId: m.id, err });
+    }
+  }
+  return { ...m, mediaUrl, quotedMsg: m.quotedMsg ?? null };
+}
+
+/**
+ * Publishes `company-{id}-appMessage` `{action, message: MessageView, ticket: TicketView, contact}` to the ticket's
+ * audience (queue users, admins, assignee). Never throws.
+ */
+export async function publishMessage(companyId: number, message: MessageItem, ticket: TicketItem, action: "create" | "update"): Promise<void> {
+  try {
+    const [view, ticketView] = await Promise.all([toMessageView(companyId, message), toTicketView(companyId, ticket)]);
+    await publish(companyId, "appMessage", { action, message: view, ticket: ticketView, contact: ticketView.contact }, ticketAudience(ticket));
+  } catch (err) {
+    log("warn", "appMessage publish failed", { companyId, err });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text variables (attendance.md §2 "Message variables": firstName, name, ms, protocol, hora)
+
+const TZ = "America/Sao_Paulo";
+
+function spParts(d: Date): Record<string, string> {
+  const parts = new Intl.DateTimeFormat("en-GB", {
+    timeZone: TZ,
+    year: "numeric",
+    month: "2-digit",
+    day: "2-digit",
+    hour: "2-digit",
+    minute: "2-digit",
+    second: "2-digit",
+    hourCycle: "h23",
+  }).formatToParts(d);
+  return Object.fromEntries(parts.map((p) => [p.type, p.value]));
+}
+
+/** Greeting of the day by the hour in São Paulo: 6-11 "Bom dia", 12-17 "Boa tarde", 18-23 "Boa noite", 0-5 "Boa madrugada". */
+export function greetingOfDay(d = new Date()): string {
+  const h = Number(spParts(d).hour);
+  if (h >= 6 && h < 12) return "Bom dia";
+  if (h >= 12 && h < 18) return "Boa tarde";
+  if (h >= 18) return "Boa noite";
+  return "Boa madrugada";
+}
+
+/**
+ * Replaces `{{firstName}}`, `{{name}}`, `{{ms}}`, `{{protocol}}` (yyyyMMddHHmmss + ticket id) and `{{hora}}` (HH:mm:ss),
+ * times in America/Sao_Paulo. Unknown placeholders are left as typed.
+ */
+export function applyVariables(body: string, ctx: { contactName: string; ticketId: number; now?: Date }): string {
+  const now = ctx.now ?? new Date();
+  const p = spParts(now);
+  const values: Record<string, string> = {
+    firstName: ctx.contactName.trim().split(/\s+/)[0] ?? "",
+    name: ctx.contactName,
+    ms: greetingOfDay(now),
+    protocol: `${p.year}${p.month}${p.day}${p.hour}${p.minute}${p.second}${ctx.ticketId}`,
+    hora: `${p.hour}:${p.minute}:${p.second}`,
+  };
+  return body.replace(/\{\{\s*(firstName|name|ms|protocol|hora)\s*\}\}/g, (_m, k: string) => values[k]);
+}
+
+/** The chat JID of a contact: `<digits>@g.us` for groups, its phone JID, else its first known JID (LID). */
+export function chatJidOf(contact: Pick<ContactItem, "number" | "isGroup" | "jids">): string {
+  if (contact.isGroup) return contact.jids.find((j) => j.endsWith("@g.us")) ?? `${contact.number}@g.us`;
+  return contact.jids.find((j) => j.endsWith("@s.whatsapp.net")) ?? (contact.number ? `${contact.number}@s.whatsapp.net` : contact.jids[0] ?? "");
+}
+
+/** The message type of an uploaded file by its MIME type (image, audio, video, else application). */
+export function mediaTypeOf(mime: string): MediaType {
+  const head = mime.split("/")[0];
+  return head === "image" || head === "audio" || head === "video" ? head : "application";
+}
+
+// ---------------------------------------------------------------------------------------------
+// Outbound
+
+/** Who sends: the agent (name used for the signature) or the system. */
+export interface Sender {
+  userId: number | null;
+  name: string;
+}
+
+/** Outbound content: text (with optional quote) or one stored media object. */
+export interface OutboundInput {
+  body: string;
+  quotedMsgId?: string | null;
+  /** Prefix `*{name}:*\n` (default true; the web's sign toggle). */
+  signMessage?: boolean;
+  isForwarded?: boolean;
+  /** Already uploaded media (S3 key under `media/<cid>/`). */
+  media?: { key: string; mime: string; name: string; size: number; mediaType?: MediaType };
+  /** Pre-generated message id (media uploads name their S3 object after it). */
+  messageId?: string;
+}
+
+/** A new outbound WhatsApp message id (Baileys' `generateMessageIDV2`, seeded with the connection's number when known). */
+export function newOutboundId(wa?: Pick<WhatsappItem, "number"> | null): string {
+  return generateMessageIDV2(wa?.number ? `${wa.number}@s.whatsapp.net` : undefined);
+}
+
+async function markFailed(companyId: number, ticket: TicketItem, messageId: string, reason: string): Promise<MessageItem> {
+  const failed = await updateMessage(companyId, ticket.id, messageId, { ack: -1, sendError: reason });
+  await publishMessage(companyId, failed, ticket, "update");
+  return failed;
+}
+
+/**
+ * Stores an outbound message (`fromMe`, `ack: 0`) with the variables applied and the signature when asked, publishes it,
+ * and enqueues the `send` session command. When the connection is not CONNECTED or the enqueue fails the message is
+ * kept with `ack: -1` and `sendError`, an `update` is published, and 400 `ERR_SENDING_WAPP_MSG` (carrying `message`)
+ * is thrown. Returns the stored message view.
+ */
+export async function sendOutbound(companyId: number, sender: Sender, ticket: TicketItem, input: OutboundInput): Promise<MessageView> {
+  const [contact, wa] = await Promise.all([getContactItem(companyId, ticket.contactId), getWhatsappItem(companyId, ticket.whatsappId)]);
+  if (!contact) throw new AppError("ERR_NO_CONTACT_FOUND", 404);
+  const remoteJid = chatJidOf(contact);
+  let text = applyVariables(input.body, { contactName: contact.name, ticketId: ticket.id });
+  if ((input.signMessage ?? true) && sender.name && text) text = `*${sender.name}:*\n${text}`;
+  let quoted: MessageItem | null = null;
+  if (input.quotedMsgId) {
+    const q = await getMessageById(companyId, input.quotedMsgId);
+    if (q && q.ticketId === ticket.id) quoted = q;
+  }
+  const id = input.messageId ?? newOutboundId(wa);
+  const now = nowIso();
+  const draft = MessageItem.parse({
+    id,
+    ticketId: ticket.id,
+    companyId,
+    contactId: contact.id,
+    whatsappId: ticket.whatsappId,
+    remoteJid,
+    body: text,
+    fromMe: true,
+    read: true,
+    mediaType: input.media ? (input.media.mediaType ?? mediaTypeOf(input.media.mime)) : "chat",
+    mediaKey: input.media?.key ?? null,
+    mediaName: input.media?.name ?? null,
+    mediaMime: input.media?.mime ?? null,
+    mediaSize: input.media?.size ?? null,
+    ack: 0,
+    isForwarded: !!input.isForwarded,
+    quotedMsgId: quoted?.id ?? null,
+    quotedMsg: quoted ? { id: quoted.id, body: quoted.body, fromMe: quoted.fromMe, mediaType: quoted.mediaType, senderName: quoted.senderName } : null,
+    waTimestamp: now,
+    userId: sender.userId,
+    createdAt: now,
+    updatedAt: now,
+  });
+  const { createdAt: _c, updatedAt: _u, ...toStore } = draft;
+  const stored = await ingestMessage(companyId, ticket, toStore, {
+    lastMessage: text || input.media?.name || "",
+    incrementUnread: false,
+    waAliasJid: remoteJid,
+  });
+  await Promise.all([publishMessage(companyId, stored.message, stored.ticket, "create"), publishTicket(companyId, stored.ticket, "update")]);
+
+  if (!wa || wa.status !== "CONNECTED") {
+    const failed = await markFailed(companyId, stored.ticket, id, "ERR_WAPP_NOT_INITIALIZED");
+    throw new AppError("ERR_SENDING_WAPP_MSG", 400, { message: await toMessageView(companyId, failed) });
+  }
+  try {
+    await sendSessionCommand({ type: "send", companyId, whatsappId: ticket.whatsappId, ticketId: ticket.id, messageId: id });
+  } catch (err) {
+    log("error", "send command enqueue failed", { companyId, ticketId: ticket.id, messageId: id, err });
+    const failed = await markFailed(companyId, stored.ticket, id, "ERR_SENDING_WAPP_MSG");
+    throw new AppError("ERR_SENDING_WAPP_MSG", 400, { message: await toMessageView(companyId, failed) });
+  }
+  return toMessageView(companyId, stored.message);
+}
+
+/** `POST /api/messages/{ticketId}` (text): access-checked send as the caller. See {@link sendOutbound}. */
+export async function sendTicketMessage(
+  actor: TicketActor,
+  ticketId: number,
+  input: { body: string; quotedMsgId?: string | null; signMessage?: boolean },
+): Promise<MessageView> {
+  const ticket = await getAccessibleTicket(actor, ticketId);
+  if (!input.body.trim()) throw new AppError("ERR_VALIDATION", 400, { fields: [{ path: "body", message: "Required" }] });
+  return sendOutbound(actor.companyId, { userId: actor.userId, name: actor.name }, ticket, input);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reading a conversation
+
+/**
+ * `GET /api/messages/{ticketId}`: 20 messages per page, the newest page first, each page returned oldest → newest.
+ * `cursor` (from `nextCursor`) or `pageNumber` (walked, at most 50 pages). Opening the first page zeroes the ticket's
+ * unread count (publishing a ticket update) and, best-effort, marks the page's unread inbound messages read and
+ * enqueues a `read` command for them. 403/404 as {@link getAccessibleTicket}.
+ */
+export async function listTicketMessages(
+  actor: TicketActor,
+  ticketId: number,
+  opts: { pageNumber?: number; cursor?: string },
+): Promise<{ messages: MessageView[]; ticket: Awaited<ReturnType<typeof toTicketView>>; count: number; hasMore: boolean; nextCursor?: string }> {
+  const ticket = await getAccessibleTicket(actor, ticketId);
+  const cid = actor.companyId;
+  let cursor = opts.cursor;
+  let walked = 0;
+  const first = !cursor && (opts.pageNumber ?? 1) <= 1;
+  if (!cursor && (opts.pageNumber ?? 1) > 1) {
+    for (let i = 0; i < Math.min((opts.pageNumber ?? 1) - 1, 50); i++) {
+      const p = await listMessages(cid, ticket.id, { cursor });
+      walked += p.messages.length;
+      cursor = p.nextCursor;
+      if (!cursor) return { messages: [], ticket: await toTicketView(cid, ticket), count: walked, hasMore: false };
+    }
+  }
+  const page = await listMessages(cid, ticket.id, { cursor });
+  let current = ticket;
+  if (first) {
+    const unread = page.messages.filter((m) => !m.fromMe && !m.read);
+    const work: Promise<unknown>[] = [];
+    if (ticket.unreadMessages > 0) {
+      current = { ...ticket, unreadMessages: 0 };
+      work.push(zeroUnread(cid, ticket.id).then(() => publishTicket(cid, current, "update")));
+    }
+    if (unread.length) {
+      work.push(
+        ...unread.map((m) => updateMessage(cid, ticket.id, m.id, { read: true }).catch(() => undefined)),
+        sendSessionCommand({ type: "read", companyId: cid, whatsappId: ticket.whatsappId, remoteJid: unread[0].remoteJid, messageIds: unread.map((m) => m.id) }).catch(
+          (err) => log("warn", "read command enqueue failed", { companyId: cid, ticketId: ticket.id, err }),
+        ),
+      );
+      for (const m of unread) m.read = true;
+    }
+    await Promise.all(work);
+  }
+  const [views, ticketView] = await Promise.all([
+    Promise.all([...page.messages].reverse().map((m) => toMessageView(cid, m))),
+    toTicketView(cid, current),
+  ]);
+  return { messages: views, ticket: ticketView, count: walked + views.length, hasMore: !!page.nextCursor, nextCursor: page.nextCursor };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Edit, delete, react, forward
+
+async function accessibleMessage(actor: TicketActor, messageId: string): Promise<{ message: MessageItem; ticket: TicketItem }> {
+  const message = await getMessageById(actor.companyId, messageId);
+  if (!message) throw new AppError("ERR_NO_MESSAGE_FOUND", 404);
+  const ticket = await getAccessibleTicket(actor, message.ticketId);
+  return { message, ticket };
+}
+
+async function enqueueOr(code: "ERR_SENDING_WAPP_MSG" | "ERR_DELETE_WAPP_MSG", fn: () => Promise<unknown>): Promise<void> {
+  try {
+    await fn();
+  } catch (err) {
+    log("error", "session command enqueue failed", { err });
+    throw new AppError(code, 400);
+  }
+}
+
+/**
+ * `POST /api/messages/edit/{id}`: edits one of the caller's own sent (`fromMe`) messages: enqueues the `edit` command,
+ * then stores `body`, `previousBody`, `isEdited` and publishes an update. 403 `ERR_NO_PERMISSION` for others' messages,
+ * 400 for empty text or a deleted message, 400 `ERR_SENDING_WAPP_MSG` when the command cannot be enqueued (nothing changes).
+ */
+export async function editMessage(actor: TicketActor, messageId: string, body: string): Promise<MessageView> {
+  const { message, ticket } = await accessibleMessage(actor, messageId);
+  if (!message.fromMe) throw new AppError("ERR_NO_PERMISSION", 403);
+  if (!body.trim()) throw new AppError("ERR_VALIDATION", 400, { fields: [{ path: "body", message: "Required" }] });
+  if (message.isDeleted) throw new AppError("ERR_VALIDATION", 400, { fields: [{ path: "id", message: "Deleted" }] });
+  await enqueueOr("ERR_SENDING_WAPP_MSG", () =>
+    sendSessionCommand({ type: "edit", companyId: actor.companyId, whatsappId: message.whatsappId, ticketId: ticket.id, messageId, body }),
+  );
+  const updated = await updateMessage(actor.companyId, ticket.id, messageId, { body, previousBody: message.body, isEdited: true });
+  await publishMessage(actor.companyId, updated, ticket, "update");
+  return toMessageView(actor.companyId, updated);
+}
+
+/**
+ * `DELETE /api/messages/{id}`: deletes one of the caller's own messages for everyone: enqueues `delete`, sets
+ * `isDeleted`, publishes an update. 403 for others' messages; 400 `ERR_DELETE_WAPP_MSG` when the command cannot be enqueued.
+ */
+export async function deleteMessage(actor: TicketActor, messageId: string): Promise<MessageView> {
+  const { message, ticket } = await accessibleMessage(actor, messageId);
+  if (!message.fromMe) throw new AppError("ERR_NO_PERMISSION", 403);
+  await enqueueOr("ERR_DELETE_WAPP_MSG", () =>
+    sendSessionCommand({ type: "delete", companyId: actor.companyId, whatsappId: message.whatsappId, ticketId: ticket.id, messageId }),
+  );
+  const updated = await updateMessage(actor.companyId, ticket.id, messageId, { isDeleted: true });
+  await publishMessage(actor.companyId, updated, ticket, "update");
+  return toMessageView(actor.companyId, updated);
+}
+
+/**
+ * `POST /api/messages/{id}/reactions` `{type: emoji}`: reacts to any message of an accessible ticket: enqueues `react`,
+ * stores the reaction on the target (one per sender; an empty emoji removes ours) and publishes an update.
+ */
+export async function reactToMessage(actor: TicketActor, messageId: string, emoji: string): Promise<MessageView> {
+  const { message, ticket } = await accessibleMessage(actor, messageId);
+  await enqueueOr("ERR_SENDING_WAPP_MSG", () =>
+    sendSessionCommand({ type: "react", companyId: actor.companyId, whatsappId: message.whatsappId, ticketId: ticket.id, messageId, emoji }),
+  );
+  const reactions = message.reactions.filter((r) => !r.fromMe);
+  if (emoji) reactions.push({ emoji, fromMe: true, senderJid: null, at: nowIso() });
+  const updated = await updateMessage(actor.companyId, ticket.id, messageId, { reactions });
+  await publishMessage(actor.companyId, updated, ticket, "update");
+  return toMessageView(actor.companyId, updated);
+}
+
+/**
+ * `POST /api/message/forward` `{messageId, contactId, signMessage}`: sends a copy of an accessible message (text or the
+ * same media object) to the contact through the source ticket's connection, in the contact's open/pending ticket there
+ * (a new one is opened and assigned to the caller, in the source ticket's queue). `isForwarded` is set.
+ */
+export async function forwardMessage(actor: TicketActor, input: { messageId: string; contactId: number; signMessage?: boolean }): Promise<MessageView> {
+  const { message, ticket: source } = await accessibleMessage(actor, input.messageId);
+  const contact = await getContactItem(actor.companyId, input.contactId);
+  if (!contact) throw new AppError("ERR_NO_CONTACT_FOUND", 404);
+  let { ticket, created } = await findOrCreateTicket(actor.companyId, {
+    contactId: contact.id,
+    whatsappId: source.whatsappId,
+    isGroup: contact.isGroup,
+    queueId: source.queueId,
+  });
+  if (created) {
+    ticket = await writeTicketTransition(ticket, { status: "open", userId: actor.userId, updatedAt: nowIso() });
+  }
+  return sendOutbound(actor.companyId, { userId: actor.userId, name: actor.name }, ticket, {
+    body: message.mediaKey ? (message.body === message.mediaName ? "" : message.body) : message.body,
+    signMessage: input.signMessage ?? false,
+    isForwarded: true,
+    media: message.mediaKey
+      ? { key: message.mediaKey, mime: message.mediaMime ?? "application/octet-stream", name: message.mediaName ?? "file", size: message.mediaSize ?? 0, mediaType: message.mediaType }
+      : undefined,
+  });
+}
+
+/** `GET /api/media/{messageId}`: a short-lived presigned URL of an accessible message's media (404 when it has none). */
+export async function mediaUrlOf(actor: TicketActor, messageId: string): Promise<{ url: string; expiresInSeconds: number }> {
+  const { message } = await accessibleMessage(actor, messageId);
+  if (!message.mediaKey) throw new AppError("ERR_NOT_FOUND", 404);
+  const url = await presignMediaGet(actor.companyId, message.mediaKey, MEDIA_URL_TTL_SECONDS, message.mediaName ?? undefined);
+  return { url, expiresInSeconds: MEDIA_URL_TTL_SECONDS };
+}

@@ -1,0 +1,341 @@
+/**
+ * Tickets in DynamoDB (DESIGN.md §6): item `C#<cid>#TK#<id>`/`#TICKET` with the four list indexes from
+ * `keys.ticketIndexes` (GSI1 by status, GSI2 by status+queue, GSI3 by status+assignee, GSI4 by contact), the uuid
+ * alias `C#<cid>#TKUUID#<uuid>` and the ACTIVE marker `C#<cid>#ACTIVE#<wid>#<contactId>` (one open/pending ticket per
+ * contact per connection; holds `ticketId`). Items are parsed with `TicketItem` on read.
+ */
+import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, BatchWriteCommand } from "@aws-sdk/lib-dynamodb";
+import { batchGetRaw } from "../db/batch.ts";
+import { ddb, tableName } from "../db/client.ts";
+import { cancellationReasons } from "../db/errors.ts";
+import { keys, pad } from "../db/keys.ts";
+import { AppError } from "../errors.ts";
+import { TicketItem } from "./schema.ts";
+
+/** The list-index attributes of a ticket (GSI3 only when assigned). */
+export const ticketIndexKeys = (t: TicketItem) => keys.ticketIndexes(t);
+
+/** The full stored item of a ticket. */
+export function ticketRecord(t: TicketItem): Record<string, unknown> {
+  return { ...t, ...keys.ticket(t.companyId, t.id), ...ticketIndexKeys(t), _type: "ticket" };
+}
+
+/** True for statuses that hold the ACTIVE marker. */
+export const isActiveStatus = (s: string) => s === "open" || s === "pending";
+
+/** Reads one ticket of the company, or null. */
+export async function getTicketItem(companyId: number, ticketId: number, consistent = false): Promise<TicketItem | null> {
+  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.ticket(companyId, ticketId), ConsistentRead: consistent }));
+  return out.Item ? TicketItem.parse(out.Item) : null;
+}
+
+/** Reads many tickets of the company in one batch; returns them by id. */
+export async function batchGetTickets(companyId: number, ids: number[]): Promise<Map<number, TicketItem>> {
+  const raw = await batchGetRaw([...new Set(ids)].map((id) => keys.ticket(companyId, id)));
+  const out = new Map<number, TicketItem>();
+  for (const it of raw.values()) {
+    const t = TicketItem.parse(it);
+    out.set(t.id, t);
+  }
+  return out;
+}
+
+/** The ticket id a uuid names in this company, or null. */
+export async function getTicketIdByUuid(companyId: number, uuid: string): Promise<number | null> {
+  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.ticketUuid(companyId, uuid) }));
+  return out.Item ? Number(out.Item.ticketId) : null;
+}
+
+/** The ticket id holding the ACTIVE marker of (connection, contact), or null. Strongly consistent. */
+export async function getActiveTicketId(companyId: number, whatsappId: number, contactId: number): Promise<number | null> {
+  const out = await ddb().send(
+    new GetCommand({ TableName: tableName(), Key: keys.activeTicket(companyId, whatsappId, contactId), ConsistentRead: true }),
+  );
+  return out.Item ? Number(out.Item.ticketId) : null;
+}
+
+const markerItem = (t: TicketItem) => ({ ...keys.activeTicket(t.companyId, t.whatsappId, t.contactId), _type: "activeTicket", ticketId: t.id, companyId: t.companyId });
+
+/**
+ * Creates an open or pending ticket: Put ACTIVE marker (`attribute_not_exists`, `ALL_OLD` on failure) + Put ticket
+ * + Put uuid alias, one transaction. Returns `{created:true}` or `{created:false, existingTicketId}` when another ticket
+ * holds the marker (the race winner).
+ */
+export async function createTicketItem(t: TicketItem): Promise<{ created: true } | { created: false; existingTicketId: number }> {
+  try {
+    await ddb().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Put: {
+              TableName: tableName(),
+              Item: markerItem(t),
+              ConditionExpression: "attribute_not_exists(PK)",
+              ReturnValuesOnConditionCheckFailure: "ALL_OLD",
+            },
+          },
+          { Put: { TableName: tableName(), Item: ticketRecord(t), ConditionExpression: "attribute_not_exists(PK)" } },
+          { Put: { TableName: tableName(), Item: { ...keys.ticketUuid(t.companyId, t.uuid), _type: "ticketUuid", ticketId: t.id } } },
+        ],
+      }),
+    );
+    return { created: true };
+  } catch (err) {
+    const reasons = cancellationReasons(err);
+    const first = reasons?.[0];
+    if (first?.Code === "ConditionalCheckFailed") {
+      const old = first.Item as Record<string, unknown> | undefined;
+      // The SDK returns the old item in wire format ({N: "12"}) inside cancellation reasons.
+      const raw = old?.ticketId as unknown;
+      const id = typeof raw === "object" && raw && "N" in (raw as object) ? Number((raw as { N: string }).N) : Number(raw);
+      if (Number.isFinite(id) && id > 0) return { created: false, existingTicketId: id };
+      const again = await getActiveTicketId(t.companyId, t.whatsappId, t.contactId);
+      if (again) return { created: false, existingTicketId: again };
+    }
+    throw err;
+  }
+}
+
+/** Attributes an agent-side update may change (everything else — lastMessage, unreadMessages — belongs to ingestion). */
+const MUTABLE = ["status", "userId", "queueId", "whatsappId", "useIntegration", "integrationId", "promptId", "chatbot", "updatedAt"] as const;
+
+/**
+ * Writes a ticket transition in one transaction (DESIGN.md §6 Close/Reopen recipes):
+ * - Update ticket: the mutable fields + recomputed GSI1-3 keys (GSI3 removed when unassigned), `version + 1`,
+ *   condition `version = prev.version` (two agents acting at once: the second gets 409 `ERR_CONFLICT`);
+ * - ACTIVE marker: Delete when leaving open/pending (condition: it is ours or gone), Put when entering open/pending
+ *   (`attribute_not_exists` → 409 `ERR_OTHER_OPEN_TICKET` with `{ticketId}` of the holder), both when the connection changes.
+ * Returns the new ticket (lastMessage/unreadMessages as read in `prev`).
+ */
+export async function writeTicketTransition(prev: TicketItem, patch: Partial<Pick<TicketItem, (typeof MUTABLE)[number]>>): Promise<TicketItem> {
+  const next: TicketItem = { ...prev, ...patch, version: prev.version + 1 };
+  const idx = ticketIndexKeys(next);
+  const names: Record<string, string> = { "#v": "version" };
+  const values: Record<string, unknown> = { ":v": prev.version, ":nv": next.version };
+  const sets: string[] = ["#v = :nv"];
+  MUTABLE.forEach((f, i) => {
+    names[`#f${i}`] = f;
+    values[`:f${i}`] = next[f];
+    sets.push(`#f${i} = :f${i}`);
+  });
+  for (const k of ["GSI1PK", "GSI1SK", "GSI2PK", "GSI2SK", "GSI3PK", "GSI3SK"] as const) {
+    if (k in idx) {
+      values[`:${k}`] = (idx as Record<string, string>)[k];
+      sets.push(`${k} = :${k}`);
+    }
+  }
+  const update =
+    "SET " + sets.join(", ") + ("GSI3PK" in idx ? "" : " REMOVE GSI3PK, GSI3SK");
+  const items: any[] = [
+    {
+      Update: {
+        TableName: tableName(),
+        Key: keys.ticket(prev.companyId, prev.id),
+        UpdateExpression: update,
+        ConditionExpression: "attribute_exists(PK) AND #v = :v",
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      },
+    },
+  ];
+  const wasActive = isActiveStatus(prev.status);
+  const isActive = isActiveStatus(next.status);
+  const moved = prev.whatsappId !== next.whatsappId;
+  let putIndex = -1;
+  if (wasActive && (!isActive || moved)) {
+    items.push({
+      Delete: {
+        TableName: tableName(),
+        Key: keys.activeTicket(prev.companyId, prev.whatsappId, prev.contactId),
+        ConditionExpression: "attribute_not_exists(PK) OR ticketId = :tid",
+        ExpressionAttributeValues: { ":tid": prev.id },
+      },
+    });
+  }
+  if (isActive && (!wasActive || moved)) {
+    putIndex = items.length;
+    items.push({
+      Put: {
+        TableName: tableName(),
+        Item: markerItem(next),
+        ConditionExpression: "attribute_not_exists(PK) OR ticketId = :tid",
+        ExpressionAttributeValues: { ":tid": prev.id },
+      },
+    });
+  }
+  try {
+    await ddb().send(new TransactWriteCommand({ TransactItems: items }));
+  } catch (err) {
+    const reasons = cancellationReasons(err);
+    if (reasons) {
+      if (putIndex >= 0 && reasons[putIndex]?.Code === "ConditionalCheckFailed") {
+        const holder = await getActiveTicketId(next.companyId, next.whatsappId, next.contactId);
+        throw new AppError("ERR_OTHER_OPEN_TICKET", 409, { ticketId: holder });
+      }
+      if (reasons[0]?.Code === "ConditionalCheckFailed" || reasons.some((r) => r.Code === "TransactionConflict")) {
+        throw new AppError("ERR_CONFLICT", 409);
+      }
+    }
+    throw err;
+  }
+  return next;
+}
+
+/** Sets `unreadMessages = 0` (opening the conversation). No version bump, no `updatedAt` change. */
+export async function zeroUnread(companyId: number, ticketId: number): Promise<void> {
+  await ddb()
+    .send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.ticket(companyId, ticketId),
+        UpdateExpression: "SET unreadMessages = :z",
+        ConditionExpression: "attribute_exists(PK)",
+        ExpressionAttributeValues: { ":z": 0 },
+      }),
+    )
+    .catch((err) => {
+      if ((err as Error).name !== "ConditionalCheckFailedException") throw err;
+    });
+}
+
+/** Sets a few attributes that change no list position (`presence`), returning the new ticket or null when gone. */
+export async function setTicketAttributes(companyId: number, ticketId: number, attrs: { presence?: string }): Promise<TicketItem | null> {
+  try {
+    const out = await ddb().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.ticket(companyId, ticketId),
+        UpdateExpression: "SET presence = :p",
+        ConditionExpression: "attribute_exists(PK)",
+        ExpressionAttributeValues: { ":p": attrs.presence ?? "" },
+        ReturnValues: "ALL_NEW",
+      }),
+    );
+    return out.Attributes ? TicketItem.parse(out.Attributes) : null;
+  } catch (err) {
+    if ((err as Error).name === "ConditionalCheckFailedException") return null;
+    throw err;
+  }
+}
+
+/** Which list index a query uses. */
+export type TicketIndex = "GSI1" | "GSI2" | "GSI3" | "GSI4";
+
+/**
+ * One Query of a ticket list index, newest first. `skBetween` narrows the sort key (`updatedAt` day filter);
+ * `filter` adds an optional FilterExpression (rare filters only: unread, created day, tags).
+ */
+export async function queryTicketIndex(
+  index: TicketIndex,
+  pk: string,
+  opts: {
+    limit: number;
+    startKey?: Record<string, unknown>;
+    skBetween?: [string, string];
+    skPrefix?: string;
+    filter?: { expression: string; names?: Record<string, string>; values?: Record<string, unknown> };
+  },
+): Promise<{ items: (TicketItem & { _sk: string; _key: Record<string, unknown> })[]; lastKey?: Record<string, unknown> }> {
+  const values: Record<string, unknown> = { ":pk": pk, ...(opts.filter?.values ?? {}) };
+  let cond = `${index}PK = :pk`;
+  if (opts.skBetween) {
+    cond += ` AND ${index}SK BETWEEN :a AND :b`;
+    values[":a"] = opts.skBetween[0];
+    values[":b"] = opts.skBetween[1];
+  } else if (opts.skPrefix) {
+    cond += ` AND begins_with(${index}SK, :sp)`;
+    values[":sp"] = opts.skPrefix;
+  }
+  const out = await ddb().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: index,
+      KeyConditionExpression: cond,
+      ExpressionAttributeValues: values,
+      ...(opts.filter ? { FilterExpression: opts.filter.expression } : {}),
+      ...(opts.filter?.names ? { ExpressionAttributeNames: opts.filter.names } : {}),
+      ScanIndexForward: false,
+      Limit: opts.limit,
+      ExclusiveStartKey: opts.startKey,
+    }),
+  );
+  const items = (out.Items ?? []).map((raw) => {
+    const t = TicketItem.parse(raw);
+    return Object.assign(t, {
+      _sk: String(raw[`${index}SK`]),
+      _key: { PK: raw.PK, SK: raw.SK, [`${index}PK`]: raw[`${index}PK`], [`${index}SK`]: raw[`${index}SK`] },
+    });
+  });
+  return { items, lastKey: out.LastEvaluatedKey };
+}
+
+/** The tickets of a contact, newest created first (GSI4), at most `limit`. */
+export async function queryContactTickets(companyId: number, contactId: number, limit: number): Promise<TicketItem[]> {
+  const out = await queryTicketIndex("GSI4", keys.contactTicketsPK(companyId, contactId), { limit, skPrefix: "T#" });
+  return out.items;
+}
+
+/**
+ * Deletes a ticket: the item, its uuid alias and its ACTIVE marker (if it holds it) in one transaction, then
+ * (best-effort) the rest of its partition (messages, notes, tag edges) and the message id references.
+ */
+export async function deleteTicketItems(t: TicketItem): Promise<void> {
+  await ddb().send(
+    new TransactWriteCommand({
+      TransactItems: [
+        { Delete: { TableName: tableName(), Key: keys.ticket(t.companyId, t.id), ConditionExpression: "attribute_exists(PK)" } },
+        { Delete: { TableName: tableName(), Key: keys.ticketUuid(t.companyId, t.uuid) } },
+        {
+          Delete: {
+            TableName: tableName(),
+            Key: keys.activeTicket(t.companyId, t.whatsappId, t.contactId),
+            ConditionExpression: "attribute_not_exists(PK) OR ticketId = :tid",
+            ExpressionAttributeValues: { ":tid": t.id },
+          },
+        },
+      ],
+    }),
+  );
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await ddb().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: "PK = :pk",
+        ExpressionAttributeValues: { ":pk": keys.ticketPartition(t.companyId, t.id) },
+        ProjectionExpression: "PK, SK, id, #k",
+        ExpressionAttributeNames: { "#k": "_type" },
+        ExclusiveStartKey: start,
+        Limit: 200,
+      }),
+    );
+    const dels: { PK: string; SK: string }[] = [];
+    for (const it of page.Items ?? []) {
+      dels.push({ PK: String(it.PK), SK: String(it.SK) });
+      if (String(it.SK).startsWith("M#") && it.id) dels.push(keys.messageRef(t.companyId, String(it.id)));
+      if (String(it.SK).startsWith("NOTE#") && it.id) dels.push(keys.noteRef(t.companyId, Number(it.id)));
+    }
+    for (let i = 0; i < dels.length; i += 25) {
+      await ddb().send(
+        new BatchWriteCommand({ RequestItems: { [tableName()]: dels.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } })) } }),
+      );
+    }
+    start = page.LastEvaluatedKey;
+  } while (start);
+}
+
+/** Deletes the ACTIVE marker of a ticket that no longer exists (self-healing of a stale marker). */
+export async function deleteStaleMarker(companyId: number, whatsappId: number, contactId: number, ticketId: number): Promise<void> {
+  await ddb()
+    .send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: keys.activeTicket(companyId, whatsappId, contactId),
+        ConditionExpression: "ticketId = :tid",
+        ExpressionAttributeValues: { ":tid": ticketId },
+      }),
+    )
+    .catch(() => undefined);
+}
+
+export { pad };

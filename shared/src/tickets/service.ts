@@ -1,0 +1,483 @@
+/**
+ * Ticket rules shared by the API and the session runner (attendance.md §3 Ticket, §4 transitions, §6 access;
+ * issue 3 §4; DESIGN.md §6 "Find-or-create a ticket").
+ *
+ * Contract functions other features call: {@link findOrCreateTicket}, {@link getTicket}, {@link toTicketView},
+ * {@link toTicketViews}, {@link publishTicket}, {@link setTicketPresence}. The list (`GET /api/tickets`) is
+ * {@link listTickets}; agent transitions live in `actions.ts`.
+ */
+import { randomUUID } from "node:crypto";
+import { nowIso } from "../common.ts";
+import { batchGetRaw, keyId } from "../db/batch.ts";
+import { decodeCursor, encodeCursor } from "../db/cursor.ts";
+import { nextId } from "../db/counters.ts";
+import { keys } from "../db/keys.ts";
+import { AppError } from "../errors.ts";
+import { publish, type Audience } from "../realtime/publish.ts";
+import { ContactItem } from "../contacts/schema.ts";
+import { contactSearch } from "../contacts/service.ts";
+import {
+  createTicketItem,
+  deleteStaleMarker,
+  getActiveTicketId,
+  getTicketIdByUuid,
+  getTicketItem,
+  isActiveStatus,
+  queryContactTickets,
+  queryTicketIndex,
+  setTicketAttributes,
+  type TicketIndex,
+} from "./repository.ts";
+import { TicketItem, type TicketStatus, type TicketView } from "./schema.ts";
+
+// ---------------------------------------------------------------------------------------------
+// Contract: find-or-create, read, views, realtime
+
+/**
+ * The ingest path's ticket (DESIGN.md §6): returns the contact's open/pending ticket on that connection (the ACTIVE
+ * marker), or creates a new `pending` ticket (queue `queueId` or none) when there is none — so a customer writing after
+ * a close starts a new ticket while the earlier ones stay readable. Race-safe: concurrent calls give one ticket (the
+ * loser reads the winner through the marker). Does not publish: the caller publishes after storing its message.
+ */
+export async function findOrCreateTicket(
+  companyId: number,
+  input: { contactId: number; whatsappId: number; isGroup: boolean; queueId?: number | null },
+): Promise<{ ticket: TicketItem; created: boolean }> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const activeId = await getActiveTicketId(companyId, input.whatsappId, input.contactId);
+    if (activeId) {
+      const t = await getTicketItem(companyId, activeId, true);
+      if (t && isActiveStatus(t.status)) return { ticket: t, created: false };
+      // A marker without a live ticket (deleted meanwhile): heal and create.
+      await deleteStaleMarker(companyId, input.whatsappId, input.contactId, activeId);
+      continue;
+    }
+    const now = nowIso();
+    const ticket = TicketItem.parse({
+      id: await nextId(companyId, "ticket"),
+      uuid: randomUUID(),
+      companyId,
+      status: "pending",
+      contactId: input.contactId,
+      whatsappId: input.whatsappId,
+      queueId: input.queueId ?? null,
+      userId: null,
+      isGroup: input.isGroup,
+      version: 0,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const res = await createTicketItem(ticket);
+    if (res.created) return { ticket, created: true };
+    const winner = await getTicketItem(companyId, res.existingTicketId, true);
+    if (winner && isActiveStatus(winner.status)) return { ticket: winner, created: false };
+  }
+  throw new AppError("ERR_CREATING_TICKET", 409);
+}
+
+/** Reads a ticket of the company, or null (ids of other companies are simply absent). */
+export async function getTicket(companyId: number, ticketId: number): Promise<TicketItem | null> {
+  return getTicketItem(companyId, ticketId);
+}
+
+/** Reads a ticket by its uuid, or null. */
+export async function getTicketByUuid(companyId: number, uuid: string): Promise<TicketItem | null> {
+  const id = await getTicketIdByUuid(companyId, uuid);
+  return id ? getTicketItem(companyId, id) : null;
+}
+
+/** Per-request cache of the small company entities (queues, users, connections, tags) and contacts a page needs. */
+export class TicketDirectory {
+  private readonly items = new Map<string, Record<string, unknown> | null>();
+  constructor(readonly companyId: number) {}
+
+  /** Loads every missing entity the tickets reference in ONE BatchGet (chunked at 100 keys). */
+  async load(tickets: TicketItem[]): Promise<void> {
+    const cid = this.companyId;
+    const wanted = new Map<string, { PK: string; SK: string }>();
+    const want = (k: { PK: string; SK: string }) => {
+      const id = keyId(k);
+      if (!this.items.has(id)) wanted.set(id, k);
+    };
+    for (const t of tickets) {
+      want(keys.contact(cid, t.contactId));
+      want(keys.whatsapp(cid, t.whatsappId));
+      if (t.queueId != null) want(keys.queue(cid, t.queueId));
+      if (t.userId != null) want(keys.user(cid, t.userId));
+      for (const tag of t.tagIds) want(keys.tag(cid, tag));
+    }
+    if (!wanted.size) return;
+    const got = await batchGetRaw([...wanted.values()]);
+    for (const id of wanted.keys()) this.items.set(id, got.get(id) ?? null);
+  }
+
+  private get(k: { PK: string; SK: string }) {
+    return this.items.get(keyId(k)) ?? null;
+  }
+
+  /** The ticket with its nested contact, queue, whatsapp, user and tags (spec §3 Ticket). Call {@link load} first. */
+  view(t: TicketItem): TicketView {
+    const cid = this.companyId;
+    const rawContact = this.get(keys.contact(cid, t.contactId));
+    const contact = rawContact ? ContactItem.safeParse(rawContact) : null;
+    const c = contact?.success ? contact.data : null;
+    const q = t.queueId != null ? this.get(keys.queue(cid, t.queueId)) : null;
+    const u = t.userId != null ? this.get(keys.user(cid, t.userId)) : null;
+    const w = this.get(keys.whatsapp(cid, t.whatsappId));
+    return {
+      ...t,
+      contact: c
+        ? {
+            id: c.id,
+            name: c.name,
+            number: c.number,
+            profilePicUrl: c.profilePicUrl,
+            email: c.email,
+            extraInfo: c.extraInfo,
+            ...({ isGroup: c.isGroup, presence: c.presence, disableBot: c.disableBot, uuid: c.uuid } as object),
+          }
+        : { id: t.contactId, name: "", number: "", profilePicUrl: "", email: "", extraInfo: [] },
+      queue: q ? { id: Number(q.id), name: String(q.name ?? ""), color: String(q.color ?? "") } : null,
+      whatsapp: w ? { id: Number(w.id), name: String(w.name ?? ""), status: String(w.status ?? "DISCONNECTED") } : null,
+      user: u ? { id: Number(u.id), name: String(u.name ?? "") } : null,
+      tags: t.tagIds
+        .map((id) => this.get(keys.tag(cid, id)))
+        .filter((x): x is Record<string, unknown> => !!x)
+        .map((x) => ({ id: Number(x.id), name: String(x.name ?? ""), color: String(x.color ?? "") })),
+    };
+  }
+}
+
+/** One ticket as the API returns it (nested contact, queue, whatsapp, user, tags). */
+export async function toTicketView(companyId: number, ticket: TicketItem): Promise<TicketView> {
+  return (await toTicketViews(companyId, [ticket]))[0];
+}
+
+/** Many tickets as the API returns them, hydrated with ONE BatchGet of their distinct related items. */
+export async function toTicketViews(companyId: number, tickets: TicketItem[]): Promise<TicketView[]> {
+  const dir = new TicketDirectory(companyId);
+  await dir.load(tickets);
+  return tickets.map((t) => dir.view(t));
+}
+
+/** The realtime audience of a ticket: users of its queue (allTicket users when it has none), admins, and its assignee. */
+export const ticketAudience = (t: Pick<TicketItem, "queueId" | "userId">): Audience => ({ kind: "queue", queueId: t.queueId, alsoUserId: t.userId });
+
+/**
+ * Publishes `company-{id}-ticket`: `{action:"update", ticket: TicketView}` or `{action:"delete", ticketId}`, to the
+ * ticket's audience ({@link ticketAudience}). Never throws.
+ */
+export async function publishTicket(companyId: number, ticket: TicketItem, action: "update" | "delete"): Promise<void> {
+  try {
+    if (action === "delete") {
+      await publish(companyId, "ticket", { action, ticketId: ticket.id }, ticketAudience(ticket));
+      return;
+    }
+    const view = await toTicketView(companyId, ticket);
+    await publish(companyId, "ticket", { action, ticket: view }, ticketAudience(ticket));
+  } catch {
+    // realtime is best-effort; the list refetches on reconnect
+  }
+}
+
+/** Sets the contact's presence shown on the ticket (`composing`, `recording`, `available`...) and publishes an update. */
+export async function setTicketPresence(companyId: number, ticketId: number, presence: string): Promise<void> {
+  const t = await setTicketAttributes(companyId, ticketId, { presence });
+  if (t) await publishTicket(companyId, t, "update");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Access (attendance.md §6)
+
+/** The caller as far as ticket access is concerned (the verified token's context). */
+export interface TicketActor {
+  userId: number;
+  companyId: number;
+  profile: string;
+  super?: boolean;
+  name: string;
+  queueIds: number[];
+  allTicket: "enabled" | "desabled" | string;
+}
+
+export const isAdminActor = (a: TicketActor) => a.profile === "admin" || !!a.super;
+
+/**
+ * True when the actor may see the ticket: admins always; others when the ticket's queue is one of theirs, when it has
+ * no queue and their allTicket is enabled, or when it is assigned to them.
+ */
+export function canAccessTicket(a: TicketActor, t: Pick<TicketItem, "queueId" | "userId">): boolean {
+  if (isAdminActor(a)) return true;
+  if (t.userId != null && t.userId === a.userId) return true;
+  if (t.queueId == null) return a.allTicket === "enabled";
+  return a.queueIds.includes(t.queueId);
+}
+
+/** Reads a ticket the actor may see: 404 `ERR_NO_TICKET_FOUND` when absent, 403 `ERR_NO_PERMISSION` when outside their queues. */
+export async function getAccessibleTicket(a: TicketActor, ticketId: number | string): Promise<TicketItem> {
+  const t =
+    typeof ticketId === "number" || /^\d+$/.test(ticketId)
+      ? await getTicketItem(a.companyId, Number(ticketId))
+      : await getTicketByUuid(a.companyId, ticketId);
+  if (!t) throw new AppError("ERR_NO_TICKET_FOUND", 404);
+  if (!canAccessTicket(a, t)) throw new AppError("ERR_NO_PERMISSION", 403);
+  return t;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Listing (architecture §1.4 patterns 1-3, §1.6 merge, §1.7 search)
+
+/** `GET /api/tickets` query, already parsed. */
+export interface ListTicketsQuery {
+  status?: TicketStatus;
+  showAll?: boolean;
+  queueIds?: number[];
+  withUnreadMessages?: boolean;
+  pageNumber?: number;
+  cursor?: string;
+  searchParam?: string;
+  tags?: number[];
+  users?: number[];
+  /** `yyyy-mm-dd` (UTC): tickets created that day. */
+  date?: string;
+  /** `yyyy-mm-dd` (UTC): tickets last updated that day (a sort-key range, no filter). */
+  updatedAt?: string;
+  /** Page size, default 40. */
+  limit?: number;
+}
+
+export interface ListTicketsResult {
+  tickets: TicketView[];
+  /** Tickets returned so far (this page plus the pages walked with `pageNumber`), not a company-wide total. */
+  count: number;
+  hasMore: boolean;
+  nextCursor?: string;
+}
+
+/** One list source: a GSI partition read newest-first. */
+interface Source {
+  id: string;
+  index: TicketIndex;
+  pk: string;
+}
+
+type MergeCursor = { s: Record<string, Record<string, unknown> | null> };
+type SearchCursor = { c?: string; done?: boolean };
+
+const PAGE = 40;
+const MAX_WALK = 25;
+
+/**
+ * Lists tickets for the actor (attendance.md §2 Tickets screen, §6). No scans and no page-discarding filters:
+ * - open (not showAll) and closed (not showAll): the actor's own tickets, GSI3 `S#<status>#U#<me>`;
+ * - pending, or showAll (admins only): admins without queue filter read GSI1 `S#<status>`; otherwise one GSI2 query per
+ *   allowed queue (`Q#NONE` for admins and allTicket users) merged k-way by `<updatedAt>#<id>` with a map cursor;
+ * - `users` filter: GSI3 per user; `searchParam` (3+ chars): contacts by name/number prefix, then GSI4 per contact.
+ * Without `status` the three statuses are merged. Newest activity first. `cursor` (opaque, from `nextCursor`) or
+ * `pageNumber` (walked server-side, at most 25 pages). Other companies' cursors → 400 `ERR_INVALID_CURSOR`.
+ */
+export async function listTickets(a: TicketActor, q: ListTicketsQuery): Promise<ListTicketsResult> {
+  const limit = q.limit ?? PAGE;
+  const term = q.searchParam?.trim() ?? "";
+  if (term.length >= 3) return searchTickets(a, term, q, limit);
+
+  const admin = isAdminActor(a);
+  const showAll = admin && !!q.showAll;
+  const statuses: TicketStatus[] = q.status ? [q.status] : ["open", "pending", "closed"];
+  const sources: Source[] = [];
+  const cid = a.companyId;
+  const addSource = (index: TicketIndex, pk: string) => {
+    if (!sources.some((s) => s.pk === pk)) sources.push({ id: `${index}|${pk}`, index, pk });
+  };
+  const requested = q.queueIds?.length ? [...new Set(q.queueIds)] : undefined;
+  const queuesFor = (): (number | null)[] | "ALL" => {
+    if (admin) return requested ? [...requested, null] : "ALL";
+    const allowed = requested ? requested.filter((x) => a.queueIds.includes(x)) : a.queueIds;
+    return [...allowed, ...(a.allTicket === "enabled" ? [null] : [])];
+  };
+  for (const status of statuses) {
+    if (q.users?.length) {
+      for (const uid of q.users) addSource("GSI3", keys.ticketUserPK(cid, status, uid));
+      continue;
+    }
+    if (status !== "pending" && !showAll) {
+      addSource("GSI3", keys.ticketUserPK(cid, status, a.userId));
+      continue;
+    }
+    const qs = queuesFor();
+    if (qs === "ALL") addSource("GSI1", keys.ticketStatusPK(cid, status));
+    else for (const qid of qs) addSource("GSI2", keys.ticketQueuePK(cid, status, qid));
+  }
+
+  // Optional filters (rarely used; FilterExpression only for them). The updatedAt day is a key range instead.
+  const filterParts: string[] = [];
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  if (q.withUnreadMessages) {
+    filterParts.push("unreadMessages > :zeroUnread");
+    values[":zeroUnread"] = 0;
+  }
+  if (q.date) {
+    filterParts.push("begins_with(createdAt, :createdDay)");
+    values[":createdDay"] = q.date;
+  }
+  if (q.tags?.length) {
+    filterParts.push("(" + q.tags.map((t, i) => `contains(tagIds, :tag${i})`).join(" OR ") + ")");
+    q.tags.forEach((t, i) => (values[`:tag${i}`] = t));
+  }
+  if (!admin && q.users?.length) {
+    // Non-admins filtering by user still only see their own queues.
+    const allowed = a.queueIds;
+    const parts = [`userId = :me`];
+    values[":me"] = a.userId;
+    allowed.forEach((qid, i) => {
+      parts.push(`queueId = :aq${i}`);
+      values[`:aq${i}`] = qid;
+    });
+    if (a.allTicket === "enabled") parts.push("attribute_type(queueId, :nullType)"), (values[":nullType"] = "NULL");
+    filterParts.push("(" + parts.join(" OR ") + ")");
+  }
+  const filter = filterParts.length ? { expression: filterParts.join(" AND "), names: Object.keys(names).length ? names : undefined, values } : undefined;
+  const skBetween: [string, string] | undefined = q.updatedAt ? [q.updatedAt, `${q.updatedAt}~`] : undefined;
+
+  let cursor = q.cursor;
+  let walked = 0;
+  if (!cursor && (q.pageNumber ?? 1) > 1) {
+    const pages = Math.min((q.pageNumber ?? 1) - 1, MAX_WALK);
+    for (let i = 0; i < pages; i++) {
+      const p = await mergePage(cid, sources, limit, cursor, filter, skBetween);
+      walked += p.items.length;
+      cursor = p.nextCursor;
+      if (!cursor) return { tickets: [], count: walked, hasMore: false };
+    }
+  }
+  const page = await mergePage(cid, sources, limit, cursor, filter, skBetween);
+  const tickets = await toTicketViews(cid, page.items);
+  return { tickets, count: walked + tickets.length, hasMore: !!page.nextCursor, nextCursor: page.nextCursor };
+}
+
+/**
+ * One merged page over `sources`: each source is queried (in parallel) for `limit` items from its cursor position;
+ * items are merged newest-first and emitted while they are not older than any unfinished source's frontier, so pages
+ * never skip or repeat a ticket. The next cursor maps each source to the key of its last emitted item (`null` = done).
+ */
+async function mergePage(
+  companyId: number,
+  sources: Source[],
+  limit: number,
+  cursor: string | undefined,
+  filter: Parameters<typeof queryTicketIndex>[2]["filter"],
+  skBetween: [string, string] | undefined,
+): Promise<{ items: TicketItem[]; nextCursor?: string }> {
+  const cur = decodeCursor<MergeCursor>(cursor);
+  const starts: Record<string, Record<string, unknown> | null | undefined> = {};
+  if (cur) {
+    if (!cur.s || typeof cur.s !== "object") throw new AppError("ERR_INVALID_CURSOR", 400);
+    for (const [id, key] of Object.entries(cur.s)) {
+      const src = sources.find((s) => s.id === id);
+      if (!src) throw new AppError("ERR_INVALID_CURSOR", 400);
+      if (key !== null && (typeof key !== "object" || key[`${src.index}PK`] !== src.pk || typeof key.PK !== "string" || !key.PK.startsWith(`C#${companyId}#TK#`))) {
+        throw new AppError("ERR_INVALID_CURSOR", 400);
+      }
+      starts[id] = key;
+    }
+  }
+  const live = sources.filter((s) => starts[s.id] !== null);
+  const results = await Promise.all(
+    live.map(async (s) => {
+      const r = await queryTicketIndex(s.index, s.pk, { limit, startKey: starts[s.id] ?? undefined, filter, skBetween });
+      return { s, ...r };
+    }),
+  );
+  // Frontier: the oldest sort key each unfinished source has evaluated; nothing older than the newest frontier is safe.
+  let threshold = "";
+  for (const r of results) {
+    if (!r.lastKey) continue;
+    const f = String(r.lastKey[`${r.s.index}SK`] ?? "");
+    if (f > threshold) threshold = f;
+  }
+  const all = results.flatMap((r) => r.items.map((it) => ({ it, src: r.s.id })));
+  all.sort((x, y) => (x.it._sk < y.it._sk ? 1 : x.it._sk > y.it._sk ? -1 : 0));
+  const emitted: typeof all = [];
+  const seen = new Set<number>();
+  for (const e of all) {
+    if (emitted.length >= limit) break;
+    if (e.it._sk < threshold) break;
+    if (seen.has(e.it.id)) {
+      emitted.push({ ...e, it: Object.assign(e.it, { _dup: true }) });
+      continue;
+    }
+    seen.add(e.it.id);
+    emitted.push(e);
+  }
+  const next: MergeCursor = { s: {} };
+  let more = false;
+  for (const s of sources) {
+    if (starts[s.id] === null) {
+      next.s[s.id] = null;
+      continue;
+    }
+    const r = results.find((x) => x.s.id === s.id)!;
+    const mine = emitted.filter((e) => e.src === s.id);
+    let key: Record<string, unknown> | null | undefined;
+    if (mine.length === r.items.length) key = r.lastKey ?? null; // everything read was emitted: continue after it
+    else if (mine.length) key = mine[mine.length - 1].it._key; // continue after the last emitted item
+    else key = starts[s.id]; // nothing emitted: same position next time (undefined = from the start)
+    if (key === undefined) more = true;
+    else {
+      next.s[s.id] = key;
+      if (key !== null) more = true;
+    }
+  }
+  const items = emitted.filter((e) => !(e.it as { _dup?: boolean })._dup).map((e) => strip(e.it));
+  return { items, nextCursor: more ? encodeCursor(next as unknown as Record<string, unknown>) : undefined };
+}
+
+function strip(t: TicketItem & { _sk?: string; _key?: unknown; _dup?: boolean }): TicketItem {
+  const { _sk, _key, _dup, ...rest } = t;
+  return rest as TicketItem;
+}
+
+/**
+ * Ticket search (architecture §1.7): contacts whose name (accent/case-insensitive) or number starts with `term`, then
+ * each contact's tickets through GSI4 (newest first, up to 20 each), filtered by access, status, tags and users.
+ * Pages follow the contact search cursor.
+ */
+async function searchTickets(a: TicketActor, term: string, q: ListTicketsQuery, limit: number): Promise<ListTicketsResult> {
+  const cid = a.companyId;
+  let sc: SearchCursor = decodeCursor<SearchCursor>(q.cursor) ?? {};
+  if (typeof sc !== "object" || (sc.c !== undefined && typeof sc.c !== "string")) throw new AppError("ERR_INVALID_CURSOR", 400);
+  let walked = 0;
+  const contactsPerPage = Math.max(10, Math.ceil(limit / 2));
+  const runPage = async (cursor?: string) => {
+    const found = await contactSearch.search(cid, term, { limit: contactsPerPage, cursor });
+    const lists = await Promise.all(found.contacts.map((c) => queryContactTickets(cid, c.id, 20)));
+    const tickets = lists
+      .flat()
+      .filter((t) => canAccessTicket(a, t))
+      .filter((t) => !q.status || t.status === q.status)
+      .filter((t) => !q.tags?.length || q.tags.some((tag) => t.tagIds.includes(tag)))
+      .filter((t) => !q.users?.length || (t.userId != null && q.users.includes(t.userId)))
+      .filter((t) => !q.withUnreadMessages || t.unreadMessages > 0)
+      .filter((t) => !q.date || t.createdAt.startsWith(q.date))
+      .filter((t) => !q.updatedAt || t.updatedAt.startsWith(q.updatedAt))
+      .sort((x, y) => (x.updatedAt < y.updatedAt ? 1 : x.updatedAt > y.updatedAt ? -1 : y.id - x.id));
+    return { tickets, next: found.nextCursor };
+  };
+  if (!q.cursor && (q.pageNumber ?? 1) > 1) {
+    for (let i = 0; i < Math.min((q.pageNumber ?? 1) - 1, MAX_WALK); i++) {
+      const p = await runPage(sc.c);
+      walked += p.tickets.length;
+      if (!p.next) return { tickets: [], count: walked, hasMore: false };
+      sc = { c: p.next };
+    }
+  }
+  const page = await runPage(sc.c);
+  const views = await toTicketViews(cid, page.tickets);
+  return {
+    tickets: views,
+    count: walked + views.length,
+    hasMore: !!page.next,
+    nextCursor: page.next ? encodeCursor({ c: page.next }) : undefined,
+  };
+}
