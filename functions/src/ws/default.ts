@@ -2,7 +2,7 @@
  * `$default` (issue 2 §5; attendance.md §7 "Client emits"): the frames a browser sends on its socket.
  *
  * - `{"action":"joinNotification"}` joins room `notification`.
- * - `{"action":"joinTickets","status":"open"|"pending"|"closed"|...}` joins room `tickets:<status>`.
+ * - `{"action":"joinTickets","status":"open"|"pending"|"closed"}` joins room `tickets:<status>`.
  * - `{"action":"joinChatBox","ticketId":n}` joins `ticket:<n>` only if ticket n exists in the caller's company and
  *   the caller may see it: admin/super, or its queue is one of the caller's queues, or it has no queue and the caller
  *   has allTicket enabled, or the caller is its assignee. Otherwise nothing changes.
@@ -19,7 +19,7 @@ import { keys } from "@atende/shared/db/keys";
 import { log } from "@atende/shared/log";
 import { getSocket, getSocketMember, updateRooms } from "@atende/shared/realtime/connections";
 import { sendToConnection, type SocketMember } from "@atende/shared/realtime/publish";
-import { TicketItem } from "@atende/shared/tickets/schema";
+import { TicketItem, TicketStatus } from "@atende/shared/tickets/schema";
 import { setUserOnline } from "@atende/shared/users/service";
 import type { WsEvent, WsResult } from "./event.ts";
 
@@ -28,7 +28,7 @@ const id = z.coerce.number().int().positive();
 /** The frames a client may send (zod-parsed at the edge). */
 export const ClientFrame = z.discriminatedUnion("action", [
   z.object({ action: z.literal("joinNotification") }),
-  z.object({ action: z.literal("joinTickets"), status: z.string().regex(/^[a-z]{1,20}$/) }),
+  z.object({ action: z.literal("joinTickets"), status: TicketStatus }),
   z.object({ action: z.literal("joinChatBox"), ticketId: id }),
   z.object({ action: z.literal("leaveChatBox"), ticketId: id }),
   z.object({ action: z.literal("userStatus") }),

@@ -13,7 +13,7 @@ import { interceptLocalhostDns, startFauxqs } from "fauxqs";
 export const MAX_RECEIVE_COUNT = 5;
 
 export interface SqsHandle {
-  /** `AWS_ENDPOINT_URL_SQS`. */
+  /** `AWS_ENDPOINT_URL_SQS`: `http://sqs.<region>.localhost:<port>` (resolvable in this process only, see module doc). */
   endpoint: string;
   /** `SESSION_COMMANDS_QUEUE_URL_PREFIX`: shard n is `${prefix}-${n}.fifo`. */
   sessionCommandsPrefix: string;
@@ -40,7 +40,8 @@ export async function startSqs(opts: { port?: number; region: string; shards: nu
   const dispatchDlq = server.createQueue("dispatch-dlq", { attributes: { MessageRetentionPeriod: "1209600" } });
   const dispatch = server.createQueue("dispatch", { attributes: { VisibilityTimeout: "60", RedrivePolicy: redrive(dispatchDlq.queueArn) } });
   return {
-    endpoint: `http://127.0.0.1:${server.port}`,
+    // The queue URLs' own origin, so the SDK's endpoint and QueueUrl agree (no per-call endpoint switch).
+    endpoint: new URL(dispatch.queueUrl).origin,
     sessionCommandsPrefix: prefix,
     dispatchQueueUrl: dispatch.queueUrl,
     dispatchDlqUrl: dispatchDlq.queueUrl,

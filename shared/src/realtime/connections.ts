@@ -174,7 +174,8 @@ export async function listOnlineUserIds(companyId: number): Promise<number[]> {
       new QueryCommand({
         TableName: tableName(),
         KeyConditionExpression: "PK = :pk AND begins_with(SK, :user)",
-        FilterExpression: "online = :yes",
+        FilterExpression: "#online = :yes",
+        ExpressionAttributeNames: { "#online": "online" },
         ExpressionAttributeValues: { ":pk": keys.companyPartition(companyId), ":user": keys.user(companyId, 0).SK.replace(/\d+$/, ""), ":yes": true },
         ProjectionExpression: "id",
         ExclusiveStartKey: start,

@@ -1,0 +1,208 @@
+/**
+ * Realtime, server side (issue 2 §5), end to end over the local stack: real `ws` clients on `/ws?token=`, the
+ * `$connect/$default/$disconnect` handlers, `publish` posting through the `@connections` emulator.
+ */
+import { PutCommand, GetCommand } from "@aws-sdk/lib-dynamodb";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import WebSocket from "ws";
+import { ddb, tableName } from "@atende/shared/db/client";
+import { keys } from "@atende/shared/db/keys";
+import { getSocket, getSocketMember, registerSocket } from "@atende/shared/realtime/connections";
+import { publish } from "@atende/shared/realtime/publish";
+import { startLocalStack, type LocalStack } from "../../../infra/local/src/stack.ts";
+import { makeCompany, makeUser } from "../../../test/helpers.ts";
+import { handler as defaultHandler } from "./default.ts";
+
+let stack: LocalStack;
+beforeAll(async () => {
+  stack = await startLocalStack({ port: 0, inMemory: true, dynamoEndpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB });
+});
+afterAll(async () => {
+  await stack?.stop();
+});
+
+interface Client {
+  ws: WebSocket;
+  frames: unknown[];
+  /** Resolves with the next frame not yet consumed. */
+  next(): Promise<any>;
+  close(): Promise<void>;
+}
+
+/** Opens a socket with `token`; resolves once the server accepted it. */
+function connect(token: string): Promise<Client> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(`ws://127.0.0.1:${stack.port}/ws?token=${encodeURIComponent(token)}`);
+    const frames: unknown[] = [];
+    let waiters: ((f: unknown) => void)[] = [];
+    let read = 0;
+    ws.on("message", (data) => {
+      frames.push(JSON.parse(String(data)));
+      const w = waiters;
+      waiters = [];
+      w.forEach((f) => f(undefined));
+    });
+    const client: Client = {
+      ws,
+      frames,
+      async next() {
+        while (read >= frames.length) await new Promise((r) => waiters.push(r));
+        return frames[read++];
+      },
+      close: () =>
+        new Promise((r) => {
+          if (ws.readyState === WebSocket.CLOSED) return r();
+          ws.once("close", () => r());
+          ws.close();
+        }),
+    };
+    ws.once("open", () => resolve(client));
+    ws.once("unexpected-response", (_req, res) => reject(Object.assign(new Error(`refused ${res.statusCode}`), { statusCode: res.statusCode })));
+    ws.once("error", reject);
+  });
+}
+
+async function connectionIdOf(companyId: number, userId: number): Promise<string[]> {
+  const { userSockets } = await import("@atende/shared/realtime/connections");
+  return (await userSockets(companyId, userId)).map((m) => m.connectionId);
+}
+
+async function userOnline(companyId: number, userId: number): Promise<boolean> {
+  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.user(companyId, userId) }));
+  return out.Item?.online === true;
+}
+
+describe("realtime over /ws", () => {
+  it("delivers a company event to that company's admin and never to another company's socket", async () => {
+    const a = await makeCompany();
+    const b = await makeCompany();
+    const aSock = await connect(a.admin.token);
+    const bSock = await connect(b.admin.token);
+
+    await publish(a.companyId, "ticket", { action: "update", ticketId: 7 });
+    await publish(b.companyId, "ticket", { action: "update", ticketId: 8 });
+
+    expect(await aSock.next()).toEqual({ event: `company-${a.companyId}-ticket`, data: { action: "update", ticketId: 7 } });
+    // B's first frame is B's own event: A's event never reached it.
+    expect(await bSock.next()).toEqual({ event: `company-${b.companyId}-ticket`, data: { action: "update", ticketId: 8 } });
+    expect(bSock.frames).toHaveLength(1);
+    await Promise.all([aSock.close(), bSock.close()]);
+  });
+
+  it("sends a queue-scoped event to admins and that queue's users, not to a user of another queue", async () => {
+    const a = await makeCompany();
+    const q1User = await makeUser(a.companyId, { queueIds: [1] });
+    const q2User = await makeUser(a.companyId, { queueIds: [2] });
+    const admin = await connect(a.admin.token);
+    const s1 = await connect(q1User.token);
+    const s2 = await connect(q2User.token);
+
+    await publish(a.companyId, "ticket", { queue: 2 }, { kind: "queue", queueId: 2 });
+    await publish(a.companyId, "ticket", { queue: 1 }, { kind: "queue", queueId: 1 });
+
+    expect((await admin.next()).data).toEqual({ queue: 2 });
+    expect((await admin.next()).data).toEqual({ queue: 1 });
+    expect((await s2.next()).data).toEqual({ queue: 2 });
+    expect((await s1.next()).data).toEqual({ queue: 1 });
+    expect(s1.frames).toHaveLength(1);
+    await Promise.all([admin.close(), s1.close(), s2.close()]);
+  });
+
+  it("refuses the handshake with 401 when the token is bad or missing", async () => {
+    await expect(connect("not-a-token")).rejects.toMatchObject({ statusCode: 401 });
+    await expect(connect("")).rejects.toMatchObject({ statusCode: 401 });
+  });
+
+  it("removes a stale registration when @connections answers 410", async () => {
+    const a = await makeCompany();
+    await registerSocket("stale-connection", { companyId: a.companyId, userId: a.admin.id, profile: "admin", super: false, queueIds: [], allTicket: "desabled" });
+    expect(await getSocket("stale-connection")).toBeDefined();
+
+    const res = await fetch(`http://127.0.0.1:${stack.port}/@ws/@connections/stale-connection`, { method: "POST", body: "{}" });
+    expect(res.status).toBe(410);
+
+    await publish(a.companyId, "ticket", { action: "update" });
+    expect(await getSocket("stale-connection")).toBeUndefined();
+    expect(await getSocketMember(a.companyId, "stale-connection")).toBeUndefined();
+  });
+
+  it("sets the user online on userStatus and offline only when the user's last socket closes", async () => {
+    const a = await makeCompany();
+    const u = await makeUser(a.companyId);
+    const first = await connect(u.token);
+    const second = await connect(u.token);
+    first.ws.send(JSON.stringify({ action: "userStatus" }));
+    await vi.waitFor(async () => expect(await userOnline(a.companyId, u.id)).toBe(true), { timeout: 10000 });
+
+    const [id1, id2] = await connectionIdOf(a.companyId, u.id);
+    expect(id1 && id2).toBeTruthy();
+    await first.close();
+    await vi.waitFor(async () => expect(await connectionIdOf(a.companyId, u.id)).toHaveLength(1), { timeout: 10000 });
+    expect(await userOnline(a.companyId, u.id)).toBe(true);
+
+    await second.close();
+    await vi.waitFor(async () => expect(await userOnline(a.companyId, u.id)).toBe(false), { timeout: 10000 });
+    expect(await connectionIdOf(a.companyId, u.id)).toEqual([]);
+  });
+
+  it("answers a malformed frame with ERR_VALIDATION and keeps the socket's rooms", async () => {
+    const a = await makeCompany();
+    const s = await connect(a.admin.token);
+    s.ws.send("{not json");
+    expect(await s.next()).toEqual({ error: "ERR_VALIDATION" });
+    s.ws.send(JSON.stringify({ action: "joinTickets", status: "everything" }));
+    expect(await s.next()).toEqual({ error: "ERR_VALIDATION" });
+    const [id] = await connectionIdOf(a.companyId, a.admin.id);
+    expect((await getSocketMember(a.companyId, id))?.rooms).toEqual([]);
+    await s.close();
+  });
+});
+
+describe("$default joins", () => {
+  const frame = (connectionId: string, body: unknown) =>
+    defaultHandler({ requestContext: { connectionId, routeKey: "$default", eventType: "MESSAGE" }, body: JSON.stringify(body) });
+
+  async function ticket(companyId: number, id: number, queueId: number | null) {
+    const now = new Date().toISOString();
+    await ddb().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...keys.ticket(companyId, id), id, uuid: `uuid-${id}`, companyId, status: "open", contactId: 1, whatsappId: 1, queueId, userId: null, createdAt: now, updatedAt: now },
+      }),
+    );
+  }
+
+  it("lets a user join the chat box of a ticket in their queue and refuses one of another queue or company", async () => {
+    const a = await makeCompany();
+    const b = await makeCompany();
+    await ticket(a.companyId, 501, 1);
+    await ticket(a.companyId, 502, 2);
+    await ticket(b.companyId, 503, 1);
+    const u = await makeUser(a.companyId, { queueIds: [1] });
+    await registerSocket("u-conn", { companyId: a.companyId, userId: u.id, profile: "user", super: false, queueIds: [1], allTicket: "desabled" });
+
+    expect((await frame("u-conn", { action: "joinChatBox", ticketId: 501 })).statusCode).toBe(200);
+    expect((await frame("u-conn", { action: "joinChatBox", ticketId: 502 })).statusCode).toBe(403);
+    expect((await frame("u-conn", { action: "joinChatBox", ticketId: 503 })).statusCode).toBe(403);
+    expect((await getSocketMember(a.companyId, "u-conn"))?.rooms).toEqual(["ticket:501"]);
+
+    await frame("u-conn", { action: "leaveChatBox", ticketId: 501 });
+    await frame("u-conn", { action: "joinTickets", status: "open" });
+    await frame("u-conn", { action: "joinNotification" });
+    expect((await getSocketMember(a.companyId, "u-conn"))?.rooms).toEqual(["tickets:open", "notification"]);
+  });
+
+  it("lets an admin join any ticket of the company and an allTicket user join a ticket without queue", async () => {
+    const a = await makeCompany();
+    await ticket(a.companyId, 601, 9);
+    await ticket(a.companyId, 602, null);
+    await registerSocket("admin-conn", { companyId: a.companyId, userId: a.admin.id, profile: "admin", super: false, queueIds: [], allTicket: "desabled" });
+    await registerSocket("all-conn", { companyId: a.companyId, userId: 99, profile: "user", super: false, queueIds: [], allTicket: "enabled" });
+    await registerSocket("none-conn", { companyId: a.companyId, userId: 98, profile: "user", super: false, queueIds: [], allTicket: "desabled" });
+
+    expect((await frame("admin-conn", { action: "joinChatBox", ticketId: 601 })).statusCode).toBe(200);
+    expect((await frame("all-conn", { action: "joinChatBox", ticketId: 602 })).statusCode).toBe(200);
+    expect((await frame("none-conn", { action: "joinChatBox", ticketId: 602 })).statusCode).toBe(403);
+    expect((await getSocketMember(a.companyId, "none-conn"))?.rooms).toEqual([]);
+  });
+});

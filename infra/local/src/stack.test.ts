@@ -1,0 +1,88 @@
+/**
+ * `startLocalStack` (issue 2 §2) as other teams' browser tests use it: in memory, on a free port, against the run's
+ * DynamoDB Local. Proves the stand-ins are wired through configuration only: the seeded admin logs in through the
+ * gateway, S3 presigned downloads carry CORS for the local origin, SQS takes the product's queues, the SPA falls back
+ * to index.html, and stop() frees the port.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ReceiveMessageCommand } from "@aws-sdk/client-sqs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getConfig } from "@atende/shared/config";
+import { enqueue, sqsClient } from "@atende/shared/queue/enqueue";
+import { commandQueueUrl } from "@atende/shared/whatsapp/commands";
+import { presignMediaGet, putMedia } from "@atende/shared/storage/media";
+import { startLocalStack, type LocalStack } from "./stack.ts";
+
+let stack: LocalStack;
+let webDist: string;
+beforeAll(async () => {
+  webDist = mkdtempSync(join(tmpdir(), "dist-"));
+  mkdirSync(join(webDist, "assets"));
+  writeFileSync(join(webDist, "index.html"), "<!doctype html><title>atende spa</title>");
+  stack = await startLocalStack({ port: 0, inMemory: true, dynamoEndpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB, webDist });
+});
+afterAll(async () => {
+  await stack?.stop();
+  rmSync(webDist, { recursive: true, force: true });
+});
+
+describe("local stack", () => {
+  it("serves the real API: version, and the seeded admin's login with its refresh cookie", async () => {
+    const v = await fetch(`${stack.url}/api/version`);
+    expect(v.status).toBe(200);
+    expect(await v.json()).toHaveProperty("version");
+
+    const res = await fetch(`${stack.url}/api/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ email: "admin@admin.com", password: "123456" }),
+    });
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    expect(body.user.email).toBe("admin@admin.com");
+    expect(body.user.company.name).toBe("Empresa 1");
+    expect(res.headers.getSetCookie().some((c) => c.startsWith("jrt="))).toBe(true);
+  });
+
+  it("answers history routes with the SPA's index.html", async () => {
+    const res = await fetch(`${stack.url}/tickets/abc`);
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain("atende spa");
+  });
+
+  it("stores media in S3 and serves a presigned download with CORS for the local origin", async () => {
+    const key = "media/1/1/msg-1.txt";
+    await putMedia(key, Buffer.from("hello"), "text/plain");
+    const url = await presignMediaGet(1, key);
+    const res = await fetch(url, { headers: { origin: stack.url } });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toBe("hello");
+    expect(res.headers.get("access-control-allow-origin")).toBe(stack.url);
+  });
+
+  it("creates the dispatch queue and one FIFO command queue per session shard", async () => {
+    await enqueue(getConfig().DISPATCH_QUEUE_URL!, { kind: "probe" });
+    const got = await sqsClient().send(new ReceiveMessageCommand({ QueueUrl: getConfig().DISPATCH_QUEUE_URL!, WaitTimeSeconds: 1 }));
+    expect(JSON.parse(got.Messages![0].Body!)).toEqual({ kind: "probe" });
+
+    const last = commandQueueUrl(getConfig().SESSION_SHARDS - 1);
+    await enqueue(last, { kind: "probe" }, { groupId: "1", dedupeId: "probe-1" });
+    const cmd = await sqsClient().send(new ReceiveMessageCommand({ QueueUrl: last, WaitTimeSeconds: 1 }));
+    expect(cmd.Messages).toHaveLength(1);
+  });
+
+  it("answers 410 from @connections for an unknown connection id", async () => {
+    const res = await fetch(`${stack.url}/@ws/@connections/${encodeURIComponent("nobody=")}`, { method: "POST", body: "{}" });
+    expect(res.status).toBe(410);
+    expect((await fetch(`${stack.url}/@ws/@connections/nobody`)).status).toBe(410);
+  });
+
+  it("frees its port on stop", async () => {
+    const other = await startLocalStack({ port: 0, inMemory: true, dynamoEndpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB, webDist });
+    expect((await fetch(`${other.url}/api/version`)).status).toBe(200);
+    await other.stop();
+    await expect(fetch(`${other.url}/api/version`)).rejects.toThrow();
+  });
+});
