@@ -1,0 +1,169 @@
+/**
+ * Queues area through the real Lambda handler (issue 2 §4): CRUD, colour uniqueness per company, validation,
+ * tenant isolation and realtime events.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api, makeCompany, makeUser } from "../../../test/helpers.ts";
+import { registerSocket, startRealtimeCapture } from "@atende/shared/users/realtime-capture.testkit";
+
+let capture: Awaited<ReturnType<typeof startRealtimeCapture>>;
+beforeAll(async () => {
+  capture = await startRealtimeCapture();
+});
+afterAll(async () => {
+  await capture.stop();
+});
+
+const createQueue = (token: string, body: Record<string, unknown>) => api("POST", "/api/queue", { token, body });
+const listQueues = async (token: string) => (await api("GET", "/api/queue", { token })).body as any[];
+
+describe("POST /api/queue", () => {
+  it("creates a queue and announces it to the company", async () => {
+    const { companyId, admin } = await makeCompany();
+    const sock = await registerSocket(companyId, { id: admin.id, profile: "admin" });
+    capture.clear();
+    const res = await createQueue(admin.token, { name: "Vendas", color: "#FF0000", greetingMessage: "Olá!", orderQueue: 2 });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ id: expect.any(Number), companyId, name: "Vendas", color: "#FF0000", greetingMessage: "Olá!", orderQueue: 2, schedules: [] });
+    expect(capture.frames).toEqual([{ connectionId: sock, event: `company-${companyId}-queue`, data: { action: "create", queue: res.body } }]);
+  });
+
+  it("refuses a colour already used in the company (any letter case) but allows it in another company", async () => {
+    const a = await makeCompany();
+    const b = await makeCompany();
+    expect((await createQueue(a.admin.token, { name: "Vendas", color: "#abcdef" })).status).toBe(200);
+    const dup = await createQueue(a.admin.token, { name: "Suporte", color: "#ABCDEF" });
+    expect(dup.status).toBe(409);
+    expect(dup.body).toEqual({ error: "ERR_QUEUE_COLOR_ALREADY_EXISTS" });
+    expect((await listQueues(a.admin.token)).map((q) => q.name)).toEqual(["Vendas"]);
+    expect((await createQueue(b.admin.token, { name: "Vendas", color: "#abcdef" })).status).toBe(200);
+  });
+
+  it("validates name 2-50 and colour 3-9 with the spec's messages and writes nothing", async () => {
+    const { admin } = await makeCompany();
+    const cases: [unknown, string, string][] = [
+      [{ name: "V", color: "#fff" }, "name", "Too Short!"],
+      [{ name: "V".repeat(51), color: "#fff" }, "name", "Too Long!"],
+      [{ color: "#fff" }, "name", "Required"],
+      [{ name: "Vendas", color: "#f" }, "color", "Too Short!"],
+      [{ name: "Vendas", color: "#ffffffff00" }, "color", "Too Long!"],
+      [{ name: "Vendas" }, "color", "Required"],
+      [{ name: "Vendas", color: "#fff", orderQueue: "primeiro" }, "orderQueue", ""],
+    ];
+    for (const [body, path, message] of cases) {
+      const res = await createQueue(admin.token, body as Record<string, unknown>);
+      expect(res.status).toBe(400);
+      expect(res.body.error).toBe("ERR_VALIDATION");
+      const field = res.body.fields.find((f: any) => f.path === path);
+      expect(field).toBeDefined();
+      if (message) expect(field.message).toBe(message);
+    }
+    expect(await listQueues(admin.token)).toEqual([]);
+    // The colour was not reserved by any failed attempt.
+    expect((await createQueue(admin.token, { name: "Vendas", color: "#fff" })).status).toBe(200);
+  });
+
+  it("refuses non-admins", async () => {
+    const { companyId, admin } = await makeCompany();
+    const agent = await makeUser(companyId);
+    const res = await createQueue(agent.token, { name: "Vendas", color: "#fff" });
+    expect(res.status).toBe(403);
+    expect(await listQueues(admin.token)).toEqual([]);
+  });
+});
+
+describe("GET /api/queue", () => {
+  it("lists the caller's company queues by orderQueue for any user, never another company's", async () => {
+    const a = await makeCompany();
+    const b = await makeCompany();
+    await createQueue(a.admin.token, { name: "Terceira", color: "#333", orderQueue: 3 });
+    await createQueue(a.admin.token, { name: "Sem ordem", color: "#444" });
+    await createQueue(a.admin.token, { name: "Primeira", color: "#111", orderQueue: 1 });
+    await createQueue(b.admin.token, { name: "Outra empresa", color: "#555" });
+    const agent = await makeUser(a.companyId);
+    const res = await api("GET", `/api/queue?companyId=${b.companyId}`, { token: agent.token });
+    expect(res.status).toBe(200);
+    expect(res.body.map((q: any) => q.name)).toEqual(["Primeira", "Terceira", "Sem ordem"]);
+  });
+
+  it("shows one queue of the company and answers 404 to another company", async () => {
+    const a = await makeCompany();
+    const b = await makeCompany();
+    await createQueue(a.admin.token, { name: "Um", color: "#101" });
+    const q2 = await createQueue(a.admin.token, { name: "Dois", color: "#202" });
+    const own = await api("GET", `/api/queue/${q2.body.id}`, { token: a.admin.token });
+    expect(own.status).toBe(200);
+    expect(own.body.name).toBe("Dois");
+    const cross = await api("GET", `/api/queue/${q2.body.id}`, { token: b.admin.token });
+    expect(cross.status).toBe(404);
+    expect(cross.body).toEqual({ error: "ERR_NO_QUEUE_FOUND" });
+  });
+});
+
+describe("PUT /api/queue/{id}", () => {
+  it("changes only the given fields, moves the colour and announces the update", async () => {
+    const { companyId, admin } = await makeCompany();
+    const q = await createQueue(admin.token, { name: "Vendas", color: "#aaa", greetingMessage: "Bem-vindo", orderQueue: 1 });
+    const sock = await registerSocket(companyId, { id: admin.id, profile: "admin" });
+    capture.clear();
+    const res = await api("PUT", `/api/queue/${q.body.id}`, { token: admin.token, body: { color: "#bbb" } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ name: "Vendas", color: "#bbb", greetingMessage: "Bem-vindo", orderQueue: 1 });
+    expect(capture.frames).toEqual([{ connectionId: sock, event: `company-${companyId}-queue`, data: { action: "update", queue: res.body } }]);
+    // The old colour is free again, the new one is taken.
+    expect((await createQueue(admin.token, { name: "Outra", color: "#aaa" })).status).toBe(200);
+    expect((await createQueue(admin.token, { name: "Mais uma", color: "#BBB" })).status).toBe(409);
+  });
+
+  it("refuses a colour of another queue with 409 and changes nothing", async () => {
+    const { admin } = await makeCompany();
+    await createQueue(admin.token, { name: "Vendas", color: "#aaa" });
+    const q2 = await createQueue(admin.token, { name: "Suporte", color: "#bbb" });
+    const res = await api("PUT", `/api/queue/${q2.body.id}`, { token: admin.token, body: { name: "Mudou", color: "#aaa" } });
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual({ error: "ERR_QUEUE_COLOR_ALREADY_EXISTS" });
+    expect((await api("GET", `/api/queue/${q2.body.id}`, { token: admin.token })).body).toMatchObject({ name: "Suporte", color: "#bbb" });
+  });
+
+  it("answers 404 to another company, 403 to non-admins and 400 to malformed bodies, changing nothing", async () => {
+    const a = await makeCompany();
+    const b = await makeCompany();
+    const q = await createQueue(a.admin.token, { name: "Vendas", color: "#aaa" });
+    const agent = await makeUser(a.companyId);
+    expect((await api("PUT", `/api/queue/${q.body.id}`, { token: b.admin.token, body: { name: "Invasor" } })).status).toBe(404);
+    expect((await api("PUT", `/api/queue/${q.body.id}`, { token: agent.token, body: { name: "Invasor" } })).status).toBe(403);
+    const bad = await api("PUT", `/api/queue/${q.body.id}`, { token: a.admin.token, body: { name: "x", color: 12 } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toBe("ERR_VALIDATION");
+    expect((await api("GET", `/api/queue/${q.body.id}`, { token: a.admin.token })).body).toEqual(q.body);
+  });
+});
+
+describe("DELETE /api/queue/{id}", () => {
+  it("deletes the queue, frees its colour, removes it from users and announces both", async () => {
+    const { companyId, admin } = await makeCompany();
+    const q = await createQueue(admin.token, { name: "Vendas", color: "#aaa" });
+    const keep = await createQueue(admin.token, { name: "Suporte", color: "#bbb" });
+    const agent = await makeUser(companyId, { queueIds: [q.body.id, keep.body.id] });
+    const sock = await registerSocket(companyId, { id: admin.id, profile: "admin" });
+    capture.clear();
+    const res = await api("DELETE", `/api/queue/${q.body.id}`, { token: admin.token });
+    expect(res.status).toBe(200);
+    expect((await api("GET", `/api/queue/${q.body.id}`, { token: admin.token })).status).toBe(404);
+    const user = await api("GET", `/api/users/${agent.id}`, { token: admin.token });
+    expect(user.body.queueIds).toEqual([keep.body.id]);
+    expect(capture.frames).toContainEqual({ connectionId: sock, event: `company-${companyId}-queue`, data: { action: "delete", queueId: q.body.id } });
+    expect(capture.frames.some((f) => f.event === `company-${companyId}-user` && f.data.user.id === agent.id)).toBe(true);
+    expect((await createQueue(admin.token, { name: "Nova", color: "#aaa" })).status).toBe(200);
+  });
+
+  it("answers 404 to another company and 403 to non-admins, deleting nothing", async () => {
+    const a = await makeCompany();
+    const b = await makeCompany();
+    const q = await createQueue(a.admin.token, { name: "Vendas", color: "#aaa" });
+    const agent = await makeUser(a.companyId);
+    expect((await api("DELETE", `/api/queue/${q.body.id}`, { token: b.admin.token })).status).toBe(404);
+    expect((await api("DELETE", `/api/queue/${q.body.id}`, { token: agent.token })).status).toBe(403);
+    expect((await api("GET", `/api/queue/${q.body.id}`, { token: a.admin.token })).status).toBe(200);
+  });
+});

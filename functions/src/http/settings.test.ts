@@ -1,0 +1,106 @@
+/**
+ * Settings area through the real Lambda handler (issue 2 §4): defaults, per-key values, unknown keys, super-only
+ * keys, tenant isolation and the `company-{id}-settings` event.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api, makeCompany, makeUser } from "../../../test/helpers.ts";
+import { registerSocket, startRealtimeCapture } from "@atende/shared/users/realtime-capture.testkit";
+
+let capture: Awaited<ReturnType<typeof startRealtimeCapture>>;
+beforeAll(async () => {
+  capture = await startRealtimeCapture();
+});
+afterAll(async () => {
+  await capture.stop();
+});
+
+const settingsOf = async (token: string) => {
+  const res = await api("GET", "/api/settings", { token });
+  expect(res.status).toBe(200);
+  return Object.fromEntries((res.body as { key: string; value: string }[]).map((s) => [s.key, s.value]));
+};
+
+describe("GET /api/settings", () => {
+  it("returns every key with the defaults of the reference system", async () => {
+    const { admin } = await makeCompany();
+    const s = await settingsOf(admin.token);
+    expect(s).toMatchObject({
+      CheckMsgIsGroup: "enabled",
+      viewclosed: "disabled",
+      viewgroups: "disabled",
+      sendGreetingAccepted: "disabled",
+      userRating: "disabled",
+      scheduleType: "disabled",
+      call: "disabled",
+      chatBotType: "text",
+      asaas: "",
+    });
+  });
+
+  it("hides integration credentials from non-admin users", async () => {
+    const { companyId } = await makeCompany();
+    const agent = await makeUser(companyId);
+    const s = await settingsOf(agent.token);
+    expect(s.viewclosed).toBe("disabled");
+    expect(s).not.toHaveProperty("asaas");
+    expect(s).not.toHaveProperty("tokenixc");
+  });
+});
+
+describe("PUT /api/settings/{key}", () => {
+  it("stores the value for the caller's company only and announces it", async () => {
+    const a = await makeCompany();
+    const b = await makeCompany();
+    const sockA = await registerSocket(a.companyId, { id: a.admin.id, profile: "admin" });
+    const sockB = await registerSocket(b.companyId, { id: b.admin.id, profile: "admin" });
+    capture.clear();
+    const res = await api("PUT", "/api/settings/viewclosed", { token: a.admin.token, body: { key: "viewclosed", value: "enabled" } });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ key: "viewclosed", value: "enabled" });
+    expect((await settingsOf(a.admin.token)).viewclosed).toBe("enabled");
+    expect((await settingsOf(b.admin.token)).viewclosed).toBe("disabled");
+    expect(capture.frames).toEqual([
+      { connectionId: sockA, event: `company-${a.companyId}-settings`, data: { action: "update", setting: { key: "viewclosed", value: "enabled" } } },
+    ]);
+    expect(capture.frames.some((f) => f.connectionId === sockB)).toBe(false);
+    // The body key is optional.
+    expect((await api("PUT", "/api/settings/CheckMsgIsGroup", { token: a.admin.token, body: { value: "disabled" } })).status).toBe(200);
+    expect((await settingsOf(a.admin.token)).CheckMsgIsGroup).toBe("disabled");
+  });
+
+  it("answers 400 for unknown keys, values the key does not allow, or malformed bodies, and writes nothing", async () => {
+    const { admin } = await makeCompany();
+    const before = await settingsOf(admin.token);
+    const cases: [string, unknown][] = [
+      ["/api/settings/notAKey", { value: "enabled" }],
+      ["/api/settings/viewclosed", { value: "sometimes" }],
+      ["/api/settings/scheduleType", { value: "weekly" }],
+      ["/api/settings/chatBotType", { value: "buttons" }],
+      ["/api/settings/viewclosed", { key: "viewgroups", value: "enabled" }],
+      ["/api/settings/viewclosed", {}],
+      ["/api/settings/viewclosed", { value: 1 }],
+      ["/api/settings/viewclosed", "[broken"],
+    ];
+    for (const [path, body] of cases) {
+      const res = await api("PUT", path, { token: admin.token, body });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toMatch(/^ERR_(VALIDATION|INVALID_JSON)$/);
+    }
+    expect(await settingsOf(admin.token)).toEqual(before);
+  });
+
+  it("refuses non-admins, and super-only keys to admins without the super flag", async () => {
+    const { companyId, admin } = await makeCompany();
+    const agent = await makeUser(companyId);
+    expect((await api("PUT", "/api/settings/viewclosed", { token: agent.token, body: { value: "enabled" } })).status).toBe(403);
+    const superOnly = await api("PUT", "/api/settings/allowregister", { token: admin.token, body: { value: "enabled" } });
+    expect(superOnly.status).toBe(403);
+    expect(superOnly.body).toEqual({ error: "ERR_NO_PERMISSION" });
+    const s = await settingsOf(admin.token);
+    expect(s.viewclosed).toBe("disabled");
+    expect(s.allowregister).toBe("disabled");
+    const root = await makeCompany({ adminSuper: true });
+    expect((await api("PUT", "/api/settings/allowregister", { token: root.admin.token, body: { value: "enabled" } })).status).toBe(200);
+    expect((await settingsOf(root.admin.token)).allowregister).toBe("enabled");
+  });
+});
