@@ -77,7 +77,7 @@ export const en: Messages = {
   languages: { pt: "Português", en: "English", es: "Español" },
   users: {
     title: "Users",
-    searchPlaceholder: "Search (at least 3 characters)",
+    searchPlaceholder: "Search",
     add: "Add user",
     addTitle: "Add user",
     editTitle: "Edit user",

@@ -77,7 +77,7 @@ export const es: Messages = {
   languages: { pt: "Português", en: "English", es: "Español" },
   users: {
     title: "Usuarios",
-    searchPlaceholder: "Buscar (mínimo 3 caracteres)",
+    searchPlaceholder: "Buscar",
     add: "Agregar usuario",
     addTitle: "Agregar usuario",
     editTitle: "Editar usuario",

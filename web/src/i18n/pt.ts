@@ -47,7 +47,7 @@ export const pt = {
     logout: "Sair",
   },
   shell: {
-    greeting: "Olá {{name}}, seja bem-vindo(a) à {{company}}!",
+    greeting: "Olá {{name}}, seja bem-vindo(a) a {{company}}!",
     activeUntil: "Ativo até {{date}}",
     version: "Versão {{version}}",
     openMenu: "Abrir menu",
@@ -75,7 +75,7 @@ export const pt = {
   languages: { pt: "Português", en: "English", es: "Español" },
   users: {
     title: "Usuários",
-    searchPlaceholder: "Pesquisar (mínimo 3 caracteres)",
+    searchPlaceholder: "Pesquisar",
     add: "Adicionar usuário",
     addTitle: "Adicionar usuário",
     editTitle: "Editar usuário",

@@ -122,7 +122,7 @@ export function AppShell() {
           >
             {LANGUAGES.map((l) => (
               <option key={l} value={l}>
-                {t(`languages.${l}`)}
+                {temporary ? l.toUpperCase() : t(`languages.${l}`)}
               </option>
             ))}
           </SelectField>

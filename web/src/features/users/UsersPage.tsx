@@ -3,7 +3,7 @@
  * id, online status, name, email, profile and actions; infinite scroll (next page within 100 px of the bottom);
  * live updates through the realtime table; delete after 'Deseja realmente excluir este registro?'.
  */
-import { Badge, Button, Flex, Heading, Loader, SearchField, Table, TableBody, TableCell, TableHead, TableRow, Text } from "@aws-amplify/ui-react";
+import { Button, Flex, Heading, Loader, SearchField, Table, TableBody, TableCell, TableHead, TableRow, Text } from "@aws-amplify/ui-react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorMessage } from "../../api/errors.ts";
@@ -102,7 +102,7 @@ export function UsersPage() {
                 <TableCell as="th" scope="col">
                   {t("users.name")}
                 </TableCell>
-                <TableCell as="th" scope="col">
+                <TableCell as="th" scope="col" className="hide-narrow">
                   {t("users.email")}
                 </TableCell>
                 <TableCell as="th" scope="col">
@@ -118,12 +118,14 @@ export function UsersPage() {
                 <TableRow key={u.id} data-testid="user-row">
                   <TableCell className="col-id">{u.id}</TableCell>
                   <TableCell>
-                    <Badge size="small" variation={u.online ? "success" : undefined}>
-                      {u.online ? t("users.online") : t("users.offline")}
-                    </Badge>
+                    <span className={`status-dot ${u.online ? "online" : ""}`} aria-hidden="true" />
+                    <span className="status-label">{u.online ? t("users.online") : t("users.offline")}</span>
                   </TableCell>
-                  <TableCell>{u.name}</TableCell>
-                  <TableCell className="cell-wrap">{u.email}</TableCell>
+                  <TableCell>
+                    {u.name}
+                    <span className="sub-line show-narrow">{u.email}</span>
+                  </TableCell>
+                  <TableCell className="cell-wrap hide-narrow">{u.email}</TableCell>
                   <TableCell>{t(`users.profiles.${u.profile}`, { defaultValue: u.profile })}</TableCell>
                   <TableCell className="col-actions">
                     <Flex gap="0.25rem" justifyContent="flex-end">
