@@ -11,7 +11,7 @@ import type { ContactItem } from "../contacts/schema.ts";
 import { AppError } from "../errors.ts";
 import { log } from "../log.ts";
 import { publish } from "../realtime/publish.ts";
-import { presignMediaGet } from "../storage/media.ts";
+import { mediaKey, presignMediaGet, putMedia } from "../storage/media.ts";
 import { writeTicketTransition, zeroUnread } from "../tickets/repository.ts";
 import type { TicketItem } from "../tickets/schema.ts";
 import {
@@ -224,6 +224,49 @@ export async function sendTicketMessage(
   const ticket = await getAccessibleTicket(actor, ticketId);
   if (!input.body.trim()) throw new AppError("ERR_VALIDATION", 400, { fields: [{ path: "body", message: "Required" }] });
   return sendOutbound(actor.companyId, { userId: actor.userId, name: actor.name }, ticket, input);
+}
+
+/** An uploaded file of a multipart `medias` field. */
+export interface UploadedFile {
+  filename: string;
+  mimetype: string;
+  content: Buffer;
+}
+
+/**
+ * `POST /api/messages/{ticketId}` (multipart `medias`): stores each file in S3 under `media/<cid>/<ticketId>/<id>.<ext>`
+ * and sends it as its own message (mediaType from the MIME type; body = its caption, else the file name). Every file is
+ * attempted; when any fails the others stay sent and 400 `ERR_SENDING_WAPP_MSG` is thrown at the end.
+ */
+export async function sendMediaMessages(actor: TicketActor, ticketId: number, files: UploadedFile[], captions: string[]): Promise<MessageView[]> {
+  const ticket = await getAccessibleTicket(actor, ticketId);
+  if (!files.length) throw new AppError("ERR_VALIDATION", 400, { fields: [{ path: "medias", message: "Required" }] });
+  const cid = actor.companyId;
+  const wa = await getWhatsappItem(cid, ticket.whatsappId);
+  const out: MessageView[] = [];
+  let failed: AppError | null = null;
+  for (const [i, f] of files.entries()) {
+    const id = newOutboundId(wa);
+    const ext = f.filename.includes(".") ? f.filename.split(".").pop() : undefined;
+    const key = mediaKey(cid, ticket.id, id, ext);
+    await putMedia(key, f.content, f.mimetype || "application/octet-stream");
+    const caption = (captions[i] ?? captions[0] ?? "").trim();
+    try {
+      out.push(
+        await sendOutbound(cid, { userId: actor.userId, name: actor.name }, (await getAccessibleTicket(actor, ticket.id)), {
+          body: caption && caption !== f.filename ? caption : f.filename,
+          signMessage: false,
+          messageId: id,
+          media: { key, mime: f.mimetype || "application/octet-stream", name: f.filename, size: f.content.length },
+        }),
+      );
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      failed = err;
+    }
+  }
+  if (failed) throw failed;
+  return out;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,0 +1,249 @@
+/**
+ * Agent-side ticket operations (attendance.md §4 Ticket status table, §5 "New ticket", §6; issue 3 §4):
+ * create, accept, return, close (justClose), resolve, reopen, transfer, delete, close-all. Each transition is one
+ * `writeTicketTransition` (GSI keys recomputed, ACTIVE marker moved, version-checked) followed by a realtime update.
+ */
+import { GetCommand } from "@aws-sdk/lib-dynamodb";
+import { randomUUID } from "node:crypto";
+import { nowIso } from "../common.ts";
+import { ddb, tableName } from "../db/client.ts";
+import { nextId } from "../db/counters.ts";
+import { keys } from "../db/keys.ts";
+import { AppError } from "../errors.ts";
+import { log } from "../log.ts";
+import { getContactItem } from "../contacts/repository.ts";
+import { publish } from "../realtime/publish.ts";
+import { sendOutbound } from "../messages/service.ts";
+import { getWhatsappItem, listWhatsappItems } from "../whatsapp/repository.ts";
+import { laterIso } from "../contacts/service.ts";
+import {
+  createTicketItem,
+  deleteTicketItems,
+  getTicketItem,
+  queryTicketIndex,
+  writeTicketTransition,
+} from "./repository.ts";
+import { TicketItem, type CreateTicketBody, type TicketView, type UpdateTicketBody } from "./schema.ts";
+import { getAccessibleTicket, isAdminActor, publishTicket, ticketAudience, toTicketView, type TicketActor } from "./service.ts";
+
+/** The greeting sent on accept when `sendGreetingAccepted` is enabled (the original system's wording, background/whaticket.md §4). */
+export const ACCEPT_GREETING = (agentName: string) =>
+  `*Mensagem Automática:*\n{{ms}} *{{name}}*, meu nome é *${agentName}* e agora vou prosseguir com seu atendimento!`;
+
+async function settingEnabled(companyId: number, key: string): Promise<boolean> {
+  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.setting(companyId, key) }));
+  return out.Item?.value === "enabled";
+}
+
+async function requireQueue(companyId: number, queueId: number): Promise<void> {
+  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.queue(companyId, queueId) }));
+  if (!out.Item) throw new AppError("ERR_NO_QUEUE_FOUND", 404);
+}
+
+async function requireUser(companyId: number, userId: number): Promise<{ id: number; name: string }> {
+  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.user(companyId, userId) }));
+  if (!out.Item) throw new AppError("ERR_NO_USER_FOUND", 404);
+  return { id: Number(out.Item.id), name: String(out.Item.name ?? "") };
+}
+
+async function requireWhatsapp(companyId: number, whatsappId: number) {
+  const wa = await getWhatsappItem(companyId, whatsappId);
+  if (!wa) throw new AppError("ERR_NO_WAPP_FOUND", 404);
+  return wa;
+}
+
+/** Turns a marker conflict into the spec's 409 carrying the other ticket's view. */
+async function otherOpenTicket(companyId: number, ticketId: number | null | undefined): Promise<AppError> {
+  const other = ticketId ? await getTicketItem(companyId, ticketId, true) : null;
+  return new AppError("ERR_OTHER_OPEN_TICKET", 409, { ticket: other ? await toTicketView(companyId, other) : null });
+}
+
+/**
+ * `POST /api/tickets`: opens a ticket for a contact on a connection (default: the body's, else the caller's default
+ * connection, else the company's default). Status `open` assigned to `userId` (default the caller) unless `status`
+ * says `pending`. Non-admins must choose one of their queues (400 `ERR_VALIDATION` "Selecione uma fila", 403 otherwise).
+ * 409 `{"error":"ERR_OTHER_OPEN_TICKET","ticket": TicketView}` when the contact already has an open/pending ticket there.
+ */
+export async function createTicketByUser(actor: TicketActor & { whatsappId?: number | null }, body: CreateTicketBody): Promise<TicketView> {
+  const cid = actor.companyId;
+  const admin = isAdminActor(actor);
+  const queueId = body.queueId ?? null;
+  if (!admin) {
+    if (queueId == null) throw new AppError("ERR_VALIDATION", 400, { fields: [{ path: "queueId", message: "Selecione uma fila" }] });
+    if (!actor.queueIds.includes(queueId)) throw new AppError("ERR_NO_PERMISSION", 403);
+  }
+  const contact = await getContactItem(cid, body.contactId);
+  if (!contact) throw new AppError("ERR_NO_CONTACT_FOUND", 404);
+  if (queueId != null) await requireQueue(cid, queueId);
+  let whatsappId = body.whatsappId ?? actor.whatsappId ?? null;
+  if (whatsappId == null) {
+    const def = (await listWhatsappItems(cid)).find((w) => w.isDefault);
+    if (!def) throw new AppError("ERR_NO_DEF_WAPP_FOUND", 404);
+    whatsappId = def.id;
+  } else await requireWhatsapp(cid, whatsappId);
+  const status = body.status === "pending" ? "pending" : "open";
+  const userId = status === "open" ? (body.userId ?? actor.userId) : null;
+  if (userId != null && userId !== actor.userId) await requireUser(cid, userId);
+  const now = nowIso();
+  const ticket = TicketItem.parse({
+    id: await nextId(cid, "ticket"),
+    uuid: randomUUID(),
+    companyId: cid,
+    status,
+    contactId: contact.id,
+    whatsappId,
+    queueId,
+    userId,
+    isGroup: contact.isGroup,
+    version: 0,
+    createdAt: now,
+    updatedAt: now,
+  });
+  const res = await createTicketItem(ticket);
+  if (!res.created) throw await otherOpenTicket(cid, res.existingTicketId);
+  await publishTicket(cid, ticket, "update");
+  return toTicketView(cid, ticket);
+}
+
+/** The transition a `PUT /api/tickets/{id}` body asks for (for logs and side effects). */
+export type TicketAction = "accept" | "return" | "close" | "resolve" | "reopen" | "transfer" | "update";
+
+/**
+ * Computes the next state of a ticket for a `PUT /api/tickets/{id}` body (attendance.md §4):
+ * - accept: pending → open, assigned to the caller (or the given user);
+ * - return: open → pending with no user;
+ * - close (justClose: from the list, no completion message) / resolve: → closed, queue and user kept;
+ * - reopen: closed → open for the caller;
+ * - transfer: queue and/or user and/or connection; a queue without a user gives pending with no user, a user gives open.
+ */
+export function planTransition(actor: TicketActor, prev: TicketItem, body: UpdateTicketBody): { action: TicketAction; patch: Partial<TicketItem> } {
+  const patch: Partial<TicketItem> = {};
+  for (const k of ["useIntegration", "promptId", "integrationId", "chatbot"] as const) {
+    if (body[k] !== undefined) (patch as Record<string, unknown>)[k] = body[k];
+  }
+  const queueChanged = body.queueId !== undefined && body.queueId !== prev.queueId;
+  const whatsappChanged = body.whatsappId !== undefined && body.whatsappId !== prev.whatsappId;
+  if (queueChanged) patch.queueId = body.queueId ?? null;
+  if (whatsappChanged) patch.whatsappId = body.whatsappId;
+  const moved = queueChanged || whatsappChanged;
+  switch (body.status) {
+    case "closed":
+      patch.status = "closed";
+      return { action: body.justClose ? "close" : "resolve", patch };
+    case "pending":
+      patch.status = "pending";
+      patch.userId = null;
+      return { action: moved ? "transfer" : "return", patch };
+    case "open": {
+      patch.status = "open";
+      const userChanged = body.userId != null && body.userId !== prev.userId;
+      if (prev.status === "open") {
+        patch.userId = body.userId ?? prev.userId ?? actor.userId;
+        return { action: moved || userChanged ? "transfer" : "update", patch };
+      }
+      patch.userId = body.userId ?? actor.userId;
+      if (moved || (body.userId != null && body.userId !== actor.userId)) return { action: "transfer", patch };
+      return { action: prev.status === "pending" ? "accept" : "reopen", patch };
+    }
+    default: {
+      if (queueChanged || body.userId !== undefined) {
+        const nextUser = body.userId !== undefined ? body.userId : null;
+        patch.userId = nextUser;
+        patch.status = nextUser != null ? "open" : "pending";
+        return { action: "transfer", patch };
+      }
+      return { action: whatsappChanged ? "transfer" : "update", patch };
+    }
+  }
+}
+
+/**
+ * `PUT /api/tickets/{id}`: applies an accept/return/close/resolve/reopen/transfer to a ticket the caller may see.
+ * Side effects: accept sends the `sendGreetingAccepted` greeting (setting enabled, not a group); resolve sends the
+ * connection's `complationMessage` when set (not for groups, not with `justClose`); a queue change tells the old
+ * queue's users the ticket left (`delete`) before the `update`. Errors: 403/404 access, 404 unknown queue/user/connection,
+ * 409 `ERR_OTHER_OPEN_TICKET` (with `ticket`) on reopen/transfer into a busy contact+connection, 409 `ERR_CONFLICT`
+ * when another agent changed the ticket at the same moment.
+ */
+export async function updateTicketByUser(actor: TicketActor, ticketId: number | string, body: UpdateTicketBody): Promise<TicketView> {
+  const cid = actor.companyId;
+  const prev = await getAccessibleTicket(actor, ticketId);
+  const { action, patch } = planTransition(actor, prev, body);
+  if (patch.queueId != null && patch.queueId !== prev.queueId) await requireQueue(cid, patch.queueId);
+  if (patch.userId != null && patch.userId !== prev.userId && patch.userId !== actor.userId) await requireUser(cid, patch.userId);
+  if (patch.whatsappId != null) await requireWhatsapp(cid, patch.whatsappId);
+  let next: TicketItem;
+  try {
+    next = await writeTicketTransition(prev, { ...patch, updatedAt: laterIso(prev.updatedAt) });
+  } catch (err) {
+    if (err instanceof AppError && err.code === "ERR_OTHER_OPEN_TICKET") throw await otherOpenTicket(cid, err.data?.ticketId as number | undefined);
+    throw err;
+  }
+  if (prev.queueId !== next.queueId || (prev.userId !== next.userId && prev.userId != null)) {
+    // Users who could see it only through the old queue/assignee drop it from their lists.
+    await publish(cid, "ticket", { action: "delete", ticketId: next.id }, ticketAudience(prev)).catch(() => undefined);
+  }
+  await publishTicket(cid, next, "update");
+  await runSideEffects(actor, action, prev, next, body).catch((err) => log("warn", "ticket side effect failed", { companyId: cid, ticketId: next.id, action, err }));
+  return toTicketView(cid, next);
+}
+
+async function runSideEffects(actor: TicketActor, action: TicketAction, prev: TicketItem, next: TicketItem, body: UpdateTicketBody): Promise<void> {
+  const cid = actor.companyId;
+  if (action === "accept" && !next.isGroup && (await settingEnabled(cid, "sendGreetingAccepted"))) {
+    const agent = next.userId === actor.userId ? actor.name : (await requireUser(cid, next.userId!)).name;
+    await sendOutbound(cid, { userId: next.userId, name: agent }, next, { body: ACCEPT_GREETING(agent), signMessage: false }).catch((err) => {
+      if (!(err instanceof AppError)) throw err; // a failed send is already visible as ack -1
+    });
+  }
+  if (action === "resolve" && !body.justClose && !next.isGroup) {
+    const wa = await getWhatsappItem(cid, next.whatsappId);
+    if (wa?.complationMessage?.trim()) {
+      await sendOutbound(cid, { userId: actor.userId, name: actor.name }, next, { body: `\u200e${wa.complationMessage}`, signMessage: false }).catch((err) => {
+        if (!(err instanceof AppError)) throw err;
+      });
+    }
+  }
+}
+
+/** `DELETE /api/tickets/{id}` (admin): removes the ticket, its marker, uuid alias and partition; publishes `delete`. */
+export async function deleteTicketByAdmin(actor: TicketActor, ticketId: number): Promise<void> {
+  if (!isAdminActor(actor)) throw new AppError("ERR_NO_PERMISSION", 403);
+  const t = await getTicketItem(actor.companyId, ticketId, true);
+  if (!t) throw new AppError("ERR_NO_TICKET_FOUND", 404);
+  await deleteTicketItems(t);
+  await publishTicket(actor.companyId, t, "delete");
+}
+
+/**
+ * `POST /api/tickets/closeAll` (admin) `{status, selectedQueueIds}`: closes (justClose: no message) every ticket of that
+ * status in those queues (all queues and no-queue when none are selected), up to 500 per call. Returns how many closed.
+ */
+export async function closeAllTickets(actor: TicketActor, input: { status: "open" | "pending"; selectedQueueIds?: number[] }): Promise<{ closed: number }> {
+  if (!isAdminActor(actor)) throw new AppError("ERR_NO_PERMISSION", 403);
+  const cid = actor.companyId;
+  const pks = input.selectedQueueIds?.length
+    ? input.selectedQueueIds.map((q) => ({ index: "GSI2" as const, pk: keys.ticketQueuePK(cid, input.status, q) }))
+    : [{ index: "GSI1" as const, pk: keys.ticketStatusPK(cid, input.status) }];
+  let closed = 0;
+  for (const { index, pk } of pks) {
+    let start: Record<string, unknown> | undefined;
+    do {
+      const page = await queryTicketIndex(index, pk, { limit: 100, startKey: start });
+      for (const it of page.items) {
+        if (closed >= 500) return { closed };
+        const fresh = await getTicketItem(cid, it.id, true);
+        if (!fresh || fresh.status !== input.status) continue;
+        try {
+          const next = await writeTicketTransition(fresh, { status: "closed", updatedAt: laterIso(fresh.updatedAt) });
+          closed++;
+          await publishTicket(cid, next, "update");
+        } catch (err) {
+          if (!(err instanceof AppError)) throw err;
+        }
+      }
+      start = page.lastKey;
+    } while (start);
+  }
+  return { closed };
+}
