@@ -288,6 +288,14 @@ describe("login throttling", () => {
     expect((await loginAs(admin, freshIp())).status).toBe(200);
   });
 
+  it("counts by the viewer address CloudFront forwards, not by the edge's source IP", async () => {
+    const { admin } = await makeCompany();
+    const viewer = { "cloudfront-viewer-address": "203.0.113.7:51234" };
+    for (let i = 0; i < 3; i++) expect((await loginAs({ email: `cf${i}@x.test`, password: "wrong-pass" }, freshIp(), viewer)).status).toBe(401);
+    expect((await loginAs(admin, freshIp(), viewer)).status).toBe(429);
+    expect((await loginAs(admin, freshIp(), { "cloudfront-viewer-address": "[2001:db8::5]:443" })).status).toBe(200);
+  });
+
   it("clears the email's count after a successful login", async () => {
     const { admin } = await makeCompany();
     for (let i = 0; i < 2; i++) await loginAs({ email: admin.email, password: "wrong-pass" });

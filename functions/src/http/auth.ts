@@ -24,10 +24,21 @@ const bearer = (ctx: RequestContext<unknown, unknown, unknown, null>) => {
   return v?.match(/^Bearer\s+(.+)$/i)?.[1];
 };
 
+/**
+ * The client IP for login throttling: CloudFront's `CloudFront-Viewer-Address` (`ip:port`, set by CloudFront, which
+ * fronts `/api/*` in the cloud) when present, else the source IP API Gateway saw.
+ */
+export function clientIp(ctx: Pick<RequestContext<unknown, unknown, unknown, null>, "event" | "ip">): string {
+  const h = ctx.event.headers ?? {};
+  const viewer = h["cloudfront-viewer-address"] ?? h["CloudFront-Viewer-Address"];
+  const m = viewer?.match(/^\[?(.+?)\]?:\d+$/);
+  return m?.[1] ?? ctx.ip;
+}
+
 export const handler = areaHandler("auth", {
   "POST /api/auth/login": route({
     body: LoginBody,
-    handler: async (ctx) => sessionReply(await login(ctx.body, ctx.ip), secureOf(ctx)),
+    handler: async (ctx) => sessionReply(await login(ctx.body, clientIp(ctx)), secureOf(ctx)),
   }),
 
   "POST /api/auth/refresh_token": route({

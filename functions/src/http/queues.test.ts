@@ -63,6 +63,15 @@ describe("POST /api/queue", () => {
     expect((await createQueue(admin.token, { name: "Vendas", color: "#fff" })).status).toBe(200);
   });
 
+  it("creates the queue in the caller's company even when the body names another company", async () => {
+    const a = await makeCompany();
+    const b = await makeCompany();
+    const res = await createQueue(b.admin.token, { name: "Vendas", color: "#fff", companyId: a.companyId });
+    expect(res.status).toBe(200);
+    expect(res.body.companyId).toBe(b.companyId);
+    expect(await listQueues(a.admin.token)).toEqual([]);
+  });
+
   it("refuses non-admins", async () => {
     const { companyId, admin } = await makeCompany();
     const agent = await makeUser(companyId);

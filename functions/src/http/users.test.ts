@@ -171,6 +171,15 @@ describe("POST /api/users", () => {
     expect(await emailMarker("a@b.test")).toBeUndefined();
   });
 
+  it("creates the user in the caller's company even when the body names another company", async () => {
+    const { a, b } = await tenantPair();
+    const res = await api("POST", "/api/users", { token: b.admin.token, body: { name: "Ana", email: "ana@alvo.test", password: "12345", companyId: a.companyId } });
+    expect(res.status).toBe(200);
+    expect(res.body.companyId).toBe(b.companyId);
+    expect(await emailMarker("ana@alvo.test")).toMatchObject({ companyId: b.companyId });
+    expect((await api("GET", "/api/users", { token: a.admin.token })).body.count).toBe(1);
+  });
+
   it("refuses a queue of another company and non-admin callers", async () => {
     const { a, b } = await tenantPair();
     const qA = await api("POST", "/api/queue", { token: a.admin.token, body: { name: "Suporte", color: "#00ff00" } });
@@ -203,6 +212,15 @@ describe("PUT /api/users/{id}", () => {
     // Someone else may now take the old address.
     const reuse = await api("POST", "/api/users", { token: admin.token, body: { name: "Outro", email: agent.email, password: "12345" } });
     expect(reuse.status).toBe(200);
+  });
+
+  it("does not let an admin without the super flag edit or delete a super user", async () => {
+    const { companyId } = await makeCompany({ adminSuper: true });
+    const root = (await api("GET", "/api/users/list", { token: (await makeUser(companyId, { profile: "admin" })).token })).body.find((u: any) => u.super);
+    const plainAdmin = await makeUser(companyId, { profile: "admin" });
+    expect((await api("PUT", `/api/users/${root.id}`, { token: plainAdmin.token, body: { name: "Tomado" } })).status).toBe(403);
+    expect((await api("DELETE", `/api/users/${root.id}`, { token: plainAdmin.token })).status).toBe(403);
+    expect((await rawUser(companyId, root.id))!.name).toBe("Admin");
   });
 
   it("refuses an email that another user holds with 409 and changes nothing", async () => {

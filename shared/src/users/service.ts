@@ -45,8 +45,8 @@ export const normalizeSearch = (s: string) => s.normalize("NFD").replace(/\p{M}/
 async function getWhatsappRef(companyId: number, whatsappId: number): Promise<{ id: number; name: string } | undefined> {
   const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.whatsapp(companyId, whatsappId) }));
   if (!out.Item) return undefined;
-  const w = WhatsappItem.parse(out.Item);
-  return { id: w.id, name: w.name };
+  const w = WhatsappItem.safeParse(out.Item);
+  return w.success ? { id: w.data.id, name: w.data.name } : { id: whatsappId, name: String(out.Item.name ?? "") };
 }
 
 /** Context for rendering users: the company's queues and the referenced connections. */
