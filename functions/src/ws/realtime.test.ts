@@ -4,6 +4,7 @@
  */
 import { PutCommand, GetCommand } from "@aws-sdk/lib-dynamodb";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { SignJWT } from "jose";
 import WebSocket from "ws";
 import { ddb, tableName } from "@atende/shared/db/client";
 import { keys } from "@atende/shared/db/keys";
@@ -111,6 +112,18 @@ describe("realtime over /ws", () => {
   it("refuses the handshake with 401 when the token is bad or missing", async () => {
     await expect(connect("not-a-token")).rejects.toMatchObject({ statusCode: 401 });
     await expect(connect("")).rejects.toMatchObject({ statusCode: 401 });
+  });
+
+  it("refuses the handshake with 403 when the access token has expired", async () => {
+    const a = await makeCompany();
+    const expired = await new SignJWT({ cid: a.companyId, tv: 0, profile: "admin", typ: "access" })
+      .setProtectedHeader({ alg: "HS256" })
+      .setSubject(String(a.admin.id))
+      .setIssuedAt(Math.floor(Date.now() / 1000) - 3600)
+      .setExpirationTime(Math.floor(Date.now() / 1000) - 60)
+      .sign(new TextEncoder().encode(process.env.JWT_SECRET));
+    await expect(connect(expired)).rejects.toMatchObject({ statusCode: 403 });
+    expect(await connectionIdOf(a.companyId, a.admin.id)).toEqual([]);
   });
 
   it("removes a stale registration when @connections answers 410", async () => {

@@ -78,6 +78,7 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
   const say = (msg: string, fields?: Record<string, unknown>) => {
     if (opts.log) console.log(fields ? `${msg} ${JSON.stringify(fields)}` : msg);
   };
+  const startedAt = Date.now();
   const stoppers: Stopper[] = [];
   const stopAll = async () => {
     for (const s of stoppers.splice(0).reverse()) {
@@ -196,8 +197,13 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     let runner: Runner | undefined;
     const runnerMod = await optionalImport<{ startLocalRunner: () => Promise<Runner> }>("session-runner/src/local.ts");
     if (runnerMod?.startLocalRunner) {
-      runner = await runnerMod.startLocalRunner();
-      stoppers.push({ name: "session runner", stop: () => runner!.stop() });
+      try {
+        runner = await runnerMod.startLocalRunner();
+        stoppers.push({ name: "session runner", stop: () => runner!.stop() });
+      } catch (err) {
+        // The product still serves without sessions; say so loudly, once.
+        console.error(`session runner failed to start; WhatsApp sessions and /sim are off: ${(err as Error)?.message ?? err}`);
+      }
     } else say("session runner: session-runner/src/local.ts is not there yet; WhatsApp sessions and /sim are off");
 
     route = async (req, res) => {
@@ -235,7 +241,7 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     stoppers.push({ name: "tick", stop: async () => (clearInterval(timer), await ticking) });
 
     ready();
-    say(`local stack ready on ${url}`);
+    say(`local stack ready on ${url} in ${Date.now() - startedAt} ms${seed?.created ? " (first start: seeded plan, company, admin and settings)" : ""}`);
     let stopping: Promise<void> | undefined;
     return { url, port, seed, stop: () => (stopping ??= stopAll()) };
   } catch (err) {
