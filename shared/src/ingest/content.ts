@@ -41,6 +41,8 @@ export interface MappedMessage {
   /** Short text for the ticket list (`lastMessage`): never a data URI or a whole vCard. */
   preview: string;
   quotedMsgId: string | null;
+  /** What the quote shows when the quoted message is not stored: its text/caption, type and author JID. */
+  quoted?: { body: string; mediaType: MediaType; participant?: string };
   isForwarded: boolean;
   /** Present for media whose bytes should be downloaded. `size` in bytes. */
   media?: { kind: MediaKind; mimetype: string; fileName: string | null; size: number | null };
@@ -107,13 +109,17 @@ function contextOf(c: unknown): ContextInfo | undefined {
   return parsed.success ? parsed.data : undefined;
 }
 
-function message(contentType: string, m: Omit<MappedMessage, "kind" | "contentType" | "quotedMsgId" | "isForwarded">, inner: unknown): MappedMessage {
+function message(contentType: string, m: Omit<MappedMessage, "kind" | "contentType" | "quotedMsgId" | "quoted" | "isForwarded">, inner: unknown): MappedMessage {
   const ctx = contextOf(inner);
+  const quotedContent = ctx?.stanzaId && ctx.quotedMessage ? mapContent(ctx.quotedMessage) : undefined;
   return {
     kind: "message",
     contentType,
     ...m,
     quotedMsgId: ctx?.stanzaId ?? null,
+    ...(quotedContent?.kind === "message"
+      ? { quoted: { body: quotedContent.preview, mediaType: quotedContent.mediaType, ...(ctx?.participant ? { participant: ctx.participant } : {}) } }
+      : {}),
     isForwarded: !!ctx?.isForwarded || (ctx?.forwardingScore ?? 0) > 0,
   };
 }

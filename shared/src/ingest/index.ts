@@ -1,0 +1,572 @@
+/**
+ * The ingest service (issue 3 §3; DESIGN.md §1 "Inbound", §6 "Ingest an inbound message"): the one place where
+ * Baileys events become contacts, tickets and messages. The session runner calls {@link handleBaileysEvent} for every
+ * event it receives; the simulator feeds the same shapes.
+ *
+ * Events handled: `messages.upsert` (`notify` and `append`; `append`/history never bumps unread), `messages.update`
+ * (acks, edits, revokes), `messages.reaction`, `message-receipt.update`, `presence.update`, `call`, `chats.update`,
+ * `contacts.upsert`/`contacts.update`, `groups.update`. Everything else (including `connection.update` and
+ * `creds.update`, which the runner owns) is answered `{handled: false}`.
+ *
+ * Errors: a bad or meaningless payload is never thrown — it is skipped with a reason; infrastructure failures
+ * (DynamoDB/S3 unreachable, a transaction that keeps conflicting) are thrown so the runner retries the event, which
+ * is safe because every write is idempotent (the WhatsApp-id alias dedupes messages).
+ */
+import { extension } from "mime-types";
+import { findOrCreateContactByIdentity, publishContact, updateContact } from "../contacts/service.ts";
+import { getContactItem, patchContact, readMarker } from "../contacts/repository.ts";
+import { AppError } from "../errors.ts";
+import { log } from "../log.ts";
+import type { MessageItem } from "../messages/schema.ts";
+import { ingestMessage } from "../messages/repository.ts";
+import { publishMessage } from "../messages/service.ts";
+import { getSetting } from "../settings/service.ts";
+import { mediaKey, putMedia } from "../storage/media.ts";
+import { getActiveTicketId } from "../tickets/repository.ts";
+import { findOrCreateTicket, publishTicket, setTicketPresence } from "../tickets/service.ts";
+import { mapContent, type MappedMessage } from "./content.ts";
+import { jidUser, normalizeUserJid, phoneDigits, resolveKey, type ChatIdentity } from "./identity.ts";
+import {
+  CallEvent,
+  ChatUpdate,
+  ContactUpdate,
+  GroupUpdate,
+  MessagesUpsert,
+  MessageStatus,
+  PresenceUpdate,
+  ReactionEvent,
+  ReceiptUpdate,
+  StubType,
+  WAMessage,
+  WAMessageUpdate,
+} from "./schema.ts";
+import { applyAck, applyEdit, applyReaction, applyRevoke, findTarget, type Skips } from "./targets.ts";
+
+export interface IngestContext {
+  companyId: number;
+  whatsappId: number;
+  /** downloads a message's media with Baileys' downloadMediaMessage (time-limited); null on failure */
+  downloadMedia?: (msg: unknown) => Promise<{ bytes: Buffer; mimetype: string } | null>;
+}
+
+/** Tunables (tests shorten the media time limit). `mediaTimeoutMs`: longest wait for one media download. */
+export const ingestOptions = { mediaTimeoutMs: 30_000 };
+
+type Handler = (ctx: IngestContext, data: unknown, skipped: Skips) => Promise<void>;
+
+/**
+ * Feeds one Baileys event (`event` = the `BaileysEventMap` name, `data` = the listener's argument) through ingestion.
+ * Returns `handled: false` for events ingestion does not own, and every item it skipped with the reason.
+ * Never throws on a bad payload; throws on infrastructure errors (the runner retries).
+ */
+export async function handleBaileysEvent(
+  ctx: IngestContext,
+  event: string,
+  data: unknown,
+): Promise<{ handled: boolean; skipped: { reason: string }[] }> {
+  const handler = HANDLERS[event];
+  if (!handler) return { handled: false, skipped: [{ reason: `event not ingested: ${event}` }] };
+  const skipped: Skips = [];
+  await handler(ctx, data, skipped);
+  return { handled: true, skipped };
+}
+
+/**
+ * Runs one item's work; a domain refusal of the payload (AppError 400/404) becomes a skip, anything else
+ * (infrastructure, 409 conflicts that kept failing) propagates.
+ */
+async function guard(skipped: Skips, fn: () => Promise<void>): Promise<void> {
+  try {
+    await fn();
+  } catch (err) {
+    if (err instanceof AppError && (err.status === 400 || err.status === 404)) {
+      skipped.push({ reason: `refused: ${err.code}` });
+      return;
+    }
+    throw err;
+  }
+}
+
+const HANDLERS: Record<string, Handler> = {
+  "messages.upsert": onUpsert,
+  "messages.update": onUpdate,
+  "messages.reaction": onReaction,
+  "message-receipt.update": onReceipt,
+  "presence.update": onPresence,
+  call: onCall,
+  "chats.update": onChatsUpdate,
+  "contacts.upsert": onContacts,
+  "contacts.update": onContacts,
+  "groups.update": onGroupsUpdate,
+};
+
+function asArray(data: unknown, event: string, skipped: Skips): unknown[] | null {
+  if (Array.isArray(data)) return data;
+  skipped.push({ reason: `invalid ${event} payload` });
+  return null;
+}
+
+/** True when group messages are to be ignored (setting `CheckMsgIsGroup` = `enabled`, the default). */
+async function groupsIgnored(companyId: number): Promise<boolean> {
+  return (await getSetting(companyId, "CheckMsgIsGroup")) === "enabled";
+}
+
+// ---- messages.upsert ------------------------------------------------------------------------------------------
+
+async function onUpsert(ctx: IngestContext, data: unknown, skipped: Skips): Promise<void> {
+  const p = MessagesUpsert.safeParse(data);
+  if (!p.success) {
+    skipped.push({ reason: "invalid messages.upsert payload" });
+    return;
+  }
+  const type = p.data.type ?? "notify";
+  for (const raw of p.data.messages) await guard(skipped, () => ingestOne(ctx, raw, type, skipped));
+}
+
+/** WhatsApp timestamp (seconds, sometimes ms) → ISO; now when absent. */
+function waTime(ts: number | undefined): string {
+  if (!ts || ts <= 0) return new Date().toISOString();
+  return new Date(ts > 1e12 ? ts : ts * 1000).toISOString();
+}
+
+/** Baileys `WebMessageInfo.Status` → the spec's ack (0 pending, 1-2 sent, 3 delivered, 4-5 read; -1 failed). */
+export function ackOf(status: number | undefined, fromMe: boolean): number {
+  if (status == null) return fromMe ? 1 : 0;
+  if (status === MessageStatus.ERROR) return fromMe ? -1 : 0;
+  return Math.min(5, Math.max(0, status));
+}
+
+async function ingestOne(ctx: IngestContext, raw: unknown, type: "notify" | "append", skipped: Skips): Promise<void> {
+  const parsed = WAMessage.safeParse(raw);
+  if (!parsed.success) {
+    skipped.push({ reason: "unreadable message" });
+    return;
+  }
+  const m = parsed.data;
+  const resolved = resolveKey(m.key, m.participant);
+  if (!resolved.ok) {
+    skipped.push({ reason: resolved.reason });
+    return;
+  }
+  if (!m.key.id) {
+    skipped.push({ reason: "missing message id" });
+    return;
+  }
+  const identity = resolved.identity;
+  const content = mapContent(m.message);
+  if (content.kind === "none") {
+    const stub = m.messageStubType != null ? StubType[m.messageStubType] : undefined;
+    skipped.push({ reason: m.message == null && stub ? `stub ${stub}` : m.key.isViewOnce && !m.message ? "view-once content not delivered" : content.reason });
+    return;
+  }
+  if (identity.isGroup && (await groupsIgnored(ctx.companyId))) {
+    skipped.push({ reason: "group messages ignored (CheckMsgIsGroup)" });
+    return;
+  }
+  const fromMe = !!m.key.fromMe;
+  const sender = { fromMe, participant: identity.participant };
+  switch (content.kind) {
+    case "reaction":
+      return applyReaction(ctx, identity, sender, content.target.id!, content.emoji, content.atMs, skipped);
+    case "edit":
+      return applyEdit(ctx, identity, content.targetId ?? m.key.id, content.body, skipped, sender);
+    case "revoke":
+      return applyRevoke(ctx, identity, content.targetId, skipped, sender);
+    case "message":
+      return storeMessage(ctx, { raw, waId: m.key.id, identity, fromMe, pushName: m.pushName, timestamp: m.messageTimestamp, status: m.status, type, content }, skipped);
+  }
+}
+
+interface Incoming {
+  /** The event's original object, handed to `downloadMedia`. */
+  raw: unknown;
+  waId: string;
+  identity: ChatIdentity;
+  fromMe: boolean;
+  pushName?: string;
+  /** Seconds. */
+  timestamp?: number;
+  status?: number;
+  type: "notify" | "append";
+  content: MappedMessage;
+}
+
+/** Downloads with the time limit; null on failure, timeout or no downloader. */
+async function download(ctx: IngestContext, raw: unknown): Promise<{ bytes: Buffer; mimetype: string } | null> {
+  if (!ctx.downloadMedia) return null;
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      ctx.downloadMedia(raw).catch(() => null),
+      new Promise<null>((resolve) => {
+        timer = setTimeout(() => resolve(null), ingestOptions.mediaTimeoutMs);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function extOf(mimetype: string, fileName: string | null): string | undefined {
+  const fromName = fileName?.match(/\.([A-Za-z0-9]{1,8})$/)?.[1];
+  return (extension(mimetype) || undefined) ?? fromName;
+}
+
+/** Stores a new message (contact → ticket → media → one ingest transaction) and publishes it. */
+async function storeMessage(ctx: IngestContext, inc: Incoming, skipped: Skips): Promise<void> {
+  const { companyId, whatsappId } = ctx;
+  const { identity, content, fromMe } = inc;
+  // A redelivery is recognised before any download (the transaction below stays the real guard).
+  if (await findTarget(ctx, identity, inc.waId)) {
+    skipped.push({ reason: "duplicate message" });
+    return;
+  }
+  const contact = await findOrCreateContactByIdentity(companyId, {
+    jids: identity.contact.jids,
+    number: identity.contact.number,
+    // The pushName of an own message is ours; groups are named by groups.update (subject).
+    name: identity.isGroup || fromMe ? "" : (inc.pushName ?? ""),
+    isGroup: identity.isGroup,
+  });
+  const { ticket } = await findOrCreateTicket(companyId, { contactId: contact.id, whatsappId, isGroup: identity.isGroup });
+
+  let media: Pick<MessageItem, "mediaKey" | "mediaName" | "mediaMime" | "mediaSize" | "mediaError"> = {
+    mediaKey: null,
+    mediaName: null,
+    mediaMime: null,
+    mediaSize: null,
+    mediaError: false,
+  };
+  if (content.media) {
+    const got = await download(ctx, inc.raw);
+    const mimetype = got?.mimetype || content.media.mimetype;
+    media = { mediaKey: null, mediaName: content.media.fileName, mediaMime: mimetype, mediaSize: content.media.size, mediaError: true };
+    if (got) {
+      const key = mediaKey(companyId, ticket.id, inc.waId, extOf(mimetype, content.media.fileName));
+      try {
+        await putMedia(key, got.bytes, mimetype);
+        media = { ...media, mediaKey: key, mediaSize: got.bytes.length, mediaError: false };
+      } catch (err) {
+        log("warn", "ingest: media upload failed", { companyId, whatsappId, messageId: inc.waId, err });
+      }
+    }
+  }
+
+  let quotedMsg: MessageItem["quotedMsg"] = null;
+  if (content.quotedMsgId) {
+    const q = await findTarget(ctx, identity, content.quotedMsgId);
+    if (q) {
+      quotedMsg = { id: q.id, body: q.body, fromMe: q.fromMe, mediaType: q.mediaType, senderName: q.senderName };
+    } else if (content.quoted) {
+      const byContact = content.quoted.participant ? identity.contact.jids.includes(normalizeUserJid(content.quoted.participant) ?? "") : true;
+      quotedMsg = {
+        id: content.quotedMsgId,
+        body: content.quoted.body,
+        fromMe: identity.isGroup ? false : !byContact,
+        mediaType: content.quoted.mediaType,
+        senderName: null,
+      };
+    }
+  }
+
+  const message: Omit<MessageItem, "createdAt" | "updatedAt"> = {
+    id: inc.waId,
+    ticketId: ticket.id,
+    companyId,
+    contactId: contact.id,
+    whatsappId,
+    remoteJid: identity.chatJid,
+    participant: identity.participant,
+    senderName: identity.isGroup && !fromMe ? (inc.pushName ?? (identity.participant ? jidUser(identity.participant) : null)) : null,
+    body: content.body,
+    fromMe,
+    read: fromMe || inc.type === "append",
+    mediaType: content.mediaType,
+    ...media,
+    ack: ackOf(inc.status, fromMe),
+    isDeleted: false,
+    isEdited: false,
+    previousBody: null,
+    isForwarded: content.isForwarded,
+    quotedMsgId: content.quotedMsgId,
+    quotedMsg,
+    reactions: [],
+    waTimestamp: waTime(inc.timestamp),
+    userId: null,
+    sendError: null,
+  };
+  const res = await ingestMessage(companyId, ticket, message, {
+    lastMessage: content.preview,
+    incrementUnread: !fromMe && inc.type === "notify",
+    waAliasJid: identity.chatJid,
+  });
+  if (!res.stored) {
+    skipped.push({ reason: "duplicate message" });
+    return;
+  }
+  await publishMessage(companyId, res.message, res.ticket, "create");
+  await publishTicket(companyId, res.ticket, "update");
+}
+
+// ---- messages.update / reactions / receipts --------------------------------------------------------------------
+
+async function onUpdate(ctx: IngestContext, data: unknown, skipped: Skips): Promise<void> {
+  const list = asArray(data, "messages.update", skipped);
+  for (const raw of list ?? []) {
+    await guard(skipped, async () => {
+      const p = WAMessageUpdate.safeParse(raw);
+      if (!p.success || !p.data.key.id) {
+        skipped.push({ reason: "unreadable messages.update item" });
+        return;
+      }
+      const { key, update } = p.data;
+      const resolved = resolveKey(key);
+      if (!resolved.ok) {
+        skipped.push({ reason: resolved.reason });
+        return;
+      }
+      const identity = resolved.identity;
+      let applied = false;
+      if (update.status != null) {
+        applied = true;
+        await applyAck(ctx, identity, key.id!, ackOf(update.status, !!key.fromMe), skipped);
+      }
+      if (update.message) {
+        const c = mapContent(update.message);
+        if (c.kind === "edit") {
+          applied = true;
+          await applyEdit(ctx, identity, c.targetId ?? key.id!, c.body, skipped);
+        } else if (c.kind === "revoke") {
+          applied = true;
+          await applyRevoke(ctx, identity, c.targetId, skipped);
+        }
+      } else if (update.messageStubType === StubType.REVOKE) {
+        // Baileys' revoke form: `key` is the deleted message, `update.key` the protocol message's.
+        applied = true;
+        await applyRevoke(ctx, identity, key.id!, skipped);
+      }
+      if (!applied) skipped.push({ reason: "update without a visible change" });
+    });
+  }
+}
+
+async function onReaction(ctx: IngestContext, data: unknown, skipped: Skips): Promise<void> {
+  const list = asArray(data, "messages.reaction", skipped);
+  for (const raw of list ?? []) {
+    await guard(skipped, async () => {
+      const p = ReactionEvent.safeParse(raw);
+      if (!p.success || !p.data.key.id) {
+        skipped.push({ reason: "unreadable messages.reaction item" });
+        return;
+      }
+      const { key, reaction } = p.data;
+      // The reaction's own key says who reacted; the chat is the reacted message's.
+      const senderKey = reaction.key ?? key;
+      const resolved = resolveKey({ ...key, participant: senderKey.participant ?? key.participant, participantAlt: senderKey.participantAlt });
+      if (!resolved.ok) {
+        skipped.push({ reason: resolved.reason });
+        return;
+      }
+      const sender = { fromMe: !!senderKey.fromMe, participant: resolved.identity.participant };
+      await applyReaction(ctx, resolved.identity, sender, key.id!, reaction.text ?? "", reaction.senderTimestampMs, skipped);
+    });
+  }
+}
+
+async function onReceipt(ctx: IngestContext, data: unknown, skipped: Skips): Promise<void> {
+  const list = asArray(data, "message-receipt.update", skipped);
+  for (const raw of list ?? []) {
+    await guard(skipped, async () => {
+      const p = ReceiptUpdate.safeParse(raw);
+      if (!p.success || !p.data.key.id) {
+        skipped.push({ reason: "unreadable receipt" });
+        return;
+      }
+      const r = p.data.receipt;
+      const ack = r.playedTimestamp ? 5 : r.readTimestamp ? 4 : r.receiptTimestamp ? 3 : undefined;
+      const resolved = resolveKey(p.data.key);
+      if (!resolved.ok || ack == null) {
+        skipped.push({ reason: resolved.ok ? "receipt without timestamps" : resolved.reason });
+        return;
+      }
+      await applyAck(ctx, resolved.identity, p.data.key.id!, ack, skipped);
+    });
+  }
+}
+
+// ---- presence, calls, chats, contacts, groups ----------------------------------------------------------------
+
+/** The contact id that owns a JID in this company, or null. */
+async function contactIdByJid(companyId: number, jid: string | undefined): Promise<number | null> {
+  if (!jid) return null;
+  return readMarker(companyId, { kind: "jid", value: jid });
+}
+
+const TICKET_PRESENCES = new Set(["composing", "recording"]);
+
+async function onPresence(ctx: IngestContext, data: unknown, skipped: Skips): Promise<void> {
+  const p = PresenceUpdate.safeParse(data);
+  if (!p.success) {
+    skipped.push({ reason: "invalid presence.update payload" });
+    return;
+  }
+  await guard(skipped, async () => {
+    const { id, presences } = p.data;
+    const isGroup = id.endsWith("@g.us");
+    const chatJid = isGroup ? id : normalizeUserJid(id);
+    if (!chatJid) {
+      skipped.push({ reason: `invalid presence id ${id}` });
+      return;
+    }
+    const entries = Object.entries(presences);
+    const own = entries.find(([jid]) => normalizeUserJid(jid) === chatJid);
+    // In a group anyone typing shows the group as typing; in a chat the contact's own entry counts.
+    const states = (own ? [own] : entries).map(([, v]) => v.lastKnownPresence ?? "");
+    const presence = states.find((s) => TICKET_PRESENCES.has(s)) ?? "";
+    const contactId = await contactIdByJid(ctx.companyId, chatJid);
+    const ticketId = contactId ? await getActiveTicketId(ctx.companyId, ctx.whatsappId, contactId) : null;
+    if (!ticketId) {
+      skipped.push({ reason: "presence for a chat without an open ticket" });
+      return;
+    }
+    await setTicketPresence(ctx.companyId, ticketId, presence);
+  });
+}
+
+/** Body of a call log: our own wording, Portuguese like the product's other system texts. */
+export function callLogBody(isVideo: boolean): string {
+  return isVideo ? "Chamada de vídeo recebida" : "Chamada de voz recebida";
+}
+
+async function onCall(ctx: IngestContext, data: unknown, skipped: Skips): Promise<void> {
+  const list = asArray(data, "call", skipped);
+  for (const raw of list ?? []) {
+    await guard(skipped, async () => {
+      const p = CallEvent.safeParse(raw);
+      if (!p.success || !p.data.id) {
+        skipped.push({ reason: "unreadable call" });
+        return;
+      }
+      const c = p.data;
+      const callId = p.data.id;
+      // One log per call: its offer. Later states (ringing, accept, reject, timeout, terminate) add nothing visible.
+      if (c.status !== "offer") {
+        skipped.push({ reason: `call ${c.status ?? "unknown"} not logged` });
+        return;
+      }
+      const caller = c.from ?? c.chatId;
+      const inGroup = !!c.isGroup && !!c.groupJid;
+      const resolved = resolveKey(
+        inGroup
+          ? { remoteJid: c.groupJid, participant: caller, participantAlt: c.callerPn, fromMe: false, id: c.id }
+          : { remoteJid: caller, remoteJidAlt: c.callerPn, fromMe: false, id: c.id },
+      );
+      if (!resolved.ok) {
+        skipped.push({ reason: resolved.reason });
+        return;
+      }
+      if (resolved.identity.isGroup && (await groupsIgnored(ctx.companyId))) {
+        skipped.push({ reason: "group messages ignored (CheckMsgIsGroup)" });
+        return;
+      }
+      const date = c.date instanceof Date ? c.date.getTime() : typeof c.date === "string" ? Date.parse(c.date) : c.date;
+      const body = callLogBody(!!c.isVideo);
+      await storeMessage(
+        ctx,
+        {
+          raw,
+          waId: callId,
+          identity: resolved.identity,
+          fromMe: false,
+          timestamp: date && Number.isFinite(date) ? date : undefined,
+          type: c.offline ? "append" : "notify",
+          content: { kind: "message", contentType: "call", mediaType: "call_log", body, preview: body, quotedMsgId: null, isForwarded: false },
+        },
+        skipped,
+      );
+    });
+  }
+}
+
+async function onChatsUpdate(_ctx: IngestContext, data: unknown, skipped: Skips): Promise<void> {
+  const list = asArray(data, "chats.update", skipped);
+  for (const raw of list ?? []) {
+    const p = ChatUpdate.safeParse(raw);
+    // Archive, pin and mute live on the phone only; the inbox has no such state to mirror.
+    skipped.push({ reason: p.success ? "chat state not shown in the inbox" : "unreadable chats.update item" });
+  }
+}
+
+async function onContacts(ctx: IngestContext, data: unknown, skipped: Skips): Promise<void> {
+  const list = asArray(data, "contacts.update", skipped);
+  for (const raw of list ?? []) {
+    await guard(skipped, async () => {
+      const p = ContactUpdate.safeParse(raw);
+      if (!p.success || !p.data.id) {
+        skipped.push({ reason: "unreadable contact" });
+        return;
+      }
+      const c = p.data;
+      const jids = [c.id, c.lid, c.phoneNumber].map(normalizeUserJid).filter((j): j is string => !!j);
+      let contactId: number | null = null;
+      for (const j of jids) contactId ??= await contactIdByJid(ctx.companyId, j);
+      // The phone's address book does not create contacts: only people who wrote (or were written to) are kept.
+      if (!contactId) {
+        skipped.push({ reason: "address-book entry without a contact" });
+        return;
+      }
+      let contact = await getContactItem(ctx.companyId, contactId);
+      if (!contact) {
+        skipped.push({ reason: "contact gone" });
+        return;
+      }
+      const unknownJids = jids.filter((j) => !contact!.jids.includes(j));
+      if (unknownJids.length) {
+        // A LID and a phone number revealed as the same person: merge them on one contact.
+        contact = await findOrCreateContactByIdentity(ctx.companyId, {
+          jids,
+          number: jids.map(phoneDigits).find(Boolean),
+          name: "",
+          isGroup: false,
+        });
+      }
+      const name = c.notify ?? c.verifiedName ?? c.name;
+      const placeholder = !contact.name || contact.name === contact.number || jids.some((j) => jidUser(j) === contact!.name);
+      if (name && name.trim().length >= 2 && placeholder) {
+        contact = await updateContact(ctx.companyId, contact.id, { name: name.trim().slice(0, 50) });
+      }
+      if (c.imgUrl === null || (typeof c.imgUrl === "string" && /^https?:\/\//.test(c.imgUrl))) {
+        const pic = c.imgUrl ?? "";
+        if (pic !== contact.profilePicUrl) {
+          const next = await patchContact(ctx.companyId, contact.id, { profilePicUrl: pic });
+          if (next) await publishContact(ctx.companyId, "update", next);
+        }
+      }
+    });
+  }
+}
+
+async function onGroupsUpdate(ctx: IngestContext, data: unknown, skipped: Skips): Promise<void> {
+  const list = asArray(data, "groups.update", skipped);
+  for (const raw of list ?? []) {
+    await guard(skipped, async () => {
+      const p = GroupUpdate.safeParse(raw);
+      if (!p.success || !p.data.id || !p.data.id.endsWith("@g.us")) {
+        skipped.push({ reason: "unreadable groups.update item" });
+        return;
+      }
+      const contactId = await contactIdByJid(ctx.companyId, p.data.id);
+      if (!contactId) {
+        skipped.push({ reason: "group without a contact" });
+        return;
+      }
+      const subject = p.data.subject?.trim();
+      if (!subject) {
+        skipped.push({ reason: "group update without a subject" });
+        return;
+      }
+      const contact = await getContactItem(ctx.companyId, contactId);
+      if (contact && contact.name !== subject.slice(0, 50)) await updateContact(ctx.companyId, contactId, { name: subject.slice(0, 50) });
+    });
+  }
+}

@@ -1,0 +1,139 @@
+/**
+ * Changes that land on an already stored message (issue 3 §3): acks (`messages.update` status,
+ * `message-receipt.update`), edits (`isEdited`, the previous body kept in `previousBody`), revokes (`isDeleted`) and
+ * reactions (attached to the target, one per sender; an empty emoji removes the sender's reaction).
+ *
+ * The target is found through the WhatsApp-id alias of the chat (trying the chat's other JID — a LID chat's phone
+ * JID — too). Each change is applied only when it changes what an agent sees, then `company-{id}-appMessage`
+ * `update` is published; repeated deliveries (Baileys reports edits, revokes and reactions twice) are no-ops.
+ */
+import type { MessageItem } from "../messages/schema.ts";
+import { findByWaId, getMessageById, updateMessage } from "../messages/repository.ts";
+import { publishMessage } from "../messages/service.ts";
+import { getTicket } from "../tickets/service.ts";
+import type { IngestContext } from "./index.ts";
+import type { ChatIdentity } from "./identity.ts";
+
+export type Skips = { reason: string }[];
+
+/** Who sent a change: own account (`fromMe`) or a person (group: `participant`). */
+export interface Sender {
+  fromMe: boolean;
+  participant: string | null;
+}
+
+/**
+ * The stored message with WhatsApp id `waId` in this chat (any of its JIDs), or null. Falls back to the message id
+ * alone (ids are the WhatsApp ids, unique per company) on the same connection: an outbound message stored under the
+ * contact's phone JID is still found when WhatsApp acknowledges it under the LID.
+ */
+export async function findTarget(ctx: IngestContext, identity: ChatIdentity, waId: string): Promise<MessageItem | null> {
+  for (const jid of [identity.chatJid, ...identity.altChatJids]) {
+    const found = await findByWaId(ctx.companyId, ctx.whatsappId, jid, waId);
+    if (found) return found;
+  }
+  const byId = await getMessageById(ctx.companyId, waId);
+  return byId && byId.whatsappId === ctx.whatsappId ? byId : null;
+}
+
+type Patch = Partial<Pick<MessageItem, "ack" | "body" | "isEdited" | "previousBody" | "isDeleted" | "reactions">>;
+
+async function patchAndPublish(ctx: IngestContext, target: MessageItem, patch: Patch): Promise<void> {
+  const updated = await updateMessage(ctx.companyId, target.ticketId, target.id, patch);
+  const ticket = await getTicket(ctx.companyId, target.ticketId);
+  if (ticket) await publishMessage(ctx.companyId, updated ?? { ...target, ...patch }, ticket, "update");
+}
+
+/** Raises the message's ack to `ack` (never lowers it; -1 only replaces a not-yet-sent 0/1). */
+export async function applyAck(ctx: IngestContext, identity: ChatIdentity, waId: string, ack: number, skipped: Skips): Promise<void> {
+  const target = await findTarget(ctx, identity, waId);
+  if (!target) {
+    skipped.push({ reason: "ack for an unknown message" });
+    return;
+  }
+  const raise = ack === -1 ? target.ack <= 1 && target.ack !== -1 : ack > target.ack;
+  if (!raise) {
+    skipped.push({ reason: "ack not newer" });
+    return;
+  }
+  await patchAndPublish(ctx, target, { ack });
+}
+
+/**
+ * May `sender` change `target`? Own edits/revokes touch own messages; a person's touch theirs (in groups, admins may
+ * revoke anyone's, so revokes there are accepted from any participant). Updates Baileys reports on the message's own
+ * key (`messages.update`) carry no sender and are trusted.
+ */
+function authorMatches(target: MessageItem, sender: Sender | undefined, revoke: boolean, isGroup: boolean): boolean {
+  if (!sender || (revoke && isGroup)) return true;
+  if (target.fromMe !== sender.fromMe) return false;
+  if (sender.fromMe || target.participant == null || sender.participant == null) return true;
+  return target.participant === sender.participant;
+}
+
+/** Replaces the body, keeping the one before in `previousBody` and flagging `isEdited`. */
+export async function applyEdit(ctx: IngestContext, identity: ChatIdentity, targetId: string, body: string, skipped: Skips, sender?: Sender): Promise<void> {
+  const target = await findTarget(ctx, identity, targetId);
+  if (!target) {
+    skipped.push({ reason: "edit of an unknown message" });
+    return;
+  }
+  if (!authorMatches(target, sender, false, identity.isGroup)) {
+    skipped.push({ reason: "edit by someone other than the author" });
+    return;
+  }
+  if (target.isEdited && target.body === body) {
+    skipped.push({ reason: "edit already applied" });
+    return;
+  }
+  await patchAndPublish(ctx, target, { body, isEdited: true, previousBody: target.body });
+}
+
+/** Marks the message deleted for everyone (`isDeleted`); the body stays for the record. */
+export async function applyRevoke(ctx: IngestContext, identity: ChatIdentity, targetId: string, skipped: Skips, sender?: Sender): Promise<void> {
+  const target = await findTarget(ctx, identity, targetId);
+  if (!target) {
+    skipped.push({ reason: "revoke of an unknown message" });
+    return;
+  }
+  if (!authorMatches(target, sender, true, identity.isGroup)) {
+    skipped.push({ reason: "revoke by someone other than the author" });
+    return;
+  }
+  if (target.isDeleted) {
+    skipped.push({ reason: "revoke already applied" });
+    return;
+  }
+  await patchAndPublish(ctx, target, { isDeleted: true });
+}
+
+/**
+ * Sets `sender`'s reaction on the target (one per sender: own account, the contact in a chat, each participant in a
+ * group); an empty emoji removes it. `atMs`: the sender's timestamp in ms.
+ */
+export async function applyReaction(
+  ctx: IngestContext,
+  identity: ChatIdentity,
+  sender: Sender,
+  targetId: string,
+  emoji: string,
+  atMs: number | undefined,
+  skipped: Skips,
+): Promise<void> {
+  const target = await findTarget(ctx, identity, targetId);
+  if (!target) {
+    skipped.push({ reason: "reaction to an unknown message" });
+    return;
+  }
+  const senderJid = sender.fromMe ? null : identity.isGroup ? sender.participant : identity.chatJid;
+  // In a 1:1 chat there is one other person, whichever JID (LID or phone) addressed them this time.
+  const same = (r: MessageItem["reactions"][number]) => r.fromMe === sender.fromMe && (sender.fromMe || !identity.isGroup || r.senderJid === senderJid);
+  const current = target.reactions.find(same);
+  if ((current?.emoji ?? "") === emoji) {
+    skipped.push({ reason: "reaction already applied" });
+    return;
+  }
+  const at = atMs && Number.isFinite(atMs) ? new Date(atMs).toISOString() : new Date().toISOString();
+  const reactions = [...target.reactions.filter((r) => !same(r)), ...(emoji ? [{ emoji, fromMe: sender.fromMe, senderJid, at }] : [])];
+  await patchAndPublish(ctx, target, { reactions });
+}
