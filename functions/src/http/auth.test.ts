@@ -3,7 +3,7 @@
  * logout, throttling, expired vs revoked tokens, version.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { SignJWT } from "jose";
 import { api, makeCompany, makeUser } from "../../../test/helpers.ts";
 import { signingKey } from "@atende/shared/auth/tokens";
@@ -294,6 +294,17 @@ describe("login throttling", () => {
     for (let i = 0; i < 3; i++) expect((await loginAs({ email: `cf${i}@x.test`, password: "wrong-pass" }, freshIp(), viewer)).status).toBe(401);
     expect((await loginAs(admin, freshIp(), viewer)).status).toBe(429);
     expect((await loginAs(admin, freshIp(), { "cloudfront-viewer-address": "[2001:db8::5]:443" })).status).toBe(200);
+  });
+
+  it("ignores a bucket whose window is over even before TTL removes it, and starts a new window", async () => {
+    const { admin } = await makeCompany();
+    const past = Math.floor(Date.now() / 1000) - 10;
+    await ddb().send(new PutCommand({ TableName: tableName(), Item: { ...keys.throttle("email", admin.email), attempts: 99, expiresAt: past } }));
+    expect((await loginAs({ email: admin.email, password: "wrong-pass" })).status).toBe(401);
+    const bucket = (await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.throttle("email", admin.email), ConsistentRead: true }))).Item!;
+    expect(bucket.attempts).toBe(1);
+    expect(bucket.expiresAt).toBeGreaterThan(past);
+    expect((await loginAs(admin)).status).toBe(200);
   });
 
   it("clears the email's count after a successful login", async () => {

@@ -14,6 +14,7 @@ import { z } from "zod";
 import { getConfig } from "../config.ts";
 import { getCompany, companySummary } from "../companies/service.ts";
 import { AppError } from "../errors.ts";
+import { log } from "../log.ts";
 import { publish } from "../realtime/publish.ts";
 import { bumpTokenVersion, getEmailOwner, getUser, patchUser } from "../users/repository.ts";
 import type { PublicUser, UserItem } from "../users/schema.ts";
@@ -116,6 +117,7 @@ export async function refresh(refreshToken: string | undefined): Promise<Session
   const u = await getUser(claims.companyId, claims.userId);
   if (!u || u.tokenVersion !== claims.tokenVersion) throw new AppError("ERR_SESSION_EXPIRED", 401);
   if (!claims.jti || claims.jti !== u.refreshJti) {
+    log("warn", "auth: refresh token reused, session revoked", { companyId: u.companyId, userId: u.id });
     await bumpTokenVersion(u.companyId, u.id);
     throw new AppError("ERR_SESSION_EXPIRED", 401);
   }
@@ -127,6 +129,7 @@ export async function refresh(refreshToken: string | undefined): Promise<Session
   const rotated = await patchUser(u.companyId, u.id, { refreshJti: jti }, { expectTokenVersion: u.tokenVersion, expectRefreshJti: claims.jti });
   if (!rotated) {
     // Someone presented the same token concurrently: treat it as reuse.
+    log("warn", "auth: concurrent refresh with one token, session revoked", { companyId: u.companyId, userId: u.id });
     await bumpTokenVersion(u.companyId, u.id);
     throw new AppError("ERR_SESSION_EXPIRED", 401);
   }

@@ -12,6 +12,7 @@ import { ddb, tableName } from "../db/client.ts";
 import { isConditionFailed } from "../db/errors.ts";
 import { keys } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
+import { log } from "../log.ts";
 
 type Bucket = { kind: "email" | "ip"; value: string };
 
@@ -34,7 +35,10 @@ export async function assertLoginAllowed(email: string, ip: string): Promise<voi
     const expiresAt = Number(Item.expiresAt);
     if (expiresAt > now && Number(Item.attempts) >= LOGIN_MAX_ATTEMPTS) retryAfter = Math.max(retryAfter, expiresAt - now);
   }
-  if (retryAfter > 0) throw new AppError("ERR_TOO_MANY_ATTEMPTS", 429, { retryAfterSeconds: retryAfter });
+  if (retryAfter > 0) {
+    log("warn", "auth: login throttled", { ip, retryAfterSeconds: retryAfter });
+    throw new AppError("ERR_TOO_MANY_ATTEMPTS", 429, { retryAfterSeconds: retryAfter });
+  }
 }
 
 async function countFailure(b: Bucket): Promise<void> {
