@@ -9,11 +9,12 @@
  * ids of imported ARNs are also unstable. The constructs keep the concerns apart in code and in the
  * construct tree (`Atende/Data/...`, `Atende/Api/...`); `docs/deploy.md` says more.
  */
-import { CfnOutput, Stack, type StackProps } from "aws-cdk-lib";
+import { CfnOutput, CustomResource, Stack, type StackProps } from "aws-cdk-lib";
 import type { IGrantable } from "aws-cdk-lib/aws-iam";
 import { Construct } from "constructs";
 import { Api } from "./api.ts";
 import { Data, SESSION_SHARDS } from "./data.ts";
+import { atendeFunction } from "./function.ts";
 import { acknowledge, acknowledgeWildcards } from "./nag.ts";
 import { Realtime } from "./realtime.ts";
 import { Sessions } from "./sessions.ts";
@@ -60,7 +61,7 @@ export class AtendeStack extends Stack {
     const env = { ...baseEnv, WS_MANAGEMENT_ENDPOINT: this.realtime.managementEndpoint };
     this.api = new Api(this, "Api", { environment: env });
     this.sessions = new Sessions(this, "Sessions", {
-      environment: { ...env, FIRST_ADMIN_SECRET_ARN: d.firstAdminSecret.secretArn },
+      environment: env,
       desiredCount: props.runnerDesiredCount ?? 1,
     });
     this.web = new Web(this, "Web", {
@@ -97,9 +98,23 @@ export class AtendeStack extends Stack {
     d.mediaBucket.grantReadWrite(taskRole);
     for (const q of d.sessionCommands) q.queue.grantConsumeMessages(taskRole);
     d.dispatch.queue.grantSendMessages(taskRole);
-    d.firstAdminSecret.grantRead(taskRole);
     d.jwtSecret.grantRead(taskRole);
     this.realtime.grantManageConnections(taskRole);
+
+    // First data on deploy: plan, company and the super admin whose password is the generated secret.
+    const seed = atendeFunction(this, "Seed", {
+      entry: "infra/lib/seed-handler.ts",
+      environment: env,
+      description: "Atende deploy-time seed: first plan, company and super admin (password from Secrets Manager).",
+      timeoutSeconds: 120,
+    });
+    tableRw(seed);
+    d.firstAdminSecret.grantRead(seed);
+    new CustomResource(this, "FirstAdmin", {
+      serviceToken: seed.functionArn,
+      resourceType: "Custom::AtendeSeed",
+      properties: { SecretArn: d.firstAdminSecret.secretArn },
+    });
 
     acknowledge(this, {
       id: "AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AWSLambdaBasicExecutionRole]",

@@ -68,8 +68,8 @@ describe("the Lambdas", () => {
     for (const area of areas()) {
       expect(descriptions.filter((d) => d.startsWith(`Atende HTTP area "${area}"`))).toHaveLength(1);
     }
-    // areas + three WebSocket routes + the minute tick
-    expect(ours()).toHaveLength(areas().length + 4);
+    // areas + three WebSocket routes + the minute tick + the deploy-time seed
+    expect(ours()).toHaveLength(areas().length + 5);
     for (const f of ours()) {
       expect(f.Properties.Runtime).toBe("nodejs24.x");
       expect(f.Properties.Architectures).toEqual(["arm64"]);
@@ -268,6 +268,18 @@ describe("secrets", () => {
     expect((jwt![1] as Res).Properties.GenerateSecretString.PasswordLength).toBe(64);
     const fn = resources("AWS::Lambda::Function").find((f) => f.Properties.Description?.startsWith('Atende HTTP area "auth"'))!;
     expect(fn.Properties.Environment.Variables.JWT_SECRET_ARN).toEqual({ Ref: jwt![0] });
+  });
+});
+
+describe("the first admin", () => {
+  it("is seeded on deploy by a custom resource reading the generated first-admin secret", () => {
+    const secrets = template.findResources("AWS::SecretsManager::Secret");
+    const [adminSecretId, adminSecret] = Object.entries(secrets).find(([id]) => id.startsWith("DataFirstAdminPassword"))! as [string, Res];
+    expect(JSON.parse(adminSecret.Properties.GenerateSecretString.SecretStringTemplate)).toEqual({ email: "admin@admin.com" });
+    expect(adminSecret.Properties.GenerateSecretString.GenerateStringKey).toBe("password");
+    template.hasResource("Custom::AtendeSeed", {
+      Properties: { SecretArn: { Ref: adminSecretId }, ServiceToken: { "Fn::GetAtt": [Match.stringLikeRegexp("^Seed"), "Arn"] } },
+    });
   });
 });
 

@@ -1,0 +1,80 @@
+/**
+ * CloudFormation custom-resource Lambda that seeds the cloud's first data on deploy (DESIGN.md §4: "in the
+ * cloud the first admin's password comes from a secret"): plan "Plano 1", company "Empresa 1" and the super
+ * admin `admin@admin.com` whose password is read from the Secrets Manager secret `SecretArn`
+ * (`{"email": ..., "password": ...}`), through the same `seedLocal` the one-machine stack runs.
+ *
+ * Idempotent: Create and Update call the seed, which changes nothing once the admin exists (a password
+ * changed in the app is never overwritten); Delete does nothing (the table may be retained).
+ * The outcome is PUT to CloudFormation's presigned `ResponseURL` (no Provider framework needed).
+ */
+import { GetSecretValueCommand, SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
+import { z } from "zod";
+import { log } from "@atende/shared/log";
+import { seedLocal } from "@atende/shared/seed/seed";
+
+const EventSchema = z.object({
+  RequestType: z.enum(["Create", "Update", "Delete"]),
+  ResponseURL: z.string().url(),
+  StackId: z.string(),
+  RequestId: z.string(),
+  LogicalResourceId: z.string(),
+  PhysicalResourceId: z.string().optional(),
+  ResourceProperties: z.object({ SecretArn: z.string().min(1) }).passthrough(),
+});
+export type SeedEvent = z.infer<typeof EventSchema>;
+
+const SecretSchema = z.object({ email: z.string().email(), password: z.string().min(6) });
+
+/** Physical id of the seed resource: stable, so updates never replace (and never "delete") it. */
+export const SEED_PHYSICAL_ID = "atende-first-admin-seed";
+
+/** What the handler talks to; injectable for tests. */
+export interface SeedDeps {
+  secrets: Pick<SecretsManagerClient, "send">;
+}
+
+/** Reads the first admin's password from Secrets Manager. Throws when the secret is not `{email, password}`. */
+export async function readAdminPassword(secretArn: string, secrets: SeedDeps["secrets"]): Promise<string> {
+  const out = await secrets.send(new GetSecretValueCommand({ SecretId: secretArn }));
+  return SecretSchema.parse(JSON.parse(out.SecretString ?? "{}")).password;
+}
+
+/** Sends the custom resource's outcome to CloudFormation (an empty content-type, as the presigned URL requires). */
+async function respond(event: SeedEvent, status: "SUCCESS" | "FAILED", reason: string, data: Record<string, unknown> = {}): Promise<void> {
+  const body = JSON.stringify({
+    Status: status,
+    Reason: reason.slice(0, 1000),
+    PhysicalResourceId: event.PhysicalResourceId ?? SEED_PHYSICAL_ID,
+    StackId: event.StackId,
+    RequestId: event.RequestId,
+    LogicalResourceId: event.LogicalResourceId,
+    Data: data,
+  });
+  const res = await fetch(event.ResponseURL, { method: "PUT", body, headers: { "content-type": "" } });
+  if (!res.ok) throw new Error(`CloudFormation response PUT failed with ${res.status}`);
+}
+
+/**
+ * Builds the custom resource handler (see module doc). After the event parses, failures are reported to
+ * CloudFormation as FAILED (with the error message) instead of leaving the stack waiting an hour.
+ */
+export function makeSeedHandler(deps: SeedDeps): (raw: unknown) => Promise<void> {
+  return async (raw) => {
+    const event = EventSchema.parse(raw);
+    try {
+      if (event.RequestType === "Delete") return await respond(event, "SUCCESS", "nothing to undo");
+      const password = await readAdminPassword(event.ResourceProperties.SecretArn, deps.secrets);
+      const out = await seedLocal({ adminPassword: password });
+      log("info", "seed", { companyId: out.companyId, created: out.created });
+      await respond(event, "SUCCESS", out.created ? "seeded" : "already seeded", { CompanyId: String(out.companyId) });
+    } catch (err) {
+      log("error", "seed failed", { error: (err as Error).message });
+      await respond(event, "FAILED", (err as Error).message);
+    }
+  };
+}
+
+let secrets: SecretsManagerClient | undefined;
+/** The Lambda entry point (Secrets Manager client created on first use). */
+export const handler = (raw: unknown) => makeSeedHandler({ secrets: (secrets ??= new SecretsManagerClient({})) })(raw);
