@@ -119,7 +119,8 @@ async function onUpsert(ctx: IngestContext, data: unknown, skipped: Skips): Prom
     skipped.push({ reason: "invalid messages.upsert payload" });
     return;
   }
-  const type = p.data.type ?? "notify";
+  // Only live messages (`notify`, or a payload printed without its type) count as unread.
+  const type = p.data.type === undefined || p.data.type === "notify" ? "notify" : "append";
   for (const raw of p.data.messages) await guard(skipped, () => ingestOne(ctx, raw, type, skipped));
 }
 
@@ -438,6 +439,8 @@ export function callLogBody(isVideo: boolean): string {
   return isVideo ? "Chamada de vídeo recebida" : "Chamada de voz recebida";
 }
 
+const CALL_LOGGED = new Set(["offer", "accept", "reject", "timeout", "terminate"]);
+
 async function onCall(ctx: IngestContext, data: unknown, skipped: Skips): Promise<void> {
   const list = asArray(data, "call", skipped);
   for (const raw of list ?? []) {
@@ -449,8 +452,9 @@ async function onCall(ctx: IngestContext, data: unknown, skipped: Skips): Promis
       }
       const c = p.data;
       const callId = p.data.id;
-      // One log per call: its offer. Later states (ringing, accept, reject, timeout, terminate) add nothing visible.
-      if (c.status !== "offer") {
+      // One log per call (its id is the message id): the first of offer/accept/reject/timeout/terminate that arrives
+      // (an offline device may only see the end). Transport/ringing states add nothing visible.
+      if (!CALL_LOGGED.has(c.status ?? "")) {
         skipped.push({ reason: `call ${c.status ?? "unknown"} not logged` });
         return;
       }
@@ -479,7 +483,7 @@ async function onCall(ctx: IngestContext, data: unknown, skipped: Skips): Promis
           identity: resolved.identity,
           fromMe: false,
           timestamp: date && Number.isFinite(date) ? date : undefined,
-          type: c.offline ? "append" : "notify",
+          type: "notify",
           content: { kind: "message", contentType: "call", mediaType: "call_log", body, preview: body, quotedMsgId: null, isForwarded: false },
         },
         skipped,

@@ -210,7 +210,8 @@ export type WAMessage = z.infer<typeof WAMessage>;
 
 export const MessagesUpsert = z.object({
   messages: z.array(z.unknown()),
-  type: opt(z.enum(["notify", "append"])),
+  /** `notify` (live) or `append` (history, own sends); older Baileys also had `prepend`/`last` (history). */
+  type: opt(z.string()),
 });
 
 /** One element of `messages.update`: `update` is a partial WAMessage. */

@@ -1,0 +1,272 @@
+/**
+ * Issue 3 §5 integration proof of the ingest service against DynamoDB Local: concurrent redelivery, racing first
+ * messages of a new contact, LID → phone-number merge, new ticket after close, media failures, history without unread,
+ * acks only moving forward, and payloads that must never throw.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { writeTicketTransition } from "../tickets/repository.ts";
+import { registerSocket, startRealtimeCapture } from "../users/realtime-capture.testkit.ts";
+import { handleBaileysEvent, ingestOptions, type IngestContext } from "./index.ts";
+import { freshCompanyId, storedState, startTestS3 } from "./testkit.ts";
+
+let capture: Awaited<ReturnType<typeof startRealtimeCapture>>;
+let s3: { stop: () => Promise<void> };
+beforeAll(async () => {
+  capture = await startRealtimeCapture();
+  s3 = await startTestS3();
+});
+afterAll(async () => {
+  await capture?.stop();
+  await s3?.stop();
+});
+
+async function company(extra: Partial<IngestContext> = {}): Promise<IngestContext> {
+  const companyId = freshCompanyId();
+  await registerSocket(companyId, { id: 1, profile: "admin" });
+  return { companyId, whatsappId: 3, ...extra };
+}
+
+const text = (key: Record<string, unknown>, body: string, pushName = "Maria Souza", ts = 1767366759) => ({
+  key: { fromMe: false, ...key },
+  message: { conversation: body },
+  messageTimestamp: ts,
+  pushName,
+});
+const upsert = (ctx: IngestContext, messages: unknown[], type = "notify") => handleBaileysEvent(ctx, "messages.upsert", { messages, type });
+const framesOf = (ctx: IngestContext, name: string) => capture.frames.filter((f) => f.event === `company-${ctx.companyId}-${name}`);
+
+describe("ingest races", () => {
+  it("stores a message delivered three times concurrently once", async () => {
+    const ctx = await company();
+    const m = text({ remoteJid: "5511912340001@s.whatsapp.net", id: "3EB0DUP0000000000001" }, "oi, tudo bem?");
+    const results = await Promise.all([upsert(ctx, [m]), upsert(ctx, [m]), upsert(ctx, [m])]);
+    const st = await storedState(ctx.companyId);
+    expect(st.messages.map((x) => x.body)).toEqual(["oi, tudo bem?"]);
+    expect(st.contacts).toHaveLength(1);
+    expect(st.tickets).toHaveLength(1);
+    expect(st.tickets[0].unreadMessages).toBe(1);
+    expect(results.flatMap((r) => r.skipped.map((s) => s.reason))).toEqual(["duplicate message", "duplicate message"]);
+    expect(framesOf(ctx, "appMessage").filter((f) => f.data.action === "create")).toHaveLength(1);
+  });
+
+  it("gives two racing first messages of a new contact one contact and one ticket", async () => {
+    const ctx = await company();
+    await Promise.all([
+      upsert(ctx, [text({ remoteJid: "5511912340002@s.whatsapp.net", id: "RACE-A" }, "primeira")]),
+      upsert(ctx, [text({ remoteJid: "5511912340002@s.whatsapp.net", id: "RACE-B" }, "segunda", "Maria Souza", 1767366760)]),
+    ]);
+    const st = await storedState(ctx.companyId);
+    expect(st.contacts).toHaveLength(1);
+    expect(st.contacts[0]).toMatchObject({ name: "Maria Souza", number: "5511912340002" });
+    expect(st.tickets).toHaveLength(1);
+    expect(st.tickets[0].unreadMessages).toBe(2);
+    expect(st.messages.map((m) => [m.body, m.ticketId])).toEqual([
+      ["primeira", st.tickets[0].id],
+      ["segunda", st.tickets[0].id],
+    ]);
+  });
+
+  it("keeps one contact when a LID message is followed by the same person's phone-number message", async () => {
+    const ctx = await company();
+    await upsert(ctx, [text({ remoteJid: "100000000000077@lid", id: "LID-1" }, "pelo LID")]);
+    // Baileys 7: a phone-addressed message names the LID in remoteJidAlt.
+    await upsert(ctx, [text({ remoteJid: "5511912340003@s.whatsapp.net", remoteJidAlt: "100000000000077@lid", addressingMode: "pn", id: "PN-1" }, "pelo número", "Maria", 1767366800)]);
+    const st = await storedState(ctx.companyId);
+    expect(st.contacts).toHaveLength(1);
+    expect(st.contacts[0]).toMatchObject({ number: "5511912340003", name: "Maria Souza" });
+    expect([...st.contacts[0].jids].sort()).toEqual(["100000000000077@lid", "5511912340003@s.whatsapp.net"]);
+    expect(st.tickets).toHaveLength(1);
+    expect(st.messages.map((m) => m.body)).toEqual(["pelo LID", "pelo número"]);
+  });
+
+  it("merges through the 6.7.x senderPn field too", async () => {
+    const ctx = await company();
+    await upsert(ctx, [text({ remoteJid: "5511912340004@s.whatsapp.net", id: "PN-2" }, "pelo número")]);
+    await upsert(ctx, [text({ remoteJid: "100000000000078@lid", senderPn: "5511912340004@s.whatsapp.net", id: "LID-2" }, "pelo LID", "Maria", 1767366800)]);
+    const st = await storedState(ctx.companyId);
+    expect(st.contacts).toHaveLength(1);
+    expect(st.tickets).toHaveLength(1);
+  });
+});
+
+describe("tickets", () => {
+  it("starts a new pending ticket when the customer writes after close, and keeps the old one readable", async () => {
+    const ctx = await company();
+    await upsert(ctx, [text({ remoteJid: "5511912340005@s.whatsapp.net", id: "OLD-1" }, "antes")]);
+    const first = (await storedState(ctx.companyId)).tickets[0];
+    await writeTicketTransition(first, { status: "closed", updatedAt: new Date().toISOString() });
+    await upsert(ctx, [text({ remoteJid: "5511912340005@s.whatsapp.net", id: "NEW-1" }, "depois", "Maria Souza", 1767366900)]);
+    const st = await storedState(ctx.companyId);
+    expect(st.contacts).toHaveLength(1);
+    const byId = new Map(st.tickets.map((t) => [t.id, t]));
+    expect(st.tickets).toHaveLength(2);
+    const old = st.messages.find((m) => m.id === "OLD-1")!;
+    const fresh = st.messages.find((m) => m.id === "NEW-1")!;
+    expect(old.ticketId).toBe(first.id);
+    expect(byId.get(old.ticketId)?.status).toBe("closed");
+    expect(fresh.ticketId).not.toBe(first.id);
+    expect(byId.get(fresh.ticketId)).toMatchObject({ status: "pending", unreadMessages: 1, lastMessage: "depois" });
+  });
+
+  it("stores history (append) messages without counting them unread", async () => {
+    const ctx = await company();
+    await upsert(ctx, [text({ remoteJid: "5511912340006@s.whatsapp.net", id: "HIST-1" }, "antigo")], "append");
+    const st = await storedState(ctx.companyId);
+    expect(st.messages).toHaveLength(1);
+    expect(st.tickets[0]).toMatchObject({ unreadMessages: 0, lastMessage: "antigo" });
+  });
+});
+
+describe("media", () => {
+  const image = (id: string) => ({
+    key: { remoteJid: "5511912340007@s.whatsapp.net", fromMe: false, id },
+    message: { imageMessage: { mimetype: "image/jpeg", caption: "foto", url: "https://mmg.whatsapp.net/x" } },
+    messageTimestamp: 1767366759,
+    pushName: "Maria",
+  });
+
+  it("keeps the message, marked, when the download fails", async () => {
+    const ctx = await company({ downloadMedia: async () => Promise.reject(new Error("403 from CDN")) });
+    await upsert(ctx, [image("IMG-FAIL")]);
+    const [m] = (await storedState(ctx.companyId)).messages;
+    expect(m).toMatchObject({ id: "IMG-FAIL", mediaType: "image", body: "foto", mediaError: true, mediaKey: null });
+  });
+
+  it("keeps the message, marked, when the download outlives the time limit", async () => {
+    const saved = ingestOptions.mediaTimeoutMs;
+    ingestOptions.mediaTimeoutMs = 50;
+    try {
+      const ctx = await company({ downloadMedia: () => new Promise(() => undefined) });
+      await upsert(ctx, [image("IMG-SLOW")]);
+      const [m] = (await storedState(ctx.companyId)).messages;
+      expect(m).toMatchObject({ id: "IMG-SLOW", mediaError: true, mediaKey: null });
+    } finally {
+      ingestOptions.mediaTimeoutMs = saved;
+    }
+  });
+
+  it("downloads a redelivered media message only once", async () => {
+    let downloads = 0;
+    const ctx = await company({
+      downloadMedia: async () => {
+        downloads++;
+        return { bytes: Buffer.from("jpeg"), mimetype: "image/jpeg" };
+      },
+    });
+    await upsert(ctx, [image("IMG-TWICE")]);
+    await upsert(ctx, [image("IMG-TWICE")]);
+    expect(downloads).toBe(1);
+    expect((await storedState(ctx.companyId)).messages).toHaveLength(1);
+  });
+});
+
+describe("updates", () => {
+  it("moves acks only forward", async () => {
+    const ctx = await company();
+    await upsert(ctx, [{ key: { remoteJid: "5511912340008@s.whatsapp.net", fromMe: true, id: "OUT-1" }, message: { conversation: "olá" }, messageTimestamp: 1767366759, status: "SERVER_ACK" }], "append");
+    const ack = (status: unknown) => handleBaileysEvent(ctx, "messages.update", [{ key: { remoteJid: "5511912340008@s.whatsapp.net", fromMe: true, id: "OUT-1" }, update: { status } }]);
+    await ack(4);
+    await ack("DELIVERY_ACK");
+    expect((await storedState(ctx.companyId)).messages[0].ack).toBe(4);
+    await handleBaileysEvent(ctx, "message-receipt.update", [{ key: { remoteJid: "5511912340008@s.whatsapp.net", fromMe: true, id: "OUT-1" }, receipt: { userJid: "5511912340008@s.whatsapp.net", playedTimestamp: 1767366800 } }]);
+    expect((await storedState(ctx.companyId)).messages[0].ack).toBe(5);
+  });
+
+  it("finds an own message acknowledged under the contact's LID", async () => {
+    const ctx = await company();
+    await upsert(ctx, [{ key: { remoteJid: "5511912340009@s.whatsapp.net", fromMe: true, id: "OUT-2" }, message: { conversation: "olá" }, messageTimestamp: 1767366759, status: 2 }], "append");
+    await handleBaileysEvent(ctx, "messages.update", [{ key: { remoteJid: "100000000000079@lid", fromMe: true, id: "OUT-2" }, update: { status: 3 } }]);
+    expect((await storedState(ctx.companyId)).messages[0].ack).toBe(3);
+  });
+
+  it("ignores an edit that does not come from the message's author", async () => {
+    const ctx = await company();
+    await upsert(ctx, [{ key: { remoteJid: "5511912340010@s.whatsapp.net", fromMe: true, id: "MINE-1" }, message: { conversation: "nosso texto" }, messageTimestamp: 1767366759 }], "append");
+    const out = await upsert(ctx, [
+      {
+        key: { remoteJid: "5511912340010@s.whatsapp.net", fromMe: false, id: "EDIT-X" },
+        message: { protocolMessage: { key: { id: "MINE-1" }, type: "MESSAGE_EDIT", editedMessage: { conversation: "adulterado" } } },
+      },
+    ]);
+    expect(out.skipped).toEqual([{ reason: "edit by someone other than the author" }]);
+    expect((await storedState(ctx.companyId)).messages[0]).toMatchObject({ body: "nosso texto", isEdited: false });
+  });
+
+  it("removes a reaction when the same person sends an empty one", async () => {
+    const ctx = await company();
+    const chat = "5511912340011@s.whatsapp.net";
+    await upsert(ctx, [text({ remoteJid: chat, id: "T-1" }, "oi")]);
+    const react = (emoji: string, id: string) => upsert(ctx, [{ key: { remoteJid: chat, fromMe: false, id }, message: { reactionMessage: { key: { remoteJid: chat, id: "T-1" }, text: emoji, senderTimestampMs: "1767366770998" } } }]);
+    await react("👍", "R-1");
+    await react("😂", "R-2");
+    expect((await storedState(ctx.companyId)).messages[0].reactions.map((r) => r.emoji)).toEqual(["😂"]);
+    await react("", "R-3");
+    expect((await storedState(ctx.companyId)).messages[0].reactions).toEqual([]);
+  });
+
+  it("clears the ticket's presence when the contact stops typing", async () => {
+    const ctx = await company();
+    const chat = "5511912340012@s.whatsapp.net";
+    await upsert(ctx, [text({ remoteJid: chat, id: "P-1" }, "oi")]);
+    await handleBaileysEvent(ctx, "presence.update", { id: chat, presences: { [chat]: { lastKnownPresence: "recording" } } });
+    expect((await storedState(ctx.companyId)).tickets[0].presence).toBe("recording");
+    await handleBaileysEvent(ctx, "presence.update", { id: chat, presences: { [chat]: { lastKnownPresence: "paused" } } });
+    expect((await storedState(ctx.companyId)).tickets[0].presence).toBe("");
+  });
+});
+
+describe("contacts and groups", () => {
+  it("names a group from groups.update and a number-named contact from contacts.update", async () => {
+    const ctx = await company();
+    await upsert(ctx, [{ key: { remoteJid: "5511912340013@s.whatsapp.net", fromMe: true, id: "O-1" }, message: { conversation: "olá" }, messageTimestamp: 1767366759 }], "append");
+    await handleBaileysEvent(ctx, "contacts.update", [{ id: "5511912340013@s.whatsapp.net", notify: "João Lima", imgUrl: "https://pps.whatsapp.net/v/pic.jpg" }]);
+    await handleBaileysEvent(ctx, "contacts.upsert", [{ id: "5511999999999@s.whatsapp.net", name: "Agenda" }]);
+    const st = await storedState(ctx.companyId);
+    expect(st.contacts).toHaveLength(1);
+    expect(st.contacts[0]).toMatchObject({ name: "João Lima", profilePicUrl: "https://pps.whatsapp.net/v/pic.jpg" });
+  });
+
+  it("merges a LID and a phone number revealed by contacts.upsert", async () => {
+    const ctx = await company();
+    await upsert(ctx, [text({ remoteJid: "100000000000080@lid", id: "L-1" }, "oi")]);
+    await handleBaileysEvent(ctx, "contacts.upsert", [{ id: "100000000000080@lid", phoneNumber: "5511912340014@s.whatsapp.net" }]);
+    await upsert(ctx, [text({ remoteJid: "5511912340014@s.whatsapp.net", id: "P-2" }, "de novo", "Maria", 1767366800)]);
+    const st = await storedState(ctx.companyId);
+    expect(st.contacts).toHaveLength(1);
+    expect(st.contacts[0].number).toBe("5511912340014");
+    expect(st.tickets).toHaveLength(1);
+  });
+});
+
+describe("bad payloads", () => {
+  it("never throws and stores nothing for malformed events", async () => {
+    const ctx = await company();
+    const cases: [string, unknown][] = [
+      ["messages.upsert", "garbage"],
+      ["messages.upsert", null],
+      ["messages.upsert", { messages: [null, 5, {}, { key: "x" }, { key: { id: "A" } }, { key: { remoteJid: "x@s.whatsapp.net" }, message: { conversation: "sem id" } }] }],
+      ["messages.update", { not: "an array" }],
+      ["messages.update", [{ key: {}, update: {} }, null]],
+      ["messages.reaction", [{ key: { id: 5 } }]],
+      ["message-receipt.update", [{ key: { remoteJid: "1@s.whatsapp.net", id: "Z" }, receipt: {} }]],
+      ["presence.update", { id: 12 }],
+      ["call", [{ id: "C", status: "offer" }, "x"]],
+      ["contacts.update", [{ imgUrl: 5 }]],
+      ["groups.update", [{ id: "x@s.whatsapp.net", subject: "n" }]],
+      ["chats.update", "x"],
+    ];
+    for (const [event, data] of cases) {
+      const out = await handleBaileysEvent(ctx, event, data);
+      expect(out.handled).toBe(true);
+      expect(out.skipped.length).toBeGreaterThan(0);
+    }
+    const st = await storedState(ctx.companyId);
+    expect(st.itemCount).toBe(0);
+  });
+
+  it("answers events it does not ingest with handled:false", async () => {
+    const ctx = await company();
+    expect(await handleBaileysEvent(ctx, "creds.update", {})).toEqual({ handled: false, skipped: [{ reason: "event not ingested: creds.update" }] });
+    expect((await handleBaileysEvent(ctx, "messaging-history.set", {})).handled).toBe(false);
+  });
+});
