@@ -22,7 +22,8 @@ import { ingestMessage } from "../messages/repository.ts";
 import { publishMessage } from "../messages/service.ts";
 import { getSetting } from "../settings/service.ts";
 import { mediaKey, putMedia } from "../storage/media.ts";
-import { getActiveTicketId } from "../tickets/repository.ts";
+import { getActiveTicketId, queryContactTickets } from "../tickets/repository.ts";
+import type { TicketItem } from "../tickets/schema.ts";
 import { findOrCreateTicket, publishTicket, setTicketPresence } from "../tickets/service.ts";
 import { mapContent, type MappedMessage } from "./content.ts";
 import { jidUser, normalizeUserJid, phoneDigits, resolveKey, type ChatIdentity } from "./identity.ts";
@@ -229,7 +230,7 @@ async function storeMessage(ctx: IngestContext, inc: Incoming, skipped: Skips): 
     name: identity.isGroup || fromMe ? "" : (inc.pushName ?? ""),
     isGroup: identity.isGroup,
   });
-  const { ticket } = await findOrCreateTicket(companyId, { contactId: contact.id, whatsappId, isGroup: identity.isGroup });
+  const ticket = await ticketFor(ctx, contact.id, identity.isGroup, fromMe || inc.type === "append");
 
   let media: Pick<MessageItem, "mediaKey" | "mediaName" | "mediaMime" | "mediaSize" | "mediaError"> = {
     mediaKey: null,
@@ -305,8 +306,20 @@ async function storeMessage(ctx: IngestContext, inc: Incoming, skipped: Skips): 
     skipped.push({ reason: "duplicate message" });
     return;
   }
-  await publishMessage(companyId, res.message, res.ticket, "create");
-  await publishTicket(companyId, res.ticket, "update");
+  await Promise.all([publishMessage(companyId, res.message, res.ticket, "create"), publishTicket(companyId, res.ticket, "update")]);
+}
+
+/**
+ * The ticket a message goes to: the contact's open/pending ticket on this connection, else a new pending one
+ * (a customer writing after close starts a new ticket). Own messages sent from the phone and history (`keepClosed`)
+ * never start a ticket when the contact already had one: they join the latest, closed one, which stays closed.
+ */
+async function ticketFor(ctx: IngestContext, contactId: number, isGroup: boolean, keepClosed: boolean): Promise<TicketItem> {
+  if (keepClosed && !(await getActiveTicketId(ctx.companyId, ctx.whatsappId, contactId))) {
+    const latest = (await queryContactTickets(ctx.companyId, contactId, 20)).find((t) => t.whatsappId === ctx.whatsappId);
+    if (latest) return latest;
+  }
+  return (await findOrCreateTicket(ctx.companyId, { contactId, whatsappId: ctx.whatsappId, isGroup })).ticket;
 }
 
 // ---- messages.update / reactions / receipts --------------------------------------------------------------------

@@ -108,6 +108,22 @@ describe("tickets", () => {
     expect(byId.get(fresh.ticketId)).toMatchObject({ status: "pending", unreadMessages: 1, lastMessage: "depois" });
   });
 
+  it("adds an own message sent from the phone after close to the closed ticket without reopening it", async () => {
+    const ctx = await company();
+    const chat = "5511912340015@s.whatsapp.net";
+    await upsert(ctx, [text({ remoteJid: chat, id: "IN-1" }, "obrigado")]);
+    const first = (await storedState(ctx.companyId)).tickets[0];
+    await writeTicketTransition(first, { status: "closed", updatedAt: new Date().toISOString() });
+    await upsert(ctx, [{ key: { remoteJid: chat, fromMe: true, id: "OWN-1" }, message: { conversation: "por nada!" }, messageTimestamp: 1767366900 }]);
+    const st = await storedState(ctx.companyId);
+    expect(st.tickets).toHaveLength(1);
+    expect(st.tickets[0]).toMatchObject({ id: first.id, status: "closed", lastMessage: "por nada!" });
+    expect(st.messages.map((m) => [m.body, m.fromMe])).toEqual([
+      ["obrigado", false],
+      ["por nada!", true],
+    ]);
+  });
+
   it("stores history (append) messages without counting them unread", async () => {
     const ctx = await company();
     await upsert(ctx, [text({ remoteJid: "5511912340006@s.whatsapp.net", id: "HIST-1" }, "antigo")], "append");
