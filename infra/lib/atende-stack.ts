@@ -98,7 +98,6 @@ export class AtendeStack extends Stack {
     d.mediaBucket.grantReadWrite(taskRole);
     for (const q of d.sessionCommands) q.queue.grantConsumeMessages(taskRole);
     d.dispatch.queue.grantSendMessages(taskRole);
-    d.jwtSecret.grantRead(taskRole);
     this.realtime.grantManageConnections(taskRole);
 
     // First data on deploy: plan, company and the super admin whose password is the generated secret.

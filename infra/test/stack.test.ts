@@ -4,7 +4,8 @@
  * `aws:cdk:bundling-stacks` context (what `cdk deploy --exclusively` does for other stacks); the real
  * esbuild bundling is proven in `bundling.test.ts`. The entries still must exist: a missing area module fails.
  */
-import { App } from "aws-cdk-lib";
+import { App, Stack } from "aws-cdk-lib";
+import { CfnBucket } from "aws-cdk-lib/aws-s3";
 import { Match, Template } from "aws-cdk-lib/assertions";
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -287,6 +288,13 @@ describe("cdk-nag AwsSolutions", () => {
   it("reports no unacknowledged error", () => {
     const errors = nagViolations(app).filter((v) => v.severity === "error");
     expect(errors.map((e) => `${e.rule} at ${e.paths.join(", ")}`)).toEqual([]);
+  });
+
+  it("does flag a bucket without encryption, logs or TLS policy (the check is live)", () => {
+    const probe = new App();
+    new CfnBucket(new Stack(probe, "Probe"), "Bad");
+    const rules = nagViolations(probe).filter((v) => v.severity === "error").map((v) => v.rule);
+    expect(rules).toEqual(expect.arrayContaining(["AwsSolutions-S1", "AwsSolutions-S10"]));
   });
 
   it("runs inside the synth, which succeeds", () => {
