@@ -108,7 +108,8 @@ export async function createWhatsapp(caller: Caller, body: CreateWhatsappBody): 
   const queues = await checkQueues(companyId, queueIds, body.transferQueueId ?? null);
   const oldDefault = existing.find((w) => w.isDefault) ?? null;
   const isDefault = existing.length === 0 || !oldDefault || body.isDefault === true;
-  const id = await nextId(companyId, "whatsapp");
+  // Global ids: sessions, auth state (`WA#<wid>`), shards and command groups are keyed by the connection id alone.
+  const id = await nextId("GLOBAL", "whatsapp");
   const now = nowIso();
   const item = WhatsappItem.parse({
     ...body,

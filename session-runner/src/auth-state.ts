@@ -1,0 +1,160 @@
+/**
+ * Baileys auth state in DynamoDB, one item per key (DESIGN.md §6-§7; architecture.md §3.3):
+ * - `WA#<wid>` / `CREDS`: the `AuthenticationCreds`, serialized with Baileys' `BufferJSON.replacer`;
+ * - `WA#<wid>` / `K#<type>#<id>`: one item per signal key of any `SignalDataTypeMap` type (types are not hard-coded);
+ *   `app-state-sync-key` values are revived with `proto.Message.AppStateSyncKeyData.fromObject`.
+ * Every write carries the shard lease `epoch`; the creds write is conditional (`epoch <= mine`) so a deposed owner
+ * cannot overwrite a newer owner's creds. The key store is wrapped with Baileys' `makeCacheableSignalKeyStore`;
+ * `makeWASocket` itself adds `addTransactionCapability` on top (with the `transactionOpts` we pass).
+ */
+import { BatchGetCommand, BatchWriteCommand, GetCommand, PutCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import {
+  BufferJSON,
+  initAuthCreds,
+  makeCacheableSignalKeyStore,
+  proto,
+  type AuthenticationCreds,
+  type AuthenticationState,
+  type SignalDataSet,
+  type SignalDataTypeMap,
+  type SignalKeyStore,
+} from "@whiskeysockets/baileys";
+import { ddb, tableName } from "@atende/shared/db/client";
+import { isConditionFailed } from "@atende/shared/db/errors";
+import { keys } from "@atende/shared/db/keys";
+
+/** Thrown when a creds write is refused because a newer lease epoch owns the connection. */
+export class FencedError extends Error {
+  constructor(readonly whatsappId: number) {
+    super(`auth state of connection ${whatsappId} is owned by a newer lease`);
+    this.name = "FencedError";
+  }
+}
+
+const serialize = (v: unknown) => JSON.stringify(v, BufferJSON.replacer);
+const deserialize = <T>(s: string): T => JSON.parse(s, BufferJSON.reviver) as T;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Reads the stored creds of a connection, or null when it was never paired (or was wiped). */
+export async function loadCreds(whatsappId: number): Promise<AuthenticationCreds | null> {
+  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.waCreds(whatsappId), ConsistentRead: true }));
+  return out.Item?.value ? deserialize<AuthenticationCreds>(out.Item.value as string) : null;
+}
+
+/**
+ * Writes the creds of a connection with lease `epoch` (0 when no lease is used, e.g. the simulator).
+ * Throws {@link FencedError} when a newer epoch already wrote them.
+ */
+export async function saveCreds(whatsappId: number, creds: AuthenticationCreds, epoch: number): Promise<void> {
+  try {
+    await ddb().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...keys.waCreds(whatsappId), _type: "waCreds", value: serialize(creds), epoch, updatedAt: new Date().toISOString() },
+        ConditionExpression: "attribute_not_exists(epoch) OR epoch <= :e",
+        ExpressionAttributeValues: { ":e": epoch },
+      }),
+    );
+  } catch (err) {
+    if (isConditionFailed(err)) throw new FencedError(whatsappId);
+    throw err;
+  }
+}
+
+async function batchGetAll(requestKeys: Record<string, unknown>[]): Promise<Record<string, unknown>[]> {
+  const out: Record<string, unknown>[] = [];
+  for (let i = 0; i < requestKeys.length; i += 100) {
+    let pending: Record<string, unknown>[] = requestKeys.slice(i, i + 100);
+    for (let attempt = 0; pending.length; attempt++) {
+      const res = await ddb().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true } } }));
+      out.push(...(res.Responses?.[tableName()] ?? []));
+      pending = (res.UnprocessedKeys?.[tableName()]?.Keys as Record<string, unknown>[] | undefined) ?? [];
+      if (pending.length) await sleep(Math.min(1000, 25 * 2 ** attempt));
+    }
+  }
+  return out;
+}
+
+type WriteRequest = { PutRequest: { Item: Record<string, unknown> } } | { DeleteRequest: { Key: Record<string, unknown> } };
+
+async function batchWriteAll(requests: WriteRequest[]): Promise<void> {
+  for (let i = 0; i < requests.length; i += 25) {
+    let pending = requests.slice(i, i + 25);
+    for (let attempt = 0; pending.length; attempt++) {
+      const res = await ddb().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
+      pending = (res.UnprocessedItems?.[tableName()] as WriteRequest[] | undefined) ?? [];
+      if (pending.length) await sleep(Math.min(1000, 25 * 2 ** attempt));
+    }
+  }
+}
+
+/** The raw (uncached) signal key store of a connection: BatchGetItem reads, BatchWriteItem writes and deletes. */
+export function dynamoSignalKeyStore(whatsappId: number, epoch: number): SignalKeyStore {
+  return {
+    async get<T extends keyof SignalDataTypeMap>(type: T, ids: string[]) {
+      const result: { [id: string]: SignalDataTypeMap[T] } = {};
+      if (!ids.length) return result;
+      const items = await batchGetAll(ids.map((id) => keys.waKey(whatsappId, type, id)));
+      for (const it of items) {
+        const id = it.keyId as string;
+        let value = deserialize<unknown>(it.value as string);
+        if (type === "app-state-sync-key" && value) value = proto.Message.AppStateSyncKeyData.fromObject(value as object);
+        result[id] = value as SignalDataTypeMap[T];
+      }
+      return result;
+    },
+    async set(data: SignalDataSet) {
+      const requests: WriteRequest[] = [];
+      for (const type of Object.keys(data) as (keyof SignalDataTypeMap)[]) {
+        for (const [id, value] of Object.entries(data[type] ?? {})) {
+          const key = keys.waKey(whatsappId, type, id);
+          requests.push(
+            value === null || value === undefined
+              ? { DeleteRequest: { Key: key } }
+              : { PutRequest: { Item: { ...key, _type: "waKey", keyType: type, keyId: id, value: serialize(value), epoch } } },
+          );
+        }
+      }
+      await batchWriteAll(requests);
+    },
+    async clear() {
+      await wipeAuthState(whatsappId);
+    },
+  };
+}
+
+/** Deletes every auth item of a connection (creds and keys): the next start shows a new QR. */
+export async function wipeAuthState(whatsappId: number): Promise<void> {
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await ddb().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: "PK = :pk",
+        ExpressionAttributeValues: { ":pk": keys.waPartition(whatsappId) },
+        ProjectionExpression: "PK, SK",
+        ExclusiveStartKey: start,
+      }),
+    );
+    await batchWriteAll((page.Items ?? []).map((it) => ({ DeleteRequest: { Key: { PK: it.PK, SK: it.SK } } })));
+    start = page.LastEvaluatedKey;
+  } while (start);
+}
+
+/** Minimal logger shape Baileys' helpers accept (pino in production). */
+type Logger = Parameters<typeof makeCacheableSignalKeyStore>[1];
+
+/**
+ * The auth state to give `makeWASocket({ auth })` for a connection: stored creds (or fresh `initAuthCreds()`) and the
+ * DynamoDB key store behind Baileys' `makeCacheableSignalKeyStore`. Call `persistCreds()` on every `creds.update`.
+ */
+export async function useDynamoAuthState(
+  whatsappId: number,
+  epoch: number,
+  logger?: Logger,
+): Promise<{ state: AuthenticationState; persistCreds: () => Promise<void> }> {
+  const creds = (await loadCreds(whatsappId)) ?? initAuthCreds();
+  const state: AuthenticationState = { creds, keys: makeCacheableSignalKeyStore(dynamoSignalKeyStore(whatsappId, epoch), logger) };
+  return { state, persistCreds: () => saveCreds(whatsappId, state.creds, epoch) };
+}

@@ -1,0 +1,370 @@
+/**
+ * Session commands in the runner (DESIGN.md §7; issue 3 §2): the FIFO shard queues are long-polled with
+ * `@aws-sdk/client-sqs`; each command is parsed with zod and run at most once to completion:
+ * `CMD#<commandId>` is claimed PROCESSING (conditional put with owner and claim expiry), then marked DONE with its
+ * result; a redelivered DONE command is acknowledged without acting again, one still PROCESSING under a live claim is
+ * left for later. A command leaves the queue only after DONE, so a runner killed mid-burst loses nothing: the
+ * messages come back after their visibility timeout and the next owner completes them.
+ */
+import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCommand, type Message } from "@aws-sdk/client-sqs";
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import type { AnyMessageContent, WAMessage } from "@whiskeysockets/baileys";
+import { ddb, tableName } from "@atende/shared/db/client";
+import { isConditionFailed } from "@atende/shared/db/errors";
+import { keys } from "@atende/shared/db/keys";
+import { log } from "@atende/shared/log";
+import type { MessageItem } from "@atende/shared/messages/schema";
+import { sqsClient } from "@atende/shared/queue/enqueue";
+import { commandQueueUrl, SessionCommand } from "@atende/shared/whatsapp/commands";
+import type { MessageStorePort } from "./ports.ts";
+import type { SessionManager } from "./sessions.ts";
+
+/** A failure worth retrying later (session reconnecting, transport hiccup): the command stays in the queue. */
+export class RetryLater extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "RetryLater";
+  }
+}
+
+const DONE_TTL_SECONDS = 7 * 24 * 3600;
+
+/** Outcome of claiming a command. */
+export type Claim = "claimed" | "done" | "busy";
+
+/**
+ * Claims `CMD#<commandId>` for `owner` for `claimMs`: `done` when it was completed before, `busy` when another owner
+ * holds a live claim, else `claimed` (a dead owner's expired claim is taken over).
+ */
+export async function claimCommand(commandId: string, owner: string, claimMs: number): Promise<Claim> {
+  const now = Date.now();
+  try {
+    await ddb().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...keys.command(commandId), _type: "command", state: "PROCESSING", owner, claimUntil: now + claimMs, expiresAt: Math.floor(now / 1000) + DONE_TTL_SECONDS },
+        ConditionExpression: "attribute_not_exists(PK) OR (#s = :p AND (claimUntil < :now OR #o = :me))",
+        ExpressionAttributeNames: { "#s": "state", "#o": "owner" },
+        ExpressionAttributeValues: { ":p": "PROCESSING", ":now": now, ":me": owner },
+      }),
+    );
+    return "claimed";
+  } catch (err) {
+    if (!isConditionFailed(err)) throw err;
+    const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.command(commandId), ConsistentRead: true }));
+    return out.Item?.state === "DONE" ? "done" : "busy";
+  }
+}
+
+/** Marks a claimed command DONE with its result (e.g. the WhatsApp message id). */
+export async function completeCommand(commandId: string, result: Record<string, unknown>): Promise<void> {
+  await ddb().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: keys.command(commandId),
+      UpdateExpression: "SET #s = :d, #r = :r, doneAt = :now REMOVE claimUntil",
+      ExpressionAttributeNames: { "#s": "state", "#r": "result" },
+      ExpressionAttributeValues: { ":d": "DONE", ":r": result, ":now": new Date().toISOString() },
+    }),
+  );
+}
+
+/** Drops our claim after a failure so the next delivery can claim at once. */
+export async function releaseCommand(commandId: string, owner: string): Promise<void> {
+  await ddb()
+    .send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: keys.command(commandId),
+        ConditionExpression: "#s = :p AND #o = :me",
+        ExpressionAttributeNames: { "#s": "state", "#o": "owner" },
+        ExpressionAttributeValues: { ":p": "PROCESSING", ":me": owner },
+      }),
+    )
+    .catch((err) => {
+      if (!isConditionFailed(err)) throw err;
+    });
+}
+
+export interface CommandHandlerOptions {
+  sessions: SessionManager;
+  store: MessageStorePort;
+  /** This runner's identity (task id + incarnation). */
+  owner: string;
+  /** How long a claim protects a command being handled (ms). Default 120000. */
+  claimMs?: number;
+}
+
+const jidOf = (m: MessageItem) => m.remoteJid;
+
+/** Runs session commands idempotently against the session manager and the message store. */
+export class CommandHandler {
+  private readonly claimMs: number;
+  constructor(private readonly o: CommandHandlerOptions) {
+    this.claimMs = o.claimMs ?? 120000;
+  }
+
+  /**
+   * Handles one command. Resolves when it is DONE (now or before): the caller may delete it from the queue.
+   * Throws {@link RetryLater} (or any error) when it must stay in the queue.
+   */
+  async handle(cmd: SessionCommand): Promise<"done" | "duplicate"> {
+    const claim = await claimCommand(cmd.commandId, this.o.owner, this.claimMs);
+    if (claim === "done") return "duplicate";
+    if (claim === "busy") throw new RetryLater("command is being handled by another owner");
+    try {
+      const result = await this.run(cmd);
+      await completeCommand(cmd.commandId, result);
+      return "done";
+    } catch (err) {
+      await releaseCommand(cmd.commandId, this.o.owner).catch(() => undefined);
+      throw err;
+    }
+  }
+
+  private async run(cmd: SessionCommand): Promise<Record<string, unknown>> {
+    const ref = { companyId: cmd.companyId, whatsappId: cmd.whatsappId };
+    const sessions = this.o.sessions;
+    switch (cmd.type) {
+      case "start":
+        await sessions.start(ref);
+        return {};
+      case "restart":
+        await sessions.restart(ref);
+        return {};
+      case "newQr":
+        await sessions.newQr(ref);
+        return {};
+      case "disconnect":
+        await sessions.disconnect(ref);
+        return {};
+      case "send":
+        return this.send(cmd);
+      case "edit":
+      case "delete":
+      case "react": {
+        const m = await this.o.store.getMessage(cmd.companyId, cmd.ticketId, cmd.messageId);
+        if (!m) return { skipped: "ERR_NO_MESSAGE_FOUND" };
+        const key = { remoteJid: jidOf(m), fromMe: m.fromMe, id: m.id, ...(m.participant ? { participant: m.participant } : {}) };
+        const content: AnyMessageContent =
+          cmd.type === "edit" ? { text: cmd.body, edit: key } : cmd.type === "delete" ? { delete: key } : { react: { text: cmd.emoji, key } };
+        const sent = await this.socketFor(ref).sendMessage(jidOf(m), content);
+        return { waId: sent?.key.id ?? null };
+      }
+      case "read": {
+        await this.socketFor(ref).readMessages(cmd.messageIds.map((id) => ({ remoteJid: cmd.remoteJid, id, fromMe: false })));
+        return {};
+      }
+    }
+  }
+
+  private socketFor(ref: { companyId: number; whatsappId: number }) {
+    const s = this.o.sessions.get(ref.whatsappId);
+    if (s?.isOpen && s.sock) return s.sock;
+    if (s?.isReconnecting || s?.phase === "connecting") throw new RetryLater("session is reconnecting");
+    throw new NotInitialized();
+  }
+
+  /** Sends a stored outbound message with `messageId` = its stored id; sets ack 1, or -1 with `sendError`. */
+  private async send(cmd: Extract<SessionCommand, { type: "send" }>): Promise<Record<string, unknown>> {
+    const store = this.o.store;
+    const m = await store.getMessage(cmd.companyId, cmd.ticketId, cmd.messageId);
+    if (!m) return { skipped: "ERR_NO_MESSAGE_FOUND" };
+    if (m.ack !== 0) return { waId: m.id, alreadySent: true };
+    let sock;
+    try {
+      sock = this.socketFor(cmd);
+    } catch (err) {
+      if (err instanceof NotInitialized) {
+        await this.fail(m, "ERR_WAPP_NOT_INITIALIZED");
+        return { failed: "ERR_WAPP_NOT_INITIALIZED" };
+      }
+      throw err;
+    }
+    const content = await this.contentOf(m);
+    let quoted: WAMessage | undefined;
+    if (m.quotedMsgId) {
+      const q = await store.getMessage(cmd.companyId, cmd.ticketId, m.quotedMsgId);
+      if (q) quoted = { key: { remoteJid: q.remoteJid, fromMe: q.fromMe, id: q.id, ...(q.participant ? { participant: q.participant } : {}) }, message: { conversation: q.body } };
+    }
+    try {
+      const sent = await sock.sendMessage(jidOf(m), content, { messageId: m.id, ...(quoted ? { quoted } : {}) });
+      const current = await store.getMessage(cmd.companyId, cmd.ticketId, m.id);
+      if (current && current.ack < 1) {
+        const updated = await store.updateMessage(cmd.companyId, cmd.ticketId, m.id, { ack: 1, sendError: null });
+        await store.publishMessageUpdate(updated);
+      }
+      return { waId: sent?.key.id ?? m.id };
+    } catch (err) {
+      const code = (err as { output?: { statusCode?: number } }).output?.statusCode;
+      if (code === 428 || code === 408 || code === 503) throw new RetryLater(`send interrupted (${code})`);
+      await this.fail(m, "ERR_SENDING_WAPP_MSG");
+      return { failed: "ERR_SENDING_WAPP_MSG" };
+    }
+  }
+
+  private async fail(m: MessageItem, code: string) {
+    const updated = await this.o.store.updateMessage(m.companyId, m.ticketId, m.id, { ack: -1, sendError: code });
+    await this.o.store.publishMessageUpdate(updated);
+  }
+
+  /** The `AnyMessageContent` of a stored message: its text, or its media from S3 with caption / file name. */
+  private async contentOf(m: MessageItem): Promise<AnyMessageContent> {
+    if (!m.mediaKey) return { text: m.body };
+    const bytes = await this.o.store.getMedia(m.mediaKey);
+    const mimetype = m.mediaMime ?? "application/octet-stream";
+    const caption = m.body || undefined;
+    switch (m.mediaType) {
+      case "image":
+        return { image: bytes, mimetype, caption };
+      case "video":
+        return { video: bytes, mimetype, caption };
+      case "audio":
+        return { audio: bytes, mimetype, ptt: /audio-record|\.ogg$|opus/i.test(`${m.mediaName ?? ""} ${mimetype}`) };
+      case "sticker":
+        return { sticker: bytes, mimetype };
+      default:
+        return { document: bytes, mimetype, fileName: m.mediaName ?? "file", caption };
+    }
+  }
+}
+
+class NotInitialized extends Error {
+  constructor() {
+    super("ERR_WAPP_NOT_INITIALIZED");
+  }
+}
+
+export interface ConsumerOptions {
+  handler: CommandHandler;
+  /** Shards whose queues this consumer polls. */
+  shards: () => number[];
+  /** Long-poll wait (s). Default 20. */
+  waitSeconds?: number;
+  /** Visibility timeout given to received commands, extended while a command runs (s). Default 60. */
+  visibilitySeconds?: number;
+  /** Visibility after a retryable failure (s). Default 5. */
+  retryDelaySeconds?: number;
+}
+
+/**
+ * Long-polls the shard FIFO queues. Within a batch, commands of one connection (MessageGroupId) run in order; a
+ * failure stops the rest of that group (made visible again) so order is kept. Deleted only after DONE.
+ */
+export class CommandConsumer {
+  private running = false;
+  private killed = false;
+  private abort = new AbortController();
+  private loops = new Map<number, Promise<void>>();
+  private inFlight = new Set<Promise<unknown>>();
+
+  constructor(private readonly o: ConsumerOptions) {}
+
+  /** Starts one polling loop per shard returned by `shards()` (call again after leases change). */
+  start(): void {
+    this.running = true;
+    for (const shard of this.o.shards()) {
+      if (this.loops.has(shard)) continue;
+      const loop = this.poll(shard).finally(() => this.loops.delete(shard));
+      this.loops.set(shard, loop);
+    }
+  }
+
+  /** Graceful stop (SIGTERM): stop receiving, let in-flight commands finish (and be deleted). */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.abort.abort();
+    await Promise.allSettled([...this.loops.values()]);
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  /**
+   * Abrupt stop, as if the process died: stop receiving and never delete anything again. Commands in flight stay in
+   * the queue and come back after their visibility timeout.
+   */
+  async kill(): Promise<void> {
+    this.killed = true;
+    await this.stop();
+  }
+
+  private async poll(shard: number): Promise<void> {
+    const url = commandQueueUrl(shard);
+    while (this.running && this.o.shards().includes(shard)) {
+      let messages: Message[] = [];
+      try {
+        const out = await sqsClient().send(
+          new ReceiveMessageCommand({
+            QueueUrl: url,
+            MaxNumberOfMessages: 10,
+            WaitTimeSeconds: this.o.waitSeconds ?? 20,
+            VisibilityTimeout: this.o.visibilitySeconds ?? 60,
+            AttributeNames: ["All"],
+            MessageSystemAttributeNames: ["MessageGroupId", "ApproximateReceiveCount"],
+          }),
+          { abortSignal: this.abort.signal },
+        );
+        messages = out.Messages ?? [];
+      } catch (err) {
+        if (!this.running) return;
+        log("warn", "command queue receive failed", { shard, err });
+        await new Promise((r) => setTimeout(r, 1000));
+        continue;
+      }
+      if (this.killed) return;
+      const groups = new Map<string, Message[]>();
+      for (const m of messages) {
+        const g = m.Attributes?.MessageGroupId ?? "";
+        groups.set(g, [...(groups.get(g) ?? []), m]);
+      }
+      const work = Promise.all([...groups.values()].map((list) => this.runGroup(url, list)));
+      this.inFlight.add(work);
+      await work.finally(() => this.inFlight.delete(work));
+    }
+  }
+
+  private async runGroup(url: string, list: Message[]): Promise<void> {
+    for (let i = 0; i < list.length; i++) {
+      const m = list[i];
+      if (this.killed) return;
+      let cmd: SessionCommand;
+      try {
+        cmd = SessionCommand.parse(JSON.parse(m.Body ?? ""));
+      } catch (err) {
+        log("error", "invalid session command dropped", { messageId: m.MessageId, err });
+        await this.delete(url, m);
+        continue;
+      }
+      const heartbeat = setInterval(() => {
+        void sqsClient()
+          .send(new ChangeMessageVisibilityCommand({ QueueUrl: url, ReceiptHandle: m.ReceiptHandle!, VisibilityTimeout: this.o.visibilitySeconds ?? 60 }))
+          .catch(() => undefined);
+      }, ((this.o.visibilitySeconds ?? 60) * 1000) / 2);
+      try {
+        await this.o.handler.handle(cmd);
+        clearInterval(heartbeat);
+        await this.delete(url, m);
+      } catch (err) {
+        clearInterval(heartbeat);
+        if (this.killed) return;
+        const retry = err instanceof RetryLater;
+        log(retry ? "info" : "error", "session command will be retried", { commandId: cmd.commandId, type: cmd.type, whatsappId: cmd.whatsappId, err });
+        await this.setVisibility(url, m, this.o.retryDelaySeconds ?? 5);
+        for (const rest of list.slice(i + 1)) await this.setVisibility(url, rest, 0);
+        return;
+      }
+    }
+  }
+
+  private async delete(url: string, m: Message) {
+    if (this.killed) return;
+    await sqsClient()
+      .send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: m.ReceiptHandle! }))
+      .catch((err) => log("warn", "command delete failed", { err }));
+  }
+
+  private async setVisibility(url: string, m: Message, seconds: number) {
+    await sqsClient()
+      .send(new ChangeMessageVisibilityCommand({ QueueUrl: url, ReceiptHandle: m.ReceiptHandle!, VisibilityTimeout: seconds }))
+      .catch(() => undefined);
+  }
+}

@@ -1,0 +1,85 @@
+/**
+ * The session runner assembled (DESIGN.md §7): session manager + idempotent command handler + shard queue consumer,
+ * with the ingest, message-store and session-state ports defaulting to the `shared` services. Used by `local.ts`
+ * (one machine, every shard, simulator by default) and `main.ts` (Fargate, leased shards).
+ */
+import { randomUUID } from "node:crypto";
+import { handleBaileysEvent } from "@atende/shared/ingest/index";
+import { log } from "@atende/shared/log";
+import { shardOf } from "@atende/shared/whatsapp/commands";
+import { listShardWhatsappItems } from "@atende/shared/whatsapp/repository";
+import { updateSessionState } from "@atende/shared/whatsapp/service";
+import { CommandConsumer, CommandHandler, type ConsumerOptions } from "./commands.ts";
+import type { IngestPort, MessageStorePort, SessionRef, SessionStatePort, Transport } from "./ports.ts";
+import { SessionManager, type SessionManagerOptions } from "./sessions.ts";
+import { messageStore } from "./store.ts";
+
+export interface RunnerOptions {
+  transport: Transport;
+  /** Shards this runner serves now (all of them locally; the leased ones in the cloud). */
+  shards: () => number[];
+  ingest?: IngestPort;
+  store?: MessageStorePort;
+  setState?: SessionStatePort;
+  stillOwner?: (ref: SessionRef) => Promise<boolean>;
+  /** Identity used for command claims. Default a random id. */
+  owner?: string;
+  consumer?: Partial<Omit<ConsumerOptions, "handler" | "shards">>;
+  sessions?: Partial<Omit<SessionManagerOptions, "transport" | "ingest" | "setState" | "stillOwner">>;
+  /** How long a command claim protects a command being handled (ms). */
+  claimMs?: number;
+}
+
+/** One runner process. */
+export class Runner {
+  readonly sessions: SessionManager;
+  readonly handler: CommandHandler;
+  readonly consumer: CommandConsumer;
+  readonly owner: string;
+
+  constructor(private readonly o: RunnerOptions) {
+    this.owner = o.owner ?? `runner-${randomUUID()}`;
+    this.sessions = new SessionManager({
+      transport: o.transport,
+      ingest: o.ingest ?? handleBaileysEvent,
+      setState: o.setState ?? updateSessionState,
+      stillOwner: o.stillOwner,
+      ...o.sessions,
+    });
+    this.handler = new CommandHandler({ sessions: this.sessions, store: o.store ?? messageStore, owner: this.owner, claimMs: o.claimMs });
+    this.consumer = new CommandConsumer({ handler: this.handler, shards: o.shards, ...o.consumer });
+  }
+
+  /** Resumes the sessions of every served shard and starts consuming their command queues. */
+  async start(): Promise<void> {
+    for (const shard of this.o.shards()) await this.bootShard(shard);
+    this.consumer.start();
+  }
+
+  /** Starts every connection of a shard that is not DISCONNECTED (paired ones reopen without a QR). */
+  async bootShard(shard: number): Promise<void> {
+    const items = await listShardWhatsappItems(shard);
+    for (const w of items) {
+      if (w.status === "DISCONNECTED") continue;
+      await this.sessions.start({ companyId: w.companyId, whatsappId: w.id }).catch((err) => log("error", "session boot failed", { whatsappId: w.id, err }));
+    }
+    this.consumer.start();
+  }
+
+  /** Ends (without logout) the sessions of a shard this runner no longer owns. */
+  async dropShard(shard: number): Promise<void> {
+    await Promise.all(this.sessions.all().filter((s) => shardOf(s.ref.whatsappId) === shard).map((s) => this.sessions.stop(s.ref.whatsappId)));
+  }
+
+  /** Graceful stop: no new commands, in-flight ones finish, sockets end without logout. */
+  async stop(): Promise<void> {
+    await this.consumer.stop();
+    await this.sessions.stopAll();
+  }
+
+  /** Abrupt stop, as if the process died mid-work (tests): nothing more is acknowledged. */
+  async kill(): Promise<void> {
+    await this.consumer.kill();
+    await this.sessions.stopAll();
+  }
+}

@@ -1,0 +1,438 @@
+/**
+ * The simulated WhatsApp network (DESIGN.md §4 "Session runner with the simulated WhatsApp network"; issue 3 §2).
+ *
+ * `SimNetwork` plays WhatsApp's servers and the customers' phones for every connection of the process:
+ * - its sockets are typed against Baileys' own `WASocket` (`RunnerSocket = Pick<WASocket, ...>`) and use Baileys' own
+ *   event emitter (`makeEventBuffer`), so the session runner cannot tell them from `makeWASocket`;
+ * - an unpaired socket emits `connection.update {qr}` (Baileys' `buildPairingQRData`), a new QR every `qrIntervalMs`,
+ *   and closes with 408 "QR refs attempts ended" after `maxQrs`, like Baileys;
+ * - scanning pairs the connection (creds stored in DynamoDB, `WA#<wid>`/`CREDS`, so a restarted runner resumes without
+ *   a new QR), emits `creds.update` and closes with 515 restartRequired; the reconnected socket opens;
+ * - `sendMessage` builds the real `WAMessage` with Baileys' `generateWAMessage` (media encrypted by Baileys'
+ *   `encryptedStream` and "uploaded" to this network's media server), records it, echoes it as `messages.upsert`
+ *   type `append` and answers with receipts (`messages.update` status 2, 3, 4) unless receipts are manual;
+ * - inbound messages are built with Baileys' `prepareWAMessageMedia` for media, served encrypted over local HTTP at the
+ *   message's `url` (no `directPath`: Baileys turns a directPath into an https URL), so Baileys' `downloadMediaMessage`
+ *   downloads and decrypts them unchanged.
+ */
+import { createServer, type Server } from "node:http";
+import { readFile } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { Boom } from "@hapi/boom";
+import {
+  Browsers,
+  BufferJSON,
+  buildPairingQRData,
+  DisconnectReason,
+  generateMessageIDV2,
+  generateWAMessage,
+  initAuthCreds,
+  jidNormalizedUser,
+  makeEventBuffer,
+  prepareWAMessageMedia,
+  proto,
+  type AnyMessageContent,
+  type AuthenticationCreds,
+  type BaileysEventMap,
+  type WAMediaUploadFunction,
+  type WAMessage,
+  type WAMessageKey,
+} from "@whiskeysockets/baileys";
+import pino from "pino";
+import { loadCreds, saveCreds, wipeAuthState } from "../auth-state.ts";
+import type { RunnerSocket, SessionRef, Transport } from "../ports.ts";
+
+/** One thing the runner sent through a socket, as `GET /sim/whatsapp/{id}/sent` shows it. */
+export interface SentRecord {
+  id: string;
+  jid: string;
+  /** The `AnyMessageContent` given to `sendMessage` (Buffers as `{type:"Buffer", data}` via `BufferJSON.replacer`). */
+  content: unknown;
+  at: string;
+}
+
+export interface SimOptions {
+  /** Time a QR lives before the next one (ms). Default 60000 (Baileys: 60 s, then 20 s). */
+  qrIntervalMs?: number;
+  /** QRs shown before the socket closes with 408 (Baileys gets ~6 refs). Default 6. */
+  maxQrs?: number;
+  /** Delay between automatic receipts 2 → 3 → 4 (ms). Default 300. */
+  receiptDelayMs?: number;
+}
+
+/** Media of an inbound simulated message. */
+export interface SimMedia {
+  kind: "image" | "audio" | "video" | "document" | "sticker";
+  bytes: Buffer;
+  mimetype: string;
+  caption?: string;
+  fileName?: string;
+  ptt?: boolean;
+}
+
+/** What a simulated contact sends (`POST /sim/whatsapp/{id}/messages`). */
+export interface SimInbound {
+  /** Sender phone, digits only (E.164 without +). */
+  from: string;
+  pushName?: string;
+  text?: string;
+  media?: SimMedia;
+  location?: { degreesLatitude: number; degreesLongitude: number; name?: string; address?: string };
+  vcard?: string;
+  quotedId?: string;
+  reaction?: { messageId: string; emoji: string };
+}
+
+interface Phone {
+  creds: AuthenticationCreds | null;
+  socket: SimSocket | null;
+  sent: SentRecord[];
+  reads: WAMessageKey[];
+  autoReceipts: boolean;
+  /** Every message this network saw for the connection (id → message), for quotes and reactions. */
+  known: Map<string, WAMessage>;
+}
+
+const logger = pino({ level: "silent" });
+const MAX_MEDIA = 500;
+
+/** The number part of a user JID (`5511999990000:7@s.whatsapp.net` → `5511999990000`). */
+export const jidNumber = (jid: string) => jidNormalizedUser(jid).split("@")[0];
+
+class SimSocket {
+  readonly ev = makeEventBuffer(logger);
+  closed = false;
+  state: "connecting" | "qr" | "open" = "connecting";
+  qr = "";
+  private qrTimer: NodeJS.Timeout | undefined;
+  private qrShown = 0;
+
+  constructor(
+    readonly net: SimNetwork,
+    readonly ref: SessionRef,
+    readonly phone: Phone,
+  ) {}
+
+  get user() {
+    const me = this.phone.creds?.me;
+    return this.state === "open" && me ? { ...me } : undefined;
+  }
+
+  /** Called once the runner had the chance to subscribe (next macrotask). */
+  boot() {
+    setTimeout(() => {
+      if (this.closed) return;
+      this.emit("connection.update", { connection: "connecting" });
+      if (this.phone.creds?.me) {
+        this.state = "open";
+        this.emit("connection.update", { connection: "open", receivedPendingNotifications: true, isOnline: true });
+      } else {
+        this.showQr();
+      }
+    }, 0);
+  }
+
+  private showQr() {
+    if (this.closed) return;
+    if (this.qrShown >= this.net.opts.maxQrs) {
+      void this.end(new Boom("QR refs attempts ended", { statusCode: DisconnectReason.timedOut }));
+      return;
+    }
+    this.qrShown++;
+    const creds = (this.phone.creds ??= initAuthCreds());
+    const refStr = `2@${randomBytes(24).toString("base64")}`;
+    this.qr = buildPairingQRData(
+      refStr,
+      Buffer.from(creds.noiseKey.public).toString("base64"),
+      Buffer.from(creds.signedIdentityKey.public).toString("base64"),
+      creds.advSecretKey,
+      Browsers.ubuntu("Chrome"),
+    );
+    this.state = "qr";
+    this.emit("connection.update", { qr: this.qr });
+    this.qrTimer = setTimeout(() => this.showQr(), this.net.opts.qrIntervalMs);
+  }
+
+  emit<T extends keyof BaileysEventMap>(event: T, data: BaileysEventMap[T]) {
+    if (this.closed && event !== "connection.update") return false;
+    return this.ev.emit(event, data);
+  }
+
+  /** Pairs with `number`: stores creds, emits `creds.update`, then closes with 515 like Baileys after pair-success. */
+  async pair(number: string, name: string) {
+    const creds = (this.phone.creds ??= initAuthCreds());
+    creds.me = { id: `${number}:${1 + Math.floor(Math.random() * 40)}@s.whatsapp.net`, name };
+    creds.registered = true;
+    await saveCreds(this.ref.whatsappId, creds, 0);
+    clearTimeout(this.qrTimer);
+    this.emit("creds.update", { me: creds.me, registered: true });
+    this.emit("connection.update", { isNewLogin: true, qr: undefined });
+    await this.end(new Boom("Stream Errored (restart required)", { statusCode: DisconnectReason.restartRequired }));
+  }
+
+  readonly sendMessage = async (jid: string, content: AnyMessageContent, options: { messageId?: string; quoted?: WAMessage } = {}): Promise<WAMessage | undefined> => {
+    if (this.closed || this.state !== "open") throw new Boom("Connection Closed", { statusCode: DisconnectReason.connectionClosed });
+    const me = this.phone.creds!.me!;
+    const msg = await generateWAMessage(jid, content, {
+      userJid: jidNormalizedUser(me.id),
+      messageId: options.messageId ?? generateMessageIDV2(me.id),
+      quoted: options.quoted,
+      upload: this.net.upload,
+      logger,
+    });
+    msg.status = proto.WebMessageInfo.Status.SERVER_ACK;
+    this.phone.sent.push({ id: msg.key.id!, jid, content: JSON.parse(JSON.stringify(content, BufferJSON.replacer)), at: new Date().toISOString() });
+    this.phone.known.set(msg.key.id!, msg);
+    process.nextTick(() => this.emit("messages.upsert", { messages: [msg], type: "append" }));
+    if (this.phone.autoReceipts) this.net.scheduleReceipts(this.ref.whatsappId, msg.key);
+    return msg;
+  };
+
+  readonly readMessages = async (keys: WAMessageKey[]): Promise<void> => {
+    this.phone.reads.push(...keys);
+  };
+
+  readonly updateMediaMessage = async (message: WAMessage): Promise<WAMessage> => message;
+
+  readonly logout = async (_msg?: string): Promise<void> => {
+    this.phone.creds = null;
+    await wipeAuthState(this.ref.whatsappId);
+    await this.end(new Boom("Intentional Logout", { statusCode: DisconnectReason.loggedOut }));
+  };
+
+  readonly end = async (error: Error | undefined): Promise<void> => {
+    if (this.closed) return;
+    this.closed = true;
+    clearTimeout(this.qrTimer);
+    this.ev.emit("connection.update", { connection: "close", lastDisconnect: { error, date: new Date() } });
+    if (this.phone.socket === this) this.phone.socket = null;
+  };
+}
+
+/** The network: phones per connection, a media server, and the transport the runner uses. */
+export class SimNetwork {
+  readonly opts: Required<SimOptions>;
+  private phones = new Map<number, Phone>();
+  private media = new Map<string, Buffer>();
+  private server: Server | undefined;
+  private baseUrl = "";
+  private timers = new Set<NodeJS.Timeout>();
+
+  constructor(opts: SimOptions = {}) {
+    this.opts = { qrIntervalMs: opts.qrIntervalMs ?? 60000, maxQrs: opts.maxQrs ?? 6, receiptDelayMs: opts.receiptDelayMs ?? 300 };
+  }
+
+  /** Starts the local media server (127.0.0.1, ephemeral port). */
+  async start(): Promise<void> {
+    this.server = createServer((req, res) => {
+      const id = decodeURIComponent((req.url ?? "").replace(/^\/media\//, "").split("?")[0]);
+      const bytes = this.media.get(id);
+      if (req.method !== "GET" || !bytes) {
+        res.statusCode = 404;
+        res.end();
+        return;
+      }
+      res.setHeader("content-type", "application/octet-stream");
+      res.setHeader("content-length", String(bytes.length));
+      res.end(bytes);
+    });
+    await new Promise<void>((r) => this.server!.listen(0, "127.0.0.1", r));
+    this.baseUrl = `http://127.0.0.1:${(this.server.address() as { port: number }).port}`;
+  }
+
+  /** Stops timers, closes sockets (without logout) and the media server. */
+  async stop(): Promise<void> {
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+    for (const p of this.phones.values()) await p.socket?.end(undefined);
+    await new Promise<void>((r) => (this.server ? this.server.close(() => r()) : r()));
+    this.server = undefined;
+  }
+
+  /** Baileys' upload hook: keeps the encrypted file and answers its local URL. */
+  readonly upload: WAMediaUploadFunction = async (encFilePath) => {
+    const bytes = await readFile(encFilePath);
+    const id = `${Date.now()}-${randomBytes(8).toString("hex")}`;
+    this.media.set(id, bytes);
+    if (this.media.size > MAX_MEDIA) this.media.delete(this.media.keys().next().value!);
+    return { mediaUrl: `${this.baseUrl}/media/${id}`, directPath: "" };
+  };
+
+  private phone(whatsappId: number): Phone {
+    let p = this.phones.get(whatsappId);
+    if (!p) {
+      p = { creds: null, socket: null, sent: [], reads: [], autoReceipts: true, known: new Map() };
+      this.phones.set(whatsappId, p);
+    }
+    return p;
+  }
+
+  /** The transport adapter of this network (`WA_PROVIDER=simulator`). */
+  transport(): Transport {
+    return {
+      name: "simulator",
+      connect: async (ref) => {
+        const phone = this.phone(ref.whatsappId);
+        phone.creds = await loadCreds(ref.whatsappId);
+        await phone.socket?.end(new Boom("Connection Replaced", { statusCode: DisconnectReason.connectionReplaced }));
+        const sock = new SimSocket(this, ref, phone);
+        phone.socket = sock;
+        sock.boot();
+        return sock satisfies RunnerSocket;
+      },
+      wipe: async (ref) => {
+        this.phone(ref.whatsappId).creds = null;
+        await wipeAuthState(ref.whatsappId);
+      },
+    };
+  }
+
+  private openSocket(whatsappId: number): SimSocket {
+    const s = this.phones.get(whatsappId)?.socket;
+    if (!s || s.closed || s.state !== "open") throw new SimError("ERR_WAPP_NOT_INITIALIZED", "the connection is not open");
+    return s;
+  }
+
+  /** The QR currently shown for a connection ("" when none). */
+  currentQr(whatsappId: number): string {
+    const s = this.phones.get(whatsappId)?.socket;
+    return s && !s.closed && s.state === "qr" ? s.qr : "";
+  }
+
+  /**
+   * The sandbox phone scans the connection's current QR: pairs it with `number` (digits) or a generated one.
+   * Throws `SimError("ERR_NO_QR")` when no QR is shown.
+   */
+  async scan(whatsappId: number, number?: string): Promise<string> {
+    const s = this.phones.get(whatsappId)?.socket;
+    if (!s || s.closed || s.state !== "qr") throw new SimError("ERR_NO_QR", "no QR code is being shown for this connection");
+    const n = number ?? `55119${String(Math.floor(Math.random() * 1e8)).padStart(8, "0")}`;
+    await s.pair(n, `Atende ${whatsappId}`);
+    return n;
+  }
+
+  /** Emits a raw Baileys event on the connection's open socket. */
+  emit<T extends keyof BaileysEventMap>(whatsappId: number, event: T, data: BaileysEventMap[T]): void {
+    const s = this.phones.get(whatsappId)?.socket;
+    if (!s || s.closed) throw new SimError("ERR_WAPP_NOT_INITIALIZED", "the connection has no socket");
+    s.emit(event, data);
+  }
+
+  /** Builds the real `WAMessage` a contact sends (media encrypted and served locally). */
+  async buildInbound(whatsappId: number, input: SimInbound): Promise<WAMessage> {
+    const sock = this.openSocket(whatsappId);
+    const me = jidNormalizedUser(sock.phone.creds!.me!.id);
+    const from = `${input.from}@s.whatsapp.net`;
+    const phone = sock.phone;
+    let contextInfo: proto.IContextInfo | undefined;
+    if (input.quotedId) {
+      const q = phone.known.get(input.quotedId);
+      contextInfo = {
+        stanzaId: input.quotedId,
+        participant: q?.key.fromMe ? me : from,
+        quotedMessage: q?.message ?? { conversation: "" },
+      };
+    }
+    let message: proto.IMessage;
+    if (input.reaction) {
+      const target = phone.known.get(input.reaction.messageId);
+      message = {
+        reactionMessage: {
+          key: { remoteJid: from, fromMe: target ? !!target.key.fromMe : false, id: input.reaction.messageId },
+          text: input.reaction.emoji,
+          senderTimestampMs: Date.now(),
+        },
+      };
+    } else if (input.media) {
+      const m = input.media;
+      const content: Record<string, unknown> = { [m.kind]: m.bytes, mimetype: m.mimetype };
+      if (m.caption && m.kind !== "audio" && m.kind !== "sticker") content.caption = m.caption;
+      if (m.kind === "document") content.fileName = m.fileName ?? "file";
+      if (m.kind === "audio") {
+        content.ptt = !!m.ptt;
+        content.seconds = 1;
+      }
+      const prepared = await prepareWAMessageMedia(content as never, { upload: this.upload, logger });
+      message = proto.Message.fromObject(prepared as object);
+      if (contextInfo) {
+        const inner = (message as Record<string, { contextInfo?: proto.IContextInfo } | undefined>)[`${m.kind}Message`];
+        if (inner) inner.contextInfo = contextInfo;
+      }
+    } else if (input.location) {
+      message = { locationMessage: { ...input.location, contextInfo } };
+    } else if (input.vcard) {
+      const displayName = input.vcard.match(/^FN[^:]*:(.*)$/m)?.[1]?.trim() ?? "";
+      message = { contactMessage: { displayName, vcard: input.vcard, contextInfo } };
+    } else if (contextInfo) {
+      message = { extendedTextMessage: { text: input.text ?? "", contextInfo } };
+    } else {
+      message = { conversation: input.text ?? "" };
+    }
+    const msg = proto.WebMessageInfo.fromObject({
+      key: { remoteJid: from, fromMe: false, id: generateMessageIDV2(from) },
+      message,
+      messageTimestamp: Math.floor(Date.now() / 1000),
+      pushName: input.pushName ?? "",
+      broadcast: false,
+    }) as WAMessage;
+    phone.known.set(msg.key.id!, msg);
+    return msg;
+  }
+
+  /** A contact sends a message: emits `messages.upsert` `notify` (and `messages.reaction` for reactions, as Baileys does). */
+  async deliverInbound(whatsappId: number, input: SimInbound): Promise<WAMessage> {
+    const msg = await this.buildInbound(whatsappId, input);
+    const sock = this.openSocket(whatsappId);
+    sock.emit("messages.upsert", { messages: [msg], type: "notify" });
+    if (msg.pushName) sock.emit("contacts.update", [{ id: msg.key.remoteJid!, notify: msg.pushName }]);
+    const r = msg.message?.reactionMessage;
+    if (r) sock.emit("messages.reaction", [{ key: r.key!, reaction: { ...r, key: msg.key } }]);
+    return msg;
+  }
+
+  /** What the runner sent through the connection's sockets, oldest first. */
+  sent(whatsappId: number): SentRecord[] {
+    return [...(this.phones.get(whatsappId)?.sent ?? [])];
+  }
+
+  /** Read receipts the runner sent (`readMessages`). */
+  reads(whatsappId: number): WAMessageKey[] {
+    return [...(this.phones.get(whatsappId)?.reads ?? [])];
+  }
+
+  /** Turns automatic receipts on or off for a connection. */
+  setAutoReceipts(whatsappId: number, auto: boolean): void {
+    this.phone(whatsappId).autoReceipts = auto;
+  }
+
+  /** Emits one receipt (`messages.update` with `status`) for a message the runner sent. */
+  receipt(whatsappId: number, messageId: string, status: number): void {
+    const phone = this.phones.get(whatsappId);
+    const msg = phone?.known.get(messageId);
+    if (!msg || !msg.key.fromMe) throw new SimError("ERR_NO_MESSAGE_FOUND", "no sent message with this id");
+    this.openSocket(whatsappId).emit("messages.update", [{ key: msg.key, update: { status } }]);
+  }
+
+  /** Automatic receipts: status 2 (server), 3 (delivered), 4 (read), `receiptDelayMs` apart. */
+  scheduleReceipts(whatsappId: number, key: WAMessageKey): void {
+    [2, 3, 4].forEach((status, i) => {
+      const t = setTimeout(() => {
+        this.timers.delete(t);
+        const s = this.phones.get(whatsappId)?.socket;
+        if (s && !s.closed && s.state === "open") s.emit("messages.update", [{ key, update: { status } }]);
+      }, this.opts.receiptDelayMs * (i + 1));
+      this.timers.add(t);
+    });
+  }
+}
+
+/** A sandbox error with a code the `/sim` endpoints render as 409/404. */
+export class SimError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "SimError";
+  }
+}
