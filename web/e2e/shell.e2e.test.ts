@@ -1,0 +1,166 @@
+/**
+ * Browser proof of issue 2 §8 (playwright-core + Debian chromium against the whole local stack in-process):
+ * wrong password → error toast; the admin sees the shell in Portuguese and switches to English; creates a queue and
+ * a user in that queue; the user logs in in a second browser context; the same user logging in in a third context
+ * makes the second show 'Sua conta foi acessada em outro computador.' and return to /login; a company whose due date
+ * is past is refused with the spec's message.
+ *
+ * Needs `web/dist` (the root `npm test` runs `npm run build:web` first) and `/usr/bin/chromium`.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { REPO_ROOT, startLocalStack, type LocalStack } from "../../infra/local/src/stack.ts";
+import { makeCompany } from "../../test/helpers.ts";
+
+const CHROMIUM = "/usr/bin/chromium";
+const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic"];
+const STEP_MS = 15_000;
+
+let stack: LocalStack;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+const queueName = "Suporte Técnico";
+const agent = { name: "Maria Atendente", email: `maria-${Date.now()}@example.com`, password: "maria123" };
+
+beforeAll(async () => {
+  if (!existsSync(join(REPO_ROOT, "web/dist/index.html"))) throw new Error("web/dist is missing: run `npm run build:web` first");
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
+  stack = await startLocalStack({ port: 0, inMemory: true, dynamoEndpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB });
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+}, 120_000);
+
+afterAll(async () => {
+  for (const c of contexts) await c.close().catch(() => undefined);
+  await browser?.close();
+  await stack?.stop();
+});
+
+afterEach(async (ctx) => {
+  if (!process.env.E2E_DEBUG || ctx.task.result?.state !== "fail") return;
+  let i = 0;
+  for (const c of contexts) for (const p of c.pages()) await p.screenshot({ path: `/tmp/e2e-fail-${ctx.task.name.slice(0, 20)}-${i++}.png` }).catch(() => undefined);
+});
+
+/** A fresh browser (own storage and cookies), as another computer would be. */
+async function newPage(): Promise<Page> {
+  const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, timezoneId: "UTC", locale: "pt-BR" });
+  ctx.setDefaultTimeout(STEP_MS);
+  contexts.push(ctx);
+  const page = await ctx.newPage();
+  if (process.env.E2E_DEBUG) {
+    page.on("console", (m) => console.log(`[page ${contexts.length}] ${m.type()}: ${m.text()}`));
+    page.on("pageerror", (e) => console.log(`[page ${contexts.length}] pageerror: ${e.message}`));
+  }
+  return page;
+}
+
+/** Fills the login form and submits it. */
+async function login(page: Page, email: string, password: string) {
+  await page.goto(`${stack.url}/login`);
+  await page.getByRole("textbox", { name: "Email" }).fill(email);
+  await page.getByLabel(/^Senha/).fill(password);
+  await page.getByRole("button", { name: "Entrar", exact: true }).click();
+}
+
+/** Resolves once the page's realtime socket is open and has joined its notification room. */
+function socketJoined(page: Page): Promise<unknown> {
+  return page.waitForEvent("websocket").then((ws) => ws.waitForEvent("framesent", { predicate: (f) => String(f.payload).includes("joinNotification") }));
+}
+
+const toast = (page: Page, text: string) => page.getByTestId("toast").filter({ hasText: text }).first();
+
+describe("web shell in the browser", () => {
+  let admin: Page;
+
+  it("shows the translated error toast when the password is wrong", async () => {
+    admin = await newPage();
+    await login(admin, "admin@admin.com", "wrong-password");
+    await toast(admin, "Erro de autenticação. Por favor, tente novamente.").waitFor();
+    expect(new URL(admin.url()).pathname).toBe("/login");
+  }, 60_000);
+
+  it("shows the shell in Portuguese when the admin logs in, and in English after the switch", async () => {
+    await login(admin, "admin@admin.com", "123456");
+    const greeting = admin.getByTestId("greeting");
+    await greeting.getByText("Olá Admin, seja bem-vindo(a) a Empresa 1!").waitFor();
+    await expect(greeting.getByTestId("active-until").textContent()).resolves.toMatch(/^Ativo até \d{2}\/\d{2}\/\d{4}$/);
+    const menu = admin.getByRole("navigation", { name: "Menu principal" });
+    await menu.getByRole("link", { name: "Usuários" }).waitFor();
+    await menu.getByRole("link", { name: "Filas & Chatbot" }).waitFor();
+    await menu.getByRole("button", { name: "Sair" }).waitFor();
+    await admin.getByTestId("app-version").getByText("Versão 5.3.5").waitFor();
+
+    await admin.getByRole("combobox", { name: "Idioma" }).selectOption("en");
+    const menuEn = admin.getByRole("navigation", { name: "Main menu" });
+    await menuEn.getByRole("link", { name: "Users" }).waitFor();
+    await menuEn.getByRole("link", { name: "Queues & Chatbot" }).waitFor();
+    await admin.getByText("Hello Admin, welcome to Empresa 1!").waitFor();
+    expect(await admin.evaluate(() => localStorage.getItem("language"))).toBe("en");
+  }, 60_000);
+
+  it("creates a queue and then a user in that queue from the admin pages", async () => {
+    await admin.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "Queues & Chatbot" }).click();
+    await admin.getByRole("button", { name: "Add queue" }).click();
+    const qDialog = admin.getByRole("dialog", { name: "Add queue" });
+    await qDialog.getByRole("button", { name: "Save" }).click();
+    await qDialog.getByText("Required").waitFor(); // the spec's validation message, nothing sent
+    await qDialog.getByRole("textbox", { name: /^Name/ }).fill(queueName);
+    await qDialog.getByRole("button", { name: "Save" }).click();
+    await toast(admin, "Queue saved successfully").waitFor();
+    await admin.getByTestId("queue-row").filter({ hasText: queueName }).waitFor();
+
+    await admin.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "Users" }).click();
+    await admin.getByRole("button", { name: "Add user" }).click();
+    const uDialog = admin.getByRole("dialog", { name: "Add user" });
+    await uDialog.getByRole("textbox", { name: /^Name/ }).fill(agent.name);
+    await uDialog.getByRole("textbox", { name: /^Email/ }).fill("not-an-email");
+    await uDialog.getByLabel(/^Password/).fill(agent.password);
+    await uDialog.getByRole("button", { name: "Save" }).click();
+    await uDialog.getByText("Invalid email").waitFor();
+    await uDialog.getByRole("textbox", { name: /^Email/ }).fill(agent.email);
+    await uDialog.getByText(queueName).click();
+    expect(await uDialog.getByRole("checkbox", { name: queueName }).isChecked()).toBe(true);
+    await uDialog.getByRole("button", { name: "Save" }).click();
+    await toast(admin, "User saved successfully!").waitFor();
+    const row = admin.getByTestId("user-row").filter({ hasText: agent.email });
+    await row.waitFor();
+    await expect(row.textContent()).resolves.toContain(agent.name);
+    expect(await uDialog.isVisible()).toBe(false);
+  }, 60_000);
+
+  it("ends the older session with the spec's message when the same user logs in on another computer", async () => {
+    const second = await newPage();
+    const joined = socketJoined(second);
+    await login(second, agent.email, agent.password);
+    await second.getByText(`Olá ${agent.name}, seja bem-vindo(a) a Empresa 1!`).waitFor();
+    // An agent sees no admin items and no version.
+    expect(await second.getByRole("link", { name: "Usuários" }).count()).toBe(0);
+    expect(await second.getByTestId("app-version").count()).toBe(0);
+    await joined;
+
+    const third = await newPage();
+    await login(third, agent.email, agent.password);
+    await third.getByText(`Olá ${agent.name}, seja bem-vindo(a) a Empresa 1!`).waitFor();
+
+    await toast(second, "Sua conta foi acessada em outro computador.").waitFor();
+    await second.waitForURL((u) => u.pathname === "/login");
+    expect(await second.evaluate(() => localStorage.getItem("token"))).toBeNull();
+    // The newest session is untouched.
+    expect(new URL(third.url()).pathname).not.toBe("/login");
+    expect(await third.evaluate(() => localStorage.getItem("token"))).not.toBeNull();
+  }, 60_000);
+
+  it("refuses the admin of a company whose due date is past with the spec's message", async () => {
+    const yesterday = new Date(Date.now() - 86_400_000);
+    const { admin: pastDue } = await makeCompany({ dueDate: yesterday.toISOString() });
+    const page = await newPage();
+    await login(page, pastDue.email, "secret1");
+    const date = `${String(yesterday.getUTCDate()).padStart(2, "0")}/${String(yesterday.getUTCMonth() + 1).padStart(2, "0")}/${yesterday.getUTCFullYear()}`;
+    await toast(page, `Opss! Sua assinatura venceu ${date}. Entre em contato com o Suporte para mais informações!`).waitFor();
+    expect(new URL(page.url()).pathname).toBe("/login");
+    expect(await page.evaluate(() => localStorage.getItem("token"))).toBeNull();
+  }, 60_000);
+});
