@@ -5,7 +5,8 @@
  *
  * Events handled: `messages.upsert` (`notify` and `append`; `append`/history never bumps unread), `messages.update`
  * (acks, edits, revokes), `messages.reaction`, `message-receipt.update`, `presence.update`, `call`, `chats.update`,
- * `contacts.upsert`/`contacts.update`, `groups.update`. Everything else (including `connection.update` and
+ * `contacts.upsert`/`contacts.update`, `groups.update`, and Baileys 7's `lid-mapping.update` (a LID and its phone
+ * number: merged onto an existing contact). Everything else (including `connection.update` and
  * `creds.update`, which the runner owns) is answered `{handled: false}`.
  *
  * Errors: a bad or meaningless payload is never thrown — it is skipped with a reason; infrastructure failures
@@ -17,6 +18,7 @@ import { findOrCreateContactByIdentity, publishContact, updateContact } from "..
 import { getContactItem, patchContact, readMarker } from "../contacts/repository.ts";
 import { AppError } from "../errors.ts";
 import { log } from "../log.ts";
+import type { ContactItem } from "../contacts/schema.ts";
 import type { MessageItem } from "../messages/schema.ts";
 import { ingestMessage } from "../messages/repository.ts";
 import { publishMessage } from "../messages/service.ts";
@@ -32,6 +34,7 @@ import {
   ChatUpdate,
   ContactUpdate,
   GroupUpdate,
+  LidMapping,
   MessagesUpsert,
   MessageStatus,
   PresenceUpdate,
@@ -48,6 +51,11 @@ export interface IngestContext {
   whatsappId: number;
   /** downloads a message's media with Baileys' downloadMediaMessage (time-limited); null on failure */
   downloadMedia?: (msg: unknown) => Promise<{ bytes: Buffer; mimetype: string } | null>;
+  /**
+   * Optional: the subject of a group (Baileys' `groupMetadata(jid).subject`), asked only while the group's contact
+   * still carries its id as name; null when unknown. Without it groups are named by `groups.update`.
+   */
+  groupSubject?: (groupJid: string) => Promise<string | null>;
 }
 
 /** Tunables (tests shorten the media time limit). `mediaTimeoutMs`: longest wait for one media download. */
@@ -99,6 +107,7 @@ const HANDLERS: Record<string, Handler> = {
   "contacts.upsert": onContacts,
   "contacts.update": onContacts,
   "groups.update": onGroupsUpdate,
+  "lid-mapping.update": onLidMapping,
 };
 
 function asArray(data: unknown, event: string, skipped: Skips): unknown[] | null {
@@ -230,6 +239,7 @@ async function storeMessage(ctx: IngestContext, inc: Incoming, skipped: Skips): 
     name: identity.isGroup || fromMe ? "" : (inc.pushName ?? ""),
     isGroup: identity.isGroup,
   });
+  if (identity.isGroup && ctx.groupSubject && hasPlaceholderName(contact)) await nameGroup(ctx, contact, identity.chatJid);
   const ticket = await ticketFor(ctx, contact.id, identity.isGroup, fromMe || inc.type === "append");
 
   let media: Pick<MessageItem, "mediaKey" | "mediaName" | "mediaMime" | "mediaSize" | "mediaError"> = {
@@ -307,6 +317,19 @@ async function storeMessage(ctx: IngestContext, inc: Incoming, skipped: Skips): 
     return;
   }
   await Promise.all([publishMessage(companyId, res.message, res.ticket, "create"), publishTicket(companyId, res.ticket, "update")]);
+}
+
+/** Names a group's contact after its subject (time-limited; a failure leaves the placeholder). */
+async function nameGroup(ctx: IngestContext, contact: ContactItem, groupJid: string): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const subject = await Promise.race([
+    ctx.groupSubject!(groupJid).catch(() => null),
+    new Promise<null>((r) => {
+      timer = setTimeout(() => r(null), ingestOptions.mediaTimeoutMs);
+    }),
+  ]).finally(() => clearTimeout(timer));
+  const name = subject?.trim().slice(0, 50);
+  if (name && name.length >= 2 && name !== contact.name) await updateContact(ctx.companyId, contact.id, { name });
 }
 
 /**
@@ -514,6 +537,24 @@ async function onChatsUpdate(_ctx: IngestContext, data: unknown, skipped: Skips)
   }
 }
 
+/**
+ * The existing contact known by any of `jids` (null when none: address-book entries and mappings never create
+ * contacts). When `jids` reveal identities the contact lacks (a LID and its phone number), they are merged onto it.
+ */
+async function knownContact(ctx: IngestContext, jids: string[]): Promise<ContactItem | null> {
+  let contactId: number | null = null;
+  for (const j of jids) contactId ??= await contactIdByJid(ctx.companyId, j);
+  if (!contactId) return null;
+  const contact = await getContactItem(ctx.companyId, contactId);
+  if (!contact || jids.every((j) => contact.jids.includes(j))) return contact;
+  return findOrCreateContactByIdentity(ctx.companyId, { jids, number: jids.map(phoneDigits).find(Boolean), name: "", isGroup: false });
+}
+
+/** True when a contact still carries a placeholder name (its number or a JID's user part). */
+function hasPlaceholderName(contact: ContactItem): boolean {
+  return !contact.name || contact.name === contact.number || contact.jids.some((j) => jidUser(j) === contact.name);
+}
+
 async function onContacts(ctx: IngestContext, data: unknown, skipped: Skips): Promise<void> {
   const list = asArray(data, "contacts.update", skipped);
   for (const raw of list ?? []) {
@@ -525,32 +566,16 @@ async function onContacts(ctx: IngestContext, data: unknown, skipped: Skips): Pr
       }
       const c = p.data;
       const jids = [c.id, c.lid, c.phoneNumber].map(normalizeUserJid).filter((j): j is string => !!j);
-      let contactId: number | null = null;
-      for (const j of jids) contactId ??= await contactIdByJid(ctx.companyId, j);
+      let contact = await knownContact(ctx, jids);
       // The phone's address book does not create contacts: only people who wrote (or were written to) are kept.
-      if (!contactId) {
+      if (!contact) {
         skipped.push({ reason: "address-book entry without a contact" });
         return;
       }
-      let contact = await getContactItem(ctx.companyId, contactId);
-      if (!contact) {
-        skipped.push({ reason: "contact gone" });
-        return;
-      }
-      const unknownJids = jids.filter((j) => !contact!.jids.includes(j));
-      if (unknownJids.length) {
-        // A LID and a phone number revealed as the same person: merge them on one contact.
-        contact = await findOrCreateContactByIdentity(ctx.companyId, {
-          jids,
-          number: jids.map(phoneDigits).find(Boolean),
-          name: "",
-          isGroup: false,
-        });
-      }
-      const name = c.notify ?? c.verifiedName ?? c.name;
-      const placeholder = !contact.name || contact.name === contact.number || jids.some((j) => jidUser(j) === contact!.name);
-      if (name && name.trim().length >= 2 && placeholder) {
-        contact = await updateContact(ctx.companyId, contact.id, { name: name.trim().slice(0, 50) });
+      // The name saved in the phone's address book, else the business or push name; only replaces a placeholder.
+      const name = (c.name ?? c.verifiedName ?? c.notify)?.trim();
+      if (name && name.length >= 2 && hasPlaceholderName(contact)) {
+        contact = await updateContact(ctx.companyId, contact.id, { name: name.slice(0, 50) });
       }
       if (c.imgUrl === null || (typeof c.imgUrl === "string" && /^https?:\/\//.test(c.imgUrl))) {
         const pic = c.imgUrl ?? "";
@@ -561,6 +586,19 @@ async function onContacts(ctx: IngestContext, data: unknown, skipped: Skips): Pr
       }
     });
   }
+}
+
+/** Baileys 7 `lid-mapping.update` `{lid, pn}`: the same person under both identities — merged when already a contact. */
+async function onLidMapping(ctx: IngestContext, data: unknown, skipped: Skips): Promise<void> {
+  const p = LidMapping.safeParse(data);
+  const jids = p.success ? [normalizeUserJid(p.data.pn), normalizeUserJid(p.data.lid)] : [];
+  if (!jids[0] || !jids[1]) {
+    skipped.push({ reason: "invalid lid-mapping.update payload" });
+    return;
+  }
+  await guard(skipped, async () => {
+    if (!(await knownContact(ctx, jids as string[]))) skipped.push({ reason: "mapping for a person without a contact" });
+  });
 }
 
 async function onGroupsUpdate(ctx: IngestContext, data: unknown, skipped: Skips): Promise<void> {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeTicketTransition } from "../tickets/repository.ts";
 import { registerSocket, startRealtimeCapture } from "../users/realtime-capture.testkit.ts";
 import { handleBaileysEvent, ingestOptions, type IngestContext } from "./index.ts";
-import { freshCompanyId, storedState, startTestS3 } from "./testkit.ts";
+import { freshCompanyId, setSetting, storedState, startTestS3 } from "./testkit.ts";
 
 let capture: Awaited<ReturnType<typeof startRealtimeCapture>>;
 let s3: { stop: () => Promise<void> };
@@ -284,5 +284,32 @@ describe("bad payloads", () => {
     const ctx = await company();
     expect(await handleBaileysEvent(ctx, "creds.update", {})).toEqual({ handled: false, skipped: [{ reason: "event not ingested: creds.update" }] });
     expect((await handleBaileysEvent(ctx, "messaging-history.set", {})).handled).toBe(false);
+  });
+});
+
+describe("identity events", () => {
+  it("merges a LID and its phone number on lid-mapping.update, creating nobody new", async () => {
+    const ctx = await company();
+    await upsert(ctx, [text({ remoteJid: "100000000000081@lid", id: "LM-1" }, "oi")]);
+    await handleBaileysEvent(ctx, "lid-mapping.update", { lid: "100000000000081@lid", pn: "5511912340016@s.whatsapp.net" });
+    const unknown = await handleBaileysEvent(ctx, "lid-mapping.update", { lid: "100000000000082@lid", pn: "5511912340017@s.whatsapp.net" });
+    expect(unknown.skipped).toEqual([{ reason: "mapping for a person without a contact" }]);
+    await upsert(ctx, [text({ remoteJid: "5511912340016@s.whatsapp.net", id: "LM-2" }, "pelo número", "Maria", 1767366800)]);
+    const st = await storedState(ctx.companyId);
+    expect(st.contacts).toHaveLength(1);
+    expect(st.contacts[0].number).toBe("5511912340016");
+    expect(st.tickets).toHaveLength(1);
+  });
+
+  it("names a new group after its subject when the runner can tell it, and renames it on groups.update", async () => {
+    const ctx = await company({ groupSubject: async (jid) => (jid === "120363000000000001@g.us" ? "Equipe Vendas" : null) });
+    await setSetting(ctx.companyId, "CheckMsgIsGroup", "disabled");
+    await upsert(ctx, [{ key: { remoteJid: "120363000000000001@g.us", participant: "5511912340018@s.whatsapp.net", fromMe: false, id: "G-1" }, message: { conversation: "bom dia" }, pushName: "Ana" }]);
+    expect((await storedState(ctx.companyId)).contacts[0].name).toBe("Equipe Vendas");
+    await handleBaileysEvent(ctx, "groups.update", [{ id: "120363000000000001@g.us", subject: "Equipe Vendas 2" }]);
+    const st = await storedState(ctx.companyId);
+    expect(st.contacts).toHaveLength(1);
+    expect(st.contacts[0]).toMatchObject({ isGroup: true, name: "Equipe Vendas 2" });
+    expect(st.messages[0]).toMatchObject({ senderName: "Ana", participant: "5511912340018@s.whatsapp.net" });
   });
 });

@@ -274,3 +274,6 @@ export const GroupUpdate = z.object({ id: Str, subject: Str }).loose();
 
 /** `ChatUpdate` of `chats.update`. */
 export const ChatUpdate = z.object({ id: Str, unreadCount: opt(LongLike), archived: Bool, pinned: opt(z.unknown()) }).loose();
+
+/** `LIDMapping` of `lid-mapping.update`. */
+export const LidMapping = z.object({ lid: Str, pn: Str }).loose();
