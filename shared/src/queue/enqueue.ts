@@ -25,12 +25,25 @@ export interface EnqueueOptions {
   delaySeconds?: number;
 }
 
+/**
+ * JSON for an SQS body with characters outside the Basic Multilingual Plane (emoji) written as `\uXXXX` surrogate
+ * escapes: `JSON.parse` restores them, and SQS stand-ins that only accept #x20-#xFFFD (fauxqs) take the body.
+ */
+export function sqsJson(body: unknown): string {
+  return JSON.stringify(body).replace(/[\u{10000}-\u{10FFFF}]/gu, (c) =>
+    c
+      .split("")
+      .map((u) => `\\u${u.charCodeAt(0).toString(16).padStart(4, "0")}`)
+      .join(""),
+  );
+}
+
 /** Sends one JSON message to `queueUrl`. Throws the SDK error when SQS refuses it. */
 export async function enqueue(queueUrl: string, body: unknown, opts: EnqueueOptions = {}): Promise<void> {
   await sqsClient().send(
     new SendMessageCommand({
       QueueUrl: queueUrl,
-      MessageBody: JSON.stringify(body),
+      MessageBody: sqsJson(body),
       MessageGroupId: opts.groupId,
       MessageDeduplicationId: opts.dedupeId,
       DelaySeconds: opts.delaySeconds,
