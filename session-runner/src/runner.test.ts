@@ -334,7 +334,9 @@ describe("session lifecycle", () => {
     const c = await connected();
     await sendSessionCommand({ type: "newQr", companyId: c.companyId, whatsappId: c.whatsappId });
     await eventually(async () => (await getWhatsappItem(c.companyId, c.whatsappId))?.status === "qrcode");
-    expect(await loadCreds(c.whatsappId)).toMatchObject({ registered: false });
+    expect(await loadCreds(c.whatsappId)).toBeNull();
+    const scan = await sim("POST", `/sim/whatsapp/${c.whatsappId}/scan`, { number: "5511977776666" });
+    expect(scan.body).toEqual({ number: "5511977776666" });
   });
 });
 

@@ -70,7 +70,7 @@ class HttpError extends Error {
 
 function send(res: ServerResponse, status: number, body: unknown) {
   res.writeHead(status, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" });
-  res.end(JSON.stringify(body, BufferJSON.replacer));
+  res.end(JSON.stringify(body));
 }
 
 async function readBody(req: IncomingMessage): Promise<string> {
