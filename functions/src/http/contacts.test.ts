@@ -1,0 +1,103 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { api, makeCompany, makeUser, type TestUser } from "../../../test/helpers.ts";
+import { getContact } from "../../../shared/src/contacts/service.ts";
+import { registerSocket, startRealtimeCapture } from "../../../shared/src/users/realtime-capture.testkit.ts";
+
+let cid: number;
+let admin: TestUser;
+let agent: TestUser;
+let other: { companyId: number; admin: TestUser };
+let capture: Awaited<ReturnType<typeof startRealtimeCapture>>;
+
+beforeAll(async () => {
+  capture = await startRealtimeCapture();
+  const c = await makeCompany();
+  cid = c.companyId;
+  admin = c.admin;
+  agent = await makeUser(cid);
+  other = await makeCompany();
+});
+afterAll(async () => capture.stop());
+
+const body = (name: string, number: string, extra: Record<string, unknown> = {}) => ({ name, number, email: "", ...extra });
+
+describe("POST /api/contacts", () => {
+  it("creates a contact with digits only and announces it to the company", async () => {
+    const sock = await registerSocket(cid, { id: agent.id, profile: "user" });
+    capture.clear();
+    const res = await api("POST", "/api/contacts", { token: agent.token, body: body("Joana Dark", "+55 (11) 98888-0001", { email: "joana@ex.com", extraInfo: [{ name: "CPF", value: "123" }] }) });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ name: "Joana Dark", number: "5511988880001", email: "joana@ex.com" });
+    expect(res.body.extraInfo[0]).toMatchObject({ name: "CPF", value: "123" });
+    expect(capture.frames.some((f) => f.connectionId === sock && f.event === `company-${cid}-contact` && f.data.action === "create" && f.data.contact.id === res.body.id)).toBe(true);
+  });
+
+  it("answers 409 ERR_DUPLICATED_CONTACT for a number the company already has, but not for another company", async () => {
+    await api("POST", "/api/contacts", { token: agent.token, body: body("Primeiro", "5511988880002") });
+    const dup = await api("POST", "/api/contacts", { token: admin.token, body: body("Segundo", "55 11 98888-0002") });
+    expect(dup.status).toBe(409);
+    expect(dup.body.error).toBe("ERR_DUPLICATED_CONTACT");
+    expect((await api("POST", "/api/contacts", { token: other.admin.token, body: body("Outro", "5511988880002") })).status).toBe(200);
+  });
+
+  it("validates name, number and email", async () => {
+    expect((await api("POST", "/api/contacts", { token: agent.token, body: body("J", "5511988880003") })).status).toBe(400);
+    expect((await api("POST", "/api/contacts", { token: agent.token, body: body("Jo", "1234") })).status).toBe(400);
+    expect((await api("POST", "/api/contacts", { token: agent.token, body: body("Jo", "abcdefghij") })).status).toBe(400);
+    expect((await api("POST", "/api/contacts", { token: agent.token, body: body("Jo", "5511988880003", { email: "nope" }) })).body.fields[0].message).toBe("Invalid email");
+    expect((await api("POST", "/api/contacts", { token: agent.token, body: body("x".repeat(51), "5511988880003") })).body.fields[0].message).toBe("Too Long!");
+  });
+});
+
+describe("GET /api/contacts", () => {
+  it("searches by accent-insensitive name prefix or number prefix from 3 characters", async () => {
+    const c = await makeCompany();
+    for (const [n, num] of [["Élida Souza", "5511970000001"], ["Elias", "5521970000002"], ["Zeca", "5511970000003"]]) {
+      await api("POST", "/api/contacts", { token: c.admin.token, body: body(n, num) });
+    }
+    const byName = await api("GET", "/api/contacts?searchParam=eli", { token: c.admin.token });
+    expect(byName.body.contacts.map((x: any) => x.name)).toEqual(["Elias", "Élida Souza"]);
+    expect(byName.body).toMatchObject({ count: 2, hasMore: false });
+    const byNumber = await api("GET", "/api/contacts?searchParam=551197", { token: c.admin.token });
+    expect(byNumber.body.contacts.map((x: any) => x.name).sort()).toEqual(["Zeca", "Élida Souza"]);
+    const short = await api("GET", "/api/contacts?searchParam=el", { token: c.admin.token });
+    expect(short.body.contacts).toHaveLength(3);
+    const list = await api("GET", "/api/contacts/list", { token: c.admin.token });
+    expect(list.body).toHaveLength(3);
+    const theirs = await api("GET", "/api/contacts?searchParam=eli", { token: other.admin.token });
+    expect(theirs.body.contacts).toEqual([]);
+  });
+});
+
+describe("GET, PUT, DELETE /api/contacts/{id}", () => {
+  it("shows and edits a contact of the company, and 404s for other companies without changing it", async () => {
+    const created = await api("POST", "/api/contacts", { token: agent.token, body: body("Karla", "5511988880010") });
+    const id = created.body.id;
+    expect((await api("GET", `/api/contacts/${id}`, { token: agent.token })).body.name).toBe("Karla");
+    expect((await api("GET", `/api/contacts/${id}`, { token: other.admin.token })).status).toBe(404);
+    expect((await api("PUT", `/api/contacts/${id}`, { token: other.admin.token, body: { name: "Hacked" } })).status).toBe(404);
+    expect((await api("DELETE", `/api/contacts/${id}`, { token: other.admin.token })).status).toBe(404);
+    expect((await getContact(cid, id)).name).toBe("Karla");
+    const edited = await api("PUT", `/api/contacts/${id}`, { token: agent.token, body: { name: "Karla Souza", number: "5511988880011" } });
+    expect(edited.body).toMatchObject({ name: "Karla Souza", number: "5511988880011" });
+    expect((await api("PUT", `/api/contacts/${id}`, { token: agent.token, body: { name: "K" } })).status).toBe(400);
+    expect((await api("GET", "/api/contacts/abc", { token: agent.token })).status).toBe(400);
+  });
+
+  it("refuses a number that belongs to another contact", async () => {
+    await api("POST", "/api/contacts", { token: agent.token, body: body("Lia", "5511988880020") });
+    const m = await api("POST", "/api/contacts", { token: agent.token, body: body("Mia", "5511988880021") });
+    const res = await api("PUT", `/api/contacts/${m.body.id}`, { token: agent.token, body: { number: "5511988880020" } });
+    expect(res.status).toBe(409);
+    expect(res.body.error).toBe("ERR_DUPLICATED_CONTACT");
+    expect((await getContact(cid, m.body.id)).number).toBe("5511988880021");
+  });
+
+  it("lets only admins delete, and frees the number", async () => {
+    const n = await api("POST", "/api/contacts", { token: agent.token, body: body("Nina", "5511988880030") });
+    expect((await api("DELETE", `/api/contacts/${n.body.id}`, { token: agent.token })).status).toBe(403);
+    expect((await api("DELETE", `/api/contacts/${n.body.id}`, { token: admin.token })).status).toBe(200);
+    expect((await api("GET", `/api/contacts/${n.body.id}`, { token: admin.token })).status).toBe(404);
+    expect((await api("POST", "/api/contacts", { token: agent.token, body: body("Nina 2", "5511988880030") })).status).toBe(200);
+  });
+});
