@@ -61,7 +61,8 @@ export function attachWebSocketEmulator(opts: WsEmulatorOptions): WsEmulator {
   const mount = opts.mountPath ?? "/@ws";
   const idle = opts.idleTimeoutMs ?? 10 * 60_000;
   const lifetime = opts.maxLifetimeMs ?? 2 * 3600_000;
-  const wss = new WebSocketServer({ noServer: true });
+  // API Gateway's frame limit is 32 KB per frame, 128 KB per message.
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 128 * 1024 });
   const conns = new Map<string, Conn>();
   const pending = new Set<Promise<unknown>>();
   const handlers = new Map<string, Promise<WsHandler>>();
