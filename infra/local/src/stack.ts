@@ -79,6 +79,12 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     if (opts.log) console.log(fields ? `${msg} ${JSON.stringify(fields)}` : msg);
   };
   const startedAt = Date.now();
+  const phases: string[] = [];
+  let phaseAt = startedAt;
+  const phase = (name: string) => {
+    phases.push(`${name} ${Date.now() - phaseAt} ms`);
+    phaseAt = Date.now();
+  };
   const stoppers: Stopper[] = [];
   const stopAll = async () => {
     for (const s of stoppers.splice(0).reverse()) {
@@ -161,6 +167,7 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     started.forEach((r, i) => r.status === "fulfilled" && stoppers.push({ name: names[i], stop: () => r.value.stop() }));
     const failed = started.find((r): r is PromiseRejectedResult => r.status === "rejected");
     if (failed) throw failed.reason;
+    phase("stand-ins");
     const [dynamo, s3, sqs] = started.map((r) => (r as PromiseFulfilledResult<unknown>).value) as [DynamoHandle, S3Handle, SqsHandle];
 
     process.env.AWS_ENDPOINT_URL_DYNAMODB = dynamo.endpoint;
@@ -179,7 +186,8 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     let seed: LocalStack["seed"];
     const seedMod = await optionalImport<{ seedLocal: (o?: unknown) => Promise<NonNullable<LocalStack["seed"]>> }>("shared/src/seed/seed.ts");
     if (seedMod) seed = await seedMod.seedLocal();
-    else say("seed: shared/src/seed/seed.ts is not there yet; starting without the first company");
+    phase("table+seed");
+    if (!seedMod) say("seed: shared/src/seed/seed.ts is not there yet; starting without the first company");
 
     // 5. Gateway, WebSocket emulator, sandbox.
     const api = createApiHandler({ functionsDir: FUNCTIONS_DIR, webDist: opts.webDist ?? join(REPO_ROOT, "web/dist"), log: say });
@@ -193,6 +201,7 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     });
     stoppers.push({ name: "websocket", stop: () => ws.close() });
 
+    phase("gateway");
     type Runner = { handleSim(req: IncomingMessage, res: ServerResponse): Promise<boolean>; stop(): Promise<void> };
     let runner: Runner | undefined;
     const runnerMod = await optionalImport<{ startLocalRunner: () => Promise<Runner> }>("session-runner/src/local.ts");
@@ -206,6 +215,7 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
       }
     } else say("session runner: session-runner/src/local.ts is not there yet; WhatsApp sessions and /sim are off");
 
+    phase("session runner");
     route = async (req, res) => {
       if (await ws.handleManagement(req, res)) return;
       if (await api(req, res)) return;
@@ -240,8 +250,10 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     }, opts.tickIntervalMs ?? 60_000);
     stoppers.push({ name: "tick", stop: async () => (clearInterval(timer), await ticking) });
 
+    phase("pollers+tick");
     ready();
-    say(`local stack ready on ${url} in ${Date.now() - startedAt} ms${seed?.created ? " (first start: seeded plan, company, admin and settings)" : ""}`);
+    say(`local stack ready on ${url} in ${Date.now() - startedAt} ms (${phases.join(", ")})`);
+    if (seed?.created) say("first start: seeded plan, company, admin and settings");
     let stopping: Promise<void> | undefined;
     return { url, port, seed, stop: () => (stopping ??= stopAll()) };
   } catch (err) {
