@@ -199,6 +199,7 @@ describe("web shell in the browser", () => {
     });
     await login(page, "admin@admin.com", "123456");
     const firstToken = await page.evaluate(() => localStorage.getItem("token"));
+    await page.getByRole("navigation", { name: "Menu principal" }).getByRole("link", { name: "Filas & Chatbot" }).click();
     await page.getByTestId("queue-row").filter({ hasText: queueName }).waitFor();
     expect(expiredOnce).toBe(true);
     expect(refreshes).toEqual(["POST"]);
@@ -230,5 +231,13 @@ describe("web shell in the browser", () => {
     await toast(page, `Opss! Sua assinatura venceu ${date}. Entre em contato com o Suporte para mais informações!`).waitFor();
     expect(new URL(page.url()).pathname).toBe("/login");
     expect(await page.evaluate(() => localStorage.getItem("token"))).toBeNull();
+  }, TEST_MS);
+
+  it("warns at login when the subscription ends in fewer than 5 days", async () => {
+    const { admin: soon } = await makeCompany({ dueDate: new Date(Date.now() + 3 * 86_400_000 + 3_600_000).toISOString() });
+    const page = await newPage();
+    await login(page, soon.email, "secret1");
+    await toast(page, "Sua assinatura vence em 3 dia(s)").waitFor();
+    await page.getByTestId("greeting").waitFor();
   }, TEST_MS);
 });
