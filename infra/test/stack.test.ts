@@ -7,7 +7,7 @@
 import { App, Stack } from "aws-cdk-lib";
 import { CfnBucket } from "aws-cdk-lib/aws-s3";
 import { Match, Template } from "aws-cdk-lib/assertions";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { areas, routes } from "@atende/functions/http/routes";
@@ -230,6 +230,13 @@ describe("the session runner", () => {
     expect(images).toHaveLength(1);
     expect(images[0].source.dockerFile).toBe("session-runner/Dockerfile");
     expect(images[0].source.platform).toBe("linux/arm64");
+    // The staged build context (repository root filtered by session-runner/.dockerignore) has what the Dockerfile copies.
+    const context = path.join(assembly.directory, images[0].source.directory);
+    for (const f of ["session-runner/Dockerfile", "package-lock.json", "shared/package.json", "session-runner/src/main.ts", "infra/lib/runner-bundle.ts"]) {
+      expect(existsSync(path.join(context, f)), f).toBe(true);
+    }
+    expect(existsSync(path.join(context, "node_modules"))).toBe(false);
+    expect(existsSync(path.join(context, "web/src"))).toBe(false);
     // No NAT gateway: the runner's subnets are public, with no inbound rule.
     expect(resources("AWS::EC2::NatGateway")).toHaveLength(0);
   });
