@@ -19,6 +19,7 @@ import { keys } from "@atende/shared/db/keys";
 import { log } from "@atende/shared/log";
 import { getSocket, getSocketMember, updateRooms } from "@atende/shared/realtime/connections";
 import { sendToConnection, type SocketMember } from "@atende/shared/realtime/publish";
+import { rooms } from "@atende/shared/realtime/rooms";
 import { TicketItem, TicketStatus } from "@atende/shared/tickets/schema";
 import { setUserOnline } from "@atende/shared/users/service";
 import type { WsEvent, WsResult } from "./event.ts";
@@ -34,13 +35,6 @@ export const ClientFrame = z.discriminatedUnion("action", [
   z.object({ action: z.literal("userStatus") }),
 ]);
 export type ClientFrame = z.infer<typeof ClientFrame>;
-
-/** Room names a socket can hold (the `room` argument of `publish`). */
-export const rooms = {
-  notification: "notification",
-  tickets: (status: string) => `tickets:${status}`,
-  ticket: (ticketId: number) => `ticket:${ticketId}`,
-};
 
 function parseFrame(event: WsEvent): ClientFrame | undefined {
   if (!event.body) return undefined;
