@@ -7,8 +7,17 @@
  *   sandbox     → publicRoutes or routes "/sandbox" (local only)
  * The i18n keys `menu.tickets`, `menu.contacts`, `menu.connections`, `menu.sandbox` already exist in pt/en/es.
  */
+import { connectionsFeature } from "./connections/index.tsx";
 import { queuesFeature } from "./queues/index.tsx";
+import { sandboxFeature } from "./sandbox/index.tsx";
+import { ticketsFeature } from "./tickets/index.tsx";
 import type { Feature } from "./types.ts";
 import { usersFeature } from "./users/index.tsx";
 
-export const features: Feature[] = [queuesFeature, usersFeature];
+export const features: Feature[] = [
+  queuesFeature,
+  usersFeature,
+  ticketsFeature,
+  connectionsFeature,
+  ...(sandboxFeature ? [sandboxFeature] : []),
+];

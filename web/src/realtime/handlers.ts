@@ -10,6 +10,7 @@ import { tokenVersionOf, updateSessionUser, type Session } from "../api/session.
 import { removeQueue, upsertQueue } from "../features/queues/cache.ts";
 import type { Queue } from "../features/queues/types.ts";
 import { upsertSetting, settingsKeys } from "../features/settings/api.ts";
+import { attendanceHandlers } from "../features/tickets/realtime.ts";
 import { removeUser, upsertUser } from "../features/users/cache.ts";
 import type { User } from "../features/users/types.ts";
 
@@ -68,6 +69,9 @@ export const realtimeHandlers: Record<string, RealtimeHandler> = {
     if (key && typeof value === "string") upsertSetting(queryClient, { key, value });
     else void queryClient.invalidateQueries({ queryKey: settingsKeys.all });
   },
+
+  /** ticket, appMessage, contact, whatsapp, whatsappSession (attendance screens, `features/tickets/realtime.ts`). */
+  ...attendanceHandlers,
 };
 
 /** Splits `company-{id}-{name}` into its parts; null for other event names. */

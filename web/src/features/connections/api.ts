@@ -1,0 +1,82 @@
+/**
+ * Connections data (attendance.md §2 Connections page, §4 Connection status, §7 `/whatsapp` calls):
+ * `useWhatsapps()` (GET /api/whatsapp → array), `useSaveWhatsapp()` (POST/PUT), `useDeleteWhatsapp()`, and the session
+ * calls `sessionActions` (restart all, start, new QR, disconnect). The cache follows `company-{id}-whatsapp` and
+ * `company-{id}-whatsappSession` through `upsertWhatsapp`/`removeWhatsapp` (stale updates dropped by `updatedAt`).
+ */
+import { useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
+import type { WhatsappView } from "@atende/shared/whatsapp/schema";
+import { apiRequest } from "../../api/client.ts";
+
+export type Whatsapp = WhatsappView;
+
+/** Statuses that raise the menu's warning badge (attendance.md §2 Side menu). */
+export const WARNING_STATUSES = ["qrcode", "PAIRING", "DISCONNECTED", "TIMEOUT", "OPENING"];
+
+export const whatsappKeys = { all: ["whatsapps"] as const };
+
+export function useWhatsapps(enabled = true) {
+  return useQuery({ queryKey: whatsappKeys.all, queryFn: () => apiRequest<Whatsapp[]>("GET", "/whatsapp", { query: { session: 0 } }), enabled });
+}
+
+/** Inserts or replaces a connection in the cache; drops an update older than the cached one. */
+export function upsertWhatsapp(qc: QueryClient, w: Partial<Whatsapp> & { id: number }): void {
+  qc.setQueryData<Whatsapp[]>(whatsappKeys.all, (xs) => {
+    if (!xs) return xs;
+    const cur = xs.find((x) => x.id === w.id);
+    if (cur && w.updatedAt && cur.updatedAt && w.updatedAt < cur.updatedAt) return xs;
+    if (cur) return xs.map((x) => (x.id === w.id ? { ...x, ...w } : x));
+    return "name" in w ? [...xs, w as Whatsapp] : xs;
+  });
+}
+
+export function removeWhatsapp(qc: QueryClient, id: number): void {
+  qc.setQueryData<Whatsapp[]>(whatsappKeys.all, (xs) => xs?.filter((x) => x.id !== id));
+}
+
+/** The add/edit form body (attendance.md §3 Whatsapp connection). */
+export interface WhatsappForm {
+  name: string;
+  isDefault: boolean;
+  queueIds: number[];
+  greetingMessage: string;
+  complationMessage: string;
+  outOfHoursMessage: string;
+  ratingMessage: string;
+  token: string;
+  provider: string;
+  expiresInactiveMessage: string;
+  expiresTicket: number;
+  timeToTransfer: number;
+  timeUseBotQueues: number;
+  maxUseBotQueues: number;
+  transferQueueId: number | null;
+}
+
+export function useSaveWhatsapp() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, form }: { id?: number; form: WhatsappForm }) =>
+      id ? apiRequest<Whatsapp>("PUT", `/whatsapp/${id}`, { body: form }) : apiRequest<Whatsapp>("POST", "/whatsapp", { body: form }),
+    onSuccess: (w) => {
+      if (w && typeof w === "object" && "id" in w) upsertWhatsapp(qc, w);
+      void qc.invalidateQueries({ queryKey: whatsappKeys.all });
+    },
+  });
+}
+
+export function useDeleteWhatsapp() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => apiRequest("DELETE", `/whatsapp/${id}`),
+    onSuccess: (_r, id) => removeWhatsapp(qc, id),
+  });
+}
+
+/** Session calls (admin): restart every connection, start one (try again), new QR, disconnect. */
+export const sessionActions = {
+  restartAll: () => apiRequest("POST", "/whatsapp-restart"),
+  start: (id: number) => apiRequest("POST", `/whatsappsession/${id}`),
+  newQr: (id: number) => apiRequest("PUT", `/whatsappsession/${id}`),
+  disconnect: (id: number) => apiRequest("DELETE", `/whatsappsession/${id}`),
+};

@@ -1,0 +1,40 @@
+/**
+ * Connections area (admin): /connections, with the menu's warning badge shown 2 s after any connection enters
+ * qrcode, PAIRING, DISCONNECTED, TIMEOUT or OPENING (attendance.md §2 Side menu).
+ */
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import "../tickets/attendance.css";
+import type { Feature } from "../types.ts";
+import { useWhatsapps, WARNING_STATUSES } from "./api.ts";
+import { ConnectionsPage } from "./ConnectionsPage.tsx";
+import "./i18n.ts";
+
+/** Delay before the warning badge shows (attendance.md §9), in ms. */
+export const BADGE_DELAY_MS = 2000;
+
+function ConnectionsBadge() {
+  const { t } = useTranslation();
+  const q = useWhatsapps();
+  const warn = (q.data ?? []).some((w) => WARNING_STATUSES.includes(w.status));
+  const [show, setShow] = useState(false);
+  useEffect(() => {
+    if (!warn) {
+      setShow(false);
+      return;
+    }
+    const id = setTimeout(() => setShow(true), BADGE_DELAY_MS);
+    return () => clearTimeout(id);
+  }, [warn]);
+  return show ? (
+    <span className="menu-warning" role="img" aria-label={t("connections.warning")} title={t("connections.warning")} data-testid="connections-warning">
+      ⚠
+    </span>
+  ) : null;
+}
+
+export const connectionsFeature: Feature = {
+  id: "connections",
+  routes: [{ path: "/connections", element: <ConnectionsPage /> }],
+  menu: { path: "/connections", labelKey: "menu.connections", group: "administration", order: 10, access: "admin", Badge: ConnectionsBadge },
+};

@@ -1,0 +1,448 @@
+/**
+ * /sandbox — the sandbox phone (DESIGN.md §4; issue 4 §5), local stack only: a person plays the customers of one
+ * connection. Pick a connection, see its QR and scan it; pick or type a contact (number and name); chat as that
+ * contact in a phone-like view with text, image, audio, location and vCard, edit or delete own messages, react to the
+ * agent's; the agent's replies arrive (polled from `/sim/.../sent`) and this phone sends their receipts itself
+ * (delivered on arrival, read while the page is visible), so the agent sees real ticks and the phone shows them.
+ */
+import { QRCodeSVG } from "qrcode.react";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useQuery } from "@tanstack/react-query";
+import { useSearchParams } from "react-router-dom";
+import { apiRequest } from "../../api/client.ts";
+import { useSession } from "../../api/session.ts";
+import { useToast } from "../../ui/Toast.tsx";
+import type { Whatsapp } from "../connections/api.ts";
+import { formatPhone, timeOf } from "../tickets/format.ts";
+import { fileToBase64, simEdit, simReceipts, simRevoke, simScan, simSend, simSent, simState, type SentRecord, type SimInboundBody } from "./api.ts";
+
+type Kind = "text" | "image" | "audio" | "video" | "document" | "location" | "vcard" | "sticker";
+interface PhoneMsg {
+  id: string;
+  mine: boolean;
+  kind: Kind;
+  text: string;
+  at: string;
+  edited?: boolean;
+  deleted?: boolean;
+  reactions?: string[];
+  status?: number;
+}
+interface SavedContact {
+  number: string;
+  name: string;
+}
+
+const POLL_MS = 1000;
+const chatKey = (wid: number, number: string) => `sandbox.chat.${wid}.${number}`;
+const loadChat = (wid: number, number: string): PhoneMsg[] => {
+  try {
+    return JSON.parse(localStorage.getItem(chatKey(wid, number)) ?? "[]") as PhoneMsg[];
+  } catch {
+    return [];
+  }
+};
+
+/** Turns the agents' sent records of one chat into phone messages (edits, deletes and reactions applied to targets). */
+export function agentMessages(sent: SentRecord[], number: string): { list: PhoneMsg[]; reactions: Map<string, string> } {
+  const jid = `${number}@s.whatsapp.net`;
+  const list: PhoneMsg[] = [];
+  const reactions = new Map<string, string>();
+  for (const r of sent.filter((x) => x.jid.split(":")[0].split("@")[0] === number || x.jid === jid)) {
+    const c = r.content ?? {};
+    const react = c.react as { key?: { id?: string }; text?: string } | undefined;
+    const del = c.delete as { id?: string } | undefined;
+    const edit = c.edit as { id?: string } | undefined;
+    if (react?.key?.id) {
+      reactions.set(react.key.id, react.text ?? "");
+      continue;
+    }
+    if (del?.id) {
+      const m = list.find((x) => x.id === del.id);
+      if (m) m.deleted = true;
+      continue;
+    }
+    if (edit?.id) {
+      const m = list.find((x) => x.id === edit.id);
+      if (m) Object.assign(m, { text: String(c.text ?? m.text), edited: true });
+      continue;
+    }
+    const kind: Kind = c.image ? "image" : c.audio ? "audio" : c.video ? "video" : c.document ? "document" : c.sticker ? "sticker" : c.location ? "location" : c.contacts ? "vcard" : "text";
+    const text = String(c.text ?? c.caption ?? c.fileName ?? (kind === "vcard" ? ((c.contacts as { displayName?: string })?.displayName ?? "") : ""));
+    list.push({ id: r.id, mine: false, kind, text, at: r.at });
+  }
+  return { list, reactions };
+}
+
+const ICON: Record<Kind, string> = { text: "", image: "📷", audio: "🎤", video: "🎬", document: "📄", location: "📍", vcard: "👤", sticker: "🏷️" };
+
+export function SandboxPage() {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const session = useSession();
+  const [params, setParams] = useSearchParams();
+  const wid = Number(params.get("whatsappId") ?? "") || 0;
+  const [widInput, setWidInput] = useState(wid ? String(wid) : "");
+  const connections = useQuery({ queryKey: ["sandbox", "whatsapps"], enabled: !!session, queryFn: () => apiRequest<Whatsapp[]>("GET", "/whatsapp") });
+  const state = useQuery({ queryKey: ["sandbox", "state", wid], enabled: wid > 0, queryFn: () => simState(wid), refetchInterval: 1500, retry: false });
+  const [contacts, setContacts] = useState<SavedContact[]>(() => JSON.parse(localStorage.getItem("sandbox.contacts") ?? "[]") as SavedContact[]);
+  const [number, setNumber] = useState(params.get("number") ?? contacts[0]?.number ?? "5511988887777");
+  const [name, setName] = useState(params.get("name") ?? contacts[0]?.name ?? "Cliente Teste");
+  const open = !!state.data?.open;
+  const validNumber = /^\d{8,20}$/.test(number);
+
+  const pick = (id: number) => {
+    const next = new URLSearchParams(params);
+    if (id) next.set("whatsappId", String(id));
+    else next.delete("whatsappId");
+    setParams(next, { replace: true });
+    setWidInput(id ? String(id) : "");
+  };
+  const saveContact = () => {
+    if (!validNumber) return;
+    const next = [{ number, name }, ...contacts.filter((c) => c.number !== number)].slice(0, 12);
+    setContacts(next);
+    localStorage.setItem("sandbox.contacts", JSON.stringify(next));
+  };
+
+  return (
+    <div className="sandbox" data-testid="sandbox">
+      <div className="sandbox-panel">
+        <h2 style={{ margin: 0 }}>{t("sandbox.title")}</h2>
+        <p className="sub-line">{t("sandbox.intro")}</p>
+        <label className="field">
+          <span className="sub-label">{t("sandbox.connection")}</span>
+          {connections.data?.length ? (
+            <select className="text-input" value={wid || ""} onChange={(e) => pick(Number(e.target.value))} data-testid="sandbox-connection">
+              <option value="">{t("sandbox.pickConnection")}</option>
+              {connections.data.map((w) => (
+                <option key={w.id} value={w.id}>
+                  {w.name} (#{w.id})
+                </option>
+              ))}
+            </select>
+          ) : (
+            <form
+              style={{ display: "flex", gap: "0.4rem" }}
+              onSubmit={(e) => {
+                e.preventDefault();
+                pick(Number(widInput));
+              }}
+            >
+              <input className="text-input" inputMode="numeric" value={widInput} onChange={(e) => setWidInput(e.target.value.replace(/\D/g, ""))} placeholder="id" aria-label={t("sandbox.connectionId")} />
+              <button type="submit" className="btn-secondary">
+                {t("sandbox.use")}
+              </button>
+            </form>
+          )}
+        </label>
+        {wid > 0 && (
+          <div data-testid="sandbox-state" data-open={open}>
+            {state.isError ? (
+              <p role="alert" className="field-error">
+                {t("sandbox.unavailable")}
+              </p>
+            ) : open ? (
+              <p className="status-chip">
+                <span className="status-dot online" aria-hidden="true" /> {t("sandbox.connected")}
+              </p>
+            ) : state.data?.qrcode ? (
+              <div style={{ display: "flex", flexDirection: "column", gap: "0.5rem", alignItems: "center" }}>
+                <div className="qr-box">
+                  <QRCodeSVG value={state.data.qrcode} size={192} marginSize={2} />
+                </div>
+                <button
+                  type="button"
+                  className="btn-primary"
+                  data-testid="sandbox-scan"
+                  onClick={async () => {
+                    try {
+                      await simScan(wid);
+                      await state.refetch();
+                    } catch (e) {
+                      toast.error(String((e as Error).message));
+                    }
+                  }}
+                >
+                  {t("sandbox.scan")}
+                </button>
+              </div>
+            ) : (
+              <p className="sub-line">{t("sandbox.noQr")}</p>
+            )}
+          </div>
+        )}
+        <fieldset className="fieldset">
+          <legend>{t("sandbox.contact")}</legend>
+          <div style={{ display: "flex", flexDirection: "column", gap: "0.5rem" }}>
+            <label className="field">
+              <span className="sub-label">{t("sandbox.number")}</span>
+              <input className="text-input" inputMode="numeric" value={number} onChange={(e) => setNumber(e.target.value.replace(/\D/g, ""))} aria-invalid={!validNumber} data-testid="sandbox-number" />
+            </label>
+            <label className="field">
+              <span className="sub-label">{t("sandbox.name")}</span>
+              <input className="text-input" value={name} onChange={(e) => setName(e.target.value)} data-testid="sandbox-name" />
+            </label>
+            {!validNumber && <span className="field-error">{t("sandbox.numberHint")}</span>}
+            <button type="button" className="btn-secondary" onClick={saveContact} disabled={!validNumber}>
+              {t("sandbox.saveContact")}
+            </button>
+            {contacts.length > 0 && (
+              <div className="sandbox-contacts">
+                {contacts.map((c) => (
+                  <button
+                    key={c.number}
+                    type="button"
+                    className="chip-button"
+                    aria-pressed={c.number === number}
+                    onClick={() => {
+                      setNumber(c.number);
+                      setName(c.name);
+                    }}
+                  >
+                    {c.name}
+                  </button>
+                ))}
+              </div>
+            )}
+          </div>
+        </fieldset>
+      </div>
+      {wid > 0 && open && validNumber ? <Phone key={`${wid}:${number}`} wid={wid} number={number} name={name} /> : <div className="phone phone-off" aria-hidden="true" />}
+    </div>
+  );
+}
+
+function Phone({ wid, number, name }: { wid: number; number: string; name: string }) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const [mine, setMine] = useState<PhoneMsg[]>(() => loadChat(wid, number));
+  const [text, setText] = useState("");
+  const [busy, setBusy] = useState(false);
+  const [statuses, setStatuses] = useState<Record<string, number>>({});
+  const acked = useRef(new Map<string, number>());
+  const bodyRef = useRef<HTMLDivElement>(null);
+  const fileRef = useRef<HTMLInputElement>(null);
+  const sent = useQuery({ queryKey: ["sandbox", "sent", wid], queryFn: () => simSent(wid), refetchInterval: POLL_MS });
+
+  useEffect(() => localStorage.setItem(chatKey(wid, number), JSON.stringify(mine.slice(-200))), [mine, wid, number]);
+
+  // This phone confirms delivery and reading itself while open (automatic receipts off; back on when it closes).
+  useEffect(() => {
+    void simReceipts(wid, { auto: false }).catch(() => undefined);
+    return () => void simReceipts(wid, { auto: true }, true).catch(() => undefined);
+  }, [wid]);
+
+  const { list: agent, reactions } = useMemo(() => agentMessages(sent.data ?? [], number), [sent.data, number]);
+  useEffect(() => {
+    const visible = document.visibilityState === "visible";
+    for (const m of agent) {
+      const have = acked.current.get(m.id) ?? 0;
+      const want = visible ? 4 : 3;
+      if (have >= want) continue;
+      acked.current.set(m.id, want);
+      void (async () => {
+        try {
+          if (have < 3) await simReceipts(wid, { id: m.id, status: 3 });
+          if (want === 4) await simReceipts(wid, { id: m.id, status: 4 });
+          setStatuses((s) => ({ ...s, [m.id]: want }));
+        } catch {
+          acked.current.set(m.id, have);
+        }
+      })();
+    }
+  }, [agent, wid]);
+  useEffect(() => {
+    const on = () => document.visibilityState === "visible" && void sent.refetch();
+    document.addEventListener("visibilitychange", on);
+    return () => document.removeEventListener("visibilitychange", on);
+  }, [sent]);
+
+  const all = useMemo(
+    () =>
+      [...mine.map((m) => ({ ...m, reactions: reactions.has(m.id) && reactions.get(m.id) ? [reactions.get(m.id)!] : [] })), ...agent.map((m) => ({ ...m, status: statuses[m.id] ?? 2 }))].sort((a, b) =>
+        a.at < b.at ? -1 : a.at > b.at ? 1 : 0,
+      ),
+    [mine, agent, reactions, statuses],
+  );
+  useEffect(() => {
+    const el = bodyRef.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, [all.length]);
+
+  const deliver = async (body: Omit<SimInboundBody, "from" | "pushName">, local: Omit<PhoneMsg, "id" | "mine" | "at">) => {
+    setBusy(true);
+    try {
+      const r = await simSend(wid, { from: number, pushName: name, ...body });
+      setMine((xs) => [...xs, { id: r.id, mine: true, at: new Date().toISOString(), status: 1, ...local }]);
+      return true;
+    } catch (e) {
+      toast.error(`${t("sandbox.sendFailed")}: ${(e as Error).message}`);
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  };
+  const sendText = async () => {
+    const v = text.trim();
+    if (!v) return;
+    if (await deliver({ text: v }, { kind: "text", text: v })) setText("");
+  };
+  const sendFile = async (f: File) => {
+    const b64 = await fileToBase64(f);
+    const kind: Kind = f.type.startsWith("image/") ? "image" : f.type.startsWith("audio/") ? "audio" : f.type.startsWith("video/") ? "video" : "document";
+    const body: Omit<SimInboundBody, "from" | "pushName"> = { [kind]: b64, mimetype: f.type || "application/octet-stream" };
+    if (kind === "document") body.fileName = f.name;
+    if (kind === "audio") body.ptt = true;
+    if (kind !== "audio" && text.trim()) body.caption = text.trim();
+    if (await deliver(body, { kind, text: kind === "document" ? f.name : (body.caption ?? "") })) setText("");
+  };
+  const sendLocation = () =>
+    void deliver({ location: { degreesLatitude: -23.5614, degreesLongitude: -46.6559, name: "Av. Paulista", address: "São Paulo - SP" } }, { kind: "location", text: "Av. Paulista" });
+  const sendVcard = () => {
+    const vname = window.prompt(t("sandbox.vcardName"), "Maria Souza");
+    if (!vname) return;
+    const vnum = (window.prompt(t("sandbox.vcardNumber"), "5511977776666") ?? "").replace(/\D/g, "");
+    if (!vnum) return;
+    const vcard = `BEGIN:VCARD\nVERSION:3.0\nFN:${vname}\nTEL;type=CELL;type=VOICE;waid=${vnum}:+${vnum}\nEND:VCARD`;
+    void deliver({ vcard }, { kind: "vcard", text: vname });
+  };
+  const edit = async (m: PhoneMsg) => {
+    const v = window.prompt(t("sandbox.editPrompt"), m.text);
+    if (!v || !v.trim() || v === m.text) return;
+    try {
+      await simEdit(wid, number, name, m.id, v.trim());
+      setMine((xs) => xs.map((x) => (x.id === m.id ? { ...x, text: v.trim(), edited: true } : x)));
+    } catch (e) {
+      toast.error((e as Error).message);
+    }
+  };
+  const revoke = async (m: PhoneMsg) => {
+    try {
+      await simRevoke(wid, number, name, m.id);
+      setMine((xs) => xs.map((x) => (x.id === m.id ? { ...x, deleted: true } : x)));
+    } catch (e) {
+      toast.error((e as Error).message);
+    }
+  };
+  const react = async (m: PhoneMsg) => {
+    try {
+      await simSend(wid, { from: number, pushName: name, reaction: { messageId: m.id, emoji: "👍" } });
+    } catch (e) {
+      toast.error((e as Error).message);
+    }
+  };
+
+  return (
+    <div className="phone" data-testid="phone">
+      <div className="phone-head">
+        <span className="avatar avatar-initial" style={{ width: "2.25rem", height: "2.25rem", background: "#128c7e" }} aria-hidden="true">
+          A
+        </span>
+        <div>
+          <strong>{t("sandbox.chatWith", { id: wid })}</strong>
+          <small>
+            {name} · {formatPhone(number)}
+          </small>
+        </div>
+      </div>
+      <div className="phone-body" ref={bodyRef} aria-live="polite">
+        {!all.length && <p className="list-note">{t("sandbox.empty")}</p>}
+        {all.map((m) => (
+          <div key={m.id} className={`msg-row ${m.mine ? "me" : "them"}`} data-testid={m.mine ? "phone-mine" : "phone-agent"} data-message-id={m.id}>
+            <div className={`bubble ${m.deleted ? "deleted" : ""}`}>
+              {m.deleted ? (
+                <div className="msg-body deleted-text">🚫 {t("tickets.messages.deleted")}</div>
+              ) : (
+                <div className="msg-body">
+                  {ICON[m.kind] && <span aria-hidden="true">{ICON[m.kind]} </span>}
+                  {m.text || (m.kind !== "text" ? t(`sandbox.kind.${m.kind}`) : "")}
+                </div>
+              )}
+              <div className="msg-meta">
+                {m.edited && !m.deleted && <span className="msg-flag">{t("tickets.messages.edited")}</span>}
+                <time dateTime={m.at}>{timeOf(m.at)}</time>
+                {!m.mine && (
+                  <span className={`ticks ${m.status! >= 4 ? "ticks-read" : ""}`} data-testid="phone-ticks" data-status={m.status}>
+                    {m.status! >= 3 ? "✓✓" : "✓"}
+                  </span>
+                )}
+                {m.mine && <span className="ticks">✓</span>}
+              </div>
+              {!m.deleted && (
+                <div className="phone-msg-actions">
+                  {m.mine && m.kind === "text" && (
+                    <button type="button" className="chip-button" onClick={() => void edit(m)} data-testid="phone-edit">
+                      {t("sandbox.edit")}
+                    </button>
+                  )}
+                  {m.mine && (
+                    <button type="button" className="chip-button" onClick={() => void revoke(m)} data-testid="phone-delete">
+                      {t("sandbox.delete")}
+                    </button>
+                  )}
+                  {!m.mine && (
+                    <button type="button" className="chip-button" onClick={() => void react(m)} aria-label={t("sandbox.react")}>
+                      👍
+                    </button>
+                  )}
+                </div>
+              )}
+            </div>
+            {!!m.reactions?.length && (
+              <div className="reactions" data-testid="phone-reactions">
+                {m.reactions.map((r, i) => (
+                  <span key={i} className="reaction">
+                    {r}
+                  </span>
+                ))}
+              </div>
+            )}
+          </div>
+        ))}
+      </div>
+      <div className="phone-foot">
+        <button type="button" className="icon-btn" onClick={() => fileRef.current?.click()} aria-label={t("sandbox.attach")} disabled={busy}>
+          📎
+        </button>
+        <input
+          ref={fileRef}
+          type="file"
+          hidden
+          data-testid="phone-file"
+          accept="image/*,audio/*,video/*,application/pdf,.txt,.doc,.docx,.xls,.xlsx"
+          onChange={(e) => {
+            const f = e.target.files?.[0];
+            e.target.value = "";
+            if (f) void sendFile(f);
+          }}
+        />
+        <button type="button" className="icon-btn" onClick={sendLocation} aria-label={t("sandbox.location")} disabled={busy}>
+          📍
+        </button>
+        <button type="button" className="icon-btn" onClick={sendVcard} aria-label={t("sandbox.vcard")} disabled={busy}>
+          👤
+        </button>
+        <textarea
+          className="composer-input"
+          rows={1}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          placeholder={t("tickets.composer.placeholder")}
+          aria-label={t("tickets.composer.placeholder")}
+          data-testid="phone-input"
+          onKeyDown={(e) => {
+            if (e.key === "Enter" && !e.shiftKey) {
+              e.preventDefault();
+              void sendText();
+            }
+          }}
+        />
+        <button type="button" className="icon-btn send-btn" onClick={() => void sendText()} aria-label={t("tickets.composer.send")} disabled={busy || !text.trim()} data-testid="phone-send">
+          ➤
+        </button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,119 @@
+/**
+ * Client of the sandbox `/sim` endpoints (local stack only; `session-runner/src/sim-http.ts`): the simulated customers'
+ * side of one connection. No bearer token: `/sim` exists only in the local stack and is never deployed.
+ *
+ * - `simState(id)` GET `/sim/whatsapp/{id}` → `{qrcode, open}`; `simScan(id, number?)` POST `/scan` → `{number}`;
+ * - `simSend(id, body)` POST `/messages` (text | base64 media | location | vcard | reaction | quotedId) → `{id}`;
+ * - `simEvent(id, event, data)` POST `/events` (raw Baileys events: customer edits and deletes);
+ * - `simSent(id)` GET `/sent` → what the agents sent; `simReceipts(id, body)` POST `/receipts`.
+ * @throws SimHttpError with the `{"error"}` code of a non-2xx answer.
+ */
+export class SimHttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+  ) {
+    super(code);
+  }
+}
+
+async function call<T>(method: "GET" | "POST", path: string, body?: unknown, keepalive = false): Promise<T> {
+  const res = await fetch(`/sim/whatsapp/${path}`, {
+    method,
+    headers: body === undefined ? undefined : { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    keepalive,
+  });
+  const text = await res.text();
+  let parsed: unknown = undefined;
+  try {
+    parsed = text ? JSON.parse(text) : undefined;
+  } catch {
+    parsed = text;
+  }
+  if (!res.ok) throw new SimHttpError(res.status, (parsed as { error?: string })?.error ?? `HTTP ${res.status}`);
+  return parsed as T;
+}
+
+export interface SimInboundBody {
+  from: string;
+  pushName?: string;
+  text?: string;
+  image?: string;
+  audio?: string;
+  video?: string;
+  document?: string;
+  sticker?: string;
+  mimetype?: string;
+  caption?: string;
+  fileName?: string;
+  ptt?: boolean;
+  location?: { degreesLatitude: number; degreesLongitude: number; name?: string; address?: string };
+  vcard?: string;
+  quotedId?: string;
+  reaction?: { messageId: string; emoji: string };
+}
+
+/** One thing an agent sent (Baileys `AnyMessageContent` as JSON). */
+export interface SentRecord {
+  id: string;
+  jid: string;
+  content: Record<string, unknown>;
+  at: string;
+}
+
+export const simState = (id: number) => call<{ qrcode: string; open: boolean }>("GET", `${id}`);
+export const simScan = (id: number, number?: string) => call<{ number: string }>("POST", `${id}/scan`, number ? { number } : {});
+export const simSend = (id: number, body: SimInboundBody) => call<{ id: string; handled: boolean }>("POST", `${id}/messages`, body);
+export const simEvent = (id: number, event: string, data: unknown) => call<{ handled: boolean }>("POST", `${id}/events`, { event, data });
+export const simSent = (id: number) => call<SentRecord[]>("GET", `${id}/sent`);
+export const simReceipts = (id: number, body: { auto: boolean } | { id: string; status: number }, keepalive = false) => call("POST", `${id}/receipts`, body, keepalive);
+
+/** A random WhatsApp-style message id (upper-case hex, like Baileys'). */
+export function randomMessageId(): string {
+  const b = new Uint8Array(10);
+  crypto.getRandomValues(b);
+  return "3EB0" + Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("").toUpperCase();
+}
+
+/** The customer edits one of their messages (Baileys `protocolMessage` MESSAGE_EDIT in a `messages.upsert`). */
+export function simEdit(whatsappId: number, from: string, pushName: string, targetId: string, text: string) {
+  const remoteJid = `${from}@s.whatsapp.net`;
+  return simEvent(whatsappId, "messages.upsert", {
+    type: "notify",
+    messages: [
+      {
+        key: { remoteJid, fromMe: false, id: randomMessageId() },
+        message: { protocolMessage: { key: { remoteJid, fromMe: false, id: targetId }, type: 14, editedMessage: { conversation: text } } },
+        messageTimestamp: Math.floor(Date.now() / 1000),
+        pushName,
+      },
+    ],
+  });
+}
+
+/** The customer deletes one of their messages for everyone (Baileys `protocolMessage` REVOKE). */
+export function simRevoke(whatsappId: number, from: string, pushName: string, targetId: string) {
+  const remoteJid = `${from}@s.whatsapp.net`;
+  return simEvent(whatsappId, "messages.upsert", {
+    type: "notify",
+    messages: [
+      {
+        key: { remoteJid, fromMe: false, id: randomMessageId() },
+        message: { protocolMessage: { key: { remoteJid, fromMe: false, id: targetId }, type: 0 } },
+        messageTimestamp: Math.floor(Date.now() / 1000),
+        pushName,
+      },
+    ],
+  });
+}
+
+/** Reads a File as base64 (no data: prefix). */
+export function fileToBase64(f: Blob): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const r = new FileReader();
+    r.onload = () => resolve(String(r.result).split(",")[1] ?? "");
+    r.onerror = () => reject(r.error);
+    r.readAsDataURL(f);
+  });
+}

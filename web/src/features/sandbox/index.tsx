@@ -1,0 +1,22 @@
+/**
+ * Sandbox phone area: `/sandbox`, a public route (the customer's side needs no agent login) shown only in local builds:
+ * `VITE_SANDBOX=false` (the CDK web build) leaves it out of the bundle's routes; the server side is gated too, as the
+ * `/sim` endpoints exist only in the local stack.
+ */
+import "../tickets/attendance.css";
+import "../tickets/i18n.ts";
+import "./i18n.ts";
+import type { Feature } from "../types.ts";
+import { SandboxPage } from "./SandboxPage.tsx";
+
+/** True in local builds; the cloud build sets `VITE_SANDBOX=false`. */
+export const SANDBOX_ENABLED = import.meta.env.VITE_SANDBOX !== "false";
+
+export const sandboxFeature: Feature | null = SANDBOX_ENABLED
+  ? {
+      id: "sandbox",
+      routes: [],
+      publicRoutes: [{ path: "/sandbox", element: <SandboxPage /> }],
+      menu: { path: "/sandbox", labelKey: "menu.sandbox", group: "administration", order: 90, access: "admin" },
+    }
+  : null;

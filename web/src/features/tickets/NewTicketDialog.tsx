@@ -1,0 +1,139 @@
+/**
+ * New ticket dialog (attendance.md §2 Dialogs, §5): contact search with create-new, queue select (required for
+ * non-admins: 'Selecione uma fila'), connection select; the button stays disabled until a contact is chosen.
+ * `ERR_OTHER_OPEN_TICKET`: the current user's own ticket → close and open it; another user's → say who and where.
+ */
+import { Button, SelectField, Text } from "@aws-amplify/ui-react";
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router-dom";
+import { HttpError } from "../../api/client.ts";
+import { errorMessage } from "../../api/errors.ts";
+import { isAdminUser, useSession } from "../../api/session.ts";
+import { Dialog } from "../../ui/Dialog.tsx";
+import { useToast } from "../../ui/Toast.tsx";
+import { ContactDialog } from "../contacts/ContactDialog.tsx";
+import { useWhatsapps } from "../connections/api.ts";
+import { useCreateTicket } from "./api.ts";
+import { ContactPicker, type Contact } from "./ContactPicker.tsx";
+import type { Ticket } from "./types.ts";
+
+export function NewTicketDialog(props: { open: boolean; onClose: () => void; initialContact?: Contact | null }) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const navigate = useNavigate();
+  const user = useSession()!.user;
+  const admin = isAdminUser(user);
+  const wa = useWhatsapps(props.open);
+  const create = useCreateTicket();
+  const [contact, setContact] = useState<Contact | null>(null);
+  const [queueId, setQueueId] = useState("");
+  const [whatsappId, setWhatsappId] = useState("");
+  const [queueError, setQueueError] = useState("");
+  const [otherInfo, setOtherInfo] = useState("");
+  const [newName, setNewName] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (!props.open) return;
+    setContact(props.initialContact ?? null);
+    setQueueId(user.queues?.length === 1 ? String(user.queues[0].id) : "");
+    setWhatsappId(user.whatsappId ? String(user.whatsappId) : "");
+    setQueueError("");
+    setOtherInfo("");
+  }, [props.open]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const submit = async () => {
+    if (!contact) return;
+    if (!queueId && !admin) {
+      setQueueError(t("tickets.newTicketDialog.selectQueue"));
+      return;
+    }
+    try {
+      const ticket = await create.mutateAsync({
+        contactId: contact.id,
+        queueId: queueId ? Number(queueId) : null,
+        whatsappId: whatsappId ? Number(whatsappId) : null,
+        userId: user.id,
+        status: "open",
+      });
+      props.onClose();
+      navigate(`/tickets/${ticket.uuid}`);
+    } catch (e) {
+      if (e instanceof HttpError && e.code === "ERR_OTHER_OPEN_TICKET") {
+        const other = (e.body as { ticket?: Ticket | null })?.ticket;
+        if (other && other.userId === user.id) {
+          props.onClose();
+          navigate(`/tickets/${other.uuid}`);
+          return;
+        }
+        if (other) {
+          setOtherInfo(t("tickets.newTicketDialog.otherUser", { user: other.user?.name ?? "—", queue: other.queue?.name ?? t("tickets.noQueue") }));
+          return;
+        }
+      }
+      if (e instanceof HttpError && e.code === "ERR_VALIDATION") setQueueError(t("tickets.newTicketDialog.selectQueue"));
+      toast.error(errorMessage(e, t), { durationMs: 2000 });
+    }
+  };
+
+  return (
+    <>
+      <Dialog
+        open={props.open && newName === null}
+        title={t("tickets.newTicketDialog.title")}
+        onClose={props.onClose}
+        onSubmit={submit}
+        footer={
+          <>
+            <Button onClick={props.onClose}>{t("common.cancel")}</Button>
+            <Button type="submit" variation="primary" isDisabled={!contact} isLoading={create.isPending}>
+              {t("tickets.newTicketDialog.submit")}
+            </Button>
+          </>
+        }
+      >
+        <ContactPicker label={t("tickets.newTicketDialog.contact")} value={contact} onChange={setContact} onCreate={(name) => setNewName(name)} />
+        <SelectField
+          label={t("tickets.newTicketDialog.queue")}
+          value={queueId}
+          onChange={(e) => {
+            setQueueId(e.target.value);
+            setQueueError("");
+          }}
+          hasError={!!queueError}
+          errorMessage={queueError}
+        >
+          <option value="">{t("tickets.newTicketDialog.selectQueue")}</option>
+          {(user.queues ?? []).map((q) => (
+            <option key={q.id} value={q.id}>
+              {q.name}
+            </option>
+          ))}
+        </SelectField>
+        <SelectField label={t("tickets.newTicketDialog.connection")} value={whatsappId} onChange={(e) => setWhatsappId(e.target.value)}>
+          <option value="">{t("tickets.newTicketDialog.defaultConnection")}</option>
+          {(wa.data ?? []).map((w) => (
+            <option key={w.id} value={w.id}>
+              {w.name}
+            </option>
+          ))}
+        </SelectField>
+        {otherInfo && (
+          <Text role="alert" variation="warning">
+            {otherInfo}
+          </Text>
+        )}
+      </Dialog>
+      <ContactDialog
+        open={newName !== null}
+        contact={null}
+        initialName={newName ?? ""}
+        onClose={() => setNewName(null)}
+        onSaved={(c) => {
+          setContact(c);
+          setNewName(null);
+        }}
+      />
+    </>
+  );
+}

@@ -1,0 +1,307 @@
+/**
+ * The tickets list pane (attendance.md §2 Tickets screen left pane, §6, §9): tabs open, group (setting viewgroups or
+ * admin), closed (setting viewclosed or admin) and search; inside open and group the sub-tabs assigned (status open)
+ * and pending with their counts; admin show-all toggle and close-all with yes/no confirmation; new ticket button.
+ * The list is virtualized (@tanstack/react-virtual) and loads the next page 100 px from the bottom. Search waits
+ * 500 ms and 3 characters; admins can filter by user. Joins the socket room of the visible status (`joinTickets`).
+ */
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { useEffect, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { NavLink, useNavigate } from "react-router-dom";
+import { Button, SwitchField } from "@aws-amplify/ui-react";
+import { errorMessage } from "../../api/errors.ts";
+import { isAdminUser, useSession } from "../../api/session.ts";
+import { realtime } from "../../realtime/socket.ts";
+import { ConfirmDialog } from "../../ui/ConfirmDialog.tsx";
+import { useDebounced } from "../../ui/useDebounced.ts";
+import { useToast } from "../../ui/Toast.tsx";
+import { useSetting } from "../settings/api.ts";
+import { useUserList } from "../users/api.ts";
+import { useCloseAll, useTicketPages, useUpdateTicket } from "./api.ts";
+import { Avatar } from "./ContactDrawer.tsx";
+import { ticketAge, useNow } from "./format.ts";
+import { NewTicketDialog } from "./NewTicketDialog.tsx";
+import type { Ticket, TicketListParams } from "./types.ts";
+
+/** Distance from the bottom that loads the next page (attendance.md §9), in px. */
+export const BOTTOM_THRESHOLD_PX = 100;
+const ROW_PX = 84;
+
+type Tab = "open" | "group" | "closed" | "search";
+type Sub = "open" | "pending";
+
+export function TicketList({ selectedUuid }: { selectedUuid?: string }) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const me = useSession()!.user;
+  const admin = isAdminUser(me);
+  const viewGroups = useSetting("viewgroups") === "enabled" || admin;
+  const viewClosed = useSetting("viewclosed") === "enabled" || admin;
+  const [tab, setTab] = useState<Tab>(() => (sessionStorage.getItem("tickets.tab") as Tab) || "open");
+  const [sub, setSub] = useState<Sub>(() => (sessionStorage.getItem("tickets.sub") as Sub) || "open");
+  const [showAll, setShowAll] = useState(() => admin && localStorage.getItem("tickets.showAll") === "true");
+  const [search, setSearch] = useState("");
+  const [userFilter, setUserFilter] = useState("");
+  const [newOpen, setNewOpen] = useState(false);
+  const [closeAllOpen, setCloseAllOpen] = useState(false);
+  const closeAll = useCloseAll();
+  const users = useUserList();
+  const term = useDebounced(search.trim(), 500);
+
+  useEffect(() => sessionStorage.setItem("tickets.tab", tab), [tab]);
+  useEffect(() => sessionStorage.setItem("tickets.sub", sub), [sub]);
+  useEffect(() => {
+    if ((tab === "group" && !viewGroups) || (tab === "closed" && !viewClosed)) setTab("open");
+  }, [tab, viewGroups, viewClosed]);
+
+  const isGroup = tab === "group" ? true : tab === "open" ? false : undefined;
+  const common = { showAll: admin && showAll ? true : undefined };
+  const openParams: TicketListParams = { status: "open", isGroup, ...common };
+  const pendingParams: TicketListParams = { status: "pending", isGroup, ...common };
+  const closedParams: TicketListParams = { status: "closed", ...common };
+  const searchParams: TicketListParams = { searchParam: term, users: userFilter ? [Number(userFilter)] : undefined, showAll: admin ? true : undefined };
+  const inSubTabs = tab === "open" || tab === "group";
+  const openQ = useTicketPages(openParams, inSubTabs);
+  const pendingQ = useTicketPages(pendingParams, inSubTabs);
+  const closedQ = useTicketPages(closedParams, tab === "closed");
+  const searchOk = term.length >= 3 || !!userFilter;
+  const searchQ = useTicketPages(searchParams, tab === "search" && searchOk);
+  const current = tab === "closed" ? closedQ : tab === "search" ? searchQ : sub === "open" ? openQ : pendingQ;
+
+  // Socket room of the visible status (attendance.md §7 joinTickets).
+  const roomStatus = tab === "closed" ? "closed" : tab === "search" ? null : sub;
+  useEffect(() => {
+    if (!roomStatus) return;
+    const frame = { action: "joinTickets", status: roomStatus };
+    realtime.join(frame);
+    return () => realtime.leave(frame);
+  }, [roomStatus]);
+
+  const countOf = (q: typeof openQ) => {
+    const pages = q.data?.pages ?? [];
+    const n = pages.reduce((s, p) => s + p.tickets.length, 0);
+    return `${n}${pages[pages.length - 1]?.hasMore ? "+" : ""}`;
+  };
+
+  const tabs: { id: Tab; label: string; show: boolean }[] = [
+    { id: "open", label: t("tickets.tabs.open"), show: true },
+    { id: "group", label: t("tickets.tabs.group"), show: viewGroups },
+    { id: "closed", label: t("tickets.tabs.closed"), show: viewClosed },
+    { id: "search", label: t("tickets.tabs.search"), show: true },
+  ];
+
+  return (
+    <div className="ticket-list-pane">
+      <div className="tl-tabs" role="tablist" aria-label={t("tickets.title")}>
+        {tabs
+          .filter((x) => x.show)
+          .map((x) => (
+            <button key={x.id} type="button" role="tab" aria-selected={tab === x.id} className={`tl-tab ${tab === x.id ? "active" : ""}`} onClick={() => setTab(x.id)} data-testid={`tab-${x.id}`}>
+              {x.label}
+            </button>
+          ))}
+      </div>
+      <div className="tl-tools">
+        {tab === "search" ? (
+          <div className="tl-search">
+            <input
+              className="text-input"
+              type="search"
+              autoFocus
+              value={search}
+              onChange={(e) => setSearch(e.target.value)}
+              onKeyDown={(e) => e.key === "Escape" && setSearch("")}
+              placeholder={t("tickets.searchPlaceholder")}
+              aria-label={t("tickets.searchPlaceholder")}
+              data-testid="ticket-search"
+            />
+            {admin && (
+              <select className="text-input" value={userFilter} onChange={(e) => setUserFilter(e.target.value)} aria-label={t("tickets.userFilter")}>
+                <option value="">{t("tickets.allUsers")}</option>
+                {(users.data ?? []).map((u) => (
+                  <option key={u.id} value={u.id}>
+                    {u.name}
+                  </option>
+                ))}
+              </select>
+            )}
+          </div>
+        ) : (
+          <>
+            <Button size="small" variation="primary" onClick={() => setNewOpen(true)} data-testid="new-ticket">
+              {t("tickets.newTicket")}
+            </Button>
+            {admin && (
+              <SwitchField
+                label={t("tickets.showAll")}
+                size="small"
+                isChecked={showAll}
+                onChange={(e) => {
+                  setShowAll(e.target.checked);
+                  localStorage.setItem("tickets.showAll", String(e.target.checked));
+                }}
+              />
+            )}
+            {admin && inSubTabs && (
+              <Button size="small" variation="link" onClick={() => setCloseAllOpen(true)}>
+                {t("tickets.closeAll")}
+              </Button>
+            )}
+          </>
+        )}
+      </div>
+      {inSubTabs && (
+        <div className="tl-subtabs" role="tablist">
+          {(["open", "pending"] as Sub[]).map((s) => (
+            <button key={s} type="button" role="tab" aria-selected={sub === s} className={`tl-subtab ${sub === s ? "active" : ""}`} onClick={() => setSub(s)} data-testid={`subtab-${s}`}>
+              {s === "open" ? t("tickets.tabs.assigned") : t("tickets.tabs.pending")}
+              <span className="count-badge" data-testid={`count-${s}`}>
+                {countOf(s === "open" ? openQ : pendingQ)}
+              </span>
+            </button>
+          ))}
+        </div>
+      )}
+      {tab === "search" && !searchOk ? (
+        <p className="list-note">{t("tickets.searchHint")}</p>
+      ) : (
+        <VirtualTickets q={current} selectedUuid={selectedUuid} />
+      )}
+      <NewTicketDialog open={newOpen} onClose={() => setNewOpen(false)} />
+      <ConfirmDialog
+        open={closeAllOpen}
+        title={t("tickets.closeAllTitle")}
+        message={t("tickets.closeAllConfirm")}
+        busy={closeAll.isPending}
+        onClose={() => setCloseAllOpen(false)}
+        onConfirm={async () => {
+          try {
+            await closeAll.mutateAsync({ status: sub, selectedQueueIds: me.queues?.map((q) => q.id) });
+          } catch (e) {
+            toast.error(errorMessage(e, t), { durationMs: 2000 });
+          }
+          setCloseAllOpen(false);
+        }}
+      />
+    </div>
+  );
+}
+
+function VirtualTickets({ q, selectedUuid }: { q: ReturnType<typeof useTicketPages>; selectedUuid?: string }) {
+  const { t } = useTranslation();
+  const ref = useRef<HTMLDivElement>(null);
+  const tickets = q.data?.pages.flatMap((p) => p.tickets) ?? [];
+  const v = useVirtualizer({ count: tickets.length, getScrollElement: () => ref.current, estimateSize: () => ROW_PX, overscan: 8 });
+  const now = useNow();
+  const onScroll = () => {
+    const el = ref.current;
+    if (el && el.scrollHeight - el.scrollTop - el.clientHeight < BOTTOM_THRESHOLD_PX && q.hasNextPage && !q.isFetchingNextPage) void q.fetchNextPage();
+  };
+  // A short first page may not fill the pane: keep loading while there is no scrollbar.
+  useEffect(() => {
+    const el = ref.current;
+    if (el && el.scrollHeight <= el.clientHeight + BOTTOM_THRESHOLD_PX && q.hasNextPage && !q.isFetchingNextPage) void q.fetchNextPage();
+  }, [tickets.length, q.hasNextPage, q.isFetchingNextPage]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  if (q.isPending && q.fetchStatus !== "idle")
+    return (
+      <p className="list-note" role="status">
+        {t("common.loading")}
+      </p>
+    );
+  if (q.isError)
+    return (
+      <div className="list-note" role="alert">
+        {errorMessage(q.error, t)}{" "}
+        <button type="button" className="chip-button" onClick={() => void q.refetch()}>
+          {t("common.retry")}
+        </button>
+      </div>
+    );
+  if (!tickets.length) return <p className="list-note">{t("tickets.noTickets")}</p>;
+  return (
+    <div className="tl-scroll" ref={ref} onScroll={onScroll} data-testid="ticket-list">
+      <ul className="tl-inner" style={{ height: v.getTotalSize() }}>
+        {v.getVirtualItems().map((row) => {
+          const tk = tickets[row.index];
+          return (
+            <li key={tk.id} className="tl-row-slot" style={{ transform: `translateY(${row.start}px)`, height: ROW_PX }}>
+              <TicketRow ticket={tk} now={now} selected={tk.uuid === selectedUuid} />
+            </li>
+          );
+        })}
+      </ul>
+      {q.isFetchingNextPage && (
+        <p className="list-note" role="status">
+          {t("common.loadingMore")}
+        </p>
+      )}
+    </div>
+  );
+}
+
+function TicketRow({ ticket, now, selected }: { ticket: Ticket; now: number; selected: boolean }) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const navigate = useNavigate();
+  const me = useSession()!.user;
+  const update = useUpdateTicket();
+  const age = ticketAge(ticket.updatedAt, now);
+  const presence = ticket.presence === "composing" ? t("tickets.composing") : ticket.presence === "recording" ? t("tickets.recording") : "";
+  return (
+    <div className={`tl-row ${selected ? "selected" : ""}`} data-testid="ticket-row" data-ticket-id={ticket.id} data-status={ticket.status}>
+      <span className="tl-queue-bar" style={{ background: ticket.queue?.color ?? "var(--amplify-colors-neutral-40)" }} aria-hidden="true" />
+      <NavLink to={`/tickets/${ticket.uuid}`} className="tl-link" aria-current={selected ? "page" : undefined}>
+        <Avatar name={ticket.contact.name} url={ticket.contact.profilePicUrl} />
+        <span className="tl-text">
+          <span className="tl-line1">
+            <strong className="tl-name">{ticket.contact.name}</strong>
+            <span className={`age age-${age.color ?? "none"}`} data-testid="ticket-age">
+              {t(`tickets.age.${age.unit}`, { n: age.n })}
+            </span>
+          </span>
+          <span className="tl-line2">
+            <span className={`tl-last ${presence ? "presence" : ""}`}>{presence || ticket.lastMessage}</span>
+            {ticket.unreadMessages > 0 && (
+              <span className="unread" aria-label={t("tickets.unread", { count: ticket.unreadMessages })} data-testid="unread">
+                {ticket.unreadMessages}
+              </span>
+            )}
+          </span>
+          <span className="tl-line3">
+            <span className="tag" style={{ borderColor: ticket.queue?.color ?? undefined }}>
+              {ticket.queue?.name ?? t("tickets.noQueue")}
+            </span>
+            {ticket.whatsapp && <span className="tag">{ticket.whatsapp.name}</span>}
+            {ticket.user && <span className="tag">{ticket.user.name}</span>}
+            {ticket.isGroup && <span className="tag">{t("tickets.group")}</span>}
+            {ticket.tags?.map((tg) => (
+              <span key={tg.id} className="tag" style={{ background: tg.color, color: "#fff", borderColor: tg.color }}>
+                {tg.name}
+              </span>
+            ))}
+          </span>
+        </span>
+      </NavLink>
+      {ticket.status === "pending" && (
+        <button
+          type="button"
+          className="btn-primary tl-accept"
+          data-testid="accept"
+          disabled={update.isPending}
+          onClick={async () => {
+            try {
+              await update.mutateAsync({ id: ticket.id, body: { status: "open", userId: me.id } });
+              navigate(`/tickets/${ticket.uuid}`);
+            } catch (e) {
+              toast.error(errorMessage(e, t), { durationMs: 2000 });
+            }
+          }}
+        >
+          {t("tickets.accept")}
+        </button>
+      )}
+    </div>
+  );
+}

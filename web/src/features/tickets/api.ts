@@ -1,0 +1,217 @@
+/**
+ * Tickets screen data (attendance.md §7 calls): ticket lists, one ticket by uuid, its messages and notes, and the
+ * actions. Successful writes update the caches with the same helpers the realtime table uses (`cache.ts`).
+ *
+ * - `useTicketPages(params)`: GET /api/tickets (cursor paging) → pages `{tickets, count, hasMore, nextCursor}`.
+ * - `useTicketByUuid(uuid)`: GET /api/tickets/u/{uuid}.
+ * - `useMessagePages(ticketId)`: GET /api/messages/{ticketId} (page 1 newest; each page oldest → newest).
+ * - `useUpdateTicket()`: PUT /api/tickets/{id} (accept, return, resolve, reopen, transfer, close).
+ */
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { apiRequest, HttpError, refreshSession } from "../../api/client.ts";
+import { clearSession, getToken, isAdminUser, useSession, type SessionUser } from "../../api/session.ts";
+import { removeTicket, ticketsKeys, upsertMessage, upsertTicket, type Viewer } from "./cache.ts";
+import type { Message, MessagesPage, Note, Ticket, TicketListParams, TicketsPage } from "./types.ts";
+
+/** The viewer rules of the logged-in user. */
+export function viewerOf(user: SessionUser): Viewer {
+  return { userId: user.id, admin: isAdminUser(user), queueIds: user.queueIds ?? user.queues?.map((q) => q.id) ?? [], allTicket: user.allTicket === "enabled" };
+}
+
+export function useViewer(): Viewer {
+  const s = useSession();
+  return s ? viewerOf(s.user) : { userId: 0, admin: false, queueIds: [], allTicket: false };
+}
+
+export function useTicketPages(params: TicketListParams, enabled = true) {
+  return useInfiniteQuery({
+    queryKey: ticketsKeys.list(params),
+    enabled,
+    queryFn: async ({ pageParam }) => {
+      const page = await apiRequest<TicketsPage>("GET", "/tickets", {
+        query: {
+          status: params.status,
+          showAll: params.showAll ? "true" : undefined,
+          queueIds: params.queueIds?.length ? JSON.stringify(params.queueIds) : undefined,
+          searchParam: params.searchParam,
+          users: params.users?.length ? JSON.stringify(params.users) : undefined,
+          cursor: pageParam,
+        },
+      });
+      const tickets = params.isGroup === undefined ? page.tickets : page.tickets.filter((t) => t.isGroup === params.isGroup);
+      return { ...page, tickets };
+    },
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => (last.hasMore && last.nextCursor ? last.nextCursor : undefined),
+  });
+}
+
+export function useTicketByUuid(uuid: string | undefined) {
+  return useQuery({
+    queryKey: ticketsKeys.byUuid(uuid ?? ""),
+    enabled: !!uuid,
+    queryFn: () => apiRequest<Ticket>("GET", `/tickets/u/${uuid}`),
+    retry: false,
+    staleTime: 0,
+  });
+}
+
+export function useMessagePages(ticketId: number | undefined) {
+  return useInfiniteQuery({
+    queryKey: ticketsKeys.messages(ticketId ?? 0),
+    enabled: !!ticketId,
+    queryFn: ({ pageParam }) => apiRequest<MessagesPage>("GET", `/messages/${ticketId}`, { query: { cursor: pageParam } }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => (last.hasMore && last.nextCursor ? last.nextCursor : undefined),
+    staleTime: 0,
+  });
+}
+
+/** Body of `PUT /api/tickets/{id}`. */
+export interface TicketUpdate {
+  status?: "open" | "pending" | "closed";
+  userId?: number | null;
+  queueId?: number | null;
+  whatsappId?: number;
+  justClose?: boolean;
+}
+
+export function useUpdateTicket() {
+  const qc = useQueryClient();
+  const s = useSession();
+  return useMutation({
+    mutationFn: ({ id, body }: { id: number; body: TicketUpdate }) => apiRequest<Ticket>("PUT", `/tickets/${id}`, { body }),
+    onSuccess: (t) => {
+      if (t && typeof t === "object" && "id" in t && s) upsertTicket(qc, t, viewerOf(s.user));
+    },
+  });
+}
+
+export function useCreateTicket() {
+  const qc = useQueryClient();
+  const s = useSession();
+  return useMutation({
+    mutationFn: (body: { contactId: number; queueId?: number | null; whatsappId?: number | null; userId?: number; status?: "open" }) =>
+      apiRequest<Ticket>("POST", "/tickets", { body }),
+    onSuccess: (t) => {
+      if (t && typeof t === "object" && "id" in t && s) upsertTicket(qc, t, viewerOf(s.user));
+    },
+  });
+}
+
+export function useDeleteTicket() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => apiRequest("DELETE", `/tickets/${id}`),
+    onSuccess: (_r, id) => removeTicket(qc, id),
+  });
+}
+
+export function useCloseAll() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { status: "open" | "pending"; selectedQueueIds?: number[] }) => apiRequest("POST", "/tickets/closeAll", { body }),
+    onSuccess: () => void qc.invalidateQueries({ queryKey: ticketsKeys.listsAll }),
+  });
+}
+
+/** Text send (`POST /api/messages/{ticketId}`); the stored message (ack 0) is added to the conversation at once. */
+export function useSendText() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ ticketId, body, quotedMsg, signMessage }: { ticketId: number; body: string; quotedMsg?: Message | null; signMessage: boolean }) =>
+      apiRequest<Message>("POST", `/messages/${ticketId}`, { body: { body, quotedMsg: quotedMsg ? { id: quotedMsg.id } : null, signMessage } }),
+    onSuccess: (m) => {
+      if (m && typeof m === "object" && "id" in m) upsertMessage(qc, m);
+    },
+    onError: (e) => {
+      const m = e instanceof HttpError && e.body && typeof e.body === "object" ? (e.body as { message?: Message }).message : undefined;
+      if (m && typeof m === "object" && "id" in m) upsertMessage(qc, m);
+    },
+  });
+}
+
+/**
+ * Uploads files as multipart `medias` (+ `body` captions) to `POST /api/messages/{ticketId}` with upload progress
+ * (0..1) through XMLHttpRequest (fetch has no upload progress). Applies the session rule: 403 `ERR_SESSION_EXPIRED`
+ * → one refresh and one retry; 401 → session cleared.
+ * @throws HttpError on a non-2xx answer.
+ */
+export async function uploadMedia(ticketId: number, files: File[], caption: string, onProgress?: (p: number) => void): Promise<Message[]> {
+  const once = (token: string | null) =>
+    new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const form = new FormData();
+      for (const f of files) {
+        form.append("medias", f, f.name);
+        form.append("body", caption || f.name);
+      }
+      const xhr = new XMLHttpRequest();
+      xhr.open("POST", `/api/messages/${ticketId}`);
+      if (token) xhr.setRequestHeader("Authorization", `Bearer ${token}`);
+      xhr.upload.onprogress = (e) => e.lengthComputable && onProgress?.(e.loaded / e.total);
+      xhr.onload = () => resolve({ status: xhr.status, text: xhr.responseText });
+      xhr.onerror = () => reject(new TypeError("network error"));
+      xhr.send(form);
+    });
+  const toError = (r: { status: number; text: string }) => {
+    let body: unknown = r.text;
+    try {
+      body = JSON.parse(r.text);
+    } catch {
+      /* text */
+    }
+    const code = body && typeof body === "object" ? (body as { error?: string }).error : undefined;
+    return new HttpError(r.status, code, body, r.text);
+  };
+  let r = await once(getToken());
+  if (r.status === 403 && toError(r).code === "ERR_SESSION_EXPIRED") {
+    const fresh = await refreshSession();
+    if (!fresh) {
+      clearSession();
+      throw toError(r);
+    }
+    r = await once(fresh.token);
+  }
+  if (r.status === 401) clearSession();
+  if (r.status < 200 || r.status >= 300) throw toError(r);
+  try {
+    const parsed = JSON.parse(r.text) as unknown;
+    return Array.isArray(parsed) ? (parsed as Message[]) : parsed && typeof parsed === "object" && "messages" in parsed ? (parsed as { messages: Message[] }).messages : [];
+  } catch {
+    return [];
+  }
+}
+
+export function useNotes(ticketId: number | undefined, contactId: number | undefined) {
+  return useQuery({
+    queryKey: ticketsKeys.notes(ticketId ?? 0),
+    enabled: !!ticketId,
+    queryFn: () => apiRequest<Note[]>("GET", "/ticket-notes/list", { query: { ticketId, contactId } }),
+  });
+}
+
+export function useAddNote() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (b: { note: string; ticketId: number; contactId: number }) => apiRequest<Note>("POST", "/ticket-notes", { body: b }),
+    onSuccess: (_n, b) => void qc.invalidateQueries({ queryKey: ticketsKeys.notes(b.ticketId) }),
+  });
+}
+
+export function useDeleteNote() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id }: { id: number; ticketId: number }) => apiRequest("DELETE", `/ticket-notes/${id}`),
+    onSuccess: (_r, v) => void qc.invalidateQueries({ queryKey: ticketsKeys.notes(v.ticketId) }),
+  });
+}
+
+/** Message actions: edit, delete, react, forward (one call each). */
+export const messageActions = {
+  edit: (id: string, body: string) => apiRequest<Message>("POST", `/messages/edit/${id}`, { body: { body } }),
+  remove: (id: string) => apiRequest("DELETE", `/messages/${id}`),
+  react: (id: string, type: string) => apiRequest("POST", `/messages/${id}/reactions`, { body: { type } }),
+  forward: (messageId: string, contactId: number, signMessage: boolean) => apiRequest("POST", "/message/forward", { body: { messageId, contactId, signMessage } }),
+  /** A fresh presigned URL for a message's media (`GET /api/media/{messageId}`). */
+  mediaUrl: (id: string) => apiRequest<{ url: string }>("GET", `/media/${encodeURIComponent(id)}`),
+};

@@ -1,0 +1,14 @@
+/** Tickets area (attendance.md §2): /tickets and /tickets/{uuid}, first in the attendance menu. */
+import type { Feature } from "../types.ts";
+import "./attendance.css";
+import "./i18n.ts";
+import { TicketsPage } from "./TicketsPage.tsx";
+
+export const ticketsFeature: Feature = {
+  id: "tickets",
+  routes: [
+    { path: "/tickets", element: <TicketsPage /> },
+    { path: "/tickets/:ticketId", element: <TicketsPage /> },
+  ],
+  menu: { path: "/tickets", labelKey: "menu.tickets", group: "attendance", order: 10, access: "all" },
+};

@@ -1,0 +1,129 @@
+/**
+ * Realtime entries of the attendance screens (attendance.md §7 Realtime socket), merged into THE event table
+ * (`web/src/realtime/handlers.ts`):
+ * - `ticket` `{action:"update", ticket}` → lists and the open ticket; `{action:"delete", ticketId}` → removed;
+ * - `appMessage` `{action:"create"|"update", message, ticket}` → the conversation and the ticket's row; a new inbound
+ *   message raises a browser notification and a sound (volume from localStorage `volume`, 0..1);
+ * - `contact` create/update/delete → contacts pages; `whatsapp` update/delete and `whatsappSession` update → the
+ *   connections cache (QR dialog, badge).
+ * Updates older than the cached `updatedAt` are dropped by the cache helpers.
+ */
+import type { RealtimeHandler } from "../../realtime/handlers.ts";
+import i18n from "../../i18n/index.ts";
+import { removeContact, upsertContact, type Contact } from "../contacts/api.ts";
+import { removeWhatsapp, upsertWhatsapp, type Whatsapp } from "../connections/api.ts";
+import { viewerOf } from "./api.ts";
+import { removeTicket, upsertMessage, upsertTicket } from "./cache.ts";
+import type { Message, Ticket } from "./types.ts";
+
+const obj = (v: unknown): Record<string, unknown> => (v && typeof v === "object" ? (v as Record<string, unknown>) : {});
+const isTicket = (v: unknown): v is Ticket => typeof obj(v).id === "number" && typeof obj(v).uuid === "string";
+const isMessage = (v: unknown): v is Message => typeof obj(v).id === "string" && typeof obj(v).ticketId === "number";
+
+/** Notification volume (localStorage `volume`, 0..1 in steps of 0.1; default 1). */
+export function notificationVolume(): number {
+  const v = Number(localStorage.getItem("volume") ?? "1");
+  return Number.isFinite(v) ? Math.min(1, Math.max(0, v)) : 1;
+}
+
+let audioCtx: AudioContext | null = null;
+/** A short two-tone chime at the saved volume (no asset needed). */
+export function playChime(): void {
+  const volume = notificationVolume();
+  if (!volume || typeof AudioContext === "undefined") return;
+  try {
+    audioCtx ??= new AudioContext();
+    const ctx = audioCtx;
+    [880, 660].forEach((f, i) => {
+      const o = ctx.createOscillator();
+      const g = ctx.createGain();
+      o.frequency.value = f;
+      g.gain.setValueAtTime(0.15 * volume, ctx.currentTime + i * 0.15);
+      g.gain.exponentialRampToValueAtTime(0.0001, ctx.currentTime + i * 0.15 + 0.14);
+      o.connect(g).connect(ctx.destination);
+      o.start(ctx.currentTime + i * 0.15);
+      o.stop(ctx.currentTime + i * 0.15 + 0.15);
+    });
+  } catch {
+    /* audio blocked until a user gesture: ignore */
+  }
+}
+
+/** Browser notification for a new inbound message the user is not looking at (unsupported browsers: only logged). */
+function notify(message: Message, ticket: Ticket): void {
+  const looking = document.visibilityState === "visible" && location.pathname === `/tickets/${ticket.uuid}`;
+  if (looking) return;
+  playChime();
+  if (typeof Notification === "undefined") {
+    console.info("browser notifications unsupported");
+    return;
+  }
+  const show = () => {
+    const n = new Notification(i18n.t("tickets.notify.newMessage", { name: ticket.contact?.name ?? "" }), {
+      body: message.body.slice(0, 200),
+      tag: `ticket-${ticket.id}`,
+      icon: ticket.contact?.profilePicUrl || undefined,
+    });
+    n.onclick = () => {
+      window.focus();
+      history.pushState({}, "", `/tickets/${ticket.uuid}`);
+      dispatchEvent(new PopStateEvent("popstate"));
+      n.close();
+    };
+  };
+  if (Notification.permission === "granted") show();
+  else if (Notification.permission === "default") void Notification.requestPermission().then((p) => p === "granted" && show());
+}
+
+export const attendanceHandlers: Record<string, RealtimeHandler> = {
+  ticket: (data, { queryClient, session }) => {
+    const d = obj(data);
+    if (d.action === "delete") {
+      const id = Number(d.ticketId ?? obj(d.ticket).id);
+      if (Number.isFinite(id)) removeTicket(queryClient, id);
+      return;
+    }
+    if (isTicket(d.ticket)) upsertTicket(queryClient, d.ticket, viewerOf(session.user));
+  },
+
+  appMessage: (data, { queryClient, session }) => {
+    const d = obj(data);
+    const message = d.message;
+    if (!isMessage(message)) return;
+    const fresh = upsertMessage(queryClient, message);
+    if (isTicket(d.ticket)) {
+      upsertTicket(queryClient, d.ticket, viewerOf(session.user));
+      const t = d.ticket;
+      const mine = t.userId === session.user.id || (t.status === "pending" && (t.queueId == null ? session.user.allTicket === "enabled" || session.user.profile === "admin" : (session.user.queueIds ?? []).includes(t.queueId)));
+      if (fresh && d.action === "create" && !message.fromMe && !t.isGroup && t.status !== "closed" && mine && message.mediaType !== "reactionMessage") notify(message, t);
+    }
+  },
+
+  contact: (data, { queryClient }) => {
+    const d = obj(data);
+    if (d.action === "delete") {
+      const id = Number(d.contactId ?? obj(d.contact).id);
+      if (Number.isFinite(id)) removeContact(queryClient, id);
+      return;
+    }
+    const c = d.contact as Contact | undefined;
+    if (c && typeof c.id === "number") upsertContact(queryClient, c);
+  },
+
+  whatsapp: (data, { queryClient }) => {
+    const d = obj(data);
+    if (d.action === "delete") {
+      const id = Number(d.whatsappId ?? obj(d.whatsapp).id);
+      if (Number.isFinite(id)) removeWhatsapp(queryClient, id);
+      return;
+    }
+    const w = d.whatsapp as Whatsapp | undefined;
+    if (w && typeof w.id === "number") upsertWhatsapp(queryClient, w);
+  },
+
+  whatsappSession: (data, { queryClient }) => {
+    const d = obj(data);
+    const w = d.session as Whatsapp | undefined;
+    if (w && typeof w.id === "number") upsertWhatsapp(queryClient, w);
+  },
+};
