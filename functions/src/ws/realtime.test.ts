@@ -158,6 +158,31 @@ describe("realtime over /ws", () => {
     expect(await connectionIdOf(a.companyId, u.id)).toEqual([]);
   });
 
+  it("narrows an event published to a chat-box room to the sockets that joined it", async () => {
+    const a = await makeCompany();
+    const now = new Date().toISOString();
+    await ddb().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...keys.ticket(a.companyId, 77), id: 77, uuid: "u-77", companyId: a.companyId, status: "open", contactId: 1, whatsappId: 1, queueId: null, userId: null, createdAt: now, updatedAt: now },
+      }),
+    );
+    const joined = await connect(a.admin.token);
+    const [joinedId] = await connectionIdOf(a.companyId, a.admin.id);
+    const other = await connect(a.admin.token);
+    joined.ws.send(JSON.stringify({ action: "joinChatBox", ticketId: 77 }));
+    await vi.waitFor(async () => expect((await getSocketMember(a.companyId, joinedId))?.rooms).toEqual(["ticket:77"]), { timeout: 10000 });
+
+    await publish(a.companyId, "appMessage", { n: 1 }, { kind: "company" }, "ticket:77");
+    await publish(a.companyId, "appMessage", { n: 2 }, { kind: "company" });
+
+    expect((await joined.next()).data).toEqual({ n: 1 });
+    expect((await joined.next()).data).toEqual({ n: 2 });
+    expect((await other.next()).data).toEqual({ n: 2 });
+    expect(other.frames).toHaveLength(1);
+    await Promise.all([joined.close(), other.close()]);
+  });
+
   it("answers a malformed frame with ERR_VALIDATION and keeps the socket's rooms", async () => {
     const a = await makeCompany();
     const s = await connect(a.admin.token);
