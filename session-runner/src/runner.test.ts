@@ -185,7 +185,7 @@ describe("pairing", () => {
 });
 
 describe("inbound", () => {
-  it("forwards a contact's text to the ingest port as a real WAMessage in messages.upsert notify", async () => {
+  it("forwards a contact's text to the ingest port as a valid WAMessage in messages.upsert notify", async () => {
     const ingest = recordingIngest();
     const c = await connected({ ingest });
     const res = await sim("POST", `/sim/whatsapp/${c.whatsappId}/messages`, { from: "5511900000001", pushName: "Ana", text: "Olá" });
@@ -193,7 +193,9 @@ describe("inbound", () => {
     const upsert = ingest.seen.find((s) => s.event === "messages.upsert" && s.data.type === "notify");
     expect(upsert?.ctx).toMatchObject({ companyId: c.companyId, whatsappId: c.whatsappId });
     const msg = upsert!.data.messages[0] as WAMessage;
-    expect(msg).toBeInstanceOf(proto.WebMessageInfo);
+    // A real WAMessage: it round-trips through WhatsApp's own protobuf encoding.
+    const decoded = proto.WebMessageInfo.decode(proto.WebMessageInfo.encode(msg).finish());
+    expect(decoded.message?.conversation).toBe("Olá");
     expect(msg.key).toMatchObject({ remoteJid: "5511900000001@s.whatsapp.net", fromMe: false, id: res.body.id });
     expect(msg.message?.conversation).toBe("Olá");
     expect(msg.pushName).toBe("Ana");

@@ -134,6 +134,20 @@ export class Session {
   }
 }
 
+/**
+ * Baileys events carry protobuf class instances (decoded `proto.Message`, `Long`); the ingest edge parses plain data
+ * with zod. This copies every non-plain object into a plain one of its own enumerable fields (what `JSON` would keep),
+ * leaving Buffers/Uint8Arrays, Dates and Errors as they are. Arrays are copied element by element.
+ */
+export function toPlain(value: unknown, depth = 0): unknown {
+  if (value === null || typeof value !== "object" || depth > 64) return value;
+  if (value instanceof Uint8Array || value instanceof Date || value instanceof Error) return value;
+  if (Array.isArray(value)) return value.map((v) => toPlain(v, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) if (v !== undefined) out[k] = toPlain(v, depth + 1);
+  return out;
+}
+
 const statusCodeOf = (err: unknown): number | undefined => (err as Boom | undefined)?.output?.statusCode ?? (err as { statusCode?: number })?.statusCode;
 
 /** Runs every session of this process. */
@@ -261,7 +275,7 @@ export class SessionManager {
             return { handled: true, skipped: [] };
           });
         } else {
-          s.track("ingest", () => this.o.ingest(this.ingestContext(s, sock), name, data));
+          s.track("ingest", () => this.o.ingest(this.ingestContext(s, sock), name, toPlain(data)));
         }
       }
     });

@@ -1,0 +1,86 @@
+/**
+ * The runner wired to the real ports (ingest service, messages repository, connections service) with the simulated
+ * network, fauxqs, s3rver and DynamoDB Local: what a person sees on one machine (issue 3 §2).
+ */
+import { createServer, type Server } from "node:http";
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { getMedia } from "@atende/shared/storage/media";
+import { getWhatsappItem } from "@atende/shared/whatsapp/repository";
+import { storedState, startTestS3 } from "@atende/shared/ingest/testkit";
+import { api, makeCompany } from "../../test/helpers.ts";
+import { startLocalRunner, type LocalRunner } from "./local.ts";
+import { eventually, startQueues, type Queues } from "./testing/harness.ts";
+
+let queues: Queues;
+let s3: { stop: () => Promise<void> };
+let local: LocalRunner;
+let server: Server;
+let base = "";
+
+beforeAll(async () => {
+  queues = await startQueues();
+  s3 = await startTestS3();
+  local = await startLocalRunner({
+    sim: { receiptDelayMs: 20 },
+    runner: { consumer: { waitSeconds: 1, visibilitySeconds: 5, retryDelaySeconds: 1 }, sessions: { backoffBaseMs: 20, backoffCapMs: 200 } },
+  });
+  server = createServer(async (req, res) => {
+    if (!(await local.handleSim(req, res))) res.writeHead(404).end();
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+});
+afterAll(async () => {
+  await local.stop();
+  await new Promise<void>((r) => server.close(() => r()));
+  await queues.stop();
+  await s3.stop();
+});
+
+async function sim(method: string, path: string, body?: unknown) {
+  const res = await fetch(`${base}${path}`, { method, headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+  return { status: res.status, body: await res.json() };
+}
+
+describe("one machine, end to end", () => {
+  it("turns a contact's messages into a ticket, stores media in S3 and sends the agent's reply with ticks", async () => {
+    const { companyId, admin } = await makeCompany();
+    const created = await api("POST", "/api/whatsapp", { token: admin.token, body: { name: "Loja" } });
+    expect(created.status).toBe(200);
+    const whatsappId = created.body.id as number;
+    await eventually(async () => (await getWhatsappItem(companyId, whatsappId))?.status === "qrcode");
+    expect((await sim("POST", `/sim/whatsapp/${whatsappId}/scan`, {})).status).toBe(200);
+    expect((await api("GET", `/api/whatsapp/${whatsappId}`, { token: admin.token })).body).toMatchObject({ status: "CONNECTED", number: expect.stringMatching(/^\d+$/) });
+
+    const text = await sim("POST", `/sim/whatsapp/${whatsappId}/messages`, { from: "5511900000001", pushName: "Ana", text: "Olá" });
+    expect(text.status).toBe(200);
+    const photo = randomBytes(20000);
+    const image = await sim("POST", `/sim/whatsapp/${whatsappId}/messages`, {
+      from: "5511900000001",
+      pushName: "Ana",
+      image: photo.toString("base64"),
+      mimetype: "image/png",
+      caption: "meu comprovante",
+    });
+    expect(image.status).toBe(200);
+
+    const state = await storedState(companyId);
+    expect(state.tickets).toHaveLength(1);
+    expect(state.messages.map((m) => [m.id, m.fromMe])).toEqual([
+      [text.body.id, false],
+      [image.body.id, false],
+    ]);
+    const stored = state.messages[1];
+    expect(stored.mediaKey).toBeTruthy();
+    expect((await getMedia(stored.mediaKey!)).equals(photo)).toBe(true);
+
+    const ticketId = state.tickets[0].id;
+    const reply = await api("POST", `/api/messages/${ticketId}`, { token: admin.token, body: { body: "Oi Ana, recebido!", signMessage: false } });
+    expect(reply.status).toBe(200);
+    const sent = await eventually(async () => (await sim("GET", `/sim/whatsapp/${whatsappId}/sent`)).body.find((s: any) => s.id === reply.body.id));
+    expect(sent).toMatchObject({ jid: "5511900000001@s.whatsapp.net", content: { text: "Oi Ana, recebido!" } });
+    await eventually(async () => (await storedState(companyId)).messages.find((m) => m.id === reply.body.id)?.ack === 4);
+    expect((await storedState(companyId)).messages.filter((m) => m.id === reply.body.id)).toHaveLength(1);
+  });
+});
