@@ -25,12 +25,12 @@ void i18n.use(initReactI18next).init({
   interpolation: { escapeValue: false },
   returnNull: false,
 });
-document.documentElement.lang = i18n.language;
+if (typeof document !== "undefined") document.documentElement.lang = i18n.language;
 
 /** Switches the interface language and remembers the choice. */
 export function setLanguage(lng: Language): void {
   localStorage.setItem(STORAGE_KEY, lng);
-  document.documentElement.lang = lng;
+  if (typeof document !== "undefined") document.documentElement.lang = lng;
   void i18n.changeLanguage(lng);
 }
 

@@ -27,6 +27,8 @@ const Ctx = createContext<ToastApi | null>(null);
 
 /** Default toast duration outside the attendance area (ms). */
 export const TOAST_MS = 3000;
+/** Toast duration in the attendance area (tickets, messages), in ms: pass `{durationMs: ATTENDANCE_TOAST_MS}`. */
+export const ATTENDANCE_TOAST_MS = 2000;
 
 export function ToastProvider({ children }: { children: ReactNode }) {
   const [items, setItems] = useState<ToastItem[]>([]);
