@@ -227,19 +227,27 @@ function extOf(mimetype: string, fileName: string | null): string | undefined {
 async function storeMessage(ctx: IngestContext, inc: Incoming, skipped: Skips): Promise<void> {
   const { companyId, whatsappId } = ctx;
   const { identity, content, fromMe } = inc;
-  // A redelivery is recognised before any download (the transaction below stays the real guard).
-  if (await findTarget(ctx, identity, inc.waId)) {
+  // A redelivery (also under the chat's other JID) is recognised before any download; the ingest transaction below
+  // stays the real guard. Runs beside the contact lookup, which is idempotent.
+  const [duplicate, contact] = await Promise.all([
+    findTarget(ctx, identity, inc.waId),
+    resolveContact(companyId, {
+      jids: identity.contact.jids,
+      number: identity.contact.number,
+      // The pushName of an own message is ours; groups are named by their subject (groupSubject / groups.update).
+      name: identity.isGroup || fromMe ? "" : (inc.pushName ?? ""),
+      isGroup: identity.isGroup,
+    }),
+  ]);
+  if (duplicate) {
     skipped.push({ reason: "duplicate message" });
     return;
   }
-  const contact = await findOrCreateContactByIdentity(companyId, {
-    jids: identity.contact.jids,
-    number: identity.contact.number,
-    // The pushName of an own message is ours; groups are named by groups.update (subject).
-    name: identity.isGroup || fromMe ? "" : (inc.pushName ?? ""),
-    isGroup: identity.isGroup,
-  });
-  if (identity.isGroup && ctx.groupSubject && hasPlaceholderName(contact)) await nameGroup(ctx, contact, identity.chatJid);
+  if (identity.isGroup && ctx.groupSubject && hasPlaceholderName(contact)) {
+    const named = await nameGroup(ctx, contact, identity.chatJid);
+    const key = contactCacheKey(companyId, identity.contact);
+    if (named && contactCache.has(key)) contactCache.set(key, { contact: named, until: Date.now() + CONTACT_CACHE_MS });
+  }
   const ticket = await ticketFor(ctx, contact.id, identity.isGroup, fromMe || inc.type === "append");
 
   let media: Pick<MessageItem, "mediaKey" | "mediaName" | "mediaMime" | "mediaSize" | "mediaError"> = {
@@ -319,8 +327,39 @@ async function storeMessage(ctx: IngestContext, inc: Incoming, skipped: Skips): 
   await Promise.all([publishMessage(companyId, res.message, res.ticket, "create"), publishTicket(companyId, res.ticket, "update")]);
 }
 
-/** Names a group's contact after its subject (time-limited; a failure leaves the placeholder). */
-async function nameGroup(ctx: IngestContext, contact: ContactItem, groupJid: string): Promise<void> {
+/** Recently resolved contacts by company and identity: a burst of messages from one person resolves them once. */
+const contactCache = new Map<string, { contact: ContactItem; until: number }>();
+const CONTACT_CACHE_MS = 10_000;
+const CONTACT_CACHE_MAX = 5_000;
+
+const contactCacheKey = (companyId: number, identity: { jids: string[]; number?: string }) =>
+  `${companyId}|${identity.jids.join(",")}|${identity.number ?? ""}`;
+
+/**
+ * {@link findOrCreateContactByIdentity}, skipped for ~10 s after the same identity resolved to a contact that already
+ * holds every JID and the number (nothing to add or merge). The cache is per process and short-lived: a contact
+ * deleted meanwhile is found missing again within seconds.
+ */
+async function resolveContact(companyId: number, identity: Parameters<typeof findOrCreateContactByIdentity>[1]): Promise<ContactItem> {
+  const key = contactCacheKey(companyId, identity);
+  const hit = contactCache.get(key);
+  const now = Date.now();
+  if (hit && hit.until > now) return hit.contact;
+  const contact = await findOrCreateContactByIdentity(companyId, identity);
+  if (identity.jids.every((j) => contact.jids.includes(j)) && (!identity.number || contact.number === identity.number)) {
+    if (contactCache.size >= CONTACT_CACHE_MAX) contactCache.clear();
+    contactCache.set(key, { contact, until: now + CONTACT_CACHE_MS });
+  }
+  return contact;
+}
+
+/** Forgets cached contact resolutions (tests that delete or merge contacts behind the service's back). */
+export function clearIngestCaches(): void {
+  contactCache.clear();
+}
+
+/** Names a group's contact after its subject (time-limited; a failure leaves the placeholder); the renamed contact or null. */
+async function nameGroup(ctx: IngestContext, contact: ContactItem, groupJid: string): Promise<ContactItem | null> {
   let timer: NodeJS.Timeout | undefined;
   const subject = await Promise.race([
     ctx.groupSubject!(groupJid).catch(() => null),
@@ -329,7 +368,8 @@ async function nameGroup(ctx: IngestContext, contact: ContactItem, groupJid: str
     }),
   ]).finally(() => clearTimeout(timer));
   const name = subject?.trim().slice(0, 50);
-  if (name && name.length >= 2 && name !== contact.name) await updateContact(ctx.companyId, contact.id, { name });
+  if (!name || name.length < 2 || name === contact.name) return null;
+  return updateContact(ctx.companyId, contact.id, { name });
 }
 
 /**
