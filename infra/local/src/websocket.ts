@@ -150,8 +150,12 @@ export function attachWebSocketEmulator(opts: WsEmulatorOptions): WsEmulator {
           return;
         }
         if (socketGone) {
-          conns.set(connectionId, { ws: undefined as never, connectedAt: Date.now(), lastActiveAt: Date.now(), sourceIp, userAgent: "" });
-          disconnect(connectionId, 1006, "");
+          // The client left while $connect ran: API Gateway still sends $disconnect for the registered connection.
+          await invoke("disconnect", {
+            requestContext: { ...baseContext(connectionId, "$disconnect", "DISCONNECT"), disconnectStatusCode: 1006, disconnectReason: "" },
+            headers: {},
+            isBase64Encoded: false,
+          } as never);
           return;
         }
         wss.handleUpgrade(req, socket, head, (ws) => {
@@ -180,7 +184,6 @@ export function attachWebSocketEmulator(opts: WsEmulatorOptions): WsEmulator {
   const sweep = setInterval(() => {
     const now = Date.now();
     for (const c of conns.values()) {
-      if (!c.ws) continue;
       if (now - c.connectedAt >= lifetime || now - c.lastActiveAt >= idle) c.ws.close(1001, "Going away");
     }
   }, Math.max(50, Math.min(30_000, Math.floor(Math.min(idle, lifetime) / 4))));
@@ -200,7 +203,7 @@ export function attachWebSocketEmulator(opts: WsEmulatorOptions): WsEmulator {
       const chunks: Buffer[] = [];
       for await (const c of req) chunks.push(c as Buffer);
       const c = conns.get(connectionId);
-      if (!c || !c.ws || c.ws.readyState !== WebSocket.OPEN) {
+      if (!c || c.ws.readyState !== WebSocket.OPEN) {
         gone(res);
         return true;
       }
@@ -229,16 +232,16 @@ export function attachWebSocketEmulator(opts: WsEmulatorOptions): WsEmulator {
           return true;
       }
     },
-    size: () => [...conns.values()].filter((c) => c.ws).length,
+    size: () => conns.size,
     async close() {
       clearInterval(sweep);
       opts.server.off("upgrade", onUpgrade);
-      for (const c of conns.values()) c.ws?.close(1001, "Going away");
+      for (const c of conns.values()) c.ws.close(1001, "Going away");
       // Wait for the close handshakes (or terminate) and every handler in flight.
       const deadline = Date.now() + 3000;
       while (conns.size && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
       for (const [id, c] of conns) {
-        c.ws?.terminate();
+        c.ws.terminate();
         disconnect(id, 1006, "");
       }
       while (pending.size) await Promise.allSettled([...pending]);
