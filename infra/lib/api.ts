@@ -2,7 +2,8 @@
  * HTTP API (DESIGN.md §3): one API Gateway HTTP API whose routes are exactly the route manifest
  * (`functions/src/http/routes.ts`, paths with the `/api` prefix), one Lambda per area
  * (`functions/src/http/<area>.ts`, middy + `@middy/http-router`), on the `$default` stage so CloudFront
- * forwards `/api/*` unchanged. Also the minute tick (EventBridge → `functions/src/jobs/tick.ts`).
+ * forwards `/api/*` unchanged. Also the minute tick (EventBridge → `functions/src/jobs/tick.ts`) and the dispatch
+ * queue's consumer (`functions/src/jobs/dispatch.ts`, when that module exists).
  */
 import { Duration, RemovalPolicy, Stack } from "aws-cdk-lib";
 import { CfnStage, HttpApi, HttpMethod, HttpRoute, HttpRouteKey } from "aws-cdk-lib/aws-apigatewayv2";
@@ -10,17 +11,26 @@ import { HttpLambdaIntegration } from "aws-cdk-lib/aws-apigatewayv2-integrations
 import { Rule, Schedule } from "aws-cdk-lib/aws-events";
 import { LambdaFunction } from "aws-cdk-lib/aws-events-targets";
 import type { NodejsFunction } from "aws-cdk-lib/aws-lambda-nodejs";
+import { SqsEventSource } from "aws-cdk-lib/aws-lambda-event-sources";
 import { LogGroup, RetentionDays } from "aws-cdk-lib/aws-logs";
+import type { IQueue } from "aws-cdk-lib/aws-sqs";
 import { Construct } from "constructs";
+import { existsSync } from "node:fs";
+import path from "node:path";
 import { areas, routesOf, type Area } from "@atende/functions/http/routes";
-import { atendeFunction } from "./function.ts";
+import { atendeFunction, REPO_ROOT } from "./function.ts";
 import { acknowledge } from "./nag.ts";
 import { ACCESS_LOG_FORMAT } from "./realtime.ts";
 
 export interface ApiProps {
   /** Environment of every function (TABLE_NAME, MEDIA_BUCKET, JWT_SECRET_ARN, WS_MANAGEMENT_ENDPOINT, ...). */
   environment: Record<string, string>;
+  /** The campaign/schedule dispatch queue, consumed by `functions/src/jobs/dispatch.ts` when that module exists. */
+  dispatchQueue: IQueue;
 }
+
+/** Entry of the dispatch consumer; wired (like the local stack's poller) only when the module exists. */
+export const DISPATCH_CONSUMER_ENTRY = "functions/src/jobs/dispatch.ts";
 
 /** The HTTP API, one function per manifest area, and the minute tick. */
 export class Api extends Construct {
@@ -28,6 +38,8 @@ export class Api extends Construct {
   /** Area → its Lambda. */
   readonly areaFunctions: Map<Area, NodejsFunction>;
   readonly tick: NodejsFunction;
+  /** The dispatch queue's consumer, when `functions/src/jobs/dispatch.ts` exists. */
+  readonly dispatch?: NodejsFunction;
   /** `{apiId}.execute-api.{region}.amazonaws.com`: the CloudFront origin. */
   readonly domainName: string;
 
@@ -80,10 +92,22 @@ export class Api extends Construct {
       schedule: Schedule.rate(Duration.minutes(1)),
       targets: [new LambdaFunction(this.tick, { retryAttempts: 0 })],
     });
+
+    if (existsSync(path.join(REPO_ROOT, DISPATCH_CONSUMER_ENTRY))) {
+      this.dispatch = atendeFunction(this, "Dispatch", {
+        entry: DISPATCH_CONSUMER_ENTRY,
+        environment: props.environment,
+        description: "Atende dispatch consumer: campaign shipping and schedule sends (SQS batch, partial failures).",
+        // The queue's visibility timeout (6 min) is 6× this, as AWS advises for event source mappings.
+        timeoutSeconds: 60,
+      });
+      // Failed records are returned in batchItemFailures and redelivered; after 5 receives they go to the DLQ.
+      this.dispatch.addEventSource(new SqsEventSource(props.dispatchQueue, { batchSize: 10, reportBatchItemFailures: true }));
+    }
   }
 
-  /** Every function of this construct (areas and tick). */
+  /** Every function of this construct (areas, tick and the dispatch consumer if any). */
   get functions(): NodejsFunction[] {
-    return [...this.areaFunctions.values(), this.tick];
+    return [...this.areaFunctions.values(), this.tick, ...(this.dispatch ? [this.dispatch] : [])];
   }
 }

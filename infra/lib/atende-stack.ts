@@ -59,7 +59,7 @@ export class AtendeStack extends Stack {
 
     this.realtime = new Realtime(this, "Realtime", { environment: baseEnv });
     const env = { ...baseEnv, WS_MANAGEMENT_ENDPOINT: this.realtime.managementEndpoint };
-    this.api = new Api(this, "Api", { environment: env });
+    this.api = new Api(this, "Api", { environment: env, dispatchQueue: d.dispatch.queue });
     this.sessions = new Sessions(this, "Sessions", {
       environment: env,
       desiredCount: props.runnerDesiredCount ?? 1,
@@ -89,9 +89,13 @@ export class AtendeStack extends Stack {
       sendCommands(fn);
       this.realtime.grantManageConnections(fn);
     }
-    tableRw(this.api.tick);
-    sendCommands(this.api.tick);
-    this.realtime.grantManageConnections(this.api.tick);
+    for (const fn of [this.api.tick, ...(this.api.dispatch ? [this.api.dispatch] : [])]) {
+      tableRw(fn);
+      sendCommands(fn);
+      this.realtime.grantManageConnections(fn);
+    }
+    // Campaign messages may carry media: the dispatch consumer reads objects to attach them.
+    if (this.api.dispatch) d.mediaBucket.grantRead(this.api.dispatch);
 
     const taskRole = this.sessions.taskDefinition.taskRole;
     tableRw(taskRole);

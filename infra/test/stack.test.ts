@@ -12,6 +12,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { areas, routes } from "@atende/functions/http/routes";
 import { tableDefinition } from "@atende/shared/db/table";
+import { DISPATCH_CONSUMER_ENTRY } from "../lib/api.ts";
 import { buildApp } from "../lib/app.ts";
 import type { AtendeStack } from "../lib/atende-stack.ts";
 import { REPO_ROOT } from "../lib/function.ts";
@@ -19,6 +20,7 @@ import { nagViolations } from "../lib/nag.ts";
 
 const cdkJson = JSON.parse(readFileSync(path.join(REPO_ROOT, "cdk.json"), "utf8")) as { context: Record<string, unknown> };
 
+const hasDispatchConsumer = existsSync(path.join(REPO_ROOT, DISPATCH_CONSUMER_ENTRY));
 let app: App;
 let stack: AtendeStack;
 let template: Template;
@@ -69,8 +71,8 @@ describe("the Lambdas", () => {
     for (const area of areas()) {
       expect(descriptions.filter((d) => d.startsWith(`Atende HTTP area "${area}"`))).toHaveLength(1);
     }
-    // areas + three WebSocket routes + the minute tick + the deploy-time seed
-    expect(ours()).toHaveLength(areas().length + 5);
+    // areas + three WebSocket routes + the minute tick + the deploy-time seed (+ the dispatch consumer once written)
+    expect(ours()).toHaveLength(areas().length + 5 + (hasDispatchConsumer ? 1 : 0));
     for (const f of ours()) {
       expect(f.Properties.Runtime).toBe("nodejs24.x");
       expect(f.Properties.Architectures).toEqual(["arm64"]);
@@ -86,6 +88,15 @@ describe("the Lambdas", () => {
           "STAGE",
         ]),
       );
+    }
+  });
+
+  it("consumes the dispatch queue with partial batch failures once functions/src/jobs/dispatch.ts exists", () => {
+    const mappings = resources("AWS::Lambda::EventSourceMapping");
+    expect(mappings).toHaveLength(hasDispatchConsumer ? 1 : 0);
+    for (const m of mappings) {
+      expect(m.Properties.FunctionResponseTypes).toEqual(["ReportBatchItemFailures"]);
+      expect(m.Properties.EventSourceArn["Fn::GetAtt"][0]).toMatch(/^DataDispatch[0-9A-F]{8}$/);
     }
   });
 
@@ -139,7 +150,7 @@ describe("the WebSocket API", () => {
       ),
     );
     const roles = withManage.flatMap((p) => p.Properties.Roles.map((r: { Ref: string }) => r.Ref) as string[]);
-    expect(roles).toHaveLength(areas().length + 3 + 1 + 1);
+    expect(roles).toHaveLength(areas().length + 3 + 1 + 1 + (hasDispatchConsumer ? 1 : 0));
     expect(roles.some((r) => r.startsWith("SessionsTaskTaskRole"))).toBe(true);
   });
 });
