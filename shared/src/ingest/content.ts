@@ -97,7 +97,7 @@ export function mapsLink(lat: number, lng: number): string {
 
 /** The spec's location body `<image>|<link>[|<description>]`. */
 export function locationBody(p: { lat: number; lng: number; thumbnailBase64?: string; description?: string }): string {
-  const image = p.thumbnailBase64 ? `data:image/jpeg;base64,${p.thumbnailBase64}` : "";
+  const image = p.thumbnailBase64 && p.thumbnailBase64.length < 60_000 ? `data:image/jpeg;base64,${p.thumbnailBase64}` : "";
   const parts = [image, mapsLink(p.lat, p.lng)];
   if (p.description) parts.push(p.description);
   return parts.join("|");
@@ -109,6 +109,16 @@ function contextOf(c: unknown): ContextInfo | undefined {
   return parsed.success ? parsed.data : undefined;
 }
 
+/**
+ * Size limits (characters) that keep a message item far below DynamoDB's 400 KB even in 4-byte characters:
+ * WhatsApp texts stop at 65,536 characters; longer bodies are cut, a location whose thumbnail would not fit drops it.
+ */
+export const MAX_BODY_CHARS = 65_536;
+/** Longest `preview` (ticket `lastMessage`) and quoted snippet. */
+export const MAX_PREVIEW_CHARS = 1_000;
+
+const cut = (s: string, max: number) => (s.length > max ? s.slice(0, max) : s);
+
 function message(contentType: string, m: Omit<MappedMessage, "kind" | "contentType" | "quotedMsgId" | "quoted" | "isForwarded">, inner: unknown): MappedMessage {
   const ctx = contextOf(inner);
   const quotedContent = ctx?.stanzaId && ctx.quotedMessage ? mapContent(ctx.quotedMessage) : undefined;
@@ -116,6 +126,8 @@ function message(contentType: string, m: Omit<MappedMessage, "kind" | "contentTy
     kind: "message",
     contentType,
     ...m,
+    body: cut(m.body, MAX_BODY_CHARS),
+    preview: cut(m.preview, MAX_PREVIEW_CHARS),
     quotedMsgId: ctx?.stanzaId ?? null,
     ...(quotedContent?.kind === "message"
       ? { quoted: { body: quotedContent.preview, mediaType: quotedContent.mediaType, ...(ctx?.participant ? { participant: ctx.participant } : {}) } }
@@ -168,7 +180,7 @@ export function mapContent(raw: unknown): MappedContent {
       if (!targetId) return { kind: "none", reason: "edit without target key" };
       const edited = mapContent(p.data.editedMessage);
       if (edited.kind !== "message") return { kind: "none", reason: "edit without text" };
-      return { kind: "edit", targetId, body: edited.body };
+      return { kind: "edit", targetId, body: cut(edited.body, MAX_BODY_CHARS) };
     }
     const name = p.data.type != null ? ProtocolType[p.data.type] : "unknown";
     return { kind: "none", reason: `protocol message ${name ?? p.data.type}` };
@@ -178,7 +190,7 @@ export function mapContent(raw: unknown): MappedContent {
     const edited = mapContent(content);
     if (edited.kind === "edit" || edited.kind === "none") return edited;
     if (edited.kind !== "message") return { kind: "none", reason: "edit without text" };
-    return { kind: "edit", body: edited.body };
+    return { kind: "edit", body: cut(edited.body, MAX_BODY_CHARS) };
   }
 
   if (type === "conversation") {
@@ -242,7 +254,7 @@ export function mapContent(raw: unknown): MappedContent {
   if (type === "reactionMessage") {
     const r = Reaction.safeParse(inner);
     if (!r.success || !r.data.key?.id) return { kind: "none", reason: "reaction without target key" };
-    return { kind: "reaction", target: r.data.key, emoji: r.data.text ?? "", atMs: r.data.senderTimestampMs };
+    return { kind: "reaction", target: r.data.key, emoji: cut(r.data.text ?? "", 32), atMs: r.data.senderTimestampMs };
   }
   if (POLLS.has(type)) {
     const p = PollCreationMessage.safeParse(inner);

@@ -20,12 +20,14 @@ import {
 } from "@whiskeysockets/baileys/lib/WABinary/jid-utils.js";
 import type { WAMessageKey } from "./schema.ts";
 
+/** Longest JID accepted (real ones are under 40 characters). */
+export const MAX_JID_CHARS = 128;
 const PN_SERVERS = new Set(["s.whatsapp.net", "c.us"]);
 const USER_SERVERS = new Set(["s.whatsapp.net", "c.us", "lid", "hosted", "hosted.lid"]);
 
 /** A person's JID without device/agent (`5511...:3@s.whatsapp.net` → `5511...@s.whatsapp.net`), or undefined if invalid. */
 export function normalizeUserJid(jid: string | undefined | null): string | undefined {
-  if (!jid) return undefined;
+  if (!jid || jid.length > MAX_JID_CHARS) return undefined;
   const d = jidDecode(jid);
   if (!d?.user || !USER_SERVERS.has(d.server)) return undefined;
   return jidNormalizedUser(jid);
@@ -84,6 +86,8 @@ export type ResolveResult = { ok: true; identity: ChatIdentity } | { ok: false; 
 export function resolveKey(key: WAMessageKey, topLevelParticipant?: string): ResolveResult {
   const remoteJid = key.remoteJid;
   if (!remoteJid) return { ok: false, reason: "missing remoteJid" };
+  // Real JIDs are short; anything long would only make oversized keys.
+  if (remoteJid.length > MAX_JID_CHARS) return { ok: false, reason: "invalid remoteJid (too long)" };
   if (isJidBroadcast(remoteJid)) return { ok: false, reason: remoteJid === "status@broadcast" ? "status@broadcast ignored" : "broadcast list ignored" };
   if (isJidNewsletter(remoteJid)) return { ok: false, reason: "newsletter ignored" };
 

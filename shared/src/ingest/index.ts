@@ -27,8 +27,8 @@ import { mediaKey, putMedia } from "../storage/media.ts";
 import { getActiveTicketId, queryContactTickets } from "../tickets/repository.ts";
 import type { TicketItem } from "../tickets/schema.ts";
 import { findOrCreateTicket, publishTicket, setTicketPresence } from "../tickets/service.ts";
-import { mapContent, type MappedMessage } from "./content.ts";
-import { jidUser, normalizeUserJid, phoneDigits, resolveKey, type ChatIdentity } from "./identity.ts";
+import { mapContent, MAX_PREVIEW_CHARS, type MappedMessage } from "./content.ts";
+import { jidUser, MAX_JID_CHARS, normalizeUserJid, phoneDigits, resolveKey, type ChatIdentity } from "./identity.ts";
 import {
   CallEvent,
   ChatUpdate,
@@ -57,6 +57,9 @@ export interface IngestContext {
    */
   groupSubject?: (groupJid: string) => Promise<string | null>;
 }
+
+/** Longest WhatsApp message id accepted (real ids are 16-32 characters); longer ones would only make oversized keys. */
+const MAX_WA_ID_CHARS = 128;
 
 /** Tunables (tests shorten the media time limit). `mediaTimeoutMs`: longest wait for one media download. */
 export const ingestOptions = { mediaTimeoutMs: 30_000 };
@@ -159,8 +162,8 @@ async function ingestOne(ctx: IngestContext, raw: unknown, type: "notify" | "app
     skipped.push({ reason: resolved.reason });
     return;
   }
-  if (!m.key.id) {
-    skipped.push({ reason: "missing message id" });
+  if (!m.key.id || m.key.id.length > MAX_WA_ID_CHARS) {
+    skipped.push({ reason: m.key.id ? "invalid message id" : "missing message id" });
     return;
   }
   const identity = resolved.identity;
@@ -276,7 +279,7 @@ async function storeMessage(ctx: IngestContext, inc: Incoming, skipped: Skips): 
   if (content.quotedMsgId) {
     const q = await findTarget(ctx, identity, content.quotedMsgId);
     if (q) {
-      quotedMsg = { id: q.id, body: q.body, fromMe: q.fromMe, mediaType: q.mediaType, senderName: q.senderName };
+      quotedMsg = { id: q.id, body: q.body.slice(0, MAX_PREVIEW_CHARS), fromMe: q.fromMe, mediaType: q.mediaType, senderName: q.senderName };
     } else if (content.quoted) {
       const byContact = content.quoted.participant ? identity.contact.jids.includes(normalizeUserJid(content.quoted.participant) ?? "") : true;
       quotedMsg = {
@@ -475,7 +478,7 @@ async function onReceipt(ctx: IngestContext, data: unknown, skipped: Skips): Pro
 
 /** The contact id that owns a JID in this company, or null. */
 async function contactIdByJid(companyId: number, jid: string | undefined): Promise<number | null> {
-  if (!jid) return null;
+  if (!jid || jid.length > MAX_JID_CHARS) return null;
   return readMarker(companyId, { kind: "jid", value: jid });
 }
 
@@ -522,7 +525,7 @@ async function onCall(ctx: IngestContext, data: unknown, skipped: Skips): Promis
   for (const raw of list ?? []) {
     await guard(skipped, async () => {
       const p = CallEvent.safeParse(raw);
-      if (!p.success || !p.data.id) {
+      if (!p.success || !p.data.id || p.data.id.length > MAX_WA_ID_CHARS) {
         skipped.push({ reason: "unreadable call" });
         return;
       }

@@ -313,3 +313,27 @@ describe("identity events", () => {
     expect(st.messages[0]).toMatchObject({ senderName: "Ana", participant: "5511912340018@s.whatsapp.net" });
   });
 });
+
+describe("oversized payloads", () => {
+  it("skips ids and JIDs too long to be real instead of failing on the table's key limits", async () => {
+    const ctx = await company();
+    const long = "9".repeat(3000);
+    const results = [
+      await upsert(ctx, [text({ remoteJid: "5511912340019@s.whatsapp.net", id: long }, "x")]),
+      await upsert(ctx, [text({ remoteJid: `${long}@s.whatsapp.net`, id: "OK-ID" }, "x")]),
+      await handleBaileysEvent(ctx, "messages.update", [{ key: { remoteJid: "5511912340019@s.whatsapp.net", id: long }, update: { status: 3 } }]),
+      await handleBaileysEvent(ctx, "groups.update", [{ id: `${long}@g.us`, subject: "Grupo" }]),
+      await handleBaileysEvent(ctx, "presence.update", { id: `${long}@g.us`, presences: {} }),
+    ];
+    for (const r of results) expect(r.skipped).toHaveLength(1);
+    expect((await storedState(ctx.companyId)).itemCount).toBe(0);
+  });
+
+  it("cuts a text longer than WhatsApp allows and keeps the ticket preview short", async () => {
+    const ctx = await company();
+    await upsert(ctx, [text({ remoteJid: "5511912340020@s.whatsapp.net", id: "LONG-1" }, "é".repeat(100_000))]);
+    const st = await storedState(ctx.companyId);
+    expect(st.messages[0].body).toHaveLength(65_536);
+    expect(st.tickets[0].lastMessage).toHaveLength(1_000);
+  });
+});

@@ -28,6 +28,7 @@ export interface Sender {
  * contact's phone JID is still found when WhatsApp acknowledges it under the LID.
  */
 export async function findTarget(ctx: IngestContext, identity: ChatIdentity, waId: string): Promise<MessageItem | null> {
+  if (!waId || waId.length > 128) return null; // not a WhatsApp id (and too long for a key)
   for (const jid of [identity.chatJid, ...identity.altChatJids]) {
     const found = await findByWaId(ctx.companyId, ctx.whatsappId, jid, waId);
     if (found) return found;
