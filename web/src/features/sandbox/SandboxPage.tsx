@@ -287,7 +287,8 @@ function Phone({ wid, number, name }: { wid: number; number: string; name: strin
   const sendText = async () => {
     const v = text.trim();
     if (!v) return;
-    if (await deliver({ text: v }, { kind: "text", text: v })) setText("");
+    setText("");
+    if (!(await deliver({ text: v }, { kind: "text", text: v }))) setText(v);
   };
   const sendFile = async (f: File) => {
     const b64 = await fileToBase64(f);
@@ -296,7 +297,8 @@ function Phone({ wid, number, name }: { wid: number; number: string; name: strin
     if (kind === "document") body.fileName = f.name;
     if (kind === "audio") body.ptt = true;
     if (kind !== "audio" && text.trim()) body.caption = text.trim();
-    if (await deliver(body, { kind, text: kind === "document" ? f.name : (body.caption ?? "") })) setText("");
+    if (body.caption) setText("");
+    if (!(await deliver(body, { kind, text: kind === "document" ? f.name : (body.caption ?? "") })) && body.caption) setText(body.caption);
   };
   const sendLocation = () =>
     void deliver({ location: { degreesLatitude: -23.5614, degreesLongitude: -46.6559, name: "Av. Paulista", address: "São Paulo - SP" } }, { kind: "location", text: "Av. Paulista" });

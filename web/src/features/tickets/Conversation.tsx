@@ -11,7 +11,7 @@ import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
 import { useQueryClient } from "@tanstack/react-query";
 import { Button } from "@aws-amplify/ui-react";
-import { HttpError } from "../../api/client.ts";
+import { apiRequest, HttpError } from "../../api/client.ts";
 import { errorMessage } from "../../api/errors.ts";
 import { isAdminUser, useSession } from "../../api/session.ts";
 import { realtime } from "../../realtime/socket.ts";
@@ -427,7 +427,6 @@ function StartFromVcard({ name, number, onClose }: { name: string; number: strin
   useEffect(() => {
     let gone = false;
     void (async () => {
-      const { apiRequest } = await import("../../api/client.ts");
       try {
         const found = await apiRequest<Contact[]>("GET", "/contacts/list", { query: { searchParam: number } });
         const hit = found.find((x) => x.number === number);

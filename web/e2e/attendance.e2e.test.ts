@@ -1,0 +1,303 @@
+/**
+ * Browser proof of issue 4 §8 (playwright-core + Debian chromium against the whole local stack in-process, with the
+ * session runner on the simulated WhatsApp network):
+ * - the whole loop: the admin creates a connection, watches the QR dialog, scans it from the sandbox phone page in a
+ *   second tab; the customer sends 'Olá' and an image; the pending ticket appears without a reload; the admin accepts,
+ *   answers, sees the answer's ticks; the sandbox phone shows the answer with its ticks; the admin reacts to the
+ *   customer's message and resolves the ticket;
+ * - a non-admin who opens another queue's ticket sees 'Acesso não permitido' and lands on /tickets;
+ * - the search tab finds a ticket by the contact's name;
+ * - earlier message pages load on scroll-up;
+ * - a message edited and one deleted by the customer are shown as such.
+ *
+ * Needs `web/dist` (`npm run build -w web`) and `/usr/bin/chromium`.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { REPO_ROOT, startLocalStack, type LocalStack } from "../../infra/local/src/stack.ts";
+import { makeCompany, makeUser, type TestUser } from "../../test/helpers.ts";
+
+const CHROMIUM = "/usr/bin/chromium";
+const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic"];
+const STEP_MS = 30_000;
+const TEST_MS = 180_000;
+/** A 1×1 PNG. */
+const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
+
+let stack: LocalStack;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  if (!existsSync(join(REPO_ROOT, "web/dist/index.html"))) throw new Error("web/dist is missing: run `npm run build -w web` first");
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
+  stack = await startLocalStack({ port: 0, inMemory: true, dynamoEndpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB });
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+}, 120_000);
+
+afterAll(async () => {
+  for (const c of contexts) await c.close().catch(() => undefined);
+  await browser?.close();
+  await stack?.stop();
+});
+
+afterEach(async (ctx) => {
+  if (!process.env.E2E_DEBUG || ctx.task.result?.state !== "fail") return;
+  let i = 0;
+  for (const c of contexts) for (const p of c.pages()) await p.screenshot({ path: `/tmp/e2e-att-fail-${i++}.png` }).catch(() => undefined);
+});
+
+async function newContext(): Promise<BrowserContext> {
+  const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, timezoneId: "UTC", locale: "pt-BR" });
+  ctx.setDefaultTimeout(STEP_MS);
+  contexts.push(ctx);
+  return ctx;
+}
+
+async function newPage(ctx?: BrowserContext): Promise<Page> {
+  const page = await (ctx ?? (await newContext())).newPage();
+  if (process.env.E2E_DEBUG) {
+    page.on("console", (m) => console.log(`[page] ${m.type()}: ${m.text()}`));
+    page.on("pageerror", (e) => console.log(`[page] pageerror: ${e.message}`));
+  }
+  return page;
+}
+
+async function login(page: Page, email: string, password: string) {
+  await page.goto(`${stack.url}/login`);
+  await page.getByRole("textbox", { name: "Email" }).fill(email);
+  await page.getByLabel(/^Senha/).fill(password);
+  await page.getByRole("button", { name: "Entrar", exact: true }).click();
+  await page.getByTestId("greeting").waitFor();
+}
+
+/** Calls the stack's API as `user` (JSON). */
+async function http<T = any>(user: TestUser | { token: string }, method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${stack.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${user.token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${text}`);
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+async function until<T>(fn: () => Promise<T | undefined | null | false>, what: string, ms = STEP_MS): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn().catch(() => undefined);
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** Creates a connection through the API and pairs it with the simulated phone; returns its id. */
+async function connectedWhatsapp(admin: TestUser, name: string, queueIds: number[] = []): Promise<number> {
+  const w = await http<{ id: number }>(admin, "POST", "/api/whatsapp", { name, queueIds, greetingMessage: queueIds.length > 1 ? "Olá!" : "" });
+  await until(async () => (await (await fetch(`${stack.url}/sim/whatsapp/${w.id}`)).json()).qrcode, "the QR");
+  const scan = await fetch(`${stack.url}/sim/whatsapp/${w.id}/scan`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+  if (!scan.ok) throw new Error(`scan → ${scan.status} ${await scan.text()}`);
+  return w.id;
+}
+
+/** A customer message through the simulated network (waits until the backend handled it). */
+async function customerSays(whatsappId: number, from: string, pushName: string, text: string): Promise<string> {
+  const res = await fetch(`${stack.url}/sim/whatsapp/${whatsappId}/messages`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ from, pushName, text }),
+  });
+  if (!res.ok) throw new Error(`sim message → ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { id: string }).id;
+}
+
+const toast = (page: Page, text: string) => page.getByTestId("toast").filter({ hasText: text }).first();
+
+describe("attendance screens in the browser", () => {
+  it("plays the whole loop: connection, QR, sandbox phone, pending ticket, accept, answer with ticks, reaction, resolve", async () => {
+    const ctx = await newContext();
+    const admin = await newPage(ctx);
+    await login(admin, "admin@admin.com", "123456");
+
+    // Create a connection and watch its QR dialog.
+    await admin.getByRole("navigation", { name: "Menu principal" }).getByRole("link", { name: "Conexões" }).click();
+    await admin.getByTestId("add-connection").click();
+    const dlg = admin.getByRole("dialog", { name: "Adicionar WhatsApp" });
+    await dlg.getByTestId("save-connection").click();
+    await dlg.getByText("Required").waitFor();
+    await dlg.getByRole("textbox", { name: /^Nome/ }).fill("WhatsApp Vendas");
+    await dlg.getByTestId("save-connection").click();
+    await toast(admin, "Conexão salva com sucesso!").waitFor();
+    const row = admin.getByTestId("connection-row").filter({ hasText: "WhatsApp Vendas" });
+    const whatsappId = Number(await row.getAttribute("data-connection-id"));
+    await row.getByTestId("qr-button").click();
+    const qrDialog = admin.getByRole("dialog", { name: "Leia o QR Code para iniciar a sessão" });
+    await qrDialog.locator("[data-testid=qr-box] svg").waitFor();
+    const qr = await qrDialog.getByTestId("qr-box").getAttribute("data-qr");
+    expect(qr).toMatch(/2@[^,]+,/); // the pairing data Baileys renders as the QR
+
+    // Scan it from the sandbox phone in a second tab.
+    const phone = await newPage(ctx);
+    await phone.goto(`${stack.url}/sandbox?whatsappId=${whatsappId}&number=5511987654321&name=Joana%20Cliente`);
+    await phone.getByTestId("sandbox-scan").click();
+    await phone.locator("[data-testid=sandbox-state][data-open=true]").waitFor();
+    await qrDialog.waitFor({ state: "hidden" }); // the QR emptied: the dialog closed itself
+    await row.locator("[data-testid=connection-status][data-status=CONNECTED]").waitFor();
+
+    // The admin watches the pending tab while the customer writes.
+    await admin.getByRole("navigation", { name: "Menu principal" }).getByRole("link", { name: "Atendimentos" }).click();
+    await admin.getByTestId("subtab-pending").click();
+    await admin.getByText("Nenhum atendimento encontrado.").waitFor();
+    await phone.getByTestId("phone-input").fill("Olá");
+    await phone.getByTestId("phone-send").click();
+    await phone.getByTestId("phone-mine").filter({ hasText: "Olá" }).waitFor();
+    await phone.getByTestId("phone-file").setInputFiles({ name: "foto.png", mimeType: "image/png", buffer: PNG });
+    await phone.getByTestId("phone-mine").filter({ hasText: "📷" }).waitFor();
+
+    const ticketRow = admin.getByTestId("ticket-row").filter({ hasText: "Joana Cliente" });
+    await ticketRow.waitFor(); // no reload: the realtime event put it there
+    expect(await ticketRow.getAttribute("data-status")).toBe("pending");
+    await ticketRow.getByTestId("accept").click();
+
+    const conv = admin.getByTestId("conversation");
+    await conv.getByTestId("message").filter({ hasText: "Olá" }).waitFor();
+    await conv.locator("[data-testid=message] img").first().waitFor();
+    await admin.getByTestId("subtab-open").click();
+    await admin.getByTestId("ticket-row").filter({ hasText: "Joana Cliente" }).waitFor();
+
+    // Answer; the answer reaches the phone, which confirms delivery and reading: both sides show the ticks.
+    const box = conv.getByRole("textbox", { name: "Digite uma mensagem" });
+    await box.fill("Bom dia! Como posso ajudar?");
+    await box.press("Enter");
+    const answer = conv.getByTestId("message").filter({ hasText: "Bom dia! Como posso ajudar?" });
+    await answer.waitFor();
+    const agentOnPhone = phone.getByTestId("phone-agent").filter({ hasText: "Bom dia! Como posso ajudar?" });
+    await agentOnPhone.waitFor();
+    await agentOnPhone.locator("[data-testid=phone-ticks][data-status='4']").waitFor();
+    await answer.locator("[data-testid=ticks][data-ack='4']").waitFor();
+
+    // React to the customer's message.
+    const hello = conv.getByTestId("message").filter({ hasText: "Olá" }).first();
+    await hello.hover();
+    await hello.getByRole("button", { name: "Opções da mensagem" }).click();
+    await hello.getByRole("menuitem", { name: "Reagir 👍" }).click();
+    await hello.getByTestId("reactions").getByText("👍").waitFor();
+    await phone.getByTestId("phone-mine").filter({ hasText: "Olá" }).getByTestId("phone-reactions").getByText("👍").waitFor();
+
+    // Resolve.
+    await conv.getByRole("button", { name: "Resolver" }).click();
+    await admin.waitForURL(`${stack.url}/tickets`);
+    await admin.getByTestId("tab-closed").click();
+    await admin.getByTestId("ticket-row").filter({ hasText: "Joana Cliente" }).waitFor();
+    expect(await admin.getByTestId("ticket-row").filter({ hasText: "Joana Cliente" }).getAttribute("data-status")).toBe("closed");
+  }, TEST_MS);
+
+  it("sends a non-admin who opens another queue's ticket back to /tickets with 'Acesso não permitido'", async () => {
+    const { companyId, admin } = await makeCompany();
+    const qa = await http<{ id: number }>(admin, "POST", "/api/queue", { name: "Fila A", color: "#1e88e5", greetingMessage: "" });
+    const qb = await http<{ id: number }>(admin, "POST", "/api/queue", { name: "Fila B", color: "#e53935", greetingMessage: "" });
+    const wid = await connectedWhatsapp(admin, "Conexão B", [qb.id]);
+    await customerSays(wid, "5511911112222", "Cliente Fila B", "Preciso de ajuda");
+    const list = await until(async () => {
+      const r = await http<{ tickets: { id: number; uuid: string; queueId: number | null }[] }>(admin, "GET", "/api/tickets?status=pending&showAll=true");
+      return r.tickets.length ? r.tickets : null;
+    }, "the pending ticket");
+    if (list[0].queueId !== qb.id) await http(admin, "PUT", `/api/tickets/${list[0].id}`, { queueId: qb.id, userId: null, status: "pending" });
+    const agent = await makeUser(companyId, { queueIds: [qa.id], name: "Agente A" });
+
+    const page = await newPage();
+    await login(page, agent.email, agent.password);
+    await page.goto(`${stack.url}/tickets/${list[0].uuid}`);
+    await toast(page, "Acesso não permitido").waitFor();
+    await page.waitForURL(`${stack.url}/tickets`);
+    await expect(page.getByTestId("conversation").count()).resolves.toBe(0);
+  }, TEST_MS);
+
+  it("finds a ticket by the contact's name in the search tab", async () => {
+    const { admin } = await makeCompany();
+    const wid = await connectedWhatsapp(admin, "Conexão Busca");
+    await customerSays(wid, "5511933334444", "Rosa Pesquisada", "Oi, tudo bem?");
+    await customerSays(wid, "5511955556666", "Outro Cliente", "Bom dia");
+    await until(async () => (await http<{ tickets: unknown[] }>(admin, "GET", "/api/tickets?status=pending&showAll=true")).tickets.length === 2, "two tickets");
+
+    const page = await newPage();
+    await login(page, admin.email, admin.password);
+    await page.goto(`${stack.url}/tickets`);
+    await page.getByTestId("tab-search").click();
+    const search = page.getByTestId("ticket-search");
+    await search.fill("Ro");
+    await page.getByText("Digite pelo menos 3 caracteres.").waitFor();
+    await search.fill("Rosa");
+    await page.getByTestId("ticket-row").filter({ hasText: "Rosa Pesquisada" }).waitFor();
+    await expect(page.getByTestId("ticket-row").count()).resolves.toBe(1);
+  }, TEST_MS);
+
+  it("loads earlier messages when the conversation is scrolled to the top, keeping the reader's place", async () => {
+    const { admin } = await makeCompany();
+    const wid = await connectedWhatsapp(admin, "Conexão Histórico");
+    for (let i = 1; i <= 45; i++) await customerSays(wid, "5511977778888", "Cliente Antigo", `Mensagem ${String(i).padStart(2, "0")}`);
+    const ticket = await until(async () => (await http<{ tickets: { uuid: string }[] }>(admin, "GET", "/api/tickets?status=pending&showAll=true")).tickets[0], "the ticket");
+
+    const page = await newPage();
+    await login(page, admin.email, admin.password);
+    await page.goto(`${stack.url}/tickets/${ticket.uuid}`);
+    const list = page.getByTestId("message-list");
+    await list.getByTestId("message").filter({ hasText: "Mensagem 45" }).waitFor();
+    const before = await list.getByTestId("message").count();
+    expect(before).toBeLessThan(45);
+    await expect(list.getByTestId("message").filter({ hasText: "Mensagem 01" }).count()).resolves.toBe(0);
+
+    const firstVisible = await list.getByTestId("message").first().getAttribute("data-message-id");
+    await list.evaluate((el) => (el.scrollTop = 0));
+    await until(async () => (await list.getByTestId("message").count()) > before, "an earlier page");
+    // The message that was at the top is still in view: the list did not jump to the new top.
+    const pos = await page.evaluate((id) => {
+      const el = document.getElementById(`msg-${id}`)!;
+      const box = document.querySelector("[data-testid=message-list]")!.getBoundingClientRect();
+      const r = el.getBoundingClientRect();
+      return { top: r.top - box.top, height: box.height };
+    }, firstVisible);
+    expect(pos.top).toBeGreaterThanOrEqual(-5);
+    expect(pos.top).toBeLessThan(pos.height);
+    for (let i = 0; i < 5 && (await list.getByTestId("message").filter({ hasText: "Mensagem 01" }).count()) === 0; i++) {
+      await list.evaluate((el) => (el.scrollTop = 0));
+      await page.waitForTimeout(300);
+    }
+    await list.getByTestId("message").filter({ hasText: "Mensagem 01" }).waitFor();
+  }, TEST_MS);
+
+  it("shows a message the customer edited as edited and one the customer deleted as deleted", async () => {
+    const { admin } = await makeCompany();
+    const wid = await connectedWhatsapp(admin, "Conexão Edição");
+    const ctx = await newContext();
+    const agent = await newPage(ctx);
+    await login(agent, admin.email, admin.password);
+    const phone = await newPage(ctx);
+    await phone.goto(`${stack.url}/sandbox?whatsappId=${wid}&number=5511966665555&name=Paulo%20Cliente`);
+    await phone.locator("[data-testid=sandbox-state][data-open=true]").waitFor();
+    await phone.getByTestId("phone-input").fill("Quero 2 pizzas");
+    await phone.getByTestId("phone-send").click();
+    await phone.getByTestId("phone-mine").filter({ hasText: "Quero 2 pizzas" }).waitFor();
+    await phone.getByTestId("phone-input").fill("Mensagem errada");
+    await phone.getByTestId("phone-send").click();
+    await phone.getByTestId("phone-mine").filter({ hasText: "Mensagem errada" }).waitFor();
+
+    const ticket = await until(async () => (await http<{ tickets: { uuid: string }[] }>(admin, "GET", "/api/tickets?status=pending&showAll=true")).tickets[0], "the ticket");
+    await agent.goto(`${stack.url}/tickets/${ticket.uuid}`);
+    const conv = agent.getByTestId("conversation");
+    await conv.getByTestId("message").filter({ hasText: "Mensagem errada" }).waitFor();
+
+    phone.once("dialog", (d) => void d.accept("Quero 3 pizzas"));
+    await phone.getByTestId("phone-mine").filter({ hasText: "Quero 2 pizzas" }).getByTestId("phone-edit").click();
+    await phone.getByTestId("phone-mine").filter({ hasText: "Mensagem errada" }).getByTestId("phone-delete").click();
+
+    const edited = conv.getByTestId("message").filter({ hasText: "Quero 3 pizzas" });
+    await edited.getByTestId("message-edited").waitFor();
+    await conv.getByTestId("message-deleted").getByText("Esta mensagem foi apagada").waitFor();
+    await expect(conv.getByTestId("message").filter({ hasText: "Mensagem errada" }).count()).resolves.toBe(0);
+  }, TEST_MS);
+});
