@@ -12,78 +12,12 @@ import { enqueue } from "@atende/shared/queue/enqueue";
 import { commandQueueUrl, sendSessionCommand, shardOf } from "@atende/shared/whatsapp/commands";
 import { getWhatsappItem } from "@atende/shared/whatsapp/repository";
 import { createWhatsapp } from "@atende/shared/whatsapp/service";
-import type { MessageItem } from "@atende/shared/messages/schema";
 import { makeCompany } from "../../test/helpers.ts";
 import { loadCreds } from "./auth-state.ts";
 import { startLocalRunner, type LocalRunner } from "./local.ts";
-import type { IngestContext, IngestResult, MessageStorePort } from "./ports.ts";
+import type { MessageStorePort } from "./ports.ts";
+import { memoryStore, recordingIngest } from "./testing/fakes.ts";
 import { eventually, registerSocket, startQueues, startRealtimeCapture, type Queues, type RealtimeCapture } from "./testing/harness.ts";
-
-interface Seen {
-  ctx: IngestContext;
-  event: string;
-  data: any;
-}
-
-/** Records every event the runner forwards; downloads the media of inbound media messages like the ingest does. */
-function recordingIngest() {
-  const seen: Seen[] = [];
-  const downloads: { id: string; bytes: Buffer | null; mimetype?: string }[] = [];
-  const port = async (ctx: IngestContext, event: string, data: unknown): Promise<IngestResult> => {
-    seen.push({ ctx, event, data });
-    if (event === "messages.upsert") {
-      for (const m of (data as { messages: WAMessage[] }).messages) {
-        const c = m.message;
-        if (c?.imageMessage || c?.documentMessage || c?.audioMessage) {
-          const got = await ctx.downloadMedia!(m);
-          downloads.push({ id: m.key.id!, bytes: got?.bytes ?? null, mimetype: got?.mimetype });
-        }
-      }
-    }
-    if (event === "chats.update" && !Array.isArray(data)) return { handled: true, skipped: [{ reason: "invalid chats.update payload" }] };
-    return { handled: true, skipped: [] };
-  };
-  return { seen, downloads, port };
-}
-
-/** An in-memory message store: the outbound messages the `send` command loads. */
-function memoryStore() {
-  const messages = new Map<string, MessageItem>();
-  const media = new Map<string, Buffer>();
-  const published: MessageItem[] = [];
-  const store: MessageStorePort = {
-    async getMessage(_c, _t, id) {
-      return messages.get(id) ?? null;
-    },
-    async updateMessage(_c, _t, id, patch) {
-      const next = { ...messages.get(id)!, ...patch };
-      messages.set(id, next);
-      return next;
-    },
-    async getMedia(key) {
-      return media.get(key)!;
-    },
-    async publishMessageUpdate(m) {
-      published.push(m);
-    },
-    async findWaMessage(_c, _w, _jid, id) {
-      return messages.get(id) ?? null;
-    },
-  };
-  const add = (companyId: number, whatsappId: number, body: string, extra: Partial<MessageItem> = {}) => {
-    const id = `3EB0${randomBytes(8).toString("hex").toUpperCase()}`;
-    const now = new Date().toISOString();
-    const m: MessageItem = {
-      id, ticketId: 1, companyId, contactId: 1, whatsappId, remoteJid: "5511900000001@s.whatsapp.net", participant: null, senderName: null,
-      body, fromMe: true, read: true, mediaType: "chat", mediaKey: null, mediaName: null, mediaMime: null, mediaSize: null, mediaError: false,
-      ack: 0, isDeleted: false, isEdited: false, previousBody: null, isForwarded: false, quotedMsgId: null, reactions: [], waTimestamp: now,
-      userId: 1, sendError: null, createdAt: now, updatedAt: now, ...extra,
-    } as MessageItem;
-    messages.set(id, m);
-    return m;
-  };
-  return { store, messages, media, published, add };
-}
 
 let queues: Queues;
 let rt: RealtimeCapture;

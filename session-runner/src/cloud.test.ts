@@ -1,0 +1,73 @@
+/**
+ * Runner tasks with shard leases (DESIGN.md §7): one task owns the shards; on its graceful stop (SIGTERM) the leases
+ * are released and the next task resumes the paired sessions without a new QR and takes the commands.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sendSessionCommand } from "@atende/shared/whatsapp/commands";
+import { getWhatsappItem } from "@atende/shared/whatsapp/repository";
+import { createWhatsapp } from "@atende/shared/whatsapp/service";
+import { makeCompany } from "../../test/helpers.ts";
+import { startCloudRunner, type CloudRunner } from "./cloud.ts";
+import { memoryStore, recordingIngest } from "./testing/fakes.ts";
+import { eventually, startQueues, type Queues } from "./testing/harness.ts";
+import { SimNetwork } from "./transport/simulator.ts";
+
+let queues: Queues;
+let network: SimNetwork;
+const tasks: CloudRunner[] = [];
+
+beforeAll(async () => {
+  queues = await startQueues();
+  network = new SimNetwork({ receiptDelayMs: 20 });
+  await network.start();
+});
+afterAll(async () => {
+  for (const t of tasks) await t.stop();
+  await network.stop();
+  await queues.stop();
+});
+
+describe("leased runner tasks", () => {
+  it("hands every shard and its sessions to the next task on a graceful stop", async () => {
+    const mem = memoryStore();
+    const task = (owner: string) =>
+      startCloudRunner({
+        owner,
+        renewEveryMs: 100,
+        leaseTtlMs: 60_000,
+        transport: network.transport(),
+        runner: {
+          store: mem.store,
+          ingest: recordingIngest().port,
+          consumer: { waitSeconds: 1, visibilitySeconds: 5, retryDelaySeconds: 1 },
+          sessions: { backoffBaseMs: 20, backoffCapMs: 200 },
+        },
+      }).then((t) => (tasks.push(t), t));
+
+    const a = await task("task-a");
+    const b = await task("task-b");
+    expect(a.leases.shards()).toHaveLength(16);
+    expect(b.leases.shards()).toEqual([]);
+
+    const { companyId } = await makeCompany();
+    const w = await createWhatsapp({ companyId, admin: true }, { name: "Central" });
+    await eventually(() => network.currentQr(w.id));
+    await network.scan(w.id, "5511955554444");
+    await eventually(() => a.runner.sessions.get(w.id)?.isOpen);
+
+    const first = mem.add(companyId, w.id, "antes");
+    await sendSessionCommand({ type: "send", companyId, whatsappId: w.id, ticketId: 1, messageId: first.id });
+    await eventually(() => network.sent(w.id).length === 1);
+
+    await a.stop();
+    expect(a.leases.shards()).toEqual([]);
+    await eventually(() => b.leases.shards().length === 16);
+    await eventually(() => b.runner.sessions.get(w.id)?.isOpen);
+    expect((await getWhatsappItem(companyId, w.id))?.status).toBe("CONNECTED");
+
+    const second = mem.add(companyId, w.id, "depois");
+    await sendSessionCommand({ type: "send", companyId, whatsappId: w.id, ticketId: 1, messageId: second.id });
+    await eventually(() => network.sent(w.id).length === 2);
+    expect(network.sent(w.id).map((s) => s.id)).toEqual([first.id, second.id]);
+  });
+});
