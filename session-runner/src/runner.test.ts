@@ -11,7 +11,7 @@ import { proto, type WAMessage } from "@whiskeysockets/baileys";
 import { enqueue } from "@atende/shared/queue/enqueue";
 import { commandQueueUrl, sendSessionCommand, shardOf } from "@atende/shared/whatsapp/commands";
 import { getWhatsappItem } from "@atende/shared/whatsapp/repository";
-import { createWhatsapp } from "@atende/shared/whatsapp/service";
+import { createWhatsapp, startWhatsappSession } from "@atende/shared/whatsapp/service";
 import { makeCompany } from "../../test/helpers.ts";
 import { loadCreds } from "./auth-state.ts";
 import { startLocalRunner, type LocalRunner } from "./local.ts";
@@ -109,6 +109,14 @@ describe("pairing", () => {
     await startRunner();
     await eventually(() => current!.runner.sessions.get(c.whatsappId)?.isOpen);
     expect((await getWhatsappItem(c.companyId, c.whatsappId))?.status).toBe("CONNECTED");
+  });
+
+  it("reports CONNECTED again when asked to start a session that is already open", async () => {
+    const c = await connected();
+    await startWhatsappSession({ companyId: c.companyId, admin: true }, c.whatsappId);
+    expect((await getWhatsappItem(c.companyId, c.whatsappId))?.status).toBe("OPENING");
+    await eventually(async () => (await getWhatsappItem(c.companyId, c.whatsappId))?.status === "CONNECTED");
+    expect((await getWhatsappItem(c.companyId, c.whatsappId))?.number).toBe("5511999990000");
   });
 
   it("refuses to scan when no QR is shown", async () => {

@@ -59,6 +59,8 @@ export class Session {
   /** Reconnect attempts since the last open. */
   attempts = 0;
   qrCount = 0;
+  /** The QR shown last (while pairing). */
+  lastQr = "";
   /** Bumped for every socket; events of an older socket are ignored. */
   generation = 0;
   timer: NodeJS.Timeout | undefined;
@@ -176,10 +178,17 @@ export class SessionManager {
     return [...this.sessions.values()];
   }
 
-  /** Starts a connection's session; a session already running is left as it is. */
+  /**
+   * Starts a connection's session. A session already running is left as it is, but its state is reported again
+   * (the API shows OPENING when asked to start).
+   */
   async start(ref: SessionRef): Promise<Session> {
     const existing = this.sessions.get(ref.whatsappId);
-    if (existing && existing.phase !== "stopped") return existing;
+    if (existing && existing.phase !== "stopped") {
+      if (existing.isOpen) await this.state(ref, { status: "CONNECTED", qrcode: "", retries: 0, ...this.numberOf(existing.sock!) });
+      else if (existing.phase === "qrcode" && existing.lastQr) await this.state(ref, { status: "qrcode", qrcode: existing.lastQr, retries: existing.attempts });
+      return existing;
+    }
     const s = new Session(ref);
     this.sessions.set(ref.whatsappId, s);
     await this.open(s);
@@ -326,6 +335,7 @@ export class SessionManager {
         return;
       }
       s.phase = "qrcode";
+      s.lastQr = u.qr;
       await this.state(ref, { status: "qrcode", qrcode: u.qr, retries: s.attempts, number: "" });
       s.notify();
     }
@@ -333,8 +343,8 @@ export class SessionManager {
       s.phase = "open";
       s.qrCount = 0;
       s.attempts = 0;
-      const number = sock.user?.id ? jidNormalizedUser(sock.user.id).split("@")[0] : "";
-      await this.state(ref, { status: "CONNECTED", qrcode: "", retries: 0, ...(number ? { number } : {}) });
+      s.lastQr = "";
+      await this.state(ref, { status: "CONNECTED", qrcode: "", retries: 0, ...this.numberOf(sock) });
       s.notify();
     }
     if (u.connection === "close") {
@@ -371,6 +381,11 @@ export class SessionManager {
       this.scheduleReconnect(s, code);
       await this.state(ref, { status: "OPENING", retries: s.attempts });
     }
+  }
+
+  /** `{number}` (digits of the paired JID) when the socket knows its user. */
+  private numberOf(sock: RunnerSocket): { number?: string } {
+    return sock.user?.id ? { number: jidNormalizedUser(sock.user.id).split("@")[0] } : {};
   }
 
   private scheduleReconnect(s: Session, code: number | undefined, minDelayMs = 0) {
