@@ -232,6 +232,25 @@ describe("outbound", () => {
     expect(upd.map((s) => s.data[0].update.status)).toEqual([3]);
   });
 
+  it("edits, reacts to and deletes a sent message and sends read receipts for inbound ones", async () => {
+    const mem = memoryStore();
+    const c = await connected({ store: mem.store, ingest: recordingIngest() });
+    const m = mem.add(c.companyId, c.whatsappId, "Primeiro texto", { ack: 1 });
+    const base = { companyId: c.companyId, whatsappId: c.whatsappId, ticketId: 1, messageId: m.id };
+    await sendSessionCommand({ ...base, type: "edit", body: "Texto corrigido" });
+    await sendSessionCommand({ ...base, type: "react", emoji: "👍" });
+    await sendSessionCommand({ ...base, type: "delete" });
+    await sendSessionCommand({ companyId: c.companyId, whatsappId: c.whatsappId, type: "read", remoteJid: m.remoteJid, messageIds: ["IN1", "IN2"] });
+    const key = { remoteJid: m.remoteJid, fromMe: true, id: m.id };
+    const sent = await eventually(async () => {
+      const list = (await sim("GET", `/sim/whatsapp/${c.whatsappId}/sent`)).body;
+      return list.length === 3 ? list : null;
+    });
+    expect(sent.map((x: any) => x.content)).toEqual([{ text: "Texto corrigido", edit: key }, { react: { text: "👍", key } }, { delete: key }]);
+    await eventually(() => current!.network!.reads(c.whatsappId).length === 2);
+    expect(current!.network!.reads(c.whatsappId).map((k) => k.id)).toEqual(["IN1", "IN2"]);
+  });
+
   it("sends media stored in S3 as a real media message", async () => {
     const mem = memoryStore();
     const c = await connected({ store: mem.store, ingest: recordingIngest() });

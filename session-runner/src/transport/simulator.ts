@@ -173,6 +173,8 @@ class SimSocket {
   readonly sendMessage = async (jid: string, content: AnyMessageContent, options: { messageId?: string; quoted?: WAMessage } = {}): Promise<WAMessage | undefined> => {
     if (this.closed || this.state !== "open") throw new Boom("Connection Closed", { statusCode: DisconnectReason.connectionClosed });
     const me = this.phone.creds!.me!;
+    // Snapshot first: Baileys' generator adds fields (e.g. `senderTimestampMs`) to the content it is given.
+    const given = JSON.parse(JSON.stringify(content, BufferJSON.replacer));
     const msg = await generateWAMessage(jid, content, {
       userJid: jidNormalizedUser(me.id),
       messageId: options.messageId ?? generateMessageIDV2(me.id),
@@ -181,7 +183,7 @@ class SimSocket {
       logger,
     });
     msg.status = proto.WebMessageInfo.Status.SERVER_ACK;
-    this.phone.sent.push({ id: msg.key.id!, jid, content: JSON.parse(JSON.stringify(content, BufferJSON.replacer)), at: new Date().toISOString() });
+    this.phone.sent.push({ id: msg.key.id!, jid, content: given, at: new Date().toISOString() });
     this.phone.known.set(msg.key.id!, msg);
     process.nextTick(() => this.emit("messages.upsert", { messages: [msg], type: "append" }));
     if (this.phone.autoReceipts) this.net.scheduleReceipts(this.ref.whatsappId, msg.key);
