@@ -6,7 +6,7 @@
 import { Duration, RemovalPolicy, Stack } from "aws-cdk-lib";
 import { Alarm, ComparisonOperator, TreatMissingData } from "aws-cdk-lib/aws-cloudwatch";
 import { AttributeType, Billing, TableV2 } from "aws-cdk-lib/aws-dynamodb";
-import { BlockPublicAccess, Bucket, BucketEncryption, ObjectOwnership } from "aws-cdk-lib/aws-s3";
+import { BlockPublicAccess, Bucket, BucketEncryption, type CorsRule, HttpMethods, ObjectOwnership } from "aws-cdk-lib/aws-s3";
 import { Secret } from "aws-cdk-lib/aws-secretsmanager";
 import { DeduplicationScope, FifoThroughputLimit, Queue, QueueEncryption } from "aws-cdk-lib/aws-sqs";
 import { Construct } from "constructs";
@@ -31,8 +31,13 @@ export interface QueueWithDlq {
 }
 
 /** Creates an encrypted, TLS-only bucket with public access blocked. */
-export function privateBucket(scope: Construct, id: string, props: { removal: RemovalPolicy; logs?: Bucket; logsPrefix?: string }): Bucket {
+export function privateBucket(
+  scope: Construct,
+  id: string,
+  props: { removal: RemovalPolicy; logs?: Bucket; logsPrefix?: string; cors?: CorsRule[] },
+): Bucket {
   return new Bucket(scope, id, {
+    cors: props.cors,
     encryption: BucketEncryption.S3_MANAGED,
     blockPublicAccess: BlockPublicAccess.BLOCK_ALL,
     enforceSSL: true,
@@ -96,7 +101,14 @@ export class Data extends Construct {
     });
 
     this.logsBucket = logBucket(this, "AccessLogs", removal);
-    this.mediaBucket = privateBucket(this, "Media", { removal, logs: this.logsBucket, logsPrefix: "media/" });
+    this.mediaBucket = privateBucket(this, "Media", {
+      removal,
+      logs: this.logsBucket,
+      logsPrefix: "media/",
+      // Browsers fetch media through short-lived presigned GET URLs (shared/storage/media.ts); reads only, and
+      // the signature, not the origin, is what grants access.
+      cors: [{ allowedMethods: [HttpMethods.GET, HttpMethods.HEAD], allowedOrigins: ["*"], allowedHeaders: ["*"], maxAge: 3600 }],
+    });
 
     this.jwtSecret = new Secret(this, "JwtSigningKey", {
       description: "Atende: HS256 signing key of access and refresh tokens (JWT_SECRET_ARN).",

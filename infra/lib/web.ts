@@ -20,6 +20,7 @@ import {
   OriginProtocolPolicy,
   OriginRequestPolicy,
   PriceClass,
+  ResponseHeadersPolicy,
   ViewerProtocolPolicy,
 } from "aws-cdk-lib/aws-cloudfront";
 import { HttpOrigin, S3BucketOrigin } from "aws-cdk-lib/aws-cloudfront-origins";
@@ -79,6 +80,7 @@ export class Web extends Construct {
       cachePolicy: CachePolicy.CACHING_DISABLED,
       // With caching off this forwards Authorization, cookies and the query string; Host stays the origin's.
       originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
+      responseHeadersPolicy: ResponseHeadersPolicy.SECURITY_HEADERS,
       compress: false,
     });
 
@@ -94,6 +96,7 @@ export class Web extends Construct {
         origin: S3BucketOrigin.withOriginAccessControl(this.bucket),
         viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
         cachePolicy: CachePolicy.CACHING_OPTIMIZED,
+        responseHeadersPolicy: ResponseHeadersPolicy.SECURITY_HEADERS,
         compress: true,
         functionAssociations: [{ function: spaRewrite, eventType: FunctionEventType.VIEWER_REQUEST }],
       },

@@ -17,6 +17,7 @@ import { buildApp } from "../lib/app.ts";
 import type { AtendeStack } from "../lib/atende-stack.ts";
 import { REPO_ROOT } from "../lib/function.ts";
 import { nagViolations } from "../lib/nag.ts";
+import { SPA_REWRITE_CODE } from "../lib/web.ts";
 
 const cdkJson = JSON.parse(readFileSync(path.join(REPO_ROOT, "cdk.json"), "utf8")) as { context: Record<string, unknown> };
 
@@ -276,6 +277,23 @@ describe("CloudFront", () => {
     expect(originOf(cfg.DefaultCacheBehavior.TargetOriginId).OriginAccessControlId).toBeDefined();
     expect(behavior("/api/*").FunctionAssociations).toBeUndefined();
     expect(cfg.CustomErrorResponses).toBeUndefined();
+  });
+});
+
+describe("the SPA rewrite (CloudFront Function)", () => {
+  const rewrite = (uri: string) =>
+    (new Function(`${SPA_REWRITE_CODE}; return handler;`)() as (e: { request: { uri: string } }) => { uri: string })({ request: { uri } }).uri;
+
+  it("serves /index.html for app routes and keeps real files", () => {
+    expect(rewrite("/")).toBe("/index.html");
+    expect(rewrite("/tickets/3f2c9a")).toBe("/index.html");
+    expect(rewrite("/login")).toBe("/index.html");
+    expect(rewrite("/assets/index-4f9a.js")).toBe("/assets/index-4f9a.js");
+    expect(rewrite("/favicon.ico")).toBe("/favicon.ico");
+  });
+
+  it("is the code the distribution runs", () => {
+    template.hasResourceProperties("AWS::CloudFront::Function", { FunctionCode: SPA_REWRITE_CODE, FunctionConfig: Match.objectLike({ Runtime: "cloudfront-js-2.0" }) });
   });
 });
 

@@ -286,8 +286,10 @@ describe("attendance screens in the browser", () => {
     await phone.getByTestId("phone-send").click();
     await phone.getByTestId("phone-mine").filter({ hasText: "Mensagem errada" }).waitFor();
 
-    const ticket = await until(async () => (await http<{ tickets: { uuid: string }[] }>(admin, "GET", "/api/tickets?status=pending&showAll=true")).tickets[0], "the ticket");
-    await agent.goto(`${stack.url}/tickets/${ticket.uuid}`);
+    // The browser login revoked the API token (single login), so the agent finds the ticket on screen.
+    await agent.getByRole("navigation", { name: "Menu principal" }).getByRole("link", { name: "Atendimentos" }).click();
+    await agent.getByTestId("subtab-pending").click();
+    await agent.getByTestId("ticket-row").filter({ hasText: "Paulo Cliente" }).click();
     const conv = agent.getByTestId("conversation");
     await conv.getByTestId("message").filter({ hasText: "Mensagem errada" }).waitFor();
 

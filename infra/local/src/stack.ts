@@ -19,6 +19,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 import { getConfig, resetConfig } from "@atende/shared/config";
 import { ensureTable, resetDdb } from "@atende/shared/db/client";
 import { resetSqs } from "@atende/shared/queue/enqueue";
+import { listAllConnectionIds, unregisterSocket } from "@atende/shared/realtime/connections";
 import { resetRealtimeClient } from "@atende/shared/realtime/publish";
 import { resetS3 } from "@atende/shared/storage/media";
 import { startDynamo, type DynamoHandle } from "./dynamo.ts";
@@ -238,8 +239,13 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     }
     stoppers.push({ name: "pollers", stop: () => Promise.all(pollers.map((p) => p.stop())) });
 
-    // 7. The minute tick (EventBridge schedule in the cloud).
+    // 7. The minute tick (EventBridge schedule in the cloud). No socket survives a restart, so registrations left by
+    // the previous run are removed first and one tick sets their users offline.
     const tick = (await import(pathToFileURL(join(FUNCTIONS_DIR, "jobs/tick.ts")).href)) as { handler: (e: unknown) => Promise<unknown> };
+    if (!opts.inMemory) {
+      for (const id of await listAllConnectionIds()) await unregisterSocket(id);
+      await tick.handler({ "detail-type": "Scheduled Event", source: "aws.events", time: new Date().toISOString() });
+    }
     let ticking: Promise<unknown> | undefined;
     const timer = setInterval(() => {
       if (ticking) return;

@@ -90,6 +90,7 @@ export function resolveKey(key: WAMessageKey, topLevelParticipant?: string): Res
   if (remoteJid.length > MAX_JID_CHARS) return { ok: false, reason: "invalid remoteJid (too long)" };
   if (isJidBroadcast(remoteJid)) return { ok: false, reason: remoteJid === "status@broadcast" ? "status@broadcast ignored" : "broadcast list ignored" };
   if (isJidNewsletter(remoteJid)) return { ok: false, reason: "newsletter ignored" };
+  if (/^0@(s\.whatsapp\.net|c\.us)$/.test(remoteJid) || remoteJid === "server@c.us") return { ok: false, reason: "WhatsApp service account ignored" };
 
   if (isJidGroup(remoteJid)) {
     const d = jidDecode(remoteJid);

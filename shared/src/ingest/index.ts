@@ -167,10 +167,14 @@ async function ingestOne(ctx: IngestContext, raw: unknown, type: "notify" | "app
     return;
   }
   const identity = resolved.identity;
-  const content = mapContent(m.message);
+  let content = mapContent(m.message);
+  if (content.kind === "none" && m.key.isViewOnce && !m.message && !m.key.fromMe) {
+    // WhatsApp no longer delivers view-once media to linked devices, only this key: the agent is told to look at the phone.
+    content = { kind: "message", contentType: "viewOnceStub", mediaType: "chat", body: VIEW_ONCE_BODY, preview: VIEW_ONCE_BODY, quotedMsgId: null, isForwarded: false };
+  }
   if (content.kind === "none") {
     const stub = m.messageStubType != null ? StubType[m.messageStubType] : undefined;
-    skipped.push({ reason: m.message == null && stub ? `stub ${stub}` : m.key.isViewOnce && !m.message ? "view-once content not delivered" : content.reason });
+    skipped.push({ reason: m.message == null && stub ? `stub ${stub}` : content.reason });
     return;
   }
   if (identity.isGroup && (await groupsIgnored(ctx.companyId))) {
@@ -512,6 +516,9 @@ async function onPresence(ctx: IngestContext, data: unknown, skipped: Skips): Pr
     await setTicketPresence(ctx.companyId, ticketId, presence);
   });
 }
+
+/** Body shown for a view-once message whose media WhatsApp kept on the phone (our own wording, Portuguese). */
+export const VIEW_ONCE_BODY = "📷 Mensagem de visualização única: abra no celular para ver";
 
 /** Body of a call log: our own wording, Portuguese like the product's other system texts. */
 export function callLogBody(isVideo: boolean): string {

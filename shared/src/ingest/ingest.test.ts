@@ -337,3 +337,20 @@ describe("oversized payloads", () => {
     expect(st.tickets[0].lastMessage).toHaveLength(1_000);
   });
 });
+
+describe("view-once", () => {
+  it("tells the agent to look at the phone when only a view-once key arrives", async () => {
+    const ctx = await company();
+    await upsert(ctx, [{ key: { remoteJid: "5511912340021@s.whatsapp.net", remoteJidAlt: "100000000000083@lid", addressingMode: "pn", fromMe: false, id: "3A0000VIEWONCE00001", participant: "", isViewOnce: true }, messageTimestamp: 1764041635, pushName: "Contact A" }]);
+    const st = await storedState(ctx.companyId);
+    expect(st.messages.map((m) => [m.body, m.mediaType])).toEqual([["📷 Mensagem de visualização única: abra no celular para ver", "chat"]]);
+    expect(st.tickets[0].unreadMessages).toBe(1);
+  });
+
+  it("shows view-once media that still arrives wrapped as ordinary media", async () => {
+    const ctx = await company({ downloadMedia: async () => ({ bytes: Buffer.from("jpeg"), mimetype: "image/jpeg" }) });
+    await upsert(ctx, [{ key: { remoteJid: "5511912340022@s.whatsapp.net", fromMe: false, id: "3A0000VIEWONCE00002" }, message: { viewOnceMessageV2: { message: { imageMessage: { mimetype: "image/jpeg", caption: "só uma vez", viewOnce: true } } } }, messageTimestamp: 1764041635 }]);
+    const [m] = (await storedState(ctx.companyId)).messages;
+    expect(m).toMatchObject({ mediaType: "image", body: "só uma vez", mediaError: false });
+  });
+});

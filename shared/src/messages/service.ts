@@ -4,7 +4,6 @@
  * `ack: 0` → `send` session command → runner acks; failures end as `ack: -1` + `sendError` and 400
  * `ERR_SENDING_WAPP_MSG`), reading a conversation (zero unread, read receipts), edit, delete, react, forward.
  */
-import { generateMessageIDV2 } from "@whiskeysockets/baileys";
 import { nowIso } from "../common.ts";
 import { getContactItem } from "../contacts/repository.ts";
 import type { ContactItem } from "../contacts/schema.ts";
@@ -139,8 +138,15 @@ export interface OutboundInput {
   messageId?: string;
 }
 
-/** A new outbound WhatsApp message id (Baileys' `generateMessageIDV2`, seeded with the connection's number when known). */
-export function newOutboundId(wa?: Pick<WhatsappItem, "number"> | null): string {
+let baileys: Promise<typeof import("@whiskeysockets/baileys")> | undefined;
+
+/**
+ * A new outbound WhatsApp message id (Baileys' `generateMessageIDV2`, seeded with the connection's number when known).
+ * Baileys is loaded on first use, so the ticket-list path never pays for it.
+ */
+export async function newOutboundId(wa?: Pick<WhatsappItem, "number"> | null): Promise<string> {
+  baileys ??= import("@whiskeysockets/baileys");
+  const { generateMessageIDV2 } = await baileys;
   return generateMessageIDV2(wa?.number ? `${wa.number}@s.whatsapp.net` : undefined);
 }
 
@@ -167,7 +173,7 @@ export async function sendOutbound(companyId: number, sender: Sender, ticket: Ti
     const q = await getMessageById(companyId, input.quotedMsgId);
     if (q && q.ticketId === ticket.id) quoted = q;
   }
-  const id = input.messageId ?? newOutboundId(wa);
+  const id = input.messageId ?? (await newOutboundId(wa));
   const now = nowIso();
   const draft = MessageItem.parse({
     id,
@@ -246,7 +252,7 @@ export async function sendMediaMessages(actor: TicketActor, ticketId: number, fi
   const out: MessageView[] = [];
   let failed: AppError | null = null;
   for (const [i, f] of files.entries()) {
-    const id = newOutboundId(wa);
+    const id = await newOutboundId(wa);
     const ext = f.filename.includes(".") ? f.filename.split(".").pop() : undefined;
     const key = mediaKey(cid, ticket.id, id, ext);
     await putMedia(key, f.content, f.mimetype || "application/octet-stream");

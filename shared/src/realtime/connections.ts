@@ -6,7 +6,7 @@
  *   `$default` / `$disconnect`, whose events carry only the connection id.
  * - `C#<cid>#ROOM#company` / `WS#<connectionId>`: the {@link SocketMember} `publish.ts` reads to fan events out.
  */
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, QueryCommand, ScanCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { z } from "zod";
 import { ddb, tableName } from "../db/client.ts";
 import { isConditionFailed } from "../db/errors.ts";
@@ -182,6 +182,30 @@ export async function listOnlineUserIds(companyId: number): Promise<number[]> {
       }),
     );
     for (const it of page.Items ?? []) if (typeof it.id === "number") ids.push(it.id);
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return ids;
+}
+
+/**
+ * Ids of every registered connection, live or not. A full-table Scan: for the local stack only, where no socket
+ * survives a restart, so every registration found at start is stale.
+ */
+export async function listAllConnectionIds(): Promise<string[]> {
+  const prefix = keys.wsConnection("").PK;
+  const ids: string[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await ddb().send(
+      new ScanCommand({
+        TableName: tableName(),
+        FilterExpression: "begins_with(PK, :ws) AND SK = :sk",
+        ExpressionAttributeValues: { ":ws": prefix, ":sk": keys.wsConnection("").SK },
+        ProjectionExpression: "connectionId",
+        ExclusiveStartKey: start,
+      }),
+    );
+    for (const it of page.Items ?? []) if (typeof it.connectionId === "string") ids.push(it.connectionId);
     start = page.LastEvaluatedKey;
   } while (start);
   return ids;

@@ -382,33 +382,45 @@ async function mergePage(
       starts[id] = key;
     }
   }
-  const live = sources.filter((s) => starts[s.id] !== null);
-  const results = await Promise.all(
-    live.map(async (s) => {
-      const r = await queryTicketIndex(s.index, s.pk, { limit, startKey: starts[s.id] ?? undefined, filter, skBetween });
-      return { s, ...r };
-    }),
-  );
-  // Frontier: the oldest sort key each unfinished source has evaluated; nothing older than the newest frontier is safe.
-  let threshold = "";
-  for (const r of results) {
-    if (!r.lastKey) continue;
-    const f = String(r.lastKey[`${r.s.index}SK`] ?? "");
-    if (f > threshold) threshold = f;
-  }
-  const all = results.flatMap((r) => r.items.map((it) => ({ it, src: r.s.id })));
-  all.sort((x, y) => (x.it._sk < y.it._sk ? 1 : x.it._sk > y.it._sk ? -1 : 0));
-  const emitted: typeof all = [];
+  type Item = Awaited<ReturnType<typeof queryTicketIndex>>["items"][number];
+  type State = { s: Source; start?: Record<string, unknown>; buffer: Item[]; next?: Record<string, unknown>; exhausted: boolean; lastEmitted?: Record<string, unknown> };
+  const states: State[] = sources
+    .filter((s) => starts[s.id] !== null)
+    .map((s) => ({ s, start: starts[s.id] ?? undefined, buffer: [], exhausted: false }));
+  const fetch = async (st: State, n: number) => {
+    const r = await queryTicketIndex(st.s.index, st.s.pk, { limit: n, startKey: st.next ?? st.start, filter, skBetween });
+    st.buffer.push(...r.items);
+    st.next = r.lastKey;
+    st.exhausted = !r.lastKey;
+  };
+  const frontier = (st: State) => String(st.next?.[`${st.s.index}SK`] ?? "");
+  // Round 1 reads a share of the page from every source (not a whole page each); later rounds read more only from the
+  // sources whose unread items could still belong to this page.
+  const share = states.length <= 1 ? limit : Math.min(limit, Math.ceil((limit * 1.5) / states.length) + 1);
+  await Promise.all(states.map((st) => fetch(st, share)));
+  const emitted: Item[] = [];
   const seen = new Set<number>();
-  for (const e of all) {
-    if (emitted.length >= limit) break;
-    if (e.it._sk < threshold) break;
-    if (seen.has(e.it.id)) {
-      emitted.push({ ...e, it: Object.assign(e.it, { _dup: true }) });
-      continue;
+  for (let round = 0; round < 6; round++) {
+    while (emitted.length < limit) {
+      let best: State | undefined;
+      for (const st of states) if (st.buffer.length && (!best || st.buffer[0]._sk > best.buffer[0]._sk)) best = st;
+      if (!best) break;
+      // Nothing older than an unfinished source's frontier may be emitted before that source is read further.
+      let threshold = "";
+      for (const st of states) if (!st.exhausted && frontier(st) > threshold) threshold = frontier(st);
+      if (best.buffer[0]._sk < threshold) break;
+      const it = best.buffer.shift()!;
+      best.lastEmitted = it._key;
+      if (seen.has(it.id)) continue; // a GSI briefly lagging can show a ticket in two partitions
+      seen.add(it.id);
+      emitted.push(it);
     }
-    seen.add(e.it.id);
-    emitted.push(e);
+    if (emitted.length >= limit) break;
+    const open = states.filter((st) => !st.exhausted);
+    if (!open.length) break;
+    const top = open.reduce((m, st) => (frontier(st) > m ? frontier(st) : m), "");
+    const blocking = open.filter((st) => frontier(st) === top);
+    await Promise.all(blocking.map((st) => fetch(st, limit - emitted.length + 1)));
   }
   const next: MergeCursor = { s: {} };
   let more = false;
@@ -417,20 +429,16 @@ async function mergePage(
       next.s[s.id] = null;
       continue;
     }
-    const r = results.find((x) => x.s.id === s.id)!;
-    const mine = emitted.filter((e) => e.src === s.id);
-    let key: Record<string, unknown> | null | undefined;
-    if (mine.length === r.items.length) key = r.lastKey ?? null; // everything read was emitted: continue after it
-    else if (mine.length) key = mine[mine.length - 1].it._key; // continue after the last emitted item
-    else key = starts[s.id]; // nothing emitted: same position next time (undefined = from the start)
+    const st = states.find((x) => x.s.id === s.id)!;
+    // Everything read was emitted: continue after the last read key; else after the last emitted item (or where we began).
+    const key = st.buffer.length ? (st.lastEmitted ?? st.start) : (st.next ?? null);
     if (key === undefined) more = true;
     else {
       next.s[s.id] = key;
       if (key !== null) more = true;
     }
   }
-  const items = emitted.filter((e) => !(e.it as { _dup?: boolean })._dup).map((e) => strip(e.it));
-  return { items, nextCursor: more ? encodeCursor(next as unknown as Record<string, unknown>) : undefined };
+  return { items: emitted.map((e) => strip(e)), nextCursor: more ? encodeCursor(next as unknown as Record<string, unknown>) : undefined };
 }
 
 function strip(t: TicketItem & { _sk?: string; _key?: unknown; _dup?: boolean }): TicketItem {
@@ -440,7 +448,7 @@ function strip(t: TicketItem & { _sk?: string; _key?: unknown; _dup?: boolean })
 
 /**
  * Ticket search (architecture §1.7): contacts whose name (accent/case-insensitive) or number starts with `term`, then
- * each contact's tickets through GSI4 (newest first, up to 20 each), filtered by access, status, tags and users.
+ * each contact's tickets through GSI4 (newest first, up to 10 each), filtered by access, status, tags and users.
  * Pages follow the contact search cursor.
  */
 async function searchTickets(a: TicketActor, term: string, q: ListTicketsQuery, limit: number): Promise<ListTicketsResult> {
@@ -448,10 +456,10 @@ async function searchTickets(a: TicketActor, term: string, q: ListTicketsQuery, 
   let sc: SearchCursor = decodeCursor<SearchCursor>(q.cursor) ?? {};
   if (typeof sc !== "object" || (sc.c !== undefined && typeof sc.c !== "string")) throw new AppError("ERR_INVALID_CURSOR", 400);
   let walked = 0;
-  const contactsPerPage = Math.max(10, Math.ceil(limit / 2));
+  const contactsPerPage = Math.max(5, Math.min(10, Math.ceil(limit / 4)));
   const runPage = async (cursor?: string) => {
     const found = await contactSearch.search(cid, term, { limit: contactsPerPage, cursor });
-    const lists = await Promise.all(found.contacts.map((c) => queryContactTickets(cid, c.id, 20)));
+    const lists = await Promise.all(found.contacts.map((c) => queryContactTickets(cid, c.id, 10)));
     const tickets = lists
       .flat()
       .filter((t) => canAccessTicket(a, t))
