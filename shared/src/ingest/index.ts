@@ -138,9 +138,16 @@ async function onUpsert(ctx: IngestContext, data: unknown, skipped: Skips): Prom
 }
 
 /** WhatsApp timestamp (seconds, sometimes ms) → ISO; now when absent. */
-function waTime(ts: number | undefined): string {
-  if (!ts || ts <= 0) return new Date().toISOString();
-  return new Date(ts > 1e12 ? ts : ts * 1000).toISOString();
+/**
+ * A message's time as ISO-8601 with milliseconds, from Baileys' `messageTimestamp` (seconds; ms accepted). WhatsApp
+ * stamps whole seconds, so several messages of one second would sort by their random ids: the milliseconds come from
+ * how long after its second the message reached us (capped at 999), which keeps a burst in arrival order.
+ */
+export function waTime(ts: number | undefined, receivedAtMs = Date.now()): string {
+  if (!ts || ts <= 0) return new Date(receivedAtMs).toISOString();
+  if (ts > 1e12) return new Date(ts).toISOString();
+  const second = ts * 1000;
+  return new Date(second + Math.min(999, Math.max(0, receivedAtMs - second))).toISOString();
 }
 
 /** Baileys `WebMessageInfo.Status` → the spec's ack (0 pending, 1-2 sent, 3 delivered, 4-5 read; -1 failed). */

@@ -354,3 +354,18 @@ describe("view-once", () => {
     expect(m).toMatchObject({ mediaType: "image", body: "só uma vez", mediaError: false });
   });
 });
+
+describe("message order", () => {
+  it("keeps a burst of messages sent within one second in the order they arrived", async () => {
+    const ctx = await company();
+    await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000))); // start of a second: the burst fits in it
+    const second = Math.floor(Date.now() / 1000);
+    // Ids chosen so that their sort order is the reverse of the arrival order.
+    for (const [i, id] of ["3A0000BURST0000Z", "3A0000BURST0000M", "3A0000BURST0000A"].entries()) {
+      await upsert(ctx, [text({ remoteJid: "5511912340031@s.whatsapp.net", id }, `parte ${i + 1}`, "Rui", second)]);
+    }
+    const st = await storedState(ctx.companyId);
+    expect(st.messages.map((m) => m.body)).toEqual(["parte 1", "parte 2", "parte 3"]);
+    expect(st.messages.every((m) => m.waTimestamp.startsWith(new Date(second * 1000).toISOString().slice(0, 19)))).toBe(true);
+  });
+});
