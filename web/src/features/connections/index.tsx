@@ -7,7 +7,9 @@ import { useTranslation } from "react-i18next";
 import "../tickets/attendance.css";
 import type { Feature } from "../types.ts";
 import { useWhatsapps, WARNING_STATUSES } from "./api.ts";
-import { ConnectionsPage } from "./ConnectionsPage.tsx";
+import { lazyPage } from "../lazy.tsx";
+
+const ConnectionsPage = lazyPage(() => import("./ConnectionsPage.tsx"), "ConnectionsPage");
 import "./i18n.ts";
 
 /** Delay before the warning badge shows (attendance.md §9), in ms. */

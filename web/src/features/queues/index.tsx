@@ -1,6 +1,8 @@
 /** Queues area (admin): /queues. */
 import type { Feature } from "../types.ts";
-import { QueuesPage } from "./QueuesPage.tsx";
+import { lazyPage } from "../lazy.tsx";
+
+const QueuesPage = lazyPage(() => import("./QueuesPage.tsx"), "QueuesPage");
 
 export const queuesFeature: Feature = {
   id: "queues",

@@ -7,7 +7,9 @@ import "../tickets/attendance.css";
 import "../tickets/i18n.ts";
 import "./i18n.ts";
 import type { Feature } from "../types.ts";
-import { SandboxPage } from "./SandboxPage.tsx";
+import { lazyPage } from "../lazy.tsx";
+
+const SandboxPage = lazyPage(() => import("./SandboxPage.tsx"), "SandboxPage");
 
 /** True in local builds; the cloud build sets `VITE_SANDBOX=false`. */
 export const SANDBOX_ENABLED = import.meta.env.VITE_SANDBOX !== "false";

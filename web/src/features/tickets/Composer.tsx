@@ -4,15 +4,14 @@
  * with preview, caption and upload progress; voice recording (start, cancel, send; under 10000 bytes discarded);
  * emoji picker; reply preview with cancel.
  */
-import EmojiPicker, { Theme } from "emoji-picker-react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useQueryClient } from "@tanstack/react-query";
 import { errorMessage } from "../../api/errors.ts";
-import { useColorMode } from "../../ui/theme.tsx";
 import { useToast } from "../../ui/Toast.tsx";
 import { uploadMedia, useSendText } from "./api.ts";
 import { upsertMessage } from "./cache.ts";
+import { EmojiPickerLazy } from "./EmojiPickerLazy.tsx";
 import type { Message } from "./types.ts";
 
 /** Recorded audio below this size is discarded (attendance.md §9), in bytes. */
@@ -29,7 +28,6 @@ export function Composer({ ticketId, enabled, replyTo, onCancelReply }: { ticket
   const { t } = useTranslation();
   const toast = useToast();
   const qc = useQueryClient();
-  const { mode } = useColorMode();
   const send = useSendText();
   const [text, setText] = useState("");
   const [sign, setSign] = useState(savedSign);
@@ -177,15 +175,12 @@ export function Composer({ ticketId, enabled, replyTo, onCancelReply }: { ticket
       )}
       {emoji && (
         <div className="emoji-pop">
-          <EmojiPicker
-            theme={mode === "dark" ? Theme.DARK : Theme.LIGHT}
-            width="100%"
+          <EmojiPickerLazy
             height={320}
-            lazyLoadEmojis
-            onEmojiClick={(e) => {
+            onEmoji={(emoji) => {
               const el = box.current;
               const at = el?.selectionStart ?? text.length;
-              setText(text.slice(0, at) + e.emoji + text.slice(at));
+              setText(text.slice(0, at) + emoji + text.slice(at));
             }}
           />
         </div>

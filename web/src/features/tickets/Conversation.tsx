@@ -5,7 +5,6 @@
  * drawer. Joins the socket room `joinChatBox` of the ticket while open. A ticket the user may not open shows
  * 'Acesso não permitido' and goes back to /tickets.
  */
-import EmojiPicker from "emoji-picker-react";
 import { Fragment, useEffect, useLayoutEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
@@ -27,6 +26,7 @@ import { dayOf } from "./format.ts";
 import { MessageBubble } from "./MessageBubble.tsx";
 import { NewTicketDialog } from "./NewTicketDialog.tsx";
 import { TransferDialog } from "./TransferDialog.tsx";
+import { EmojiPickerLazy } from "./EmojiPickerLazy.tsx";
 import type { Message, Ticket } from "./types.ts";
 
 /** Pause between forwarded messages (attendance.md §9), in ms. */
@@ -381,12 +381,10 @@ function ConversationView({ ticket }: { ticket: Ticket }) {
         }}
       />
       <Dialog open={!!reactingTo} title={t("tickets.messages.react")} onClose={() => setReactingTo(null)} width="24rem">
-        <EmojiPicker
-          width="100%"
+        <EmojiPickerLazy
           height={360}
-          lazyLoadEmojis
-          onEmojiClick={(e) => {
-            if (reactingTo) void react(reactingTo, e.emoji);
+          onEmoji={(emoji) => {
+            if (reactingTo) void react(reactingTo, emoji);
             setReactingTo(null);
           }}
         />

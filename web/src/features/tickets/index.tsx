@@ -2,7 +2,9 @@
 import type { Feature } from "../types.ts";
 import "./attendance.css";
 import "./i18n.ts";
-import { TicketsPage } from "./TicketsPage.tsx";
+import { lazyPage } from "../lazy.tsx";
+
+const TicketsPage = lazyPage(() => import("./TicketsPage.tsx"), "TicketsPage");
 
 export const ticketsFeature: Feature = {
   id: "tickets",

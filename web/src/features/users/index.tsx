@@ -1,6 +1,8 @@
 /** Users area (admin): /users. */
 import type { Feature } from "../types.ts";
-import { UsersPage } from "./UsersPage.tsx";
+import { lazyPage } from "../lazy.tsx";
+
+const UsersPage = lazyPage(() => import("./UsersPage.tsx"), "UsersPage");
 
 export const usersFeature: Feature = {
   id: "users",
