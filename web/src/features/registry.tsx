@@ -8,6 +8,7 @@
  * The i18n keys `menu.tickets`, `menu.contacts`, `menu.connections`, `menu.sandbox` already exist in pt/en/es.
  */
 import { connectionsFeature } from "./connections/index.tsx";
+import { contactsFeature } from "./contacts/index.tsx";
 import { queuesFeature } from "./queues/index.tsx";
 import { sandboxFeature } from "./sandbox/index.tsx";
 import { ticketsFeature } from "./tickets/index.tsx";
@@ -19,5 +20,6 @@ export const features: Feature[] = [
   usersFeature,
   ticketsFeature,
   connectionsFeature,
+  contactsFeature,
   ...(sandboxFeature ? [sandboxFeature] : []),
 ];

@@ -8,7 +8,7 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorMessage, validationFields } from "../../api/errors.ts";
 import { Dialog } from "../../ui/Dialog.tsx";
-import { useToast } from "../../ui/Toast.tsx";
+import { ATTENDANCE_TOAST_MS, useToast } from "../../ui/Toast.tsx";
 import { email, length, optional, required, validate } from "../../ui/validation.ts";
 import { useSaveContact, type Contact } from "./api.ts";
 import "./i18n.ts";
@@ -50,13 +50,13 @@ export function ContactDialog(props: { open: boolean; contact: Contact | null; i
           extraInfo: extra.filter((x) => x.name.trim()).map((x) => ({ name: x.name.trim(), value: x.value })),
         },
       });
-      toast.success(t("contacts.saved"));
+      toast.success(t("contacts.saved"), { durationMs: ATTENDANCE_TOAST_MS });
       props.onSaved?.(c);
       props.onClose();
     } catch (e) {
       const f = validationFields(e);
       if (Object.keys(f).length) setErrors(f);
-      toast.error(errorMessage(e, t));
+      toast.error(errorMessage(e, t), { durationMs: ATTENDANCE_TOAST_MS });
     }
   };
   return (
