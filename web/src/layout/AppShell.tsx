@@ -1,6 +1,7 @@
 /**
  * The private app shell (attendance.md §1, §2 Side menu / Top bar): top bar with the drawer toggle, greeting
- * (user and company name; 'Ativo até {date}' for admins), language switch, theme toggle and logout; side menu
+ * (user and company name; 'Ativo até {date}' for admins), language switch, theme toggle, notification volume
+ * (`VolumeControl`), unread-tickets popover (`NotificationsPopover`) and logout; side menu
  * built from the feature registry (profile, super flag and plan flags), ending with logout and, for admins, the
  * version. The drawer is open by default above 1200 px and is a temporary overlay below 600 px.
  */
@@ -18,6 +19,9 @@ import { LANGUAGES, setLanguage, type Language } from "../i18n/index.ts";
 import { realtime } from "../realtime/socket.ts";
 import { formatDate } from "../ui/format.ts";
 import { useColorMode } from "../ui/theme.tsx";
+import { NotificationsPopover } from "./NotificationsPopover.tsx";
+import "./topbar.css";
+import { VolumeControl } from "./VolumeControl.tsx";
 
 const GROUPS: MenuGroup[] = ["attendance", "management", "administration"];
 
@@ -135,6 +139,8 @@ export function AppShell() {
           >
             <span aria-hidden="true">{mode === "dark" ? "☀" : "☾"}</span>
           </Button>
+          <VolumeControl />
+          <NotificationsPopover />
           <Button size="small" className="topbar-logout" onClick={doLogout}>
             {t("session.logout")}
           </Button>

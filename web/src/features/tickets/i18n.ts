@@ -130,7 +130,7 @@ const pt = {
     noNotes: "Nenhuma observação.",
     close: "Fechar",
   },
-  notify: { newMessage: "Nova mensagem de {{name}}", unreadTitle: "Atendimentos não lidos", none: "Nenhuma mensagem não lida.", volume: "Volume das notificações" },
+  notify: { newMessage: "Nova mensagem de {{name}}", unreadTitle: "Atendimentos não lidos", none: "Nenhuma mensagem não lida.", volume: "Volume das notificações", bell: "Notificações: {{count}} atendimentos não lidos", more: "Mostrando os {{count}} mais recentes.", unreadMessages: "{{count}} mensagens não lidas" },
 };
 
 const en: typeof pt = {
@@ -258,7 +258,7 @@ const en: typeof pt = {
     noNotes: "No notes.",
     close: "Close",
   },
-  notify: { newMessage: "New message from {{name}}", unreadTitle: "Unread tickets", none: "No unread messages.", volume: "Notification volume" },
+  notify: { newMessage: "New message from {{name}}", unreadTitle: "Unread tickets", none: "No unread messages.", volume: "Notification volume", bell: "Notifications: {{count}} unread tickets", more: "Showing the {{count}} most recent.", unreadMessages: "{{count}} unread messages" },
 };
 
 const es: typeof pt = {
@@ -386,7 +386,7 @@ const es: typeof pt = {
     noNotes: "Sin notas.",
     close: "Cerrar",
   },
-  notify: { newMessage: "Nuevo mensaje de {{name}}", unreadTitle: "Atenciones no leídas", none: "No hay mensajes sin leer.", volume: "Volumen de notificaciones" },
+  notify: { newMessage: "Nuevo mensaje de {{name}}", unreadTitle: "Atenciones no leídas", none: "No hay mensajes sin leer.", volume: "Volumen de notificaciones", bell: "Notificaciones: {{count}} atenciones no leídas", more: "Mostrando las {{count}} más recientes.", unreadMessages: "{{count}} mensajes no leídos" },
 };
 
 /** Registers one feature's texts under `<ns>.*` in every language (deep merge, never overwriting the shell's keys). */

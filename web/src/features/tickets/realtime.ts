@@ -4,6 +4,7 @@
  * - `ticket` `{action:"update", ticket}` → lists and the open ticket; `{action:"delete", ticketId}` → removed;
  * - `appMessage` `{action:"create"|"update", message, ticket}` → the conversation and the ticket's row; a new inbound
  *   message raises a browser notification and a sound (volume from localStorage `volume`, 0..1);
+ * - both keep the top bar's unread-tickets list current (`notifications/unread.ts`);
  * - `contact` create/update/delete → contacts pages; `whatsapp` update/delete and `whatsappSession` update → the
  *   connections cache (QR dialog, badge).
  * Updates older than the cached `updatedAt` are dropped by the cache helpers.
@@ -14,22 +15,55 @@ import { removeContact, upsertContact, type Contact } from "../contacts/api.ts";
 import { removeWhatsapp, upsertWhatsapp, type Whatsapp } from "../connections/api.ts";
 import { viewerOf } from "./api.ts";
 import { removeTicket, upsertMessage, upsertTicket } from "./cache.ts";
+import { applyUnreadTicket, removeUnreadTicket } from "./notifications/unread.ts";
 import type { Message, Ticket } from "./types.ts";
 
 const obj = (v: unknown): Record<string, unknown> => (v && typeof v === "object" ? (v as Record<string, unknown>) : {});
 const isTicket = (v: unknown): v is Ticket => typeof obj(v).id === "number" && typeof obj(v).uuid === "string";
 const isMessage = (v: unknown): v is Message => typeof obj(v).id === "string" && typeof obj(v).ticketId === "number";
 
+/** localStorage key of the notification volume (attendance.md §9 "stored as volume"). */
+export const VOLUME_KEY = "volume";
+/** Event fired on `window` when the volume changes in this tab (other tabs get the `storage` event). */
+export const VOLUME_EVENT = "atende:volume";
+
+/** Rounds and clamps a volume to 0..1 in steps of 0.1 (attendance.md §9); non-numbers give 1. */
+export function normalizeVolume(v: unknown): number {
+  const n = Number(v);
+  return Number.isFinite(n) ? Math.round(Math.min(1, Math.max(0, n)) * 10) / 10 : 1;
+}
+
 /** Notification volume (localStorage `volume`, 0..1 in steps of 0.1; default 1). */
 export function notificationVolume(): number {
-  const v = Number(localStorage.getItem("volume") ?? "1");
-  return Number.isFinite(v) ? Math.min(1, Math.max(0, v)) : 1;
+  return normalizeVolume(localStorage.getItem(VOLUME_KEY) ?? "1");
+}
+
+/** Saves the notification volume (normalized to 0..1, step 0.1) and tells this tab's listeners. Returns the saved value. */
+export function setNotificationVolume(v: number): number {
+  const volume = normalizeVolume(v);
+  localStorage.setItem(VOLUME_KEY, String(volume));
+  window.dispatchEvent(new CustomEvent(VOLUME_EVENT, { detail: volume }));
+  return volume;
 }
 
 let audioCtx: AudioContext | null = null;
-/** A short two-tone chime at the saved volume (no asset needed). */
-export function playChime(): void {
-  const volume = notificationVolume();
+
+/**
+ * Creates or resumes the audio context. Browsers only allow audio after a user gesture, so the app calls this from
+ * one (the first click or key press, and the volume control) so later chimes from realtime frames are audible.
+ */
+export function unlockAudio(): void {
+  if (typeof AudioContext === "undefined") return;
+  try {
+    audioCtx ??= new AudioContext();
+    if (audioCtx.state === "suspended") void audioCtx.resume().catch(() => undefined);
+  } catch {
+    /* no audio device */
+  }
+}
+
+/** A short two-tone chime at the saved volume, or at `volume` (0..1) when given (no asset needed). */
+export function playChime(volume = notificationVolume()): void {
   if (!volume || typeof AudioContext === "undefined") return;
   try {
     audioCtx ??= new AudioContext();
@@ -80,10 +114,16 @@ export const attendanceHandlers: Record<string, RealtimeHandler> = {
     const d = obj(data);
     if (d.action === "delete") {
       const id = Number(d.ticketId ?? obj(d.ticket).id);
-      if (Number.isFinite(id)) removeTicket(queryClient, id);
+      if (Number.isFinite(id)) {
+        removeTicket(queryClient, id);
+        removeUnreadTicket(queryClient, id);
+      }
       return;
     }
-    if (isTicket(d.ticket)) upsertTicket(queryClient, d.ticket, viewerOf(session.user));
+    if (isTicket(d.ticket)) {
+      upsertTicket(queryClient, d.ticket, viewerOf(session.user));
+      applyUnreadTicket(queryClient, d.ticket, viewerOf(session.user));
+    }
   },
 
   appMessage: (data, { queryClient, session }) => {
@@ -93,6 +133,7 @@ export const attendanceHandlers: Record<string, RealtimeHandler> = {
     const fresh = upsertMessage(queryClient, message);
     if (isTicket(d.ticket)) {
       upsertTicket(queryClient, d.ticket, viewerOf(session.user));
+      applyUnreadTicket(queryClient, d.ticket, viewerOf(session.user));
       const t = d.ticket;
       const mine = t.userId === session.user.id || (t.status === "pending" && (t.queueId == null ? session.user.allTicket === "enabled" || session.user.profile === "admin" : (session.user.queueIds ?? []).includes(t.queueId)));
       if (fresh && d.action === "create" && !message.fromMe && !t.isGroup && t.status !== "closed" && mine && message.mediaType !== "reactionMessage") notify(message, t);
