@@ -127,7 +127,6 @@ export function ContactsPage() {
             onChange={(e) => setSearchText(e.target.value)}
             onClear={() => setSearchText("")}
             size="small"
-            data-testid="contacts-search"
           />
           {admin && (
             <>

@@ -1,0 +1,262 @@
+/**
+ * Browser proof of issue 4 §4, the Contacts page (attendance.md §2 Contacts page, §5, §9), with playwright-core + Debian
+ * chromium against the whole local stack in-process:
+ * - the number shows as `+CC (AA) number`; search waits for 3 characters and finds by name;
+ * - add with validation errors then the success toast; a duplicated number is refused; edit; Escape closes the dialog;
+ *   delete after 'Deseja realmente excluir este registro?';
+ * - infinite scroll loads the next page; select all, unselect one, delete the selected after a confirmation;
+ * - contacts created, edited and deleted by another user appear, change and vanish without a reload; a non-admin
+ *   sees no delete or selection controls;
+ * - starting a conversation from a contact opens the New ticket dialog with that contact and lands on its ticket.
+ *
+ * Needs `web/dist` (`npm run build -w web`) and `/usr/bin/chromium`.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { REPO_ROOT, startLocalStack, type LocalStack } from "../../infra/local/src/stack.ts";
+import { makeCompany, makeUser, type TestUser } from "../../test/helpers.ts";
+
+const CHROMIUM = "/usr/bin/chromium";
+const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic"];
+const STEP_MS = 30_000;
+const TEST_MS = 180_000;
+
+let stack: LocalStack;
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  if (!existsSync(join(REPO_ROOT, "web/dist/index.html"))) throw new Error("web/dist is missing: run `npm run build -w web` first");
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
+  stack = await startLocalStack({ port: 0, inMemory: true, dynamoEndpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB });
+  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+}, 120_000);
+
+afterAll(async () => {
+  for (const c of contexts) await c.close().catch(() => undefined);
+  await browser?.close();
+  await stack?.stop();
+});
+
+afterEach(async (ctx) => {
+  if (!process.env.E2E_DEBUG || ctx.task.result?.state !== "fail") return;
+  let i = 0;
+  for (const c of contexts) for (const p of c.pages()) await p.screenshot({ path: `/tmp/e2e-contacts-fail-${i++}.png` }).catch(() => undefined);
+});
+
+async function newPage(): Promise<Page> {
+  const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, timezoneId: "UTC", locale: "pt-BR" });
+  ctx.setDefaultTimeout(STEP_MS);
+  contexts.push(ctx);
+  const page = await ctx.newPage();
+  if (process.env.E2E_DEBUG) {
+    page.on("console", (m) => console.log(`[page] ${m.type()}: ${m.text()}`));
+    page.on("pageerror", (e) => console.log(`[page] pageerror: ${e.message}`));
+  }
+  return page;
+}
+
+/** Logs in through the login page (this revokes the API token of that user: single login). */
+async function login(page: Page, user: TestUser) {
+  await page.goto(`${stack.url}/login`);
+  await page.getByRole("textbox", { name: "Email" }).fill(user.email);
+  await page.getByLabel(/^Senha/).fill(user.password);
+  await page.getByRole("button", { name: "Entrar", exact: true }).click();
+  await page.getByTestId("greeting").waitFor();
+}
+
+/** Opens the Contacts page through the side menu. */
+async function openContacts(page: Page) {
+  await page.getByRole("navigation", { name: "Menu principal" }).getByRole("link", { name: "Contatos" }).click();
+  await page.waitForURL(`${stack.url}/contacts`);
+  await page.getByRole("heading", { name: "Contatos" }).waitFor();
+}
+
+/** Calls the stack's API as `user` (JSON). */
+async function http<T = any>(user: TestUser, method: string, path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${stack.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${user.token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${text}`);
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+const addContact = (user: TestUser, name: string, number: string, email = "") => http<{ id: number }>(user, "POST", "/api/contacts", { name, number, email });
+
+async function until<T>(fn: () => Promise<T | undefined | null | false>, what: string, ms = STEP_MS): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn().catch(() => undefined);
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+const toast = (page: Page, text: string) => page.getByTestId("toast").filter({ hasText: text }).first();
+const rows = (page: Page) => page.getByTestId("contact-row");
+const row = (page: Page, name: string) => rows(page).filter({ has: page.getByTestId("contact-name").getByText(name, { exact: true }) });
+
+describe("contacts page in the browser", () => {
+  it("searches from 3 characters, adds with validation, refuses a duplicate, edits and deletes after confirmation", async () => {
+    const { admin } = await makeCompany();
+    await addContact(admin, "Ana Souza", "5511987654321", "ana@example.com");
+    await addContact(admin, "Bruno Lima", "5521988887777");
+    await addContact(admin, "Carla Dias", "551133334444");
+
+    const page = await newPage();
+    await login(page, admin);
+    await openContacts(page);
+    await until(async () => (await rows(page).count()) === 3, "three contacts");
+    await expect(row(page, "Ana Souza").getByTestId("contact-number").innerText()).resolves.toBe("+55 (11) 98765-4321");
+    await expect(row(page, "Carla Dias").getByTestId("contact-number").innerText()).resolves.toBe("+55 (11) 3333-4444");
+    await expect(row(page, "Ana Souza").innerText()).resolves.toContain("ana@example.com");
+
+    // Search: two characters only show the hint; three find by name.
+    const search = page.getByPlaceholder("Pesquisar contatos");
+    await search.fill("Br");
+    await page.getByText("Digite pelo menos 3 caracteres.").waitFor();
+    await page.waitForTimeout(800); // longer than the 500 ms debounce: still no search
+    await expect(rows(page).count()).resolves.toBe(3);
+    await search.fill("Bru");
+    await until(async () => (await rows(page).count()) === 1, "only Bruno");
+    await expect(rows(page).first().getByTestId("contact-name").innerText()).resolves.toBe("Bruno Lima");
+    await search.fill("");
+    await until(async () => (await rows(page).count()) === 3, "all contacts again");
+
+    // Add: the form's rules, then the success toast and the new row.
+    await page.getByTestId("contacts-add").click();
+    const add = page.getByRole("dialog", { name: "Adicionar contato" });
+    await add.getByRole("button", { name: "Salvar" }).click();
+    await expect(add.getByText("Required").count()).resolves.toBe(2);
+    await add.getByRole("textbox", { name: /^Nome/ }).fill("Daniel Rocha");
+    await add.getByRole("textbox", { name: /^Número do WhatsApp/ }).fill("1234");
+    await add.getByRole("button", { name: "Salvar" }).click();
+    await add.getByText("Too Short!").waitFor();
+    await add.getByRole("textbox", { name: /^Número do WhatsApp/ }).fill("5511955554444");
+    await add.getByRole("textbox", { name: /^Número do WhatsApp/ }).press("Enter");
+    await toast(page, "Contato salvo com sucesso!").waitFor();
+    await add.waitFor({ state: "hidden" });
+    await expect(row(page, "Daniel Rocha").getByTestId("contact-number").innerText()).resolves.toBe("+55 (11) 95555-4444");
+
+    // The same number again is refused with the catalogue's message and adds nothing.
+    await page.getByTestId("contacts-add").click();
+    await add.getByRole("textbox", { name: /^Nome/ }).fill("Daniel Outro");
+    await add.getByRole("textbox", { name: /^Número do WhatsApp/ }).fill("5511955554444");
+    await add.getByRole("button", { name: "Salvar" }).click();
+    await toast(page, "Já existe um contato com este número.").waitFor();
+    await page.keyboard.press("Escape");
+    await add.waitFor({ state: "hidden" });
+    await expect(row(page, "Daniel Outro").count()).resolves.toBe(0);
+
+    // Edit: an invalid email is refused, then the change shows in the row.
+    await row(page, "Daniel Rocha").getByTestId("contact-edit").click();
+    const edit = page.getByRole("dialog", { name: "Editar contato" });
+    await expect(edit.getByRole("textbox", { name: /^Nome/ }).inputValue()).resolves.toBe("Daniel Rocha");
+    await edit.getByRole("textbox", { name: /^Nome/ }).fill("Daniel Rocha Filho");
+    await edit.getByRole("textbox", { name: /^Email/ }).fill("daniel@");
+    await edit.getByRole("button", { name: "Salvar" }).click();
+    await edit.getByText("Invalid email").waitFor();
+    await edit.getByRole("textbox", { name: /^Email/ }).fill("daniel@example.com");
+    await edit.getByRole("button", { name: "Salvar" }).click();
+    await toast(page, "Contato salvo com sucesso!").waitFor();
+    await row(page, "Daniel Rocha Filho").getByRole("cell", { name: "daniel@example.com" }).waitFor();
+    await expect(row(page, "Daniel Rocha").count()).resolves.toBe(0);
+
+    // Delete after the confirmation; "Não" keeps the contact.
+    await row(page, "Bruno Lima").getByTestId("contact-delete").click();
+    const confirm = page.getByRole("dialog", { name: "Excluir registro" });
+    await confirm.getByText("Deseja realmente excluir este registro?").waitFor();
+    await confirm.getByRole("button", { name: "Não" }).click();
+    await confirm.waitFor({ state: "hidden" });
+    await expect(row(page, "Bruno Lima").count()).resolves.toBe(1);
+    await row(page, "Bruno Lima").getByTestId("contact-delete").click();
+    await confirm.getByRole("button", { name: "Sim" }).click();
+    await toast(page, "Contato excluído com sucesso!").waitFor();
+    await row(page, "Bruno Lima").waitFor({ state: "detached" });
+
+    // After a reload the server agrees.
+    await page.reload();
+    await until(async () => (await rows(page).count()) === 3, "three contacts after the reload");
+    await expect(row(page, "Bruno Lima").count()).resolves.toBe(0);
+    await expect(row(page, "Daniel Rocha Filho").count()).resolves.toBe(1);
+  }, TEST_MS);
+
+  it("loads the next page on scroll, selects all, and deletes the selected after confirmation", async () => {
+    const { admin } = await makeCompany();
+    for (let i = 1; i <= 25; i++) await addContact(admin, `Cliente ${String(i).padStart(2, "0")}`, `55119000000${String(i).padStart(2, "0")}`);
+
+    const page = await newPage();
+    await login(page, admin);
+    await openContacts(page);
+    await until(async () => (await rows(page).count()) >= 20, "the first page");
+    await expect(row(page, "Cliente 25").count()).resolves.toBe(0);
+    await page.getByTestId("contacts-scroll").evaluate((el) => (el.scrollTop = el.scrollHeight));
+    await row(page, "Cliente 25").waitFor();
+    await expect(rows(page).count()).resolves.toBe(25);
+
+    await page.getByTestId("contacts-select-all").click();
+    await expect(page.getByTestId("contacts-select-all").innerText()).resolves.toBe("Desmarcar todos");
+    await row(page, "Cliente 07").getByRole("checkbox", { name: "Selecionar Cliente 07" }).uncheck();
+    await expect(page.getByTestId("contacts-select-all").innerText()).resolves.toBe("Selecionar todos");
+    await page.getByTestId("contacts-delete-selected").click();
+    const confirm = page.getByRole("dialog", { name: "Excluir selecionados" });
+    await confirm.getByText("Deseja realmente excluir os 24 contatos selecionados?").waitFor();
+    await confirm.getByRole("button", { name: "Sim" }).click();
+    await toast(page, "24 contato(s) excluído(s) com sucesso!").waitFor();
+    await until(async () => (await rows(page).count()) === 1, "only the unselected contact");
+    await expect(rows(page).first().getByTestId("contact-name").innerText()).resolves.toBe("Cliente 07");
+    await expect(page.getByTestId("contacts-delete-selected").isDisabled()).resolves.toBe(true);
+
+    await page.reload();
+    await row(page, "Cliente 07").waitFor();
+    await expect(rows(page).count()).resolves.toBe(1);
+  }, TEST_MS);
+
+  it("shows contacts created, edited and deleted by another user without a reload; an agent cannot delete", async () => {
+    const { companyId, admin } = await makeCompany();
+    const agent = await makeUser(companyId, { name: "Agente Contatos" });
+    await addContact(admin, "Primeiro Contato", "5511911110000");
+
+    const page = await newPage();
+    await login(page, agent);
+    await openContacts(page);
+    await row(page, "Primeiro Contato").waitFor();
+    await expect(page.getByTestId("contact-delete").count()).resolves.toBe(0);
+    await expect(page.getByTestId("contacts-select-all").count()).resolves.toBe(0);
+    await expect(page.getByRole("checkbox").count()).resolves.toBe(0);
+
+    const { id } = await addContact(admin, "Eva Ao Vivo", "5511922223333");
+    await row(page, "Eva Ao Vivo").waitFor();
+    await http(admin, "PUT", `/api/contacts/${id}`, { name: "Eva Renomeada", email: "eva@example.com" });
+    await row(page, "Eva Renomeada").getByRole("cell", { name: "eva@example.com" }).waitFor();
+    await expect(row(page, "Eva Ao Vivo").count()).resolves.toBe(0);
+    await http(admin, "DELETE", `/api/contacts/${id}`);
+    await row(page, "Eva Renomeada").waitFor({ state: "detached" });
+    await expect(rows(page).count()).resolves.toBe(1);
+  }, TEST_MS);
+
+  it("starts a conversation from a contact and lands on its ticket", async () => {
+    const { admin } = await makeCompany();
+    const w = await http<{ id: number }>(admin, "POST", "/api/whatsapp", { name: "Conexão Contatos", queueIds: [], greetingMessage: "" });
+    await until(async () => (await (await fetch(`${stack.url}/sim/whatsapp/${w.id}`)).json()).qrcode, "the QR");
+    const scan = await fetch(`${stack.url}/sim/whatsapp/${w.id}/scan`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    expect(scan.ok).toBe(true);
+    await addContact(admin, "Fábio Conversa", "5511944443333");
+
+    const page = await newPage();
+    await login(page, admin);
+    await openContacts(page);
+    await row(page, "Fábio Conversa").getByTestId("contact-open-ticket").click();
+    const dialog = page.getByRole("dialog", { name: "Novo atendimento" });
+    await dialog.getByText("Fábio Conversa").waitFor();
+    await dialog.getByRole("button", { name: "Iniciar" }).click();
+    await page.waitForURL(new RegExp(`^${stack.url}/tickets/[0-9a-f-]{36}$`));
+    await page.getByTestId("conversation").getByText("Fábio Conversa").first().waitFor();
+  }, TEST_MS);
+});
