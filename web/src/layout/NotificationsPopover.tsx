@@ -7,11 +7,10 @@
  * ?withUnreadMessages=true`, then live from the realtime table). Opening the panel asks for the browser-notification
  * permission once (a user gesture) and unlocks audio for the chime.
  */
-import { useEffect } from "react";
+import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
 import { errorMessage } from "../api/errors.ts";
-import { Avatar } from "../features/tickets/ContactDrawer.tsx";
 import { ticketAge, useNow } from "../features/tickets/format.ts";
 import { useUnreadTickets } from "../features/tickets/notifications/unread.ts";
 import { unlockAudio } from "../features/tickets/realtime.ts";
@@ -23,6 +22,18 @@ import { usePopover } from "./usePopover.ts";
 export function badgeText(count: number, more: boolean): string {
   if (count > 99) return "99+";
   return `${count}${more ? "+" : ""}`;
+}
+
+/** Contact picture, or the name's initial on a colour derived from the name (no import of the lazy tickets page). */
+function ContactAvatar({ name, url }: { name: string; url?: string | null }) {
+  const [broken, setBroken] = useState(false);
+  if (url && !broken) return <img className="avatar notify-avatar" src={url} alt="" onError={() => setBroken(true)} />;
+  const hue = [...(name || "?")].reduce((h, ch) => (h * 31 + ch.charCodeAt(0)) % 360, 7);
+  return (
+    <span className="avatar avatar-initial notify-avatar" aria-hidden="true" style={{ background: `hsl(${hue} 45% 42%)` }}>
+      {(name || "?").trim().charAt(0).toUpperCase()}
+    </span>
+  );
 }
 
 function askNotificationPermission() {
@@ -134,7 +145,7 @@ function NotificationList({ q, tickets, onOpen }: { q: ReturnType<typeof useUnre
                 data-ticket-uuid={tk.uuid}
               >
                 <span className="notify-queue" style={{ background: tk.queue?.color ?? "var(--amplify-colors-neutral-40)" }} aria-hidden="true" />
-                <Avatar name={tk.contact?.name ?? ""} url={tk.contact?.profilePicUrl} size="2.25rem" />
+                <ContactAvatar name={tk.contact?.name ?? ""} url={tk.contact?.profilePicUrl} />
                 <span className="notify-text">
                   <span className="notify-line1">
                     <strong className="notify-name">{tk.contact?.name}</strong>
