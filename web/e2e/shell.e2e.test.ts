@@ -150,6 +150,22 @@ describe("web shell in the browser", () => {
     await admin.getByTestId("user-row").filter({ hasText: "Live Update" }).waitFor();
   }, TEST_MS);
 
+  it("refetches the open table when the tab becomes visible again, showing a change that sent no event", async () => {
+    const companyId = await admin.evaluate(() => (JSON.parse(localStorage.getItem("user") ?? "{}") as { companyId: number }).companyId);
+    await admin.getByTestId("user-row").first().waitFor();
+    await makeUser(companyId, { name: "Silent Change" }); // written straight to the table: no realtime event
+    await admin.waitForTimeout(500);
+    expect(await admin.getByTestId("user-row").filter({ hasText: "Silent Change" }).count()).toBe(0);
+    // The tab goes to the background and comes back.
+    await admin.evaluate(() => {
+      Object.defineProperty(document, "visibilityState", { configurable: true, get: () => "hidden" });
+      document.dispatchEvent(new Event("visibilitychange", { bubbles: true })); // as browsers fire it
+      Object.defineProperty(document, "visibilityState", { configurable: true, get: () => "visible" });
+      document.dispatchEvent(new Event("visibilitychange", { bubbles: true })); // as browsers fire it
+    });
+    await admin.getByTestId("user-row").filter({ hasText: "Silent Change" }).waitFor();
+  }, TEST_MS);
+
   it("loads the next page of users when the table is scrolled to the bottom", async () => {
     const companyId = await admin.evaluate(() => (JSON.parse(localStorage.getItem("user") ?? "{}") as { companyId: number }).companyId);
     for (let i = 0; i < 25; i++) await makeUser(companyId, { name: `Paged ${String(i).padStart(2, "0")}` });

@@ -6,11 +6,14 @@ import { AppRoutes } from "./routes/index.tsx";
 import { AppThemeProvider } from "./ui/theme.tsx";
 import { ToastProvider } from "./ui/Toast.tsx";
 
-/** Query defaults: no refetch on focus (realtime keeps data fresh); retry only network and 5xx errors, twice. */
+/**
+ * Query defaults: what is on screen (the active queries) is refetched whenever the tab becomes visible again, since
+ * realtime events may have been missed while it slept (issue 4 §1); retry only network and 5xx errors, twice.
+ */
 export const queryClient = new QueryClient({
   defaultOptions: {
     queries: {
-      refetchOnWindowFocus: false,
+      refetchOnWindowFocus: "always",
       staleTime: 30_000,
       retry: (count, err) => count < 2 && !(err instanceof HttpError && err.status < 500),
     },
