@@ -144,7 +144,7 @@ function NotificationList({ q, tickets, onOpen }: { q: ReturnType<typeof useUnre
                 data-testid="notification-item"
                 data-ticket-uuid={tk.uuid}
               >
-                <span className="notify-queue" style={{ background: tk.queue?.color ?? "var(--amplify-colors-neutral-40)" }} aria-hidden="true" />
+                {tk.queue?.color && <span className="notify-queue" style={{ background: tk.queue.color }} aria-hidden="true" />}
                 <ContactAvatar name={tk.contact?.name ?? ""} url={tk.contact?.profilePicUrl} />
                 <span className="notify-text">
                   <span className="notify-line1">
