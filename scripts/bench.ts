@@ -6,8 +6,9 @@
  * - `GET /api/tickets` through the local gateway, page of 40 with nested data: p50/p95/p99 and requests/s at
  *   concurrency 1 and 10 for the open and pending tabs and for a search matching ~5% of contacts and one matching none,
  *   at 1k, 10k and 100k tickets (target: p99 ≤ 25 ms at concurrency 1, flat across sizes, searches as fast as tabs);
- * - the web's initial JavaScript, gzipped.
- * Usage: `npm run bench [-- --sizes=1000,10000,100000] [-- --only=ingest,tickets,web]`.
+ * - the web's initial JavaScript, gzipped, and the ticket-list render in headless chromium for 5k tickets (navigation
+ *   to first rows painted, scrolling the virtualized list through every page of 40, DOM rows; `scripts/bench/web-render.ts`).
+ * Usage: `npm run bench [-- --sizes=1000,10000,100000] [-- --only=ingest,tickets,web] [-- --renderTickets=5000]`.
  */
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { gzipSync } from "node:zlib";
@@ -16,6 +17,7 @@ import WebSocket from "ws";
 import { startDynamo } from "../infra/local/src/dynamo.ts";
 import { load, summarize } from "./bench/stats.ts";
 import { seedTickets } from "./bench/seed.ts";
+import { measureTicketListRender } from "./bench/web-render.ts";
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, "").split("=")) as [string, string][]);
 const sizes = (args.sizes ?? "1000,10000,100000").split(",").map(Number);
@@ -141,6 +143,21 @@ try {
       const gz = sizes.reduce((a, b) => a + b.gzipBytes, 0);
       results.web = { initialJs: sizes, initialJsGzipBytes: gz };
       table("Web initial JavaScript", [...sizes, { file: "TOTAL", bytes: sizes.reduce((a, b) => a + b.bytes, 0), gzipBytes: gz }]);
+
+      // Ticket-list render: N open tickets assigned to the admin, the assigned tab of /tickets in headless chromium.
+      const n = Number(args.renderTickets ?? 5000);
+      const t = await tenant();
+      await seedTickets({ companyId: t.companyId, whatsappId: t.whatsappId, userId: t.admin.id, queueIds: t.queueIds, n, status: "open" });
+      const r = await measureTicketListRender({ baseUrl: stack.url, email: t.admin.email, password: t.admin.password, expected: n });
+      results.web = { ...(results.web as object), ticketListRender: r };
+      table(`Web: ticket-list render for ${n} tickets (headless chromium 1440×900, ms)`, [
+        { measure: "navigation → first rows painted (median of 3)", value: r.firstRowsMs.median },
+        { measure: "navigation → first rows painted (min / max)", value: `${r.firstRowsMs.min} / ${r.firstRowsMs.max}` },
+        { measure: `scroll through all ${r.ticketsLoaded} tickets`, value: r.scrollAllMs },
+        { measure: "GET /api/tickets pages (40 each) / scroll steps", value: `${r.requests} / ${r.scrollSteps}` },
+        { measure: "ticket rows in the DOM (max during scroll / at the end)", value: `${r.maxDomRows} / ${r.domRowsAtEnd}` },
+        { measure: "JS heap after loading all, MB", value: r.jsHeapMB ?? "n/a" },
+      ]);
     }
   }
 } finally {

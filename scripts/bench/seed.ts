@@ -38,8 +38,9 @@ export async function batchPut(items: Record<string, unknown>[], parallel = 8): 
 /**
  * Seeds `n` contacts and `n` tickets (40% open assigned to `userId`, 40% pending, 20% closed; three queues) in a
  * company. `searchShare` of the contacts are named "Mariana ..." so a search for "mariana" matches that share.
+ * With `status`, every ticket gets that status (open and closed ones assigned to `userId`).
  */
-export async function seedTickets(opts: { companyId: number; whatsappId: number; userId: number; queueIds: number[]; n: number; searchShare?: number }) {
+export async function seedTickets(opts: { companyId: number; whatsappId: number; userId: number; queueIds: number[]; n: number; searchShare?: number; status?: "open" | "pending" | "closed" }) {
   const { companyId, whatsappId, userId, queueIds, n } = opts;
   const share = opts.searchShare ?? 0.05;
   const base = Date.parse("2026-01-01T00:00:00Z");
@@ -51,7 +52,7 @@ export async function seedTickets(opts: { companyId: number; whatsappId: number;
     const contact = ContactItem.parse({ id: i, companyId, uuid: randomUUID(), name, number, jids: [`${number}@s.whatsapp.net`], createdAt: at, updatedAt: at });
     items.push(contactRecord(contact));
     const r = i % 5;
-    const status = r < 2 ? "open" : r < 4 ? "pending" : "closed";
+    const status = opts.status ?? (r < 2 ? "open" : r < 4 ? "pending" : "closed");
     const ticket = TicketItem.parse({
       id: i, uuid: randomUUID(), companyId, status, contactId: i, whatsappId, queueId: queueIds[i % queueIds.length],
       userId: status === "pending" ? null : userId, lastMessage: `Mensagem ${i}`, unreadMessages: i % 3, createdAt: at, updatedAt: at,
