@@ -130,7 +130,7 @@ export function ContactsPage() {
           />
           {admin && (
             <>
-              <Button size="small" onClick={toggleAll} isDisabled={!contacts.length} data-testid="contacts-select-all">
+              <Button size="small" className="contacts-select-all" onClick={toggleAll} isDisabled={!contacts.length} data-testid="contacts-select-all">
                 {allSelected ? t("contacts.unselectAll") : t("contacts.selectAll")}
               </Button>
               <Button size="small" variation="destructive" isDisabled={!selected.length} onClick={() => setDeletingSelected(true)} data-testid="contacts-delete-selected">
@@ -194,7 +194,7 @@ export function ContactsPage() {
               {contacts.map((c) => {
                 const number = formatContactNumber(c.number);
                 return (
-                  <TableRow key={c.id} data-testid="contact-row" data-contact-id={c.id} aria-selected={admin ? picked.has(c.id) : undefined}>
+                  <TableRow key={c.id} data-testid="contact-row" data-contact-id={c.id} data-selected={admin && picked.has(c.id) ? "true" : undefined}>
                     {admin && (
                       <TableCell className="col-check">
                         <input type="checkbox" className="contacts-check" checked={picked.has(c.id)} onChange={() => toggle(c.id)} aria-label={t("contacts.select", { name: c.name })} />
