@@ -149,6 +149,14 @@ describe("top bar notifications in the browser", () => {
       await expect.poll(() => bellCount(page).textContent()).toBe("1");
       await page.getByTestId("notifications-button").click();
       await expect.poll(() => items.allTextContents()).toEqual([expect.stringContaining("Cliente Um")]);
+      await page.keyboard.press("Escape");
+
+      // A message that arrives while its conversation is on screen is read at once: it never stays unread.
+      await customerSays(wid, "5511911110002", "Cliente Dois", "Mais uma coisa");
+      await page.getByTestId("conversation").getByText("Mais uma coisa").waitFor();
+      await expect.poll(() => bellCount(page).textContent()).toBe("1");
+      await page.getByTestId("notifications-button").click();
+      await expect.poll(() => items.allTextContents()).toEqual([expect.stringContaining("Cliente Um")]);
 
       // An agent outside the ticket's queue has nothing to read.
       const other = await newPage();

@@ -3,13 +3,15 @@
  * (`web/src/realtime/handlers.ts`):
  * - `ticket` `{action:"update", ticket}` → lists and the open ticket; `{action:"delete", ticketId}` → removed;
  * - `appMessage` `{action:"create"|"update", message, ticket}` → the conversation and the ticket's row; a new inbound
- *   message raises a browser notification and a sound (volume from localStorage `volume`, 0..1);
+ *   message raises a browser notification and a sound (volume from localStorage `volume`, 0..1), or, when this tab
+ *   shows its conversation, is read at once (unread count back to zero, read receipts sent);
  * - both keep the top bar's unread-tickets list current (`notifications/unread.ts`);
  * - `contact` create/update/delete → contacts pages; `whatsapp` update/delete and `whatsappSession` update → the
  *   connections cache (QR dialog, badge).
  * Updates older than the cached `updatedAt` are dropped by the cache helpers.
  */
 import type { RealtimeHandler } from "../../realtime/handlers.ts";
+import { apiRequest } from "../../api/client.ts";
 import i18n from "../../i18n/index.ts";
 import { removeContact, upsertContact, type Contact } from "../contacts/api.ts";
 import { removeWhatsapp, upsertWhatsapp, type Whatsapp } from "../connections/api.ts";
@@ -83,10 +85,32 @@ export function playChime(volume = notificationVolume()): void {
   }
 }
 
+/** True while this tab shows the ticket's conversation. */
+const lookingAt = (ticket: Ticket) => document.visibilityState === "visible" && location.pathname === `/tickets/${ticket.uuid}`;
+
+const readTimers = new Map<number, ReturnType<typeof setTimeout>>();
+/** Delay before a message that arrives in the open conversation is marked read, in ms (batches a burst). */
+export const READ_WHILE_LOOKING_MS = 800;
+
+/**
+ * A message arrived in the conversation the user is looking at: it is read. Reading the first page
+ * (`GET /api/messages/{ticketId}`) zeroes the ticket's unread count and sends the read receipts, as opening it does;
+ * one read per ticket per {@link READ_WHILE_LOOKING_MS}.
+ */
+function readWhileLooking(ticket: Ticket): void {
+  if (readTimers.has(ticket.id)) return;
+  readTimers.set(
+    ticket.id,
+    setTimeout(() => {
+      readTimers.delete(ticket.id);
+      if (lookingAt(ticket)) void apiRequest("GET", `/messages/${ticket.id}`).catch(() => undefined);
+    }, READ_WHILE_LOOKING_MS),
+  );
+}
+
 /** Browser notification for a new inbound message the user is not looking at (unsupported browsers: only logged). */
 function notify(message: Message, ticket: Ticket): void {
-  const looking = document.visibilityState === "visible" && location.pathname === `/tickets/${ticket.uuid}`;
-  if (looking) return;
+  if (lookingAt(ticket)) return;
   playChime();
   if (typeof Notification === "undefined") {
     console.info("browser notifications unsupported");
@@ -136,6 +160,7 @@ export const attendanceHandlers: Record<string, RealtimeHandler> = {
       applyUnreadTicket(queryClient, d.ticket, viewerOf(session.user));
       const t = d.ticket;
       const mine = t.userId === session.user.id || (t.status === "pending" && (t.queueId == null ? session.user.allTicket === "enabled" || session.user.profile === "admin" : (session.user.queueIds ?? []).includes(t.queueId)));
+      if (fresh && d.action === "create" && !message.fromMe && t.unreadMessages > 0 && lookingAt(t)) readWhileLooking(t);
       if (fresh && d.action === "create" && !message.fromMe && !t.isGroup && t.status !== "closed" && mine && message.mediaType !== "reactionMessage") notify(message, t);
     }
   },
