@@ -26,6 +26,7 @@ import { getSetting } from "../settings/service.ts";
 import { mediaKey, putMedia } from "../storage/media.ts";
 import { getActiveTicketId, queryContactTickets } from "../tickets/repository.ts";
 import type { TicketItem } from "../tickets/schema.ts";
+import { getWhatsappItem } from "../whatsapp/repository.ts";
 import { findOrCreateTicket, publishTicket, setTicketPresence } from "../tickets/service.ts";
 import { mapContent, MAX_PREVIEW_CHARS, type MappedMessage } from "./content.ts";
 import { jidUser, MAX_JID_CHARS, normalizeUserJid, phoneDigits, resolveKey, type ChatIdentity } from "./identity.ts";
@@ -140,14 +141,16 @@ async function onUpsert(ctx: IngestContext, data: unknown, skipped: Skips): Prom
 /** WhatsApp timestamp (seconds, sometimes ms) → ISO; now when absent. */
 /**
  * A message's time as ISO-8601 with milliseconds, from Baileys' `messageTimestamp` (seconds; ms accepted). WhatsApp
- * stamps whole seconds, so several messages of one second would sort by their random ids: the milliseconds come from
- * how long after its second the message reached us (capped at 999), which keeps a burst in arrival order.
+ * stamps whole seconds, so several messages of one second would sort by their random ids: when a message reaches us
+ * within its own second, the milliseconds are how far into that second it arrived, which keeps a live burst in
+ * arrival order; later arrivals (history, offline catch-up) keep WhatsApp's whole second.
  */
 export function waTime(ts: number | undefined, receivedAtMs = Date.now()): string {
   if (!ts || ts <= 0) return new Date(receivedAtMs).toISOString();
   if (ts > 1e12) return new Date(ts).toISOString();
   const second = ts * 1000;
-  return new Date(second + Math.min(999, Math.max(0, receivedAtMs - second))).toISOString();
+  const late = receivedAtMs - second;
+  return new Date(second + (late >= 0 && late < 1000 ? late : 0)).toISOString();
 }
 
 /** Baileys `WebMessageInfo.Status` → the spec's ack (0 pending, 1-2 sent, 3 delivered, 4-5 read; -1 failed). */
@@ -396,7 +399,13 @@ async function ticketFor(ctx: IngestContext, contactId: number, isGroup: boolean
     const latest = (await queryContactTickets(ctx.companyId, contactId, 20)).find((t) => t.whatsappId === ctx.whatsappId);
     if (latest) return latest;
   }
-  return (await findOrCreateTicket(ctx.companyId, { contactId, whatsappId: ctx.whatsappId, isGroup })).ticket;
+  // A customer's new ticket on a connection with exactly one queue goes to that queue (Whaticket's verifyQueue, without
+  // a greeting); with more queues it stays without one until the queue menu (chatbot) chooses.
+  const resolveQueueId = async () => {
+    const wa = isGroup || keepClosed ? null : await getWhatsappItem(ctx.companyId, ctx.whatsappId);
+    return wa?.queueIds.length === 1 ? wa.queueIds[0] : null;
+  };
+  return (await findOrCreateTicket(ctx.companyId, { contactId, whatsappId: ctx.whatsappId, isGroup, resolveQueueId })).ticket;
 }
 
 // ---- messages.update / reactions / receipts --------------------------------------------------------------------

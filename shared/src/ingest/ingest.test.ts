@@ -4,6 +4,7 @@
  * acks only moving forward, and payloads that must never throw.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeQueue, makeWhatsapp } from "../tickets/fixtures.testkit.ts";
 import { writeTicketTransition } from "../tickets/repository.ts";
 import { registerSocket, startRealtimeCapture } from "../users/realtime-capture.testkit.ts";
 import { handleBaileysEvent, ingestOptions, type IngestContext } from "./index.ts";
@@ -367,5 +368,19 @@ describe("message order", () => {
     const st = await storedState(ctx.companyId);
     expect(st.messages.map((m) => m.body)).toEqual(["parte 1", "parte 2", "parte 3"]);
     expect(st.messages.every((m) => m.waTimestamp.startsWith(new Date(second * 1000).toISOString().slice(0, 19)))).toBe(true);
+  });
+});
+
+describe("queue of a new ticket", () => {
+  it("puts a customer's new ticket in the connection's queue when it has exactly one, and in none when it has more", async () => {
+    const ctx = await company();
+    const [a, b] = [await makeQueue(ctx.companyId), await makeQueue(ctx.companyId)];
+    const single = await makeWhatsapp(ctx.companyId, { queueIds: [a.id] });
+    const multi = await makeWhatsapp(ctx.companyId, { queueIds: [a.id, b.id], isDefault: false });
+    await upsert({ ...ctx, whatsappId: single.id }, [text({ remoteJid: "5511912340041@s.whatsapp.net", id: "3A0000QUEUE0000001" }, "oi")]);
+    await upsert({ ...ctx, whatsappId: multi.id }, [text({ remoteJid: "5511912340042@s.whatsapp.net", id: "3A0000QUEUE0000002" }, "oi")]);
+    const st = await storedState(ctx.companyId);
+    const byConnection = Object.fromEntries(st.tickets.map((t) => [t.whatsappId, t.queueId]));
+    expect(byConnection).toEqual({ [single.id]: a.id, [multi.id]: null });
   });
 });

@@ -27,7 +27,7 @@ export async function makeQueue(companyId: number, opts: { name?: string; color?
 /** Writes a connection item (default status CONNECTED, default connection). */
 export async function makeWhatsapp(
   companyId: number,
-  opts: { name?: string; status?: WhatsappItem["status"]; isDefault?: boolean; number?: string; complationMessage?: string } = {},
+  opts: { name?: string; status?: WhatsappItem["status"]; isDefault?: boolean; number?: string; complationMessage?: string; queueIds?: number[] } = {},
 ): Promise<WhatsappItem> {
   const id = await nextId(companyId, "whatsapp");
   const now = nowIso();
@@ -39,6 +39,7 @@ export async function makeWhatsapp(
     isDefault: opts.isDefault ?? true,
     number: opts.number ?? "5511900000000",
     complationMessage: opts.complationMessage ?? "",
+    queueIds: opts.queueIds ?? [],
     createdAt: now,
     updatedAt: now,
   });

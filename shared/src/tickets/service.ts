@@ -35,14 +35,22 @@ import { TicketItem, type TicketStatus, type TicketView } from "./schema.ts";
 
 /**
  * The ingest path's ticket (DESIGN.md §6): returns the contact's open/pending ticket on that connection (the ACTIVE
- * marker), or creates a new `pending` ticket (queue `queueId` or none) when there is none — so a customer writing after
+ * marker), or creates a new `pending` ticket (queue `queueId`, else `resolveQueueId()`, else none) when there is none — so a customer writing after
  * a close starts a new ticket while the earlier ones stay readable. Race-safe: concurrent calls give one ticket (the
  * loser reads the winner through the marker). Does not publish: the caller publishes after storing its message.
  */
 export async function findOrCreateTicket(
   companyId: number,
-  input: { contactId: number; whatsappId: number; isGroup: boolean; queueId?: number | null },
+  input: {
+    contactId: number;
+    whatsappId: number;
+    isGroup: boolean;
+    queueId?: number | null;
+    /** Consulted only when a ticket is about to be created and `queueId` is not given. */
+    resolveQueueId?: () => Promise<number | null>;
+  },
 ): Promise<{ ticket: TicketItem; created: boolean }> {
+  let queueId = input.queueId;
   for (let attempt = 0; attempt < 5; attempt++) {
     const activeId = await getActiveTicketId(companyId, input.whatsappId, input.contactId);
     if (activeId) {
@@ -52,6 +60,7 @@ export async function findOrCreateTicket(
       await deleteStaleMarker(companyId, input.whatsappId, input.contactId, activeId);
       continue;
     }
+    if (queueId === undefined && input.resolveQueueId) queueId = await input.resolveQueueId();
     const now = nowIso();
     const ticket = TicketItem.parse({
       id: await nextId(companyId, "ticket"),
@@ -60,7 +69,7 @@ export async function findOrCreateTicket(
       status: "pending",
       contactId: input.contactId,
       whatsappId: input.whatsappId,
-      queueId: input.queueId ?? null,
+      queueId: queueId ?? null,
       userId: null,
       isGroup: input.isGroup,
       version: 0,
