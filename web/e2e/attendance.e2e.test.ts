@@ -12,110 +12,16 @@
  *
  * Needs `web/dist` (`npm run build -w web`) and `/usr/bin/chromium`.
  */
-import { existsSync } from "node:fs";
-import { join } from "node:path";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { REPO_ROOT, startLocalStack, type LocalStack } from "../../infra/local/src/stack.ts";
-import { makeCompany, makeUser, type TestUser } from "../../test/helpers.ts";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { makeCompany, makeUser } from "../../test/helpers.ts";
+import { TEST_MS, useBrowserStack } from "./harness.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic"];
-const STEP_MS = 30_000;
-const TEST_MS = 180_000;
 /** A 1×1 PNG. */
 const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==", "base64");
 
-let stack: LocalStack;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  if (!existsSync(join(REPO_ROOT, "web/dist/index.html"))) throw new Error("web/dist is missing: run `npm run build -w web` first");
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
-  stack = await startLocalStack({ port: 0, inMemory: true, dynamoEndpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-}, 120_000);
-
-afterAll(async () => {
-  for (const c of contexts) await c.close().catch(() => undefined);
-  await browser?.close();
-  await stack?.stop();
-});
-
-afterEach(async (ctx) => {
-  if (!process.env.E2E_DEBUG || ctx.task.result?.state !== "fail") return;
-  let i = 0;
-  for (const c of contexts) for (const p of c.pages()) await p.screenshot({ path: `/tmp/e2e-att-fail-${i++}.png` }).catch(() => undefined);
-});
-
-async function newContext(): Promise<BrowserContext> {
-  const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, timezoneId: "UTC", locale: "pt-BR" });
-  ctx.setDefaultTimeout(STEP_MS);
-  contexts.push(ctx);
-  return ctx;
-}
-
-async function newPage(ctx?: BrowserContext): Promise<Page> {
-  const page = await (ctx ?? (await newContext())).newPage();
-  if (process.env.E2E_DEBUG) {
-    page.on("console", (m) => console.log(`[page] ${m.type()}: ${m.text()}`));
-    page.on("pageerror", (e) => console.log(`[page] pageerror: ${e.message}`));
-  }
-  return page;
-}
-
-async function login(page: Page, email: string, password: string) {
-  await page.goto(`${stack.url}/login`);
-  await page.getByRole("textbox", { name: "Email" }).fill(email);
-  await page.getByLabel(/^Senha/).fill(password);
-  await page.getByRole("button", { name: "Entrar", exact: true }).click();
-  await page.getByTestId("greeting").waitFor();
-}
-
-/** Calls the stack's API as `user` (JSON). */
-async function http<T = any>(user: TestUser | { token: string }, method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${stack.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${user.token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${text}`);
-  return (text ? JSON.parse(text) : undefined) as T;
-}
-
-async function until<T>(fn: () => Promise<T | undefined | null | false>, what: string, ms = STEP_MS): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn().catch(() => undefined);
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-/** Creates a connection through the API and pairs it with the simulated phone; returns its id. */
-async function connectedWhatsapp(admin: TestUser, name: string, queueIds: number[] = []): Promise<number> {
-  const w = await http<{ id: number }>(admin, "POST", "/api/whatsapp", { name, queueIds, greetingMessage: queueIds.length > 1 ? "Olá!" : "" });
-  await until(async () => (await (await fetch(`${stack.url}/sim/whatsapp/${w.id}`)).json()).qrcode, "the QR");
-  const scan = await fetch(`${stack.url}/sim/whatsapp/${w.id}/scan`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
-  if (!scan.ok) throw new Error(`scan → ${scan.status} ${await scan.text()}`);
-  return w.id;
-}
-
-/** A customer message through the simulated network (waits until the backend handled it). */
-async function customerSays(whatsappId: number, from: string, pushName: string, text: string): Promise<string> {
-  const res = await fetch(`${stack.url}/sim/whatsapp/${whatsappId}/messages`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ from, pushName, text }),
-  });
-  if (!res.ok) throw new Error(`sim message → ${res.status} ${await res.text()}`);
-  return ((await res.json()) as { id: string }).id;
-}
-
-const toast = (page: Page, text: string) => page.getByTestId("toast").filter({ hasText: text }).first();
+const e2e = useBrowserStack("attendance");
+const { newContext, newPage, login, http, until, connectedWhatsapp, customerSays, toast } = e2e;
 
 describe("attendance screens in the browser", () => {
   it("plays the whole loop: connection, QR, sandbox phone, pending ticket, accept, answer with ticks, reaction, resolve", async () => {
@@ -142,7 +48,7 @@ describe("attendance screens in the browser", () => {
 
     // Scan it from the sandbox phone in a second tab.
     const phone = await newPage(ctx);
-    await phone.goto(`${stack.url}/sandbox?whatsappId=${whatsappId}&number=5511987654321&name=Joana%20Cliente`);
+    await phone.goto(`${e2e.stack.url}/sandbox?whatsappId=${whatsappId}&number=5511987654321&name=Joana%20Cliente`);
     await phone.getByTestId("sandbox-scan").click();
     await phone.locator("[data-testid=sandbox-state][data-open=true]").waitFor();
     await qrDialog.waitFor({ state: "hidden" }); // the QR emptied: the dialog closed itself
@@ -190,7 +96,7 @@ describe("attendance screens in the browser", () => {
 
     // Resolve.
     await conv.getByRole("button", { name: "Resolver" }).click();
-    await admin.waitForURL(`${stack.url}/tickets`);
+    await admin.waitForURL(`${e2e.stack.url}/tickets`);
     await admin.getByTestId("tab-closed").click();
     await admin.getByTestId("ticket-row").filter({ hasText: "Joana Cliente" }).waitFor();
     expect(await admin.getByTestId("ticket-row").filter({ hasText: "Joana Cliente" }).getAttribute("data-status")).toBe("closed");
@@ -211,9 +117,9 @@ describe("attendance screens in the browser", () => {
 
     const page = await newPage();
     await login(page, agent.email, agent.password);
-    await page.goto(`${stack.url}/tickets/${list[0].uuid}`);
+    await page.goto(`${e2e.stack.url}/tickets/${list[0].uuid}`);
     await toast(page, "Acesso não permitido").waitFor();
-    await page.waitForURL(`${stack.url}/tickets`);
+    await page.waitForURL(`${e2e.stack.url}/tickets`);
     await expect(page.getByTestId("conversation").count()).resolves.toBe(0);
   }, TEST_MS);
 
@@ -226,7 +132,7 @@ describe("attendance screens in the browser", () => {
 
     const page = await newPage();
     await login(page, admin.email, admin.password);
-    await page.goto(`${stack.url}/tickets`);
+    await page.goto(`${e2e.stack.url}/tickets`);
     await page.getByTestId("tab-search").click();
     const search = page.getByTestId("ticket-search");
     await search.fill("Ro");
@@ -244,7 +150,7 @@ describe("attendance screens in the browser", () => {
 
     const page = await newPage();
     await login(page, admin.email, admin.password);
-    await page.goto(`${stack.url}/tickets/${ticket.uuid}`);
+    await page.goto(`${e2e.stack.url}/tickets/${ticket.uuid}`);
     const list = page.getByTestId("message-list");
     await list.getByTestId("message").filter({ hasText: "Mensagem 45" }).waitFor();
     const before = await list.getByTestId("message").count();
@@ -277,7 +183,7 @@ describe("attendance screens in the browser", () => {
     const agent = await newPage(ctx);
     await login(agent, admin.email, admin.password);
     const phone = await newPage(ctx);
-    await phone.goto(`${stack.url}/sandbox?whatsappId=${wid}&number=5511966665555&name=Paulo%20Cliente`);
+    await phone.goto(`${e2e.stack.url}/sandbox?whatsappId=${wid}&number=5511966665555&name=Paulo%20Cliente`);
     await phone.locator("[data-testid=sandbox-state][data-open=true]").waitFor();
     await phone.getByTestId("phone-input").fill("Quero 2 pizzas");
     await phone.getByTestId("phone-send").click();

@@ -11,94 +11,25 @@
  *
  * Needs `web/dist` (`npm run build -w web`) and `/usr/bin/chromium`.
  */
-import { existsSync } from "node:fs";
-import { join } from "node:path";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { REPO_ROOT, startLocalStack, type LocalStack } from "../../infra/local/src/stack.ts";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { makeCompany, makeUser, type TestUser } from "../../test/helpers.ts";
+import { TEST_MS, useBrowserStack } from "./harness.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic"];
-const STEP_MS = 30_000;
-const TEST_MS = 180_000;
-
-let stack: LocalStack;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  if (!existsSync(join(REPO_ROOT, "web/dist/index.html"))) throw new Error("web/dist is missing: run `npm run build -w web` first");
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
-  stack = await startLocalStack({ port: 0, inMemory: true, dynamoEndpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-}, 120_000);
-
-afterAll(async () => {
-  for (const c of contexts) await c.close().catch(() => undefined);
-  await browser?.close();
-  await stack?.stop();
-});
-
-afterEach(async (ctx) => {
-  if (!process.env.E2E_DEBUG || ctx.task.result?.state !== "fail") return;
-  let i = 0;
-  for (const c of contexts) for (const p of c.pages()) await p.screenshot({ path: `/tmp/e2e-contacts-fail-${i++}.png` }).catch(() => undefined);
-});
-
-async function newPage(): Promise<Page> {
-  const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, timezoneId: "UTC", locale: "pt-BR" });
-  ctx.setDefaultTimeout(STEP_MS);
-  contexts.push(ctx);
-  const page = await ctx.newPage();
-  if (process.env.E2E_DEBUG) {
-    page.on("console", (m) => console.log(`[page] ${m.type()}: ${m.text()}`));
-    page.on("pageerror", (e) => console.log(`[page] pageerror: ${e.message}`));
-  }
-  return page;
-}
+const e2e = useBrowserStack("contacts");
+const { newPage, http, until, connectedWhatsapp, toast } = e2e;
 
 /** Logs in through the login page (this revokes the API token of that user: single login). */
-async function login(page: Page, user: TestUser) {
-  await page.goto(`${stack.url}/login`);
-  await page.getByRole("textbox", { name: "Email" }).fill(user.email);
-  await page.getByLabel(/^Senha/).fill(user.password);
-  await page.getByRole("button", { name: "Entrar", exact: true }).click();
-  await page.getByTestId("greeting").waitFor();
-}
+const login = (page: Page, user: TestUser) => e2e.login(page, user.email, user.password);
 
 /** Opens the Contacts page through the side menu. */
 async function openContacts(page: Page) {
   await page.getByRole("navigation", { name: "Menu principal" }).getByRole("link", { name: "Contatos" }).click();
-  await page.waitForURL(`${stack.url}/contacts`);
+  await page.waitForURL(`${e2e.stack.url}/contacts`);
   await page.getByRole("heading", { name: "Contatos" }).waitFor();
 }
 
-/** Calls the stack's API as `user` (JSON). */
-async function http<T = any>(user: TestUser, method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${stack.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${user.token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${text}`);
-  return (text ? JSON.parse(text) : undefined) as T;
-}
-
 const addContact = (user: TestUser, name: string, number: string, email = "") => http<{ id: number }>(user, "POST", "/api/contacts", { name, number, email });
-
-async function until<T>(fn: () => Promise<T | undefined | null | false>, what: string, ms = STEP_MS): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn().catch(() => undefined);
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-const toast = (page: Page, text: string) => page.getByTestId("toast").filter({ hasText: text }).first();
 const rows = (page: Page) => page.getByTestId("contact-row");
 const row = (page: Page, name: string) => rows(page).filter({ has: page.getByTestId("contact-name").getByText(name, { exact: true }) });
 
@@ -244,8 +175,8 @@ describe("contacts page in the browser", () => {
   it("starts a conversation from a contact and lands on its ticket", async () => {
     const { admin } = await makeCompany();
     const w = await http<{ id: number }>(admin, "POST", "/api/whatsapp", { name: "Conexão Contatos", queueIds: [], greetingMessage: "" });
-    await until(async () => (await (await fetch(`${stack.url}/sim/whatsapp/${w.id}`)).json()).qrcode, "the QR");
-    const scan = await fetch(`${stack.url}/sim/whatsapp/${w.id}/scan`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    await until(async () => (await (await fetch(`${e2e.stack.url}/sim/whatsapp/${w.id}`)).json()).qrcode, "the QR");
+    const scan = await fetch(`${e2e.stack.url}/sim/whatsapp/${w.id}/scan`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
     expect(scan.ok).toBe(true);
     await addContact(admin, "Fábio Conversa", "5511944443333");
 
@@ -256,7 +187,7 @@ describe("contacts page in the browser", () => {
     const dialog = page.getByRole("dialog", { name: "Novo atendimento" });
     await dialog.getByText("Fábio Conversa").waitFor();
     await dialog.getByRole("button", { name: "Iniciar" }).click();
-    await page.waitForURL(new RegExp(`^${stack.url}/tickets/[0-9a-f-]{36}$`));
+    await page.waitForURL(new RegExp(`^${e2e.stack.url}/tickets/[0-9a-f-]{36}$`));
     await page.getByTestId("conversation").getByText("Fábio Conversa").first().waitFor();
   }, TEST_MS);
 });

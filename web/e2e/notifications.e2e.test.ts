@@ -10,100 +10,13 @@
  *
  * Needs `web/dist` (`npm run build -w web`) and `/usr/bin/chromium`.
  */
-import { existsSync } from "node:fs";
-import { join } from "node:path";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { REPO_ROOT, startLocalStack, type LocalStack } from "../../infra/local/src/stack.ts";
-import { makeCompany, makeUser, type TestUser } from "../../test/helpers.ts";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { makeCompany, makeUser } from "../../test/helpers.ts";
+import { TEST_MS, useBrowserStack } from "./harness.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic"];
-const STEP_MS = 30_000;
-const TEST_MS = 180_000;
-
-let stack: LocalStack;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  if (!existsSync(join(REPO_ROOT, "web/dist/index.html"))) throw new Error("web/dist is missing: run `npm run build -w web` first");
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
-  stack = await startLocalStack({ port: 0, inMemory: true, dynamoEndpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-}, 120_000);
-
-afterAll(async () => {
-  for (const c of contexts) await c.close().catch(() => undefined);
-  await browser?.close();
-  await stack?.stop();
-});
-
-afterEach(async (ctx) => {
-  if (!process.env.E2E_DEBUG || ctx.task.result?.state !== "fail") return;
-  let i = 0;
-  for (const c of contexts) for (const p of c.pages()) await p.screenshot({ path: `/tmp/e2e-notify-fail-${i++}.png` }).catch(() => undefined);
-});
-
-async function newPage(): Promise<Page> {
-  const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, timezoneId: "UTC", locale: "pt-BR" });
-  ctx.setDefaultTimeout(STEP_MS);
-  contexts.push(ctx);
-  const page = await ctx.newPage();
-  if (process.env.E2E_DEBUG) {
-    page.on("console", (m) => console.log(`[page] ${m.type()}: ${m.text()}`));
-    page.on("pageerror", (e) => console.log(`[page] pageerror: ${e.message}`));
-  }
-  return page;
-}
-
-async function login(page: Page, email: string, password: string) {
-  await page.goto(`${stack.url}/login`);
-  await page.getByRole("textbox", { name: "Email" }).fill(email);
-  await page.getByLabel(/^Senha/).fill(password);
-  await page.getByRole("button", { name: "Entrar", exact: true }).click();
-  await page.getByTestId("greeting").waitFor();
-}
-
-async function http<T = any>(user: TestUser, method: string, path: string, body?: unknown): Promise<T> {
-  const res = await fetch(`${stack.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${user.token}`, ...(body === undefined ? {} : { "content-type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) throw new Error(`${method} ${path} → ${res.status} ${text}`);
-  return (text ? JSON.parse(text) : undefined) as T;
-}
-
-async function until<T>(fn: () => Promise<T | undefined | null | false>, what: string, ms = STEP_MS): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await fn().catch(() => undefined);
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-/** Creates a connection through the API and pairs it with the simulated phone; returns its id. */
-async function connectedWhatsapp(admin: TestUser, name: string, queueIds: number[] = []): Promise<number> {
-  const w = await http<{ id: number }>(admin, "POST", "/api/whatsapp", { name, queueIds, greetingMessage: "" });
-  await until(async () => (await (await fetch(`${stack.url}/sim/whatsapp/${w.id}`)).json()).qrcode, "the QR");
-  const scan = await fetch(`${stack.url}/sim/whatsapp/${w.id}/scan`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
-  if (!scan.ok) throw new Error(`scan → ${scan.status} ${await scan.text()}`);
-  return w.id;
-}
-
-/** A customer message through the simulated network (waits until the backend handled it). */
-async function customerSays(whatsappId: number, from: string, pushName: string, text: string): Promise<void> {
-  const res = await fetch(`${stack.url}/sim/whatsapp/${whatsappId}/messages`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ from, pushName, text }),
-  });
-  if (!res.ok) throw new Error(`sim message → ${res.status} ${await res.text()}`);
-}
+const e2e = useBrowserStack("notify");
+const { newPage, login, http, until, connectedWhatsapp, customerSays } = e2e;
 
 const bellCount = (page: Page) => page.getByTestId("notifications-count");
 const panel = (page: Page) => page.getByTestId("notifications-panel");

@@ -7,71 +7,23 @@
  *
  * Needs `web/dist` (the root `npm test` runs `npm run build:web` first) and `/usr/bin/chromium`.
  */
-import { existsSync } from "node:fs";
-import { join } from "node:path";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { REPO_ROOT, startLocalStack, type LocalStack } from "../../infra/local/src/stack.ts";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { makeCompany, makeUser } from "../../test/helpers.ts";
+import { TEST_MS, useBrowserStack } from "./harness.ts";
 
-const CHROMIUM = "/usr/bin/chromium";
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-quic"];
-const STEP_MS = 30_000;
-const TEST_MS = 120_000;
-
-let stack: LocalStack;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
+const e2e = useBrowserStack("shell");
+const { newPage, toast } = e2e;
+/** Fills the login form and submits it. */
+const login = e2e.submitLogin;
 
 const queueName = "Suporte Técnico";
 const agent = { name: "Maria Atendente", email: `maria-${Date.now()}@example.com`, password: "maria123" };
-
-beforeAll(async () => {
-  if (!existsSync(join(REPO_ROOT, "web/dist/index.html"))) throw new Error("web/dist is missing: run `npm run build:web` first");
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`);
-  stack = await startLocalStack({ port: 0, inMemory: true, dynamoEndpoint: process.env.AWS_ENDPOINT_URL_DYNAMODB });
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-}, 120_000);
-
-afterAll(async () => {
-  for (const c of contexts) await c.close().catch(() => undefined);
-  await browser?.close();
-  await stack?.stop();
-});
-
-afterEach(async (ctx) => {
-  if (!process.env.E2E_DEBUG || ctx.task.result?.state !== "fail") return;
-  let i = 0;
-  for (const c of contexts) for (const p of c.pages()) await p.screenshot({ path: `/tmp/e2e-fail-${ctx.task.name.slice(0, 20)}-${i++}.png` }).catch(() => undefined);
-});
-
-/** A fresh browser (own storage and cookies), as another computer would be. */
-async function newPage(): Promise<Page> {
-  const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, timezoneId: "UTC", locale: "pt-BR" });
-  ctx.setDefaultTimeout(STEP_MS);
-  contexts.push(ctx);
-  const page = await ctx.newPage();
-  if (process.env.E2E_DEBUG) {
-    page.on("console", (m) => console.log(`[page ${contexts.length}] ${m.type()}: ${m.text()}`));
-    page.on("pageerror", (e) => console.log(`[page ${contexts.length}] pageerror: ${e.message}`));
-  }
-  return page;
-}
-
-/** Fills the login form and submits it. */
-async function login(page: Page, email: string, password: string) {
-  await page.goto(`${stack.url}/login`);
-  await page.getByRole("textbox", { name: "Email" }).fill(email);
-  await page.getByLabel(/^Senha/).fill(password);
-  await page.getByRole("button", { name: "Entrar", exact: true }).click();
-}
 
 /** Resolves once the page's realtime socket is open and has joined its notification room. */
 function socketJoined(page: Page): Promise<unknown> {
   return page.waitForEvent("websocket").then((ws) => ws.waitForEvent("framesent", { predicate: (f) => String(f.payload).includes("joinNotification") }));
 }
-
-const toast = (page: Page, text: string) => page.getByTestId("toast").filter({ hasText: text }).first();
 
 describe("web shell in the browser", () => {
   let admin: Page;
@@ -141,7 +93,7 @@ describe("web shell in the browser", () => {
 
   it("shows a user created elsewhere in the open users table without a reload", async () => {
     const token = await admin.evaluate(() => JSON.parse(localStorage.getItem("token") ?? "null") as string);
-    const res = await fetch(`${stack.url}/api/users`, {
+    const res = await fetch(`${e2e.stack.url}/api/users`, {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
       body: JSON.stringify({ name: "Live Update", email: `live-${Date.now()}@example.com`, password: "secret1", profile: "user" }),

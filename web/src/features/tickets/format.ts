@@ -55,12 +55,8 @@ export function shortDateTime(iso: string | null | undefined): string {
   return `${pad(d.getDate())}/${pad(d.getMonth() + 1)}/${String(d.getFullYear()).slice(2)} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
 
-/** Phone display (attendance.md §9): 12 or 13 digits → `+CC (AA) number`; anything else unchanged. */
-export function formatPhone(number: string | null | undefined): string {
-  const n = (number ?? "").replace(/\D/g, "");
-  if (n.length === 12 || n.length === 13) return `+${n.slice(0, 2)} (${n.slice(2, 4)}) ${n.slice(4, n.length - 4)}-${n.slice(-4)}`;
-  return number ?? "";
-}
+/** Phone display (attendance.md §9): the one contact-number formatter, `contacts/phone.ts`. */
+export { formatContactNumber as formatPhone } from "../contacts/phone.ts";
 
 /** Tick state of an outbound message: ack 0 clock, 1-2 one tick, 3 two ticks, 4-5 two blue ticks, -1 failed. */
 export function ackState(ack: number): "failed" | "pending" | "sent" | "delivered" | "read" {
