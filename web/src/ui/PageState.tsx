@@ -33,3 +33,15 @@ export function PageState(props: { loading: boolean; error?: string; empty: bool
     );
   return <>{props.children}</>;
 }
+
+/** The footer of an infinite list while its next page loads ('Carregando mais…'); nothing otherwise. */
+export function LoadingMore({ active }: { active: boolean }) {
+  const { t } = useTranslation();
+  if (!active) return null;
+  return (
+    <Flex justifyContent="center" padding="0.75rem" gap="0.5rem" alignItems="center" role="status">
+      <Loader />
+      <Text fontSize="small">{t("common.loadingMore")}</Text>
+    </Flex>
+  );
+}

@@ -7,14 +7,14 @@
  * `removeContact`). Starting a conversation opens the New ticket dialog with the contact chosen; on success it goes to
  * `/tickets/{uuid}`. Import/export is left out: the API has no upload/import/export route.
  */
-import { Button, Flex, Heading, Loader, SearchField, Table, TableBody, TableCell, TableHead, TableRow, Text } from "@aws-amplify/ui-react";
+import { Button, Flex, Heading, SearchField, Table, TableBody, TableCell, TableHead, TableRow, Text } from "@aws-amplify/ui-react";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorMessage } from "../../api/errors.ts";
 import { isAdminUser, useSession } from "../../api/session.ts";
 import { ConfirmDialog } from "../../ui/ConfirmDialog.tsx";
 import { formatDate } from "../../ui/format.ts";
-import { PageState } from "../../ui/PageState.tsx";
+import { LoadingMore, PageState } from "../../ui/PageState.tsx";
 import { ATTENDANCE_TOAST_MS, useToast } from "../../ui/Toast.tsx";
 import { useDebounced } from "../../ui/useDebounced.ts";
 import { Avatar } from "../tickets/ContactDrawer.tsx";
@@ -238,12 +238,7 @@ export function ContactsPage() {
               })}
             </TableBody>
           </Table>
-          {q.isFetchingNextPage && (
-            <Flex justifyContent="center" padding="0.75rem" gap="0.5rem" alignItems="center">
-              <Loader />
-              <Text fontSize="small">{t("common.loadingMore")}</Text>
-            </Flex>
-          )}
+          <LoadingMore active={q.isFetchingNextPage} />
         </PageState>
       </div>
       <ContactDialog open={dialogOpen} contact={editing} onClose={() => setDialogOpen(false)} />

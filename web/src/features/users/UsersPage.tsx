@@ -3,12 +3,12 @@
  * id, online status, name, email, profile and actions; infinite scroll (next page within 100 px of the bottom);
  * live updates through the realtime table; delete after 'Deseja realmente excluir este registro?'.
  */
-import { Button, Flex, Heading, Loader, SearchField, Table, TableBody, TableCell, TableHead, TableRow, Text } from "@aws-amplify/ui-react";
+import { Button, Flex, Heading, SearchField, Table, TableBody, TableCell, TableHead, TableRow, Text } from "@aws-amplify/ui-react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorMessage } from "../../api/errors.ts";
 import { ConfirmDialog } from "../../ui/ConfirmDialog.tsx";
-import { PageState } from "../../ui/PageState.tsx";
+import { LoadingMore, PageState } from "../../ui/PageState.tsx";
 import { useDebounced } from "../../ui/useDebounced.ts";
 import { useToast } from "../../ui/Toast.tsx";
 import { useDeleteUser, useUsersPages } from "./api.ts";
@@ -149,12 +149,7 @@ export function UsersPage() {
               ))}
             </TableBody>
           </Table>
-          {q.isFetchingNextPage && (
-            <Flex justifyContent="center" padding="0.75rem" gap="0.5rem" alignItems="center">
-              <Loader />
-              <Text fontSize="small">{t("common.loadingMore")}</Text>
-            </Flex>
-          )}
+          <LoadingMore active={q.isFetchingNextPage} />
         </PageState>
       </div>
       <UserDialog open={dialogOpen} user={editing} onClose={() => setDialogOpen(false)} />
