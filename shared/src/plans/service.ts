@@ -2,8 +2,9 @@
  * Plans (administration.md §3 Plan; issue 2 §4). Plans are global items `PLANS` / `PLAN#<id>`; money is stored in
  * BRL cents (`valueCents`) and the API also returns `value` in reais (e.g. 3000 → 30).
  */
-import { GetCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { ddb, tableName } from "../db/client.ts";
+import { queryAllByPrefix } from "../db/query.ts";
 import { keys } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
 import { PLAN_FLAGS, PlanItem } from "./schema.ts";
@@ -32,22 +33,8 @@ export async function requirePlan(planId: number): Promise<PlanItem> {
 
 /** Every plan in id order. */
 export async function listPlans(): Promise<PlanItem[]> {
-  const out: PlanItem[] = [];
   const { PK, SKPrefix } = keys.plansPrefix();
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await ddb().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: "PK = :pk AND begins_with(SK, :sk)",
-        ExpressionAttributeValues: { ":pk": PK, ":sk": SKPrefix },
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const it of page.Items ?? []) out.push(PlanItem.parse(it));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return out;
+  return (await queryAllByPrefix(PK, SKPrefix)).map((it) => PlanItem.parse(it));
 }
 
 /** `GET /api/plans/list` (public: the sign-up page reads it): every plan with `value` in reais. */

@@ -2,8 +2,9 @@
  * DynamoDB access for queues (DESIGN.md §6): `C#<cid>` / `QUEUE#<id>` items plus the per-company colour marker
  * `C#<cid>` / `QCOLOR#<color>`, written in the same transaction as the queue so two queues never share a colour.
  */
-import { GetCommand, QueryCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import { ddb, tableName } from "../db/client.ts";
+import { queryAllByPrefix } from "../db/query.ts";
 import { failedConditionAt } from "../db/errors.ts";
 import { keys } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
@@ -19,21 +20,7 @@ export async function getQueue(companyId: number, queueId: number): Promise<Queu
 
 /** Every queue of the company, in id order (a bounded entity in the company partition). */
 export async function listQueues(companyId: number): Promise<QueueItem[]> {
-  const out: QueueItem[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await ddb().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: "PK = :pk AND begins_with(SK, :sk)",
-        ExpressionAttributeValues: { ":pk": keys.companyPartition(companyId), ":sk": "QUEUE#" },
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const it of page.Items ?? []) out.push(QueueItem.parse(it));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return out;
+  return (await queryAllByPrefix(keys.companyPartition(companyId), "QUEUE#")).map((it) => QueueItem.parse(it));
 }
 
 const colorMarkerPut = (q: QueueItem) => ({

@@ -8,10 +8,11 @@
  *   company; chatBotType text; trial 1-7); super-only keys need the super flag (403). Publishes
  *   `company-{id}-settings` `{action: "update", setting: {key, value}}`.
  */
-import { PutCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { PutCommand } from "@aws-sdk/lib-dynamodb";
 import { z } from "zod";
 import type { AuthContext } from "../auth/tokens.ts";
 import { ddb, tableName } from "../db/client.ts";
+import { queryAllByPrefix } from "../db/query.ts";
 import { keys } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
 import { publish } from "../realtime/publish.ts";
@@ -43,22 +44,10 @@ export type SettingsMap = Record<SettingKey, string>;
 /** Every setting of the company as a map, defaults filled in for keys without an item. */
 export async function getCompanySettings(companyId: number): Promise<SettingsMap> {
   const map: SettingsMap = { ...SETTING_DEFAULTS };
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await ddb().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: "PK = :pk AND begins_with(SK, :sk)",
-        ExpressionAttributeValues: { ":pk": keys.companyPartition(companyId), ":sk": "SET#" },
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const it of page.Items ?? []) {
-      const parsed = SettingItem.safeParse(it);
-      if (parsed.success) map[parsed.data.key] = parsed.data.value;
-    }
-    start = page.LastEvaluatedKey;
-  } while (start);
+  for (const it of await queryAllByPrefix(keys.companyPartition(companyId), "SET#")) {
+    const parsed = SettingItem.safeParse(it);
+    if (parsed.success) map[parsed.data.key] = parsed.data.value;
+  }
   return map;
 }
 

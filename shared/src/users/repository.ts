@@ -4,8 +4,9 @@
  * Items are parsed with {@link UserItem} on read; `passwordHash` never leaves this layer except through
  * {@link getUser} for the auth and user services.
  */
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { ddb, tableName } from "../db/client.ts";
+import { queryAllByPrefix } from "../db/query.ts";
 import { failedConditionAt, isConditionFailed } from "../db/errors.ts";
 import { keys } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
@@ -26,21 +27,7 @@ export async function getEmailOwner(email: string): Promise<{ companyId: number;
 
 /** Every user of the company, ordered by id (a bounded entity in the company partition). */
 export async function listUsers(companyId: number): Promise<UserItem[]> {
-  const out: UserItem[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await ddb().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: "PK = :pk AND begins_with(SK, :sk)",
-        ExpressionAttributeValues: { ":pk": keys.companyPartition(companyId), ":sk": "USER#" },
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const it of page.Items ?? []) out.push(UserItem.parse(it));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return out;
+  return (await queryAllByPrefix(keys.companyPartition(companyId), "USER#")).map((it) => UserItem.parse(it));
 }
 
 /** The transact-write items that create a user and its email marker (used alone and inside company creation). */

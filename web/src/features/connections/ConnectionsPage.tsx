@@ -11,6 +11,7 @@ import { useTranslation } from "react-i18next";
 import { errorMessage } from "../../api/errors.ts";
 import { ConfirmDialog } from "../../ui/ConfirmDialog.tsx";
 import { PageState } from "../../ui/PageState.tsx";
+import { HeaderCells } from "../../ui/HeaderCells.tsx";
 import { useToast } from "../../ui/Toast.tsx";
 import { formatPhone, shortDateTime } from "../tickets/format.ts";
 import { sessionActions, useDeleteWhatsapp, useWhatsapps, type Whatsapp } from "./api.ts";
@@ -110,27 +111,17 @@ export function ConnectionsPage() {
           <Table size="small" highlightOnHover className="data-table" aria-labelledby="connections-title">
             <TableHead>
               <TableRow>
-                <TableCell as="th" scope="col">
-                  {t("connections.name")}
-                </TableCell>
-                <TableCell as="th" scope="col" className="hide-narrow">
-                  {t("connections.number")}
-                </TableCell>
-                <TableCell as="th" scope="col">
-                  {t("connections.statusCol")}
-                </TableCell>
-                <TableCell as="th" scope="col">
-                  {t("connections.session")}
-                </TableCell>
-                <TableCell as="th" scope="col" className="hide-narrow">
-                  {t("connections.lastUpdate")}
-                </TableCell>
-                <TableCell as="th" scope="col" className="hide-narrow">
-                  {t("connections.default")}
-                </TableCell>
-                <TableCell as="th" scope="col" className="col-actions">
-                  {t("common.actions")}
-                </TableCell>
+                <HeaderCells
+                  columns={[
+                    { label: t("connections.name") },
+                    { label: t("connections.number"), className: "hide-narrow" },
+                    { label: t("connections.statusCol") },
+                    { label: t("connections.session") },
+                    { label: t("connections.lastUpdate"), className: "hide-narrow" },
+                    { label: t("connections.default"), className: "hide-narrow" },
+                    { label: t("common.actions"), className: "col-actions" },
+                  ]}
+                />
               </TableRow>
             </TableHead>
             <TableBody>

@@ -15,6 +15,7 @@ import { isAdminUser, useSession } from "../../api/session.ts";
 import { ConfirmDialog } from "../../ui/ConfirmDialog.tsx";
 import { formatDate } from "../../ui/format.ts";
 import { LoadingMore, PageState } from "../../ui/PageState.tsx";
+import { HeaderCells } from "../../ui/HeaderCells.tsx";
 import { ATTENDANCE_TOAST_MS, useToast } from "../../ui/Toast.tsx";
 import { useDebounced } from "../../ui/useDebounced.ts";
 import { Avatar } from "../tickets/ContactDrawer.tsx";
@@ -170,24 +171,16 @@ export function ContactsPage() {
                 <TableCell as="th" scope="col" className="col-photo">
                   <span className="sr-only">{t("contacts.photo")}</span>
                 </TableCell>
-                <TableCell as="th" scope="col">
-                  {t("contacts.name")}
-                </TableCell>
-                <TableCell as="th" scope="col" className="hide-narrow">
-                  {t("contacts.number")}
-                </TableCell>
-                <TableCell as="th" scope="col" className="hide-narrow">
-                  {t("contacts.email")}
-                </TableCell>
-                <TableCell as="th" scope="col" className="hide-narrow">
-                  {t("contacts.lastInteraction")}
-                </TableCell>
-                <TableCell as="th" scope="col" className="hide-narrow">
-                  {t("contacts.status")}
-                </TableCell>
-                <TableCell as="th" scope="col" className="col-actions">
-                  {t("common.actions")}
-                </TableCell>
+                <HeaderCells
+                  columns={[
+                    { label: t("contacts.name") },
+                    { label: t("contacts.number"), className: "hide-narrow" },
+                    { label: t("contacts.email"), className: "hide-narrow" },
+                    { label: t("contacts.lastInteraction"), className: "hide-narrow" },
+                    { label: t("contacts.status"), className: "hide-narrow" },
+                    { label: t("common.actions"), className: "col-actions" },
+                  ]}
+                />
               </TableRow>
             </TableHead>
             <TableBody>

@@ -8,6 +8,7 @@ import { useTranslation } from "react-i18next";
 import { errorMessage } from "../../api/errors.ts";
 import { ConfirmDialog } from "../../ui/ConfirmDialog.tsx";
 import { PageState } from "../../ui/PageState.tsx";
+import { HeaderCells } from "../../ui/HeaderCells.tsx";
 import { useToast } from "../../ui/Toast.tsx";
 import { useDeleteQueue, useQueues } from "./api.ts";
 import { QueueDialog } from "./QueueDialog.tsx";
@@ -56,21 +57,15 @@ export function QueuesPage() {
           <Table size="small" highlightOnHover className="data-table" aria-labelledby="queues-title">
             <TableHead>
               <TableRow>
-                <TableCell as="th" scope="col" className="col-id">
-                  {t("queues.id")}
-                </TableCell>
-                <TableCell as="th" scope="col">
-                  {t("queues.name")}
-                </TableCell>
-                <TableCell as="th" scope="col">
-                  {t("queues.color")}
-                </TableCell>
-                <TableCell as="th" scope="col" className="hide-narrow">
-                  {t("queues.greetingMessage")}
-                </TableCell>
-                <TableCell as="th" scope="col" className="col-actions">
-                  {t("common.actions")}
-                </TableCell>
+                <HeaderCells
+                  columns={[
+                    { label: t("queues.id"), className: "col-id" },
+                    { label: t("queues.name") },
+                    { label: t("queues.color") },
+                    { label: t("queues.greetingMessage"), className: "hide-narrow" },
+                    { label: t("common.actions"), className: "col-actions" },
+                  ]}
+                />
               </TableRow>
             </TableHead>
             <TableBody>

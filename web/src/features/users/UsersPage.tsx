@@ -9,6 +9,7 @@ import { useTranslation } from "react-i18next";
 import { errorMessage } from "../../api/errors.ts";
 import { ConfirmDialog } from "../../ui/ConfirmDialog.tsx";
 import { LoadingMore, PageState } from "../../ui/PageState.tsx";
+import { HeaderCells } from "../../ui/HeaderCells.tsx";
 import { useDebounced } from "../../ui/useDebounced.ts";
 import { useToast } from "../../ui/Toast.tsx";
 import { useDeleteUser, useUsersPages } from "./api.ts";
@@ -93,24 +94,16 @@ export function UsersPage() {
           <Table size="small" highlightOnHover className="data-table" aria-labelledby="users-title">
             <TableHead>
               <TableRow>
-                <TableCell as="th" scope="col" className="col-id">
-                  {t("users.id")}
-                </TableCell>
-                <TableCell as="th" scope="col">
-                  {t("users.status")}
-                </TableCell>
-                <TableCell as="th" scope="col">
-                  {t("users.name")}
-                </TableCell>
-                <TableCell as="th" scope="col" className="hide-narrow">
-                  {t("users.email")}
-                </TableCell>
-                <TableCell as="th" scope="col">
-                  {t("users.profile")}
-                </TableCell>
-                <TableCell as="th" scope="col" className="col-actions">
-                  {t("common.actions")}
-                </TableCell>
+                <HeaderCells
+                  columns={[
+                    { label: t("users.id"), className: "col-id" },
+                    { label: t("users.status") },
+                    { label: t("users.name") },
+                    { label: t("users.email"), className: "hide-narrow" },
+                    { label: t("users.profile") },
+                    { label: t("common.actions"), className: "col-actions" },
+                  ]}
+                />
               </TableRow>
             </TableHead>
             <TableBody>
