@@ -283,14 +283,15 @@ describe("session lifecycle", () => {
     });
     expect(drop.body.handled).toBe(true);
     await s.waitFor((x) => x.isOpen);
-    expect((await getWhatsappItem(c.companyId, c.whatsappId))?.status).toBe("CONNECTED");
+    // The status item is written just after the socket opens.
+    await eventually(async () => (await getWhatsappItem(c.companyId, c.whatsappId))?.status === "CONNECTED");
 
     await sim("POST", `/sim/whatsapp/${c.whatsappId}/events`, {
       event: "connection.update",
       data: { connection: "close", lastDisconnect: { error: { output: { statusCode: 401 } }, date: new Date().toISOString() } },
     });
-    expect((await getWhatsappItem(c.companyId, c.whatsappId))?.status).toBe("DISCONNECTED");
-    expect(await loadCreds(c.whatsappId)).toBeNull();
+    await eventually(async () => (await getWhatsappItem(c.companyId, c.whatsappId))?.status === "DISCONNECTED");
+    await eventually(async () => (await loadCreds(c.whatsappId)) === null); // the pairing is wiped
   });
 
   it("shows a new QR after newQr, even for a paired connection", async () => {

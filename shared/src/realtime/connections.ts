@@ -6,9 +6,10 @@
  *   `$default` / `$disconnect`, whose events carry only the connection id.
  * - `C#<cid>#ROOM#company` / `WS#<connectionId>`: the {@link SocketMember} `publish.ts` reads to fan events out.
  */
-import { GetCommand, QueryCommand, ScanCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, ScanCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { z } from "zod";
 import { ddb, tableName } from "../db/client.ts";
+import { queryAll } from "../db/query.ts";
 import { isConditionFailed } from "../db/errors.ts";
 import { keys } from "../db/keys.ts";
 import { companySockets, removeSocket, type SocketMember } from "./publish.ts";
@@ -146,45 +147,25 @@ export async function unregisterSocket(connectionId: string): Promise<Connection
 
 /** Ids of every company (GSI1 `COMPANIES`), for sweeps that visit all tenants. */
 export async function listCompanyIds(): Promise<number[]> {
-  const ids: number[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await ddb().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: "GSI1",
-        KeyConditionExpression: "GSI1PK = :pk",
-        ExpressionAttributeValues: { ":pk": keys.companiesIndex(0).GSI1PK },
-        ProjectionExpression: "id",
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const it of page.Items ?? []) if (typeof it.id === "number") ids.push(it.id);
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return ids;
+  const items = await queryAll({
+    IndexName: "GSI1",
+    KeyConditionExpression: "GSI1PK = :pk",
+    ExpressionAttributeValues: { ":pk": keys.companiesIndex(0).GSI1PK },
+    ProjectionExpression: "id",
+  });
+  return items.flatMap((it) => (typeof it.id === "number" ? [it.id] : []));
 }
 
 /** Ids of the company's users whose `online` flag is true (the company partition is small and bounded). */
 export async function listOnlineUserIds(companyId: number): Promise<number[]> {
-  const ids: number[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await ddb().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: "PK = :pk AND begins_with(SK, :user)",
-        FilterExpression: "#online = :yes",
-        ExpressionAttributeNames: { "#online": "online" },
-        ExpressionAttributeValues: { ":pk": keys.companyPartition(companyId), ":user": keys.user(companyId, 0).SK.replace(/\d+$/, ""), ":yes": true },
-        ProjectionExpression: "id",
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const it of page.Items ?? []) if (typeof it.id === "number") ids.push(it.id);
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return ids;
+  const items = await queryAll({
+    KeyConditionExpression: "PK = :pk AND begins_with(SK, :user)",
+    FilterExpression: "#online = :yes",
+    ExpressionAttributeNames: { "#online": "online" },
+    ExpressionAttributeValues: { ":pk": keys.companyPartition(companyId), ":user": keys.user(companyId, 0).SK.replace(/\d+$/, ""), ":yes": true },
+    ProjectionExpression: "id",
+  });
+  return items.flatMap((it) => (typeof it.id === "number" ? [it.id] : []));
 }
 
 /**

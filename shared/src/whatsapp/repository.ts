@@ -3,9 +3,10 @@
  * Every DynamoDB access of the connection entity lives here; items are parsed with {@link WhatsappItem} on read.
  * Multi-item writes (default flag moves, token marker) are single `TransactWriteItems`.
  */
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from "@aws-sdk/lib-dynamodb";
 import { z } from "zod";
 import { ddb, tableName } from "../db/client.ts";
+import { queryAll, queryAllByPrefix } from "../db/query.ts";
 import { failedConditionAt, isConditionFailed } from "../db/errors.ts";
 import { keys } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
@@ -27,42 +28,17 @@ export async function getWhatsappItem(companyId: number, whatsappId: number): Pr
 
 /** Every connection of a company, ordered by id (the partition holds a bounded number of them). */
 export async function listWhatsappItems(companyId: number): Promise<WhatsappItem[]> {
-  const items: WhatsappItem[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await ddb().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: "PK = :pk AND begins_with(SK, :p)",
-        ExpressionAttributeValues: { ":pk": keys.companyPartition(companyId), ":p": WACONN_PREFIX },
-        ConsistentRead: true,
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const it of page.Items ?? []) items.push(WhatsappItem.parse(it));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return items;
+  return (await queryAllByPrefix(keys.companyPartition(companyId), WACONN_PREFIX, { ConsistentRead: true })).map((it) => WhatsappItem.parse(it));
 }
 
 /** Every connection (of any company) hashed to session shard `shard` (GSI1 `WASHARD#<n>`), for the session runner. */
 export async function listShardWhatsappItems(shard: number): Promise<WhatsappItem[]> {
-  const items: WhatsappItem[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await ddb().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: "GSI1",
-        KeyConditionExpression: "GSI1PK = :pk",
-        ExpressionAttributeValues: { ":pk": keys.whatsappShardIndex(shard, 0, 0).GSI1PK },
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const it of page.Items ?? []) items.push(WhatsappItem.parse(it));
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return items;
+  const items = await queryAll({
+    IndexName: "GSI1",
+    KeyConditionExpression: "GSI1PK = :pk",
+    ExpressionAttributeValues: { ":pk": keys.whatsappShardIndex(shard, 0, 0).GSI1PK },
+  });
+  return items.map((it) => WhatsappItem.parse(it));
 }
 
 const QueueRef = z.object({ id: z.number().int(), name: z.string(), color: z.string() });
@@ -70,26 +46,16 @@ export type QueueRef = z.infer<typeof QueueRef>;
 
 /** The company's queues as `{id, name, color}` (for validating `queueIds` and showing `queues`). */
 export async function listQueueRefs(companyId: number): Promise<QueueRef[]> {
-  const out: QueueRef[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await ddb().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: "PK = :pk AND begins_with(SK, :p)",
-        ExpressionAttributeValues: { ":pk": keys.companyPartition(companyId), ":p": "QUEUE#" },
-        ProjectionExpression: "id, #n, color",
-        ExpressionAttributeNames: { "#n": "name" },
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const it of page.Items ?? []) {
-      const q = QueueRef.safeParse(it);
-      if (q.success) out.push(q.data);
-    }
-    start = page.LastEvaluatedKey;
-  } while (start);
-  return out;
+  const items = await queryAll({
+    KeyConditionExpression: "PK = :pk AND begins_with(SK, :p)",
+    ExpressionAttributeValues: { ":pk": keys.companyPartition(companyId), ":p": "QUEUE#" },
+    ProjectionExpression: "id, #n, color",
+    ExpressionAttributeNames: { "#n": "name" },
+  });
+  return items.flatMap((it) => {
+    const q = QueueRef.safeParse(it);
+    return q.success ? [q.data] : [];
+  });
 }
 
 /** The connection a public API token belongs to, or null. */
