@@ -69,6 +69,24 @@ describe("DynamoDB auth state", () => {
     expect(await itemsOf(wid)).toEqual([]);
     expect(await loadCreds(wid)).toBeNull();
   });
+
+  it("keeps a deposed owner from writing keys once a newer lease claimed the connection", async () => {
+    const wid = 9003;
+    await saveCreds(wid, initAuthCreds(), 0);
+    const old = await useDynamoAuthState(wid, 3, logger);
+    await old.state.keys.set({ session: { a: Buffer.from("old") } });
+
+    const next = await useDynamoAuthState(wid, 4, logger); // the new owner claims the auth state
+    await expect(old.state.keys.set({ session: { a: Buffer.from("stale") } })).rejects.toBeInstanceOf(FencedError);
+    await expect(useDynamoAuthState(wid, 3, logger)).rejects.toBeInstanceOf(FencedError);
+    await next.state.keys.set({ session: { b: Buffer.from("new") } });
+
+    const fresh = await useDynamoAuthState(wid, 4, logger);
+    const got = await fresh.state.keys.get("session", ["a", "b"]);
+    expect(Buffer.from(got.a as Uint8Array).toString()).toBe("old");
+    expect(Buffer.from(got.b as Uint8Array).toString()).toBe("new");
+    expect(await loadCreds(wid)).not.toBeNull(); // claiming keeps the stored creds
+  });
 });
 
 describe("shard leases", () => {

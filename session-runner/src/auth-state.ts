@@ -3,11 +3,13 @@
  * - `WA#<wid>` / `CREDS`: the `AuthenticationCreds`, serialized with Baileys' `BufferJSON.replacer`;
  * - `WA#<wid>` / `K#<type>#<id>`: one item per signal key of any `SignalDataTypeMap` type (types are not hard-coded);
  *   `app-state-sync-key` values are revived with `proto.Message.AppStateSyncKeyData.fromObject`.
- * Every write carries the shard lease `epoch`; the creds write is conditional (`epoch <= mine`) so a deposed owner
- * cannot overwrite a newer owner's creds. The key store is wrapped with Baileys' `makeCacheableSignalKeyStore`;
+ * Every write carries the shard lease `epoch` and is fenced: a leased owner first claims the creds item with its epoch
+ * ({@link claimAuthState}); the creds write is conditional (`epoch <= mine`), and key writes go in transactions that
+ * check the same condition on the creds item, so a deposed owner can overwrite neither creds nor keys once a newer
+ * owner has claimed the connection (epoch 0, the unleased simulator, writes unfenced). The key store is wrapped with Baileys' `makeCacheableSignalKeyStore`;
  * `makeWASocket` itself adds `addTransactionCapability` on top (with the `transactionOpts` we pass).
  */
-import { BatchGetCommand, BatchWriteCommand, GetCommand, PutCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { BatchGetCommand, BatchWriteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import {
   BufferJSON,
   initAuthCreds,
@@ -20,7 +22,7 @@ import {
   type SignalKeyStore,
 } from "@whiskeysockets/baileys";
 import { ddb, tableName } from "@atende/shared/db/client";
-import { isConditionFailed } from "@atende/shared/db/errors";
+import { failedConditionAt, isConditionFailed, withConflictRetry } from "@atende/shared/db/errors";
 import { keys } from "@atende/shared/db/keys";
 
 /** Thrown when a creds write is refused because a newer lease epoch owns the connection. */
@@ -62,6 +64,51 @@ export async function saveCreds(whatsappId: number, creds: AuthenticationCreds, 
   }
 }
 
+/**
+ * Claims a connection's auth state for lease `epoch` (> 0): stamps the creds item (created when absent, its stored
+ * creds untouched) with the epoch unless a newer one holds it. Throws {@link FencedError} when a newer epoch does.
+ */
+export async function claimAuthState(whatsappId: number, epoch: number): Promise<void> {
+  try {
+    await ddb().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.waCreds(whatsappId),
+        UpdateExpression: "SET epoch = :e, #t = :t",
+        ConditionExpression: "attribute_not_exists(epoch) OR epoch <= :e",
+        ExpressionAttributeNames: { "#t": "_type" },
+        ExpressionAttributeValues: { ":e": epoch, ":t": "waCreds" },
+      }),
+    );
+  } catch (err) {
+    if (isConditionFailed(err)) throw new FencedError(whatsappId);
+    throw err;
+  }
+}
+
+/** Writes key puts/deletes in transactions of 99 that each check the creds item's epoch first (the fence). */
+async function fencedWriteAll(whatsappId: number, epoch: number, requests: WriteRequest[]): Promise<void> {
+  const fence = {
+    ConditionCheck: {
+      TableName: tableName(),
+      Key: keys.waCreds(whatsappId),
+      ConditionExpression: "attribute_not_exists(epoch) OR epoch <= :e",
+      ExpressionAttributeValues: { ":e": epoch },
+    },
+  };
+  for (let i = 0; i < requests.length; i += 99) {
+    const items = requests
+      .slice(i, i + 99)
+      .map((r) => ("PutRequest" in r ? { Put: { TableName: tableName(), Item: r.PutRequest.Item } } : { Delete: { TableName: tableName(), Key: r.DeleteRequest.Key } }));
+    try {
+      await withConflictRetry(() => ddb().send(new TransactWriteCommand({ TransactItems: [fence, ...items] })));
+    } catch (err) {
+      if (failedConditionAt(err, 0)) throw new FencedError(whatsappId);
+      throw err;
+    }
+  }
+}
+
 async function batchGetAll(requestKeys: Record<string, unknown>[]): Promise<Record<string, unknown>[]> {
   const out: Record<string, unknown>[] = [];
   for (let i = 0; i < requestKeys.length; i += 100) {
@@ -89,7 +136,10 @@ async function batchWriteAll(requests: WriteRequest[]): Promise<void> {
   }
 }
 
-/** The raw (uncached) signal key store of a connection: BatchGetItem reads, BatchWriteItem writes and deletes. */
+/**
+ * The raw (uncached) signal key store of a connection: BatchGetItem reads; writes and deletes fenced by `epoch` when
+ * leased (transactions checking the creds item, {@link FencedError} once a newer owner claimed it), else BatchWriteItem.
+ */
 export function dynamoSignalKeyStore(whatsappId: number, epoch: number): SignalKeyStore {
   return {
     async get<T extends keyof SignalDataTypeMap>(type: T, ids: string[]) {
@@ -116,7 +166,7 @@ export function dynamoSignalKeyStore(whatsappId: number, epoch: number): SignalK
           );
         }
       }
-      await batchWriteAll(requests);
+      await (epoch > 0 ? fencedWriteAll(whatsappId, epoch, requests) : batchWriteAll(requests));
     },
     async clear() {
       await wipeAuthState(whatsappId);
@@ -148,12 +198,14 @@ type Logger = Parameters<typeof makeCacheableSignalKeyStore>[1];
 /**
  * The auth state to give `makeWASocket({ auth })` for a connection: stored creds (or fresh `initAuthCreds()`) and the
  * DynamoDB key store behind Baileys' `makeCacheableSignalKeyStore`. Call `persistCreds()` on every `creds.update`.
+ * A leased owner (`epoch` > 0) claims the auth state first; throws {@link FencedError} when a newer owner holds it.
  */
 export async function useDynamoAuthState(
   whatsappId: number,
   epoch: number,
   logger?: Logger,
 ): Promise<{ state: AuthenticationState; persistCreds: () => Promise<void> }> {
+  if (epoch > 0) await claimAuthState(whatsappId, epoch);
   const creds = (await loadCreds(whatsappId)) ?? initAuthCreds();
   const state: AuthenticationState = { creds, keys: makeCacheableSignalKeyStore(dynamoSignalKeyStore(whatsappId, epoch), logger) };
   return { state, persistCreds: () => saveCreds(whatsappId, state.creds, epoch) };
