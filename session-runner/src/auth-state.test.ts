@@ -73,11 +73,13 @@ describe("DynamoDB auth state", () => {
   it("keeps a deposed owner from writing keys once a newer lease claimed the connection", async () => {
     const wid = 9003;
     await saveCreds(wid, initAuthCreds(), 0);
-    const old = await useDynamoAuthState(wid, 3, logger);
+    let fencedCalls = 0;
+    const old = await useDynamoAuthState(wid, 3, logger, () => fencedCalls++);
     await old.state.keys.set({ session: { a: Buffer.from("old") } });
 
     const next = await useDynamoAuthState(wid, 4, logger); // the new owner claims the auth state
     await expect(old.state.keys.set({ session: { a: Buffer.from("stale") } })).rejects.toBeInstanceOf(FencedError);
+    expect(fencedCalls).toBe(1); // the transport ends the deposed socket here
     await expect(useDynamoAuthState(wid, 3, logger)).rejects.toBeInstanceOf(FencedError);
     await next.state.keys.set({ session: { b: Buffer.from("new") } });
 

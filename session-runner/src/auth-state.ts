@@ -140,7 +140,7 @@ async function batchWriteAll(requests: WriteRequest[]): Promise<void> {
  * The raw (uncached) signal key store of a connection: BatchGetItem reads; writes and deletes fenced by `epoch` when
  * leased (transactions checking the creds item, {@link FencedError} once a newer owner claimed it), else BatchWriteItem.
  */
-export function dynamoSignalKeyStore(whatsappId: number, epoch: number): SignalKeyStore {
+export function dynamoSignalKeyStore(whatsappId: number, epoch: number, onFenced?: () => void): SignalKeyStore {
   return {
     async get<T extends keyof SignalDataTypeMap>(type: T, ids: string[]) {
       const result: { [id: string]: SignalDataTypeMap[T] } = {};
@@ -166,7 +166,13 @@ export function dynamoSignalKeyStore(whatsappId: number, epoch: number): SignalK
           );
         }
       }
-      await (epoch > 0 ? fencedWriteAll(whatsappId, epoch, requests) : batchWriteAll(requests));
+      if (epoch === 0) return batchWriteAll(requests);
+      try {
+        await fencedWriteAll(whatsappId, epoch, requests);
+      } catch (err) {
+        if (err instanceof FencedError) onFenced?.();
+        throw err;
+      }
     },
     async clear() {
       await wipeAuthState(whatsappId);
@@ -199,14 +205,16 @@ type Logger = Parameters<typeof makeCacheableSignalKeyStore>[1];
  * The auth state to give `makeWASocket({ auth })` for a connection: stored creds (or fresh `initAuthCreds()`) and the
  * DynamoDB key store behind Baileys' `makeCacheableSignalKeyStore`. Call `persistCreds()` on every `creds.update`.
  * A leased owner (`epoch` > 0) claims the auth state first; throws {@link FencedError} when a newer owner holds it.
+ * `onFenced` is called when a later key write finds a newer owner (the caller ends its socket).
  */
 export async function useDynamoAuthState(
   whatsappId: number,
   epoch: number,
   logger?: Logger,
+  onFenced?: () => void,
 ): Promise<{ state: AuthenticationState; persistCreds: () => Promise<void> }> {
   if (epoch > 0) await claimAuthState(whatsappId, epoch);
   const creds = (await loadCreds(whatsappId)) ?? initAuthCreds();
-  const state: AuthenticationState = { creds, keys: makeCacheableSignalKeyStore(dynamoSignalKeyStore(whatsappId, epoch), logger) };
+  const state: AuthenticationState = { creds, keys: makeCacheableSignalKeyStore(dynamoSignalKeyStore(whatsappId, epoch, onFenced), logger) };
   return { state, persistCreds: () => saveCreds(whatsappId, state.creds, epoch) };
 }

@@ -1,8 +1,8 @@
 /**
  * The real WhatsApp transport (`WA_PROVIDER=baileys`; DESIGN.md §7): Baileys' `makeWASocket` with
  * - auth state in DynamoDB, one item per key (`auth-state.ts`, behind `makeCacheableSignalKeyStore`; `makeWASocket`
- *   adds `addTransactionCapability` with our `transactionOpts`), creds persisted on every `creds.update` with the
- *   shard lease epoch — a write refused by a newer epoch ends the socket (440, the session manager fences);
+ *   adds `addTransactionCapability` with our `transactionOpts`), creds and keys written with the shard lease epoch —
+ *   a write refused by a newer epoch ends the socket (440, the session manager fences);
  * - `getMessage` answered from stored messages through the WhatsApp-id alias (retries, poll decryption);
  * - no history sync, not marked online on connect.
  */
@@ -27,7 +27,11 @@ export function baileysTransport(opts: BaileysTransportOptions): Transport {
   return {
     name: "baileys",
     async connect(ref: SessionRef): Promise<RunnerSocket> {
-      const { state, persistCreds } = await useDynamoAuthState(ref.whatsappId, opts.epochOf(ref.whatsappId), logger);
+      const replaced = () => void sock.end(new Boom("auth state owned by a newer lease", { statusCode: DisconnectReason.connectionReplaced }));
+      const { state, persistCreds } = await useDynamoAuthState(ref.whatsappId, opts.epochOf(ref.whatsappId), logger, () => {
+        log("warn", "signal keys not saved: a newer lease owns the connection", { companyId: ref.companyId, whatsappId: ref.whatsappId });
+        replaced();
+      });
       const sock = makeWASocket({
         auth: state,
         logger,
@@ -44,7 +48,7 @@ export function baileysTransport(opts: BaileysTransportOptions): Transport {
       sock.ev.on("creds.update", () => {
         persistCreds().catch((err) => {
           log(err instanceof FencedError ? "warn" : "error", "creds not saved", { companyId: ref.companyId, whatsappId: ref.whatsappId, err });
-          if (err instanceof FencedError) void sock.end(new Boom("auth state owned by a newer lease", { statusCode: DisconnectReason.connectionReplaced }));
+          if (err instanceof FencedError) replaced();
         });
       });
       return sock;
