@@ -209,12 +209,13 @@ export function SandboxPage() {
           </div>
         </fieldset>
       </div>
-      {wid > 0 && open && validNumber ? <Phone key={`${wid}:${number}`} wid={wid} number={number} name={name} /> : <div className="phone phone-off" aria-hidden="true" />}
+      {wid > 0 && open && validNumber ? <Phone key={`${wid}:${number}`} wid={wid} business={connections.data?.find((w) => w.id === wid)?.name} number={number} name={name} /> : <div className="phone phone-off" aria-hidden="true" />}
     </div>
   );
 }
 
-function Phone({ wid, number, name }: { wid: number; number: string; name: string }) {
+/** The customer's phone, chatting with the connection's business (`business`: the connection's name when known). */
+function Phone({ wid, business, number, name }: { wid: number; business?: string; number: string; name: string }) {
   const { t } = useTranslation();
   const toast = useToast();
   const [mine, setMine] = useState<PhoneMsg[]>(() => loadChat(wid, number));
@@ -340,10 +341,10 @@ function Phone({ wid, number, name }: { wid: number; number: string; name: strin
     <div className="phone" data-testid="phone">
       <div className="phone-head">
         <span className="avatar avatar-initial" style={{ width: "2.25rem", height: "2.25rem", background: "#128c7e" }} aria-hidden="true">
-          A
+          {(business?.trim()[0] ?? "A").toUpperCase()}
         </span>
         <div>
-          <strong>{t("sandbox.chatWith", { id: wid })}</strong>
+          <strong>{business || t("sandbox.chatWith", { id: wid })}</strong>
           <small>
             {name} · {formatPhone(number)}
           </small>
