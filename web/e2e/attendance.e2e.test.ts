@@ -85,6 +85,9 @@ describe("attendance screens in the browser", () => {
     await agentOnPhone.waitFor();
     await agentOnPhone.locator("[data-testid=phone-ticks][data-status='4']").waitFor();
     await answer.locator("[data-testid=ticks][data-ack='4']").waitFor();
+    // The signature goes out as WhatsApp bold (`*Name:*`), and both sides show it bold, not with asterisks.
+    await expect(answer.locator("strong").first().innerText()).resolves.toMatch(/^[^*]+:$/);
+    await expect(agentOnPhone.locator("strong").first().innerText()).resolves.toMatch(/^[^*]+:$/);
 
     // React to the customer's message.
     const hello = conv.getByTestId("message").filter({ hasText: "Olá" }).first();

@@ -16,6 +16,7 @@ import { useUnreadTickets } from "../features/tickets/notifications/unread.ts";
 import { unlockAudio } from "../features/tickets/realtime.ts";
 import type { Ticket } from "../features/tickets/types.ts";
 import { BellIcon } from "./icons.tsx";
+import { WhatsappText } from "../features/tickets/WhatsappText.tsx";
 import { usePopover } from "./usePopover.ts";
 
 /** Badge text: the count, capped at 99+; a `+` when the server had more than were loaded. */
@@ -152,7 +153,9 @@ function NotificationList({ q, tickets, onOpen }: { q: ReturnType<typeof useUnre
                     <span className={`age age-${age.color ?? "none"}`}>{t(`tickets.age.${age.unit}`, { n: age.n })}</span>
                   </span>
                   <span className="notify-line2">
-                    <span className="notify-last">{tk.lastMessage}</span>
+                    <span className="notify-last">
+                      <WhatsappText text={tk.lastMessage} links={false} />
+                    </span>
                     <span className="unread" aria-label={t("tickets.notify.unreadMessages", { count: tk.unreadMessages })}>
                       {tk.unreadMessages}
                     </span>

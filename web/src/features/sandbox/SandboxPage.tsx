@@ -15,6 +15,7 @@ import { useSession } from "../../api/session.ts";
 import { useToast } from "../../ui/Toast.tsx";
 import type { Whatsapp } from "../connections/api.ts";
 import { formatPhone, timeOf } from "../tickets/format.ts";
+import { WhatsappText } from "../tickets/WhatsappText.tsx";
 import { fileToBase64, simEdit, simReceipts, simRevoke, simScan, simSend, simSent, simState, type SentRecord, type SimInboundBody } from "./api.ts";
 
 type Kind = "text" | "image" | "audio" | "video" | "document" | "location" | "vcard" | "sticker";
@@ -360,7 +361,7 @@ function Phone({ wid, business, number, name }: { wid: number; business?: string
               ) : (
                 <div className="msg-body">
                   {ICON[m.kind] && <span aria-hidden="true">{ICON[m.kind]} </span>}
-                  {m.text || (m.kind !== "text" ? t(`sandbox.kind.${m.kind}`) : "")}
+                  {m.text ? <WhatsappText text={m.text} /> : m.kind !== "text" ? t(`sandbox.kind.${m.kind}`) : ""}
                 </div>
               )}
               <div className="msg-meta">

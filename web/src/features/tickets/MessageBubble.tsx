@@ -9,6 +9,7 @@ import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { messageActions } from "./api.ts";
 import { ackState, fileSize, parseLocation, parseVcard, timeOf } from "./format.ts";
+import { WhatsappText } from "./WhatsappText.tsx";
 import type { Message } from "./types.ts";
 
 /** Quick reactions of the reaction picker (attendance.md §2: 6 quick emojis plus the full list). */
@@ -229,7 +230,7 @@ export function MessageBubble(p: BubbleProps) {
         {m.quotedMsg && (
           <button type="button" className={`quoted ${m.quotedMsg.fromMe ? "me" : ""}`} onClick={() => p.onQuoteClick(m.quotedMsg!.id)}>
             <span className="quoted-who">{m.quotedMsg.fromMe ? t("tickets.messages.you") : (m.quotedMsg.senderName ?? "")}</span>
-            <span className="quoted-body">{m.quotedMsg.body || m.quotedMsg.mediaType}</span>
+            <span className="quoted-body">{m.quotedMsg.body ? <WhatsappText text={m.quotedMsg.body} links={false} /> : m.quotedMsg.mediaType}</span>
           </button>
         )}
         {m.isDeleted ? (
@@ -240,7 +241,11 @@ export function MessageBubble(p: BubbleProps) {
           <>
             {m.mediaType === "call_log" && <div className="msg-body">📞 {t("tickets.messages.call")}</div>}
             {isMedia && <MediaContent m={m} onStartConversation={p.onStartConversation} onEnlarge={p.onEnlarge} />}
-            {showBody && <div className="msg-body">{m.body}</div>}
+            {showBody && (
+              <div className="msg-body">
+                <WhatsappText text={m.body} />
+              </div>
+            )}
           </>
         )}
         <div className="msg-meta">

@@ -22,6 +22,7 @@ import { useCloseAll, useTicketPages, useUpdateTicket } from "./api.ts";
 import { Avatar } from "./ContactDrawer.tsx";
 import { ticketAge, useNow } from "./format.ts";
 import { NewTicketDialog } from "./NewTicketDialog.tsx";
+import { WhatsappText } from "./WhatsappText.tsx";
 import type { Ticket, TicketListParams } from "./types.ts";
 
 /** Distance from the bottom that loads the next page (attendance.md §9), in px. */
@@ -262,7 +263,7 @@ function TicketRow({ ticket, now, selected }: { ticket: Ticket; now: number; sel
             </span>
           </span>
           <span className="tl-line2">
-            <span className={`tl-last ${presence ? "presence" : ""}`}>{presence || ticket.lastMessage}</span>
+            <span className={`tl-last ${presence ? "presence" : ""}`}>{presence || <WhatsappText text={ticket.lastMessage} links={false} />}</span>
             {ticket.unreadMessages > 0 && (
               <span className="unread" aria-label={t("tickets.unread", { count: ticket.unreadMessages })} data-testid="unread">
                 {ticket.unreadMessages}
