@@ -190,6 +190,33 @@ describe("web shell in the browser", () => {
     expect(await page.evaluate(() => localStorage.getItem("token"))).toBeNull();
   }, TEST_MS);
 
+  it("lets an agent change their own name and password from the profile in the top bar", async () => {
+    const { companyId } = await makeCompany();
+    const user = await makeUser(companyId, { name: "Agente Antigo" });
+    const page = await newPage();
+    await login(page, user.email, user.password);
+    await page.getByTestId("greeting").getByText("Olá Agente Antigo", { exact: false }).waitFor();
+
+    await page.getByTestId("profile-button").click();
+    const dlg = page.getByRole("dialog", { name: "Perfil" });
+    await dlg.getByRole("textbox", { name: "Nome" }).fill("A");
+    await dlg.getByLabel(/^Senha/).fill("123");
+    await dlg.getByRole("button", { name: "Salvar" }).click();
+    await expect(dlg.getByText("Too Short!").count()).resolves.toBe(2);
+    await dlg.getByRole("textbox", { name: "Nome" }).fill("Agente Novo");
+    await dlg.getByLabel(/^Senha/).fill("nova-senha");
+    await dlg.getByLabel(/^Senha/).press("Enter");
+    await toast(page, "Usuário salvo com sucesso!").waitFor();
+    await page.getByTestId("greeting").getByText("Olá Agente Novo", { exact: false }).waitFor();
+
+    // The new password is the one that works now.
+    const other = await newPage();
+    await login(other, user.email, user.password);
+    await toast(other, "Erro de autenticação. Por favor, tente novamente.").waitFor();
+    await login(other, user.email, "nova-senha");
+    await other.getByTestId("greeting").getByText("Olá Agente Novo", { exact: false }).waitFor();
+  }, TEST_MS);
+
   it("refuses the admin of a company whose due date is past with the spec's message", async () => {
     const yesterday = new Date(Date.now() - 86_400_000);
     const { admin: pastDue } = await makeCompany({ dueDate: yesterday.toISOString() });

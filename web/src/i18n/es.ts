@@ -49,6 +49,7 @@ export const es: Messages = {
     logout: "Salir",
   },
   shell: {
+    profile: "Perfil",
     greeting: "Hola {{name}}, ¡bienvenido(a) a {{company}}!",
     activeUntil: "Activo hasta {{date}}",
     version: "Versión {{version}}",

@@ -1,7 +1,7 @@
 /**
  * The private app shell (attendance.md §1, §2 Side menu / Top bar): top bar with the drawer toggle, greeting
  * (user and company name; 'Ativo até {date}' for admins), language switch, theme toggle, notification volume
- * (`VolumeControl`), unread-tickets popover (`NotificationsPopover`) and logout; side menu
+ * (`VolumeControl`), unread-tickets popover (`NotificationsPopover`), profile edit (`ProfileDialog`) and logout; side menu
  * built from the feature registry (profile, super flag and plan flags), ending with logout and, for admins, the
  * version. The drawer is open by default above 1200 px and is a temporary overlay below 600 px.
  */
@@ -19,7 +19,9 @@ import { LANGUAGES, setLanguage, type Language } from "../i18n/index.ts";
 import { realtime } from "../realtime/socket.ts";
 import { formatDate } from "../ui/format.ts";
 import { useColorMode } from "../ui/theme.tsx";
+import { UserIcon } from "./icons.tsx";
 import { NotificationsPopover } from "./NotificationsPopover.tsx";
+import { ProfileDialog } from "./ProfileDialog.tsx";
 import "./topbar.css";
 import { VolumeControl } from "./VolumeControl.tsx";
 
@@ -70,6 +72,7 @@ export function AppShell() {
   const width = useWidth();
   const temporary = width < 600;
   const [open, setOpen] = useState(() => window.innerWidth > 1200);
+  const [profileOpen, setProfileOpen] = useState(false);
   const location = useLocation();
   const plan = usePlanFlags(user.companyId);
   const version = useVersion();
@@ -141,6 +144,9 @@ export function AppShell() {
           </Button>
           <VolumeControl />
           <NotificationsPopover />
+          <button type="button" className="topbar-icon" onClick={() => setProfileOpen(true)} aria-label={t("shell.profile")} title={t("shell.profile")} data-testid="profile-button">
+            <UserIcon />
+          </button>
           <Button size="small" className="topbar-logout" onClick={doLogout}>
             {t("session.logout")}
           </Button>
@@ -190,6 +196,7 @@ export function AppShell() {
       <main id="main" className="content" tabIndex={-1}>
         <Outlet />
       </main>
+      <ProfileDialog open={profileOpen} onClose={() => setProfileOpen(false)} />
     </div>
   );
 }

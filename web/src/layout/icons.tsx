@@ -30,3 +30,13 @@ export function SpeakerIcon({ level }: { level: number }) {
     </svg>
   );
 }
+
+/** A person (account menu: profile). */
+export function UserIcon() {
+  return (
+    <svg {...base} aria-hidden="true" focusable="false">
+      <circle cx="12" cy="8" r="4" />
+      <path d="M4 21a8 8 0 0 1 16 0" />
+    </svg>
+  );
+}

@@ -1,0 +1,92 @@
+/**
+ * The account menu's profile edit (attendance.md §2 Top bar "account menu with profile edit", §5 User form): the
+ * logged-in user changes their own name (2-50) and, optionally, their password (5-50) through
+ * `PUT /api/users/{id}` — the only fields a user may change about themselves. The greeting follows at once.
+ */
+import { Button, PasswordField, TextField } from "@aws-amplify/ui-react";
+import { useEffect, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { apiRequest } from "../api/client.ts";
+import { errorMessage, validationFields } from "../api/errors.ts";
+import { updateSessionUser, useSession } from "../api/session.ts";
+import { Dialog } from "../ui/Dialog.tsx";
+import { useToast } from "../ui/Toast.tsx";
+import { length, optional, required, validate } from "../ui/validation.ts";
+
+type Fields = "name" | "password";
+const rules = { name: [required, length(2, 50)], password: [optional(length(5, 50))] };
+
+export function ProfileDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  const { t } = useTranslation();
+  const toast = useToast();
+  const session = useSession();
+  const [values, setValues] = useState({ name: "", password: "" });
+  const [errors, setErrors] = useState<Partial<Record<string, string>>>({});
+  const [touched, setTouched] = useState(false);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    if (!open) return;
+    setValues({ name: session?.user.name ?? "", password: "" });
+    setErrors({});
+    setTouched(false);
+  }, [open]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const set = (k: Fields, v: string) => {
+    const next = { ...values, [k]: v };
+    setValues(next);
+    if (touched) setErrors(validate<Fields>(next, rules));
+  };
+  const err = (k: Fields) => (errors[k] ? (errors[k]!.startsWith("validation.") ? t(errors[k]!) : errors[k]) : undefined);
+
+  const submit = async () => {
+    if (!session) return;
+    setTouched(true);
+    const errs = validate<Fields>(values, rules);
+    setErrors(errs);
+    if (Object.keys(errs).length) return;
+    setBusy(true);
+    try {
+      const name = values.name.trim();
+      await apiRequest("PUT", `/users/${session.user.id}`, { body: { name, ...(values.password ? { password: values.password } : {}) } });
+      updateSessionUser({ ...session.user, name });
+      toast.success(t("users.saved"));
+      onClose();
+    } catch (e) {
+      const fields = validationFields(e);
+      if (Object.keys(fields).length) setErrors(fields);
+      toast.error(errorMessage(e, t));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog
+      open={open}
+      title={t("shell.profile")}
+      onClose={onClose}
+      onSubmit={submit}
+      width="26rem"
+      footer={
+        <>
+          <Button onClick={onClose}>{t("common.cancel")}</Button>
+          <Button type="submit" variation="primary" isLoading={busy}>
+            {t("common.save")}
+          </Button>
+        </>
+      }
+    >
+      <TextField label={t("users.name")} value={values.name} onChange={(e) => set("name", e.target.value)} hasError={!!err("name")} errorMessage={err("name")} autoComplete="name" />
+      <PasswordField
+        label={t("users.password")}
+        descriptiveText={t("users.passwordEditHint")}
+        value={values.password}
+        onChange={(e) => set("password", e.target.value)}
+        hasError={!!err("password")}
+        errorMessage={err("password")}
+        autoComplete="new-password"
+      />
+    </Dialog>
+  );
+}
