@@ -118,6 +118,15 @@ describe("web shell in the browser", () => {
     await admin.getByTestId("user-row").filter({ hasText: "Silent Change" }).waitFor();
   }, TEST_MS);
 
+  it("refetches what is on screen from the top bar's refresh button", async () => {
+    const companyId = await admin.evaluate(() => (JSON.parse(localStorage.getItem("user") ?? "{}") as { companyId: number }).companyId);
+    await makeUser(companyId, { name: "Quiet Change" }); // written straight to the table: no realtime event
+    await admin.waitForTimeout(500);
+    expect(await admin.getByTestId("user-row").filter({ hasText: "Quiet Change" }).count()).toBe(0);
+    await admin.getByTestId("refresh-button").click();
+    await admin.getByTestId("user-row").filter({ hasText: "Quiet Change" }).waitFor();
+  }, TEST_MS);
+
   it("loads the next page of users when the table is scrolled to the bottom", async () => {
     const companyId = await admin.evaluate(() => (JSON.parse(localStorage.getItem("user") ?? "{}") as { companyId: number }).companyId);
     for (let i = 0; i < 25; i++) await makeUser(companyId, { name: `Paged ${String(i).padStart(2, "0")}` });

@@ -49,6 +49,7 @@ export const en: Messages = {
     logout: "Logout",
   },
   shell: {
+    refresh: "Refresh",
     profile: "Profile",
     greeting: "Hello {{name}}, welcome to {{company}}!",
     activeUntil: "Active until {{date}}",

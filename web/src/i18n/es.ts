@@ -49,6 +49,7 @@ export const es: Messages = {
     logout: "Salir",
   },
   shell: {
+    refresh: "Actualizar",
     profile: "Perfil",
     greeting: "Hola {{name}}, ¡bienvenido(a) a {{company}}!",
     activeUntil: "Activo hasta {{date}}",

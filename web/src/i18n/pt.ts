@@ -47,6 +47,7 @@ export const pt = {
     logout: "Sair",
   },
   shell: {
+    refresh: "Atualizar",
     profile: "Perfil",
     greeting: "Olá {{name}}, seja bem-vindo(a) a {{company}}!",
     activeUntil: "Ativo até {{date}}",

@@ -1,7 +1,7 @@
 /**
  * The private app shell (attendance.md §1, §2 Side menu / Top bar): top bar with the drawer toggle, greeting
  * (user and company name; 'Ativo até {date}' for admins), language switch, theme toggle, notification volume
- * (`VolumeControl`), unread-tickets popover (`NotificationsPopover`), profile edit (`ProfileDialog`) and logout; side menu
+ * (`VolumeControl`), refresh (refetches what is on screen), unread-tickets popover (`NotificationsPopover`), profile edit (`ProfileDialog`) and logout; side menu
  * built from the feature registry (profile, super flag and plan flags), ending with logout and, for admins, the
  * version. The drawer is open by default above 1200 px and is a temporary overlay below 600 px.
  */
@@ -19,7 +19,7 @@ import { LANGUAGES, setLanguage, type Language } from "../i18n/index.ts";
 import { realtime } from "../realtime/socket.ts";
 import { formatDate } from "../ui/format.ts";
 import { useColorMode } from "../ui/theme.tsx";
-import { UserIcon } from "./icons.tsx";
+import { RefreshIcon, UserIcon } from "./icons.tsx";
 import { NotificationsPopover } from "./NotificationsPopover.tsx";
 import { ProfileDialog } from "./ProfileDialog.tsx";
 import "./topbar.css";
@@ -142,6 +142,16 @@ export function AppShell() {
           >
             <span aria-hidden="true">{mode === "dark" ? "☀" : "☾"}</span>
           </Button>
+          <button
+            type="button"
+            className="topbar-icon"
+            onClick={() => void qc.refetchQueries({ type: "active" })}
+            aria-label={t("shell.refresh")}
+            title={t("shell.refresh")}
+            data-testid="refresh-button"
+          >
+            <RefreshIcon />
+          </button>
           <VolumeControl />
           <NotificationsPopover />
           <button type="button" className="topbar-icon" onClick={() => setProfileOpen(true)} aria-label={t("shell.profile")} title={t("shell.profile")} data-testid="profile-button">

@@ -40,3 +40,13 @@ export function UserIcon() {
     </svg>
   );
 }
+
+/** Circular arrow (refresh what is on screen). */
+export function RefreshIcon() {
+  return (
+    <svg {...base} aria-hidden="true" focusable="false">
+      <path d="M21 12a9 9 0 1 1-2.64-6.36" />
+      <path d="M21 3v6h-6" />
+    </svg>
+  );
+}
