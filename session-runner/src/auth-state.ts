@@ -33,6 +33,9 @@ export class FencedError extends Error {
   }
 }
 
+/** The fence every auth-state write checks on the creds item: no newer lease epoch than ours (`:e`) wrote it. */
+const FENCE = "attribute_not_exists(epoch) OR epoch <= :e";
+
 const serialize = (v: unknown) => JSON.stringify(v, BufferJSON.replacer);
 const deserialize = <T>(s: string): T => JSON.parse(s, BufferJSON.reviver) as T;
 
@@ -54,7 +57,7 @@ export async function saveCreds(whatsappId: number, creds: AuthenticationCreds, 
       new PutCommand({
         TableName: tableName(),
         Item: { ...keys.waCreds(whatsappId), _type: "waCreds", value: serialize(creds), epoch, updatedAt: new Date().toISOString() },
-        ConditionExpression: "attribute_not_exists(epoch) OR epoch <= :e",
+        ConditionExpression: FENCE,
         ExpressionAttributeValues: { ":e": epoch },
       }),
     );
@@ -75,7 +78,7 @@ export async function claimAuthState(whatsappId: number, epoch: number): Promise
         TableName: tableName(),
         Key: keys.waCreds(whatsappId),
         UpdateExpression: "SET epoch = :e, #t = :t",
-        ConditionExpression: "attribute_not_exists(epoch) OR epoch <= :e",
+        ConditionExpression: FENCE,
         ExpressionAttributeNames: { "#t": "_type" },
         ExpressionAttributeValues: { ":e": epoch, ":t": "waCreds" },
       }),
@@ -92,7 +95,7 @@ async function fencedWriteAll(whatsappId: number, epoch: number, requests: Write
     ConditionCheck: {
       TableName: tableName(),
       Key: keys.waCreds(whatsappId),
-      ConditionExpression: "attribute_not_exists(epoch) OR epoch <= :e",
+      ConditionExpression: FENCE,
       ExpressionAttributeValues: { ":e": epoch },
     },
   };

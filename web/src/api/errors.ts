@@ -36,3 +36,13 @@ export function validationFields(e: unknown): Record<string, string> {
   }
   return out;
 }
+
+/**
+ * A form's failed save: the server's field messages (`ERR_VALIDATION`) go under the fields through `setFieldErrors`,
+ * and the translated message goes to `notify` (a toast).
+ */
+export function reportSaveError(e: unknown, setFieldErrors: (fields: Record<string, string>) => void, notify: (message: string) => void, t: TFunction = i18n.t): void {
+  const fields = validationFields(e);
+  if (Object.keys(fields).length) setFieldErrors(fields);
+  notify(errorMessage(e, t));
+}

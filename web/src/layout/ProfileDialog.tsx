@@ -7,7 +7,7 @@ import { Button, PasswordField, TextField } from "@aws-amplify/ui-react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { apiRequest } from "../api/client.ts";
-import { errorMessage, validationFields } from "../api/errors.ts";
+import { reportSaveError } from "../api/errors.ts";
 import { updateSessionUser, useSession } from "../api/session.ts";
 import { Dialog } from "../ui/Dialog.tsx";
 import { useToast } from "../ui/Toast.tsx";
@@ -53,9 +53,7 @@ export function ProfileDialog({ open, onClose }: { open: boolean; onClose: () =>
       toast.success(t("users.saved"));
       onClose();
     } catch (e) {
-      const fields = validationFields(e);
-      if (Object.keys(fields).length) setErrors(fields);
-      toast.error(errorMessage(e, t));
+      reportSaveError(e, setErrors, (m) => toast.error(m), t);
     } finally {
       setBusy(false);
     }

@@ -7,7 +7,7 @@
 import { Button, CheckboxField, Flex, SwitchField, TextAreaField, TextField, SelectField } from "@aws-amplify/ui-react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { errorMessage, validationFields } from "../../api/errors.ts";
+import { reportSaveError } from "../../api/errors.ts";
 import { Dialog } from "../../ui/Dialog.tsx";
 import { useToast } from "../../ui/Toast.tsx";
 import { length, required, validate } from "../../ui/validation.ts";
@@ -61,9 +61,7 @@ export function ConnectionDialog({ open, whatsapp, onClose }: { open: boolean; w
       toast.success(t("connections.saved"));
       onClose();
     } catch (e) {
-      const v = validationFields(e);
-      if (Object.keys(v).length) setErrors(v);
-      toast.error(errorMessage(e, t));
+      reportSaveError(e, setErrors, (m) => toast.error(m), t);
     }
   };
   return (

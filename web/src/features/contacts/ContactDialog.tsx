@@ -6,7 +6,7 @@
 import { Button, CheckboxField, Flex, TextField } from "@aws-amplify/ui-react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { errorMessage, validationFields } from "../../api/errors.ts";
+import { reportSaveError } from "../../api/errors.ts";
 import { Dialog } from "../../ui/Dialog.tsx";
 import { ATTENDANCE_TOAST_MS, useToast } from "../../ui/Toast.tsx";
 import { email, length, optional, required, validate } from "../../ui/validation.ts";
@@ -54,9 +54,7 @@ export function ContactDialog(props: { open: boolean; contact: Contact | null; i
       props.onSaved?.(c);
       props.onClose();
     } catch (e) {
-      const f = validationFields(e);
-      if (Object.keys(f).length) setErrors(f);
-      toast.error(errorMessage(e, t), { durationMs: ATTENDANCE_TOAST_MS });
+      reportSaveError(e, setErrors, (m) => toast.error(m, { durationMs: ATTENDANCE_TOAST_MS }), t);
     }
   };
   return (

@@ -6,7 +6,7 @@
 import { Button, Flex, TextAreaField, TextField } from "@aws-amplify/ui-react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { errorMessage, validationFields } from "../../api/errors.ts";
+import { reportSaveError } from "../../api/errors.ts";
 import { Dialog } from "../../ui/Dialog.tsx";
 import { useToast } from "../../ui/Toast.tsx";
 import { length, required, validate } from "../../ui/validation.ts";
@@ -74,9 +74,7 @@ export function QueueDialog({ open, queue, onClose }: { open: boolean; queue: Qu
       toast.success(t("queues.saved"));
       onClose();
     } catch (e) {
-      const fields = validationFields(e);
-      if (Object.keys(fields).length) setErrors(fields);
-      toast.error(errorMessage(e, t));
+      reportSaveError(e, setErrors, (m) => toast.error(m), t);
     }
   };
 

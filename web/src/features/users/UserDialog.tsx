@@ -8,7 +8,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { apiRequest } from "../../api/client.ts";
-import { errorMessage, validationFields } from "../../api/errors.ts";
+import { reportSaveError } from "../../api/errors.ts";
 import { Dialog } from "../../ui/Dialog.tsx";
 import { useToast } from "../../ui/Toast.tsx";
 import { email, length, optional, required, validate } from "../../ui/validation.ts";
@@ -87,9 +87,7 @@ export function UserDialog({ open, user, onClose }: Props) {
       toast.success(t("users.saved"));
       onClose();
     } catch (e) {
-      const fields = validationFields(e);
-      if (Object.keys(fields).length) setErrors(fields);
-      toast.error(errorMessage(e, t));
+      reportSaveError(e, setErrors, (m) => toast.error(m), t);
     }
   };
 
