@@ -10,7 +10,8 @@ export type Method = "GET" | "POST" | "PUT" | "DELETE" | "PATCH";
 export type AuthLevel = "public" | "user" | "admin" | "super" | "apiToken";
 export type Area =
   | "auth" | "users" | "queues" | "settings" | "companies" | "plans"
-  | "whatsapp" | "tickets" | "messages" | "contacts" | "notes" | "media";
+  | "whatsapp" | "tickets" | "messages" | "contacts" | "notes" | "media"
+  | "tags";
 
 export interface RouteDef {
   method: Method;
@@ -98,6 +99,18 @@ export const routes: RouteDef[] = [
 
   // media: short-lived presigned URLs scoped to the caller's company (issue 4 §6)
   r("GET", "/api/media/{messageId}", "media", "user"),
+
+  // tags and ticket tags (administration.md §7 "Tags and kanban"; attendance.md §7; issue 7 §7)
+  r("GET", "/api/tags", "tags", "user"),
+  r("GET", "/api/tags/list", "tags", "user"),
+  r("GET", "/api/tags/kanban", "tags", "user"),
+  r("GET", "/api/tags/{id}", "tags", "user"),
+  r("POST", "/api/tags", "tags", "user"),
+  r("PUT", "/api/tags/{id}", "tags", "user"),
+  r("DELETE", "/api/tags/{id}", "tags", "user"),
+  r("POST", "/api/tags/sync", "tags", "user"),
+  r("PUT", "/api/ticket-tags/{ticketId}/{tagId}", "tags", "user"),
+  r("DELETE", "/api/ticket-tags/{ticketId}", "tags", "user"),
 ];
 
 /** The routes served by one area's Lambda. */

@@ -17,6 +17,14 @@ describe("keys", () => {
     expect(keys.ticketIndexes({ ...base, userId: null })).not.toHaveProperty("GSI3PK");
     expect(keys.ticketIndexes({ ...base, queueId: null }).GSI2PK).toBe("C#1#S#open#Q#NONE");
   });
+  it("keeps a ticket's tag edge in the ticket's partition and indexes it by tag, newest ticket first", () => {
+    expect(keys.ticketTag(7, 3, 12)).toEqual({ PK: "C#7#TK#3", SK: "TAG#0000000012" });
+    const older = keys.tagTicketsIndex(7, 12, "2026-01-01T00:00:00.000Z", 3);
+    const newer = keys.tagTicketsIndex(7, 12, "2026-01-02T00:00:00.000Z", 4);
+    expect(older.GSI4PK).toBe(keys.tagTicketsPK(7, 12));
+    expect(newer.GSI4SK > older.GSI4SK).toBe(true);
+    expect(keys.tagTicketsPK(7, 12)).not.toBe(keys.tagTicketsPK(8, 12));
+  });
 });
 
 describe("cursor", () => {

@@ -79,6 +79,11 @@ export const keys = {
   /** Note id → location (ticketId, SK), for DELETE /ticket-notes/{id}. */
   noteRef: (cid: Id, noteId: Id) => ({ PK: `C#${cid}#NOTE#${pad(noteId)}`, SK: "#" }),
   ticketTag: (cid: Id, tid: Id, tagId: Id) => ({ PK: `C#${cid}#TK#${tid}`, SK: `TAG#${pad(tagId)}` }),
+  /** SK prefix of the tag edges inside a ticket's partition (and of tags inside the company partition). */
+  tagPrefix: "TAG#",
+  /** Tag edge's GSI4 entry: the tickets of a tag, newest ticket (creation) first. `ticketCreatedAt` never changes. */
+  tagTicketsIndex: (cid: Id, tagId: Id, ticketCreatedAt: string, tid: Id) => ({ GSI4PK: `C#${cid}#TAG#${tagId}`, GSI4SK: `T#${ticketCreatedAt}#${pad(tid)}` }),
+  tagTicketsPK: (cid: Id, tagId: Id) => `C#${cid}#TAG#${tagId}`,
   /** WhatsApp message alias: dedupe, acks, edits, reactions, getMessage. */
   waMessage: (cid: Id, wid: Id, remoteJid: string, waId: string) => ({ PK: `C#${cid}#WAMSG#${wid}#${remoteJid}#${waId}`, SK: "#" }),
   /** Message id (= WhatsApp id) → location, for /messages/{id} routes. */

@@ -10,6 +10,7 @@ import { ddb, tableName } from "../db/client.ts";
 import { cancellationReasons } from "../db/errors.ts";
 import { keys, pad } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
+import { dropEdgeOfDeletedTicket } from "../tags/repository.ts";
 import { TicketItem } from "./schema.ts";
 
 /** The list-index attributes of a ticket (GSI3 only when assigned). */
@@ -277,7 +278,7 @@ export async function queryContactTickets(companyId: number, contactId: number, 
 
 /**
  * Deletes a ticket: the item, its uuid alias and its ACTIVE marker (if it holds it) in one transaction, then
- * (best-effort) the rest of its partition (messages, notes, tag edges) and the message id references.
+ * (best-effort) the rest of its partition (messages, notes, tag edges with their tags' counts) and the message id references.
  */
 export async function deleteTicketItems(t: TicketItem): Promise<void> {
   await ddb().send(
@@ -303,7 +304,7 @@ export async function deleteTicketItems(t: TicketItem): Promise<void> {
         TableName: tableName(),
         KeyConditionExpression: "PK = :pk",
         ExpressionAttributeValues: { ":pk": keys.ticketPartition(t.companyId, t.id) },
-        ProjectionExpression: "PK, SK, id, #k",
+        ProjectionExpression: "PK, SK, id, tagId, #k",
         ExpressionAttributeNames: { "#k": "_type" },
         ExclusiveStartKey: start,
         Limit: 200,
@@ -311,6 +312,11 @@ export async function deleteTicketItems(t: TicketItem): Promise<void> {
     );
     const dels: { PK: string; SK: string }[] = [];
     for (const it of page.Items ?? []) {
+      if (String(it.SK).startsWith(keys.tagPrefix) && it.tagId != null) {
+        // Tag edges leave with their count (tags' `ticketsCount` stays exact).
+        await dropEdgeOfDeletedTicket(t.companyId, t.id, Number(it.tagId));
+        continue;
+      }
       dels.push({ PK: String(it.PK), SK: String(it.SK) });
       if (String(it.SK).startsWith("M#") && it.id) dels.push(keys.messageRef(t.companyId, String(it.id)));
       if (String(it.SK).startsWith("NOTE#") && it.id) dels.push(keys.noteRef(t.companyId, Number(it.id)));

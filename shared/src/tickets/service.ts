@@ -16,7 +16,9 @@ import { AppError } from "../errors.ts";
 import { publish, type Audience } from "../realtime/publish.ts";
 import { ContactItem } from "../contacts/schema.ts";
 import { contactSearch } from "../contacts/service.ts";
+import { pageTaggedTicketIds } from "../tags/ticket-filter.ts";
 import {
+  batchGetTickets,
   createTicketItem,
   deleteStaleMarker,
   getActiveTicketId,
@@ -281,16 +283,20 @@ const MAX_WALK = 25;
  * - open (not showAll) and closed (not showAll): the actor's own tickets, GSI3 `S#<status>#U#<me>`;
  * - pending, or showAll (admins only): admins without queue filter read GSI1 `S#<status>`; otherwise one GSI2 query per
  *   allowed queue (`Q#NONE` for admins and allTicket users) merged k-way by `<updatedAt>#<id>` with a map cursor;
- * - `users` filter: GSI3 per user; `searchParam` (3+ chars): contacts by name/number prefix, then GSI4 per contact.
+ * - `users` filter (admins only; ignored for others): GSI3 per user; `searchParam` (3+ chars): contacts by name/number
+ *   prefix, then GSI4 per contact; `tags` (without a search text): the tag edges on GSI4 ({@link listTaggedTickets}).
  * Without `status` the three statuses are merged. Newest activity first. `cursor` (opaque, from `nextCursor`) or
  * `pageNumber` (walked server-side, at most 25 pages). Other companies' cursors → 400 `ERR_INVALID_CURSOR`.
  */
 export async function listTickets(a: TicketActor, q: ListTicketsQuery): Promise<ListTicketsResult> {
   const limit = q.limit ?? PAGE;
   const term = q.searchParam?.trim() ?? "";
-  if (term.length >= 3) return searchTickets(a, term, q, limit);
-
   const admin = isAdminActor(a);
+  // The user filter is the admins' (attendance.md §2 search tab); other callers' `users` is ignored.
+  if (!admin && q.users?.length) q = { ...q, users: undefined };
+  if (term.length >= 3) return searchTickets(a, term, q, limit);
+  if (q.tags?.length) return listTaggedTickets(a, q, limit);
+
   const showAll = admin && !!q.showAll;
   const statuses: TicketStatus[] = q.status ? [q.status] : ["open", "pending", "closed"];
   const sources: Source[] = [];
@@ -329,22 +335,6 @@ export async function listTickets(a: TicketActor, q: ListTicketsQuery): Promise<
   if (q.date) {
     filterParts.push("begins_with(createdAt, :createdDay)");
     values[":createdDay"] = q.date;
-  }
-  if (q.tags?.length) {
-    filterParts.push("(" + q.tags.map((t, i) => `contains(tagIds, :tag${i})`).join(" OR ") + ")");
-    q.tags.forEach((t, i) => (values[`:tag${i}`] = t));
-  }
-  if (!admin && q.users?.length) {
-    // Non-admins filtering by user still only see their own queues.
-    const allowed = a.queueIds;
-    const parts = [`userId = :me`];
-    values[":me"] = a.userId;
-    allowed.forEach((qid, i) => {
-      parts.push(`queueId = :aq${i}`);
-      values[`:aq${i}`] = qid;
-    });
-    if (a.allTicket === "enabled") parts.push("attribute_type(queueId, :nullType)"), (values[":nullType"] = "NULL");
-    filterParts.push("(" + parts.join(" OR ") + ")");
   }
   const filter = filterParts.length ? { expression: filterParts.join(" AND "), names: Object.keys(names).length ? names : undefined, values } : undefined;
   const skBetween: [string, string] | undefined = q.updatedAt ? [q.updatedAt, `${q.updatedAt}~`] : undefined;
@@ -453,6 +443,54 @@ async function mergePage(
 function strip(t: TicketItem & { _sk?: string; _key?: unknown; _dup?: boolean }): TicketItem {
   const { _sk, _key, _dup, ...rest } = t;
   return rest as TicketItem;
+}
+
+/**
+ * The search tab's tag filter, served by keys (issue 7 §7; DESIGN.md §6 tag edge on GSI4): pages of the tickets
+ * carrying any of `q.tags` (newest ticket first, see `tags/ticket-filter.ts`), read in one BatchGet per page, then kept
+ * when the actor may see them (as in {@link searchTickets}) and they match status, users (admins), queues and the
+ * other filters. Filtering discards only tagged tickets, never pages of a status index. `nextCursor` / `pageNumber`.
+ */
+async function listTaggedTickets(a: TicketActor, q: ListTicketsQuery, limit: number): Promise<ListTicketsResult> {
+  const cid = a.companyId;
+  const queues = q.queueIds?.length ? new Set(q.queueIds) : undefined;
+  const keep = (t: TicketItem) =>
+    canAccessTicket(a, t) &&
+    (!q.status || t.status === q.status) &&
+    (!q.users?.length || (t.userId != null && q.users.includes(t.userId))) &&
+    (!queues || t.queueId == null || queues.has(t.queueId)) &&
+    (!q.withUnreadMessages || t.unreadMessages > 0) &&
+    (!q.date || t.createdAt.startsWith(q.date)) &&
+    (!q.updatedAt || t.updatedAt.startsWith(q.updatedAt));
+  // One page: edge pages until `limit` tickets are kept (at most 5 reads), so a rare match still fills the page.
+  const runPage = async (cursor?: string) => {
+    const out: TicketItem[] = [];
+    let next = cursor;
+    for (let round = 0; round < 5 && out.length < limit; round++) {
+      const ids = await pageTaggedTicketIds(cid, q.tags!, limit - out.length, next);
+      const got = await batchGetTickets(cid, ids.ticketIds);
+      for (const id of ids.ticketIds) {
+        const t = got.get(id);
+        if (t && t.tagIds.some((x) => q.tags!.includes(x)) && keep(t)) out.push(t);
+      }
+      next = ids.nextCursor;
+      if (!next) break;
+    }
+    return { tickets: out, next };
+  };
+  let cursor = q.cursor;
+  let walked = 0;
+  if (!cursor && (q.pageNumber ?? 1) > 1) {
+    for (let i = 0; i < Math.min((q.pageNumber ?? 1) - 1, MAX_WALK); i++) {
+      const p = await runPage(cursor);
+      walked += p.tickets.length;
+      if (!p.next) return { tickets: [], count: walked, hasMore: false };
+      cursor = p.next;
+    }
+  }
+  const page = await runPage(cursor);
+  const views = await toTicketViews(cid, page.tickets);
+  return { tickets: views, count: walked + views.length, hasMore: !!page.next, nextCursor: page.next };
 }
 
 /**

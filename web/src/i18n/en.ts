@@ -154,6 +154,7 @@ export const en: Messages = {
     ERR_NO_PLAN_FOUND: "No plan found with this ID.",
     ERR_NO_MESSAGE_FOUND: "No message found with this ID.",
     ERR_NO_NOTE_FOUND: "No note found with this ID.",
+    ERR_NO_TAG_FOUND: "No tag found with this ID.",
     ERR_INVALID_CURSOR: "Invalid page. Reload the list.",
     ERR_PAYLOAD_TOO_LARGE: "The content sent is too large.",
     ERR_CONFLICT: "The record was changed by someone else. Try again.",

@@ -154,6 +154,7 @@ export const es: Messages = {
     ERR_NO_PLAN_FOUND: "No se encontró ningún plan con este ID.",
     ERR_NO_MESSAGE_FOUND: "No se encontró ningún mensaje con este ID.",
     ERR_NO_NOTE_FOUND: "No se encontró ninguna nota con este ID.",
+    ERR_NO_TAG_FOUND: "No se encontró ninguna etiqueta con este ID.",
     ERR_INVALID_CURSOR: "Página inválida. Recargue la lista.",
     ERR_PAYLOAD_TOO_LARGE: "El contenido enviado es demasiado grande.",
     ERR_CONFLICT: "El registro fue modificado por otra persona. Intente de nuevo.",

@@ -152,6 +152,7 @@ export const pt = {
     ERR_NO_PLAN_FOUND: "Nenhum plano encontrado com este ID.",
     ERR_NO_MESSAGE_FOUND: "Nenhuma mensagem encontrada com este ID.",
     ERR_NO_NOTE_FOUND: "Nenhuma observação encontrada com este ID.",
+    ERR_NO_TAG_FOUND: "Nenhuma tag encontrada com este ID.",
     ERR_INVALID_CURSOR: "Página inválida. Recarregue a lista.",
     ERR_PAYLOAD_TOO_LARGE: "O conteúdo enviado é grande demais.",
     ERR_CONFLICT: "O registro foi alterado por outra pessoa. Tente novamente.",

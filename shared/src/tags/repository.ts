@@ -1,0 +1,275 @@
+/**
+ * Tags in DynamoDB (DESIGN.md §6). Every key comes from `db/keys.ts`:
+ * - tag item `C#<cid>` / `TAG#<id>` (a small, bounded collection in the company partition);
+ * - tag edge `C#<cid>#TK#<tid>` / `TAG#<tagId>`, in the ticket's partition, indexed on GSI4 `C#<cid>#TAG#<tagId>` /
+ *   `T#<ticketCreatedAt>#<tid>` so the tickets of a tag are found by key (newest ticket first);
+ * - the ticket item's `tagIds` (sorted ids), so ticket rows get their tags without reading edges.
+ *
+ * Exactness: an edge, the ticket's `tagIds` and the tag's `ticketsCount` change together in ONE transaction
+ * ({@link writeTicketTags}): the edge Put is `attribute_not_exists` (never counted twice), the Delete is
+ * `attribute_exists` (never uncounted twice), the ticket update is conditioned on the `tagIds` it was computed from
+ * (two concurrent syncs cannot lose each other's change). So `ticketsCount` equals the number of edges at all times,
+ * and reads of it are one consistent GetItem, not a COUNT query over an eventually consistent index.
+ */
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { batchGetRaw } from "../db/batch.ts";
+import { ddb, tableName } from "../db/client.ts";
+import { cancellationReasons, isConditionFailed, withConflictRetry } from "../db/errors.ts";
+import { keys } from "../db/keys.ts";
+import { queryAllByPrefix } from "../db/query.ts";
+import { TagItem } from "./schema.ts";
+
+/** Reads one tag of the company (strongly consistent), or `undefined`. */
+export async function getTag(companyId: number, tagId: number): Promise<TagItem | undefined> {
+  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.tag(companyId, tagId), ConsistentRead: true }));
+  return out.Item ? TagItem.parse(out.Item) : undefined;
+}
+
+/** Every tag of the company in id order (strongly consistent, so counts are exact right after a write). */
+export async function listTags(companyId: number): Promise<TagItem[]> {
+  const raw = await queryAllByPrefix(keys.companyPartition(companyId), keys.tagPrefix, { ConsistentRead: true });
+  return raw.map((it) => TagItem.parse(it));
+}
+
+/** Reads the given tags of the company in one batch; missing ids are absent from the map. */
+export async function batchGetTags(companyId: number, tagIds: number[]): Promise<Map<number, TagItem>> {
+  const raw = await batchGetRaw(tagIds.map((id) => keys.tag(companyId, id)), true);
+  const out = new Map<number, TagItem>();
+  for (const it of raw.values()) {
+    const t = TagItem.parse(it);
+    out.set(t.id, t);
+  }
+  return out;
+}
+
+/** Writes a new tag item (its id must be fresh). */
+export async function putNewTag(tag: TagItem): Promise<void> {
+  await ddb().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { ...keys.tag(tag.companyId, tag.id), _type: "tag", ...tag },
+      ConditionExpression: "attribute_not_exists(PK)",
+    }),
+  );
+}
+
+/**
+ * Sets the editable fields of a tag (never `ticketsCount`, which only the edge transactions change). Returns the
+ * tag after the write, or `undefined` when it no longer exists.
+ */
+export async function updateTagFields(
+  companyId: number,
+  tagId: number,
+  fields: Pick<TagItem, "name" | "color" | "kanban" | "userId" | "updatedAt">,
+): Promise<TagItem | undefined> {
+  try {
+    const out = await ddb().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.tag(companyId, tagId),
+        UpdateExpression: "SET #n = :n, color = :c, kanban = :k, userId = :u, updatedAt = :t",
+        ConditionExpression: "attribute_exists(PK)",
+        ExpressionAttributeNames: { "#n": "name" },
+        ExpressionAttributeValues: { ":n": fields.name, ":c": fields.color, ":k": fields.kanban, ":u": fields.userId, ":t": fields.updatedAt },
+        ReturnValues: "ALL_NEW",
+      }),
+    );
+    return TagItem.parse(out.Attributes);
+  } catch (err) {
+    if (isConditionFailed(err)) return undefined;
+    throw err;
+  }
+}
+
+/** Deletes the tag item; false when it was already gone. Its edges are removed afterwards by the service. */
+export async function deleteTagItem(companyId: number, tagId: number): Promise<boolean> {
+  try {
+    await ddb().send(new DeleteCommand({ TableName: tableName(), Key: keys.tag(companyId, tagId), ConditionExpression: "attribute_exists(PK)" }));
+    return true;
+  } catch (err) {
+    if (isConditionFailed(err)) return false;
+    throw err;
+  }
+}
+
+/** One edge read from the tag index: the ticket, its index sort key and the key to resume after it. */
+export interface TagEdgeRef {
+  ticketId: number;
+  sk: string;
+  key: Record<string, unknown>;
+}
+
+/** One page of a tag's edges from GSI4, newest ticket first. */
+export async function queryTagEdges(
+  companyId: number,
+  tagId: number,
+  opts: { limit: number; startKey?: Record<string, unknown> },
+): Promise<{ edges: TagEdgeRef[]; lastKey?: Record<string, unknown> }> {
+  const out = await ddb().send(
+    new QueryCommand({
+      TableName: tableName(),
+      IndexName: "GSI4",
+      KeyConditionExpression: "GSI4PK = :pk",
+      ExpressionAttributeValues: { ":pk": keys.tagTicketsPK(companyId, tagId) },
+      ScanIndexForward: false,
+      Limit: opts.limit,
+      ExclusiveStartKey: opts.startKey,
+    }),
+  );
+  const edges = (out.Items ?? []).map((it) => ({
+    ticketId: Number(it.ticketId),
+    sk: String(it.GSI4SK),
+    key: { PK: it.PK, SK: it.SK, GSI4PK: it.GSI4PK, GSI4SK: it.GSI4SK },
+  }));
+  return { edges, lastKey: out.LastEvaluatedKey };
+}
+
+/** What a ticket-tags transaction needs to know about the ticket (as read). */
+export interface TicketTagsState {
+  companyId: number;
+  id: number;
+  createdAt: string;
+  tagIds: number[];
+}
+
+/** Why {@link writeTicketTags} did not commit. */
+export type TicketTagsWriteResult =
+  | { ok: true; added: number[]; removed: number[] }
+  /** The ticket changed (or vanished) since it was read, or an edge disagreed with it: re-read and retry. */
+  | { ok: false; reason: "stale" }
+  /** A tag to add does not exist in the company. */
+  | { ok: false; reason: "missingTag"; tagId: number }
+  /** A tag to remove was deleted meanwhile: retry without its counter. */
+  | { ok: false; reason: "goneTag"; tagId: number };
+
+/**
+ * Moves a ticket from `prev.tagIds` to `nextTagIds` in ONE transaction: Put/Delete each changed edge, `ADD
+ * ticketsCount ±1` on each changed tag (skipped for the tags in `deletedTags`), SET the ticket's sorted `tagIds`
+ * conditioned on the value it was computed from. At most {@link MAX_TAGS_PER_TICKET} tags on each side keeps it
+ * under DynamoDB's 100 items. Transaction conflicts (a hot tag item) are retried here.
+ */
+export async function writeTicketTags(prev: TicketTagsState, nextTagIds: number[], deletedTags: ReadonlySet<number> = new Set()): Promise<TicketTagsWriteResult> {
+  const cid = prev.companyId;
+  const next = [...new Set(nextTagIds)].sort((a, b) => a - b);
+  const before = new Set(prev.tagIds);
+  const added = next.filter((id) => !before.has(id));
+  const removed = [...before].filter((id) => !next.includes(id));
+  if (!added.length && !removed.length) return { ok: true, added, removed };
+  const now = new Date().toISOString();
+  const items: any[] = [];
+  const meaning: ({ kind: "edge" } | { kind: "addTag" | "removeTag"; tagId: number } | { kind: "ticket" })[] = [];
+  for (const tagId of added) {
+    items.push({
+      Put: {
+        TableName: tableName(),
+        Item: {
+          ...keys.ticketTag(cid, prev.id, tagId),
+          ...keys.tagTicketsIndex(cid, tagId, prev.createdAt, prev.id),
+          _type: "ticketTag",
+          companyId: cid,
+          ticketId: prev.id,
+          tagId,
+          createdAt: now,
+        },
+        ConditionExpression: "attribute_not_exists(PK)",
+      },
+    });
+    meaning.push({ kind: "edge" });
+    items.push({
+      Update: {
+        TableName: tableName(),
+        Key: keys.tag(cid, tagId),
+        UpdateExpression: "ADD ticketsCount :d",
+        ConditionExpression: "attribute_exists(PK)",
+        ExpressionAttributeValues: { ":d": 1 },
+      },
+    });
+    meaning.push({ kind: "addTag", tagId });
+  }
+  for (const tagId of removed) {
+    items.push({ Delete: { TableName: tableName(), Key: keys.ticketTag(cid, prev.id, tagId), ConditionExpression: "attribute_exists(PK)" } });
+    meaning.push({ kind: "edge" });
+    if (deletedTags.has(tagId)) continue;
+    items.push({
+      Update: {
+        TableName: tableName(),
+        Key: keys.tag(cid, tagId),
+        UpdateExpression: "ADD ticketsCount :d",
+        ConditionExpression: "attribute_exists(PK)",
+        ExpressionAttributeValues: { ":d": -1 },
+      },
+    });
+    meaning.push({ kind: "removeTag", tagId });
+  }
+  const values: Record<string, unknown> = { ":next": next };
+  let condition: string;
+  if (prev.tagIds.length) {
+    condition = "attribute_exists(PK) AND tagIds = :prev";
+    values[":prev"] = prev.tagIds;
+  } else {
+    condition = "attribute_exists(PK) AND (attribute_not_exists(tagIds) OR size(tagIds) = :zero)";
+    values[":zero"] = 0;
+  }
+  items.push({
+    Update: {
+      TableName: tableName(),
+      Key: keys.ticket(cid, prev.id),
+      UpdateExpression: "SET tagIds = :next",
+      ConditionExpression: condition,
+      ExpressionAttributeValues: values,
+    },
+  });
+  meaning.push({ kind: "ticket" });
+  try {
+    await withConflictRetry(() => ddb().send(new TransactWriteCommand({ TransactItems: items })));
+    return { ok: true, added, removed };
+  } catch (err) {
+    const reasons = cancellationReasons(err);
+    if (!reasons) throw err;
+    const failed = reasons.map((r, i) => (r.Code === "ConditionalCheckFailed" ? meaning[i] : undefined)).filter((m) => !!m);
+    // The ticket first: when it moved on, every other verdict may be a consequence of reading it stale.
+    if (failed.some((m) => m.kind === "ticket" || m.kind === "edge")) return { ok: false, reason: "stale" };
+    const missing = failed.find((m) => m.kind === "addTag");
+    if (missing && missing.kind === "addTag") return { ok: false, reason: "missingTag", tagId: missing.tagId };
+    const gone = failed.find((m) => m.kind === "removeTag");
+    if (gone && gone.kind === "removeTag") return { ok: false, reason: "goneTag", tagId: gone.tagId };
+    throw err;
+  }
+}
+
+/**
+ * Removes the edge of a ticket that was just deleted, with its count, in one transaction. A tag that is gone
+ * meanwhile loses only the edge; an edge already gone changes nothing.
+ */
+export async function dropEdgeOfDeletedTicket(companyId: number, ticketId: number, tagId: number): Promise<void> {
+  try {
+    await withConflictRetry(() =>
+      ddb().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            { Delete: { TableName: tableName(), Key: keys.ticketTag(companyId, ticketId, tagId), ConditionExpression: "attribute_exists(PK)" } },
+            {
+              Update: {
+                TableName: tableName(),
+                Key: keys.tag(companyId, tagId),
+                UpdateExpression: "ADD ticketsCount :d",
+                ConditionExpression: "attribute_exists(PK)",
+                ExpressionAttributeValues: { ":d": -1 },
+              },
+            },
+          ],
+        }),
+      ),
+    );
+  } catch (err) {
+    const reasons = cancellationReasons(err);
+    if (!reasons) throw err;
+    if (reasons[0]?.Code === "ConditionalCheckFailed") return; // edge already gone: nothing to uncount
+    await deleteEdge(companyId, ticketId, tagId); // the tag is gone: only the edge is left to remove
+  }
+}
+
+/** Deletes one edge item with no bookkeeping (an orphan whose ticket or tag no longer exists). */
+export async function deleteEdge(companyId: number, ticketId: number, tagId: number): Promise<void> {
+  await ddb().send(new DeleteCommand({ TableName: tableName(), Key: keys.ticketTag(companyId, ticketId, tagId) }));
+}
