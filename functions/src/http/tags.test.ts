@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, makeCompany, makeUser, type TestUser } from "../../../test/helpers.ts";
 import { makeQueue, makeTicket, makeWhatsapp } from "../../../shared/src/tickets/fixtures.testkit.ts";
 import { registerSocket, startRealtimeCapture } from "../../../shared/src/users/realtime-capture.testkit.ts";
-import { Tag, TagsPage, KanbanTags, TagList } from "../../../shared/src/tags/schema.ts";
+import { Tag, TagDeleted, TagsPage, KanbanTags, TagList } from "../../../shared/src/tags/schema.ts";
 import { listTickets } from "../../../shared/src/tickets/service.ts";
 
 let capture: Awaited<ReturnType<typeof startRealtimeCapture>>;
@@ -245,6 +245,7 @@ describe("DELETE /api/tags/{id}", () => {
     capture.clear();
     const res = await api("DELETE", `/api/tags/${gone.id}`, { token: w.agent.token });
     expect(res.status).toBe(200);
+    expect(TagDeleted.parse(res.body)).toEqual({ message: "Tag deleted" });
     expect((await api("GET", `/api/tags/${gone.id}`, { token: w.admin.token })).status).toBe(404);
     expect((await api("GET", `/api/tickets/${t1.id}`, { token: w.admin.token })).body.tags.map((x: any) => x.id)).toEqual([keep.id]);
     expect(capture.frames).toContainEqual({ connectionId: sock, event: `company-${w.cid}-tag`, data: { action: "delete", tagId: gone.id } });

@@ -17,7 +17,7 @@ import { ddb, tableName } from "../db/client.ts";
 import { cancellationReasons, isConditionFailed, withConflictRetry } from "../db/errors.ts";
 import { keys } from "../db/keys.ts";
 import { queryAllByPrefix } from "../db/query.ts";
-import { TagItem } from "./schema.ts";
+import { TagItem, TicketTagEdge } from "./schema.ts";
 
 /** Reads one tag of the company (strongly consistent), or `undefined`. */
 export async function getTag(companyId: number, tagId: number): Promise<TagItem | undefined> {
@@ -117,7 +117,7 @@ export async function queryTagEdges(
     }),
   );
   const edges = (out.Items ?? []).map((it) => ({
-    ticketId: Number(it.ticketId),
+    ticketId: TicketTagEdge.parse(it).ticketId,
     sk: String(it.GSI4SK),
     key: { PK: it.PK, SK: it.SK, GSI4PK: it.GSI4PK, GSI4SK: it.GSI4SK },
   }));
