@@ -15,7 +15,7 @@ import { getConfig } from "../config.ts";
 import { getCompany, companySummary } from "../companies/service.ts";
 import { AppError } from "../errors.ts";
 import { log } from "../log.ts";
-import { publish } from "../realtime/publish.ts";
+import { dispatch } from "../events/index.ts";
 import { bumpTokenVersion, getEmailOwner, getUser, patchUser } from "../users/repository.ts";
 import type { PublicUser, UserItem } from "../users/schema.ts";
 import { hashPassword, publicUser, setUserOnline, verifyPassword } from "../users/service.ts";
@@ -96,12 +96,7 @@ export async function login(body: LoginBody, ip: string): Promise<SessionResult>
   if (!u) throw new AppError("ERR_INVALID_CREDENTIALS", 401);
   await clearLoginFailures(body.email);
   const tokens = await issue(u, jti);
-  await publish(
-    u.companyId,
-    "auth",
-    { action: "update", user: { id: u.id, email: u.email, companyId: u.companyId }, tokenVersion: u.tokenVersion },
-    { kind: "user", userId: u.id },
-  );
+  await dispatch({ type: "user.loggedIn", companyId: u.companyId, user: { id: u.id, email: u.email, companyId: u.companyId }, tokenVersion: u.tokenVersion });
   const days = daysUntil(company.dueDate);
   return { ...tokens, user: await sessionUser(u), ...(days !== undefined && days < DUE_DATE_WARNING_DAYS ? { dueDateWarningDays: days } : {}) };
 }

@@ -1,0 +1,18 @@
+/**
+ * Domain events, the ONE place (issue 7 §1): the core event catalog and the listeners — realtime, counters,
+ * webhooks — registered in this order. Services import `dispatch` from here. See `./README.md`.
+ */
+import "./core.ts";
+import { countersListener } from "./counters.ts";
+import { realtimeListener } from "./realtime.ts";
+import { addListener } from "./registry.ts";
+import { webhooksListener } from "./webhooks.ts";
+
+addListener(realtimeListener);
+addListener(countersListener);
+addListener(webhooksListener);
+
+export { dispatch } from "./dispatch.ts";
+export { defineEvents, type DomainEvent, type EventMap, type EventType } from "./registry.ts";
+export { realtimeFrames } from "./realtime.ts";
+export { redriveOutbox } from "./outbox.ts";
