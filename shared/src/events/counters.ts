@@ -3,7 +3,7 @@
  * (see `./outbox.ts` for the exactly-once argument). The mapping event → entry is the SAME pure function the
  * repository used to write the outbox item, so both sides name the same item.
  */
-import { applyOutbox, counterFacts, type OutboxEntry } from "./outbox.ts";
+import { applyOutboxes, counterFacts, type OutboxEntry } from "./outbox.ts";
 import type { DomainEvent, Listener } from "./registry.ts";
 
 /** The outbox entries an event's writes carried (none when the event counts nothing). */
@@ -30,7 +30,10 @@ export function outboxEntriesOf(event: DomainEvent): OutboxEntry[] {
 
 export const countersListener: Listener = {
   name: "counters",
+  /** The caller does not wait: the outbox item already makes the count durable (the tick re-drives it). */
+  deferred: true,
   async handle(event) {
-    for (const entry of outboxEntriesOf(event)) await applyOutbox(entry);
+    const entries = outboxEntriesOf(event);
+    if (entries.length) await applyOutboxes(entries);
   },
 };

@@ -2,7 +2,7 @@
  * `dispatch(event)` (issue 7 §1): the only way a service tells the rest of the system that something happened.
  * Validates the event with its registered schema, then hands it to every listener (realtime, counters, webhooks, in
  * registration order), each isolated: one listener failing is logged and never stops the others nor fails the caller
- * (the domain write is already committed). Counters survive a failure through the outbox; realtime is best-effort
+ * (the domain write is already committed). Deferred listeners (counters) run without holding up the caller. Counters survive a failure through the outbox; realtime is best-effort
  * (the web refetches on reconnect), as it was before.
  */
 import { log } from "../log.ts";
@@ -22,13 +22,29 @@ export async function dispatch(event: DomainEvent): Promise<void> {
     return;
   }
   // The listeners get the event as given (schemas may apply defaults; the caller's objects are already complete).
-  await Promise.all(
-    registeredListeners().map(async (l) => {
+  const waited: Promise<void>[] = [];
+  for (const l of registeredListeners()) {
+    const run = (async () => {
       try {
         await l.handle(event);
       } catch (err) {
         log("warn", "events: listener failed", { listener: l.name, type: e.type, companyId: e.companyId, err });
       }
-    }),
-  );
+    })();
+    if (l.deferred) {
+      pending.add(run);
+      void run.finally(() => pending.delete(run));
+    } else waited.push(run);
+  }
+  await Promise.all(waited);
+}
+
+const pending = new Set<Promise<void>>();
+
+/**
+ * Resolves when the deferred listeners' work started so far has settled (tests; a Lambda handler may await it before
+ * returning). Work a frozen or killed process never finishes is re-driven by the minute tick (the outbox).
+ */
+export async function settleDeferred(): Promise<void> {
+  while (pending.size) await Promise.all([...pending]);
 }

@@ -12,7 +12,7 @@ addListener(realtimeListener);
 addListener(countersListener);
 addListener(webhooksListener);
 
-export { dispatch } from "./dispatch.ts";
+export { dispatch, settleDeferred } from "./dispatch.ts";
 export { defineEvents, type DomainEvent, type EventMap, type EventType } from "./registry.ts";
 export { realtimeFrames } from "./realtime.ts";
 export { redriveOutbox } from "./outbox.ts";

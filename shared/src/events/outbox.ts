@@ -157,6 +157,35 @@ export async function applyOutbox(e: OutboxEntry, attempts = 6): Promise<"applie
 }
 
 /**
+ * Applies several entries of one event (a new contact's first message: contact, ticket, message) in ONE transaction
+ * when they share a company day and user, falling back to {@link applyOutbox} one by one when any was already applied.
+ */
+export async function applyOutboxes(entries: OutboxEntry[]): Promise<void> {
+  if (entries.length <= 1 || entries.some((e) => e.companyId !== entries[0].companyId || e.day !== entries[0].day || e.userId !== entries[0].userId)) {
+    for (const e of entries) await applyOutbox(e);
+    return;
+  }
+  const sum: Deltas = {};
+  for (const e of entries) for (const [k, v] of Object.entries(e.deltas)) sum[k as CounterName] = (sum[k as CounterName] ?? 0) + (v as number);
+  const first = entries[0];
+  const add = addExpression(sum);
+  try {
+    await ddb().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          ...entries.map((e) => ({ Delete: { TableName: tableName(), Key: keys.outbox(e.companyId, e.oid), ConditionExpression: "attribute_exists(PK)" } })),
+          { Update: { TableName: tableName(), Key: keys.stats(first.companyId, first.day), ...add } },
+          ...(first.userId != null ? [{ Update: { TableName: tableName(), Key: keys.stats(first.companyId, first.day, first.userId), ...add } }] : []),
+        ],
+      }),
+    );
+  } catch (err) {
+    if (!cancellationReasons(err) && (err as Error).name !== "TransactionConflictException") throw err;
+    for (const e of entries) await applyOutbox(e); // one was already applied, or a conflict: item by item, with retries
+  }
+}
+
+/**
  * The minute tick's re-drive (DESIGN.md §1): applies every outbox item due by `now` (ms), shard by shard, through the
  * due-time index; each exactly once ({@link applyOutbox}). Returns how many were counted now.
  */

@@ -58,6 +58,11 @@ export function definedEventTypes(): string[] {
 export interface Listener {
   name: string;
   handle(event: DomainEvent): Promise<void>;
+  /**
+   * Deferred listeners do not hold up the caller: `dispatch` resolves without waiting for them (see `settleDeferred`).
+   * Only for listeners whose work is kept durable elsewhere (the counters' outbox).
+   */
+  deferred?: boolean;
 }
 
 const listeners: Listener[] = [];
