@@ -23,7 +23,8 @@ export interface ScheduledEvent {
 export async function handler(event: ScheduledEvent = {}): Promise<{ usersSetOffline: number; outboxApplied: number }> {
   let outboxApplied = 0;
   try {
-    outboxApplied = await redriveOutbox(event.time ? Date.parse(event.time) : Date.now());
+    const at = event.time ? Date.parse(event.time) : NaN;
+    outboxApplied = await redriveOutbox(Number.isFinite(at) ? at : Date.now());
   } catch (err) {
     log("error", "tick: outbox re-drive failed", { err });
   }

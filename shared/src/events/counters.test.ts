@@ -104,8 +104,10 @@ describe("daily counters", () => {
     const entry = counterFacts.message({ companyId: ctx.companyId, id: "3EB0CNT0000000000003", fromMe: false, createdAt: await messageCreatedAt(ctx.companyId) }, { userId: null });
     const results = await Promise.all([applyOutbox(entry), applyOutbox(entry), redriveOutbox(Date.now() + OUTBOX_GRACE_MS + 1000)]);
     days.push(today());
-    expect(results.slice(0, 2).sort()).toEqual(results[2] > 0 ? ["done", "done"] : ["applied", "done"]);
-    expect((await counters(ctx.companyId, days)).messagesIn).toBe(1);
+    // At most one of the two listeners counted it (the tick may have been first); the day counts it once.
+    expect(results.slice(0, 2).filter((r) => r === "applied").length).toBeLessThanOrEqual(1);
+    expect(results.slice(0, 2)).toContain("done");
+    expect(await counters(ctx.companyId, days)).toMatchObject({ messagesIn: 1, ticketsOpened: 1, contactsCreated: 1 });
   });
 
   it("counts a burst of 40 messages from 20 customers exactly, conflicts on the hot day item included", async () => {
