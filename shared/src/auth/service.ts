@@ -101,6 +101,12 @@ export async function login(body: LoginBody, ip: string): Promise<SessionResult>
   return { ...tokens, user: await sessionUser(u), ...(days !== undefined && days < DUE_DATE_WARNING_DAYS ? { dueDateWarningDays: days } : {}) };
 }
 
+/** Bumps the user's token version (every token and open socket of theirs stops working) and tells the listeners. */
+async function revokeSessions(u: UserItem): Promise<void> {
+  const bumped = await bumpTokenVersion(u.companyId, u.id);
+  await dispatch({ type: "user.revoked", companyId: u.companyId, userId: u.id, tokenVersion: bumped?.tokenVersion ?? u.tokenVersion + 1 });
+}
+
 /**
  * `POST /api/auth/refresh_token`: exchanges the refresh token for a new access token and a new refresh token.
  * Missing, invalid, expired or revoked → 401 `ERR_SESSION_EXPIRED`; an already-used token → the session is revoked and
@@ -113,7 +119,7 @@ export async function refresh(refreshToken: string | undefined): Promise<Session
   if (!u || u.tokenVersion !== claims.tokenVersion) throw new AppError("ERR_SESSION_EXPIRED", 401);
   if (!claims.jti || claims.jti !== u.refreshJti) {
     log("warn", "auth: refresh token reused, session revoked", { companyId: u.companyId, userId: u.id });
-    await bumpTokenVersion(u.companyId, u.id);
+    await revokeSessions(u);
     throw new AppError("ERR_SESSION_EXPIRED", 401);
   }
   const company = await getCompany(u.companyId);
@@ -125,7 +131,7 @@ export async function refresh(refreshToken: string | undefined): Promise<Session
   if (!rotated) {
     // Someone presented the same token concurrently: treat it as reuse.
     log("warn", "auth: concurrent refresh with one token, session revoked", { companyId: u.companyId, userId: u.id });
-    await bumpTokenVersion(u.companyId, u.id);
+    await revokeSessions(u);
     throw new AppError("ERR_SESSION_EXPIRED", 401);
   }
   const tokens = await issue(rotated, jti);
@@ -143,7 +149,7 @@ export async function logout(refreshToken: string | undefined, accessToken: stri
   if (!claims) return;
   const u = await getUser(claims.companyId, claims.userId);
   if (!u || u.tokenVersion !== claims.tokenVersion) return;
-  await bumpTokenVersion(u.companyId, u.id);
+  await revokeSessions(u);
   await setUserOnline(u.companyId, u.id, false);
 }
 

@@ -46,6 +46,8 @@ declare module "./registry.ts" {
     "user.deleted": Base<"user.deleted"> & { userId: number };
     /** A user logged in (token version bumped): their other tabs learn it (single login). */
     "user.loggedIn": Base<"user.loggedIn"> & { user: { id: number; email: string; companyId: number }; tokenVersion: number };
+    /** Every session of a user older than `tokenVersion` was revoked (logout, refresh-token reuse). */
+    "user.revoked": Base<"user.revoked"> & { userId: number; tokenVersion: number };
     "queue.created": Base<"queue.created"> & { queue: QueueItem };
     "queue.updated": Base<"queue.updated"> & { queue: QueueItem };
     "queue.deleted": Base<"queue.deleted"> & { queueId: number };
@@ -77,6 +79,7 @@ defineEvents({
     user: z.object({ id: z.number().int(), email: z.string(), companyId: z.number().int() }),
     tokenVersion: z.number().int(),
   }),
+  "user.revoked": base("user.revoked").extend({ userId: z.number().int(), tokenVersion: z.number().int() }),
   "queue.created": base("queue.created").extend({ queue: QueueItem }),
   "queue.updated": base("queue.updated").extend({ queue: QueueItem }),
   "queue.deleted": base("queue.deleted").extend({ queueId: z.number().int() }),

@@ -6,7 +6,7 @@
  * (the web refetches on reconnect), as it was before.
  */
 import { log } from "../log.ts";
-import { eventSchema, registeredListeners, type DomainEvent } from "./registry.ts";
+import { eventSchema, registeredListeners, type DomainEvent, type Listener } from "./registry.ts";
 
 /** Resolves when every listener has settled. Never throws; an unknown or malformed event is logged and dropped. */
 export async function dispatch(event: DomainEvent): Promise<void> {
@@ -22,21 +22,21 @@ export async function dispatch(event: DomainEvent): Promise<void> {
     return;
   }
   // The listeners get the event as given (schemas may apply defaults; the caller's objects are already complete).
-  const waited: Promise<void>[] = [];
-  for (const l of registeredListeners()) {
-    const run = (async () => {
-      try {
-        await l.handle(event);
-      } catch (err) {
-        log("warn", "events: listener failed", { listener: l.name, type: e.type, companyId: e.companyId, err });
-      }
-    })();
-    if (l.deferred) {
-      pending.add(run);
-      void run.finally(() => pending.delete(run));
-    } else waited.push(run);
+  const run = async (l: Listener) => {
+    try {
+      await l.handle(event);
+    } catch (err) {
+      log("warn", "events: listener failed", { listener: l.name, type: e.type, companyId: e.companyId, err });
+    }
+  };
+  const listeners = registeredListeners();
+  for (const l of listeners.filter((x) => x.deferred)) {
+    const p = run(l);
+    pending.add(p);
+    void p.finally(() => pending.delete(p));
   }
-  await Promise.all(waited);
+  // The others in registration order (realtime before sockets: a revoked tab still gets the frame telling it why).
+  for (const l of listeners.filter((x) => !x.deferred)) await run(l);
 }
 
 const pending = new Set<Promise<void>>();

@@ -1,14 +1,16 @@
 /**
- * Domain events, the ONE place (issue 7 §1): the core event catalog and the listeners — realtime, counters,
- * webhooks — registered in this order. Services import `dispatch` from here. See `./README.md`.
+ * Domain events, the ONE place (issue 7 §1): the core event catalog and the listeners — realtime, sockets (access
+ * changes reach open sockets), counters, webhooks — run in this order (counters deferred). Services import `dispatch` from here. See `./README.md`.
  */
 import "./core.ts";
 import { countersListener } from "./counters.ts";
 import { realtimeListener } from "./realtime.ts";
+import { socketsListener } from "./sockets.ts";
 import { addListener } from "./registry.ts";
 import { webhooksListener } from "./webhooks.ts";
 
 addListener(realtimeListener);
+addListener(socketsListener);
 addListener(countersListener);
 addListener(webhooksListener);
 

@@ -37,6 +37,8 @@ export interface SocketMember {
   queueIds: number[];
   allTicket?: string;
   rooms?: string[];
+  /** The user's token version when the socket connected. */
+  tokenVersion?: number;
   expiresAt: number;
 }
 
