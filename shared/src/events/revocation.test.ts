@@ -10,6 +10,7 @@ import { logout } from "../auth/service.ts";
 import { getSocketMember, registerSocket } from "../realtime/connections.ts";
 import { publish } from "../realtime/publish.ts";
 import { updateSetting } from "../settings/service.ts";
+import { makeQueue } from "../tickets/fixtures.testkit.ts";
 import { startRealtimeCapture } from "../users/realtime-capture.testkit.ts";
 import { deleteUser, updateUser } from "../users/service.ts";
 
@@ -34,16 +35,17 @@ const framesTo = (conn: string, event: string) => capture.frames.filter((f) => f
 describe("open sockets follow access changes", () => {
   it("stops a queue's frames the moment the user leaves the queue", async () => {
     const { companyId, admin } = await makeCompany();
-    const agent = await makeUser(companyId, { queueIds: [1, 2] });
+    const [q1, q2] = [await makeQueue(companyId), await makeQueue(companyId)];
+    const agent = await makeUser(companyId, { queueIds: [q1.id, q2.id] });
     const sock = await connectAs(agent.token, `rv-q-${companyId}`);
-    await publish(companyId, "ticket", { n: 1 }, queueTicket(1));
+    await publish(companyId, "ticket", { n: 1 }, queueTicket(q1.id));
     expect(framesTo(sock, `company-${companyId}-ticket`)).toHaveLength(1);
 
-    await updateUser(await authenticate(admin.token), agent.id, { queueIds: [2] });
-    await publish(companyId, "ticket", { n: 2 }, queueTicket(1));
-    await publish(companyId, "ticket", { n: 3 }, queueTicket(2));
+    await updateUser(await authenticate(admin.token), agent.id, { queueIds: [q2.id] });
+    await publish(companyId, "ticket", { n: 2 }, queueTicket(q1.id));
+    await publish(companyId, "ticket", { n: 3 }, queueTicket(q2.id));
     expect(framesTo(sock, `company-${companyId}-ticket`).map((f) => f.data.n)).toEqual([1, 3]);
-    expect((await getSocketMember(companyId, sock))?.queueIds).toEqual([2]);
+    expect((await getSocketMember(companyId, sock))?.queueIds).toEqual([q2.id]);
   });
 
   it("stops everything an admin saw once demoted to user", async () => {
@@ -85,9 +87,10 @@ describe("credential settings", () => {
   it("sends a credential setting's update to admins only, and an ordinary one to everyone", async () => {
     const { companyId, admin } = await makeCompany();
     const agent = await makeUser(companyId);
+    const root = await makeUser(companyId, { profile: "admin", super: true }); // credential keys are super-only to set
     const adminSock = await connectAs(admin.token, `rv-s1-${companyId}`);
     const agentSock = await connectAs(agent.token, `rv-s2-${companyId}`);
-    const auth = await authenticate(admin.token);
+    const auth = await authenticate(root.token);
     await updateSetting(auth, "asaas", "tok-123");
     await updateSetting(auth, "viewclosed", "enabled");
     const ev = `company-${companyId}-settings`;
