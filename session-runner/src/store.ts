@@ -3,7 +3,7 @@
  * WhatsApp-id aliases), the tickets repository (the audience of `appMessage` events), and S3 media.
  */
 import { findByWaId, getMessage, updateMessage } from "@atende/shared/messages/repository";
-import { publishMessage } from "@atende/shared/messages/service";
+import { dispatch } from "@atende/shared/events/index";
 import { getMedia } from "@atende/shared/storage/media";
 import { getTicketItem } from "@atende/shared/tickets/repository";
 import type { MessageStorePort } from "./ports.ts";
@@ -16,6 +16,6 @@ export const messageStore: MessageStorePort = {
   findWaMessage: findByWaId,
   async publishMessageUpdate(message) {
     const ticket = await getTicketItem(message.companyId, message.ticketId);
-    if (ticket) await publishMessage(message.companyId, message, ticket, "update");
+    if (ticket) await dispatch({ type: "message.updated", companyId: message.companyId, message, ticket });
   },
 };

@@ -12,6 +12,7 @@ import { ddb, tableName } from "@atende/shared/db/client";
 import { keys } from "@atende/shared/db/keys";
 import { setUserOnline } from "@atende/shared/users/service";
 import { registerSocket, startRealtimeCapture } from "@atende/shared/users/realtime-capture.testkit";
+import { getSocketMember } from "@atende/shared/realtime/connections";
 
 process.env.LOGIN_MAX_ATTEMPTS = "3";
 process.env.LOGIN_WINDOW_SECONDS = "300";
@@ -168,8 +169,11 @@ describe("single login", () => {
     const authFrames = capture.frames.filter((f) => f.event === `company-${companyId}-auth`);
     expect(authFrames.every((f) => f.connectionId === otherTab)).toBe(true);
     expect(authFrames.some((f) => f.connectionId === bystander)).toBe(false);
-    expect(authFrames.map((f) => f.data.tokenVersion)).toEqual([1, 2]);
-    expect(authFrames[1].data).toEqual({ action: "update", user: { id: agent.id, email: agent.email, companyId }, tokenVersion: 2 });
+    // The old tab is told why (tokenVersion 1), then its socket is closed (issue 8 §4): the second login reaches nothing there.
+    expect(authFrames.map((f) => f.data.tokenVersion)).toEqual([1]);
+    expect(authFrames[0].data).toEqual({ action: "update", user: { id: agent.id, email: agent.email, companyId }, tokenVersion: 1 });
+    expect(await getSocketMember(companyId, otherTab)).toBeUndefined();
+    expect(await getSocketMember(companyId, bystander)).toBeDefined();
   });
 });
 

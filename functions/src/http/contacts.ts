@@ -1,6 +1,6 @@
 /**
  * Contacts area (attendance.md §2 Contacts page, §3 Contact, §5 validation, §7 calls; issue 3 §4). Thin: parse, call
- * the contacts service. Every change publishes `company-{id}-contact`.
+ * the contacts service. Every change dispatches a `contact.*` event (realtime `company-{id}-contact`).
  */
 import { z } from "zod";
 import { zId, zPageNumber } from "@atende/shared/common";

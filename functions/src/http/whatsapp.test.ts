@@ -143,6 +143,9 @@ describe("connections", () => {
     expect(got.map((f) => f.event)).toEqual([`company-${a.companyId}-whatsappSession`, `company-${a.companyId}-whatsapp`]);
     expect(got[0].data).toMatchObject({ action: "update", session: { id: w.id, status: "qrcode", qrcode: "2@abc", retries: 1 } });
     expect(rt.frames.some((f) => f.connectionId === agentSock || f.connectionId === otherSock)).toBe(false);
+    // Nor does an agent read the pairing QR code through the API (issue 8 §5).
+    expect((await api("GET", `/api/whatsapp/${w.id}`, { token: agent.token })).body.qrcode).toBe("");
+    expect((await api("GET", `/api/whatsapp/${w.id}`, { token: a.admin.token })).body.qrcode).toBe("2@abc");
   });
 });
 

@@ -2,13 +2,16 @@
  * The minute tick (DESIGN.md §1 "EventBridge schedule (every minute)"; issue 2 §2): the scheduled handler
  * EventBridge invokes in the cloud and `infra/local` invokes in-process every 60 s.
  *
- * Today it sweeps user presence: a user whose `online` flag is true but who has no live socket registration
- * (all expired, e.g. the socket died without `$disconnect`) is set offline. Returns how many users it changed.
+ * It sweeps user presence: a user whose `online` flag is true but who has no live socket registration
+ * (all expired, e.g. the socket died without `$disconnect`) is set offline. And it re-drives the domain events'
+ * outbox (`shared/src/events/outbox.ts`): counter items a dead process left behind are applied, each exactly once,
+ * read through their due-time index (no scan). Returns how many users it changed and how many outbox items it applied.
  */
 import { log } from "@atende/shared/log";
 import { listCompanyIds, listOnlineUserIds } from "@atende/shared/realtime/connections";
 import { companySockets } from "@atende/shared/realtime/publish";
 import { setUserOnline } from "@atende/shared/users/service";
+import { redriveOutbox } from "@atende/shared/events/index";
 
 /** The EventBridge scheduled event (only `time` is read, for logs). */
 export interface ScheduledEvent {
@@ -17,7 +20,14 @@ export interface ScheduledEvent {
   time?: string;
 }
 
-export async function handler(event: ScheduledEvent = {}): Promise<{ usersSetOffline: number }> {
+export async function handler(event: ScheduledEvent = {}): Promise<{ usersSetOffline: number; outboxApplied: number }> {
+  let outboxApplied = 0;
+  try {
+    const at = event.time ? Date.parse(event.time) : NaN;
+    outboxApplied = await redriveOutbox(Number.isFinite(at) ? at : Date.now());
+  } catch (err) {
+    log("error", "tick: outbox re-drive failed", { err });
+  }
   let usersSetOffline = 0;
   for (const companyId of await listCompanyIds()) {
     const online = await listOnlineUserIds(companyId);
@@ -30,5 +40,6 @@ export async function handler(event: ScheduledEvent = {}): Promise<{ usersSetOff
     }
   }
   if (usersSetOffline) log("info", "tick: users set offline", { usersSetOffline, time: event.time });
-  return { usersSetOffline };
+  if (outboxApplied) log("info", "tick: outbox items applied", { outboxApplied, time: event.time });
+  return { usersSetOffline, outboxApplied };
 }

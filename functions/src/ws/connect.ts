@@ -23,6 +23,7 @@ export async function handler(event: WsEvent): Promise<WsResult> {
       super: auth.super,
       queueIds: auth.queueIds,
       allTicket: auth.allTicket,
+      tokenVersion: auth.tokenVersion,
     });
     return { statusCode: 200 };
   } catch (err) {

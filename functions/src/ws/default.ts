@@ -4,13 +4,15 @@
  * - `{"action":"joinNotification"}` joins room `notification`.
  * - `{"action":"joinTickets","status":"open"|"pending"|"closed"}` joins room `tickets:<status>`.
  * - `{"action":"joinChatBox","ticketId":n}` joins `ticket:<n>` only if ticket n exists in the caller's company and
- *   the caller may see it: admin/super, or its queue is one of the caller's queues, or it has no queue and the caller
- *   has allTicket enabled, or the caller is its assignee. Otherwise nothing changes.
+ *   the caller may see it (`canSee`: admin/super, its queue is one of the caller's, no queue and allTicket enabled, or
+ *   the caller is its assignee). Otherwise nothing changes.
  * - `{"action":"leaveChatBox","ticketId":n}` leaves `ticket:<n>`.
  * - `{"action":"userStatus"}` (every 5 min from the web) sets the caller's `online` flag true.
  *
  * Anything else is answered with one `{"error":"ERR_VALIDATION"}` frame and changes nothing. The company always comes
- * from the registration made at `$connect`, never from the frame.
+ * from the registration made at `$connect`, never from the frame. Frames are routed through one table (`routes`), one
+ * handler per action (the shape of `@middy/ws-router`, by action instead of route key: the API has one `$default`
+ * route, and `@middy/ws-router` is not in the package registry this project installs from).
  */
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { z } from "zod";
@@ -21,6 +23,7 @@ import { getSocket, getSocketMember, updateRooms } from "@atende/shared/realtime
 import { sendToConnection, type SocketMember } from "@atende/shared/realtime/publish";
 import { rooms } from "@atende/shared/realtime/rooms";
 import { TicketItem, TicketStatus } from "@atende/shared/tickets/schema";
+import { canSee } from "@atende/shared/access/tickets";
 import { setUserOnline } from "@atende/shared/users/service";
 import type { WsEvent, WsResult } from "./event.ts";
 
@@ -47,18 +50,53 @@ function parseFrame(event: WsEvent): ClientFrame | undefined {
   }
 }
 
-/** True when the socket's user may open the ticket's chat box (see module doc). */
+/** True when the socket's user may open the ticket's chat box: the one access rule (`access/tickets.ts` `canSee`). */
 async function maySeeTicket(companyId: number, member: SocketMember, ticketId: number): Promise<boolean> {
   const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.ticket(companyId, ticketId) }));
   if (!out.Item) return false;
   const parsed = TicketItem.safeParse(out.Item);
   if (!parsed.success || parsed.data.companyId !== companyId) return false;
-  const t = parsed.data;
-  if (member.profile === "admin" || member.super) return true;
-  if (t.userId != null && t.userId === member.userId) return true;
-  if (t.queueId == null) return member.allTicket === "enabled";
-  return member.queueIds.includes(t.queueId);
+  return canSee(member, parsed.data);
 }
+
+/** What an action handler gets: the parsed frame and the registration made at `$connect`. */
+interface FrameContext<F> {
+  frame: F;
+  connectionId: string;
+  companyId: number;
+  userId: number;
+}
+type Action = ClientFrame["action"];
+type FrameOf<A extends Action> = Extract<ClientFrame, { action: A }>;
+
+/** The route table of `$default`: one handler per client action (attendance.md §7 "Client emits"). */
+const routes: { [A in Action]: (ctx: FrameContext<FrameOf<A>>) => Promise<WsResult> } = {
+  async joinNotification({ companyId, connectionId }) {
+    await updateRooms(companyId, connectionId, (r) => [...r, rooms.notification]);
+    return { statusCode: 200 };
+  },
+  async joinTickets({ companyId, connectionId, frame }) {
+    await updateRooms(companyId, connectionId, (r) => [...r, rooms.tickets(frame.status)]);
+    return { statusCode: 200 };
+  },
+  async joinChatBox({ companyId, connectionId, userId, frame }) {
+    const member = await getSocketMember(companyId, connectionId);
+    if (!member || !(await maySeeTicket(companyId, member, frame.ticketId))) {
+      log("info", "ws joinChatBox refused", { companyId, userId, ticketId: frame.ticketId });
+      return { statusCode: 403 };
+    }
+    await updateRooms(companyId, connectionId, (r) => [...r, rooms.ticket(frame.ticketId)]);
+    return { statusCode: 200 };
+  },
+  async leaveChatBox({ companyId, connectionId, frame }) {
+    await updateRooms(companyId, connectionId, (r) => r.filter((x) => x !== rooms.ticket(frame.ticketId)));
+    return { statusCode: 200 };
+  },
+  async userStatus({ companyId, userId }) {
+    await setUserOnline(companyId, userId, true);
+    return { statusCode: 200 };
+  },
+};
 
 export async function handler(event: WsEvent): Promise<WsResult> {
   const connectionId = event.requestContext.connectionId;
@@ -69,29 +107,6 @@ export async function handler(event: WsEvent): Promise<WsResult> {
   }
   const reg = await getSocket(connectionId);
   if (!reg) return { statusCode: 410 };
-  const { companyId, userId } = reg;
-  switch (frame.action) {
-    case "joinNotification":
-      await updateRooms(companyId, connectionId, (r) => [...r, rooms.notification]);
-      break;
-    case "joinTickets":
-      await updateRooms(companyId, connectionId, (r) => [...r, rooms.tickets(frame.status)]);
-      break;
-    case "joinChatBox": {
-      const member = await getSocketMember(companyId, connectionId);
-      if (!member || !(await maySeeTicket(companyId, member, frame.ticketId))) {
-        log("info", "ws joinChatBox refused", { companyId, userId, ticketId: frame.ticketId });
-        return { statusCode: 403 };
-      }
-      await updateRooms(companyId, connectionId, (r) => [...r, rooms.ticket(frame.ticketId)]);
-      break;
-    }
-    case "leaveChatBox":
-      await updateRooms(companyId, connectionId, (r) => r.filter((x) => x !== rooms.ticket(frame.ticketId)));
-      break;
-    case "userStatus":
-      await setUserOnline(companyId, userId, true);
-      break;
-  }
-  return { statusCode: 200 };
+  const route = routes[frame.action] as (ctx: FrameContext<ClientFrame>) => Promise<WsResult>;
+  return route({ frame, connectionId, companyId: reg.companyId, userId: reg.userId });
 }

@@ -15,7 +15,7 @@ import { getConfig } from "../config.ts";
 import { getCompany, companySummary } from "../companies/service.ts";
 import { AppError } from "../errors.ts";
 import { log } from "../log.ts";
-import { publish } from "../realtime/publish.ts";
+import { dispatch } from "../events/index.ts";
 import { bumpTokenVersion, getEmailOwner, getUser, patchUser } from "../users/repository.ts";
 import type { PublicUser, UserItem } from "../users/schema.ts";
 import { hashPassword, publicUser, setUserOnline, verifyPassword } from "../users/service.ts";
@@ -96,14 +96,15 @@ export async function login(body: LoginBody, ip: string): Promise<SessionResult>
   if (!u) throw new AppError("ERR_INVALID_CREDENTIALS", 401);
   await clearLoginFailures(body.email);
   const tokens = await issue(u, jti);
-  await publish(
-    u.companyId,
-    "auth",
-    { action: "update", user: { id: u.id, email: u.email, companyId: u.companyId }, tokenVersion: u.tokenVersion },
-    { kind: "user", userId: u.id },
-  );
+  await dispatch({ type: "user.loggedIn", companyId: u.companyId, user: { id: u.id, email: u.email, companyId: u.companyId }, tokenVersion: u.tokenVersion });
   const days = daysUntil(company.dueDate);
   return { ...tokens, user: await sessionUser(u), ...(days !== undefined && days < DUE_DATE_WARNING_DAYS ? { dueDateWarningDays: days } : {}) };
+}
+
+/** Bumps the user's token version (every token and open socket of theirs stops working) and tells the listeners. */
+async function revokeSessions(u: UserItem): Promise<void> {
+  const bumped = await bumpTokenVersion(u.companyId, u.id);
+  await dispatch({ type: "user.revoked", companyId: u.companyId, userId: u.id, tokenVersion: bumped?.tokenVersion ?? u.tokenVersion + 1 });
 }
 
 /**
@@ -118,7 +119,7 @@ export async function refresh(refreshToken: string | undefined): Promise<Session
   if (!u || u.tokenVersion !== claims.tokenVersion) throw new AppError("ERR_SESSION_EXPIRED", 401);
   if (!claims.jti || claims.jti !== u.refreshJti) {
     log("warn", "auth: refresh token reused, session revoked", { companyId: u.companyId, userId: u.id });
-    await bumpTokenVersion(u.companyId, u.id);
+    await revokeSessions(u);
     throw new AppError("ERR_SESSION_EXPIRED", 401);
   }
   const company = await getCompany(u.companyId);
@@ -130,7 +131,7 @@ export async function refresh(refreshToken: string | undefined): Promise<Session
   if (!rotated) {
     // Someone presented the same token concurrently: treat it as reuse.
     log("warn", "auth: concurrent refresh with one token, session revoked", { companyId: u.companyId, userId: u.id });
-    await bumpTokenVersion(u.companyId, u.id);
+    await revokeSessions(u);
     throw new AppError("ERR_SESSION_EXPIRED", 401);
   }
   const tokens = await issue(rotated, jti);
@@ -148,7 +149,7 @@ export async function logout(refreshToken: string | undefined, accessToken: stri
   if (!claims) return;
   const u = await getUser(claims.companyId, claims.userId);
   if (!u || u.tokenVersion !== claims.tokenVersion) return;
-  await bumpTokenVersion(u.companyId, u.id);
+  await revokeSessions(u);
   await setUserOnline(u.companyId, u.id, false);
 }
 

@@ -3,6 +3,7 @@
  * (number digits) for listing and prefix search, plus uniqueness markers `C#<cid>#PHONE#<digits>` and
  * `C#<cid>#JID#<jid>` that hold `contactId`. Every key comes from `keys.ts`; every item read is parsed with `ContactItem`.
  */
+import { counterFacts, outboxPut } from "../events/outbox.ts";
 import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { batchGetRaw, keyId } from "../db/batch.ts";
 import { ddb, tableName } from "../db/client.ts";
@@ -81,6 +82,7 @@ export async function putContactWithMarkers(c: ContactItem, markers: Marker[]): 
       TransactItems: [
         { Put: { TableName: tableName(), Item: contactRecord(c), ConditionExpression: "attribute_not_exists(PK)" } },
         ...markers.map((m) => markerPut(c.companyId, c.id, m)),
+        ...outboxPut(counterFacts.contact(c)),
       ],
     }),
   );

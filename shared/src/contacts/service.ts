@@ -14,7 +14,7 @@ import { nextId } from "../db/counters.ts";
 import { cancellationReasons, isConditionFailed } from "../db/errors.ts";
 import { keys } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
-import { publish } from "../realtime/publish.ts";
+import { dispatch } from "../events/index.ts";
 import { digitsOf, looksLikeNumber, normalizeName } from "./normalize.ts";
 import {
   addMarkersAndSave,
@@ -38,12 +38,6 @@ export function laterIso(prev?: string | null): string {
   const now = nowIso();
   if (!prev || now > prev) return now;
   return new Date(Date.parse(prev) + 1).toISOString();
-}
-
-/** Sends `company-{id}-contact` to every socket of the company. Never throws. */
-export async function publishContact(companyId: number, action: "create" | "update" | "delete", contact: ContactItem): Promise<void> {
-  const data = action === "delete" ? { action, contactId: contact.id } : { action, contact: contactView(contact) };
-  await publish(companyId, "contact", data, { kind: "company" });
 }
 
 /** What the API returns for a contact (the stored entity minus index keys; `jids` kept for the runner-facing views). */
@@ -110,7 +104,7 @@ export async function findOrCreateContactByIdentity(companyId: number, identity:
         }
         throw err;
       }
-      await publishContact(companyId, "create", contact);
+      await dispatch({ type: "contact.created", companyId, contact: contact });
       return contact;
     }
 
@@ -161,7 +155,7 @@ export async function findOrCreateContactByIdentity(companyId: number, identity:
       }
       throw err;
     }
-    await publishContact(companyId, "update", next);
+    await dispatch({ type: "contact.updated", companyId, contact: next });
     return next;
   }
   throw new AppError("ERR_CONFLICT", 409);
@@ -231,7 +225,7 @@ export async function createContact(companyId: number, input: ContactInput): Pro
     if (cancellationReasons(err)?.[1]?.Code === "ConditionalCheckFailed") throw new AppError("ERR_DUPLICATED_CONTACT", 409);
     throw err;
   }
-  await publishContact(companyId, "create", contact);
+  await dispatch({ type: "contact.created", companyId, contact: contact });
   return contact;
 }
 
@@ -259,7 +253,7 @@ export async function updateContact(companyId: number, contactId: number, input:
       if (reasons?.[0]?.Code === "ConditionalCheckFailed" || reasons?.some((r) => r.Code === "TransactionConflict")) continue;
       throw err;
     }
-    await publishContact(companyId, "update", next);
+    await dispatch({ type: "contact.updated", companyId, contact: next });
     return next;
   }
   throw new AppError("ERR_CONFLICT", 409);
@@ -274,7 +268,7 @@ export async function deleteContact(companyId: number, contactId: number): Promi
     if (cancellationReasons(err)?.[0]?.Code === "ConditionalCheckFailed" || isConditionFailed(err)) throw new AppError("ERR_NO_CONTACT_FOUND", 404);
     throw err;
   }
-  await publishContact(companyId, "delete", c);
+  await dispatch({ type: "contact.deleted", companyId, contact: c });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
  * Numeric ids the UI shows (DESIGN.md §5): one atomic counter item per company and entity
  * (`GLOBAL` for companies and plans). `UpdateItem ADD` is atomic; a retried call may skip a number, never repeat one.
  */
-import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { ddb, tableName } from "./client.ts";
 import { keys } from "./keys.ts";
 
@@ -19,4 +19,14 @@ export async function nextId(scope: number | "GLOBAL", entity: string): Promise<
     }),
   );
   return Number(out.Attributes?.value);
+}
+
+/** The daily counters (DESIGN.md §6 `C#<cid>#STATS` / `D#<yyyy-mm-dd>[#U#<uid>]`), written by `events/outbox.ts`. */
+export const DAILY_COUNTERS = ["ticketsOpened", "ticketsAccepted", "ticketsClosed", "waitSeconds", "handlingSeconds", "contactsCreated", "messagesIn", "messagesOut"] as const;
+export type DailyCounter = (typeof DAILY_COUNTERS)[number];
+
+/** A company's (or one user's) counters of one UTC day `yyyy-mm-dd`; zeros when nothing was counted. For the dashboard. */
+export async function readDailyCounters(companyId: number, day: string, userId?: number): Promise<Record<DailyCounter, number>> {
+  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.stats(companyId, day, userId), ConsistentRead: true }));
+  return Object.fromEntries(DAILY_COUNTERS.map((c) => [c, Number(out.Item?.[c] ?? 0)])) as Record<DailyCounter, number>;
 }

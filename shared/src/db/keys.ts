@@ -97,7 +97,17 @@ export const keys = {
   wsRoomPK: (cid: Id, room: string) => `C#${cid}#ROOM#${room}`,
 
   // ---- runtime --------------------------------------------------------------
-  stats: (cid: Id, day: string, uid?: Id) => ({ PK: `C#${cid}#STATS`, SK: uid != null ? `D#${day}#U#${uid}` : `D#${day}` }),
+  /** Daily counters (DESIGN.md §6): the company's day, or one user's day. `day` is `yyyy-mm-dd` (UTC). */
+  stats: (cid: Id, day: string, uid?: Id | null) => ({ PK: `C#${cid}#STATS`, SK: uid != null ? `D#${day}#U#${uid}` : `D#${day}` }),
+  statsPK: (cid: Id) => `C#${cid}#STATS`,
+  /**
+   * Event outbox item (shared/src/events/README.md): written in the domain write's transaction, deleted by the
+   * transaction that applies it. `oid` is deterministic per fact (e.g. `M#<messageId>`, `T#<ticketId>#v<version>`).
+   */
+  outbox: (cid: Id, oid: string) => ({ PK: `C#${cid}#OUTBOX#${oid}`, SK: "#" }),
+  /** Due-time index of outbox items (GSI1), read by the minute tick: `OUTBOX#<shard>` / `<dueAt ISO>#<cid>#<oid>`. */
+  outboxDueIndex: (shard: number, dueAt: string, cid: Id, oid: string) => ({ GSI1PK: `OUTBOX#${shard}`, GSI1SK: `${dueAt}#${cid}#${oid}` }),
+  outboxDuePK: (shard: number) => `OUTBOX#${shard}`,
   waCreds: (wid: Id) => ({ PK: `WA#${wid}`, SK: "CREDS" }),
   waKey: (wid: Id, type: string, id: string) => ({ PK: `WA#${wid}`, SK: `K#${type}#${id}` }),
   waPartition: (wid: Id) => `WA#${wid}`,

@@ -14,20 +14,20 @@
  * is safe because every write is idempotent (the WhatsApp-id alias dedupes messages).
  */
 import { extension } from "mime-types";
-import { findOrCreateContactByIdentity, publishContact, updateContact } from "../contacts/service.ts";
+import { findOrCreateContactByIdentity, updateContact } from "../contacts/service.ts";
 import { getContactItem, patchContact, readMarker } from "../contacts/repository.ts";
 import { AppError } from "../errors.ts";
 import { log } from "../log.ts";
 import type { ContactItem } from "../contacts/schema.ts";
 import type { MessageItem } from "../messages/schema.ts";
 import { ingestMessage } from "../messages/repository.ts";
-import { publishMessage } from "../messages/service.ts";
+import { dispatch } from "../events/index.ts";
 import { getSetting } from "../settings/service.ts";
 import { mediaKey, putMedia } from "../storage/media.ts";
 import { getActiveTicketId, queryContactTickets } from "../tickets/repository.ts";
 import type { TicketItem } from "../tickets/schema.ts";
 import { getWhatsappItem } from "../whatsapp/repository.ts";
-import { findOrCreateTicket, publishTicket, setTicketPresence } from "../tickets/service.ts";
+import { findOrCreateTicket, setTicketPresence } from "../tickets/service.ts";
 import { mapContent, MAX_PREVIEW_CHARS, type MappedMessage } from "./content.ts";
 import { jidUser, MAX_JID_CHARS, normalizeUserJid, phoneDigits, resolveKey, type ChatIdentity } from "./identity.ts";
 import {
@@ -265,7 +265,7 @@ async function storeMessage(ctx: IngestContext, inc: Incoming, skipped: Skips): 
     const key = contactCacheKey(companyId, identity.contact);
     if (named && contactCache.has(key)) contactCache.set(key, { contact: named, until: Date.now() + CONTACT_CACHE_MS });
   }
-  const ticket = await ticketFor(ctx, contact.id, identity.isGroup, fromMe || inc.type === "append");
+  const { ticket, created: ticketCreated } = await ticketFor(ctx, contact.id, identity.isGroup, fromMe || inc.type === "append");
 
   let media: Pick<MessageItem, "mediaKey" | "mediaName" | "mediaMime" | "mediaSize" | "mediaError"> = {
     mediaKey: null,
@@ -341,7 +341,7 @@ async function storeMessage(ctx: IngestContext, inc: Incoming, skipped: Skips): 
     skipped.push({ reason: "duplicate message" });
     return;
   }
-  await Promise.all([publishMessage(companyId, res.message, res.ticket, "create"), publishTicket(companyId, res.ticket, "update")]);
+  await dispatch({ type: "message.created", companyId, message: res.message, ticket: res.ticket, ticketCreated });
 }
 
 /** Recently resolved contacts by company and identity: a burst of messages from one person resolves them once. */
@@ -394,10 +394,10 @@ async function nameGroup(ctx: IngestContext, contact: ContactItem, groupJid: str
  * (a customer writing after close starts a new ticket). Own messages sent from the phone and history (`keepClosed`)
  * never start a ticket when the contact already had one: they join the latest, closed one, which stays closed.
  */
-async function ticketFor(ctx: IngestContext, contactId: number, isGroup: boolean, keepClosed: boolean): Promise<TicketItem> {
+async function ticketFor(ctx: IngestContext, contactId: number, isGroup: boolean, keepClosed: boolean): Promise<{ ticket: TicketItem; created: boolean }> {
   if (keepClosed && !(await getActiveTicketId(ctx.companyId, ctx.whatsappId, contactId))) {
     const latest = (await queryContactTickets(ctx.companyId, contactId, 20)).find((t) => t.whatsappId === ctx.whatsappId);
-    if (latest) return latest;
+    if (latest) return { ticket: latest, created: false };
   }
   // A customer's new ticket on a connection with exactly one queue goes to that queue (Whaticket's verifyQueue, without
   // a greeting); with more queues it stays without one until the queue menu (chatbot) chooses.
@@ -405,7 +405,7 @@ async function ticketFor(ctx: IngestContext, contactId: number, isGroup: boolean
     const wa = isGroup || keepClosed ? null : await getWhatsappItem(ctx.companyId, ctx.whatsappId);
     return wa?.queueIds.length === 1 ? wa.queueIds[0] : null;
   };
-  return (await findOrCreateTicket(ctx.companyId, { contactId, whatsappId: ctx.whatsappId, isGroup, resolveQueueId })).ticket;
+  return findOrCreateTicket(ctx.companyId, { contactId, whatsappId: ctx.whatsappId, isGroup, resolveQueueId });
 }
 
 // ---- messages.update / reactions / receipts --------------------------------------------------------------------
@@ -647,7 +647,7 @@ async function onContacts(ctx: IngestContext, data: unknown, skipped: Skips): Pr
         const pic = c.imgUrl ?? "";
         if (pic !== contact.profilePicUrl) {
           const next = await patchContact(ctx.companyId, contact.id, { profilePicUrl: pic });
-          if (next) await publishContact(ctx.companyId, "update", next);
+          if (next) await dispatch({ type: "contact.updated", companyId: ctx.companyId, contact: next });
         }
       }
     });

@@ -9,7 +9,7 @@
  */
 import type { MessageItem } from "../messages/schema.ts";
 import { findByWaId, getMessageById, updateMessage } from "../messages/repository.ts";
-import { publishMessage } from "../messages/service.ts";
+import { dispatch } from "../events/index.ts";
 import { getTicket } from "../tickets/service.ts";
 import type { IngestContext } from "./index.ts";
 import type { ChatIdentity } from "./identity.ts";
@@ -42,7 +42,7 @@ type Patch = Partial<Pick<MessageItem, "ack" | "body" | "isEdited" | "previousBo
 async function patchAndPublish(ctx: IngestContext, target: MessageItem, patch: Patch): Promise<void> {
   const updated = await updateMessage(ctx.companyId, target.ticketId, target.id, patch);
   const ticket = await getTicket(ctx.companyId, target.ticketId);
-  if (ticket) await publishMessage(ctx.companyId, updated ?? { ...target, ...patch }, ticket, "update");
+  if (ticket) await dispatch({ type: "message.updated", companyId: ctx.companyId, message: updated ?? { ...target, ...patch }, ticket });
 }
 
 /** Raises the message's ack to `ack` (never lowers it; -1 only replaces a not-yet-sent 0/1). */

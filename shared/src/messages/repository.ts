@@ -6,6 +6,7 @@
  * - `keys.messageRef(cid, msgId)` (the `/api/messages/{id}` routes): holds `ticketId`, `messageSK`.
  * Items are parsed with `MessageItem` on read.
  */
+import { counterFacts, outboxPut } from "../events/outbox.ts";
 import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { nowIso } from "../common.ts";
 import { ddb, tableName } from "../db/client.ts";
@@ -71,6 +72,8 @@ export async function ingestMessage(
                 ExpressionAttributeValues: { ":lm": opts.lastMessage, ":now": now, ":sk": sk, ":inc": inc },
               },
             },
+            // The counters' outbox item (events/outbox.ts): counted exactly once, even if this process dies next.
+            ...outboxPut(counterFacts.message(m, ticket)),
           ],
         }),
       ),

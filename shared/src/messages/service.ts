@@ -9,15 +9,13 @@ import { getContactItem } from "../contacts/repository.ts";
 import type { ContactItem } from "../contacts/schema.ts";
 import { AppError } from "../errors.ts";
 import { log } from "../log.ts";
-import { publish } from "../realtime/publish.ts";
+import { dispatch } from "../events/index.ts";
 import { mediaKey, presignMediaGet, putMedia } from "../storage/media.ts";
 import { writeTicketTransition, zeroUnread } from "../tickets/repository.ts";
 import type { TicketItem } from "../tickets/schema.ts";
 import {
   findOrCreateTicket,
   getAccessibleTicket,
-  publishTicket,
-  ticketAudience,
   toTicketView,
   type TicketActor,
 } from "../tickets/service.ts";
@@ -44,19 +42,6 @@ export async function toMessageView(companyId: number, m: MessageItem): Promise<
     }
   }
   return { ...m, mediaUrl, quotedMsg: m.quotedMsg ?? null };
-}
-
-/**
- * Publishes `company-{id}-appMessage` `{action, message: MessageView, ticket: TicketView, contact}` to the ticket's
- * audience (queue users, admins, assignee). Never throws.
- */
-export async function publishMessage(companyId: number, message: MessageItem, ticket: TicketItem, action: "create" | "update"): Promise<void> {
-  try {
-    const [view, ticketView] = await Promise.all([toMessageView(companyId, message), toTicketView(companyId, ticket)]);
-    await publish(companyId, "appMessage", { action, message: view, ticket: ticketView, contact: ticketView.contact }, ticketAudience(ticket));
-  } catch (err) {
-    log("warn", "appMessage publish failed", { companyId, err });
-  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -152,7 +137,7 @@ export async function newOutboundId(wa?: Pick<WhatsappItem, "number"> | null): P
 
 async function markFailed(companyId: number, ticket: TicketItem, messageId: string, reason: string): Promise<MessageItem> {
   const failed = await updateMessage(companyId, ticket.id, messageId, { ack: -1, sendError: reason });
-  await publishMessage(companyId, failed, ticket, "update");
+  await dispatch({ type: "message.updated", companyId, message: failed, ticket });
   return failed;
 }
 
@@ -205,7 +190,7 @@ export async function sendOutbound(companyId: number, sender: Sender, ticket: Ti
     incrementUnread: false,
     waAliasJid: remoteJid,
   });
-  await Promise.all([publishMessage(companyId, stored.message, stored.ticket, "create"), publishTicket(companyId, stored.ticket, "update")]);
+  await dispatch({ type: "message.created", companyId, message: stored.message, ticket: stored.ticket });
 
   if (!wa || wa.status !== "CONNECTED") {
     const failed = await markFailed(companyId, stored.ticket, id, "ERR_WAPP_NOT_INITIALIZED");
@@ -309,7 +294,7 @@ export async function listTicketMessages(
     const work: Promise<unknown>[] = [];
     if (ticket.unreadMessages > 0) {
       current = { ...ticket, unreadMessages: 0 };
-      work.push(zeroUnread(cid, ticket.id).then(() => publishTicket(cid, current, "update")));
+      work.push(zeroUnread(cid, ticket.id).then(() => dispatch({ type: "ticket.updated", companyId: cid, ticket: current })));
     }
     if (unread.length) {
       work.push(
@@ -362,7 +347,7 @@ export async function editMessage(actor: TicketActor, messageId: string, body: s
     sendSessionCommand({ type: "edit", companyId: actor.companyId, whatsappId: message.whatsappId, ticketId: ticket.id, messageId, body }),
   );
   const updated = await updateMessage(actor.companyId, ticket.id, messageId, { body, previousBody: message.body, isEdited: true });
-  await publishMessage(actor.companyId, updated, ticket, "update");
+  await dispatch({ type: "message.updated", companyId: actor.companyId, message: updated, ticket });
   return toMessageView(actor.companyId, updated);
 }
 
@@ -377,7 +362,7 @@ export async function deleteMessage(actor: TicketActor, messageId: string): Prom
     sendSessionCommand({ type: "delete", companyId: actor.companyId, whatsappId: message.whatsappId, ticketId: ticket.id, messageId }),
   );
   const updated = await updateMessage(actor.companyId, ticket.id, messageId, { isDeleted: true });
-  await publishMessage(actor.companyId, updated, ticket, "update");
+  await dispatch({ type: "message.updated", companyId: actor.companyId, message: updated, ticket });
   return toMessageView(actor.companyId, updated);
 }
 
@@ -393,7 +378,7 @@ export async function reactToMessage(actor: TicketActor, messageId: string, emoj
   const reactions = message.reactions.filter((r) => !r.fromMe);
   if (emoji) reactions.push({ emoji, fromMe: true, senderJid: null, at: nowIso() });
   const updated = await updateMessage(actor.companyId, ticket.id, messageId, { reactions });
-  await publishMessage(actor.companyId, updated, ticket, "update");
+  await dispatch({ type: "message.updated", companyId: actor.companyId, message: updated, ticket });
   return toMessageView(actor.companyId, updated);
 }
 
@@ -413,7 +398,9 @@ export async function forwardMessage(actor: TicketActor, input: { messageId: str
     queueId: source.queueId,
   });
   if (created) {
-    ticket = await writeTicketTransition(ticket, { status: "open", userId: actor.userId, updatedAt: nowIso() });
+    const opened = ticket;
+    ticket = await writeTicketTransition(opened, { status: "open", userId: actor.userId, updatedAt: nowIso() });
+    await dispatch({ type: "ticket.updated", companyId: actor.companyId, ticket, previous: opened, created: true });
   }
   return sendOutbound(actor.companyId, { userId: actor.userId, name: actor.name }, ticket, {
     body: message.mediaKey ? (message.body === message.mediaName ? "" : message.body) : message.body,

@@ -3,6 +3,7 @@
  * issue 4 §6). Stored in the ticket's partition at `NOTE#<createdAt>#<id>` with a ref `keys.noteRef(cid, id)`
  * (ticketId + SK) written in the same transaction, so `DELETE /ticket-notes/{id}` finds it by id.
  */
+import { can } from "../access/permissions.ts";
 import { GetCommand, QueryCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import { z } from "zod";
 import { nowIso } from "../common.ts";
@@ -10,7 +11,7 @@ import { ddb, tableName } from "../db/client.ts";
 import { nextId } from "../db/counters.ts";
 import { keys } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
-import { getAccessibleTicket, isAdminActor, type TicketActor } from "../tickets/service.ts";
+import { getAccessibleTicket, type TicketActor } from "../tickets/service.ts";
 import { NoteItem } from "./schema.ts";
 
 /** `POST /api/ticket-notes` body. */
@@ -64,7 +65,7 @@ export async function deleteNote(actor: TicketActor, noteId: number): Promise<vo
   if (!got.Item) throw new AppError("ERR_NO_NOTE_FOUND", 404);
   const note = NoteItem.parse(got.Item);
   await getAccessibleTicket(actor, ticketId);
-  if (note.userId !== actor.userId && !isAdminActor(actor)) throw new AppError("ERR_NO_PERMISSION", 403);
+  if (note.userId !== actor.userId && !can(actor, "notes:deleteAny")) throw new AppError("ERR_NO_PERMISSION", 403);
   await ddb().send(
     new TransactWriteCommand({
       TransactItems: [

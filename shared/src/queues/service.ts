@@ -6,17 +6,18 @@
  * - Deleting a queue removes it from its users' `queueIds`.
  * - Every change publishes `company-{id}-queue` `{action: "create"|"update", queue}` or `{action: "delete", queueId}`.
  */
+import { can } from "../access/permissions.ts";
 import type { AuthContext } from "../auth/tokens.ts";
 import { nextId } from "../db/counters.ts";
 import { AppError } from "../errors.ts";
-import { publish } from "../realtime/publish.ts";
+import { dispatch } from "../events/index.ts";
 import { listUsers, patchUser } from "../users/repository.ts";
 import { publicUser } from "../users/service.ts";
 import { deleteQueueItems, getQueue, listQueues, putNewQueue, replaceQueue } from "./repository.ts";
 import type { CreateQueueBody, QueueItem, UpdateQueueBody } from "./schema.ts";
 
 const requireAdmin = (a: AuthContext) => {
-  if (a.profile !== "admin" && !a.super) throw new AppError("ERR_NO_PERMISSION", 403);
+  if (!can(a, "queues:manage")) throw new AppError("ERR_NO_PERMISSION", 403);
 };
 
 /** Queue as the API returns it (the stored fields; `companyId` is the caller's). */
@@ -54,7 +55,7 @@ export async function createQueue(auth: AuthContext, body: CreateQueueBody): Pro
     updatedAt: now,
   };
   await putNewQueue(q);
-  await publish(auth.companyId, "queue", { action: "create", queue: q });
+  await dispatch({ type: "queue.created", companyId: auth.companyId, queue: q });
   return q;
 }
 
@@ -65,7 +66,7 @@ export async function updateQueue(auth: AuthContext, queueId: number, body: Upda
   const defined = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
   const after: QueueItem = { ...before, ...defined, id: before.id, companyId: before.companyId, updatedAt: new Date().toISOString() };
   await replaceQueue(before, after);
-  await publish(auth.companyId, "queue", { action: "update", queue: after });
+  await dispatch({ type: "queue.updated", companyId: auth.companyId, queue: after });
   return after;
 }
 
@@ -80,7 +81,7 @@ export async function deleteQueue(auth: AuthContext, queueId: number): Promise<v
   for (const u of await listUsers(auth.companyId)) {
     if (!u.queueIds.includes(queueId)) continue;
     const updated = await patchUser(auth.companyId, u.id, { queueIds: u.queueIds.filter((id) => id !== queueId) });
-    if (updated) await publish(auth.companyId, "user", { action: "update", user: await publicUser(updated) });
+    if (updated) await dispatch({ type: "user.updated", companyId: auth.companyId, user: await publicUser(updated) });
   }
-  await publish(auth.companyId, "queue", { action: "delete", queueId });
+  await dispatch({ type: "queue.deleted", companyId: auth.companyId, queueId });
 }

@@ -12,7 +12,7 @@ import { ddb, tableName } from "../db/client.ts";
 import { queryAll } from "../db/query.ts";
 import { isConditionFailed } from "../db/errors.ts";
 import { keys } from "../db/keys.ts";
-import { companySockets, removeSocket, type SocketMember } from "./publish.ts";
+import { companySockets, disconnectSocket, removeSocket, type SocketMember } from "./publish.ts";
 
 /** API Gateway closes a WebSocket after 2 h; registrations live 15 min longer so a late `$disconnect` still finds them. */
 export const SOCKET_TTL_SECONDS = 2 * 3600 + 15 * 60;
@@ -34,6 +34,7 @@ const MemberItem = z.object({
   queueIds: z.array(z.number().int()).default([]),
   allTicket: z.string().optional(),
   rooms: z.array(z.string()).default([]),
+  tokenVersion: z.number().int().optional(),
   expiresAt: z.number(),
 });
 
@@ -45,6 +46,8 @@ export interface SocketOwner {
   super: boolean;
   queueIds: number[];
   allTicket: string;
+  /** The user's token version at `$connect`: a later bump (logout, single login, revocation) closes the socket. */
+  tokenVersion?: number;
 }
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -60,6 +63,7 @@ export async function registerSocket(connectionId: string, owner: SocketOwner, n
     queueIds: owner.queueIds,
     allTicket: owner.allTicket,
     rooms: [],
+    tokenVersion: owner.tokenVersion ?? 0,
     expiresAt,
   };
   await ddb().send(
@@ -190,4 +194,47 @@ export async function listAllConnectionIds(): Promise<string[]> {
     start = page.LastEvaluatedKey;
   } while (start);
   return ids;
+}
+
+/** The access facts of a user a socket registration copies (from the user item). */
+export interface SocketAccess {
+  profile: string;
+  super: boolean;
+  queueIds: number[];
+  allTicket: string;
+}
+
+/**
+ * Keeps a user's open sockets in step with their access (issue 8 §4): `access: null` (user deleted) closes every
+ * socket of the user; a socket registered with a token version below `minTokenVersion` (logout, single login,
+ * revocation) is closed (`DeleteConnection`) and unregistered; with `access` given, the others get the new profile,
+ * super flag, queues and allTicket. Returns how many sockets were closed.
+ */
+export async function syncUserSockets(companyId: number, userId: number, change: { access?: SocketAccess | null; minTokenVersion?: number }): Promise<number> {
+  const { access, minTokenVersion } = change;
+  let closed = 0;
+  for (const m of await userSockets(companyId, userId)) {
+    if (access === null || (minTokenVersion != null && (m.tokenVersion ?? -1) < minTokenVersion)) {
+      await disconnectSocket(m.connectionId);
+      await removeSocket(companyId, m.connectionId);
+      closed++;
+      continue;
+    }
+    if (!access) continue;
+    try {
+      await ddb().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.wsRoomMember(companyId, "company", m.connectionId),
+          UpdateExpression: "SET profile = :p, #super = :s, queueIds = :q, allTicket = :a",
+          ConditionExpression: "attribute_exists(PK)",
+          ExpressionAttributeNames: { "#super": "super" },
+          ExpressionAttributeValues: { ":p": access.profile, ":s": access.super, ":q": access.queueIds, ":a": access.allTicket },
+        }),
+      );
+    } catch (err) {
+      if (!isConditionFailed(err)) throw err;
+    }
+  }
+  return closed;
 }

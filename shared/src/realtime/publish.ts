@@ -13,14 +13,20 @@ import { getConfig } from "../config.ts";
 import { ddb, tableName } from "../db/client.ts";
 import { keys } from "../db/keys.ts";
 import { log } from "../log.ts";
+import { can, isAdminLike, type Permission } from "../access/permissions.ts";
+import { canSee, type SeenTicket } from "../access/tickets.ts";
 
 /** Who may receive an event. Admins (and super users) of the company receive everything addressed to the company. */
 export type Audience =
   | { kind: "company" }
   | { kind: "admins" }
   | { kind: "user"; userId: number }
+  /** Whoever may see the ticket (`access/tickets.ts` `canSee`: admins, its queue's users or allTicket users, its assignee). */
+  | { kind: "ticket"; ticket: SeenTicket }
   /** Users of this queue, admins, and — when `queueId` is null — users with allTicket enabled. Plus `alsoUserId` (the assignee). */
-  | { kind: "queue"; queueId: number | null; alsoUserId?: number | null };
+  | { kind: "queue"; queueId: number | null; alsoUserId?: number | null }
+  /** Holders of a permission (`can`), or everyone but them (`not: true`), e.g. a setting's value redacted for non-admins. */
+  | { kind: "permission"; permission: Permission; not?: boolean };
 
 /** A registered socket as stored in the company room. */
 export interface SocketMember {
@@ -31,6 +37,8 @@ export interface SocketMember {
   queueIds: number[];
   allTicket?: string;
   rooms?: string[];
+  /** The user's token version when the socket connected. */
+  tokenVersion?: number;
   expiresAt: number;
 }
 
@@ -47,21 +55,21 @@ export function resetRealtimeClient(): void {
   client = undefined;
 }
 
-/** True when the member may see an event for `audience`. */
-export function mayReceive(m: SocketMember, audience: Audience): boolean {
-  const admin = m.profile === "admin" || !!m.super;
+/** True when the socket's user is in `audience` (the one access rule: `canSee` for tickets, `can` for permissions). */
+export function inAudience(m: SocketMember, audience: Audience): boolean {
   switch (audience.kind) {
     case "company":
       return true;
     case "admins":
-      return admin;
+      return isAdminLike(m);
     case "user":
       return m.userId === audience.userId;
+    case "ticket":
+      return canSee(m, audience.ticket);
     case "queue":
-      if (admin) return true;
-      if (audience.alsoUserId != null && m.userId === audience.alsoUserId) return true;
-      if (audience.queueId == null) return m.allTicket === "enabled";
-      return m.queueIds.includes(audience.queueId);
+      return canSee(m, { queueId: audience.queueId, userId: audience.alsoUserId });
+    case "permission":
+      return can(m, audience.permission) !== !!audience.not;
   }
 }
 
@@ -99,14 +107,31 @@ export async function removeSocket(companyId: number, connectionId: string): Pro
   );
 }
 
+/** One frame to send: `name` is the part after `company-{id}-`. */
+export interface OutboundFrame {
+  name: string;
+  data: unknown;
+  audience: Audience;
+  /** Only sockets that joined this room. */
+  room?: string;
+}
+
 /**
  * Sends `{event: "company-{companyId}-{name}", data}` to every socket of the company allowed by `audience`
- * (and, when `room` is given, only to sockets that joined that room). Never throws: a failed post is logged;
- * a 410 deletes the stale registration. Resolves when every post has settled.
+ * (and, when `room` is given, only to sockets that joined that room). Never throws. Services do not call this:
+ * they `dispatch` domain events and the realtime listener (`events/realtime.ts`) sends the frames.
  */
 export async function publish(companyId: number, name: string, data: unknown, audience: Audience = { kind: "company" }, room?: string): Promise<void> {
+  await sendFrames(companyId, [{ name, data, audience, room }]);
+}
+
+/**
+ * Sends several frames over ONE listing of the company's sockets, each frame to its audience, frames in order per
+ * socket. Never throws: a failed post is logged; a 410 deletes the stale registration. Resolves when every post settled.
+ */
+export async function sendFrames(companyId: number, frames: OutboundFrame[]): Promise<void> {
   const api = mgmt();
-  if (!api) return;
+  if (!api || !frames.length) return;
   let members: SocketMember[];
   try {
     members = await companySockets(companyId);
@@ -114,19 +139,24 @@ export async function publish(companyId: number, name: string, data: unknown, au
     log("warn", "realtime: cannot list sockets", { companyId, err });
     return;
   }
-  const targets = members.filter((m) => mayReceive(m, audience) && (!room || (m.rooms ?? []).includes(room)));
-  if (!targets.length) return;
-  const frame = Buffer.from(JSON.stringify({ event: `company-${companyId}-${name}`, data }));
+  if (!members.length) return;
+  const encoded = frames.map((f) => ({ f, bytes: Buffer.from(JSON.stringify({ event: `company-${companyId}-${f.name}`, data: f.data })) }));
+  const gone = new Set<string>();
   await Promise.all(
-    targets.map(async (m) => {
-      try {
-        await api.send(new PostToConnectionCommand({ ConnectionId: m.connectionId, Data: frame }));
-      } catch (err) {
-        const status = (err as { $metadata?: { httpStatusCode?: number }; name?: string }).$metadata?.httpStatusCode;
-        if (status === 410 || (err as Error).name === "GoneException") {
-          await removeSocket(companyId, m.connectionId).catch(() => undefined);
-        } else {
-          log("warn", "realtime: post failed", { companyId, connectionId: m.connectionId, err });
+    members.map(async (m) => {
+      for (const { f, bytes } of encoded) {
+        if (gone.has(m.connectionId)) return;
+        if (!inAudience(m, f.audience) || (f.room && !(m.rooms ?? []).includes(f.room))) continue;
+        try {
+          await api.send(new PostToConnectionCommand({ ConnectionId: m.connectionId, Data: bytes }));
+        } catch (err) {
+          const status = (err as { $metadata?: { httpStatusCode?: number }; name?: string }).$metadata?.httpStatusCode;
+          if (status === 410 || (err as Error).name === "GoneException") {
+            gone.add(m.connectionId);
+            await removeSocket(companyId, m.connectionId).catch(() => undefined);
+          } else {
+            log("warn", "realtime: post failed", { companyId, connectionId: m.connectionId, err });
+          }
         }
       }
     }),

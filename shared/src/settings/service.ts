@@ -8,6 +8,7 @@
  *   company; chatBotType text; trial 1-7); super-only keys need the super flag (403). Publishes
  *   `company-{id}-settings` `{action: "update", setting: {key, value}}`.
  */
+import { can } from "../access/permissions.ts";
 import { PutCommand } from "@aws-sdk/lib-dynamodb";
 import { z } from "zod";
 import type { AuthContext } from "../auth/tokens.ts";
@@ -15,7 +16,7 @@ import { ddb, tableName } from "../db/client.ts";
 import { queryAllByPrefix } from "../db/query.ts";
 import { keys } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
-import { publish } from "../realtime/publish.ts";
+import { dispatch } from "../events/index.ts";
 import { SETTING_DEFAULTS, SettingItem, SUPER_ONLY_SETTINGS, type SettingKey } from "./schema.ts";
 
 /** Keys holding third-party credentials: never sent to non-admin users. */
@@ -58,7 +59,7 @@ export async function getSetting(companyId: number, key: SettingKey): Promise<st
 
 /** The `[{key, value}]` list a caller may see (credentials left out for non-admins). */
 export function visibleSettings(map: SettingsMap, caller: Pick<AuthContext, "profile" | "super">): { key: SettingKey; value: string }[] {
-  const admin = caller.profile === "admin" || caller.super;
+  const admin = can(caller, "secrets:view");
   return (Object.keys(map) as SettingKey[]).filter((k) => admin || !SECRET_SETTINGS.includes(k)).map((key) => ({ key, value: map[key] }));
 }
 
@@ -87,7 +88,7 @@ export function defaultSettingItems(companyId: number, overrides: Partial<Settin
  * Value not allowed for the key → 400 `ERR_VALIDATION`; super-only key without the super flag → 403 `ERR_NO_PERMISSION`.
  */
 export async function updateSetting(auth: AuthContext, key: SettingKey, value: string): Promise<{ key: SettingKey; value: string }> {
-  if (auth.profile !== "admin" && !auth.super) throw new AppError("ERR_NO_PERMISSION", 403);
+  if (!can(auth, "settings:manage")) throw new AppError("ERR_NO_PERMISSION", 403);
   if (SUPER_ONLY_SETTINGS.includes(key) && !auth.super) throw new AppError("ERR_NO_PERMISSION", 403);
   const rule = VALUE_RULES[key];
   if (rule && !rule.safeParse(value).success) {
@@ -96,6 +97,6 @@ export async function updateSetting(auth: AuthContext, key: SettingKey, value: s
   const item: SettingItem = { key, value, companyId: auth.companyId, updatedAt: new Date().toISOString() };
   await ddb().send(new PutCommand({ TableName: tableName(), Item: { ...keys.setting(auth.companyId, key), _type: "setting", ...item } }));
   const setting = { key, value };
-  await publish(auth.companyId, "settings", { action: "update", setting });
+  await dispatch({ type: "setting.updated", companyId: auth.companyId, key, value });
   return setting;
 }

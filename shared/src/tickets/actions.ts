@@ -10,9 +10,10 @@ import { ddb, tableName } from "../db/client.ts";
 import { nextId } from "../db/counters.ts";
 import { keys } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
+import { can } from "../access/permissions.ts";
 import { log } from "../log.ts";
 import { getContactItem } from "../contacts/repository.ts";
-import { publish } from "../realtime/publish.ts";
+import { dispatch } from "../events/index.ts";
 import { sendOutbound } from "../messages/service.ts";
 import { getWhatsappItem, listWhatsappItems } from "../whatsapp/repository.ts";
 import { laterIso } from "../contacts/service.ts";
@@ -24,7 +25,7 @@ import {
   writeTicketTransition,
 } from "./repository.ts";
 import { TicketItem, type CreateTicketBody, type TicketView, type UpdateTicketBody } from "./schema.ts";
-import { getAccessibleTicket, isAdminActor, publishTicket, ticketAudience, toTicketView, type TicketActor } from "./service.ts";
+import { getAccessibleTicket, isAdminActor, toTicketView, type TicketActor } from "./service.ts";
 
 /** The greeting sent on accept when `sendGreetingAccepted` is enabled (the original system's wording, background/whaticket.md §4). */
 export const ACCEPT_GREETING = (agentName: string) =>
@@ -101,7 +102,7 @@ export async function createTicketByUser(actor: TicketActor & { whatsappId?: num
   });
   const res = await createTicketItem(ticket);
   if (!res.created) throw await otherOpenTicket(cid, res.existingTicketId);
-  await publishTicket(cid, ticket, "update");
+  await dispatch({ type: "ticket.created", companyId: cid, ticket });
   return toTicketView(cid, ticket);
 }
 
@@ -179,11 +180,8 @@ export async function updateTicketByUser(actor: TicketActor, ticketId: number | 
     if (err instanceof AppError && err.code === "ERR_OTHER_OPEN_TICKET") throw await otherOpenTicket(cid, err.data?.ticketId as number | undefined);
     throw err;
   }
-  if (prev.queueId !== next.queueId || (prev.userId !== next.userId && prev.userId != null)) {
-    // Users who could see it only through the old queue/assignee drop it from their lists.
-    await publish(cid, "ticket", { action: "delete", ticketId: next.id }, ticketAudience(prev)).catch(() => undefined);
-  }
-  await publishTicket(cid, next, "update");
+  // Realtime: users who could see it only through the old queue/assignee get a `delete`, then the `update`.
+  await dispatch({ type: "ticket.updated", companyId: cid, ticket: next, previous: prev });
   await runSideEffects(actor, action, prev, next, body).catch((err) => log("warn", "ticket side effect failed", { companyId: cid, ticketId: next.id, action, err }));
   return toTicketView(cid, next);
 }
@@ -208,11 +206,11 @@ async function runSideEffects(actor: TicketActor, action: TicketAction, prev: Ti
 
 /** `DELETE /api/tickets/{id}` (admin): removes the ticket, its marker, uuid alias and partition; publishes `delete`. */
 export async function deleteTicketByAdmin(actor: TicketActor, ticketId: number): Promise<void> {
-  if (!isAdminActor(actor)) throw new AppError("ERR_NO_PERMISSION", 403);
+  if (!can(actor, "ticket-options:deleteTicket")) throw new AppError("ERR_NO_PERMISSION", 403);
   const t = await getTicketItem(actor.companyId, ticketId, true);
   if (!t) throw new AppError("ERR_NO_TICKET_FOUND", 404);
   await deleteTicketItems(t);
-  await publishTicket(actor.companyId, t, "delete");
+  await dispatch({ type: "ticket.deleted", companyId: actor.companyId, ticket: t });
 }
 
 /**
@@ -220,7 +218,7 @@ export async function deleteTicketByAdmin(actor: TicketActor, ticketId: number):
  * status in those queues (all queues and no-queue when none are selected), up to 500 per call. Returns how many closed.
  */
 export async function closeAllTickets(actor: TicketActor, input: { status: "open" | "pending"; selectedQueueIds?: number[] }): Promise<{ closed: number }> {
-  if (!isAdminActor(actor)) throw new AppError("ERR_NO_PERMISSION", 403);
+  if (!can(actor, "tickets:closeAll")) throw new AppError("ERR_NO_PERMISSION", 403);
   const cid = actor.companyId;
   const pks = input.selectedQueueIds?.length
     ? input.selectedQueueIds.map((q) => ({ index: "GSI2" as const, pk: keys.ticketQueuePK(cid, input.status, q) }))
@@ -237,7 +235,7 @@ export async function closeAllTickets(actor: TicketActor, input: { status: "open
         try {
           const next = await writeTicketTransition(fresh, { status: "closed", updatedAt: laterIso(fresh.updatedAt) });
           closed++;
-          await publishTicket(cid, next, "update");
+          await dispatch({ type: "ticket.updated", companyId: cid, ticket: next, previous: fresh });
         } catch (err) {
           if (!(err instanceof AppError)) throw err;
         }

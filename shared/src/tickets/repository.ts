@@ -4,6 +4,7 @@
  * alias `C#<cid>#TKUUID#<uuid>` and the ACTIVE marker `C#<cid>#ACTIVE#<wid>#<contactId>` (one open/pending ticket per
  * contact per connection; holds `ticketId`). Items are parsed with `TicketItem` on read.
  */
+import { counterFacts, outboxPut } from "../events/outbox.ts";
 import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, BatchWriteCommand } from "@aws-sdk/lib-dynamodb";
 import { batchGetRaw } from "../db/batch.ts";
 import { ddb, tableName } from "../db/client.ts";
@@ -77,6 +78,7 @@ export async function createTicketItem(t: TicketItem): Promise<{ created: true }
           },
           { Put: { TableName: tableName(), Item: ticketRecord(t), ConditionExpression: "attribute_not_exists(PK)" } },
           { Put: { TableName: tableName(), Item: { ...keys.ticketUuid(t.companyId, t.uuid), _type: "ticketUuid", ticketId: t.id } } },
+          ...outboxPut(counterFacts.ticket(null, t)),
         ],
       }),
     );
@@ -164,6 +166,7 @@ export async function writeTicketTransition(prev: TicketItem, patch: Partial<Pic
       },
     });
   }
+  items.push(...outboxPut(counterFacts.ticket(prev, next))); // counters' outbox (events/outbox.ts), last: indexes above unchanged
   try {
     await ddb().send(new TransactWriteCommand({ TransactItems: items }));
   } catch (err) {

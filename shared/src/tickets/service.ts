@@ -3,7 +3,7 @@
  * issue 3 §4; DESIGN.md §6 "Find-or-create a ticket").
  *
  * Contract functions other features call: {@link findOrCreateTicket}, {@link getTicket}, {@link toTicketView},
- * {@link toTicketViews}, {@link publishTicket}, {@link setTicketPresence}. The list (`GET /api/tickets`) is
+ * {@link toTicketViews}, {@link setTicketPresence}. Changes are told with `dispatch` (events `ticket.*`). The list (`GET /api/tickets`) is
  * {@link listTickets}; agent transitions live in `actions.ts`.
  */
 import { randomUUID } from "node:crypto";
@@ -13,7 +13,9 @@ import { decodeCursor, encodeCursor } from "../db/cursor.ts";
 import { nextId } from "../db/counters.ts";
 import { keys } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
-import { publish, type Audience } from "../realtime/publish.ts";
+import { can } from "../access/permissions.ts";
+import { canSee } from "../access/tickets.ts";
+import { dispatch } from "../events/index.ts";
 import { ContactItem } from "../contacts/schema.ts";
 import { contactSearch } from "../contacts/service.ts";
 import { pageTaggedTicketIds } from "../tags/ticket-filter.ts";
@@ -39,7 +41,8 @@ import { TicketItem, type TicketStatus, type TicketView } from "./schema.ts";
  * The ingest path's ticket (DESIGN.md §6): returns the contact's open/pending ticket on that connection (the ACTIVE
  * marker), or creates a new `pending` ticket (queue `queueId`, else `resolveQueueId()`, else none) when there is none — so a customer writing after
  * a close starts a new ticket while the earlier ones stay readable. Race-safe: concurrent calls give one ticket (the
- * loser reads the winner through the marker). Does not publish: the caller publishes after storing its message.
+ * loser reads the winner through the marker). Dispatches nothing: the caller dispatches after storing its message
+ * (`message.created` with `ticketCreated`).
  */
 export async function findOrCreateTicket(
   companyId: number,
@@ -171,30 +174,10 @@ export async function toTicketViews(companyId: number, tickets: TicketItem[]): P
   return tickets.map((t) => dir.view(t));
 }
 
-/** The realtime audience of a ticket: users of its queue (allTicket users when it has none), admins, and its assignee. */
-export const ticketAudience = (t: Pick<TicketItem, "queueId" | "userId">): Audience => ({ kind: "queue", queueId: t.queueId, alsoUserId: t.userId });
-
-/**
- * Publishes `company-{id}-ticket`: `{action:"update", ticket: TicketView}` or `{action:"delete", ticketId}`, to the
- * ticket's audience ({@link ticketAudience}). Never throws.
- */
-export async function publishTicket(companyId: number, ticket: TicketItem, action: "update" | "delete"): Promise<void> {
-  try {
-    if (action === "delete") {
-      await publish(companyId, "ticket", { action, ticketId: ticket.id }, ticketAudience(ticket));
-      return;
-    }
-    const view = await toTicketView(companyId, ticket);
-    await publish(companyId, "ticket", { action, ticket: view }, ticketAudience(ticket));
-  } catch {
-    // realtime is best-effort; the list refetches on reconnect
-  }
-}
-
 /** Sets the contact's presence shown on the ticket (`composing`, `recording`, `available`...) and publishes an update. */
 export async function setTicketPresence(companyId: number, ticketId: number, presence: string): Promise<void> {
   const t = await setTicketAttributes(companyId, ticketId, { presence });
-  if (t) await publishTicket(companyId, t, "update");
+  if (t) await dispatch({ type: "ticket.updated", companyId, ticket: t });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -211,18 +194,8 @@ export interface TicketActor {
   allTicket: "enabled" | "desabled" | string;
 }
 
-export const isAdminActor = (a: TicketActor) => a.profile === "admin" || !!a.super;
-
-/**
- * True when the actor may see the ticket: admins always; others when the ticket's queue is one of theirs, when it has
- * no queue and their allTicket is enabled, or when it is assigned to them.
- */
-export function canAccessTicket(a: TicketActor, t: Pick<TicketItem, "queueId" | "userId">): boolean {
-  if (isAdminActor(a)) return true;
-  if (t.userId != null && t.userId === a.userId) return true;
-  if (t.queueId == null) return a.allTicket === "enabled";
-  return a.queueIds.includes(t.queueId);
-}
+/** Admin-like for tickets (`admin` profile or `super`): the `tickets:seeAll` permission of `access/permissions.ts`. */
+export const isAdminActor = (a: TicketActor) => can(a, "tickets:seeAll");
 
 /** Reads a ticket the actor may see: 404 `ERR_NO_TICKET_FOUND` when absent, 403 `ERR_NO_PERMISSION` when outside their queues. */
 export async function getAccessibleTicket(a: TicketActor, ticketId: number | string): Promise<TicketItem> {
@@ -231,7 +204,7 @@ export async function getAccessibleTicket(a: TicketActor, ticketId: number | str
       ? await getTicketItem(a.companyId, Number(ticketId))
       : await getTicketByUuid(a.companyId, ticketId);
   if (!t) throw new AppError("ERR_NO_TICKET_FOUND", 404);
-  if (!canAccessTicket(a, t)) throw new AppError("ERR_NO_PERMISSION", 403);
+  if (!canSee(a, t)) throw new AppError("ERR_NO_PERMISSION", 403);
   return t;
 }
 
@@ -297,7 +270,7 @@ export async function listTickets(a: TicketActor, q: ListTicketsQuery): Promise<
   if (term.length >= 3) return searchTickets(a, term, q, limit);
   if (q.tags?.length) return listTaggedTickets(a, q, limit);
 
-  const showAll = admin && !!q.showAll;
+  const showAll = can(a, "tickets-manager:showall") && !!q.showAll;
   const statuses: TicketStatus[] = q.status ? [q.status] : ["open", "pending", "closed"];
   const sources: Source[] = [];
   const cid = a.companyId;
@@ -509,7 +482,7 @@ async function searchTickets(a: TicketActor, term: string, q: ListTicketsQuery, 
     const lists = await Promise.all(found.contacts.map((c) => queryContactTickets(cid, c.id, 10)));
     const tickets = lists
       .flat()
-      .filter((t) => canAccessTicket(a, t))
+      .filter((t) => canSee(a, t))
       .filter((t) => !q.status || t.status === q.status)
       .filter((t) => !q.tags?.length || q.tags.some((tag) => t.tagIds.includes(tag)))
       .filter((t) => !q.users?.length || (t.userId != null && q.users.includes(t.userId)))

@@ -8,6 +8,7 @@
  * - Responses never carry `passwordHash`, `tokenVersion` or `refreshJti`.
  * - Every change publishes `company-{id}-user` `{action: "create"|"update", user}` or `{action: "delete", userId}`.
  */
+import { can } from "../access/permissions.ts";
 import bcrypt from "bcryptjs";
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import type { AuthContext } from "../auth/tokens.ts";
@@ -17,7 +18,7 @@ import { keys } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
 import { listQueues } from "../queues/repository.ts";
 import type { QueueItem } from "../queues/schema.ts";
-import { publish } from "../realtime/publish.ts";
+import { dispatch } from "../events/index.ts";
 import { WhatsappItem } from "../whatsapp/schema.ts";
 import { deleteUserItems, getUser, listUsers, patchUser, putNewUser, updateUserFields, type UserChanges } from "./repository.ts";
 import type { CreateUserBody, PublicUser, UpdateUserBody, UserItem } from "./schema.ts";
@@ -37,7 +38,8 @@ export function verifyPassword(password: string, hash: string): Promise<boolean>
   return bcrypt.compare(password, hash);
 }
 
-const isAdminCaller = (a: Pick<AuthContext, "profile" | "super">) => a.profile === "admin" || a.super;
+/** Editing other users (profile, queues) is the user modal's admin permission (attendance.md §6). */
+const isAdminCaller = (a: Pick<AuthContext, "profile" | "super">) => can(a, "user-modal:editProfile");
 
 /** Lower-case, accent-free text for searching names and emails. */
 export const normalizeSearch = (s: string) => s.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase().trim();
@@ -167,7 +169,7 @@ export async function createUser(auth: AuthContext, body: CreateUserBody): Promi
   };
   await putNewUser(item);
   const user = await publicUser(item);
-  await publish(auth.companyId, "user", { action: "create", user });
+  await dispatch({ type: "user.created", companyId: auth.companyId, user });
   return user;
 }
 
@@ -212,7 +214,7 @@ export async function updateUser(auth: AuthContext, userId: number, body: Update
   }
   await updateUserFields(before, changes);
   const user = await publicUser(await requireUser(auth.companyId, userId));
-  await publish(auth.companyId, "user", { action: "update", user });
+  await dispatch({ type: "user.updated", companyId: auth.companyId, user });
   return user;
 }
 
@@ -227,7 +229,7 @@ export async function deleteUser(auth: AuthContext, userId: number): Promise<voi
   if (u.id === auth.userId) throw new AppError("ERR_NO_PERMISSION", 403);
   if (u.super && !auth.super) throw new AppError("ERR_NO_PERMISSION", 403);
   await deleteUserItems(u);
-  await publish(auth.companyId, "user", { action: "delete", userId });
+  await dispatch({ type: "user.deleted", companyId: auth.companyId, userId });
 }
 
 /**
@@ -238,6 +240,6 @@ export async function setUserOnline(companyId: number, userId: number, online: b
   const u = await patchUser(companyId, userId, { online });
   if (!u) return undefined;
   const user = await publicUser(u);
-  await publish(companyId, "user", { action: "update", user });
+  await dispatch({ type: "user.updated", companyId, user });
   return user;
 }

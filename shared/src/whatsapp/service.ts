@@ -15,7 +15,7 @@ import { nextId } from "../db/counters.ts";
 import { AppError } from "../errors.ts";
 import { log } from "../log.ts";
 import { nowIso } from "../common.ts";
-import { publish } from "../realtime/publish.ts";
+import { dispatch } from "../events/index.ts";
 import { sendSessionCommand, shardOf, type SessionCommandInput } from "./commands.ts";
 import {
   deleteWhatsappItem,
@@ -42,10 +42,13 @@ export interface Caller {
   admin: boolean;
 }
 
-/** The item as the API and realtime events show it (internal shard dropped; token blanked for non-admins). */
+/**
+ * The item as the API and realtime events show it (internal shard dropped; API token and pairing QR code blanked for
+ * non-admins: issue 8 §5, a QR code pairs a phone with the company's number).
+ */
 export function toView(item: WhatsappItem, opts: { admin: boolean; queues?: QueueRef[] }): WhatsappView {
   const { shard: _shard, ...rest } = item;
-  const view: WhatsappView = { ...rest, token: opts.admin ? item.token : "" };
+  const view: WhatsappView = { ...rest, token: opts.admin ? item.token : "", qrcode: opts.admin ? item.qrcode : "" };
   if (opts.queues) {
     const byId = new Map(opts.queues.map((q) => [q.id, q]));
     view.queues = item.queueIds.map((id) => byId.get(id)).filter((q): q is QueueRef => !!q);
@@ -88,7 +91,7 @@ function checkGreeting(item: Pick<WhatsappItem, "queueIds" | "greetingMessage">)
 }
 
 async function publishWhatsapp(item: WhatsappItem): Promise<void> {
-  await publish(item.companyId, "whatsapp", { action: "update", whatsapp: toView(item, { admin: true }) }, { kind: "admins" });
+  await dispatch({ type: "whatsapp.updated", companyId: item.companyId, whatsapp: item });
 }
 
 async function command(cmd: SessionCommandInput): Promise<void> {
@@ -178,7 +181,7 @@ export async function deleteWhatsapp(caller: Caller, whatsappId: number): Promis
     if (others.length) throw new AppError("ERR_NO_OTHER_WHATSAPP", 400);
   }
   if (!(await deleteWhatsappItem(item))) throw notFound();
-  await publish(companyId, "whatsapp", { action: "delete", whatsappId }, { kind: "admins" });
+  await dispatch({ type: "whatsapp.deleted", companyId, whatsappId });
   await command({ type: "disconnect", companyId, whatsappId });
 }
 
@@ -227,9 +230,7 @@ export async function updateSessionState(companyId: number, whatsappId: number, 
     log("info", "session state for a deleted connection", { companyId, whatsappId });
     return null;
   }
-  const view = toView(item, { admin: true });
-  await publish(companyId, "whatsappSession", { action: "update", session: view }, { kind: "admins" });
-  await publish(companyId, "whatsapp", { action: "update", whatsapp: view }, { kind: "admins" });
+  await dispatch({ type: "whatsapp.session", companyId, whatsapp: item });
   return item;
 }
 

@@ -10,6 +10,7 @@
  *   connections cache (QR dialog, badge).
  * Updates older than the cached `updatedAt` are dropped by the cache helpers.
  */
+import { canSee } from "@atende/shared/access/tickets";
 import type { RealtimeHandler } from "../../realtime/handlers.ts";
 import { apiRequest } from "../../api/client.ts";
 import i18n from "../../i18n/index.ts";
@@ -159,7 +160,9 @@ export const attendanceHandlers: Record<string, RealtimeHandler> = {
       upsertTicket(queryClient, d.ticket, viewerOf(session.user));
       applyUnreadTicket(queryClient, d.ticket, viewerOf(session.user));
       const t = d.ticket;
-      const mine = t.userId === session.user.id || (t.status === "pending" && (t.queueId == null ? session.user.allTicket === "enabled" || session.user.profile === "admin" : (session.user.queueIds ?? []).includes(t.queueId)));
+      // Notify for my tickets, and for pending ones I may see (the one access rule, shared with the server).
+      const me = { ...session.user, userId: session.user.id };
+      const mine = t.userId === session.user.id || (t.status === "pending" && canSee(me, t));
       if (fresh && d.action === "create" && !message.fromMe && t.unreadMessages > 0 && lookingAt(t)) readWhileLooking(t);
       if (fresh && d.action === "create" && !message.fromMe && !t.isGroup && t.status !== "closed" && mine && message.mediaType !== "reactionMessage") notify(message, t);
     }

@@ -1,0 +1,135 @@
+/**
+ * Issue 7 §1 proof against DynamoDB Local: the daily counters are exact when the process dies between the domain write
+ * and the counters listener (the minute tick re-drives the outbox), when the same inbound message is delivered three
+ * times, when the listener and the tick apply the same item at once, and under a burst on the hot day item.
+ */
+import { QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { afterEach, describe, expect, it } from "vitest";
+import { readDailyCounters, type DailyCounter } from "../db/counters.ts";
+import { ddb, tableName } from "../db/client.ts";
+import { keys } from "../db/keys.ts";
+import { handleBaileysEvent, type IngestContext } from "../ingest/index.ts";
+import { freshCompanyId } from "../ingest/testkit.ts";
+import { updateTicketByUser } from "../tickets/actions.ts";
+import { getTicket, type TicketActor } from "../tickets/service.ts";
+import { countersListener } from "./counters.ts";
+import { settleDeferred } from "./index.ts";
+import { addListener } from "./registry.ts";
+import { applyOutbox, counterFacts, OUTBOX_GRACE_MS, redriveOutbox } from "./outbox.ts";
+
+afterEach(async () => {
+  await settleDeferred();
+  addListener(countersListener);
+});
+
+/** The counters listener of a process that dies right after the domain write. */
+const dyingProcess = () => addListener({ name: "counters", handle: async () => { throw new Error("process killed"); } });
+
+const text = (jid: string, id: string, body: string) => ({ key: { fromMe: false, remoteJid: jid, id }, message: { conversation: body }, messageTimestamp: 1767366759, pushName: "Maria" });
+const upsert = (ctx: IngestContext, messages: unknown[]) => handleBaileysEvent(ctx, "messages.upsert", { messages, type: "notify" });
+
+/** The company's (or a user's) counters summed over the UTC days this test ran in. */
+async function counters(companyId: number, days: string[], userId?: number): Promise<Record<DailyCounter, number>> {
+  await settleDeferred();
+  const all = await Promise.all([...new Set(days)].map((d) => readDailyCounters(companyId, d, userId)));
+  return all.reduce((acc, c) => Object.fromEntries(Object.keys(c).map((k) => [k, (acc[k as DailyCounter] ?? 0) + c[k as DailyCounter]])) as Record<DailyCounter, number>);
+}
+const today = () => new Date().toISOString().slice(0, 10);
+
+async function outboxLeft(companyId: number): Promise<number> {
+  await settleDeferred();
+  let n = 0;
+  for (let shard = 0; shard < 4; shard++) {
+    const out = await ddb().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: "GSI1",
+        KeyConditionExpression: "GSI1PK = :pk",
+        FilterExpression: "companyId = :cid",
+        ExpressionAttributeValues: { ":pk": keys.outboxDuePK(shard), ":cid": companyId },
+      }),
+    );
+    n += out.Items?.length ?? 0;
+  }
+  return n;
+}
+
+describe("daily counters", () => {
+  it("counts a message delivered three times concurrently once (message, new ticket, new contact)", async () => {
+    const days = [today()];
+    const ctx: IngestContext = { companyId: freshCompanyId(), whatsappId: 3 };
+    const m = text("5511912349001@s.whatsapp.net", "3EB0CNT0000000000001", "oi");
+    await Promise.all([upsert(ctx, [m]), upsert(ctx, [m]), upsert(ctx, [m])]);
+    await redriveOutbox(Date.now() + OUTBOX_GRACE_MS + 1000); // even a re-drive after the fact adds nothing
+    days.push(today());
+    expect(await counters(ctx.companyId, days)).toMatchObject({ messagesIn: 1, ticketsOpened: 1, contactsCreated: 1, messagesOut: 0 });
+    expect(await outboxLeft(ctx.companyId)).toBe(0);
+  });
+
+  it("loses nothing when the process dies between the write and the listener: the tick re-drives each item once", async () => {
+    const days = [today()];
+    const ctx: IngestContext = { companyId: freshCompanyId(), whatsappId: 3 };
+    const agent: TicketActor = { userId: 7, companyId: ctx.companyId, profile: "admin", name: "Ana", queueIds: [], allTicket: "desabled" };
+
+    dyingProcess();
+    await upsert(ctx, [text("5511912349002@s.whatsapp.net", "3EB0CNT0000000000002", "bom dia")]);
+    const ticketId = await getTicketIdOf(ctx.companyId);
+    await updateTicketByUser(agent, ticketId, { status: "open" }); // accept
+    await updateTicketByUser(agent, ticketId, { status: "closed", justClose: true }); // close
+    // The writes happened; the counts did not.
+    expect(await getTicket(ctx.companyId, ticketId)).toMatchObject({ status: "closed", userId: 7 });
+    expect(await counters(ctx.companyId, days)).toMatchObject({ messagesIn: 0, ticketsOpened: 0, ticketsAccepted: 0, ticketsClosed: 0, contactsCreated: 0 });
+    expect(await outboxLeft(ctx.companyId)).toBe(5);
+
+    addListener(countersListener); // a new process
+    await redriveOutbox(Date.now() - 5000); // not due yet: the listener of a live process may still be at it
+    expect((await counters(ctx.companyId, days)).messagesIn).toBe(0);
+
+    await redriveOutbox(Date.now() + OUTBOX_GRACE_MS + 1000); // the minute tick
+    await redriveOutbox(Date.now() + OUTBOX_GRACE_MS + 2000); // and the next one
+    // The same message delivered again later changes nothing either.
+    await upsert(ctx, [text("5511912349002@s.whatsapp.net", "3EB0CNT0000000000002", "bom dia")]);
+    days.push(today());
+    expect(await counters(ctx.companyId, days)).toMatchObject({ messagesIn: 1, ticketsOpened: 1, ticketsAccepted: 1, ticketsClosed: 1, contactsCreated: 1 });
+    expect(await counters(ctx.companyId, days, 7)).toMatchObject({ ticketsAccepted: 1, ticketsClosed: 1 });
+    expect(await outboxLeft(ctx.companyId)).toBe(0);
+  });
+
+  it("applies an item once when the listener and the tick race on it", async () => {
+    const days = [today()];
+    const ctx: IngestContext = { companyId: freshCompanyId(), whatsappId: 3 };
+    dyingProcess();
+    await upsert(ctx, [text("5511912349003@s.whatsapp.net", "3EB0CNT0000000000003", "oi")]);
+    addListener(countersListener);
+    const entry = counterFacts.message({ companyId: ctx.companyId, id: "3EB0CNT0000000000003", fromMe: false, createdAt: await messageCreatedAt(ctx.companyId) }, { userId: null });
+    const results = await Promise.all([applyOutbox(entry), applyOutbox(entry), redriveOutbox(Date.now() + OUTBOX_GRACE_MS + 1000)]);
+    days.push(today());
+    // At most one of the two listeners counted it (the tick may have been first); the day counts it once.
+    expect(results.slice(0, 2).filter((r) => r === "applied").length).toBeLessThanOrEqual(1);
+    expect(results.slice(0, 2)).toContain("done");
+    expect(await counters(ctx.companyId, days)).toMatchObject({ messagesIn: 1, ticketsOpened: 1, contactsCreated: 1 });
+  });
+
+  it("counts a burst of 30 messages from 15 customers exactly, conflicts on the hot day item included", { timeout: 120_000 }, async () => {
+    const days = [today()];
+    const ctx: IngestContext = { companyId: freshCompanyId(), whatsappId: 3 };
+    const burst = Array.from({ length: 30 }, (_, i) => text(`55119123${String(5000 + (i % 15))}@s.whatsapp.net`, `3EB0BURST${String(i).padStart(11, "0")}`, `msg ${i}`));
+    await Promise.all(burst.map((m) => upsert(ctx, [m])));
+    await redriveOutbox(Date.now() + OUTBOX_GRACE_MS + 1000); // whatever kept conflicting
+    days.push(today());
+    expect(await counters(ctx.companyId, days)).toMatchObject({ messagesIn: 30, ticketsOpened: 15, contactsCreated: 15 });
+    expect(await outboxLeft(ctx.companyId)).toBe(0);
+  });
+});
+
+async function getTicketIdOf(companyId: number): Promise<number> {
+  const out = await ddb().send(
+    new QueryCommand({ TableName: tableName(), IndexName: "GSI1", KeyConditionExpression: "GSI1PK = :pk", ExpressionAttributeValues: { ":pk": keys.ticketStatusPK(companyId, "pending") } }),
+  );
+  return Number(out.Items?.[0]?.id);
+}
+
+async function messageCreatedAt(companyId: number): Promise<string> {
+  const { getMessageById } = await import("../messages/repository.ts");
+  return (await getMessageById(companyId, "3EB0CNT0000000000003"))!.createdAt;
+}

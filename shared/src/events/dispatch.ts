@@ -1,0 +1,50 @@
+/**
+ * `dispatch(event)` (issue 7 §1): the only way a service tells the rest of the system that something happened.
+ * Validates the event with its registered schema, then hands it to every listener (realtime, counters, webhooks, in
+ * registration order), each isolated: one listener failing is logged and never stops the others nor fails the caller
+ * (the domain write is already committed). Deferred listeners (counters) run without holding up the caller. Counters survive a failure through the outbox; realtime is best-effort
+ * (the web refetches on reconnect), as it was before.
+ */
+import { log } from "../log.ts";
+import { eventSchema, registeredListeners, type DomainEvent, type Listener } from "./registry.ts";
+
+/** Resolves when every listener has settled. Never throws; an unknown or malformed event is logged and dropped. */
+export async function dispatch(event: DomainEvent): Promise<void> {
+  const e = event as unknown as { type: string; companyId: number };
+  const schema = eventSchema(e.type);
+  if (!schema) {
+    log("error", "events: unknown event type", { type: e.type, companyId: e.companyId });
+    return;
+  }
+  const parsed = schema.safeParse(event);
+  if (!parsed.success) {
+    log("error", "events: malformed event", { type: e.type, companyId: e.companyId, issues: parsed.error.issues.slice(0, 5) });
+    return;
+  }
+  // The listeners get the event as given (schemas may apply defaults; the caller's objects are already complete).
+  const run = async (l: Listener) => {
+    try {
+      await l.handle(event);
+    } catch (err) {
+      log("warn", "events: listener failed", { listener: l.name, type: e.type, companyId: e.companyId, err });
+    }
+  };
+  const listeners = registeredListeners();
+  for (const l of listeners.filter((x) => x.deferred)) {
+    const p = run(l);
+    pending.add(p);
+    void p.finally(() => pending.delete(p));
+  }
+  // The others in registration order (realtime before sockets: a revoked tab still gets the frame telling it why).
+  for (const l of listeners.filter((x) => !x.deferred)) await run(l);
+}
+
+const pending = new Set<Promise<void>>();
+
+/**
+ * Resolves when the deferred listeners' work started so far has settled (tests; a Lambda handler may await it before
+ * returning). Work a frozen or killed process never finishes is re-driven by the minute tick (the outbox).
+ */
+export async function settleDeferred(): Promise<void> {
+  while (pending.size) await Promise.all([...pending]);
+}

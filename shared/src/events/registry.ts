@@ -1,0 +1,80 @@
+/**
+ * The domain event registry (issue 7 §1): event type → zod schema, and the listeners, in ONE place.
+ *
+ * A feature adds its events from its own folder, with no central edit:
+ * ```ts
+ * // shared/src/tags/events.ts
+ * declare module "../events/registry.ts" {
+ *   interface EventMap { "tag.created": { type: "tag.created"; companyId: number; tag: TagItem } }
+ * }
+ * defineEvents({ "tag.created": z.object({ type: z.literal("tag.created"), companyId: z.number().int(), tag: TagItem }) });
+ * realtimeFrames("tag.created", (e) => [{ name: "tag", data: { action: "create", tag: e.tag } }]);
+ * ```
+ * and its service imports `./events.ts` (self-registration happens before its first dispatch).
+ */
+import type { z } from "zod";
+
+/**
+ * Every domain event by type. Core events are declared in `./catalog.ts`; features augment this interface
+ * (`declare module`) from their own folder. Every event has `type` and `companyId` (the tenant it belongs to).
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+export interface EventMap {}
+
+export type EventType = keyof EventMap & string;
+export type DomainEvent = EventMap[EventType];
+export type EventOf<T extends EventType> = EventMap[T];
+
+/** What every event carries. */
+export interface EventBase {
+  type: string;
+  companyId: number;
+}
+
+const schemas = new Map<string, z.ZodType>();
+
+/** Registers the zod schemas of some events (a feature's own). Registering a type twice throws (one owner per event). */
+export function defineEvents(defs: Record<string, z.ZodType>): void {
+  for (const [type, schema] of Object.entries(defs)) {
+    if (schemas.has(type) && schemas.get(type) !== schema) throw new Error(`event ${type} defined twice`);
+    schemas.set(type, schema);
+  }
+}
+
+/** The schema of an event type, or undefined when nobody defined it. */
+export function eventSchema(type: string): z.ZodType | undefined {
+  return schemas.get(type);
+}
+
+/** Every defined event type (for docs and tests). */
+export function definedEventTypes(): string[] {
+  return [...schemas.keys()].sort();
+}
+
+/**
+ * A listener: receives every dispatched event (it picks the ones it handles). Throwing is allowed; `dispatch` logs it
+ * and runs the other listeners. Listeners whose effect must not be lost keep it in the outbox (`./outbox.ts`).
+ */
+export interface Listener {
+  name: string;
+  handle(event: DomainEvent): Promise<void>;
+  /**
+   * Deferred listeners do not hold up the caller: `dispatch` resolves without waiting for them (see `settleDeferred`).
+   * Only for listeners whose work is kept durable elsewhere (the counters' outbox).
+   */
+  deferred?: boolean;
+}
+
+const listeners: Listener[] = [];
+
+/** Adds a listener (the ONE list is assembled in `./index.ts`). A name registered again replaces the earlier one. */
+export function addListener(l: Listener): void {
+  const i = listeners.findIndex((x) => x.name === l.name);
+  if (i >= 0) listeners[i] = l;
+  else listeners.push(l);
+}
+
+/** The registered listeners, in registration order. */
+export function registeredListeners(): readonly Listener[] {
+  return listeners;
+}

@@ -1,0 +1,103 @@
+/**
+ * Issue 8 §4 proof: access revoked means revoked on open sockets too. A socket registered at `$connect` follows its
+ * user's later changes (queues, profile, deletion, logout, refresh-token reuse) at once, through the real services and
+ * the real `publish` path; and issue 8 §5: a credential setting's update reaches admins only.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeCompany, makeUser } from "../../../test/helpers.ts";
+import { authenticate } from "../auth/tokens.ts";
+import { logout } from "../auth/service.ts";
+import { getSocketMember, registerSocket } from "../realtime/connections.ts";
+import { publish } from "../realtime/publish.ts";
+import { updateSetting } from "../settings/service.ts";
+import { makeQueue } from "../tickets/fixtures.testkit.ts";
+import { startRealtimeCapture } from "../users/realtime-capture.testkit.ts";
+import { deleteUser, updateUser } from "../users/service.ts";
+
+let capture: Awaited<ReturnType<typeof startRealtimeCapture>>;
+beforeAll(async () => {
+  capture = await startRealtimeCapture();
+});
+afterAll(async () => {
+  await capture?.stop();
+});
+
+/** Registers a socket as `$connect` does, from the user's verified token. */
+async function connectAs(token: string, id: string): Promise<string> {
+  const a = await authenticate(token);
+  await registerSocket(id, { companyId: a.companyId, userId: a.userId, profile: a.profile, super: a.super, queueIds: a.queueIds, allTicket: a.allTicket, tokenVersion: a.tokenVersion });
+  return id;
+}
+
+const queueTicket = (queueId: number) => ({ kind: "ticket" as const, ticket: { queueId, userId: null } });
+const framesTo = (conn: string, event: string) => capture.frames.filter((f) => f.connectionId === conn && f.event === event);
+
+describe("open sockets follow access changes", () => {
+  it("stops a queue's frames the moment the user leaves the queue", async () => {
+    const { companyId, admin } = await makeCompany();
+    const [q1, q2] = [await makeQueue(companyId), await makeQueue(companyId)];
+    const agent = await makeUser(companyId, { queueIds: [q1.id, q2.id] });
+    const sock = await connectAs(agent.token, `rv-q-${companyId}`);
+    await publish(companyId, "ticket", { n: 1 }, queueTicket(q1.id));
+    expect(framesTo(sock, `company-${companyId}-ticket`)).toHaveLength(1);
+
+    await updateUser(await authenticate(admin.token), agent.id, { queueIds: [q2.id] });
+    await publish(companyId, "ticket", { n: 2 }, queueTicket(q1.id));
+    await publish(companyId, "ticket", { n: 3 }, queueTicket(q2.id));
+    expect(framesTo(sock, `company-${companyId}-ticket`).map((f) => f.data.n)).toEqual([1, 3]);
+    expect((await getSocketMember(companyId, sock))?.queueIds).toEqual([q2.id]);
+  });
+
+  it("stops everything an admin saw once demoted to user", async () => {
+    const { companyId, admin } = await makeCompany();
+    const boss = await makeUser(companyId, { profile: "admin" });
+    const sock = await connectAs(boss.token, `rv-d-${companyId}`);
+    await updateUser(await authenticate(admin.token), boss.id, { profile: "user" });
+    await publish(companyId, "ticket", { n: 1 }, queueTicket(5));
+    await publish(companyId, "whatsapp", { n: 2 }, { kind: "admins" });
+    expect(framesTo(sock, `company-${companyId}-ticket`)).toEqual([]);
+    expect(framesTo(sock, `company-${companyId}-whatsapp`)).toEqual([]);
+  });
+
+  it("closes a deleted user's sockets", async () => {
+    const { companyId, admin } = await makeCompany();
+    const agent = await makeUser(companyId, { queueIds: [1] });
+    const sock = await connectAs(agent.token, `rv-x-${companyId}`);
+    await deleteUser(await authenticate(admin.token), agent.id);
+    expect(await getSocketMember(companyId, sock)).toBeUndefined();
+    await publish(companyId, "ticket", { n: 1 }, { kind: "company" });
+    expect(framesTo(sock, `company-${companyId}-ticket`)).toEqual([]);
+  });
+
+  it("closes the sockets of a session that logged out, and keeps other users'", async () => {
+    const { companyId, admin } = await makeCompany();
+    const agent = await makeUser(companyId, { queueIds: [1] });
+    const sock = await connectAs(agent.token, `rv-l-${companyId}`);
+    const other = await connectAs(admin.token, `rv-l2-${companyId}`);
+    await logout(undefined, agent.token);
+    expect(await getSocketMember(companyId, sock)).toBeUndefined();
+    expect(await getSocketMember(companyId, other)).toBeDefined();
+    await publish(companyId, "ticket", { n: 1 }, queueTicket(1));
+    expect(framesTo(sock, `company-${companyId}-ticket`)).toEqual([]);
+    expect(framesTo(other, `company-${companyId}-ticket`)).toHaveLength(1);
+  });
+});
+
+describe("credential settings", () => {
+  it("sends a credential setting's update to admins only, and an ordinary one to everyone", async () => {
+    const { companyId, admin } = await makeCompany();
+    const agent = await makeUser(companyId);
+    const root = await makeUser(companyId, { profile: "admin", super: true }); // credential keys are super-only to set
+    const adminSock = await connectAs(admin.token, `rv-s1-${companyId}`);
+    const agentSock = await connectAs(agent.token, `rv-s2-${companyId}`);
+    const auth = await authenticate(root.token);
+    await updateSetting(auth, "asaas", "tok-123");
+    await updateSetting(auth, "viewclosed", "enabled");
+    const ev = `company-${companyId}-settings`;
+    expect(framesTo(adminSock, ev).map((f) => f.data.setting)).toEqual([
+      { key: "asaas", value: "tok-123" },
+      { key: "viewclosed", value: "enabled" },
+    ]);
+    expect(framesTo(agentSock, ev).map((f) => f.data.setting)).toEqual([{ key: "viewclosed", value: "enabled" }]);
+  });
+});
