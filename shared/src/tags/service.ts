@@ -17,9 +17,11 @@ import { nowIso } from "../common.ts";
 import { nextId } from "../db/counters.ts";
 import { AppError } from "../errors.ts";
 import { normalizeName } from "../contacts/normalize.ts";
-import { publish } from "../realtime/publish.ts";
+import { dispatch } from "../events/index.ts";
+import "./events.ts";
 import { getTicketItem } from "../tickets/repository.ts";
-import { canAccessTicket, getAccessibleTicket, publishTicket, toTicketView } from "../tickets/service.ts";
+import { canSee } from "../access/tickets.ts";
+import { getAccessibleTicket, toTicketView } from "../tickets/service.ts";
 import type { TicketItem, TicketView } from "../tickets/schema.ts";
 import { getUser } from "../users/repository.ts";
 import {
@@ -50,15 +52,12 @@ import {
 } from "./schema.ts";
 
 // ---------------------------------------------------------------------------------------------
-// Realtime: the ONE place tags publish (becomes `dispatch({type: "tag.*"})` with the domain events).
+// Realtime: the ONE place tag changes become domain events (`./events.ts` maps them to `company-{id}-tag`).
 
-/** Publishes `company-{companyId}-tag` with `{action: "create"|"update", tag}` or `{action: "delete", tagId}` to the whole company. Never throws. */
+/** Emits `tag.created|updated|deleted` for the `{action, tag|tagId}` change. Never throws (dispatch logs). */
 export async function emitTag(companyId: number, event: TagEvent): Promise<void> {
-  try {
-    await publish(companyId, "tag", event);
-  } catch {
-    // realtime is best-effort; lists refetch on reconnect
-  }
+  if (event.action === "delete") await dispatch({ type: "tag.deleted", companyId, tagId: event.tagId });
+  else await dispatch({ type: event.action === "create" ? "tag.created" : "tag.updated", companyId, tag: event.tag });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -192,7 +191,7 @@ async function untagTicketOfDeletedTag(companyId: number, ticketId: number, tagI
     const r = await writeTicketTags(t, t.tagIds.filter((x) => x !== tagId), new Set([tagId]));
     if (r.ok) {
       const fresh = await getTicketItem(companyId, ticketId, true);
-      if (fresh) await publishTicket(companyId, fresh, "update");
+      if (fresh) await dispatch({ type: "ticket.updated", companyId, ticket: fresh });
       return;
     }
   }
@@ -218,7 +217,7 @@ async function changeTicketTags(auth: AuthContext, ticketId: number, compute: (c
     if (r.ok) {
       const fresh = (await getTicketItem(cid, ticket.id, true)) ?? { ...ticket, tagIds: [...new Set(next)].sort((a, b) => a - b) };
       if (r.added.length || r.removed.length) {
-        await publishTicket(cid, fresh, "update");
+        await dispatch({ type: "ticket.updated", companyId: cid, ticket: fresh });
         const moved = await batchGetTags(cid, [...r.added, ...r.removed]);
         for (const tag of moved.values()) await emitTag(cid, { action: "update", tag });
       }
@@ -228,7 +227,7 @@ async function changeTicketTags(auth: AuthContext, ticketId: number, compute: (c
     if (r.reason === "goneTag") deleted.add(r.tagId);
     const again = await getTicketItem(cid, ticket.id, true);
     if (!again) throw new AppError("ERR_NO_TICKET_FOUND", 404);
-    if (!canAccessTicket(auth, again)) throw new AppError("ERR_NO_PERMISSION", 403);
+    if (!canSee(auth, again)) throw new AppError("ERR_NO_PERMISSION", 403);
     ticket = again;
   }
   throw new AppError("ERR_CONFLICT", 409);

@@ -428,7 +428,7 @@ async function listTaggedTickets(a: TicketActor, q: ListTicketsQuery, limit: num
   const cid = a.companyId;
   const queues = q.queueIds?.length ? new Set(q.queueIds) : undefined;
   const keep = (t: TicketItem) =>
-    canAccessTicket(a, t) &&
+    canSee(a, t) &&
     (!q.status || t.status === q.status) &&
     (!q.users?.length || (t.userId != null && q.users.includes(t.userId))) &&
     (!queues || t.queueId == null || queues.has(t.queueId)) &&

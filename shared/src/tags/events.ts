@@ -1,0 +1,27 @@
+/**
+ * Tags' domain events (issue 7 §1, §7; administration.md §7 "Live channels": `company-{id}-tag`), declared from the
+ * feature's own folder: `tag.created|updated` carry the tag, `tag.deleted` its id. The realtime frame is the spec's
+ * `{action: "create"|"update", tag}` / `{action: "delete", tagId}` to the whole company.
+ */
+import { z } from "zod";
+import { defineEvents, realtimeFrames } from "../events/index.ts";
+import { TagItem } from "./schema.ts";
+
+declare module "../events/registry.ts" {
+  interface EventMap {
+    "tag.created": { type: "tag.created"; companyId: number; tag: TagItem };
+    "tag.updated": { type: "tag.updated"; companyId: number; tag: TagItem };
+    "tag.deleted": { type: "tag.deleted"; companyId: number; tagId: number };
+  }
+}
+
+const base = <T extends string>(type: T) => z.object({ type: z.literal(type), companyId: z.number().int() });
+defineEvents({
+  "tag.created": base("tag.created").extend({ tag: TagItem }),
+  "tag.updated": base("tag.updated").extend({ tag: TagItem }),
+  "tag.deleted": base("tag.deleted").extend({ tagId: z.number().int() }),
+});
+
+realtimeFrames("tag.created", (e) => [{ name: "tag", data: { action: "create", tag: e.tag } }]);
+realtimeFrames("tag.updated", (e) => [{ name: "tag", data: { action: "update", tag: e.tag } }]);
+realtimeFrames("tag.deleted", (e) => [{ name: "tag", data: { action: "delete", tagId: e.tagId } }]);
