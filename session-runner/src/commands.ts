@@ -19,13 +19,8 @@ import { commandQueueUrl, SessionCommand } from "@atende/shared/whatsapp/command
 import type { MessageStorePort } from "./ports.ts";
 import type { SessionManager } from "./sessions.ts";
 
-/** A failure worth retrying later (session reconnecting, transport hiccup): the command stays in the queue. */
-export class RetryLater extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "RetryLater";
-  }
-}
+import { NotInitialized, RetryLater } from "./errors.ts";
+export { RetryLater };
 
 const DONE_TTL_SECONDS = 7 * 24 * 3600;
 
@@ -226,12 +221,6 @@ export class CommandHandler {
       default:
         return { document: bytes, mimetype, fileName: m.mediaName ?? "file", caption };
     }
-  }
-}
-
-class NotInitialized extends Error {
-  constructor() {
-    super("ERR_WAPP_NOT_INITIALIZED");
   }
 }
 
