@@ -14,7 +14,7 @@ import { isConditionFailed } from "@atende/shared/db/errors";
 import { keys } from "@atende/shared/db/keys";
 import { log } from "@atende/shared/log";
 import type { MessageItem } from "@atende/shared/messages/schema";
-import { sqsClient } from "@atende/shared/queue/enqueue";
+import { sqsClient } from "@atende/shared/sqs/enqueue";
 import { commandQueueUrl, SessionCommand } from "@atende/shared/whatsapp/commands";
 import type { MessageStorePort } from "./ports.ts";
 import type { SessionManager } from "./sessions.ts";
