@@ -68,7 +68,7 @@ export const ERRORS = {
  * Codes a feature adds from its own folder (see the header): `declare module "@atende/shared/errors"` (or the
  * relative path) `{ interface FeatureErrorCodes { ERR_X: true } }`, together with {@link defineErrors}.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+// biome-ignore lint/suspicious/noEmptyInterface: filled by features through declaration merging
 export interface FeatureErrorCodes {}
 
 /** Every code the API may answer. */

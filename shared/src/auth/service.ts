@@ -10,7 +10,6 @@
  * - `logout`: revokes the session (token version bump) and marks the user offline.
  */
 import { randomUUID } from "node:crypto";
-import { z } from "zod";
 import { getConfig } from "../config.ts";
 import { getCompany, companySummary } from "../companies/service.ts";
 import { AppError } from "../errors.ts";

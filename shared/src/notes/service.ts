@@ -4,7 +4,6 @@
  * (ticketId + SK) written in the same transaction, so `DELETE /ticket-notes/{id}` finds it by id.
  */
 import { GetCommand, QueryCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
-import { z } from "zod";
 import { nowIso } from "../common.ts";
 import { ddb, tableName } from "../db/client.ts";
 import { nextId } from "../db/counters.ts";

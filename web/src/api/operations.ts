@@ -25,7 +25,7 @@ export type InputOf<K extends OperationId> = ([Schema<K, "params">] extends [nev
   ([Schema<K, "body">] extends [never] ? unknown : { body: BodyOf<K> }) &
   Pick<RequestOptions, "noSessionRule">;
 
-type Args<K extends OperationId> = {} extends InputOf<K> ? [input?: InputOf<K>] : [input: InputOf<K>];
+type Args<K extends OperationId> = Record<never, never> extends InputOf<K> ? [input?: InputOf<K>] : [input: InputOf<K>];
 
 /** `"GET /api/users/{id}"` + `{id: 3}` → `["GET", "/users/3"]` (the client's paths are relative to `/api`). */
 export function resolveOperation(op: string, params: Record<string, string | number> = {}): [Method, string] {
