@@ -66,7 +66,7 @@ export type ContextOf<K extends OperationId> = RequestContext<
 >;
 
 /** One operation's implementation: a plain value (JSON 200) or a {@link Reply}. */
-export type Impl<K extends OperationId> = (ctx: ContextOf<K>) => Promise<unknown>;
+export type Impl<K extends OperationId> = (ctx: ContextOf<K>) => Promise<z.input<Manifest[K]["response"]> | Reply>;
 
 /** The implementations an area must give: exactly its manifest operations. */
 export type AreaImpls<A extends Area> = { [K in OperationId as Manifest[K]["area"] extends A ? K : never]: Impl<K> };
