@@ -3,7 +3,9 @@
  * - `makeCompany` / `makeUser`: write tenant items straight to the table (no dependency on the services under test)
  *   and return a signed access token for each user.
  * - `api(method, path, opts)`: invokes the area Lambda the route manifest names with an API Gateway HTTP API v2
- *   event, exactly as the local gateway and API Gateway do, and returns `{status, body, cookies}`.
+ *   event, exactly as the local gateway and API Gateway do, and returns `{status, body, cookies}`. Under vitest the
+ *   pipeline checks every 2xx answer against its operation's response schema (`shared/src/<feature>/contract.ts`);
+ *   `api` throws with the issues when one does not match, so every integration test is also a contract test.
  */
 import { randomUUID } from "node:crypto";
 import { PutCommand } from "@aws-sdk/lib-dynamodb";
@@ -177,6 +179,9 @@ export async function api<T = any>(method: Method, pathWithQuery: string, opts: 
     body = res.body ? JSON.parse(res.body) : undefined;
   } catch {
     // not JSON
+  }
+  if (res.statusCode === 500 && body?.contractIssues) {
+    throw new Error(`${body.operation} answered a shape its contract does not allow: ${JSON.stringify(body.contractIssues)}`);
   }
   return { status: res.statusCode, body, cookies: res.cookies ?? [], headers: res.headers ?? {} };
 }

@@ -25,13 +25,8 @@ import { ddb, tableName } from "@atende/shared/db/client";
 import { failedConditionAt, isConditionFailed, withConflictRetry } from "@atende/shared/db/errors";
 import { keys } from "@atende/shared/db/keys";
 
-/** Thrown when a creds write is refused because a newer lease epoch owns the connection. */
-export class FencedError extends Error {
-  constructor(readonly whatsappId: number) {
-    super(`auth state of connection ${whatsappId} is owned by a newer lease`);
-    this.name = "FencedError";
-  }
-}
+import { FencedError } from "./errors.ts";
+export { FencedError };
 
 /** The fence every auth-state write checks on the creds item: no newer lease epoch than ours (`:e`) wrote it. */
 const FENCE = "attribute_not_exists(epoch) OR epoch <= :e";

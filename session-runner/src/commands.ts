@@ -14,18 +14,13 @@ import { isConditionFailed } from "@atende/shared/db/errors";
 import { keys } from "@atende/shared/db/keys";
 import { log } from "@atende/shared/log";
 import type { MessageItem } from "@atende/shared/messages/schema";
-import { sqsClient } from "@atende/shared/queue/enqueue";
+import { sqsClient } from "@atende/shared/sqs/enqueue";
 import { commandQueueUrl, SessionCommand } from "@atende/shared/whatsapp/commands";
 import type { MessageStorePort } from "./ports.ts";
 import type { SessionManager } from "./sessions.ts";
 
-/** A failure worth retrying later (session reconnecting, transport hiccup): the command stays in the queue. */
-export class RetryLater extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = "RetryLater";
-  }
-}
+import { NotInitialized, RetryLater } from "./errors.ts";
+export { RetryLater };
 
 const DONE_TTL_SECONDS = 7 * 24 * 3600;
 
@@ -226,12 +221,6 @@ export class CommandHandler {
       default:
         return { document: bytes, mimetype, fileName: m.mediaName ?? "file", caption };
     }
-  }
-}
-
-class NotInitialized extends Error {
-  constructor() {
-    super("ERR_WAPP_NOT_INITIALIZED");
   }
 }
 

@@ -8,7 +8,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { proto, type WAMessage } from "@whiskeysockets/baileys";
-import { enqueue } from "@atende/shared/queue/enqueue";
+import { enqueue } from "@atende/shared/sqs/enqueue";
 import { commandQueueUrl, sendSessionCommand, shardOf } from "@atende/shared/whatsapp/commands";
 import { getWhatsappItem } from "@atende/shared/whatsapp/repository";
 import { createWhatsapp, startWhatsappSession } from "@atende/shared/whatsapp/service";

@@ -15,6 +15,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { BufferJSON, type BaileysEventMap } from "@whiskeysockets/baileys";
 import { z, ZodError } from "zod";
 import type { Runner } from "./runner.ts";
+import { SimHttpError } from "./errors.ts";
 import { SimError, type SimInbound, type SimMedia, type SimNetwork } from "./transport/simulator.ts";
 
 const MAX_BODY_BYTES = 32 * 1024 * 1024;
@@ -59,14 +60,7 @@ const EventBody = z.object({ event: z.string().min(1).max(100), data: z.unknown(
 const ScanBody = z.object({ number: digits.optional() });
 const ReceiptsBody = z.union([z.object({ auto: z.boolean() }), z.object({ id: z.string().min(1), status: z.number().int().min(0).max(5) })]);
 
-class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    readonly body: Record<string, unknown>,
-  ) {
-    super(String(body.error));
-  }
-}
+const HttpError = SimHttpError;
 
 function send(res: ServerResponse, status: number, body: unknown) {
   res.writeHead(status, { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" });

@@ -12,7 +12,6 @@
  *
  * Needs `web/dist` (`npm run build -w web`) and `/usr/bin/chromium`.
  */
-import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { makeCompany, makeUser } from "../../test/helpers.ts";
 import { TEST_MS, useBrowserStack } from "./harness.ts";

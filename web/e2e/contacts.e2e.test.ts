@@ -17,7 +17,7 @@ import { makeCompany, makeUser, type TestUser } from "../../test/helpers.ts";
 import { TEST_MS, useBrowserStack } from "./harness.ts";
 
 const e2e = useBrowserStack("contacts");
-const { newPage, http, until, connectedWhatsapp, toast } = e2e;
+const { newPage, http, until, toast } = e2e;
 
 /** Logs in through the login page (this revokes the API token of that user: single login). */
 const login = (page: Page, user: TestUser) => e2e.login(page, user.email, user.password);

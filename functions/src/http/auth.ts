@@ -2,10 +2,10 @@
  * Auth area (attendance.md §4 Session, §7; issue 2 §3): login, refresh-token rotation, logout, me, version.
  * The refresh token travels only in the httpOnly `jrt` cookie (Path=/api/auth, SameSite=Strict, Secure over https).
  */
-import { login, LoginBody, logout, me, refresh, type SessionResult } from "@atende/shared/auth/service";
+import { login, logout, me, refresh, type SessionResult } from "@atende/shared/auth/service";
 import { getConfig } from "@atende/shared/config";
 import { AppError } from "@atende/shared/errors";
-import { areaHandler, reply, route, type RequestContext } from "./core/http.ts";
+import { areaHandler, reply, type RequestContext } from "./core/http.ts";
 import { clearRefreshCookie, REFRESH_COOKIE, refreshCookie } from "./core/cookies.ts";
 
 /** The product version the web shows (attendance.md §9). */
@@ -36,35 +36,24 @@ export function clientIp(ctx: Pick<RequestContext<unknown, unknown, unknown, nul
 }
 
 export const handler = areaHandler("auth", {
-  "POST /api/auth/login": route({
-    body: LoginBody,
-    handler: async (ctx) => sessionReply(await login(ctx.body, clientIp(ctx)), secureOf(ctx)),
-  }),
+  "POST /api/auth/login": async (ctx) => sessionReply(await login(ctx.body, clientIp(ctx)), secureOf(ctx)),
 
-  "POST /api/auth/refresh_token": route({
-    handler: async (ctx) => {
-      const secure = secureOf(ctx);
-      try {
-        return sessionReply(await refresh(ctx.cookies[REFRESH_COOKIE]), secure);
-      } catch (err) {
-        if (err instanceof AppError && err.status === 401) return reply(401, err.toJSON(), { cookies: [clearRefreshCookie(secure)] });
-        throw err;
-      }
-    },
-  }),
+  "POST /api/auth/refresh_token": async (ctx) => {
+    const secure = secureOf(ctx);
+    try {
+      return sessionReply(await refresh(ctx.cookies[REFRESH_COOKIE]), secure);
+    } catch (err) {
+      if (err instanceof AppError && err.status === 401) return reply(401, err.toJSON(), { cookies: [clearRefreshCookie(secure)] });
+      throw err;
+    }
+  },
 
-  "DELETE /api/auth/logout": route({
-    handler: async (ctx) => {
-      await logout(ctx.cookies[REFRESH_COOKIE], bearer(ctx));
-      return reply(204, undefined, { cookies: [clearRefreshCookie(secureOf(ctx))] });
-    },
-  }),
+  "DELETE /api/auth/logout": async (ctx) => {
+    await logout(ctx.cookies[REFRESH_COOKIE], bearer(ctx));
+    return reply(204, undefined, { cookies: [clearRefreshCookie(secureOf(ctx))] });
+  },
 
-  "GET /api/auth/me": route({
-    handler: async (ctx) => me(ctx.auth.companyId, ctx.auth.userId),
-  }),
+  "GET /api/auth/me": async (ctx) => me(ctx.auth.companyId, ctx.auth.userId),
 
-  "GET /api/version": route({
-    handler: async () => ({ version: APP_VERSION }),
-  }),
+  "GET /api/version": async () => ({ version: APP_VERSION }),
 });

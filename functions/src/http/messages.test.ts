@@ -10,7 +10,7 @@ import { nowIso } from "../../../shared/src/common.ts";
 import { resetConfig } from "../../../shared/src/config.ts";
 import { getMessageById, ingestMessage } from "../../../shared/src/messages/repository.ts";
 import { MessageItem } from "../../../shared/src/messages/schema.ts";
-import { resetSqs, sqsClient } from "../../../shared/src/queue/enqueue.ts";
+import { resetSqs, sqsClient } from "../../../shared/src/sqs/enqueue.ts";
 import { resetS3 } from "../../../shared/src/storage/media.ts";
 import { getTicket } from "../../../shared/src/tickets/service.ts";
 import type { TicketItem } from "../../../shared/src/tickets/schema.ts";

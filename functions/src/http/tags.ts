@@ -1,17 +1,7 @@
 /**
  * Tags area (administration.md §7 "Tags and kanban"; attendance.md §7 `GET /tags/list`, `POST /tags/sync`; issue 7 §7).
- * Thin: parse with the tag schemas, call the tags service. Who may do what is decided in the service.
+ * Thin: call the tags service; who may do what is decided there. Contract: `shared/src/tags/contract.ts`.
  */
-import {
-  CreateTagBody,
-  ListTagsQuery,
-  SimpleListTagsQuery,
-  SyncTagsBody,
-  TagIdParams,
-  TicketParams,
-  TicketTagParams,
-  UpdateTagBody,
-} from "@atende/shared/tags/schema";
 import {
   addTicketTag,
   createTag,
@@ -24,50 +14,20 @@ import {
   syncTicketTags,
   updateTag,
 } from "@atende/shared/tags/service";
-import { areaHandler, reply, route } from "./core/http.ts";
+import { areaHandler } from "./core/http.ts";
 
 export const handler = areaHandler("tags", {
-  "GET /api/tags": route({
-    query: ListTagsQuery,
-    handler: async (ctx) => listTagsPage(ctx.auth, ctx.query),
-  }),
-  "GET /api/tags/list": route({
-    query: SimpleListTagsQuery,
-    handler: async (ctx) => listAllTags(ctx.auth, ctx.query),
-  }),
-  "GET /api/tags/kanban": route({
-    handler: async (ctx) => kanbanTags(ctx.auth),
-  }),
-  "GET /api/tags/{id}": route({
-    params: TagIdParams,
-    handler: async (ctx) => showTag(ctx.auth, ctx.params.id),
-  }),
-  "POST /api/tags": route({
-    body: CreateTagBody,
-    handler: async (ctx) => createTag(ctx.auth, ctx.body),
-  }),
-  "PUT /api/tags/{id}": route({
-    params: TagIdParams,
-    body: UpdateTagBody,
-    handler: async (ctx) => updateTag(ctx.auth, ctx.params.id, ctx.body),
-  }),
-  "DELETE /api/tags/{id}": route({
-    params: TagIdParams,
-    handler: async (ctx) => {
-      await deleteTag(ctx.auth, ctx.params.id);
-      return reply(200, { message: "Tag deleted" });
-    },
-  }),
-  "POST /api/tags/sync": route({
-    body: SyncTagsBody,
-    handler: async (ctx) => syncTicketTags(ctx.auth, ctx.body),
-  }),
-  "PUT /api/ticket-tags/{ticketId}/{tagId}": route({
-    params: TicketTagParams,
-    handler: async (ctx) => addTicketTag(ctx.auth, ctx.params.ticketId, ctx.params.tagId),
-  }),
-  "DELETE /api/ticket-tags/{ticketId}": route({
-    params: TicketParams,
-    handler: async (ctx) => removeTicketTags(ctx.auth, ctx.params.ticketId),
-  }),
+  "GET /api/tags": async (ctx) => listTagsPage(ctx.auth, ctx.query),
+  "GET /api/tags/list": async (ctx) => listAllTags(ctx.auth, ctx.query),
+  "GET /api/tags/kanban": async (ctx) => kanbanTags(ctx.auth),
+  "GET /api/tags/{id}": async (ctx) => showTag(ctx.auth, ctx.params.id),
+  "POST /api/tags": async (ctx) => createTag(ctx.auth, ctx.body),
+  "PUT /api/tags/{id}": async (ctx) => updateTag(ctx.auth, ctx.params.id, ctx.body),
+  "DELETE /api/tags/{id}": async (ctx) => {
+    await deleteTag(ctx.auth, ctx.params.id);
+    return { message: "Tag deleted" };
+  },
+  "POST /api/tags/sync": async (ctx) => syncTicketTags(ctx.auth, ctx.body),
+  "PUT /api/ticket-tags/{ticketId}/{tagId}": async (ctx) => addTicketTag(ctx.auth, ctx.params.ticketId, ctx.params.tagId),
+  "DELETE /api/ticket-tags/{ticketId}": async (ctx) => removeTicketTags(ctx.auth, ctx.params.ticketId),
 });

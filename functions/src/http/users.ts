@@ -1,40 +1,18 @@
 /**
- * Users area (attendance.md §3 User, §5, §7; issue 2 §4). Thin: parse, call the users service.
+ * Users area (attendance.md §3 User, §5, §7; issue 2 §4). Thin: call the users service.
+ * Contract: `shared/src/users/contract.ts`.
  */
-import { z } from "zod";
-import { zId, zPageNumber } from "@atende/shared/common";
-import { CreateUserBody, UpdateUserBody } from "@atende/shared/users/schema";
 import { createUser, deleteUser, listAllUsers, listUsersPage, showUser, updateUser } from "@atende/shared/users/service";
-import { areaHandler, reply, route } from "./core/http.ts";
-
-const IdParams = z.object({ id: zId });
+import { areaHandler } from "./core/http.ts";
 
 export const handler = areaHandler("users", {
-  "GET /api/users": route({
-    query: z.object({ searchParam: z.string().max(200).optional(), pageNumber: zPageNumber }),
-    handler: async (ctx) => listUsersPage(ctx.auth, ctx.query),
-  }),
-  "GET /api/users/list": route({
-    handler: async (ctx) => listAllUsers(ctx.auth),
-  }),
-  "GET /api/users/{id}": route({
-    params: IdParams,
-    handler: async (ctx) => showUser(ctx.auth, ctx.params.id),
-  }),
-  "POST /api/users": route({
-    body: CreateUserBody,
-    handler: async (ctx) => reply(200, await createUser(ctx.auth, ctx.body)),
-  }),
-  "PUT /api/users/{id}": route({
-    params: IdParams,
-    body: UpdateUserBody,
-    handler: async (ctx) => updateUser(ctx.auth, ctx.params.id, ctx.body),
-  }),
-  "DELETE /api/users/{id}": route({
-    params: IdParams,
-    handler: async (ctx) => {
-      await deleteUser(ctx.auth, ctx.params.id);
-      return reply(200, { message: "User deleted" });
-    },
-  }),
+  "GET /api/users": async (ctx) => listUsersPage(ctx.auth, ctx.query),
+  "GET /api/users/list": async (ctx) => listAllUsers(ctx.auth),
+  "GET /api/users/{id}": async (ctx) => showUser(ctx.auth, ctx.params.id),
+  "POST /api/users": async (ctx) => createUser(ctx.auth, ctx.body),
+  "PUT /api/users/{id}": async (ctx) => updateUser(ctx.auth, ctx.params.id, ctx.body),
+  "DELETE /api/users/{id}": async (ctx) => {
+    await deleteUser(ctx.auth, ctx.params.id);
+    return { message: "User deleted" };
+  },
 });

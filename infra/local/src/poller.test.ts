@@ -5,7 +5,7 @@
 import { CreateQueueCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand } from "@aws-sdk/client-sqs";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { resetConfig } from "@atende/shared/config";
-import { resetSqs, sqsClient } from "@atende/shared/queue/enqueue";
+import { resetSqs, sqsClient } from "@atende/shared/sqs/enqueue";
 import { pollQueue, type SqsEvent, type SqsRecord } from "./poller.ts";
 import { startSqs, type SqsHandle } from "./sqs.ts";
 

@@ -5,7 +5,7 @@
  * redrive policy, after which SQS moves them to the DLQ. A handler that throws fails the whole batch, as in Lambda.
  */
 import { DeleteMessageBatchCommand, ReceiveMessageCommand, type Message } from "@aws-sdk/client-sqs";
-import { sqsClient } from "@atende/shared/queue/enqueue";
+import { sqsClient } from "@atende/shared/sqs/enqueue";
 import { getConfig } from "@atende/shared/config";
 
 /** One record of the `SQSEvent` Lambda delivers. */

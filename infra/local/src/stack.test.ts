@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { GetQueueAttributesCommand, ReceiveMessageCommand } from "@aws-sdk/client-sqs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getConfig } from "@atende/shared/config";
-import { enqueue, sqsClient } from "@atende/shared/queue/enqueue";
+import { enqueue, sqsClient } from "@atende/shared/sqs/enqueue";
 import { commandQueueUrl } from "@atende/shared/whatsapp/commands";
 import { presignMediaGet, putMedia } from "@atende/shared/storage/media";
 import { startLocalStack, type LocalStack } from "./stack.ts";

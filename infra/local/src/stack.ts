@@ -18,7 +18,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { getConfig, resetConfig } from "@atende/shared/config";
 import { ensureTable, resetDdb } from "@atende/shared/db/client";
-import { resetSqs } from "@atende/shared/queue/enqueue";
+import { resetSqs } from "@atende/shared/sqs/enqueue";
 import { listAllConnectionIds, unregisterSocket } from "@atende/shared/realtime/connections";
 import { resetRealtimeClient } from "@atende/shared/realtime/publish";
 import { resetS3 } from "@atende/shared/storage/media";

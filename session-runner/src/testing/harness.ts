@@ -13,7 +13,7 @@ import { interceptLocalhostDns, startFauxqs, type FauxqsServer } from "fauxqs";
 import { resetConfig, getConfig } from "@atende/shared/config";
 import { ddb, tableName } from "@atende/shared/db/client";
 import { keys } from "@atende/shared/db/keys";
-import { resetSqs, sqsClient } from "@atende/shared/queue/enqueue";
+import { resetSqs, sqsClient } from "@atende/shared/sqs/enqueue";
 import { resetRealtimeClient } from "@atende/shared/realtime/publish";
 import { commandQueueUrl, SessionCommand } from "@atende/shared/whatsapp/commands";
 

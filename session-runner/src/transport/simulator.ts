@@ -41,6 +41,7 @@ import {
 import pino from "pino";
 import { loadCreds, saveCreds, wipeAuthState } from "../auth-state.ts";
 import type { RunnerSocket, SessionRef, Transport } from "../ports.ts";
+import { SimError } from "../errors.ts";
 
 /** One thing the runner sent through a socket, as `GET /sim/whatsapp/{id}/sent` shows it. */
 export interface SentRecord {
@@ -428,13 +429,4 @@ export class SimNetwork {
   }
 }
 
-/** A sandbox error with a code the `/sim` endpoints render as 409/404. */
-export class SimError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-    this.name = "SimError";
-  }
-}
+export { SimError };

@@ -10,7 +10,6 @@
  * - `logout`: revokes the session (token version bump) and marks the user offline.
  */
 import { randomUUID } from "node:crypto";
-import { z } from "zod";
 import { getConfig } from "../config.ts";
 import { getCompany, companySummary } from "../companies/service.ts";
 import { AppError } from "../errors.ts";
@@ -26,12 +25,8 @@ import { signAccessToken, signRefreshToken, verifyToken } from "./tokens.ts";
 export const DUE_DATE_WARNING_DAYS = 5;
 const DAY_MS = 86_400_000;
 
-/** POST /api/auth/login body. */
-export const LoginBody = z.object({
-  email: z.string().trim().min(1, "Required").max(200),
-  password: z.string().min(1, "Required").max(200),
-});
-export type LoginBody = z.infer<typeof LoginBody>;
+import { LoginBody } from "./contract.ts";
+export { LoginBody };
 
 /** The logged-in user as login, refresh and me return it. */
 export type SessionUser = PublicUser & {

@@ -5,7 +5,6 @@
  */
 import { can } from "../access/permissions.ts";
 import { GetCommand, QueryCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
-import { z } from "zod";
 import { nowIso } from "../common.ts";
 import { ddb, tableName } from "../db/client.ts";
 import { nextId } from "../db/counters.ts";
@@ -14,13 +13,8 @@ import { AppError } from "../errors.ts";
 import { getAccessibleTicket, type TicketActor } from "../tickets/service.ts";
 import { NoteItem } from "./schema.ts";
 
-/** `POST /api/ticket-notes` body. */
-export const CreateNoteBody = z.object({
-  note: z.string().trim().min(2, "Too Short!").max(5000, "Too Long!"),
-  ticketId: z.coerce.number().int().positive(),
-  contactId: z.coerce.number().int().positive().optional(),
-});
-export type CreateNoteBody = z.infer<typeof CreateNoteBody>;
+import { CreateNoteBody } from "./contract.ts";
+export { CreateNoteBody };
 
 /**
  * Adds a note to a ticket the caller may see (403/404 otherwise), signed with the caller's name. `contactId`, when

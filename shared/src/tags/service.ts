@@ -18,6 +18,7 @@ import { nextId } from "../db/counters.ts";
 import { AppError } from "../errors.ts";
 import { normalizeName } from "../contacts/normalize.ts";
 import { dispatch } from "../events/index.ts";
+import "./errors.ts";
 import "./events.ts";
 import { getTicketItem } from "../tickets/repository.ts";
 import { canSee } from "../access/tickets.ts";
@@ -106,7 +107,7 @@ export async function kanbanTags(auth: AuthContext): Promise<KanbanTags> {
 /** `GET /api/tags/{id}`: one tag of the caller's company, else 404 `ERR_NO_TAG_FOUND`. */
 export async function showTag(auth: AuthContext, tagId: number): Promise<Tag> {
   const t = await getTag(auth.companyId, tagId);
-  if (!t) throw new AppError("ERR_NO_TAG_FOUND", 404);
+  if (!t) throw new AppError("ERR_NO_TAG_FOUND");
   return t;
 }
 
@@ -151,7 +152,7 @@ export async function updateTag(auth: AuthContext, tagId: number, body: UpdateTa
     userId: body.userId === undefined ? before.userId : body.userId,
     updatedAt: nowIso(),
   });
-  if (!after) throw new AppError("ERR_NO_TAG_FOUND", 404);
+  if (!after) throw new AppError("ERR_NO_TAG_FOUND");
   await emitTag(auth.companyId, { action: "update", tag: after });
   return after;
 }
@@ -163,7 +164,7 @@ export async function updateTag(auth: AuthContext, tagId: number, body: UpdateTa
  */
 export async function deleteTag(auth: AuthContext, tagId: number): Promise<void> {
   await showTag(auth, tagId);
-  if (!(await deleteTagItem(auth.companyId, tagId))) throw new AppError("ERR_NO_TAG_FOUND", 404);
+  if (!(await deleteTagItem(auth.companyId, tagId))) throw new AppError("ERR_NO_TAG_FOUND");
   await emitTag(auth.companyId, { action: "delete", tagId });
   for (let pass = 0; pass < 3; pass++) {
     let found = 0;
@@ -223,7 +224,7 @@ async function changeTicketTags(auth: AuthContext, ticketId: number, compute: (c
       }
       return toTicketView(cid, fresh);
     }
-    if (r.reason === "missingTag") throw new AppError("ERR_NO_TAG_FOUND", 404);
+    if (r.reason === "missingTag") throw new AppError("ERR_NO_TAG_FOUND");
     if (r.reason === "goneTag") deleted.add(r.tagId);
     const again = await getTicketItem(cid, ticket.id, true);
     if (!again) throw new AppError("ERR_NO_TICKET_FOUND", 404);

@@ -7,7 +7,7 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { getConfig } from "../config.ts";
-import { enqueue } from "../queue/enqueue.ts";
+import { enqueue } from "../sqs/enqueue.ts";
 
 const base = { commandId: z.string().min(8), companyId: z.number().int(), whatsappId: z.number().int() };
 

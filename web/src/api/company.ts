@@ -4,24 +4,24 @@
  */
 import { useQuery } from "@tanstack/react-query";
 import type { PlanFlag } from "../features/types.ts";
-import { apiRequest } from "./client.ts";
+import { call } from "./operations.ts";
 
 export type PlanFlags = Partial<Record<PlanFlag, boolean>>;
 
 export function usePlanFlags(companyId: number | undefined) {
   return useQuery({
     queryKey: ["plan", companyId],
-    queryFn: () => apiRequest<PlanFlags & { plan?: PlanFlags }>("GET", `/companies/listPlan/${companyId}`),
+    queryFn: () => call("GET /api/companies/listPlan/{companyId}", { params: { companyId: companyId! } }),
     enabled: companyId !== undefined,
     staleTime: 5 * 60_000,
-    select: (d) => (d && typeof d === "object" && d.plan && typeof d.plan === "object" ? d.plan : d) as PlanFlags,
+    select: (d): PlanFlags => d.plan ?? {},
   });
 }
 
 export function useVersion() {
   return useQuery({
     queryKey: ["version"],
-    queryFn: () => apiRequest<{ version: string }>("GET", "/version"),
+    queryFn: () => call("GET /api/version"),
     staleTime: Infinity,
   });
 }

@@ -6,7 +6,7 @@
  */
 import { useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import type { WhatsappView } from "@atende/shared/whatsapp/schema";
-import { apiRequest } from "../../api/client.ts";
+import { call } from "../../api/operations.ts";
 
 export type Whatsapp = WhatsappView;
 
@@ -16,7 +16,7 @@ export const WARNING_STATUSES = ["qrcode", "PAIRING", "DISCONNECTED", "TIMEOUT",
 export const whatsappKeys = { all: ["whatsapps"] as const };
 
 export function useWhatsapps(enabled = true) {
-  return useQuery({ queryKey: whatsappKeys.all, queryFn: () => apiRequest<Whatsapp[]>("GET", "/whatsapp", { query: { session: 0 } }), enabled });
+  return useQuery({ queryKey: whatsappKeys.all, queryFn: () => call("GET /api/whatsapp", { query: { session: 0 } }), enabled });
 }
 
 /** Inserts or replaces a connection in the cache; drops an update older than the cached one. */
@@ -57,7 +57,7 @@ export function useSaveWhatsapp() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: ({ id, form }: { id?: number; form: WhatsappForm }) =>
-      id ? apiRequest<Whatsapp>("PUT", `/whatsapp/${id}`, { body: form }) : apiRequest<Whatsapp>("POST", "/whatsapp", { body: form }),
+      id ? call("PUT /api/whatsapp/{id}", { params: { id }, body: form }) : call("POST /api/whatsapp", { body: form }),
     onSuccess: (w) => {
       if (w && typeof w === "object" && "id" in w) upsertWhatsapp(qc, w);
       void qc.invalidateQueries({ queryKey: whatsappKeys.all });
@@ -68,15 +68,15 @@ export function useSaveWhatsapp() {
 export function useDeleteWhatsapp() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => apiRequest("DELETE", `/whatsapp/${id}`),
+    mutationFn: (id: number) => call("DELETE /api/whatsapp/{id}", { params: { id } }),
     onSuccess: (_r, id) => removeWhatsapp(qc, id),
   });
 }
 
 /** Session calls (admin): restart every connection, start one (try again), new QR, disconnect. */
 export const sessionActions = {
-  restartAll: () => apiRequest("POST", "/whatsapp-restart"),
-  start: (id: number) => apiRequest("POST", `/whatsappsession/${id}`),
-  newQr: (id: number) => apiRequest("PUT", `/whatsappsession/${id}`),
-  disconnect: (id: number) => apiRequest("DELETE", `/whatsappsession/${id}`),
+  restartAll: () => call("POST /api/whatsapp-restart"),
+  start: (id: number) => call("POST /api/whatsappsession/{id}", { params: { id } }),
+  newQr: (id: number) => call("PUT /api/whatsappsession/{id}", { params: { id } }),
+  disconnect: (id: number) => call("DELETE /api/whatsappsession/{id}", { params: { id } }),
 };

@@ -5,7 +5,7 @@
  */
 import { useInfiniteQuery, useMutation, useQueryClient, type InfiniteData, type QueryClient } from "@tanstack/react-query";
 import type { ContactItem } from "@atende/shared/contacts/schema";
-import { apiRequest } from "../../api/client.ts";
+import { call } from "../../api/operations.ts";
 
 export type Contact = ContactItem;
 export interface ContactsPage {
@@ -27,7 +27,7 @@ export const contactsKeys = { all: ["contacts"] as const, pagesAll: ["contacts",
 export function useContactPages(search: string) {
   return useInfiniteQuery({
     queryKey: contactsKeys.pages(search),
-    queryFn: ({ pageParam }) => apiRequest<ContactsPage>("GET", "/contacts", { query: { searchParam: search, cursor: pageParam } }),
+    queryFn: ({ pageParam }) => call("GET /api/contacts", { query: { searchParam: search, cursor: pageParam } }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => (last.hasMore && last.nextCursor ? last.nextCursor : undefined),
   });
@@ -60,7 +60,7 @@ export function useSaveContact() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: ({ id, form }: { id?: number; form: ContactForm }) =>
-      id ? apiRequest<Contact>("PUT", `/contacts/${id}`, { body: form }) : apiRequest<Contact>("POST", "/contacts", { body: form }),
+      id ? call("PUT /api/contacts/{id}", { params: { id }, body: form }) : call("POST /api/contacts", { body: form }),
     onSuccess: (c) => {
       if (c && typeof c === "object" && "id" in c) upsertContact(qc, c);
     },
@@ -69,5 +69,5 @@ export function useSaveContact() {
 
 export function useDeleteContact() {
   const qc = useQueryClient();
-  return useMutation({ mutationFn: (id: number) => apiRequest("DELETE", `/contacts/${id}`), onSuccess: (_r, id) => removeContact(qc, id) });
+  return useMutation({ mutationFn: (id: number) => call("DELETE /api/contacts/{id}", { params: { id } }), onSuccess: (_r, id) => removeContact(qc, id) });
 }

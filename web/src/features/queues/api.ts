@@ -3,19 +3,19 @@
  * `useSaveQueue()` (POST /api/queue or PUT /api/queue/{id}), `useDeleteQueue()` (DELETE /api/queue/{id}).
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { apiRequest } from "../../api/client.ts";
+import { call } from "../../api/operations.ts";
 import { queuesKeys, removeQueue, upsertQueue } from "./cache.ts";
-import type { Queue, QueueForm } from "./types.ts";
+import type { QueueForm } from "./types.ts";
 
 export function useQueues() {
-  return useQuery({ queryKey: queuesKeys.all, queryFn: () => apiRequest<Queue[]>("GET", "/queue") });
+  return useQuery({ queryKey: queuesKeys.all, queryFn: () => call("GET /api/queue") });
 }
 
 export function useSaveQueue() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: ({ id, form }: { id?: number; form: QueueForm }) =>
-      id ? apiRequest<Queue>("PUT", `/queue/${id}`, { body: form }) : apiRequest<Queue>("POST", "/queue", { body: form }),
+      id ? call("PUT /api/queue/{id}", { params: { id }, body: form }) : call("POST /api/queue", { body: form }),
     onSuccess: (queue) => {
       if (queue && typeof queue === "object" && "id" in queue) upsertQueue(qc, queue);
       else void qc.invalidateQueries({ queryKey: queuesKeys.all });
@@ -26,7 +26,7 @@ export function useSaveQueue() {
 export function useDeleteQueue() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => apiRequest("DELETE", `/queue/${id}`),
+    mutationFn: (id: number) => call("DELETE /api/queue/{id}", { params: { id } }),
     onSuccess: (_r, id) => removeQueue(qc, id),
   });
 }

@@ -3,7 +3,7 @@
  * (`company-{id}-settings`). `useSetting(key)` returns one value (e.g. viewclosed, viewgroups → "enabled").
  */
 import { useQuery, type QueryClient } from "@tanstack/react-query";
-import { apiRequest } from "../../api/client.ts";
+import { call } from "../../api/operations.ts";
 
 export interface Setting {
   key: string;
@@ -12,7 +12,7 @@ export interface Setting {
 export const settingsKeys = { all: ["settings"] as const };
 
 export function useSettings() {
-  return useQuery({ queryKey: settingsKeys.all, queryFn: () => apiRequest<Setting[]>("GET", "/settings") });
+  return useQuery({ queryKey: settingsKeys.all, queryFn: () => call("GET /api/settings") });
 }
 
 export function useSetting(key: string): string | undefined {

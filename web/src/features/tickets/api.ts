@@ -8,10 +8,11 @@
  * - `useUpdateTicket()`: PUT /api/tickets/{id} (accept, return, resolve, reopen, transfer, close).
  */
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { apiRequest, HttpError, refreshSession } from "../../api/client.ts";
+import { HttpError, refreshSession } from "../../api/client.ts";
+import { call } from "../../api/operations.ts";
 import { clearSession, getToken, isAdminUser, useSession, type SessionUser } from "../../api/session.ts";
 import { removeTicket, ticketsKeys, upsertMessage, upsertTicket, type Viewer } from "./cache.ts";
-import type { Message, MessagesPage, Note, Ticket, TicketListParams, TicketsPage } from "./types.ts";
+import type { Message, TicketListParams } from "./types.ts";
 
 /** The viewer rules of the logged-in user. */
 export function viewerOf(user: SessionUser): Viewer {
@@ -28,7 +29,7 @@ export function useTicketPages(params: TicketListParams, enabled = true) {
     queryKey: ticketsKeys.list(params),
     enabled,
     queryFn: async ({ pageParam }) => {
-      const page = await apiRequest<TicketsPage>("GET", "/tickets", {
+      const page = await call("GET /api/tickets", {
         query: {
           status: params.status,
           showAll: params.showAll ? "true" : undefined,
@@ -50,7 +51,7 @@ export function useTicketByUuid(uuid: string | undefined) {
   return useQuery({
     queryKey: ticketsKeys.byUuid(uuid ?? ""),
     enabled: !!uuid,
-    queryFn: () => apiRequest<Ticket>("GET", `/tickets/u/${uuid}`),
+    queryFn: () => call("GET /api/tickets/u/{uuid}", { params: { uuid: uuid! } }),
     retry: false,
     staleTime: 0,
   });
@@ -60,7 +61,7 @@ export function useMessagePages(ticketId: number | undefined) {
   return useInfiniteQuery({
     queryKey: ticketsKeys.messages(ticketId ?? 0),
     enabled: !!ticketId,
-    queryFn: ({ pageParam }) => apiRequest<MessagesPage>("GET", `/messages/${ticketId}`, { query: { cursor: pageParam } }),
+    queryFn: ({ pageParam }) => call("GET /api/messages/{ticketId}", { params: { ticketId: ticketId! }, query: { cursor: pageParam } }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => (last.hasMore && last.nextCursor ? last.nextCursor : undefined),
     staleTime: 0,
@@ -80,7 +81,7 @@ export function useUpdateTicket() {
   const qc = useQueryClient();
   const s = useSession();
   return useMutation({
-    mutationFn: ({ id, body }: { id: number; body: TicketUpdate }) => apiRequest<Ticket>("PUT", `/tickets/${id}`, { body }),
+    mutationFn: ({ id, body }: { id: number; body: TicketUpdate }) => call("PUT /api/tickets/{id}", { params: { id }, body }),
     onSuccess: (t) => {
       if (t && typeof t === "object" && "id" in t && s) upsertTicket(qc, t, viewerOf(s.user));
     },
@@ -92,7 +93,7 @@ export function useCreateTicket() {
   const s = useSession();
   return useMutation({
     mutationFn: (body: { contactId: number; queueId?: number | null; whatsappId?: number | null; userId?: number; status?: "open" }) =>
-      apiRequest<Ticket>("POST", "/tickets", { body }),
+      call("POST /api/tickets", { body }),
     onSuccess: (t) => {
       if (t && typeof t === "object" && "id" in t && s) upsertTicket(qc, t, viewerOf(s.user));
     },
@@ -102,7 +103,7 @@ export function useCreateTicket() {
 export function useDeleteTicket() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => apiRequest("DELETE", `/tickets/${id}`),
+    mutationFn: (id: number) => call("DELETE /api/tickets/{id}", { params: { id } }),
     onSuccess: (_r, id) => removeTicket(qc, id),
   });
 }
@@ -110,7 +111,7 @@ export function useDeleteTicket() {
 export function useCloseAll() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (body: { status: "open" | "pending"; selectedQueueIds?: number[] }) => apiRequest("POST", "/tickets/closeAll", { body }),
+    mutationFn: (body: { status: "open" | "pending"; selectedQueueIds?: number[] }) => call("POST /api/tickets/closeAll", { body }),
     onSuccess: () => void qc.invalidateQueries({ queryKey: ticketsKeys.listsAll }),
   });
 }
@@ -120,7 +121,7 @@ export function useSendText() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: ({ ticketId, body, quotedMsg, signMessage }: { ticketId: number; body: string; quotedMsg?: Message | null; signMessage: boolean }) =>
-      apiRequest<Message>("POST", `/messages/${ticketId}`, { body: { body, quotedMsg: quotedMsg ? { id: quotedMsg.id } : null, signMessage } }),
+      call("POST /api/messages/{ticketId}", { params: { ticketId }, body: { body, quotedMsg: quotedMsg ? { id: quotedMsg.id } : null, signMessage } }),
     onSuccess: (m) => {
       if (m && typeof m === "object" && "id" in m) upsertMessage(qc, m);
     },
@@ -186,14 +187,14 @@ export function useNotes(ticketId: number | undefined, contactId: number | undef
   return useQuery({
     queryKey: ticketsKeys.notes(ticketId ?? 0),
     enabled: !!ticketId,
-    queryFn: () => apiRequest<Note[]>("GET", "/ticket-notes/list", { query: { ticketId, contactId } }),
+    queryFn: () => call("GET /api/ticket-notes/list", { query: { ticketId, contactId } }),
   });
 }
 
 export function useAddNote() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (b: { note: string; ticketId: number; contactId: number }) => apiRequest<Note>("POST", "/ticket-notes", { body: b }),
+    mutationFn: (b: { note: string; ticketId: number; contactId: number }) => call("POST /api/ticket-notes", { body: b }),
     onSuccess: (_n, b) => void qc.invalidateQueries({ queryKey: ticketsKeys.notes(b.ticketId) }),
   });
 }
@@ -201,17 +202,17 @@ export function useAddNote() {
 export function useDeleteNote() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: ({ id }: { id: number; ticketId: number }) => apiRequest("DELETE", `/ticket-notes/${id}`),
+    mutationFn: ({ id }: { id: number; ticketId: number }) => call("DELETE /api/ticket-notes/{id}", { params: { id } }),
     onSuccess: (_r, v) => void qc.invalidateQueries({ queryKey: ticketsKeys.notes(v.ticketId) }),
   });
 }
 
 /** Message actions: edit, delete, react, forward (one call each). */
 export const messageActions = {
-  edit: (id: string, body: string) => apiRequest<Message>("POST", `/messages/edit/${id}`, { body: { body } }),
-  remove: (id: string) => apiRequest("DELETE", `/messages/${id}`),
-  react: (id: string, type: string) => apiRequest("POST", `/messages/${id}/reactions`, { body: { type } }),
-  forward: (messageId: string, contactId: number, signMessage: boolean) => apiRequest("POST", "/message/forward", { body: { messageId, contactId, signMessage } }),
+  edit: (id: string, body: string) => call("POST /api/messages/edit/{id}", { params: { id }, body: { body } }),
+  remove: (id: string) => call("DELETE /api/messages/{id}", { params: { id } }),
+  react: (id: string, type: string) => call("POST /api/messages/{id}/reactions", { params: { id }, body: { type } }),
+  forward: (messageId: string, contactId: number, signMessage: boolean) => call("POST /api/message/forward", { body: { messageId, contactId, signMessage } }),
   /** A fresh presigned URL for a message's media (`GET /api/media/{messageId}`). */
-  mediaUrl: (id: string) => apiRequest<{ url: string }>("GET", `/media/${encodeURIComponent(id)}`),
+  mediaUrl: (id: string) => call("GET /api/media/{messageId}", { params: { messageId: id } }),
 };

@@ -6,28 +6,28 @@
  * Successful writes update the caches with the same functions the realtime table uses (`cache.ts`).
  */
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { apiRequest } from "../../api/client.ts";
+import { call, type BodyOf } from "../../api/operations.ts";
 import { removeUser, upsertUser, usersKeys } from "./cache.ts";
-import type { User, UserForm, UsersPage } from "./types.ts";
+import type { UserForm } from "./types.ts";
 
 export function useUsersPages(search: string) {
   return useInfiniteQuery({
     queryKey: usersKeys.pages(search),
-    queryFn: ({ pageParam }) => apiRequest<UsersPage>("GET", "/users", { query: { searchParam: search, pageNumber: pageParam } }),
+    queryFn: ({ pageParam }) => call("GET /api/users", { query: { searchParam: search, pageNumber: pageParam } }),
     initialPageParam: 1,
     getNextPageParam: (last, all) => (last?.hasMore ? all.length + 1 : undefined),
   });
 }
 
 export function useUserList() {
-  return useQuery({ queryKey: usersKeys.list(), queryFn: () => apiRequest<User[]>("GET", "/users/list") });
+  return useQuery({ queryKey: usersKeys.list(), queryFn: () => call("GET /api/users/list") });
 }
 
 export function useSaveUser() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: ({ id, form }: { id?: number; form: UserForm }) =>
-      id ? apiRequest<User>("PUT", `/users/${id}`, { body: form }) : apiRequest<User>("POST", "/users", { body: form }),
+      id ? call("PUT /api/users/{id}", { params: { id }, body: form }) : call("POST /api/users", { body: form as BodyOf<"POST /api/users"> }),
     onSuccess: (user) => {
       if (user && typeof user === "object" && "id" in user) upsertUser(qc, user);
       else void qc.invalidateQueries({ queryKey: usersKeys.all });
@@ -38,7 +38,7 @@ export function useSaveUser() {
 export function useDeleteUser() {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => apiRequest("DELETE", `/users/${id}`),
+    mutationFn: (id: number) => call("DELETE /api/users/{id}", { params: { id } }),
     onSuccess: (_r, id) => removeUser(qc, id),
   });
 }

@@ -1,0 +1,45 @@
+/**
+ * Messages and media operations (attendance.md §2 Conversation view, §3 Message, §6, §7; issue 3 §4, issue 4 §6).
+ * `POST /api/messages/{ticketId}` takes JSON `{body, quotedMsg?, signMessage?}` (one message back) or multipart
+ * `medias` (+ `body` captions; one message per file back).
+ */
+import { z } from "zod";
+import { zId, zPageNumber } from "../common.ts";
+import { defineRoutes } from "../contract.ts";
+import { TicketView } from "../tickets/contract.ts";
+import { MessageItem, SendMessageBody } from "./schema.ts";
+
+/** A message as the API and realtime events show it: plus `mediaUrl` (short-lived, or null) and `quotedMsg` (or null). */
+export const MessageView = MessageItem.extend({
+  mediaUrl: z.string().nullable(),
+  quotedMsg: MessageItem.shape.quotedMsg.unwrap().unwrap().nullable(),
+});
+
+const TicketParams = z.object({ ticketId: zId });
+const MessageIdParams = z.object({ id: z.string().min(1).max(128) });
+
+export const messagesRoutes = defineRoutes("messages", {
+  "GET /api/messages/{ticketId}": {
+    auth: "user",
+    params: TicketParams,
+    query: z.object({ pageNumber: zPageNumber, cursor: z.string().max(4000).optional() }),
+    response: z.object({ messages: z.array(MessageView), ticket: TicketView, count: z.number().int(), hasMore: z.boolean(), nextCursor: z.string().optional() }),
+  },
+  "POST /api/messages/{ticketId}": { auth: "user", params: TicketParams, body: SendMessageBody, multipart: true, response: z.union([MessageView, z.array(MessageView)]) },
+  "POST /api/messages/edit/{id}": { auth: "user", params: MessageIdParams, body: z.object({ body: z.string().max(65536) }).passthrough(), response: MessageView },
+  "DELETE /api/messages/{id}": { auth: "user", params: MessageIdParams, response: MessageView },
+  "POST /api/messages/{id}/reactions": { auth: "user", params: MessageIdParams, body: z.object({ type: z.string().max(32) }), response: MessageView },
+  "POST /api/message/forward": {
+    auth: "user",
+    body: z.object({ messageId: z.string().min(1).max(128), contactId: zId, signMessage: z.boolean().optional() }),
+    response: MessageView,
+  },
+});
+
+export const mediaRoutes = defineRoutes("media", {
+  "GET /api/media/{messageId}": {
+    auth: "user",
+    params: z.object({ messageId: z.string().min(1).max(128) }),
+    response: z.object({ url: z.string(), expiresInSeconds: z.number().int() }),
+  },
+});

@@ -1,0 +1,11 @@
+/** Plans operations (administration.md §3 Plan, §7; issue 2 §4): the public list (sign-up reads it), `value` in reais. */
+import { z } from "zod";
+import { defineRoutes } from "../contract.ts";
+import { PlanItem } from "./schema.ts";
+
+/** A plan as the API shows it: the item plus `value` in reais. */
+export const PublicPlan = PlanItem.extend({ value: z.number() });
+
+export const plansRoutes = defineRoutes("plans", {
+  "GET /api/plans/list": { auth: "public", response: z.array(PublicPlan) },
+});

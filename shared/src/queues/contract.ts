@@ -1,0 +1,15 @@
+/**
+ * Queues operations (administration.md §3 Queue, §5, §7; issue 2 §4). `companyId` in `GET /api/queue`'s query (the
+ * spec's optional parameter) is accepted and ignored: the token's company is used.
+ */
+import { z } from "zod";
+import { defineRoutes, IdParams, MessageReply } from "../contract.ts";
+import { CreateQueueBody, QueueItem, UpdateQueueBody } from "./schema.ts";
+
+export const queuesRoutes = defineRoutes("queues", {
+  "GET /api/queue": { auth: "user", response: z.array(QueueItem) },
+  "GET /api/queue/{id}": { auth: "user", params: IdParams, response: QueueItem },
+  "POST /api/queue": { auth: "admin", body: CreateQueueBody, response: QueueItem },
+  "PUT /api/queue/{id}": { auth: "admin", params: IdParams, body: UpdateQueueBody, response: QueueItem },
+  "DELETE /api/queue/{id}": { auth: "admin", params: IdParams, response: MessageReply },
+});

@@ -1,0 +1,27 @@
+/**
+ * Users operations (attendance.md §3 User, §5, §7; issue 2 §4): requests and answers. `PublicUser` is the user as the
+ * API shows it (no hash, no token version), with its queues `{id,name,color}` and default connection `{id,name}`.
+ */
+import { z } from "zod";
+import { zPageNumber } from "../common.ts";
+import { ColoredRef, defineRoutes, IdParams, MessageReply, NamedRef } from "../contract.ts";
+import { CreateUserBody, UpdateUserBody, UserItem } from "./schema.ts";
+
+/** A user as the API returns it. */
+export const PublicUser = UserItem.omit({ passwordHash: true, tokenVersion: true, refreshJti: true }).extend({
+  queues: z.array(ColoredRef),
+  whatsapp: NamedRef.nullable().optional(),
+});
+
+export const usersRoutes = defineRoutes("users", {
+  "GET /api/users": {
+    auth: "admin",
+    query: z.object({ searchParam: z.string().max(200).optional(), pageNumber: zPageNumber }),
+    response: z.object({ users: z.array(PublicUser), count: z.number().int(), hasMore: z.boolean() }),
+  },
+  "GET /api/users/list": { auth: "user", response: z.array(PublicUser) },
+  "GET /api/users/{id}": { auth: "user", params: IdParams, response: PublicUser },
+  "POST /api/users": { auth: "admin", body: CreateUserBody, response: PublicUser },
+  "PUT /api/users/{id}": { auth: "user", params: IdParams, body: UpdateUserBody, response: PublicUser },
+  "DELETE /api/users/{id}": { auth: "admin", params: IdParams, response: MessageReply },
+});
