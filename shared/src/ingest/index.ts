@@ -45,6 +45,7 @@ import {
   WAMessage,
   WAMessageUpdate,
 } from "./schema.ts";
+import { dueParked, flushHeld, heldCount, keepRaw, parkInbound, rawFromJson, reschedule, unpark, withRetries } from "./parking.ts";
 import { applyAck, applyEdit, applyReaction, applyRevoke, findTarget, type Skips } from "./targets.ts";
 
 export interface IngestContext {
@@ -90,15 +91,19 @@ export async function handleBaileysEvent(
  */
 async function guard(skipped: Skips, fn: () => Promise<void>): Promise<void> {
   try {
-    await fn();
+    // Infrastructure failures (throttling, 5xx, conflicts that kept failing, ERR_CREATING_TICKET) are retried with
+    // backoff a few times; every write is idempotent, so a retry after a partial success is harmless (issue 8 §1).
+    await withRetries(fn, (err) => !isRefusal(err));
   } catch (err) {
-    if (err instanceof AppError && (err.status === 400 || err.status === 404)) {
-      skipped.push({ reason: `refused: ${err.code}` });
+    if (isRefusal(err)) {
+      skipped.push({ reason: `refused: ${(err as AppError).code}` });
       return;
     }
     throw err;
   }
 }
+
+const isRefusal = (err: unknown) => err instanceof AppError && (err.status === 400 || err.status === 404);
 
 const HANDLERS: Record<string, Handler> = {
   "messages.upsert": onUpsert,
@@ -131,11 +136,56 @@ async function onUpsert(ctx: IngestContext, data: unknown, skipped: Skips): Prom
   const p = MessagesUpsert.safeParse(data);
   if (!p.success) {
     skipped.push({ reason: "invalid messages.upsert payload" });
+    await keepRaw(ctx, data, "invalid messages.upsert payload", "upsert");
     return;
   }
   // Only live messages (`notify`, or a payload printed without its type) count as unread.
   const type = p.data.type === undefined || p.data.type === "notify" ? "notify" : "append";
-  for (const raw of p.data.messages) await guard(skipped, () => ingestOne(ctx, raw, type, skipped));
+  // Each message on its own (issue 8 §1): one that keeps failing is parked for a re-drive, the rest go on.
+  for (const raw of p.data.messages) {
+    try {
+      await guard(skipped, () => ingestOne(ctx, raw, type, skipped));
+    } catch (err) {
+      const waId = (raw as { key?: { id?: unknown } } | null)?.key?.id;
+      await parkInbound(ctx, raw, typeof waId === "string" ? waId : "unknown", type, err);
+      skipped.push({ reason: `parked for re-drive: ${(err as Error)?.name ?? "Error"}` });
+    }
+  }
+}
+
+/**
+ * Re-drives the parked inbound messages of `shards` that are due at `now` (issue 8 §1): each is ingested again (a
+ * duplicate is recognised by its alias and simply unparked); a failure is rescheduled with backoff, and given up as
+ * dead (kept raw) after `retryOptions.parkedMaxAttempts`. Messages this process held in memory are parked first.
+ * `contextFor` gives the live session's context (media download) when the runner has one. Returns the counts.
+ */
+export async function redriveParked(opts: {
+  shards: number[];
+  now?: number;
+  contextFor?: (companyId: number, whatsappId: number) => IngestContext | undefined;
+}): Promise<{ stored: number; rescheduled: number; dead: number; held: number }> {
+  const now = opts.now ?? Date.now();
+  const counts = { stored: 0, rescheduled: 0, dead: 0, held: 0 };
+  await flushHeld();
+  for (const shard of opts.shards) {
+    for (const p of await dueParked(shard, now)) {
+      const ctx = opts.contextFor?.(p.companyId, p.whatsappId) ?? { companyId: p.companyId, whatsappId: p.whatsappId };
+      const skipped: Skips = [];
+      try {
+        await guard(skipped, () => ingestOne(ctx, rawFromJson(p.raw), p.type, skipped));
+        await unpark(p);
+        counts.stored++;
+      } catch (err) {
+        try {
+          counts[await reschedule(p, err, now)]++;
+        } catch (e) {
+          log("warn", "parked inbound message not rescheduled", { companyId: p.companyId, whatsappId: p.whatsappId, err: e });
+        }
+      }
+    }
+  }
+  counts.held = heldCount();
+  return counts;
 }
 
 /** WhatsApp timestamp (seconds, sometimes ms) → ISO; now when absent. */
@@ -164,6 +214,8 @@ async function ingestOne(ctx: IngestContext, raw: unknown, type: "notify" | "app
   const parsed = WAMessage.safeParse(raw);
   if (!parsed.success) {
     skipped.push({ reason: "unreadable message" });
+    const id = (raw as { key?: { id?: unknown } } | null)?.key?.id;
+    await keepRaw(ctx, raw, "unreadable message", typeof id === "string" ? id.slice(0, 128) : "unknown");
     return;
   }
   const m = parsed.data;
@@ -341,7 +393,14 @@ async function storeMessage(ctx: IngestContext, inc: Incoming, skipped: Skips): 
     skipped.push({ reason: "duplicate message" });
     return;
   }
-  await Promise.all([publishMessage(companyId, res.message, res.ticket, "create"), publishTicket(companyId, res.ticket, "update")]);
+  // Stored: a failing publish must not make the caller retry (a retry would find a duplicate and publish nothing).
+  try {
+    await withRetries(() =>
+      Promise.all([publishMessage(companyId, res.message, res.ticket, "create"), publishTicket(companyId, res.ticket, "update")]),
+    );
+  } catch (err) {
+    log("warn", "ingest: message stored but not published", { companyId, whatsappId, messageId: inc.waId, err });
+  }
 }
 
 /** Recently resolved contacts by company and identity: a burst of messages from one person resolves them once. */
