@@ -18,7 +18,8 @@ import {
   LogDrivers,
   OperatingSystemFamily,
 } from "aws-cdk-lib/aws-ecs";
-import { LogGroup, RetentionDays } from "aws-cdk-lib/aws-logs";
+import { Alarm, ComparisonOperator, TreatMissingData } from "aws-cdk-lib/aws-cloudwatch";
+import { FilterPattern, LogGroup, MetricFilter, RetentionDays } from "aws-cdk-lib/aws-logs";
 import { Construct } from "constructs";
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -49,6 +50,9 @@ export class Sessions extends Construct {
   readonly cluster: Cluster;
   readonly taskDefinition: FargateTaskDefinition;
   readonly service: FargateService;
+  /** Inbound messages parked and not yet stored, or given up (issue 8 §1): alarms on the runner's log lines. */
+  readonly parkedAlarm: Alarm;
+  readonly deadAlarm: Alarm;
 
   constructor(scope: Construct, id: string, props: SessionsProps) {
     super(scope, id);
@@ -84,6 +88,42 @@ export class Sessions extends Construct {
       // SIGTERM: stop taking commands, finish in-flight sends, end sockets, release leases (DESIGN.md §7).
       stopTimeout: Duration.seconds(60),
     });
+    // Parked inbound messages (issue 8 §1): every re-drive pass logs the backlog left; a backlog that stays above 0
+    // for 15 minutes, or any message given up (kept raw), needs a look.
+    const backlog = new MetricFilter(this, "InboundBacklogMetric", {
+      logGroup: logs,
+      metricNamespace: "Atende/Runner",
+      metricName: "InboundParkedBacklog",
+      filterPattern: FilterPattern.stringValue("$.msg", "=", "inbound re-drive"),
+      metricValue: "$.backlog",
+    }).metric({ period: Duration.minutes(5), statistic: "Minimum" });
+    this.parkedAlarm = new Alarm(this, "InboundParkedAlarm", {
+      alarmDescription: "Inbound WhatsApp messages parked after ingest failures are not being stored (DynamoDB trouble?).",
+      metric: backlog,
+      threshold: 0,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 3,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+    const dead = new MetricFilter(this, "InboundDeadMetric", {
+      logGroup: logs,
+      metricNamespace: "Atende/Runner",
+      metricName: "InboundKeptRaw",
+      filterPattern: FilterPattern.any(
+        FilterPattern.stringValue("$.msg", "=", "inbound payload kept raw"),
+        FilterPattern.stringValue("$.msg", "=", "inbound message held in memory"),
+      ),
+      metricValue: "1",
+    }).metric({ period: Duration.minutes(5), statistic: "Sum" });
+    this.deadAlarm = new Alarm(this, "InboundDeadAlarm", {
+      alarmDescription: "An inbound WhatsApp payload could not be stored (kept raw under INDEAD) or is held in a runner's memory.",
+      metric: dead,
+      threshold: 0,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+
     acknowledge(this.taskDefinition.obtainExecutionRole(), {
       id: "AwsSolutions-IAM5[Resource::*]",
       reason: "ecr:GetAuthorizationToken supports no resource-level permission; image pulls themselves are scoped to the asset repository.",

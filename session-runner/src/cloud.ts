@@ -75,6 +75,7 @@ export async function startCloudRunner(opts: CloudRunnerOptions = {}): Promise<C
   };
   await tick();
   runner.consumer.start();
+  runner.startRedrive();
   const timer = setInterval(() => {
     if (!ticking) ticking = tick().finally(() => (ticking = undefined));
   }, opts.renewEveryMs ?? 10_000);

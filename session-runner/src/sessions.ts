@@ -290,6 +290,12 @@ export class SessionManager {
     });
   }
 
+  /** The ingest context of a connection's open session (its media downloader), for re-driving parked messages. */
+  ingestContextOf(whatsappId: number): ReturnType<SessionManager["ingestContext"]> | undefined {
+    const s = this.sessions.get(whatsappId);
+    return s?.isOpen && s.sock ? this.ingestContext(s, s.sock) : undefined;
+  }
+
   private ingestContext(s: Session, sock: RunnerSocket) {
     return {
       companyId: s.ref.companyId,
