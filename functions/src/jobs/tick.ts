@@ -6,6 +6,7 @@
  * (all expired, e.g. the socket died without `$disconnect`) is set offline. Returns how many users it changed.
  */
 import { log } from "@atende/shared/log";
+import { sweepOutbound } from "@atende/shared/messages/delivery";
 import { listCompanyIds, listOnlineUserIds } from "@atende/shared/realtime/connections";
 import { companySockets } from "@atende/shared/realtime/publish";
 import { setUserOnline } from "@atende/shared/users/service";
@@ -17,7 +18,14 @@ export interface ScheduledEvent {
   time?: string;
 }
 
-export async function handler(event: ScheduledEvent = {}): Promise<{ usersSetOffline: number }> {
+export async function handler(event: ScheduledEvent = {}): Promise<{ usersSetOffline: number; outbound?: Awaited<ReturnType<typeof sweepOutbound>> }> {
+  // Outbound messages left at ack 0 beyond their deadline (issue 8 §2): re-driven once, then failed.
+  let outbound: Awaited<ReturnType<typeof sweepOutbound>> | undefined;
+  try {
+    outbound = await sweepOutbound();
+  } catch (err) {
+    log("error", "tick: outbound sweep failed", { err });
+  }
   let usersSetOffline = 0;
   for (const companyId of await listCompanyIds()) {
     const online = await listOnlineUserIds(companyId);
@@ -30,5 +38,5 @@ export async function handler(event: ScheduledEvent = {}): Promise<{ usersSetOff
     }
   }
   if (usersSetOffline) log("info", "tick: users set offline", { usersSetOffline, time: event.time });
-  return { usersSetOffline };
+  return { usersSetOffline, ...(outbound ? { outbound } : {}) };
 }
