@@ -97,6 +97,9 @@ export const keys = {
   waKey: (wid: Id, type: string, id: string) => ({ PK: `WA#${wid}`, SK: `K#${type}#${id}` }),
   waPartition: (wid: Id) => `WA#${wid}`,
   lease: (shard: number) => ({ PK: `LEASE#SHARD#${shard}`, SK: "#" }),
+  /** A live session-runner task (fair share of shards, issue 8 §5); `aliveUntil` says until when. */
+  runnerPresence: (owner: string) => ({ PK: "RUNNERS", SK: `R#${owner}` }),
+  runnerPresencePK: "RUNNERS",
   /** Session command state (idempotency: PROCESSING → DONE). */
   command: (commandId: string) => ({ PK: `CMD#${commandId}`, SK: "#" }),
 
