@@ -24,6 +24,7 @@ import { Construct } from "constructs";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { REPO_ROOT } from "./function.ts";
+import { SESSION_SHARDS } from "./data.ts";
 import { acknowledge } from "./nag.ts";
 
 /**
@@ -35,6 +36,15 @@ export function runnerDockerIgnore(): string[] {
     .split(/\r?\n/)
     .map((l) => l.trim())
     .filter((l) => l && !l.startsWith("#"));
+}
+
+/** File the runner touches on every lease tick (`RUNNER_HEARTBEAT_FILE`), read by the container health check. */
+export const HEARTBEAT_FILE = "/tmp/runner-heartbeat";
+
+/** Most shards one task holds: its share when all `desiredCount` tasks run, with one task's worth of slack. */
+export function runnerMaxShards(desiredCount: number): number {
+  const n = Math.max(1, desiredCount);
+  return n === 1 ? SESSION_SHARDS : Math.ceil(SESSION_SHARDS / (n - 1));
 }
 
 export interface SessionsProps {
@@ -83,8 +93,19 @@ export class Sessions extends Construct {
         ignoreMode: IgnoreMode.DOCKER,
         exclude: runnerDockerIgnore(),
       }),
-      environment: props.environment,
+      // Each task aims at its fair share of the shards (issue 8 §5); the cap keeps one task from taking them all
+      // while others start, and orphans are still taken when a task is missing.
+      environment: { ...props.environment, RUNNER_MAX_SHARDS: String(runnerMaxShards(props.desiredCount)), RUNNER_HEARTBEAT_FILE: HEARTBEAT_FILE },
       logging: LogDrivers.awsLogs({ streamPrefix: "runner", logGroup: logs }),
+      // Healthy while the lease loop keeps ticking (every 10 s it touches the heartbeat file); a stuck event loop
+      // or a dead lease loop makes ECS replace the task.
+      healthCheck: {
+        command: ["CMD", "node", "-e", `process.exit(Date.now() - require("fs").statSync("${HEARTBEAT_FILE}").mtimeMs < 60000 ? 0 : 1)`],
+        interval: Duration.seconds(30),
+        timeout: Duration.seconds(5),
+        retries: 3,
+        startPeriod: Duration.seconds(60),
+      },
       // SIGTERM: stop taking commands, finish in-flight sends, end sockets, release leases (DESIGN.md §7).
       stopTimeout: Duration.seconds(60),
     });

@@ -28,7 +28,7 @@ import { getActiveTicketId, queryContactTickets } from "../tickets/repository.ts
 import type { TicketItem } from "../tickets/schema.ts";
 import { getWhatsappItem } from "../whatsapp/repository.ts";
 import { findOrCreateTicket, publishTicket, setTicketPresence } from "../tickets/service.ts";
-import { mapContent, MAX_PREVIEW_CHARS, type MappedMessage } from "./content.ts";
+import { mapContent, MAX_PREVIEW_CHARS, type MappedMessage, type MediaKind } from "./content.ts";
 import { jidUser, MAX_JID_CHARS, normalizeUserJid, phoneDigits, resolveKey, type ChatIdentity } from "./identity.ts";
 import {
   CallEvent,
@@ -51,8 +51,11 @@ import { applyAck, applyEdit, applyReaction, applyRevoke, findTarget, type Skips
 export interface IngestContext {
   companyId: number;
   whatsappId: number;
-  /** downloads a message's media with Baileys' downloadMediaMessage (time-limited); null on failure */
-  downloadMedia?: (msg: unknown) => Promise<{ bytes: Buffer; mimetype: string } | null>;
+  /**
+   * Downloads a message's media with Baileys' downloadMediaMessage (time-limited); null on failure. `maxBytes`: the
+   * download stops there and answers `{tooLarge: true, size}` (bytes read so far + 1 at least) instead of buffering on.
+   */
+  downloadMedia?: (msg: unknown, maxBytes?: number) => Promise<{ bytes: Buffer; mimetype: string } | { tooLarge: true; size: number } | null>;
   /**
    * Optional: the subject of a group (Baileys' `groupMetadata(jid).subject`), asked only while the group's contact
    * still carries its id as name; null when unknown. Without it groups are named by `groups.update`.
@@ -65,6 +68,26 @@ const MAX_WA_ID_CHARS = 128;
 
 /** Tunables (tests shorten the media time limit). `mediaTimeoutMs`: longest wait for one media download. */
 export const ingestOptions = { mediaTimeoutMs: 30_000 };
+
+/**
+ * Largest inbound media stored per kind, in bytes (issue 8 §3): a message announcing more (`fileLength`), or whose
+ * download passes it, is stored without its file, marked too large, with a note for the agent. WhatsApp's own limits
+ * are 16 MB for images and audio, 64 MB for video (2 GB documents): the runner's memory, not WhatsApp, sets ours.
+ */
+export const mediaSizeLimits: Record<MediaKind, number> = {
+  image: 16 * 2 ** 20,
+  sticker: 2 * 2 ** 20,
+  audio: 16 * 2 ** 20,
+  video: 64 * 2 ** 20,
+  document: 100 * 2 ** 20,
+};
+
+/** The note an agent sees on media too large to keep (our own wording, Portuguese like the product's system texts). */
+export function tooLargeNote(size: number): string {
+  const mb = size / 2 ** 20;
+  const shown = mb >= 1024 ? `${(mb / 1024).toFixed(1).replace(".", ",")} GB` : `${Math.ceil(mb)} MB`;
+  return `📎 Arquivo grande demais para o atendimento (${shown}): veja no celular.`;
+}
 
 type Handler = (ctx: IngestContext, data: unknown, skipped: Skips) => Promise<void>;
 
@@ -271,13 +294,13 @@ interface Incoming {
   content: MappedMessage;
 }
 
-/** Downloads with the time limit; null on failure, timeout or no downloader. */
-async function download(ctx: IngestContext, raw: unknown): Promise<{ bytes: Buffer; mimetype: string } | null> {
+/** Downloads with the time limit and the size limit; null on failure, timeout or no downloader. */
+async function download(ctx: IngestContext, raw: unknown, maxBytes: number): Promise<{ bytes: Buffer; mimetype: string } | { tooLarge: true; size: number } | null> {
   if (!ctx.downloadMedia) return null;
   let timer: NodeJS.Timeout | undefined;
   try {
     return await Promise.race([
-      ctx.downloadMedia(raw).catch(() => null),
+      ctx.downloadMedia(raw, maxBytes).catch(() => null),
       new Promise<null>((resolve) => {
         timer = setTimeout(() => resolve(null), ingestOptions.mediaTimeoutMs);
       }),
@@ -326,11 +349,19 @@ async function storeMessage(ctx: IngestContext, inc: Incoming, skipped: Skips): 
     mediaSize: null,
     mediaError: false,
   };
+  let body = content.body;
   if (content.media) {
-    const got = await download(ctx, inc.raw);
-    const mimetype = got?.mimetype || content.media.mimetype;
+    const limit = mediaSizeLimits[content.media.kind];
+    // `fileLength` is read first: an announced 1.5 GB document is never downloaded (issue 8 §3).
+    const announcedTooLarge = content.media.size != null && content.media.size > limit;
+    const got = announcedTooLarge ? ({ tooLarge: true, size: content.media.size! } as const) : await download(ctx, inc.raw, limit);
+    const mimetype = (got && "mimetype" in got ? got.mimetype : "") || content.media.mimetype;
     media = { mediaKey: null, mediaName: content.media.fileName, mediaMime: mimetype, mediaSize: content.media.size, mediaError: true };
-    if (got) {
+    if (got && "tooLarge" in got) {
+      media = { ...media, mediaSize: Math.max(got.size, content.media.size ?? 0) };
+      body = [content.body, tooLargeNote(media.mediaSize!)].filter(Boolean).join("\n\n");
+      log("warn", "ingest: media too large, kept without its file", { companyId, whatsappId, messageId: inc.waId, size: media.mediaSize, kind: content.media.kind });
+    } else if (got) {
       const key = mediaKey(companyId, ticket.id, inc.waId, extOf(mimetype, content.media.fileName));
       try {
         await putMedia(key, got.bytes, mimetype);
@@ -367,7 +398,7 @@ async function storeMessage(ctx: IngestContext, inc: Incoming, skipped: Skips): 
     remoteJid: identity.chatJid,
     participant: identity.participant,
     senderName: identity.isGroup && !fromMe ? (inc.pushName ?? (identity.participant ? jidUser(identity.participant) : null)) : null,
-    body: content.body,
+    body,
     fromMe,
     read: fromMe || inc.type === "append",
     mediaType: content.mediaType,
