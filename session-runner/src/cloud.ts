@@ -29,7 +29,7 @@ export interface CloudRunnerOptions {
    * a free shard only when it stayed free for `orphanTicks` ticks (no task under its cap took it).
    */
   maxShards?: number;
-  /** Ticks a shard must stay free before a task at its cap takes it anyway. Default 3. */
+  /** Ticks a shard must stay free before a task at its cap takes it anyway. Default 6 (a minute at 10 s ticks). */
   orphanTicks?: number;
   /**
    * Rebalance (default true): each task aims at its fair share, ceil(shards / live tasks) (presence items), and gives
@@ -72,7 +72,7 @@ export async function startCloudRunner(opts: CloudRunnerOptions = {}): Promise<C
   let stopping = false;
   let ticking: Promise<void> | undefined;
   const maxShards = Math.max(1, opts.maxShards ?? cfg.RUNNER_MAX_SHARDS ?? cfg.SESSION_SHARDS);
-  const orphanTicks = opts.orphanTicks ?? 3;
+  const orphanTicks = opts.orphanTicks ?? 6;
   const rebalance = opts.rebalance ?? true;
   const heartbeatFile = opts.heartbeatFile ?? cfg.RUNNER_HEARTBEAT_FILE;
   /** Consecutive ticks each shard was seen free while this task was at its cap. */
