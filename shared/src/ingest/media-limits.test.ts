@@ -85,5 +85,5 @@ describe("inbound media limits", () => {
     const st = await storedState(ctx.companyId);
     expect(st.messages.filter((m) => m.mediaType === "image" && m.mediaKey && !m.mediaError)).toHaveLength(50);
     expect(st.messages.some((m) => m.body === "ainda funciona?")).toBe(true);
-  });
+  }, 120_000);
 });
