@@ -8,7 +8,10 @@
  *   at 1k, 10k and 100k tickets (target: p99 ≤ 25 ms at concurrency 1, flat across sizes, searches as fast as tabs);
  * - the web's initial JavaScript, gzipped, and the ticket-list render in headless chromium for 5k tickets (navigation
  *   to first rows painted, scrolling the virtualized list through every page of 40, DOM rows; `scripts/bench/web-render.ts`).
- * Usage: `npm run bench [-- --sizes=1000,10000,100000] [-- --only=ingest,tickets,web] [-- --renderTickets=5000]`.
+ * - faults (issue 8): inbound messages/s while 5% of DynamoDB calls fail (throttling, 5xx, conflicts), with the
+ *   parked ones re-driven and every message counted as stored; and the peak RSS of this process (which hosts the
+ *   ingest) under a media storm: a 1.5 GB document announcement and 50 images of 1 MiB at once.
+ * Usage: `npm run bench [-- --sizes=1000,10000,100000] [-- --only=ingest,tickets,web,faults] [-- --renderTickets=5000]`.
  */
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { gzipSync } from "node:zlib";
@@ -21,7 +24,7 @@ import { measureTicketListRender } from "./bench/web-render.ts";
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, "").split("=")) as [string, string][]);
 const sizes = (args.sizes ?? "1000,10000,100000").split(",").map(Number);
-const only = new Set((args.only ?? "ingest,tickets,web").split(","));
+const only = new Set((args.only ?? "ingest,tickets,web,faults").split(","));
 const root = resolve(import.meta.dirname, "..");
 const results: Record<string, unknown> = { at: new Date().toISOString(), node: process.version };
 
@@ -96,6 +99,55 @@ try {
       { measure: "event → realtime frame p50 ms @50/s", value: l.p50 },
       { measure: "event → realtime frame p99 ms @50/s", value: l.p99 },
       { measure: "frames received / sent", value: `${l.n}/500` },
+    ]);
+  }
+
+  if (only.has("faults")) {
+    const { handleBaileysEvent, redriveParked } = await import("../shared/src/ingest/index.ts");
+    const { injectDdbFaults } = await import("../shared/src/ingest/faults.testkit.ts");
+    const { storedState } = await import("../shared/src/ingest/testkit.ts");
+    const { shardOf } = await import("../shared/src/whatsapp/commands.ts");
+    const t = await tenant();
+    const ctx = { companyId: t.companyId, whatsappId: t.whatsappId };
+    const total = 1000;
+    const base = Math.floor(Date.now() / 1000) - total;
+    const msg = (i: number) => ({
+      key: { remoteJid: `55117${String(i % 100).padStart(8, "0")}@s.whatsapp.net`, fromMe: false, id: `FAULT${Date.now()}${i}` },
+      messageTimestamp: base + i,
+      pushName: `Cliente ${i % 100}`,
+      message: { conversation: `mensagem ${i}` },
+    });
+    // 5% of DynamoDB calls fail, spread evenly (a multiplicative hash of the call number), cycling the three kinds.
+    const kinds = ["throttle", "5xx", "conflict"] as const;
+    const faults = injectDdbFaults(({ n }) => ((n * 2654435761) % 1000 < 50 ? kinds[n % 3] : null));
+    const rate = await load(total, 16, (i) => handleBaileysEvent(ctx, "messages.upsert", { type: "notify", messages: [msg(i)] }).then(() => undefined));
+    faults.remove();
+    let redriven = 0;
+    for (let pass = 0; pass < 3; pass++) redriven += (await redriveParked({ shards: [shardOf(ctx.whatsappId)], now: Date.now() + 86_400_000 })).stored;
+    const stored = new Set((await storedState(ctx.companyId)).messages.map((m) => m.id)).size;
+
+    // Media storm: peak RSS sampled every 5 ms while a 1.5 GB document is announced and 50 × 1 MiB images arrive at once.
+    const image = Buffer.alloc(2 ** 20, 7);
+    const mctx = { ...ctx, downloadMedia: async (_m: unknown, maxBytes?: number) => (image.length > (maxBytes ?? Infinity) ? { tooLarge: true as const, size: image.length } : { bytes: Buffer.from(image), mimetype: "image/jpeg" }) };
+    const media = (id: string, message: Record<string, unknown>) => ({ key: { remoteJid: "5511766660000@s.whatsapp.net", fromMe: false, id }, messageTimestamp: base, message });
+    global.gc?.();
+    const rss0 = process.memoryUsage().rss;
+    let peak = rss0;
+    const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
+    await Promise.all([
+      handleBaileysEvent(mctx, "messages.upsert", { type: "notify", messages: [media(`HUGE${Date.now()}`, { documentMessage: { mimetype: "application/zip", fileName: "backup.zip", fileLength: 1_500_000_000, url: "https://mmg.whatsapp.net/x", mediaKey: "AAAA" } })] }),
+      ...Array.from({ length: 50 }, (_, i) =>
+        handleBaileysEvent(mctx, "messages.upsert", { type: "notify", messages: [media(`IMG${Date.now()}${i}`, { imageMessage: { mimetype: "image/jpeg", fileLength: image.length, url: "https://mmg.whatsapp.net/y", mediaKey: "AAAA" } })] }),
+      ),
+    ]);
+    clearInterval(sampler);
+    const MB = (b: number) => Math.round(b / 2 ** 20);
+    results.faults = { messagesPerSecondWith5pctFailures: rate.rps, failedCalls: faults.failed, redriven, stored, sent: total, mediaStorm: { rssBeforeMB: MB(rss0), rssPeakMB: MB(peak), boundMB: 400 } };
+    table("Faults (issue 8): inbound with 5% of DynamoDB calls failing; media storm", [
+      { measure: "inbound messages/s (16 in flight, 5% DynamoDB failures)", value: rate.rps },
+      { measure: "DynamoDB calls failed / messages parked and re-driven", value: `${faults.failed} / ${redriven}` },
+      { measure: "messages stored / sent (nothing lost)", value: `${stored}/${total}` },
+      { measure: "media storm: RSS before → peak, MB (bound 400 MB of a 512 MiB task)", value: `${MB(rss0)} → ${MB(peak)}` },
     ]);
   }
 

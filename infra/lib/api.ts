@@ -27,6 +27,8 @@ export interface ApiProps {
   environment: Record<string, string>;
   /** The campaign/schedule dispatch queue, consumed by `functions/src/jobs/dispatch.ts` when that module exists. */
   dispatchQueue: IQueue;
+  /** The session-command DLQs (one per shard), consumed by `functions/src/jobs/command-dlq.ts` (issue 8 §2). */
+  sessionCommandDlqs?: IQueue[];
 }
 
 /** Entry of the dispatch consumer; wired (like the local stack's poller) only when the module exists. */
@@ -40,6 +42,8 @@ export class Api extends Construct {
   readonly tick: NodejsFunction;
   /** The dispatch queue's consumer, when `functions/src/jobs/dispatch.ts` exists. */
   readonly dispatch?: NodejsFunction;
+  /** Consumer of the session-command DLQs: marks dead-lettered sends failed and tells the agent. */
+  readonly commandDlq?: NodejsFunction;
   /** `{apiId}.execute-api.{region}.amazonaws.com`: the CloudFront origin. */
   readonly domainName: string;
 
@@ -104,10 +108,20 @@ export class Api extends Construct {
       // Failed records are returned in batchItemFailures and redelivered; after 5 receives they go to the DLQ.
       this.dispatch.addEventSource(new SqsEventSource(props.dispatchQueue, { batchSize: 10, reportBatchItemFailures: true }));
     }
+
+    if (props.sessionCommandDlqs?.length) {
+      this.commandDlq = atendeFunction(this, "CommandDlq", {
+        entry: "functions/src/jobs/command-dlq.ts",
+        environment: props.environment,
+        description: "Atende session-command DLQ consumer: dead-lettered sends are marked failed and the agent is told.",
+        timeoutSeconds: 30,
+      });
+      for (const q of props.sessionCommandDlqs) this.commandDlq.addEventSource(new SqsEventSource(q, { batchSize: 10, reportBatchItemFailures: true }));
+    }
   }
 
-  /** Every function of this construct (areas, tick and the dispatch consumer if any). */
+  /** Every function of this construct (areas, tick and the queue consumers). */
   get functions(): NodejsFunction[] {
-    return [...this.areaFunctions.values(), this.tick, ...(this.dispatch ? [this.dispatch] : [])];
+    return [...this.areaFunctions.values(), this.tick, ...(this.dispatch ? [this.dispatch] : []), ...(this.commandDlq ? [this.commandDlq] : [])];
   }
 }

@@ -59,7 +59,7 @@ export class AtendeStack extends Stack {
 
     this.realtime = new Realtime(this, "Realtime", { environment: baseEnv });
     const env = { ...baseEnv, WS_MANAGEMENT_ENDPOINT: this.realtime.managementEndpoint };
-    this.api = new Api(this, "Api", { environment: env, dispatchQueue: d.dispatch.queue });
+    this.api = new Api(this, "Api", { environment: env, dispatchQueue: d.dispatch.queue, sessionCommandDlqs: d.sessionCommands.map((q) => q.dlq) });
     this.sessions = new Sessions(this, "Sessions", {
       environment: env,
       desiredCount: props.runnerDesiredCount ?? 1,
@@ -89,7 +89,7 @@ export class AtendeStack extends Stack {
       sendCommands(fn);
       this.realtime.grantManageConnections(fn);
     }
-    for (const fn of [this.api.tick, ...(this.api.dispatch ? [this.api.dispatch] : [])]) {
+    for (const fn of [this.api.tick, ...(this.api.dispatch ? [this.api.dispatch] : []), ...(this.api.commandDlq ? [this.api.commandDlq] : [])]) {
       tableRw(fn);
       sendCommands(fn);
       this.realtime.grantManageConnections(fn);

@@ -18,11 +18,13 @@ import {
   LogDrivers,
   OperatingSystemFamily,
 } from "aws-cdk-lib/aws-ecs";
-import { LogGroup, RetentionDays } from "aws-cdk-lib/aws-logs";
+import { Alarm, ComparisonOperator, TreatMissingData } from "aws-cdk-lib/aws-cloudwatch";
+import { FilterPattern, LogGroup, MetricFilter, RetentionDays } from "aws-cdk-lib/aws-logs";
 import { Construct } from "constructs";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { REPO_ROOT } from "./function.ts";
+import { SESSION_SHARDS } from "./data.ts";
 import { acknowledge } from "./nag.ts";
 
 /**
@@ -34,6 +36,15 @@ export function runnerDockerIgnore(): string[] {
     .split(/\r?\n/)
     .map((l) => l.trim())
     .filter((l) => l && !l.startsWith("#"));
+}
+
+/** File the runner touches on every lease tick (`RUNNER_HEARTBEAT_FILE`), read by the container health check. */
+export const HEARTBEAT_FILE = "/tmp/runner-heartbeat";
+
+/** Most shards one task holds: its share when all `desiredCount` tasks run, with one task's worth of slack. */
+export function runnerMaxShards(desiredCount: number): number {
+  const n = Math.max(1, desiredCount);
+  return n === 1 ? SESSION_SHARDS : Math.ceil(SESSION_SHARDS / (n - 1));
 }
 
 export interface SessionsProps {
@@ -49,6 +60,9 @@ export class Sessions extends Construct {
   readonly cluster: Cluster;
   readonly taskDefinition: FargateTaskDefinition;
   readonly service: FargateService;
+  /** Inbound messages parked and not yet stored, or given up (issue 8 §1): alarms on the runner's log lines. */
+  readonly parkedAlarm: Alarm;
+  readonly deadAlarm: Alarm;
 
   constructor(scope: Construct, id: string, props: SessionsProps) {
     super(scope, id);
@@ -79,11 +93,58 @@ export class Sessions extends Construct {
         ignoreMode: IgnoreMode.DOCKER,
         exclude: runnerDockerIgnore(),
       }),
-      environment: props.environment,
+      // Each task aims at its fair share of the shards (issue 8 §5); the cap keeps one task from taking them all
+      // while others start, and orphans are still taken when a task is missing.
+      environment: { ...props.environment, RUNNER_MAX_SHARDS: String(runnerMaxShards(props.desiredCount)), RUNNER_HEARTBEAT_FILE: HEARTBEAT_FILE },
       logging: LogDrivers.awsLogs({ streamPrefix: "runner", logGroup: logs }),
+      // Healthy while the lease loop keeps ticking (every 10 s it touches the heartbeat file); a stuck event loop
+      // or a dead lease loop makes ECS replace the task.
+      healthCheck: {
+        command: ["CMD", "node", "-e", `process.exit(Date.now() - require("fs").statSync("${HEARTBEAT_FILE}").mtimeMs < 60000 ? 0 : 1)`],
+        interval: Duration.seconds(30),
+        timeout: Duration.seconds(5),
+        retries: 3,
+        startPeriod: Duration.seconds(60),
+      },
       // SIGTERM: stop taking commands, finish in-flight sends, end sockets, release leases (DESIGN.md §7).
       stopTimeout: Duration.seconds(60),
     });
+    // Parked inbound messages (issue 8 §1): every re-drive pass logs the backlog left; a backlog that stays above 0
+    // for 15 minutes, or any message given up (kept raw), needs a look.
+    const backlog = new MetricFilter(this, "InboundBacklogMetric", {
+      logGroup: logs,
+      metricNamespace: "Atende/Runner",
+      metricName: "InboundParkedBacklog",
+      filterPattern: FilterPattern.stringValue("$.msg", "=", "inbound re-drive"),
+      metricValue: "$.backlog",
+    }).metric({ period: Duration.minutes(5), statistic: "Minimum" });
+    this.parkedAlarm = new Alarm(this, "InboundParkedAlarm", {
+      alarmDescription: "Inbound WhatsApp messages parked after ingest failures are not being stored (DynamoDB trouble?).",
+      metric: backlog,
+      threshold: 0,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 3,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+    const dead = new MetricFilter(this, "InboundDeadMetric", {
+      logGroup: logs,
+      metricNamespace: "Atende/Runner",
+      metricName: "InboundKeptRaw",
+      filterPattern: FilterPattern.any(
+        FilterPattern.stringValue("$.msg", "=", "inbound payload kept raw"),
+        FilterPattern.stringValue("$.msg", "=", "inbound message held in memory"),
+      ),
+      metricValue: "1",
+    }).metric({ period: Duration.minutes(5), statistic: "Sum" });
+    this.deadAlarm = new Alarm(this, "InboundDeadAlarm", {
+      alarmDescription: "An inbound WhatsApp payload could not be stored (kept raw under INDEAD) or is held in a runner's memory.",
+      metric: dead,
+      threshold: 0,
+      comparisonOperator: ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: TreatMissingData.NOT_BREACHING,
+    });
+
     acknowledge(this.taskDefinition.obtainExecutionRole(), {
       id: "AwsSolutions-IAM5[Resource::*]",
       reason: "ecr:GetAuthorizationToken supports no resource-level permission; image pulls themselves are scoped to the asset repository.",

@@ -72,8 +72,9 @@ describe("the Lambdas", () => {
     for (const area of areas()) {
       expect(descriptions.filter((d) => d.startsWith(`Atende HTTP area "${area}"`))).toHaveLength(1);
     }
-    // areas + three WebSocket routes + the minute tick + the deploy-time seed (+ the dispatch consumer once written)
-    expect(ours()).toHaveLength(areas().length + 5 + (hasDispatchConsumer ? 1 : 0));
+    // areas + three WebSocket routes + the minute tick + the deploy-time seed + the session-command DLQ consumer
+    // (+ the dispatch consumer once written)
+    expect(ours()).toHaveLength(areas().length + 6 + (hasDispatchConsumer ? 1 : 0));
     for (const f of ours()) {
       expect(f.Properties.Runtime).toBe("nodejs24.x");
       expect(f.Properties.Architectures).toEqual(["arm64"]);
@@ -93,7 +94,7 @@ describe("the Lambdas", () => {
   });
 
   it("consumes the dispatch queue with partial batch failures once functions/src/jobs/dispatch.ts exists", () => {
-    const mappings = resources("AWS::Lambda::EventSourceMapping");
+    const mappings = resources("AWS::Lambda::EventSourceMapping").filter((m) => !JSON.stringify(m.Properties.EventSourceArn).match(/SessionCommands\d+Dlq/));
     expect(mappings).toHaveLength(hasDispatchConsumer ? 1 : 0);
     for (const m of mappings) {
       expect(m.Properties.FunctionResponseTypes).toEqual(["ReportBatchItemFailures"]);
@@ -151,7 +152,8 @@ describe("the WebSocket API", () => {
       ),
     );
     const roles = withManage.flatMap((p) => p.Properties.Roles.map((r: { Ref: string }) => r.Ref) as string[]);
-    expect(roles).toHaveLength(areas().length + 3 + 1 + 1 + (hasDispatchConsumer ? 1 : 0));
+    // areas + ws functions + tick + runner task + the session-command DLQ consumer (+ the dispatch consumer)
+    expect(roles).toHaveLength(areas().length + 3 + 1 + 1 + 1 + (hasDispatchConsumer ? 1 : 0));
     expect(roles.some((r) => r.startsWith("SessionsTaskTaskRole"))).toBe(true);
   });
 });
@@ -251,6 +253,35 @@ describe("the session runner", () => {
     expect(existsSync(path.join(context, "web/src"))).toBe(false);
     // No NAT gateway: the runner's subnets are public, with no inbound rule.
     expect(resources("AWS::EC2::NatGateway")).toHaveLength(0);
+  });
+
+  it("caps the shards per task and has ECS replace a task whose lease loop stopped ticking (issue 8 §5)", () => {
+    const [task] = resources("AWS::ECS::TaskDefinition");
+    const [container] = task.Properties.ContainerDefinitions;
+    const env = Object.fromEntries((container.Environment as { Name: string; Value: string }[]).map((e) => [e.Name, e.Value]));
+    expect(env.RUNNER_MAX_SHARDS).toBe("16"); // one task: every shard; more tasks share them
+    expect(env.RUNNER_HEARTBEAT_FILE).toBe("/tmp/runner-heartbeat");
+    expect(container.HealthCheck.Command.join(" ")).toContain("/tmp/runner-heartbeat");
+    expect(container.HealthCheck.Retries).toBe(3);
+  });
+
+  it("alarms on parked inbound messages left unstored and on payloads kept raw (issue 8 §1)", () => {
+    const filters = resources("AWS::Logs::MetricFilter").map((f) => f.Properties.MetricTransformations[0].MetricName);
+    expect(filters).toEqual(expect.arrayContaining(["InboundParkedBacklog", "InboundKeptRaw"]));
+    const alarms = resources("AWS::CloudWatch::Alarm").filter((a) => ["InboundParkedBacklog", "InboundKeptRaw"].includes(a.Properties.MetricName));
+    expect(alarms).toHaveLength(2);
+    for (const a of alarms) expect(a.Properties.ComparisonOperator).toBe("GreaterThanThreshold");
+  });
+
+  it("consumes every session-command DLQ with the function that marks dead-lettered sends failed (issue 8 §2)", () => {
+    const mappings = resources("AWS::Lambda::EventSourceMapping").filter((m) =>
+      JSON.stringify(m.Properties.EventSourceArn).match(/SessionCommands\d+Dlq/),
+    );
+    expect(mappings).toHaveLength(16);
+    const fns = new Set(mappings.map((m) => JSON.stringify(m.Properties.FunctionName)));
+    expect(fns.size).toBe(1);
+    expect([...fns][0]).toContain("CommandDlq");
+    for (const m of mappings) expect(m.Properties.FunctionResponseTypes).toEqual(["ReportBatchItemFailures"]);
   });
 });
 

@@ -35,6 +35,8 @@ describe("leased runner tasks", () => {
         owner,
         renewEveryMs: 100,
         leaseTtlMs: 60_000,
+        // This test is about the hand-over alone: the first task keeps every shard while the second waits.
+        rebalance: false,
         transport: network.transport(),
         runner: {
           store: mem.store,
@@ -70,4 +72,34 @@ describe("leased runner tasks", () => {
     await eventually(() => network.sent(w.id).length === 2);
     expect(network.sent(w.id).map((s) => s.id)).toEqual([first.id, second.id]);
   });
+
+  it("shares the shards between tasks: a new task gets its fair share without a restart, and a lone task takes the orphans", async () => {
+    for (const t of tasks.splice(0)) await t.stop();
+    const task = (owner: string, maxShards?: number) =>
+      startCloudRunner({
+        owner,
+        renewEveryMs: 100,
+        leaseTtlMs: 60_000,
+        maxShards,
+        // Shards freed by rebalancing go to the task under its share; only the last step relies on orphan takeover.
+        orphanTicks: 20,
+        transport: network.transport(),
+        runner: { store: memoryStore().store, ingest: recordingIngest().port, consumer: { waitSeconds: 1, visibilitySeconds: 5, retryDelaySeconds: 1 } },
+      }).then((t) => (tasks.push(t), t));
+
+    const a = await task("share-a");
+    expect(a.leases.shards()).toHaveLength(16);
+    const b = await task("share-b");
+    // The first task gives shards back, one per tick, down to ceil(16 / 2); the second takes them.
+    await eventually(() => a.leases.shards().length === 8 && b.leases.shards().length === 8, 60_000);
+    expect(new Set([...a.leases.shards(), ...b.leases.shards()]).size).toBe(16);
+
+    // A third task capped at 4 while only two others share: it stays within its cap.
+    const c = await task("share-c", 4);
+    await eventually(() => c.leases.shards().length === 4, 60_000);
+    await a.stop();
+    await c.stop();
+    // Alone, the last task takes every shard back (the freed ones are orphans once nobody else is alive).
+    await eventually(() => b.leases.shards().length === 16, 60_000);
+  }, 240_000);
 });

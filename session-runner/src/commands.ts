@@ -22,6 +22,16 @@ import type { SessionManager } from "./sessions.ts";
 import { NotInitialized, RetryLater } from "./errors.ts";
 export { RetryLater };
 
+/**
+ * Visibility (s) a command gets after its `receiveCount`-th receive ended in a retryable failure (issue 8 §2):
+ * `baseSeconds`·2^(receiveCount-1), at least `retryAfterSeconds`, capped at SQS's 12 h. With the defaults (15 s,
+ * 5 receives) a command outlives 7½ minutes of reconnecting before its DLQ marks the message failed.
+ */
+export function retryVisibility(receiveCount: number, baseSeconds: number, retryAfterSeconds = 0): number {
+  const backoff = baseSeconds * 2 ** Math.max(0, receiveCount - 1);
+  return Math.min(43_200, Math.ceil(Math.max(backoff, retryAfterSeconds)));
+}
+
 const DONE_TTL_SECONDS = 7 * 24 * 3600;
 
 /** Outcome of claiming a command. */
@@ -32,7 +42,24 @@ export type Claim = "claimed" | "done" | "busy";
  * holds a live claim, else `claimed` (a dead owner's expired claim is taken over).
  */
 export async function claimCommand(commandId: string, owner: string, claimMs: number): Promise<Claim> {
+  return (await claimCommandDetailed(commandId, owner, claimMs)).claim;
+}
+
+/**
+ * {@link claimCommand} with what the previous owner left: `claimUntil` (ms epoch) of a live claim held by another
+ * owner, and `takenOver` + `stage` when an expired claim of a dead owner was taken over (`stage` "sending" = it had
+ * started a send whose outcome is unknown).
+ */
+export async function claimCommandDetailed(
+  commandId: string,
+  owner: string,
+  claimMs: number,
+): Promise<{ claim: Claim; claimUntil?: number; takenOver?: boolean; stage?: string }> {
   const now = Date.now();
+  const before = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.command(commandId), ConsistentRead: true }));
+  const prev = before.Item;
+  if (prev?.state === "DONE") return { claim: "done" };
+  if (prev?.state === "PROCESSING" && prev.owner !== owner && Number(prev.claimUntil) >= now) return { claim: "busy", claimUntil: Number(prev.claimUntil) };
   try {
     await ddb().send(
       new PutCommand({
@@ -43,12 +70,27 @@ export async function claimCommand(commandId: string, owner: string, claimMs: nu
         ExpressionAttributeValues: { ":p": "PROCESSING", ":now": now, ":me": owner },
       }),
     );
-    return "claimed";
+    const takenOver = prev?.state === "PROCESSING" && prev.owner !== owner;
+    return { claim: "claimed", ...(takenOver ? { takenOver, stage: prev?.stage ? String(prev.stage) : undefined } : {}) };
   } catch (err) {
     if (!isConditionFailed(err)) throw err;
     const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.command(commandId), ConsistentRead: true }));
-    return out.Item?.state === "DONE" ? "done" : "busy";
+    return out.Item?.state === "DONE" ? { claim: "done" } : { claim: "busy", claimUntil: Number(out.Item?.claimUntil ?? now + claimMs) };
   }
+}
+
+/** Records that the owner of a claim is about to hand a send to WhatsApp (a takeover then knows its outcome is unknown). */
+export async function markSending(commandId: string, owner: string): Promise<void> {
+  await ddb().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: keys.command(commandId),
+      UpdateExpression: "SET stage = :s",
+      ConditionExpression: "#s = :p AND #o = :me",
+      ExpressionAttributeNames: { "#s": "state", "#o": "owner" },
+      ExpressionAttributeValues: { ":s": "sending", ":p": "PROCESSING", ":me": owner },
+    }),
+  );
 }
 
 /** Marks a claimed command DONE with its result (e.g. the WhatsApp message id). */
@@ -104,11 +146,14 @@ export class CommandHandler {
    * Throws {@link RetryLater} (or any error) when it must stay in the queue.
    */
   async handle(cmd: SessionCommand): Promise<"done" | "duplicate"> {
-    const claim = await claimCommand(cmd.commandId, this.o.owner, this.claimMs);
-    if (claim === "done") return "duplicate";
-    if (claim === "busy") throw new RetryLater("command is being handled by another owner");
+    const c = await claimCommandDetailed(cmd.commandId, this.o.owner, this.claimMs);
+    if (c.claim === "done") return "duplicate";
+    if (c.claim === "busy") {
+      // Retry once the other owner's claim has expired (a dead runner's claim is then taken over).
+      throw new RetryLater("command is being handled by another owner", Math.max(1, ((c.claimUntil ?? Date.now()) - Date.now()) / 1000 + 1));
+    }
     try {
-      const result = await this.run(cmd);
+      const result = cmd.type === "send" && c.takenOver && c.stage === "sending" ? await this.afterDeadSend(cmd) : await this.run(cmd);
       await completeCommand(cmd.commandId, result);
       return "done";
     } catch (err) {
@@ -153,6 +198,19 @@ export class CommandHandler {
     }
   }
 
+  /**
+   * A send whose previous owner died after handing it to WhatsApp: whether it left is unknown. Sending again could
+   * deliver it twice, so it is not resent: a receipt already seen (ack ≥ 1) means it was sent; otherwise the message
+   * is marked failed (the agent sees it and may retry), so it is never stuck at ack 0 (issue 8 §2).
+   */
+  private async afterDeadSend(cmd: Extract<SessionCommand, { type: "send" }>): Promise<Record<string, unknown>> {
+    const m = await this.o.store.getMessage(cmd.companyId, cmd.ticketId, cmd.messageId);
+    if (!m) return { skipped: "ERR_NO_MESSAGE_FOUND" };
+    if (m.ack !== 0) return { waId: m.id, alreadySent: m.ack > 0 };
+    await this.fail(m, "ERR_SENDING_WAPP_MSG");
+    return { failed: "ERR_SENDING_WAPP_MSG", outcomeUnknown: true };
+  }
+
   private socketFor(ref: { companyId: number; whatsappId: number }) {
     const s = this.o.sessions.get(ref.whatsappId);
     if (s?.isOpen && s.sock) return s.sock;
@@ -182,6 +240,7 @@ export class CommandHandler {
       const q = await store.getMessage(cmd.companyId, cmd.ticketId, m.quotedMsgId);
       if (q) quoted = { key: { remoteJid: q.remoteJid, fromMe: q.fromMe, id: q.id, ...(q.participant ? { participant: q.participant } : {}) }, message: { conversation: q.body } };
     }
+    await markSending(cmd.commandId, this.o.owner);
     try {
       const sent = await sock.sendMessage(jidOf(m), content, { messageId: m.id, ...(quoted ? { quoted } : {}) });
       const current = await store.getMessage(cmd.companyId, cmd.ticketId, m.id);
@@ -232,7 +291,7 @@ export interface ConsumerOptions {
   waitSeconds?: number;
   /** Visibility timeout given to received commands, extended while a command runs (s). Default 60. */
   visibilitySeconds?: number;
-  /** Visibility after a retryable failure (s). Default 5. */
+  /** First visibility after a retryable failure (s), doubled per receive ({@link retryVisibility}). Default 15. */
   retryDelaySeconds?: number;
 }
 
@@ -337,7 +396,8 @@ export class CommandConsumer {
         if (this.killed) return;
         const retry = err instanceof RetryLater;
         log(retry ? "info" : "error", "session command will be retried", { commandId: cmd.commandId, type: cmd.type, whatsappId: cmd.whatsappId, err });
-        await this.setVisibility(url, m, this.o.retryDelaySeconds ?? 5);
+        const receives = Number(m.Attributes?.ApproximateReceiveCount ?? 1) || 1;
+        await this.setVisibility(url, m, retryVisibility(receives, this.o.retryDelaySeconds ?? 15, retry ? (err as RetryLater).retryAfterSeconds : 0));
         for (const rest of list.slice(i + 1)) await this.setVisibility(url, rest, 0);
         return;
       }

@@ -17,7 +17,11 @@ export class RunnerError extends Error {
 
 /** A failure worth retrying later (session reconnecting, transport hiccup): the command stays in the queue. */
 export class RetryLater extends RunnerError {
-  constructor(message: string) {
+  /** `retryAfterSeconds`: the earliest moment a retry can succeed (a live claim's expiry, a 440 back-off), if known. */
+  constructor(
+    message: string,
+    readonly retryAfterSeconds?: number,
+  ) {
     super("RETRY_LATER", message);
   }
 }

@@ -6,7 +6,7 @@
  * `leaseUntil` is epoch milliseconds; the table's TTL attribute is deliberately not used (TTL deleting a lease item
  * would reset its epoch).
  */
-import { GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { ddb, tableName } from "@atende/shared/db/client";
 import { isConditionFailed } from "@atende/shared/db/errors";
 import { keys } from "@atende/shared/db/keys";
@@ -78,6 +78,35 @@ export class ShardLeases {
       }
       return "unknown";
     }
+  }
+
+  /** True when nobody holds a live lease on `shard` (consistent read). */
+  async isFree(shard: number): Promise<boolean> {
+    const cur = (await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.lease(shard), ConsistentRead: true }))).Item;
+    return !cur || Number(cur.leaseUntil ?? 0) <= Date.now();
+  }
+
+  /**
+   * Announces this task as alive for `ttlMs` and returns how many runner tasks are alive now (this one included):
+   * the divisor of the fair share of shards (issue 8 §5). Presence items live in one small partition (`RUNNERS`).
+   */
+  async heartbeat(): Promise<number> {
+    const now = Date.now();
+    await ddb().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...keys.runnerPresence(this.owner), _type: "runnerPresence", owner: this.owner, aliveUntil: now + this.ttlMs, expiresAt: Math.floor((now + this.ttlMs) / 1000) + 3600 },
+      }),
+    );
+    const out = await ddb().send(
+      new QueryCommand({ TableName: tableName(), KeyConditionExpression: "PK = :pk", ExpressionAttributeValues: { ":pk": keys.runnerPresencePK }, ConsistentRead: true }),
+    );
+    return Math.max(1, (out.Items ?? []).filter((i) => Number(i.aliveUntil ?? 0) > now).length);
+  }
+
+  /** Withdraws this task's presence (graceful stop). */
+  async leave(): Promise<void> {
+    await ddb().send(new DeleteCommand({ TableName: tableName(), Key: keys.runnerPresence(this.owner) }));
   }
 
   /** True when the lease of `shard` is still ours (consistent read). */

@@ -37,8 +37,11 @@ export interface IngestResult {
 export interface IngestContext {
   companyId: number;
   whatsappId: number;
-  /** Downloads a message's media with Baileys' `downloadMediaMessage` (time-limited); null on failure. */
-  downloadMedia?: (msg: unknown) => Promise<{ bytes: Buffer; mimetype: string } | null>;
+  /**
+   * Downloads a message's media with Baileys' `downloadMediaMessage` (time-limited); null on failure. Stops at
+   * `maxBytes` with `{tooLarge, size}` (issue 8 §3).
+   */
+  downloadMedia?: (msg: unknown, maxBytes?: number) => Promise<{ bytes: Buffer; mimetype: string } | { tooLarge: true; size: number } | null>;
 }
 
 /** The ingest port: every Baileys event except `connection.update` and `creds.update` goes through it. */

@@ -4,7 +4,7 @@
  * (one machine, every shard, simulator by default) and `main.ts` (Fargate, leased shards).
  */
 import { randomUUID } from "node:crypto";
-import { handleBaileysEvent } from "@atende/shared/ingest/index";
+import { handleBaileysEvent, redriveParked } from "@atende/shared/ingest/index";
 import { log } from "@atende/shared/log";
 import { shardOf } from "@atende/shared/whatsapp/commands";
 import { listShardWhatsappItems } from "@atende/shared/whatsapp/repository";
@@ -28,6 +28,12 @@ export interface RunnerOptions {
   sessions?: Partial<Omit<SessionManagerOptions, "transport" | "ingest" | "setState" | "stillOwner">>;
   /** How long a command claim protects a command being handled (ms). */
   claimMs?: number;
+  /**
+   * Re-drives the parked inbound messages of the served shards (issue 8 §1); default `redriveParked` of the ingest
+   * service, `false` to turn it off (tests with a fake ingest port). Runs every `redriveEveryMs` (default 30000).
+   */
+  redrive?: typeof redriveParked | false;
+  redriveEveryMs?: number;
 }
 
 /** One runner process. */
@@ -36,6 +42,8 @@ export class Runner {
   readonly handler: CommandHandler;
   readonly consumer: CommandConsumer;
   readonly owner: string;
+  private redriveTimer: NodeJS.Timeout | undefined;
+  private redriving: Promise<unknown> | undefined;
 
   constructor(private readonly o: RunnerOptions) {
     this.owner = o.owner ?? `runner-${randomUUID()}`;
@@ -54,6 +62,39 @@ export class Runner {
   async start(): Promise<void> {
     for (const shard of this.o.shards()) await this.bootShard(shard);
     this.consumer.start();
+    this.startRedrive();
+  }
+
+  /** Starts the periodic re-drive of parked inbound messages (idempotent; off when `redrive: false`). */
+  startRedrive(): void {
+    const redrive = this.o.redrive ?? (this.o.ingest ? false : redriveParked);
+    if (!redrive || this.redriveTimer) return;
+    this.redriveTimer = setInterval(() => void this.redriveNow(), this.o.redriveEveryMs ?? 30_000);
+    this.redriveTimer.unref();
+  }
+
+  /**
+   * Re-drives now the parked inbound messages of the served shards that are due at `now` (ms epoch; default the
+   * clock), with the live session's media downloader when there is one. One pass at a time; never throws.
+   */
+  async redriveNow(now?: number): Promise<unknown> {
+    const redrive = this.o.redrive ?? (this.o.ingest ? false : redriveParked);
+    if (!redrive) return undefined;
+    await this.redriving;
+    this.redriving = redrive({ shards: this.o.shards(), now, contextFor: (_cid, wid) => this.sessions.ingestContextOf(wid) })
+      .then((c) => {
+        // `backlog`: parked messages still waiting after this pass (the CDK alarm reads it from this line).
+        if (c.stored || c.rescheduled || c.dead || c.held) log("info", "inbound re-drive", { ...c, backlog: c.rescheduled + c.held });
+        return c;
+      })
+      .catch((err) => log("warn", "inbound re-drive failed", { err }))
+      .finally(() => (this.redriving = undefined));
+    return this.redriving;
+  }
+
+  private stopRedrive() {
+    clearInterval(this.redriveTimer);
+    this.redriveTimer = undefined;
   }
 
   /** Starts every connection of a shard that is not DISCONNECTED (paired ones reopen without a QR). */
@@ -73,12 +114,15 @@ export class Runner {
 
   /** Graceful stop: no new commands, in-flight ones finish, sockets end without logout. */
   async stop(): Promise<void> {
+    this.stopRedrive();
+    await this.redriving;
     await this.consumer.stop();
     await this.sessions.stopAll();
   }
 
   /** Abrupt stop, as if the process died mid-work (tests): nothing more is acknowledged. */
   async kill(): Promise<void> {
+    this.stopRedrive();
     await this.consumer.kill();
     await this.sessions.stopAll();
   }

@@ -290,24 +290,51 @@ export class SessionManager {
     });
   }
 
+  /** The ingest context of a connection's open session (its media downloader), for re-driving parked messages. */
+  ingestContextOf(whatsappId: number): ReturnType<SessionManager["ingestContext"]> | undefined {
+    const s = this.sessions.get(whatsappId);
+    return s?.isOpen && s.sock ? this.ingestContext(s, s.sock) : undefined;
+  }
+
   private ingestContext(s: Session, sock: RunnerSocket) {
     return {
       companyId: s.ref.companyId,
       whatsappId: s.ref.whatsappId,
-      downloadMedia: (msg: unknown) => this.download(sock, msg as WAMessage),
+      downloadMedia: (msg: unknown, maxBytes?: number) => this.download(sock, msg as WAMessage, maxBytes),
     };
   }
 
-  /** Downloads a message's media with Baileys' `downloadMediaMessage`, within `downloadTimeoutMs`; null on failure. */
-  private async download(sock: RunnerSocket, msg: WAMessage): Promise<{ bytes: Buffer; mimetype: string } | null> {
+  /**
+   * Downloads a message's media with Baileys' `downloadMediaMessage` as a stream, within `downloadTimeoutMs`; null on
+   * failure. Never holds more than `maxBytes` (issue 8 §3): an announced `fileLength` above it is not downloaded at
+   * all, and a stream that passes it is cut, answering `{tooLarge, size}`.
+   */
+  private async download(sock: RunnerSocket, msg: WAMessage, maxBytes = Number.POSITIVE_INFINITY): Promise<{ bytes: Buffer; mimetype: string } | { tooLarge: true; size: number } | null> {
     const content = extractMessageContent(msg.message);
     const type = getContentType(content ?? undefined);
-    const media = type ? ((content as Record<string, { mimetype?: string | null } | undefined>)[type] ?? undefined) : undefined;
+    const media = type ? ((content as Record<string, { mimetype?: string | null; fileLength?: number | { low: number; high: number } | null } | undefined>)[type] ?? undefined) : undefined;
+    const announced = Number(media?.fileLength ?? 0);
+    if (announced > maxBytes) return { tooLarge: true, size: announced };
     const abort = new AbortController();
     let timer: NodeJS.Timeout | undefined;
+    const read = async () => {
+      const stream = await downloadMediaMessage(msg, "stream", { options: { signal: abort.signal } }, { logger: silent, reuploadRequest: sock.updateMediaMessage });
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of stream as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        if (size > maxBytes) {
+          (stream as { destroy?: () => void }).destroy?.();
+          abort.abort();
+          return { tooLarge: true as const, size };
+        }
+        chunks.push(chunk);
+      }
+      return { bytes: Buffer.concat(chunks), mimetype: media?.mimetype ?? "application/octet-stream" };
+    };
     try {
-      const bytes = await Promise.race([
-        downloadMediaMessage(msg, "buffer", { options: { signal: abort.signal } }, { logger: silent, reuploadRequest: sock.updateMediaMessage }),
+      return await Promise.race([
+        read(),
         new Promise<never>((_, reject) => {
           timer = setTimeout(() => {
             abort.abort();
@@ -315,7 +342,6 @@ export class SessionManager {
           }, this.o.downloadTimeoutMs);
         }),
       ]);
-      return { bytes, mimetype: media?.mimetype ?? "application/octet-stream" };
     } catch (err) {
       log("warn", "media download failed", { messageId: msg.key?.id, err });
       return null;

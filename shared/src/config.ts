@@ -33,6 +33,10 @@ const ConfigSchema = z.object({
   SESSION_COMMANDS_QUEUE_URL_PREFIX: z.string().optional(),
   /** Number of session shards (DESIGN.md §7). */
   SESSION_SHARDS: z.coerce.number().int().min(1).max(64).default(16),
+  /** Most session shards one runner task holds (issue 8 §5); unset = every shard. */
+  RUNNER_MAX_SHARDS: z.coerce.number().int().min(1).max(64).optional(),
+  /** File the runner touches on every lease tick; the container health check reads its age. */
+  RUNNER_HEARTBEAT_FILE: z.string().optional(),
   /** Campaign and schedule dispatch queue URL. */
   DISPATCH_QUEUE_URL: z.string().optional(),
   /** `simulator` (local default) or `baileys`. */

@@ -8,6 +8,7 @@
  * read through their due-time index (no scan). Returns how many users it changed and how many outbox items it applied.
  */
 import { log } from "@atende/shared/log";
+import { sweepOutbound } from "@atende/shared/messages/delivery";
 import { listCompanyIds, listOnlineUserIds } from "@atende/shared/realtime/connections";
 import { companySockets } from "@atende/shared/realtime/publish";
 import { setUserOnline } from "@atende/shared/users/service";
@@ -20,13 +21,22 @@ export interface ScheduledEvent {
   time?: string;
 }
 
-export async function handler(event: ScheduledEvent = {}): Promise<{ usersSetOffline: number; outboxApplied: number }> {
+export async function handler(
+  event: ScheduledEvent = {},
+): Promise<{ usersSetOffline: number; outboxApplied: number; outbound?: Awaited<ReturnType<typeof sweepOutbound>> }> {
   let outboxApplied = 0;
   try {
     const at = event.time ? Date.parse(event.time) : NaN;
     outboxApplied = await redriveOutbox(Number.isFinite(at) ? at : Date.now());
   } catch (err) {
     log("error", "tick: outbox re-drive failed", { err });
+  }
+  // Outbound messages left at ack 0 beyond their deadline (issue 8 §2): re-driven once, then failed.
+  let outbound: Awaited<ReturnType<typeof sweepOutbound>> | undefined;
+  try {
+    outbound = await sweepOutbound();
+  } catch (err) {
+    log("error", "tick: outbound sweep failed", { err });
   }
   let usersSetOffline = 0;
   for (const companyId of await listCompanyIds()) {
@@ -41,5 +51,5 @@ export async function handler(event: ScheduledEvent = {}): Promise<{ usersSetOff
   }
   if (usersSetOffline) log("info", "tick: users set offline", { usersSetOffline, time: event.time });
   if (outboxApplied) log("info", "tick: outbox items applied", { outboxApplied, time: event.time });
-  return { usersSetOffline, outboxApplied };
+  return { usersSetOffline, outboxApplied, ...(outbound ? { outbound } : {}) };
 }

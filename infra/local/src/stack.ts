@@ -231,7 +231,11 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
 
     // 6. SQS consumers (Lambda event source mappings) whose modules exist.
     const pollers: Poller[] = [];
-    const consumers: { queueUrl: string; module: string }[] = [{ queueUrl: sqs.dispatchQueueUrl, module: "functions/src/jobs/dispatch.ts" }];
+    const consumers: { queueUrl: string; module: string }[] = [
+      { queueUrl: sqs.dispatchQueueUrl, module: "functions/src/jobs/dispatch.ts" },
+      // Session-command DLQs (issue 8 §2): dead-lettered sends are marked failed.
+      ...Array.from({ length: getConfig().SESSION_SHARDS }, (_, n) => ({ queueUrl: `${sqs.sessionCommandsPrefix}-${n}-dlq.fifo`, module: "functions/src/jobs/command-dlq.ts" })),
+    ];
     for (const c of consumers) {
       const mod = await optionalImport<{ handler: SqsHandler }>(c.module);
       if (!mod?.handler) continue;

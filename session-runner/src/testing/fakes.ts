@@ -24,7 +24,7 @@ export function recordingIngest() {
         const c = m.message;
         if (c?.imageMessage || c?.documentMessage || c?.audioMessage) {
           const got = await ctx.downloadMedia!(m);
-          downloads.push({ id: m.key.id!, bytes: got?.bytes ?? null, mimetype: got?.mimetype });
+          downloads.push({ id: m.key.id!, bytes: got && "bytes" in got ? got.bytes : null, mimetype: got && "mimetype" in got ? got.mimetype : undefined });
         }
       }
     }

@@ -112,6 +112,28 @@ export const keys = {
   waKey: (wid: Id, type: string, id: string) => ({ PK: `WA#${wid}`, SK: `K#${type}#${id}` }),
   waPartition: (wid: Id) => `WA#${wid}`,
   lease: (shard: number) => ({ PK: `LEASE#SHARD#${shard}`, SK: "#" }),
+  /** A live session-runner task (fair share of shards, issue 8 §5); `aliveUntil` says until when. */
+  runnerPresence: (owner: string) => ({ PK: "RUNNERS", SK: `R#${owner}` }),
+  runnerPresencePK: "RUNNERS",
   /** Session command state (idempotency: PROCESSING → DONE). */
   command: (commandId: string) => ({ PK: `CMD#${commandId}`, SK: "#" }),
+
+  // ---- delivery safety (issue 8 §1, §2) ------------------------------------
+  /** An inbound message whose ingest kept failing, parked for a later re-drive (raw WAMessage kept). */
+  inboundParked: (cid: Id, wid: Id, waId: string) => ({ PK: `C#${cid}#INPARK#${wid}`, SK: `P#${waId}` }),
+  /** GSI4 due-time index of parked inbound messages, per session shard: `<dueAt>#<cid>#<wid>#<waId>`. */
+  inboundParkedDue: (shard: number, dueAtIso: string, cid: Id, wid: Id, waId: string) => ({
+    GSI4PK: `INPARK#SHARD#${shard}`,
+    GSI4SK: `${dueAtIso}#${cid}#${pad(wid)}#${waId}`,
+  }),
+  inboundParkedDuePK: (shard: number) => `INPARK#SHARD#${shard}`,
+  /** GSI4 listing of inbound payloads that can never be stored (kept raw for inspection). */
+  inboundDead: (atIso: string, cid: Id, wid: Id, ref: string) => ({ GSI4PK: "INDEAD", GSI4SK: `${atIso}#${cid}#${pad(wid)}#${ref}` }),
+  /** GSI4 due-time index of outbound messages waiting at ack 0: `<dueAt>#<cid>#<ticketId>#<msgId>` per hour bucket. */
+  outboundDue: (dueAtIso: string, cid: Id, tid: Id, msgId: string) => ({
+    GSI4PK: `OUTDUE#${dueAtIso.slice(0, 13)}`,
+    GSI4SK: `${dueAtIso}#${cid}#${pad(tid)}#${msgId}`,
+  }),
+  /** The outbound-pending marker of a message (exists while the message waits at ack 0). */
+  outboundPending: (cid: Id, tid: Id, msgId: string) => ({ PK: `C#${cid}#OUTPEND#${pad(tid)}`, SK: `M#${msgId}` }),
 } as const;

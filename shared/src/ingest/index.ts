@@ -28,7 +28,7 @@ import { getActiveTicketId, queryContactTickets } from "../tickets/repository.ts
 import type { TicketItem } from "../tickets/schema.ts";
 import { getWhatsappItem } from "../whatsapp/repository.ts";
 import { findOrCreateTicket, setTicketPresence } from "../tickets/service.ts";
-import { mapContent, MAX_PREVIEW_CHARS, type MappedMessage } from "./content.ts";
+import { mapContent, MAX_PREVIEW_CHARS, type MappedMessage, type MediaKind } from "./content.ts";
 import { jidUser, MAX_JID_CHARS, normalizeUserJid, phoneDigits, resolveKey, type ChatIdentity } from "./identity.ts";
 import {
   CallEvent,
@@ -45,13 +45,17 @@ import {
   WAMessage,
   WAMessageUpdate,
 } from "./schema.ts";
+import { dueParked, flushHeld, heldCount, keepRaw, parkInbound, rawFromJson, reschedule, unpark, withRetries } from "./parking.ts";
 import { applyAck, applyEdit, applyReaction, applyRevoke, findTarget, type Skips } from "./targets.ts";
 
 export interface IngestContext {
   companyId: number;
   whatsappId: number;
-  /** downloads a message's media with Baileys' downloadMediaMessage (time-limited); null on failure */
-  downloadMedia?: (msg: unknown) => Promise<{ bytes: Buffer; mimetype: string } | null>;
+  /**
+   * Downloads a message's media with Baileys' downloadMediaMessage (time-limited); null on failure. `maxBytes`: the
+   * download stops there and answers `{tooLarge: true, size}` (bytes read so far + 1 at least) instead of buffering on.
+   */
+  downloadMedia?: (msg: unknown, maxBytes?: number) => Promise<{ bytes: Buffer; mimetype: string } | { tooLarge: true; size: number } | null>;
   /**
    * Optional: the subject of a group (Baileys' `groupMetadata(jid).subject`), asked only while the group's contact
    * still carries its id as name; null when unknown. Without it groups are named by `groups.update`.
@@ -64,6 +68,26 @@ const MAX_WA_ID_CHARS = 128;
 
 /** Tunables (tests shorten the media time limit). `mediaTimeoutMs`: longest wait for one media download. */
 export const ingestOptions = { mediaTimeoutMs: 30_000 };
+
+/**
+ * Largest inbound media stored per kind, in bytes (issue 8 §3): a message announcing more (`fileLength`), or whose
+ * download passes it, is stored without its file, marked too large, with a note for the agent. WhatsApp's own limits
+ * are 16 MB for images and audio, 64 MB for video (2 GB documents): the runner's memory, not WhatsApp, sets ours.
+ */
+export const mediaSizeLimits: Record<MediaKind, number> = {
+  image: 16 * 2 ** 20,
+  sticker: 2 * 2 ** 20,
+  audio: 16 * 2 ** 20,
+  video: 64 * 2 ** 20,
+  document: 100 * 2 ** 20,
+};
+
+/** The note an agent sees on media too large to keep (our own wording, Portuguese like the product's system texts). */
+export function tooLargeNote(size: number): string {
+  const mb = size / 2 ** 20;
+  const shown = mb >= 1024 ? `${(mb / 1024).toFixed(1).replace(".", ",")} GB` : `${Math.ceil(mb)} MB`;
+  return `📎 Arquivo grande demais para o atendimento (${shown}): veja no celular.`;
+}
 
 type Handler = (ctx: IngestContext, data: unknown, skipped: Skips) => Promise<void>;
 
@@ -90,15 +114,19 @@ export async function handleBaileysEvent(
  */
 async function guard(skipped: Skips, fn: () => Promise<void>): Promise<void> {
   try {
-    await fn();
+    // Infrastructure failures (throttling, 5xx, conflicts that kept failing, ERR_CREATING_TICKET) are retried with
+    // backoff a few times; every write is idempotent, so a retry after a partial success is harmless (issue 8 §1).
+    await withRetries(fn, (err) => !isRefusal(err));
   } catch (err) {
-    if (err instanceof AppError && (err.status === 400 || err.status === 404)) {
-      skipped.push({ reason: `refused: ${err.code}` });
+    if (isRefusal(err)) {
+      skipped.push({ reason: `refused: ${(err as AppError).code}` });
       return;
     }
     throw err;
   }
 }
+
+const isRefusal = (err: unknown) => err instanceof AppError && (err.status === 400 || err.status === 404);
 
 const HANDLERS: Record<string, Handler> = {
   "messages.upsert": onUpsert,
@@ -131,11 +159,56 @@ async function onUpsert(ctx: IngestContext, data: unknown, skipped: Skips): Prom
   const p = MessagesUpsert.safeParse(data);
   if (!p.success) {
     skipped.push({ reason: "invalid messages.upsert payload" });
+    await keepRaw(ctx, data, "invalid messages.upsert payload", "upsert");
     return;
   }
   // Only live messages (`notify`, or a payload printed without its type) count as unread.
   const type = p.data.type === undefined || p.data.type === "notify" ? "notify" : "append";
-  for (const raw of p.data.messages) await guard(skipped, () => ingestOne(ctx, raw, type, skipped));
+  // Each message on its own (issue 8 §1): one that keeps failing is parked for a re-drive, the rest go on.
+  for (const raw of p.data.messages) {
+    try {
+      await guard(skipped, () => ingestOne(ctx, raw, type, skipped));
+    } catch (err) {
+      const waId = (raw as { key?: { id?: unknown } } | null)?.key?.id;
+      await parkInbound(ctx, raw, typeof waId === "string" ? waId : "unknown", type, err);
+      skipped.push({ reason: `parked for re-drive: ${(err as Error)?.name ?? "Error"}` });
+    }
+  }
+}
+
+/**
+ * Re-drives the parked inbound messages of `shards` that are due at `now` (issue 8 §1): each is ingested again (a
+ * duplicate is recognised by its alias and simply unparked); a failure is rescheduled with backoff, and given up as
+ * dead (kept raw) after `retryOptions.parkedMaxAttempts`. Messages this process held in memory are parked first.
+ * `contextFor` gives the live session's context (media download) when the runner has one. Returns the counts.
+ */
+export async function redriveParked(opts: {
+  shards: number[];
+  now?: number;
+  contextFor?: (companyId: number, whatsappId: number) => IngestContext | undefined;
+}): Promise<{ stored: number; rescheduled: number; dead: number; held: number }> {
+  const now = opts.now ?? Date.now();
+  const counts = { stored: 0, rescheduled: 0, dead: 0, held: 0 };
+  await flushHeld();
+  for (const shard of opts.shards) {
+    for (const p of await dueParked(shard, now)) {
+      const ctx = opts.contextFor?.(p.companyId, p.whatsappId) ?? { companyId: p.companyId, whatsappId: p.whatsappId };
+      const skipped: Skips = [];
+      try {
+        await guard(skipped, () => ingestOne(ctx, rawFromJson(p.raw), p.type, skipped));
+        await unpark(p);
+        counts.stored++;
+      } catch (err) {
+        try {
+          counts[await reschedule(p, err, now)]++;
+        } catch (e) {
+          log("warn", "parked inbound message not rescheduled", { companyId: p.companyId, whatsappId: p.whatsappId, err: e });
+        }
+      }
+    }
+  }
+  counts.held = heldCount();
+  return counts;
 }
 
 /** WhatsApp timestamp (seconds, sometimes ms) → ISO; now when absent. */
@@ -164,6 +237,8 @@ async function ingestOne(ctx: IngestContext, raw: unknown, type: "notify" | "app
   const parsed = WAMessage.safeParse(raw);
   if (!parsed.success) {
     skipped.push({ reason: "unreadable message" });
+    const id = (raw as { key?: { id?: unknown } } | null)?.key?.id;
+    await keepRaw(ctx, raw, "unreadable message", typeof id === "string" ? id.slice(0, 128) : "unknown");
     return;
   }
   const m = parsed.data;
@@ -219,13 +294,13 @@ interface Incoming {
   content: MappedMessage;
 }
 
-/** Downloads with the time limit; null on failure, timeout or no downloader. */
-async function download(ctx: IngestContext, raw: unknown): Promise<{ bytes: Buffer; mimetype: string } | null> {
+/** Downloads with the time limit and the size limit; null on failure, timeout or no downloader. */
+async function download(ctx: IngestContext, raw: unknown, maxBytes: number): Promise<{ bytes: Buffer; mimetype: string } | { tooLarge: true; size: number } | null> {
   if (!ctx.downloadMedia) return null;
   let timer: NodeJS.Timeout | undefined;
   try {
     return await Promise.race([
-      ctx.downloadMedia(raw).catch(() => null),
+      ctx.downloadMedia(raw, maxBytes).catch(() => null),
       new Promise<null>((resolve) => {
         timer = setTimeout(() => resolve(null), ingestOptions.mediaTimeoutMs);
       }),
@@ -274,11 +349,19 @@ async function storeMessage(ctx: IngestContext, inc: Incoming, skipped: Skips): 
     mediaSize: null,
     mediaError: false,
   };
+  let body = content.body;
   if (content.media) {
-    const got = await download(ctx, inc.raw);
-    const mimetype = got?.mimetype || content.media.mimetype;
+    const limit = mediaSizeLimits[content.media.kind];
+    // `fileLength` is read first: an announced 1.5 GB document is never downloaded (issue 8 §3).
+    const announcedTooLarge = content.media.size != null && content.media.size > limit;
+    const got = announcedTooLarge ? ({ tooLarge: true, size: content.media.size! } as const) : await download(ctx, inc.raw, limit);
+    const mimetype = (got && "mimetype" in got ? got.mimetype : "") || content.media.mimetype;
     media = { mediaKey: null, mediaName: content.media.fileName, mediaMime: mimetype, mediaSize: content.media.size, mediaError: true };
-    if (got) {
+    if (got && "tooLarge" in got) {
+      media = { ...media, mediaSize: Math.max(got.size, content.media.size ?? 0) };
+      body = [content.body, tooLargeNote(media.mediaSize!)].filter(Boolean).join("\n\n");
+      log("warn", "ingest: media too large, kept without its file", { companyId, whatsappId, messageId: inc.waId, size: media.mediaSize, kind: content.media.kind });
+    } else if (got) {
       const key = mediaKey(companyId, ticket.id, inc.waId, extOf(mimetype, content.media.fileName));
       try {
         await putMedia(key, got.bytes, mimetype);
@@ -315,7 +398,7 @@ async function storeMessage(ctx: IngestContext, inc: Incoming, skipped: Skips): 
     remoteJid: identity.chatJid,
     participant: identity.participant,
     senderName: identity.isGroup && !fromMe ? (inc.pushName ?? (identity.participant ? jidUser(identity.participant) : null)) : null,
-    body: content.body,
+    body,
     fromMe,
     read: fromMe || inc.type === "append",
     mediaType: content.mediaType,
@@ -341,6 +424,7 @@ async function storeMessage(ctx: IngestContext, inc: Incoming, skipped: Skips): 
     skipped.push({ reason: "duplicate message" });
     return;
   }
+  // Stored: `dispatch` never throws (listeners log their failures), so the caller never retries a stored message.
   await dispatch({ type: "message.created", companyId, message: res.message, ticket: res.ticket, ticketCreated });
 }
 

@@ -20,6 +20,7 @@ import {
   type TicketActor,
 } from "../tickets/service.ts";
 import { sendSessionCommand } from "../whatsapp/commands.ts";
+import { watchOutbound } from "./delivery.ts";
 import { getWhatsappItem } from "../whatsapp/repository.ts";
 import type { WhatsappItem } from "../whatsapp/schema.ts";
 import { getMessageById, ingestMessage, listMessages, updateMessage } from "./repository.ts";
@@ -197,7 +198,8 @@ export async function sendOutbound(companyId: number, sender: Sender, ticket: Ti
     throw new AppError("ERR_SENDING_WAPP_MSG", 400, { message: await toMessageView(companyId, failed) });
   }
   try {
-    await sendSessionCommand({ type: "send", companyId, whatsappId: ticket.whatsappId, ticketId: ticket.id, messageId: id });
+    const commandId = await sendSessionCommand({ type: "send", companyId, whatsappId: ticket.whatsappId, ticketId: ticket.id, messageId: id });
+    await watchOutbound(companyId, ticket.id, ticket.whatsappId, id, commandId);
   } catch (err) {
     log("error", "send command enqueue failed", { companyId, ticketId: ticket.id, messageId: id, err });
     const failed = await markFailed(companyId, stored.ticket, id, "ERR_SENDING_WAPP_MSG");
