@@ -269,6 +269,20 @@ describe("edit, delete, react, forward", () => {
     expect((await api("DELETE", `/api/messages/${theirs.id}`, { token: agent.token })).status).toBe(403);
   });
 
+  it("refuses editing or deleting a colleague's sent message; admins may", async () => {
+    const colleague = await makeUser(cid, { queueIds: [q1], name: "Bia" });
+    const ticket = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: agent.id });
+    const sent = await api("POST", `/api/messages/${ticket.id}`, { token: agent.token, body: { body: "meu texto", signMessage: false } });
+    await drainCommands();
+    expect((await api("POST", `/api/messages/edit/${sent.body.id}`, { token: colleague.token, body: { body: "alterado" } })).status).toBe(403);
+    expect((await api("DELETE", `/api/messages/${sent.body.id}`, { token: colleague.token })).status).toBe(403);
+    expect(await drainCommands()).toEqual([]);
+    expect(await getMessageById(cid, sent.body.id)).toMatchObject({ body: "meu texto", isDeleted: false, isEdited: false });
+    const res = await api("POST", `/api/messages/edit/${sent.body.id}`, { token: admin.token, body: { body: "corrigido" } });
+    expect(res.status).toBe(200);
+    expect((await api("DELETE", `/api/messages/${sent.body.id}`, { token: admin.token })).status).toBe(200);
+  });
+
   it("stores a reaction on the target message and enqueues it", async () => {
     const ticket = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: agent.id });
     const theirs = await inbound(ticket, `IN-react-${ticket.id}`, "bom dia");
@@ -294,6 +308,25 @@ describe("edit, delete, react, forward", () => {
     expect(await drainCommands()).toEqual([expect.objectContaining({ type: "send", messageId: res.body.id })]);
     expect((await api("POST", "/api/message/forward", { token: other.admin.token, body: { messageId: theirs.id, contactId: target.id } })).status).toBe(404);
     expect((await api("POST", "/api/message/forward", { token: agent.token, body: { messageId: theirs.id } })).status).toBe(400);
+  });
+});
+
+describe("forward to a ticket the caller may not see", () => {
+  it("refuses (403) and sends nothing when the contact's open ticket is in another queue, held by someone else", async () => {
+    const q2 = (await makeQueue(cid)).id;
+    const holder = await makeUser(cid, { queueIds: [q2] });
+    const target = await makeContact(cid, "Fila alheia");
+    const hidden = await makeTicket(cid, { whatsappId: wa, queueId: q2, status: "open", userId: holder.id, contact: target });
+    const ticket = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: agent.id });
+    const theirs = await inbound(ticket, `IN-fwd-hidden-${ticket.id}`, "não repassar");
+    const res = await api("POST", "/api/message/forward", { token: agent.token, body: { messageId: theirs.id, contactId: target.id } });
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ error: "ERR_NO_PERMISSION" });
+    expect(await drainCommands()).toEqual([]);
+    const list = await api("GET", `/api/messages/${hidden.id}`, { token: holder.token });
+    expect(list.body.messages).toEqual([]);
+    // An admin may forward there.
+    expect((await api("POST", "/api/message/forward", { token: admin.token, body: { messageId: theirs.id, contactId: target.id } })).status).toBe(200);
   });
 });
 
