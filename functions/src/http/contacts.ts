@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import { zId, zPageNumber } from "@atende/shared/common";
-import { ContactBody } from "@atende/shared/contacts/schema";
+import { ContactBody, ContactPatch } from "@atende/shared/contacts/schema";
 import { createContact, deleteContact, getContact, listContacts } from "@atende/shared/contacts/service";
 import { updateContact } from "@atende/shared/contacts/service";
 import { areaHandler, reply, route } from "./core/http.ts";
@@ -37,7 +37,7 @@ export const handler = areaHandler("contacts", {
   }),
   "PUT /api/contacts/{id}": route({
     params: IdParams,
-    body: ContactBody.partial(),
+    body: ContactPatch,
     handler: async (ctx) => updateContact(ctx.auth.companyId, ctx.params.id, ctx.body),
   }),
   "DELETE /api/contacts/{id}": route({
