@@ -100,6 +100,27 @@ describe("POST /api/tickets", () => {
     expect(second.body.ticket.user.name).toBe("Ana Agente");
   });
 
+  it("tells an agent who holds the contact's ticket in another queue, without that ticket's contents", async () => {
+    const contact = await makeContact(cid, "Helena Segredo");
+    const held = await makeTicket(cid, { whatsappId: wa, queueId: q2, status: "open", userId: agentQ2.id, contact });
+    const res = await api("POST", "/api/tickets", { token: agentQ1.token, body: { contactId: contact.id, queueId: q1, whatsappId: wa } });
+    expect(res.status).toBe(409);
+    expect(res.body.error).toBe("ERR_OTHER_OPEN_TICKET");
+    expect(res.body.ticket).toEqual({
+      id: held.id,
+      status: "open",
+      userId: agentQ2.id,
+      queueId: q2,
+      whatsappId: wa,
+      user: { id: agentQ2.id, name: "Beto" },
+      queue: expect.objectContaining({ id: q2, name: "Vendas" }),
+    });
+    expect(JSON.stringify(res.body)).not.toContain("Helena");
+    // The holder gets what opens it.
+    const own = await api("POST", "/api/tickets", { token: agentQ2.token, body: { contactId: contact.id, queueId: q2, whatsappId: wa } });
+    expect(own.body.ticket).toMatchObject({ id: held.id, uuid: held.uuid, userId: agentQ2.id });
+  });
+
   it("requires a queue from non-admins and validates the body", async () => {
     const contact = await makeContact(cid, "Davi");
     const noQueue = await api("POST", "/api/tickets", { token: agentQ1.token, body: { contactId: contact.id, whatsappId: wa } });
