@@ -56,6 +56,17 @@ describe("GET /api/tickets", () => {
     expect((await api("GET", "/api/tickets?cursor=not-a-cursor", { token: admin.token })).body.error).toBe("ERR_INVALID_CURSOR");
   });
 
+  it("refuses a filter naming more than 20 users or queues", async () => {
+    const many = JSON.stringify(Array.from({ length: 21 }, (_, i) => i + 1));
+    const users = await api("GET", `/api/tickets?users=${encodeURIComponent(many)}`, { token: admin.token });
+    expect(users.status).toBe(400);
+    expect(users.body.error).toBe("ERR_VALIDATION");
+    const queues = await api("GET", `/api/tickets?status=pending&queueIds=${encodeURIComponent(many)}`, { token: admin.token });
+    expect(queues.status).toBe(400);
+    const fine = await api("GET", `/api/tickets?status=pending&users=${encodeURIComponent(JSON.stringify([agentQ1.id, agentQ2.id]))}`, { token: admin.token });
+    expect(fine.status).toBe(200);
+  });
+
   it("answers 401 without a token", async () => {
     expect((await api("GET", "/api/tickets")).status).toBe(401);
   });

@@ -275,6 +275,10 @@ type SearchCursor = { c?: string; done?: boolean };
 
 const PAGE = 40;
 const MAX_WALK = 25;
+/** At most this many users or queues in one list filter (each is one index partition read per status). */
+export const MAX_LIST_FILTER_IDS = 20;
+/** At most this many index partitions merged for one page (guards the fan-out of queues × statuses). */
+export const MAX_LIST_SOURCES = 64;
 
 /**
  * Lists tickets for the actor (attendance.md §2 Tickets screen, §6). No scans and no page-discarding filters:
@@ -283,7 +287,9 @@ const MAX_WALK = 25;
  *   allowed queue (`Q#NONE` for admins and allTicket users) merged k-way by `<updatedAt>#<id>` with a map cursor;
  * - `users` filter: GSI3 per user; `searchParam` (3+ chars): contacts by name/number prefix, then GSI4 per contact.
  * Without `status` the three statuses are merged. Newest activity first. `cursor` (opaque, from `nextCursor`) or
- * `pageNumber` (walked server-side, at most 25 pages). Other companies' cursors → 400 `ERR_INVALID_CURSOR`.
+ * `pageNumber` (walked server-side, at most 25 pages). Other companies' cursors → 400 `ERR_INVALID_CURSOR`. More than
+ * {@link MAX_LIST_FILTER_IDS} users or queues in a filter, or more than {@link MAX_LIST_SOURCES} partitions, → 400
+ * `ERR_VALIDATION` before any read.
  */
 export async function listTickets(a: TicketActor, q: ListTicketsQuery): Promise<ListTicketsResult> {
   const limit = q.limit ?? PAGE;
@@ -299,6 +305,12 @@ export async function listTickets(a: TicketActor, q: ListTicketsQuery): Promise<
     if (!sources.some((s) => s.pk === pk)) sources.push({ id: `${index}|${pk}`, index, pk });
   };
   const requested = q.queueIds?.length ? [...new Set(q.queueIds)] : undefined;
+  if (requested && requested.length > MAX_LIST_FILTER_IDS) {
+    throw new AppError("ERR_VALIDATION", 400, { fields: [{ path: "queueIds", message: `At most ${MAX_LIST_FILTER_IDS}` }] });
+  }
+  if (q.users && new Set(q.users).size > MAX_LIST_FILTER_IDS) {
+    throw new AppError("ERR_VALIDATION", 400, { fields: [{ path: "users", message: `At most ${MAX_LIST_FILTER_IDS}` }] });
+  }
   const queuesFor = (): (number | null)[] | "ALL" => {
     if (admin) return requested ? [...requested, null] : "ALL";
     const allowed = requested ? requested.filter((x) => a.queueIds.includes(x)) : a.queueIds;
@@ -317,6 +329,8 @@ export async function listTickets(a: TicketActor, q: ListTicketsQuery): Promise<
     if (qs === "ALL") addSource("GSI1", keys.ticketStatusPK(cid, status));
     else for (const qid of qs) addSource("GSI2", keys.ticketQueuePK(cid, status, qid));
   }
+
+  if (sources.length > MAX_LIST_SOURCES) throw new AppError("ERR_VALIDATION", 400, { fields: [{ path: "queueIds", message: "Too many queues" }] });
 
   // Optional filters (rarely used; FilterExpression only for them). The updatedAt day is a key range instead.
   const filterParts: string[] = [];
