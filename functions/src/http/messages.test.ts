@@ -8,7 +8,7 @@ import { startS3, type S3Handle } from "../../../infra/local/src/s3.ts";
 import { startSqs, type SqsHandle } from "../../../infra/local/src/sqs.ts";
 import { nowIso } from "../../../shared/src/common.ts";
 import { resetConfig } from "../../../shared/src/config.ts";
-import { getMessageById, ingestMessage } from "../../../shared/src/messages/repository.ts";
+import { getMessage, getMessageById, ingestMessage, updateMessage } from "../../../shared/src/messages/repository.ts";
 import { MessageItem } from "../../../shared/src/messages/schema.ts";
 import { resetSqs, sqsClient } from "../../../shared/src/queue/enqueue.ts";
 import { resetS3 } from "../../../shared/src/storage/media.ts";
@@ -45,7 +45,7 @@ async function drainCommands(whatsappId = wa): Promise<any[]> {
   return out;
 }
 
-async function inbound(ticket: TicketItem, id: string, body: string, at = nowIso()): Promise<MessageItem> {
+async function inbound(ticket: TicketItem, id: string, body: string, at = nowIso(), remoteJid = "5511999990000@s.whatsapp.net"): Promise<MessageItem> {
   const now = nowIso();
   const { createdAt: _c, updatedAt: _u, ...m } = MessageItem.parse({
     id,
@@ -53,7 +53,7 @@ async function inbound(ticket: TicketItem, id: string, body: string, at = nowIso
     companyId: ticket.companyId,
     contactId: ticket.contactId,
     whatsappId: ticket.whatsappId,
-    remoteJid: "5511999990000@s.whatsapp.net",
+    remoteJid,
     body,
     fromMe: false,
     waTimestamp: at,
@@ -327,6 +327,23 @@ describe("forward to a ticket the caller may not see", () => {
     expect(list.body.messages).toEqual([]);
     // An admin may forward there.
     expect((await api("POST", "/api/message/forward", { token: admin.token, body: { messageId: theirs.id, contactId: target.id } })).status).toBe(200);
+  });
+});
+
+describe("a message id reused by another chat", () => {
+  it("keeps the first message reachable by id and each ticket's own copy addressable", async () => {
+    const q2 = (await makeQueue(cid)).id;
+    const mine = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: agent.id });
+    const theirs = await makeTicket(cid, { whatsappId: wa, queueId: q2, status: "pending" });
+    const id = `COLLIDE-${mine.id}`;
+    await inbound(mine, id, "original");
+    await inbound(theirs, id, "intruso", nowIso(), "5511988887777@s.whatsapp.net");
+    const res = await api("POST", `/api/messages/${id}/reactions`, { token: agent.token, body: { type: "👍" } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ ticketId: mine.id, body: "original" });
+    expect(await getMessageById(cid, id)).toMatchObject({ ticketId: mine.id, body: "original" });
+    expect(await getMessage(cid, theirs.id, id)).toMatchObject({ ticketId: theirs.id, body: "intruso", reactions: [] });
+    expect((await updateMessage(cid, theirs.id, id, { read: true })).body).toBe("intruso");
   });
 });
 

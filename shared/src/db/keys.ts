@@ -81,8 +81,12 @@ export const keys = {
   ticketTag: (cid: Id, tid: Id, tagId: Id) => ({ PK: `C#${cid}#TK#${tid}`, SK: `TAG#${pad(tagId)}` }),
   /** WhatsApp message alias: dedupe, acks, edits, reactions, getMessage. */
   waMessage: (cid: Id, wid: Id, remoteJid: string, waId: string) => ({ PK: `C#${cid}#WAMSG#${wid}#${remoteJid}#${waId}`, SK: "#" }),
-  /** Message id (= WhatsApp id) → location, for /messages/{id} routes. */
-  messageRef: (cid: Id, msgId: string) => ({ PK: `C#${cid}#MSG#${msgId}`, SK: "#" }),
+  /**
+   * Message id (= WhatsApp id) → location, for /messages/{id} routes. One item per ticket holding that id (SK
+   * `TK#<tid>`), so a colliding id from another chat never overwrites the first message's reference.
+   */
+  messageRef: (cid: Id, msgId: string, tid: Id) => ({ PK: `C#${cid}#MSG#${msgId}`, SK: `TK#${pad(tid)}` }),
+  messageRefPK: (cid: Id, msgId: string) => `C#${cid}#MSG#${msgId}`,
   /** One open/pending ticket per contact per connection. */
   activeTicket: (cid: Id, wid: Id, ctid: Id) => ({ PK: `C#${cid}#ACTIVE#${wid}#${ctid}`, SK: "#" }),
 
