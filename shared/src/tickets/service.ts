@@ -35,7 +35,7 @@ import { TicketItem, type TicketStatus, type TicketView } from "./schema.ts";
 
 /**
  * The ingest path's ticket (DESIGN.md §6): returns the contact's open/pending ticket on that connection (the ACTIVE
- * marker), or creates a new `pending` ticket (queue `queueId`, else `resolveQueueId()`, else none) when there is none — so a customer writing after
+ * marker), or creates a new `pending` ticket (queue `queueId`, else `resolveQueueId()` when that queue still exists, else none) when there is none — so a customer writing after
  * a close starts a new ticket while the earlier ones stay readable. Race-safe: concurrent calls give one ticket (the
  * loser reads the winner through the marker). Does not publish: the caller publishes after storing its message.
  */
@@ -60,7 +60,11 @@ export async function findOrCreateTicket(
       await deleteStaleMarker(companyId, input.whatsappId, input.contactId, activeId);
       continue;
     }
-    if (queueId === undefined && input.resolveQueueId) queueId = await input.resolveQueueId();
+    if (queueId === undefined && input.resolveQueueId) {
+      queueId = await input.resolveQueueId();
+      // A routed queue that no longer exists (deleted while a connection still named it) routes nowhere.
+      if (queueId != null && !(await batchGetRaw([keys.queue(companyId, queueId)], true)).size) queueId = null;
+    }
     const now = nowIso();
     const ticket = TicketItem.parse({
       id: await nextId(companyId, "ticket"),
