@@ -194,9 +194,12 @@ describe("POST /api/auth/refresh_token", () => {
     const c1 = cookieValue(jrt(login.cookies)!);
     const r1 = await api("POST", "/api/auth/refresh_token", { cookies: [c1] });
     expect(r1.status).toBe(200);
-    const c2 = cookieValue(jrt(r1.cookies)!);
+    const r2 = await api("POST", "/api/auth/refresh_token", { cookies: [cookieValue(jrt(r1.cookies)!)] });
+    expect(r2.status).toBe(200);
+    const c2 = cookieValue(jrt(r2.cookies)!);
     const versionBefore = (await rawUser(companyId, admin.id)).tokenVersion;
 
+    // c1 was rotated away two steps ago: no longer the just-rotated token a second tab may still send.
     const reuse = await api("POST", "/api/auth/refresh_token", { cookies: [c1] });
     expect(reuse.status).toBe(401);
     expect(reuse.body).toEqual({ error: "ERR_SESSION_EXPIRED" });
@@ -204,7 +207,36 @@ describe("POST /api/auth/refresh_token", () => {
     expect((await rawUser(companyId, admin.id)).tokenVersion).toBe(versionBefore + 1);
     // Neither the legitimate holder's newer cookie nor its access token work any more.
     expect((await api("POST", "/api/auth/refresh_token", { cookies: [c2] })).status).toBe(401);
-    expect((await api("GET", "/api/auth/me", { token: r1.body.token })).status).toBe(401);
+    expect((await api("GET", "/api/auth/me", { token: r2.body.token })).status).toBe(401);
+  });
+
+  it("lets two tabs refresh with the same cookie at once without logging the user out", async () => {
+    const { companyId, admin } = await makeCompany();
+    const login = await loginAs(admin);
+    const c1 = cookieValue(jrt(login.cookies)!);
+    const versionBefore = (await rawUser(companyId, admin.id)).tokenVersion;
+    const [a, b] = await Promise.all([
+      api("POST", "/api/auth/refresh_token", { cookies: [c1] }),
+      api("POST", "/api/auth/refresh_token", { cookies: [c1] }),
+    ]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    // The second tab, a moment later, with the cookie the first one already rotated.
+    const late = await api("POST", "/api/auth/refresh_token", { cookies: [c1] });
+    expect(late.status).toBe(200);
+    expect((await rawUser(companyId, admin.id)).tokenVersion).toBe(versionBefore);
+    for (const r of [a, b, late]) {
+      expect((await api("GET", "/api/auth/me", { token: r.body.token })).status).toBe(200);
+      expect((await api("POST", "/api/auth/refresh_token", { cookies: [cookieValue(jrt(r.cookies)!)] })).status).toBe(200);
+    }
+  });
+
+  it("lets a super user whose own company is past due log in and refresh (they extend due dates)", async () => {
+    const past = new Date(Date.now() - 2 * 86400000).toISOString();
+    const { admin } = await makeCompany({ dueDate: past, adminSuper: true });
+    const res = await loginAs(admin);
+    expect(res.status).toBe(200);
+    const r = await api("POST", "/api/auth/refresh_token", { cookies: [cookieValue(jrt(res.cookies)!)] });
+    expect(r.status).toBe(200);
   });
 
   it("answers 401 and clears the cookie when the cookie is missing or forged", async () => {

@@ -25,13 +25,16 @@ export const UserItem = z.object({
   tokenVersion: z.number().int().default(0),
   /** `jti` of the one refresh token currently valid for the user (rotated on every refresh; issue 2 §3). */
   refreshJti: z.string().optional(),
+  /** The refresh `jti` rotated away last, still accepted until `prevRefreshUntil` (epoch ms): two tabs refreshing at once. */
+  prevRefreshJti: z.string().optional(),
+  prevRefreshUntil: z.number().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
 export type UserItem = z.infer<typeof UserItem>;
 
 /** What the API returns for a user (no hash, no token version); `queues` are `{id,name,color}`. */
-export type PublicUser = Omit<UserItem, "passwordHash" | "tokenVersion" | "refreshJti"> & {
+export type PublicUser = Omit<UserItem, "passwordHash" | "tokenVersion" | "refreshJti" | "prevRefreshJti" | "prevRefreshUntil"> & {
   queues: { id: number; name: string; color: string }[];
   whatsapp?: { id: number; name: string } | null;
 };
