@@ -5,6 +5,9 @@
  */
 import { Duration, RemovalPolicy, Stack } from "aws-cdk-lib";
 import { Alarm, ComparisonOperator, TreatMissingData } from "aws-cdk-lib/aws-cloudwatch";
+import { SnsAction } from "aws-cdk-lib/aws-cloudwatch-actions";
+import { Alias } from "aws-cdk-lib/aws-kms";
+import { Topic } from "aws-cdk-lib/aws-sns";
 import { AttributeType, Billing, TableV2 } from "aws-cdk-lib/aws-dynamodb";
 import { BlockPublicAccess, Bucket, BucketEncryption, type CorsRule, HttpMethods, ObjectOwnership } from "aws-cdk-lib/aws-s3";
 import { Secret } from "aws-cdk-lib/aws-secretsmanager";
@@ -69,6 +72,8 @@ export function logBucket(scope: Construct, id: string, removal: RemovalPolicy):
 
 /** The table, bucket, queues and secrets every other part of the cloud uses. */
 export class Data extends Construct {
+  /** SNS topic every alarm notifies (DLQ depth). */
+  readonly alarmTopic: Topic;
   readonly table: TableV2;
   readonly mediaBucket: Bucket;
   readonly logsBucket: Bucket;
@@ -135,6 +140,13 @@ export class Data extends Construct {
       reason: "Used once to seed the first admin, who then changes the password in the app; rotating the secret would not change the user's password.",
     });
 
+    // Every alarm (DLQ depth) notifies this topic; subscribe the on-call email or chat to it (docs/deploy.md).
+    this.alarmTopic = new Topic(this, "Alarms", {
+      displayName: "Atende alarms",
+      enforceSSL: true,
+      masterKey: Alias.fromAliasName(this, "SnsManagedKey", "alias/aws/sns"),
+    });
+
     const region = Stack.of(this).region;
     const account = Stack.of(this).account;
     const urlSuffix = Stack.of(this).urlSuffix;
@@ -194,6 +206,7 @@ export class Data extends Construct {
       evaluationPeriods: 1,
       treatMissingData: TreatMissingData.NOT_BREACHING,
     });
+    alarm.addAlarmAction(new SnsAction(this.alarmTopic));
     return { queue, dlq, alarm };
   }
 }

@@ -17,7 +17,9 @@ import { buildApp } from "../lib/app.ts";
 import type { AtendeStack } from "../lib/atende-stack.ts";
 import { REPO_ROOT } from "../lib/function.ts";
 import { nagViolations } from "../lib/nag.ts";
-import { SPA_REWRITE_CODE } from "../lib/web.ts";
+import { assertNoSandbox, CONTENT_SECURITY_POLICY, SPA_REWRITE_CODE } from "../lib/web.ts";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 
 const cdkJson = JSON.parse(readFileSync(path.join(REPO_ROOT, "cdk.json"), "utf8")) as { context: Record<string, unknown> };
 
@@ -335,5 +337,55 @@ describe("cdk-nag AwsSolutions", () => {
 
   it("runs inside the synth, which succeeds", () => {
     expect(() => app.synth({ force: true })).not.toThrow();
+  });
+});
+
+describe("hardening (issue 8 §5)", () => {
+  it("sends every DLQ alarm to an encrypted SNS topic", () => {
+    const topics = template.findResources("AWS::SNS::Topic");
+    expect(Object.keys(topics)).toHaveLength(1);
+    const [topicId] = Object.keys(topics);
+    expect(Object.values(topics)[0].Properties.KmsMasterKeyId).toBeDefined();
+    const alarms = resources("AWS::CloudWatch::Alarm");
+    expect(alarms.length).toBeGreaterThan(0);
+    for (const a of alarms) expect(a.Properties.AlarmActions).toEqual([{ Ref: topicId }]);
+  });
+
+  it("throttles the HTTP API stage, tighter on login", () => {
+    const [stage] = resources("AWS::ApiGatewayV2::Stage").filter((s) => s.Properties.StageName === "$default");
+    expect(stage.Properties.DefaultRouteSettings).toMatchObject({ ThrottlingBurstLimit: expect.any(Number), ThrottlingRateLimit: expect.any(Number) });
+    expect(stage.Properties.RouteSettings["POST /api/auth/login"]).toMatchObject({ ThrottlingRateLimit: 5, ThrottlingBurstLimit: 10 });
+  });
+
+  it("has a CloudFront WAF with per-IP rate rules, attached when deployed in us-east-1", () => {
+    const [acl] = resources("AWS::WAFv2::WebACL");
+    expect(acl.Properties.Scope).toBe("CLOUDFRONT");
+    expect(acl.Properties.Rules.map((r: any) => r.Statement.RateBasedStatement.AggregateKeyType)).toEqual(["IP", "IP"]);
+    const [dist] = resources("AWS::CloudFront::Distribution");
+    expect(JSON.stringify(dist.Properties.DistributionConfig.WebACLId)).toContain("Fn::If");
+  });
+
+  it("sends a Content-Security-Policy with every response (the token lives in localStorage)", () => {
+    const [policy] = resources("AWS::CloudFront::ResponseHeadersPolicy");
+    const csp = policy.Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig.ContentSecurityPolicy;
+    expect(csp.ContentSecurityPolicy).toBe(CONTENT_SECURITY_POLICY);
+    expect(csp.ContentSecurityPolicy).toMatch(/script-src 'self'(;|$)/);
+    const [dist] = resources("AWS::CloudFront::Distribution");
+    const cfg = dist.Properties.DistributionConfig;
+    for (const b of [cfg.DefaultCacheBehavior, ...cfg.CacheBehaviors]) expect(b.ResponseHeadersPolicyId).toBeDefined();
+  });
+
+  it("refuses to deploy a web build that carries the sandbox page", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "atende-dist-"));
+    mkdirSync(path.join(dir, "assets"));
+    writeFileSync(path.join(dir, "index.html"), "<!doctype html>");
+    writeFileSync(path.join(dir, "assets", "index-abc.js"), 'const routes=[{path:"/tickets"}];');
+    expect(() => assertNoSandbox(dir)).not.toThrow();
+    writeFileSync(path.join(dir, "assets", "SandboxPage-1a2b.js"), "export{}");
+    expect(() => assertNoSandbox(dir)).toThrow(/sandbox/);
+    rmSync(path.join(dir, "assets", "SandboxPage-1a2b.js"));
+    writeFileSync(path.join(dir, "assets", "index-abc.js"), 'const routes=[{path:"/sandbox",element:x}];');
+    expect(() => assertNoSandbox(dir)).toThrow(/build:web:cloud/);
+    rmSync(dir, { recursive: true, force: true });
   });
 });
