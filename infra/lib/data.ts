@@ -74,6 +74,8 @@ export function logBucket(scope: Construct, id: string, removal: RemovalPolicy):
 export class Data extends Construct {
   /** SNS topic every alarm notifies (DLQ depth). */
   readonly alarmTopic: Topic;
+  /** The shared value proving an API request came through CloudFront (header `x-atende-origin`). */
+  readonly originVerifySecret: Secret;
   readonly table: TableV2;
   readonly mediaBucket: Bucket;
   readonly logsBucket: Bucket;
@@ -124,6 +126,15 @@ export class Data extends Construct {
       id: "AwsSolutions-SMG4",
       reason:
         "Rotating the JWT key signs every user out; it is rotated by hand (new secret version) when needed. Lambdas cache it per container, so a rotation takes effect as containers recycle.",
+    });
+    this.originVerifySecret = new Secret(this, "OriginVerify", {
+      description: "Atende: value CloudFront adds as x-atende-origin to API requests (ORIGIN_VERIFY_SECRET).",
+      generateSecretString: { passwordLength: 48, excludePunctuation: true },
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    acknowledge(this.originVerifySecret, {
+      id: "AwsSolutions-SMG4",
+      reason: "Resolved into the CloudFront origin header and the functions' environment at deploy; a new value is set by replacing the secret and redeploying.",
     });
     this.firstAdminSecret = new Secret(this, "FirstAdminPassword", {
       description: "Atende: password of the first super admin (admin@admin.com), seeded on first deploy.",

@@ -93,6 +93,17 @@ export const SPA_REWRITE_CODE = `function handler(event) {
   return request;
 }`;
 
+/**
+ * CloudFront Function (viewer request, `/api/*` and `/ws`): names the viewer's IP in `x-atende-viewer-ip`, replacing
+ * any value the caller sent, so the API can throttle logins per real client (it trusts the header only together with
+ * the origin secret CloudFront adds).
+ */
+export const VIEWER_IP_CODE = `function handler(event) {
+  var request = event.request;
+  request.headers['x-atende-viewer-ip'] = { value: event.viewer.ip };
+  return request;
+}`;
+
 export interface WebProps {
   /** `{apiId}.execute-api.{region}.amazonaws.com` of the HTTP API. */
   httpApiDomain: string;
@@ -142,6 +153,12 @@ export class Web extends Construct {
       },
     });
 
+    const viewerIp = new CfFunction(this, "ViewerIp", {
+      code: FunctionCode.fromInline(VIEWER_IP_CODE),
+      runtime: FunctionRuntime.JS_2_0,
+      comment: "Atende API: x-atende-viewer-ip from the viewer address",
+    });
+
     const apiBehavior = (domain: string) => ({
       // The secret header tells the APIs a request came through CloudFront (the execute-api endpoints are public).
       origin: new HttpOrigin(domain, { protocolPolicy: OriginProtocolPolicy.HTTPS_ONLY, customHeaders: props.originHeaders }),
@@ -152,6 +169,7 @@ export class Web extends Construct {
       originRequestPolicy: OriginRequestPolicy.ALL_VIEWER_EXCEPT_HOST_HEADER,
       responseHeadersPolicy: securityHeaders,
       compress: false,
+      functionAssociations: [{ function: viewerIp, eventType: FunctionEventType.VIEWER_REQUEST }],
     });
 
     // WAF rate rules. A CloudFront-scope web ACL can only be created in us-east-1: the ACL exists (and is attached)

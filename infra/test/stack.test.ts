@@ -17,7 +17,7 @@ import { buildApp } from "../lib/app.ts";
 import type { AtendeStack } from "../lib/atende-stack.ts";
 import { REPO_ROOT } from "../lib/function.ts";
 import { nagViolations } from "../lib/nag.ts";
-import { assertNoSandbox, CONTENT_SECURITY_POLICY, SPA_REWRITE_CODE } from "../lib/web.ts";
+import { assertNoSandbox, CONTENT_SECURITY_POLICY, SPA_REWRITE_CODE, VIEWER_IP_CODE } from "../lib/web.ts";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 
@@ -277,7 +277,10 @@ describe("CloudFront", () => {
     // The SPA rewrite is only on the bucket's default behaviour, so API 404s stay API 404s.
     expect(cfg.DefaultCacheBehavior.FunctionAssociations).toHaveLength(1);
     expect(originOf(cfg.DefaultCacheBehavior.TargetOriginId).OriginAccessControlId).toBeDefined();
-    expect(behavior("/api/*").FunctionAssociations).toBeUndefined();
+    // The API behaviours run only the viewer-IP function (issue 8), never the SPA rewrite.
+    const apiFns = behavior("/api/*").FunctionAssociations as Array<{ FunctionARN: unknown }>;
+    expect(apiFns).toHaveLength(1);
+    expect(JSON.stringify(apiFns[0].FunctionARN)).not.toEqual(JSON.stringify(cfg.DefaultCacheBehavior.FunctionAssociations[0].FunctionARN));
     expect(cfg.CustomErrorResponses).toBeUndefined();
   });
 });
@@ -373,6 +376,19 @@ describe("hardening (issue 8 §5)", () => {
     const [dist] = resources("AWS::CloudFront::Distribution");
     const cfg = dist.Properties.DistributionConfig;
     for (const b of [cfg.DefaultCacheBehavior, ...cfg.CacheBehaviors]) expect(b.ResponseHeadersPolicyId).toBeDefined();
+  });
+
+  it("lets the API trust a viewer IP only with CloudFront's origin secret", () => {
+    const [dist] = resources("AWS::CloudFront::Distribution");
+    const cfg = dist.Properties.DistributionConfig;
+    const apiOrigins = cfg.Origins.filter((o: any) => o.CustomOriginConfig);
+    expect(apiOrigins.length).toBe(2);
+    for (const o of apiOrigins) expect(o.OriginCustomHeaders).toEqual([{ HeaderName: "x-atende-origin", HeaderValue: expect.anything() }]);
+    for (const b of cfg.CacheBehaviors) expect(b.FunctionAssociations).toHaveLength(1);
+    const fns = resources("AWS::CloudFront::Function").map((f) => f.Properties.FunctionCode);
+    expect(fns).toContain(VIEWER_IP_CODE);
+    const [area] = resources("AWS::Lambda::Function").filter((f) => f.Properties.Environment?.Variables?.ORIGIN_VERIFY_SECRET);
+    expect(JSON.stringify(area.Properties.Environment.Variables.ORIGIN_VERIFY_SECRET)).toEqual(JSON.stringify(apiOrigins[0].OriginCustomHeaders[0].HeaderValue));
   });
 
   it("refuses to deploy a web build that carries the sandbox page", () => {

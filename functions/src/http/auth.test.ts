@@ -14,6 +14,8 @@ import { setUserOnline } from "@atende/shared/users/service";
 import { registerSocket, startRealtimeCapture } from "@atende/shared/users/realtime-capture.testkit";
 
 process.env.LOGIN_MAX_ATTEMPTS = "3";
+const ORIGIN_SECRET = "cloudfront-origin-secret-0123456789";
+process.env.ORIGIN_VERIFY_SECRET = ORIGIN_SECRET;
 process.env.LOGIN_WINDOW_SECONDS = "300";
 resetConfig();
 
@@ -303,13 +305,27 @@ describe("DELETE /api/auth/logout", () => {
 });
 
 describe("login throttling", () => {
-  it("refuses further attempts for an email after too many failures, even with the right password", async () => {
+  it("refuses an email from the IP that failed too often, but the right password from elsewhere still works", async () => {
     const { admin } = await makeCompany();
-    for (let i = 0; i < 3; i++) expect((await loginAs({ email: admin.email, password: "wrong-pass" })).status).toBe(401);
-    const blocked = await loginAs(admin);
+    const ip = freshIp();
+    for (let i = 0; i < 3; i++) expect((await loginAs({ email: admin.email, password: "wrong-pass" }, ip)).status).toBe(401);
+    const blocked = await loginAs(admin, ip);
     expect(blocked.status).toBe(429);
     expect(blocked.body.error).toBe("ERR_TOO_MANY_ATTEMPTS");
     expect(blocked.body.retryAfterSeconds).toBeGreaterThan(0);
+    // Nobody can lock the (super) admin out by failing on purpose from their own address.
+    expect((await loginAs(admin, freshIp())).status).toBe(200);
+  });
+
+  it("lets at most the limit of a parallel burst reach the password check", async () => {
+    const { admin } = await makeCompany();
+    const ip = freshIp();
+    const burst = await Promise.all(Array.from({ length: 10 }, () => loginAs({ email: admin.email, password: "wrong-pass" }, ip)));
+    // Each attempt is counted before the check, so no more than the limit (3) are ever verified.
+    const verified = burst.filter((r) => r.status === 401).length;
+    expect(verified).toBeGreaterThanOrEqual(1);
+    expect(verified).toBeLessThanOrEqual(3);
+    expect(burst.filter((r) => r.status === 429)).toHaveLength(10 - verified);
   });
 
   it("refuses further attempts from an IP after too many failures on any emails", async () => {
@@ -320,31 +336,46 @@ describe("login throttling", () => {
     expect((await loginAs(admin, freshIp())).status).toBe(200);
   });
 
-  it("counts by the viewer address CloudFront forwards, not by the edge's source IP", async () => {
+  it("counts by the viewer IP CloudFront sets only when CloudFront's origin secret comes with it", async () => {
     const { admin } = await makeCompany();
-    const viewer = { "cloudfront-viewer-address": "203.0.113.7:51234" };
-    for (let i = 0; i < 3; i++) expect((await loginAs({ email: `cf${i}@x.test`, password: "wrong-pass" }, freshIp(), viewer)).status).toBe(401);
-    expect((await loginAs(admin, freshIp(), viewer)).status).toBe(429);
-    expect((await loginAs(admin, freshIp(), { "cloudfront-viewer-address": "[2001:db8::5]:443" })).status).toBe(200);
+    const viaCloudFront = (viewerIp: string) => ({ "x-atende-origin": ORIGIN_SECRET, "x-atende-viewer-ip": viewerIp });
+    for (let i = 0; i < 3; i++) {
+      expect((await loginAs({ email: `cf${i}@x.test`, password: "wrong-pass" }, freshIp(), viaCloudFront("203.0.113.7"))).status).toBe(401);
+    }
+    expect((await loginAs(admin, freshIp(), viaCloudFront("203.0.113.7"))).status).toBe(429);
+    expect((await loginAs(admin, freshIp(), viaCloudFront("2001:db8::5"))).status).toBe(200);
+    // A direct caller naming an address (or CloudFront's old header) is counted by its own source IP.
+    const ip = freshIp();
+    const forged = { "x-atende-origin": "guessed-secret-0123456789", "x-atende-viewer-ip": "198.51.100.1", "cloudfront-viewer-address": "198.51.100.2:1" };
+    for (let i = 0; i < 3; i++) {
+      forged["x-atende-viewer-ip"] = `198.51.100.${i + 10}`;
+      expect((await loginAs({ email: `forge${i}@x.test`, password: "wrong-pass" }, ip, forged)).status).toBe(401);
+    }
+    expect((await loginAs(admin, ip, { ...forged, "x-atende-viewer-ip": "198.51.100.99" })).status).toBe(429);
   });
 
   it("ignores a bucket whose window is over even before TTL removes it, and starts a new window", async () => {
     const { admin } = await makeCompany();
+    const ip = freshIp();
     const past = Math.floor(Date.now() / 1000) - 10;
-    await ddb().send(new PutCommand({ TableName: tableName(), Item: { ...keys.throttle("email", admin.email), attempts: 99, expiresAt: past } }));
-    expect((await loginAs({ email: admin.email, password: "wrong-pass" })).status).toBe(401);
-    const bucket = (await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.throttle("email", admin.email), ConsistentRead: true }))).Item!;
+    const pair = keys.throttle("pair", `${admin.email.toLowerCase()}|${ip}`);
+    await ddb().send(new PutCommand({ TableName: tableName(), Item: { ...pair, attempts: 99, expiresAt: past } }));
+    expect((await loginAs({ email: admin.email, password: "wrong-pass" }, ip)).status).toBe(401);
+    const bucket = (await ddb().send(new GetCommand({ TableName: tableName(), Key: pair, ConsistentRead: true }))).Item!;
     expect(bucket.attempts).toBe(1);
     expect(bucket.expiresAt).toBeGreaterThan(past);
-    expect((await loginAs(admin)).status).toBe(200);
+    expect((await loginAs(admin, ip)).status).toBe(200);
   });
 
   it("clears the email's count after a successful login", async () => {
     const { admin } = await makeCompany();
-    for (let i = 0; i < 2; i++) await loginAs({ email: admin.email, password: "wrong-pass" });
-    expect((await loginAs(admin)).status).toBe(200);
-    for (let i = 0; i < 2; i++) await loginAs({ email: admin.email, password: "wrong-pass" });
-    expect((await loginAs(admin)).status).toBe(200);
+    const ip = freshIp();
+    for (let i = 0; i < 2; i++) await loginAs({ email: admin.email, password: "wrong-pass" }, ip);
+    expect((await loginAs(admin, ip)).status).toBe(200);
+    const pair = (await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.throttle("pair", `${admin.email.toLowerCase()}|${ip}`), ConsistentRead: true }))).Item;
+    expect(pair).toBeUndefined();
+    for (let i = 0; i < 2; i++) await loginAs({ email: admin.email, password: "wrong-pass" }, freshIp());
+    expect((await loginAs(admin, freshIp())).status).toBe(200);
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * Sessions (attendance.md §4 Session, §5 due date, §7 auth calls; issue 2 §3).
  *
- * - `login`: throttled per email and IP; verifies the bcrypt hash; refuses a company whose due date is past
+ * - `login`: throttled per IP and per email+IP, slowed per email (throttle.ts); verifies the bcrypt hash; refuses a company whose due date is past
  *   (401 `ERR_SUBSCRIPTION_EXPIRED` `{dueDate}`) except to super users (they extend due dates); warns when fewer than 5 whole days remain (`dueDateWarningDays`).
  *   Single login: every login increments the user's `tokenVersion` (older access and refresh tokens stop working)
  *   and publishes `company-{id}-auth` `{action: "update", user: {id, email, companyId}, tokenVersion}` to that user's sockets.
@@ -21,7 +21,7 @@ import { publish } from "../realtime/publish.ts";
 import { bumpTokenVersion, getEmailOwner, getUser, patchUser } from "../users/repository.ts";
 import type { PublicUser, UserItem } from "../users/schema.ts";
 import { hashPassword, publicUser, setUserOnline, verifyPassword } from "../users/service.ts";
-import { assertLoginAllowed, clearLoginFailures, recordLoginFailure } from "./throttle.ts";
+import { clearLoginFailures, countLoginAttempt } from "./throttle.ts";
 import { signAccessToken, signRefreshToken, verifyToken } from "./tokens.ts";
 
 /**
@@ -84,18 +84,16 @@ async function issue(u: UserItem, jti: string): Promise<{ token: string; refresh
 }
 
 /**
- * `POST /api/auth/login`. Errors: 429 `ERR_TOO_MANY_ATTEMPTS` (checked before the password), 401
+ * `POST /api/auth/login`. Errors: 429 `ERR_TOO_MANY_ATTEMPTS` (the attempt is counted before the password check; see
+ * throttle.ts: per IP and per email+IP, progressive delay per email), 401
  * `ERR_INVALID_CREDENTIALS`, 401 `ERR_SUBSCRIPTION_EXPIRED` `{dueDate}` (no token issued).
  */
 export async function login(body: LoginBody, ip: string): Promise<SessionResult> {
-  await assertLoginAllowed(body.email, ip);
+  await countLoginAttempt(body.email, ip); // counted before the password check: a parallel burst cannot pass
   const owner = await getEmailOwner(body.email);
   const found = owner ? await getUser(owner.companyId, owner.userId) : undefined;
   const ok = found ? await verifyPassword(body.password, found.passwordHash) : (await verifyPassword(body.password, await timingDummy()), false);
-  if (!found || !ok) {
-    await recordLoginFailure(body.email, ip);
-    throw new AppError("ERR_INVALID_CREDENTIALS", 401);
-  }
+  if (!found || !ok) throw new AppError("ERR_INVALID_CREDENTIALS", 401);
   const company = await getCompany(found.companyId);
   if (!company) throw new AppError("ERR_INVALID_CREDENTIALS", 401);
   // Super users run the platform (they extend due dates): their own company's due date never locks them out.
@@ -104,7 +102,7 @@ export async function login(body: LoginBody, ip: string): Promise<SessionResult>
   const jti = randomUUID();
   const u = await bumpTokenVersion(found.companyId, found.id, jti);
   if (!u) throw new AppError("ERR_INVALID_CREDENTIALS", 401);
-  await clearLoginFailures(body.email);
+  await clearLoginFailures(body.email, ip);
   const tokens = await issue(u, jti);
   await publish(
     u.companyId,

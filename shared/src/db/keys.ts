@@ -20,8 +20,8 @@ export const keys = {
   email: (email: string) => ({ PK: `EMAIL#${email.trim().toLowerCase()}`, SK: "#" }),
   /** Atomic id counter: `scope` is a company id or `GLOBAL`; `entity` e.g. `user`, `ticket`. */
   counter: (scope: Id | "GLOBAL", entity: string) => ({ PK: scope === "GLOBAL" ? "SEQ" : `C#${scope}`, SK: `SEQ#${entity}` }),
-  /** Login throttle bucket (per email or per IP), TTL'd. */
-  throttle: (kind: "email" | "ip", value: string) => ({ PK: `THROTTLE#${kind}#${value.toLowerCase()}`, SK: "#" }),
+  /** Login throttle bucket (per email, per IP, or per `email|ip` pair), TTL'd. */
+  throttle: (kind: "email" | "ip" | "pair", value: string) => ({ PK: `THROTTLE#${kind}#${value.toLowerCase()}`, SK: "#" }),
 
   // ---- company partition (small, bounded config entities) -----------------
   companyPartition: (cid: Id) => `C#${cid}`,
