@@ -5,6 +5,7 @@
 import { timingSafeEqual } from "node:crypto";
 import { isIP } from "node:net";
 import { login, LoginBody, logout, me, refresh, type SessionResult } from "@atende/shared/auth/service";
+import { issueWsTicket } from "@atende/shared/auth/ws-ticket";
 import { getConfig } from "@atende/shared/config";
 import { AppError } from "@atende/shared/errors";
 import { areaHandler, reply, route, type RequestContext } from "./core/http.ts";
@@ -79,6 +80,10 @@ export const handler = areaHandler("auth", {
 
   "GET /api/auth/me": route({
     handler: async (ctx) => me(ctx.auth.companyId, ctx.auth.userId),
+  }),
+
+  "POST /api/auth/ws-ticket": route({
+    handler: async (ctx) => issueWsTicket(ctx.auth),
   }),
 
   "GET /api/version": route({

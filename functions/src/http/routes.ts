@@ -27,6 +27,7 @@ export const routes: RouteDef[] = [
   r("POST", "/api/auth/refresh_token", "auth", "public"),
   r("DELETE", "/api/auth/logout", "auth", "public"),
   r("GET", "/api/auth/me", "auth", "user"),
+  r("POST", "/api/auth/ws-ticket", "auth", "user"),
   r("GET", "/api/version", "auth", "public"),
 
   // users (issue 2 §4)

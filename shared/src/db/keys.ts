@@ -20,6 +20,8 @@ export const keys = {
   email: (email: string) => ({ PK: `EMAIL#${email.trim().toLowerCase()}`, SK: "#" }),
   /** Atomic id counter: `scope` is a company id or `GLOBAL`; `entity` e.g. `user`, `ticket`. */
   counter: (scope: Id | "GLOBAL", entity: string) => ({ PK: scope === "GLOBAL" ? "SEQ" : `C#${scope}`, SK: `SEQ#${entity}` }),
+  /** Single-use WebSocket ticket, by the SHA-256 of the ticket (TTL'd, 60 s). */
+  wsTicket: (digest: string) => ({ PK: `WSTICKET#${digest}`, SK: "#" }),
   /** Login throttle bucket (per email, per IP, or per `email|ip` pair), TTL'd. */
   throttle: (kind: "email" | "ip" | "pair", value: string) => ({ PK: `THROTTLE#${kind}#${value.toLowerCase()}`, SK: "#" }),
 
