@@ -5,7 +5,9 @@ import { z } from "zod";
 import { zId, zPageNumber } from "@atende/shared/common";
 import { CreateUserBody, UpdateUserBody } from "@atende/shared/users/schema";
 import { createUser, deleteUser, listAllUsers, listUsersPage, showUser, updateUser } from "@atende/shared/users/service";
+import { getConfig } from "@atende/shared/config";
 import { areaHandler, reply, route } from "./core/http.ts";
+import { refreshCookie } from "./core/cookies.ts";
 
 const IdParams = z.object({ id: zId });
 
@@ -28,7 +30,13 @@ export const handler = areaHandler("users", {
   "PUT /api/users/{id}": route({
     params: IdParams,
     body: UpdateUserBody,
-    handler: async (ctx) => updateUser(ctx.auth, ctx.params.id, ctx.body),
+    handler: async (ctx) => {
+      // A self-change that revoked the caller's tokens answers with new ones (body `token`, refresh cookie).
+      const { session, ...user } = await updateUser(ctx.auth, ctx.params.id, ctx.body);
+      if (!session) return user;
+      const secure = ctx.secure || getConfig().SECURE_COOKIES === true;
+      return reply(200, { ...user, token: session.token }, { cookies: [refreshCookie(session.refreshToken, session.refreshMaxAgeSeconds, secure)] });
+    },
   }),
   "DELETE /api/users/{id}": route({
     params: IdParams,

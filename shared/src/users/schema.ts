@@ -69,6 +69,8 @@ export const UpdateUserBody = z.object({
   name: name.optional(),
   email: email.optional(),
   password: password.optional().or(z.literal("")),
+  /** The caller's current password: required when users change their own password (issue 8 §4). */
+  oldPassword: z.string().max(200).optional(),
   profile: Profile.optional(),
   allTicket: allTicket.optional(),
   whatsappId: whatsappId.optional(),

@@ -56,11 +56,14 @@ class RealtimeClient {
   private everOpened = false;
   private joins = new Map<string, OutFrame>();
   private opts: RealtimeOptions | null = null;
+  /** Bumped by start/stop: a connect that awaited (ticket, refresh) across a stop/start gives up. */
+  private generation = 0;
 
   start(opts: RealtimeOptions) {
     this.opts = opts;
     if (!this.stopped) return;
     this.stopped = false;
+    this.generation++;
     this.everOpened = false;
     this.attempt = 0;
     void this.connect();
@@ -68,6 +71,7 @@ class RealtimeClient {
 
   stop() {
     this.stopped = true;
+    this.generation++;
     if (this.timer) clearTimeout(this.timer);
     if (this.statusTimer) clearInterval(this.statusTimer);
     this.timer = null;
@@ -97,6 +101,8 @@ class RealtimeClient {
 
   private async connect() {
     if (this.stopped) return;
+    const generation = this.generation;
+    const stale = () => this.stopped || generation !== this.generation;
     let token = getToken();
     if (token && tokenExpiresSoon(token)) {
       const fresh = await refreshSession();
@@ -106,17 +112,17 @@ class RealtimeClient {
       }
       token = fresh.token;
     }
-    if (!token || this.stopped) return;
+    if (!token || stale()) return;
     // A single-use 60 s ticket, not the access token, goes in the URL (URLs are logged by CloudFront/API Gateway).
     let ticket: string;
     try {
       ticket = (await apiRequest<{ ticket: string }>("POST", "/auth/ws-ticket")).ticket;
     } catch {
-      if (this.stopped || !getToken()) return; // logged out meanwhile (a 401 cleared the session)
+      if (stale() || !getToken()) return; // stopped, or logged out meanwhile (a 401 cleared the session)
       this.timer = setTimeout(() => void this.connect(), backoffDelay(this.attempt++));
       return;
     }
-    if (this.stopped) return;
+    if (stale()) return;
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     const ws = new WebSocket(`${proto}//${location.host}/ws?ticket=${encodeURIComponent(ticket)}`);
     this.ws = ws;
@@ -132,7 +138,7 @@ class RealtimeClient {
       if (reconnected) this.opts?.onReconnect?.();
     };
     ws.onmessage = (e) => {
-      if (typeof e.data !== "string") return;
+      if (this.ws !== ws || typeof e.data !== "string") return;
       let frame: unknown;
       try {
         frame = JSON.parse(e.data);
