@@ -31,6 +31,11 @@ export interface ApiProps {
   sessionCommandDlqs?: IQueue[];
 }
 
+/** HTTP API stage throttling (requests per second, burst) for every route. */
+export const API_THROTTLE = { rate: 200, burst: 400 };
+/** Stage throttling of `POST /api/auth/login` (requests per second, burst). */
+export const LOGIN_THROTTLE = { rate: 5, burst: 10 };
+
 /** Entry of the dispatch consumer; wired (like the local stack's poller) only when the module exists. */
 export const DISPATCH_CONSUMER_ENTRY = "functions/src/jobs/dispatch.ts";
 
@@ -60,6 +65,13 @@ export class Api extends Construct {
     const accessLogs = new LogGroup(this, "AccessLogs", { retention: RetentionDays.ONE_MONTH, removalPolicy: RemovalPolicy.DESTROY });
     const cfnStage = this.api.defaultStage!.node.defaultChild as CfnStage;
     cfnStage.accessLogSettings = { destinationArn: accessLogs.logGroupArn, format: ACCESS_LOG_FORMAT };
+    // Stage throttling: a ceiling for the whole API, and a tight one on the password endpoint (login throttling
+    // also counts per email and IP in the app, this caps bursts before any Lambda runs).
+    cfnStage.defaultRouteSettings = { throttlingBurstLimit: API_THROTTLE.burst, throttlingRateLimit: API_THROTTLE.rate };
+    cfnStage.routeSettings = {
+      // A JSON map in CloudFormation: keys are written as CloudFormation spells them.
+      "POST /api/auth/login": { ThrottlingBurstLimit: LOGIN_THROTTLE.burst, ThrottlingRateLimit: LOGIN_THROTTLE.rate },
+    };
 
     this.areaFunctions = new Map();
     for (const area of areas()) {

@@ -55,6 +55,8 @@ export class AtendeStack extends Stack {
       SECURE_COOKIES: "true",
       WA_PROVIDER: "baileys",
       LOG_LEVEL: "info",
+      // Resolved by CloudFormation at deploy (dynamic reference); the same value CloudFront sends in x-atende-origin.
+      ORIGIN_VERIFY_SECRET: d.originVerifySecret.secretValue.unsafeUnwrap(),
     };
 
     this.realtime = new Realtime(this, "Realtime", { environment: baseEnv });
@@ -68,6 +70,7 @@ export class AtendeStack extends Stack {
       httpApiDomain: this.api.domainName,
       wsApiDomain: this.realtime.domainName,
       retainData,
+      originHeaders: { "x-atende-origin": d.originVerifySecret.secretValue.unsafeUnwrap() },
     });
 
     // Least privilege: each principal gets the data-plane actions its code makes, on our resources only.

@@ -5,6 +5,9 @@
  */
 import { Duration, RemovalPolicy, Stack } from "aws-cdk-lib";
 import { Alarm, ComparisonOperator, TreatMissingData } from "aws-cdk-lib/aws-cloudwatch";
+import { SnsAction } from "aws-cdk-lib/aws-cloudwatch-actions";
+import { Alias } from "aws-cdk-lib/aws-kms";
+import { Topic } from "aws-cdk-lib/aws-sns";
 import { AttributeType, Billing, TableV2 } from "aws-cdk-lib/aws-dynamodb";
 import { BlockPublicAccess, Bucket, BucketEncryption, type CorsRule, HttpMethods, ObjectOwnership } from "aws-cdk-lib/aws-s3";
 import { Secret } from "aws-cdk-lib/aws-secretsmanager";
@@ -69,6 +72,10 @@ export function logBucket(scope: Construct, id: string, removal: RemovalPolicy):
 
 /** The table, bucket, queues and secrets every other part of the cloud uses. */
 export class Data extends Construct {
+  /** SNS topic every alarm notifies (DLQ depth). */
+  readonly alarmTopic: Topic;
+  /** The shared value proving an API request came through CloudFront (header `x-atende-origin`). */
+  readonly originVerifySecret: Secret;
   readonly table: TableV2;
   readonly mediaBucket: Bucket;
   readonly logsBucket: Bucket;
@@ -120,6 +127,15 @@ export class Data extends Construct {
       reason:
         "Rotating the JWT key signs every user out; it is rotated by hand (new secret version) when needed. Lambdas cache it per container, so a rotation takes effect as containers recycle.",
     });
+    this.originVerifySecret = new Secret(this, "OriginVerify", {
+      description: "Atende: value CloudFront adds as x-atende-origin to API requests (ORIGIN_VERIFY_SECRET).",
+      generateSecretString: { passwordLength: 48, excludePunctuation: true },
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    acknowledge(this.originVerifySecret, {
+      id: "AwsSolutions-SMG4",
+      reason: "Resolved into the CloudFront origin header and the functions' environment at deploy; a new value is set by replacing the secret and redeploying.",
+    });
     this.firstAdminSecret = new Secret(this, "FirstAdminPassword", {
       description: "Atende: password of the first super admin (admin@admin.com), seeded on first deploy.",
       generateSecretString: {
@@ -133,6 +149,13 @@ export class Data extends Construct {
     acknowledge(this.firstAdminSecret, {
       id: "AwsSolutions-SMG4",
       reason: "Used once to seed the first admin, who then changes the password in the app; rotating the secret would not change the user's password.",
+    });
+
+    // Every alarm (DLQ depth) notifies this topic; subscribe the on-call email or chat to it (docs/deploy.md).
+    this.alarmTopic = new Topic(this, "Alarms", {
+      displayName: "Atende alarms",
+      enforceSSL: true,
+      masterKey: Alias.fromAliasName(this, "SnsManagedKey", "alias/aws/sns"),
     });
 
     const region = Stack.of(this).region;
@@ -194,6 +217,7 @@ export class Data extends Construct {
       evaluationPeriods: 1,
       treatMissingData: TreatMissingData.NOT_BREACHING,
     });
+    alarm.addAlarmAction(new SnsAction(this.alarmTopic));
     return { queue, dlq, alarm };
   }
 }

@@ -17,7 +17,9 @@ import { buildApp } from "../lib/app.ts";
 import type { AtendeStack } from "../lib/atende-stack.ts";
 import { REPO_ROOT } from "../lib/function.ts";
 import { nagViolations } from "../lib/nag.ts";
-import { SPA_REWRITE_CODE } from "../lib/web.ts";
+import { assertNoSandbox, CONTENT_SECURITY_POLICY, SPA_REWRITE_CODE, VIEWER_IP_CODE } from "../lib/web.ts";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 
 const cdkJson = JSON.parse(readFileSync(path.join(REPO_ROOT, "cdk.json"), "utf8")) as { context: Record<string, unknown> };
 
@@ -306,7 +308,10 @@ describe("CloudFront", () => {
     // The SPA rewrite is only on the bucket's default behaviour, so API 404s stay API 404s.
     expect(cfg.DefaultCacheBehavior.FunctionAssociations).toHaveLength(1);
     expect(originOf(cfg.DefaultCacheBehavior.TargetOriginId).OriginAccessControlId).toBeDefined();
-    expect(behavior("/api/*").FunctionAssociations).toBeUndefined();
+    // The API behaviours run only the viewer-IP function (issue 8), never the SPA rewrite.
+    const apiFns = behavior("/api/*").FunctionAssociations as Array<{ FunctionARN: unknown }>;
+    expect(apiFns).toHaveLength(1);
+    expect(JSON.stringify(apiFns[0].FunctionARN)).not.toEqual(JSON.stringify(cfg.DefaultCacheBehavior.FunctionAssociations[0].FunctionARN));
     expect(cfg.CustomErrorResponses).toBeUndefined();
   });
 });
@@ -366,5 +371,68 @@ describe("cdk-nag AwsSolutions", () => {
 
   it("runs inside the synth, which succeeds", () => {
     expect(() => app.synth({ force: true })).not.toThrow();
+  });
+});
+
+describe("hardening (issue 8 §5)", () => {
+  it("sends every DLQ alarm to an encrypted SNS topic", () => {
+    const topics = template.findResources("AWS::SNS::Topic");
+    expect(Object.keys(topics)).toHaveLength(1);
+    const [topicId] = Object.keys(topics);
+    expect(Object.values(topics)[0].Properties.KmsMasterKeyId).toBeDefined();
+    const alarms = resources("AWS::CloudWatch::Alarm");
+    expect(alarms.length).toBeGreaterThan(0);
+    for (const a of alarms) expect(a.Properties.AlarmActions).toEqual([{ Ref: topicId }]);
+  });
+
+  it("throttles the HTTP API stage, tighter on login", () => {
+    const [stage] = resources("AWS::ApiGatewayV2::Stage").filter((s) => s.Properties.StageName === "$default");
+    expect(stage.Properties.DefaultRouteSettings).toMatchObject({ ThrottlingBurstLimit: expect.any(Number), ThrottlingRateLimit: expect.any(Number) });
+    expect(stage.Properties.RouteSettings["POST /api/auth/login"]).toMatchObject({ ThrottlingRateLimit: 5, ThrottlingBurstLimit: 10 });
+  });
+
+  it("has a CloudFront WAF with per-IP rate rules, attached when deployed in us-east-1", () => {
+    const [acl] = resources("AWS::WAFv2::WebACL");
+    expect(acl.Properties.Scope).toBe("CLOUDFRONT");
+    expect(acl.Properties.Rules.map((r: any) => r.Statement.RateBasedStatement.AggregateKeyType)).toEqual(["IP", "IP"]);
+    const [dist] = resources("AWS::CloudFront::Distribution");
+    expect(JSON.stringify(dist.Properties.DistributionConfig.WebACLId)).toContain("Fn::If");
+  });
+
+  it("sends a Content-Security-Policy with every response (the token lives in localStorage)", () => {
+    const [policy] = resources("AWS::CloudFront::ResponseHeadersPolicy");
+    const csp = policy.Properties.ResponseHeadersPolicyConfig.SecurityHeadersConfig.ContentSecurityPolicy;
+    expect(csp.ContentSecurityPolicy).toBe(CONTENT_SECURITY_POLICY);
+    expect(csp.ContentSecurityPolicy).toMatch(/script-src 'self'(;|$)/);
+    const [dist] = resources("AWS::CloudFront::Distribution");
+    const cfg = dist.Properties.DistributionConfig;
+    for (const b of [cfg.DefaultCacheBehavior, ...cfg.CacheBehaviors]) expect(b.ResponseHeadersPolicyId).toBeDefined();
+  });
+
+  it("lets the API trust a viewer IP only with CloudFront's origin secret", () => {
+    const [dist] = resources("AWS::CloudFront::Distribution");
+    const cfg = dist.Properties.DistributionConfig;
+    const apiOrigins = cfg.Origins.filter((o: any) => o.CustomOriginConfig);
+    expect(apiOrigins.length).toBe(2);
+    for (const o of apiOrigins) expect(o.OriginCustomHeaders).toEqual([{ HeaderName: "x-atende-origin", HeaderValue: expect.anything() }]);
+    for (const b of cfg.CacheBehaviors) expect(b.FunctionAssociations).toHaveLength(1);
+    const fns = resources("AWS::CloudFront::Function").map((f) => f.Properties.FunctionCode);
+    expect(fns).toContain(VIEWER_IP_CODE);
+    const [area] = resources("AWS::Lambda::Function").filter((f) => f.Properties.Environment?.Variables?.ORIGIN_VERIFY_SECRET);
+    expect(JSON.stringify(area.Properties.Environment.Variables.ORIGIN_VERIFY_SECRET)).toEqual(JSON.stringify(apiOrigins[0].OriginCustomHeaders[0].HeaderValue));
+  });
+
+  it("refuses to deploy a web build that carries the sandbox page", () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "atende-dist-"));
+    mkdirSync(path.join(dir, "assets"));
+    writeFileSync(path.join(dir, "index.html"), "<!doctype html>");
+    writeFileSync(path.join(dir, "assets", "index-abc.js"), 'const routes=[{path:"/tickets"}];');
+    expect(() => assertNoSandbox(dir)).not.toThrow();
+    writeFileSync(path.join(dir, "assets", "SandboxPage-1a2b.js"), "export{}");
+    expect(() => assertNoSandbox(dir)).toThrow(/sandbox/);
+    rmSync(path.join(dir, "assets", "SandboxPage-1a2b.js"));
+    writeFileSync(path.join(dir, "assets", "index-abc.js"), 'const routes=[{path:"/sandbox",element:x}];');
+    expect(() => assertNoSandbox(dir)).toThrow(/build:web:cloud/);
+    rmSync(dir, { recursive: true, force: true });
   });
 });

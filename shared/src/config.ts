@@ -44,6 +44,12 @@ const ConfigSchema = z.object({
   /** Throttle: failed logins allowed per email and per IP inside the window. */
   LOGIN_MAX_ATTEMPTS: z.coerce.number().int().positive().default(10),
   LOGIN_WINDOW_SECONDS: z.coerce.number().int().positive().default(300),
+  /**
+   * Cloud: the value CloudFront puts in `x-atende-origin` on every API request. Only a request carrying it may name
+   * the client IP (`x-atende-viewer-ip`, set by a CloudFront Function from the viewer's address); any other request
+   * is counted by the source IP API Gateway saw. Unset locally.
+   */
+  ORIGIN_VERIFY_SECRET: z.string().min(16).optional(),
   /** Structured logs off in tests. */
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   SECURE_COOKIES: bool.optional(),

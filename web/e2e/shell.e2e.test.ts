@@ -209,12 +209,18 @@ describe("web shell in the browser", () => {
     await page.getByTestId("profile-button").click();
     const dlg = page.getByRole("dialog", { name: "Perfil" });
     await dlg.getByRole("textbox", { name: "Nome" }).fill("A");
-    await dlg.getByLabel(/^Senha/).fill("123");
+    const newPassword = dlg.getByLabel("Senha", { exact: true });
+    await newPassword.fill("123");
     await dlg.getByRole("button", { name: "Salvar" }).click();
     await expect(dlg.getByText("Too Short!").count()).resolves.toBe(2);
     await dlg.getByRole("textbox", { name: "Nome" }).fill("Agente Novo");
-    await dlg.getByLabel(/^Senha/).fill("nova-senha");
-    await dlg.getByLabel(/^Senha/).press("Enter");
+    await newPassword.fill("nova-senha");
+    // The current password is asked for, and checked by the server.
+    await dlg.getByLabel("Senha atual").fill("not-my-password");
+    await newPassword.press("Enter");
+    await dlg.getByText("Senha atual incorreta").waitFor();
+    await dlg.getByLabel("Senha atual").fill(user.password);
+    await newPassword.press("Enter");
     await toast(page, "Usuário salvo com sucesso!").waitFor();
     await page.getByTestId("greeting").getByText("Olá Agente Novo", { exact: false }).waitFor();
 

@@ -15,6 +15,8 @@ import { registerSocket, startRealtimeCapture } from "@atende/shared/users/realt
 import { getSocketMember } from "@atende/shared/realtime/connections";
 
 process.env.LOGIN_MAX_ATTEMPTS = "3";
+const ORIGIN_SECRET = "cloudfront-origin-secret-0123456789";
+process.env.ORIGIN_VERIFY_SECRET = ORIGIN_SECRET;
 process.env.LOGIN_WINDOW_SECONDS = "300";
 resetConfig();
 
@@ -198,9 +200,12 @@ describe("POST /api/auth/refresh_token", () => {
     const c1 = cookieValue(jrt(login.cookies)!);
     const r1 = await api("POST", "/api/auth/refresh_token", { cookies: [c1] });
     expect(r1.status).toBe(200);
-    const c2 = cookieValue(jrt(r1.cookies)!);
+    const r2 = await api("POST", "/api/auth/refresh_token", { cookies: [cookieValue(jrt(r1.cookies)!)] });
+    expect(r2.status).toBe(200);
+    const c2 = cookieValue(jrt(r2.cookies)!);
     const versionBefore = (await rawUser(companyId, admin.id)).tokenVersion;
 
+    // c1 was rotated away two steps ago: no longer the just-rotated token a second tab may still send.
     const reuse = await api("POST", "/api/auth/refresh_token", { cookies: [c1] });
     expect(reuse.status).toBe(401);
     expect(reuse.body).toEqual({ error: "ERR_SESSION_EXPIRED" });
@@ -208,7 +213,36 @@ describe("POST /api/auth/refresh_token", () => {
     expect((await rawUser(companyId, admin.id)).tokenVersion).toBe(versionBefore + 1);
     // Neither the legitimate holder's newer cookie nor its access token work any more.
     expect((await api("POST", "/api/auth/refresh_token", { cookies: [c2] })).status).toBe(401);
-    expect((await api("GET", "/api/auth/me", { token: r1.body.token })).status).toBe(401);
+    expect((await api("GET", "/api/auth/me", { token: r2.body.token })).status).toBe(401);
+  });
+
+  it("lets two tabs refresh with the same cookie at once without logging the user out", async () => {
+    const { companyId, admin } = await makeCompany();
+    const login = await loginAs(admin);
+    const c1 = cookieValue(jrt(login.cookies)!);
+    const versionBefore = (await rawUser(companyId, admin.id)).tokenVersion;
+    const [a, b] = await Promise.all([
+      api("POST", "/api/auth/refresh_token", { cookies: [c1] }),
+      api("POST", "/api/auth/refresh_token", { cookies: [c1] }),
+    ]);
+    expect([a.status, b.status]).toEqual([200, 200]);
+    // The second tab, a moment later, with the cookie the first one already rotated.
+    const late = await api("POST", "/api/auth/refresh_token", { cookies: [c1] });
+    expect(late.status).toBe(200);
+    expect((await rawUser(companyId, admin.id)).tokenVersion).toBe(versionBefore);
+    for (const r of [a, b, late]) {
+      expect((await api("GET", "/api/auth/me", { token: r.body.token })).status).toBe(200);
+      expect((await api("POST", "/api/auth/refresh_token", { cookies: [cookieValue(jrt(r.cookies)!)] })).status).toBe(200);
+    }
+  });
+
+  it("lets a super user whose own company is past due log in and refresh (they extend due dates)", async () => {
+    const past = new Date(Date.now() - 2 * 86400000).toISOString();
+    const { admin } = await makeCompany({ dueDate: past, adminSuper: true });
+    const res = await loginAs(admin);
+    expect(res.status).toBe(200);
+    const r = await api("POST", "/api/auth/refresh_token", { cookies: [cookieValue(jrt(res.cookies)!)] });
+    expect(r.status).toBe(200);
   });
 
   it("answers 401 and clears the cookie when the cookie is missing or forged", async () => {
@@ -275,13 +309,27 @@ describe("DELETE /api/auth/logout", () => {
 });
 
 describe("login throttling", () => {
-  it("refuses further attempts for an email after too many failures, even with the right password", async () => {
+  it("refuses an email from the IP that failed too often, but the right password from elsewhere still works", async () => {
     const { admin } = await makeCompany();
-    for (let i = 0; i < 3; i++) expect((await loginAs({ email: admin.email, password: "wrong-pass" })).status).toBe(401);
-    const blocked = await loginAs(admin);
+    const ip = freshIp();
+    for (let i = 0; i < 3; i++) expect((await loginAs({ email: admin.email, password: "wrong-pass" }, ip)).status).toBe(401);
+    const blocked = await loginAs(admin, ip);
     expect(blocked.status).toBe(429);
     expect(blocked.body.error).toBe("ERR_TOO_MANY_ATTEMPTS");
     expect(blocked.body.retryAfterSeconds).toBeGreaterThan(0);
+    // Nobody can lock the (super) admin out by failing on purpose from their own address.
+    expect((await loginAs(admin, freshIp())).status).toBe(200);
+  });
+
+  it("lets at most the limit of a parallel burst reach the password check", async () => {
+    const { admin } = await makeCompany();
+    const ip = freshIp();
+    const burst = await Promise.all(Array.from({ length: 10 }, () => loginAs({ email: admin.email, password: "wrong-pass" }, ip)));
+    // Each attempt is counted before the check, so no more than the limit (3) are ever verified.
+    const verified = burst.filter((r) => r.status === 401).length;
+    expect(verified).toBeGreaterThanOrEqual(1);
+    expect(verified).toBeLessThanOrEqual(3);
+    expect(burst.filter((r) => r.status === 429)).toHaveLength(10 - verified);
   });
 
   it("refuses further attempts from an IP after too many failures on any emails", async () => {
@@ -292,31 +340,46 @@ describe("login throttling", () => {
     expect((await loginAs(admin, freshIp())).status).toBe(200);
   });
 
-  it("counts by the viewer address CloudFront forwards, not by the edge's source IP", async () => {
+  it("counts by the viewer IP CloudFront sets only when CloudFront's origin secret comes with it", async () => {
     const { admin } = await makeCompany();
-    const viewer = { "cloudfront-viewer-address": "203.0.113.7:51234" };
-    for (let i = 0; i < 3; i++) expect((await loginAs({ email: `cf${i}@x.test`, password: "wrong-pass" }, freshIp(), viewer)).status).toBe(401);
-    expect((await loginAs(admin, freshIp(), viewer)).status).toBe(429);
-    expect((await loginAs(admin, freshIp(), { "cloudfront-viewer-address": "[2001:db8::5]:443" })).status).toBe(200);
+    const viaCloudFront = (viewerIp: string) => ({ "x-atende-origin": ORIGIN_SECRET, "x-atende-viewer-ip": viewerIp });
+    for (let i = 0; i < 3; i++) {
+      expect((await loginAs({ email: `cf${i}@x.test`, password: "wrong-pass" }, freshIp(), viaCloudFront("203.0.113.7"))).status).toBe(401);
+    }
+    expect((await loginAs(admin, freshIp(), viaCloudFront("203.0.113.7"))).status).toBe(429);
+    expect((await loginAs(admin, freshIp(), viaCloudFront("2001:db8::5"))).status).toBe(200);
+    // A direct caller naming an address (or CloudFront's old header) is counted by its own source IP.
+    const ip = freshIp();
+    const forged = { "x-atende-origin": "guessed-secret-0123456789", "x-atende-viewer-ip": "198.51.100.1", "cloudfront-viewer-address": "198.51.100.2:1" };
+    for (let i = 0; i < 3; i++) {
+      forged["x-atende-viewer-ip"] = `198.51.100.${i + 10}`;
+      expect((await loginAs({ email: `forge${i}@x.test`, password: "wrong-pass" }, ip, forged)).status).toBe(401);
+    }
+    expect((await loginAs(admin, ip, { ...forged, "x-atende-viewer-ip": "198.51.100.99" })).status).toBe(429);
   });
 
   it("ignores a bucket whose window is over even before TTL removes it, and starts a new window", async () => {
     const { admin } = await makeCompany();
+    const ip = freshIp();
     const past = Math.floor(Date.now() / 1000) - 10;
-    await ddb().send(new PutCommand({ TableName: tableName(), Item: { ...keys.throttle("email", admin.email), attempts: 99, expiresAt: past } }));
-    expect((await loginAs({ email: admin.email, password: "wrong-pass" })).status).toBe(401);
-    const bucket = (await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.throttle("email", admin.email), ConsistentRead: true }))).Item!;
+    const pair = keys.throttle("pair", `${admin.email.toLowerCase()}|${ip}`);
+    await ddb().send(new PutCommand({ TableName: tableName(), Item: { ...pair, attempts: 99, expiresAt: past } }));
+    expect((await loginAs({ email: admin.email, password: "wrong-pass" }, ip)).status).toBe(401);
+    const bucket = (await ddb().send(new GetCommand({ TableName: tableName(), Key: pair, ConsistentRead: true }))).Item!;
     expect(bucket.attempts).toBe(1);
     expect(bucket.expiresAt).toBeGreaterThan(past);
-    expect((await loginAs(admin)).status).toBe(200);
+    expect((await loginAs(admin, ip)).status).toBe(200);
   });
 
   it("clears the email's count after a successful login", async () => {
     const { admin } = await makeCompany();
-    for (let i = 0; i < 2; i++) await loginAs({ email: admin.email, password: "wrong-pass" });
-    expect((await loginAs(admin)).status).toBe(200);
-    for (let i = 0; i < 2; i++) await loginAs({ email: admin.email, password: "wrong-pass" });
-    expect((await loginAs(admin)).status).toBe(200);
+    const ip = freshIp();
+    for (let i = 0; i < 2; i++) await loginAs({ email: admin.email, password: "wrong-pass" }, ip);
+    expect((await loginAs(admin, ip)).status).toBe(200);
+    const pair = (await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.throttle("pair", `${admin.email.toLowerCase()}|${ip}`), ConsistentRead: true }))).Item;
+    expect(pair).toBeUndefined();
+    for (let i = 0; i < 2; i++) await loginAs({ email: admin.email, password: "wrong-pass" }, freshIp());
+    expect((await loginAs(admin, freshIp())).status).toBe(200);
   });
 });
 

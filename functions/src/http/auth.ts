@@ -2,7 +2,10 @@
  * Auth area (attendance.md §4 Session, §7; issue 2 §3): login, refresh-token rotation, logout, me, version.
  * The refresh token travels only in the httpOnly `jrt` cookie (Path=/api/auth, SameSite=Strict, Secure over https).
  */
+import { timingSafeEqual } from "node:crypto";
+import { isIP } from "node:net";
 import { login, logout, me, refresh, type SessionResult } from "@atende/shared/auth/service";
+import { issueWsTicket } from "@atende/shared/auth/ws-ticket";
 import { getConfig } from "@atende/shared/config";
 import { AppError } from "@atende/shared/errors";
 import { areaHandler, reply, type RequestContext } from "./core/http.ts";
@@ -24,15 +27,30 @@ const bearer = (ctx: RequestContext<unknown, unknown, unknown, null>) => {
   return v?.match(/^Bearer\s+(.+)$/i)?.[1];
 };
 
+/** Header CloudFront adds to every API origin request, holding `ORIGIN_VERIFY_SECRET`. */
+export const ORIGIN_VERIFY_HEADER = "x-atende-origin";
+/** Header the `/api/*` CloudFront Function sets from the viewer's address (overwriting whatever the caller sent). */
+export const VIEWER_IP_HEADER = "x-atende-viewer-ip";
+
+const sameSecret = (a: string, b: string) => {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+};
+
 /**
- * The client IP for login throttling: CloudFront's `CloudFront-Viewer-Address` (`ip:port`, set by CloudFront, which
- * fronts `/api/*` in the cloud) when present, else the source IP API Gateway saw.
+ * The client IP for login throttling, never taken from a header a caller can forge: the viewer IP CloudFront set
+ * (`x-atende-viewer-ip`) only when the request also carries CloudFront's origin secret (`x-atende-origin` =
+ * `ORIGIN_VERIFY_SECRET`); otherwise (a direct call to the execute-api endpoint, the local server) the source IP
+ * API Gateway saw.
  */
 export function clientIp(ctx: Pick<RequestContext<unknown, unknown, unknown, null>, "event" | "ip">): string {
+  const secret = getConfig().ORIGIN_VERIFY_SECRET;
   const h = ctx.event.headers ?? {};
-  const viewer = h["cloudfront-viewer-address"] ?? h["CloudFront-Viewer-Address"];
-  const m = viewer?.match(/^\[?(.+?)\]?:\d+$/);
-  return m?.[1] ?? ctx.ip;
+  const presented = h[ORIGIN_VERIFY_HEADER];
+  const viewer = h[VIEWER_IP_HEADER]?.trim();
+  if (secret && presented && sameSecret(presented, secret) && viewer && isIP(viewer)) return viewer;
+  return ctx.ip;
 }
 
 export const handler = areaHandler("auth", {
@@ -54,6 +72,8 @@ export const handler = areaHandler("auth", {
   },
 
   "GET /api/auth/me": async (ctx) => me(ctx.auth.companyId, ctx.auth.userId),
+
+  "POST /api/auth/ws-ticket": async (ctx) => issueWsTicket(ctx.auth),
 
   "GET /api/version": async () => ({ version: APP_VERSION }),
 });

@@ -84,6 +84,19 @@ describe("GET, PUT, DELETE /api/contacts/{id}", () => {
     expect((await api("GET", "/api/contacts/abc", { token: agent.token })).status).toBe(400);
   });
 
+  it("changes only the fields a partial body carries", async () => {
+    const created = await api("POST", "/api/contacts", {
+      token: agent.token,
+      body: { name: "Parcial Silva", number: "5511988880031", email: "p@x.com", disableBot: true, extraInfo: [{ name: "CPF", value: "123" }] },
+    });
+    expect(created.status).toBe(200);
+    const res = await api("PUT", `/api/contacts/${created.body.id}`, { token: agent.token, body: { name: "Parcial Souza" } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ name: "Parcial Souza", number: "5511988880031", email: "p@x.com", disableBot: true, extraInfo: [expect.objectContaining({ name: "CPF", value: "123" })] });
+    const read = await api("GET", `/api/contacts/${created.body.id}`, { token: agent.token });
+    expect(read.body).toMatchObject({ email: "p@x.com", disableBot: true, extraInfo: [expect.objectContaining({ name: "CPF", value: "123" })] });
+  });
+
   it("refuses a number that belongs to another contact", async () => {
     await api("POST", "/api/contacts", { token: agent.token, body: body("Lia", "5511988880020") });
     const m = await api("POST", "/api/contacts", { token: agent.token, body: body("Mia", "5511988880021") });

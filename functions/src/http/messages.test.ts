@@ -8,7 +8,7 @@ import { startS3, type S3Handle } from "../../../infra/local/src/s3.ts";
 import { startSqs, type SqsHandle } from "../../../infra/local/src/sqs.ts";
 import { nowIso } from "../../../shared/src/common.ts";
 import { resetConfig } from "../../../shared/src/config.ts";
-import { getMessageById, ingestMessage } from "../../../shared/src/messages/repository.ts";
+import { getMessage, getMessageById, ingestMessage, updateMessage } from "../../../shared/src/messages/repository.ts";
 import { MessageItem } from "../../../shared/src/messages/schema.ts";
 import { resetSqs, sqsClient } from "../../../shared/src/sqs/enqueue.ts";
 import { resetS3 } from "../../../shared/src/storage/media.ts";
@@ -45,7 +45,7 @@ async function drainCommands(whatsappId = wa): Promise<any[]> {
   return out;
 }
 
-async function inbound(ticket: TicketItem, id: string, body: string, at = nowIso()): Promise<MessageItem> {
+async function inbound(ticket: TicketItem, id: string, body: string, at = nowIso(), remoteJid = "5511999990000@s.whatsapp.net"): Promise<MessageItem> {
   const now = nowIso();
   const { createdAt: _c, updatedAt: _u, ...m } = MessageItem.parse({
     id,
@@ -53,7 +53,7 @@ async function inbound(ticket: TicketItem, id: string, body: string, at = nowIso
     companyId: ticket.companyId,
     contactId: ticket.contactId,
     whatsappId: ticket.whatsappId,
-    remoteJid: "5511999990000@s.whatsapp.net",
+    remoteJid,
     body,
     fromMe: false,
     waTimestamp: at,
@@ -269,6 +269,20 @@ describe("edit, delete, react, forward", () => {
     expect((await api("DELETE", `/api/messages/${theirs.id}`, { token: agent.token })).status).toBe(403);
   });
 
+  it("refuses editing or deleting a colleague's sent message; admins may", async () => {
+    const colleague = await makeUser(cid, { queueIds: [q1], name: "Bia" });
+    const ticket = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: agent.id });
+    const sent = await api("POST", `/api/messages/${ticket.id}`, { token: agent.token, body: { body: "meu texto", signMessage: false } });
+    await drainCommands();
+    expect((await api("POST", `/api/messages/edit/${sent.body.id}`, { token: colleague.token, body: { body: "alterado" } })).status).toBe(403);
+    expect((await api("DELETE", `/api/messages/${sent.body.id}`, { token: colleague.token })).status).toBe(403);
+    expect(await drainCommands()).toEqual([]);
+    expect(await getMessageById(cid, sent.body.id)).toMatchObject({ body: "meu texto", isDeleted: false, isEdited: false });
+    const res = await api("POST", `/api/messages/edit/${sent.body.id}`, { token: admin.token, body: { body: "corrigido" } });
+    expect(res.status).toBe(200);
+    expect((await api("DELETE", `/api/messages/${sent.body.id}`, { token: admin.token })).status).toBe(200);
+  });
+
   it("stores a reaction on the target message and enqueues it", async () => {
     const ticket = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: agent.id });
     const theirs = await inbound(ticket, `IN-react-${ticket.id}`, "bom dia");
@@ -294,6 +308,42 @@ describe("edit, delete, react, forward", () => {
     expect(await drainCommands()).toEqual([expect.objectContaining({ type: "send", messageId: res.body.id })]);
     expect((await api("POST", "/api/message/forward", { token: other.admin.token, body: { messageId: theirs.id, contactId: target.id } })).status).toBe(404);
     expect((await api("POST", "/api/message/forward", { token: agent.token, body: { messageId: theirs.id } })).status).toBe(400);
+  });
+});
+
+describe("forward to a ticket the caller may not see", () => {
+  it("refuses (403) and sends nothing when the contact's open ticket is in another queue, held by someone else", async () => {
+    const q2 = (await makeQueue(cid)).id;
+    const holder = await makeUser(cid, { queueIds: [q2] });
+    const target = await makeContact(cid, "Fila alheia");
+    const hidden = await makeTicket(cid, { whatsappId: wa, queueId: q2, status: "open", userId: holder.id, contact: target });
+    const ticket = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: agent.id });
+    const theirs = await inbound(ticket, `IN-fwd-hidden-${ticket.id}`, "não repassar");
+    const res = await api("POST", "/api/message/forward", { token: agent.token, body: { messageId: theirs.id, contactId: target.id } });
+    expect(res.status).toBe(403);
+    expect(res.body).toEqual({ error: "ERR_NO_PERMISSION" });
+    expect(await drainCommands()).toEqual([]);
+    const list = await api("GET", `/api/messages/${hidden.id}`, { token: holder.token });
+    expect(list.body.messages).toEqual([]);
+    // An admin may forward there.
+    expect((await api("POST", "/api/message/forward", { token: admin.token, body: { messageId: theirs.id, contactId: target.id } })).status).toBe(200);
+  });
+});
+
+describe("a message id reused by another chat", () => {
+  it("keeps the first message reachable by id and each ticket's own copy addressable", async () => {
+    const q2 = (await makeQueue(cid)).id;
+    const mine = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: agent.id });
+    const theirs = await makeTicket(cid, { whatsappId: wa, queueId: q2, status: "pending" });
+    const id = `COLLIDE-${mine.id}`;
+    await inbound(mine, id, "original");
+    await inbound(theirs, id, "intruso", nowIso(), "5511988887777@s.whatsapp.net");
+    const res = await api("POST", `/api/messages/${id}/reactions`, { token: agent.token, body: { type: "👍" } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ ticketId: mine.id, body: "original" });
+    expect(await getMessageById(cid, id)).toMatchObject({ ticketId: mine.id, body: "original" });
+    expect(await getMessage(cid, theirs.id, id)).toMatchObject({ ticketId: theirs.id, body: "intruso", reactions: [] });
+    expect((await updateMessage(cid, theirs.id, id, { read: true })).body).toBe("intruso");
   });
 });
 

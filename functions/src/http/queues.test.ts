@@ -5,6 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, makeCompany, makeUser } from "../../../test/helpers.ts";
 import { registerSocket, startRealtimeCapture } from "@atende/shared/users/realtime-capture.testkit";
+import { makeContact, makeWhatsapp } from "@atende/shared/tickets/fixtures.testkit";
+import { findOrCreateTicket } from "@atende/shared/tickets/service";
+import { getWhatsappItem } from "@atende/shared/whatsapp/repository";
 
 let capture: Awaited<ReturnType<typeof startRealtimeCapture>>;
 beforeAll(async () => {
@@ -164,6 +167,21 @@ describe("DELETE /api/queue/{id}", () => {
     expect(capture.frames).toContainEqual({ connectionId: sock, event: `company-${companyId}-queue`, data: { action: "delete", queueId: q.body.id } });
     expect(capture.frames.some((f) => f.event === `company-${companyId}-user` && f.data.user.id === agent.id)).toBe(true);
     expect((await createQueue(admin.token, { name: "Nova", color: "#aaa" })).status).toBe(200);
+  });
+
+  it("takes the queue off the connections that routed to it, and routes no new ticket into it", async () => {
+    const { companyId, admin } = await makeCompany();
+    const q = await createQueue(admin.token, { name: "Vendas", color: "#a1a" });
+    const keep = await createQueue(admin.token, { name: "Suporte", color: "#b1b" });
+    const single = await makeWhatsapp(companyId, { queueIds: [q.body.id] });
+    const both = await makeWhatsapp(companyId, { queueIds: [q.body.id, keep.body.id], isDefault: false });
+    expect((await api("DELETE", `/api/queue/${q.body.id}`, { token: admin.token })).status).toBe(200);
+    expect((await getWhatsappItem(companyId, single.id))?.queueIds).toEqual([]);
+    expect((await getWhatsappItem(companyId, both.id))?.queueIds).toEqual([keep.body.id]);
+    // A connection item that still names the deleted queue (a concurrent edit) routes nowhere.
+    const contact = await makeContact(companyId, "Cliente Roteado");
+    const { ticket } = await findOrCreateTicket(companyId, { contactId: contact.id, whatsappId: single.id, isGroup: false, resolveQueueId: async () => q.body.id });
+    expect(ticket.queueId).toBeNull();
   });
 
   it("answers 404 to another company and 403 to non-admins, deleting nothing", async () => {

@@ -56,6 +56,17 @@ describe("GET /api/tickets", () => {
     expect((await api("GET", "/api/tickets?cursor=not-a-cursor", { token: admin.token })).body.error).toBe("ERR_INVALID_CURSOR");
   });
 
+  it("refuses a filter naming more than 20 users or queues", async () => {
+    const many = JSON.stringify(Array.from({ length: 21 }, (_, i) => i + 1));
+    const users = await api("GET", `/api/tickets?users=${encodeURIComponent(many)}`, { token: admin.token });
+    expect(users.status).toBe(400);
+    expect(users.body.error).toBe("ERR_VALIDATION");
+    const queues = await api("GET", `/api/tickets?status=pending&queueIds=${encodeURIComponent(many)}`, { token: admin.token });
+    expect(queues.status).toBe(400);
+    const fine = await api("GET", `/api/tickets?status=pending&users=${encodeURIComponent(JSON.stringify([agentQ1.id, agentQ2.id]))}`, { token: admin.token });
+    expect(fine.status).toBe(200);
+  });
+
   it("answers 401 without a token", async () => {
     expect((await api("GET", "/api/tickets")).status).toBe(401);
   });
@@ -98,6 +109,27 @@ describe("POST /api/tickets", () => {
     expect(second.body.error).toBe("ERR_OTHER_OPEN_TICKET");
     expect(second.body.ticket.id).toBe(first.body.id);
     expect(second.body.ticket.user.name).toBe("Ana Agente");
+  });
+
+  it("tells an agent who holds the contact's ticket in another queue, without that ticket's contents", async () => {
+    const contact = await makeContact(cid, "Helena Segredo");
+    const held = await makeTicket(cid, { whatsappId: wa, queueId: q2, status: "open", userId: agentQ2.id, contact });
+    const res = await api("POST", "/api/tickets", { token: agentQ1.token, body: { contactId: contact.id, queueId: q1, whatsappId: wa } });
+    expect(res.status).toBe(409);
+    expect(res.body.error).toBe("ERR_OTHER_OPEN_TICKET");
+    expect(res.body.ticket).toEqual({
+      id: held.id,
+      status: "open",
+      userId: agentQ2.id,
+      queueId: q2,
+      whatsappId: wa,
+      user: { id: agentQ2.id, name: "Beto" },
+      queue: expect.objectContaining({ id: q2, name: "Vendas" }),
+    });
+    expect(JSON.stringify(res.body)).not.toContain("Helena");
+    // The holder gets what opens it.
+    const own = await api("POST", "/api/tickets", { token: agentQ2.token, body: { contactId: contact.id, queueId: q2, whatsappId: wa } });
+    expect(own.body.ticket).toMatchObject({ id: held.id, uuid: held.uuid, userId: agentQ2.id });
   });
 
   it("requires a queue from non-admins and validates the body", async () => {

@@ -240,7 +240,7 @@ describe("PUT /api/users/{id}", () => {
     const ok = await api("PUT", `/api/users/${agent.id}`, {
       token: agent.token,
       // A full form: unchanged fields are sent with their current values.
-      body: { name: "Depois", password: "nova-senha", email: agent.email, profile: "user", queueIds: [], allTicket: "desabled", whatsappId: null },
+      body: { name: "Depois", password: "nova-senha", oldPassword: agent.password, email: agent.email, profile: "user", queueIds: [], allTicket: "desabled", whatsappId: null },
     });
     expect(ok.status).toBe(200);
     expect(ok.body.name).toBe("Depois");
@@ -258,6 +258,49 @@ describe("PUT /api/users/{id}", () => {
     const other = await api("PUT", `/api/users/${admin.id}`, { token, body: { name: "Hacker" } });
     expect(other.status).toBe(403);
     expect((await rawUser(companyId, admin.id))!.name).toBe("Admin");
+  });
+
+  it("needs the current password to change one's own, and then revokes every other session of that user", async () => {
+    const { companyId } = await makeCompany();
+    const agent = await makeUser(companyId, { name: "Cuidadosa" });
+    const login = await api("POST", "/api/auth/login", { body: { email: agent.email, password: agent.password }, ip: "10.9.3.1" });
+    const stolen = login.body.token;
+    const stolenCookie = login.cookies.find((c: string) => c.startsWith("jrt="))!.split(";")[0];
+    const hashBefore = (await rawUser(companyId, agent.id))!.passwordHash;
+    const missing = await api("PUT", `/api/users/${agent.id}`, { token: stolen, body: { password: "tomada-1" } });
+    expect(missing.status).toBe(400);
+    expect(missing.body.fields).toEqual([{ path: "oldPassword", message: "Required" }]);
+    const wrong = await api("PUT", `/api/users/${agent.id}`, { token: stolen, body: { password: "tomada-1", oldPassword: "chute" } });
+    expect(wrong.status).toBe(400);
+    expect((await rawUser(companyId, agent.id))!.passwordHash).toBe(hashBefore);
+
+    const ok = await api("PUT", `/api/users/${agent.id}`, { token: stolen, body: { password: "nova-senha-1", oldPassword: agent.password } });
+    expect(ok.status).toBe(200);
+    expect(ok.body).toMatchObject({ id: agent.id, token: expect.any(String) });
+    expect(ok.body).not.toHaveProperty("session");
+    // This session goes on with the new tokens; the copies made before (access and refresh) are dead.
+    expect((await api("GET", "/api/auth/me", { token: ok.body.token })).status).toBe(200);
+    expect((await api("GET", "/api/auth/me", { token: stolen })).status).toBe(401);
+    expect((await api("POST", "/api/auth/refresh_token", { cookies: [stolenCookie] })).status).toBe(401);
+    const newCookie = ok.cookies.find((c: string) => c.startsWith("jrt="))!.split(";")[0];
+    expect((await api("POST", "/api/auth/refresh_token", { cookies: [newCookie] })).status).toBe(200);
+  });
+
+  it("revokes a user's tokens when an admin changes their password, profile or queues", async () => {
+    const { companyId, admin } = await makeCompany();
+    const q = await api("POST", "/api/queue", { token: admin.token, body: { name: "Fila TV", color: "#123456" } });
+    for (const body of [{ password: "trocada-1" }, { profile: "admin" }, { queueIds: [q.body.id] }, { allTicket: "enabled" }]) {
+      const agent = await makeUser(companyId);
+      expect((await api("GET", "/api/auth/me", { token: agent.token })).status).toBe(200);
+      const res = await api("PUT", `/api/users/${agent.id}`, { token: admin.token, body });
+      expect(res.status).toBe(200);
+      expect(res.body).not.toHaveProperty("token");
+      expect((await api("GET", "/api/auth/me", { token: agent.token })).status).toBe(401);
+    }
+    // A name change alone keeps the session.
+    const agent = await makeUser(companyId);
+    expect((await api("PUT", `/api/users/${agent.id}`, { token: admin.token, body: { name: "Só o Nome" } })).status).toBe(200);
+    expect((await api("GET", "/api/auth/me", { token: agent.token })).status).toBe(200);
   });
 
   it("answers 404 to an admin of another company and 400 to malformed bodies, changing nothing", async () => {

@@ -1,12 +1,14 @@
 /**
- * `$connect` (issue 2 §5; DESIGN.md §3): verifies `?token=` (an access token) and registers the connection
+ * `$connect` (issue 2 §5; DESIGN.md §3): redeems `?ticket=` (single use, 60 s, from `POST /api/auth/ws-ticket`) or,
+ * for older clients, verifies `?token=` (an access token), and registers the connection
  * with the caller's companyId, userId, profile, super flag, queue ids and allTicket — all read fresh from the
  * user item through `authenticate`, never from the request.
  *
  * Returns 200 when registered; 401 for a missing/bad/revoked token and 403 for an expired one (API Gateway, and
  * the local emulator, then refuse the upgrade with that status).
  */
-import { authenticate } from "@atende/shared/auth/tokens";
+import { authenticate, loadAuthContext } from "@atende/shared/auth/tokens";
+import { redeemWsTicket } from "@atende/shared/auth/ws-ticket";
 import { AppError } from "@atende/shared/errors";
 import { log } from "@atende/shared/log";
 import { registerSocket } from "@atende/shared/realtime/connections";
@@ -15,7 +17,9 @@ import type { WsEvent, WsResult } from "./event.ts";
 export async function handler(event: WsEvent): Promise<WsResult> {
   const connectionId = event.requestContext.connectionId;
   try {
-    const auth = await authenticate(event.queryStringParameters?.token ?? undefined);
+    // A single-use ticket from POST /api/auth/ws-ticket keeps the access token out of URLs (and their logs).
+    const q = event.queryStringParameters ?? {};
+    const auth = q.ticket ? await loadAuthContext(await redeemWsTicket(q.ticket)) : await authenticate(q.token ?? undefined);
     await registerSocket(connectionId, {
       companyId: auth.companyId,
       userId: auth.userId,

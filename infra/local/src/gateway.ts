@@ -240,6 +240,24 @@ const MISSING_DIST = `<!doctype html><html><head><meta charset="utf-8"><title>At
 <p>Run <code>npm run build -w web</code> (or restart with <code>npm start</code>, which builds it) and reload this page.</p>
 </body></html>`;
 
+/**
+ * Content-Security-Policy of the local SPA (the cloud's is `CONTENT_SECURITY_POLICY` in infra/lib/web.ts): our own
+ * scripts only; media and uploads may also reach the local S3 stand-in on another port of this machine.
+ */
+export const LOCAL_CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data: blob: http://localhost:* http://127.0.0.1:*",
+  "media-src 'self' blob: http://localhost:* http://127.0.0.1:*",
+  "font-src 'self' data:",
+  "connect-src 'self' ws://localhost:* ws://127.0.0.1:* http://localhost:* http://127.0.0.1:*",
+  "frame-ancestors 'none'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+].join("; ");
+
 /** Creates the static SPA handler: files from `webDist`, history fallback to `index.html` for page routes. */
 export function createStaticHandler(webDist: string) {
   const root = resolve(webDist);
@@ -276,6 +294,8 @@ export function createStaticHandler(webDist: string) {
       "content-length": statSync(target).size,
       "cache-control": immutable ? "public, max-age=31536000, immutable" : "no-cache",
       "x-content-type-options": "nosniff",
+      "content-security-policy": LOCAL_CONTENT_SECURITY_POLICY,
+      "x-frame-options": "DENY",
     });
     if (req.method === "HEAD") res.end();
     else createReadStream(target).pipe(res);

@@ -5,7 +5,8 @@
  * to index.html, and stop() frees the port.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { request } from "node:http";
+import { networkInterfaces, tmpdir } from "node:os";
 import { join } from "node:path";
 import { GetQueueAttributesCommand, ReceiveMessageCommand } from "@aws-sdk/client-sqs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -86,5 +87,45 @@ describe("local stack", () => {
     expect((await fetch(`${other.url}/api/version`)).status).toBe(200);
     await other.stop();
     await expect(fetch(`${other.url}/api/version`)).rejects.toThrow();
+  });
+});
+
+describe("local stack exposure (issue 8 §5)", () => {
+  const get = (path: string, headers: Record<string, string>, method = "GET") =>
+    new Promise<number>((resolve, reject) => {
+      const req = request({ host: "127.0.0.1", port: stack.port, path, method, headers }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on("error", reject);
+      req.end();
+    });
+
+  it("listens on the loopback interface only", async () => {
+    const external = Object.values(networkInterfaces())
+      .flat()
+      .find((i) => i && i.family === "IPv4" && !i.internal);
+    if (external) {
+      const err = await fetch(`http://${external.address}:${stack.port}/api/version`).catch((e) => e);
+      expect(err).toBeInstanceOf(Error);
+    }
+    expect((await fetch(`http://127.0.0.1:${stack.port}/api/version`)).status).toBe(200);
+  });
+
+  it("refuses another site's page and a foreign Host on /sim, @connections and the API", async () => {
+    const host = `127.0.0.1:${stack.port}`;
+    const evil = { host, origin: "http://evil.example" };
+    expect(await get("/sim/status", evil)).toBe(403);
+    expect(await get("/@ws/@connections/abc", evil, "DELETE")).toBe(403);
+    expect(await get("/api/version", evil)).toBe(403);
+    expect(await get("/api/version", { host: "evil.example" })).toBe(403);
+    // Its own page and server-side callers (no Origin) pass.
+    expect(await get("/api/version", { host, origin: `http://localhost:${stack.port}` })).toBe(200);
+    expect(await get("/api/version", { host })).toBe(200);
+  });
+
+  it("sends a Content-Security-Policy with the SPA", async () => {
+    const res = await fetch(`${stack.url}/tickets`);
+    expect(res.headers.get("content-security-policy")).toMatch(/script-src 'self'(;|$)/);
   });
 });

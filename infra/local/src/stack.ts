@@ -28,6 +28,7 @@ import { pollQueue, type Poller, type SqsHandler } from "./poller.ts";
 import { startS3, type S3Handle } from "./s3.ts";
 import { startSqs, type SqsHandle } from "./sqs.ts";
 import { attachWebSocketEmulator, type WsEmulator } from "./websocket.ts";
+import { DEFAULT_LOCAL_HOST, isAllowedLocalRequest } from "./origin.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** Repository root (this file is `infra/local/src/stack.ts`). */
@@ -37,6 +38,8 @@ const FUNCTIONS_DIR = join(REPO_ROOT, "functions/src");
 export interface LocalStackOptions {
   /** HTTP port (default `PORT` or 3000; 0 picks a free one). */
   port?: number;
+  /** Interface to bind (default `HOST` or 127.0.0.1: this machine only). */
+  host?: string;
   /** Data folder (default `<repo>/.data`). Ignored when `inMemory`. */
   dataDir?: string;
   /** Wipe `dataDir` first (`npm start -- --fresh`). */
@@ -118,7 +121,7 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     const requested = opts.port ?? Number(process.env.PORT ?? 3000);
     await new Promise<void>((res, rej) => {
       server.once("error", rej);
-      server.listen(requested, () => res());
+      server.listen(requested, opts.host ?? process.env.HOST ?? DEFAULT_LOCAL_HOST, () => res());
     });
     const port = (server.address() as AddressInfo).port;
     stoppers.push({
@@ -199,6 +202,7 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
       idleTimeoutMs: opts.wsIdleTimeoutMs,
       maxLifetimeMs: opts.wsMaxLifetimeMs,
       log: say,
+      allowUpgrade: (req) => isAllowedLocalRequest(req, port),
     });
     stoppers.push({ name: "websocket", stop: () => ws.close() });
 
@@ -218,6 +222,11 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
 
     phase("session runner");
     route = async (req, res) => {
+      // Only this machine's own page (or a server-side caller without Origin) may drive the server.
+      if (!isAllowedLocalRequest(req, port)) {
+        res.writeHead(403, { "content-type": "application/json" }).end('{"error":"ERR_FORBIDDEN_ORIGIN"}');
+        return;
+      }
       if (await ws.handleManagement(req, res)) return;
       if (await api(req, res)) return;
       const path = (req.url ?? "/").split("?")[0];

@@ -41,6 +41,8 @@ export interface WsEmulatorOptions {
   /** Default 2 h. */
   maxLifetimeMs?: number;
   log?: (msg: string, fields?: Record<string, unknown>) => void;
+  /** Refuses (403) an upgrade this returns false for (the local stack: foreign `Origin` or `Host`). */
+  allowUpgrade?: (req: IncomingMessage) => boolean;
 }
 
 export interface WsEmulator {
@@ -127,6 +129,10 @@ export function attachWebSocketEmulator(opts: WsEmulatorOptions): WsEmulator {
     const url = new URL(req.url ?? "/", "http://local");
     if (url.pathname !== path) {
       refuse(socket, 404);
+      return;
+    }
+    if (opts.allowUpgrade && !opts.allowUpgrade(req)) {
+      refuse(socket, 403);
       return;
     }
     const connectionId = newConnectionId();

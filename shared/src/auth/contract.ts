@@ -31,5 +31,7 @@ export const authRoutes = defineRoutes("auth", {
   "POST /api/auth/refresh_token": { auth: "public", response: SessionReply },
   "DELETE /api/auth/logout": { auth: "public", response: NoContent },
   "GET /api/auth/me": { auth: "user", response: SessionUser },
+  /** A single-use ticket (60 s) the browser presents on the WebSocket `$connect` instead of its access token. */
+  "POST /api/auth/ws-ticket": { auth: "user", response: z.object({ ticket: z.string(), expiresInSeconds: z.number().int() }) },
   "GET /api/version": { auth: "public", response: z.object({ version: z.string() }) },
 });

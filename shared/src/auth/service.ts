@@ -1,12 +1,14 @@
 /**
  * Sessions (attendance.md §4 Session, §5 due date, §7 auth calls; issue 2 §3).
  *
- * - `login`: throttled per email and IP; verifies the bcrypt hash; refuses a company whose due date is past
- *   (401 `ERR_SUBSCRIPTION_EXPIRED` `{dueDate}`); warns when fewer than 5 whole days remain (`dueDateWarningDays`).
+ * - `login`: throttled per IP and per email+IP, slowed per email (throttle.ts); verifies the bcrypt hash; refuses a company whose due date is past
+ *   (401 `ERR_SUBSCRIPTION_EXPIRED` `{dueDate}`) except to super users (they extend due dates); warns when fewer than 5 whole days remain (`dueDateWarningDays`).
  *   Single login: every login increments the user's `tokenVersion` (older access and refresh tokens stop working)
  *   and publishes `company-{id}-auth` `{action: "update", user: {id, email, companyId}, tokenVersion}` to that user's sockets.
  * - `refresh`: the refresh token (cookie) is rotated on every use; the user item holds the one valid `refreshJti`.
- *   Presenting an older (already rotated) token revokes the whole session (reuse detection) → 401.
+ *   Presenting an older (already rotated) token revokes the whole session (reuse detection) → 401, except the token
+ *   rotated away in the last {@link REFRESH_REUSE_GRACE_SECONDS} s (two tabs refreshing at once), which is answered
+ *   with the current session.
  * - `logout`: revokes the session (token version bump) and marks the user offline.
  */
 import { randomUUID } from "node:crypto";
@@ -18,8 +20,15 @@ import { dispatch } from "../events/index.ts";
 import { bumpTokenVersion, getEmailOwner, getUser, patchUser } from "../users/repository.ts";
 import type { PublicUser, UserItem } from "../users/schema.ts";
 import { hashPassword, publicUser, setUserOnline, verifyPassword } from "../users/service.ts";
-import { assertLoginAllowed, clearLoginFailures, recordLoginFailure } from "./throttle.ts";
+import { clearLoginFailures, countLoginAttempt } from "./throttle.ts";
 import { signAccessToken, signRefreshToken, verifyToken } from "./tokens.ts";
+
+/**
+ * Seconds a refresh token that was just rotated away stays acceptable (two tabs refreshing at the same moment send
+ * the same cookie; the second gets the session the first created instead of revoking everything). A token presented
+ * later than that is reuse and revokes the session.
+ */
+export const REFRESH_REUSE_GRACE_SECONDS = 10;
 
 /** The subscription warning threshold in days (attendance.md §9: "Subscription warning under 5 days"). */
 export const DUE_DATE_WARNING_DAYS = 5;
@@ -70,29 +79,28 @@ async function issue(u: UserItem, jti: string): Promise<{ token: string; refresh
 }
 
 /**
- * `POST /api/auth/login`. Errors: 429 `ERR_TOO_MANY_ATTEMPTS` (checked before the password), 401
+ * `POST /api/auth/login`. Errors: 429 `ERR_TOO_MANY_ATTEMPTS` (the attempt is counted before the password check; see
+ * throttle.ts: per IP and per email+IP, progressive delay per email), 401
  * `ERR_INVALID_CREDENTIALS`, 401 `ERR_SUBSCRIPTION_EXPIRED` `{dueDate}` (no token issued).
  */
 export async function login(body: LoginBody, ip: string): Promise<SessionResult> {
-  await assertLoginAllowed(body.email, ip);
+  await countLoginAttempt(body.email, ip); // counted before the password check: a parallel burst cannot pass
   const owner = await getEmailOwner(body.email);
   const found = owner ? await getUser(owner.companyId, owner.userId) : undefined;
   const ok = found ? await verifyPassword(body.password, found.passwordHash) : (await verifyPassword(body.password, await timingDummy()), false);
-  if (!found || !ok) {
-    await recordLoginFailure(body.email, ip);
-    throw new AppError("ERR_INVALID_CREDENTIALS", 401);
-  }
+  if (!found || !ok) throw new AppError("ERR_INVALID_CREDENTIALS", 401);
   const company = await getCompany(found.companyId);
   if (!company) throw new AppError("ERR_INVALID_CREDENTIALS", 401);
-  if (isExpired(company.dueDate)) throw new AppError("ERR_SUBSCRIPTION_EXPIRED", 401, { dueDate: company.dueDate });
+  // Super users run the platform (they extend due dates): their own company's due date never locks them out.
+  if (!found.super && isExpired(company.dueDate)) throw new AppError("ERR_SUBSCRIPTION_EXPIRED", 401, { dueDate: company.dueDate });
 
   const jti = randomUUID();
   const u = await bumpTokenVersion(found.companyId, found.id, jti);
   if (!u) throw new AppError("ERR_INVALID_CREDENTIALS", 401);
-  await clearLoginFailures(body.email);
+  await clearLoginFailures(body.email, ip);
   const tokens = await issue(u, jti);
   await dispatch({ type: "user.loggedIn", companyId: u.companyId, user: { id: u.id, email: u.email, companyId: u.companyId }, tokenVersion: u.tokenVersion });
-  const days = daysUntil(company.dueDate);
+  const days = u.super ? undefined : daysUntil(company.dueDate);
   return { ...tokens, user: await sessionUser(u), ...(days !== undefined && days < DUE_DATE_WARNING_DAYS ? { dueDateWarningDays: days } : {}) };
 }
 
@@ -112,23 +120,39 @@ export async function refresh(refreshToken: string | undefined): Promise<Session
   const claims = await verifyToken(refreshToken, "refresh");
   const u = await getUser(claims.companyId, claims.userId);
   if (!u || u.tokenVersion !== claims.tokenVersion) throw new AppError("ERR_SESSION_EXPIRED", 401);
-  if (!claims.jti || claims.jti !== u.refreshJti) {
+  const now = Date.now();
+  const inGrace = (x: UserItem) => !!claims.jti && x.prevRefreshJti === claims.jti && (x.prevRefreshUntil ?? 0) > now && !!x.refreshJti;
+  if (!claims.jti || (claims.jti !== u.refreshJti && !inGrace(u))) {
     log("warn", "auth: refresh token reused, session revoked", { companyId: u.companyId, userId: u.id });
     await revokeSessions(u);
     throw new AppError("ERR_SESSION_EXPIRED", 401);
   }
   const company = await getCompany(u.companyId);
   if (!company) throw new AppError("ERR_SESSION_EXPIRED", 401);
-  if (isExpired(company.dueDate)) throw new AppError("ERR_SUBSCRIPTION_EXPIRED", 401, { dueDate: company.dueDate });
+  if (!u.super && isExpired(company.dueDate)) throw new AppError("ERR_SUBSCRIPTION_EXPIRED", 401, { dueDate: company.dueDate });
 
-  const jti = randomUUID();
-  const rotated = await patchUser(u.companyId, u.id, { refreshJti: jti }, { expectTokenVersion: u.tokenVersion, expectRefreshJti: claims.jti });
+  let jti: string;
+  let rotated: UserItem | undefined;
+  if (claims.jti === u.refreshJti) {
+    jti = randomUUID();
+    rotated = await patchUser(
+      u.companyId,
+      u.id,
+      { refreshJti: jti, prevRefreshJti: claims.jti, prevRefreshUntil: now + REFRESH_REUSE_GRACE_SECONDS * 1000 },
+      { expectTokenVersion: u.tokenVersion, expectRefreshJti: claims.jti },
+    );
+    if (!rotated) {
+      // Another tab rotated this very token a moment ago: answer with the session it created.
+      const again = await getUser(u.companyId, u.id);
+      if (again && again.tokenVersion === claims.tokenVersion && inGrace(again)) rotated = again;
+    }
+  } else rotated = u; // the token rotated away within the grace period (checked above)
   if (!rotated) {
-    // Someone presented the same token concurrently: treat it as reuse.
     log("warn", "auth: concurrent refresh with one token, session revoked", { companyId: u.companyId, userId: u.id });
     await revokeSessions(u);
     throw new AppError("ERR_SESSION_EXPIRED", 401);
   }
+  jti = rotated.refreshJti!;
   const tokens = await issue(rotated, jti);
   return { ...tokens, user: await sessionUser(rotated) };
 }

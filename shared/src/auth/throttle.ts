@@ -1,12 +1,19 @@
 /**
- * Login throttling (issue 2 §3): failed logins are counted per email and per IP in TTL'd buckets
- * (`THROTTLE#email#<email>` / `THROTTLE#ip#<ip>`, attributes `attempts` and `expiresAt` in epoch seconds).
- * A bucket opens at the first failure and lasts `LOGIN_WINDOW_SECONDS`; once it holds `LOGIN_MAX_ATTEMPTS`
- * failures, further logins for that email or from that IP are refused with 429 `ERR_TOO_MANY_ATTEMPTS`
- * (data `retryAfterSeconds`) until it expires. A successful login clears the email bucket.
- * `expiresAt` is always compared with the clock: TTL deletion is only cleanup.
+ * Login throttling (issue 2 §3, hardened by issue 8 §5). Attempts are counted in TTL'd buckets (`keys.throttle`,
+ * attributes `attempts` and `expiresAt` in epoch seconds, a window of `LOGIN_WINDOW_SECONDS` from the first attempt):
+ *
+ * - counted BEFORE the password is checked (an atomic `ADD` whose new value decides), so a parallel burst cannot slip
+ *   past the limit: with a limit of N, at most N attempts of a burst reach the password check;
+ * - `ip` (per client IP) and `pair` (per email AND IP): beyond `LOGIN_MAX_ATTEMPTS` the attempt is refused with 429
+ *   `ERR_TOO_MANY_ATTEMPTS` `{retryAfterSeconds}` — an attacker locks out only their own address;
+ * - `email` (per email, any IP): never refuses (nobody can lock the super admin out); beyond the limit each attempt is
+ *   answered after a progressive delay (250 ms doubling, at most {@link MAX_LOGIN_DELAY_MS}), the right password still works.
+ *
+ * A successful login clears the `pair` and `email` buckets and gives back its `ip` count (an office behind one NAT
+ * address is not throttled for logging in). `expiresAt` is always compared with the clock: TTL deletion is only
+ * cleanup. The client IP must be one a caller cannot forge (see `clientIp` in functions/src/http/auth.ts).
  */
-import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { getConfig } from "../config.ts";
 import { ddb, tableName } from "../db/client.ts";
 import { isConditionFailed } from "../db/errors.ts";
@@ -14,72 +21,81 @@ import { keys } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
 import { log } from "../log.ts";
 
-type Bucket = { kind: "email" | "ip"; value: string };
+/** Longest delay added to an attempt on an email with too many recent failures (ms). */
+export const MAX_LOGIN_DELAY_MS = 4000;
 
+type Kind = "email" | "ip" | "pair";
 const nowSeconds = () => Math.floor(Date.now() / 1000);
-const bucketsOf = (email: string, ip: string): Bucket[] => [
-  { kind: "email", value: email.trim().toLowerCase() },
-  { kind: "ip", value: ip },
-];
+const norm = (email: string) => email.trim().toLowerCase();
+const bucketKey = (kind: Kind, email: string, ip: string) =>
+  keys.throttle(kind, kind === "email" ? norm(email) : kind === "ip" ? ip : `${norm(email)}|${ip}`);
 
-/** Throws 429 `ERR_TOO_MANY_ATTEMPTS` `{retryAfterSeconds}` when the email's or the IP's bucket is full. */
-export async function assertLoginAllowed(email: string, ip: string): Promise<void> {
-  const { LOGIN_MAX_ATTEMPTS } = getConfig();
-  const now = nowSeconds();
-  const items = await Promise.all(
-    bucketsOf(email, ip).map((b) => ddb().send(new GetCommand({ TableName: tableName(), Key: keys.throttle(b.kind, b.value), ConsistentRead: true }))),
-  );
-  let retryAfter = 0;
-  for (const { Item } of items) {
-    if (!Item) continue;
-    const expiresAt = Number(Item.expiresAt);
-    if (expiresAt > now && Number(Item.attempts) >= LOGIN_MAX_ATTEMPTS) retryAfter = Math.max(retryAfter, expiresAt - now);
-  }
-  if (retryAfter > 0) {
-    log("warn", "auth: login throttled", { ip, retryAfterSeconds: retryAfter });
-    throw new AppError("ERR_TOO_MANY_ATTEMPTS", 429, { retryAfterSeconds: retryAfter });
-  }
-}
-
-async function countFailure(b: Bucket): Promise<void> {
-  const now = nowSeconds();
-  const exp = now + getConfig().LOGIN_WINDOW_SECONDS;
-  const Key = keys.throttle(b.kind, b.value);
-  try {
-    await ddb().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key,
-        UpdateExpression: "ADD attempts :one SET expiresAt = if_not_exists(expiresAt, :exp), #t = :t",
-        ConditionExpression: "attribute_not_exists(PK) OR expiresAt > :now",
-        ExpressionAttributeNames: { "#t": "_type" },
-        ExpressionAttributeValues: { ":one": 1, ":exp": exp, ":now": now, ":t": "throttle" },
-      }),
-    );
-  } catch (err) {
-    if (!isConditionFailed(err)) throw err;
-    // The previous window is over: start a new one (a concurrent restart wins harmlessly).
-    await ddb()
-      .send(
+/** Adds one attempt to a bucket (opening a new window when the last one is over); returns the count and window end. */
+async function bump(Key: { PK: string; SK: string }, delta = 1): Promise<{ attempts: number; expiresAt: number }> {
+  for (let i = 0; i < 3; i++) {
+    const now = nowSeconds();
+    const exp = now + getConfig().LOGIN_WINDOW_SECONDS;
+    try {
+      const out = await ddb().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key,
+          UpdateExpression: "ADD attempts :d SET expiresAt = if_not_exists(expiresAt, :exp), #t = :t",
+          ConditionExpression: "attribute_not_exists(PK) OR expiresAt > :now",
+          ExpressionAttributeNames: { "#t": "_type" },
+          ExpressionAttributeValues: { ":d": delta, ":exp": exp, ":now": now, ":t": "throttle" },
+          ReturnValues: "ALL_NEW",
+        }),
+      );
+      return { attempts: Number(out.Attributes?.attempts ?? delta), expiresAt: Number(out.Attributes?.expiresAt ?? exp) };
+    } catch (err) {
+      if (!isConditionFailed(err)) throw err;
+    }
+    if (delta < 0) return { attempts: 0, expiresAt: 0 }; // nothing to give back in a window that is over
+    try {
+      // The previous window is over: start a new one (a concurrent restart wins, and we add to it on the next turn).
+      await ddb().send(
         new PutCommand({
           TableName: tableName(),
           Item: { ...Key, _type: "throttle", attempts: 1, expiresAt: exp },
           ConditionExpression: "attribute_not_exists(PK) OR expiresAt <= :now",
           ExpressionAttributeValues: { ":now": now },
         }),
-      )
-      .catch((e) => {
-        if (!isConditionFailed(e)) throw e;
-      });
+      );
+      return { attempts: 1, expiresAt: exp };
+    } catch (err) {
+      if (!isConditionFailed(err)) throw err;
+    }
+  }
+  throw new Error("login throttle: bucket kept changing");
+}
+
+/**
+ * Counts this login attempt (before any password check) and decides: throws 429 `ERR_TOO_MANY_ATTEMPTS`
+ * `{retryAfterSeconds}` when this IP, or this email from this IP, is over `LOGIN_MAX_ATTEMPTS` in the window; else
+ * resolves after the email's progressive delay (0 until the email is over the limit).
+ */
+export async function countLoginAttempt(email: string, ip: string): Promise<void> {
+  const { LOGIN_MAX_ATTEMPTS: max } = getConfig();
+  const [byIp, byPair, byEmail] = await Promise.all((["ip", "pair", "email"] as const).map((k) => bump(bucketKey(k, email, ip))));
+  const now = nowSeconds();
+  const over = [byIp, byPair].filter((b) => b.attempts > max);
+  if (over.length) {
+    const retryAfterSeconds = Math.max(1, ...over.map((b) => b.expiresAt - now));
+    log("warn", "auth: login throttled", { ip, retryAfterSeconds });
+    throw new AppError("ERR_TOO_MANY_ATTEMPTS", 429, { retryAfterSeconds });
+  }
+  if (byEmail.attempts > max) {
+    const delay = Math.min(MAX_LOGIN_DELAY_MS, 250 * 2 ** Math.min(16, byEmail.attempts - max - 1));
+    await new Promise((r) => setTimeout(r, delay));
   }
 }
 
-/** Counts one failed login against the email's and the IP's buckets. */
-export async function recordLoginFailure(email: string, ip: string): Promise<void> {
-  await Promise.all(bucketsOf(email, ip).map(countFailure));
-}
-
-/** Clears the email's bucket after a successful login (the IP bucket keeps counting other emails' failures). */
-export async function clearLoginFailures(email: string): Promise<void> {
-  await ddb().send(new DeleteCommand({ TableName: tableName(), Key: keys.throttle("email", email.trim().toLowerCase()) }));
+/** After a successful login: clears the email's and the email+IP buckets and gives the IP its attempt back. */
+export async function clearLoginFailures(email: string, ip: string): Promise<void> {
+  await Promise.all([
+    ddb().send(new DeleteCommand({ TableName: tableName(), Key: bucketKey("email", email, ip) })),
+    ddb().send(new DeleteCommand({ TableName: tableName(), Key: bucketKey("pair", email, ip) })),
+    bump(bucketKey("ip", email, ip), -1),
+  ]);
 }

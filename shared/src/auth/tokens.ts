@@ -32,18 +32,54 @@ export interface AuthContext {
 }
 
 let keyPromise: Promise<Uint8Array> | undefined;
+let secretsClient: SecretsManagerClient | undefined;
 
-/** The HS256 signing key: `JWT_SECRET`, else the Secrets Manager secret named by `JWT_SECRET_ARN` (fetched once). */
+/** Attempts of one signing-key read from Secrets Manager (backoff 100 ms doubling between them). */
+export const SIGNING_KEY_ATTEMPTS = 3;
+
+/**
+ * The HS256 signing key: `JWT_SECRET`, else the Secrets Manager secret named by `JWT_SECRET_ARN`. A successful read is
+ * kept for the life of the process; a failed one is retried ({@link SIGNING_KEY_ATTEMPTS} tries with backoff) and,
+ * when it still fails, NOT cached: the request fails with a 5xx-class error (never a 401 that would log users out)
+ * and the next request reads again.
+ */
 export function signingKey(): Promise<Uint8Array> {
-  keyPromise ??= (async () => {
+  if (keyPromise) return keyPromise;
+  const p = (async () => {
     const cfg = getConfig();
     if (cfg.JWT_SECRET) return new TextEncoder().encode(cfg.JWT_SECRET);
     if (!cfg.JWT_SECRET_ARN) throw new Error("JWT_SECRET or JWT_SECRET_ARN must be set");
-    const out = await new SecretsManagerClient({}).send(new GetSecretValueCommand({ SecretId: cfg.JWT_SECRET_ARN }));
-    if (!out.SecretString) throw new Error("JWT secret is empty");
-    return new TextEncoder().encode(out.SecretString);
+    secretsClient ??= new SecretsManagerClient({});
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const out = await secretsClient.send(new GetSecretValueCommand({ SecretId: cfg.JWT_SECRET_ARN }));
+        if (!out.SecretString) throw new Error("JWT secret is empty");
+        return new TextEncoder().encode(out.SecretString);
+      } catch (err) {
+        if (attempt >= SIGNING_KEY_ATTEMPTS) throw new SigningKeyUnavailable(err);
+        await new Promise((r) => setTimeout(r, 100 * 2 ** (attempt - 1)));
+      }
+    }
   })();
-  return keyPromise;
+  keyPromise = p;
+  p.catch(() => {
+    if (keyPromise === p) keyPromise = undefined;
+  });
+  return p;
+}
+
+/** The signing key could not be read: a server fault (500), not a bad token. */
+export class SigningKeyUnavailable extends Error {
+  constructor(cause: unknown) {
+    super("JWT signing key unavailable", { cause });
+    this.name = "SigningKeyUnavailable";
+  }
+}
+
+/** Forgets the cached signing key and client (tests that switch secrets). */
+export function resetSigningKey(client?: SecretsManagerClient): void {
+  keyPromise = undefined;
+  secretsClient = client;
 }
 
 /** Signs an access token for the user (lifetime `ACCESS_TOKEN_TTL_SECONDS`). */
@@ -79,8 +115,9 @@ export interface TokenClaims {
  * access token has expired, 401 for anything else that is wrong.
  */
 export async function verifyToken(token: string, typ: "access" | "refresh"): Promise<TokenClaims> {
+  const key = await signingKey(); // a key that cannot be read is a server fault (500), never a 401
   try {
-    const { payload } = await jwtVerify(token, await signingKey(), { algorithms: ["HS256"] });
+    const { payload } = await jwtVerify(token, key, { algorithms: ["HS256"] });
     if (payload.typ !== typ || typeof payload.cid !== "number" || typeof payload.tv !== "number" || !payload.sub) {
       throw new AppError("ERR_SESSION_EXPIRED", 401);
     }

@@ -34,3 +34,15 @@ export const ContactBody = z.object({
   disableBot: z.boolean().default(false),
   extraInfo: z.array(ExtraInfo).max(50).default([]),
 });
+
+/**
+ * `PUT /api/contacts/{id}` body: every field optional and WITHOUT defaults, so a partial body changes only the fields
+ * it carries (zod 4 applies `.default()` inside `.partial()`, which would wipe email, disableBot and extraInfo).
+ */
+export const ContactPatch = z.object({
+  name: ContactBody.shape.name.optional(),
+  number: ContactBody.shape.number.optional(),
+  email: z.string().trim().email("Invalid email").or(z.literal("")).optional(),
+  disableBot: z.boolean().optional(),
+  extraInfo: z.array(ExtraInfo).max(50).optional(),
+});

@@ -20,8 +20,10 @@ export const keys = {
   email: (email: string) => ({ PK: `EMAIL#${email.trim().toLowerCase()}`, SK: "#" }),
   /** Atomic id counter: `scope` is a company id or `GLOBAL`; `entity` e.g. `user`, `ticket`. */
   counter: (scope: Id | "GLOBAL", entity: string) => ({ PK: scope === "GLOBAL" ? "SEQ" : `C#${scope}`, SK: `SEQ#${entity}` }),
-  /** Login throttle bucket (per email or per IP), TTL'd. */
-  throttle: (kind: "email" | "ip", value: string) => ({ PK: `THROTTLE#${kind}#${value.toLowerCase()}`, SK: "#" }),
+  /** Single-use WebSocket ticket, by the SHA-256 of the ticket (TTL'd, 60 s). */
+  wsTicket: (digest: string) => ({ PK: `WSTICKET#${digest}`, SK: "#" }),
+  /** Login throttle bucket (per email, per IP, or per `email|ip` pair), TTL'd. */
+  throttle: (kind: "email" | "ip" | "pair", value: string) => ({ PK: `THROTTLE#${kind}#${value.toLowerCase()}`, SK: "#" }),
 
   // ---- company partition (small, bounded config entities) -----------------
   companyPartition: (cid: Id) => `C#${cid}`,
@@ -86,8 +88,12 @@ export const keys = {
   tagTicketsPK: (cid: Id, tagId: Id) => `C#${cid}#TAG#${tagId}`,
   /** WhatsApp message alias: dedupe, acks, edits, reactions, getMessage. */
   waMessage: (cid: Id, wid: Id, remoteJid: string, waId: string) => ({ PK: `C#${cid}#WAMSG#${wid}#${remoteJid}#${waId}`, SK: "#" }),
-  /** Message id (= WhatsApp id) → location, for /messages/{id} routes. */
-  messageRef: (cid: Id, msgId: string) => ({ PK: `C#${cid}#MSG#${msgId}`, SK: "#" }),
+  /**
+   * Message id (= WhatsApp id) → location, for /messages/{id} routes. One item per ticket holding that id (SK
+   * `TK#<tid>`), so a colliding id from another chat never overwrites the first message's reference.
+   */
+  messageRef: (cid: Id, msgId: string, tid: Id) => ({ PK: `C#${cid}#MSG#${msgId}`, SK: `TK#${pad(tid)}` }),
+  messageRefPK: (cid: Id, msgId: string) => `C#${cid}#MSG#${msgId}`,
   /** One open/pending ticket per contact per connection. */
   activeTicket: (cid: Id, wid: Id, ctid: Id) => ({ PK: `C#${cid}#ACTIVE#${wid}#${ctid}`, SK: "#" }),
 

@@ -3,7 +3,8 @@
  * plus two small aliases written with it:
  * - `keys.waMessage(cid, wid, remoteJid, waId)` (dedupe, acks, edits, reactions, Baileys `getMessage`): holds
  *   `ticketId`, `messageSK`, `messageId`;
- * - `keys.messageRef(cid, msgId)` (the `/api/messages/{id}` routes): holds `ticketId`, `messageSK`.
+ * - `keys.messageRef(cid, msgId, ticketId)` (the `/api/messages/{id}` routes): holds `ticketId`, `messageSK`,
+ *   `createdAt`; one per ticket, so an id colliding across chats resolves to the first stored message.
  * Items are parsed with `MessageItem` on read.
  */
 import { counterFacts, outboxPut } from "../events/outbox.ts";
@@ -62,7 +63,7 @@ export async function ingestMessage(
               },
             },
             { Put: { TableName: tableName(), Item: messageRecord(m) } },
-            { Put: { TableName: tableName(), Item: { ...keys.messageRef(companyId, m.id), _type: "messageRef", ticketId: ticket.id, messageSK: msgKey.SK } } },
+            { Put: { TableName: tableName(), Item: { ...keys.messageRef(companyId, m.id, ticket.id), _type: "messageRef", ticketId: ticket.id, messageSK: msgKey.SK, createdAt: now } } },
             {
               Update: {
                 TableName: tableName(),
@@ -94,23 +95,50 @@ export async function ingestMessage(
   };
 }
 
-/** Where a message id lives (ticket and sort key), through its ref item; null when unknown in this company. */
-export async function getMessageLocation(companyId: number, messageId: string): Promise<{ ticketId: number; messageSK: string } | null> {
-  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.messageRef(companyId, messageId), ConsistentRead: true }));
-  return out.Item ? { ticketId: Number(out.Item.ticketId), messageSK: String(out.Item.messageSK) } : null;
+type MessageLocation = { ticketId: number; messageSK: string };
+
+/**
+ * Every place a message id lives (ticket and sort key), first stored first; empty when unknown in this company.
+ * Reads the ref partition (one item per ticket; older single-item refs with SK `#` are read too).
+ */
+async function getMessageLocations(companyId: number, messageId: string): Promise<MessageLocation[]> {
+  const out = await ddb().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: "PK = :pk",
+      ExpressionAttributeValues: { ":pk": keys.messageRefPK(companyId, messageId) },
+      ConsistentRead: true,
+      Limit: 25,
+    }),
+  );
+  return (out.Items ?? [])
+    .map((it) => ({ ticketId: Number(it.ticketId), messageSK: String(it.messageSK), at: String(it.createdAt ?? "") }))
+    .sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0))
+    .map(({ ticketId, messageSK }) => ({ ticketId, messageSK }));
+}
+
+/**
+ * Where a message id lives (ticket and sort key); with `ticketId`, only in that ticket. Without it, the first stored
+ * message with that id (a later message of another chat reusing the id never takes its place). Null when unknown.
+ */
+export async function getMessageLocation(companyId: number, messageId: string, ticketId?: number): Promise<MessageLocation | null> {
+  const locs = await getMessageLocations(companyId, messageId);
+  return (ticketId === undefined ? locs[0] : locs.find((l) => l.ticketId === ticketId)) ?? null;
 }
 
 /** A message of a ticket by id, or null (also null when the id belongs to another ticket). */
 export async function getMessage(companyId: number, ticketId: number, messageId: string): Promise<MessageItem | null> {
-  const loc = await getMessageLocation(companyId, messageId);
-  if (!loc || loc.ticketId !== ticketId) return null;
-  return getBySk(companyId, ticketId, loc.messageSK, true);
+  const loc = await getMessageLocation(companyId, messageId, ticketId);
+  return loc ? getBySk(companyId, ticketId, loc.messageSK, true) : null;
 }
 
-/** A message of the company by id (through `keys.messageRef`), or null. */
+/** A message of the company by id (through `keys.messageRef`; the first stored one when the id collides), or null. */
 export async function getMessageById(companyId: number, messageId: string): Promise<MessageItem | null> {
-  const loc = await getMessageLocation(companyId, messageId);
-  return loc ? getBySk(companyId, loc.ticketId, loc.messageSK, true) : null;
+  for (const loc of await getMessageLocations(companyId, messageId)) {
+    const m = await getBySk(companyId, loc.ticketId, loc.messageSK, true);
+    if (m) return m;
+  }
+  return null;
 }
 
 /** A message by its WhatsApp key (connection, chat JID, WhatsApp id) through the WA alias, or null. */
@@ -129,8 +157,8 @@ const IMMUTABLE = new Set(["id", "ticketId", "companyId", "waTimestamp", "create
  * and returns the new message. Keys and identity fields are ignored; `updatedAt` is set. 404 `ERR_NO_MESSAGE_FOUND`.
  */
 export async function updateMessage(companyId: number, ticketId: number, messageId: string, patch: Partial<MessageItem>): Promise<MessageItem> {
-  const loc = await getMessageLocation(companyId, messageId);
-  if (!loc || loc.ticketId !== ticketId) throw new AppError("ERR_NO_MESSAGE_FOUND", 404);
+  const loc = await getMessageLocation(companyId, messageId, ticketId);
+  if (!loc) throw new AppError("ERR_NO_MESSAGE_FOUND", 404);
   const entries = Object.entries({ ...patch, updatedAt: nowIso() }).filter(([k, v]) => !IMMUTABLE.has(k) && v !== undefined);
   try {
     const out = await ddb().send(

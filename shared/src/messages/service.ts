@@ -13,9 +13,11 @@ import { dispatch } from "../events/index.ts";
 import { mediaKey, presignMediaGet, putMedia } from "../storage/media.ts";
 import { writeTicketTransition, zeroUnread } from "../tickets/repository.ts";
 import type { TicketItem } from "../tickets/schema.ts";
+import { canSee } from "../access/tickets.ts";
 import {
   findOrCreateTicket,
   getAccessibleTicket,
+  isAdminActor,
   toTicketView,
   type TicketActor,
 } from "../tickets/service.ts";
@@ -326,6 +328,15 @@ async function accessibleMessage(actor: TicketActor, messageId: string): Promise
   return { message, ticket };
 }
 
+/**
+ * Edit and delete act only on the caller's own sent messages (attendance.md §6 "only own messages"): `fromMe` and
+ * written by this user (`userId`); admins may act on any sent message. 403 `ERR_NO_PERMISSION` otherwise.
+ */
+function assertOwnMessage(actor: TicketActor, message: MessageItem): void {
+  if (!message.fromMe) throw new AppError("ERR_NO_PERMISSION", 403);
+  if (!isAdminActor(actor) && message.userId !== actor.userId) throw new AppError("ERR_NO_PERMISSION", 403);
+}
+
 async function enqueueOr(code: "ERR_SENDING_WAPP_MSG" | "ERR_DELETE_WAPP_MSG", fn: () => Promise<unknown>): Promise<void> {
   try {
     await fn();
@@ -342,7 +353,7 @@ async function enqueueOr(code: "ERR_SENDING_WAPP_MSG" | "ERR_DELETE_WAPP_MSG", f
  */
 export async function editMessage(actor: TicketActor, messageId: string, body: string): Promise<MessageView> {
   const { message, ticket } = await accessibleMessage(actor, messageId);
-  if (!message.fromMe) throw new AppError("ERR_NO_PERMISSION", 403);
+  assertOwnMessage(actor, message);
   if (!body.trim()) throw new AppError("ERR_VALIDATION", 400, { fields: [{ path: "body", message: "Required" }] });
   if (message.isDeleted) throw new AppError("ERR_VALIDATION", 400, { fields: [{ path: "id", message: "Deleted" }] });
   await enqueueOr("ERR_SENDING_WAPP_MSG", () =>
@@ -359,7 +370,7 @@ export async function editMessage(actor: TicketActor, messageId: string, body: s
  */
 export async function deleteMessage(actor: TicketActor, messageId: string): Promise<MessageView> {
   const { message, ticket } = await accessibleMessage(actor, messageId);
-  if (!message.fromMe) throw new AppError("ERR_NO_PERMISSION", 403);
+  assertOwnMessage(actor, message);
   await enqueueOr("ERR_DELETE_WAPP_MSG", () =>
     sendSessionCommand({ type: "delete", companyId: actor.companyId, whatsappId: message.whatsappId, ticketId: ticket.id, messageId }),
   );
@@ -387,7 +398,9 @@ export async function reactToMessage(actor: TicketActor, messageId: string, emoj
 /**
  * `POST /api/message/forward` `{messageId, contactId, signMessage}`: sends a copy of an accessible message (text or the
  * same media object) to the contact through the source ticket's connection, in the contact's open/pending ticket there
- * (a new one is opened and assigned to the caller, in the source ticket's queue). `isForwarded` is set.
+ * (a new one is opened and assigned to the caller, in the source ticket's queue). `isForwarded` is set. The caller must
+ * be allowed on the destination ticket too: an existing ticket of a queue they may not see (held by someone else) is
+ * 403 `ERR_NO_PERMISSION` and nothing is sent.
  */
 export async function forwardMessage(actor: TicketActor, input: { messageId: string; contactId: number; signMessage?: boolean }): Promise<MessageView> {
   const { message, ticket: source } = await accessibleMessage(actor, input.messageId);
@@ -399,6 +412,7 @@ export async function forwardMessage(actor: TicketActor, input: { messageId: str
     isGroup: contact.isGroup,
     queueId: source.queueId,
   });
+  if (!created && !canSee(actor, ticket)) throw new AppError("ERR_NO_PERMISSION", 403);
   if (created) {
     const opened = ticket;
     ticket = await writeTicketTransition(opened, { status: "open", userId: actor.userId, updatedAt: nowIso() });

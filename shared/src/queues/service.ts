@@ -13,6 +13,7 @@ import { AppError } from "../errors.ts";
 import { dispatch } from "../events/index.ts";
 import { listUsers, patchUser } from "../users/repository.ts";
 import { publicUser } from "../users/service.ts";
+import { removeQueueFromConnections } from "../whatsapp/service.ts";
 import { deleteQueueItems, getQueue, listQueues, putNewQueue, replaceQueue } from "./repository.ts";
 import type { CreateQueueBody, QueueItem, UpdateQueueBody } from "./schema.ts";
 
@@ -72,12 +73,14 @@ export async function updateQueue(auth: AuthContext, queueId: number, body: Upda
 
 /**
  * `DELETE /api/queue/{id}` (admin): deletes the queue and its colour marker, removes it from the users that had it
- * (each gets a `company-{id}-user` update), and publishes `{action: "delete", queueId}`.
+ * (each gets a `company-{id}-user` update) and from the connections that routed to it (each gets a `whatsapp`
+ * update), and publishes `{action: "delete", queueId}`.
  */
 export async function deleteQueue(auth: AuthContext, queueId: number): Promise<void> {
   requireAdmin(auth);
   const q = await showQueue(auth, queueId);
   await deleteQueueItems(q);
+  await removeQueueFromConnections(auth.companyId, queueId);
   for (const u of await listUsers(auth.companyId)) {
     if (!u.queueIds.includes(queueId)) continue;
     const updated = await patchUser(auth.companyId, u.id, { queueIds: u.queueIds.filter((id) => id !== queueId) });

@@ -25,6 +25,7 @@ import {
   writeTicketTransition,
 } from "./repository.ts";
 import { TicketItem, type CreateTicketBody, type TicketView, type UpdateTicketBody } from "./schema.ts";
+import { canSee } from "../access/tickets.ts";
 import { getAccessibleTicket, isAdminActor, toTicketView, type TicketActor } from "./service.ts";
 
 /** The greeting sent on accept when `sendGreetingAccepted` is enabled (the original system's wording, background/whaticket.md §4). */
@@ -53,10 +54,27 @@ async function requireWhatsapp(companyId: number, whatsappId: number) {
   return wa;
 }
 
-/** Turns a marker conflict into the spec's 409 carrying the other ticket's view. */
-async function otherOpenTicket(companyId: number, ticketId: number | null | undefined): Promise<AppError> {
-  const other = ticketId ? await getTicketItem(companyId, ticketId, true) : null;
-  return new AppError("ERR_OTHER_OPEN_TICKET", 409, { ticket: other ? await toTicketView(companyId, other) : null });
+/**
+ * Turns a marker conflict into the spec's 409 (attendance.md §8: the dialog shows who holds it and in which queue, or
+ * opens it when it is the caller's). The body carries only `{id, uuid?, status, userId, queueId, whatsappId, user:
+ * {id,name}|null, queue: {id,name,color}|null}`: never the contact, messages or tags of a ticket the caller may not
+ * see, and `uuid` (to open it) only when the caller may see it.
+ */
+async function otherOpenTicket(actor: TicketActor, ticketId: number | null | undefined): Promise<AppError> {
+  const other = ticketId ? await getTicketItem(actor.companyId, ticketId, true) : null;
+  if (!other) return new AppError("ERR_OTHER_OPEN_TICKET", 409, { ticket: null });
+  const view = await toTicketView(actor.companyId, other);
+  const ticket = {
+    id: view.id,
+    ...(canSee(actor, other) ? { uuid: view.uuid } : {}),
+    status: view.status,
+    userId: view.userId,
+    queueId: view.queueId,
+    whatsappId: view.whatsappId,
+    user: view.user,
+    queue: view.queue,
+  };
+  return new AppError("ERR_OTHER_OPEN_TICKET", 409, { ticket });
 }
 
 /**
@@ -101,7 +119,7 @@ export async function createTicketByUser(actor: TicketActor & { whatsappId?: num
     updatedAt: now,
   });
   const res = await createTicketItem(ticket);
-  if (!res.created) throw await otherOpenTicket(cid, res.existingTicketId);
+  if (!res.created) throw await otherOpenTicket(actor, res.existingTicketId);
   await dispatch({ type: "ticket.created", companyId: cid, ticket });
   return toTicketView(cid, ticket);
 }
@@ -177,7 +195,7 @@ export async function updateTicketByUser(actor: TicketActor, ticketId: number | 
   try {
     next = await writeTicketTransition(prev, { ...patch, updatedAt: laterIso(prev.updatedAt) });
   } catch (err) {
-    if (err instanceof AppError && err.code === "ERR_OTHER_OPEN_TICKET") throw await otherOpenTicket(cid, err.data?.ticketId as number | undefined);
+    if (err instanceof AppError && err.code === "ERR_OTHER_OPEN_TICKET") throw await otherOpenTicket(actor, err.data?.ticketId as number | undefined);
     throw err;
   }
   // Realtime: users who could see it only through the old queue/assignee get a `delete`, then the `update`.

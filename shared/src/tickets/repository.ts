@@ -5,8 +5,8 @@
  * contact per connection; holds `ticketId`). Items are parsed with `TicketItem` on read.
  */
 import { counterFacts, outboxPut } from "../events/outbox.ts";
-import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand, BatchWriteCommand } from "@aws-sdk/lib-dynamodb";
-import { batchGetRaw } from "../db/batch.ts";
+import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { batchGetRaw, batchWriteAll } from "../db/batch.ts";
 import { ddb, tableName } from "../db/client.ts";
 import { cancellationReasons } from "../db/errors.ts";
 import { keys, pad } from "../db/keys.ts";
@@ -321,14 +321,10 @@ export async function deleteTicketItems(t: TicketItem): Promise<void> {
         continue;
       }
       dels.push({ PK: String(it.PK), SK: String(it.SK) });
-      if (String(it.SK).startsWith("M#") && it.id) dels.push(keys.messageRef(t.companyId, String(it.id)));
+      if (String(it.SK).startsWith("M#") && it.id) dels.push(keys.messageRef(t.companyId, String(it.id), t.id));
       if (String(it.SK).startsWith("NOTE#") && it.id) dels.push(keys.noteRef(t.companyId, Number(it.id)));
     }
-    for (let i = 0; i < dels.length; i += 25) {
-      await ddb().send(
-        new BatchWriteCommand({ RequestItems: { [tableName()]: dels.slice(i, i + 25).map((Key) => ({ DeleteRequest: { Key } })) } }),
-      );
-    }
+    await batchWriteAll(dels.map((Key) => ({ DeleteRequest: { Key } })));
     start = page.LastEvaluatedKey;
   } while (start);
 }

@@ -39,7 +39,7 @@ import { TicketItem, type TicketStatus, type TicketView } from "./schema.ts";
 
 /**
  * The ingest path's ticket (DESIGN.md §6): returns the contact's open/pending ticket on that connection (the ACTIVE
- * marker), or creates a new `pending` ticket (queue `queueId`, else `resolveQueueId()`, else none) when there is none — so a customer writing after
+ * marker), or creates a new `pending` ticket (queue `queueId`, else `resolveQueueId()` when that queue still exists, else none) when there is none — so a customer writing after
  * a close starts a new ticket while the earlier ones stay readable. Race-safe: concurrent calls give one ticket (the
  * loser reads the winner through the marker). Dispatches nothing: the caller dispatches after storing its message
  * (`message.created` with `ticketCreated`).
@@ -65,7 +65,11 @@ export async function findOrCreateTicket(
       await deleteStaleMarker(companyId, input.whatsappId, input.contactId, activeId);
       continue;
     }
-    if (queueId === undefined && input.resolveQueueId) queueId = await input.resolveQueueId();
+    if (queueId === undefined && input.resolveQueueId) {
+      queueId = await input.resolveQueueId();
+      // A routed queue that no longer exists (deleted while a connection still named it) routes nowhere.
+      if (queueId != null && !(await batchGetRaw([keys.queue(companyId, queueId)], true)).size) queueId = null;
+    }
     const now = nowIso();
     const ticket = TicketItem.parse({
       id: await nextId(companyId, "ticket"),
@@ -250,6 +254,10 @@ type SearchCursor = { c?: string; done?: boolean };
 
 const PAGE = 40;
 const MAX_WALK = 25;
+/** At most this many users or queues in one list filter (each is one index partition read per status). */
+export const MAX_LIST_FILTER_IDS = 20;
+/** At most this many index partitions merged for one page (guards the fan-out of queues × statuses). */
+export const MAX_LIST_SOURCES = 64;
 
 /**
  * Lists tickets for the actor (attendance.md §2 Tickets screen, §6). No scans and no page-discarding filters:
@@ -259,7 +267,9 @@ const MAX_WALK = 25;
  * - `users` filter (admins only; ignored for others): GSI3 per user; `searchParam` (3+ chars): contacts by name/number
  *   prefix, then GSI4 per contact; `tags` (without a search text): the tag edges on GSI4 ({@link listTaggedTickets}).
  * Without `status` the three statuses are merged. Newest activity first. `cursor` (opaque, from `nextCursor`) or
- * `pageNumber` (walked server-side, at most 25 pages). Other companies' cursors → 400 `ERR_INVALID_CURSOR`.
+ * `pageNumber` (walked server-side, at most 25 pages). Other companies' cursors → 400 `ERR_INVALID_CURSOR`. More than
+ * {@link MAX_LIST_FILTER_IDS} users or queues in a filter, or more than {@link MAX_LIST_SOURCES} partitions, → 400
+ * `ERR_VALIDATION` before any read.
  */
 export async function listTickets(a: TicketActor, q: ListTicketsQuery): Promise<ListTicketsResult> {
   const limit = q.limit ?? PAGE;
@@ -278,6 +288,12 @@ export async function listTickets(a: TicketActor, q: ListTicketsQuery): Promise<
     if (!sources.some((s) => s.pk === pk)) sources.push({ id: `${index}|${pk}`, index, pk });
   };
   const requested = q.queueIds?.length ? [...new Set(q.queueIds)] : undefined;
+  if (requested && requested.length > MAX_LIST_FILTER_IDS) {
+    throw new AppError("ERR_VALIDATION", 400, { fields: [{ path: "queueIds", message: `At most ${MAX_LIST_FILTER_IDS}` }] });
+  }
+  if (q.users && new Set(q.users).size > MAX_LIST_FILTER_IDS) {
+    throw new AppError("ERR_VALIDATION", 400, { fields: [{ path: "users", message: `At most ${MAX_LIST_FILTER_IDS}` }] });
+  }
   const queuesFor = (): (number | null)[] | "ALL" => {
     if (admin) return requested ? [...requested, null] : "ALL";
     const allowed = requested ? requested.filter((x) => a.queueIds.includes(x)) : a.queueIds;
@@ -296,6 +312,8 @@ export async function listTickets(a: TicketActor, q: ListTicketsQuery): Promise<
     if (qs === "ALL") addSource("GSI1", keys.ticketStatusPK(cid, status));
     else for (const qid of qs) addSource("GSI2", keys.ticketQueuePK(cid, status, qid));
   }
+
+  if (sources.length > MAX_LIST_SOURCES) throw new AppError("ERR_VALIDATION", 400, { fields: [{ path: "queueIds", message: "Too many queues" }] });
 
   // Optional filters (rarely used; FilterExpression only for them). The updatedAt day is a key range instead.
   const filterParts: string[] = [];

@@ -22,6 +22,7 @@ export const usersRoutes = defineRoutes("users", {
   "GET /api/users/list": { auth: "user", response: z.array(PublicUser) },
   "GET /api/users/{id}": { auth: "user", params: IdParams, response: PublicUser },
   "POST /api/users": { auth: "admin", body: CreateUserBody, response: PublicUser },
-  "PUT /api/users/{id}": { auth: "user", params: IdParams, body: UpdateUserBody, response: PublicUser },
+  /** A self password/profile change that revoked the caller's tokens also answers the new access `token`. */
+  "PUT /api/users/{id}": { auth: "user", params: IdParams, body: UpdateUserBody, response: PublicUser.extend({ token: z.string().optional() }) },
   "DELETE /api/users/{id}": { auth: "admin", params: IdParams, response: MessageReply },
 });

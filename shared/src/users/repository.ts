@@ -130,7 +130,7 @@ export async function deleteUserItems(u: UserItem): Promise<void> {
 export async function patchUser(
   companyId: number,
   userId: number,
-  set: Partial<Pick<UserItem, "online" | "refreshJti" | "tokenVersion" | "queueIds" | "whatsappId">>,
+  set: Partial<Pick<UserItem, "online" | "refreshJti" | "prevRefreshJti" | "prevRefreshUntil" | "tokenVersion" | "queueIds" | "whatsappId">>,
   cond: { expectTokenVersion?: number; expectRefreshJti?: string | null } = {},
 ): Promise<UserItem | undefined> {
   const names: Record<string, string> = { "#updatedAt": "updatedAt" };

@@ -25,13 +25,16 @@ export const UserItem = z.object({
   tokenVersion: z.number().int().default(0),
   /** `jti` of the one refresh token currently valid for the user (rotated on every refresh; issue 2 §3). */
   refreshJti: z.string().optional(),
+  /** The refresh `jti` rotated away last, still accepted until `prevRefreshUntil` (epoch ms): two tabs refreshing at once. */
+  prevRefreshJti: z.string().optional(),
+  prevRefreshUntil: z.number().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
 export type UserItem = z.infer<typeof UserItem>;
 
 /** What the API returns for a user (no hash, no token version); `queues` are `{id,name,color}`. */
-export type PublicUser = Omit<UserItem, "passwordHash" | "tokenVersion" | "refreshJti"> & {
+export type PublicUser = Omit<UserItem, "passwordHash" | "tokenVersion" | "refreshJti" | "prevRefreshJti" | "prevRefreshUntil"> & {
   queues: { id: number; name: string; color: string }[];
   whatsapp?: { id: number; name: string } | null;
 };
@@ -66,6 +69,8 @@ export const UpdateUserBody = z.object({
   name: name.optional(),
   email: email.optional(),
   password: password.optional().or(z.literal("")),
+  /** The caller's current password: required when users change their own password (issue 8 §4). */
+  oldPassword: z.string().max(200).optional(),
   profile: Profile.optional(),
   allTicket: allTicket.optional(),
   whatsappId: whatsappId.optional(),

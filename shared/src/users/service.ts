@@ -10,8 +10,10 @@
  */
 import { can } from "../access/permissions.ts";
 import bcrypt from "bcryptjs";
+import { randomUUID } from "node:crypto";
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
-import type { AuthContext } from "../auth/tokens.ts";
+import { signAccessToken, signRefreshToken, type AuthContext } from "../auth/tokens.ts";
+import { getConfig } from "../config.ts";
 import { nextId } from "../db/counters.ts";
 import { ddb, tableName } from "../db/client.ts";
 import { keys } from "../db/keys.ts";
@@ -20,7 +22,7 @@ import { listQueues } from "../queues/repository.ts";
 import type { QueueItem } from "../queues/schema.ts";
 import { dispatch } from "../events/index.ts";
 import { WhatsappItem } from "../whatsapp/schema.ts";
-import { deleteUserItems, getUser, listUsers, patchUser, putNewUser, updateUserFields, type UserChanges } from "./repository.ts";
+import { bumpTokenVersion, deleteUserItems, getUser, listUsers, patchUser, putNewUser, updateUserFields, type UserChanges } from "./repository.ts";
 import type { CreateUserBody, PublicUser, UpdateUserBody, UserItem } from "./schema.ts";
 
 /** bcrypt cost factor for stored password hashes. */
@@ -182,9 +184,12 @@ const sameIds = (a: number[], b: number[]) => {
 /**
  * `PUT /api/users/{id}`. Admins edit any user of their company (a non-super admin cannot edit a super user);
  * any other caller only themselves, and only name and password (another field with a different value → 403
- * `ERR_NO_PERMISSION`). An empty password leaves it unchanged. Publishes `{action: "update", user}`.
+ * `ERR_NO_PERMISSION`). An empty password leaves it unchanged. Changing one's own password needs `oldPassword`
+ * (400 `ERR_VALIDATION` on `oldPassword` when missing or wrong). A password, profile, allTicket or queue change bumps
+ * the user's token version (every token and refresh token they hold stops working); when the user is the caller,
+ * the result carries `session` (new access and refresh tokens) so this session continues. Publishes `{action: "update", user}`.
  */
-export async function updateUser(auth: AuthContext, userId: number, body: UpdateUserBody): Promise<PublicUser> {
+export async function updateUser(auth: AuthContext, userId: number, body: UpdateUserBody): Promise<PublicUser & { session?: UserSession }> {
   const admin = isAdminCaller(auth);
   if (!admin && userId !== auth.userId) throw new AppError("ERR_NO_PERMISSION", 403);
   const before = await requireUser(auth.companyId, userId);
@@ -200,6 +205,14 @@ export async function updateUser(auth: AuthContext, userId: number, body: Update
     if (changesOther) throw new AppError("ERR_NO_PERMISSION", 403);
   }
 
+  const self = userId === auth.userId;
+  if (body.password && self) {
+    // Changing one's own password needs the current one (a stolen session must not take the account over).
+    if (!body.oldPassword) throw new AppError("ERR_VALIDATION", 400, { fields: [{ path: "oldPassword", message: "Required" }] });
+    if (!(await verifyPassword(body.oldPassword, before.passwordHash))) {
+      throw new AppError("ERR_VALIDATION", 400, { fields: [{ path: "oldPassword", message: "Senha atual incorreta" }] });
+    }
+  }
   const changes: UserChanges = { name: body.name };
   if (body.password) changes.passwordHash = await hashPassword(body.password);
   if (admin) {
@@ -213,9 +226,39 @@ export async function updateUser(auth: AuthContext, userId: number, body: Update
     await checkReferences(auth.companyId, changes.queueIds, changes.whatsappId);
   }
   await updateUserFields(before, changes);
+  // A password, profile, queue or allTicket change revokes the user's tokens (and sockets registered with them).
+  const revoke =
+    !!changes.passwordHash ||
+    (changes.profile !== undefined && changes.profile !== before.profile) ||
+    (changes.allTicket !== undefined && changes.allTicket !== before.allTicket) ||
+    (changes.queueIds !== undefined && !sameIds(changes.queueIds, before.queueIds));
+  let session: UserSession | undefined;
+  if (revoke) {
+    const jti = self ? randomUUID() : undefined;
+    const bumped = await bumpTokenVersion(auth.companyId, userId, jti);
+    // Sockets opened with an older token version are closed (issue 8 §4; `events/sockets.ts`).
+    if (bumped) await dispatch({ type: "user.revoked", companyId: auth.companyId, userId, tokenVersion: bumped.tokenVersion });
+    // The caller keeps working with a fresh pair; every other session of theirs is revoked.
+    if (bumped && jti) session = await freshSession(bumped, jti);
+  }
   const user = await publicUser(await requireUser(auth.companyId, userId));
   await dispatch({ type: "user.updated", companyId: auth.companyId, user });
-  return user;
+  return session ? { ...user, session } : user;
+}
+
+/** New tokens for the caller after a self-change revoked their older ones (the HTTP layer sets the cookie). */
+export interface UserSession {
+  token: string;
+  refreshToken: string;
+  refreshMaxAgeSeconds: number;
+}
+
+async function freshSession(u: UserItem, jti: string): Promise<UserSession> {
+  const [token, refreshToken] = await Promise.all([
+    signAccessToken({ id: u.id, companyId: u.companyId, tokenVersion: u.tokenVersion, profile: u.profile }),
+    signRefreshToken({ id: u.id, companyId: u.companyId, tokenVersion: u.tokenVersion }, jti),
+  ]);
+  return { token, refreshToken, refreshMaxAgeSeconds: getConfig().REFRESH_TOKEN_TTL_SECONDS };
 }
 
 /**

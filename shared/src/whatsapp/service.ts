@@ -250,3 +250,31 @@ export async function findWhatsappByToken(token: string): Promise<WhatsappItem |
   const ref = await getWhatsappByToken(token);
   return ref ? getWhatsappItem(ref.companyId, ref.whatsappId) : null;
 }
+
+/**
+ * Removes a deleted queue from every connection of the company (`queueIds`, and `transferQueueId` when it pointed
+ * there), so no new ticket is routed into it; each changed connection gets a `whatsapp` update. Optimistic writes,
+ * retried on a concurrent change (3 attempts per connection).
+ */
+export async function removeQueueFromConnections(companyId: number, queueId: number): Promise<void> {
+  for (const first of await listWhatsappItems(companyId)) {
+    let prev: WhatsappItem | null = first;
+    for (let attempt = 0; prev && attempt < 3; attempt++) {
+      if (!prev.queueIds.includes(queueId) && prev.transferQueueId !== queueId) break;
+      const next = WhatsappItem.parse({
+        ...prev,
+        queueIds: prev.queueIds.filter((id) => id !== queueId),
+        transferQueueId: prev.transferQueueId === queueId ? null : prev.transferQueueId,
+        updatedAt: nowIso(),
+      });
+      try {
+        await replaceWhatsappItem(prev, next, null);
+        await publishWhatsapp(next);
+        break;
+      } catch (err) {
+        if (!(err instanceof AppError && err.code === "ERR_CONFLICT")) throw err;
+        prev = await getWhatsappItem(companyId, prev.id);
+      }
+    }
+  }
+}

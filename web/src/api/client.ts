@@ -7,7 +7,7 @@
  */
 import { Amplify } from "aws-amplify";
 import { ApiError, del, get, patch, post, put } from "aws-amplify/api";
-import { clearSession, getToken, setSession, type Session } from "./session.ts";
+import { clearSession, getToken, refreshOnceAcrossTabs, setSession, type Session } from "./session.ts";
 
 export const API_NAME = "atende";
 
@@ -102,14 +102,17 @@ let refreshing: Promise<Session | null> | null = null;
  */
 export function refreshSession(): Promise<Session | null> {
   if (!refreshing) {
+    const stale = getToken();
     refreshing = (async () => {
       try {
-        const res = await fetch("/api/auth/refresh_token", { method: "POST", credentials: "include" });
-        if (!res.ok) return null;
-        const data = (await res.json()) as Session;
-        if (!data?.token || !data?.user) return null;
-        setSession({ token: data.token, user: data.user });
-        return data;
+        return await refreshOnceAcrossTabs(stale, async () => {
+          const res = await fetch("/api/auth/refresh_token", { method: "POST", credentials: "include" });
+          if (!res.ok) return null;
+          const data = (await res.json()) as Session;
+          if (!data?.token || !data?.user) return null;
+          setSession({ token: data.token, user: data.user });
+          return data;
+        });
       } catch {
         return null;
       } finally {

@@ -105,6 +105,26 @@ if (typeof window !== "undefined") {
   });
 }
 
+/**
+ * Runs `refresh` (the `POST /api/auth/refresh_token` exchange) at most once across the browser's tabs: a Web Lock
+ * (`navigator.locks`, name `atende-session-refresh`) serialises the tabs, and a tab that gets the lock after another
+ * tab already stored a newer token than `staleToken` adopts that session instead of sending the (now rotated) cookie
+ * again — the server would see a reused refresh token. Without Web Locks it just runs `refresh`.
+ */
+export async function refreshOnceAcrossTabs(staleToken: string | null, refresh: () => Promise<Session | null>): Promise<Session | null> {
+  const run = async (): Promise<Session | null> => {
+    const stored = load();
+    if (stored && stored.token !== staleToken) {
+      current = stored;
+      emit();
+      return stored;
+    }
+    return refresh();
+  };
+  const locks = typeof navigator !== "undefined" ? (navigator as Navigator & { locks?: LockManager }).locks : undefined;
+  return locks ? locks.request("atende-session-refresh", run) : run();
+}
+
 /** React hook: the current session, re-rendering on change. */
 export function useSession(): Session | null {
   return useSyncExternalStore(subscribeSession, getSession, getSession);

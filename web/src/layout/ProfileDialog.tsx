@@ -8,26 +8,26 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { apiRequest } from "../api/client.ts";
 import { reportSaveError } from "../api/errors.ts";
-import { updateSessionUser, useSession } from "../api/session.ts";
+import { setSession, updateSessionUser, useSession } from "../api/session.ts";
 import { Dialog } from "../ui/Dialog.tsx";
 import { useToast } from "../ui/Toast.tsx";
 import { length, optional, required, validate } from "../ui/validation.ts";
 
-type Fields = "name" | "password";
-const rules = { name: [required, length(2, 50)], password: [optional(length(5, 50))] };
+type Fields = "name" | "password" | "oldPassword";
+const rules = { name: [required, length(2, 50)], password: [optional(length(5, 50))], oldPassword: [optional(length(1, 200))] };
 
 export function ProfileDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
   const { t } = useTranslation();
   const toast = useToast();
   const session = useSession();
-  const [values, setValues] = useState({ name: "", password: "" });
+  const [values, setValues] = useState({ name: "", password: "", oldPassword: "" });
   const [errors, setErrors] = useState<Partial<Record<string, string>>>({});
   const [touched, setTouched] = useState(false);
   const [busy, setBusy] = useState(false);
 
   useEffect(() => {
     if (!open) return;
-    setValues({ name: session?.user.name ?? "", password: "" });
+    setValues({ name: session?.user.name ?? "", password: "", oldPassword: "" });
     setErrors({});
     setTouched(false);
   }, [open]); // eslint-disable-line react-hooks/exhaustive-deps
@@ -43,13 +43,19 @@ export function ProfileDialog({ open, onClose }: { open: boolean; onClose: () =>
     if (!session) return;
     setTouched(true);
     const errs = validate<Fields>(values, rules);
+    // A new password needs the current one (the server checks it too).
+    if (values.password && !values.oldPassword) errs.oldPassword = "validation.required";
     setErrors(errs);
     if (Object.keys(errs).length) return;
     setBusy(true);
     try {
       const name = values.name.trim();
-      await apiRequest("PUT", `/users/${session.user.id}`, { body: { name, ...(values.password ? { password: values.password } : {}) } });
-      updateSessionUser({ ...session.user, name });
+      const res = await apiRequest<{ token?: string }>("PUT", `/users/${session.user.id}`, {
+        body: { name, ...(values.password ? { password: values.password, oldPassword: values.oldPassword } : {}) },
+      });
+      // A password change revokes the other sessions and hands this one new tokens.
+      if (res?.token) setSession({ token: res.token, user: { ...session.user, name } });
+      else updateSessionUser({ ...session.user, name });
       toast.success(t("users.saved"));
       onClose();
     } catch (e) {
@@ -85,6 +91,16 @@ export function ProfileDialog({ open, onClose }: { open: boolean; onClose: () =>
         errorMessage={err("password")}
         autoComplete="new-password"
       />
+      {values.password ? (
+        <PasswordField
+          label={t("users.currentPassword", "Senha atual")}
+          value={values.oldPassword}
+          onChange={(e) => set("oldPassword", e.target.value)}
+          hasError={!!err("oldPassword")}
+          errorMessage={err("oldPassword")}
+          autoComplete="current-password"
+        />
+      ) : null}
     </Dialog>
   );
 }

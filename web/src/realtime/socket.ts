@@ -1,6 +1,6 @@
 /**
- * The realtime socket (attendance.md §7 "Realtime socket", §4 Socket): ONE WebSocket per tab at `/ws?token=<access
- * token>` on the page's origin. Frames in are `{"event":"company-{id}-{name}","data":{...}}`; frames out are
+ * The realtime socket (attendance.md §7 "Realtime socket", §4 Socket): ONE WebSocket per tab at `/ws?ticket=<single-use
+ * ticket from POST /api/auth/ws-ticket>` on the page's origin (the access token never goes in the URL). Frames in are `{"event":"company-{id}-{name}","data":{...}}`; frames out are
  * `{"action":"joinNotification"|"joinTickets"|"joinChatBox"|"leaveChatBox"|"userStatus", ...}`.
  *
  * - Reconnects with exponential backoff (1 s doubling, cap 30 s) plus jitter, each time with a fresh token
@@ -9,7 +9,7 @@
  *   refetches what it may have missed.
  * - Sends `{"action":"userStatus"}` every 300000 ms while open.
  */
-import { refreshSession } from "../api/client.ts";
+import { apiRequest, refreshSession } from "../api/client.ts";
 import { clearSession, getToken } from "../api/session.ts";
 
 /** Interval of the user status ping (attendance.md §9), in ms. */
@@ -56,11 +56,14 @@ class RealtimeClient {
   private everOpened = false;
   private joins = new Map<string, OutFrame>();
   private opts: RealtimeOptions | null = null;
+  /** Bumped by start/stop: a connect that awaited (ticket, refresh) across a stop/start gives up. */
+  private generation = 0;
 
   start(opts: RealtimeOptions) {
     this.opts = opts;
     if (!this.stopped) return;
     this.stopped = false;
+    this.generation++;
     this.everOpened = false;
     this.attempt = 0;
     void this.connect();
@@ -68,6 +71,7 @@ class RealtimeClient {
 
   stop() {
     this.stopped = true;
+    this.generation++;
     if (this.timer) clearTimeout(this.timer);
     if (this.statusTimer) clearInterval(this.statusTimer);
     this.timer = null;
@@ -97,6 +101,8 @@ class RealtimeClient {
 
   private async connect() {
     if (this.stopped) return;
+    const generation = this.generation;
+    const stale = () => this.stopped || generation !== this.generation;
     let token = getToken();
     if (token && tokenExpiresSoon(token)) {
       const fresh = await refreshSession();
@@ -106,9 +112,19 @@ class RealtimeClient {
       }
       token = fresh.token;
     }
-    if (!token || this.stopped) return;
+    if (!token || stale()) return;
+    // A single-use 60 s ticket, not the access token, goes in the URL (URLs are logged by CloudFront/API Gateway).
+    let ticket: string;
+    try {
+      ticket = (await apiRequest<{ ticket: string }>("POST", "/auth/ws-ticket")).ticket;
+    } catch {
+      if (stale() || !getToken()) return; // stopped, or logged out meanwhile (a 401 cleared the session)
+      this.timer = setTimeout(() => void this.connect(), backoffDelay(this.attempt++));
+      return;
+    }
+    if (stale()) return;
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    const ws = new WebSocket(`${proto}//${location.host}/ws?token=${encodeURIComponent(token)}`);
+    const ws = new WebSocket(`${proto}//${location.host}/ws?ticket=${encodeURIComponent(ticket)}`);
     this.ws = ws;
     ws.onopen = () => {
       if (this.ws !== ws) return;
@@ -122,7 +138,7 @@ class RealtimeClient {
       if (reconnected) this.opts?.onReconnect?.();
     };
     ws.onmessage = (e) => {
-      if (typeof e.data !== "string") return;
+      if (this.ws !== ws || typeof e.data !== "string") return;
       let frame: unknown;
       try {
         frame = JSON.parse(e.data);
