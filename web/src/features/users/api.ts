@@ -2,12 +2,13 @@
  * Users data hooks (attendance.md §2 Users page, §7 `/users` calls) on react-query:
  * - `useUsersPages(search)`: GET /api/users?searchParam&pageNumber → pages of `{users, count, hasMore}` (20 per page).
  * - `useUserList()`: GET /api/users/list (every user of the company, for pickers).
- * - `useSaveUser()`: POST /api/users or PUT /api/users/{id}; `useDeleteUser()`: DELETE /api/users/{id}.
- * Successful writes update the caches with the same functions the realtime table uses (`cache.ts`).
+ * - `userCalls`: POST /api/users, PUT /api/users/{id}, DELETE /api/users/{id}; `useUserMutations()` runs them through
+ *   the kit's `useCrudMutations`, updating the caches as the realtime frames do (`cache.ts`).
  */
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../../api/client.ts";
-import { removeUser, upsertUser, usersKeys } from "./cache.ts";
+import { useCrudMutations, type CrudCalls } from "../../ui/kit/crud.ts";
+import { usersCache, usersKeys } from "./cache.ts";
 import type { User, UserForm, UsersPage } from "./types.ts";
 
 export function useUsersPages(search: string) {
@@ -23,22 +24,10 @@ export function useUserList() {
   return useQuery({ queryKey: usersKeys.list(), queryFn: () => apiRequest<User[]>("GET", "/users/list") });
 }
 
-export function useSaveUser() {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, form }: { id?: number; form: UserForm }) =>
-      id ? apiRequest<User>("PUT", `/users/${id}`, { body: form }) : apiRequest<User>("POST", "/users", { body: form }),
-    onSuccess: (user) => {
-      if (user && typeof user === "object" && "id" in user) upsertUser(qc, user);
-      else void qc.invalidateQueries({ queryKey: usersKeys.all });
-    },
-  });
-}
+export const userCalls: CrudCalls<User, UserForm> = {
+  create: (form) => apiRequest<User>("POST", "/users", { body: form }),
+  update: (id, form) => apiRequest<User>("PUT", `/users/${id}`, { body: form }),
+  remove: (id) => apiRequest("DELETE", `/users/${id}`),
+};
 
-export function useDeleteUser() {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: (id: number) => apiRequest("DELETE", `/users/${id}`),
-    onSuccess: (_r, id) => removeUser(qc, id),
-  });
-}
+export const useUserMutations = () => useCrudMutations(userCalls, usersCache);
