@@ -5,10 +5,11 @@
  * uses. An empty name focuses and scrolls to the field (issue 10 §4). `ERR_WAPP_GREETING_REQUIRED`,
  * `ERR_NO_OTHER_WHATSAPP` and others show as translated toasts.
  */
-import { CheckboxField, Flex, SelectField, SwitchField, TextAreaField, TextField } from "@aws-amplify/ui-react";
+import { Flex, SelectField, SwitchField, TextAreaField, TextField } from "@aws-amplify/ui-react";
 import { useTranslation } from "react-i18next";
 import { FormDialog, rules } from "../../ui/kit/index.ts";
 import { useQueues } from "../queues/api.ts";
+import { QueueChecklist } from "../queues/QueueChecklist.tsx";
 import { useWhatsappMutations, type Whatsapp } from "./api.ts";
 
 const TEXTS = ["greetingMessage", "complationMessage", "outOfHoursMessage", "ratingMessage", "expiresInactiveMessage"] as const;
@@ -77,27 +78,7 @@ export function ConnectionDialog({ open, whatsapp: w, onClose }: { open: boolean
             <TextField flex="1 1 14rem" label={t("connections.name")} {...f.text("name")} isRequired />
             <SwitchField label={t("connections.default")} isChecked={f.values.isDefault} onChange={(e) => f.set("isDefault", e.target.checked)} />
           </Flex>
-          <fieldset className="fieldset">
-            <legend>{t("connections.queues")}</legend>
-            <Flex wrap="wrap" gap="0.75rem">
-              {(queues.data ?? []).length === 0 && <span className="sub-line">{t("connections.noQueues")}</span>}
-              {(queues.data ?? []).map((q) => (
-                <CheckboxField
-                  key={q.id}
-                  name="queueIds"
-                  value={String(q.id)}
-                  label={
-                    <span className="queue-chip">
-                      <span className="swatch" style={{ background: q.color }} aria-hidden="true" />
-                      {q.name}
-                    </span>
-                  }
-                  checked={f.values.queueIds.includes(q.id)}
-                  onChange={(e) => f.set("queueIds", e.target.checked ? [...f.values.queueIds, q.id] : f.values.queueIds.filter((x) => x !== q.id))}
-                />
-              ))}
-            </Flex>
-          </fieldset>
+          <QueueChecklist legend={t("connections.queues")} emptyText={t("connections.noQueues")} value={f.values.queueIds} onChange={(ids) => f.set("queueIds", ids)} />
           {TEXTS.map((k) => (
             <TextAreaField key={k} label={t(`connections.${k}`)} rows={2} {...f.text(k)} />
           ))}

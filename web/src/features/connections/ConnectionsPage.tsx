@@ -10,7 +10,7 @@ import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorMessage } from "../../api/errors.ts";
 import { ConfirmDialog } from "../../ui/ConfirmDialog.tsx";
-import { fromArray, ListPage, RowActions, useDeleteConfirm } from "../../ui/kit/index.ts";
+import { fromArray, ListPage, RowActions, useCrudPage } from "../../ui/kit/index.ts";
 import { useToast } from "../../ui/Toast.tsx";
 import { formatPhone, shortDateTime } from "../tickets/format.ts";
 import { sessionActions, useWhatsappMutations, useWhatsapps, type Whatsapp } from "./api.ts";
@@ -33,8 +33,7 @@ export function ConnectionsPage() {
   const toast = useToast();
   const list = fromArray(useWhatsapps());
   const { remove } = useWhatsappMutations();
-  const del = useDeleteConfirm<Whatsapp>(remove, t("connections.deleted"));
-  const [dialog, setDialog] = useState<{ whatsapp: Whatsapp | null } | null>(null);
+  const page = useCrudPage<Whatsapp>(remove, t("connections.deleted"));
   const [qrFor, setQrFor] = useState<number | null>(null);
   const [disconnecting, setDisconnecting] = useState<Whatsapp | null>(null);
 
@@ -89,7 +88,7 @@ export function ConnectionsPage() {
           <Button size="small" onClick={() => void run(async () => (await sessionActions.restartAll(), toast.success(t("connections.restarted"))))}>
             {t("connections.restartAll")}
           </Button>
-          <Button size="small" variation="primary" data-testid="add-connection" onClick={() => setDialog({ whatsapp: null })}>
+          <Button size="small" variation="primary" data-testid="add-connection" onClick={() => page.add()}>
             {t("connections.add")}
           </Button>
         </>
@@ -121,14 +120,14 @@ export function ConnectionsPage() {
           <TableCell className="hide-narrow">{shortDateTime(w.updatedAt)}</TableCell>
           <TableCell className="hide-narrow">{w.isDefault ? <span aria-label={t("connections.default")}>✔</span> : ""}</TableCell>
           <TableCell className="col-actions">
-            <RowActions name={w.name} onEdit={() => setDialog({ whatsapp: w })} onDelete={() => del.ask(w)} testIdPrefix="connection" />
+            <RowActions name={w.name} onEdit={() => page.edit(w)} onDelete={() => page.ask(w)} testIdPrefix="connection" />
           </TableCell>
         </TableRow>
       )}
     >
-      <ConnectionDialog open={!!dialog} whatsapp={dialog?.whatsapp ?? null} onClose={() => setDialog(null)} />
+      <ConnectionDialog open={page.open} whatsapp={page.record} onClose={page.close} />
       <QrDialog whatsappId={qrFor} onClose={() => setQrFor(null)} />
-      {del.dialog}
+      {page.confirmDialog}
       <ConfirmDialog
         open={!!disconnecting}
         title={t("connections.disconnect")}

@@ -13,7 +13,7 @@ import { errorMessage } from "../../api/errors.ts";
 import { isAdminUser, useSession } from "../../api/session.ts";
 import { ConfirmDialog } from "../../ui/ConfirmDialog.tsx";
 import { formatDate } from "../../ui/format.ts";
-import { ChatIcon, fromPages, IconAction, ListPage, RowActions, useDeleteConfirm, useListSearch } from "../../ui/kit/index.ts";
+import { ChatIcon, fromPages, IconAction, ListPage, RowActions, useCrudPage, useListSearch } from "../../ui/kit/index.ts";
 import { ATTENDANCE_TOAST_MS, useToast } from "../../ui/Toast.tsx";
 import { Avatar } from "../tickets/ContactDrawer.tsx";
 import { NewTicketDialog } from "../tickets/NewTicketDialog.tsx";
@@ -31,8 +31,7 @@ export function ContactsPage() {
   const search = useListSearch();
   const list = fromPages(useContactPages(search.term), "contacts");
   const { remove } = useContactMutations();
-  const del = useDeleteConfirm<Contact>(remove, t("contacts.deleted"), ATTENDANCE_TOAST_MS);
-  const [dialog, setDialog] = useState<{ contact: Contact | null } | null>(null);
+  const page = useCrudPage<Contact>(remove, t("contacts.deleted"), ATTENDANCE_TOAST_MS);
   const [deletingSelected, setDeletingSelected] = useState(false);
   const [bulkBusy, setBulkBusy] = useState(false);
   const [ticketFor, setTicketFor] = useState<Contact | null>(null);
@@ -104,7 +103,7 @@ export function ContactsPage() {
               </Button>
             </>
           )}
-          <Button variation="primary" size="small" onClick={() => setDialog({ contact: null })} data-testid="contacts-add">
+          <Button variation="primary" size="small" onClick={() => page.add()} data-testid="contacts-add">
             {t("contacts.add")}
           </Button>
         </>
@@ -149,7 +148,7 @@ export function ContactsPage() {
               <span className={`contacts-badge ${c.active ? "active" : ""}`}>{c.active ? t("contacts.active") : t("contacts.inactive")}</span>
             </TableCell>
             <TableCell className="col-actions">
-              <RowActions name={c.name} onEdit={() => setDialog({ contact: c })} onDelete={admin ? () => del.ask(c) : undefined} testIdPrefix="contact">
+              <RowActions name={c.name} onEdit={() => page.edit(c)} onDelete={admin ? () => page.ask(c) : undefined} testIdPrefix="contact">
                 <IconAction label={`${t("contacts.openTicket")} ${c.name}`} title={t("contacts.openTicket")} onClick={() => setTicketFor(c)} testId="contact-open-ticket">
                   <ChatIcon />
                 </IconAction>
@@ -159,8 +158,8 @@ export function ContactsPage() {
         );
       }}
     >
-      <ContactDialog open={!!dialog} contact={dialog?.contact ?? null} onClose={() => setDialog(null)} />
-      {del.dialog}
+      <ContactDialog open={page.open} contact={page.record} onClose={page.close} />
+      {page.confirmDialog}
       <ConfirmDialog
         open={deletingSelected}
         busy={bulkBusy}

@@ -4,9 +4,8 @@
  * `company-{id}-queue`.
  */
 import { Button, TableCell, TableRow, Text } from "@aws-amplify/ui-react";
-import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { fromArray, ListPage, RowActions, useDeleteConfirm } from "../../ui/kit/index.ts";
+import { fromArray, ListPage, RowActions, useCrudPage } from "../../ui/kit/index.ts";
 import { useQueueMutations, useQueues } from "./api.ts";
 import { QueueDialog } from "./QueueDialog.tsx";
 import type { Queue } from "./types.ts";
@@ -15,14 +14,13 @@ export function QueuesPage() {
   const { t } = useTranslation();
   const list = fromArray(useQueues());
   const { remove } = useQueueMutations();
-  const del = useDeleteConfirm<Queue>(remove, t("queues.deleted"));
-  const [dialog, setDialog] = useState<{ queue: Queue | null } | null>(null);
+  const page = useCrudPage<Queue>(remove, t("queues.deleted"));
   return (
     <ListPage
       id="queues"
       title={t("queues.title")}
       tools={
-        <Button variation="primary" size="small" onClick={() => setDialog({ queue: null })}>
+        <Button variation="primary" size="small" onClick={() => page.add()}>
           {t("queues.add")}
         </Button>
       }
@@ -48,13 +46,13 @@ export function QueuesPage() {
           </TableCell>
           <TableCell className="hide-narrow cell-clip">{x.greetingMessage}</TableCell>
           <TableCell className="col-actions">
-            <RowActions name={x.name} onEdit={() => setDialog({ queue: x })} onDelete={() => del.ask(x)} testIdPrefix="queue" />
+            <RowActions name={x.name} onEdit={() => page.edit(x)} onDelete={() => page.ask(x)} testIdPrefix="queue" />
           </TableCell>
         </TableRow>
       )}
     >
-      <QueueDialog open={!!dialog} queue={dialog?.queue ?? null} onClose={() => setDialog(null)} />
-      {del.dialog}
+      <QueueDialog open={page.open} queue={page.record} onClose={page.close} />
+      {page.confirmDialog}
     </ListPage>
   );
 }

@@ -4,9 +4,8 @@
  * 'Deseja realmente excluir este registro?'; live through `company-{id}-tag`.
  */
 import { Button, TableCell, TableRow } from "@aws-amplify/ui-react";
-import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { fromPages, ListPage, RowActions, useDeleteConfirm, useListSearch } from "../../ui/kit/index.ts";
+import { fromPages, ListPage, RowActions, useCrudPage, useListSearch } from "../../ui/kit/index.ts";
 import { useTagMutations, useTagPages } from "./api.ts";
 import { TagChip } from "./TagChip.tsx";
 import { TagDialog } from "./TagDialog.tsx";
@@ -17,8 +16,7 @@ export function TagsPage() {
   const search = useListSearch(1);
   const list = fromPages(useTagPages(search.term), "tags");
   const { remove } = useTagMutations();
-  const del = useDeleteConfirm<Tag>(remove, t("tags.deleted"));
-  const [dialog, setDialog] = useState<{ tag: Tag | null } | null>(null);
+  const page = useCrudPage<Tag>(remove, t("tags.deleted"));
   return (
     <ListPage
       id="tags"
@@ -27,7 +25,7 @@ export function TagsPage() {
       search={search}
       searchPlaceholder={t("tags.searchPlaceholder")}
       tools={
-        <Button variation="primary" size="small" onClick={() => setDialog({ tag: null })} data-testid="tags-add">
+        <Button variation="primary" size="small" onClick={() => page.add()} data-testid="tags-add">
           {t("tags.add")}
         </Button>
       }
@@ -48,13 +46,13 @@ export function TagsPage() {
             {tag.ticketsCount ?? 0}
           </TableCell>
           <TableCell className="col-actions">
-            <RowActions name={tag.name} onEdit={() => setDialog({ tag })} onDelete={() => del.ask(tag)} testIdPrefix="tag" />
+            <RowActions name={tag.name} onEdit={() => page.edit(tag)} onDelete={() => page.ask(tag)} testIdPrefix="tag" />
           </TableCell>
         </TableRow>
       )}
     >
-      <TagDialog open={!!dialog} tag={dialog?.tag ?? null} onClose={() => setDialog(null)} />
-      {del.dialog}
+      <TagDialog open={page.open} tag={page.record} onClose={page.close} />
+      {page.confirmDialog}
     </ListPage>
   );
 }

@@ -4,11 +4,11 @@
  * user-modal:editProfile and user-modal:editQueues). The connections come from the connections feature's cache, so
  * the select follows live connection changes.
  */
-import { CheckboxField, Flex, PasswordField, SelectField, SwitchField, Text, TextField } from "@aws-amplify/ui-react";
+import { Flex, PasswordField, SelectField, SwitchField, TextField } from "@aws-amplify/ui-react";
 import { useTranslation } from "react-i18next";
 import { FormDialog, rules } from "../../ui/kit/index.ts";
 import { useWhatsapps } from "../connections/api.ts";
-import { useQueues } from "../queues/api.ts";
+import { QueueChecklist } from "../queues/QueueChecklist.tsx";
 import { useUserMutations } from "./api.ts";
 import type { User } from "./types.ts";
 
@@ -27,7 +27,6 @@ const editSchema = z.object({ ...base, password: rules.optionalLength(5, 50) });
 export function UserDialog({ open, user, onClose }: { open: boolean; user: User | null; onClose: () => void }) {
   const { t } = useTranslation();
   const { save } = useUserMutations();
-  const queues = useQueues();
   const connections = useWhatsapps(open);
   return (
     <FormDialog
@@ -71,32 +70,7 @@ export function UserDialog({ open, user, onClose }: { open: boolean; user: User 
               hidePasswordButtonLabel={t("login.hidePassword")}
             />
           </Flex>
-          <fieldset className="fieldset">
-            <legend>{t("users.queues")}</legend>
-            {queues.data?.length ? (
-              <Flex wrap="wrap" gap="0.25rem 1rem">
-                {queues.data.map((q) => (
-                  <CheckboxField
-                    key={q.id}
-                    name="queueIds"
-                    value={String(q.id)}
-                    label={
-                      <span className="queue-chip">
-                        <span className="swatch" style={{ background: q.color }} aria-hidden="true" />
-                        {q.name}
-                      </span>
-                    }
-                    checked={f.values.queueIds.includes(q.id)}
-                    onChange={(e) => f.set("queueIds", e.target.checked ? [...f.values.queueIds, q.id] : f.values.queueIds.filter((x) => x !== q.id))}
-                  />
-                ))}
-              </Flex>
-            ) : (
-              <Text variation="secondary" fontSize="small">
-                {t("users.noQueues")}
-              </Text>
-            )}
-          </fieldset>
+          <QueueChecklist legend={t("users.queues")} emptyText={t("users.noQueues")} value={f.values.queueIds} onChange={(ids) => f.set("queueIds", ids)} />
           {connections.isSuccess && (
             <SelectField
               label={t("users.connection")}

@@ -4,9 +4,8 @@
  * `company-{id}-user` frames; delete after 'Deseja realmente excluir este registro?'.
  */
 import { Button, TableCell, TableRow } from "@aws-amplify/ui-react";
-import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { fromPages, ListPage, RowActions, useDeleteConfirm, useListSearch } from "../../ui/kit/index.ts";
+import { fromPages, ListPage, RowActions, useCrudPage, useListSearch } from "../../ui/kit/index.ts";
 import { useUserMutations, useUsersPages } from "./api.ts";
 import type { User } from "./types.ts";
 import { UserDialog } from "./UserDialog.tsx";
@@ -16,8 +15,7 @@ export function UsersPage() {
   const search = useListSearch();
   const list = fromPages(useUsersPages(search.term), "users");
   const { remove } = useUserMutations();
-  const del = useDeleteConfirm<User>(remove, t("users.deleted"));
-  const [dialog, setDialog] = useState<{ user: User | null } | null>(null);
+  const page = useCrudPage<User>(remove, t("users.deleted"));
 
   return (
     <ListPage
@@ -27,7 +25,7 @@ export function UsersPage() {
       search={search}
       searchPlaceholder={t("users.searchPlaceholder")}
       tools={
-        <Button variation="primary" size="small" onClick={() => setDialog({ user: null })}>
+        <Button variation="primary" size="small" onClick={() => page.add()}>
           {t("users.add")}
         </Button>
       }
@@ -54,13 +52,13 @@ export function UsersPage() {
           <TableCell className="cell-wrap hide-narrow">{u.email}</TableCell>
           <TableCell>{t(`users.profiles.${u.profile}`, { defaultValue: u.profile })}</TableCell>
           <TableCell className="col-actions">
-            <RowActions name={u.name} onEdit={() => setDialog({ user: u })} onDelete={() => del.ask(u)} testIdPrefix="user" />
+            <RowActions name={u.name} onEdit={() => page.edit(u)} onDelete={() => page.ask(u)} testIdPrefix="user" />
           </TableCell>
         </TableRow>
       )}
     >
-      <UserDialog open={!!dialog} user={dialog?.user ?? null} onClose={() => setDialog(null)} />
-      {del.dialog}
+      <UserDialog open={page.open} user={page.record} onClose={page.close} />
+      {page.confirmDialog}
     </ListPage>
   );
 }

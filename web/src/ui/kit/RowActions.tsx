@@ -65,3 +65,21 @@ export function useDeleteConfirm<T extends { id: number }>(remove: UseMutationRe
   const dialog = <ConfirmDialog open={!!target} busy={remove.isPending} onConfirm={confirm} onClose={() => setTarget(null)} />;
   return { ask: setTarget, dialog };
 }
+
+/**
+ * The dialogs of a CRUD list page: which record the add/edit dialog shows (`add()`, `edit(record)`, `close()`) and the
+ * delete confirmation (`ask(record)`, rendered by `confirmDialog`).
+ */
+export function useCrudPage<T extends { id: number }>(remove: UseMutationResult<unknown, Error, number>, deletedText: string, toastMs?: number) {
+  const del = useDeleteConfirm<T>(remove, deletedText, toastMs);
+  const [editing, setEditing] = useState<{ record: T | null } | null>(null);
+  return {
+    open: !!editing,
+    record: editing?.record ?? null,
+    add: () => setEditing({ record: null }),
+    edit: (record: T) => setEditing({ record }),
+    close: () => setEditing(null),
+    ask: del.ask,
+    confirmDialog: del.dialog,
+  };
+}

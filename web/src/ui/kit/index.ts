@@ -9,5 +9,5 @@ export { ColorField, randomColor } from "./ColorField.tsx";
 export { FormDialog, fieldErrors, type FormApi } from "./FormDialog.tsx";
 export { ChatIcon, DeleteIcon, EditIcon } from "./icons.tsx";
 export { fromArray, fromPages, ListPage, NEAR_BOTTOM_PX, SEARCH_DEBOUNCE_MS, useListSearch, type ListQuery, type ListSearch } from "./ListPage.tsx";
-export { IconAction, RowActions, useDeleteConfirm } from "./RowActions.tsx";
+export { IconAction, RowActions, useCrudPage, useDeleteConfirm } from "./RowActions.tsx";
 export * as rules from "./schema.ts";

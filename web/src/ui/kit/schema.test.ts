@@ -1,10 +1,11 @@
 /** The kit's form rules give the specs' messages (as i18n keys), first failing rule per field. */
 import { describe, expect, it } from "vitest";
+import type { ZodType } from "zod";
 import { fieldErrors } from "./FormDialog.tsx";
 import * as rules from "./schema.ts";
 
 const { z } = rules;
-const errorsOf = (schema: z.ZodType, v: unknown) => {
+const errorsOf = (schema: ZodType, v: unknown) => {
   const r = schema.safeParse(v);
   return r.success ? {} : fieldErrors(r.error);
 };
