@@ -6,9 +6,9 @@
  * - `syncTicketTags(ticketId, tagIds)`: POST /api/tags/sync `{ticketId, tags:[{id}]}` (the ticket's whole tag set).
  * `tagsCache` keeps pages and list current for mutations and `company-{id}-tag` frames.
  */
-import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../../api/client.ts";
-import { pagedCache, useCrudMutations, type CrudCalls } from "../../ui/kit/crud.ts";
+import { pagedCache, useCrudMutations, useNumberedPages, type CrudCalls } from "../../ui/kit/crud.ts";
 import type { Tag, TagForm, TagsPage } from "./types.ts";
 
 export const tagsCache = pagedCache<Tag, "tags">({
@@ -19,14 +19,7 @@ export const tagsCache = pagedCache<Tag, "tags">({
 });
 export const tagsKeys = tagsCache.keys;
 
-export function useTagPages(search: string) {
-  return useInfiniteQuery({
-    queryKey: tagsKeys.pages(search),
-    queryFn: ({ pageParam }) => apiRequest<TagsPage>("GET", "/tags", { query: { searchParam: search, pageNumber: pageParam } }),
-    initialPageParam: 1,
-    getNextPageParam: (last, all) => (last?.hasMore ? all.length + 1 : undefined),
-  });
-}
+export const useTagPages = (search: string) => useNumberedPages(tagsCache, "/tags", search, (path, query) => apiRequest<TagsPage>("GET", path, { query }));
 
 export function useTagList(enabled = true) {
   return useQuery({

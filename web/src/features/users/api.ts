@@ -5,20 +5,13 @@
  * - `userCalls`: POST /api/users, PUT /api/users/{id}, DELETE /api/users/{id}; `useUserMutations()` runs them through
  *   the kit's `useCrudMutations`, updating the caches as the realtime frames do (`cache.ts`).
  */
-import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../../api/client.ts";
-import { useCrudMutations, type CrudCalls } from "../../ui/kit/crud.ts";
+import { useCrudMutations, useNumberedPages, type CrudCalls } from "../../ui/kit/crud.ts";
 import { usersCache, usersKeys } from "./cache.ts";
 import type { User, UserForm, UsersPage } from "./types.ts";
 
-export function useUsersPages(search: string) {
-  return useInfiniteQuery({
-    queryKey: usersKeys.pages(search),
-    queryFn: ({ pageParam }) => apiRequest<UsersPage>("GET", "/users", { query: { searchParam: search, pageNumber: pageParam } }),
-    initialPageParam: 1,
-    getNextPageParam: (last, all) => (last?.hasMore ? all.length + 1 : undefined),
-  });
-}
+export const useUsersPages = (search: string) => useNumberedPages(usersCache, "/users", search, (path, query) => apiRequest<UsersPage>("GET", path, { query }));
 
 export function useUserList() {
   return useQuery({ queryKey: usersKeys.list(), queryFn: () => apiRequest<User[]>("GET", "/users/list") });

@@ -10,7 +10,7 @@
  *   merge into the list").
  * Updates older than the cached `updatedAt` of the same record are dropped, so late frames never undo newer data.
  */
-import { useMutation, useQueryClient, type InfiniteData, type QueryClient, type QueryKey } from "@tanstack/react-query";
+import { useInfiniteQuery, useMutation, useQueryClient, type InfiniteData, type QueryClient, type QueryKey } from "@tanstack/react-query";
 import type { RealtimeHandler } from "../../realtime/handlers.ts";
 
 export interface Identified {
@@ -162,4 +162,17 @@ export function useCrudMutations<T extends Identified, F>(calls: CrudCalls<T, F>
   });
   const remove = useMutation({ mutationFn: (id: number) => calls.remove(id), onSuccess: (_r, id) => cache.remove(qc, id) });
   return { save, remove };
+}
+
+/**
+ * The pages of a list searched with `searchParam` and paged with `pageNumber` (1, 2, ...) at `path`, under the cache's
+ * key for `search` (a new term is a new key, so it starts again at page 1).
+ */
+export function useNumberedPages<P extends { hasMore: boolean }>(cache: PagedCache<Identified>, path: string, search: string, get: (path: string, query: Record<string, string | number>) => Promise<P>) {
+  return useInfiniteQuery({
+    queryKey: cache.keys.pages(search),
+    queryFn: ({ pageParam }) => get(path, { searchParam: search, pageNumber: pageParam }),
+    initialPageParam: 1,
+    getNextPageParam: (last: P, all: P[]) => (last?.hasMore ? all.length + 1 : undefined),
+  });
 }
