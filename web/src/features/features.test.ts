@@ -83,3 +83,22 @@ describe("company-{id}-tag frames", () => {
     expect(names(qc, "")).toEqual(["Vendas"]);
   });
 });
+
+describe("company-{id}-tag frames on tickets", () => {
+  it("renames, recolours and removes a tag on the loaded tickets that carry it", async () => {
+    const { ticketsKeys } = await import("./tickets/cache.ts");
+    const qc = new QueryClient();
+    const session = { token: "x.e30.y", user: { id: 7, companyId: 2, profile: "admin", super: false } } as unknown as Session;
+    const ctx = { queryClient: qc, session, endSessionElsewhere: () => undefined };
+    const ticket = (id: number, tags: { id: number; name: string; color: string }[]) => ({ id, uuid: `u${id}`, tags });
+    qc.setQueryData(ticketsKeys.list({ status: "open" }), { pages: [{ tickets: [ticket(1, [{ id: 5, name: "VIP", color: "#000" }]), ticket(2, [])], count: 2, hasMore: false }], pageParams: [undefined] });
+    qc.setQueryData(ticketsKeys.byUuid("u1"), ticket(1, [{ id: 5, name: "VIP", color: "#000" }]));
+    dispatchRealtime("company-2-tag", { action: "update", tag: { id: 5, name: "Cliente VIP", color: "#f4b400", kanban: 0 } }, ctx);
+    const list = () => qc.getQueryData<InfiniteData<{ tickets: ReturnType<typeof ticket>[] }>>(ticketsKeys.list({ status: "open" }))!.pages[0].tickets;
+    expect(list()[0].tags).toEqual([{ id: 5, name: "Cliente VIP", color: "#f4b400" }]);
+    expect(qc.getQueryData<ReturnType<typeof ticket>>(ticketsKeys.byUuid("u1"))!.tags[0].name).toBe("Cliente VIP");
+    dispatchRealtime("company-2-tag", { action: "delete", tagId: 5 }, ctx);
+    expect(list()[0].tags).toEqual([]);
+    expect(qc.getQueryData<ReturnType<typeof ticket>>(ticketsKeys.byUuid("u1"))!.tags).toEqual([]);
+  });
+});
