@@ -15,6 +15,7 @@ import { useToast } from "../../ui/Toast.tsx";
 import { formatPhone, shortDateTime } from "../tickets/format.ts";
 import { sessionActions, useWhatsappMutations, useWhatsapps, type Whatsapp } from "./api.ts";
 import { ConnectionDialog } from "./ConnectionDialog.tsx";
+import "./connections.css";
 import { QrDialog } from "./QrDialog.tsx";
 
 function StatusChip({ status }: { status: string }) {
@@ -106,7 +107,7 @@ export function ConnectionsPage() {
       ]}
       row={(w) => (
         <TableRow key={w.id} data-testid="connection-row" data-connection-id={w.id}>
-          <TableCell className="cell-wrap">
+          <TableCell className="col-name">
             {w.name}
             <span className="sub-line show-narrow nowrap">{formatPhone(w.number)}</span>
           </TableCell>
