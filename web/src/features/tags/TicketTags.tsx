@@ -36,7 +36,7 @@ export function TagChecklist({ tags, value, onChange }: { tags: TicketTag[]; val
         <li key={tag.id}>
           <label>
             <input type="checkbox" checked={value.includes(tag.id)} onChange={(e) => onChange(e.target.checked ? [...value, tag.id] : value.filter((x) => x !== tag.id))} />
-            <TagChip tag={tag} small />
+            <TagChip tag={tag} />
           </label>
         </li>
       ))}
