@@ -232,6 +232,22 @@ describe("web shell in the browser", () => {
     await other.getByTestId("greeting").getByText("Olá Agente Novo", { exact: false }).waitFor();
   }, TEST_MS);
 
+  it("sends an agent who types /users, /queues or /connections to their first page, without the admin page", async () => {
+    const { companyId } = await makeCompany();
+    const user = await makeUser(companyId, { name: "Agente Curioso" });
+    const page = await newPage();
+    await login(page, user.email, user.password);
+    await page.getByTestId("greeting").waitFor();
+    for (const path of ["/users", "/queues", "/connections"]) {
+      await page.goto(`${e2e.stack.url}${path}`);
+      await page.waitForURL((u) => u.pathname === "/tickets");
+      expect(await page.getByRole("heading", { name: /^(Usuários|Filas & Chatbot|Conexões)$/ }).count(), path).toBe(0);
+    }
+    // Tags is an attendance page: an agent opens it.
+    await page.getByRole("navigation", { name: "Menu principal" }).getByRole("link", { name: "Tags" }).click();
+    await page.getByRole("heading", { name: "Tags" }).waitFor();
+  }, TEST_MS);
+
   it("refuses the admin of a company whose due date is past with the spec's message", async () => {
     const yesterday = new Date(Date.now() - 86_400_000);
     const { admin: pastDue } = await makeCompany({ dueDate: yesterday.toISOString() });

@@ -1,16 +1,17 @@
 /**
- * THE list of feature areas (routes + side-menu entries). To add an area, create `features/<area>/index.tsx`
- * exporting a `Feature` and append it here, e.g.:
- *   tickets     → routes "/tickets/:ticketId?", menu { path: "/tickets", labelKey: "menu.tickets", group: "attendance", order: 10, access: "all" }
- *   contacts    → menu { path: "/contacts", labelKey: "menu.contacts", group: "attendance", order: 50, access: "all" }
- *   connections → menu { path: "/connections", labelKey: "menu.connections", group: "administration", order: 10, access: "admin", Badge }
- *   sandbox     → publicRoutes or routes "/sandbox" (local only)
- * The i18n keys `menu.tickets`, `menu.contacts`, `menu.connections`, `menu.sandbox` already exist in pt/en/es.
+ * THE list of feature areas. A feature is declared whole in its own `features/<area>/index.tsx` (routes, access,
+ * menu entry, texts, realtime handlers; see `types.ts`); adding one means one line here. The router
+ * (`routes/index.tsx`), the side menu (`layout/AppShell.tsx`), i18next and the realtime table
+ * (`realtime/handlers.ts`) read this list.
  */
+import { registerTexts } from "../i18n/index.ts";
+import type { RealtimeHandler } from "../realtime/handlers.ts";
 import { connectionsFeature } from "./connections/index.tsx";
 import { contactsFeature } from "./contacts/index.tsx";
 import { queuesFeature } from "./queues/index.tsx";
 import { sandboxFeature } from "./sandbox/index.tsx";
+import { settingsFeature } from "./settings/index.tsx";
+import { tagsFeature } from "./tags/index.tsx";
 import { ticketsFeature } from "./tickets/index.tsx";
 import type { Feature } from "./types.ts";
 import { usersFeature } from "./users/index.tsx";
@@ -21,5 +22,13 @@ export const features: Feature[] = [
   ticketsFeature,
   connectionsFeature,
   contactsFeature,
+  tagsFeature,
+  settingsFeature,
   ...(sandboxFeature ? [sandboxFeature] : []),
 ];
+
+for (const f of features) for (const [ns, bundles] of Object.entries(f.texts ?? {})) registerTexts(ns, bundles);
+
+/** The realtime handlers of every feature, by event name (`company-{id}-{name}`). */
+export const featureHandlers: Record<string, RealtimeHandler[]> = {};
+for (const f of features) for (const [name, h] of Object.entries(f.realtime ?? {})) (featureHandlers[name] ??= []).push(h);

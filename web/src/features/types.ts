@@ -1,23 +1,51 @@
 /**
- * A feature area of the SPA: its routes and its side-menu entry. Every area lives in `features/<area>/` and exports
- * one `Feature`; `features/registry.tsx` lists them. The shell builds the router and the side menu from that list,
- * so an area's pages appear in the menu exactly when its feature is registered.
+ * A feature area of the SPA, declared whole in its own `features/<area>/index.tsx` (issue 7 §6): its routes, who may
+ * open them (`access`: profiles, super flag, plan flag), its side-menu entry, its texts in pt/en/es and its realtime
+ * handlers. `features/registry.tsx` lists the features; the router, the route guard, the side menu, i18next and the
+ * realtime table are built from that list, so adding a feature changes no central file but the registry's list.
  */
 import type { ReactNode } from "react";
+import type { TextBundles } from "../i18n/index.ts";
+import type { RealtimeHandler } from "../realtime/handlers.ts";
 
 export type PlanFlag = "useCampaigns" | "useKanban" | "useOpenAi" | "useIntegrations" | "useSchedules" | "useInternalChat" | "useExternalApi";
+
+/** User profiles (administration.md §1). */
+export type Profile = "admin" | "supervisor" | "user";
 
 /** Menu groups of attendance.md §2 Side menu, in display order. */
 export type MenuGroup = "attendance" | "management" | "administration";
 
+/**
+ * Who may open a page or see its menu entry (attendance.md §2 Route table, administration.md §6). Omitted parts do not
+ * restrict. A super user passes every profile check. Read only through `features/access.ts`.
+ */
+export interface Access {
+  /** Profiles allowed (e.g. ["admin"]). */
+  profiles?: readonly Profile[];
+  /** Only users with the super flag. */
+  super?: boolean;
+  /** Only companies whose plan has this flag. */
+  planFlag?: PlanFlag;
+}
+
+export interface FeatureRoute {
+  path: string;
+  element: ReactNode;
+  /** Overrides the feature's access for this route. */
+  access?: Access;
+}
+
 export interface Feature {
   /** Stable id, e.g. "users". */
   id: string;
-  /** Routes inside the private shell (react-router paths, e.g. "/tickets/:ticketId?"). */
-  routes: { path: string; element: ReactNode }[];
+  /** Who may open the feature's routes and see its menu entry; omitted: every logged-in user. */
+  access?: Access;
+  /** Routes inside the private shell (react-router paths, e.g. "/tickets/:ticketId?"), guarded by `access`. */
+  routes: FeatureRoute[];
   /** Public routes outside the shell (e.g. "/sandbox"), rendered without the session guard. */
   publicRoutes?: { path: string; element: ReactNode }[];
-  /** Side menu entry; omit for features without one. */
+  /** Side menu entry; omit for features without one. Shown to whoever passes `access`. */
   menu?: {
     path: string;
     /** i18n key of the label. */
@@ -25,11 +53,14 @@ export interface Feature {
     group: MenuGroup;
     /** Position inside its group (lower first). */
     order: number;
-    /** Who sees it: every logged-in user, admins (profile admin or super) or super users only. */
-    access: "all" | "admin" | "super";
-    /** Shown only when the company's plan has this flag. */
-    planFlag?: PlanFlag;
     /** Optional badge (e.g. the connections warning); a component so it can use hooks. */
     Badge?: () => ReactNode;
   };
+  /** Texts per i18n namespace, added to i18next when the registry loads. */
+  texts?: Record<string, TextBundles>;
+  /** Handlers of `company-{id}-{name}` frames, by name (several features may handle the same name). */
+  realtime?: Record<string, RealtimeHandler>;
 }
+
+/** The access of admin pages: profile admin (or the super flag). */
+export const ADMIN_ONLY: Access = { profiles: ["admin"] };

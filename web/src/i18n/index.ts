@@ -34,4 +34,20 @@ export function setLanguage(lng: Language): void {
   void i18n.changeLanguage(lng);
 }
 
+/** A namespace's texts in the three languages (each language with the same keys as Portuguese). */
+export interface TextBundles<T extends object = object> {
+  pt: T;
+  en: T;
+  es: T;
+}
+
+/**
+ * Adds a feature's texts under `ns` (deep-merged, so a feature may add keys to a shared namespace such as
+ * `validation`). Features declare their bundles in their `index.tsx` (`Feature.texts`); the registry adds them, so the
+ * files of this folder do not grow with each feature.
+ */
+export function registerTexts(ns: string, bundles: TextBundles): void {
+  for (const [lng, texts] of Object.entries(bundles)) i18n.addResourceBundle(lng, "translation", { [ns]: texts }, true, false);
+}
+
 export default i18n;

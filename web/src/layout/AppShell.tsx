@@ -11,8 +11,9 @@ import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { NavLink, Outlet, useLocation } from "react-router-dom";
 import { apiRequest } from "../api/client.ts";
-import { usePlanFlags, useVersion } from "../api/company.ts";
+import { usePlanFlags, useVersion, type PlanFlags } from "../api/company.ts";
 import { clearSession, isAdminUser, useSession, type SessionUser } from "../api/session.ts";
+import { mayAccess } from "../features/access.tsx";
 import { features } from "../features/registry.tsx";
 import type { Feature, MenuGroup } from "../features/types.ts";
 import { LANGUAGES, setLanguage, type Language } from "../i18n/index.ts";
@@ -37,19 +38,9 @@ function useWidth() {
   return w;
 }
 
-/** The menu entries this user may see (profile, super flag, plan flags). */
-export function visibleMenu(user: SessionUser, flags: Record<string, boolean | undefined> | undefined): Feature[] {
-  const admin = isAdminUser(user);
-  return features
-    .filter((f) => f.menu)
-    .filter((f) => {
-      const m = f.menu!;
-      if (m.access === "admin" && !admin) return false;
-      if (m.access === "super" && !user.super) return false;
-      if (m.planFlag && !flags?.[m.planFlag]) return false;
-      return true;
-    })
-    .sort((a, b) => a.menu!.order - b.menu!.order);
+/** The menu entries this user may see: the features whose declared access lets them in (`features/access.tsx`). */
+export function visibleMenu(user: SessionUser, flags: PlanFlags | undefined): Feature[] {
+  return features.filter((f) => f.menu && mayAccess(user, f.access, flags)).sort((a, b) => a.menu!.order - b.menu!.order);
 }
 
 /** Logs out: tells the API (revokes the refresh cookie), then clears local data. */

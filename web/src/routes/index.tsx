@@ -1,13 +1,15 @@
 /**
  * The router (attendance.md §2 Route table): public routes (/login; /signup and /forgetpsw when their features
  * exist) redirect an authenticated user to "/"; private routes redirect an unauthenticated user to /login.
- * Feature routes come from `features/registry.tsx`.
+ * Feature routes come from `features/registry.tsx`, each behind `RequireAccess` with the access its feature declares
+ * (issue 10 §3: an agent typing /users is sent to /).
  */
 import type { ReactNode } from "react";
 import { BrowserRouter, Navigate, Route, Routes } from "react-router-dom";
 import { useSession } from "../api/session.ts";
 import { HomePage } from "../features/home/HomePage.tsx";
 import { LoginPage } from "../features/auth/LoginPage.tsx";
+import { RequireAccess } from "../features/access.tsx";
 import { features } from "../features/registry.tsx";
 import { AppShell } from "../layout/AppShell.tsx";
 
@@ -42,7 +44,9 @@ export function AppRoutes() {
           }
         >
           <Route index element={<HomePage />} />
-          {features.flatMap((f) => f.routes.map((r) => <Route key={`${f.id}:${r.path}`} path={r.path} element={r.element} />))}
+          {features.flatMap((f) =>
+            f.routes.map((r) => <Route key={`${f.id}:${r.path}`} path={r.path} element={<RequireAccess access={r.access ?? f.access}>{r.element}</RequireAccess>} />),
+          )}
           <Route path="*" element={<Navigate to="/" replace />} />
         </Route>
       </Routes>

@@ -5,17 +5,17 @@
  * OPENING → a disabled "connecting" button. Delete after 'Deseja realmente excluir este registro?'. Live through the
  * realtime table (`whatsapp`, `whatsappSession`).
  */
-import { Button, Flex, Heading, Loader, Table, TableBody, TableCell, TableHead, TableRow } from "@aws-amplify/ui-react";
+import { Button, Loader, TableCell, TableRow } from "@aws-amplify/ui-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorMessage } from "../../api/errors.ts";
 import { ConfirmDialog } from "../../ui/ConfirmDialog.tsx";
-import { PageState } from "../../ui/PageState.tsx";
-import { HeaderCells } from "../../ui/HeaderCells.tsx";
+import { fromArray, ListPage, RowActions, useCrudPage } from "../../ui/kit/index.ts";
 import { useToast } from "../../ui/Toast.tsx";
 import { formatPhone, shortDateTime } from "../tickets/format.ts";
-import { sessionActions, useDeleteWhatsapp, useWhatsapps, type Whatsapp } from "./api.ts";
+import { sessionActions, useWhatsappMutations, useWhatsapps, type Whatsapp } from "./api.ts";
 import { ConnectionDialog } from "./ConnectionDialog.tsx";
+import "./connections.css";
 import { QrDialog } from "./QrDialog.tsx";
 
 function StatusChip({ status }: { status: string }) {
@@ -32,14 +32,11 @@ function StatusChip({ status }: { status: string }) {
 export function ConnectionsPage() {
   const { t } = useTranslation();
   const toast = useToast();
-  const q = useWhatsapps();
-  const del = useDeleteWhatsapp();
-  const [editing, setEditing] = useState<Whatsapp | null>(null);
-  const [dialogOpen, setDialogOpen] = useState(false);
+  const list = fromArray(useWhatsapps());
+  const { remove } = useWhatsappMutations();
+  const page = useCrudPage<Whatsapp>(remove, t("connections.deleted"));
   const [qrFor, setQrFor] = useState<number | null>(null);
-  const [deleting, setDeleting] = useState<Whatsapp | null>(null);
   const [disconnecting, setDisconnecting] = useState<Whatsapp | null>(null);
-  const list = q.data ?? [];
 
   const run = async (fn: () => Promise<unknown>) => {
     try {
@@ -84,101 +81,54 @@ export function ConnectionsPage() {
   };
 
   return (
-    <section className="page" aria-labelledby="connections-title">
-      <Flex className="page-header" alignItems="center" justifyContent="space-between" wrap="wrap" gap="0.75rem">
-        <Heading level={2} id="connections-title">
-          {t("connections.title")}
-        </Heading>
-        <Flex gap="0.5rem" wrap="wrap">
+    <ListPage
+      id="connections"
+      title={t("connections.title")}
+      tools={
+        <>
           <Button size="small" onClick={() => void run(async () => (await sessionActions.restartAll(), toast.success(t("connections.restarted"))))}>
             {t("connections.restartAll")}
           </Button>
-          <Button
-            size="small"
-            variation="primary"
-            data-testid="add-connection"
-            onClick={() => {
-              setEditing(null);
-              setDialogOpen(true);
-            }}
-          >
+          <Button size="small" variation="primary" data-testid="add-connection" onClick={() => page.add()}>
             {t("connections.add")}
           </Button>
-        </Flex>
-      </Flex>
-      <div className="table-scroll">
-        <PageState loading={q.isPending} error={q.isError ? errorMessage(q.error, t) : undefined} empty={!q.isPending && !list.length} onRetry={() => void q.refetch()}>
-          <Table size="small" highlightOnHover className="data-table" aria-labelledby="connections-title">
-            <TableHead>
-              <TableRow>
-                <HeaderCells
-                  columns={[
-                    { label: t("connections.name") },
-                    { label: t("connections.number"), className: "hide-narrow" },
-                    { label: t("connections.statusCol") },
-                    { label: t("connections.session") },
-                    { label: t("connections.lastUpdate"), className: "hide-narrow" },
-                    { label: t("connections.default"), className: "hide-narrow" },
-                    { label: t("common.actions"), className: "col-actions" },
-                  ]}
-                />
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {list.map((w) => (
-                <TableRow key={w.id} data-testid="connection-row" data-connection-id={w.id}>
-                  <TableCell className="cell-wrap">
-                    {w.name}
-                    <span className="sub-line show-narrow">{formatPhone(w.number)}</span>
-                  </TableCell>
-                  <TableCell className="hide-narrow">{formatPhone(w.number)}</TableCell>
-                  <TableCell>
-                    <StatusChip status={w.status} />
-                  </TableCell>
-                  <TableCell>
-                    <div className="session-actions">{sessionButtons(w)}</div>
-                  </TableCell>
-                  <TableCell className="hide-narrow">{shortDateTime(w.updatedAt)}</TableCell>
-                  <TableCell className="hide-narrow">{w.isDefault ? <span aria-label={t("connections.default")}>✔</span> : ""}</TableCell>
-                  <TableCell className="col-actions">
-                    <Button
-                      size="small"
-                      variation="link"
-                      aria-label={`${t("common.edit")} ${w.name}`}
-                      onClick={() => {
-                        setEditing(w);
-                        setDialogOpen(true);
-                      }}
-                    >
-                      ✎
-                    </Button>
-                    <Button size="small" variation="link" aria-label={`${t("common.delete")} ${w.name}`} onClick={() => setDeleting(w)}>
-                      🗑
-                    </Button>
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
-        </PageState>
-      </div>
-      <ConnectionDialog open={dialogOpen} whatsapp={editing} onClose={() => setDialogOpen(false)} />
+        </>
+      }
+      list={list}
+      tableClassName="connections-table"
+      columns={[
+        { label: t("connections.name") },
+        { label: t("connections.number"), className: "hide-narrow" },
+        { label: t("connections.statusCol") },
+        { label: t("connections.session") },
+        { label: t("connections.lastUpdate"), className: "hide-narrow" },
+        { label: t("connections.default"), className: "hide-narrow" },
+        { label: t("common.actions"), className: "col-actions" },
+      ]}
+      row={(w) => (
+        <TableRow key={w.id} data-testid="connection-row" data-connection-id={w.id}>
+          <TableCell className="col-name">
+            {w.name}
+            <span className="sub-line show-narrow nowrap">{formatPhone(w.number)}</span>
+          </TableCell>
+          <TableCell className="hide-narrow nowrap">{formatPhone(w.number)}</TableCell>
+          <TableCell>
+            <StatusChip status={w.status} />
+          </TableCell>
+          <TableCell>
+            <div className="session-actions">{sessionButtons(w)}</div>
+          </TableCell>
+          <TableCell className="hide-narrow">{shortDateTime(w.updatedAt)}</TableCell>
+          <TableCell className="hide-narrow">{w.isDefault ? <span aria-label={t("connections.default")}>✔</span> : ""}</TableCell>
+          <TableCell className="col-actions">
+            <RowActions name={w.name} onEdit={() => page.edit(w)} onDelete={() => page.ask(w)} testIdPrefix="connection" />
+          </TableCell>
+        </TableRow>
+      )}
+    >
+      <ConnectionDialog open={page.open} whatsapp={page.record} onClose={page.close} />
       <QrDialog whatsappId={qrFor} onClose={() => setQrFor(null)} />
-      <ConfirmDialog
-        open={!!deleting}
-        busy={del.isPending}
-        onClose={() => setDeleting(null)}
-        onConfirm={async () => {
-          if (!deleting) return;
-          try {
-            await del.mutateAsync(deleting.id);
-            toast.success(t("connections.deleted"));
-          } catch (e) {
-            toast.error(errorMessage(e, t));
-          }
-          setDeleting(null);
-        }}
-      />
+      {page.confirmDialog}
       <ConfirmDialog
         open={!!disconnecting}
         title={t("connections.disconnect")}
@@ -189,6 +139,6 @@ export function ConnectionsPage() {
           setDisconnecting(null);
         }}
       />
-    </section>
+    </ListPage>
   );
 }

@@ -1,12 +1,14 @@
 /**
  * Connections data (attendance.md §2 Connections page, §4 Connection status, §7 `/whatsapp` calls):
- * `useWhatsapps()` (GET /api/whatsapp → array), `useSaveWhatsapp()` (POST/PUT), `useDeleteWhatsapp()`, and the session
+ * `useWhatsapps()` (GET /api/whatsapp → array), `useWhatsappMutations()` (POST/PUT/DELETE through the kit), and the session
  * calls `sessionActions` (restart all, start, new QR, disconnect). The cache follows `company-{id}-whatsapp` and
  * `company-{id}-whatsappSession` through `upsertWhatsapp`/`removeWhatsapp` (stale updates dropped by `updatedAt`).
  */
-import { useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
+import { useQuery, type QueryClient } from "@tanstack/react-query";
 import type { WhatsappView } from "@atende/shared/whatsapp/schema";
+import { apiRequest } from "../../api/client.ts";
 import { call } from "../../api/operations.ts";
+import { useCrudMutations, type CrudCalls, type EntityCache } from "../../ui/kit/crud.ts";
 
 export type Whatsapp = WhatsappView;
 
@@ -16,7 +18,7 @@ export const WARNING_STATUSES = ["qrcode", "PAIRING", "DISCONNECTED", "TIMEOUT",
 export const whatsappKeys = { all: ["whatsapps"] as const };
 
 export function useWhatsapps(enabled = true) {
-  return useQuery({ queryKey: whatsappKeys.all, queryFn: () => call("GET /api/whatsapp", { query: { session: 0 } }), enabled });
+  return useQuery({ queryKey: whatsappKeys.all, queryFn: () => apiRequest<Whatsapp[]>("GET", "/whatsapp", { query: { session: 0 } }), enabled });
 }
 
 /** Inserts or replaces a connection in the cache; drops an update older than the cached one. */
@@ -53,25 +55,21 @@ export interface WhatsappForm {
   transferQueueId: number | null;
 }
 
-export function useSaveWhatsapp() {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, form }: { id?: number; form: WhatsappForm }) =>
-      id ? call("PUT /api/whatsapp/{id}", { params: { id }, body: form }) : call("POST /api/whatsapp", { body: form }),
-    onSuccess: (w) => {
-      if (w && typeof w === "object" && "id" in w) upsertWhatsapp(qc, w);
-      void qc.invalidateQueries({ queryKey: whatsappKeys.all });
-    },
-  });
-}
+export const whatsappCalls: CrudCalls<Whatsapp, WhatsappForm> = {
+  create: (form) => call("POST /api/whatsapp", { body: form }),
+  update: (id, form) => call("PUT /api/whatsapp/{id}", { params: { id }, body: form }),
+  remove: (id) => call("DELETE /api/whatsapp/{id}", { params: { id } }),
+};
 
-export function useDeleteWhatsapp() {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: (id: number) => call("DELETE /api/whatsapp/{id}", { params: { id } }),
-    onSuccess: (_r, id) => removeWhatsapp(qc, id),
-  });
-}
+/** The connections list as the kit sees it (partial session updates merge, never insert). */
+export const whatsappCache: EntityCache<Whatsapp> = {
+  upsert: upsertWhatsapp,
+  remove: removeWhatsapp,
+  reload: (qc) => void qc.invalidateQueries({ queryKey: whatsappKeys.all }),
+};
+
+/** Save and delete; a save refetches too, since making one connection the default changes the others. */
+export const useWhatsappMutations = () => useCrudMutations(whatsappCalls, whatsappCache, { reloadAfterSave: true });
 
 /** Session calls (admin): restart every connection, start one (try again), new QR, disconnect. */
 export const sessionActions = {

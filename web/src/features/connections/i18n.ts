@@ -1,5 +1,5 @@
 /** Texts of the connections page (`connections.*`) in pt, en and es. */
-import { registerTexts } from "../tickets/i18n.ts";
+import type { TextBundles } from "../../i18n/index.ts";
 
 const pt = {
   title: "Conexões",
@@ -119,5 +119,4 @@ const es: typeof pt = {
   status: { CONNECTED: "Conectado", qrcode: "Esperando lectura del QR", PAIRING: "Emparejando", DISCONNECTED: "Desconectado", TIMEOUT: "Tiempo agotado", OPENING: "Conectando" },
 };
 
-registerTexts("connections", { pt, en, es });
-registerTexts("validation", { pt: { invalidNumber: "Número inválido" }, en: { invalidNumber: "Invalid number" }, es: { invalidNumber: "Número inválido" } });
+export const connectionsTexts: TextBundles<typeof pt> = { pt, en, es };

@@ -1,16 +1,18 @@
 /**
- * Connections area (admin): /connections, with the menu's warning badge shown 2 s after any connection enters
- * qrcode, PAIRING, DISCONNECTED, TIMEOUT or OPENING (attendance.md §2 Side menu).
+ * Connections area (attendance.md §2 Connections page; admin): /connections, its texts, the `company-{id}-whatsapp`
+ * and `company-{id}-whatsappSession` frames (table, QR dialog, badge), and the menu's warning badge shown 2 s after any
+ * connection enters qrcode, PAIRING, DISCONNECTED, TIMEOUT or OPENING (attendance.md §2 Side menu).
  */
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import "../tickets/attendance.css";
-import type { Feature } from "../types.ts";
-import { useWhatsapps, WARNING_STATUSES } from "./api.ts";
+import { crudRealtime } from "../../ui/kit/crud.ts";
 import { lazyPage } from "../lazy.tsx";
+import { ADMIN_ONLY, type Feature } from "../types.ts";
+import { upsertWhatsapp, useWhatsapps, WARNING_STATUSES, whatsappCache, type Whatsapp } from "./api.ts";
+import { connectionsTexts } from "./i18n.ts";
 
 const ConnectionsPage = lazyPage(() => import("./ConnectionsPage.tsx"), "ConnectionsPage");
-import "./i18n.ts";
 
 /** Delay before the warning badge shows (attendance.md §9), in ms. */
 export const BADGE_DELAY_MS = 2000;
@@ -37,6 +39,15 @@ function ConnectionsBadge() {
 
 export const connectionsFeature: Feature = {
   id: "connections",
+  access: ADMIN_ONLY,
   routes: [{ path: "/connections", element: <ConnectionsPage /> }],
-  menu: { path: "/connections", labelKey: "menu.connections", group: "administration", order: 10, access: "admin", Badge: ConnectionsBadge },
+  menu: { path: "/connections", labelKey: "menu.connections", group: "administration", order: 10, Badge: ConnectionsBadge },
+  texts: { connections: connectionsTexts },
+  realtime: {
+    whatsapp: crudRealtime("whatsapp", whatsappCache),
+    whatsappSession: (data, { queryClient }) => {
+      const w = (data as { session?: Whatsapp } | undefined)?.session;
+      if (w && typeof w.id === "number") upsertWhatsapp(queryClient, w);
+    },
+  },
 };

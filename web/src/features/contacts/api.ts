@@ -1,11 +1,14 @@
 /**
  * Contacts data (attendance.md §2 Contacts page, §7 `/contacts` calls): `useContactPages(search)` (GET /api/contacts,
- * cursor pages `{contacts, count, hasMore, nextCursor}`), `useSaveContact()` (POST / PUT), `useDeleteContact()`.
- * `upsertContact`/`removeContact` keep every loaded page current for mutations and `company-{id}-contact` events.
+ * cursor pages `{contacts, count, hasMore, nextCursor}`), `useContact(id)` (GET /api/contacts/{id}), and
+ * `useContactMutations()` (POST / PUT / DELETE through the kit). `contactsCache` keeps every loaded page and single
+ * contact current for mutations and `company-{id}-contact` events.
  */
-import { useInfiniteQuery, useMutation, useQueryClient, type InfiniteData, type QueryClient } from "@tanstack/react-query";
+import { useInfiniteQuery, useQuery, type QueryClient } from "@tanstack/react-query";
 import type { ContactItem } from "@atende/shared/contacts/schema";
+import { apiRequest } from "../../api/client.ts";
 import { call } from "../../api/operations.ts";
+import { isStale, pagedCache, useCrudMutations, type CrudCalls, type EntityCache } from "../../ui/kit/crud.ts";
 
 export type Contact = ContactItem;
 export interface ContactsPage {
@@ -22,52 +25,45 @@ export interface ContactForm {
   extraInfo: { name: string; value: string }[];
 }
 
-export const contactsKeys = { all: ["contacts"] as const, pagesAll: ["contacts", "pages"] as const, pages: (s: string) => ["contacts", "pages", s] as const };
+const contactsPages = pagedCache<Contact, "contacts">({ root: "contacts", field: "contacts", matches: (c, s) => !s || c.name.toLowerCase().includes(s.toLowerCase()) || c.number.includes(s.replace(/\D/g, "") || "\u0000") });
+
+export const contactsKeys = { ...contactsPages.keys, one: (id: number) => ["contacts", "one", id] as const };
 
 export function useContactPages(search: string) {
   return useInfiniteQuery({
     queryKey: contactsKeys.pages(search),
-    queryFn: ({ pageParam }) => call("GET /api/contacts", { query: { searchParam: search, cursor: pageParam } }),
+    queryFn: ({ pageParam }) => apiRequest<ContactsPage>("GET", "/contacts", { query: { searchParam: search, cursor: pageParam } }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => (last.hasMore && last.nextCursor ? last.nextCursor : undefined),
   });
 }
 
-const matches = (c: Contact, s: string) => !s || c.name.toLowerCase().includes(s.toLowerCase()) || c.number.includes(s.replace(/\D/g, "") || "\u0000");
+/** One contact (GET /api/contacts/{id}), kept current by the same cache updates as the pages (the contact drawer). */
+export function useContact(id: number | undefined) {
+  return useQuery({ queryKey: contactsKeys.one(id ?? 0), enabled: !!id, queryFn: () => call("GET /api/contacts/{id}", { params: { id: id ?? 0 } }) });
+}
+
+/** The contacts pages and each loaded single contact, for mutations and `company-{id}-contact` frames. */
+export const contactsCache: EntityCache<Contact> = {
+  upsert(qc, c) {
+    contactsPages.upsert(qc, c);
+    qc.setQueryData<Contact>(contactsKeys.one(c.id), (cur) => (cur && !isStale(cur, c) ? { ...cur, ...c } : cur));
+  },
+  remove(qc, id) {
+    contactsPages.remove(qc, id);
+    qc.removeQueries({ queryKey: contactsKeys.one(id) });
+  },
+  reload: (qc) => contactsPages.reload(qc),
+};
 
 /** Inserts or replaces a contact in every loaded page (new ones first where they match the search); stale updates dropped. */
-export function upsertContact(qc: QueryClient, c: Contact): void {
-  for (const [key, data] of qc.getQueriesData<InfiniteData<ContactsPage>>({ queryKey: contactsKeys.pagesAll })) {
-    if (!data) continue;
-    const cur = data.pages.flatMap((p) => p.contacts).find((x) => x.id === c.id);
-    if (cur && cur.updatedAt && c.updatedAt && c.updatedAt < cur.updatedAt) continue;
-    let pages: ContactsPage[];
-    if (cur) pages = data.pages.map((p) => ({ ...p, contacts: p.contacts.map((x) => (x.id === c.id ? { ...x, ...c } : x)) }));
-    else if (matches(c, String(key[2] ?? ""))) pages = data.pages.map((p, i) => (i === 0 ? { ...p, contacts: [c, ...p.contacts], count: p.count + 1 } : p));
-    else continue;
-    qc.setQueryData<InfiniteData<ContactsPage>>(key, { ...data, pages });
-  }
-}
+export const upsertContact = (qc: QueryClient, c: Contact) => contactsCache.upsert(qc, c);
+export const removeContact = (qc: QueryClient, id: number) => contactsCache.remove(qc, id);
 
-export function removeContact(qc: QueryClient, id: number): void {
-  for (const [key, data] of qc.getQueriesData<InfiniteData<ContactsPage>>({ queryKey: contactsKeys.pagesAll })) {
-    if (!data?.pages.some((p) => p.contacts.some((x) => x.id === id))) continue;
-    qc.setQueryData<InfiniteData<ContactsPage>>(key, { ...data, pages: data.pages.map((p) => ({ ...p, contacts: p.contacts.filter((x) => x.id !== id) })) });
-  }
-}
+export const contactCalls: CrudCalls<Contact, ContactForm> = {
+  create: (form) => call("POST /api/contacts", { body: form }),
+  update: (id, form) => call("PUT /api/contacts/{id}", { params: { id }, body: form }),
+  remove: (id) => call("DELETE /api/contacts/{id}", { params: { id } }),
+};
 
-export function useSaveContact() {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, form }: { id?: number; form: ContactForm }) =>
-      id ? call("PUT /api/contacts/{id}", { params: { id }, body: form }) : call("POST /api/contacts", { body: form }),
-    onSuccess: (c) => {
-      if (c && typeof c === "object" && "id" in c) upsertContact(qc, c);
-    },
-  });
-}
-
-export function useDeleteContact() {
-  const qc = useQueryClient();
-  return useMutation({ mutationFn: (id: number) => call("DELETE /api/contacts/{id}", { params: { id } }), onSuccess: (_r, id) => removeContact(qc, id) });
-}
+export const useContactMutations = () => useCrudMutations(contactCalls, contactsCache);

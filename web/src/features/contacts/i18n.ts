@@ -1,5 +1,5 @@
 /** Texts of the contacts page and contact dialog (`contacts.*`) in pt, en and es. */
-import { registerTexts } from "../tickets/i18n.ts";
+import type { TextBundles } from "../../i18n/index.ts";
 
 const pt = {
   title: "Contatos",
@@ -95,4 +95,4 @@ const es: typeof pt = {
   searchHint: "Escriba al menos 3 caracteres.",
 };
 
-registerTexts("contacts", { pt, en, es });
+export const contactsTexts: TextBundles<typeof pt> = { pt, en, es };

@@ -1,20 +1,16 @@
-/** Queues cache updates shared by mutations and the realtime table (`company-{id}-queue`). */
+/** Queues cache (kit `arrayCache`, GET /api/queue answers the whole list), shared by mutations and `company-{id}-queue`. */
 import type { QueryClient } from "@tanstack/react-query";
+import { arrayCache } from "../../ui/kit/crud.ts";
 import type { Queue } from "./types.ts";
 
 export const queuesKeys = { all: ["queues"] as const };
 
-const sortQueues = (xs: Queue[]) =>
-  [...xs].sort((a, b) => (a.orderQueue ?? Number.MAX_SAFE_INTEGER) - (b.orderQueue ?? Number.MAX_SAFE_INTEGER) || a.id - b.id);
+/** Queues in bot order, then by id. */
+const byOrder = (a: Queue, b: Queue) => (a.orderQueue ?? Number.MAX_SAFE_INTEGER) - (b.orderQueue ?? Number.MAX_SAFE_INTEGER) || a.id - b.id;
+
+export const queuesCache = arrayCache<Queue>({ key: queuesKeys.all, sort: byOrder });
 
 /** Inserts or replaces a queue in the loaded list. */
-export function upsertQueue(qc: QueryClient, queue: Queue): void {
-  qc.setQueryData<Queue[]>(queuesKeys.all, (xs) =>
-    xs ? sortQueues(xs.some((q) => q.id === queue.id) ? xs.map((q) => (q.id === queue.id ? { ...q, ...queue } : q)) : [...xs, queue]) : xs,
-  );
-}
-
+export const upsertQueue = (qc: QueryClient, queue: Queue) => queuesCache.upsert(qc, queue);
 /** Removes a queue from the loaded list. */
-export function removeQueue(qc: QueryClient, queueId: number): void {
-  qc.setQueryData<Queue[]>(queuesKeys.all, (xs) => xs?.filter((q) => q.id !== queueId));
-}
+export const removeQueue = (qc: QueryClient, queueId: number) => queuesCache.remove(qc, queueId);

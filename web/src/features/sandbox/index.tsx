@@ -6,7 +6,7 @@
 import "../tickets/attendance.css";
 import "../tickets/i18n.ts";
 import "./i18n.ts";
-import type { Feature } from "../types.ts";
+import { ADMIN_ONLY, type Feature } from "../types.ts";
 import { lazyPage } from "../lazy.tsx";
 
 const SandboxPage = lazyPage(() => import("./SandboxPage.tsx"), "SandboxPage");
@@ -19,6 +19,7 @@ export const sandboxFeature: Feature | null = SANDBOX_ENABLED
       id: "sandbox",
       routes: [],
       publicRoutes: [{ path: "/sandbox", element: <SandboxPage /> }],
-      menu: { path: "/sandbox", labelKey: "menu.sandbox", group: "administration", order: 90, access: "admin" },
+      access: ADMIN_ONLY,
+      menu: { path: "/sandbox", labelKey: "menu.sandbox", group: "administration", order: 90 },
     }
   : null;

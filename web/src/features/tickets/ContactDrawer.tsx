@@ -12,15 +12,14 @@ import { ContactDialog } from "../contacts/ContactDialog.tsx";
 import { useAddNote, useDeleteNote, useNotes } from "./api.ts";
 import { dayOf, formatPhone, timeOf } from "./format.ts";
 import type { Ticket } from "./types.ts";
-import type { Contact } from "./ContactPicker.tsx";
-import { useQuery } from "@tanstack/react-query";
-import { apiRequest } from "../../api/client.ts";
+import { useContact, type Contact } from "../contacts/api.ts";
 
 export function ContactDrawer({ ticket, onClose }: { ticket: Ticket; onClose: () => void }) {
   const { t } = useTranslation();
   const toast = useToast();
   const me = useSession()!.user;
-  const contact = useQuery({ queryKey: ["contacts", "one", ticket.contactId], queryFn: () => apiRequest<Contact>("GET", `/contacts/${ticket.contactId}`) });
+  // The contacts feature's cache: live `company-{id}-contact` updates and saves reach the drawer.
+  const contact = useContact(ticket.contactId);
   const notes = useNotes(ticket.id, ticket.contactId);
   const add = useAddNote();
   const del = useDeleteNote();
@@ -127,7 +126,7 @@ export function ContactDrawer({ ticket, onClose }: { ticket: Ticket; onClose: ()
           )}
         </section>
       </div>
-      <ContactDialog open={editing} contact={contact.data ?? null} onClose={() => setEditing(false)} onSaved={() => void contact.refetch()} />
+      <ContactDialog open={editing} contact={contact.data ?? null} onClose={() => setEditing(false)} />
     </aside>
   );
 }

@@ -27,6 +27,7 @@ import { MessageBubble } from "./MessageBubble.tsx";
 import { NewTicketDialog } from "./NewTicketDialog.tsx";
 import { TransferDialog } from "./TransferDialog.tsx";
 import { EmojiPickerLazy } from "./EmojiPickerLazy.tsx";
+import { TicketTags } from "../tags/TicketTags.tsx";
 import type { Message, Ticket } from "./types.ts";
 
 /** Pause between forwarded messages (attendance.md §9), in ms. */
@@ -206,6 +207,7 @@ function ConversationView({ ticket }: { ticket: Ticket }) {
               </span>
             </span>
           </button>
+          <TicketTags ticket={ticket} />
           <div className="conv-actions">
             {ticket.status === "pending" && (
               <Button size="small" variation="primary" isLoading={update.isPending} onClick={() => void act({ status: "open", userId: me.id }, undefined, t("tickets.accepted"))}>

@@ -18,6 +18,8 @@ import { useDebounced } from "../../ui/useDebounced.ts";
 import { useToast } from "../../ui/Toast.tsx";
 import { useSetting } from "../settings/api.ts";
 import { useUserList } from "../users/api.ts";
+import { TagChip } from "../tags/TagChip.tsx";
+import { TagFilter } from "../tags/TicketTags.tsx";
 import { useCloseAll, useTicketPages, useUpdateTicket } from "./api.ts";
 import { Avatar } from "./ContactDrawer.tsx";
 import { ticketAge, useNow } from "./format.ts";
@@ -44,6 +46,7 @@ export function TicketList({ selectedUuid }: { selectedUuid?: string }) {
   const [showAll, setShowAll] = useState(() => admin && localStorage.getItem("tickets.showAll") === "true");
   const [search, setSearch] = useState("");
   const [userFilter, setUserFilter] = useState("");
+  const [tagFilter, setTagFilter] = useState<number[]>([]);
   const [newOpen, setNewOpen] = useState(false);
   const [closeAllOpen, setCloseAllOpen] = useState(false);
   const closeAll = useCloseAll();
@@ -61,12 +64,17 @@ export function TicketList({ selectedUuid }: { selectedUuid?: string }) {
   const openParams: TicketListParams = { status: "open", isGroup, ...common };
   const pendingParams: TicketListParams = { status: "pending", isGroup, ...common };
   const closedParams: TicketListParams = { status: "closed", ...common };
-  const searchParams: TicketListParams = { searchParam: term, users: userFilter ? [Number(userFilter)] : undefined, showAll: admin ? true : undefined };
+  const searchParams: TicketListParams = {
+    searchParam: term.length >= 3 ? term : undefined,
+    users: userFilter ? [Number(userFilter)] : undefined,
+    tags: tagFilter.length ? [...tagFilter].sort((a, b) => a - b) : undefined,
+    showAll: admin ? true : undefined,
+  };
   const inSubTabs = tab === "open" || tab === "group";
   const openQ = useTicketPages(openParams, inSubTabs);
   const pendingQ = useTicketPages(pendingParams, inSubTabs);
   const closedQ = useTicketPages(closedParams, tab === "closed");
-  const searchOk = term.length >= 3 || !!userFilter;
+  const searchOk = term.length >= 3 || !!userFilter || tagFilter.length > 0;
   const searchQ = useTicketPages(searchParams, tab === "search" && searchOk);
   const current = tab === "closed" ? closedQ : tab === "search" ? searchQ : sub === "open" ? openQ : pendingQ;
 
@@ -117,6 +125,7 @@ export function TicketList({ selectedUuid }: { selectedUuid?: string }) {
               aria-label={t("tickets.searchPlaceholder")}
               data-testid="ticket-search"
             />
+            <TagFilter value={tagFilter} onChange={setTagFilter} />
             {admin && (
               <select className="text-input" value={userFilter} onChange={(e) => setUserFilter(e.target.value)} aria-label={t("tickets.userFilter")}>
                 <option value="">{t("tickets.allUsers")}</option>
@@ -278,9 +287,7 @@ function TicketRow({ ticket, now, selected }: { ticket: Ticket; now: number; sel
             {ticket.user && <span className="tag">{ticket.user.name}</span>}
             {ticket.isGroup && <span className="tag">{t("tickets.group")}</span>}
             {ticket.tags?.map((tg) => (
-              <span key={tg.id} className="tag" style={{ background: tg.color, color: "#fff", borderColor: tg.color }}>
-                {tg.name}
-              </span>
+              <TagChip key={tg.id} tag={tg} small />
             ))}
           </span>
         </span>

@@ -36,6 +36,7 @@ export function useTicketPages(params: TicketListParams, enabled = true) {
           queueIds: params.queueIds?.length ? JSON.stringify(params.queueIds) : undefined,
           searchParam: params.searchParam,
           users: params.users?.length ? JSON.stringify(params.users) : undefined,
+          tags: params.tags?.length ? JSON.stringify(params.tags) : undefined,
           cursor: pageParam,
         },
       });

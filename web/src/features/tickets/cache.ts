@@ -33,6 +33,7 @@ export function belongs(t: Ticket, p: TicketListParams, v: Viewer): boolean {
   if (p.searchParam) return false; // search results are only updated in place
   if (p.status && t.status !== p.status) return false;
   if (p.isGroup !== undefined && t.isGroup !== p.isGroup) return false;
+  if (p.tags?.length && !p.tags.every((id) => t.tags?.some((tg) => tg.id === id))) return false;
   if (p.users?.length) return t.userId != null && p.users.includes(t.userId);
   const showAll = v.admin && !!p.showAll;
   if (t.status !== "pending" && !showAll) return t.userId === v.userId;

@@ -35,6 +35,8 @@ export interface TicketListParams {
   queueIds?: number[];
   searchParam?: string;
   users?: number[];
+  /** Search tab: only tickets carrying every one of these tag ids. */
+  tags?: number[];
   /** Group tab: only group tickets; open tab: only non-group tickets; undefined: both (search, closed). */
   isGroup?: boolean;
 }

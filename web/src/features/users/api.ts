@@ -2,43 +2,26 @@
  * Users data hooks (attendance.md §2 Users page, §7 `/users` calls) on react-query:
  * - `useUsersPages(search)`: GET /api/users?searchParam&pageNumber → pages of `{users, count, hasMore}` (20 per page).
  * - `useUserList()`: GET /api/users/list (every user of the company, for pickers).
- * - `useSaveUser()`: POST /api/users or PUT /api/users/{id}; `useDeleteUser()`: DELETE /api/users/{id}.
- * Successful writes update the caches with the same functions the realtime table uses (`cache.ts`).
+ * - `userCalls`: POST /api/users, PUT /api/users/{id}, DELETE /api/users/{id}; `useUserMutations()` runs them through
+ *   the kit's `useCrudMutations`, updating the caches as the realtime frames do (`cache.ts`).
  */
-import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { call, type BodyOf } from "../../api/operations.ts";
-import { removeUser, upsertUser, usersKeys } from "./cache.ts";
-import type { UserForm } from "./types.ts";
+import { useQuery } from "@tanstack/react-query";
+import { apiRequest } from "../../api/client.ts";
+import { call } from "../../api/operations.ts";
+import { useCrudMutations, useNumberedPages, type CrudCalls } from "../../ui/kit/crud.ts";
+import { usersCache, usersKeys } from "./cache.ts";
+import type { User, UserForm, UsersPage } from "./types.ts";
 
-export function useUsersPages(search: string) {
-  return useInfiniteQuery({
-    queryKey: usersKeys.pages(search),
-    queryFn: ({ pageParam }) => call("GET /api/users", { query: { searchParam: search, pageNumber: pageParam } }),
-    initialPageParam: 1,
-    getNextPageParam: (last, all) => (last?.hasMore ? all.length + 1 : undefined),
-  });
-}
+export const useUsersPages = (search: string) => useNumberedPages(usersCache, "/users", search, (path, query) => apiRequest<UsersPage>("GET", path, { query }));
 
 export function useUserList() {
   return useQuery({ queryKey: usersKeys.list(), queryFn: () => call("GET /api/users/list") });
 }
 
-export function useSaveUser() {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, form }: { id?: number; form: UserForm }) =>
-      id ? call("PUT /api/users/{id}", { params: { id }, body: form }) : call("POST /api/users", { body: form as BodyOf<"POST /api/users"> }),
-    onSuccess: (user) => {
-      if (user && typeof user === "object" && "id" in user) upsertUser(qc, user);
-      else void qc.invalidateQueries({ queryKey: usersKeys.all });
-    },
-  });
-}
+export const userCalls: CrudCalls<User, UserForm> = {
+  create: (form) => call("POST /api/users", { body: { ...form, password: form.password ?? "" } }),
+  update: (id, form) => call("PUT /api/users/{id}", { params: { id }, body: form }),
+  remove: (id) => call("DELETE /api/users/{id}", { params: { id } }),
+};
 
-export function useDeleteUser() {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: (id: number) => call("DELETE /api/users/{id}", { params: { id } }),
-    onSuccess: (_r, id) => removeUser(qc, id),
-  });
-}
+export const useUserMutations = () => useCrudMutations(userCalls, usersCache);

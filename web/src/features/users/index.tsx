@@ -1,11 +1,29 @@
-/** Users area (admin): /users. */
-import type { Feature } from "../types.ts";
+/**
+ * Users area (attendance.md §2 Users page; admin): /users, its menu entry, texts and the `company-{id}-user` frames
+ * (the pages and lists; the logged-in user's own record also refreshes the session).
+ */
+import { updateSessionUser, type Session } from "../../api/session.ts";
+import { crudRealtime } from "../../ui/kit/crud.ts";
 import { lazyPage } from "../lazy.tsx";
+import { ADMIN_ONLY, type Feature } from "../types.ts";
+import { usersCache } from "./cache.ts";
+import { usersTexts } from "./i18n.ts";
+import type { User } from "./types.ts";
 
 const UsersPage = lazyPage(() => import("./UsersPage.tsx"), "UsersPage");
 
 export const usersFeature: Feature = {
   id: "users",
+  access: ADMIN_ONLY,
   routes: [{ path: "/users", element: <UsersPage /> }],
-  menu: { path: "/users", labelKey: "menu.users", group: "administration", order: 40, access: "admin" },
+  menu: { path: "/users", labelKey: "menu.users", group: "administration", order: 40 },
+  texts: { users: usersTexts },
+  realtime: {
+    user: crudRealtime<User>("user", usersCache, (data, { session }) => {
+      const user = (data as { user: User }).user;
+      if (user.id !== session.user.id) return;
+      const { company: _c, ...rest } = user as User & { company?: unknown };
+      updateSessionUser({ ...session.user, ...rest, queues: user.queues ?? session.user.queues } as Session["user"]);
+    }),
+  },
 };

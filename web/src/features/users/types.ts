@@ -27,7 +27,7 @@ export interface UserForm {
   name: string;
   email: string;
   password?: string;
-  profile: "admin" | "user";
+  profile: "admin" | "supervisor" | "user";
   allTicket: "enabled" | "desabled";
   whatsappId: number | null;
   queueIds: number[];

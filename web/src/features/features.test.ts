@@ -1,0 +1,104 @@
+/**
+ * The feature declarations (issue 7 §6, issue 10 §3): who may open which page, every feature's texts complete in the
+ * three languages, and the realtime frames a feature declares reaching its cache (tags as the example).
+ */
+import { QueryClient, type InfiniteData } from "@tanstack/react-query";
+import { describe, expect, it } from "vitest";
+import type { Session, SessionUser } from "../api/session.ts";
+import { dispatchRealtime } from "../realtime/handlers.ts";
+import { mayAccess, refusal } from "./access.tsx";
+import { features } from "./registry.tsx";
+import { tagsKeys } from "./tags/api.ts";
+import type { TagsPage } from "./tags/types.ts";
+
+const user = (profile: SessionUser["profile"], isSuper = false) => ({ profile, super: isSuper });
+const accessOf = (id: string) => features.find((f) => f.id === id)?.access;
+
+function leaves(o: unknown, prefix = ""): string[] {
+  if (typeof o !== "object" || o === null) return [prefix];
+  return Object.entries(o).flatMap(([k, v]) => leaves(v, prefix ? `${prefix}.${k}` : k));
+}
+
+describe("feature access", () => {
+  it("keeps agents and supervisors out of connections, queues and users, and lets admins and super users in", () => {
+    for (const id of ["connections", "queues", "users"]) {
+      expect(refusal(user("user"), accessOf(id), {}), id).toBe("profile");
+      expect(refusal(user("supervisor"), accessOf(id), {}), id).toBe("profile");
+      expect(mayAccess(user("admin"), accessOf(id), {}), id).toBe(true);
+      expect(mayAccess(user("user", true), accessOf(id), {}), id).toBe(true);
+    }
+  });
+
+  it("lets every profile open tickets, contacts and tags", () => {
+    for (const id of ["tickets", "contacts", "tags"]) for (const p of ["user", "supervisor", "admin"] as const) expect(mayAccess(user(p), accessOf(id), {}), `${id} ${p}`).toBe(true);
+  });
+
+  it("answers a missing plan flag or super-only page with the toast refusal, not the silent one", () => {
+    expect(refusal(user("admin"), { planFlag: "useKanban" }, { useKanban: false })).toBe("plan");
+    expect(refusal(user("admin"), { planFlag: "useKanban" }, undefined)).toBe("plan");
+    expect(refusal(user("admin"), { planFlag: "useKanban" }, { useKanban: true })).toBeNull();
+    expect(refusal(user("admin"), { super: true }, {})).toBe("plan");
+    expect(refusal(user("admin", true), { super: true }, {})).toBeNull();
+  });
+});
+
+describe("feature texts", () => {
+  it("gives every namespace a feature declares the same keys in English and Spanish as in Portuguese", () => {
+    for (const f of features)
+      for (const [ns, b] of Object.entries(f.texts ?? {})) {
+        expect(leaves(b.en).sort(), `${f.id} ${ns} en`).toEqual(leaves(b.pt).sort());
+        expect(leaves(b.es).sort(), `${f.id} ${ns} es`).toEqual(leaves(b.pt).sort());
+      }
+  });
+
+  it("uses the spec's tag texts verbatim", async () => {
+    const { tagsTexts } = await import("./tags/i18n.ts");
+    expect(tagsTexts.pt.validation).toEqual({ required: "Obrigatório", tooShort: "Mensagem muito curta" });
+    expect([tagsTexts.pt.added, tagsTexts.pt.removed]).toEqual(["Ticket Tag Adicionado com Sucesso!", "Ticket Tag Removido!"]);
+  });
+});
+
+describe("company-{id}-tag frames", () => {
+  const session = { token: "x.e30.y", user: { id: 7, companyId: 2, profile: "admin", super: false } } as unknown as Session;
+  const ctx = (queryClient: QueryClient) => ({ queryClient, session, endSessionElsewhere: () => undefined });
+  const page = (tags: TagsPage["tags"]): InfiniteData<TagsPage> => ({ pages: [{ tags, count: tags.length, hasMore: false }], pageParams: [1] });
+  const names = (qc: QueryClient, search: string) => qc.getQueryData<InfiniteData<TagsPage>>(tagsKeys.pages(search))!.pages[0].tags.map((x) => x.name);
+
+  it("adds, renames and removes tags in the loaded pages and the picker list, and skips searches a new tag does not match", () => {
+    const qc = new QueryClient();
+    qc.setQueryData(tagsKeys.pages(""), page([{ id: 1, name: "Venda", color: "#00f", kanban: 0, ticketsCount: 2 }]));
+    qc.setQueryData(tagsKeys.pages("vend"), page([{ id: 1, name: "Venda", color: "#00f", kanban: 0 }]));
+    qc.setQueryData(tagsKeys.list, [{ id: 1, name: "Venda", color: "#00f", kanban: 0 }]);
+    dispatchRealtime("company-2-tag", { action: "create", tag: { id: 2, name: "Suporte", color: "#f00", kanban: 1 } }, ctx(qc));
+    expect(names(qc, "")).toEqual(["Suporte", "Venda"]);
+    expect(names(qc, "vend")).toEqual(["Venda"]);
+    dispatchRealtime("company-2-tag", { action: "update", tag: { id: 1, name: "Vendas", color: "#00f", kanban: 0, ticketsCount: 3 } }, ctx(qc));
+    expect(names(qc, "")).toEqual(["Suporte", "Vendas"]);
+    expect(qc.getQueryData<InfiniteData<TagsPage>>(tagsKeys.pages(""))!.pages[0].tags[1].ticketsCount).toBe(3);
+    dispatchRealtime("company-2-tag", { action: "delete", tagId: 2 }, ctx(qc));
+    expect(names(qc, "")).toEqual(["Vendas"]);
+    expect(qc.getQueryData<{ name: string }[]>(tagsKeys.list)!.map((x) => x.name)).toEqual(["Vendas"]);
+    // Another company's frame changes nothing.
+    dispatchRealtime("company-3-tag", { action: "delete", tagId: 1 }, ctx(qc));
+    expect(names(qc, "")).toEqual(["Vendas"]);
+  });
+});
+
+describe("company-{id}-tag frames on tickets", () => {
+  it("renames, recolours and removes a tag on the loaded tickets that carry it", async () => {
+    const { ticketsKeys } = await import("./tickets/cache.ts");
+    const qc = new QueryClient();
+    const session = { token: "x.e30.y", user: { id: 7, companyId: 2, profile: "admin", super: false } } as unknown as Session;
+    const ctx = { queryClient: qc, session, endSessionElsewhere: () => undefined };
+    const ticket = (id: number, tags: { id: number; name: string; color: string }[]) => ({ id, uuid: `u${id}`, tags });
+    qc.setQueryData(ticketsKeys.list({ status: "open" }), { pages: [{ tickets: [ticket(1, [{ id: 5, name: "VIP", color: "#000" }]), ticket(2, [])], count: 2, hasMore: false }], pageParams: [undefined] });
+    qc.setQueryData(ticketsKeys.byUuid("u1"), ticket(1, [{ id: 5, name: "VIP", color: "#000" }]));
+    dispatchRealtime("company-2-tag", { action: "update", tag: { id: 5, name: "Cliente VIP", color: "#f4b400", kanban: 0 } }, ctx);
+    const list = () => qc.getQueryData<InfiniteData<{ tickets: ReturnType<typeof ticket>[] }>>(ticketsKeys.list({ status: "open" }))!.pages[0].tickets;
+    expect(list()[0].tags).toEqual([{ id: 5, name: "Cliente VIP", color: "#f4b400" }]);
+    expect(qc.getQueryData<ReturnType<typeof ticket>>(ticketsKeys.byUuid("u1"))!.tags[0].name).toBe("Cliente VIP");
+    dispatchRealtime("company-2-tag", { action: "delete", tagId: 5 }, ctx);
+    expect(list()[0].tags).toEqual([]);
+    expect(qc.getQueryData<ReturnType<typeof ticket>>(ticketsKeys.byUuid("u1"))!.tags).toEqual([]);
+  });
+});

@@ -1,0 +1,13 @@
+/**
+ * The web's kit (issue 7 §6): list page, form dialog, row actions with the delete confirmation, CRUD caches, realtime
+ * merge and mutations. A feature's page is its columns and its row; its dialog is its schema and its fields.
+ */
+import "./kit.css";
+import "./texts.ts";
+export { arrayCache, crudRealtime, isStale, pagedCache, useCrudMutations, type CrudCalls, type EntityCache, type Identified, type Page, type PagedCache } from "./crud.ts";
+export { ColorField, randomColor } from "./ColorField.tsx";
+export { FormDialog, fieldErrors, type FormApi } from "./FormDialog.tsx";
+export { ChatIcon, DeleteIcon, EditIcon } from "./icons.tsx";
+export { fromArray, fromPages, ListPage, NEAR_BOTTOM_PX, SEARCH_DEBOUNCE_MS, useListSearch, type ListQuery, type ListSearch } from "./ListPage.tsx";
+export { IconAction, RowActions, useCrudPage, useDeleteConfirm } from "./RowActions.tsx";
+export * as rules from "./schema.ts";
