@@ -18,7 +18,7 @@ import type { z } from "zod";
  * Every domain event by type. Core events are declared in `./catalog.ts`; features augment this interface
  * (`declare module`) from their own folder. Every event has `type` and `companyId` (the tenant it belongs to).
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+// biome-ignore lint/suspicious/noEmptyInterface: an interface, so features extend it by declaration merging
 export interface EventMap {}
 
 export type EventType = keyof EventMap & string;
