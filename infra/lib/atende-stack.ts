@@ -10,6 +10,7 @@
  * construct tree (`Atende/Data/...`, `Atende/Api/...`); `docs/deploy.md` says more.
  */
 import { CfnOutput, CustomResource, Stack, type StackProps } from "aws-cdk-lib";
+import { SnsAction } from "aws-cdk-lib/aws-cloudwatch-actions";
 import type { IGrantable } from "aws-cdk-lib/aws-iam";
 import { Construct } from "constructs";
 import { Api } from "./api.ts";
@@ -66,6 +67,8 @@ export class AtendeStack extends Stack {
       environment: env,
       desiredCount: props.runnerDesiredCount ?? 1,
     });
+    // Every alarm notifies the one alarm topic (issue 8 §5), the runner's too.
+    for (const alarm of [this.sessions.parkedAlarm, this.sessions.deadAlarm]) alarm.addAlarmAction(new SnsAction(d.alarmTopic));
     this.web = new Web(this, "Web", {
       httpApiDomain: this.api.domainName,
       wsApiDomain: this.realtime.domainName,

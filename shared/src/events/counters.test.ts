@@ -101,7 +101,8 @@ describe("daily counters", () => {
     dyingProcess();
     await upsert(ctx, [text("5511912349003@s.whatsapp.net", "3EB0CNT0000000000003", "oi")]);
     addListener(countersListener);
-    const entry = counterFacts.message({ companyId: ctx.companyId, id: "3EB0CNT0000000000003", fromMe: false, createdAt: await messageCreatedAt(ctx.companyId) }, { userId: null });
+    const stored = await storedMessage(ctx.companyId);
+    const entry = counterFacts.message({ companyId: ctx.companyId, ticketId: stored.ticketId, id: stored.id, fromMe: false, createdAt: stored.createdAt }, { userId: null });
     const results = await Promise.all([applyOutbox(entry), applyOutbox(entry), redriveOutbox(Date.now() + OUTBOX_GRACE_MS + 1000)]);
     days.push(today());
     // At most one of the two listeners counted it (the tick may have been first); the day counts it once.
@@ -129,7 +130,7 @@ async function getTicketIdOf(companyId: number): Promise<number> {
   return Number(out.Items?.[0]?.id);
 }
 
-async function messageCreatedAt(companyId: number): Promise<string> {
+async function storedMessage(companyId: number) {
   const { getMessageById } = await import("../messages/repository.ts");
-  return (await getMessageById(companyId, "3EB0CNT0000000000003"))!.createdAt;
+  return (await getMessageById(companyId, "3EB0CNT0000000000003"))!;
 }

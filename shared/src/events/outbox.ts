@@ -8,7 +8,7 @@
  *
  * How (exactly once):
  * 1. The domain write (ingest, ticket create/transition, contact create) puts ONE outbox item in the SAME
- *    `TransactWriteItems`. Its id is deterministic per fact (`M#<messageId>`, `T#<ticketId>#v<version>`,
+ *    `TransactWriteItems`. Its id is deterministic per fact (`M#<ticketId>#<messageId>`, `T#<ticketId>#v<version>`,
  *    `CT#<contactId>`), and it holds the counter deltas. A duplicate inbound delivery is cancelled by the WA alias item
  *    of that transaction, so it writes no second outbox item; a retried transition fails its version check likewise.
  * 2. Applying an outbox item is ONE transaction: Delete the outbox item (`attribute_exists`) + `ADD` the deltas to the
@@ -76,10 +76,11 @@ const seconds = (from: string, to: string) => Math.max(0, Math.round((Date.parse
 /** Counter facts of the domain writes, pure: the repositories put them, the listener applies the same entries. */
 export const counterFacts = {
   /** A stored message: `messagesIn` / `messagesOut`, for the company and the sender (out) or the ticket's assignee (in). */
-  message(m: { companyId: number; id: string; fromMe: boolean; userId?: number | null; createdAt: string }, ticket: { userId: number | null }): OutboxEntry {
+  message(m: { companyId: number; ticketId: number; id: string; fromMe: boolean; userId?: number | null; createdAt: string }, ticket: { userId: number | null }): OutboxEntry {
     return {
       companyId: m.companyId,
-      oid: `M#${m.id}`,
+      // Keyed by ticket too: WhatsApp ids are unique per chat only, so two chats may share one (issue 8 §5).
+      oid: `M#${m.ticketId}#${m.id}`,
       day: dayOf(m.createdAt),
       userId: (m.fromMe ? m.userId : ticket.userId) ?? null,
       deltas: m.fromMe ? { messagesOut: 1 } : { messagesIn: 1 },

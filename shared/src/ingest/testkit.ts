@@ -110,7 +110,7 @@ export async function storedState(companyId: number): Promise<StoredState> {
     contacts: items.filter((i) => i.SK === "#CONTACT").map((i) => ContactItem.parse(i)),
     tickets: items.filter((i) => i.SK === "#TICKET").map((i) => TicketItem.parse(i)),
     messages: items
-      .filter((i) => String(i.SK).startsWith("M#"))
+      .filter((i) => String(i.PK).includes("#TK#") && String(i.SK).startsWith("M#"))
       .map((i) => MessageItem.parse(i))
       .sort((a, b) => (a.waTimestamp < b.waTimestamp ? -1 : a.waTimestamp > b.waTimestamp ? 1 : 0)),
     itemCount: items.length,

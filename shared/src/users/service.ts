@@ -236,8 +236,9 @@ export async function updateUser(auth: AuthContext, userId: number, body: Update
   if (revoke) {
     const jti = self ? randomUUID() : undefined;
     const bumped = await bumpTokenVersion(auth.companyId, userId, jti);
-    // Sockets opened with an older token version are closed (issue 8 §4; `events/sockets.ts`).
-    if (bumped) await dispatch({ type: "user.revoked", companyId: auth.companyId, userId, tokenVersion: bumped.tokenVersion });
+    // A new password closes the sockets opened with an older token version (issue 8 §4; `events/sockets.ts`); a
+    // profile or queue change keeps them open, rewritten with the new rule by the `user.updated` below.
+    if (bumped && changes.passwordHash) await dispatch({ type: "user.revoked", companyId: auth.companyId, userId, tokenVersion: bumped.tokenVersion });
     // The caller keeps working with a fresh pair; every other session of theirs is revoked.
     if (bumped && jti) session = await freshSession(bumped, jti);
   }
