@@ -15,6 +15,7 @@ import { keys, pad } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
 import type { TicketItem } from "../tickets/schema.ts";
 import { MessageItem } from "./schema.ts";
+import { messageIndexWrites, reindexMessage } from "../search/writes.ts";
 
 /** The stored item of a message. */
 export function messageRecord(m: MessageItem): Record<string, unknown> {
@@ -48,6 +49,7 @@ export async function ingestMessage(
   const alias = keys.waMessage(companyId, m.whatsappId, opts.waAliasJid, m.id);
   const inc = opts.incrementUnread ? 1 : 0;
   const sk = `${now}#${pad(ticket.id)}`;
+  const index = messageIndexWrites(m);
   try {
     await withConflictRetry(() =>
       ddb().send(
@@ -60,7 +62,7 @@ export async function ingestMessage(
                 ConditionExpression: "attribute_not_exists(PK)",
               },
             },
-            { Put: { TableName: tableName(), Item: messageRecord(m) } },
+            { Put: { TableName: tableName(), Item: { ...messageRecord(m), ...index.attrs } } },
             { Put: { TableName: tableName(), Item: { ...keys.messageRef(companyId, m.id), _type: "messageRef", ticketId: ticket.id, messageSK: msgKey.SK } } },
             {
               Update: {
@@ -71,6 +73,7 @@ export async function ingestMessage(
                 ExpressionAttributeValues: { ":lm": opts.lastMessage, ":now": now, ":sk": sk, ":inc": inc },
               },
             },
+            ...index.items,
           ],
         }),
       ),
@@ -141,6 +144,7 @@ export async function updateMessage(companyId: number, ticketId: number, message
         ReturnValues: "ALL_NEW",
       }),
     );
+    await reindexMessage(out.Attributes, patch);
     return MessageItem.parse(out.Attributes);
   } catch (err) {
     if ((err as Error).name === "ConditionalCheckFailedException") throw new AppError("ERR_NO_MESSAGE_FOUND", 404);
