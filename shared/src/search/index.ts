@@ -106,11 +106,15 @@ function checkContactKey(plan: Plan, companyId: number, k: unknown): Key | undef
   return key;
 }
 
+/** A listed contact: its id, its cursor key and (when asked for, or free) the contact. */
+type Row = { contactId: number; key: Key; contact?: ContactItem };
+
 /**
  * One read of the contact side from `start`: the listed contacts in index order with their cursor keys, and the
- * index's next start (undefined when exhausted).
+ * index's next start (undefined when exhausted). Gram items carry the fields a query checks, so non-matching
+ * candidates cost no read of the contact; `hydrate` reads the matching contacts (one BatchGet).
  */
-async function readContacts(companyId: number, plan: Plan, start: Key | undefined, limit: number): Promise<{ rows: { contact: ContactItem; key: Key }[]; next?: Key }> {
+async function readContacts(companyId: number, plan: Plan, start: Key | undefined, limit: number, hydrate: boolean): Promise<{ rows: Row[]; next?: Key }> {
   if (plan.kind === "gram") {
     const out = await ddb().send(
       new QueryCommand({
@@ -121,12 +125,12 @@ async function readContacts(companyId: number, plan: Plan, start: Key | undefine
         ExclusiveStartKey: start,
       }),
     );
-    const items = out.Items ?? [];
-    const got = await batchGetContacts(companyId, items.map((it) => Number(it.contactId)));
-    const rows: { contact: ContactItem; key: Key }[] = [];
-    for (const it of items) {
-      const c = got.get(Number(it.contactId));
-      if (c && contactListed(plan, c)) rows.push({ contact: c, key: { PK: it.PK, SK: it.SK } });
+    const rows: Row[] = (out.Items ?? [])
+      .filter((it) => contactMatchesAll({ name: String(it.w ?? ""), number: String(it.d ?? "") }, plan.toks))
+      .map((it) => ({ contactId: Number(it.contactId), key: { PK: it.PK, SK: it.SK } }));
+    if (hydrate && rows.length) {
+      const got = await batchGetContacts(companyId, rows.map((r) => r.contactId));
+      return { rows: rows.filter((r) => (r.contact = got.get(r.contactId))), next: out.LastEvaluatedKey };
     }
     return { rows, next: out.LastEvaluatedKey };
   }
@@ -134,7 +138,7 @@ async function readContacts(companyId: number, plan: Plan, start: Key | undefine
     plan.kind === "number"
       ? await queryContactsByNumber(companyId, { digits: plan.digits, limit, startKey: start })
       : await queryContactsByName(companyId, { prefix: plan.prefix, limit, startKey: start });
-  return { rows: page.items.map((c) => ({ contact: c, key: contactKey(plan, companyId, c) })), next: page.lastKey };
+  return { rows: page.items.map((c) => ({ contactId: c.id, contact: c, key: contactKey(plan, companyId, c) })), next: page.lastKey };
 }
 
 type ContactsCursor = { k?: Key };
@@ -157,9 +161,9 @@ export const search: Search = {
     let start = checkContactKey(plan, companyId, cur.k);
     const out: ContactItem[] = [];
     for (let round = 0; round < MAX_ROUNDS; round++) {
-      const r = await readContacts(companyId, plan, start, Math.max(opts.limit - out.length, 10));
+      const r = await readContacts(companyId, plan, start, Math.max(opts.limit - out.length, 20), true);
       for (const row of r.rows) {
-        out.push(row.contact);
+        out.push(row.contact!);
         if (out.length === opts.limit) return { contacts: out, nextCursor: encodeCursor({ k: row.key }) };
       }
       if (!r.next) return { contacts: out };
@@ -185,24 +189,28 @@ export const search: Search = {
       let last: Key | undefined = start;
       for (;;) {
         if (rounds++ >= MAX_ROUNDS) return done({ p: "c", k: last, s: skip });
-        const r = await readContacts(companyId, plan, start, Math.max(opts.limit - out.length, 5));
-        const lists = await Promise.all(
-          r.rows.map((row) => queryTicketIndex("GSI4", keys.contactTicketsPK(companyId, row.contact.id), { limit: TICKETS_PER_CONTACT, skPrefix: "T#" })),
-        );
-        for (let i = 0; i < r.rows.length; i++) {
-          const accepted = lists[i].items.filter((t) => opts.accept(t));
-          let given = 0;
-          for (const t of accepted) {
-            if (given++ < skip) continue;
-            out.push(stripTicket(t));
-            if (out.length === opts.limit) {
-              const more = given < accepted.length;
-              // Page full: resume inside this contact, or after it.
-              return more ? done({ p: "c", k: last, s: given }) : done({ p: "c", k: r.rows[i].key });
+        const r = await readContacts(companyId, plan, start, Math.max(opts.limit - out.length, 20), false);
+        // The contacts' tickets, read for as many contacts at a time as the page still has room for.
+        for (let from = 0; from < r.rows.length; ) {
+          const batch = r.rows.slice(from, from + Math.max(opts.limit - out.length, 1));
+          from += batch.length;
+          const lists = await Promise.all(
+            batch.map((row) => queryTicketIndex("GSI4", keys.contactTicketsPK(companyId, row.contactId), { limit: TICKETS_PER_CONTACT, skPrefix: "T#" })),
+          );
+          for (let i = 0; i < batch.length; i++) {
+            const accepted = lists[i].items.filter((t) => opts.accept(t));
+            let given = 0;
+            for (const t of accepted) {
+              if (given++ < skip) continue;
+              out.push(stripTicket(t));
+              if (out.length === opts.limit) {
+                // Page full: resume inside this contact, or after it.
+                return given < accepted.length ? done({ p: "c", k: last, s: given }) : done({ p: "c", k: batch[i].key });
+              }
             }
+            skip = 0;
+            last = batch[i].key;
           }
-          skip = 0;
-          last = r.rows[i].key;
         }
         if (!r.next) break;
         start = r.next;

@@ -12,7 +12,7 @@ import { ddb, tableName } from "../db/client.ts";
 import { cancellationReasons, isConditionFailed, withConflictRetry } from "../db/errors.ts";
 import { keys } from "../db/keys.ts";
 import { log } from "../log.ts";
-import { contactGrams, messageWords, sortName, type ContactFields } from "./tokens.ts";
+import { contactGrams, digitsOnly, messageWords, sortName, words, type ContactFields } from "./tokens.ts";
 
 /** One action of a `TransactWriteItems` request (the document client's shape). */
 export type TransactItem = Record<string, unknown>;
@@ -22,27 +22,30 @@ export type IndexedContact = ContactFields & { id: number; companyId: number };
 
 const gramKeys = (c: IndexedContact) => contactGrams(c).map((g) => keys.searchGram(c.companyId, g, sortName(c.name), c.id));
 const kid = (k: { PK: string; SK: string }) => `${k.PK}|${k.SK}`;
+/** What a gram item holds besides its key: the contact id and the fields a query checks (`w`: name and email words, `d`: number digits). */
+const gramBody = (c: IndexedContact) => ({ _type: "searchGram", contactId: c.id, w: [...words(c.name), ...words(c.email ?? "")].join(" "), d: digitsOnly(c.number ?? "") });
+const sameFields = (a: IndexedContact | null, b: IndexedContact | null) =>
+  !!a && !!b && a.name === b.name && (a.email ?? "") === (b.email ?? "") && digitsOnly(a.number ?? "") === digitsOnly(b.number ?? "");
 
-/**
- * The gram items of a contact as stored (for bulk loaders such as the bench's seeder): `{PK, SK, _type, contactId}`.
- */
+/** The gram items of a contact as stored (for bulk loaders such as the bench's seeder): `{PK, SK, _type, contactId, w, d}`. */
 export function contactIndexItems(c: IndexedContact): Record<string, unknown>[] {
-  return gramKeys(c).map((k) => ({ ...k, _type: "searchGram", contactId: c.id }));
+  const body = gramBody(c);
+  return gramKeys(c).map((k) => ({ ...k, ...body }));
 }
 
 /**
- * The index actions to add to a contact write: Put the grams of `next` that `prev` lacks, Delete the grams of `prev`
- * that `next` lacks. `prev` null: a new contact, or a write whose previous state the caller does not hold (every gram
- * of `next` is Put; Puts are idempotent). `next` null: the contact is deleted. At most 2 × 44 actions (a renamed
- * contact whose name, email and number all changed); none when the indexed fields did not change.
+ * The index actions to add to a contact write: Put every gram of `next` (each holds the fields a query checks), Delete
+ * the grams of `prev` that `next` lacks. `prev` null: a new contact, or a write whose previous state the caller does
+ * not hold (Puts are idempotent). `next` null: the contact is deleted. At most 2 × 44 actions (a contact whose name,
+ * email and number all changed); none when name, email and number did not change.
  */
 export function contactIndexWrites(prev: IndexedContact | null, next: IndexedContact | null): TransactItem[] {
   const before = new Map((prev ? gramKeys(prev) : []).map((k) => [kid(k), k]));
   const after = new Map((next ? gramKeys(next) : []).map((k) => [kid(k), k]));
   const out: TransactItem[] = [];
-  for (const [id, k] of after) {
-    if (!before.has(id)) out.push({ Put: { TableName: tableName(), Item: { ...k, _type: "searchGram", contactId: next!.id } } });
-  }
+  if (sameFields(prev, next)) return out;
+  const body = next ? gramBody(next) : {};
+  for (const k of after.values()) out.push({ Put: { TableName: tableName(), Item: { ...k, ...body } } });
   for (const [id, k] of before) if (!after.has(id)) out.push({ Delete: { TableName: tableName(), Key: k } });
   return out;
 }
