@@ -55,6 +55,8 @@ describe("ticket search", () => {
     expect(await ids(admin(cid), "98888")).toEqual([b.id]);
     expect(await ids(admin(cid), "pedido 9999")).toEqual([]);
     expect(await ids(admin(cid), "reembolsos")).toEqual([]);
+    const shop = await makeTicket(cid, { whatsappId: wa.id, contact: await makeContact(cid, "Loja 20001", "5511900000001") });
+    expect(await ids(admin(cid), "20001")).toEqual([shop.id]);
   }, 90_000);
 
   it("finds tickets by any word of the contact's name, without accents, and by its email", async () => {
@@ -191,6 +193,8 @@ describe("contact search", () => {
     expect(await names(cid, "JOAO")).toEqual(["João Lima"]);
     expect(await names(cid, "beatriz ana")).toEqual(["Ana Beatriz"]);
     expect(await names(cid, "97778")).toEqual([]);
+    expect(await names(cid, "5511997771234")).toEqual(["João Lima"]);
+    expect(await names(cid, "+55 21 98888-0000")).toEqual(["Ana Beatriz"]);
   });
 
   it("forgets a deleted contact and the old words of an edited one", async () => {

@@ -53,7 +53,11 @@ export function digitGrams(digits: string): string[] {
 }
 
 function prefixGrams(ws: string[], out: Set<string>): void {
-  for (const w of ws) for (let n = GRAM_MIN; n <= Math.min(GRAM_MAX, w.length); n++) out.add(w.slice(0, n));
+  for (const w of ws) {
+    for (let n = GRAM_MIN; n <= Math.min(GRAM_MAX, w.length); n++) out.add(w.slice(0, n));
+    // A word of digits is also found by its 4-digit runs (number fragments are looked up by their last 4 digits).
+    if (/^\d+$/.test(w)) for (const g of digitGrams(w)) out.add(g);
+  }
 }
 
 /** The fields of a contact the index reads. */
@@ -110,9 +114,12 @@ export function queryTokens(term: string): QueryToken[] {
   return [...new Set(words(t))].map((text) => ({ text, digits: /^\d+$/.test(text) }));
 }
 
-/** The gram a token is looked up by in the contact index, or null when it is too short to be indexed. */
+/**
+ * The gram a token is looked up by in the contact index, or null when it is too short to be indexed. A number
+ * fragment is looked up by its LAST 4 digits: the leading digits (country and area codes) are shared by most numbers.
+ */
 export function gramOf(tok: QueryToken): string | null {
-  if (tok.digits && tok.text.length >= DIGIT_GRAM) return tok.text.slice(0, DIGIT_GRAM);
+  if (tok.digits && tok.text.length >= DIGIT_GRAM) return tok.text.slice(-DIGIT_GRAM);
   if (tok.text.length >= GRAM_MIN) return tok.text.slice(0, GRAM_MAX);
   return null;
 }
