@@ -8,10 +8,13 @@
  *   at 1k, 10k and 100k tickets (target: p99 ≤ 25 ms at concurrency 1, flat across sizes, searches as fast as tabs);
  * - the web's initial JavaScript, gzipped, and the ticket-list render in headless chromium for 5k tickets (navigation
  *   to first rows painted, scrolling the virtualized list through every page of 40, DOM rows; `scripts/bench/web-render.ts`).
+ * - search (issue 10 §1; `scripts/bench/search.ts`): ticket and contact search for a surname, a number fragment and a
+ *   message word, matching and not, at `--searchSizes` tickets of 5 messages each (target p99 ≤ 50 ms, flat), and the
+ *   items the search index adds per message write;
  * - faults (issue 8): inbound messages/s while 5% of DynamoDB calls fail (throttling, 5xx, conflicts), with the
  *   parked ones re-driven and every message counted as stored; and the peak RSS of this process (which hosts the
  *   ingest) under a media storm: a 1.5 GB document announcement and 50 images of 1 MiB at once.
- * Usage: `npm run bench [-- --sizes=1000,10000,100000] [-- --only=ingest,tickets,web,faults] [-- --renderTickets=5000]`.
+ * Usage: `npm run bench [-- --sizes=1000,10000,100000] [-- --searchSizes=1000,10000,100000] [-- --only=ingest,tickets,search,web,faults] [-- --renderTickets=5000]`.
  */
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { gzipSync } from "node:zlib";
@@ -24,7 +27,7 @@ import { measureTicketListRender } from "./bench/web-render.ts";
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, "").split("=")) as [string, string][]);
 const sizes = (args.sizes ?? "1000,10000,100000").split(",").map(Number);
-const only = new Set((args.only ?? "ingest,tickets,web,faults").split(","));
+const only = new Set((args.only ?? "ingest,tickets,search,web,faults").split(","));
 const root = resolve(import.meta.dirname, "..");
 const results: Record<string, unknown> = { at: new Date().toISOString(), node: process.version };
 
@@ -179,6 +182,24 @@ try {
     }
     results.tickets = rows;
     table("GET /api/tickets through the local gateway (page of 40, nested data; ms)", rows);
+  }
+
+  if (only.has("search")) {
+    const { seedSearch, measureWriteCost, runSearchCases } = await import("./bench/search.ts");
+    const rows: Record<string, unknown>[] = [];
+    let cost: Awaited<ReturnType<typeof measureWriteCost>> | undefined;
+    for (const n of (args.searchSizes ?? args.sizes ?? "1000,10000,100000").split(",").map(Number)) {
+      const t = await tenant();
+      const s0 = performance.now();
+      const items = await seedSearch({ companyId: t.companyId, whatsappId: t.whatsappId, userId: t.admin.id, queueIds: t.queueIds, n });
+      const seedSeconds = Math.round((performance.now() - s0) / 100) / 10;
+      console.log(`search: seeded ${n} tickets (${items} items) in ${seedSeconds} s`);
+      rows.push(...(await runSearchCases(stack.url, t.admin.token, n, seedSeconds)));
+      cost ??= await measureWriteCost(t.companyId, 1);
+    }
+    results.search = { rows, writeCostPerMessage: cost };
+    table("Search through the local gateway (page of 40 tickets / 20 contacts, nested data; ms)", rows);
+    table("Search index write cost per message (ingestMessage; items added to the message's transaction)", [cost ?? {}]);
   }
 
   if (only.has("web")) {

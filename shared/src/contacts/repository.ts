@@ -10,6 +10,7 @@ import { ddb, tableName } from "../db/client.ts";
 import { keys } from "../db/keys.ts";
 import { ContactItem } from "./schema.ts";
 import { normalizeName } from "./normalize.ts";
+import { contactIndexWrites } from "../search/writes.ts";
 
 /** The stored item for a contact: entity attributes plus its keys and index keys (number index only when it has digits). */
 export function contactRecord(c: ContactItem): Record<string, unknown> {
@@ -83,6 +84,7 @@ export async function putContactWithMarkers(c: ContactItem, markers: Marker[]): 
         { Put: { TableName: tableName(), Item: contactRecord(c), ConditionExpression: "attribute_not_exists(PK)" } },
         ...markers.map((m) => markerPut(c.companyId, c.id, m)),
         ...outboxPut(counterFacts.contact(c)),
+        ...contactIndexWrites(null, c),
       ],
     }),
   );
@@ -120,6 +122,7 @@ export async function addMarkersAndSave(
             ExpressionAttributeValues: { ":from": fromContactId },
           },
         })),
+        ...contactIndexWrites(null, c),
       ],
     }),
   );
@@ -154,7 +157,7 @@ export async function saveContact(prev: ContactItem, next: ContactItem): Promise
       });
     }
   }
-  await ddb().send(new TransactWriteCommand({ TransactItems: items }));
+  await ddb().send(new TransactWriteCommand({ TransactItems: [...items, ...contactIndexWrites(prev, next)] }));
 }
 
 /** Deletes a contact and the markers that still point to it, in one transaction. */
@@ -172,6 +175,7 @@ export async function deleteContactWithMarkers(c: ContactItem): Promise<void> {
             ExpressionAttributeValues: { ":id": c.id },
           },
         })),
+        ...contactIndexWrites(c, null),
       ],
     }),
   );

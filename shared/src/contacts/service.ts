@@ -3,8 +3,7 @@
  *
  * - {@link findOrCreateContactByIdentity}: the ingest path (WhatsApp JIDs + phone digits → one contact per person).
  * - {@link createContact} / {@link updateContact} / {@link deleteContact}: the Contacts page (`ERR_DUPLICATED_CONTACT` via the phone marker).
- * - {@link listContacts}: `GET /api/contacts` (name prefix OR number prefix search, cursors).
- * - {@link contactSearch}: the `ContactSearch` port ticket search goes through (DynamoDB prefix keys now, OpenSearch later).
+ * - {@link listContacts}: `GET /api/contacts` (search through the `Search` port of `search/index.ts`, cursors).
  * Every change publishes `company-{id}-contact` `{action, contact}` (delete: `{action:"delete", contactId}`).
  */
 import { randomUUID } from "node:crypto";
@@ -15,6 +14,7 @@ import { cancellationReasons, isConditionFailed } from "../db/errors.ts";
 import { keys } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
 import { dispatch } from "../events/index.ts";
+import { search } from "../search/index.ts";
 import { digitsOf, looksLikeNumber, normalizeName } from "./normalize.ts";
 import {
   addMarkersAndSave,
@@ -278,8 +278,8 @@ export async function deleteContact(companyId: number, contactId: number): Promi
 type ContactCursor = { n?: Record<string, unknown> | null; p?: Record<string, unknown> | null };
 
 /**
- * The search port ticket search and the Contacts page go through (DESIGN.md §6 "A ContactSearch port leaves room for
- * OpenSearch later"). `term` is raw user text; an empty term lists by name.
+ * The Contacts page's listing: `term` is raw user text (searched through the `Search` port of `search/index.ts`, which
+ * OpenSearch can serve later); an empty term lists by name.
  */
 export interface ContactSearch {
   search(companyId: number, term: string, opts: { limit: number; cursor?: string }): Promise<{ contacts: ContactItem[]; nextCursor?: string }>;
@@ -294,11 +294,13 @@ function checkCursorPartition(companyId: number, cur: ContactCursor): void {
 }
 
 /**
- * DynamoDB implementation of {@link ContactSearch}: name prefix over GSI1 (normalized: case- and accent-insensitive)
- * OR number prefix over GSI2 (when the term has digits and looks like a number), name matches first, duplicates removed.
+ * {@link ContactSearch} as the Contacts page uses it: a search text goes to the `Search` port (`search/index.ts`: name
+ * and email words by prefix, number fragments of ≥ 4 digits, accent- and case-insensitive, alphabetical); an empty text
+ * lists every contact by normalized name over GSI1.
  */
 export const contactSearch: ContactSearch = {
   async search(companyId, term, opts) {
+    if (term.trim()) return search.contacts(companyId, term, opts);
     const cur = (decodeCursor<ContactCursor>(opts.cursor) ?? {}) as ContactCursor;
     checkCursorPartition(companyId, cur);
     const name = normalizeName(term);
@@ -324,7 +326,8 @@ export const contactSearch: ContactSearch = {
 };
 
 /**
- * `GET /api/contacts`: 20 per page by name; `searchParam` of 3+ characters searches name prefix OR number prefix.
+ * `GET /api/contacts`: 20 per page by name; `searchParam` of 3+ characters searches name and email words (prefix) and
+ * number fragments (see `search/index.ts`).
  * Accepts an opaque `cursor`; with only `pageNumber` walks pages server-side (at most 50).
  * Returns `{contacts, count, hasMore, nextCursor}` where `count` is the number of contacts up to and including this page.
  */

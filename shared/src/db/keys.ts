@@ -97,6 +97,17 @@ export const keys = {
   /** One open/pending ticket per contact per connection. */
   activeTicket: (cid: Id, wid: Id, ctid: Id) => ({ PK: `C#${cid}#ACTIVE#${wid}#${ctid}`, SK: "#" }),
 
+  // ---- search index (shared/src/search; DESIGN.md §6 Search) ----------------
+  /**
+   * Contact search gram: one item per distinct gram of a contact (name/email word prefixes of 3-8 characters, 4-digit
+   * runs of the number). Sorted by normalized name so a page lists contacts alphabetically. Holds `contactId`.
+   */
+  searchGram: (cid: Id, gram: string, sortName: string, ctid: Id) => ({ PK: `C#${cid}#SG#${gram}`, SK: `N#${sortName}#${pad(ctid)}` }),
+  searchGramPK: (cid: Id, gram: string) => `C#${cid}#SG#${gram}`,
+  /** Message search word: one item per (word, ticket), newest ticket first; `n` counts the ticket's messages with it. */
+  searchWord: (cid: Id, word: string, tid: Id) => ({ PK: `C#${cid}#SW#${word}`, SK: `T#${pad(tid)}` }),
+  searchWordPK: (cid: Id, word: string) => `C#${cid}#SW#${word}`,
+
   // ---- realtime -----------------------------------------------------------
   wsConnection: (connectionId: string) => ({ PK: `WS#${connectionId}`, SK: "#" }),
   wsRoomMember: (cid: Id, room: string, connectionId: string) => ({ PK: `C#${cid}#ROOM#${room}`, SK: `WS#${connectionId}` }),

@@ -17,6 +17,7 @@ import { keys, pad } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
 import type { TicketItem } from "../tickets/schema.ts";
 import { MessageItem } from "./schema.ts";
+import { messageIndexWrites, reindexMessage } from "../search/writes.ts";
 
 /** The stored item of a message. */
 export function messageRecord(m: MessageItem): Record<string, unknown> {
@@ -50,6 +51,7 @@ export async function ingestMessage(
   const alias = keys.waMessage(companyId, m.whatsappId, opts.waAliasJid, m.id);
   const inc = opts.incrementUnread ? 1 : 0;
   const sk = `${now}#${pad(ticket.id)}`;
+  const index = messageIndexWrites(m);
   try {
     await withConflictRetry(() =>
       ddb().send(
@@ -62,7 +64,7 @@ export async function ingestMessage(
                 ConditionExpression: "attribute_not_exists(PK)",
               },
             },
-            { Put: { TableName: tableName(), Item: messageRecord(m) } },
+            { Put: { TableName: tableName(), Item: { ...messageRecord(m), ...index.attrs } } },
             { Put: { TableName: tableName(), Item: { ...keys.messageRef(companyId, m.id, ticket.id), _type: "messageRef", ticketId: ticket.id, messageSK: msgKey.SK, createdAt: now } } },
             {
               Update: {
@@ -75,6 +77,7 @@ export async function ingestMessage(
             },
             // The counters' outbox item (events/outbox.ts): counted exactly once, even if this process dies next.
             ...outboxPut(counterFacts.message(m, ticket)),
+            ...index.items,
           ],
         }),
       ),
@@ -172,6 +175,7 @@ export async function updateMessage(companyId: number, ticketId: number, message
         ReturnValues: "ALL_NEW",
       }),
     );
+    await reindexMessage(out.Attributes, patch);
     return MessageItem.parse(out.Attributes);
   } catch (err) {
     if ((err as Error).name === "ConditionalCheckFailedException") throw new AppError("ERR_NO_MESSAGE_FOUND", 404);

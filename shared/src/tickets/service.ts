@@ -17,7 +17,7 @@ import { can } from "../access/permissions.ts";
 import { canSee } from "../access/tickets.ts";
 import { dispatch } from "../events/index.ts";
 import { ContactItem } from "../contacts/schema.ts";
-import { contactSearch } from "../contacts/service.ts";
+import { search } from "../search/index.ts";
 import { pageTaggedTicketIds } from "../tags/ticket-filter.ts";
 import {
   batchGetTickets,
@@ -27,7 +27,6 @@ import {
   getTicketIdByUuid,
   getTicketItem,
   isActiveStatus,
-  queryContactTickets,
   queryTicketIndex,
   setTicketAttributes,
   type TicketIndex,
@@ -250,7 +249,6 @@ interface Source {
 }
 
 type MergeCursor = { s: Record<string, Record<string, unknown> | null> };
-type SearchCursor = { c?: string; done?: boolean };
 
 const PAGE = 40;
 const MAX_WALK = 25;
@@ -264,8 +262,8 @@ export const MAX_LIST_SOURCES = 64;
  * - open (not showAll) and closed (not showAll): the actor's own tickets, GSI3 `S#<status>#U#<me>`;
  * - pending, or showAll (admins only): admins without queue filter read GSI1 `S#<status>`; otherwise one GSI2 query per
  *   allowed queue (`Q#NONE` for admins and allTicket users) merged k-way by `<updatedAt>#<id>` with a map cursor;
- * - `users` filter (admins only; ignored for others): GSI3 per user; `searchParam` (3+ chars): contacts by name/number
- *   prefix, then GSI4 per contact; `tags` (without a search text): the tag edges on GSI4 ({@link listTaggedTickets}).
+ * - `users` filter (admins only; ignored for others): GSI3 per user; `searchParam` (3+ chars): the `Search` port
+ *   ({@link searchTickets}); `tags` (without a search text): the tag edges on GSI4 ({@link listTaggedTickets}).
  * Without `status` the three statuses are merged. Newest activity first. `cursor` (opaque, from `nextCursor`) or
  * `pageNumber` (walked server-side, at most 25 pages). Other companies' cursors → 400 `ERR_INVALID_CURSOR`. More than
  * {@link MAX_LIST_FILTER_IDS} users or queues in a filter, or more than {@link MAX_LIST_SOURCES} partitions, → 400
@@ -485,45 +483,33 @@ async function listTaggedTickets(a: TicketActor, q: ListTicketsQuery, limit: num
 }
 
 /**
- * Ticket search (architecture §1.7): contacts whose name (accent/case-insensitive) or number starts with `term`, then
- * each contact's tickets through GSI4 (newest first, up to 10 each), filtered by access, status, tags and users.
- * Pages follow the contact search cursor.
+ * Ticket search (issue 10 §1) through the `Search` port (`search/index.ts`): tickets whose contact's name or email words
+ * start with the words of `term` or whose number contains its digit runs (≥ 4), and tickets whose messages hold its
+ * words; accent- and case-insensitive. Each ticket once, `limit` (40) per page, only those the actor may see
+ * ({@link canSee}) and that match status, tags, users (admins), unread and the day filters. `nextCursor` (opaque,
+ * rejected for another company) or `pageNumber` (walked server-side, at most 25 pages).
  */
 async function searchTickets(a: TicketActor, term: string, q: ListTicketsQuery, limit: number): Promise<ListTicketsResult> {
   const cid = a.companyId;
-  let sc: SearchCursor = decodeCursor<SearchCursor>(q.cursor) ?? {};
-  if (typeof sc !== "object" || (sc.c !== undefined && typeof sc.c !== "string")) throw new AppError("ERR_INVALID_CURSOR", 400);
+  const accept = (t: TicketItem) =>
+    canSee(a, t) &&
+    (!q.status || t.status === q.status) &&
+    (!q.tags?.length || q.tags.some((tag) => t.tagIds.includes(tag))) &&
+    (!q.users?.length || (t.userId != null && q.users.includes(t.userId))) &&
+    (!q.withUnreadMessages || t.unreadMessages > 0) &&
+    (!q.date || t.createdAt.startsWith(q.date)) &&
+    (!q.updatedAt || t.updatedAt.startsWith(q.updatedAt));
+  let cursor = q.cursor;
   let walked = 0;
-  const contactsPerPage = Math.max(5, Math.min(10, Math.ceil(limit / 4)));
-  const runPage = async (cursor?: string) => {
-    const found = await contactSearch.search(cid, term, { limit: contactsPerPage, cursor });
-    const lists = await Promise.all(found.contacts.map((c) => queryContactTickets(cid, c.id, 10)));
-    const tickets = lists
-      .flat()
-      .filter((t) => canSee(a, t))
-      .filter((t) => !q.status || t.status === q.status)
-      .filter((t) => !q.tags?.length || q.tags.some((tag) => t.tagIds.includes(tag)))
-      .filter((t) => !q.users?.length || (t.userId != null && q.users.includes(t.userId)))
-      .filter((t) => !q.withUnreadMessages || t.unreadMessages > 0)
-      .filter((t) => !q.date || t.createdAt.startsWith(q.date))
-      .filter((t) => !q.updatedAt || t.updatedAt.startsWith(q.updatedAt))
-      .sort((x, y) => (x.updatedAt < y.updatedAt ? 1 : x.updatedAt > y.updatedAt ? -1 : y.id - x.id));
-    return { tickets, next: found.nextCursor };
-  };
-  if (!q.cursor && (q.pageNumber ?? 1) > 1) {
+  if (!cursor && (q.pageNumber ?? 1) > 1) {
     for (let i = 0; i < Math.min((q.pageNumber ?? 1) - 1, MAX_WALK); i++) {
-      const p = await runPage(sc.c);
+      const p = await search.tickets(cid, term, { limit, cursor, accept });
       walked += p.tickets.length;
-      if (!p.next) return { tickets: [], count: walked, hasMore: false };
-      sc = { c: p.next };
+      if (!p.nextCursor) return { tickets: [], count: walked, hasMore: false };
+      cursor = p.nextCursor;
     }
   }
-  const page = await runPage(sc.c);
+  const page = await search.tickets(cid, term, { limit, cursor, accept });
   const views = await toTicketViews(cid, page.tickets);
-  return {
-    tickets: views,
-    count: walked + views.length,
-    hasMore: !!page.next,
-    nextCursor: page.next ? encodeCursor({ c: page.next }) : undefined,
-  };
+  return { tickets: views, count: walked + views.length, hasMore: !!page.nextCursor, nextCursor: page.nextCursor };
 }

@@ -1,0 +1,138 @@
+/**
+ * The search benchmark (issue 10 §1): a company with N contacts and N tickets of 5 messages each, loaded with the
+ * product's own item builders (contact and ticket records, message records with their indexed words, the search
+ * index's gram and word items), then `GET /api/tickets?searchParam=` and `GET /api/contacts?searchParam=` through the
+ * local gateway for a surname, a number fragment and a message word, matching and not; plus the index's write cost
+ * per message measured on the real write path (`ingestMessage`). Target: p99 ≤ 50 ms, flat from 1k to 100k.
+ */
+import { randomUUID } from "node:crypto";
+import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { ddb, tableName } from "../../shared/src/db/client.ts";
+import { keys } from "../../shared/src/db/keys.ts";
+import { contactRecord } from "../../shared/src/contacts/repository.ts";
+import { ContactItem } from "../../shared/src/contacts/schema.ts";
+import { ingestMessage, messageRecord } from "../../shared/src/messages/repository.ts";
+import { MessageItem } from "../../shared/src/messages/schema.ts";
+import { contactIndexItems, messageIndexWrites, ticketWordItems } from "../../shared/src/search/writes.ts";
+import { ticketRecord } from "../../shared/src/tickets/repository.ts";
+import { TicketItem } from "../../shared/src/tickets/schema.ts";
+import { batchPut } from "./seed.ts";
+import { load, summarize } from "./stats.ts";
+
+const FIRST = ["Ana", "Bruno", "Carla", "Diego", "Eduarda", "Felipe", "Gabriela", "Heitor", "Isabela", "João", "Karina", "Lucas", "Natália", "Otávio", "Paula", "Rafael", "Sofia", "Thiago", "Vitória", "Wagner"];
+/** 40 surnames: "Lima" is 1 in 40 contacts. */
+const LAST = [
+  "Silva", "Santos", "Oliveira", "Souza", "Lima", "Pereira", "Costa", "Rodrigues", "Almeida", "Nascimento", "Araújo", "Ferreira", "Ribeiro", "Carvalho",
+  "Gomes", "Martins", "Rocha", "Barbosa", "Melo", "Cardoso", "Teixeira", "Correia", "Dias", "Moreira", "Nunes", "Mendes", "Freitas", "Vieira", "Monteiro",
+  "Campos", "Pinto", "Moura", "Cavalcanti", "Batista", "Azevedo", "Duarte", "Rezende", "Fonseca", "Macedo", "Prado",
+];
+const PHRASES = [
+  "Bom dia, tudo bem?", "Olá, gostaria de saber o status do meu pedido", "Meu pedido {n} ainda não chegou", "Pode me mandar a segunda via do boleto?",
+  "Obrigado pelo atendimento!", "Qual o prazo de entrega para minha cidade?", "O produto veio com defeito na embalagem", "Vocês aceitam cartão de crédito?",
+  "Preciso trocar o tamanho da camiseta", "Ok, aguardo retorno", "Já fiz o pagamento via pix ontem", "Qual o horário de funcionamento da loja?",
+  "Segue o comprovante em anexo", "Consegue verificar o código de rastreio?", "Perfeito, muito obrigada", "A nota fiscal não veio junto",
+];
+/** 1 ticket in 50 holds this word in one of its messages. */
+const RARE = "Quero o reembolso da compra {n}";
+
+/** The five messages of ticket `i`. */
+function bodies(i: number): string[] {
+  const out: string[] = [];
+  for (let k = 0; k < 5; k++) out.push(PHRASES[(i * 7 + k * 3) % PHRASES.length].replace("{n}", String(1000 + ((i * 13 + k) % 9000))));
+  if (i % 50 === 0) out[2] = RARE.replace("{n}", String(i));
+  return out;
+}
+
+/** Seeds `n` contacts and tickets (5 messages each) in the company with every index item; returns items written. */
+export async function seedSearch(opts: { companyId: number; whatsappId: number; userId: number; queueIds: number[]; n: number }): Promise<number> {
+  const { companyId, whatsappId, userId, queueIds, n } = opts;
+  const base = Date.parse("2026-01-01T00:00:00Z");
+  let written = 0;
+  const chunk = 2000;
+  for (let from = 1; from <= n; from += chunk) {
+    const items: Record<string, unknown>[] = [];
+    for (let i = from; i < Math.min(from + chunk, n + 1); i++) {
+      const at = new Date(base + i * 60000).toISOString();
+      const name = `${FIRST[i % FIRST.length]} ${LAST[(i * 7) % LAST.length]}`;
+      const number = `55119${String(i).padStart(8, "0")}`;
+      const contact = ContactItem.parse({ id: i, companyId, uuid: randomUUID(), name, number, email: i % 3 === 0 ? `cliente${i}@exemplo.com.br` : "", jids: [`${number}@s.whatsapp.net`], createdAt: at, updatedAt: at });
+      items.push(contactRecord(contact), ...contactIndexItems(contact));
+      const r = i % 5;
+      const status = r < 2 ? "open" : r < 4 ? "pending" : "closed";
+      const texts = bodies(i);
+      const ticket = TicketItem.parse({
+        id: i, uuid: randomUUID(), companyId, status, contactId: i, whatsappId, queueId: queueIds[i % queueIds.length],
+        userId: status === "pending" ? null : userId, lastMessage: texts[4], unreadMessages: i % 3, createdAt: at, updatedAt: at,
+      });
+      items.push(ticketRecord(ticket));
+      texts.forEach((body, k) => {
+        const ts = new Date(base + i * 60000 + k * 1000).toISOString();
+        const m = MessageItem.parse({ id: `B${i}M${k}`, ticketId: i, companyId, contactId: i, whatsappId, remoteJid: `${number}@s.whatsapp.net`, body, fromMe: k % 2 === 1, waTimestamp: ts, createdAt: ts, updatedAt: ts });
+        items.push({ ...messageRecord(m), ...messageIndexWrites(m).attrs });
+      });
+      items.push(...ticketWordItems(companyId, i, texts));
+    }
+    await batchPut(items, 8);
+    written += items.length;
+  }
+  for (const entity of ["contact", "ticket"]) {
+    await ddb().send(new UpdateCommand({ TableName: tableName(), Key: keys.counter(companyId, entity), UpdateExpression: "SET #v = :n", ExpressionAttributeNames: { "#v": "value" }, ExpressionAttributeValues: { ":n": n } }));
+  }
+  return written;
+}
+
+/**
+ * Index items a message write adds, measured on `ingestMessage` (the path of inbound and outbound messages): `count`
+ * messages of the seed's phrases into one of the company's tickets. Returns the distribution of added items per
+ * message and of the transaction's size (4 base actions + index actions).
+ */
+export async function measureWriteCost(companyId: number, ticketId: number, count = 200) {
+  const ticket = TicketItem.parse({ id: ticketId, uuid: randomUUID(), companyId, status: "pending", contactId: ticketId, whatsappId: 1, createdAt: new Date().toISOString(), updatedAt: new Date().toISOString() });
+  const added: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const body = bodies(i)[i % 5];
+    const now = new Date().toISOString();
+    const m = { id: `COST${i}${Date.now()}`, ticketId, companyId, contactId: ticketId, whatsappId: 1, remoteJid: "x@s.whatsapp.net", participant: null, senderName: null, body, fromMe: false, read: false, mediaType: "chat" as const, mediaKey: null, mediaName: null, mediaMime: null, mediaSize: null, mediaError: false, ack: 0, isDeleted: false, isEdited: false, previousBody: null, isForwarded: false, quotedMsgId: null, quotedMsg: null, reactions: [], waTimestamp: now, userId: null, sendError: null };
+    const res = await ingestMessage(companyId, ticket, m, { lastMessage: body, incrementUnread: true, waAliasJid: "x@s.whatsapp.net" });
+    if (res.stored) added.push(messageIndexWrites(res.message).items.length);
+  }
+  const s = summarize(added);
+  return { messages: added.length, meanItems: Math.round((added.reduce((a, b) => a + b, 0) / added.length) * 10) / 10, p50Items: s.p50, maxItems: s.max };
+}
+
+/** The search cases: [label, path] for ticket and contact search, matching and not. */
+export function searchCases(n: number): [string, string][] {
+  // The last 6 digits of one seeded number (matches it and the ids that extend it: ~1 at 1k, ~111 at 100k).
+  const fragment = String(Math.floor(n * 0.4567)).padStart(8, "0").slice(-6);
+  return [
+    ["tickets: surname (Lima)", "/api/tickets?searchParam=Lima"],
+    ["tickets: surname, none", "/api/tickets?searchParam=Zanetti"],
+    ["tickets: number fragment", `/api/tickets?searchParam=${fragment}`],
+    ["tickets: number fragment, none", "/api/tickets?searchParam=7654321"],
+    ["tickets: message word", "/api/tickets?searchParam=reembolso"],
+    ["tickets: message word, none", "/api/tickets?searchParam=xilofone"],
+    ["tickets: two words", "/api/tickets?searchParam=segunda%20boleto"],
+    ["contacts: surname (Lima)", "/api/contacts?searchParam=Lima"],
+    ["contacts: number fragment", `/api/contacts?searchParam=${fragment}`],
+    ["contacts: email word", "/api/contacts?searchParam=exemplo"],
+    ["contacts: none", "/api/contacts?searchParam=Zanetti"],
+  ];
+}
+
+/** Runs every case `c1` times at concurrency 1 and `c10` times at 10; rows for the results table. */
+export async function runSearchCases(baseUrl: string, token: string, n: number, seedSeconds: number, reps = { c1: 200, c10: 400 }) {
+  const rows: Record<string, unknown>[] = [];
+  for (const [label, path] of searchCases(n)) {
+    const get = async () => {
+      const r = await fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
+      if (r.status !== 200) throw new Error(`${label}: HTTP ${r.status} ${await r.text()}`);
+      await r.json();
+    };
+    const body = await (await fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } })).json();
+    await load(20, 1, get);
+    const c1 = await load(reps.c1, 1, get);
+    const c10 = await load(reps.c10, 10, get);
+    rows.push({ tickets: n, seedS: seedSeconds, case: label, rows: (body.tickets ?? body.contacts)?.length, "c1 p50": c1.p50, "c1 p99": c1.p99, "c1 rps": c1.rps, "c10 p50": c10.p50, "c10 p99": c10.p99, "c10 rps": c10.rps });
+  }
+  return rows;
+}

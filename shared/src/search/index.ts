@@ -1,0 +1,268 @@
+/**
+ * Search (issue 10 §1; DESIGN.md §6 "Search"): the {@link Search} port and its DynamoDB adapter {@link search}.
+ *
+ * ## What is found
+ * A query is split into normalized tokens (accents and case ignored, see `tokens.ts`; a text that looks like a phone
+ * number is one digits token). A **contact** matches when every token matches it: a word of its name or email starts
+ * with the token, or — a run of ≥ 4 digits — its number contains the token. A **ticket** matches when its contact
+ * matches every token, or when its messages contain the longest token as a whole word and every other token is a word
+ * of its messages or matches its contact ("pedido 4521", "Lima reembolso"). Deleted messages and a message's text before
+ * an edit are not found. Queries with no token long enough to be indexed (every word under 3 characters, or a number
+ * under 4 digits) fall back to the old prefix keys: contacts whose whole normalized name, or whose number, starts with
+ * the text.
+ *
+ * ## Index items (one table, keys from `keys.ts`, no GSI)
+ * - Contact grams `C#<cid>#SG#<gram>` / `N#<normalized name>#<contactId>`: every 4-digit run of the number and the
+ *   3-8 character prefixes of each name and email word (≤ 44 per contact, ~30 typical). Written in the contact's own
+ *   transaction (create, edit, identity merge, delete), diffed against the previous state, so a renamed contact is no
+ *   longer found by the old name. A query reads the partition of its longest token's gram (alphabetical), reads the
+ *   contacts in one BatchGet and checks every token on them.
+ * - Message words `C#<cid>#SW#<word>` / `T#<ticketId>`: one item per word and ticket, `n` = how many of the ticket's
+ *   messages hold the word. Written in the message's own transaction (`ADD n 1` per distinct word, ≤ 40 words, stop
+ *   words and 1-letter words left out): about one item per distinct word per message, measured by `npm run bench`.
+ *   Edits and deletes move the counts (conditioned on `_sw`, the words stored on the message). A query reads the
+ *   partition of its longest word, newest ticket first, so each ticket appears once.
+ *
+ * ## Pages
+ * Ticket search: first the tickets of the matching contacts (contacts alphabetically, each contact's tickets newest
+ * first), then the tickets found by message words (newest ticket first) whose contact did not match; each kept only when
+ * the caller's `accept` (access rule and list filters) says so. Pages hold `limit` tickets (40 in the API); a page reads
+ * at most 8 index pages, so a rare match after many refused candidates may give a short page with a cursor. Cursors are
+ * opaque and name their index partition, which must belong to the caller's company (else 400 `ERR_INVALID_CURSOR`).
+ *
+ * ## Another engine
+ * An OpenSearch adapter implements the same two methods (documents: contacts with name/email/number n-grams; messages
+ * with ticketId, queueId, userId, status) and can push `accept`'s rules down as filters; callers do not change.
+ */
+import { QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { batchGetRaw } from "../db/batch.ts";
+import { ddb, tableName } from "../db/client.ts";
+import { decodeCursor, encodeCursor } from "../db/cursor.ts";
+import { keys, pad } from "../db/keys.ts";
+import { AppError } from "../errors.ts";
+import { batchGetContacts, queryContactsByName, queryContactsByNumber } from "../contacts/repository.ts";
+import type { ContactItem } from "../contacts/schema.ts";
+import { batchGetTickets, queryTicketIndex } from "../tickets/repository.ts";
+import type { TicketItem } from "../tickets/schema.ts";
+import { normalizeName } from "../contacts/normalize.ts";
+import { contactMatchesAll, gramOf, isIndexedWord, queryTokens, type QueryToken } from "./tokens.ts";
+
+/** The search engine behind `GET /api/contacts?searchParam=` and `GET /api/tickets?searchParam=`. */
+export interface Search {
+  /** Contacts matching `term` (see the module doc), `limit` per page, alphabetical. */
+  contacts(companyId: number, term: string, opts: { limit: number; cursor?: string }): Promise<{ contacts: ContactItem[]; nextCursor?: string }>;
+  /**
+   * Tickets matching `term`, `limit` per page, each once; `accept` is the caller's rule (access and list filters):
+   * refused tickets are skipped, not counted.
+   */
+  tickets(
+    companyId: number,
+    term: string,
+    opts: { limit: number; cursor?: string; accept: (t: TicketItem) => boolean },
+  ): Promise<{ tickets: TicketItem[]; nextCursor?: string }>;
+}
+
+type Key = Record<string, unknown>;
+type Plan = { kind: "gram"; gram: string; toks: QueryToken[] } | { kind: "name"; prefix: string } | { kind: "number"; digits: string };
+
+/** Rounds of index reads a page may take. */
+const MAX_ROUNDS = 8;
+/** Tickets read per matching contact (GSI4, newest first). */
+const TICKETS_PER_CONTACT = 100;
+
+/** How the contact side of a query is served: the longest token's gram, else the old prefix keys. */
+function planOf(term: string, toks: QueryToken[]): Plan {
+  const drivers = toks.filter((t) => gramOf(t) !== null).sort((a, b) => gramOf(b)!.length - gramOf(a)!.length || b.text.length - a.text.length);
+  if (drivers.length) return { kind: "gram", gram: gramOf(drivers[0])!, toks };
+  if (toks.length === 1 && toks[0].digits) return { kind: "number", digits: toks[0].text };
+  return { kind: "name", prefix: normalizeName(term) };
+}
+
+/** True when the contact is one the plan lists. */
+function contactListed(plan: Plan, c: ContactItem): boolean {
+  if (plan.kind === "gram") return contactMatchesAll(c, plan.toks);
+  if (plan.kind === "number") return c.number.startsWith(plan.digits);
+  return normalizeName(c.name).startsWith(plan.prefix);
+}
+
+/** The cursor key of a listed contact in the plan's index. */
+function contactKey(plan: Plan, companyId: number, c: ContactItem, gramKey?: Key): Key {
+  if (plan.kind === "gram") return gramKey!;
+  const base = keys.contact(companyId, c.id);
+  if (plan.kind === "number") return { ...base, ...keys.contactNumberIndex(companyId, c.number, c.id) };
+  return { ...base, ...keys.contactNameIndex(companyId, normalizeName(c.name), c.id) };
+}
+
+/** Rejects a contact-side cursor key that is not in the plan's partition of this company. */
+function checkContactKey(plan: Plan, companyId: number, k: unknown): Key | undefined {
+  if (k === undefined) return undefined;
+  if (!k || typeof k !== "object") throw new AppError("ERR_INVALID_CURSOR", 400);
+  const key = k as Key;
+  const ok =
+    plan.kind === "gram"
+      ? key.PK === keys.searchGramPK(companyId, plan.gram) && typeof key.SK === "string"
+      : (plan.kind === "name" ? key.GSI1PK : key.GSI2PK) === keys.contactsIndexPK(companyId) && typeof key.PK === "string" && key.PK.startsWith(`C#${companyId}#CT#`);
+  if (!ok) throw new AppError("ERR_INVALID_CURSOR", 400);
+  return key;
+}
+
+/** A listed contact: its id, its cursor key and (when asked for, or free) the contact. */
+type Row = { contactId: number; key: Key; contact?: ContactItem };
+
+/**
+ * One read of the contact side from `start`: the listed contacts in index order with their cursor keys, and the
+ * index's next start (undefined when exhausted). Gram items carry the fields a query checks, so non-matching
+ * candidates cost no read of the contact; `hydrate` reads the matching contacts (one BatchGet).
+ */
+async function readContacts(companyId: number, plan: Plan, start: Key | undefined, limit: number, hydrate: boolean): Promise<{ rows: Row[]; next?: Key }> {
+  if (plan.kind === "gram") {
+    const out = await ddb().send(
+      new QueryCommand({
+        TableName: tableName(),
+        KeyConditionExpression: "PK = :pk",
+        ExpressionAttributeValues: { ":pk": keys.searchGramPK(companyId, plan.gram) },
+        Limit: limit,
+        ExclusiveStartKey: start,
+      }),
+    );
+    const rows: Row[] = (out.Items ?? [])
+      .filter((it) => contactMatchesAll({ name: String(it.w ?? ""), number: String(it.d ?? "") }, plan.toks))
+      .map((it) => ({ contactId: Number(it.contactId), key: { PK: it.PK, SK: it.SK } }));
+    if (hydrate && rows.length) {
+      const got = await batchGetContacts(companyId, rows.map((r) => r.contactId));
+      return { rows: rows.filter((r) => (r.contact = got.get(r.contactId))), next: out.LastEvaluatedKey };
+    }
+    return { rows, next: out.LastEvaluatedKey };
+  }
+  const page =
+    plan.kind === "number"
+      ? await queryContactsByNumber(companyId, { digits: plan.digits, limit, startKey: start })
+      : await queryContactsByName(companyId, { prefix: plan.prefix, limit, startKey: start });
+  return { rows: page.items.map((c) => ({ contactId: c.id, contact: c, key: contactKey(plan, companyId, c) })), next: page.lastKey };
+}
+
+type ContactsCursor = { k?: Key };
+/** Ticket search cursor: phase `c` (contacts; `s` tickets of the contact after `k` already given) or `m` (message words). */
+type TicketsCursor = { p: "c"; k?: Key; s?: number } | { p: "m"; k?: Key };
+
+/** The message-side word a query is served by: its longest indexable token (null: the query has none). */
+function wordOf(toks: QueryToken[]): string | null {
+  const ws = toks.filter((t) => isIndexedWord(t.text)).sort((a, b) => b.text.length - a.text.length);
+  return ws[0]?.text ?? null;
+}
+
+/** DynamoDB adapter of {@link Search} (see the module doc for the items it reads). */
+export const search: Search = {
+  async contacts(companyId, term, opts) {
+    const toks = queryTokens(term);
+    if (!toks.length) return { contacts: [] };
+    const plan = planOf(term, toks);
+    const cur = decodeCursor<ContactsCursor>(opts.cursor) ?? {};
+    let start = checkContactKey(plan, companyId, cur.k);
+    const out: ContactItem[] = [];
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      const r = await readContacts(companyId, plan, start, Math.max(opts.limit - out.length, 20), true);
+      for (const row of r.rows) {
+        out.push(row.contact!);
+        if (out.length === opts.limit) return { contacts: out, nextCursor: encodeCursor({ k: row.key }) };
+      }
+      if (!r.next) return { contacts: out };
+      start = r.next;
+    }
+    return { contacts: out, nextCursor: encodeCursor({ k: start }) };
+  },
+
+  async tickets(companyId, term, opts) {
+    const toks = queryTokens(term);
+    if (!toks.length) return { tickets: [] };
+    const plan = planOf(term, toks);
+    const word = wordOf(toks);
+    const raw = decodeCursor<TicketsCursor>(opts.cursor) ?? ({ p: "c" } as TicketsCursor);
+    if (raw.p !== "c" && raw.p !== "m") throw new AppError("ERR_INVALID_CURSOR", 400);
+    const out: TicketItem[] = [];
+    const done = (k: TicketsCursor) => ({ tickets: out, nextCursor: encodeCursor(k as unknown as Key) });
+    let rounds = 0;
+
+    if (raw.p === "c") {
+      let start = checkContactKey(plan, companyId, raw.k);
+      let skip = typeof raw.s === "number" && raw.s > 0 ? raw.s : 0;
+      let last: Key | undefined = start;
+      for (;;) {
+        if (rounds++ >= MAX_ROUNDS) return done({ p: "c", k: last, s: skip });
+        const r = await readContacts(companyId, plan, start, Math.max(opts.limit - out.length, 20), false);
+        // The contacts' tickets, read for as many contacts at a time as the page still has room for.
+        for (let from = 0; from < r.rows.length; ) {
+          const batch = r.rows.slice(from, from + Math.max(opts.limit - out.length, 1));
+          from += batch.length;
+          const lists = await Promise.all(
+            batch.map((row) => queryTicketIndex("GSI4", keys.contactTicketsPK(companyId, row.contactId), { limit: TICKETS_PER_CONTACT, skPrefix: "T#" })),
+          );
+          for (let i = 0; i < batch.length; i++) {
+            const accepted = lists[i].items.filter((t) => opts.accept(t));
+            let given = 0;
+            for (const t of accepted) {
+              if (given++ < skip) continue;
+              out.push(stripTicket(t));
+              if (out.length === opts.limit) {
+                // Page full: resume inside this contact, or after it.
+                return given < accepted.length ? done({ p: "c", k: last, s: given }) : done({ p: "c", k: batch[i].key });
+              }
+            }
+            skip = 0;
+            last = batch[i].key;
+          }
+        }
+        if (!r.next) break;
+        start = r.next;
+        last = r.next;
+      }
+    }
+
+    if (!word) return { tickets: out };
+    const pk = keys.searchWordPK(companyId, word);
+    let start: Key | undefined;
+    if (raw.p === "m" && raw.k !== undefined) {
+      if (!raw.k || typeof raw.k !== "object" || raw.k.PK !== pk || typeof raw.k.SK !== "string") throw new AppError("ERR_INVALID_CURSOR", 400);
+      start = raw.k;
+    }
+    const others = toks.filter((t) => t.text !== word);
+    for (;;) {
+      if (rounds++ >= MAX_ROUNDS) return done({ p: "m", k: start });
+      const page = await ddb().send(
+        new QueryCommand({
+          TableName: tableName(),
+          KeyConditionExpression: "PK = :pk",
+          ExpressionAttributeValues: { ":pk": pk },
+          ScanIndexForward: false,
+          Limit: Math.max(opts.limit - out.length, 10),
+          ExclusiveStartKey: start,
+        }),
+      );
+      const hits = (page.Items ?? []).filter((it) => Number(it.n) > 0);
+      const ids = hits.map((it) => Number(it.ticketId));
+      const tickets = await batchGetTickets(companyId, ids);
+      const contacts = await batchGetContacts(companyId, [...tickets.values()].map((t) => t.contactId));
+      // Other tokens: a word of the ticket's messages (one BatchGet of their word items) or a match on its contact.
+      const wordKeys = others.filter((t) => isIndexedWord(t.text)).flatMap((t) => ids.map((id) => keys.searchWord(companyId, t.text, id)));
+      const wordItems = wordKeys.length ? await batchGetRaw(wordKeys) : new Map<string, Key>();
+      const hasWord = (w: string, id: number) => Number(wordItems.get(`${keys.searchWordPK(companyId, w)}|T#${pad(id)}`)?.n ?? 0) > 0;
+      for (const it of hits) {
+        const t = tickets.get(Number(it.ticketId));
+        if (!t) continue; // a deleted ticket's words
+        const c = contacts.get(t.contactId);
+        if (c && contactListed(plan, c)) continue; // already given by the contact side
+        const ok = others.every((tok) => !isIndexedWord(tok.text) || hasWord(tok.text, t.id) || (c ? contactMatchesAll(c, [tok]) : false));
+        if (!ok || !opts.accept(t)) continue;
+        out.push(t);
+        if (out.length === opts.limit) return done({ p: "m", k: { PK: it.PK, SK: it.SK } });
+      }
+      if (!page.LastEvaluatedKey) return { tickets: out };
+      start = page.LastEvaluatedKey;
+    }
+  },
+};
+
+function stripTicket(t: TicketItem & { _sk?: string; _key?: unknown }): TicketItem {
+  const { _sk, _key, ...rest } = t;
+  return rest as TicketItem;
+}

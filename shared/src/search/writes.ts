@@ -1,0 +1,155 @@
+/**
+ * The search index's writes (issue 10 §1), added by the contact and message repositories to their own transactions:
+ * - {@link contactIndexWrites}: the gram items of a contact (`keys.searchGram`), diffed against its previous state;
+ * - {@link messageIndexWrites}: the word items of a new message (`keys.searchWord`, one per word and ticket, `ADD n 1`),
+ *   plus `_sw` (the words indexed, space-separated) stored on the message item;
+ * - {@link reindexMessage}: after an edit or a delete-for-everyone, moves the ticket's word counts from `_sw` to the
+ *   new body's words in one transaction conditioned on `_sw` (exactly once, even when the change is delivered twice).
+ * Layout and costs: see the `Search` port in `./index.ts`.
+ */
+import { DeleteCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
+import { ddb, tableName } from "../db/client.ts";
+import { cancellationReasons, isConditionFailed, withConflictRetry } from "../db/errors.ts";
+import { keys } from "../db/keys.ts";
+import { log } from "../log.ts";
+import { contactGrams, digitsOnly, messageWords, sortName, words, type ContactFields } from "./tokens.ts";
+
+/** One action of a `TransactWriteItems` request (the document client's shape). */
+export type TransactItem = Record<string, unknown>;
+
+/** A contact as far as the index is concerned. */
+export type IndexedContact = ContactFields & { id: number; companyId: number };
+
+const gramKeys = (c: IndexedContact) => contactGrams(c).map((g) => keys.searchGram(c.companyId, g, sortName(c.name), c.id));
+const kid = (k: { PK: string; SK: string }) => `${k.PK}|${k.SK}`;
+/** What a gram item holds besides its key: the contact id and the fields a query checks (`w`: name and email words, `d`: number digits). */
+const gramBody = (c: IndexedContact) => ({ _type: "searchGram", contactId: c.id, w: [...words(c.name), ...words(c.email ?? "")].join(" "), d: digitsOnly(c.number ?? "") });
+const sameFields = (a: IndexedContact | null, b: IndexedContact | null) =>
+  !!a && !!b && a.name === b.name && (a.email ?? "") === (b.email ?? "") && digitsOnly(a.number ?? "") === digitsOnly(b.number ?? "");
+
+/** The gram items of a contact as stored (for bulk loaders such as the bench's seeder): `{PK, SK, _type, contactId, w, d}`. */
+export function contactIndexItems(c: IndexedContact): Record<string, unknown>[] {
+  const body = gramBody(c);
+  return gramKeys(c).map((k) => ({ ...k, ...body }));
+}
+
+/**
+ * The index actions to add to a contact write: Put every gram of `next` (each holds the fields a query checks), Delete
+ * the grams of `prev` that `next` lacks. `prev` null: a new contact, or a write whose previous state the caller does
+ * not hold (Puts are idempotent). `next` null: the contact is deleted. At most 2 × 44 actions (a contact whose name,
+ * email and number all changed); none when name, email and number did not change.
+ */
+export function contactIndexWrites(prev: IndexedContact | null, next: IndexedContact | null): TransactItem[] {
+  const before = new Map((prev ? gramKeys(prev) : []).map((k) => [kid(k), k]));
+  const after = new Map((next ? gramKeys(next) : []).map((k) => [kid(k), k]));
+  const out: TransactItem[] = [];
+  if (sameFields(prev, next)) return out;
+  const body = next ? gramBody(next) : {};
+  for (const k of after.values()) out.push({ Put: { TableName: tableName(), Item: { ...k, ...body } } });
+  for (const [id, k] of before) if (!after.has(id)) out.push({ Delete: { TableName: tableName(), Key: k } });
+  return out;
+}
+
+/** The fields of a message the index reads. */
+export interface IndexedMessage {
+  companyId: number;
+  ticketId: number;
+  body: string;
+  isDeleted?: boolean;
+}
+
+const wordsOf = (m: IndexedMessage) => (m.isDeleted ? [] : messageWords(m.body));
+
+const countUpdate = (companyId: number, ticketId: number, word: string, delta: 1 | -1): TransactItem => ({
+  Update: {
+    TableName: tableName(),
+    Key: keys.searchWord(companyId, word, ticketId),
+    UpdateExpression: "SET #ty = :ty, ticketId = :tid ADD n :d",
+    ExpressionAttributeNames: { "#ty": "_type" },
+    ExpressionAttributeValues: { ":ty": "searchWord", ":tid": ticketId, ":d": delta },
+  },
+});
+
+/**
+ * For a new message: `attrs` to spread into the message item (`_sw`, the words indexed) and `items`, one Update per
+ * distinct word (`ADD n 1` on `keys.searchWord(cid, word, ticketId)`), to add to the message's own transaction — so
+ * the counts move exactly when the message is stored (a duplicate delivery cancels both). At most 40 actions.
+ */
+export function messageIndexWrites(m: IndexedMessage): { attrs: { _sw: string }; items: TransactItem[] } {
+  const ws = wordsOf(m);
+  return { attrs: { _sw: ws.join(" ") }, items: ws.map((w) => countUpdate(m.companyId, m.ticketId, w, 1)) };
+}
+
+/** The word items of a whole ticket's messages as stored (bulk loaders): one per distinct word with its count `n`. */
+export function ticketWordItems(companyId: number, ticketId: number, bodies: string[]): Record<string, unknown>[] {
+  const counts = new Map<string, number>();
+  for (const b of bodies) for (const w of messageWords(b)) counts.set(w, (counts.get(w) ?? 0) + 1);
+  return [...counts].map(([w, n]) => ({ ...keys.searchWord(companyId, w, ticketId), _type: "searchWord", ticketId, n }));
+}
+
+/**
+ * Brings the index up to date with a stored message after a change of its body or `isDeleted` (`raw`: the message item
+ * as stored now, with its `PK`, `SK` and `_sw`). Moves the counts of the words that left (`ADD n -1`) and came
+ * (`ADD n 1`) and sets `_sw`, in one transaction conditioned on `_sw` being what was read; a lost race re-reads
+ * nothing and stops (the winner applied the same change). Word items left at `n = 0` are then deleted (best-effort;
+ * readers skip them). No-op unless `changed` (the patch just applied) names `body` or `isDeleted`, or when the indexed
+ * words did not change. Never throws: the message is already stored; a failure is logged (`search reindex failed`).
+ */
+export async function reindexMessage(raw: Record<string, unknown> | undefined, changed: object): Promise<void> {
+  if (!raw || !("body" in changed || "isDeleted" in changed)) return;
+  try {
+    await reindex(raw);
+  } catch (err) {
+    log("error", "search reindex failed", { companyId: raw.companyId, ticketId: raw.ticketId, err });
+  }
+}
+
+async function reindex(raw: Record<string, unknown>): Promise<void> {
+  const companyId = Number(raw.companyId);
+  const ticketId = Number(raw.ticketId);
+  const had = typeof raw._sw === "string" ? raw._sw : undefined;
+  const before = had ? had.split(" ") : [];
+  const now = wordsOf({ companyId, ticketId, body: String(raw.body ?? ""), isDeleted: raw.isDeleted === true });
+  const gone = before.filter((w) => !now.includes(w));
+  const came = now.filter((w) => !before.includes(w));
+  if (!gone.length && !came.length && had !== undefined) return;
+  try {
+    await withConflictRetry(() => ddb().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: tableName(),
+              Key: { PK: raw.PK, SK: raw.SK },
+              UpdateExpression: "SET #sw = :now",
+              ConditionExpression: had === undefined ? "attribute_not_exists(#sw)" : "#sw = :had",
+              ExpressionAttributeNames: { "#sw": "_sw" },
+              ExpressionAttributeValues: { ":now": now.join(" "), ...(had === undefined ? {} : { ":had": had }) },
+            },
+          },
+          ...gone.map((w) => countUpdate(companyId, ticketId, w, -1)),
+          ...came.map((w) => countUpdate(companyId, ticketId, w, 1)),
+        ],
+      }),
+    ));
+  } catch (err) {
+    if (cancellationReasons(err)?.[0]?.Code === "ConditionalCheckFailed") return;
+    throw err;
+  }
+  await Promise.all(
+    gone.map((w) =>
+      ddb()
+        .send(
+          new DeleteCommand({
+            TableName: tableName(),
+            Key: keys.searchWord(companyId, w, ticketId),
+            ConditionExpression: "n <= :z",
+            ExpressionAttributeValues: { ":z": 0 },
+          }),
+        )
+        .catch((err) => {
+          if (!isConditionFailed(err)) throw err;
+        }),
+    ),
+  );
+}
