@@ -1,0 +1,137 @@
+/**
+ * Browser proof of issue 7 §7, tags (administration.md §2 Tags, §3 Tag, §8; attendance.md §2 Tickets screen), with
+ * playwright-core + Debian chromium against the whole local stack in-process:
+ * - the admin creates tags on /tags (the dialog's rules, the success toast, the new row);
+ * - a second tab on /tags shows a tag created in the first tab and a tag's ticket count change without a reload;
+ * - tagging a ticket from the conversation header toasts 'Ticket Tag Adicionado com Sucesso!' and shows the chip in the
+ *   header and on the ticket's row;
+ * - the search tab filters by tag (only the tagged ticket, with its chip) and by user (only that user's ticket).
+ *
+ * Needs `web/dist` (`npm run build -w web`) and `/usr/bin/chromium`.
+ */
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { makeCompany, makeUser } from "../../test/helpers.ts";
+import { TEST_MS, useBrowserStack } from "./harness.ts";
+
+const e2e = useBrowserStack("tags");
+const { newContext, newPage, login, http, until, connectedWhatsapp, customerSays, toast } = e2e;
+
+const tagRow = (page: Page, name: string) => page.getByTestId("tag-row").filter({ has: page.getByTestId("tag-chip").getByText(name, { exact: true }) });
+const ticketRows = (page: Page) => page.getByTestId("ticket-row");
+const ticketRow = (page: Page, contact: string) => ticketRows(page).filter({ hasText: contact });
+
+/** Creates a tag through the Tags page's dialog. */
+async function addTag(page: Page, name: string) {
+  await page.getByRole("button", { name: "Adicionar tag" }).click();
+  const dlg = page.getByRole("dialog", { name: "Adicionar tag" });
+  await dlg.getByRole("textbox", { name: /^Nome/ }).fill(name);
+  await dlg.getByRole("button", { name: "Salvar" }).click();
+  await toast(page, "Tag salva com sucesso!").waitFor();
+  await dlg.waitFor({ state: "hidden" });
+  await tagRow(page, name).waitFor();
+}
+
+describe("tags in the browser", () => {
+  it("creates tags, tags a ticket from the conversation, filters the search tab by tag and by user, and updates another tab live", async () => {
+    // Two customers write; one ticket goes to the admin, the other to an agent (set up before the browser login,
+    // which revokes the admin's API token).
+    const { companyId, admin } = await makeCompany();
+    const agent = await makeUser(companyId, { name: "Beatriz Agente" });
+    const wid = await connectedWhatsapp(admin, "Conexão Tags", []);
+    await customerSays(wid, "5511911110001", "Alice Etiquetada", "Quero comprar");
+    await customerSays(wid, "5511911110002", "Bruno Semtag", "Tenho uma dúvida");
+    const tickets = await until(async () => {
+      const r = await http<{ tickets: { id: number; uuid: string; contact: { name: string } }[] }>(admin, "GET", "/api/tickets?status=pending&showAll=true");
+      return r.tickets.length === 2 ? r.tickets : null;
+    }, "two pending tickets");
+    const alice = tickets.find((x) => x.contact.name === "Alice Etiquetada")!;
+    const bruno = tickets.find((x) => x.contact.name === "Bruno Semtag")!;
+    await http(admin, "PUT", `/api/tickets/${alice.id}`, { status: "open", userId: admin.id });
+    await http(admin, "PUT", `/api/tickets/${bruno.id}`, { status: "open", userId: agent.id });
+
+    const ctx = await newContext();
+    const page = await newPage(ctx);
+    await login(page, admin.email, admin.password);
+
+    // Create a tag: the name is required, then the toast and the row with no tickets.
+    await page.getByRole("navigation", { name: "Menu principal" }).getByRole("link", { name: "Tags" }).click();
+    await page.waitForURL(`${e2e.stack.url}/tags`);
+    await page.getByRole("heading", { name: "Tags" }).waitFor();
+    await page.getByRole("button", { name: "Adicionar tag" }).click();
+    const dlg = page.getByRole("dialog", { name: "Adicionar tag" });
+    await dlg.getByRole("button", { name: "Salvar" }).click();
+    await dlg.getByText("Obrigatório").waitFor();
+    await dlg.getByRole("textbox", { name: /^Nome/ }).fill("Urgente");
+    await dlg.getByRole("button", { name: "Salvar" }).click();
+    await toast(page, "Tag salva com sucesso!").waitFor();
+    await dlg.waitFor({ state: "hidden" });
+    await tagRow(page, "Urgente").waitFor();
+    await expect(tagRow(page, "Urgente").getByTestId("tag-tickets-count").innerText()).resolves.toBe("0");
+
+    // Another tab of the same browser on /tags: it sees the tag, then the next one as it is created in the first tab.
+    const other = await newPage(ctx);
+    await other.goto(`${e2e.stack.url}/tags`);
+    await tagRow(other, "Urgente").waitFor();
+    await expect(tagRow(other, "VIP Ouro").count()).resolves.toBe(0);
+    await addTag(page, "VIP Ouro");
+    await tagRow(other, "VIP Ouro").waitFor(); // no reload: the realtime frame put it there
+    await expect(tagRow(other, "VIP Ouro").getByTestId("tag-tickets-count").innerText()).resolves.toBe("0");
+
+    // Tag Alice's ticket from the conversation header.
+    await page.goto(`${e2e.stack.url}/tickets/${alice.uuid}`);
+    const conv = page.getByTestId("conversation");
+    await conv.getByTestId("message").filter({ hasText: "Quero comprar" }).waitFor();
+    const headerTags = conv.getByRole("group", { name: "Tags do atendimento" });
+    await expect(headerTags.getByTestId("tag-chip").count()).resolves.toBe(0);
+    await headerTags.getByRole("button", { name: "Editar tags" }).click();
+    const pick = page.getByRole("dialog", { name: "Tags do atendimento" });
+    await pick.getByRole("checkbox", { name: "Urgente" }).check();
+    await pick.getByRole("button", { name: "Salvar" }).click();
+    await toast(page, "Ticket Tag Adicionado com Sucesso!").waitFor();
+    await pick.waitFor({ state: "hidden" });
+    await headerTags.getByTestId("tag-chip").getByText("Urgente", { exact: true }).waitFor();
+    await ticketRow(page, "Alice Etiquetada").getByTestId("tag-chip").getByText("Urgente", { exact: true }).waitFor();
+
+    // The other tab's count follows live.
+    await until(async () => (await tagRow(other, "Urgente").getByTestId("tag-tickets-count").innerText()) === "1", "the other tab's count of 1");
+    await expect(tagRow(other, "VIP Ouro").getByTestId("tag-tickets-count").innerText()).resolves.toBe("0");
+
+    // The search tab: nothing until a term or a filter; the tag filter shows only Alice's ticket, with its chip.
+    await page.getByRole("tab", { name: "Busca" }).click();
+    await page.getByText("Digite pelo menos 3 caracteres.").waitFor();
+    const tagFilter = page.getByTestId("tag-filter");
+    await tagFilter.getByText("Filtrar por tags").click();
+    await tagFilter.getByRole("checkbox", { name: "Urgente" }).check();
+    await tagFilter.getByText("Tags (1)").waitFor();
+    await ticketRow(page, "Alice Etiquetada").waitFor();
+    await until(async () => (await ticketRows(page).count()) === 1, "only the tagged ticket");
+    await ticketRow(page, "Alice Etiquetada").getByTestId("tag-chip").getByText("Urgente", { exact: true }).waitFor();
+
+    // A tag no ticket carries finds nothing; with no filter left the hint is back.
+    await tagFilter.getByRole("checkbox", { name: "Urgente" }).uncheck();
+    await tagFilter.getByRole("checkbox", { name: "VIP Ouro" }).check();
+    await page.getByText("Nenhum atendimento encontrado.").waitFor();
+    await expect(ticketRows(page).count()).resolves.toBe(0);
+    await tagFilter.getByRole("checkbox", { name: "VIP Ouro" }).uncheck();
+    await page.getByText("Digite pelo menos 3 caracteres.").waitFor();
+
+    // The user filter: only the agent's ticket, then only the admin's.
+    const userFilter = page.getByRole("combobox", { name: "Filtrar por usuário" });
+    await userFilter.selectOption({ label: "Beatriz Agente" });
+    await ticketRow(page, "Bruno Semtag").waitFor();
+    await until(async () => (await ticketRows(page).count()) === 1, "only the agent's ticket");
+    await expect(ticketRow(page, "Bruno Semtag").getByTestId("tag-chip").count()).resolves.toBe(0);
+    await userFilter.selectOption({ label: "Admin" });
+    await ticketRow(page, "Alice Etiquetada").waitFor();
+    await until(async () => (await ticketRows(page).count()) === 1, "only the admin's ticket");
+
+    // Untagging from the header: the removal toast, the chip leaves the header, and the other tab's count drops live.
+    await headerTags.getByRole("button", { name: "Editar tags" }).click();
+    await pick.getByRole("checkbox", { name: "Urgente" }).uncheck();
+    await pick.getByRole("button", { name: "Salvar" }).click();
+    await toast(page, "Ticket Tag Removido!").waitFor();
+    await headerTags.getByTestId("tag-chip").waitFor({ state: "detached" });
+    await until(async () => (await tagRow(other, "Urgente").getByTestId("tag-tickets-count").innerText()) === "0", "the other tab's count back to 0");
+  }, TEST_MS);
+});
