@@ -9,7 +9,7 @@
  * owner has claimed the connection (epoch 0, the unleased simulator, writes unfenced). The key store is wrapped with Baileys' `makeCacheableSignalKeyStore`;
  * `makeWASocket` itself adds `addTransactionCapability` on top (with the `transactionOpts` we pass).
  */
-import { BatchGetCommand, BatchWriteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import {
   BufferJSON,
   initAuthCreds,
@@ -21,6 +21,7 @@ import {
   type SignalDataTypeMap,
   type SignalKeyStore,
 } from "@whiskeysockets/baileys";
+import { BATCH_WRITE_MAX_ATTEMPTS, batchWriteAll, type WriteRequest } from "@atende/shared/db/batch";
 import { ddb, tableName } from "@atende/shared/db/client";
 import { failedConditionAt, isConditionFailed, withConflictRetry } from "@atende/shared/db/errors";
 import { keys } from "@atende/shared/db/keys";
@@ -111,28 +112,18 @@ async function batchGetAll(requestKeys: Record<string, unknown>[]): Promise<Reco
   const out: Record<string, unknown>[] = [];
   for (let i = 0; i < requestKeys.length; i += 100) {
     let pending: Record<string, unknown>[] = requestKeys.slice(i, i + 100);
-    for (let attempt = 0; pending.length; attempt++) {
+    for (let attempt = 1; pending.length; attempt++) {
       const res = await ddb().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true } } }));
       out.push(...(res.Responses?.[tableName()] ?? []));
       pending = (res.UnprocessedKeys?.[tableName()]?.Keys as Record<string, unknown>[] | undefined) ?? [];
+      // Bounded (issue 8 §5): after BATCH_WRITE_MAX_ATTEMPTS reads the caller sees the throttling instead of a hang.
+      if (pending.length && attempt >= BATCH_WRITE_MAX_ATTEMPTS) throw new Error(`auth state: ${pending.length} keys still unprocessed after ${attempt} reads`);
       if (pending.length) await sleep(Math.min(1000, 25 * 2 ** attempt));
     }
   }
   return out;
 }
 
-type WriteRequest = { PutRequest: { Item: Record<string, unknown> } } | { DeleteRequest: { Key: Record<string, unknown> } };
-
-async function batchWriteAll(requests: WriteRequest[]): Promise<void> {
-  for (let i = 0; i < requests.length; i += 25) {
-    let pending = requests.slice(i, i + 25);
-    for (let attempt = 0; pending.length; attempt++) {
-      const res = await ddb().send(new BatchWriteCommand({ RequestItems: { [tableName()]: pending } }));
-      pending = (res.UnprocessedItems?.[tableName()] as WriteRequest[] | undefined) ?? [];
-      if (pending.length) await sleep(Math.min(1000, 25 * 2 ** attempt));
-    }
-  }
-}
 
 /**
  * The raw (uncached) signal key store of a connection: BatchGetItem reads; writes and deletes fenced by `epoch` when

@@ -8,7 +8,8 @@
  * rooms: string[] (joined rooms, e.g. "notification", "tickets:open", "ticket:<id>"), expiresAt (epoch s)}.
  */
 import { ApiGatewayManagementApiClient, DeleteConnectionCommand, PostToConnectionCommand } from "@aws-sdk/client-apigatewaymanagementapi";
-import { BatchWriteCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { batchWriteAll } from "../db/batch.ts";
 import { getConfig } from "../config.ts";
 import { ddb, tableName } from "../db/client.ts";
 import { keys } from "../db/keys.ts";
@@ -95,16 +96,10 @@ export async function companySockets(companyId: number): Promise<SocketMember[]>
 
 /** Removes a socket's registration (both items). */
 export async function removeSocket(companyId: number, connectionId: string): Promise<void> {
-  await ddb().send(
-    new BatchWriteCommand({
-      RequestItems: {
-        [tableName()]: [
-          { DeleteRequest: { Key: keys.wsConnection(connectionId) } },
-          { DeleteRequest: { Key: keys.wsRoomMember(companyId, "company", connectionId) } },
-        ],
-      },
-    }),
-  );
+  await batchWriteAll([
+    { DeleteRequest: { Key: keys.wsConnection(connectionId) } },
+    { DeleteRequest: { Key: keys.wsRoomMember(companyId, "company", connectionId) } },
+  ]);
 }
 
 /** One frame to send: `name` is the part after `company-{id}-`. */

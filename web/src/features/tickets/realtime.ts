@@ -5,17 +5,14 @@
  * - `appMessage` `{action:"create"|"update", message, ticket}` → the conversation and the ticket's row; a new inbound
  *   message raises a browser notification and a sound (volume from localStorage `volume`, 0..1), or, when this tab
  *   shows its conversation, is read at once (unread count back to zero, read receipts sent);
- * - both keep the top bar's unread-tickets list current (`notifications/unread.ts`);
- * - `contact` create/update/delete → contacts pages; `whatsapp` update/delete and `whatsappSession` update → the
- *   connections cache (QR dialog, badge).
+ * - both keep the top bar's unread-tickets list current (`notifications/unread.ts`).
+ * (`contact`, `whatsapp` and `whatsappSession` frames are the contacts and connections features' own.)
  * Updates older than the cached `updatedAt` are dropped by the cache helpers.
  */
 import { canSee } from "@atende/shared/access/tickets";
 import type { RealtimeHandler } from "../../realtime/handlers.ts";
 import { apiRequest } from "../../api/client.ts";
 import i18n from "../../i18n/index.ts";
-import { removeContact, upsertContact, type Contact } from "../contacts/api.ts";
-import { removeWhatsapp, upsertWhatsapp, type Whatsapp } from "../connections/api.ts";
 import { viewerOf } from "./api.ts";
 import { removeTicket, upsertMessage, upsertTicket } from "./cache.ts";
 import { applyUnreadTicket, removeUnreadTicket } from "./notifications/unread.ts";
@@ -168,31 +165,4 @@ export const attendanceHandlers: Record<string, RealtimeHandler> = {
     }
   },
 
-  contact: (data, { queryClient }) => {
-    const d = obj(data);
-    if (d.action === "delete") {
-      const id = Number(d.contactId ?? obj(d.contact).id);
-      if (Number.isFinite(id)) removeContact(queryClient, id);
-      return;
-    }
-    const c = d.contact as Contact | undefined;
-    if (c && typeof c.id === "number") upsertContact(queryClient, c);
-  },
-
-  whatsapp: (data, { queryClient }) => {
-    const d = obj(data);
-    if (d.action === "delete") {
-      const id = Number(d.whatsappId ?? obj(d.whatsapp).id);
-      if (Number.isFinite(id)) removeWhatsapp(queryClient, id);
-      return;
-    }
-    const w = d.whatsapp as Whatsapp | undefined;
-    if (w && typeof w.id === "number") upsertWhatsapp(queryClient, w);
-  },
-
-  whatsappSession: (data, { queryClient }) => {
-    const d = obj(data);
-    const w = d.session as Whatsapp | undefined;
-    if (w && typeof w.id === "number") upsertWhatsapp(queryClient, w);
-  },
 };
