@@ -119,7 +119,7 @@ export const keys = {
   statsPK: (cid: Id) => `C#${cid}#STATS`,
   /**
    * Event outbox item (shared/src/events/README.md): written in the domain write's transaction, deleted by the
-   * transaction that applies it. `oid` is deterministic per fact (e.g. `M#<messageId>`, `T#<ticketId>#v<version>`).
+   * transaction that applies it. `oid` is deterministic per fact (e.g. `M#<ticketId>#<messageId>`, `T#<ticketId>#v<version>`).
    */
   outbox: (cid: Id, oid: string) => ({ PK: `C#${cid}#OUTBOX#${oid}`, SK: "#" }),
   /** Due-time index of outbox items (GSI1), read by the minute tick: `OUTBOX#<shard>` / `<dueAt ISO>#<cid>#<oid>`. */

@@ -157,6 +157,16 @@ export async function writeTicketTags(prev: TicketTagsState, nextTagIds: number[
   if (!added.length && !removed.length) return { ok: true, added, removed };
   const now = new Date().toISOString();
   const items: any[] = [];
+  /** `ADD ticketsCount delta` on a tag that must still exist (a deleted tag cancels the transaction). */
+  const countUpdate = (tagId: number, delta: number) => ({
+    Update: {
+      TableName: tableName(),
+      Key: keys.tag(cid, tagId),
+      UpdateExpression: "ADD ticketsCount :d",
+      ConditionExpression: "attribute_exists(PK)",
+      ExpressionAttributeValues: { ":d": delta },
+    },
+  });
   const meaning: ({ kind: "edge" } | { kind: "addTag" | "removeTag"; tagId: number } | { kind: "ticket" })[] = [];
   for (const tagId of added) {
     items.push({
@@ -175,30 +185,14 @@ export async function writeTicketTags(prev: TicketTagsState, nextTagIds: number[
       },
     });
     meaning.push({ kind: "edge" });
-    items.push({
-      Update: {
-        TableName: tableName(),
-        Key: keys.tag(cid, tagId),
-        UpdateExpression: "ADD ticketsCount :d",
-        ConditionExpression: "attribute_exists(PK)",
-        ExpressionAttributeValues: { ":d": 1 },
-      },
-    });
+    items.push(countUpdate(tagId, 1));
     meaning.push({ kind: "addTag", tagId });
   }
   for (const tagId of removed) {
     items.push({ Delete: { TableName: tableName(), Key: keys.ticketTag(cid, prev.id, tagId), ConditionExpression: "attribute_exists(PK)" } });
     meaning.push({ kind: "edge" });
     if (deletedTags.has(tagId)) continue;
-    items.push({
-      Update: {
-        TableName: tableName(),
-        Key: keys.tag(cid, tagId),
-        UpdateExpression: "ADD ticketsCount :d",
-        ConditionExpression: "attribute_exists(PK)",
-        ExpressionAttributeValues: { ":d": -1 },
-      },
-    });
+    items.push(countUpdate(tagId, -1));
     meaning.push({ kind: "removeTag", tagId });
   }
   const values: Record<string, unknown> = { ":next": next };
