@@ -2,6 +2,8 @@
  * Company entity (administration.md §3 Company) and the minimal super-only payloads of issue 2 §4.
  */
 import { z } from "zod";
+import { DEFAULT_SCHEDULES, QueueSchedule } from "../queues/schema.ts";
+import { DEFAULT_TIME_ZONE } from "../automation/variables.ts";
 
 export const Recurrence = z.enum(["MENSAL", "BIMESTRAL", "TRIMESTRAL", "SEMESTRAL", "ANUAL"]);
 
@@ -15,6 +17,10 @@ export const CompanyItem = z.object({
   /** ISO date-time; login is refused once it is past (attendance.md §5). */
   dueDate: z.string().nullable(),
   recurrence: Recurrence.default("MENSAL"),
+  /** IANA time zone of the company's business hours and message variables (issue 9 §2). */
+  timezone: z.string().default(DEFAULT_TIME_ZONE),
+  /** Company business hours (`scheduleType` = company), Monday to Sunday. */
+  schedules: z.array(QueueSchedule).default(() => DEFAULT_SCHEDULES.map((s) => ({ ...s }))),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

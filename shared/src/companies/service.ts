@@ -14,6 +14,8 @@ import { failedConditionAt, isConditionFailed } from "../db/errors.ts";
 import { keys } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
 import { requirePlan, toPublicPlan, type PublicPlan } from "../plans/service.ts";
+import { DEFAULT_TIME_ZONE } from "../automation/variables.ts";
+import { DEFAULT_SCHEDULES } from "../queues/schema.ts";
 import { defaultSettingItems, getCompanySettings, visibleSettings, type SettingsMap } from "../settings/service.ts";
 import type { SettingKey } from "../settings/schema.ts";
 import { userCreateItems } from "../users/repository.ts";
@@ -98,6 +100,8 @@ export async function createCompany(
     status: body.status,
     dueDate: normalizeDueDate(body.dueDate) ?? null,
     recurrence: body.recurrence,
+    timezone: DEFAULT_TIME_ZONE,
+    schedules: DEFAULT_SCHEDULES.map((d) => ({ ...d })),
     createdAt: now,
     updatedAt: now,
   };

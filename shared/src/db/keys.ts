@@ -31,6 +31,11 @@ export const keys = {
   queue: (cid: Id, qid: Id) => ({ PK: `C#${cid}`, SK: `QUEUE#${pad(qid)}` }),
   /** Queue colour uniqueness marker inside a company. */
   queueColor: (cid: Id, color: string) => ({ PK: `C#${cid}`, SK: `QCOLOR#${color.toLowerCase()}` }),
+  /** Queue option (chatbot tree node; administration.md §3 Queue option): all of a queue's options share the prefix. */
+  queueOption: (cid: Id, qid: Id, optionId: Id) => ({ PK: `C#${cid}`, SK: `QOPT#${pad(qid)}#${pad(optionId)}` }),
+  queueOptionsPrefix: (qid: Id) => `QOPT#${pad(qid)}#`,
+  /** Option id → its queue (for `/queue-options/{id}` routes); holds `queueId`. */
+  queueOptionRef: (cid: Id, optionId: Id) => ({ PK: `C#${cid}`, SK: `QOPTID#${pad(optionId)}` }),
   tag: (cid: Id, tagId: Id) => ({ PK: `C#${cid}`, SK: `TAG#${pad(tagId)}` }),
   setting: (cid: Id, key: string) => ({ PK: `C#${cid}`, SK: `SET#${key}` }),
   quickMessage: (cid: Id, id: Id) => ({ PK: `C#${cid}`, SK: `QUICK#${pad(id)}` }),

@@ -22,6 +22,7 @@ import type { ContactItem } from "../contacts/schema.ts";
 import type { MessageItem } from "../messages/schema.ts";
 import { ingestMessage } from "../messages/repository.ts";
 import { dispatch } from "../events/index.ts";
+import { onInbound } from "../automation/inbound.ts";
 import { getSetting } from "../settings/service.ts";
 import { mediaKey, putMedia } from "../storage/media.ts";
 import { getActiveTicketId, queryContactTickets } from "../tickets/repository.ts";
@@ -413,6 +414,7 @@ async function storeMessage(ctx: IngestContext, inc: Incoming, skipped: Skips): 
     reactions: [],
     waTimestamp: waTime(inc.timestamp),
     userId: null,
+    isAutomatic: false,
     sendError: null,
   };
   const res = await ingestMessage(companyId, ticket, message, {
@@ -426,6 +428,10 @@ async function storeMessage(ctx: IngestContext, inc: Incoming, skipped: Skips): 
   }
   // Stored: `dispatch` never throws (listeners log their failures), so the caller never retries a stored message.
   await dispatch({ type: "message.created", companyId, message: res.message, ticket: res.ticket, ticketCreated });
+  // The automation seam (issue 9): a customer's new message may get an automatic answer (rating, chatbot, hours).
+  if (!fromMe && inc.type === "notify") {
+    await onInbound({ companyId, whatsappId, ticket: res.ticket, ticketCreated, message: res.message, contact, now: new Date() });
+  }
 }
 
 /** Recently resolved contacts by company and identity: a burst of messages from one person resolves them once. */

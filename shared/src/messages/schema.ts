@@ -50,6 +50,8 @@ export const MessageItem = z.object({
   waTimestamp: z.string(),
   /** User who sent it from the web (outbound). */
   userId: z.number().int().nullable().default(null),
+  /** Sent by the system (bot menu, greeting, notice, rating prompt): shown as automatic, never signed by an agent. */
+  isAutomatic: z.boolean().default(false),
   sendError: z.string().nullable().default(null),
   createdAt: z.string(),
   updatedAt: z.string(),

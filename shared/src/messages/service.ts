@@ -27,6 +27,7 @@ import { getWhatsappItem } from "../whatsapp/repository.ts";
 import type { WhatsappItem } from "../whatsapp/schema.ts";
 import { getMessageById, ingestMessage, listMessages, updateMessage } from "./repository.ts";
 import { MessageItem, type MediaType, type MessageView } from "./schema.ts";
+import { renderVariables } from "../automation/variables.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Views and realtime
@@ -45,51 +46,6 @@ export async function toMessageView(companyId: number, m: MessageItem): Promise<
     }
   }
   return { ...m, mediaUrl, quotedMsg: m.quotedMsg ?? null };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Text variables (attendance.md §2 "Message variables": firstName, name, ms, protocol, hora)
-
-const TZ = "America/Sao_Paulo";
-
-function spParts(d: Date): Record<string, string> {
-  const parts = new Intl.DateTimeFormat("en-GB", {
-    timeZone: TZ,
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    second: "2-digit",
-    hourCycle: "h23",
-  }).formatToParts(d);
-  return Object.fromEntries(parts.map((p) => [p.type, p.value]));
-}
-
-/** Greeting of the day by the hour in São Paulo: 6-11 "Bom dia", 12-17 "Boa tarde", 18-23 "Boa noite", 0-5 "Boa madrugada". */
-export function greetingOfDay(d = new Date()): string {
-  const h = Number(spParts(d).hour);
-  if (h >= 6 && h < 12) return "Bom dia";
-  if (h >= 12 && h < 18) return "Boa tarde";
-  if (h >= 18) return "Boa noite";
-  return "Boa madrugada";
-}
-
-/**
- * Replaces `{{firstName}}`, `{{name}}`, `{{ms}}`, `{{protocol}}` (yyyyMMddHHmmss + ticket id) and `{{hora}}` (HH:mm:ss),
- * times in America/Sao_Paulo. Unknown placeholders are left as typed.
- */
-export function applyVariables(body: string, ctx: { contactName: string; ticketId: number; now?: Date }): string {
-  const now = ctx.now ?? new Date();
-  const p = spParts(now);
-  const values: Record<string, string> = {
-    firstName: ctx.contactName.trim().split(/\s+/)[0] ?? "",
-    name: ctx.contactName,
-    ms: greetingOfDay(now),
-    protocol: `${p.year}${p.month}${p.day}${p.hour}${p.minute}${p.second}${ctx.ticketId}`,
-    hora: `${p.hour}:${p.minute}:${p.second}`,
-  };
-  return body.replace(/\{\{\s*(firstName|name|ms|protocol|hora)\s*\}\}/g, (_m, k: string) => values[k]);
 }
 
 /** The chat JID of a contact: `<digits>@g.us` for groups, its phone JID, else its first known JID (LID). */
@@ -124,6 +80,10 @@ export interface OutboundInput {
   media?: { key: string; mime: string; name: string; size: number; mediaType?: MediaType };
   /** Pre-generated message id (media uploads name their S3 object after it). */
   messageId?: string;
+  /** Sent by the system, not an agent (bot menus, greetings, notices): stored with `isAutomatic`, never signed. */
+  automatic?: boolean;
+  /** IANA zone for the message variables (the company's; default America/Sao_Paulo). */
+  timeZone?: string;
 }
 
 let baileys: Promise<typeof import("@whiskeysockets/baileys")> | undefined;
@@ -154,8 +114,8 @@ export async function sendOutbound(companyId: number, sender: Sender, ticket: Ti
   const [contact, wa] = await Promise.all([getContactItem(companyId, ticket.contactId), getWhatsappItem(companyId, ticket.whatsappId)]);
   if (!contact) throw new AppError("ERR_NO_CONTACT_FOUND", 404);
   const remoteJid = chatJidOf(contact);
-  let text = applyVariables(input.body, { contactName: contact.name, ticketId: ticket.id });
-  if ((input.signMessage ?? true) && sender.name && text) text = `*${sender.name}:*\n${text}`;
+  let text = renderVariables(input.body, { contactName: contact.name, ticketId: ticket.id, timeZone: input.timeZone });
+  if (!input.automatic && (input.signMessage ?? true) && sender.name && text) text = `*${sender.name}:*\n${text}`;
   let quoted: MessageItem | null = null;
   if (input.quotedMsgId) {
     const q = await getMessageById(companyId, input.quotedMsgId);
@@ -184,6 +144,7 @@ export async function sendOutbound(companyId: number, sender: Sender, ticket: Ti
     quotedMsg: quoted ? { id: quoted.id, body: quoted.body, fromMe: quoted.fromMe, mediaType: quoted.mediaType, senderName: quoted.senderName } : null,
     waTimestamp: now,
     userId: sender.userId,
+    isAutomatic: !!input.automatic,
     createdAt: now,
     updatedAt: now,
   });

@@ -10,6 +10,22 @@ export const QueueSchedule = z.object({
   endTime: z.string().regex(/^\d{2}:\d{2}$/).or(z.literal("")),
 });
 
+export type QueueSchedule = z.infer<typeof QueueSchedule>;
+
+/**
+ * Default weekly hours of a company and of a new queue (administration.md §3 Queue): Monday to Friday 08:00-18:00,
+ * Saturday 08:00-12:00, Sunday closed (00:00-00:00). `weekdayEn` is the key the hours check uses.
+ */
+export const DEFAULT_SCHEDULES: QueueSchedule[] = [
+  { weekday: "Segunda-feira", weekdayEn: "monday", startTime: "08:00", endTime: "18:00" },
+  { weekday: "Terça-feira", weekdayEn: "tuesday", startTime: "08:00", endTime: "18:00" },
+  { weekday: "Quarta-feira", weekdayEn: "wednesday", startTime: "08:00", endTime: "18:00" },
+  { weekday: "Quinta-feira", weekdayEn: "thursday", startTime: "08:00", endTime: "18:00" },
+  { weekday: "Sexta-feira", weekdayEn: "friday", startTime: "08:00", endTime: "18:00" },
+  { weekday: "Sábado", weekdayEn: "saturday", startTime: "08:00", endTime: "12:00" },
+  { weekday: "Domingo", weekdayEn: "sunday", startTime: "00:00", endTime: "00:00" },
+];
+
 export const QueueItem = z.object({
   id: z.number().int(),
   companyId: z.number().int(),

@@ -1,0 +1,49 @@
+/**
+ * Queue option: one node of a queue's chatbot tree (administration.md §3 Queue option: id, title, message, option
+ * (position), queueId, parentId, mediaPath, mediaName, children; issue 9 §1). Root options have `parentId` null.
+ * `option` is what the customer types to pick it ("1", "2", ...); siblings are shown ordered by `option`.
+ */
+import { z } from "zod";
+
+export const QueueOptionItem = z.object({
+  id: z.number().int(),
+  companyId: z.number().int(),
+  queueId: z.number().int(),
+  parentId: z.number().int().nullable().default(null),
+  title: z.string(),
+  message: z.string().default(""),
+  option: z.string(),
+  /** S3 key of the option's media under `media/<cid>/`, sent with the message when the option is reached. */
+  mediaPath: z.string().nullable().default(null),
+  mediaName: z.string().nullable().default(null),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type QueueOptionItem = z.infer<typeof QueueOptionItem>;
+
+/** A node with its children (GET responses and the bot's walk). */
+export type QueueOptionNode = QueueOptionItem & { children: QueueOptionNode[] };
+
+/** Sibling order: numeric options numerically ("2" before "10"), then text, then creation. */
+export function compareOptions(a: Pick<QueueOptionItem, "option" | "createdAt">, b: Pick<QueueOptionItem, "option" | "createdAt">): number {
+  const na = Number(a.option);
+  const nb = Number(b.option);
+  if (Number.isFinite(na) && Number.isFinite(nb) && na !== nb) return na - nb;
+  return a.option.localeCompare(b.option) || a.createdAt.localeCompare(b.createdAt);
+}
+
+/** Builds the ordered tree of a queue's options (items of one queue, any order). Orphans (lost parent) are dropped. */
+export function buildOptionTree(items: QueueOptionItem[]): QueueOptionNode[] {
+  const nodes = new Map(items.map((i) => [i.id, { ...i, children: [] as QueueOptionNode[] }]));
+  const roots: QueueOptionNode[] = [];
+  for (const n of nodes.values()) {
+    if (n.parentId == null) roots.push(n);
+    else nodes.get(n.parentId)?.children.push(n);
+  }
+  const sort = (list: QueueOptionNode[]) => {
+    list.sort(compareOptions);
+    for (const n of list) sort(n.children);
+  };
+  sort(roots);
+  return roots;
+}
