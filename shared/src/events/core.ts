@@ -103,6 +103,9 @@ realtimeFrames("ticket.updated", async (e) => {
   if (p && (p.queueId !== e.ticket.queueId || (p.userId !== e.ticket.userId && p.userId != null))) {
     // Users who could see it only through the old queue/assignee drop it from their lists.
     frames.push({ name: "ticket", data: { action: "delete", ticketId: e.ticket.id }, audience: { kind: "ticket", ticket: p } });
+  } else if (p && p.status !== e.ticket.status && e.ticket.status === "closed") {
+    // Closing hides it from users who see closed tickets of others only with viewclosed (attendance.md §6).
+    frames.push({ name: "ticket", data: { action: "delete", ticketId: e.ticket.id }, audience: { kind: "ticketLost", before: p, after: e.ticket } });
   }
   frames.push(await ticketUpdateFrame(e.companyId, e.ticket));
   return frames;

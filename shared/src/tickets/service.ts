@@ -11,7 +11,7 @@ import { nowIso } from "../common.ts";
 import { batchGetRaw, keyId } from "../db/batch.ts";
 import { decodeCursor, encodeCursor } from "../db/cursor.ts";
 import { nextId } from "../db/counters.ts";
-import { keys } from "../db/keys.ts";
+import { belongsToCompany, keys } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
 import { can } from "../access/permissions.ts";
 import { canSee } from "../access/tickets.ts";
@@ -364,7 +364,7 @@ async function mergePage(
     for (const [id, key] of Object.entries(cur.s)) {
       const src = sources.find((s) => s.id === id);
       if (!src) throw new AppError("ERR_INVALID_CURSOR", 400);
-      if (key !== null && (typeof key !== "object" || key[`${src.index}PK`] !== src.pk || typeof key.PK !== "string" || !key.PK.startsWith(`C#${companyId}#TK#`))) {
+      if (key !== null && !belongsToCompany(key, companyId, { equal: { [`${src.index}PK`]: src.pk }, pkPrefix: keys.ticketPartitionPrefix(companyId) })) {
         throw new AppError("ERR_INVALID_CURSOR", 400);
       }
       starts[id] = key;

@@ -18,6 +18,15 @@ export async function getUser(companyId: number, userId: number): Promise<UserIt
   return out.Item ? UserItem.parse(out.Item) : undefined;
 }
 
+/** A connection's `{id, name}` as a user shows it (the `whatsapp` field of a public user), or `undefined` when it is gone. */
+export async function getWhatsappRef(companyId: number, whatsappId: number): Promise<{ id: number; name: string } | undefined> {
+  const out = await ddb().send(
+    new GetCommand({ TableName: tableName(), Key: keys.whatsapp(companyId, whatsappId), ProjectionExpression: "id, #n", ExpressionAttributeNames: { "#n": "name" } }),
+  );
+  if (!out.Item) return undefined;
+  return { id: typeof out.Item.id === "number" ? out.Item.id : whatsappId, name: String(out.Item.name ?? "") };
+}
+
 /** The global email marker: which company and user own this email (case-insensitive), or `undefined`. */
 export async function getEmailOwner(email: string): Promise<{ companyId: number; userId: number } | undefined> {
   const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.email(email), ConsistentRead: true }));
@@ -27,7 +36,7 @@ export async function getEmailOwner(email: string): Promise<{ companyId: number;
 
 /** Every user of the company, ordered by id (a bounded entity in the company partition). */
 export async function listUsers(companyId: number): Promise<UserItem[]> {
-  return (await queryAllByPrefix(keys.companyPartition(companyId), "USER#")).map((it) => UserItem.parse(it));
+  return (await queryAllByPrefix(keys.companyPartition(companyId), keys.prefix.user)).map((it) => UserItem.parse(it));
 }
 
 /** The transact-write items that create a user and its email marker (used alone and inside company creation). */
