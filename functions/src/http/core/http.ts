@@ -93,7 +93,7 @@ export function routePipeline(def: RouteDef, impl: (ctx: RequestContext<any, any
   const pipeline = middy<HttpEvent, HttpResponse>().use(errorHandler());
   if (checkResponses()) pipeline.use(responseContract(def));
   return pipeline
-    .use(auth(def.auth))
+    .use(auth(def))
     .use(def.multipart ? multipartOrJsonBody() : jsonBody(Boolean(def.body)))
     .use(validate(def))
     .handler(async (event) => {
