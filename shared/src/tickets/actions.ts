@@ -26,7 +26,7 @@ import {
   writeTicketTransition,
 } from "./repository.ts";
 import { TicketItem, type CreateTicketBody, type TicketView, type UpdateTicketBody } from "./schema.ts";
-import { canSee } from "../access/tickets.ts";
+import { canSeeInCompany } from "../access/visibility.ts";
 import { getAccessibleTicket, isAdminActor, toTicketView, type TicketActor } from "./service.ts";
 
 /** The greeting sent on accept when `sendGreetingAccepted` is enabled (the original system's wording, background/whaticket.md §4). */
@@ -51,7 +51,7 @@ async function otherOpenTicket(actor: TicketActor, ticketId: number | null | und
   const view = await toTicketView(actor.companyId, other);
   const ticket = {
     id: view.id,
-    ...(canSee(actor, other) ? { uuid: view.uuid } : {}),
+    ...((await canSeeInCompany(actor, other, actor.companyId)) ? { uuid: view.uuid } : {}),
     status: view.status,
     userId: view.userId,
     queueId: view.queueId,
