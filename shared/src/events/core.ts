@@ -140,14 +140,14 @@ realtimeFrames("queue.updated", (e) => [{ name: "queue", data: { action: "update
 realtimeFrames("queue.deleted", (e) => [{ name: "queue", data: { action: "delete", queueId: e.queueId } }]);
 
 /** Connection frames carry credentials (token) and QR codes: only for holders of `connections:qrcode` (admins). */
-const connectionsAudience = { kind: "permission", permission: "connections:qrcode" } as const;
-realtimeFrames("whatsapp.updated", (e) => [{ name: "whatsapp", data: { action: "update", whatsapp: whatsappView(e.whatsapp, { admin: true }) }, audience: connectionsAudience }]);
-realtimeFrames("whatsapp.deleted", (e) => [{ name: "whatsapp", data: { action: "delete", whatsappId: e.whatsappId }, audience: connectionsAudience }]);
+const whatsappAudience = { kind: "permission", permission: "connections:qrcode" } as const;
+realtimeFrames("whatsapp.updated", (e) => [{ name: "whatsapp", data: { action: "update", whatsapp: whatsappView(e.whatsapp, { admin: true }) }, audience: whatsappAudience }]);
+realtimeFrames("whatsapp.deleted", (e) => [{ name: "whatsapp", data: { action: "delete", whatsappId: e.whatsappId }, audience: whatsappAudience }]);
 realtimeFrames("whatsapp.session", (e) => {
   const view = whatsappView(e.whatsapp, { admin: true });
   return [
-    { name: "whatsappSession", data: { action: "update", session: view }, audience: connectionsAudience },
-    { name: "whatsapp", data: { action: "update", whatsapp: view }, audience: connectionsAudience },
+    { name: "whatsappSession", data: { action: "update", session: view }, audience: whatsappAudience },
+    { name: "whatsapp", data: { action: "update", whatsapp: view }, audience: whatsappAudience },
   ];
 });
 
