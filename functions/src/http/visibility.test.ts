@@ -4,11 +4,11 @@
  * over HTTP (open, list), in the realtime audience, and in the WebSocket chat-box join. Admins and the assignee always do.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { getSocketMember } from "@atende/shared/realtime/connections";
+import { getSocketMember, registerSocket } from "@atende/shared/realtime/connections";
 import { publish } from "@atende/shared/realtime/publish";
 import { api, makeCompany, makeUser, type TestUser } from "../../../test/helpers.ts";
 import { makeContact, makeQueue, makeTicket, makeWhatsapp, setSetting } from "../../../shared/src/tickets/fixtures.testkit.ts";
-import { registerSocket, startRealtimeCapture } from "../../../shared/src/users/realtime-capture.testkit.ts";
+import { startRealtimeCapture } from "../../../shared/src/users/realtime-capture.testkit.ts";
 import { handler as wsDefault } from "../ws/default.ts";
 
 let cid: number;
@@ -31,6 +31,13 @@ beforeAll(async () => {
 });
 afterAll(async () => capture.stop());
 
+/** Registers a socket of `user` as `$connect` does (both items) and returns its connection id. */
+async function socketOf(user: TestUser, queueIds: number[] = []): Promise<string> {
+  const id = `vis-${user.id}-${Math.random().toString(36).slice(2, 8)}`;
+  await registerSocket(id, { companyId: cid, userId: user.id, profile: user.profile, super: false, queueIds, allTicket: "desabled" });
+  return id;
+}
+
 const join = async (connectionId: string, ticketId: number) =>
   (await wsDefault({ requestContext: { connectionId, routeKey: "$default", eventType: "MESSAGE" }, body: JSON.stringify({ action: "joinChatBox", ticketId }) })).statusCode;
 
@@ -41,9 +48,9 @@ describe("viewclosed", () => {
   it("hides another agent's closed ticket from an agent of its queue until viewclosed is enabled", async () => {
     await setSetting(cid, "viewclosed", "disabled");
     const t = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: colleague.id, contact: await makeContact(cid, "Carla") });
-    const agentSock = await registerSocket(cid, { id: agent.id, profile: "user", queueIds: [q1] });
-    const adminSock = await registerSocket(cid, { id: admin.id, profile: "admin" });
-    const ownerSock = await registerSocket(cid, { id: colleague.id, profile: "user", queueIds: [q1] });
+    const agentSock = await socketOf(agent, [q1]);
+    const adminSock = await socketOf(admin);
+    const ownerSock = await socketOf(colleague, [q1]);
     capture.clear();
 
     // The assignee closes it: the admin and the assignee get the closed ticket, the agent only drops it.
@@ -79,8 +86,8 @@ describe("viewgroups", () => {
     await setSetting(cid, "viewgroups", "disabled");
     const group = await makeTicket(cid, { whatsappId: wa, queueId: q1, isGroup: true, contact: await makeContact(cid, "Grupo Vendas") });
     const single = await makeTicket(cid, { whatsappId: wa, queueId: q1, contact: await makeContact(cid, "Dora") });
-    const agentSock = await registerSocket(cid, { id: agent.id, profile: "user", queueIds: [q1] });
-    const adminSock = await registerSocket(cid, { id: admin.id, profile: "admin" });
+    const agentSock = await socketOf(agent, [q1]);
+    const adminSock = await socketOf(admin);
 
     const pendingOf = async (token: string) => (await api("GET", "/api/tickets?status=pending", { token })).body.tickets.map((x: { id: number }) => x.id);
     expect(await pendingOf(agent.token)).toContain(single.id);

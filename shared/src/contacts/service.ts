@@ -31,7 +31,7 @@ import {
   saveContact,
   type Marker,
 } from "./repository.ts";
-import { ContactBody, ContactItem } from "./schema.ts";
+import { type ContactBody, ContactItem } from "./schema.ts";
 
 /** An ISO time strictly after `prev` (conditional writes on `updatedAt` need each write to move it). */
 export function laterIso(prev?: string | null): string {

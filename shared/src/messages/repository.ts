@@ -168,7 +168,7 @@ export async function updateMessage(companyId: number, ticketId: number, message
       new UpdateCommand({
         TableName: tableName(),
         Key: { PK: keys.ticketPartition(companyId, ticketId), SK: loc.messageSK },
-        UpdateExpression: "SET " + entries.map((_e, i) => `#k${i} = :v${i}`).join(", "),
+        UpdateExpression: `SET ${entries.map((_e, i) => `#k${i} = :v${i}`).join(", ")}`,
         ExpressionAttributeNames: Object.fromEntries(entries.map(([k], i) => [`#k${i}`, k])),
         ExpressionAttributeValues: Object.fromEntries(entries.map(([, v], i) => [`:v${i}`, v])),
         ConditionExpression: "attribute_exists(PK)",

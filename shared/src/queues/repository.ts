@@ -3,7 +3,7 @@
  * `C#<cid>` / `QCOLOR#<color>`, written in the same transaction as the queue so two queues never share a colour.
  */
 import { GetCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
-import { ddb, tableName } from "../db/client.ts";
+import { ddb, tableName, type TxItem } from "../db/client.ts";
 import { queryAllByPrefix } from "../db/query.ts";
 import { failedConditionAt } from "../db/errors.ts";
 import { keys } from "../db/keys.ts";
@@ -53,7 +53,7 @@ export async function putNewQueue(q: QueueItem): Promise<void> {
  * moves the marker in the same transaction; colour taken → 409 `ERR_QUEUE_COLOR_ALREADY_EXISTS`.
  */
 export async function replaceQueue(before: QueueItem, after: QueueItem): Promise<void> {
-  const items: any[] = [
+  const items: TxItem[] = [
     {
       Put: {
         TableName: tableName(),

@@ -5,7 +5,7 @@
  * {@link getUser} for the auth and user services.
  */
 import { GetCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { ddb, tableName } from "../db/client.ts";
+import { ddb, tableName, type TxItem } from "../db/client.ts";
 import { queryAllByPrefix } from "../db/query.ts";
 import { failedConditionAt, isConditionFailed } from "../db/errors.ts";
 import { keys } from "../db/keys.ts";
@@ -81,7 +81,7 @@ export async function updateUserFields(before: UserItem, changes: UserChanges): 
     values[`:${k}`] = v;
     parts.push(`#${k} = :${k}`);
   }
-  const items: any[] = [
+  const items: TxItem[] = [
     {
       Update: {
         TableName: tableName(),
