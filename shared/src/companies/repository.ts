@@ -3,10 +3,11 @@
  * with {@link CompanyItem} on read. A new company is written in one transaction with its first admin (and email
  * marker) and its default settings.
  */
-import { GetCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { ddb, tableName } from "../db/client.ts";
+import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { ddb, tableName, transactWrite } from "../db/client.ts";
 import { failedConditionAt, isConditionFailed } from "../db/errors.ts";
 import { keys } from "../db/keys.ts";
+import { setFields } from "../db/update.ts";
 import { AppError } from "../errors.ts";
 import { defaultSettingItems, type SettingsMap } from "../settings/repository.ts";
 import { userCreateItems } from "../users/repository.ts";
@@ -25,9 +26,7 @@ export async function getCompany(companyId: number): Promise<CompanyItem | undef
  */
 export async function putNewCompany(company: CompanyItem, admin: UserItem, settingOverrides?: Partial<SettingsMap>): Promise<void> {
   try {
-    await ddb().send(
-      new TransactWriteCommand({
-        TransactItems: [
+    await transactWrite([
           {
             Put: {
               TableName: tableName(),
@@ -37,9 +36,7 @@ export async function putNewCompany(company: CompanyItem, admin: UserItem, setti
           },
           ...userCreateItems(admin),
           ...defaultSettingItems(company.id, settingOverrides),
-        ],
-      }),
-    );
+        ]);
   } catch (err) {
     if (failedConditionAt(err, 2)) throw new AppError("ERR_EMAIL_ALREADY_EXISTS", 409);
     if (failedConditionAt(err, 0)) throw new AppError("ERR_CONFLICT", 409);
@@ -49,18 +46,9 @@ export async function putNewCompany(company: CompanyItem, admin: UserItem, setti
 
 /** Sets the given attributes of an existing company; returns the new item. Missing company → 404 `ERR_NO_COMPANY_FOUND`. */
 export async function updateCompanyFields(companyId: number, set: Record<string, unknown>): Promise<CompanyItem> {
-  const entries = Object.entries(set).filter(([, v]) => v !== undefined);
   try {
     const out = await ddb().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.company(companyId),
-        UpdateExpression: `SET ${entries.map(([k]) => `#${k} = :${k}`).join(", ")}`,
-        ConditionExpression: "attribute_exists(PK)",
-        ExpressionAttributeNames: Object.fromEntries(entries.map(([k]) => [`#${k}`, k])),
-        ExpressionAttributeValues: Object.fromEntries(entries.map(([k, v]) => [`:${k}`, v])),
-        ReturnValues: "ALL_NEW",
-      }),
+      new UpdateCommand({ TableName: tableName(), Key: keys.company(companyId), ...setFields(set), ConditionExpression: "attribute_exists(PK)", ReturnValues: "ALL_NEW" }),
     );
     return CompanyItem.parse(out.Attributes);
   } catch (err) {

@@ -118,7 +118,7 @@ export async function updateCompany(auth: AuthContext, companyId: number, body: 
   if (!auth.super) throw new AppError("ERR_NO_PERMISSION", 403);
   await requireCompany(companyId);
   if (body.planId !== undefined) await requirePlan(body.planId);
-  const set: Record<string, unknown> = { ...body, updatedAt: new Date().toISOString() };
+  const set: Record<string, unknown> = { ...body };
   if (body.dueDate !== undefined) set.dueDate = normalizeDueDate(body.dueDate);
   return toPublicCompany(await updateCompanyFields(companyId, set));
 }

@@ -13,24 +13,26 @@ type Item = Record<string, unknown>;
 type QueryInput = Omit<QueryCommandInput, "TableName" | "ExclusiveStartKey">;
 type ScanInput = Omit<ScanCommandInput, "TableName" | "ExclusiveStartKey">;
 
-/** The raw items of every page of a Query (the table name is filled in), page by page; stop iterating to stop reading. */
-export async function* queryPages(input: QueryInput): AsyncGenerator<Item[]> {
+type Page = { Items?: Item[]; LastEvaluatedKey?: Item };
+
+/** Follows `LastEvaluatedKey` from page to page of `read`, yielding each page's items. */
+async function* pagesOf(read: (start: Item | undefined) => Promise<Page>): AsyncGenerator<Item[]> {
   let start: Item | undefined;
   do {
-    const page = await ddb().send(new QueryCommand({ ...input, TableName: tableName(), ExclusiveStartKey: start }));
+    const page = await read(start);
     yield page.Items ?? [];
     start = page.LastEvaluatedKey;
   } while (start);
 }
 
+/** The raw items of every page of a Query (the table name is filled in), page by page; stop iterating to stop reading. */
+export function queryPages(input: QueryInput): AsyncGenerator<Item[]> {
+  return pagesOf((start) => ddb().send(new QueryCommand({ ...input, TableName: tableName(), ExclusiveStartKey: start })));
+}
+
 /** The raw items of every page of a Scan, page by page. Scans are for the local stack's start-up clean-up only. */
-export async function* scanPages(input: ScanInput): AsyncGenerator<Item[]> {
-  let start: Item | undefined;
-  do {
-    const page = await ddb().send(new ScanCommand({ ...input, TableName: tableName(), ExclusiveStartKey: start }));
-    yield page.Items ?? [];
-    start = page.LastEvaluatedKey;
-  } while (start);
+export function scanPages(input: ScanInput): AsyncGenerator<Item[]> {
+  return pagesOf((start) => ddb().send(new ScanCommand({ ...input, TableName: tableName(), ExclusiveStartKey: start })));
 }
 
 /**

@@ -3,8 +3,8 @@
  * `NOTE#<createdAt>#<id>`, with a ref `keys.noteRef(cid, id)` (ticketId + SK) written in the same transaction so a
  * note is found by id alone. Items are parsed with {@link NoteItem} on read.
  */
-import { GetCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
-import { ddb, tableName } from "../db/client.ts";
+import { GetCommand } from "@aws-sdk/lib-dynamodb";
+import { ddb, tableName, transactWrite } from "../db/client.ts";
 import { keys } from "../db/keys.ts";
 import { queryAllByPrefix } from "../db/query.ts";
 import { NoteItem } from "./schema.ts";
@@ -15,14 +15,10 @@ export const MAX_TICKET_NOTES = 500;
 /** Writes a note and its ref in one transaction. */
 export async function putNote(note: NoteItem): Promise<void> {
   const key = keys.note(note.companyId, note.ticketId, note.createdAt, note.id);
-  await ddb().send(
-    new TransactWriteCommand({
-      TransactItems: [
+  await transactWrite([
         { Put: { TableName: tableName(), Item: { ...note, ...key, _type: "note" } } },
         { Put: { TableName: tableName(), Item: { ...keys.noteRef(note.companyId, note.id), _type: "noteRef", ticketId: note.ticketId, noteSK: key.SK } } },
-      ],
-    }),
-  );
+      ]);
 }
 
 /** Reads a note of the company by id (through its ref), or `undefined` when the ref or the note is missing. */
@@ -36,14 +32,10 @@ export async function getNote(companyId: number, noteId: number): Promise<NoteIt
 
 /** Deletes a note and its ref in one transaction. */
 export async function deleteNoteItems(note: NoteItem): Promise<void> {
-  await ddb().send(
-    new TransactWriteCommand({
-      TransactItems: [
+  await transactWrite([
         { Delete: { TableName: tableName(), Key: keys.note(note.companyId, note.ticketId, note.createdAt, note.id) } },
         { Delete: { TableName: tableName(), Key: keys.noteRef(note.companyId, note.id) } },
-      ],
-    }),
-  );
+      ]);
 }
 
 /** The ticket's notes, newest first, at most {@link MAX_TICKET_NOTES}. */

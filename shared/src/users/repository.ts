@@ -4,11 +4,12 @@
  * Items are parsed with {@link UserItem} on read; `passwordHash` never leaves this layer except through
  * {@link getUser} for the auth and user services.
  */
-import { GetCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { ddb, tableName, type TxItem } from "../db/client.ts";
+import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { ddb, tableName, transactWrite, type TxItem } from "../db/client.ts";
 import { queryAllByPrefix } from "../db/query.ts";
 import { failedConditionAt, isConditionFailed } from "../db/errors.ts";
 import { keys } from "../db/keys.ts";
+import { setFields } from "../db/update.ts";
 import { AppError } from "../errors.ts";
 import { UserItem } from "./schema.ts";
 
@@ -56,7 +57,7 @@ export function userCreateItems(u: UserItem) {
 /** Creates the user and its email marker in one transaction. Duplicate email → 409 `ERR_EMAIL_ALREADY_EXISTS`. */
 export async function putNewUser(u: UserItem): Promise<void> {
   try {
-    await ddb().send(new TransactWriteCommand({ TransactItems: userCreateItems(u) }));
+    await transactWrite(userCreateItems(u));
   } catch (err) {
     if (failedConditionAt(err, 1)) throw new AppError("ERR_EMAIL_ALREADY_EXISTS", 409);
     throw err;
@@ -72,26 +73,8 @@ export type UserChanges = Partial<Pick<UserItem, "name" | "email" | "passwordHas
  * A user deleted meanwhile → 404 `ERR_NO_USER_FOUND`. Other attributes (online, token version) are untouched.
  */
 export async function updateUserFields(before: UserItem, changes: UserChanges): Promise<void> {
-  const names: Record<string, string> = { "#updatedAt": "updatedAt" };
-  const values: Record<string, unknown> = { ":updatedAt": new Date().toISOString() };
-  const parts = ["#updatedAt = :updatedAt"];
-  for (const [k, v] of Object.entries(changes)) {
-    if (v === undefined) continue;
-    names[`#${k}`] = k;
-    values[`:${k}`] = v;
-    parts.push(`#${k} = :${k}`);
-  }
   const items: TxItem[] = [
-    {
-      Update: {
-        TableName: tableName(),
-        Key: keys.user(before.companyId, before.id),
-        UpdateExpression: `SET ${parts.join(", ")}`,
-        ConditionExpression: "attribute_exists(PK)",
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-      },
-    },
+    { Update: { TableName: tableName(), Key: keys.user(before.companyId, before.id), ...setFields(changes), ConditionExpression: "attribute_exists(PK)" } },
   ];
   const emailChanged = changes.email !== undefined && before.email.trim().toLowerCase() !== changes.email.trim().toLowerCase();
   if (emailChanged) {
@@ -107,7 +90,7 @@ export async function updateUserFields(before: UserItem, changes: UserChanges): 
     );
   }
   try {
-    await ddb().send(new TransactWriteCommand({ TransactItems: items }));
+    await transactWrite(items);
   } catch (err) {
     if (emailChanged && failedConditionAt(err, 2)) throw new AppError("ERR_EMAIL_ALREADY_EXISTS", 409);
     if (failedConditionAt(err, 0)) throw new AppError("ERR_NO_USER_FOUND", 404);
@@ -118,14 +101,10 @@ export async function updateUserFields(before: UserItem, changes: UserChanges): 
 /** Deletes the user and its email marker in one transaction (missing user → 404 `ERR_NO_USER_FOUND`). */
 export async function deleteUserItems(u: UserItem): Promise<void> {
   try {
-    await ddb().send(
-      new TransactWriteCommand({
-        TransactItems: [
+    await transactWrite([
           { Delete: { TableName: tableName(), Key: keys.user(u.companyId, u.id), ConditionExpression: "attribute_exists(PK)" } },
           { Delete: { TableName: tableName(), Key: keys.email(u.email) } },
-        ],
-      }),
-    );
+        ]);
   } catch (err) {
     if (failedConditionAt(err, 0)) throw new AppError("ERR_NO_USER_FOUND", 404);
     throw err;
@@ -142,15 +121,9 @@ export async function patchUser(
   set: Partial<Pick<UserItem, "online" | "refreshJti" | "prevRefreshJti" | "prevRefreshUntil" | "tokenVersion" | "queueIds" | "whatsappId">>,
   cond: { expectTokenVersion?: number; expectRefreshJti?: string | null } = {},
 ): Promise<UserItem | undefined> {
-  const names: Record<string, string> = { "#updatedAt": "updatedAt" };
-  const values: Record<string, unknown> = { ":updatedAt": new Date().toISOString() };
-  const parts = ["#updatedAt = :updatedAt"];
-  for (const [k, v] of Object.entries(set)) {
-    if (v === undefined) continue;
-    names[`#${k}`] = k;
-    values[`:${k}`] = v;
-    parts.push(`#${k} = :${k}`);
-  }
+  const update = setFields(set);
+  const names = update.ExpressionAttributeNames;
+  const values = update.ExpressionAttributeValues;
   const conds = ["attribute_exists(PK)"];
   if (cond.expectTokenVersion !== undefined) {
     names["#tvc"] = "tokenVersion";
@@ -170,10 +143,8 @@ export async function patchUser(
       new UpdateCommand({
         TableName: tableName(),
         Key: keys.user(companyId, userId),
-        UpdateExpression: `SET ${parts.join(", ")}`,
+        ...update,
         ConditionExpression: conds.join(" AND "),
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
         ReturnValues: "ALL_NEW",
       }),
     );
