@@ -6,7 +6,7 @@
  * queue's consumer (`functions/src/jobs/dispatch.ts`, when that module exists).
  */
 import { Duration, RemovalPolicy, Stack } from "aws-cdk-lib";
-import { CfnStage, HttpApi, HttpMethod, HttpRoute, HttpRouteKey } from "aws-cdk-lib/aws-apigatewayv2";
+import { type CfnStage, HttpApi, HttpMethod, HttpRoute, HttpRouteKey } from "aws-cdk-lib/aws-apigatewayv2";
 import { HttpLambdaIntegration } from "aws-cdk-lib/aws-apigatewayv2-integrations";
 import { Rule, Schedule } from "aws-cdk-lib/aws-events";
 import { LambdaFunction } from "aws-cdk-lib/aws-events-targets";

@@ -12,7 +12,7 @@
 import { CfnOutput, CustomResource, Stack, type StackProps } from "aws-cdk-lib";
 import { SnsAction } from "aws-cdk-lib/aws-cloudwatch-actions";
 import type { IGrantable } from "aws-cdk-lib/aws-iam";
-import { Construct } from "constructs";
+import type { Construct } from "constructs";
 import { Api } from "./api.ts";
 import { Data, SESSION_SHARDS } from "./data.ts";
 import { atendeFunction } from "./function.ts";

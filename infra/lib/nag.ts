@@ -34,7 +34,7 @@ export interface WildcardRule {
 export function flattenCfnReference(node: unknown): string {
   if (node === undefined) return "";
   if (typeof node === "string") return node.replace(/\$\{/g, "<").replace(/}/g, ">");
-  const o = node as Record<string, any>;
+  const o = node as Record<string, unknown>;
   if (o["Fn::Join"]) {
     const [delimiter, items] = o["Fn::Join"] as [string, unknown[]];
     return items.map(flattenCfnReference).join(delimiter);

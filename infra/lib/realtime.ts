@@ -5,7 +5,7 @@
  * `wss://{host}/ws?token=...`.
  */
 import { RemovalPolicy, Stack } from "aws-cdk-lib";
-import { WebSocketApi, WebSocketStage, CfnStage } from "aws-cdk-lib/aws-apigatewayv2";
+import { WebSocketApi, WebSocketStage, type CfnStage } from "aws-cdk-lib/aws-apigatewayv2";
 import { WebSocketLambdaIntegration } from "aws-cdk-lib/aws-apigatewayv2-integrations";
 import { Effect, type IGrantable, PolicyStatement } from "aws-cdk-lib/aws-iam";
 import type { NodejsFunction } from "aws-cdk-lib/aws-lambda-nodejs";

@@ -9,17 +9,28 @@
  * Contract files import only zod and `schema.ts` files, never services or AWS clients.
  */
 import { z, type ZodType } from "zod";
+import type { Permission } from "./access/permissions.ts";
 
 export type Method = "GET" | "POST" | "PUT" | "DELETE" | "PATCH";
 /**
- * `public` (no token), `user` (any logged-in user), `admin` (profile admin or super), `super` (super flag),
- * `apiToken` (a connection's token, public messages API).
+ * `public` (no token), `user` (any logged-in user), `admin` (a permission of the shared table: the operation's
+ * `permission`, else {@link ADMIN_LEVEL_PERMISSION}), `super` (super flag), `apiToken` (a connection's token, public
+ * messages API).
  */
 export type AuthLevel = "public" | "user" | "admin" | "super" | "apiToken";
+
+/** The permission (`access/permissions.ts`) an `admin` operation needs when it names none itself. */
+export const ADMIN_LEVEL_PERMISSION: Permission = "routes:admin";
+
+/** The permission a caller needs for an operation: its own, or the `admin` level's; none for other levels. */
+export const permissionOf = (op: Pick<OperationSpec, "auth" | "permission">): Permission | undefined =>
+  op.auth === "admin" ? (op.permission ?? ADMIN_LEVEL_PERMISSION) : op.permission;
 
 /** What a feature writes for one operation (method and path come from its key, the area from `defineRoutes`). */
 export interface OperationSpec {
   auth: AuthLevel;
+  /** The named permission the caller needs (checked with `can`); `admin` operations default to `routes:admin`. */
+  permission?: Permission;
   body?: ZodType;
   query?: ZodType;
   params?: ZodType;

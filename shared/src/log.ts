@@ -12,5 +12,5 @@ export function log(level: Level, msg: string, fields: Record<string, unknown> =
   const line = JSON.stringify({ level, msg, time: new Date().toISOString(), ...fields }, (_k, v) =>
     v instanceof Error ? { name: v.name, message: v.message } : v,
   );
-  (level === "warn" || level === "error" ? process.stderr : process.stdout).write(line + "\n");
+  (level === "warn" || level === "error" ? process.stderr : process.stdout).write(`${line}\n`);
 }

@@ -1,51 +1,38 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, makeCompany, makeUser, type TestUser } from "../../../test/helpers.ts";
+import { describe, expect, it } from "vitest";
+import { api, makeCompany } from "../../../test/helpers.ts";
+import { companyWorld } from "../../../test/world.ts";
 import { getContact } from "../../../shared/src/contacts/service.ts";
-import { registerSocket, startRealtimeCapture } from "../../../shared/src/users/realtime-capture.testkit.ts";
+import { registerSocket } from "../../../shared/src/users/realtime-capture.testkit.ts";
 
-let cid: number;
-let admin: TestUser;
-let agent: TestUser;
-let other: { companyId: number; admin: TestUser };
-let capture: Awaited<ReturnType<typeof startRealtimeCapture>>;
-
-beforeAll(async () => {
-  capture = await startRealtimeCapture();
-  const c = await makeCompany();
-  cid = c.companyId;
-  admin = c.admin;
-  agent = await makeUser(cid);
-  other = await makeCompany();
-});
-afterAll(async () => capture.stop());
+const w = companyWorld({ agents: [{}], other: true });
 
 const body = (name: string, number: string, extra: Record<string, unknown> = {}) => ({ name, number, email: "", ...extra });
 
 describe("POST /api/contacts", () => {
   it("creates a contact with digits only and announces it to the company", async () => {
-    const sock = await registerSocket(cid, { id: agent.id, profile: "user" });
-    capture.clear();
-    const res = await api("POST", "/api/contacts", { token: agent.token, body: body("Joana Dark", "+55 (11) 98888-0001", { email: "joana@ex.com", extraInfo: [{ name: "CPF", value: "123" }] }) });
+    const sock = await registerSocket(w.cid, { id: w.agents[0].id, profile: "user" });
+    w.capture.clear();
+    const res = await api("POST", "/api/contacts", { token: w.agents[0].token, body: body("Joana Dark", "+55 (11) 98888-0001", { email: "joana@ex.com", extraInfo: [{ name: "CPF", value: "123" }] }) });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ name: "Joana Dark", number: "5511988880001", email: "joana@ex.com" });
     expect(res.body.extraInfo[0]).toMatchObject({ name: "CPF", value: "123" });
-    expect(capture.frames.some((f) => f.connectionId === sock && f.event === `company-${cid}-contact` && f.data.action === "create" && f.data.contact.id === res.body.id)).toBe(true);
+    expect(w.capture.frames.some((f) => f.connectionId === sock && f.event === `company-${w.cid}-contact` && f.data.action === "create" && f.data.contact.id === res.body.id)).toBe(true);
   });
 
   it("answers 409 ERR_DUPLICATED_CONTACT for a number the company already has, but not for another company", async () => {
-    await api("POST", "/api/contacts", { token: agent.token, body: body("Primeiro", "5511988880002") });
-    const dup = await api("POST", "/api/contacts", { token: admin.token, body: body("Segundo", "55 11 98888-0002") });
+    await api("POST", "/api/contacts", { token: w.agents[0].token, body: body("Primeiro", "5511988880002") });
+    const dup = await api("POST", "/api/contacts", { token: w.admin.token, body: body("Segundo", "55 11 98888-0002") });
     expect(dup.status).toBe(409);
     expect(dup.body.error).toBe("ERR_DUPLICATED_CONTACT");
-    expect((await api("POST", "/api/contacts", { token: other.admin.token, body: body("Outro", "5511988880002") })).status).toBe(200);
+    expect((await api("POST", "/api/contacts", { token: w.other.admin.token, body: body("Outro", "5511988880002") })).status).toBe(200);
   });
 
   it("validates name, number and email", async () => {
-    expect((await api("POST", "/api/contacts", { token: agent.token, body: body("J", "5511988880003") })).status).toBe(400);
-    expect((await api("POST", "/api/contacts", { token: agent.token, body: body("Jo", "1234") })).status).toBe(400);
-    expect((await api("POST", "/api/contacts", { token: agent.token, body: body("Jo", "abcdefghij") })).status).toBe(400);
-    expect((await api("POST", "/api/contacts", { token: agent.token, body: body("Jo", "5511988880003", { email: "nope" }) })).body.fields[0].message).toBe("Invalid email");
-    expect((await api("POST", "/api/contacts", { token: agent.token, body: body("x".repeat(51), "5511988880003") })).body.fields[0].message).toBe("Too Long!");
+    expect((await api("POST", "/api/contacts", { token: w.agents[0].token, body: body("J", "5511988880003") })).status).toBe(400);
+    expect((await api("POST", "/api/contacts", { token: w.agents[0].token, body: body("Jo", "1234") })).status).toBe(400);
+    expect((await api("POST", "/api/contacts", { token: w.agents[0].token, body: body("Jo", "abcdefghij") })).status).toBe(400);
+    expect((await api("POST", "/api/contacts", { token: w.agents[0].token, body: body("Jo", "5511988880003", { email: "nope" }) })).body.fields[0].message).toBe("Invalid email");
+    expect((await api("POST", "/api/contacts", { token: w.agents[0].token, body: body("x".repeat(51), "5511988880003") })).body.fields[0].message).toBe("Too Long!");
   });
 });
 
@@ -64,53 +51,53 @@ describe("GET /api/contacts", () => {
     expect(short.body.contacts).toHaveLength(3);
     const list = await api("GET", "/api/contacts/list", { token: c.admin.token });
     expect(list.body).toHaveLength(3);
-    const theirs = await api("GET", "/api/contacts?searchParam=eli", { token: other.admin.token });
+    const theirs = await api("GET", "/api/contacts?searchParam=eli", { token: w.other.admin.token });
     expect(theirs.body.contacts).toEqual([]);
   });
 });
 
 describe("GET, PUT, DELETE /api/contacts/{id}", () => {
   it("shows and edits a contact of the company, and 404s for other companies without changing it", async () => {
-    const created = await api("POST", "/api/contacts", { token: agent.token, body: body("Karla", "5511988880010") });
+    const created = await api("POST", "/api/contacts", { token: w.agents[0].token, body: body("Karla", "5511988880010") });
     const id = created.body.id;
-    expect((await api("GET", `/api/contacts/${id}`, { token: agent.token })).body.name).toBe("Karla");
-    expect((await api("GET", `/api/contacts/${id}`, { token: other.admin.token })).status).toBe(404);
-    expect((await api("PUT", `/api/contacts/${id}`, { token: other.admin.token, body: { name: "Hacked" } })).status).toBe(404);
-    expect((await api("DELETE", `/api/contacts/${id}`, { token: other.admin.token })).status).toBe(404);
-    expect((await getContact(cid, id)).name).toBe("Karla");
-    const edited = await api("PUT", `/api/contacts/${id}`, { token: agent.token, body: { name: "Karla Souza", number: "5511988880011" } });
+    expect((await api("GET", `/api/contacts/${id}`, { token: w.agents[0].token })).body.name).toBe("Karla");
+    expect((await api("GET", `/api/contacts/${id}`, { token: w.other.admin.token })).status).toBe(404);
+    expect((await api("PUT", `/api/contacts/${id}`, { token: w.other.admin.token, body: { name: "Hacked" } })).status).toBe(404);
+    expect((await api("DELETE", `/api/contacts/${id}`, { token: w.other.admin.token })).status).toBe(404);
+    expect((await getContact(w.cid, id)).name).toBe("Karla");
+    const edited = await api("PUT", `/api/contacts/${id}`, { token: w.agents[0].token, body: { name: "Karla Souza", number: "5511988880011" } });
     expect(edited.body).toMatchObject({ name: "Karla Souza", number: "5511988880011" });
-    expect((await api("PUT", `/api/contacts/${id}`, { token: agent.token, body: { name: "K" } })).status).toBe(400);
-    expect((await api("GET", "/api/contacts/abc", { token: agent.token })).status).toBe(400);
+    expect((await api("PUT", `/api/contacts/${id}`, { token: w.agents[0].token, body: { name: "K" } })).status).toBe(400);
+    expect((await api("GET", "/api/contacts/abc", { token: w.agents[0].token })).status).toBe(400);
   });
 
   it("changes only the fields a partial body carries", async () => {
     const created = await api("POST", "/api/contacts", {
-      token: agent.token,
+      token: w.agents[0].token,
       body: { name: "Parcial Silva", number: "5511988880031", email: "p@x.com", disableBot: true, extraInfo: [{ name: "CPF", value: "123" }] },
     });
     expect(created.status).toBe(200);
-    const res = await api("PUT", `/api/contacts/${created.body.id}`, { token: agent.token, body: { name: "Parcial Souza" } });
+    const res = await api("PUT", `/api/contacts/${created.body.id}`, { token: w.agents[0].token, body: { name: "Parcial Souza" } });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ name: "Parcial Souza", number: "5511988880031", email: "p@x.com", disableBot: true, extraInfo: [expect.objectContaining({ name: "CPF", value: "123" })] });
-    const read = await api("GET", `/api/contacts/${created.body.id}`, { token: agent.token });
+    const read = await api("GET", `/api/contacts/${created.body.id}`, { token: w.agents[0].token });
     expect(read.body).toMatchObject({ email: "p@x.com", disableBot: true, extraInfo: [expect.objectContaining({ name: "CPF", value: "123" })] });
   });
 
   it("refuses a number that belongs to another contact", async () => {
-    await api("POST", "/api/contacts", { token: agent.token, body: body("Lia", "5511988880020") });
-    const m = await api("POST", "/api/contacts", { token: agent.token, body: body("Mia", "5511988880021") });
-    const res = await api("PUT", `/api/contacts/${m.body.id}`, { token: agent.token, body: { number: "5511988880020" } });
+    await api("POST", "/api/contacts", { token: w.agents[0].token, body: body("Lia", "5511988880020") });
+    const m = await api("POST", "/api/contacts", { token: w.agents[0].token, body: body("Mia", "5511988880021") });
+    const res = await api("PUT", `/api/contacts/${m.body.id}`, { token: w.agents[0].token, body: { number: "5511988880020" } });
     expect(res.status).toBe(409);
     expect(res.body.error).toBe("ERR_DUPLICATED_CONTACT");
-    expect((await getContact(cid, m.body.id)).number).toBe("5511988880021");
+    expect((await getContact(w.cid, m.body.id)).number).toBe("5511988880021");
   });
 
   it("lets only admins delete, and frees the number", async () => {
-    const n = await api("POST", "/api/contacts", { token: agent.token, body: body("Nina", "5511988880030") });
-    expect((await api("DELETE", `/api/contacts/${n.body.id}`, { token: agent.token })).status).toBe(403);
-    expect((await api("DELETE", `/api/contacts/${n.body.id}`, { token: admin.token })).status).toBe(200);
-    expect((await api("GET", `/api/contacts/${n.body.id}`, { token: admin.token })).status).toBe(404);
-    expect((await api("POST", "/api/contacts", { token: agent.token, body: body("Nina 2", "5511988880030") })).status).toBe(200);
+    const n = await api("POST", "/api/contacts", { token: w.agents[0].token, body: body("Nina", "5511988880030") });
+    expect((await api("DELETE", `/api/contacts/${n.body.id}`, { token: w.agents[0].token })).status).toBe(403);
+    expect((await api("DELETE", `/api/contacts/${n.body.id}`, { token: w.admin.token })).status).toBe(200);
+    expect((await api("GET", `/api/contacts/${n.body.id}`, { token: w.admin.token })).status).toBe(404);
+    expect((await api("POST", "/api/contacts", { token: w.agents[0].token, body: body("Nina 2", "5511988880030") })).status).toBe(200);
   });
 });

@@ -204,6 +204,7 @@ describe("PUT /api/tickets/{id}", () => {
   });
 
   it("reopens a closed ticket for the caller, or answers 409 with the other open ticket", async () => {
+    await setSetting(cid, "viewclosed", "enabled"); // another agent's closed ticket is visible only with viewclosed
     const contact = await makeContact(cid, "Hugo");
     const t = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "closed", userId: agentQ2.id, contact });
     const reopened = await api("PUT", `/api/tickets/${t.id}`, { token: agentQ1.token, body: { status: "open" } });
@@ -215,6 +216,7 @@ describe("PUT /api/tickets/{id}", () => {
     expect(conflict.body.error).toBe("ERR_OTHER_OPEN_TICKET");
     expect(conflict.body.ticket.id).toBe(newer.ticket.id);
     expect((await getTicket(cid, t.id))?.status).toBe("closed");
+    await setSetting(cid, "viewclosed", "disabled");
   });
 
   it("transfers to a queue without user as pending, and to a user as open", async () => {

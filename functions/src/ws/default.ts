@@ -5,7 +5,8 @@
  * - `{"action":"joinTickets","status":"open"|"pending"|"closed"}` joins room `tickets:<status>`.
  * - `{"action":"joinChatBox","ticketId":n}` joins `ticket:<n>` only if ticket n exists in the caller's company and
  *   the caller may see it (`canSee`: admin/super, its queue is one of the caller's, no queue and allTicket enabled, or
- *   the caller is its assignee). Otherwise nothing changes.
+ *   the caller is its assignee; a closed ticket of another user only with setting viewclosed enabled, a group ticket only
+ *   with viewgroups enabled). Otherwise nothing changes.
  * - `{"action":"leaveChatBox","ticketId":n}` leaves `ticket:<n>`.
  * - `{"action":"userStatus"}` (every 5 min from the web) sets the caller's `online` flag true.
  *
@@ -14,16 +15,14 @@
  * handler per action (the shape of `@middy/ws-router`, by action instead of route key: the API has one `$default`
  * route, and `@middy/ws-router` is not in the package registry this project installs from).
  */
-import { GetCommand } from "@aws-sdk/lib-dynamodb";
-import { z } from "zod";
-import { ddb, tableName } from "@atende/shared/db/client";
-import { keys } from "@atende/shared/db/keys";
+import { ZodError, z } from "zod";
 import { log } from "@atende/shared/log";
 import { getSocket, getSocketMember, updateRooms } from "@atende/shared/realtime/connections";
 import { sendToConnection, type SocketMember } from "@atende/shared/realtime/publish";
 import { rooms } from "@atende/shared/realtime/rooms";
-import { TicketItem, TicketStatus } from "@atende/shared/tickets/schema";
-import { canSee } from "@atende/shared/access/tickets";
+import { getTicketItem } from "@atende/shared/tickets/repository";
+import { TicketStatus } from "@atende/shared/tickets/schema";
+import { canSeeInCompany } from "@atende/shared/access/visibility";
 import { setUserOnline } from "@atende/shared/users/service";
 import type { WsEvent, WsResult } from "./event.ts";
 
@@ -50,13 +49,17 @@ function parseFrame(event: WsEvent): ClientFrame | undefined {
   }
 }
 
-/** True when the socket's user may open the ticket's chat box: the one access rule (`access/tickets.ts` `canSee`). */
+/**
+ * True when the socket's user may open the ticket's chat box: the one access rule (`access/tickets.ts` `canSee`) with
+ * the company's viewclosed / viewgroups settings.
+ */
 async function maySeeTicket(companyId: number, member: SocketMember, ticketId: number): Promise<boolean> {
-  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.ticket(companyId, ticketId) }));
-  if (!out.Item) return false;
-  const parsed = TicketItem.safeParse(out.Item);
-  if (!parsed.success || parsed.data.companyId !== companyId) return false;
-  return canSee(member, parsed.data);
+  const ticket = await getTicketItem(companyId, ticketId).catch((err) => {
+    if (err instanceof ZodError) return null; // an unreadable item is nobody's chat box
+    throw err;
+  });
+  if (!ticket || ticket.companyId !== companyId) return false;
+  return canSeeInCompany(member, ticket, companyId);
 }
 
 /** What an action handler gets: the parsed frame and the registration made at `$connect`. */

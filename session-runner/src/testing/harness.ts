@@ -5,7 +5,7 @@
  * - {@link startRealtimeCapture}: a stand-in for the API Gateway `@connections` management endpoint that records every
  *   frame posted to a connection id, plus {@link registerSocket} to put a browser socket of a user in a company room.
  */
-import { createServer, type Server } from "node:http";
+import { registerSocket as registerRoomSocket, startRealtimeCapture } from "@atende/shared/users/realtime-capture.testkit";
 import { randomUUID } from "node:crypto";
 import { CreateQueueCommand, DeleteMessageCommand, ReceiveMessageCommand } from "@aws-sdk/client-sqs";
 import { PutCommand } from "@aws-sdk/lib-dynamodb";
@@ -14,7 +14,6 @@ import { resetConfig, getConfig } from "@atende/shared/config";
 import { ddb, tableName } from "@atende/shared/db/client";
 import { keys } from "@atende/shared/db/keys";
 import { resetSqs, sqsClient } from "@atende/shared/sqs/enqueue";
-import { resetRealtimeClient } from "@atende/shared/realtime/publish";
 import { commandQueueUrl, SessionCommand } from "@atende/shared/whatsapp/commands";
 
 export interface Queues {
@@ -68,64 +67,14 @@ export async function startQueues(opts: { visibilityTimeoutSeconds?: number } = 
   };
 }
 
-export interface Frame {
-  connectionId: string;
-  event: string;
-  data: any;
-}
-
-export interface RealtimeCapture {
-  frames: Frame[];
-  stop(): Promise<void>;
-}
-
-/** Starts a local `@connections` endpoint and points `WS_MANAGEMENT_ENDPOINT` at it; records every posted frame. */
-export async function startRealtimeCapture(): Promise<RealtimeCapture> {
-  const frames: Frame[] = [];
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c) => chunks.push(c));
-    req.on("end", () => {
-      const m = decodeURIComponent(req.url ?? "").match(/@connections\/([^/?]+)/);
-      if (req.method === "POST" && m) {
-        const body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-        frames.push({ connectionId: m[1], event: body.event, data: body.data });
-      }
-      res.statusCode = 200;
-      res.end();
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  const { port } = server.address() as { port: number };
-  process.env.WS_MANAGEMENT_ENDPOINT = `http://127.0.0.1:${port}`;
-  resetConfig();
-  resetRealtimeClient();
-  return {
-    frames,
-    stop: () => new Promise<void>((r) => server.close(() => r())),
-  };
-}
+export type { CapturedFrame as Frame } from "@atende/shared/users/realtime-capture.testkit";
+export type RealtimeCapture = Awaited<ReturnType<typeof startRealtimeCapture>>;
+/** A local `@connections` endpoint recording every posted frame (the shared test kit's). */
+export { startRealtimeCapture };
 
 /** Registers a live browser socket of a user in the company room; returns its connection id. */
-export async function registerSocket(companyId: number, userId: number, profile: "admin" | "user", queueIds: number[] = []): Promise<string> {
-  const connectionId = `conn-${randomUUID().slice(0, 12)}`;
-  await ddb().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: {
-        ...keys.wsRoomMember(companyId, "company", connectionId),
-        connectionId,
-        userId,
-        profile,
-        super: false,
-        queueIds,
-        allTicket: "desabled",
-        rooms: [],
-        expiresAt: Math.floor(Date.now() / 1000) + 3600,
-      },
-    }),
-  );
-  return connectionId;
+export function registerSocket(companyId: number, userId: number, profile: "admin" | "user", queueIds: number[] = []): Promise<string> {
+  return registerRoomSocket(companyId, { id: userId, profile, queueIds });
 }
 
 /** Writes a queue item of a company straight to the table (the queues service is another team's). */

@@ -46,6 +46,8 @@ export const PERMISSIONS = {
   /** Edit and delete of any quick message; a user edits only messages that are not geral (see {@link canEditQuickMessage}). */
   "quick-messages:editAny": ["admin", "supervisor"],
   // server-side administration of company entities (attendance.md §8 routes marked admin)
+  /** HTTP operations the route manifest marks `admin` without a more specific permission (`contract.ts`). */
+  "routes:admin": ["admin"],
   /** Queues CRUD, company settings, closing every ticket at once. */
   "queues:manage": ["admin"],
   "settings:manage": ["admin"],

@@ -6,31 +6,23 @@
  * - `dueDate` is stored as an ISO-8601 UTC string (a date alone means midnight UTC) or null (never expires);
  *   login enforces it (see `auth/service.ts`).
  */
-import { GetCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import type { AuthContext } from "../auth/tokens.ts";
-import { ddb, tableName } from "../db/client.ts";
 import { nextId } from "../db/counters.ts";
-import { failedConditionAt, isConditionFailed } from "../db/errors.ts";
-import { keys } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
 import { requirePlan, toPublicPlan, type PublicPlan } from "../plans/service.ts";
 import { DEFAULT_TIME_ZONE } from "../automation/variables.ts";
 import { DEFAULT_SCHEDULES } from "../queues/schema.ts";
-import { defaultSettingItems, getCompanySettings, visibleSettings, type SettingsMap } from "../settings/service.ts";
+import { getCompanySettings, visibleSettings, type SettingsMap } from "../settings/service.ts";
 import type { SettingKey } from "../settings/schema.ts";
-import { userCreateItems } from "../users/repository.ts";
 import { hashPassword } from "../users/service.ts";
 import type { UserItem } from "../users/schema.ts";
-import { CompanyItem, type CreateCompanyBody, type UpdateCompanyBody } from "./schema.ts";
+import { getCompany, putNewCompany, updateCompanyFields } from "./repository.ts";
+import type { CompanyItem, CreateCompanyBody, UpdateCompanyBody } from "./schema.ts";
+
+export { getCompany };
 
 /** A company as the API returns it, with its plan (`value` in reais). */
 export type PublicCompany = CompanyItem & { plan: PublicPlan | null };
-
-/** Reads one company, or `undefined`. */
-export async function getCompany(companyId: number): Promise<CompanyItem | undefined> {
-  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.company(companyId), ConsistentRead: true }));
-  return out.Item ? CompanyItem.parse(out.Item) : undefined;
-}
 
 /** Reads one company or throws 404 `ERR_NO_COMPANY_FOUND`. */
 export async function requireCompany(companyId: number): Promise<CompanyItem> {
@@ -121,27 +113,7 @@ export async function createCompany(
     createdAt: now,
     updatedAt: now,
   };
-  try {
-    await ddb().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Put: {
-              TableName: tableName(),
-              Item: { ...keys.company(companyId), ...keys.companiesIndex(companyId), _type: "company", ...company },
-              ConditionExpression: "attribute_not_exists(PK)",
-            },
-          },
-          ...userCreateItems(admin),
-          ...defaultSettingItems(companyId, opts.settingOverrides),
-        ],
-      }),
-    );
-  } catch (err) {
-    if (failedConditionAt(err, 2)) throw new AppError("ERR_EMAIL_ALREADY_EXISTS", 409);
-    if (failedConditionAt(err, 0)) throw new AppError("ERR_CONFLICT", 409);
-    throw err;
-  }
+  await putNewCompany(company, admin, opts.settingOverrides);
   return { company: await toPublicCompany(company), adminUserId: admin.id };
 }
 
@@ -150,24 +122,7 @@ export async function updateCompany(auth: AuthContext, companyId: number, body: 
   if (!auth.super) throw new AppError("ERR_NO_PERMISSION", 403);
   await requireCompany(companyId);
   if (body.planId !== undefined) await requirePlan(body.planId);
-  const set: Record<string, unknown> = { ...body, updatedAt: new Date().toISOString() };
+  const set: Record<string, unknown> = { ...body };
   if (body.dueDate !== undefined) set.dueDate = normalizeDueDate(body.dueDate);
-  const entries = Object.entries(set).filter(([, v]) => v !== undefined);
-  try {
-    const out = await ddb().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.company(companyId),
-        UpdateExpression: `SET ${entries.map(([k]) => `#${k} = :${k}`).join(", ")}`,
-        ConditionExpression: "attribute_exists(PK)",
-        ExpressionAttributeNames: Object.fromEntries(entries.map(([k]) => [`#${k}`, k])),
-        ExpressionAttributeValues: Object.fromEntries(entries.map(([k, v]) => [`:${k}`, v])),
-        ReturnValues: "ALL_NEW",
-      }),
-    );
-    return toPublicCompany(CompanyItem.parse(out.Attributes));
-  } catch (err) {
-    if (isConditionFailed(err)) throw new AppError("ERR_NO_COMPANY_FOUND", 404);
-    throw err;
-  }
+  return toPublicCompany(await updateCompanyFields(companyId, set));
 }

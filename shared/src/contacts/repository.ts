@@ -6,7 +6,7 @@
 import { counterFacts, outboxPut } from "../events/outbox.ts";
 import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { batchGetRaw, keyId } from "../db/batch.ts";
-import { ddb, tableName } from "../db/client.ts";
+import { ddb, tableName, type TxItem } from "../db/client.ts";
 import { keys } from "../db/keys.ts";
 import { ContactItem } from "./schema.ts";
 import { normalizeName } from "./normalize.ts";
@@ -134,7 +134,7 @@ export async function addMarkersAndSave(
  * is the new marker when `newDigits` is given. Condition on `updatedAt` of the previous state (no lost update).
  */
 export async function saveContact(prev: ContactItem, next: ContactItem): Promise<void> {
-  const items: any[] = [
+  const items: TxItem[] = [
     {
       Put: {
         TableName: tableName(),
@@ -204,7 +204,7 @@ export async function patchContact(companyId: number, contactId: number, patch: 
       new UpdateCommand({
         TableName: tableName(),
         Key: keys.contact(companyId, contactId),
-        UpdateExpression: "SET " + entries.map((_e, i) => `#k${i} = :v${i}`).join(", "),
+        UpdateExpression: `SET ${entries.map((_e, i) => `#k${i} = :v${i}`).join(", ")}`,
         ExpressionAttributeNames: Object.fromEntries(entries.map(([k], i) => [`#k${i}`, k])),
         ExpressionAttributeValues: Object.fromEntries(entries.map(([, v], i) => [`:v${i}`, v])),
         ConditionExpression: "attribute_exists(PK)",

@@ -11,7 +11,7 @@ import { nowIso } from "../common.ts";
 import { decodeCursor, encodeCursor } from "../db/cursor.ts";
 import { nextId } from "../db/counters.ts";
 import { cancellationReasons, isConditionFailed } from "../db/errors.ts";
-import { keys } from "../db/keys.ts";
+import { belongsToCompany, keys } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
 import { dispatch } from "../events/index.ts";
 import { search } from "../search/index.ts";
@@ -31,7 +31,7 @@ import {
   saveContact,
   type Marker,
 } from "./repository.ts";
-import { ContactBody, ContactItem } from "./schema.ts";
+import { type ContactBody, ContactItem } from "./schema.ts";
 
 /** An ISO time strictly after `prev` (conditional writes on `updatedAt` need each write to move it). */
 export function laterIso(prev?: string | null): string {
@@ -287,10 +287,9 @@ export interface ContactSearch {
 
 function checkCursorPartition(companyId: number, cur: ContactCursor): void {
   const pk = keys.contactsIndexPK(companyId);
-  for (const k of [cur.n, cur.p]) {
-    if (k && (k.GSI1PK ?? k.GSI2PK) !== pk) throw new AppError("ERR_INVALID_CURSOR", 400);
-    if (k && typeof k.PK === "string" && !k.PK.startsWith(`C#${companyId}#CT#`)) throw new AppError("ERR_INVALID_CURSOR", 400);
-  }
+  const own = (k: Record<string, unknown> | null | undefined, index: "GSI1PK" | "GSI2PK") =>
+    !k || belongsToCompany(k, companyId, { equal: { [index]: pk }, pkPrefix: keys.contactPartitionPrefix(companyId) });
+  if (!own(cur.n, "GSI1PK") || !own(cur.p, "GSI2PK")) throw new AppError("ERR_INVALID_CURSOR", 400);
 }
 
 /**

@@ -3,11 +3,19 @@
  * (DynamoDB Local on one machine), read by the SDK itself: no handler knows where it runs.
  */
 import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, UpdateTimeToLiveCommand } from "@aws-sdk/client-dynamodb";
-import { DynamoDBDocumentClient } from "@aws-sdk/lib-dynamodb";
+import { DynamoDBDocumentClient, TransactWriteCommand, type TransactWriteCommandInput } from "@aws-sdk/lib-dynamodb";
 import { getConfig } from "../config.ts";
 import { createTableInput, TTL_ATTRIBUTE } from "./table.ts";
 
 let doc: DynamoDBDocumentClient | undefined;
+
+/** One item of a `TransactWriteItems` call (Put, Update, Delete or ConditionCheck), as repositories build them. */
+export type TxItem = NonNullable<TransactWriteCommandInput["TransactItems"]>[number];
+
+/** Writes `items` in one `TransactWriteItems` call: all or nothing (a failed condition cancels every item). */
+export async function transactWrite(items: TxItem[]): Promise<void> {
+  await ddb().send(new TransactWriteCommand({ TransactItems: items }));
+}
 
 /** The shared document client (`removeUndefinedValues` on). */
 export function ddb(): DynamoDBDocumentClient {

@@ -1,6 +1,7 @@
 /**
- * Opaque pagination cursors (DESIGN.md §6): base64url(JSON(LastEvaluatedKey)), rejected when the
- * partition it names is not the one the caller's own query uses (no cross-tenant cursor tampering).
+ * Opaque pagination cursors (DESIGN.md §6): base64url(JSON(LastEvaluatedKey)). Decoding checks the shape only; every
+ * paged route then checks each key it carries with `belongsToCompany` (`keys.ts`) against the partition its own query
+ * reads (no cross-tenant cursor tampering).
  */
 import { AppError } from "../errors.ts";
 
@@ -10,11 +11,8 @@ export function encodeCursor(key: Record<string, unknown> | undefined): string |
   return Buffer.from(JSON.stringify(key), "utf8").toString("base64url");
 }
 
-/**
- * Decodes a cursor; when `expect` is given, every listed attribute must equal the expected value
- * (e.g. `{GSI1PK: "C#1#S#open"}`). Throws `ERR_INVALID_CURSOR` (400) otherwise.
- */
-export function decodeCursor<T extends Record<string, unknown>>(cursor: string | undefined, expect?: Record<string, string>): T | undefined {
+/** Decodes a cursor to its JSON object; anything else throws `ERR_INVALID_CURSOR` (400). */
+export function decodeCursor<T extends Record<string, unknown>>(cursor: string | undefined): T | undefined {
   if (!cursor) return undefined;
   let parsed: unknown;
   try {
@@ -23,8 +21,5 @@ export function decodeCursor<T extends Record<string, unknown>>(cursor: string |
     throw new AppError("ERR_INVALID_CURSOR", 400);
   }
   if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new AppError("ERR_INVALID_CURSOR", 400);
-  for (const [k, v] of Object.entries(expect ?? {})) {
-    if ((parsed as Record<string, unknown>)[k] !== v) throw new AppError("ERR_INVALID_CURSOR", 400);
-  }
   return parsed as T;
 }

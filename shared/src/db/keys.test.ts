@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { decodeCursor, encodeCursor } from "./cursor.ts";
-import { keys, pad } from "./keys.ts";
+import { belongsToCompany, keys, pad } from "./keys.ts";
 import { AppError } from "../errors.ts";
 
 describe("keys", () => {
@@ -27,14 +27,40 @@ describe("keys", () => {
   });
 });
 
+describe("belongsToCompany", () => {
+  it("accepts a key of the company's own partitions and refuses another company's, even one sharing a digit prefix", () => {
+    expect(belongsToCompany({ PK: "C#7#TK#3", SK: "M#x" }, 7)).toBe(true);
+    expect(belongsToCompany({ PK: "C#7", SK: "USER#1" }, 7)).toBe(true);
+    expect(belongsToCompany({ PK: "C#70#TK#3", SK: "M#x" }, 7)).toBe(false);
+    expect(belongsToCompany({ PK: "C#8#TK#3", SK: "M#x" }, 7)).toBe(false);
+    expect(belongsToCompany({ PK: "EMAIL#a@b.c", SK: "#" }, 7)).toBe(false);
+  });
+  it("checks every index partition key the cursor carries, and the expected partition", () => {
+    const own = { PK: "C#7#TK#3", SK: "#TICKET", GSI2PK: keys.ticketQueuePK(7, "open", 1), GSI2SK: "x" };
+    expect(belongsToCompany(own, 7, { equal: { GSI2PK: keys.ticketQueuePK(7, "open", 1) } })).toBe(true);
+    expect(belongsToCompany(own, 7, { equal: { GSI2PK: keys.ticketQueuePK(7, "open", 2) } })).toBe(false);
+    expect(belongsToCompany({ ...own, GSI2PK: keys.ticketQueuePK(8, "open", 1) }, 7)).toBe(false);
+    expect(belongsToCompany(own, 7, { pkPrefix: keys.ticketPartitionPrefix(7) })).toBe(true);
+    expect(belongsToCompany(own, 7, { pkPrefix: keys.contactPartitionPrefix(7) })).toBe(false);
+  });
+  it("refuses anything that is not a key object", () => {
+    for (const k of [null, undefined, "C#7", 7, [], { SK: "x" }, { PK: 7 }, { PK: "C#7", GSI1PK: 1 }]) expect(belongsToCompany(k, 7)).toBe(false);
+  });
+});
+
 describe("cursor", () => {
   it("round-trips a key", () => {
     const k = { PK: "C#1", SK: "USER#1" };
-    expect(decodeCursor(encodeCursor(k), { PK: "C#1" })).toEqual(k);
+    expect(decodeCursor(encodeCursor(k))).toEqual(k);
   });
-  it("rejects a cursor from another company's partition", () => {
-    const c = encodeCursor({ PK: "C#2", SK: "USER#1" });
-    expect(() => decodeCursor(c, { PK: "C#1" })).toThrow(AppError);
+  it("decodes another company's cursor, which the ownership check then refuses", () => {
+    const k = decodeCursor(encodeCursor({ PK: "C#2", SK: "USER#1" }));
+    expect(belongsToCompany(k, 1)).toBe(false);
+    expect(belongsToCompany(k, 2)).toBe(true);
+  });
+  it("rejects a cursor that is not an object", () => {
+    expect(() => decodeCursor(encodeCursor({ PK: "C#1" })!.replace(/./, "W"))).toThrow(AppError);
+    expect(() => decodeCursor(Buffer.from("[1]").toString("base64url"))).toThrow(AppError);
   });
   it("rejects garbage", () => {
     expect(() => decodeCursor("%%%not-base64")).toThrow(AppError);

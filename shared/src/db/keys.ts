@@ -27,6 +27,8 @@ export const keys = {
 
   // ---- company partition (small, bounded config entities) -----------------
   companyPartition: (cid: Id) => `C#${cid}`,
+  /** SK prefixes of the entities in the company partition (and of notes in a ticket partition), for prefix queries. */
+  prefix: { user: "USER#", queue: "QUEUE#", setting: "SET#", whatsapp: "WACONN#", tag: "TAG#", quickMessage: "QUICK#", note: "NOTE#" },
   user: (cid: Id, uid: Id) => ({ PK: `C#${cid}`, SK: `USER#${pad(uid)}` }),
   queue: (cid: Id, qid: Id) => ({ PK: `C#${cid}`, SK: `QUEUE#${pad(qid)}` }),
   /** Queue colour uniqueness marker inside a company. */
@@ -53,6 +55,8 @@ export const keys = {
   contactNameIndex: (cid: Id, normalizedName: string, ctid: Id) => ({ GSI1PK: `C#${cid}#CONTACTS`, GSI1SK: `N#${normalizedName}#${pad(ctid)}` }),
   contactNumberIndex: (cid: Id, digits: string, ctid: Id) => ({ GSI2PK: `C#${cid}#CONTACTS`, GSI2SK: `P#${digits}#${pad(ctid)}` }),
   contactsIndexPK: (cid: Id) => `C#${cid}#CONTACTS`,
+  /** Prefix of every contact partition of a company (`C#<cid>#CT#<id>`). */
+  contactPartitionPrefix: (cid: Id) => `C#${cid}#CT#`,
   /** Uniqueness per company: phone digits (E.164 without +) and JID (LID too). Hold `contactId`. */
   contactPhone: (cid: Id, digits: string) => ({ PK: `C#${cid}#PHONE#${digits}`, SK: "#" }),
   contactJid: (cid: Id, jid: string) => ({ PK: `C#${cid}#JID#${jid}`, SK: "#" }),
@@ -60,6 +64,8 @@ export const keys = {
   // ---- tickets and their partition ----------------------------------------
   ticket: (cid: Id, tid: Id) => ({ PK: `C#${cid}#TK#${tid}`, SK: "#TICKET" }),
   ticketPartition: (cid: Id, tid: Id) => `C#${cid}#TK#${tid}`,
+  /** Prefix of every ticket partition of a company (`C#<cid>#TK#<id>`). */
+  ticketPartitionPrefix: (cid: Id) => `C#${cid}#TK#`,
   /** uuid → ticket id (for /tickets/u/{uuid} and /tickets/{uuid} in the web). */
   ticketUuid: (cid: Id, uuid: string) => ({ PK: `C#${cid}#TKUUID#${uuid}`, SK: "#" }),
   /** The four list indexes of a ticket; sort key `<updatedAt>#<id>`. GSI3 only when assigned. */
@@ -117,6 +123,8 @@ export const keys = {
   wsConnection: (connectionId: string) => ({ PK: `WS#${connectionId}`, SK: "#" }),
   wsRoomMember: (cid: Id, room: string, connectionId: string) => ({ PK: `C#${cid}#ROOM#${room}`, SK: `WS#${connectionId}` }),
   wsRoomPK: (cid: Id, room: string) => `C#${cid}#ROOM#${room}`,
+  /** Prefix of every room partition of a company. */
+  wsRoomPrefix: (cid: Id) => `C#${cid}#ROOM#`,
 
   // ---- runtime --------------------------------------------------------------
   /** Daily counters (DESIGN.md §6): the company's day, or one user's day. `day` is `yyyy-mm-dd` (UTC). */
@@ -159,3 +167,30 @@ export const keys = {
   /** The outbound-pending marker of a message (exists while the message waits at ack 0). */
   outboundPending: (cid: Id, tid: Id, msgId: string) => ({ PK: `C#${cid}#OUTPEND#${pad(tid)}`, SK: `M#${msgId}` }),
 } as const;
+
+/** Partition-key attributes a cursor (a LastEvaluatedKey a client sends back) may carry. */
+const PARTITION_ATTRS = ["PK", "GSI1PK", "GSI2PK", "GSI3PK", "GSI4PK"] as const;
+
+/**
+ * The ownership check of every paged route's cursor (issue 7 §5): true when `key` is a key object whose `PK` and every
+ * GSI partition key it carries name a partition of company `cid` (`C#<cid>` or `C#<cid>#…`), and, when given, whose
+ * attributes equal `opts.equal` (e.g. `{GSI2PK: <the index partition this query reads>}`) and whose `PK` starts with
+ * `opts.pkPrefix` (e.g. {@link keys.ticketPartitionPrefix}). Callers answer 400 `ERR_INVALID_CURSOR` when it is false.
+ */
+export function belongsToCompany(
+  key: unknown,
+  cid: Id,
+  opts: { equal?: Record<string, string>; pkPrefix?: string } = {},
+): key is Record<string, unknown> {
+  if (!key || typeof key !== "object" || Array.isArray(key)) return false;
+  const k = key as Record<string, unknown>;
+  if (typeof k.PK !== "string") return false;
+  const own = keys.companyPartition(cid);
+  for (const attr of PARTITION_ATTRS) {
+    const v = k[attr];
+    if (v === undefined) continue;
+    if (typeof v !== "string" || (v !== own && !v.startsWith(`${own}#`))) return false;
+  }
+  if (opts.pkPrefix !== undefined && !k.PK.startsWith(opts.pkPrefix)) return false;
+  return Object.entries(opts.equal ?? {}).every(([attr, v]) => k[attr] === v);
+}

@@ -1,24 +1,58 @@
 /**
- * Reading a whole bounded item collection (a company's queues, users, settings, connections; plans; a shard's
- * connections), following `LastEvaluatedKey` until the end. For small, bounded collections only; lists that grow
- * without bound page with cursors instead (`cursor.ts`).
+ * The one paging loop of the product: every Query or Scan that follows `LastEvaluatedKey` goes through here.
+ * - {@link queryPages} / {@link scanPages}: each page's items as they come (the caller may stop early, e.g. a tick's
+ *   per-shard budget);
+ * - {@link queryAll}: a whole bounded item collection (a company's queues, users, settings, connections; plans; a
+ *   shard's connections), optionally capped at `max` items.
+ * Lists that grow without bound page with client cursors instead (`cursor.ts`, one `Limit`ed Query per request).
  */
-import { QueryCommand, type QueryCommandInput } from "@aws-sdk/lib-dynamodb";
+import { QueryCommand, type QueryCommandInput, ScanCommand, type ScanCommandInput } from "@aws-sdk/lib-dynamodb";
 import { ddb, tableName } from "./client.ts";
 
-/** Every raw item a Query returns over all its pages (the table name is filled in). Parse each with its zod schema. */
-export async function queryAll(input: Omit<QueryCommandInput, "TableName" | "ExclusiveStartKey">): Promise<Record<string, unknown>[]> {
-  const out: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
+type Item = Record<string, unknown>;
+type QueryInput = Omit<QueryCommandInput, "TableName" | "ExclusiveStartKey">;
+type ScanInput = Omit<ScanCommandInput, "TableName" | "ExclusiveStartKey">;
+
+type Page = { Items?: Item[]; LastEvaluatedKey?: Item };
+
+/** Follows `LastEvaluatedKey` from page to page of `read`, yielding each page's items. */
+async function* pagesOf(read: (start: Item | undefined) => Promise<Page>): AsyncGenerator<Item[]> {
+  let start: Item | undefined;
   do {
-    const page = await ddb().send(new QueryCommand({ ...input, TableName: tableName(), ExclusiveStartKey: start }));
-    out.push(...(page.Items ?? []));
+    const page = await read(start);
+    yield page.Items ?? [];
     start = page.LastEvaluatedKey;
   } while (start);
+}
+
+/** The raw items of every page of a Query (the table name is filled in), page by page; stop iterating to stop reading. */
+export function queryPages(input: QueryInput): AsyncGenerator<Item[]> {
+  return pagesOf((start) => ddb().send(new QueryCommand({ ...input, TableName: tableName(), ExclusiveStartKey: start })));
+}
+
+/** The raw items of every page of a Scan, page by page. Scans are for the local stack's start-up clean-up only. */
+export function scanPages(input: ScanInput): AsyncGenerator<Item[]> {
+  return pagesOf((start) => ddb().send(new ScanCommand({ ...input, TableName: tableName(), ExclusiveStartKey: start })));
+}
+
+/**
+ * Every raw item a Query returns over all its pages (at most `max` when given). Parse each with its zod schema.
+ */
+export async function queryAll(input: QueryInput, max = Number.POSITIVE_INFINITY): Promise<Item[]> {
+  const out: Item[] = [];
+  for await (const items of queryPages(input)) {
+    out.push(...items);
+    if (out.length >= max) return out.slice(0, max);
+  }
   return out;
 }
 
 /** Every raw item of partition `pk` whose sort key starts with `skPrefix` (e.g. `C#<cid>` / `QUEUE#`), in sort-key order. */
-export function queryAllByPrefix(pk: string, skPrefix: string, extra: { ConsistentRead?: boolean } = {}): Promise<Record<string, unknown>[]> {
-  return queryAll({ KeyConditionExpression: "PK = :pk AND begins_with(SK, :sk)", ExpressionAttributeValues: { ":pk": pk, ":sk": skPrefix }, ...extra });
+export function queryAllByPrefix(
+  pk: string,
+  skPrefix: string,
+  extra: { ConsistentRead?: boolean; ScanIndexForward?: boolean; max?: number } = {},
+): Promise<Item[]> {
+  const { max, ...rest } = extra;
+  return queryAll({ KeyConditionExpression: "PK = :pk AND begins_with(SK, :sk)", ExpressionAttributeValues: { ":pk": pk, ":sk": skPrefix }, ...rest }, max);
 }

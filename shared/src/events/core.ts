@@ -103,6 +103,9 @@ realtimeFrames("ticket.updated", async (e) => {
   if (p && (p.queueId !== e.ticket.queueId || (p.userId !== e.ticket.userId && p.userId != null))) {
     // Users who could see it only through the old queue/assignee drop it from their lists.
     frames.push({ name: "ticket", data: { action: "delete", ticketId: e.ticket.id }, audience: { kind: "ticket", ticket: p } });
+  } else if (p && p.status !== e.ticket.status && e.ticket.status === "closed") {
+    // Closing hides it from users who see closed tickets of others only with viewclosed (attendance.md §6).
+    frames.push({ name: "ticket", data: { action: "delete", ticketId: e.ticket.id }, audience: { kind: "ticketLost", before: p, after: e.ticket } });
   }
   frames.push(await ticketUpdateFrame(e.companyId, e.ticket));
   return frames;
@@ -137,14 +140,14 @@ realtimeFrames("queue.updated", (e) => [{ name: "queue", data: { action: "update
 realtimeFrames("queue.deleted", (e) => [{ name: "queue", data: { action: "delete", queueId: e.queueId } }]);
 
 /** Connection frames carry credentials (token) and QR codes: only for holders of `connections:qrcode` (admins). */
-const connectionsAudience = { kind: "permission", permission: "connections:qrcode" } as const;
-realtimeFrames("whatsapp.updated", (e) => [{ name: "whatsapp", data: { action: "update", whatsapp: whatsappView(e.whatsapp, { admin: true }) }, audience: connectionsAudience }]);
-realtimeFrames("whatsapp.deleted", (e) => [{ name: "whatsapp", data: { action: "delete", whatsappId: e.whatsappId }, audience: connectionsAudience }]);
+const whatsappAudience = { kind: "permission", permission: "connections:qrcode" } as const;
+realtimeFrames("whatsapp.updated", (e) => [{ name: "whatsapp", data: { action: "update", whatsapp: whatsappView(e.whatsapp, { admin: true }) }, audience: whatsappAudience }]);
+realtimeFrames("whatsapp.deleted", (e) => [{ name: "whatsapp", data: { action: "delete", whatsappId: e.whatsappId }, audience: whatsappAudience }]);
 realtimeFrames("whatsapp.session", (e) => {
   const view = whatsappView(e.whatsapp, { admin: true });
   return [
-    { name: "whatsappSession", data: { action: "update", session: view }, audience: connectionsAudience },
-    { name: "whatsapp", data: { action: "update", whatsapp: view }, audience: connectionsAudience },
+    { name: "whatsappSession", data: { action: "update", session: view }, audience: whatsappAudience },
+    { name: "whatsapp", data: { action: "update", whatsapp: view }, audience: whatsappAudience },
   ];
 });
 

@@ -21,10 +21,11 @@
  * Days are UTC `yyyy-mm-dd` of the fact's time. Wait time = accept time − ticket creation; handling time = close
  * time − ticket creation (seconds; the ticket keeps no accept time yet).
  */
-import { QueryCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
+import { TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import { ddb, tableName } from "../db/client.ts";
 import { cancellationReasons } from "../db/errors.ts";
 import { keys } from "../db/keys.ts";
+import { queryPages } from "../db/query.ts";
 import { DAILY_COUNTERS } from "../db/counters.ts";
 import { log } from "../log.ts";
 
@@ -194,26 +195,21 @@ export async function redriveOutbox(now = Date.now(), limitPerShard = 500): Prom
   let applied = 0;
   const upTo = new Date(now).toISOString();
   for (let shard = 0; shard < OUTBOX_SHARDS; shard++) {
-    let start: Record<string, unknown> | undefined;
     let seen = 0;
-    do {
-      const page = await ddb().send(
-        new QueryCommand({
-          TableName: tableName(),
-          IndexName: "GSI1",
-          KeyConditionExpression: "GSI1PK = :pk AND GSI1SK <= :upTo",
-          ExpressionAttributeValues: { ":pk": keys.outboxDuePK(shard), ":upTo": `${upTo}\uffff` },
-          ExclusiveStartKey: start,
-          Limit: 100,
-        }),
-      );
-      for (const it of page.Items ?? []) {
+    const pages = queryPages({
+      IndexName: "GSI1",
+      KeyConditionExpression: "GSI1PK = :pk AND GSI1SK <= :upTo",
+      ExpressionAttributeValues: { ":pk": keys.outboxDuePK(shard), ":upTo": `${upTo}\uffff` },
+      Limit: 100,
+    });
+    for await (const items of pages) {
+      for (const it of items) {
         const e = { companyId: Number(it.companyId), oid: String(it.oid), day: String(it.day), userId: it.userId == null ? null : Number(it.userId), deltas: it.deltas as Deltas, at: String(it.at) };
         if ((await applyOutbox(e)) === "applied") applied++;
         seen++;
       }
-      start = page.LastEvaluatedKey;
-    } while (start && seen < limitPerShard);
+      if (seen >= limitPerShard) break;
+    }
   }
   return applied;
 }

@@ -13,7 +13,7 @@ import { nowIso } from "../common.ts";
 import { ddb, tableName } from "../db/client.ts";
 import { decodeCursor, encodeCursor } from "../db/cursor.ts";
 import { cancellationReasons, withConflictRetry } from "../db/errors.ts";
-import { keys, pad } from "../db/keys.ts";
+import { belongsToCompany, keys, pad } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
 import type { TicketItem } from "../tickets/schema.ts";
 import { MessageItem } from "./schema.ts";
@@ -168,7 +168,7 @@ export async function updateMessage(companyId: number, ticketId: number, message
       new UpdateCommand({
         TableName: tableName(),
         Key: { PK: keys.ticketPartition(companyId, ticketId), SK: loc.messageSK },
-        UpdateExpression: "SET " + entries.map((_e, i) => `#k${i} = :v${i}`).join(", "),
+        UpdateExpression: `SET ${entries.map((_e, i) => `#k${i} = :v${i}`).join(", ")}`,
         ExpressionAttributeNames: Object.fromEntries(entries.map(([k], i) => [`#k${i}`, k])),
         ExpressionAttributeValues: Object.fromEntries(entries.map(([, v], i) => [`:v${i}`, v])),
         ConditionExpression: "attribute_exists(PK)",
@@ -193,7 +193,8 @@ export async function listMessages(
   opts: { limit?: number; cursor?: string } = {},
 ): Promise<{ messages: MessageItem[]; nextCursor?: string }> {
   const pk = keys.ticketPartition(companyId, ticketId);
-  const start = decodeCursor<Record<string, unknown>>(opts.cursor, { PK: pk });
+  const start = decodeCursor<Record<string, unknown>>(opts.cursor);
+  if (start && !belongsToCompany(start, companyId, { equal: { PK: pk } })) throw new AppError("ERR_INVALID_CURSOR", 400);
   const out = await ddb().send(
     new QueryCommand({
       TableName: tableName(),

@@ -13,7 +13,7 @@ import { dispatch } from "../events/index.ts";
 import { mediaKey, presignMediaGet, putMedia } from "../storage/media.ts";
 import { writeTicketTransition, zeroUnread } from "../tickets/repository.ts";
 import type { TicketItem } from "../tickets/schema.ts";
-import { canSee } from "../access/tickets.ts";
+import { canSeeInCompany } from "../access/visibility.ts";
 import {
   findOrCreateTicket,
   getAccessibleTicket,
@@ -373,7 +373,7 @@ export async function forwardMessage(actor: TicketActor, input: { messageId: str
     isGroup: contact.isGroup,
     queueId: source.queueId,
   });
-  if (!created && !canSee(actor, ticket)) throw new AppError("ERR_NO_PERMISSION", 403);
+  if (!created && !(await canSeeInCompany(actor, ticket, actor.companyId))) throw new AppError("ERR_NO_PERMISSION", 403);
   if (created) {
     const opened = ticket;
     ticket = await writeTicketTransition(opened, { status: "open", userId: actor.userId, updatedAt: nowIso() });

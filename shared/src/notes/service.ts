@@ -4,13 +4,11 @@
  * (ticketId + SK) written in the same transaction, so `DELETE /ticket-notes/{id}` finds it by id.
  */
 import { can } from "../access/permissions.ts";
-import { GetCommand, QueryCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import { nowIso } from "../common.ts";
-import { ddb, tableName } from "../db/client.ts";
 import { nextId } from "../db/counters.ts";
-import { keys } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
 import { getAccessibleTicket, type TicketActor } from "../tickets/service.ts";
+import { deleteNoteItems, getNote, listTicketNotes, putNote } from "./repository.ts";
 import { NoteItem } from "./schema.ts";
 
 import { CreateNoteBody } from "./contract.ts";
@@ -36,58 +34,22 @@ export async function createNote(actor: TicketActor, input: CreateNoteBody): Pro
     user: { name: actor.name },
     createdAt: nowIso(),
   });
-  const key = keys.note(cid, ticket.id, note.createdAt, note.id);
-  await ddb().send(
-    new TransactWriteCommand({
-      TransactItems: [
-        { Put: { TableName: tableName(), Item: { ...note, ...key, _type: "note" } } },
-        { Put: { TableName: tableName(), Item: { ...keys.noteRef(cid, note.id), _type: "noteRef", ticketId: ticket.id, noteSK: key.SK } } },
-      ],
-    }),
-  );
+  await putNote(note);
   return note;
 }
 
 /** Deletes a note: its author or an admin, on a ticket the caller may see. 404 `ERR_NO_NOTE_FOUND`, 403 `ERR_NO_PERMISSION`. */
 export async function deleteNote(actor: TicketActor, noteId: number): Promise<void> {
-  const cid = actor.companyId;
-  const ref = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.noteRef(cid, noteId), ConsistentRead: true }));
-  if (!ref.Item) throw new AppError("ERR_NO_NOTE_FOUND", 404);
-  const ticketId = Number(ref.Item.ticketId);
-  const noteKey = { PK: keys.ticketPartition(cid, ticketId), SK: String(ref.Item.noteSK) };
-  const got = await ddb().send(new GetCommand({ TableName: tableName(), Key: noteKey, ConsistentRead: true }));
-  if (!got.Item) throw new AppError("ERR_NO_NOTE_FOUND", 404);
-  const note = NoteItem.parse(got.Item);
-  await getAccessibleTicket(actor, ticketId);
+  const note = await getNote(actor.companyId, noteId);
+  if (!note) throw new AppError("ERR_NO_NOTE_FOUND", 404);
+  await getAccessibleTicket(actor, note.ticketId);
   if (note.userId !== actor.userId && !can(actor, "notes:deleteAny")) throw new AppError("ERR_NO_PERMISSION", 403);
-  await ddb().send(
-    new TransactWriteCommand({
-      TransactItems: [
-        { Delete: { TableName: tableName(), Key: noteKey } },
-        { Delete: { TableName: tableName(), Key: keys.noteRef(cid, noteId) } },
-      ],
-    }),
-  );
+  await deleteNoteItems(note);
 }
 
 /** `GET /api/ticket-notes/list?ticketId&contactId`: the ticket's notes, newest first (403/404 as the ticket). */
 export async function listNotes(actor: TicketActor, input: { ticketId: number; contactId?: number }): Promise<NoteItem[]> {
   const ticket = await getAccessibleTicket(actor, input.ticketId);
   if (input.contactId != null && input.contactId !== ticket.contactId) return [];
-  const out: NoteItem[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await ddb().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: "PK = :pk AND begins_with(SK, :n)",
-        ExpressionAttributeValues: { ":pk": keys.ticketPartition(actor.companyId, ticket.id), ":n": "NOTE#" },
-        ScanIndexForward: false,
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const it of page.Items ?? []) out.push(NoteItem.parse(it));
-    start = page.LastEvaluatedKey;
-  } while (start && out.length < 500);
-  return out;
+  return listTicketNotes(actor.companyId, ticket.id);
 }

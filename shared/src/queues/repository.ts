@@ -3,7 +3,7 @@
  * `C#<cid>` / `QCOLOR#<color>`, written in the same transaction as the queue so two queues never share a colour.
  */
 import { GetCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
-import { ddb, tableName } from "../db/client.ts";
+import { ddb, tableName, type TxItem } from "../db/client.ts";
 import { queryAllByPrefix } from "../db/query.ts";
 import { failedConditionAt } from "../db/errors.ts";
 import { keys } from "../db/keys.ts";
@@ -20,7 +20,7 @@ export async function getQueue(companyId: number, queueId: number): Promise<Queu
 
 /** Every queue of the company, in id order (a bounded entity in the company partition). */
 export async function listQueues(companyId: number): Promise<QueueItem[]> {
-  return (await queryAllByPrefix(keys.companyPartition(companyId), "QUEUE#")).map((it) => QueueItem.parse(it));
+  return (await queryAllByPrefix(keys.companyPartition(companyId), keys.prefix.queue)).map((it) => QueueItem.parse(it));
 }
 
 const colorMarkerPut = (q: QueueItem) => ({
@@ -53,7 +53,7 @@ export async function putNewQueue(q: QueueItem): Promise<void> {
  * moves the marker in the same transaction; colour taken → 409 `ERR_QUEUE_COLOR_ALREADY_EXISTS`.
  */
 export async function replaceQueue(before: QueueItem, after: QueueItem): Promise<void> {
-  const items: any[] = [
+  const items: TxItem[] = [
     {
       Put: {
         TableName: tableName(),
@@ -90,4 +90,11 @@ export async function deleteQueueItems(q: QueueItem): Promise<void> {
     if (failedConditionAt(err, 0)) throw new AppError("ERR_NO_QUEUE_FOUND", 404);
     throw err;
   }
+}
+
+/** Reads one queue of the company or throws 404 `ERR_NO_QUEUE_FOUND`. */
+export async function requireQueue(companyId: number, queueId: number): Promise<QueueItem> {
+  const q = await getQueue(companyId, queueId);
+  if (!q) throw new AppError("ERR_NO_QUEUE_FOUND", 404);
+  return q;
 }

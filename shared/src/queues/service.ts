@@ -13,7 +13,7 @@ import { AppError } from "../errors.ts";
 import { dispatch } from "../events/index.ts";
 import { listUsers, patchUser } from "../users/repository.ts";
 import { publicUser } from "../users/service.ts";
-import { removeQueueFromConnections } from "../whatsapp/service.ts";
+import { removeQueueFromWhatsapps } from "../whatsapp/service.ts";
 import { deleteQueueItems, getQueue, listQueues, putNewQueue, replaceQueue } from "./repository.ts";
 import type { CreateQueueBody, QueueItem, UpdateQueueBody } from "./schema.ts";
 
@@ -80,7 +80,7 @@ export async function deleteQueue(auth: AuthContext, queueId: number): Promise<v
   requireAdmin(auth);
   const q = await showQueue(auth, queueId);
   await deleteQueueItems(q);
-  await removeQueueFromConnections(auth.companyId, queueId);
+  await removeQueueFromWhatsapps(auth.companyId, queueId);
   for (const u of await listUsers(auth.companyId)) {
     if (!u.queueIds.includes(queueId)) continue;
     const updated = await patchUser(auth.companyId, u.id, { queueIds: u.queueIds.filter((id) => id !== queueId) });

@@ -6,10 +6,10 @@
  *   `$default` / `$disconnect`, whose events carry only the connection id.
  * - `C#<cid>#ROOM#company` / `WS#<connectionId>`: the {@link SocketMember} `publish.ts` reads to fan events out.
  */
-import { GetCommand, ScanCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { z } from "zod";
 import { ddb, tableName } from "../db/client.ts";
-import { queryAll } from "../db/query.ts";
+import { queryAll, scanPages } from "../db/query.ts";
 import { isConditionFailed } from "../db/errors.ts";
 import { keys } from "../db/keys.ts";
 import { companySockets, disconnectSocket, removeSocket, type SocketMember } from "./publish.ts";
@@ -179,20 +179,12 @@ export async function listOnlineUserIds(companyId: number): Promise<number[]> {
 export async function listAllConnectionIds(): Promise<string[]> {
   const prefix = keys.wsConnection("").PK;
   const ids: string[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await ddb().send(
-      new ScanCommand({
-        TableName: tableName(),
-        FilterExpression: "begins_with(PK, :ws) AND SK = :sk",
-        ExpressionAttributeValues: { ":ws": prefix, ":sk": keys.wsConnection("").SK },
-        ProjectionExpression: "connectionId",
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const it of page.Items ?? []) if (typeof it.connectionId === "string") ids.push(it.connectionId);
-    start = page.LastEvaluatedKey;
-  } while (start);
+  const pages = scanPages({
+    FilterExpression: "begins_with(PK, :ws) AND SK = :sk",
+    ExpressionAttributeValues: { ":ws": prefix, ":sk": keys.wsConnection("").SK },
+    ProjectionExpression: "connectionId",
+  });
+  for await (const items of pages) for (const it of items) if (typeof it.connectionId === "string") ids.push(it.connectionId);
   return ids;
 }
 

@@ -8,22 +8,27 @@
  * rooms: string[] (joined rooms, e.g. "notification", "tickets:open", "ticket:<id>"), expiresAt (epoch s)}.
  */
 import { ApiGatewayManagementApiClient, DeleteConnectionCommand, PostToConnectionCommand } from "@aws-sdk/client-apigatewaymanagementapi";
-import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { batchWriteAll } from "../db/batch.ts";
 import { getConfig } from "../config.ts";
-import { ddb, tableName } from "../db/client.ts";
 import { keys } from "../db/keys.ts";
+import { queryPages } from "../db/query.ts";
 import { log } from "../log.ts";
 import { can, isAdminLike, type Permission } from "../access/permissions.ts";
-import { canSee, type SeenTicket } from "../access/tickets.ts";
+import { canSee, type SeenTicket, type VisibilitySettings } from "../access/tickets.ts";
+import { visibilitySettings } from "../settings/repository.ts";
 
 /** Who may receive an event. Admins (and super users) of the company receive everything addressed to the company. */
 export type Audience =
   | { kind: "company" }
   | { kind: "admins" }
   | { kind: "user"; userId: number }
-  /** Whoever may see the ticket (`access/tickets.ts` `canSee`: admins, its queue's users or allTicket users, its assignee). */
+  /**
+   * Whoever may see the ticket (`access/tickets.ts` `canSee`: admins, its queue's users or allTicket users, its
+   * assignee; closed and group tickets of others only with the company's viewclosed / viewgroups settings).
+   */
   | { kind: "ticket"; ticket: SeenTicket }
+  /** Whoever could see the ticket as `before` and may not see it as `after` (they drop it from their lists). */
+  | { kind: "ticketLost"; before: SeenTicket; after: SeenTicket }
   /** Users of this queue, admins, and — when `queueId` is null — users with allTicket enabled. Plus `alsoUserId` (the assignee). */
   | { kind: "queue"; queueId: number | null; alsoUserId?: number | null }
   /** Holders of a permission (`can`), or everyone but them (`not: true`), e.g. a setting's value redacted for non-admins. */
@@ -56,8 +61,11 @@ export function resetRealtimeClient(): void {
   client = undefined;
 }
 
-/** True when the socket's user is in `audience` (the one access rule: `canSee` for tickets, `can` for permissions). */
-export function inAudience(m: SocketMember, audience: Audience): boolean {
+/**
+ * True when the socket's user is in `audience` (the one access rule: `canSee` for tickets, with the company's
+ * `settings` when given; `can` for permissions).
+ */
+export function inAudience(m: SocketMember, audience: Audience, settings?: VisibilitySettings): boolean {
   switch (audience.kind) {
     case "company":
       return true;
@@ -66,7 +74,9 @@ export function inAudience(m: SocketMember, audience: Audience): boolean {
     case "user":
       return m.userId === audience.userId;
     case "ticket":
-      return canSee(m, audience.ticket);
+      return canSee(m, audience.ticket, settings);
+    case "ticketLost":
+      return canSee(m, audience.before, settings) && !canSee(m, audience.after, settings);
     case "queue":
       return canSee(m, { queueId: audience.queueId, userId: audience.alsoUserId });
     case "permission":
@@ -78,20 +88,28 @@ export function inAudience(m: SocketMember, audience: Audience): boolean {
 export async function companySockets(companyId: number): Promise<SocketMember[]> {
   const now = Math.floor(Date.now() / 1000);
   const out: SocketMember[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await ddb().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: "PK = :pk",
-        ExpressionAttributeValues: { ":pk": keys.wsRoomPK(companyId, "company") },
-        ExclusiveStartKey: start,
-      }),
-    );
-    for (const it of page.Items ?? []) if ((it.expiresAt as number) > now) out.push(it as SocketMember);
-    start = page.LastEvaluatedKey;
-  } while (start);
+  for await (const items of queryPages({ KeyConditionExpression: "PK = :pk", ExpressionAttributeValues: { ":pk": keys.wsRoomPK(companyId, "company") } })) {
+    for (const it of items) if ((it.expiresAt as number) > now) out.push(it as unknown as SocketMember);
+  }
   return out;
+}
+
+/** A ticket the company's settings restrict (closed or group): its audience needs viewclosed / viewgroups. */
+const restricted = (t: SeenTicket) => t.status === "closed" || !!t.isGroup;
+
+/**
+ * The visibility settings the frames' audiences need: read once, only when a ticket audience names a closed or group
+ * ticket. An unreadable settings item restricts (both disabled) rather than over-sharing.
+ */
+async function settingsFor(companyId: number, frames: OutboundFrame[]): Promise<VisibilitySettings | undefined> {
+  const needed = frames.some(
+    (f) => (f.audience.kind === "ticket" && restricted(f.audience.ticket)) || (f.audience.kind === "ticketLost" && (restricted(f.audience.before) || restricted(f.audience.after))),
+  );
+  if (!needed) return undefined;
+  return visibilitySettings(companyId).catch((err) => {
+    log("warn", "realtime: cannot read visibility settings", { companyId, err });
+    return { viewclosed: "disabled", viewgroups: "disabled" };
+  });
 }
 
 /** Removes a socket's registration (both items). */
@@ -135,13 +153,14 @@ export async function sendFrames(companyId: number, frames: OutboundFrame[]): Pr
     return;
   }
   if (!members.length) return;
+  const settings = await settingsFor(companyId, frames);
   const encoded = frames.map((f) => ({ f, bytes: Buffer.from(JSON.stringify({ event: `company-${companyId}-${f.name}`, data: f.data })) }));
   const gone = new Set<string>();
   await Promise.all(
     members.map(async (m) => {
       for (const { f, bytes } of encoded) {
         if (gone.has(m.connectionId)) return;
-        if (!inAudience(m, f.audience) || (f.room && !(m.rooms ?? []).includes(f.room))) continue;
+        if (!inAudience(m, f.audience, settings) || (f.room && !(m.rooms ?? []).includes(f.room))) continue;
         try {
           await api.send(new PostToConnectionCommand({ ConnectionId: m.connectionId, Data: bytes }));
         } catch (err) {

@@ -38,7 +38,7 @@ import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { batchGetRaw } from "../db/batch.ts";
 import { ddb, tableName } from "../db/client.ts";
 import { decodeCursor, encodeCursor } from "../db/cursor.ts";
-import { keys, pad } from "../db/keys.ts";
+import { belongsToCompany, keys, pad } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
 import { batchGetContacts, queryContactsByName, queryContactsByNumber } from "../contacts/repository.ts";
 import type { ContactItem } from "../contacts/schema.ts";
@@ -100,8 +100,11 @@ function checkContactKey(plan: Plan, companyId: number, k: unknown): Key | undef
   const key = k as Key;
   const ok =
     plan.kind === "gram"
-      ? key.PK === keys.searchGramPK(companyId, plan.gram) && typeof key.SK === "string"
-      : (plan.kind === "name" ? key.GSI1PK : key.GSI2PK) === keys.contactsIndexPK(companyId) && typeof key.PK === "string" && key.PK.startsWith(`C#${companyId}#CT#`);
+      ? belongsToCompany(key, companyId, { equal: { PK: keys.searchGramPK(companyId, plan.gram) } }) && typeof key.SK === "string"
+      : belongsToCompany(key, companyId, {
+          equal: { [plan.kind === "name" ? "GSI1PK" : "GSI2PK"]: keys.contactsIndexPK(companyId) },
+          pkPrefix: keys.contactPartitionPrefix(companyId),
+        });
   if (!ok) throw new AppError("ERR_INVALID_CURSOR", 400);
   return key;
 }

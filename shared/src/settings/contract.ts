@@ -8,5 +8,5 @@ export const SettingView = z.object({ key: SettingKey, value: z.string() });
 
 export const settingsRoutes = defineRoutes("settings", {
   "GET /api/settings": { auth: "user", response: z.array(SettingView) },
-  "PUT /api/settings/{key}": { auth: "admin", params: z.object({ key: SettingKey }), body: UpdateSettingBody, response: SettingView },
+  "PUT /api/settings/{key}": { auth: "admin", permission: "settings:manage", params: z.object({ key: SettingKey }), body: UpdateSettingBody, response: SettingView },
 });

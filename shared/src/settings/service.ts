@@ -9,15 +9,14 @@
  *   `company-{id}-settings` `{action: "update", setting: {key, value}}`.
  */
 import { can } from "../access/permissions.ts";
-import { PutCommand } from "@aws-sdk/lib-dynamodb";
 import { z } from "zod";
 import type { AuthContext } from "../auth/tokens.ts";
-import { ddb, tableName } from "../db/client.ts";
-import { queryAllByPrefix } from "../db/query.ts";
-import { keys } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
 import { dispatch } from "../events/index.ts";
-import { SETTING_DEFAULTS, SettingItem, SUPER_ONLY_SETTINGS, type SettingKey } from "./schema.ts";
+import { putSetting, readSetting, readSettings, type SettingsMap } from "./repository.ts";
+import { type SettingItem, SUPER_ONLY_SETTINGS, type SettingKey } from "./schema.ts";
+
+export { defaultSettingItems, type SettingsMap } from "./repository.ts";
 
 /** Keys holding third-party credentials: never sent to non-admin users. */
 export const SECRET_SETTINGS: readonly SettingKey[] = ["ipixc", "tokenixc", "ipmkauth", "clientidmkauth", "clientsecretmkauth", "asaas"];
@@ -40,22 +39,11 @@ const VALUE_RULES: Partial<Record<SettingKey, z.ZodType<string>>> = {
   trial: z.enum(["1", "2", "3", "4", "5", "6", "7"]),
 };
 
-export type SettingsMap = Record<SettingKey, string>;
-
 /** Every setting of the company as a map, defaults filled in for keys without an item. */
-export async function getCompanySettings(companyId: number): Promise<SettingsMap> {
-  const map: SettingsMap = { ...SETTING_DEFAULTS };
-  for (const it of await queryAllByPrefix(keys.companyPartition(companyId), "SET#")) {
-    const parsed = SettingItem.safeParse(it);
-    if (parsed.success) map[parsed.data.key] = parsed.data.value;
-  }
-  return map;
-}
+export const getCompanySettings = (companyId: number): Promise<SettingsMap> => readSettings(companyId);
 
 /** One setting value of the company (its default when unset). */
-export async function getSetting(companyId: number, key: SettingKey): Promise<string> {
-  return (await getCompanySettings(companyId))[key];
-}
+export const getSetting = (companyId: number, key: SettingKey): Promise<string> => readSetting(companyId, key);
 
 /** The `[{key, value}]` list a caller may see (credentials left out for non-admins). */
 export function visibleSettings(map: SettingsMap, caller: Pick<AuthContext, "profile" | "super">): { key: SettingKey; value: string }[] {
@@ -66,21 +54,6 @@ export function visibleSettings(map: SettingsMap, caller: Pick<AuthContext, "pro
 /** `GET /api/settings`: the caller's company settings as `[{key, value}]`. */
 export async function listSettings(auth: AuthContext): Promise<{ key: SettingKey; value: string }[]> {
   return visibleSettings(await getCompanySettings(auth.companyId), auth);
-}
-
-/**
- * The transact-write Puts that store every default setting of a new company (`overrides` replace defaults),
- * each conditional on the key being absent.
- */
-export function defaultSettingItems(companyId: number, overrides: Partial<SettingsMap> = {}) {
-  const now = new Date().toISOString();
-  return (Object.keys(SETTING_DEFAULTS) as SettingKey[]).map((key) => ({
-    Put: {
-      TableName: tableName(),
-      Item: { ...keys.setting(companyId, key), _type: "setting", key, value: overrides[key] ?? SETTING_DEFAULTS[key], companyId, updatedAt: now },
-      ConditionExpression: "attribute_not_exists(PK)",
-    },
-  }));
 }
 
 /**
@@ -95,7 +68,7 @@ export async function updateSetting(auth: AuthContext, key: SettingKey, value: s
     throw new AppError("ERR_VALIDATION", 400, { fields: [{ path: "value", message: `Invalid value for ${key}` }] });
   }
   const item: SettingItem = { key, value, companyId: auth.companyId, updatedAt: new Date().toISOString() };
-  await ddb().send(new PutCommand({ TableName: tableName(), Item: { ...keys.setting(auth.companyId, key), _type: "setting", ...item } }));
+  await putSetting(item);
   const setting = { key, value };
   await dispatch({ type: "setting.updated", companyId: auth.companyId, key, value });
   return setting;

@@ -13,7 +13,7 @@
  */
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { batchGetRaw } from "../db/batch.ts";
-import { ddb, tableName } from "../db/client.ts";
+import { ddb, tableName, type TxItem } from "../db/client.ts";
 import { cancellationReasons, isConditionFailed, withConflictRetry } from "../db/errors.ts";
 import { keys } from "../db/keys.ts";
 import { queryAllByPrefix } from "../db/query.ts";
@@ -156,7 +156,7 @@ export async function writeTicketTags(prev: TicketTagsState, nextTagIds: number[
   const removed = [...before].filter((id) => !next.includes(id));
   if (!added.length && !removed.length) return { ok: true, added, removed };
   const now = new Date().toISOString();
-  const items: any[] = [];
+  const items: TxItem[] = [];
   /** `ADD ticketsCount delta` on a tag that must still exist (a deleted tag cancels the transaction). */
   const countUpdate = (tagId: number, delta: number) => ({
     Update: {

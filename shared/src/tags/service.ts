@@ -21,7 +21,7 @@ import { dispatch } from "../events/index.ts";
 import "./errors.ts";
 import "./events.ts";
 import { getTicketItem } from "../tickets/repository.ts";
-import { canSee } from "../access/tickets.ts";
+import { canSeeInCompany } from "../access/visibility.ts";
 import { getAccessibleTicket, toTicketView } from "../tickets/service.ts";
 import type { TicketItem, TicketView } from "../tickets/schema.ts";
 import { getUser } from "../users/repository.ts";
@@ -228,7 +228,7 @@ async function changeTicketTags(auth: AuthContext, ticketId: number, compute: (c
     if (r.reason === "goneTag") deleted.add(r.tagId);
     const again = await getTicketItem(cid, ticket.id, true);
     if (!again) throw new AppError("ERR_NO_TICKET_FOUND", 404);
-    if (!canSee(auth, again)) throw new AppError("ERR_NO_PERMISSION", 403);
+    if (!(await canSeeInCompany(auth, again, cid))) throw new AppError("ERR_NO_PERMISSION", 403);
     ticket = again;
   }
   throw new AppError("ERR_CONFLICT", 409);

@@ -4,7 +4,7 @@
  * appears once: the filter is "any of these tags"). No page of all tickets is read and filtered.
  */
 import { decodeCursor, encodeCursor } from "../db/cursor.ts";
-import { keys } from "../db/keys.ts";
+import { belongsToCompany, keys } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
 import { queryTagEdges, type TagEdgeRef } from "./repository.ts";
 
@@ -29,8 +29,8 @@ export async function pageTaggedTicketIds(
     for (const [tag, key] of Object.entries(cur.g)) {
       if (!tags.includes(Number(tag))) throw new AppError("ERR_INVALID_CURSOR", 400);
       if (key !== null) {
-        if (typeof key !== "object" || key.GSI4PK !== keys.tagTicketsPK(companyId, Number(tag))) throw new AppError("ERR_INVALID_CURSOR", 400);
-        if (typeof key.PK !== "string" || !key.PK.startsWith(`${keys.ticketPartition(companyId, "")}`)) throw new AppError("ERR_INVALID_CURSOR", 400);
+        const own = { equal: { GSI4PK: keys.tagTicketsPK(companyId, Number(tag)) }, pkPrefix: keys.ticketPartitionPrefix(companyId) };
+        if (!belongsToCompany(key, companyId, own)) throw new AppError("ERR_INVALID_CURSOR", 400);
       }
       starts[tag] = key;
     }

@@ -3,10 +3,11 @@
  * create, accept, return, close (justClose), resolve, reopen, transfer, delete, close-all. Each transition is one
  * `writeTicketTransition` (GSI keys recomputed, ACTIVE marker moved, version-checked) followed by a realtime update.
  */
-import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { randomUUID } from "node:crypto";
 import { nowIso } from "../common.ts";
-import { ddb, tableName } from "../db/client.ts";
+import { requireQueue } from "../queues/repository.ts";
+import { settingEnabled } from "../settings/repository.ts";
+import { requireUser } from "../users/service.ts";
 import { nextId } from "../db/counters.ts";
 import { keys } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
@@ -25,28 +26,12 @@ import {
   writeTicketTransition,
 } from "./repository.ts";
 import { TicketItem, type CreateTicketBody, type TicketView, type UpdateTicketBody } from "./schema.ts";
-import { canSee } from "../access/tickets.ts";
+import { canSeeInCompany } from "../access/visibility.ts";
 import { getAccessibleTicket, isAdminActor, toTicketView, type TicketActor } from "./service.ts";
 
 /** The greeting sent on accept when `sendGreetingAccepted` is enabled (the original system's wording, background/whaticket.md §4). */
 export const ACCEPT_GREETING = (agentName: string) =>
   `*Mensagem Automática:*\n{{ms}} *{{name}}*, meu nome é *${agentName}* e agora vou prosseguir com seu atendimento!`;
-
-async function settingEnabled(companyId: number, key: string): Promise<boolean> {
-  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.setting(companyId, key) }));
-  return out.Item?.value === "enabled";
-}
-
-async function requireQueue(companyId: number, queueId: number): Promise<void> {
-  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.queue(companyId, queueId) }));
-  if (!out.Item) throw new AppError("ERR_NO_QUEUE_FOUND", 404);
-}
-
-async function requireUser(companyId: number, userId: number): Promise<{ id: number; name: string }> {
-  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.user(companyId, userId) }));
-  if (!out.Item) throw new AppError("ERR_NO_USER_FOUND", 404);
-  return { id: Number(out.Item.id), name: String(out.Item.name ?? "") };
-}
 
 async function requireWhatsapp(companyId: number, whatsappId: number) {
   const wa = await getWhatsappItem(companyId, whatsappId);
@@ -66,7 +51,7 @@ async function otherOpenTicket(actor: TicketActor, ticketId: number | null | und
   const view = await toTicketView(actor.companyId, other);
   const ticket = {
     id: view.id,
-    ...(canSee(actor, other) ? { uuid: view.uuid } : {}),
+    ...((await canSeeInCompany(actor, other, actor.companyId)) ? { uuid: view.uuid } : {}),
     status: view.status,
     userId: view.userId,
     queueId: view.queueId,

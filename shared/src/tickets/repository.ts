@@ -7,7 +7,7 @@
 import { counterFacts, outboxPut } from "../events/outbox.ts";
 import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { batchGetRaw, batchWriteAll } from "../db/batch.ts";
-import { ddb, tableName } from "../db/client.ts";
+import { ddb, tableName, type TxItem } from "../db/client.ts";
 import { cancellationReasons } from "../db/errors.ts";
 import { keys, pad } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
@@ -128,8 +128,8 @@ export async function writeTicketTransition(prev: TicketItem, patch: Partial<Pic
     }
   }
   const update =
-    "SET " + sets.join(", ") + ("GSI3PK" in idx ? "" : " REMOVE GSI3PK, GSI3SK");
-  const items: any[] = [
+    `SET ${sets.join(", ")}${"GSI3PK" in idx ? "" : " REMOVE GSI3PK, GSI3SK"}`;
+  const items: TxItem[] = [
     {
       Update: {
         TableName: tableName(),

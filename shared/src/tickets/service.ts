@@ -11,10 +11,11 @@ import { nowIso } from "../common.ts";
 import { batchGetRaw, keyId } from "../db/batch.ts";
 import { decodeCursor, encodeCursor } from "../db/cursor.ts";
 import { nextId } from "../db/counters.ts";
-import { keys } from "../db/keys.ts";
+import { belongsToCompany, keys } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
 import { can } from "../access/permissions.ts";
 import { canSee } from "../access/tickets.ts";
+import { canSeeInCompany, visibilityFor } from "../access/visibility.ts";
 import { dispatch } from "../events/index.ts";
 import { ContactItem } from "../contacts/schema.ts";
 import { search } from "../search/index.ts";
@@ -207,7 +208,7 @@ export async function getAccessibleTicket(a: TicketActor, ticketId: number | str
       ? await getTicketItem(a.companyId, Number(ticketId))
       : await getTicketByUuid(a.companyId, ticketId);
   if (!t) throw new AppError("ERR_NO_TICKET_FOUND", 404);
-  if (!canSee(a, t)) throw new AppError("ERR_NO_PERMISSION", 403);
+  if (!(await canSeeInCompany(a, t, a.companyId))) throw new AppError("ERR_NO_PERMISSION", 403);
   return t;
 }
 
@@ -325,6 +326,13 @@ export async function listTickets(a: TicketActor, q: ListTicketsQuery): Promise<
     filterParts.push("begins_with(createdAt, :createdDay)");
     values[":createdDay"] = q.date;
   }
+  // Group tickets of others only with viewgroups (attendance.md §6; `canSee`); closed ones of others are never listed
+  // here for non-admins (closed lists their own, GSI3).
+  if (!admin && (await visibilityFor(a, cid))?.viewgroups !== "enabled") {
+    filterParts.push("(attribute_not_exists(isGroup) OR isGroup = :notGroup OR userId = :me)");
+    values[":notGroup"] = false;
+    values[":me"] = a.userId;
+  }
   const filter = filterParts.length ? { expression: filterParts.join(" AND "), names: Object.keys(names).length ? names : undefined, values } : undefined;
   const skBetween: [string, string] | undefined = q.updatedAt ? [q.updatedAt, `${q.updatedAt}~`] : undefined;
 
@@ -364,7 +372,7 @@ async function mergePage(
     for (const [id, key] of Object.entries(cur.s)) {
       const src = sources.find((s) => s.id === id);
       if (!src) throw new AppError("ERR_INVALID_CURSOR", 400);
-      if (key !== null && (typeof key !== "object" || key[`${src.index}PK`] !== src.pk || typeof key.PK !== "string" || !key.PK.startsWith(`C#${companyId}#TK#`))) {
+      if (key !== null && !belongsToCompany(key, companyId, { equal: { [`${src.index}PK`]: src.pk }, pkPrefix: keys.ticketPartitionPrefix(companyId) })) {
         throw new AppError("ERR_INVALID_CURSOR", 400);
       }
       starts[id] = key;
@@ -443,8 +451,9 @@ function strip(t: TicketItem & { _sk?: string; _key?: unknown; _dup?: boolean })
 async function listTaggedTickets(a: TicketActor, q: ListTicketsQuery, limit: number): Promise<ListTicketsResult> {
   const cid = a.companyId;
   const queues = q.queueIds?.length ? new Set(q.queueIds) : undefined;
+  const vis = await visibilityFor(a, cid);
   const keep = (t: TicketItem) =>
-    canSee(a, t) &&
+    canSee(a, t, vis) &&
     (!q.status || t.status === q.status) &&
     (!q.users?.length || (t.userId != null && q.users.includes(t.userId))) &&
     (!queues || t.queueId == null || queues.has(t.queueId)) &&
@@ -491,8 +500,9 @@ async function listTaggedTickets(a: TicketActor, q: ListTicketsQuery, limit: num
  */
 async function searchTickets(a: TicketActor, term: string, q: ListTicketsQuery, limit: number): Promise<ListTicketsResult> {
   const cid = a.companyId;
+  const vis = await visibilityFor(a, cid);
   const accept = (t: TicketItem) =>
-    canSee(a, t) &&
+    canSee(a, t, vis) &&
     (!q.status || t.status === q.status) &&
     (!q.tags?.length || q.tags.some((tag) => t.tagIds.includes(tag))) &&
     (!q.users?.length || (t.userId != null && q.users.includes(t.userId))) &&

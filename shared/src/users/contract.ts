@@ -16,13 +16,14 @@ export const PublicUser = UserItem.omit({ passwordHash: true, tokenVersion: true
 export const usersRoutes = defineRoutes("users", {
   "GET /api/users": {
     auth: "admin",
+    permission: "user-modal:editProfile",
     query: z.object({ searchParam: z.string().max(200).optional(), pageNumber: zPageNumber }),
     response: z.object({ users: z.array(PublicUser), count: z.number().int(), hasMore: z.boolean() }),
   },
   "GET /api/users/list": { auth: "user", response: z.array(PublicUser) },
   "GET /api/users/{id}": { auth: "user", params: IdParams, response: PublicUser },
-  "POST /api/users": { auth: "admin", body: CreateUserBody, response: PublicUser },
+  "POST /api/users": { auth: "admin", permission: "user-modal:editProfile", body: CreateUserBody, response: PublicUser },
   /** A self password/profile change that revoked the caller's tokens also answers the new access `token`. */
   "PUT /api/users/{id}": { auth: "user", params: IdParams, body: UpdateUserBody, response: PublicUser.extend({ token: z.string().optional() }) },
-  "DELETE /api/users/{id}": { auth: "admin", params: IdParams, response: MessageReply },
+  "DELETE /api/users/{id}": { auth: "admin", permission: "user-modal:editProfile", params: IdParams, response: MessageReply },
 });

@@ -4,11 +4,12 @@
  * Items are parsed with {@link UserItem} on read; `passwordHash` never leaves this layer except through
  * {@link getUser} for the auth and user services.
  */
-import { GetCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { ddb, tableName } from "../db/client.ts";
+import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { ddb, tableName, transactWrite, type TxItem } from "../db/client.ts";
 import { queryAllByPrefix } from "../db/query.ts";
 import { failedConditionAt, isConditionFailed } from "../db/errors.ts";
 import { keys } from "../db/keys.ts";
+import { setFields } from "../db/update.ts";
 import { AppError } from "../errors.ts";
 import { UserItem } from "./schema.ts";
 
@@ -16,6 +17,15 @@ import { UserItem } from "./schema.ts";
 export async function getUser(companyId: number, userId: number): Promise<UserItem | undefined> {
   const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.user(companyId, userId), ConsistentRead: true }));
   return out.Item ? UserItem.parse(out.Item) : undefined;
+}
+
+/** A connection's `{id, name}` as a user shows it (the `whatsapp` field of a public user), or `undefined` when it is gone. */
+export async function getWhatsappRef(companyId: number, whatsappId: number): Promise<{ id: number; name: string } | undefined> {
+  const out = await ddb().send(
+    new GetCommand({ TableName: tableName(), Key: keys.whatsapp(companyId, whatsappId), ProjectionExpression: "id, #n", ExpressionAttributeNames: { "#n": "name" } }),
+  );
+  if (!out.Item) return undefined;
+  return { id: typeof out.Item.id === "number" ? out.Item.id : whatsappId, name: String(out.Item.name ?? "") };
 }
 
 /** The global email marker: which company and user own this email (case-insensitive), or `undefined`. */
@@ -27,7 +37,7 @@ export async function getEmailOwner(email: string): Promise<{ companyId: number;
 
 /** Every user of the company, ordered by id (a bounded entity in the company partition). */
 export async function listUsers(companyId: number): Promise<UserItem[]> {
-  return (await queryAllByPrefix(keys.companyPartition(companyId), "USER#")).map((it) => UserItem.parse(it));
+  return (await queryAllByPrefix(keys.companyPartition(companyId), keys.prefix.user)).map((it) => UserItem.parse(it));
 }
 
 /** The transact-write items that create a user and its email marker (used alone and inside company creation). */
@@ -47,7 +57,7 @@ export function userCreateItems(u: UserItem) {
 /** Creates the user and its email marker in one transaction. Duplicate email → 409 `ERR_EMAIL_ALREADY_EXISTS`. */
 export async function putNewUser(u: UserItem): Promise<void> {
   try {
-    await ddb().send(new TransactWriteCommand({ TransactItems: userCreateItems(u) }));
+    await transactWrite(userCreateItems(u));
   } catch (err) {
     if (failedConditionAt(err, 1)) throw new AppError("ERR_EMAIL_ALREADY_EXISTS", 409);
     throw err;
@@ -63,26 +73,8 @@ export type UserChanges = Partial<Pick<UserItem, "name" | "email" | "passwordHas
  * A user deleted meanwhile → 404 `ERR_NO_USER_FOUND`. Other attributes (online, token version) are untouched.
  */
 export async function updateUserFields(before: UserItem, changes: UserChanges): Promise<void> {
-  const names: Record<string, string> = { "#updatedAt": "updatedAt" };
-  const values: Record<string, unknown> = { ":updatedAt": new Date().toISOString() };
-  const parts = ["#updatedAt = :updatedAt"];
-  for (const [k, v] of Object.entries(changes)) {
-    if (v === undefined) continue;
-    names[`#${k}`] = k;
-    values[`:${k}`] = v;
-    parts.push(`#${k} = :${k}`);
-  }
-  const items: any[] = [
-    {
-      Update: {
-        TableName: tableName(),
-        Key: keys.user(before.companyId, before.id),
-        UpdateExpression: `SET ${parts.join(", ")}`,
-        ConditionExpression: "attribute_exists(PK)",
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-      },
-    },
+  const items: TxItem[] = [
+    { Update: { TableName: tableName(), Key: keys.user(before.companyId, before.id), ...setFields(changes), ConditionExpression: "attribute_exists(PK)" } },
   ];
   const emailChanged = changes.email !== undefined && before.email.trim().toLowerCase() !== changes.email.trim().toLowerCase();
   if (emailChanged) {
@@ -98,7 +90,7 @@ export async function updateUserFields(before: UserItem, changes: UserChanges): 
     );
   }
   try {
-    await ddb().send(new TransactWriteCommand({ TransactItems: items }));
+    await transactWrite(items);
   } catch (err) {
     if (emailChanged && failedConditionAt(err, 2)) throw new AppError("ERR_EMAIL_ALREADY_EXISTS", 409);
     if (failedConditionAt(err, 0)) throw new AppError("ERR_NO_USER_FOUND", 404);
@@ -109,14 +101,10 @@ export async function updateUserFields(before: UserItem, changes: UserChanges): 
 /** Deletes the user and its email marker in one transaction (missing user → 404 `ERR_NO_USER_FOUND`). */
 export async function deleteUserItems(u: UserItem): Promise<void> {
   try {
-    await ddb().send(
-      new TransactWriteCommand({
-        TransactItems: [
+    await transactWrite([
           { Delete: { TableName: tableName(), Key: keys.user(u.companyId, u.id), ConditionExpression: "attribute_exists(PK)" } },
           { Delete: { TableName: tableName(), Key: keys.email(u.email) } },
-        ],
-      }),
-    );
+        ]);
   } catch (err) {
     if (failedConditionAt(err, 0)) throw new AppError("ERR_NO_USER_FOUND", 404);
     throw err;
@@ -133,15 +121,9 @@ export async function patchUser(
   set: Partial<Pick<UserItem, "online" | "refreshJti" | "prevRefreshJti" | "prevRefreshUntil" | "tokenVersion" | "queueIds" | "whatsappId">>,
   cond: { expectTokenVersion?: number; expectRefreshJti?: string | null } = {},
 ): Promise<UserItem | undefined> {
-  const names: Record<string, string> = { "#updatedAt": "updatedAt" };
-  const values: Record<string, unknown> = { ":updatedAt": new Date().toISOString() };
-  const parts = ["#updatedAt = :updatedAt"];
-  for (const [k, v] of Object.entries(set)) {
-    if (v === undefined) continue;
-    names[`#${k}`] = k;
-    values[`:${k}`] = v;
-    parts.push(`#${k} = :${k}`);
-  }
+  const update = setFields(set);
+  const names = update.ExpressionAttributeNames;
+  const values = update.ExpressionAttributeValues;
   const conds = ["attribute_exists(PK)"];
   if (cond.expectTokenVersion !== undefined) {
     names["#tvc"] = "tokenVersion";
@@ -161,10 +143,8 @@ export async function patchUser(
       new UpdateCommand({
         TableName: tableName(),
         Key: keys.user(companyId, userId),
-        UpdateExpression: `SET ${parts.join(", ")}`,
+        ...update,
         ConditionExpression: conds.join(" AND "),
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
         ReturnValues: "ALL_NEW",
       }),
     );

@@ -11,18 +11,14 @@
 import { can } from "../access/permissions.ts";
 import bcrypt from "bcryptjs";
 import { randomUUID } from "node:crypto";
-import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { signAccessToken, signRefreshToken, type AuthContext } from "../auth/tokens.ts";
 import { getConfig } from "../config.ts";
 import { nextId } from "../db/counters.ts";
-import { ddb, tableName } from "../db/client.ts";
-import { keys } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
 import { listQueues } from "../queues/repository.ts";
 import type { QueueItem } from "../queues/schema.ts";
 import { dispatch } from "../events/index.ts";
-import { WhatsappItem } from "../whatsapp/schema.ts";
-import { bumpTokenVersion, deleteUserItems, getUser, listUsers, patchUser, putNewUser, updateUserFields, type UserChanges } from "./repository.ts";
+import { bumpTokenVersion, deleteUserItems, getUser, getWhatsappRef, listUsers, patchUser, putNewUser, updateUserFields, type UserChanges } from "./repository.ts";
 import type { CreateUserBody, PublicUser, UpdateUserBody, UserItem } from "./schema.ts";
 
 /** bcrypt cost factor for stored password hashes. */
@@ -45,13 +41,6 @@ const isAdminCaller = (a: Pick<AuthContext, "profile" | "super">) => can(a, "use
 
 /** Lower-case, accent-free text for searching names and emails. */
 export const normalizeSearch = (s: string) => s.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase().trim();
-
-async function getWhatsappRef(companyId: number, whatsappId: number): Promise<{ id: number; name: string } | undefined> {
-  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.whatsapp(companyId, whatsappId) }));
-  if (!out.Item) return undefined;
-  const w = WhatsappItem.safeParse(out.Item);
-  return w.success ? { id: w.data.id, name: w.data.name } : { id: whatsappId, name: String(out.Item.name ?? "") };
-}
 
 /** Context for rendering users: the company's queues and the referenced connections. */
 interface RenderContext {

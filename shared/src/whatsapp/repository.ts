@@ -14,7 +14,7 @@ import { WhatsappItem, type SessionStatePatch } from "./schema.ts";
 
 type TxItem = NonNullable<TransactWriteCommandInput["TransactItems"]>[number];
 
-const WACONN_PREFIX = "WACONN#";
+const WACONN_PREFIX = keys.prefix.whatsapp;
 
 function parse(raw: Record<string, unknown> | undefined): WhatsappItem | null {
   return raw ? WhatsappItem.parse(raw) : null;
@@ -48,7 +48,7 @@ export type QueueRef = z.infer<typeof QueueRef>;
 export async function listQueueRefs(companyId: number): Promise<QueueRef[]> {
   const items = await queryAll({
     KeyConditionExpression: "PK = :pk AND begins_with(SK, :p)",
-    ExpressionAttributeValues: { ":pk": keys.companyPartition(companyId), ":p": "QUEUE#" },
+    ExpressionAttributeValues: { ":pk": keys.companyPartition(companyId), ":p": keys.prefix.queue },
     ProjectionExpression: "id, #n, color",
     ExpressionAttributeNames: { "#n": "name" },
   });

@@ -256,7 +256,7 @@ export async function findWhatsappByToken(token: string): Promise<WhatsappItem |
  * there), so no new ticket is routed into it; each changed connection gets a `whatsapp` update. Optimistic writes,
  * retried on a concurrent change (3 attempts per connection).
  */
-export async function removeQueueFromConnections(companyId: number, queueId: number): Promise<void> {
+export async function removeQueueFromWhatsapps(companyId: number, queueId: number): Promise<void> {
   for (const first of await listWhatsappItems(companyId)) {
     let prev: WhatsappItem | null = first;
     for (let attempt = 0; prev && attempt < 3; attempt++) {

@@ -1,12 +1,13 @@
 /**
- * THE access rule of the web's pages and menu (issue 10 §3; attendance.md §2 Route table, administration.md §6, §8):
- * a feature declares its `Access` (profiles, super flag, plan flag) in its `index.tsx`; `mayAccess` decides, the side
- * menu hides what it refuses and `RequireAccess` guards the routes:
- * - a refused profile goes to "/" at once;
+ * THE access rule of the web's pages and menu (issue 10 §3; issue 7 §2; attendance.md §2 Route table, §6,
+ * administration.md §6, §8): a feature declares its `Access` (a permission, super flag, plan flag) in its `index.tsx`;
+ * `mayAccess` decides with the shared permission table (`can` of `@atende/shared/access/permissions`, the one the
+ * server reads), the side menu hides what it refuses and `RequireAccess` guards the routes:
+ * - a refused permission goes to "/" at once;
  * - a missing plan flag, or a page for super users only, shows 'Esta empresa não possui permissão para acessar essa
  *   página! Estamos lhe redirecionando.' and goes to "/" after {@link NO_PERMISSION_REDIRECT_MS}.
- * When the shared permission table (`can(actor, permission)`) lands, only `mayAccess` changes.
  */
+import { can } from "@atende/shared/access/permissions";
 import { useEffect, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Navigate, useNavigate } from "react-router-dom";
@@ -27,13 +28,13 @@ registerTexts("access", {
 /** Delay before a page the plan does not allow sends the user to "/" (administration.md §9 "redirect delay 1 s"), in ms. */
 export const NO_PERMISSION_REDIRECT_MS = 1000;
 
-/** Why a user may not open a page: its profile, or the plan / super flag (which the spec answers with a toast). */
+/** Why a user may not open a page: its profile lacks the permission, or the plan / super flag (answered with a toast). */
 export type Refusal = "profile" | "plan";
 
 /** Null when `user` may open a page with `access` under the plan `flags`; else why not. */
 export function refusal(user: Pick<SessionUser, "profile" | "super">, access: Access | undefined, flags: PlanFlags | undefined): Refusal | null {
   if (!access) return null;
-  if (access.profiles && !user.super && !access.profiles.includes(user.profile)) return "profile";
+  if (access.permission && !can(user, access.permission)) return "profile";
   if (access.super && !user.super) return "plan";
   if (access.planFlag && !flags?.[access.planFlag]) return "plan";
   return null;

@@ -2,12 +2,14 @@
  * The feature declarations (issue 7 §6, issue 10 §3): who may open which page, every feature's texts complete in the
  * three languages, and the realtime frames a feature declares reaching its cache (tags as the example).
  */
+import { can, PERMISSIONS, PROFILES, type Permission } from "@atende/shared/access/permissions";
 import { QueryClient, type InfiniteData } from "@tanstack/react-query";
 import { describe, expect, it } from "vitest";
 import type { Session, SessionUser } from "../api/session.ts";
 import { dispatchRealtime } from "../realtime/handlers.ts";
 import { mayAccess, refusal } from "./access.tsx";
 import { features } from "./registry.tsx";
+import { KANBAN_SWITCH } from "./tags/TagDialog.tsx";
 import { tagsKeys } from "./tags/api.ts";
 import type { TagsPage } from "./tags/types.ts";
 
@@ -27,6 +29,20 @@ describe("feature access", () => {
       expect(mayAccess(user("admin"), accessOf(id), {}), id).toBe(true);
       expect(mayAccess(user("user", true), accessOf(id), {}), id).toBe(true);
     }
+  });
+
+  it("decides with the shared permission table: a page opens for exactly the profiles its permission lists", () => {
+    const declared = features.flatMap((f) => [f.access, ...f.routes.map((r) => r.access)]).filter((a) => a?.permission);
+    expect(declared.length).toBeGreaterThan(0);
+    for (const access of declared) {
+      for (const p of PROFILES) {
+        expect(mayAccess(user(p), access, {}), `${access!.permission} ${p}`).toBe(can(user(p), access!.permission!));
+        expect(mayAccess(user(p), access, {})).toBe((PERMISSIONS[access!.permission as Permission] as readonly string[]).includes(p));
+      }
+    }
+    // The kanban switch follows the table too: supervisors hold `tags:kanban`, agents do not.
+    expect(mayAccess(user("supervisor"), KANBAN_SWITCH, undefined)).toBe(true);
+    expect(mayAccess(user("user"), KANBAN_SWITCH, undefined)).toBe(false);
   });
 
   it("lets every profile open tickets, contacts and tags", () => {

@@ -1,28 +1,29 @@
 /**
  * A feature area of the SPA, declared whole in its own `features/<area>/index.tsx` (issue 7 §6): its routes, who may
- * open them (`access`: profiles, super flag, plan flag), its side-menu entry, its texts in pt/en/es and its realtime
+ * open them (`access`: permission, super flag, plan flag), its side-menu entry, its texts in pt/en/es and its realtime
  * handlers. `features/registry.tsx` lists the features; the router, the route guard, the side menu, i18next and the
  * realtime table are built from that list, so adding a feature changes no central file but the registry's list.
  */
+import type { Permission, ProfileName } from "@atende/shared/access/permissions";
 import type { ReactNode } from "react";
 import type { TextBundles } from "../i18n/index.ts";
 import type { RealtimeHandler } from "../realtime/handlers.ts";
 
 export type PlanFlag = "useCampaigns" | "useKanban" | "useOpenAi" | "useIntegrations" | "useSchedules" | "useInternalChat" | "useExternalApi";
 
-/** User profiles (administration.md §1). */
-export type Profile = "admin" | "supervisor" | "user";
+/** User profiles (administration.md §1), as the shared permission table lists them. */
+export type Profile = ProfileName;
 
 /** Menu groups of attendance.md §2 Side menu, in display order. */
 export type MenuGroup = "attendance" | "management" | "administration";
 
 /**
  * Who may open a page or see its menu entry (attendance.md §2 Route table, administration.md §6). Omitted parts do not
- * restrict. A super user passes every profile check. Read only through `features/access.ts`.
+ * restrict. Read only through `features/access.tsx`, which decides with the shared permission table (`can`).
  */
 export interface Access {
-  /** Profiles allowed (e.g. ["admin"]). */
-  profiles?: readonly Profile[];
+  /** A permission of the shared table (`@atende/shared/access/permissions`), e.g. `drawer-admin-items:view`. */
+  permission?: Permission;
   /** Only users with the super flag. */
   super?: boolean;
   /** Only companies whose plan has this flag. */
@@ -62,5 +63,5 @@ export interface Feature {
   realtime?: Record<string, RealtimeHandler>;
 }
 
-/** The access of admin pages: profile admin (or the super flag). */
-export const ADMIN_ONLY: Access = { profiles: ["admin"] };
+/** The access of the side menu's admin items and their pages (attendance.md §6 `drawer-admin-items:view`). */
+export const ADMIN_ONLY: Access = { permission: "drawer-admin-items:view" };

@@ -16,7 +16,7 @@ export interface RealtimeContext {
   endSessionElsewhere: () => void;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: a frame's data is checked by each handler (zod or guards) before use
 export type RealtimeHandler = (data: any, ctx: RealtimeContext) => void;
 
 const obj = (v: unknown): Record<string, unknown> => (v && typeof v === "object" ? (v as Record<string, unknown>) : {});

@@ -15,12 +15,12 @@ import { AppShell } from "../layout/AppShell.tsx";
 
 /** Renders its children only without a session; otherwise goes to "/". */
 export function PublicOnly({ children }: { children: ReactNode }) {
-  return useSession() ? <Navigate to="/" replace /> : <>{children}</>;
+  return useSession() ? <Navigate to="/" replace /> : children;
 }
 
 /** Renders its children only with a session; otherwise goes to /login. */
 export function PrivateOnly({ children }: { children: ReactNode }) {
-  return useSession() ? <>{children}</> : <Navigate to="/login" replace />;
+  return useSession() ? children : <Navigate to="/login" replace />;
 }
 
 export function AppRoutes() {

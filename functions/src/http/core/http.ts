@@ -89,11 +89,12 @@ function toResponse(result: unknown): HttpResponse {
 }
 
 /** The middy pipeline of one route: its middlewares chosen from its contract, then the implementation. */
+// biome-ignore lint/suspicious/noExplicitAny: any route's implementation, typed per route by `AreaImpls`
 export function routePipeline(def: RouteDef, impl: (ctx: RequestContext<any, any, any, any>) => Promise<unknown>) {
   const pipeline = middy<HttpEvent, HttpResponse>().use(errorHandler());
   if (checkResponses()) pipeline.use(responseContract(def));
   return pipeline
-    .use(auth(def.auth))
+    .use(auth(def))
     .use(def.multipart ? multipartOrJsonBody() : jsonBody(Boolean(def.body)))
     .use(validate(def))
     .handler(async (event) => {
@@ -120,6 +121,7 @@ export function routePipeline(def: RouteDef, impl: (ctx: RequestContext<any, any
  * `defs` defaults to the manifest's routes of the area (tests pass their own).
  */
 export function areaHandler<A extends Area>(area: A, impls: AreaImpls<A>, defs: RouteDef[] = routesOf(area)) {
+  // biome-ignore lint/suspicious/noExplicitAny: the area's implementations, each typed by its own contract in `AreaImpls`
   const byKey = impls as unknown as Record<string, (ctx: RequestContext<any, any, any, any>) => Promise<unknown>>;
   const missing = defs.filter((d) => !byKey[`${d.method} ${d.path}`]).map((d) => `${d.method} ${d.path}`);
   const extra = Object.keys(byKey).filter((k) => !defs.some((d) => `${d.method} ${d.path}` === k));
@@ -127,6 +129,7 @@ export function areaHandler<A extends Area>(area: A, impls: AreaImpls<A>, defs: 
   // Static paths first so `/api/users/list` wins over `/api/users/{id}`.
   const sorted = [...defs].sort((a, b) => Number(a.path.includes("{")) - Number(b.path.includes("{")));
   const router = httpRouterHandler<HttpEvent, HttpResponse>({
+    // biome-ignore lint/suspicious/noExplicitAny: middy's router types each handler with its own context generics
     routes: sorted.map((d) => ({ method: d.method, path: d.path, handler: routePipeline(d, byKey[`${d.method} ${d.path}`]) as any })),
     notFoundResponse: () => {
       throw new AppError("ERR_ROUTE_NOT_FOUND");
@@ -134,6 +137,7 @@ export function areaHandler<A extends Area>(area: A, impls: AreaImpls<A>, defs: 
   });
   return middy<HttpEvent, HttpResponse>()
     .use({ onError: async (request) => { request.response = errorResponse(request.error, request.event); } })
+    // biome-ignore lint/suspicious/noExplicitAny: the router is a middy handler whose generics differ from the outer one
     .handler(router as any) as unknown as (event: HttpEvent, context?: unknown) => Promise<HttpResponse>;
 }
 

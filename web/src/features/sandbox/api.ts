@@ -25,7 +25,7 @@ async function call<T>(method: "GET" | "POST", path: string, body?: unknown, kee
     keepalive,
   });
   const text = await res.text();
-  let parsed: unknown = undefined;
+  let parsed: unknown;
   try {
     parsed = text ? JSON.parse(text) : undefined;
   } catch {
@@ -73,7 +73,7 @@ export const simReceipts = (id: number, body: { auto: boolean } | { id: string; 
 export function randomMessageId(): string {
   const b = new Uint8Array(10);
   crypto.getRandomValues(b);
-  return "3EB0" + Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("").toUpperCase();
+  return `3EB0${Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("").toUpperCase()}`;
 }
 
 /** The customer edits one of their messages (Baileys `protocolMessage` MESSAGE_EDIT in a `messages.upsert`). */

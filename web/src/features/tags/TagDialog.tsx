@@ -13,8 +13,8 @@ import type { Access } from "../types.ts";
 import { useTagMutations } from "./api.ts";
 import type { Tag } from "./types.ts";
 
-/** Who may flag a tag as a kanban lane (administration.md §6). */
-export const KANBAN_SWITCH: Access = { profiles: ["admin", "supervisor"] };
+/** Who may flag a tag as a kanban lane (administration.md §6): the shared table's `tags:kanban`. */
+export const KANBAN_SWITCH: Access = { permission: "tags:kanban" };
 
 const { z } = rules;
 const schema = z.object({

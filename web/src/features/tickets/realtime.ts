@@ -13,6 +13,7 @@ import { canSee } from "@atende/shared/access/tickets";
 import type { RealtimeHandler } from "../../realtime/handlers.ts";
 import { apiRequest } from "../../api/client.ts";
 import i18n from "../../i18n/index.ts";
+import { visibilityOf } from "../settings/api.ts";
 import { viewerOf } from "./api.ts";
 import { removeTicket, upsertMessage, upsertTicket } from "./cache.ts";
 import { applyUnreadTicket, removeUnreadTicket } from "./notifications/unread.ts";
@@ -159,7 +160,7 @@ export const attendanceHandlers: Record<string, RealtimeHandler> = {
       const t = d.ticket;
       // Notify for my tickets, and for pending ones I may see (the one access rule, shared with the server).
       const me = { ...session.user, userId: session.user.id };
-      const mine = t.userId === session.user.id || (t.status === "pending" && canSee(me, t));
+      const mine = t.userId === session.user.id || (t.status === "pending" && canSee(me, t, visibilityOf(queryClient)));
       if (fresh && d.action === "create" && !message.fromMe && t.unreadMessages > 0 && lookingAt(t)) readWhileLooking(t);
       if (fresh && d.action === "create" && !message.fromMe && !t.isGroup && t.status !== "closed" && mine && message.mediaType !== "reactionMessage") notify(message, t);
     }

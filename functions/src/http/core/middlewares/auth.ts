@@ -1,20 +1,24 @@
 /**
  * Auth by the manifest's level: `public`/`apiToken` pass (no caller); otherwise the bearer token is verified and the
- * caller loaded fresh (companyId only from the token) — 401/403 `ERR_SESSION_EXPIRED` when it is not valid; `admin`
- * needs profile admin or super, `super` the super flag (403 `ERR_NO_PERMISSION`).
+ * caller loaded fresh (companyId only from the token) — 401/403 `ERR_SESSION_EXPIRED` when it is not valid; an
+ * operation's permission (`permissionOf`: its own, or `routes:admin` for the `admin` level) is checked with `can` of the
+ * shared table, and `super` needs the super flag (403 `ERR_NO_PERMISSION`).
  */
 import type middy from "@middy/core";
-import { authenticate, isAdmin } from "@atende/shared/auth/tokens";
-import type { AuthLevel } from "@atende/shared/contract";
+import { can } from "@atende/shared/access/permissions";
+import { authenticate } from "@atende/shared/auth/tokens";
+import { permissionOf, type OperationSpec } from "@atende/shared/contract";
 import { AppError } from "@atende/shared/errors";
 import { header, stateOf, type HttpEvent, type HttpResponse } from "../types.ts";
 
-export const auth = (level: AuthLevel): middy.MiddlewareObj<HttpEvent, HttpResponse> => ({
+export const auth = (op: Pick<OperationSpec, "auth" | "permission">): middy.MiddlewareObj<HttpEvent, HttpResponse> => ({
   before: async ({ event }) => {
+    const level = op.auth;
+    const permission = permissionOf(op);
     if (level === "public" || level === "apiToken") return;
     const bearer = header(event, "authorization")?.match(/^Bearer\s+(.+)$/i)?.[1];
     const caller = await authenticate(bearer);
-    if (level === "admin" && !isAdmin(caller)) throw new AppError("ERR_NO_PERMISSION");
+    if (permission && !can(caller, permission)) throw new AppError("ERR_NO_PERMISSION");
     if (level === "super" && !caller.super) throw new AppError("ERR_NO_PERMISSION");
     stateOf(event).auth = caller;
   },

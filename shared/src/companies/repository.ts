@@ -1,0 +1,58 @@
+/**
+ * DynamoDB access for companies (DESIGN.md §6): `C#<cid>` / `#COMPANY` items, listed through GSI1 `COMPANIES`, parsed
+ * with {@link CompanyItem} on read. A new company is written in one transaction with its first admin (and email
+ * marker) and its default settings.
+ */
+import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { ddb, tableName, transactWrite } from "../db/client.ts";
+import { failedConditionAt, isConditionFailed } from "../db/errors.ts";
+import { keys } from "../db/keys.ts";
+import { setFields } from "../db/update.ts";
+import { AppError } from "../errors.ts";
+import { defaultSettingItems, type SettingsMap } from "../settings/repository.ts";
+import { userCreateItems } from "../users/repository.ts";
+import type { UserItem } from "../users/schema.ts";
+import { CompanyItem } from "./schema.ts";
+
+/** Reads one company, or `undefined`. */
+export async function getCompany(companyId: number): Promise<CompanyItem | undefined> {
+  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.company(companyId), ConsistentRead: true }));
+  return out.Item ? CompanyItem.parse(out.Item) : undefined;
+}
+
+/**
+ * Writes a new company, its first admin with the email marker, and every default setting (`settingOverrides` replace
+ * defaults) in one transaction. Email taken → 409 `ERR_EMAIL_ALREADY_EXISTS`; company id taken → 409 `ERR_CONFLICT`.
+ */
+export async function putNewCompany(company: CompanyItem, admin: UserItem, settingOverrides?: Partial<SettingsMap>): Promise<void> {
+  try {
+    await transactWrite([
+          {
+            Put: {
+              TableName: tableName(),
+              Item: { ...keys.company(company.id), ...keys.companiesIndex(company.id), _type: "company", ...company },
+              ConditionExpression: "attribute_not_exists(PK)",
+            },
+          },
+          ...userCreateItems(admin),
+          ...defaultSettingItems(company.id, settingOverrides),
+        ]);
+  } catch (err) {
+    if (failedConditionAt(err, 2)) throw new AppError("ERR_EMAIL_ALREADY_EXISTS", 409);
+    if (failedConditionAt(err, 0)) throw new AppError("ERR_CONFLICT", 409);
+    throw err;
+  }
+}
+
+/** Sets the given attributes of an existing company; returns the new item. Missing company → 404 `ERR_NO_COMPANY_FOUND`. */
+export async function updateCompanyFields(companyId: number, set: Record<string, unknown>): Promise<CompanyItem> {
+  try {
+    const out = await ddb().send(
+      new UpdateCommand({ TableName: tableName(), Key: keys.company(companyId), ...setFields(set), ConditionExpression: "attribute_exists(PK)", ReturnValues: "ALL_NEW" }),
+    );
+    return CompanyItem.parse(out.Attributes);
+  } catch (err) {
+    if (isConditionFailed(err)) throw new AppError("ERR_NO_COMPANY_FOUND", 404);
+    throw err;
+  }
+}

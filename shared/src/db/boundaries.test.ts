@@ -1,0 +1,80 @@
+/**
+ * The repository boundary (issue 7 §5): DynamoDB commands are sent only from a feature's `repository.ts` and the
+ * listed storage modules, never from a service, an HTTP or WebSocket handler, or the web. A new file that needs the
+ * table goes into its feature's repository (or, for plumbing, into this list on purpose).
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { join, relative } from "node:path";
+import { describe, expect, it } from "vitest";
+
+const root = join(import.meta.dirname, "../../..");
+
+/** Files (outside `repository.ts` and `shared/src/db/`) that may talk to DynamoDB: storage plumbing, not features. */
+const STORAGE_MODULES = new Set([
+  "shared/src/auth/tokens.ts",
+  "shared/src/auth/throttle.ts",
+  "shared/src/auth/ws-ticket.ts",
+  "shared/src/events/outbox.ts",
+  "shared/src/ingest/parking.ts",
+  "shared/src/messages/delivery.ts",
+  "shared/src/realtime/connections.ts",
+  "shared/src/search/index.ts",
+  "shared/src/search/writes.ts",
+  "shared/src/seed/seed.ts",
+  "session-runner/src/auth-state.ts",
+  "session-runner/src/commands.ts",
+  "session-runner/src/lease.ts",
+]);
+
+/**
+ * Paging loops not yet moved onto `queryPages` (files other work owns at the time of writing): remove a line when
+ * its loop moves, never add one.
+ */
+const PAGING_LOOP_LEFT = new Set([
+  "shared/src/messages/delivery.ts",
+  "shared/src/search/index.ts",
+  "shared/src/tickets/repository.ts",
+  "session-runner/src/auth-state.ts",
+]);
+
+function sources(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (name === "node_modules" || name === "dist" || name === "testing") return [];
+    if (statSync(path).isDirectory()) return sources(path);
+    return /\.tsx?$/.test(name) && !/\.test\.tsx?$|(^|\.)testkit\.ts$|\.d\.ts$/.test(name) ? [path] : [];
+  });
+}
+
+/** The product's source files (tests and test kits excluded), relative to the repository root. */
+const files = ["shared/src", "functions/src", "session-runner/src", "web/src"].flatMap((d) => sources(join(root, d))).map((p) => relative(root, p));
+
+/** True when the file imports DynamoDB commands or sends through the shared client. */
+const talksToDynamo = (path: string) => {
+  const text = readFileSync(join(root, path), "utf8");
+  return /from\s+["']@aws-sdk\/(lib-dynamodb|client-dynamodb)["']/.test(text) || /from\s+["'][^"']*db\/client(\.ts)?["']/.test(text);
+};
+
+describe("repository boundary", () => {
+  it("finds the product's sources", () => {
+    expect(files.filter((f) => f.endsWith("service.ts")).length).toBeGreaterThan(10);
+  });
+
+  it("no service imports DynamoDB commands or the client: they call their feature's repository", () => {
+    expect(files.filter((f) => /service\.ts$/.test(f) && talksToDynamo(f))).toEqual([]);
+  });
+
+  it("no HTTP or WebSocket handler and nothing in the web talks to DynamoDB", () => {
+    expect(files.filter((f) => /^(functions|web)\//.test(f) && talksToDynamo(f))).toEqual([]);
+  });
+
+  it("only repositories, shared/src/db and the listed storage modules do", () => {
+    const others = files.filter((f) => talksToDynamo(f) && !f.endsWith("/repository.ts") && !f.startsWith("shared/src/db/") && !STORAGE_MODULES.has(f));
+    expect(others).toEqual([]);
+  });
+
+  it("the paging loop (start = page.LastEvaluatedKey) lives only in shared/src/db/query.ts", () => {
+    const loops = files.filter((f) => /\b\w+\s*=\s*\w+\.LastEvaluatedKey\s*;/.test(readFileSync(join(root, f), "utf8")));
+    expect(loops.filter((f) => !PAGING_LOOP_LEFT.has(f))).toEqual(["shared/src/db/query.ts"]);
+  });
+});
