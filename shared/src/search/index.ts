@@ -44,6 +44,7 @@ import { batchGetContacts, queryContactsByName, queryContactsByNumber } from "..
 import type { ContactItem } from "../contacts/schema.ts";
 import { batchGetTickets, queryTicketIndex } from "../tickets/repository.ts";
 import type { TicketItem } from "../tickets/schema.ts";
+import { attachSummaries, summariesOf } from "../tickets/summaries.ts";
 import { normalizeName } from "../contacts/normalize.ts";
 import { contactMatchesAll, gramOf, isIndexedWord, queryTokens, type QueryToken } from "./tokens.ts";
 
@@ -264,5 +265,5 @@ export const search: Search = {
 
 function stripTicket(t: TicketItem & { _sk?: string; _key?: unknown }): TicketItem {
   const { _sk, _key, ...rest } = t;
-  return rest as TicketItem;
+  return attachSummaries(rest as TicketItem, summariesOf(t));
 }

@@ -1,10 +1,11 @@
 /**
  * Auth by the manifest's level: `public`/`apiToken` pass (no caller); otherwise the bearer token is verified and the
- * caller loaded fresh (companyId only from the token) — 401/403 `ERR_SESSION_EXPIRED` when it is not valid; `admin`
+ * caller loaded (companyId only from the token; the user item read is reused for 2 s per token version, see
+ * `authenticateCached`) — 401/403 `ERR_SESSION_EXPIRED` when it is not valid; `admin`
  * needs profile admin or super, `super` the super flag (403 `ERR_NO_PERMISSION`).
  */
 import type middy from "@middy/core";
-import { authenticate, isAdmin } from "@atende/shared/auth/tokens";
+import { authenticateCached, isAdmin } from "@atende/shared/auth/tokens";
 import type { AuthLevel } from "@atende/shared/contract";
 import { AppError } from "@atende/shared/errors";
 import { header, stateOf, type HttpEvent, type HttpResponse } from "../types.ts";
@@ -13,7 +14,7 @@ export const auth = (level: AuthLevel): middy.MiddlewareObj<HttpEvent, HttpRespo
   before: async ({ event }) => {
     if (level === "public" || level === "apiToken") return;
     const bearer = header(event, "authorization")?.match(/^Bearer\s+(.+)$/i)?.[1];
-    const caller = await authenticate(bearer);
+    const caller = await authenticateCached(bearer);
     if (level === "admin" && !isAdmin(caller)) throw new AppError("ERR_NO_PERMISSION");
     if (level === "super" && !caller.super) throw new AppError("ERR_NO_PERMISSION");
     stateOf(event).auth = caller;
