@@ -23,7 +23,7 @@ import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { gzipSync } from "node:zlib";
 import { join, resolve } from "node:path";
 import WebSocket from "ws";
-import { startDynamo } from "../infra/local/src/dynamo.ts";
+import { startBenchDynamo } from "./bench/dynamo.ts";
 import { load, summarize } from "./bench/stats.ts";
 import { seedTickets, type SeedNames } from "./bench/seed.ts";
 import { caseRow, dynamoPids } from "./bench/http-load.ts";
@@ -37,7 +37,7 @@ const results: Record<string, unknown> = { at: new Date().toISOString(), node: p
 
 process.env.LOG_LEVEL = "silent";
 process.env.TABLE_NAME = `bench-${Date.now()}`;
-const dynamo = await startDynamo();
+const dynamo = await startBenchDynamo();
 const { startLocalStack } = await import("../infra/local/src/stack.ts");
 const stack = await startLocalStack({ port: 0, inMemory: true, dynamoEndpoint: dynamo.endpoint });
 const { makeCompany } = await import("../test/helpers.ts");

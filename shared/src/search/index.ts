@@ -30,6 +30,10 @@
  * at most 8 index pages, so a rare match after many refused candidates may give a short page with a cursor. Cursors are
  * opaque and name their index partition, which must belong to the caller's company (else 400 `ERR_INVALID_CURSOR`).
  *
+ * ## Data stored before the index
+ * `backfill.ts` `backfillSearchIndex(companyId)` indexes a company's older contacts and messages: idempotent,
+ * resumable (progress item `keys.searchBackfill`), bounded per run; walks by keys only.
+ *
  * ## Another engine
  * An OpenSearch adapter implements the same two methods (documents: contacts with name/email/number n-grams; messages
  * with ticketId, queueId, userId, status) and can push `accept`'s rules down as filters; callers do not change.

@@ -242,6 +242,10 @@ export async function setTicketAttributes(companyId: number, ticketId: number, a
   }
 }
 
+/** The attributes a list page reads of each ticket item (see {@link queryTicketIndex}). */
+const LIST_ATTRIBUTES = ["PK", "SK", ...Object.keys(TicketItem.shape), "sumContact", "sumQueue", "sumUser", "sumWhatsapp", "sumTags"];
+const LIST_NAMES = Object.fromEntries(LIST_ATTRIBUTES.map((a, i) => [`#p${i}`, a]));
+
 /** Which list index a query uses. */
 export type TicketIndex = "GSI1" | "GSI2" | "GSI3" | "GSI4";
 
@@ -277,7 +281,9 @@ export async function queryTicketIndex(
       KeyConditionExpression: cond,
       ExpressionAttributeValues: values,
       ...(opts.filter ? { FilterExpression: opts.filter.expression } : {}),
-      ...(opts.filter?.names ? { ExpressionAttributeNames: opts.filter.names } : {}),
+      // Only what a row needs (the item's fields, its summaries and the keys of the cursor): less for DynamoDB to send and for us to parse.
+      ProjectionExpression: [...LIST_ATTRIBUTES.map((_, i) => `#p${i}`), `${index}PK`, `${index}SK`].join(", "),
+      ExpressionAttributeNames: { ...LIST_NAMES, ...(opts.filter?.names ?? {}) },
       ScanIndexForward: false,
       Limit: opts.limit,
       ExclusiveStartKey: opts.startKey,
