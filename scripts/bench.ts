@@ -63,7 +63,7 @@ async function tenant() {
 }
 
 /** DynamoDB Local's processes (CPU accounting of the product's processes). */
-const ddbPids = dynamoPids(dynamo.port);
+const ddbPids = dynamoPids(dynamo.port).length ? dynamoPids(dynamo.port) : dynamo.pid ? [dynamo.pid] : [];
 if (!ddbPids.length) console.log("DynamoDB Local's process was not found in /proc: its CPU is not counted");
 
 function table(title: string, rows: Record<string, unknown>[]) {
