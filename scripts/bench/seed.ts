@@ -11,7 +11,6 @@ import { ticketRecord } from "../../shared/src/tickets/repository.ts";
 import { TicketItem } from "../../shared/src/tickets/schema.ts";
 import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { keys } from "../../shared/src/db/keys.ts";
-import { contactIndexItems } from "../../shared/src/search/writes.ts";
 import { contactSummaryOf, type TicketSummaries } from "../../shared/src/tickets/summaries.ts";
 
 /** What the rows show of a tenant's queues, connection and user (the summaries the product stores on ticket items). */
@@ -57,7 +56,7 @@ export async function batchPut(items: Record<string, unknown>[], parallel = 8): 
 }
 
 /**
- * Seeds `n` contacts (with their search-index grams) and `n` tickets (40% open assigned to `userId`, 40% pending, 20% closed; three queues) in a
+ * Seeds `n` contacts and `n` tickets (40% open assigned to `userId`, 40% pending, 20% closed; three queues) in a
  * company. `searchShare` of the contacts are named "Mariana ..." so a search for "mariana" matches that share.
  * With `status`, every ticket gets that status (open and closed ones assigned to `userId`). With `names`, tickets carry
  * the row summaries the product writes (as tickets created through it do).
@@ -72,7 +71,7 @@ export async function seedTickets(opts: { companyId: number; whatsappId: number;
     const name = i % Math.round(1 / share) === 0 ? `Mariana ${LAST[i % LAST.length]} ${i}` : `${FIRST[i % FIRST.length]} ${LAST[(i * 7) % LAST.length]} ${i}`;
     const number = `55119${String(i).padStart(8, "0")}`;
     const contact = ContactItem.parse({ id: i, companyId, uuid: randomUUID(), name, number, jids: [`${number}@s.whatsapp.net`], createdAt: at, updatedAt: at });
-    items.push(contactRecord(contact), ...contactIndexItems(contact));
+    items.push(contactRecord(contact));
     const r = i % 5;
     const status = opts.status ?? (r < 2 ? "open" : r < 4 ? "pending" : "closed");
     const ticket = TicketItem.parse({
