@@ -16,7 +16,7 @@
  * - faults (issue 8): inbound messages/s while 5% of DynamoDB calls fail (throttling, 5xx, conflicts), with the
  *   parked ones re-driven and every message counted as stored; and the peak RSS of this process (which hosts the
  *   ingest) under a media storm: a 1.5 GB document announcement and 50 images of 1 MiB at once.
- * Usage: `npm run bench [-- --sizes=1000,10000,100000] [-- --searchSizes=1000,10000,100000] [-- --only=ingest,tickets,search,web,faults] [-- --renderTickets=5000]`.
+ * Usage: `npm run bench [-- --sizes=1000,10000,100000] [-- --reps=200,400] [-- --searchSizes=1000,10000,100000] [-- --only=ingest,tickets,search,web,faults] [-- --renderTickets=5000]`.
  */
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { gzipSync } from "node:zlib";
@@ -31,6 +31,9 @@ import { measureTicketListRender } from "./bench/web-render.ts";
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, "").split("=")) as [string, string][]);
 const sizes = (args.sizes ?? "1000,10000,100000").split(",").map(Number);
 const only = new Set((args.only ?? "ingest,tickets,search,web,faults").split(","));
+/** Requests per case at concurrency 1 and 10 (`--reps=200,400`). */
+const [c1Reps, c10Reps] = (args.reps ?? "200,400").split(",").map(Number);
+const reps = { c1: c1Reps, c10: c10Reps };
 const root = resolve(import.meta.dirname, "..");
 const results: Record<string, unknown> = { at: new Date().toISOString(), node: process.version };
 
@@ -187,7 +190,9 @@ try {
         const r = await fetch(url, { headers: { authorization: `Bearer ${t.admin.token}` } });
         if (r.status !== 200) throw new Error(`${label}: HTTP ${r.status} ${await r.text()}`);
         const body = await r.json();
-        rows.push({ tickets: n, seedS: seedSeconds, list: label, rows: body.tickets?.length, ...(await caseRow(url, t.admin.token, ddbPids)) });
+        const row = { tickets: n, seedS: seedSeconds, list: label, rows: body.tickets?.length, ...(await caseRow(url, t.admin.token, ddbPids, reps)) };
+        rows.push(row);
+        console.log(JSON.stringify(row)); // each row as soon as it is measured (long runs on a busy machine)
       }
     }
     results.tickets = rows;
@@ -204,7 +209,7 @@ try {
       const items = await seedSearch({ companyId: t.companyId, whatsappId: t.whatsappId, userId: t.admin.id, queueIds: t.queueIds, n, names: t.names });
       const seedSeconds = Math.round((performance.now() - s0) / 100) / 10;
       console.log(`search: seeded ${n} tickets (${items} items) in ${seedSeconds} s`);
-      rows.push(...(await runSearchCases(stack.url, t.admin.token, n, seedSeconds, ddbPids)));
+      rows.push(...(await runSearchCases(stack.url, t.admin.token, n, seedSeconds, ddbPids, reps)));
       cost ??= await measureWriteCost(t.companyId, 1);
     }
     results.search = { rows, writeCostPerMessage: cost };

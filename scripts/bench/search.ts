@@ -128,7 +128,9 @@ export async function runSearchCases(baseUrl: string, token: string, n: number, 
   const rows: Record<string, unknown>[] = [];
   for (const [label, path] of searchCases(n)) {
     const body = await (await fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } })).json();
-    rows.push({ tickets: n, seedS: seedSeconds, case: label, rows: (body.tickets ?? body.contacts)?.length, ...(await caseRow(`${baseUrl}${path}`, token, ddbPids, reps)) });
+    const row = { tickets: n, seedS: seedSeconds, case: label, rows: (body.tickets ?? body.contacts)?.length, ...(await caseRow(`${baseUrl}${path}`, token, ddbPids, reps)) };
+    rows.push(row);
+    console.log(JSON.stringify(row));
   }
   return rows;
 }
