@@ -2,7 +2,8 @@
  * HTTP load with CPU accounting for `npm run bench` (issue 10 §2): requests come from a separate client process
  * (`load-client.mjs`), and the CPU time the product spends on them is read from the operating system's accounting
  * (`/proc/<pid>/stat` utime + stime, all threads) of the product's processes — this Node process (the local stack: gateway,
- * handlers, SDK) and DynamoDB Local's Java — sampled right before and after each timed run.
+ * handlers, SDK) and DynamoDB Local's Java — sampled right before and after each timed run, less what the same
+ * processes spend when idle (their background timers and pollers, measured over 3 s before each run).
  */
 import { spawn } from "node:child_process";
 import { execSync } from "node:child_process";
@@ -35,6 +36,9 @@ export function dynamoPids(port: number): number[] {
   return out;
 }
 
+/** Length of the idle window measured before each run (ms). */
+const IDLE_WINDOW_MS = 3000;
+
 /** One timed run's figures: latency percentiles (ms), requests/s and product CPU per request (ms). */
 export interface RunFigures {
   p50: number;
@@ -57,20 +61,32 @@ export async function measureGet(url: string, token: string, ddbPids: number[], 
   const lines = createInterface({ input: child.stdout });
   const out: RunFigures[] = [];
   let before = { node: 0, ddb: 0 };
+  let idleRate = { node: 0, ddb: 0 };
+  let runStart = 0;
   const sample = () => ({ node: cpuMs(process.pid), ddb: ddbPids.reduce((a, p) => a + cpuMs(p), 0) });
   const exited = new Promise<number>((res) => child.once("exit", (code) => res(code ?? 1)));
   for await (const line of lines) {
     if (line.startsWith("start ")) {
+      // The stack's own background work (SQS pollers, the minute tick, timers) while no request runs: measured over
+      // an idle window and subtracted, so the figure is the CPU the requests cost.
+      const idle0 = sample();
+      const t0 = performance.now();
+      await new Promise((r) => setTimeout(r, IDLE_WINDOW_MS));
+      const idle1 = sample();
+      const idleMs = performance.now() - t0;
+      idleRate = { node: (idle1.node - idle0.node) / idleMs, ddb: (idle1.ddb - idle0.ddb) / idleMs };
       before = sample();
+      runStart = performance.now();
       child.stdin.write("go\n");
     } else if (line.startsWith("done ")) {
       const after = sample();
+      const wall = performance.now() - runStart;
       const json = JSON.parse(line.slice(line.indexOf("{"))) as { durations: number[]; seconds: number };
       const n = json.durations.length;
       const s = summarize(json.durations);
       const r = (x: number) => Math.round(x * 100) / 100;
-      const nodeCpu = (after.node - before.node) / n;
-      const ddbCpu = (after.ddb - before.ddb) / n;
+      const nodeCpu = Math.max(0, after.node - before.node - idleRate.node * wall) / n;
+      const ddbCpu = Math.max(0, after.ddb - before.ddb - idleRate.ddb * wall) / n;
       out.push({ p50: s.p50, p95: s.p95, p99: s.p99, rps: Math.round(n / json.seconds), nodeCpuMs: r(nodeCpu), ddbCpuMs: r(ddbCpu), cpuMs: r(nodeCpu + ddbCpu) });
       child.stdin.write("next\n");
     }
