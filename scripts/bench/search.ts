@@ -16,8 +16,9 @@ import { MessageItem } from "../../shared/src/messages/schema.ts";
 import { contactIndexItems, messageIndexWrites, ticketWordItems } from "../../shared/src/search/writes.ts";
 import { ticketRecord } from "../../shared/src/tickets/repository.ts";
 import { TicketItem } from "../../shared/src/tickets/schema.ts";
-import { batchPut } from "./seed.ts";
-import { load, summarize } from "./stats.ts";
+import { caseRow } from "./http-load.ts";
+import { batchPut, seedSummaries, type SeedNames } from "./seed.ts";
+import { summarize } from "./stats.ts";
 
 const FIRST = ["Ana", "Bruno", "Carla", "Diego", "Eduarda", "Felipe", "Gabriela", "Heitor", "Isabela", "João", "Karina", "Lucas", "Natália", "Otávio", "Paula", "Rafael", "Sofia", "Thiago", "Vitória", "Wagner"];
 /** 40 surnames: "Lima" is 1 in 40 contacts. */
@@ -44,7 +45,7 @@ function bodies(i: number): string[] {
 }
 
 /** Seeds `n` contacts and tickets (5 messages each) in the company with every index item; returns items written. */
-export async function seedSearch(opts: { companyId: number; whatsappId: number; userId: number; queueIds: number[]; n: number }): Promise<number> {
+export async function seedSearch(opts: { companyId: number; whatsappId: number; userId: number; queueIds: number[]; n: number; names?: SeedNames }): Promise<number> {
   const { companyId, whatsappId, userId, queueIds, n } = opts;
   const base = Date.parse("2026-01-01T00:00:00Z");
   let written = 0;
@@ -64,7 +65,7 @@ export async function seedSearch(opts: { companyId: number; whatsappId: number; 
         id: i, uuid: randomUUID(), companyId, status, contactId: i, whatsappId, queueId: queueIds[i % queueIds.length],
         userId: status === "pending" ? null : userId, lastMessage: texts[4], unreadMessages: i % 3, createdAt: at, updatedAt: at,
       });
-      items.push(ticketRecord(ticket));
+      items.push(ticketRecord(ticket, seedSummaries(opts.names, contact, ticket)));
       texts.forEach((body, k) => {
         const ts = new Date(base + i * 60000 + k * 1000).toISOString();
         const m = MessageItem.parse({ id: `B${i}M${k}`, ticketId: i, companyId, contactId: i, whatsappId, remoteJid: `${number}@s.whatsapp.net`, body, fromMe: k % 2 === 1, waTimestamp: ts, createdAt: ts, updatedAt: ts });
@@ -119,20 +120,17 @@ export function searchCases(n: number): [string, string][] {
   ];
 }
 
-/** Runs every case `c1` times at concurrency 1 and `c10` times at 10; rows for the results table. */
-export async function runSearchCases(baseUrl: string, token: string, n: number, seedSeconds: number, reps = { c1: 200, c10: 400 }) {
+/**
+ * Runs every case through the local gateway from a separate client process: 200 requests at concurrency 1 and 400 at
+ * concurrency 10, with the product's CPU per request (this process + DynamoDB Local `ddbPids`); rows for the table.
+ */
+export async function runSearchCases(baseUrl: string, token: string, n: number, seedSeconds: number, ddbPids: number[], reps = { c1: 200, c10: 400 }) {
   const rows: Record<string, unknown>[] = [];
   for (const [label, path] of searchCases(n)) {
-    const get = async () => {
-      const r = await fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } });
-      if (r.status !== 200) throw new Error(`${label}: HTTP ${r.status} ${await r.text()}`);
-      await r.json();
-    };
     const body = await (await fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } })).json();
-    await load(20, 1, get);
-    const c1 = await load(reps.c1, 1, get);
-    const c10 = await load(reps.c10, 10, get);
-    rows.push({ tickets: n, seedS: seedSeconds, case: label, rows: (body.tickets ?? body.contacts)?.length, "c1 p50": c1.p50, "c1 p99": c1.p99, "c1 rps": c1.rps, "c10 p50": c10.p50, "c10 p99": c10.p99, "c10 rps": c10.rps });
+    const row = { tickets: n, seedS: seedSeconds, case: label, rows: (body.tickets ?? body.contacts)?.length, ...(await caseRow(`${baseUrl}${path}`, token, ddbPids, reps)) };
+    rows.push(row);
+    console.log(JSON.stringify(row));
   }
   return rows;
 }

@@ -11,6 +11,26 @@ import { ticketRecord } from "../../shared/src/tickets/repository.ts";
 import { TicketItem } from "../../shared/src/tickets/schema.ts";
 import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { keys } from "../../shared/src/db/keys.ts";
+import { contactSummaryOf, type TicketSummaries } from "../../shared/src/tickets/summaries.ts";
+
+/** What the rows show of a tenant's queues, connection and user (the summaries the product stores on ticket items). */
+export interface SeedNames {
+  queues: Map<number, { id: number; name: string; color: string }>;
+  whatsapp: { id: number; name: string; status: string };
+  user: { id: number; name: string };
+}
+
+/** The summaries the product would store on a seeded ticket (`tickets/summaries.ts`). */
+export function seedSummaries(names: SeedNames | undefined, contact: ContactItem, t: TicketItem): TicketSummaries | undefined {
+  if (!names) return undefined;
+  return {
+    contact: contactSummaryOf(contact),
+    queue: t.queueId != null ? (names.queues.get(t.queueId) ?? null) : null,
+    whatsapp: names.whatsapp,
+    user: t.userId != null ? names.user : null,
+    tags: [],
+  };
+}
 
 const FIRST = ["Ana", "Bruno", "Carla", "Diego", "Eduarda", "Felipe", "Gabriela", "Heitor", "Isabela", "João", "Karina", "Lucas", "Natália", "Otávio", "Paula", "Rafael", "Sofia", "Thiago", "Vitória", "Wagner"];
 const LAST = ["Silva", "Santos", "Oliveira", "Souza", "Lima", "Pereira", "Costa", "Rodrigues", "Almeida", "Nascimento"];
@@ -38,9 +58,10 @@ export async function batchPut(items: Record<string, unknown>[], parallel = 8): 
 /**
  * Seeds `n` contacts and `n` tickets (40% open assigned to `userId`, 40% pending, 20% closed; three queues) in a
  * company. `searchShare` of the contacts are named "Mariana ..." so a search for "mariana" matches that share.
- * With `status`, every ticket gets that status (open and closed ones assigned to `userId`).
+ * With `status`, every ticket gets that status (open and closed ones assigned to `userId`). With `names`, tickets carry
+ * the row summaries the product writes (as tickets created through it do).
  */
-export async function seedTickets(opts: { companyId: number; whatsappId: number; userId: number; queueIds: number[]; n: number; searchShare?: number; status?: "open" | "pending" | "closed" }) {
+export async function seedTickets(opts: { companyId: number; whatsappId: number; userId: number; queueIds: number[]; n: number; searchShare?: number; status?: "open" | "pending" | "closed"; names?: SeedNames }) {
   const { companyId, whatsappId, userId, queueIds, n } = opts;
   const share = opts.searchShare ?? 0.05;
   const base = Date.parse("2026-01-01T00:00:00Z");
@@ -57,7 +78,7 @@ export async function seedTickets(opts: { companyId: number; whatsappId: number;
       id: i, uuid: randomUUID(), companyId, status, contactId: i, whatsappId, queueId: queueIds[i % queueIds.length],
       userId: status === "pending" ? null : userId, lastMessage: `Mensagem ${i}`, unreadMessages: i % 3, createdAt: at, updatedAt: at,
     });
-    items.push(ticketRecord(ticket));
+    items.push(ticketRecord(ticket, seedSummaries(opts.names, contact, ticket)));
   }
   await batchPut(items);
   // Keep the id counters ahead of the seeded ids.

@@ -155,5 +155,36 @@ export async function authenticate(bearer: string | undefined): Promise<AuthCont
   return loadAuthContext(await verifyToken(bearer, "access"));
 }
 
+/** How long (ms) the HTTP path reuses a caller's context read from the user item (issue 10 §2). */
+export const AUTH_CACHE_MS = 2000;
+const AUTH_CACHE_MAX = 10_000;
+const authCache = new Map<string, { tokenVersion: number; at: number; ctx: AuthContext }>();
+
+/**
+ * {@link authenticate} for the HTTP API (issue 10 §2: the caller read once, cached briefly): the caller's context is
+ * reused for {@link AUTH_CACHE_MS} when the token carries the same token version as the cached read (a token of
+ * another version always reads the user item again, so a new login or a revocation is never served from the cache).
+ * This process drops a user's entry at once on `user.updated|deleted|loggedIn|revoked` ({@link forgetAuthContext},
+ * called by the events listener); other processes see a profile, queue or revocation change within
+ * {@link AUTH_CACHE_MS}. Errors as {@link authenticate}. The WebSocket `$connect` keeps reading fresh.
+ */
+export async function authenticateCached(bearer: string | undefined): Promise<AuthContext> {
+  if (!bearer) throw new AppError("ERR_SESSION_EXPIRED", 401);
+  const claims = await verifyToken(bearer, "access");
+  const k = `${claims.companyId}:${claims.userId}`;
+  const hit = authCache.get(k);
+  const now = Date.now();
+  if (hit && hit.tokenVersion === claims.tokenVersion && now - hit.at < AUTH_CACHE_MS) return { ...hit.ctx, queueIds: [...hit.ctx.queueIds] };
+  const ctx = await loadAuthContext(claims);
+  if (authCache.size >= AUTH_CACHE_MAX) authCache.delete(authCache.keys().next().value!);
+  authCache.set(k, { tokenVersion: ctx.tokenVersion, at: now, ctx: { ...ctx, queueIds: [...ctx.queueIds] } });
+  return ctx;
+}
+
+/** Drops the cached context of a user (their profile, queues or sessions changed). */
+export function forgetAuthContext(companyId: number, userId: number): void {
+  authCache.delete(`${companyId}:${userId}`);
+}
+
 /** True for admins and super users (the spec's admin permissions). */
 export const isAdmin = (a: Pick<AuthContext, "profile" | "super">) => a.profile === "admin" || a.super;

@@ -118,6 +118,8 @@ export const keys = {
   /** Message search word: one item per (word, ticket), newest ticket first; `n` counts the ticket's messages with it. */
   searchWord: (cid: Id, word: string, tid: Id) => ({ PK: `C#${cid}#SW#${word}`, SK: `T#${pad(tid)}` }),
   searchWordPK: (cid: Id, word: string) => `C#${cid}#SW#${word}`,
+  /** Progress of the company's search-index backfill (`search/backfill.ts`): cursor, done, counts. */
+  searchBackfill: (cid: Id) => ({ PK: `C#${cid}#SEARCHBACKFILL`, SK: "#" }),
 
   // ---- realtime -----------------------------------------------------------
   wsConnection: (connectionId: string) => ({ PK: `WS#${connectionId}`, SK: "#" }),

@@ -1,6 +1,7 @@
 /**
  * Domain events, the ONE place (issue 7 §1): the core event catalog and the listeners — realtime, sockets (access
- * changes reach open sockets), counters, webhooks — run in this order (counters deferred). Services import `dispatch` from here. See `./README.md`.
+ * changes reach open sockets), auth cache (drops a changed user's cached context), ticket summaries (names, colours and statuses stored on ticket items,
+ * `tickets/summaries.ts`), counters, webhooks — run in this order (counters deferred). Services import `dispatch` from here. See `./README.md`.
  */
 import "./core.ts";
 import { countersListener } from "./counters.ts";
@@ -8,9 +9,13 @@ import { realtimeListener } from "./realtime.ts";
 import { socketsListener } from "./sockets.ts";
 import { addListener } from "./registry.ts";
 import { webhooksListener } from "./webhooks.ts";
+import { ticketSummariesListener } from "../tickets/summaries.ts";
+import { authCacheListener } from "../auth/cache-listener.ts";
 
+addListener(authCacheListener);
 addListener(realtimeListener);
 addListener(socketsListener);
+addListener(ticketSummariesListener);
 addListener(countersListener);
 addListener(webhooksListener);
 

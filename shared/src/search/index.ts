@@ -30,6 +30,10 @@
  * at most 8 index pages, so a rare match after many refused candidates may give a short page with a cursor. Cursors are
  * opaque and name their index partition, which must belong to the caller's company (else 400 `ERR_INVALID_CURSOR`).
  *
+ * ## Data stored before the index
+ * `backfill.ts` `backfillSearchIndex(companyId)` indexes a company's older contacts and messages: idempotent,
+ * resumable (progress item `keys.searchBackfill`), bounded per run; walks by keys only.
+ *
  * ## Another engine
  * An OpenSearch adapter implements the same two methods (documents: contacts with name/email/number n-grams; messages
  * with ticketId, queueId, userId, status) and can push `accept`'s rules down as filters; callers do not change.
@@ -44,6 +48,7 @@ import { batchGetContacts, queryContactsByName, queryContactsByNumber } from "..
 import type { ContactItem } from "../contacts/schema.ts";
 import { batchGetTickets, queryTicketIndex } from "../tickets/repository.ts";
 import type { TicketItem } from "../tickets/schema.ts";
+import { attachSummaries, summariesOf } from "../tickets/summaries.ts";
 import { normalizeName } from "../contacts/normalize.ts";
 import { contactMatchesAll, gramOf, isIndexedWord, queryTokens, type QueryToken } from "./tokens.ts";
 
@@ -267,5 +272,5 @@ export const search: Search = {
 
 function stripTicket(t: TicketItem & { _sk?: string; _key?: unknown }): TicketItem {
   const { _sk, _key, ...rest } = t;
-  return rest as TicketItem;
+  return attachSummaries(rest as TicketItem, summariesOf(t));
 }

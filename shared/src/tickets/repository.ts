@@ -13,13 +13,14 @@ import { keys, pad } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
 import { dropEdgeOfDeletedTicket } from "../tags/repository.ts";
 import { TicketItem } from "./schema.ts";
+import { attachSummaries, loadSummaries, parseTicket, summariesOf, summaryAttributes, type TicketSummaries } from "./summaries.ts";
 
 /** The list-index attributes of a ticket (GSI3 only when assigned). */
 export const ticketIndexKeys = (t: TicketItem) => keys.ticketIndexes(t);
 
-/** The full stored item of a ticket. */
-export function ticketRecord(t: TicketItem): Record<string, unknown> {
-  return { ...t, ...keys.ticket(t.companyId, t.id), ...ticketIndexKeys(t), _type: "ticket" };
+/** The full stored item of a ticket, with the row summaries (`summaries.ts`) when given. */
+export function ticketRecord(t: TicketItem, summaries?: TicketSummaries): Record<string, unknown> {
+  return { ...t, ...keys.ticket(t.companyId, t.id), ...ticketIndexKeys(t), ...(summaries ? summaryAttributes(summaries) : {}), _type: "ticket" };
 }
 
 /** True for statuses that hold the ACTIVE marker. */
@@ -28,7 +29,7 @@ export const isActiveStatus = (s: string) => s === "open" || s === "pending";
 /** Reads one ticket of the company, or null. */
 export async function getTicketItem(companyId: number, ticketId: number, consistent = false): Promise<TicketItem | null> {
   const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.ticket(companyId, ticketId), ConsistentRead: consistent }));
-  return out.Item ? TicketItem.parse(out.Item) : null;
+  return out.Item ? parseTicket(out.Item) : null;
 }
 
 /** Reads many tickets of the company in one batch; returns them by id. */
@@ -36,7 +37,7 @@ export async function batchGetTickets(companyId: number, ids: number[]): Promise
   const raw = await batchGetRaw([...new Set(ids)].map((id) => keys.ticket(companyId, id)));
   const out = new Map<number, TicketItem>();
   for (const it of raw.values()) {
-    const t = TicketItem.parse(it);
+    const t = parseTicket(it);
     out.set(t.id, t);
   }
   return out;
@@ -60,10 +61,13 @@ const markerItem = (t: TicketItem) => ({ ...keys.activeTicket(t.companyId, t.wha
 
 /**
  * Creates an open or pending ticket: Put ACTIVE marker (`attribute_not_exists`, `ALL_OLD` on failure) + Put ticket
- * + Put uuid alias, one transaction. Returns `{created:true}` or `{created:false, existingTicketId}` when another ticket
- * holds the marker (the race winner).
+ * (with its row summaries, read in one BatchGet of its contact, queue, user and connection) + Put uuid alias, one
+ * transaction. Returns `{created:true}` or `{created:false, existingTicketId}` when another ticket holds the marker
+ * (the race winner). `t` keeps its summaries beside it (`summariesOf`).
  */
 export async function createTicketItem(t: TicketItem): Promise<{ created: true } | { created: false; existingTicketId: number }> {
+  const summaries = await loadSummaries(t.companyId, { contactId: t.contactId, queueId: t.queueId, userId: t.userId, whatsappId: t.whatsappId, tagIds: t.tagIds });
+  attachSummaries(t, summaries);
   try {
     await ddb().send(
       new TransactWriteCommand({
@@ -76,7 +80,7 @@ export async function createTicketItem(t: TicketItem): Promise<{ created: true }
               ReturnValuesOnConditionCheckFailure: "ALL_OLD",
             },
           },
-          { Put: { TableName: tableName(), Item: ticketRecord(t), ConditionExpression: "attribute_not_exists(PK)" } },
+          { Put: { TableName: tableName(), Item: ticketRecord(t, summaries), ConditionExpression: "attribute_not_exists(PK)" } },
           { Put: { TableName: tableName(), Item: { ...keys.ticketUuid(t.companyId, t.uuid), _type: "ticketUuid", ticketId: t.id } } },
           ...outboxPut(counterFacts.ticket(null, t)),
         ],
@@ -108,10 +112,21 @@ const MUTABLE = ["status", "userId", "queueId", "whatsappId", "useIntegration", 
  *   condition `version = prev.version` (two agents acting at once: the second gets 409 `ERR_CONFLICT`);
  * - ACTIVE marker: Delete when leaving open/pending (condition: it is ours or gone), Put when entering open/pending
  *   (`attribute_not_exists` → 409 `ERR_OTHER_OPEN_TICKET` with `{ticketId}` of the holder), both when the connection changes.
- * Returns the new ticket (lastMessage/unreadMessages as read in `prev`).
+ * - the row summaries (`summaries.ts`) of the queue, user and connection that changed (or all of them when `prev` was
+ *   read without any), read in one BatchGet before the write.
+ * Returns the new ticket (lastMessage/unreadMessages as read in `prev`), with its summaries beside it.
  */
 export async function writeTicketTransition(prev: TicketItem, patch: Partial<Pick<TicketItem, (typeof MUTABLE)[number]>>): Promise<TicketItem> {
   const next: TicketItem = { ...prev, ...patch, version: prev.version + 1 };
+  const had = summariesOf(prev);
+  const fresh = await loadSummaries(prev.companyId, {
+    contactId: had?.contact?.id === next.contactId ? undefined : next.contactId,
+    queueId: had && had.queue !== undefined && (had.queue?.id ?? null) === next.queueId ? undefined : next.queueId,
+    userId: had && had.user !== undefined && (had.user?.id ?? null) === next.userId ? undefined : next.userId,
+    whatsappId: had?.whatsapp?.id === next.whatsappId ? undefined : next.whatsappId,
+  });
+  const sums = summaryAttributes(fresh);
+  attachSummaries(next, { ...had, ...fresh });
   const idx = ticketIndexKeys(next);
   const names: Record<string, string> = { "#v": "version" };
   const values: Record<string, unknown> = { ":v": prev.version, ":nv": next.version };
@@ -120,6 +135,11 @@ export async function writeTicketTransition(prev: TicketItem, patch: Partial<Pic
     names[`#f${i}`] = f;
     values[`:f${i}`] = next[f];
     sets.push(`#f${i} = :f${i}`);
+  });
+  Object.entries(sums).forEach(([k, v], i) => {
+    names[`#s${i}`] = k;
+    values[`:s${i}`] = v;
+    sets.push(`#s${i} = :s${i}`);
   });
   for (const k of ["GSI1PK", "GSI1SK", "GSI2PK", "GSI2SK", "GSI3PK", "GSI3SK"] as const) {
     if (k in idx) {
@@ -215,12 +235,16 @@ export async function setTicketAttributes(companyId: number, ticketId: number, a
         ReturnValues: "ALL_NEW",
       }),
     );
-    return out.Attributes ? TicketItem.parse(out.Attributes) : null;
+    return out.Attributes ? parseTicket(out.Attributes) : null;
   } catch (err) {
     if ((err as Error).name === "ConditionalCheckFailedException") return null;
     throw err;
   }
 }
+
+/** The attributes a list page reads of each ticket item (see {@link queryTicketIndex}). */
+const LIST_ATTRIBUTES = ["PK", "SK", ...Object.keys(TicketItem.shape), "sumContact", "sumQueue", "sumUser", "sumWhatsapp", "sumTags"];
+const LIST_NAMES = Object.fromEntries(LIST_ATTRIBUTES.map((a, i) => [`#p${i}`, a]));
 
 /** Which list index a query uses. */
 export type TicketIndex = "GSI1" | "GSI2" | "GSI3" | "GSI4";
@@ -257,14 +281,16 @@ export async function queryTicketIndex(
       KeyConditionExpression: cond,
       ExpressionAttributeValues: values,
       ...(opts.filter ? { FilterExpression: opts.filter.expression } : {}),
-      ...(opts.filter?.names ? { ExpressionAttributeNames: opts.filter.names } : {}),
+      // Only what a row needs (the item's fields, its summaries and the keys of the cursor): less for DynamoDB to send and for us to parse.
+      ProjectionExpression: [...LIST_ATTRIBUTES.map((_, i) => `#p${i}`), `${index}PK`, `${index}SK`].join(", "),
+      ExpressionAttributeNames: { ...LIST_NAMES, ...(opts.filter?.names ?? {}) },
       ScanIndexForward: false,
       Limit: opts.limit,
       ExclusiveStartKey: opts.startKey,
     }),
   );
   const items = (out.Items ?? []).map((raw) => {
-    const t = TicketItem.parse(raw);
+    const t = parseTicket(raw);
     return Object.assign(t, {
       _sk: String(raw[`${index}SK`]),
       _key: { PK: raw.PK, SK: raw.SK, [`${index}PK`]: raw[`${index}PK`], [`${index}SK`]: raw[`${index}SK`] },

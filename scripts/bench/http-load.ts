@@ -1,0 +1,116 @@
+/**
+ * HTTP load with CPU accounting for `npm run bench` (issue 10 §2): requests come from a separate client process
+ * (`load-client.mjs`), and the CPU time the product spends on them is read from the operating system's accounting
+ * (`/proc/<pid>/stat` utime + stime, all threads) of the product's processes — this Node process (the local stack: gateway,
+ * handlers, SDK) and DynamoDB Local's Java — sampled right before and after each timed run, less what the same
+ * processes spend when idle (their background timers and pollers, measured over 3 s before each run).
+ */
+import { spawn } from "node:child_process";
+import { execSync } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { summarize } from "./stats.ts";
+
+const TICK_MS = 1000 / (Number(execSync("getconf CLK_TCK").toString().trim()) || 100);
+
+/** CPU time (ms, user + system, every thread) a process has used so far, from `/proc/<pid>/stat`. */
+export function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  const f = stat.slice(stat.lastIndexOf(")") + 2).split(" "); // fields from #3 (state) on
+  return (Number(f[11]) + Number(f[12])) * TICK_MS; // #14 utime, #15 stime
+}
+
+/** The pids of DynamoDB Local listening on `port` (the Java process, and any wrapper), from `/proc/<pid>/cmdline`. */
+export function dynamoPids(port: number): number[] {
+  const out: number[] = [];
+  for (const d of readdirSync("/proc")) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const cmd = readFileSync(join("/proc", d, "cmdline"), "utf8").split("\0");
+      if (cmd.some((a) => a.includes("DynamoDBLocal")) && cmd.includes(String(port))) out.push(Number(d));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
+/** Length of the idle window measured before each run (ms). */
+const IDLE_WINDOW_MS = 3000;
+
+/** One timed run's figures: latency percentiles (ms), requests/s and product CPU per request (ms). */
+export interface RunFigures {
+  p50: number;
+  p95: number;
+  p99: number;
+  rps: number;
+  nodeCpuMs: number;
+  ddbCpuMs: number;
+  cpuMs: number;
+}
+
+/**
+ * GETs `url` with the bearer `token`: `warmup` requests, then each of `runs` (`total` requests at `concurrency`),
+ * accounting the CPU of this process and `ddbPids` during each run. Throws when an answer is not 200.
+ */
+export async function measureGet(url: string, token: string, ddbPids: number[], runs: { total: number; concurrency: number }[], warmup = 20): Promise<RunFigures[]> {
+  const child = spawn(process.execPath, [join(import.meta.dirname, "load-client.mjs"), JSON.stringify({ url, token, warmup, runs })], { stdio: ["pipe", "pipe", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (d) => (stderr += String(d)));
+  const lines = createInterface({ input: child.stdout });
+  const out: RunFigures[] = [];
+  let before = { node: 0, ddb: 0 };
+  let idleRate = { node: 0, ddb: 0 };
+  let runStart = 0;
+  const sample = () => ({ node: cpuMs(process.pid), ddb: ddbPids.reduce((a, p) => a + cpuMs(p), 0) });
+  const exited = new Promise<number>((res) => child.once("exit", (code) => res(code ?? 1)));
+  for await (const line of lines) {
+    if (line.startsWith("start ")) {
+      // The stack's own background work (SQS pollers, the minute tick, timers) while no request runs: measured over
+      // an idle window and subtracted, so the figure is the CPU the requests cost.
+      const idle0 = sample();
+      const t0 = performance.now();
+      await new Promise((r) => setTimeout(r, IDLE_WINDOW_MS));
+      const idle1 = sample();
+      const idleMs = performance.now() - t0;
+      idleRate = { node: (idle1.node - idle0.node) / idleMs, ddb: (idle1.ddb - idle0.ddb) / idleMs };
+      before = sample();
+      runStart = performance.now();
+      child.stdin.write("go\n");
+    } else if (line.startsWith("done ")) {
+      const after = sample();
+      const wall = performance.now() - runStart;
+      const json = JSON.parse(line.slice(line.indexOf("{"))) as { durations: number[]; seconds: number };
+      const n = json.durations.length;
+      const s = summarize(json.durations);
+      const r = (x: number) => Math.round(x * 100) / 100;
+      const nodeCpu = Math.max(0, after.node - before.node - idleRate.node * wall) / n;
+      const ddbCpu = Math.max(0, after.ddb - before.ddb - idleRate.ddb * wall) / n;
+      out.push({ p50: s.p50, p95: s.p95, p99: s.p99, rps: Math.round(n / json.seconds), nodeCpuMs: r(nodeCpu), ddbCpuMs: r(ddbCpu), cpuMs: r(nodeCpu + ddbCpu) });
+      child.stdin.write("next\n");
+    }
+  }
+  const code = await exited;
+  if (code !== 0) throw new Error(`load client failed for ${url}: ${stderr.slice(-500)}`);
+  return out;
+}
+
+/** The standard runs of a case: 200 requests at concurrency 1 and 400 at concurrency 10, as table columns. */
+export async function caseRow(url: string, token: string, ddbPids: number[], reps = { c1: 200, c10: 400 }): Promise<Record<string, number | string>> {
+  const [c1, c10] = await measureGet(url, token, ddbPids, [
+    { total: reps.c1, concurrency: 1 },
+    { total: reps.c10, concurrency: 10 },
+  ]);
+  return {
+    "c1 p50": c1.p50,
+    "c1 p99": c1.p99,
+    "c1 rps": c1.rps,
+    "c1 cpu ms/req": c1.cpuMs,
+    "c1 node+ddb": `${c1.nodeCpuMs}+${c1.ddbCpuMs}`,
+    "c10 p50": c10.p50,
+    "c10 p99": c10.p99,
+    "c10 rps": c10.rps,
+    "c10 cpu ms/req": c10.cpuMs,
+  };
+}

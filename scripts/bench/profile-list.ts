@@ -1,0 +1,40 @@
+/**
+ * Profiling aid (not part of `npm run bench`): seeds 1000 tickets with summaries and sends 300 `GET
+ * /api/tickets?status=pending` from this process, profiled (`PROFILE_OUT`, default /tmp/list.cpuprofile); run with
+ * `node --import tsx scripts/bench/profile-list.ts [query]`.
+ */
+import { startBenchDynamo } from "./dynamo.ts";
+import { seedTickets } from "./seed.ts";
+
+process.env.LOG_LEVEL = "silent";
+process.env.TABLE_NAME = `prof-${Date.now()}`;
+const dynamo = await startBenchDynamo();
+const { startLocalStack } = await import("../../infra/local/src/stack.ts");
+const stack = await startLocalStack({ port: 0, inMemory: true, dynamoEndpoint: dynamo.endpoint });
+const { makeCompany } = await import("../../test/helpers.ts");
+const c = await makeCompany();
+await seedTickets({
+  companyId: c.companyId, whatsappId: 1, userId: c.admin.id, queueIds: [1, 2, 3], n: 1000,
+  names: { queues: new Map([[1, { id: 1, name: "A", color: "#111" }], [2, { id: 2, name: "B", color: "#222" }], [3, { id: 3, name: "C", color: "#333" }]]), whatsapp: { id: 1, name: "W", status: "CONNECTED" }, user: { id: c.admin.id, name: "Admin" } },
+});
+const url = `${stack.url}/api/tickets?${process.argv[2] ?? "status=pending"}`;
+for (let i = 0; i < 30; i++) await (await fetch(url, { headers: { authorization: `Bearer ${c.admin.token}` } })).text();
+const { Session } = await import("node:inspector/promises");
+const session = new Session();
+session.connect();
+await session.post("Profiler.enable");
+await session.post("Profiler.start");
+const t0 = performance.now();
+const cpu0 = process.cpuUsage();
+for (let i = 0; i < 300; i++) {
+  const r = await fetch(url, { headers: { authorization: `Bearer ${c.admin.token}` } });
+  if (r.status !== 200) throw new Error(await r.text());
+  await r.text();
+}
+const cpu = process.cpuUsage(cpu0);
+const { profile } = await session.post("Profiler.stop");
+(await import("node:fs")).writeFileSync(process.env.PROFILE_OUT ?? "/tmp/list.cpuprofile", JSON.stringify(profile));
+console.log(`ms/req ${(performance.now() - t0) / 300}, node cpu ms/req ${(cpu.user + cpu.system) / 1000 / 300}`);
+await stack.stop();
+await dynamo.stop();
+process.exit(0);
