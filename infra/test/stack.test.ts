@@ -446,7 +446,7 @@ describe("hardening (issue 8 §5)", () => {
 
   it("lets browsers PUT attachments to the media bucket through presigned URLs (issue 8 §3)", () => {
     const media = resources("AWS::S3::Bucket").find((b) => b.Properties.CorsConfiguration);
-    expect(media.Properties.CorsConfiguration.CorsRules[0].AllowedMethods).toEqual(expect.arrayContaining(["GET", "HEAD", "PUT"]));
+    expect(media?.Properties.CorsConfiguration.CorsRules[0].AllowedMethods).toEqual(expect.arrayContaining(["GET", "HEAD", "PUT"]));
   });
 
   it("refuses to deploy a web build that carries the sandbox page", () => {
