@@ -112,9 +112,9 @@ export class Data extends Construct {
       removal,
       logs: this.logsBucket,
       logsPrefix: "media/",
-      // Browsers fetch media through short-lived presigned GET URLs (shared/storage/media.ts); reads only, and
-      // the signature, not the origin, is what grants access.
-      cors: [{ allowedMethods: [HttpMethods.GET, HttpMethods.HEAD], allowedOrigins: ["*"], allowedHeaders: ["*"], maxAge: 3600 }],
+      // Browsers fetch media through short-lived presigned GET URLs and upload attachments through presigned PUTs
+      // (shared/storage/media.ts; issue 8 §3): the signature (key, type and size), not the origin, grants access.
+      cors: [{ allowedMethods: [HttpMethods.GET, HttpMethods.HEAD, HttpMethods.PUT], allowedOrigins: ["*"], allowedHeaders: ["*"], exposedHeaders: ["ETag"], maxAge: 3600 }],
     });
 
     this.jwtSecret = new Secret(this, "JwtSigningKey", {

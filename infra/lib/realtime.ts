@@ -1,8 +1,8 @@
 /**
- * Realtime (DESIGN.md §3): the API Gateway WebSocket API with `$connect` (verifies `?token=`), `$disconnect` and
- * `$default` (join/leave rooms, userStatus) served by `functions/src/ws/*`, on a stage named `ws` with auto
- * deploy, so CloudFront can forward the viewer path `/ws` unchanged and the browser's socket URL is
- * `wss://{host}/ws?token=...`.
+ * Realtime (DESIGN.md §3): the API Gateway WebSocket API with `$connect` (redeems a single-use `?ticket=` and requires
+ * CloudFront's origin secret header: issue 8 §5), `$disconnect` and `$default` (join/leave rooms, userStatus) served by
+ * `functions/src/ws/*`, on a stage named `ws` with auto deploy, so CloudFront can forward the viewer path `/ws`
+ * unchanged and the browser's socket URL is `wss://{host}/ws?ticket=...`.
  */
 import { RemovalPolicy, Stack } from "aws-cdk-lib";
 import { WebSocketApi, WebSocketStage, type CfnStage } from "aws-cdk-lib/aws-apigatewayv2";
@@ -64,7 +64,7 @@ export class Realtime extends Construct {
         memorySize: 512,
         timeoutSeconds: 10,
       });
-    const connect = fn("connect", "WebSocket $connect: verifies ?token= and registers the connection.");
+    const connect = fn("connect", "WebSocket $connect: origin secret, single-use ?ticket=, registers the connection.");
     const disconnect = fn("disconnect", "WebSocket $disconnect: removes the connection and its rooms.");
     const dflt = fn("default", "WebSocket $default: joinNotification/joinTickets/joinChatBox/leave*/userStatus frames.");
     this.functions = [connect, disconnect, dflt];
@@ -81,7 +81,7 @@ export class Realtime extends Construct {
     // Routes are children of the API construct, so this covers the three of them.
     acknowledge(this.api, {
       id: "AwsSolutions-APIG4",
-      reason: "$connect verifies the access token from ?token= inside the function (DESIGN.md §3); other routes only reach registered connections.",
+      reason: "$connect checks CloudFront's origin secret and redeems a single-use ticket inside the function (issue 8 §5); other routes only reach registered connections.",
     });
   }
 

@@ -422,6 +422,33 @@ describe("hardening (issue 8 §5)", () => {
     expect(JSON.stringify(area.Properties.Environment.Variables.ORIGIN_VERIFY_SECRET)).toEqual(JSON.stringify(apiOrigins[0].OriginCustomHeaders[0].HeaderValue));
   });
 
+  it("gives CloudFront's origin secret to every HTTP area and to $connect, so direct execute-api calls are refused (issue 8 §5)", () => {
+    const [dist] = resources("AWS::CloudFront::Distribution");
+    const headerValue = JSON.stringify(dist.Properties.DistributionConfig.Origins.find((o: any) => o.CustomOriginConfig).OriginCustomHeaders[0].HeaderValue);
+    const fns = Object.entries(template.findResources("AWS::Lambda::Function")) as [string, Res][];
+    const described = (re: RegExp) => fns.filter(([, f]) => re.test(String(f.Properties.Description ?? "")));
+    const areaFns = described(/^Atende HTTP area /);
+    expect(areaFns).toHaveLength(areas().length);
+    const connect = described(/^WebSocket \$connect/);
+    expect(connect).toHaveLength(1);
+    const guarded = [...areaFns, ...connect];
+    for (const [, f] of guarded) expect(JSON.stringify(f.Properties.Environment.Variables.ORIGIN_VERIFY_SECRET)).toEqual(headerValue);
+    // Every HTTP route and $connect is integrated with one of those functions (each checks the header first).
+    const integrations = template.findResources("AWS::ApiGatewayV2::Integration") as Record<string, Res>;
+    const checked = resources("AWS::ApiGatewayV2::Route").filter((r) => !["$disconnect", "$default"].includes(r.Properties.RouteKey));
+    expect(checked).toHaveLength(routes.length + 1);
+    for (const r of checked) {
+      const integrationId = JSON.stringify(r.Properties.Target).match(/"Ref":"([^"]+)"/)?.[1] ?? "";
+      const uri = JSON.stringify(integrations[integrationId]?.Properties.IntegrationUri ?? null);
+      expect({ route: r.Properties.RouteKey, guarded: guarded.some(([id]) => uri.includes(`"${id}"`)) }).toEqual({ route: r.Properties.RouteKey, guarded: true });
+    }
+  });
+
+  it("lets browsers PUT attachments to the media bucket through presigned URLs (issue 8 §3)", () => {
+    const media = resources("AWS::S3::Bucket").find((b) => b.Properties.CorsConfiguration);
+    expect(media?.Properties.CorsConfiguration.CorsRules[0].AllowedMethods).toEqual(expect.arrayContaining(["GET", "HEAD", "PUT"]));
+  });
+
   it("refuses to deploy a web build that carries the sandbox page", () => {
     const dir = mkdtempSync(path.join(tmpdir(), "atende-dist-"));
     mkdirSync(path.join(dir, "assets"));

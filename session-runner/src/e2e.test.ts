@@ -86,4 +86,32 @@ describe("one machine, end to end", () => {
     await eventually(async () => (await storedState(companyId)).messages.find((m) => m.id === reply.body.id)?.ack === 4);
     expect((await storedState(companyId)).messages.filter((m) => m.id === reply.body.id)).toHaveLength(1);
   });
+
+  it("media storm (issue 8 §3): a 1.5 GB document announcement is not downloaded, a 6 MiB image streams to S3 in parts, another connection keeps working", async () => {
+    const { companyId, admin } = await makeCompany();
+    const connect = async (name: string) => {
+      const created = await api("POST", "/api/whatsapp", { token: admin.token, body: { name } });
+      const id = created.body.id as number;
+      await eventually(async () => (await getWhatsappItem(companyId, id))?.status === "qrcode");
+      expect((await sim("POST", `/sim/whatsapp/${id}/scan`, {})).status).toBe(200);
+      return id;
+    };
+    const stormed = await connect("Loja");
+    const calm = await connect("Suporte");
+    const photo = randomBytes(6 * 2 ** 20 + 123);
+    const [huge, image, text] = await Promise.all([
+      sim("POST", `/sim/whatsapp/${stormed}/messages`, { from: "5511900000011", document: Buffer.from("PK").toString("base64"), mimetype: "application/zip", fileName: "backup.zip", fileLength: 1_500_000_000 }),
+      sim("POST", `/sim/whatsapp/${stormed}/messages`, { from: "5511900000012", image: photo.toString("base64"), mimetype: "image/jpeg" }),
+      sim("POST", `/sim/whatsapp/${calm}/messages`, { from: "5511900000013", text: "ainda funciona?" }),
+    ]);
+    expect([huge.status, image.status, text.status]).toEqual([200, 200, 200]);
+    const state = await storedState(companyId);
+    const doc = state.messages.find((m) => m.id === huge.body.id)!;
+    expect(doc).toMatchObject({ mediaKey: null, mediaError: true, mediaSize: 1_500_000_000, mediaName: "backup.zip" });
+    expect(doc.body).toContain("Arquivo grande demais");
+    const img = state.messages.find((m) => m.id === image.body.id)!;
+    expect(img).toMatchObject({ mediaError: false, mediaSize: photo.length });
+    expect((await getMedia(img.mediaKey!)).equals(photo)).toBe(true);
+    expect(state.messages.find((m) => m.id === text.body.id)?.body).toBe("ainda funciona?");
+  }, 120_000);
 });

@@ -38,11 +38,14 @@ export interface IngestContext {
   companyId: number;
   whatsappId: number;
   /**
-   * Downloads a message's media with Baileys' `downloadMediaMessage` (time-limited); null on failure. Stops at
-   * `maxBytes` with `{tooLarge, size}` (issue 8 §3).
+   * Opens a message's media with Baileys' `downloadMediaMessage` as a stream (time-limited); null on failure;
+   * `{tooLarge, size}` when the announced size passes `maxBytes` (issue 8 §3). The ingest streams it to S3.
    */
-  downloadMedia?: (msg: unknown, maxBytes?: number) => Promise<{ bytes: Buffer; mimetype: string } | { tooLarge: true; size: number } | null>;
+  downloadMedia?: (msg: unknown, maxBytes?: number) => Promise<MediaDownload>;
 }
+
+/** A media download: a stream (the runner), small bytes (test fakes), or too large before any byte was read. */
+export type MediaDownload = { stream: AsyncIterable<Uint8Array>; mimetype: string } | { bytes: Uint8Array; mimetype: string } | { tooLarge: true; size: number } | null;
 
 /** The ingest port: every Baileys event except `connection.update` and `creds.update` goes through it. */
 export type IngestPort = (ctx: IngestContext, event: string, data: unknown) => Promise<IngestResult>;

@@ -11,6 +11,7 @@
  *   a `downloadMedia` that uses Baileys' `downloadMediaMessage` (time-limited).
  * - {@link Session.mark} / {@link Session.settled} let the sandbox endpoints wait until the events they emitted were handled.
  */
+import type { Readable } from "node:stream";
 import type { Boom } from "@hapi/boom";
 import {
   downloadMediaMessage,
@@ -24,7 +25,7 @@ import {
 import pino from "pino";
 import { log } from "@atende/shared/log";
 import type { SessionStatePatch } from "@atende/shared/whatsapp/schema";
-import type { IngestPort, IngestResult, RunnerSocket, SessionRef, SessionStatePort, Transport } from "./ports.ts";
+import type { IngestPort, IngestResult, MediaDownload, RunnerSocket, SessionRef, SessionStatePort, Transport } from "./ports.ts";
 
 const silent = pino({ level: "silent" });
 
@@ -305,48 +306,29 @@ export class SessionManager {
   }
 
   /**
-   * Downloads a message's media with Baileys' `downloadMediaMessage` as a stream, within `downloadTimeoutMs`; null on
-   * failure. Never holds more than `maxBytes` (issue 8 §3): an announced `fileLength` above it is not downloaded at
-   * all, and a stream that passes it is cut, answering `{tooLarge, size}`.
+   * Opens a message's media with Baileys' `downloadMediaMessage` as a stream (issue 8 §3): never buffered here; the
+   * ingest streams it to S3 and cuts it at `maxBytes`. An announced `fileLength` above `maxBytes` is not downloaded at
+   * all (`{tooLarge, size}`). `downloadTimeoutMs` bounds the whole transfer: past it the download is aborted and the
+   * stream errors. Null when the download cannot start.
    */
-  private async download(sock: RunnerSocket, msg: WAMessage, maxBytes = Number.POSITIVE_INFINITY): Promise<{ bytes: Buffer; mimetype: string } | { tooLarge: true; size: number } | null> {
+  private async download(sock: RunnerSocket, msg: WAMessage, maxBytes = Number.POSITIVE_INFINITY): Promise<MediaDownload> {
     const content = extractMessageContent(msg.message);
     const type = getContentType(content ?? undefined);
     const media = type ? ((content as Record<string, { mimetype?: string | null; fileLength?: number | { low: number; high: number } | null } | undefined>)[type] ?? undefined) : undefined;
     const announced = Number(media?.fileLength ?? 0);
     if (announced > maxBytes) return { tooLarge: true, size: announced };
     const abort = new AbortController();
-    let timer: NodeJS.Timeout | undefined;
-    const read = async () => {
-      const stream = await downloadMediaMessage(msg, "stream", { options: { signal: abort.signal } }, { logger: silent, reuploadRequest: sock.updateMediaMessage });
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of stream as AsyncIterable<Buffer>) {
-        size += chunk.length;
-        if (size > maxBytes) {
-          (stream as { destroy?: () => void }).destroy?.();
-          abort.abort();
-          return { tooLarge: true as const, size };
-        }
-        chunks.push(chunk);
-      }
-      return { bytes: Buffer.concat(chunks), mimetype: media?.mimetype ?? "application/octet-stream" };
-    };
+    const timer = setTimeout(() => abort.abort(new Error("media download timed out")), this.o.downloadTimeoutMs);
     try {
-      return await Promise.race([
-        read(),
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(() => {
-            abort.abort();
-            reject(new Error("media download timed out"));
-          }, this.o.downloadTimeoutMs);
-        }),
-      ]);
+      const stream = (await downloadMediaMessage(msg, "stream", { options: { signal: abort.signal } }, { logger: silent, reuploadRequest: sock.updateMediaMessage })) as Readable;
+      const done = () => clearTimeout(timer);
+      stream.once("close", done).once("end", done).once("error", done);
+      abort.signal.addEventListener("abort", () => stream.destroy(abort.signal.reason as Error), { once: true });
+      return { stream, mimetype: media?.mimetype ?? "application/octet-stream" };
     } catch (err) {
+      clearTimeout(timer);
       log("warn", "media download failed", { messageId: msg.key?.id, err });
       return null;
-    } finally {
-      clearTimeout(timer);
     }
   }
 

@@ -5,7 +5,7 @@
  *
  * - `POST /sim/whatsapp/{id}/scan` `{number?}` → `{number}` once the session is CONNECTED.
  * - `POST /sim/whatsapp/{id}/messages` `{from, pushName?, text? | image|audio|video|document|sticker (base64) + mimetype,
- *   caption, fileName, ptt | location | vcard, quotedId?, reaction?}` → `{id, handled, skipped}` once handled.
+ *   caption, fileName, ptt, fileLength? | location | vcard, quotedId?, reaction?}` → `{id, handled, skipped}` once handled.
  * - `POST /sim/whatsapp/{id}/events` `{event, data}` → `{handled, skipped}` once handled (never 5xx).
  * - `GET /sim/whatsapp/{id}/sent` → `[{id, jid, content, at}]`, oldest first.
  * - `POST /sim/whatsapp/{id}/receipts` `{auto: boolean}` or `{id, status}`.
@@ -37,6 +37,8 @@ const MessageBody = z
     caption: z.string().max(65536).optional(),
     fileName: z.string().max(255).optional(),
     ptt: z.boolean().optional(),
+    /** The size the message announces (`fileLength`), when it should differ from the file's (a 1.5 GB announcement). */
+    fileLength: z.number().int().min(0).max(2 ** 40).optional(),
     location: z
       .object({ degreesLatitude: z.number().min(-90).max(90), degreesLongitude: z.number().min(-180).max(180), name: z.string().optional(), address: z.string().optional() })
       .optional(),
@@ -98,6 +100,7 @@ function toInbound(b: z.infer<typeof MessageBody>): SimInbound {
         caption: b.caption,
         fileName: b.fileName,
         ptt: b.ptt,
+        fileLength: b.fileLength,
       }
     : undefined;
   return {

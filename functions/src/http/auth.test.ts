@@ -348,14 +348,17 @@ describe("login throttling", () => {
     }
     expect((await loginAs(admin, freshIp(), viaCloudFront("203.0.113.7"))).status).toBe(429);
     expect((await loginAs(admin, freshIp(), viaCloudFront("2001:db8::5"))).status).toBe(200);
-    // A direct caller naming an address (or CloudFront's old header) is counted by its own source IP.
+    // A direct caller (a guessed secret or none, naming an address or CloudFront's old header) is refused outright
+    // (issue 8 §5): nothing is counted, so the same source IP then logs in through CloudFront.
     const ip = freshIp();
     const forged = { "x-atende-origin": "guessed-secret-0123456789", "x-atende-viewer-ip": "198.51.100.1", "cloudfront-viewer-address": "198.51.100.2:1" };
     for (let i = 0; i < 3; i++) {
       forged["x-atende-viewer-ip"] = `198.51.100.${i + 10}`;
-      expect((await loginAs({ email: `forge${i}@x.test`, password: "wrong-pass" }, ip, forged)).status).toBe(401);
+      const res = await loginAs({ email: `forge${i}@x.test`, password: "wrong-pass" }, ip, forged);
+      expect(res).toMatchObject({ status: 403, body: { error: "ERR_NO_PERMISSION" } });
     }
-    expect((await loginAs(admin, ip, { ...forged, "x-atende-viewer-ip": "198.51.100.99" })).status).toBe(429);
+    expect((await loginAs(admin, ip, { ...forged, "x-atende-origin": "" })).status).toBe(403);
+    expect((await loginAs(admin, ip)).status).toBe(200);
   });
 
   it("ignores a bucket whose window is over even before TTL removes it, and starts a new window", async () => {

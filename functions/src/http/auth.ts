@@ -2,8 +2,8 @@
  * Auth area (attendance.md §4 Session, §7; issue 2 §3): login, refresh-token rotation, logout, me, version.
  * The refresh token travels only in the httpOnly `jrt` cookie (Path=/api/auth, SameSite=Strict, Secure over https).
  */
-import { timingSafeEqual } from "node:crypto";
 import { isIP } from "node:net";
+import { hasOriginSecret } from "@atende/shared/auth/origin";
 import { login, logout, me, refresh, type SessionResult } from "@atende/shared/auth/service";
 import { issueWsTicket } from "@atende/shared/auth/ws-ticket";
 import { getConfig } from "@atende/shared/config";
@@ -27,16 +27,9 @@ const bearer = (ctx: RequestContext<unknown, unknown, unknown, null>) => {
   return v?.match(/^Bearer\s+(.+)$/i)?.[1];
 };
 
-/** Header CloudFront adds to every API origin request, holding `ORIGIN_VERIFY_SECRET`. */
-export const ORIGIN_VERIFY_HEADER = "x-atende-origin";
+export { ORIGIN_VERIFY_HEADER } from "@atende/shared/auth/origin";
 /** Header the `/api/*` CloudFront Function sets from the viewer's address (overwriting whatever the caller sent). */
 export const VIEWER_IP_HEADER = "x-atende-viewer-ip";
-
-const sameSecret = (a: string, b: string) => {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
-};
 
 /**
  * The client IP for login throttling, never taken from a header a caller can forge: the viewer IP CloudFront set
@@ -45,11 +38,9 @@ const sameSecret = (a: string, b: string) => {
  * API Gateway saw.
  */
 export function clientIp(ctx: Pick<RequestContext<unknown, unknown, unknown, null>, "event" | "ip">): string {
-  const secret = getConfig().ORIGIN_VERIFY_SECRET;
   const h = ctx.event.headers ?? {};
-  const presented = h[ORIGIN_VERIFY_HEADER];
   const viewer = h[VIEWER_IP_HEADER]?.trim();
-  if (secret && presented && sameSecret(presented, secret) && viewer && isIP(viewer)) return viewer;
+  if (hasOriginSecret(h) && viewer && isIP(viewer)) return viewer;
   return ctx.ip;
 }
 

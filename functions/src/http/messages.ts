@@ -1,7 +1,7 @@
 /**
  * Messages area (attendance.md §2 Conversation view, §3 Message, §6, §7 calls; issue 3 §4, issue 4 §6 forward).
  * Thin: call one messages service. `POST /api/messages/{ticketId}` takes JSON `{body, quotedMsg?, signMessage?}` or
- * multipart `medias` (+ `body` captions), parsed by the pipeline's multipart middleware (the contract says
+ * multipart `medias` (+ `body` captions), or JSON `{body, medias: [{key, fileName}]}` (presigned uploads), parsed by the pipeline's multipart middleware (the contract says
  * `multipart`). Contract: `shared/src/messages/contract.ts`.
  */
 import {
@@ -12,6 +12,7 @@ import {
   reactToMessage,
   sendMediaMessages,
   sendTicketMessage,
+  sendUploadedMedia,
 } from "@atende/shared/messages/service";
 import { areaHandler } from "./core/http.ts";
 
@@ -19,6 +20,7 @@ export const handler = areaHandler("messages", {
   "GET /api/messages/{ticketId}": async (ctx) => listTicketMessages(ctx.auth, ctx.params.ticketId, ctx.query),
   "POST /api/messages/{ticketId}": async (ctx) => {
     if (ctx.upload) return sendMediaMessages(ctx.auth, ctx.params.ticketId, ctx.upload.files, ctx.upload.captions);
+    if (ctx.body.medias) return sendUploadedMedia(ctx.auth, ctx.params.ticketId, ctx.body.medias, ctx.body.body);
     return sendTicketMessage(ctx.auth, ctx.params.ticketId, {
       body: ctx.body.body,
       quotedMsgId: ctx.body.quotedMsg?.id ?? null,

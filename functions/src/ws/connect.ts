@@ -1,13 +1,15 @@
 /**
- * `$connect` (issue 2 §5; DESIGN.md §3): redeems `?ticket=` (single use, 60 s, from `POST /api/auth/ws-ticket`) or,
- * for older clients, verifies `?token=` (an access token), and registers the connection
- * with the caller's companyId, userId, profile, super flag, queue ids and allTicket — all read fresh from the
- * user item through `authenticate`, never from the request.
+ * `$connect` (issue 2 §5; issue 8 §5; DESIGN.md §3): redeems `?ticket=` (single use, 60 s, from
+ * `POST /api/auth/ws-ticket`) and registers the connection with the caller's companyId, userId, profile, super flag,
+ * queue ids and allTicket — all read fresh from the user item, never from the request. An access token in the URL
+ * (`?token=`) is not accepted: it would land in CloudFront's logs. In the cloud the upgrade must carry CloudFront's
+ * origin secret header (a direct call to the execute-api endpoint is refused with 403).
  *
- * Returns 200 when registered; 401 for a missing/bad/revoked token and 403 for an expired one (API Gateway, and
- * the local emulator, then refuse the upgrade with that status).
+ * Returns 200 when registered; 401 for a missing/bad/used/revoked ticket, 403 without the origin secret (API Gateway,
+ * and the local emulator, then refuse the upgrade with that status).
  */
-import { authenticate, loadAuthContext } from "@atende/shared/auth/tokens";
+import { originAllowed } from "@atende/shared/auth/origin";
+import { loadAuthContext } from "@atende/shared/auth/tokens";
 import { redeemWsTicket } from "@atende/shared/auth/ws-ticket";
 import { AppError } from "@atende/shared/errors";
 import { log } from "@atende/shared/log";
@@ -17,9 +19,11 @@ import type { WsEvent, WsResult } from "./event.ts";
 export async function handler(event: WsEvent): Promise<WsResult> {
   const connectionId = event.requestContext.connectionId;
   try {
-    // A single-use ticket from POST /api/auth/ws-ticket keeps the access token out of URLs (and their logs).
-    const q = event.queryStringParameters ?? {};
-    const auth = q.ticket ? await loadAuthContext(await redeemWsTicket(q.ticket)) : await authenticate(q.token ?? undefined);
+    if (!originAllowed(event.headers)) return { statusCode: 403, body: JSON.stringify({ error: "ERR_NO_PERMISSION" }) };
+    // Only a single-use ticket from POST /api/auth/ws-ticket: the access token stays out of URLs (and their logs).
+    const ticket = event.queryStringParameters?.ticket;
+    if (!ticket) throw new AppError("ERR_SESSION_EXPIRED", 401);
+    const auth = await loadAuthContext(await redeemWsTicket(ticket));
     await registerSocket(connectionId, {
       companyId: auth.companyId,
       userId: auth.userId,

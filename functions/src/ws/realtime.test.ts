@@ -1,5 +1,6 @@
 /**
- * Realtime, server side (issue 2 §5), end to end over the local stack: real `ws` clients on `/ws?token=`, the
+ * Realtime, server side (issue 2 §5), end to end over the local stack: real `ws` clients on `/ws?ticket=` (a ticket from
+ * `POST /api/auth/ws-ticket`; issue 8 §5: never the access token in the URL), the
  * `$connect/$default/$disconnect` handlers, `publish` posting through the `@connections` emulator.
  */
 import { PutCommand, GetCommand } from "@aws-sdk/lib-dynamodb";
@@ -30,10 +31,22 @@ interface Client {
   close(): Promise<void>;
 }
 
-/** Opens a socket with `token`; resolves once the server accepted it. */
-function connect(token: string): Promise<Client> {
+/** A single-use socket ticket for `token` (`POST /api/auth/ws-ticket`); rejects with the endpoint's status. */
+async function ticketFor(token: string): Promise<string> {
+  const res = await fetch(`http://127.0.0.1:${stack.port}/api/auth/ws-ticket`, { method: "POST", headers: token ? { authorization: `Bearer ${token}` } : {} });
+  if (res.status !== 200) throw Object.assign(new Error(`ticket refused ${res.status}`), { statusCode: res.status });
+  return (await res.json()).ticket;
+}
+
+/** Opens a socket for `token` (through a ticket); resolves once the server accepted it. */
+async function connect(token: string): Promise<Client> {
+  return openWith(`ticket=${encodeURIComponent(await ticketFor(token))}`);
+}
+
+/** Opens a socket with the raw query `query`; resolves once the server accepted it. */
+function openWith(query: string): Promise<Client> {
   return new Promise((resolve, reject) => {
-    const ws = new WebSocket(`ws://127.0.0.1:${stack.port}/ws?token=${encodeURIComponent(token)}`);
+    const ws = new WebSocket(`ws://127.0.0.1:${stack.port}/ws?${query}`);
     const frames: unknown[] = [];
     let waiters: ((f: unknown) => void)[] = [];
     let read = 0;
@@ -112,6 +125,17 @@ describe("realtime over /ws", () => {
   it("refuses the handshake with 401 when the token is bad or missing", async () => {
     await expect(connect("not-a-token")).rejects.toMatchObject({ statusCode: 401 });
     await expect(connect("")).rejects.toMatchObject({ statusCode: 401 });
+    await expect(openWith("ticket=not-a-ticket")).rejects.toMatchObject({ statusCode: 401 });
+    await expect(openWith("")).rejects.toMatchObject({ statusCode: 401 });
+  });
+
+  it("refuses a valid access token in the URL (?token=): only a ticket opens a socket (issue 8 §5)", async () => {
+    const a = await makeCompany();
+    await expect(openWith(`token=${encodeURIComponent(a.admin.token)}`)).rejects.toMatchObject({ statusCode: 401 });
+    expect(await connectionIdOf(a.companyId, a.admin.id)).toEqual([]);
+    const ok = await connect(a.admin.token);
+    expect(await connectionIdOf(a.companyId, a.admin.id)).toHaveLength(1);
+    await ok.close();
   });
 
   it("refuses the handshake with 403 when the access token has expired", async () => {

@@ -24,7 +24,14 @@ export function recordingIngest() {
         const c = m.message;
         if (c?.imageMessage || c?.documentMessage || c?.audioMessage) {
           const got = await ctx.downloadMedia!(m);
-          downloads.push({ id: m.key.id!, bytes: got && "bytes" in got ? got.bytes : null, mimetype: got && "mimetype" in got ? got.mimetype : undefined });
+          // The runner answers a stream (issue 8 §3); the fake reads it whole to compare the bytes.
+          let bytes: Buffer | null = null;
+          if (got && "stream" in got) {
+            const chunks: Uint8Array[] = [];
+            for await (const c of got.stream) chunks.push(c);
+            bytes = Buffer.concat(chunks);
+          } else if (got && "bytes" in got) bytes = Buffer.from(got.bytes);
+          downloads.push({ id: m.key.id!, bytes, mimetype: got && "mimetype" in got ? got.mimetype : undefined });
         }
       }
     }

@@ -69,6 +69,8 @@ export interface SimMedia {
   caption?: string;
   fileName?: string;
   ptt?: boolean;
+  /** The size announced in the message (`fileLength`), when it should differ from `bytes` (issue 8 §3's 1.5 GB announcement). */
+  fileLength?: number;
 }
 
 /** What a simulated contact sends (`POST /sim/whatsapp/{id}/messages`). */
@@ -357,10 +359,9 @@ export class SimNetwork {
       }
       const prepared = await prepareWAMessageMedia(content as never, { upload: this.upload, logger });
       message = proto.Message.fromObject(prepared as object);
-      if (contextInfo) {
-        const inner = (message as Record<string, { contextInfo?: proto.IContextInfo } | undefined>)[`${m.kind}Message`];
-        if (inner) inner.contextInfo = contextInfo;
-      }
+      const inner = (message as Record<string, { contextInfo?: proto.IContextInfo; fileLength?: unknown } | undefined>)[`${m.kind}Message`];
+      if (inner && contextInfo) inner.contextInfo = contextInfo;
+      if (inner && m.fileLength != null) inner.fileLength = m.fileLength;
     } else if (input.location) {
       message = { locationMessage: { ...input.location, contextInfo } };
     } else if (input.vcard) {

@@ -24,8 +24,8 @@ import { ingestMessage } from "../messages/repository.ts";
 import { dispatch } from "../events/index.ts";
 import { onInbound } from "../automation/inbound.ts";
 import { getSetting } from "../settings/service.ts";
-import { mediaKey, putMedia } from "../storage/media.ts";
-import { getActiveTicketId, queryContactTickets } from "../tickets/repository.ts";
+import { MEDIA_SIZE_LIMITS, mediaKey, putMediaStream } from "../storage/media.ts";
+import { getActiveTicketId, getTicketItem, isActiveStatus, queryContactTickets } from "../tickets/repository.ts";
 import type { TicketItem } from "../tickets/schema.ts";
 import { getWhatsappItem } from "../whatsapp/repository.ts";
 import { findOrCreateTicket, setTicketPresence } from "../tickets/service.ts";
@@ -53,10 +53,11 @@ export interface IngestContext {
   companyId: number;
   whatsappId: number;
   /**
-   * Downloads a message's media with Baileys' downloadMediaMessage (time-limited); null on failure. `maxBytes`: the
-   * download stops there and answers `{tooLarge: true, size}` (bytes read so far + 1 at least) instead of buffering on.
+   * Opens a message's media with Baileys' downloadMediaMessage (time-limited); null on failure. Answers a `stream`
+   * (the runner: never buffered, streamed on to S3 and cut at `maxBytes`), small `bytes` (tests), or
+   * `{tooLarge: true, size}` when the downloader already knows the file passes `maxBytes`.
    */
-  downloadMedia?: (msg: unknown, maxBytes?: number) => Promise<{ bytes: Buffer; mimetype: string } | { tooLarge: true; size: number } | null>;
+  downloadMedia?: (msg: unknown, maxBytes?: number) => Promise<MediaDownload>;
   /**
    * Optional: the subject of a group (Baileys' `groupMetadata(jid).subject`), asked only while the group's contact
    * still carries its id as name; null when unknown. Without it groups are named by `groups.update`.
@@ -64,24 +65,28 @@ export interface IngestContext {
   groupSubject?: (groupJid: string) => Promise<string | null>;
 }
 
+/** What {@link IngestContext.downloadMedia} answers (issue 8 §3). */
+export type MediaDownload =
+  | { stream: AsyncIterable<Uint8Array>; mimetype: string }
+  | { bytes: Uint8Array; mimetype: string }
+  | { tooLarge: true; size: number }
+  | null;
+
 /** Longest WhatsApp message id accepted (real ids are 16-32 characters); longer ones would only make oversized keys. */
 const MAX_WA_ID_CHARS = 128;
 
-/** Tunables (tests shorten the media time limit). `mediaTimeoutMs`: longest wait for one media download. */
-export const ingestOptions = { mediaTimeoutMs: 30_000 };
+/**
+ * Tunables (tests shorten the media time limit). `mediaTimeoutMs`: longest wait for a media download to start;
+ * `mediaTransferTimeoutMs`: longest stream from WhatsApp's CDN to S3 of one file.
+ */
+export const ingestOptions = { mediaTimeoutMs: 30_000, mediaTransferTimeoutMs: 300_000 };
 
 /**
- * Largest inbound media stored per kind, in bytes (issue 8 §3): a message announcing more (`fileLength`), or whose
- * download passes it, is stored without its file, marked too large, with a note for the agent. WhatsApp's own limits
- * are 16 MB for images and audio, 64 MB for video (2 GB documents): the runner's memory, not WhatsApp, sets ours.
+ * Largest inbound media stored per kind, in bytes (issue 8 §3; the same table limits browser uploads): a message
+ * announcing more (`fileLength`), or whose download passes it, is stored without its file, marked too large, with a
+ * note for the agent.
  */
-export const mediaSizeLimits: Record<MediaKind, number> = {
-  image: 16 * 2 ** 20,
-  sticker: 2 * 2 ** 20,
-  audio: 16 * 2 ** 20,
-  video: 64 * 2 ** 20,
-  document: 100 * 2 ** 20,
-};
+export const mediaSizeLimits: Record<MediaKind, number> = MEDIA_SIZE_LIMITS;
 
 /** The note an agent sees on media too large to keep (our own wording, Portuguese like the product's system texts). */
 export function tooLargeNote(size: number): string {
@@ -296,7 +301,7 @@ interface Incoming {
 }
 
 /** Downloads with the time limit and the size limit; null on failure, timeout or no downloader. */
-async function download(ctx: IngestContext, raw: unknown, maxBytes: number): Promise<{ bytes: Buffer; mimetype: string } | { tooLarge: true; size: number } | null> {
+async function download(ctx: IngestContext, raw: unknown, maxBytes: number): Promise<MediaDownload> {
   if (!ctx.downloadMedia) return null;
   let timer: NodeJS.Timeout | undefined;
   try {
@@ -320,18 +325,20 @@ function extOf(mimetype: string, fileName: string | null): string | undefined {
 async function storeMessage(ctx: IngestContext, inc: Incoming, skipped: Skips): Promise<void> {
   const { companyId, whatsappId } = ctx;
   const { identity, content, fromMe } = inc;
-  // A redelivery (also under the chat's other JID) is recognised before any download; the ingest transaction below
-  // stays the real guard. Runs beside the contact lookup, which is idempotent.
-  const [duplicate, contact] = await Promise.all([
-    findTarget(ctx, identity, inc.waId),
-    resolveContact(companyId, {
-      jids: identity.contact.jids,
-      number: identity.contact.number,
-      // The pushName of an own message is ours; groups are named by their subject (groupSubject / groups.update).
-      name: identity.isGroup || fromMe ? "" : (inc.pushName ?? ""),
-      isGroup: identity.isGroup,
-    }),
-  ]);
+  // A redelivery (also under the chat's other JID) is recognised before any download or new ticket; the ingest
+  // transaction below stays the real guard (its alias put under the chat JID is conditional). The common case, a
+  // customer's text in a chat known by one JID with an open ticket, skips the pre-check: the transaction alone
+  // refuses a duplicate there, and nothing was downloaded or created before it (issue 8 ingest ratio: 2 reads saved).
+  const contactIdentity = {
+    jids: identity.contact.jids,
+    number: identity.contact.number,
+    // The pushName of an own message is ours; groups are named by their subject (groupSubject / groups.update).
+    name: identity.isGroup || fromMe ? "" : (inc.pushName ?? ""),
+    isGroup: identity.isGroup,
+  };
+  const keepClosed = fromMe || inc.type === "append";
+  const cheap = !keepClosed && !content.media && identity.altChatJids.length === 0;
+  const [duplicate, contact] = await Promise.all([cheap ? null : findTarget(ctx, identity, inc.waId), resolveContact(companyId, contactIdentity)]);
   if (duplicate) {
     skipped.push({ reason: "duplicate message" });
     return;
@@ -341,7 +348,13 @@ async function storeMessage(ctx: IngestContext, inc: Incoming, skipped: Skips): 
     const key = contactCacheKey(companyId, identity.contact);
     if (named && contactCache.has(key)) contactCache.set(key, { contact: named, until: Date.now() + CONTACT_CACHE_MS });
   }
-  const { ticket, created: ticketCreated } = await ticketFor(ctx, contact.id, identity.isGroup, fromMe || inc.type === "append");
+  const open = cheap ? await activeTicket(ctx, contact.id) : null;
+  if (cheap && !open && (await findTarget(ctx, identity, inc.waId))) {
+    // No open ticket: a redelivery must not start one.
+    skipped.push({ reason: "duplicate message" });
+    return;
+  }
+  const { ticket, created: ticketCreated } = open ? { ticket: open, created: false } : await ticketFor(ctx, contact.id, identity.isGroup, keepClosed);
 
   let media: Pick<MessageItem, "mediaKey" | "mediaName" | "mediaMime" | "mediaSize" | "mediaError"> = {
     mediaKey: null,
@@ -358,18 +371,22 @@ async function storeMessage(ctx: IngestContext, inc: Incoming, skipped: Skips): 
     const got = announcedTooLarge ? ({ tooLarge: true, size: content.media.size! } as const) : await download(ctx, inc.raw, limit);
     const mimetype = (got && "mimetype" in got ? got.mimetype : "") || content.media.mimetype;
     media = { mediaKey: null, mediaName: content.media.fileName, mediaMime: mimetype, mediaSize: content.media.size, mediaError: true };
-    if (got && "tooLarge" in got) {
-      media = { ...media, mediaSize: Math.max(got.size, content.media.size ?? 0) };
-      body = [content.body, tooLargeNote(media.mediaSize!)].filter(Boolean).join("\n\n");
-      log("warn", "ingest: media too large, kept without its file", { companyId, whatsappId, messageId: inc.waId, size: media.mediaSize, kind: content.media.kind });
-    } else if (got) {
+    let tooLarge = got && "tooLarge" in got ? got.size : null;
+    if (got && !("tooLarge" in got)) {
+      // Streamed from the CDN to S3 (multipart), never held whole; cut at the kind's limit (issue 8 §3).
       const key = mediaKey(companyId, ticket.id, inc.waId, extOf(mimetype, content.media.fileName));
       try {
-        await putMedia(key, got.bytes, mimetype);
-        media = { ...media, mediaKey: key, mediaSize: got.bytes.length, mediaError: false };
+        const put = await putMediaStream(key, "stream" in got ? got.stream : got.bytes, mimetype, { maxBytes: limit, timeoutMs: ingestOptions.mediaTransferTimeoutMs });
+        if (put.stored) media = { ...media, mediaKey: key, mediaSize: put.size, mediaError: false };
+        else tooLarge = put.size;
       } catch (err) {
         log("warn", "ingest: media upload failed", { companyId, whatsappId, messageId: inc.waId, err });
       }
+    }
+    if (tooLarge != null) {
+      media = { ...media, mediaSize: Math.max(tooLarge, content.media.size ?? 0) };
+      body = [content.body, tooLargeNote(media.mediaSize!)].filter(Boolean).join("\n\n");
+      log("warn", "ingest: media too large, kept without its file", { companyId, whatsappId, messageId: inc.waId, size: media.mediaSize, kind: content.media.kind });
     }
   }
 
@@ -477,6 +494,13 @@ async function nameGroup(ctx: IngestContext, contact: ContactItem, groupJid: str
   const name = subject?.trim().slice(0, 50);
   if (!name || name.length < 2 || name === contact.name) return null;
   return updateContact(ctx.companyId, contact.id, { name });
+}
+
+/** The contact's open or pending ticket on this connection (active marker, then the ticket), or null. */
+async function activeTicket(ctx: IngestContext, contactId: number): Promise<TicketItem | null> {
+  const id = await getActiveTicketId(ctx.companyId, ctx.whatsappId, contactId);
+  const t = id ? await getTicketItem(ctx.companyId, id, true) : null;
+  return t && isActiveStatus(t.status) ? t : null;
 }
 
 /**

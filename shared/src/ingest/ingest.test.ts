@@ -109,6 +109,22 @@ describe("tickets", () => {
     expect(byId.get(fresh.ticketId)).toMatchObject({ status: "pending", unreadMessages: 1, lastMessage: "depois" });
   });
 
+  it("stores a text redelivered to an open ticket once, and never opens a ticket for one redelivered after close", async () => {
+    const ctx = await company();
+    const m = text({ remoteJid: "5511912340015@s.whatsapp.net", id: "REDELIVER-1" }, "só uma vez");
+    await upsert(ctx, [m]);
+    const again = await upsert(ctx, [m]);
+    expect(again.skipped.map((x) => x.reason)).toEqual(["duplicate message"]);
+    const first = (await storedState(ctx.companyId)).tickets[0];
+    expect(first.unreadMessages).toBe(1);
+    await writeTicketTransition(first, { status: "closed", updatedAt: new Date().toISOString() });
+    const late = await upsert(ctx, [m]);
+    expect(late.skipped.map((x) => x.reason)).toEqual(["duplicate message"]);
+    const st = await storedState(ctx.companyId);
+    expect(st.tickets.map((t) => t.status)).toEqual(["closed"]);
+    expect(st.messages.map((x) => x.id)).toEqual(["REDELIVER-1"]);
+  });
+
   it("adds an own message sent from the phone after close to the closed ticket without reopening it", async () => {
     const ctx = await company();
     const chat = "5511912340015@s.whatsapp.net";

@@ -72,5 +72,33 @@ export const SendMessageBody = z.object({
   fromMe: z.unknown().optional(),
   read: z.unknown().optional(),
   mediaUrl: z.unknown().optional(),
+  /** Files the browser already uploaded through `POST /api/media/uploads` (issue 8 §3): one message per file, `body` its caption. */
+  medias: z
+    .array(z.object({ key: z.string().min(1).max(300), fileName: z.string().trim().min(1).max(255) }))
+    .min(1)
+    .max(10)
+    .optional(),
 });
 export type SendMessageBody = z.infer<typeof SendMessageBody>;
+
+/** `POST /api/media/uploads` (issue 8 §3): the file a browser is about to upload for a ticket. */
+export const MediaUploadBody = z.object({
+  ticketId: z.number().int().positive(),
+  fileName: z.string().trim().min(1).max(255),
+  contentType: z
+    .string()
+    .max(200)
+    .regex(/^[a-z0-9][a-z0-9.+-]*\/[a-z0-9][a-z0-9.+-]*(\s*;\s*[a-z0-9-]+=[^;\s]+)*$/i, "a MIME type"),
+  size: z.number().int().min(1),
+});
+export type MediaUploadBody = z.infer<typeof MediaUploadBody>;
+
+/** Where and how to upload: a presigned PUT of `key` that accepts exactly the announced type and size. */
+export const MediaUpload = z.object({
+  key: z.string(),
+  url: z.string(),
+  method: z.literal("PUT"),
+  headers: z.record(z.string(), z.string()),
+  expiresInSeconds: z.number().int(),
+});
+export type MediaUpload = z.infer<typeof MediaUpload>;

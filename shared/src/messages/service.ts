@@ -10,7 +10,7 @@ import type { ContactItem } from "../contacts/schema.ts";
 import { AppError } from "../errors.ts";
 import { log } from "../log.ts";
 import { dispatch } from "../events/index.ts";
-import { mediaKey, presignMediaGet, putMedia } from "../storage/media.ts";
+import { headMedia, mediaKey, presignMediaGet, presignMediaPut, putMedia, uploadKey, uploadLimitOf, uploadPrefix } from "../storage/media.ts";
 import { writeTicketTransition, zeroUnread } from "../tickets/repository.ts";
 import type { TicketItem } from "../tickets/schema.ts";
 import { canSeeInCompany } from "../access/visibility.ts";
@@ -26,7 +26,7 @@ import { watchOutbound } from "./delivery.ts";
 import { getWhatsappItem } from "../whatsapp/repository.ts";
 import type { WhatsappItem } from "../whatsapp/schema.ts";
 import { getMessageById, ingestMessage, listMessages, updateMessage } from "./repository.ts";
-import { MessageItem, type MediaType, type MessageView } from "./schema.ts";
+import { MessageItem, type MediaType, type MediaUpload, type MediaUploadBody, type MessageView } from "./schema.ts";
 import { renderVariables } from "../automation/variables.ts";
 
 // ---------------------------------------------------------------------------------------------
@@ -214,6 +214,69 @@ export async function sendMediaMessages(actor: TicketActor, ticketId: number, fi
           signMessage: false,
           messageId: id,
           media: { key, mime: f.mimetype || "application/octet-stream", name: f.filename, size: f.content.length },
+        }),
+      );
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
+      failed = err;
+    }
+  }
+  if (failed) throw failed;
+  return out;
+}
+
+/** Lifetime of an upload URL (seconds). */
+export const UPLOAD_URL_TTL_SECONDS = 300;
+
+const tooLarge = (limit: number) =>
+  new AppError("ERR_VALIDATION", 400, { fields: [{ path: "size", message: `Larger than ${Math.floor(limit / 2 ** 20)} MB` }] });
+
+/**
+ * `POST /api/media/uploads` (issue 8 §3): a presigned PUT for one file the caller will send on a ticket they may act
+ * on (403/404 as {@link getAccessibleTicket}). The server chooses the key, `media/<cid>/uploads/<ticketId>/<uuid>.<ext>`;
+ * the content type and size are bound in the signature. A size over the kind's limit (`MEDIA_SIZE_LIMITS`) is refused
+ * with 400 `ERR_VALIDATION` (`size`) before anything is signed.
+ */
+export async function createMediaUpload(actor: TicketActor, input: MediaUploadBody): Promise<MediaUpload> {
+  const ticket = await getAccessibleTicket(actor, input.ticketId);
+  const limit = uploadLimitOf(input.contentType);
+  if (input.size > limit) throw tooLarge(limit);
+  const ext = input.fileName.includes(".") ? input.fileName.split(".").pop() : undefined;
+  const key = uploadKey(actor.companyId, ticket.id, ext);
+  const { url, headers } = await presignMediaPut(key, input.contentType, input.size, UPLOAD_URL_TTL_SECONDS);
+  return { key, url, method: "PUT", headers, expiresInSeconds: UPLOAD_URL_TTL_SECONDS };
+}
+
+/**
+ * `POST /api/messages/{ticketId}` `{body, medias: [{key, fileName}]}` (issue 8 §3): sends files the browser uploaded,
+ * one message each (body = the caption, else the file name), like {@link sendMediaMessages}. A key is accepted only
+ * under the caller's company and this ticket's upload prefix (another company's or ticket's key: 404 `ERR_NOT_FOUND`,
+ * nothing sent); the object must exist and be within its type's limit (read from S3, not from the browser).
+ */
+export async function sendUploadedMedia(actor: TicketActor, ticketId: number, medias: { key: string; fileName: string }[], caption: string): Promise<MessageView[]> {
+  const ticket = await getAccessibleTicket(actor, ticketId);
+  const prefix = uploadPrefix(actor.companyId, ticket.id);
+  const files: { key: string; fileName: string; size: number; mime: string }[] = [];
+  for (const m of medias) {
+    if (!m.key.startsWith(prefix) || m.key.includes("..")) throw new AppError("ERR_NOT_FOUND", 404);
+    const head = await headMedia(m.key);
+    if (!head) throw new AppError("ERR_NOT_FOUND", 404);
+    if (head.size > uploadLimitOf(head.contentType)) throw tooLarge(uploadLimitOf(head.contentType));
+    files.push({ key: m.key, fileName: m.fileName, size: head.size, mime: head.contentType });
+  }
+  const wa = await getWhatsappItem(actor.companyId, ticket.whatsappId);
+  const out: MessageView[] = [];
+  let failed: AppError | null = null;
+  for (const f of files) {
+    const id = await newOutboundId(wa);
+    const text = caption.trim();
+    try {
+      out.push(
+        await sendOutbound(actor.companyId, { userId: actor.userId, name: actor.name }, await getAccessibleTicket(actor, ticket.id), {
+          body: text && text !== f.fileName ? text : f.fileName,
+          signMessage: false,
+          messageId: id,
+          media: { key: f.key, mime: f.mime, name: f.fileName, size: f.size },
         }),
       );
     } catch (err) {

@@ -1,7 +1,10 @@
 /**
  * The local first-start seed (DESIGN.md §4): plan, company, super admin and default settings, exactly once.
  */
+import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { describe, expect, it } from "vitest";
+import { ddb, tableName } from "../db/client.ts";
+import { keys } from "../db/keys.ts";
 import { api } from "../../../test/helpers.ts";
 import { getCompany } from "../companies/service.ts";
 import { listPlans } from "../plans/service.ts";
@@ -29,6 +32,15 @@ describe("seedLocal", () => {
     expect(login.status).toBe(200);
     const settings = Object.fromEntries(login.body.user.company.settings.map((s: any) => [s.key, s.value]));
     expect(settings).toMatchObject({ CheckMsgIsGroup: "enabled", chatBotType: "text", sendGreetingAccepted: "disabled", userRating: "disabled", call: "disabled" });
+
+    // Issue 8 §5: the seeded company keeps Whaticket's year-ahead due date, and its super admin is exempt from the
+    // due-date refusal, so once that date passes the super admin still logs in (and can extend it).
+    await ddb().send(
+      new UpdateCommand({ TableName: tableName(), Key: keys.company(first.companyId), UpdateExpression: "SET dueDate = :d", ExpressionAttributeValues: { ":d": new Date(Date.now() - 86400000).toISOString() } }),
+    );
+    const afterDue = await api("POST", "/api/auth/login", { body: { email: "admin@admin.com", password: "123456" } });
+    expect(afterDue.status).toBe(200);
+    expect(afterDue.body.user.super).toBe(true);
 
     const second = await seedLocal({ adminPassword: "another" });
     expect(second).toEqual({ companyId: first.companyId, adminEmail: "admin@admin.com", created: false });

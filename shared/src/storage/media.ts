@@ -3,7 +3,10 @@
  * media bucket; browsers get short-lived presigned URLs scoped to the caller's company. The endpoint comes from
  * `AWS_ENDPOINT_URL_S3` (s3rver on one machine, path-style).
  */
-import { GetObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { Readable, Transform } from "node:stream";
+import { randomUUID } from "node:crypto";
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { Upload } from "@aws-sdk/lib-storage";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import { getConfig } from "../config.ts";
 import { AppError } from "../errors.ts";
@@ -25,9 +28,147 @@ export function mediaKey(companyId: number, ticketId: number, messageId: string,
   return `media/${companyId}/${ticketId}/${safe}${ext ? `.${ext.replace(/[^a-z0-9]/gi, "")}` : ""}`;
 }
 
+/**
+ * Largest media per kind, in bytes (issue 8 §3), inbound and outbound: an inbound message announcing more
+ * (`fileLength`), or whose download passes it, is stored without its file, marked too large; a browser upload over it
+ * is refused before any URL is signed. WhatsApp's own limits are 16 MB for images and audio, 64 MB for video (2 GB
+ * documents): the runner's memory, not WhatsApp, sets ours.
+ */
+export const MEDIA_SIZE_LIMITS: Record<"image" | "sticker" | "audio" | "video" | "document", number> = {
+  image: 16 * 2 ** 20,
+  sticker: 2 * 2 ** 20,
+  audio: 16 * 2 ** 20,
+  video: 64 * 2 ** 20,
+  document: 100 * 2 ** 20,
+};
+
+/** The size limit of an outbound file by its MIME type (image, audio, video; anything else is a document). */
+export function uploadLimitOf(contentType: string): number {
+  const head = contentType.split("/")[0];
+  return head === "image" || head === "audio" || head === "video" ? MEDIA_SIZE_LIMITS[head] : MEDIA_SIZE_LIMITS.document;
+}
+
+/**
+ * A new key for a browser upload (issue 8 §3), chosen by the server: `media/<cid>/uploads/<ticketId>/<uuid>[.<ext>]`.
+ * Sending by key accepts only keys under the caller's company and ticket ({@link uploadPrefix}).
+ */
+export function uploadKey(companyId: number, ticketId: number, ext?: string): string {
+  const e = ext?.replace(/[^a-z0-9]/gi, "").slice(0, 8);
+  return `${uploadPrefix(companyId, ticketId)}${randomUUID()}${e ? `.${e.toLowerCase()}` : ""}`;
+}
+
+/** The prefix of every upload key of a company's ticket. */
+export const uploadPrefix = (companyId: number, ticketId: number) => `media/${companyId}/uploads/${ticketId}/`;
+
+/**
+ * A presigned PUT (issue 8 §3) for exactly one object: `key`, `contentType` and `size` bytes are part of the signature,
+ * so S3 refuses a PUT with another type or length. The browser sends the returned `headers` with the body.
+ */
+export async function presignMediaPut(
+  key: string,
+  contentType: string,
+  size: number,
+  expiresInSeconds = 300,
+): Promise<{ url: string; headers: Record<string, string> }> {
+  const url = await getSignedUrl(
+    s3Client(),
+    new PutObjectCommand({ Bucket: getConfig().MEDIA_BUCKET, Key: key, ContentType: contentType, ContentLength: size }),
+    { expiresIn: expiresInSeconds, signableHeaders: new Set(["content-type", "content-length"]) },
+  );
+  return { url, headers: { "content-type": contentType } };
+}
+
+/** An object's size and content type, or null when there is none. */
+export async function headMedia(key: string): Promise<{ size: number; contentType: string } | null> {
+  try {
+    const h = await s3Client().send(new HeadObjectCommand({ Bucket: getConfig().MEDIA_BUCKET, Key: key }));
+    return { size: h.ContentLength ?? 0, contentType: h.ContentType ?? "application/octet-stream" };
+  } catch (err) {
+    const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+    if (status === 404 || (err as Error).name === "NotFound" || (err as Error).name === "NoSuchKey") return null;
+    throw err;
+  }
+}
+
+/** Deletes an object (best effort callers catch). */
+export async function deleteMedia(key: string): Promise<void> {
+  await s3Client().send(new DeleteObjectCommand({ Bucket: getConfig().MEDIA_BUCKET, Key: key }));
+}
+
 /** Stores bytes under `key`. */
 export async function putMedia(key: string, body: Uint8Array, contentType: string): Promise<void> {
   await s3Client().send(new PutObjectCommand({ Bucket: getConfig().MEDIA_BUCKET, Key: key, Body: body, ContentType: contentType }));
+}
+
+/** Size of one multipart part (S3's minimum, 5 MiB) and parts in flight: an upload holds at most their product. */
+export const MEDIA_PART_BYTES = 5 * 2 ** 20;
+export const MEDIA_PARTS_IN_FLIGHT = 1;
+
+/** The outcome of {@link putMediaStream}: stored with its size, or cut at `maxBytes` (nothing kept). */
+export type StreamPutResult = { stored: true; size: number } | { stored: false; tooLarge: true; size: number };
+
+class TooLarge extends Error {
+  constructor(readonly size: number) {
+    super("media passes its size limit");
+  }
+}
+
+/**
+ * Streams `body` to S3 under `key` without holding it whole (issue 8 §3): `@aws-sdk/lib-storage`'s `Upload`, a plain
+ * PutObject below one part, a multipart upload above it, at most {@link MEDIA_PART_BYTES} ×
+ * ({@link MEDIA_PARTS_IN_FLIGHT} + 1) bytes in memory. Bytes are counted as they pass: past `maxBytes` the stream is
+ * cut, the multipart upload aborted (no object is left) and `{stored: false, tooLarge, size}` answered (size = bytes
+ * seen, > maxBytes). `timeoutMs` bounds the whole transfer (rejects, upload aborted). Other failures reject.
+ */
+export async function putMediaStream(
+  key: string,
+  body: AsyncIterable<Uint8Array> | Uint8Array,
+  contentType: string,
+  opts: { maxBytes?: number; timeoutMs?: number } = {},
+): Promise<StreamPutResult> {
+  const max = opts.maxBytes ?? Number.POSITIVE_INFINITY;
+  let size = 0;
+  const source = body instanceof Uint8Array ? Readable.from([body]) : Readable.from(body, { objectMode: false });
+  const counter = new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      size += chunk.length;
+      if (size > max) cb(new TooLarge(size));
+      else cb(null, chunk);
+    },
+  });
+  source.on("error", (err) => counter.destroy(err));
+  source.pipe(counter);
+  const upload = new Upload({
+    client: s3Client(),
+    params: { Bucket: getConfig().MEDIA_BUCKET, Key: key, Body: counter, ContentType: contentType },
+    partSize: MEDIA_PART_BYTES,
+    queueSize: MEDIA_PARTS_IN_FLIGHT,
+    leavePartsOnError: false,
+  });
+  let timer: NodeJS.Timeout | undefined;
+  let cutErr: unknown;
+  counter.on("error", (err) => {
+    cutErr = err;
+    void upload.abort().catch(() => undefined);
+  });
+  try {
+    await Promise.race([
+      upload.done(),
+      new Promise<never>((_, reject) => {
+        if (opts.timeoutMs != null) timer = setTimeout(() => reject(new Error("media upload timed out")), opts.timeoutMs);
+      }),
+    ]);
+    return { stored: true, size };
+  } catch (err) {
+    const cause = cutErr ?? err;
+    source.destroy();
+    counter.destroy();
+    await upload.abort().catch(() => undefined);
+    if (cause instanceof TooLarge) return { stored: false, tooLarge: true, size: cause.size };
+    throw cause;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Reads an object's bytes. */

@@ -14,6 +14,7 @@ import type { AuthContext } from "@atende/shared/auth/tokens";
 import { AppError } from "@atende/shared/errors";
 import { manifest, routesOf, type Area, type Manifest, type OperationId, type RouteDef } from "../routes.ts";
 import { auth } from "./middlewares/auth.ts";
+import { originGuard } from "./middlewares/origin.ts";
 import { jsonBody, multipartOrJsonBody } from "./middlewares/body.ts";
 import { errorHandler, errorResponse } from "./middlewares/errors.ts";
 import { checkResponses, responseContract } from "./middlewares/response.ts";
@@ -94,6 +95,7 @@ export function routePipeline(def: RouteDef, impl: (ctx: RequestContext<any, any
   const pipeline = middy<HttpEvent, HttpResponse>().use(errorHandler());
   if (checkResponses()) pipeline.use(responseContract(def));
   return pipeline
+    .use(originGuard())
     .use(auth(def))
     .use(def.multipart ? multipartOrJsonBody() : jsonBody(Boolean(def.body)))
     .use(validate(def))

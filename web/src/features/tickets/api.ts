@@ -8,9 +8,9 @@
  * - `useUpdateTicket()`: PUT /api/tickets/{id} (accept, return, resolve, reopen, transfer, close).
  */
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { HttpError, refreshSession } from "../../api/client.ts";
+import { HttpError } from "../../api/client.ts";
 import { call } from "../../api/operations.ts";
-import { clearSession, getToken, isAdminUser, useSession, type SessionUser } from "../../api/session.ts";
+import { isAdminUser, useSession, type SessionUser } from "../../api/session.ts";
 import { removeTicket, ticketsKeys, upsertMessage, upsertTicket, type Viewer } from "./cache.ts";
 import type { Message, TicketListParams } from "./types.ts";
 
@@ -134,54 +134,33 @@ export function useSendText() {
 }
 
 /**
- * Uploads files as multipart `medias` (+ `body` captions) to `POST /api/messages/{ticketId}` with upload progress
- * (0..1) through XMLHttpRequest (fetch has no upload progress). Applies the session rule: 403 `ERR_SESSION_EXPIRED`
- * → one refresh and one retry; 401 → session cleared.
- * @throws HttpError on a non-2xx answer.
+ * Sends files (issue 8 §3): each file is uploaded straight to S3 through a presigned PUT from `POST /api/media/uploads`
+ * (the key, content type and size are fixed by the server), with upload progress (0..1 over all files) through
+ * XMLHttpRequest (fetch has no upload progress); then `POST /api/messages/{ticketId}` `{body: caption, medias}` sends
+ * them by key, one message each. The API calls go through `call` (session refresh rule included).
+ * @throws HttpError on a non-2xx answer (of the API or of S3's PUT).
  */
 export async function uploadMedia(ticketId: number, files: File[], caption: string, onProgress?: (p: number) => void): Promise<Message[]> {
-  const once = (token: string | null) =>
-    new Promise<{ status: number; text: string }>((resolve, reject) => {
-      const form = new FormData();
-      for (const f of files) {
-        form.append("medias", f, f.name);
-        form.append("body", caption || f.name);
-      }
+  const total = files.reduce((n, f) => n + f.size, 0) || 1;
+  let done = 0;
+  const medias: { key: string; fileName: string }[] = [];
+  for (const f of files) {
+    const up = await call("POST /api/media/uploads", { body: { ticketId, fileName: f.name, contentType: f.type || "application/octet-stream", size: f.size } });
+    const r = await new Promise<{ status: number; text: string }>((resolve, reject) => {
       const xhr = new XMLHttpRequest();
-      xhr.open("POST", `/api/messages/${ticketId}`);
-      if (token) xhr.setRequestHeader("Authorization", `Bearer ${token}`);
-      xhr.upload.onprogress = (e) => e.lengthComputable && onProgress?.(e.loaded / e.total);
+      xhr.open(up.method, up.url);
+      for (const [k, v] of Object.entries(up.headers)) xhr.setRequestHeader(k, v);
+      xhr.upload.onprogress = (e) => e.lengthComputable && onProgress?.((done + e.loaded) / total);
       xhr.onload = () => resolve({ status: xhr.status, text: xhr.responseText });
       xhr.onerror = () => reject(new TypeError("network error"));
-      xhr.send(form);
+      xhr.send(f);
     });
-  const toError = (r: { status: number; text: string }) => {
-    let body: unknown = r.text;
-    try {
-      body = JSON.parse(r.text);
-    } catch {
-      /* text */
-    }
-    const code = body && typeof body === "object" ? (body as { error?: string }).error : undefined;
-    return new HttpError(r.status, code, body, r.text);
-  };
-  let r = await once(getToken());
-  if (r.status === 403 && toError(r).code === "ERR_SESSION_EXPIRED") {
-    const fresh = await refreshSession();
-    if (!fresh) {
-      clearSession();
-      throw toError(r);
-    }
-    r = await once(fresh.token);
+    if (r.status < 200 || r.status >= 300) throw new HttpError(r.status, undefined, r.text, r.text);
+    done += f.size;
+    medias.push({ key: up.key, fileName: f.name });
   }
-  if (r.status === 401) clearSession();
-  if (r.status < 200 || r.status >= 300) throw toError(r);
-  try {
-    const parsed = JSON.parse(r.text) as unknown;
-    return Array.isArray(parsed) ? (parsed as Message[]) : parsed && typeof parsed === "object" && "messages" in parsed ? (parsed as { messages: Message[] }).messages : [];
-  } catch {
-    return [];
-  }
+  const sent = await call("POST /api/messages/{ticketId}", { params: { ticketId }, body: { body: caption, medias } });
+  return (Array.isArray(sent) ? sent : [sent]) as Message[];
 }
 
 export function useNotes(ticketId: number | undefined, contactId: number | undefined) {
