@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noExplicitAny: the bench inspects raw SDK command inputs of every shape
 /**
  * Issue 8 "Proof, overall": the ingest rate as a ratio to DynamoDB Local's own rate for the ingest's bare 4-item
  * transaction (alias put if absent + message put + message ref put + ticket update), both measured alternately in one
