@@ -89,6 +89,8 @@ interface Phone {
   socket: SimSocket | null;
   sent: SentRecord[];
   reads: WAMessageKey[];
+  /** Calls the runner rejected (`rejectCall`), oldest first. */
+  rejectedCalls: { callId: string; callFrom: string; at: string }[];
   autoReceipts: boolean;
   /** Every message this network saw for the connection (id → message), for quotes and reactions. */
   known: Map<string, WAMessage>;
@@ -197,6 +199,12 @@ class SimSocket {
 
   readonly updateMediaMessage = async (message: WAMessage): Promise<WAMessage> => message;
 
+  /** Rejects a ringing call: recorded as what the caller's phone saw (`rejectedCalls`). */
+  readonly rejectCall = async (callId: string, callFrom: string): Promise<void> => {
+    if (this.closed || this.state !== "open") throw new Boom("Connection Closed", { statusCode: DisconnectReason.connectionClosed });
+    this.phone.rejectedCalls.push({ callId, callFrom, at: new Date().toISOString() });
+  };
+
   readonly logout = async (_msg?: string): Promise<void> => {
     this.phone.creds = null;
     await wipeAuthState(this.ref.whatsappId);
@@ -264,7 +272,7 @@ export class SimNetwork {
   private phone(whatsappId: number): Phone {
     let p = this.phones.get(whatsappId);
     if (!p) {
-      p = { creds: null, socket: null, sent: [], reads: [], autoReceipts: true, known: new Map() };
+      p = { creds: null, socket: null, sent: [], reads: [], rejectedCalls: [], autoReceipts: true, known: new Map() };
       this.phones.set(whatsappId, p);
     }
     return p;
@@ -396,6 +404,19 @@ export class SimNetwork {
   /** What the runner sent through the connection's sockets, oldest first. */
   sent(whatsappId: number): SentRecord[] {
     return [...(this.phones.get(whatsappId)?.sent ?? [])];
+  }
+
+  /** A contact calls the connection: emits Baileys' `call` event with status `offer`; returns the call id. */
+  placeCall(whatsappId: number, from: string, opts: { isVideo?: boolean } = {}): string {
+    const id = randomBytes(16).toString("hex").toUpperCase();
+    const jid = `${from}@s.whatsapp.net`;
+    this.openSocket(whatsappId).emit("call", [{ chatId: jid, from: jid, id, date: new Date(), status: "offer", offline: false, isVideo: !!opts.isVideo, isGroup: false }]);
+    return id;
+  }
+
+  /** Calls the runner rejected on this connection (`rejectCall`), oldest first. */
+  rejectedCalls(whatsappId: number): { callId: string; callFrom: string; at: string }[] {
+    return [...(this.phones.get(whatsappId)?.rejectedCalls ?? [])];
   }
 
   /** Read receipts the runner sent (`readMessages`). */

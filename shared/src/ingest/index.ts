@@ -23,6 +23,7 @@ import type { MessageItem } from "../messages/schema.ts";
 import { ingestMessage } from "../messages/repository.ts";
 import { dispatch } from "../events/index.ts";
 import { onInbound } from "../automation/inbound.ts";
+import { callsRefused } from "../automation/calls.ts";
 import { getSetting } from "../settings/service.ts";
 import { mediaKey, putMedia } from "../storage/media.ts";
 import { getActiveTicketId, queryContactTickets } from "../tickets/repository.ts";
@@ -62,6 +63,8 @@ export interface IngestContext {
    * still carries its id as name; null when unknown. Without it groups are named by `groups.update`.
    */
   groupSubject?: (groupJid: string) => Promise<string | null>;
+  /** Optional: rejects a ringing call (Baileys' `sock.rejectCall(callId, callFrom)`); used when setting `call` is disabled. */
+  rejectCall?: (callId: string, callFrom: string) => Promise<void>;
 }
 
 /** Longest WhatsApp message id accepted (real ids are 16-32 characters); longer ones would only make oversized keys. */
@@ -664,6 +667,10 @@ async function onCall(ctx: IngestContext, data: unknown, skipped: Skips): Promis
       if (resolved.identity.isGroup && (await groupsIgnored(ctx.companyId))) {
         skipped.push({ reason: "group messages ignored (CheckMsgIsGroup)" });
         return;
+      }
+      // Issue 9 §4 (automation/calls.ts): a ringing call the company does not take is rejected; its log below gets the text.
+      if (c.status === "offer" && !inGroup && caller && ctx.rejectCall && (await callsRefused(ctx.companyId))) {
+        await ctx.rejectCall(callId, caller).catch((err) => log("warn", "ingest: call not rejected", { companyId: ctx.companyId, callId, err }));
       }
       const date = c.date instanceof Date ? c.date.getTime() : typeof c.date === "string" ? Date.parse(c.date) : c.date;
       const body = callLogBody(!!c.isVideo);
