@@ -96,9 +96,16 @@ try {
     await new Promise((r) => setTimeout(r, 1000));
     ws.close();
     const l = summarize(lat);
-    results.ingest = { messagesPerSecond: rate.rps, perMessageMs: { p50: rate.p50, p99: rate.p99 }, eventToFrameAt50ps: l };
+    // Issue 9: the same ingest with the chatbot answering menus (scripts/bench/bot.ts), on a fresh tenant.
+    const { benchBotIngest } = await import("./bench/bot.ts");
+    const tb = await tenant();
+    const bot = await benchBotIngest({ companyId: tb.companyId, whatsappId: tb.whatsappId, queueIds: tb.queueIds, handleBaileysEvent });
+    results.ingest = { messagesPerSecond: rate.rps, perMessageMs: { p50: rate.p50, p99: rate.p99 }, eventToFrameAt50ps: l, withBot: { messagesPerSecond: bot.rps, perMessageMs: { p50: bot.p50, p99: bot.p99 } } };
     table("Ingest (DynamoDB Local)", [
-      { measure: "inbound messages/s (16 in flight)", value: rate.rps },
+      { measure: "inbound messages/s (16 in flight), bot idle (no queues, no greeting)", value: rate.rps },
+      { measure: "inbound messages/s (16 in flight), bot answering (menu, option tree, 7 of 8 answered)", value: bot.rps },
+      { measure: "per message p50 / p99 ms, bot idle", value: `${rate.p50} / ${rate.p99}` },
+      { measure: "per message p50 / p99 ms, bot answering", value: `${bot.p50} / ${bot.p99}` },
       { measure: "event → realtime frame p50 ms @50/s", value: l.p50 },
       { measure: "event → realtime frame p99 ms @50/s", value: l.p99 },
       { measure: "frames received / sent", value: `${l.n}/500` },

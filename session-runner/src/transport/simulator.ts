@@ -406,14 +406,6 @@ export class SimNetwork {
     return [...(this.phones.get(whatsappId)?.sent ?? [])];
   }
 
-  /** A contact calls the connection: emits Baileys' `call` event with status `offer`; returns the call id. */
-  placeCall(whatsappId: number, from: string, opts: { isVideo?: boolean } = {}): string {
-    const id = randomBytes(16).toString("hex").toUpperCase();
-    const jid = `${from}@s.whatsapp.net`;
-    this.openSocket(whatsappId).emit("call", [{ chatId: jid, from: jid, id, date: new Date(), status: "offer", offline: false, isVideo: !!opts.isVideo, isGroup: false }]);
-    return id;
-  }
-
   /** Calls the runner rejected on this connection (`rejectCall`), oldest first. */
   rejectedCalls(whatsappId: number): { callId: string; callFrom: string; at: string }[] {
     return [...(this.phones.get(whatsappId)?.rejectedCalls ?? [])];
