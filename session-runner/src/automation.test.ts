@@ -322,15 +322,17 @@ describe("what the customer meets (issue 9 §3)", { timeout: 180_000 }, () => {
     await say(s.whatsappId, noBot, "1");
     await say(s.whatsappId, noBot, "abc");
     expect(await received(s.companyId, s.whatsappId, noBot)).toHaveLength(1);
-    // An agent accepts: the menu answers stop.
+    // An agent accepts: the menu answers stop, and stay stopped when the agent gives the ticket back to pending.
     const held = newPhone();
     await say(s.whatsappId, held, "oi");
     const t = await ticketOf(s.companyId, held);
-    await writeTicketTransition(t, { status: "open", userId: s.admin.id, updatedAt: new Date().toISOString() });
+    expect((await api("PUT", `/api/tickets/${t.id}`, { token: s.admin.token, body: { status: "open" } })).status).toBe(200);
     await say(s.whatsappId, held, "2");
+    expect((await api("PUT", `/api/tickets/${t.id}`, { token: s.admin.token, body: { status: "pending" } })).status).toBe(200);
     await say(s.whatsappId, held, "xyz");
+    await say(s.whatsappId, held, "1");
     expect(await received(s.companyId, s.whatsappId, held)).toEqual(["Escolha:\n\n*[ 1 ]* - A\n*[ 2 ]* - B"]);
-    expect(await ticketOf(s.companyId, held)).toMatchObject({ status: "open", queueId: null });
+    expect(await ticketOf(s.companyId, held)).toMatchObject({ status: "pending", userId: null, queueId: null, chatbot: false });
   });
 
   it("bad answers change nothing: unknown numbers, text, symbols and long bodies only bring the menu back", async () => {
