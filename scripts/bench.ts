@@ -14,7 +14,8 @@
  * - faults (issue 8): inbound messages/s while 5% of DynamoDB calls fail (throttling, 5xx, conflicts), with the
  *   parked ones re-driven and every message counted as stored; and the peak RSS of this process (which hosts the
  *   ingest) under a media storm: a 1.5 GB document announcement and 50 images of 1 MiB at once.
- * Usage: `npm run bench [-- --sizes=1000,10000,100000] [-- --searchSizes=1000,10000,100000] [-- --only=ingest,tickets,search,web,faults] [-- --renderTickets=5000]`.
+ * Usage: `npm run bench [-- --sizes=1000,10000,100000] [-- --searchSizes=1000,10000,100000] [-- --only=ingest,tickets,search,web,faults] [-- --renderTickets=5000]`
+ * `[-- --ingestMessages=2000] [-- --botCustomers=200]` (the bot conversation is 8 messages per customer).
  */
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { gzipSync } from "node:zlib";
@@ -68,8 +69,8 @@ try {
       pushName: `Cliente ${contact}`,
       message: { conversation: `Olá, mensagem ${i}` },
     });
-    // Throughput: 2000 messages from 200 customers, 16 in flight.
-    const total = 2000;
+    // Throughput: 2000 messages (`--ingestMessages`) from 200 customers, 16 in flight.
+    const total = Number(args.ingestMessages ?? 2000);
     const rate = await load(total, 16, (i) => handleBaileysEvent(ctx, "messages.upsert", { type: "notify", messages: [msg(i, i % 200)] }).then(() => undefined));
     // Event → realtime frame at 50 messages/s for 10 s, measured in an admin's socket.
     const ws = new WebSocket(`${stack.url.replace("http", "ws")}/ws?token=${t.admin.token}`);
@@ -99,7 +100,7 @@ try {
     // Issue 9: the same ingest with the chatbot answering menus (scripts/bench/bot.ts), on a fresh tenant.
     const { benchBotIngest } = await import("./bench/bot.ts");
     const tb = await tenant();
-    const bot = await benchBotIngest({ companyId: tb.companyId, whatsappId: tb.whatsappId, queueIds: tb.queueIds, handleBaileysEvent });
+    const bot = await benchBotIngest({ companyId: tb.companyId, whatsappId: tb.whatsappId, queueIds: tb.queueIds, handleBaileysEvent, customers: Number(args.botCustomers ?? 200) });
     results.ingest = { messagesPerSecond: rate.rps, perMessageMs: { p50: rate.p50, p99: rate.p99 }, eventToFrameAt50ps: l, withBot: { messagesPerSecond: bot.rps, perMessageMs: { p50: bot.p50, p99: bot.p99 } } };
     table("Ingest (DynamoDB Local)", [
       { measure: "inbound messages/s (16 in flight), bot idle (no queues, no greeting)", value: rate.rps },
