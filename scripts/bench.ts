@@ -20,6 +20,7 @@
  *   ingest's bare 4-item transaction, alternated in one run (target ≥ 0.8), and DynamoDB calls per message by purpose;
  * - storm (issue 8 §3): the media storm through the simulator and the session runner (see `mediaStorm`).
  * Usage: `npm run bench [-- --sizes=1000,10000,100000] [-- --reps=200,400] [-- --searchSizes=1000,10000,100000] [-- --only=ingest,ratio,tickets,search,web,faults,storm] [-- --renderTickets=5000] [-- --ratioRounds=3]`.
+ *   `[-- --ingestMessages=2000] [-- --botCustomers=200]` (the bot conversation is 8 messages per customer).
  */
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { gzipSync } from "node:zlib";
@@ -172,8 +173,8 @@ try {
       pushName: `Cliente ${contact}`,
       message: { conversation: `Olá, mensagem ${i}` },
     });
-    // Throughput: 2000 messages from 200 customers, 16 in flight.
-    const total = 2000;
+    // Throughput: 2000 messages (`--ingestMessages`) from 200 customers, 16 in flight.
+    const total = Number(args.ingestMessages ?? 2000);
     const rate = await load(total, 16, (i) => handleBaileysEvent(ctx, "messages.upsert", { type: "notify", messages: [msg(i, i % 200)] }).then(() => undefined));
     // Event → realtime frame at 50 messages/s for 10 s, measured in an admin's socket.
     const ws = await openSocket(t.admin.token);
@@ -198,9 +199,16 @@ try {
     await new Promise((r) => setTimeout(r, 1000));
     ws.close();
     const l = summarize(lat);
-    results.ingest = { messagesPerSecond: rate.rps, perMessageMs: { p50: rate.p50, p99: rate.p99 }, eventToFrameAt50ps: l };
+    // Issue 9: the same ingest with the chatbot answering menus (scripts/bench/bot.ts), on a fresh tenant.
+    const { benchBotIngest } = await import("./bench/bot.ts");
+    const tb = await tenant();
+    const bot = await benchBotIngest({ companyId: tb.companyId, whatsappId: tb.whatsappId, queueIds: tb.queueIds, handleBaileysEvent, customers: Number(args.botCustomers ?? 200) });
+    results.ingest = { messagesPerSecond: rate.rps, perMessageMs: { p50: rate.p50, p99: rate.p99 }, eventToFrameAt50ps: l, withBot: { messagesPerSecond: bot.rps, perMessageMs: { p50: bot.p50, p99: bot.p99 } } };
     table("Ingest (DynamoDB Local)", [
-      { measure: "inbound messages/s (16 in flight)", value: rate.rps },
+      { measure: "inbound messages/s (16 in flight), bot idle (no queues, no greeting)", value: rate.rps },
+      { measure: "inbound messages/s (16 in flight), bot answering (menu, option tree, 7 of 8 answered)", value: bot.rps },
+      { measure: "per message p50 / p99 ms, bot idle", value: `${rate.p50} / ${rate.p99}` },
+      { measure: "per message p50 / p99 ms, bot answering", value: `${bot.p50} / ${bot.p99}` },
       { measure: "event → realtime frame p50 ms @50/s", value: l.p50 },
       { measure: "event → realtime frame p99 ms @50/s", value: l.p99 },
       { measure: "frames received / sent", value: `${l.n}/500` },

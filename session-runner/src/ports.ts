@@ -10,7 +10,7 @@ import type { SessionStatePatch, WhatsappItem } from "@atende/shared/whatsapp/sc
  * The part of Baileys' `WASocket` the runner uses. Both adapters return exactly this, typed against Baileys' own
  * declarations, so the runner cannot tell the simulator from the real socket.
  */
-export type RunnerSocket = Pick<WASocket, "ev" | "sendMessage" | "readMessages" | "logout" | "end" | "user" | "updateMediaMessage">;
+export type RunnerSocket = Pick<WASocket, "ev" | "sendMessage" | "readMessages" | "logout" | "end" | "user" | "updateMediaMessage" | "rejectCall">;
 
 /** The connection a socket is opened for. */
 export interface SessionRef {
@@ -42,6 +42,8 @@ export interface IngestContext {
    * `{tooLarge, size}` when the announced size passes `maxBytes` (issue 8 §3). The ingest streams it to S3.
    */
   downloadMedia?: (msg: unknown, maxBytes?: number) => Promise<MediaDownload>;
+  /** Rejects a ringing call (Baileys' `rejectCall`); the ingest asks for it when the company does not take calls. */
+  rejectCall?: (callId: string, callFrom: string) => Promise<void>;
 }
 
 /** A media download: a stream (the runner), small bytes (test fakes), or too large before any byte was read. */

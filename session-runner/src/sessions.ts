@@ -302,6 +302,7 @@ export class SessionManager {
       companyId: s.ref.companyId,
       whatsappId: s.ref.whatsappId,
       downloadMedia: (msg: unknown, maxBytes?: number) => this.download(sock, msg as WAMessage, maxBytes),
+      rejectCall: (callId: string, callFrom: string) => sock.rejectCall(callId, callFrom),
     };
   }
 

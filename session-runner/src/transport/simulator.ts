@@ -91,6 +91,8 @@ interface Phone {
   socket: SimSocket | null;
   sent: SentRecord[];
   reads: WAMessageKey[];
+  /** Calls the runner rejected (`rejectCall`), oldest first. */
+  rejectedCalls: { callId: string; callFrom: string; at: string }[];
   autoReceipts: boolean;
   /** Every message this network saw for the connection (id → message), for quotes and reactions. */
   known: Map<string, WAMessage>;
@@ -199,6 +201,12 @@ class SimSocket {
 
   readonly updateMediaMessage = async (message: WAMessage): Promise<WAMessage> => message;
 
+  /** Rejects a ringing call: recorded as what the caller's phone saw (`rejectedCalls`). */
+  readonly rejectCall = async (callId: string, callFrom: string): Promise<void> => {
+    if (this.closed || this.state !== "open") throw new Boom("Connection Closed", { statusCode: DisconnectReason.connectionClosed });
+    this.phone.rejectedCalls.push({ callId, callFrom, at: new Date().toISOString() });
+  };
+
   readonly logout = async (_msg?: string): Promise<void> => {
     this.phone.creds = null;
     await wipeAuthState(this.ref.whatsappId);
@@ -266,7 +274,7 @@ export class SimNetwork {
   private phone(whatsappId: number): Phone {
     let p = this.phones.get(whatsappId);
     if (!p) {
-      p = { creds: null, socket: null, sent: [], reads: [], autoReceipts: true, known: new Map() };
+      p = { creds: null, socket: null, sent: [], reads: [], rejectedCalls: [], autoReceipts: true, known: new Map() };
       this.phones.set(whatsappId, p);
     }
     return p;
@@ -397,6 +405,11 @@ export class SimNetwork {
   /** What the runner sent through the connection's sockets, oldest first. */
   sent(whatsappId: number): SentRecord[] {
     return [...(this.phones.get(whatsappId)?.sent ?? [])];
+  }
+
+  /** Calls the runner rejected on this connection (`rejectCall`), oldest first. */
+  rejectedCalls(whatsappId: number): { callId: string; callFrom: string; at: string }[] {
+    return [...(this.phones.get(whatsappId)?.rejectedCalls ?? [])];
   }
 
   /** Read receipts the runner sent (`readMessages`). */

@@ -6,6 +6,8 @@
  * reached the agents, so nothing is lost; the bot just does not answer that message.
  */
 import { log } from "../log.ts";
+import { callStep } from "./calls.ts";
+import { chatbotStep } from "./chatbot.ts";
 import type { ContactItem } from "../contacts/schema.ts";
 import type { MessageItem } from "../messages/schema.ts";
 import type { TicketItem } from "../tickets/schema.ts";
@@ -39,6 +41,10 @@ export function registerInboundStep(step: InboundStep): void {
   steps.push(step);
   steps.sort((a, b) => a.order - b.order);
 }
+
+// The steps of this automation (their modules import only types from here, so no import cycle).
+registerInboundStep(callStep);
+registerInboundStep(chatbotStep);
 
 /** Runs the steps for one stored inbound message. Never throws. */
 export async function onInbound(ctx: InboundContext): Promise<void> {

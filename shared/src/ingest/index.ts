@@ -23,6 +23,7 @@ import type { MessageItem } from "../messages/schema.ts";
 import { ingestMessage } from "../messages/repository.ts";
 import { dispatch } from "../events/index.ts";
 import { onInbound } from "../automation/inbound.ts";
+import { callsRefused } from "../automation/calls.ts";
 import { getSetting } from "../settings/service.ts";
 import { MEDIA_SIZE_LIMITS, mediaKey, putMediaStream } from "../storage/media.ts";
 import { getActiveTicketId, getTicketItem, isActiveStatus, queryContactTickets } from "../tickets/repository.ts";
@@ -63,6 +64,8 @@ export interface IngestContext {
    * still carries its id as name; null when unknown. Without it groups are named by `groups.update`.
    */
   groupSubject?: (groupJid: string) => Promise<string | null>;
+  /** Optional: rejects a ringing call (Baileys' `sock.rejectCall(callId, callFrom)`); used when setting `call` is disabled. */
+  rejectCall?: (callId: string, callFrom: string) => Promise<void>;
 }
 
 /** What {@link IngestContext.downloadMedia} answers (issue 8 §3). */
@@ -688,6 +691,10 @@ async function onCall(ctx: IngestContext, data: unknown, skipped: Skips): Promis
       if (resolved.identity.isGroup && (await groupsIgnored(ctx.companyId))) {
         skipped.push({ reason: "group messages ignored (CheckMsgIsGroup)" });
         return;
+      }
+      // Issue 9 §4 (automation/calls.ts): a ringing call the company does not take is rejected; its log below gets the text.
+      if (c.status === "offer" && !inGroup && caller && ctx.rejectCall && (await callsRefused(ctx.companyId))) {
+        await ctx.rejectCall(callId, caller).catch((err) => log("warn", "ingest: call not rejected", { companyId: ctx.companyId, callId, err }));
       }
       const date = c.date instanceof Date ? c.date.getTime() : typeof c.date === "string" ? Date.parse(c.date) : c.date;
       const body = callLogBody(!!c.isVideo);

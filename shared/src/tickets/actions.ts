@@ -18,6 +18,7 @@ import { dispatch } from "../events/index.ts";
 import { sendOutbound } from "../messages/service.ts";
 import { getWhatsappItem, listWhatsappItems } from "../whatsapp/repository.ts";
 import { laterIso } from "../contacts/service.ts";
+import { SILENT_FOR_GOOD } from "../automation/chatbot.ts";
 import {
   createTicketItem,
   deleteTicketItems,
@@ -178,7 +179,9 @@ export async function updateTicketByUser(actor: TicketActor, ticketId: number | 
   if (patch.whatsappId != null) await requireWhatsapp(cid, patch.whatsappId);
   let next: TicketItem;
   try {
-    next = await writeTicketTransition(prev, { ...patch, updatedAt: laterIso(prev.updatedAt) });
+    // Issue 9 (automation/chatbot.ts): once an agent acts on a ticket, people own this cycle and the bot stays out.
+    const botOff = body.chatbot === undefined ? { chatbot: false, botSilentUntil: SILENT_FOR_GOOD } : {};
+    next = await writeTicketTransition(prev, { ...patch, ...botOff, updatedAt: laterIso(prev.updatedAt) });
   } catch (err) {
     if (err instanceof AppError && err.code === "ERR_OTHER_OPEN_TICKET") throw await otherOpenTicket(actor, err.data?.ticketId as number | undefined);
     throw err;

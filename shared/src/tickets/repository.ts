@@ -104,7 +104,21 @@ export async function createTicketItem(t: TicketItem): Promise<{ created: true }
 }
 
 /** Attributes an agent-side update may change (everything else — lastMessage, unreadMessages — belongs to ingestion). */
-const MUTABLE = ["status", "userId", "queueId", "whatsappId", "useIntegration", "integrationId", "promptId", "chatbot", "updatedAt"] as const;
+const MUTABLE = [
+  "status",
+  "userId",
+  "queueId",
+  "whatsappId",
+  "useIntegration",
+  "integrationId",
+  "promptId",
+  "chatbot",
+  // the chatbot's state (automation/chatbot.ts)
+  "queueOptionId",
+  "amountUsedBotQueues",
+  "botSilentUntil",
+  "updatedAt",
+] as const;
 
 /**
  * Writes a ticket transition in one transaction (DESIGN.md §6 Close/Reopen recipes):

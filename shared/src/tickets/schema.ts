@@ -18,7 +18,14 @@ export const TicketItem = z.object({
   lastMessage: z.string().default(""),
   unreadMessages: z.number().int().default(0),
   isGroup: z.boolean().default(false),
+  /** The chatbot awaits the customer's answer to a menu (queue menu or option tree; issue 9 §3, automation/chatbot.ts). */
   chatbot: z.boolean().default(false),
+  /** Chatbot: the option-tree node the customer is at (null = the queue's own menu). */
+  queueOptionId: z.number().int().nullable().default(null),
+  /** Chatbot: menus re-sent after invalid answers since the last valid one (limit: the connection's maxUseBotQueues). */
+  amountUsedBotQueues: z.number().int().default(0),
+  /** Chatbot: ISO instant until which the bot answers nothing on this ticket (null = not silenced). */
+  botSilentUntil: z.string().nullable().default(null),
   presence: z.string().default(""),
   tagIds: z.array(z.number().int()).default([]),
   useIntegration: z.boolean().default(false),
