@@ -9,6 +9,7 @@ import { log } from "../log.ts";
 import type { ContactItem } from "../contacts/schema.ts";
 import type { MessageItem } from "../messages/schema.ts";
 import type { TicketItem } from "../tickets/schema.ts";
+import { ratingStep } from "./rating.ts";
 
 export interface InboundContext {
   companyId: number;
@@ -39,6 +40,10 @@ export function registerInboundStep(step: InboundStep): void {
   steps.push(step);
   steps.sort((a, b) => a.order - b.order);
 }
+
+// The rating answer (order 10) comes before the chatbot. Registered here, after `steps` exists (rating.ts imports
+// this module's types only, so there is no import cycle at load time).
+registerInboundStep(ratingStep);
 
 /** Runs the steps for one stored inbound message. Never throws. */
 export async function onInbound(ctx: InboundContext): Promise<void> {

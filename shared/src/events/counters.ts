@@ -24,6 +24,9 @@ export function outboxEntriesOf(event: DomainEvent): OutboxEntry[] {
     case "contact.created":
       out.push(counterFacts.contact(event.contact));
       break;
+    case "ticket.rated":
+      out.push(counterFacts.rating(event.rating));
+      break;
   }
   return out.filter((e): e is OutboxEntry => !!e);
 }

@@ -1,6 +1,7 @@
 /**
  * Domain events, the ONE place (issue 7 §1): the core event catalog and the listeners — realtime, sockets (access
- * changes reach open sockets), counters, webhooks — run in this order (counters deferred). Services import `dispatch` from here. See `./README.md`.
+ * changes reach open sockets), counters, webhooks, ticket timers (issue 9 §5: schedules due-index timers) — run in this
+ * order (counters deferred). Services import `dispatch` from here. See `./README.md`.
  */
 import "./core.ts";
 import { countersListener } from "./counters.ts";
@@ -8,11 +9,13 @@ import { realtimeListener } from "./realtime.ts";
 import { socketsListener } from "./sockets.ts";
 import { addListener } from "./registry.ts";
 import { webhooksListener } from "./webhooks.ts";
+import { ticketTimersListener } from "../timers/ticket-listener.ts";
 
 addListener(realtimeListener);
 addListener(socketsListener);
 addListener(countersListener);
 addListener(webhooksListener);
+addListener(ticketTimersListener);
 
 export { dispatch, settleDeferred } from "./dispatch.ts";
 export { defineEvents, type DomainEvent, type EventMap, type EventType } from "./registry.ts";

@@ -100,7 +100,7 @@ export async function createTicketItem(t: TicketItem): Promise<{ created: true }
 }
 
 /** Attributes an agent-side update may change (everything else — lastMessage, unreadMessages — belongs to ingestion). */
-const MUTABLE = ["status", "userId", "queueId", "whatsappId", "useIntegration", "integrationId", "promptId", "chatbot", "updatedAt"] as const;
+const MUTABLE = ["status", "userId", "queueId", "whatsappId", "useIntegration", "integrationId", "promptId", "chatbot", "ratingAt", "updatedAt"] as const;
 
 /**
  * Writes a ticket transition in one transaction (DESIGN.md §6 Close/Reopen recipes):
@@ -108,9 +108,15 @@ const MUTABLE = ["status", "userId", "queueId", "whatsappId", "useIntegration", 
  *   condition `version = prev.version` (two agents acting at once: the second gets 409 `ERR_CONFLICT`);
  * - ACTIVE marker: Delete when leaving open/pending (condition: it is ours or gone), Put when entering open/pending
  *   (`attribute_not_exists` → 409 `ERR_OTHER_OPEN_TICKET` with `{ticketId}` of the holder), both when the connection changes.
+ * `extra`: more items written in the same transaction, after the ticket's (e.g. the rating item and its counters'
+ * outbox item: stored exactly when the ticket closes).
  * Returns the new ticket (lastMessage/unreadMessages as read in `prev`).
  */
-export async function writeTicketTransition(prev: TicketItem, patch: Partial<Pick<TicketItem, (typeof MUTABLE)[number]>>): Promise<TicketItem> {
+export async function writeTicketTransition(
+  prev: TicketItem,
+  patch: Partial<Pick<TicketItem, (typeof MUTABLE)[number]>>,
+  extra: Record<string, unknown>[] = [],
+): Promise<TicketItem> {
   const next: TicketItem = { ...prev, ...patch, version: prev.version + 1 };
   const idx = ticketIndexKeys(next);
   const names: Record<string, string> = { "#v": "version" };
@@ -167,6 +173,7 @@ export async function writeTicketTransition(prev: TicketItem, patch: Partial<Pic
     });
   }
   items.push(...outboxPut(counterFacts.ticket(prev, next))); // counters' outbox (events/outbox.ts), last: indexes above unchanged
+  items.push(...extra);
   try {
     await ddb().send(new TransactWriteCommand({ TransactItems: items }));
   } catch (err) {
