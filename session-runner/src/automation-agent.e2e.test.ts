@@ -97,7 +97,7 @@ async function ticketOf(companyId: number, number: string) {
 
 const tickAt = (ms: number) => tick({ "detail-type": "Scheduled Event", time: new Date(ms).toISOString() });
 
-describe("agent-side automation as the customer sees it", () => {
+describe("agent-side automation as the customer sees it", { timeout: 180_000 }, () => {
   it("accept greets once naming the agent, a transfer announces the queue and agent, resolve asks for a rating, a wrong answer re-prompts once, 3 is stored and the completion closes", async () => {
     const s = await connected({ complationMessage: "Atendimento encerrado, obrigado!", ratingMessage: "Como foi nosso atendimento?" });
     const q = await makeQueue(s.companyId, { name: "Financeiro" });
@@ -208,7 +208,7 @@ describe("agent-side automation as the customer sees it", () => {
   });
 });
 
-describe("timers as the customer sees them", () => {
+describe("timers as the customer sees them", { timeout: 180_000 }, () => {
   it("expiresTicket closes an open ticket whose last message is the agent's after the idle time, with the inactivity message; activity moves it", async () => {
     const s = await connected({ expiresTicket: 10, expiresInactiveMessage: "Encerramos por inatividade." });
     const agent = await makeUser(s.companyId, { name: "Gil", profile: "admin" });
