@@ -8,7 +8,7 @@
  *   whose `updatedAt` (every message and transition moves it) is `expiresTicket` minutes old is closed and the
  *   connection's `expiresInactiveMessage` sent. Lazy check: when there was activity since, or the customer spoke
  *   last, the timer moves to `updatedAt + expiresTicket` (or `now + expiresTicket`), no write per message. A ticket
- *   awaiting a rating is left to the rating wait.
+ *   awaiting a rating is left to the rating wait (looked at again `expiresTicket` minutes later).
  * - `timeToTransfer`: a ticket still pending without a queue `timeToTransfer` minutes after it got there moves to the
  *   connection's `transferQueueId` (`ticket.updated`; with `sendMsgTransfTicket` the customer gets the transfer notice).
  */
@@ -42,10 +42,12 @@ async function transition(prev: TicketItem, patch: Partial<TicketItem>): Promise
 /** Fires `expiresTicket` for ticket `ticketId` at `now`. */
 export async function fireExpiresTicket(companyId: number, ticketId: number, now: Date): Promise<TimerResult> {
   const t = await getTicketItem(companyId, ticketId, true);
-  if (!t || t.status !== "open" || t.isGroup || t.ratingAt) return undefined;
+  if (!t || t.status !== "open" || t.isGroup) return undefined;
   const wa = await getWhatsappItem(companyId, t.whatsappId);
   const span = (wa?.expiresTicket ?? 0) * MINUTE;
   if (!wa || span <= 0) return undefined;
+  // Awaiting a rating: the rating wait ends it; if an agent takes it back instead, the idle clock goes on.
+  if (t.ratingAt) return { rescheduleAt: now.getTime() + span };
   const idleUntil = Date.parse(t.updatedAt) + span;
   const last = (await listMessages(companyId, ticketId, { limit: 1 })).messages[0];
   if (!last?.fromMe) return { rescheduleAt: idleUntil > now.getTime() ? idleUntil : now.getTime() + span };
