@@ -16,16 +16,18 @@ import { RATING_PROMPT } from "@atende/shared/automation/rating";
 import { api, makeCompany, makeUser, type TestUser } from "../../test/helpers.ts";
 import { handler as tick } from "../../functions/src/jobs/tick.ts";
 import { startLocalRunner, type LocalRunner } from "./local.ts";
-import { eventually, startQueues, type Queues } from "./testing/harness.ts";
+import { eventually, registerSocket, startQueues, startRealtimeCapture, type Queues, type RealtimeCapture } from "./testing/harness.ts";
 
 let queues: Queues;
 let s3: { stop: () => Promise<void> };
 let local: LocalRunner;
 let server: Server;
 let base = "";
+let capture: RealtimeCapture;
 
 beforeAll(async () => {
   queues = await startQueues();
+  capture = await startRealtimeCapture();
   s3 = await startTestS3();
   local = await startLocalRunner({
     sim: { receiptDelayMs: 20 },
@@ -42,6 +44,7 @@ afterAll(async () => {
   await new Promise<void>((r) => server.close(() => r()));
   await queues.stop();
   await s3.stop();
+  await capture.stop();
 });
 
 async function sim(method: string, path: string, body?: unknown) {
@@ -254,6 +257,7 @@ describe("timers as the customer sees them", { timeout: 180_000 }, () => {
     await eventually(async () => (await getWhatsappItem(companyId, whatsappId))?.status === "CONNECTED");
     await setSetting(companyId, "sendMsgTransfTicket", "enabled");
     const queueAgent = await makeUser(companyId, { queueIds: [q.id] });
+    const sock = await registerSocket(companyId, queueAgent.id, "user", [q.id]);
 
     const phone = "5511911110006";
     await customerWrites(whatsappId, phone, "oi");
@@ -266,6 +270,11 @@ describe("timers as the customer sees them", { timeout: 180_000 }, () => {
     await Promise.all([tickAt(Date.now() + 90 * MIN), tickAt(Date.now() + 90 * MIN)]);
     expect(await getTicketItem(companyId, t.id, true)).toMatchObject({ status: "pending", queueId: q.id, userId: null });
     expect((await api("GET", "/api/tickets?status=pending", { token: queueAgent.token })).body.tickets.map((x: any) => x.id)).toContain(t.id);
+    // The queue's agents are told at once (realtime `ticket` update), once.
+    const updates = capture.frames.filter(
+      (f) => f.connectionId === sock && f.event === `company-${companyId}-ticket` && f.data.action === "update" && f.data.ticket?.id === t.id && f.data.ticket.queueId === q.id && !f.data.ticket.lastMessage.includes("transferido"),
+    );
+    expect(updates).toHaveLength(1);
     const got = await receivedN(whatsappId, phone, before + 1);
     expect(got.slice(before)).toEqual(["*Mensagem automática*:\nVocê foi transferido para o departamento *Triagem*\naguarde, já vamos te atender!"]);
     await tickAt(Date.now() + 200 * MIN);
