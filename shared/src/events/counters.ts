@@ -5,6 +5,8 @@
  */
 import { applyOutboxes, counterFacts, type OutboxEntry } from "./outbox.ts";
 import type { DomainEvent, Listener } from "./registry.ts";
+// Type-only: brings the `ticket.rated` event declaration (automation/rating.ts) into every program that compiles this file.
+import type {} from "../automation/rating.ts";
 
 /** The outbox entries an event's writes carried (none when the event counts nothing). */
 export function outboxEntriesOf(event: DomainEvent): OutboxEntry[] {
