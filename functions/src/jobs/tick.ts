@@ -5,7 +5,9 @@
  * It sweeps user presence: a user whose `online` flag is true but who has no live socket registration
  * (all expired, e.g. the socket died without `$disconnect`) is set offline. And it re-drives the domain events'
  * outbox (`shared/src/events/outbox.ts`): counter items a dead process left behind are applied, each exactly once,
- * read through their due-time index (no scan). Returns how many users it changed and how many outbox items it applied.
+ * read through their due-time index (no scan). And it fires the timers due by the event's time (`shared/src/timers`:
+ * `expiresTicket`, `timeToTransfer`, `ratingWait`, and any kind a feature registers), one Query per due-index shard; a
+ * timer whose time passed while nothing ran fires on the first tick after, once. Returns the counts.
  */
 import { log } from "@atende/shared/log";
 import { sweepOutbound } from "@atende/shared/messages/delivery";
@@ -13,6 +15,10 @@ import { listCompanyIds, listOnlineUserIds } from "@atende/shared/realtime/conne
 import { companySockets } from "@atende/shared/realtime/publish";
 import { setUserOnline } from "@atende/shared/users/service";
 import { redriveOutbox } from "@atende/shared/events/index";
+import { runDueTimers } from "@atende/shared/timers/index";
+// The timer kinds this tick fires (each file registers its handlers when loaded).
+import "@atende/shared/timers/ticket-kinds";
+import "@atende/shared/automation/rating";
 
 /** The EventBridge scheduled event (only `time` is read, for logs). */
 export interface ScheduledEvent {
@@ -23,13 +29,26 @@ export interface ScheduledEvent {
 
 export async function handler(
   event: ScheduledEvent = {},
-): Promise<{ usersSetOffline: number; outboxApplied: number; outbound?: Awaited<ReturnType<typeof sweepOutbound>> }> {
+): Promise<{
+  usersSetOffline: number;
+  outboxApplied: number;
+  outbound?: Awaited<ReturnType<typeof sweepOutbound>>;
+  timers?: Awaited<ReturnType<typeof runDueTimers>>;
+}> {
   let outboxApplied = 0;
+  const parsed = event.time ? Date.parse(event.time) : NaN;
+  const at = Number.isFinite(parsed) ? parsed : Date.now();
   try {
-    const at = event.time ? Date.parse(event.time) : NaN;
-    outboxApplied = await redriveOutbox(Number.isFinite(at) ? at : Date.now());
+    outboxApplied = await redriveOutbox(at);
   } catch (err) {
     log("error", "tick: outbox re-drive failed", { err });
+  }
+  // Due timers (issue 9 §5): auto-close, transfer to a queue, the rating wait.
+  let timers: Awaited<ReturnType<typeof runDueTimers>> | undefined;
+  try {
+    timers = await runDueTimers(new Date(at));
+  } catch (err) {
+    log("error", "tick: timers failed", { err });
   }
   // Outbound messages left at ack 0 beyond their deadline (issue 8 §2): re-driven once, then failed.
   let outbound: Awaited<ReturnType<typeof sweepOutbound>> | undefined;
@@ -51,5 +70,5 @@ export async function handler(
   }
   if (usersSetOffline) log("info", "tick: users set offline", { usersSetOffline, time: event.time });
   if (outboxApplied) log("info", "tick: outbox items applied", { outboxApplied, time: event.time });
-  return { usersSetOffline, outboxApplied, ...(outbound ? { outbound } : {}) };
+  return { usersSetOffline, outboxApplied, ...(outbound ? { outbound } : {}), ...(timers ? { timers } : {}) };
 }

@@ -11,6 +11,7 @@ import { chatbotStep } from "./chatbot.ts";
 import type { ContactItem } from "../contacts/schema.ts";
 import type { MessageItem } from "../messages/schema.ts";
 import type { TicketItem } from "../tickets/schema.ts";
+import { ratingStep } from "./rating.ts";
 
 export interface InboundContext {
   companyId: number;
@@ -42,8 +43,10 @@ export function registerInboundStep(step: InboundStep): void {
   steps.sort((a, b) => a.order - b.order);
 }
 
-// The steps of this issue's automation (their modules import only types from here, so no import cycle).
+// The steps of this issue's automation, in `order`: calls 5, rating answer 10, chatbot 20 (their modules import only
+// types from here, so there is no import cycle at load time).
 registerInboundStep(callStep);
+registerInboundStep(ratingStep);
 registerInboundStep(chatbotStep);
 
 /** Runs the steps for one stored inbound message. Never throws. */

@@ -21,8 +21,11 @@ export async function nextId(scope: number | "GLOBAL", entity: string): Promise<
   return Number(out.Attributes?.value);
 }
 
-/** The daily counters (DESIGN.md §6 `C#<cid>#STATS` / `D#<yyyy-mm-dd>[#U#<uid>]`), written by `events/outbox.ts`. */
-export const DAILY_COUNTERS = ["ticketsOpened", "ticketsAccepted", "ticketsClosed", "waitSeconds", "handlingSeconds", "contactsCreated", "messagesIn", "messagesOut"] as const;
+/**
+ * The daily counters (DESIGN.md §6 `C#<cid>#STATS` / `D#<yyyy-mm-dd>[#U#<uid>]`), written by `events/outbox.ts`.
+ * `ratings` / `ratingSum`: customers' 1-3 ratings of the attendant (count and sum; average = sum / count).
+ */
+export const DAILY_COUNTERS = ["ticketsOpened", "ticketsAccepted", "ticketsClosed", "waitSeconds", "handlingSeconds", "contactsCreated", "messagesIn", "messagesOut", "ratings", "ratingSum"] as const;
 export type DailyCounter = (typeof DAILY_COUNTERS)[number];
 
 /** A company's (or one user's) counters of one UTC day `yyyy-mm-dd`; zeros when nothing was counted. For the dashboard. */

@@ -150,6 +150,16 @@ export const keys = {
   /** Session command state (idempotency: PROCESSING → DONE). */
   command: (commandId: string) => ({ PK: `CMD#${commandId}`, SK: "#" }),
 
+  // ---- timers (issue 9 §5; shared/src/timers) -------------------------------
+  /** One timer per (company, kind, ref): schedule = Put (replaces), cancel = Delete. Holds `dueAt`, `data`. */
+  timer: (cid: Id, kind: string, ref: Id) => ({ PK: `C#${cid}#TIMER#${kind}#${ref}`, SK: "#" }),
+  /** GSI1 due-time index of timers, per shard: `TIMER#<shard>` / `<dueAt ISO>#<cid>#<kind>#<ref>` (the tick reads `<= now`). */
+  timerDueIndex: (shard: number, dueAt: string, cid: Id, kind: string, ref: Id) => ({ GSI1PK: `TIMER#${shard}`, GSI1SK: `${dueAt}#${cid}#${kind}#${ref}` }),
+  timerDuePK: (shard: number) => `TIMER#${shard}`,
+  /** A customer's rating of one attendance (ticket cycle), in the ticket's partition: `RATING#<ratingAt>` (issue 9 §4). */
+  ticketRating: (cid: Id, tid: Id, ratingAt: string) => ({ PK: `C#${cid}#TK#${tid}`, SK: `RATING#${ratingAt}` }),
+  ticketRatingPrefix: "RATING#",
+
   // ---- delivery safety (issue 8 §1, §2) ------------------------------------
   /** An inbound message whose ingest kept failing, parked for a later re-drive (raw WAMessage kept). */
   inboundParked: (cid: Id, wid: Id, waId: string) => ({ PK: `C#${cid}#INPARK#${wid}`, SK: `P#${waId}` }),

@@ -5,6 +5,8 @@
  */
 import { applyOutboxes, counterFacts, type OutboxEntry } from "./outbox.ts";
 import type { DomainEvent, Listener } from "./registry.ts";
+// Type-only: brings the `ticket.rated` event declaration (automation/rating.ts) into every program that compiles this file.
+import type {} from "../automation/rating.ts";
 
 /** The outbox entries an event's writes carried (none when the event counts nothing). */
 export function outboxEntriesOf(event: DomainEvent): OutboxEntry[] {
@@ -23,6 +25,9 @@ export function outboxEntriesOf(event: DomainEvent): OutboxEntry[] {
       break;
     case "contact.created":
       out.push(counterFacts.contact(event.contact));
+      break;
+    case "ticket.rated":
+      out.push(counterFacts.rating(event.rating));
       break;
   }
   return out.filter((e): e is OutboxEntry => !!e);

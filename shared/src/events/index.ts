@@ -1,7 +1,7 @@
 /**
  * Domain events, the ONE place (issue 7 §1): the core event catalog and the listeners — realtime, sockets (access
  * changes reach open sockets), auth cache (drops a changed user's cached context), ticket summaries (names, colours and statuses stored on ticket items,
- * `tickets/summaries.ts`), counters, webhooks — run in this order (counters deferred). Services import `dispatch` from here. See `./README.md`.
+ * `tickets/summaries.ts`), counters, webhooks, ticket timers (issue 9 §5: schedules due-index timers) — run in this order (counters deferred). Services import `dispatch` from here. See `./README.md`.
  */
 import "./core.ts";
 import { countersListener } from "./counters.ts";
@@ -11,6 +11,7 @@ import { addListener } from "./registry.ts";
 import { webhooksListener } from "./webhooks.ts";
 import { ticketSummariesListener } from "../tickets/summaries.ts";
 import { authCacheListener } from "../auth/cache-listener.ts";
+import { ticketTimersListener } from "../timers/ticket-listener.ts";
 
 addListener(authCacheListener);
 addListener(realtimeListener);
@@ -18,6 +19,7 @@ addListener(socketsListener);
 addListener(ticketSummariesListener);
 addListener(countersListener);
 addListener(webhooksListener);
+addListener(ticketTimersListener);
 
 export { dispatch, settleDeferred } from "./dispatch.ts";
 export { defineEvents, type DomainEvent, type EventMap, type EventType } from "./registry.ts";

@@ -110,6 +110,13 @@ export const counterFacts = {
     if (!Object.keys(d).length) return null;
     return { companyId: next.companyId, oid: `T#${next.id}#v${next.version}`, day: dayOf(at), userId: next.userId, deltas: d, at };
   },
+  /**
+   * A customer's rating (1-3) of the attendant of one ticket cycle (issue 9 §4): `ratings` +1 and `ratingSum` +rate for
+   * the company and the rated user, on the day it was given. One per (ticket, ratingAt).
+   */
+  rating(r: { companyId: number; ticketId: number; userId: number; rate: number; ratingAt: string; at: string }): OutboxEntry {
+    return { companyId: r.companyId, oid: `R#${r.ticketId}#${r.ratingAt}`, day: dayOf(r.at), userId: r.userId, deltas: { ratings: 1, ratingSum: r.rate }, at: r.at };
+  },
   /** A new contact. */
   contact(c: { companyId: number; id: number; createdAt: string }): OutboxEntry {
     return { companyId: c.companyId, oid: `CT#${c.id}`, day: dayOf(c.createdAt), userId: null, deltas: { contactsCreated: 1 }, at: c.createdAt };

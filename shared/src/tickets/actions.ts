@@ -15,7 +15,9 @@ import { can } from "../access/permissions.ts";
 import { log } from "../log.ts";
 import { getContactItem } from "../contacts/repository.ts";
 import { dispatch } from "../events/index.ts";
-import { sendOutbound } from "../messages/service.ts";
+import { notify, transferNotice } from "../automation/notices.ts";
+import { ratingApplies, startRating } from "../automation/rating.ts";
+import { getQueue } from "../queues/repository.ts";
 import { getWhatsappItem, listWhatsappItems } from "../whatsapp/repository.ts";
 import { laterIso } from "../contacts/service.ts";
 import { SILENT_FOR_GOOD } from "../automation/chatbot.ts";
@@ -110,8 +112,11 @@ export async function createTicketByUser(actor: TicketActor & { whatsappId?: num
   return toTicketView(cid, ticket);
 }
 
-/** The transition a `PUT /api/tickets/{id}` body asks for (for logs and side effects). */
-export type TicketAction = "accept" | "return" | "close" | "resolve" | "reopen" | "transfer" | "update";
+/**
+ * The transition a `PUT /api/tickets/{id}` body asks for (for logs and side effects). `rating`: a resolve that waits
+ * for the customer's rating (the ticket stays open with `ratingAt`; `automation/rating.ts`).
+ */
+export type TicketAction = "accept" | "return" | "close" | "resolve" | "reopen" | "transfer" | "update" | "rating";
 
 /**
  * Computes the next state of a ticket for a `PUT /api/tickets/{id}` body (attendance.md §4):
@@ -164,16 +169,24 @@ export function planTransition(actor: TicketActor, prev: TicketItem, body: Updat
 
 /**
  * `PUT /api/tickets/{id}`: applies an accept/return/close/resolve/reopen/transfer to a ticket the caller may see.
- * Side effects: accept sends the `sendGreetingAccepted` greeting (setting enabled, not a group); resolve sends the
- * connection's `complationMessage` when set (not for groups, not with `justClose`); a queue change tells the old
- * queue's users the ticket left (`delete`) before the `update`. Errors: 403/404 access, 404 unknown queue/user/connection,
+ * Side effects (automatic messages, `sendAutomatic`; issue 9 §4): accept sends the `sendGreetingAccepted` greeting
+ * naming the agent (setting enabled, not a group; once: only the pending → open transition, version-checked, sends it);
+ * a transfer sends the `sendMsgTransfTicket` notice naming the new queue and/or agent; resolve with `userRating`
+ * enabled keeps the ticket open with `ratingAt` and sends the rating prompt (`automation/rating.ts`), a plain resolve
+ * sends the connection's `complationMessage` (not for groups, not with `justClose`); any other transition of a ticket
+ * awaiting a rating ends the wait (`ratingAt` null). A queue change tells the old queue's users the ticket left
+ * (`delete`) before the `update`. Errors: 403/404 access, 404 unknown queue/user/connection,
  * 409 `ERR_OTHER_OPEN_TICKET` (with `ticket`) on reopen/transfer into a busy contact+connection, 409 `ERR_CONFLICT`
  * when another agent changed the ticket at the same moment.
  */
 export async function updateTicketByUser(actor: TicketActor, ticketId: number | string, body: UpdateTicketBody): Promise<TicketView> {
   const cid = actor.companyId;
   const prev = await getAccessibleTicket(actor, ticketId);
-  const { action, patch } = planTransition(actor, prev, body);
+  let { action, patch } = planTransition(actor, prev, body);
+  if (action === "resolve" && !body.justClose && (await ratingApplies(cid, prev))) {
+    patch = { ...patch, status: "open", ratingAt: nowIso() };
+    action = "rating";
+  } else if (prev.ratingAt && action !== "update") patch = { ...patch, ratingAt: null };
   if (patch.queueId != null && patch.queueId !== prev.queueId) await requireQueue(cid, patch.queueId);
   if (patch.userId != null && patch.userId !== prev.userId && patch.userId !== actor.userId) await requireUser(cid, patch.userId);
   if (patch.whatsappId != null) await requireWhatsapp(cid, patch.whatsappId);
@@ -194,19 +207,21 @@ export async function updateTicketByUser(actor: TicketActor, ticketId: number | 
 
 async function runSideEffects(actor: TicketActor, action: TicketAction, prev: TicketItem, next: TicketItem, body: UpdateTicketBody): Promise<void> {
   const cid = actor.companyId;
-  if (action === "accept" && !next.isGroup && (await settingEnabled(cid, "sendGreetingAccepted"))) {
+  if (next.isGroup) return;
+  if (action === "accept" && (await settingEnabled(cid, "sendGreetingAccepted"))) {
     const agent = next.userId === actor.userId ? actor.name : (await requireUser(cid, next.userId!)).name;
-    await sendOutbound(cid, { userId: next.userId, name: agent }, next, { body: ACCEPT_GREETING(agent), signMessage: false }).catch((err) => {
-      if (!(err instanceof AppError)) throw err; // a failed send is already visible as ack -1
-    });
+    await notify(cid, next, ACCEPT_GREETING(agent));
   }
-  if (action === "resolve" && !body.justClose && !next.isGroup) {
+  if (action === "transfer" && (await settingEnabled(cid, "sendMsgTransfTicket"))) {
+    const queueName = next.queueId != null && next.queueId !== prev.queueId ? ((await getQueue(cid, next.queueId))?.name ?? null) : null;
+    const userName =
+      next.userId != null && next.userId !== prev.userId ? (next.userId === actor.userId ? actor.name : (await requireUser(cid, next.userId)).name) : null;
+    await notify(cid, next, transferNotice(queueName, userName));
+  }
+  if (action === "rating") await startRating(cid, next);
+  if (action === "resolve" && !body.justClose) {
     const wa = await getWhatsappItem(cid, next.whatsappId);
-    if (wa?.complationMessage?.trim()) {
-      await sendOutbound(cid, { userId: actor.userId, name: actor.name }, next, { body: `\u200e${wa.complationMessage}`, signMessage: false }).catch((err) => {
-        if (!(err instanceof AppError)) throw err;
-      });
-    }
+    await notify(cid, next, wa?.complationMessage);
   }
 }
 

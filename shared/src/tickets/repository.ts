@@ -117,6 +117,8 @@ const MUTABLE = [
   "queueOptionId",
   "amountUsedBotQueues",
   "botSilentUntil",
+  // the rating wait (automation/rating.ts)
+  "ratingAt",
   "updatedAt",
 ] as const;
 
@@ -128,9 +130,15 @@ const MUTABLE = [
  *   (`attribute_not_exists` → 409 `ERR_OTHER_OPEN_TICKET` with `{ticketId}` of the holder), both when the connection changes.
  * - the row summaries (`summaries.ts`) of the queue, user and connection that changed (or all of them when `prev` was
  *   read without any), read in one BatchGet before the write.
+ * `extra`: more items written in the same transaction, after the ticket's (e.g. the rating item and its counters'
+ * outbox item: stored exactly when the ticket closes).
  * Returns the new ticket (lastMessage/unreadMessages as read in `prev`), with its summaries beside it.
  */
-export async function writeTicketTransition(prev: TicketItem, patch: Partial<Pick<TicketItem, (typeof MUTABLE)[number]>>): Promise<TicketItem> {
+export async function writeTicketTransition(
+  prev: TicketItem,
+  patch: Partial<Pick<TicketItem, (typeof MUTABLE)[number]>>,
+  extra: Record<string, unknown>[] = [],
+): Promise<TicketItem> {
   const next: TicketItem = { ...prev, ...patch, version: prev.version + 1 };
   const had = summariesOf(prev);
   const fresh = await loadSummaries(prev.companyId, {
@@ -201,6 +209,7 @@ export async function writeTicketTransition(prev: TicketItem, patch: Partial<Pic
     });
   }
   items.push(...outboxPut(counterFacts.ticket(prev, next))); // counters' outbox (events/outbox.ts), last: indexes above unchanged
+  items.push(...extra);
   try {
     await ddb().send(new TransactWriteCommand({ TransactItems: items }));
   } catch (err) {

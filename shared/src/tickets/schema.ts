@@ -31,6 +31,11 @@ export const TicketItem = z.object({
   useIntegration: z.boolean().default(false),
   integrationId: z.number().int().nullable().default(null),
   promptId: z.number().int().nullable().default(null),
+  /**
+   * Set (ISO time the rating prompt was sent) while the ticket awaits the customer's 1-3 rating after a resolve with
+   * setting `userRating` enabled (issue 9 §4): the ticket stays open and listed, marked as awaiting a rating; null otherwise.
+   */
+  ratingAt: z.string().nullable().default(null),
   /** Optimistic-lock counter: every agent-side update is conditioned on it and increments it (no lost updates). */
   version: z.number().int().default(0),
   createdAt: z.string(),

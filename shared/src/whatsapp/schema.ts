@@ -30,6 +30,11 @@ export const WhatsappItem = z.object({
   timeToTransfer: z.number().int().default(0),
   timeUseBotQueues: z.number().int().default(0),
   maxUseBotQueues: z.number().int().default(3),
+  /**
+   * Minutes a resolved ticket waits for the customer's 1-3 rating before it closes without one (issue 9 §4; default
+   * 1440 = the 24 hours of administration.md §10 "Auto-close ticket hours").
+   */
+  ratingWaitMinutes: z.number().int().default(1440),
   transferQueueId: z.number().int().nullable().default(null),
   promptId: z.number().int().nullable().default(null),
   integrationId: z.number().int().nullable().default(null),
@@ -57,6 +62,7 @@ const editable = {
   timeToTransfer: z.coerce.number().int().min(0).max(525600),
   timeUseBotQueues: z.coerce.number().int().min(0).max(525600),
   maxUseBotQueues: z.coerce.number().int().min(0).max(1000),
+  ratingWaitMinutes: z.coerce.number().int().min(1).max(525600),
   transferQueueId: z.coerce.number().int().positive().nullable(),
   promptId: z.coerce.number().int().positive().nullable(),
   integrationId: z.coerce.number().int().positive().nullable(),
@@ -78,6 +84,7 @@ export const CreateWhatsappBody = z.object({
   timeToTransfer: editable.timeToTransfer.optional(),
   timeUseBotQueues: editable.timeUseBotQueues.optional(),
   maxUseBotQueues: editable.maxUseBotQueues.optional(),
+  ratingWaitMinutes: editable.ratingWaitMinutes.optional(),
   transferQueueId: editable.transferQueueId.optional(),
   promptId: editable.promptId.optional(),
   integrationId: editable.integrationId.optional(),
