@@ -25,18 +25,23 @@ const SHOTS = process.env.SCREENSHOTS_DIR;
 /** The browser's own session token (the browser login revoked the test user's earlier one). */
 const tokenOf = async (page: Page) => ({ token: JSON.parse((await page.evaluate(() => localStorage.getItem("token"))) ?? '""') as string });
 
-/** Screenshots of the page in light and dark, at 1440×900 and 375×812 (only with SCREENSHOTS_DIR). */
-async function shots(page: Page, name: string, open?: () => Promise<void>) {
+/**
+ * Screenshots (only with SCREENSHOTS_DIR) in light and dark at 1440×900 and 375×812: each one loads `path` afresh in
+ * that colour scheme (the app reads the system preference on load) and runs `open` to bring up what is shown.
+ */
+async function shots(page: Page, name: string, path: string, open: () => Promise<void> = async () => undefined) {
   if (!SHOTS) return;
   for (const scheme of ["light", "dark"] as const) {
     for (const [w, h] of [
       [1440, 900],
       [375, 812],
     ]) {
+      await page.evaluate(() => localStorage.removeItem("theme"));
       await page.emulateMedia({ colorScheme: scheme });
       await page.setViewportSize({ width: w, height: h });
-      await open?.();
-      await page.waitForTimeout(300);
+      await page.goto(`${e2e.stack.url}${path}`);
+      await open();
+      await page.waitForTimeout(400);
       await page.screenshot({ path: `${SHOTS}/${name}-${scheme}-${w}.png` });
     }
   }
@@ -77,7 +82,6 @@ describe("queues, options and settings in the browser", () => {
       await page.getByRole("combobox", { name: "Agente vê grupos" }).selectOption("enabled");
       await until(async () => (await other.getByRole("combobox", { name: "Agente vê grupos" }).inputValue()) === "enabled", "the other tab's viewgroups");
       await expect(page.getByRole("tab", { name: "Horários" }).count()).resolves.toBe(0);
-      await shots(page, "settings-page");
 
       // A queue: "azul" is refused under the field; schedules; saved.
       await page.goto(`${e2e.stack.url}/queues`);
@@ -106,7 +110,6 @@ describe("queues, options and settings in the browser", () => {
       // The option editor: a two-level tree, edited in place.
       await page.getByTestId("queue-row").filter({ hasText: "Suporte" }).getByTestId("queue-edit").click();
       const edit = page.getByRole("dialog", { name: "Editar fila" });
-      await shots(page, "queue-dialog");
       await edit.getByRole("tab", { name: "Opções do chatbot" }).click();
       const editor = edit.getByTestId("option-editor");
       const nodes = editor.getByTestId("option-node");
@@ -143,7 +146,6 @@ describe("queues, options and settings in the browser", () => {
       expect(saved[1].children.map((n) => `${n.option} ${n.title}`)).toEqual(["1 Boleto", "2 Pix"]);
       expect(saved[1].children[0].message).toBe("Segue a segunda via.");
       await until(async () => (await nodes.first().getAttribute("data-option-title")) === "Técnico", "the editor shows the new order");
-      await shots(page, "option-editor");
       await edit.getByRole("button", { name: "Cancelar" }).click();
 
       // The connection dialog at 1440×900: an empty name is focused in view; two queues need a greeting.
@@ -158,13 +160,40 @@ describe("queues, options and settings in the browser", () => {
       await conn.getByTestId("save-connection").click();
       await conn.getByText("A mensagem de saudação é obrigatória quando há mais de uma fila.").waitFor();
       await until(() => focusedInView(page, 'dialog textarea[name="greetingMessage"]'), "the greeting focused in view");
-      await shots(page, "connection-dialog");
       await conn.getByRole("textbox", { name: "Mensagem de saudação" }).fill("Olá! Escolha uma fila:");
       await conn.getByTestId("save-connection").click();
       await toast(page, "Conexão salva com sucesso!").waitFor();
       const wapps = await http<{ name: string; queueIds: number[] }[]>(token, "GET", "/api/whatsapp");
       expect(wapps.find((w) => w.name === "Loja")?.queueIds.sort()).toEqual([vendas.id, suporte.id].sort());
+
+      // Screenshots of the four screens (SCREENSHOTS_DIR only).
+      await shots(page, "settings-page", "/settings", async () => {
+        await page.getByRole("combobox", { name: "Gerenciamento de expediente" }).waitFor();
+      });
+      const editSuporte = async () => {
+        await page.getByTestId("queue-row").filter({ hasText: "Suporte" }).getByTestId("queue-edit").click();
+        await page.getByRole("dialog", { name: "Editar fila" }).waitFor();
+      };
+      await shots(page, "queue-dialog", "/queues", editSuporte);
+      await shots(page, "queue-schedules", "/queues", async () => {
+        await editSuporte();
+        await page.getByRole("tab", { name: "Horários de atendimento" }).click();
+      });
+      await shots(page, "option-editor", "/queues", async () => {
+        await editSuporte();
+        await page.getByRole("tab", { name: "Opções do chatbot" }).click();
+        await page.locator('[data-option-title="Pix"]').waitFor();
+      });
+      await shots(page, "connection-dialog", "/connections", async () => {
+        await page.getByRole("button", { name: "Adicionar WhatsApp" }).click();
+        const d = page.getByRole("dialog", { name: "Adicionar WhatsApp" });
+        await d.getByRole("checkbox", { name: /Vendas/ }).check();
+        await d.getByRole("checkbox", { name: /Suporte/ }).check();
+        await d.getByRole("textbox", { name: /^Nome/ }).fill("Outra loja");
+        await d.getByTestId("save-connection").click();
+        await d.getByText("A mensagem de saudação é obrigatória quando há mais de uma fila.").waitFor();
+      });
     },
-    TEST_MS * 2,
+    TEST_MS * 4,
   );
 });

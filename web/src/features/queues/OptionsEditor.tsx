@@ -133,6 +133,13 @@ function OptionNode(p: { node: QueueOption; m: Mutations; ask: (o: QueueOption) 
             maxLength={100}
             onChange={(e) => setTitle(e.target.value)}
             onBlur={() => title.trim() && title.trim() !== n.title && void save({ title: title.trim() })}
+            onKeyDown={(e) => {
+              // Enter saves the title (blur) instead of submitting the queue dialog's form.
+              if (e.key === "Enter") {
+                e.preventDefault();
+                e.currentTarget.blur();
+              }
+            }}
             hasError={!title.trim()}
             data-testid="option-title"
           />

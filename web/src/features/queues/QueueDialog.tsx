@@ -132,7 +132,23 @@ export function QueueDialog({ open, queue, onClose }: { open: boolean; queue: Qu
           label: t("queues.tabOptions"),
           content: <Flex paddingTop="1rem" direction="column">{queue ? <OptionsEditor queueId={queue.id} /> : <Text>{t("queues.saveFirst")}</Text>}</Flex>,
         });
-        return <Tabs value={tab} onValueChange={setTab} items={items} spacing="relative" className="queue-tabs" />;
+        // Composed by hand so the tab buttons are type="button": inside the dialog's form they must not submit it.
+        return (
+          <Tabs.Container value={tab} onValueChange={setTab} className="queue-tabs">
+            <Tabs.List spacing="relative">
+              {items.map((i) => (
+                <Tabs.Item key={i.value} value={i.value} type="button">
+                  {i.label}
+                </Tabs.Item>
+              ))}
+            </Tabs.List>
+            {items.map((i) => (
+              <Tabs.Panel key={i.value} value={i.value}>
+                {i.content}
+              </Tabs.Panel>
+            ))}
+          </Tabs.Container>
+        );
       }}
     </FormDialog>
   );
