@@ -115,7 +115,7 @@ describe("queues, options and settings in the browser", () => {
       const nodes = editor.getByTestId("option-node");
       const addOption = async (title: string, under?: string) => {
         const before = await nodes.count();
-        if (under) await nodes.filter({ has: page.locator(`[data-option-title="${under}"]`) }).first().getByTestId("option-add-child").first().click();
+        if (under) await editor.locator(`[data-option-title="${under}"]`).first().getByTestId("option-add-child").first().click();
         else await editor.getByTestId("option-add-root").click();
         await until(async () => (await nodes.count()) === before + 1, `option ${title} added`);
         const fresh = editor.locator('[data-option-title="Nova opção"]').getByTestId("option-title").first();
