@@ -152,8 +152,8 @@ describe("queues, options and settings in the browser", () => {
       await page.goto(`${e2e.stack.url}/connections`);
       await page.getByRole("button", { name: "Adicionar WhatsApp" }).click();
       const conn = page.getByRole("dialog", { name: "Adicionar WhatsApp" });
-      await conn.getByText("Vendas", { exact: true }).click();
-      await conn.getByText("Suporte", { exact: true }).click();
+      await conn.getByText("Vendas", { exact: true }).first().click();
+      await conn.getByText("Suporte", { exact: true }).first().click();
       await conn.getByTestId("save-connection").click();
       await until(() => focusedInView(page, 'dialog input[name="name"]'), "the empty name focused in view");
       await conn.getByRole("textbox", { name: /^Nome/ }).fill("Loja");
@@ -187,8 +187,8 @@ describe("queues, options and settings in the browser", () => {
       await shots(page, "connection-dialog", "/connections", async () => {
         await page.getByRole("button", { name: "Adicionar WhatsApp" }).click();
         const d = page.getByRole("dialog", { name: "Adicionar WhatsApp" });
-        await d.getByText("Vendas", { exact: true }).click();
-        await d.getByText("Suporte", { exact: true }).click();
+        await d.getByText("Vendas", { exact: true }).first().click();
+        await d.getByText("Suporte", { exact: true }).first().click();
         await d.getByRole("textbox", { name: /^Nome/ }).fill("Outra loja");
         await d.getByTestId("save-connection").click();
         await d.getByText("A mensagem de saudação é obrigatória quando há mais de uma fila.").waitFor();
