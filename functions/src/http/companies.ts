@@ -4,6 +4,7 @@
  * Contract: `shared/src/companies/contract.ts`.
  */
 import { createCompany, listPlanOfCompany, showCompany, updateCompany } from "@atende/shared/companies/service";
+import { updateCompanySchedules } from "@atende/shared/companies/schedules";
 import { areaHandler } from "./core/http.ts";
 
 export const handler = areaHandler("companies", {
@@ -11,4 +12,5 @@ export const handler = areaHandler("companies", {
   "POST /api/companies": async (ctx) => (await createCompany(ctx.auth, ctx.body)).company,
   "GET /api/companies/{id}": async (ctx) => showCompany(ctx.auth, ctx.params.id),
   "PUT /api/companies/{id}": async (ctx) => updateCompany(ctx.auth, ctx.params.id, ctx.body),
+  "PUT /api/companies/{id}/schedules": async (ctx) => updateCompanySchedules(ctx.auth, ctx.params.id, ctx.body),
 });

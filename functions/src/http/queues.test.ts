@@ -42,6 +42,41 @@ describe("POST /api/queue", () => {
     expect((await createQueue(b.admin.token, { name: "Vendas", color: "#abcdef" })).status).toBe(200);
   });
 
+  it("refuses a name already used in the company (any letter case) but allows it in another company", async () => {
+    const a = await makeCompany();
+    const b = await makeCompany();
+    expect((await createQueue(a.admin.token, { name: "Vendas", color: "#a0a" })).status).toBe(200);
+    const dup = await createQueue(a.admin.token, { name: " vendas ", color: "#b0b" });
+    expect(dup.status).toBe(409);
+    expect(dup.body).toEqual({ error: "ERR_QUEUE_NAME_ALREADY_EXISTS" });
+    expect((await listQueues(a.admin.token)).map((q) => q.name)).toEqual(["Vendas"]);
+    // The refused queue reserved nothing: its colour is still free.
+    expect((await createQueue(a.admin.token, { name: "Suporte", color: "#b0b" })).status).toBe(200);
+    expect((await createQueue(b.admin.token, { name: "Vendas", color: "#a0a" })).status).toBe(200);
+  });
+
+  it("refuses colours that are not CSS colours (\"azul\") with a code and the field, writing nothing", async () => {
+    const { admin } = await makeCompany();
+    for (const color of ["azul", "#12345", "#ggg"]) {
+      const res = await createQueue(admin.token, { name: "Vendas", color });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ error: "ERR_QUEUE_INVALID_COLOR", fields: [{ path: "color", message: "Invalid color" }] });
+    }
+    expect(await listQueues(admin.token)).toEqual([]);
+    for (const [name, color] of [["Vermelha", "red"], ["Hex", "#1e88e5"]]) expect((await createQueue(admin.token, { name, color })).status).toBe(200);
+  });
+
+  it("stores greeting, out-of-hours message, order, schedules, prompt and integration", async () => {
+    const { admin } = await makeCompany();
+    const schedules = [{ weekday: "Segunda-feira", weekdayEn: "monday", startTime: "09:00", endTime: "17:30" }];
+    const res = await createQueue(admin.token, { name: "Vendas", color: "#0a0", greetingMessage: "Oi", outOfHoursMessage: "Fechado", orderQueue: 1, schedules, promptId: "", integrationId: null });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ outOfHoursMessage: "Fechado", schedules, promptId: null, integrationId: null, mediaPath: null, mediaName: null });
+    const bad = await createQueue(admin.token, { name: "Outra", color: "#0b0", schedules: [{ weekday: "x", weekdayEn: "monday", startTime: "25:00", endTime: "" }] });
+    expect(bad.status).toBe(400);
+    expect((await listQueues(admin.token)).length).toBe(1);
+  });
+
   it("validates name 2-50 and colour 3-9 with the spec's messages and writes nothing", async () => {
     const { admin } = await makeCompany();
     const cases: [unknown, string, string][] = [
@@ -125,6 +160,22 @@ describe("PUT /api/queue/{id}", () => {
     // The old colour is free again, the new one is taken.
     expect((await createQueue(admin.token, { name: "Outra", color: "#aaa" })).status).toBe(200);
     expect((await createQueue(admin.token, { name: "Mais uma", color: "#BBB" })).status).toBe(409);
+  });
+
+  it("refuses another queue's name and an invalid colour on update, changing nothing; renaming frees the old name", async () => {
+    const { admin } = await makeCompany();
+    await createQueue(admin.token, { name: "Vendas", color: "#a1a" });
+    const q2 = await createQueue(admin.token, { name: "Suporte", color: "#b1b" });
+    const dup = await api("PUT", `/api/queue/${q2.body.id}`, { token: admin.token, body: { name: "VENDAS" } });
+    expect(dup.status).toBe(409);
+    expect(dup.body).toEqual({ error: "ERR_QUEUE_NAME_ALREADY_EXISTS" });
+    const azul = await api("PUT", `/api/queue/${q2.body.id}`, { token: admin.token, body: { color: "azul" } });
+    expect(azul.body.error).toBe("ERR_QUEUE_INVALID_COLOR");
+    expect((await api("GET", `/api/queue/${q2.body.id}`, { token: admin.token })).body).toMatchObject({ name: "Suporte", color: "#b1b" });
+    // Same name in another letter case is the same queue; a rename frees the old name.
+    expect((await api("PUT", `/api/queue/${q2.body.id}`, { token: admin.token, body: { name: "suporte" } })).status).toBe(200);
+    expect((await api("PUT", `/api/queue/${q2.body.id}`, { token: admin.token, body: { name: "Atendimento" } })).status).toBe(200);
+    expect((await createQueue(admin.token, { name: "Suporte", color: "#c1c" })).status).toBe(200);
   });
 
   it("refuses a colour of another queue with 409 and changes nothing", async () => {

@@ -2,7 +2,7 @@
  * Queues area (administration.md §3 Queue, §5, §7; issue 2 §4). Thin: call the queues service.
  * Contract: `shared/src/queues/contract.ts`.
  */
-import { createQueue, deleteQueue, listCompanyQueues, showQueue, updateQueue } from "@atende/shared/queues/service";
+import { createQueue, deleteQueue, deleteQueueMedia, listCompanyQueues, showQueue, updateQueue, uploadQueueMedia } from "@atende/shared/queues/service";
 import { areaHandler } from "./core/http.ts";
 
 export const handler = areaHandler("queues", {
@@ -14,4 +14,6 @@ export const handler = areaHandler("queues", {
     await deleteQueue(ctx.auth, ctx.params.id);
     return { message: "Queue deleted" };
   },
+  "POST /api/queue/{id}/media-upload": async (ctx) => uploadQueueMedia(ctx.auth, ctx.params.id, ctx.upload),
+  "DELETE /api/queue/{id}/media-upload": async (ctx) => deleteQueueMedia(ctx.auth, ctx.params.id),
 });

@@ -13,6 +13,7 @@ import { mediaRoutes, messagesRoutes } from "@atende/shared/messages/contract";
 import { notesRoutes } from "@atende/shared/notes/contract";
 import { plansRoutes } from "@atende/shared/plans/contract";
 import { queuesRoutes } from "@atende/shared/queues/contract";
+import { queueOptionsRoutes } from "@atende/shared/queues/options/contract";
 import { settingsRoutes } from "@atende/shared/settings/contract";
 import { tagsRoutes } from "@atende/shared/tags/contract";
 import { ticketsRoutes } from "@atende/shared/tickets/contract";
@@ -25,6 +26,7 @@ export const manifest = {
   ...authRoutes,
   ...usersRoutes,
   ...queuesRoutes,
+  ...queueOptionsRoutes,
   ...settingsRoutes,
   ...companiesRoutes,
   ...plansRoutes,

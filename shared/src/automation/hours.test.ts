@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { DEFAULT_SCHEDULES, type QueueSchedule } from "../queues/schema.ts";
 import { isOpenAt } from "./hours.ts";
 
-const day = (weekdayEn: string, startTime: string, endTime: string): QueueSchedule => ({ weekday: weekdayEn, weekdayEn, startTime, endTime });
+const day = (weekdayEn: QueueSchedule["weekdayEn"], startTime: string, endTime: string): QueueSchedule => ({ weekday: weekdayEn, weekdayEn, startTime, endTime });
 const at = (iso: string) => new Date(iso);
 
 describe("business hours in the company's zone (issue 9 §2)", () => {

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { zId } from "../common.ts";
 import { defineRoutes, IdParams } from "../contract.ts";
 import { PublicPlan } from "../plans/contract.ts";
-import { CompanyItem, CreateCompanyBody, UpdateCompanyBody } from "./schema.ts";
+import { CompanyItem, CreateCompanyBody, UpdateCompanyBody, UpdateSchedulesBody } from "./schema.ts";
 
 /** A company as the API shows it, with its plan. */
 export const PublicCompany = CompanyItem.extend({ plan: PublicPlan.nullable() });
@@ -16,4 +16,6 @@ export const companiesRoutes = defineRoutes("companies", {
   "POST /api/companies": { auth: "super", body: CreateCompanyBody, response: PublicCompany },
   "GET /api/companies/{id}": { auth: "super", params: IdParams, response: PublicCompany },
   "PUT /api/companies/{id}": { auth: "super", params: IdParams, body: UpdateCompanyBody, response: PublicCompany },
+  /** The company's weekly hours and time zone (issue 9 §2): an admin of that company, or a super user. */
+  "PUT /api/companies/{id}/schedules": { auth: "admin", params: IdParams, body: UpdateSchedulesBody, response: CompanyItem.pick({ id: true, schedules: true, timezone: true }) },
 });

@@ -54,3 +54,27 @@ export const UpdateCompanyBody = z.object({
   status: z.boolean().optional(),
 });
 export type UpdateCompanyBody = z.infer<typeof UpdateCompanyBody>;
+
+/** True when `tz` is an IANA time zone name this runtime knows (e.g. America/Sao_Paulo). */
+export function isTimeZone(tz: string): boolean {
+  try {
+    new Intl.DateTimeFormat("en-US", { timeZone: tz });
+    return tz.includes("/") || tz === "UTC";
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * PUT /api/companies/{id}/schedules (administration.md §7; issue 9 §2): the company's weekly hours, one entry per
+ * weekday (Monday to Sunday, `weekdayEn` unique), and optionally its IANA time zone. `id`, when given, must match the path.
+ */
+export const UpdateSchedulesBody = z.object({
+  id: z.coerce.number().int().positive().optional(),
+  schedules: z
+    .array(QueueSchedule)
+    .length(7, "Seven days required")
+    .refine((xs) => new Set(xs.map((x) => x.weekdayEn.toLowerCase())).size === 7, "One entry per weekday"),
+  timezone: z.string().trim().max(64).refine(isTimeZone, "Invalid time zone").optional(),
+});
+export type UpdateSchedulesBody = z.infer<typeof UpdateSchedulesBody>;

@@ -33,6 +33,8 @@ export const keys = {
   queue: (cid: Id, qid: Id) => ({ PK: `C#${cid}`, SK: `QUEUE#${pad(qid)}` }),
   /** Queue colour uniqueness marker inside a company. */
   queueColor: (cid: Id, color: string) => ({ PK: `C#${cid}`, SK: `QCOLOR#${color.toLowerCase()}` }),
+  /** Queue name uniqueness marker inside a company (trimmed, lower case; issue 10 §4). */
+  queueName: (cid: Id, name: string) => ({ PK: `C#${cid}`, SK: `QNAME#${name.trim().toLowerCase()}` }),
   /** Queue option (chatbot tree node; administration.md §3 Queue option): all of a queue's options share the prefix. */
   queueOption: (cid: Id, qid: Id, optionId: Id) => ({ PK: `C#${cid}`, SK: `QOPT#${pad(qid)}#${pad(optionId)}` }),
   queueOptionsPrefix: (qid: Id) => `QOPT#${pad(qid)}#`,

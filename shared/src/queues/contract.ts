@@ -12,4 +12,7 @@ export const queuesRoutes = defineRoutes("queues", {
   "POST /api/queue": { auth: "admin", body: CreateQueueBody, response: QueueItem },
   "PUT /api/queue/{id}": { auth: "admin", params: IdParams, body: UpdateQueueBody, response: QueueItem },
   "DELETE /api/queue/{id}": { auth: "admin", params: IdParams, response: MessageReply },
+  /** Multipart: one file in `medias` (or `file`); stored under the company's media prefix. */
+  "POST /api/queue/{id}/media-upload": { auth: "admin", params: IdParams, multipart: true, response: QueueItem },
+  "DELETE /api/queue/{id}/media-upload": { auth: "admin", params: IdParams, response: QueueItem },
 });

@@ -1,6 +1,7 @@
 /**
- * DynamoDB access for queues (DESIGN.md §6): `C#<cid>` / `QUEUE#<id>` items plus the per-company colour marker
- * `C#<cid>` / `QCOLOR#<color>`, written in the same transaction as the queue so two queues never share a colour.
+ * DynamoDB access for queues (DESIGN.md §6): `C#<cid>` / `QUEUE#<id>` items plus two per-company uniqueness markers,
+ * `C#<cid>` / `QCOLOR#<color>` and `C#<cid>` / `QNAME#<name>` (lower case), written in the same transaction as the
+ * queue so two queues never share a colour or a name (issue 2 §4, issue 10 §4).
  */
 import { GetCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import { ddb, tableName, type TxItem } from "../db/client.ts";
@@ -8,9 +9,11 @@ import { queryAllByPrefix } from "../db/query.ts";
 import { failedConditionAt } from "../db/errors.ts";
 import { keys } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
+import "./errors.ts";
 import { QueueItem } from "./schema.ts";
 
 const sameColor = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+const sameName = sameColor;
 
 /** Reads one queue of the company, or `undefined`. */
 export async function getQueue(companyId: number, queueId: number): Promise<QueueItem | undefined> {
@@ -23,15 +26,16 @@ export async function listQueues(companyId: number): Promise<QueueItem[]> {
   return (await queryAllByPrefix(keys.companyPartition(companyId), keys.prefix.queue)).map((it) => QueueItem.parse(it));
 }
 
-const colorMarkerPut = (q: QueueItem) => ({
-  Put: {
-    TableName: tableName(),
-    Item: { ...keys.queueColor(q.companyId, q.color), _type: "queueColor", queueId: q.id },
-    ConditionExpression: "attribute_not_exists(PK)",
-  },
+const markerPut = (key: { PK: string; SK: string }, type: string, queueId: number) => ({
+  Put: { TableName: tableName(), Item: { ...key, _type: type, queueId }, ConditionExpression: "attribute_not_exists(PK)" },
 });
+const colorMarkerPut = (q: QueueItem) => markerPut(keys.queueColor(q.companyId, q.color), "queueColor", q.id);
+const nameMarkerPut = (q: QueueItem) => markerPut(keys.queueName(q.companyId, q.name), "queueName", q.id);
 
-/** Creates the queue and its colour marker in one transaction; colour taken → 409 `ERR_QUEUE_COLOR_ALREADY_EXISTS`. */
+/**
+ * Creates the queue and its colour and name markers in one transaction; colour taken → 409
+ * `ERR_QUEUE_COLOR_ALREADY_EXISTS`, name taken → 409 `ERR_QUEUE_NAME_ALREADY_EXISTS`.
+ */
 export async function putNewQueue(q: QueueItem): Promise<void> {
   try {
     await ddb().send(
@@ -39,18 +43,21 @@ export async function putNewQueue(q: QueueItem): Promise<void> {
         TransactItems: [
           { Put: { TableName: tableName(), Item: { ...keys.queue(q.companyId, q.id), _type: "queue", ...q }, ConditionExpression: "attribute_not_exists(PK)" } },
           colorMarkerPut(q),
+          nameMarkerPut(q),
         ],
       }),
     );
   } catch (err) {
+    if (failedConditionAt(err, 2)) throw new AppError("ERR_QUEUE_NAME_ALREADY_EXISTS");
     if (failedConditionAt(err, 1)) throw new AppError("ERR_QUEUE_COLOR_ALREADY_EXISTS", 409);
     throw err;
   }
 }
 
 /**
- * Replaces a queue item (it must still exist and still have the colour it had when read). A colour change
- * moves the marker in the same transaction; colour taken → 409 `ERR_QUEUE_COLOR_ALREADY_EXISTS`.
+ * Replaces a queue item (it must still exist). A colour or name change moves its marker in the same transaction;
+ * colour taken → 409 `ERR_QUEUE_COLOR_ALREADY_EXISTS`, name taken → 409 `ERR_QUEUE_NAME_ALREADY_EXISTS`.
+ * A queue created before name markers existed gets its marker on its first save.
  */
 export async function replaceQueue(before: QueueItem, after: QueueItem): Promise<void> {
   const items: TxItem[] = [
@@ -62,20 +69,38 @@ export async function replaceQueue(before: QueueItem, after: QueueItem): Promise
       },
     },
   ];
-  const moved = !sameColor(before.color, after.color);
-  if (moved) {
+  let colorAt = -1;
+  let nameAt = -1;
+  if (!sameColor(before.color, after.color)) {
+    colorAt = items.length;
     items.push(colorMarkerPut(after), { Delete: { TableName: tableName(), Key: keys.queueColor(before.companyId, before.color) } });
+  }
+  if (!sameName(before.name, after.name)) {
+    nameAt = items.length;
+    items.push(nameMarkerPut(after), { Delete: { TableName: tableName(), Key: keys.queueName(before.companyId, before.name) } });
+  } else {
+    // Same name: (re)claim the marker for this queue; another queue holding it means a duplicate from before.
+    nameAt = items.length;
+    items.push({
+      Put: {
+        TableName: tableName(),
+        Item: { ...keys.queueName(after.companyId, after.name), _type: "queueName", queueId: after.id },
+        ConditionExpression: "attribute_not_exists(PK) OR queueId = :qid",
+        ExpressionAttributeValues: { ":qid": after.id },
+      },
+    });
   }
   try {
     await ddb().send(new TransactWriteCommand({ TransactItems: items }));
   } catch (err) {
-    if (moved && failedConditionAt(err, 1)) throw new AppError("ERR_QUEUE_COLOR_ALREADY_EXISTS", 409);
     if (failedConditionAt(err, 0)) throw new AppError("ERR_NO_QUEUE_FOUND", 404);
+    if (colorAt >= 0 && failedConditionAt(err, colorAt)) throw new AppError("ERR_QUEUE_COLOR_ALREADY_EXISTS", 409);
+    if (nameAt >= 0 && failedConditionAt(err, nameAt)) throw new AppError("ERR_QUEUE_NAME_ALREADY_EXISTS");
     throw err;
   }
 }
 
-/** Deletes the queue and its colour marker in one transaction (already gone → 404 `ERR_NO_QUEUE_FOUND`). */
+/** Deletes the queue and its markers in one transaction (already gone → 404 `ERR_NO_QUEUE_FOUND`). */
 export async function deleteQueueItems(q: QueueItem): Promise<void> {
   try {
     await ddb().send(
@@ -83,6 +108,14 @@ export async function deleteQueueItems(q: QueueItem): Promise<void> {
         TransactItems: [
           { Delete: { TableName: tableName(), Key: keys.queue(q.companyId, q.id), ConditionExpression: "attribute_exists(PK)" } },
           { Delete: { TableName: tableName(), Key: keys.queueColor(q.companyId, q.color) } },
+          {
+            Delete: {
+              TableName: tableName(),
+              Key: keys.queueName(q.companyId, q.name),
+              ConditionExpression: "attribute_not_exists(PK) OR queueId = :qid",
+              ExpressionAttributeValues: { ":qid": q.id },
+            },
+          },
         ],
       }),
     );

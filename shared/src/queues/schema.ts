@@ -3,11 +3,17 @@
  */
 import { z } from "zod";
 
+/** `HH:MM`, 00:00 to 23:59 (administration.md §5 "Working-hours times use HH:MM"), or empty. */
+const hhmm = z
+  .string()
+  .regex(/^([01]\d|2[0-3]):[0-5]\d$/, "Invalid time")
+  .or(z.literal(""));
+
 export const QueueSchedule = z.object({
-  weekday: z.string(),
-  weekdayEn: z.string(),
-  startTime: z.string().regex(/^\d{2}:\d{2}$/).or(z.literal("")),
-  endTime: z.string().regex(/^\d{2}:\d{2}$/).or(z.literal("")),
+  weekday: z.string().max(40),
+  weekdayEn: z.enum(["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]),
+  startTime: hhmm,
+  endTime: hhmm,
 });
 
 export type QueueSchedule = z.infer<typeof QueueSchedule>;
@@ -37,6 +43,9 @@ export const QueueItem = z.object({
   integrationId: z.number().int().nullable().default(null),
   promptId: z.number().int().nullable().default(null),
   schedules: z.array(QueueSchedule).default([]),
+  /** S3 key of the queue's media under `media/<cid>/queues/` (sent with its greeting), and the file's name. */
+  mediaPath: z.string().nullable().default(null),
+  mediaName: z.string().nullable().default(null),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

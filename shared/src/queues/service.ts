@@ -2,10 +2,15 @@
  * Queue rules (administration.md §3 Queue, §5 validation; issue 2 §4).
  *
  * - Any user of the company reads its queues; admins create, edit and delete them.
- * - name 2-50, color 3-9 characters and unique in the company (409 `ERR_QUEUE_COLOR_ALREADY_EXISTS`).
- * - Deleting a queue removes it from its users' `queueIds`.
+ * - name 2-50, unique in the company in any letter case (409 `ERR_QUEUE_NAME_ALREADY_EXISTS`); color 3-9 characters,
+ *   a CSS colour (400 `ERR_QUEUE_INVALID_COLOR`, e.g. "azul") and unique in the company (409
+ *   `ERR_QUEUE_COLOR_ALREADY_EXISTS`) (issue 10 §4).
+ * - Media (issue 9 §1): one file per queue under `media/<cid>/queues/<queueId>/`, `POST/DELETE .../media-upload`.
+ * - Deleting a queue removes it from its users' `queueIds` and deletes its option tree.
  * - Every change publishes `company-{id}-queue` `{action: "create"|"update", queue}` or `{action: "delete", queueId}`.
  */
+import { randomUUID } from "node:crypto";
+import colorString from "color-string";
 import { can } from "../access/permissions.ts";
 import type { AuthContext } from "../auth/tokens.ts";
 import { nextId } from "../db/counters.ts";
@@ -14,8 +19,18 @@ import { dispatch } from "../events/index.ts";
 import { listUsers, patchUser } from "../users/repository.ts";
 import { publicUser } from "../users/service.ts";
 import { removeQueueFromWhatsapps } from "../whatsapp/service.ts";
+import { putMedia } from "../storage/media.ts";
+import { deleteQueueOptions, listQueueOptions } from "./options/repository.ts";
 import { deleteQueueItems, getQueue, listQueues, putNewQueue, replaceQueue } from "./repository.ts";
+import "./errors.ts";
 import type { CreateQueueBody, QueueItem, UpdateQueueBody } from "./schema.ts";
+
+/** One uploaded file as the HTTP pipeline hands it over (multipart). */
+export interface Upload {
+  filename: string;
+  mimetype: string;
+  content: Uint8Array;
+}
 
 const requireAdmin = (a: AuthContext) => {
   if (!can(a, "queues:manage")) throw new AppError("ERR_NO_PERMISSION", 403);
@@ -37,9 +52,20 @@ export async function showQueue(auth: AuthContext, queueId: number): Promise<Pub
   return q;
 }
 
+/** True when `v` is a CSS colour (hex, a named colour such as "red", rgb()/hsl()/hwb()); "azul" is not. */
+export function isCssColor(v: string): boolean {
+  return colorString.get(v.trim()) !== null;
+}
+
+/** 400 `ERR_QUEUE_INVALID_COLOR` (with the field, so forms show it under the colour) unless `color` is a CSS colour. */
+function requireCssColor(color: string | undefined): void {
+  if (color !== undefined && !isCssColor(color)) throw new AppError("ERR_QUEUE_INVALID_COLOR", { fields: [{ path: "color", message: "Invalid color" }] });
+}
+
 /** `POST /api/queue` (admin): creates a queue in the caller's company; publishes `{action: "create", queue}`. */
 export async function createQueue(auth: AuthContext, body: CreateQueueBody): Promise<PublicQueue> {
   requireAdmin(auth);
+  requireCssColor(body.color);
   const now = new Date().toISOString();
   const q: QueueItem = {
     id: await nextId(auth.companyId, "queue"),
@@ -52,6 +78,8 @@ export async function createQueue(auth: AuthContext, body: CreateQueueBody): Pro
     integrationId: body.integrationId ?? null,
     promptId: body.promptId ?? null,
     schedules: body.schedules ?? [],
+    mediaPath: null,
+    mediaName: null,
     createdAt: now,
     updatedAt: now,
   };
@@ -63,6 +91,7 @@ export async function createQueue(auth: AuthContext, body: CreateQueueBody): Pro
 /** `PUT /api/queue/{id}` (admin): changes the given fields; publishes `{action: "update", queue}`. */
 export async function updateQueue(auth: AuthContext, queueId: number, body: UpdateQueueBody): Promise<PublicQueue> {
   requireAdmin(auth);
+  requireCssColor(body.color);
   const before = await showQueue(auth, queueId);
   const defined = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
   const after: QueueItem = { ...before, ...defined, id: before.id, companyId: before.companyId, updatedAt: new Date().toISOString() };
@@ -80,6 +109,7 @@ export async function deleteQueue(auth: AuthContext, queueId: number): Promise<v
   requireAdmin(auth);
   const q = await showQueue(auth, queueId);
   await deleteQueueItems(q);
+  await deleteQueueOptions(await listQueueOptions(auth.companyId, queueId));
   await removeQueueFromWhatsapps(auth.companyId, queueId);
   for (const u of await listUsers(auth.companyId)) {
     if (!u.queueIds.includes(queueId)) continue;
@@ -87,4 +117,44 @@ export async function deleteQueue(auth: AuthContext, queueId: number): Promise<v
     if (updated) await dispatch({ type: "user.updated", companyId: auth.companyId, user: await publicUser(updated) });
   }
   await dispatch({ type: "queue.deleted", companyId: auth.companyId, queueId });
+}
+
+/** Object key of a queue's (or option's) media: `media/<cid>/<folder>/<id>/<uuid>[.<ext>]`, under the company prefix. */
+export function entityMediaKey(companyId: number, folder: "queues" | "queue-options", id: number, fileName: string): string {
+  const ext = fileName.includes(".") ? fileName.split(".").pop()!.replace(/[^a-z0-9]/gi, "").slice(0, 10) : "";
+  return `media/${companyId}/${folder}/${id}/${randomUUID()}${ext ? `.${ext}` : ""}`;
+}
+
+/** The first uploaded file, else 400 `ERR_QUEUE_MEDIA_REQUIRED`. */
+export function requireOneFile(upload: { files: Upload[] } | undefined): Upload {
+  const f = upload?.files[0];
+  if (!f) throw new AppError("ERR_QUEUE_MEDIA_REQUIRED", { fields: [{ path: "file", message: "Required" }] });
+  return f;
+}
+
+/**
+ * `POST /api/queue/{id}/media-upload` (admin, multipart): stores the file under the company's media prefix and sets the
+ * queue's `mediaPath`/`mediaName` (replacing any previous one); publishes `{action: "update", queue}`.
+ * 404 `ERR_NO_QUEUE_FOUND` for another company's queue; 400 `ERR_QUEUE_MEDIA_REQUIRED` without a file.
+ */
+export async function uploadQueueMedia(auth: AuthContext, queueId: number, upload: { files: Upload[] } | undefined): Promise<PublicQueue> {
+  requireAdmin(auth);
+  const before = await showQueue(auth, queueId);
+  const file = requireOneFile(upload);
+  const key = entityMediaKey(auth.companyId, "queues", queueId, file.filename);
+  await putMedia(key, file.content, file.mimetype || "application/octet-stream");
+  const after: QueueItem = { ...before, mediaPath: key, mediaName: file.filename, updatedAt: new Date().toISOString() };
+  await replaceQueue(before, after);
+  await dispatch({ type: "queue.updated", companyId: auth.companyId, queue: after });
+  return after;
+}
+
+/** `DELETE /api/queue/{id}/media-upload` (admin): clears the queue's media; publishes `{action: "update", queue}`. */
+export async function deleteQueueMedia(auth: AuthContext, queueId: number): Promise<PublicQueue> {
+  requireAdmin(auth);
+  const before = await showQueue(auth, queueId);
+  const after: QueueItem = { ...before, mediaPath: null, mediaName: null, updatedAt: new Date().toISOString() };
+  await replaceQueue(before, after);
+  await dispatch({ type: "queue.updated", companyId: auth.companyId, queue: after });
+  return after;
 }

@@ -47,3 +47,35 @@ export function buildOptionTree(items: QueueOptionItem[]): QueueOptionNode[] {
   sort(roots);
   return roots;
 }
+
+/** A node as the API answers it: the stored fields and its ordered children (whole subtree). */
+export const QueueOptionView: z.ZodType<QueueOptionNode> = z.lazy(() => QueueOptionItem.extend({ children: z.array(QueueOptionView) })) as never;
+
+/** `-1`, empty or absent = top level (administration.md §7 "parentId; -1 for top level"). */
+const parentRef = z
+  .union([z.literal("").transform(() => null), z.null(), z.coerce.number().int()])
+  .transform((v) => (v == null || v === -1 ? null : v))
+  .refine((v) => v === null || v > 0, "Invalid parent");
+/** A position typed by the admin: a whole number 1-99 (what the customer types to pick the option). */
+const position = z.coerce.string().trim().regex(/^[1-9]\d?$/, "Invalid position");
+
+/** `GET /api/queue-options` query: `queueId` required; `parentId` absent or -1 = the whole tree from the top level. */
+export const ListQueueOptionsQuery = z.object({ queueId: z.coerce.number().int().positive(), parentId: parentRef.optional() });
+
+/** `POST /api/queue-options`: `option` absent = after the last sibling. */
+export const CreateQueueOptionBody = z.object({
+  queueId: z.coerce.number().int().positive(),
+  parentId: parentRef.optional(),
+  title: z.string({ error: (iss) => (iss.input == null ? "Required" : "Invalid input") }).trim().min(1, "Required").max(100, "Too Long!"),
+  message: z.string().max(4096, "Too Long!").default(""),
+  option: position.optional(),
+});
+export type CreateQueueOptionBody = z.infer<typeof CreateQueueOptionBody>;
+
+/** `PUT /api/queue-options/{id}`: absent = unchanged; a new `option` moves the node among its siblings. */
+export const UpdateQueueOptionBody = z.object({
+  title: z.string().trim().min(1, "Required").max(100, "Too Long!").optional(),
+  message: z.string().max(4096, "Too Long!").optional(),
+  option: position.optional(),
+});
+export type UpdateQueueOptionBody = z.infer<typeof UpdateQueueOptionBody>;

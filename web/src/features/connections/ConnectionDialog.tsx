@@ -2,7 +2,8 @@
  * Add/edit connection dialog (attendance.md §3 Whatsapp connection, §5 "Connection form: name required, 2 to 50") on
  * the kit's form dialog: name, default flag, queues, greeting/completion/out-of-hours/rating/inactivity messages, API
  * token, minutes to close open chats (expiresTicket), minutes to transfer and the target queue, bot queue time and max
- * uses. An empty name focuses and scrolls to the field (issue 10 §4). `ERR_WAPP_GREETING_REQUIRED`,
+ * uses. An empty name (or a missing greeting with more than one queue, `ERR_WAPP_GREETING_REQUIRED` under the field)
+ * focuses and scrolls to the field (issue 10 §4). The server's `ERR_WAPP_GREETING_REQUIRED`,
  * `ERR_NO_OTHER_WHATSAPP` and others show as translated toasts.
  */
 import { Flex, SelectField, SwitchField, TextAreaField, TextField } from "@aws-amplify/ui-react";
@@ -38,6 +39,9 @@ const schema = z.object({
   timeUseBotQueues: minutes(),
   maxUseBotQueues: minutes(),
   transferQueueId: z.number().nullable(),
+}).superRefine((v, ctx) => {
+  // attendance.md §3: a connection with more than one queue needs a greeting (the bot's menu opens with it).
+  if (v.queueIds.length > 1 && !v.greetingMessage.trim()) ctx.addIssue({ code: "custom", path: ["greetingMessage"], message: "errors.ERR_WAPP_GREETING_REQUIRED" });
 });
 
 export function ConnectionDialog({ open, whatsapp: w, onClose }: { open: boolean; whatsapp: Whatsapp | null; onClose: () => void }) {

@@ -1,9 +1,13 @@
-/** Queues area (administration.md §2 Queues; admin): /queues, its menu entry, texts and `company-{id}-queue` frames. */
+/**
+ * Queues area (administration.md §2 Queues; admin): /queues, its menu entry, texts (queues, weekdays, the queues'
+ * error codes) and `company-{id}-queue` frames.
+ */
 import { crudRealtime } from "../../ui/kit/crud.ts";
 import { lazyPage } from "../lazy.tsx";
 import { ADMIN_ONLY, type Feature } from "../types.ts";
 import { queuesCache } from "./cache.ts";
-import { queuesTexts } from "./i18n.ts";
+import { queuesErrorTexts, queuesTexts, weekdayTexts } from "./i18n.ts";
+import "./queues.css";
 
 const QueuesPage = lazyPage(() => import("./QueuesPage.tsx"), "QueuesPage");
 
@@ -12,6 +16,6 @@ export const queuesFeature: Feature = {
   access: ADMIN_ONLY,
   routes: [{ path: "/queues", element: <QueuesPage /> }],
   menu: { path: "/queues", labelKey: "menu.queues", group: "administration", order: 30 },
-  texts: { queues: queuesTexts },
+  texts: { queues: queuesTexts, errors: queuesErrorTexts, weekdays: weekdayTexts },
   realtime: { queue: crudRealtime("queue", queuesCache) },
 };

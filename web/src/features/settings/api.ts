@@ -1,10 +1,13 @@
 /**
  * Company settings (`GET /api/settings` → `[{key, value}]`), cached once and kept live by the realtime table
- * (`company-{id}-settings`). `useSetting(key)` returns one value (e.g. viewclosed, viewgroups → "enabled").
+ * (`company-{id}-settings`). `useSetting(key)` returns one value (e.g. viewclosed, viewgroups → "enabled");
+ * `useUpdateSetting()` saves one; `useCompany` / `useSaveCompanySchedules` read and save the company's hours.
  */
 import type { VisibilitySettings } from "@atende/shared/access/tickets";
-import { useQuery, type QueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
+import type { SettingKey } from "@atende/shared/settings/schema";
 import { call } from "../../api/operations.ts";
+import type { Schedule } from "../queues/types.ts";
 
 export interface Setting {
   key: string;
@@ -33,4 +36,31 @@ export function visibilityOf(qc: QueryClient): VisibilitySettings {
   const xs = qc.getQueryData<Setting[]>(settingsKeys.all) ?? [];
   const value = (key: string) => xs.find((s) => s.key === key)?.value ?? "disabled";
   return { viewclosed: value("viewclosed"), viewgroups: value("viewgroups") };
+}
+
+/** `PUT /api/settings/{key}`: saves one option; the answer is applied to the cache at once. */
+export function useUpdateSetting() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ key, value }: { key: SettingKey; value: string }) => call("PUT /api/settings/{key}", { params: { key }, body: { value } }),
+    onSuccess: (s) => upsertSetting(qc, s),
+  });
+}
+
+/** The caller's company (its weekly hours and time zone), from `GET /api/companies/listPlan/{companyId}`. */
+export function useCompany(companyId: number | undefined) {
+  return useQuery({
+    queryKey: ["company", companyId],
+    queryFn: () => call("GET /api/companies/listPlan/{companyId}", { params: { companyId: companyId! } }),
+    enabled: companyId !== undefined,
+  });
+}
+
+/** `PUT /api/companies/{id}/schedules`: the company's weekly hours and time zone. */
+export function useSaveCompanySchedules(companyId: number) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { schedules: Schedule[]; timezone: string }) => call("PUT /api/companies/{id}/schedules", { params: { id: companyId }, body: { id: companyId, ...body } }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ["company", companyId] }),
+  });
 }

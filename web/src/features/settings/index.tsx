@@ -1,15 +1,23 @@
 /**
- * Company settings (no page in this build): the `company-{id}-settings` handler keeps the cached settings current
- * (viewclosed, viewgroups, ...); a changed key is applied in place, anything else refetches.
+ * Company settings (administration.md §2 Settings; issue 9 §6): the /settings page for admins (menu entry, texts) and
+ * the `company-{id}-settings` handler that keeps the cached settings current for every open tab (viewclosed,
+ * viewgroups, scheduleType, ...); a changed key is applied in place, anything else refetches.
  */
-import type { Feature } from "../types.ts";
+import { lazyPage } from "../lazy.tsx";
+import { ADMIN_ONLY, type Feature } from "../types.ts";
 import { settingsKeys, upsertSetting } from "./api.ts";
+import { settingsMenuTexts, settingsTexts } from "./i18n.ts";
+import "./settings.css";
 
 const obj = (v: unknown): Record<string, unknown> => (v && typeof v === "object" ? (v as Record<string, unknown>) : {});
+const SettingsPage = lazyPage(() => import("./SettingsPage.tsx"), "SettingsPage");
 
 export const settingsFeature: Feature = {
   id: "settings",
-  routes: [],
+  access: ADMIN_ONLY,
+  routes: [{ path: "/settings", element: <SettingsPage /> }],
+  menu: { path: "/settings", labelKey: "menu.settings", group: "administration", order: 80 },
+  texts: { settings: settingsTexts, menu: settingsMenuTexts },
   realtime: {
     settings: (data, { queryClient }) => {
       const d = obj(data);

@@ -3,7 +3,8 @@
  * ('validation.required' → 'Required', ...), the values of the fields, errors under each field (after the first
  * submit they follow every change), the save button's busy state, Enter submits and Escape closes (the `Dialog`), a
  * success toast, and on failure the server's field messages under the fields plus the translated error toast. Every
- * failed submit focuses and scrolls to the first invalid field, so an error out of view is never silent.
+ * failed submit focuses and scrolls to the first invalid field (bringing its tab forward in a dialog in tabs), so an
+ * error out of view is never silent.
  */
 import { Button, Flex } from "@aws-amplify/ui-react";
 import { useEffect, useRef, useState, type ReactNode } from "react";
@@ -75,13 +76,21 @@ export function FormDialog<S extends z.ZodType<unknown, Values>>(p: FormDialogPr
     setTouched(false);
   }, [p.open]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  // After a failed submit: the first invalid field gets focus and is scrolled into view.
+  // After a failed submit: the first invalid field gets focus and is scrolled into view; a field on a tab that is not
+  // shown (a dialog in tabs) first brings its tab forward.
   useEffect(() => {
     if (!focusTick) return;
     const el = body.current?.querySelector<HTMLElement>('[aria-invalid="true"]');
     if (!el) return;
-    el.focus({ preventScroll: true });
-    el.scrollIntoView({ block: "center" });
+    const reveal = () => {
+      el.focus({ preventScroll: true });
+      el.scrollIntoView({ block: "center" });
+    };
+    const panel = el.closest<HTMLElement>('[role="tabpanel"]');
+    const tab = panel && panel.getClientRects().length === 0 ? document.getElementById(panel.getAttribute("aria-labelledby") ?? "") : null;
+    if (!tab) return reveal();
+    tab.click();
+    requestAnimationFrame(reveal);
   }, [focusTick]);
 
   const check = (v: V) => {

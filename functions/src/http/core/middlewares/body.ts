@@ -46,7 +46,7 @@ async function parseMultipart(event: HttpEvent): Promise<{ files: Upload[]; capt
     throw invalid("Invalid multipart body");
   }
   const body = (copy.body ?? {}) as Record<string, unknown>;
-  const raw = body.medias;
+  const raw = body.medias ?? body.file;
   const list = (Array.isArray(raw) ? [...raw].reverse() : raw ? [raw] : []) as Attachment[];
   if (list.some((f) => !f || typeof f !== "object" || !Buffer.isBuffer(f.content))) throw invalid("Invalid file");
   if (list.some((f) => f.truncated)) throw new AppError("ERR_PAYLOAD_TOO_LARGE");

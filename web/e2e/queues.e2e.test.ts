@@ -1,0 +1,199 @@
+/**
+ * Browser proof of issue 9 §1, §6, §7 (admin side), with playwright-core + Debian chromium against the whole local
+ * stack in-process:
+ * - Settings (/settings): a changed option is saved at once ('Operação atualizada com sucesso.') and another tab of
+ *   the admin shows it without a reload; `scheduleType` = queue brings the queue dialog's schedules tab;
+ * - the queue dialog refuses "azul" as a colour, sets the weekly schedules ('Clique em salvar para registar as
+ *   alterações'), saves; its option editor builds a two-level tree in place and reorders an option from the keyboard;
+ *   the API then holds that tree and those hours;
+ * - the connection dialog at 1440×900: saving with an empty name focuses the name field in view; two queues and no
+ *   greeting show `ERR_WAPP_GREETING_REQUIRED` under the greeting, focused.
+ * With `SCREENSHOTS_DIR` set, it also saves the queue dialog, option editor, Settings page and connection dialog,
+ * light and dark, at 1440 and 375 px wide.
+ *
+ * Needs `web/dist` (`npm run build -w web`) and `/usr/bin/chromium`.
+ */
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import { makeCompany } from "../../test/helpers.ts";
+import { TEST_MS, useBrowserStack } from "./harness.ts";
+
+const e2e = useBrowserStack("queues");
+const { newContext, newPage, login, http, until, toast } = e2e;
+const SHOTS = process.env.SCREENSHOTS_DIR;
+
+/** The browser's own session token (the browser login revoked the test user's earlier one). */
+const tokenOf = async (page: Page) => ({ token: JSON.parse((await page.evaluate(() => localStorage.getItem("token"))) ?? '""') as string });
+
+/**
+ * Screenshots (only with SCREENSHOTS_DIR) in light and dark at 1440×900 and 375×812: each one loads `path` afresh in
+ * that colour scheme (the app reads the system preference on load) and runs `open` to bring up what is shown.
+ */
+async function shots(page: Page, name: string, path: string, open: () => Promise<void> = async () => undefined) {
+  if (!SHOTS) return;
+  for (const scheme of ["light", "dark"] as const) {
+    for (const [w, h] of [
+      [1440, 900],
+      [375, 812],
+    ]) {
+      await page.evaluate(() => localStorage.removeItem("theme"));
+      await page.emulateMedia({ colorScheme: scheme });
+      await page.setViewportSize({ width: w, height: h });
+      await page.goto(`${e2e.stack.url}${path}`);
+      await open();
+      await page.waitForTimeout(400);
+      await page.screenshot({ path: `${SHOTS}/${name}-${scheme}-${w}.png` });
+    }
+  }
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.setViewportSize({ width: 1440, height: 900 });
+}
+
+/** True when the focused element is the one `testId`/label locator names and it lies inside the viewport. */
+async function focusedInView(page: Page, selector: string) {
+  return page.evaluate((sel) => {
+    const el = document.querySelector<HTMLElement>(sel);
+    if (!el || document.activeElement !== el) return false;
+    const r = el.getBoundingClientRect();
+    return r.top >= 0 && r.bottom <= window.innerHeight && r.height > 0;
+  }, selector);
+}
+
+describe("queues, options and settings in the browser", () => {
+  it(
+    "toggles a setting live in a second tab, creates a queue with schedules and a two-level option tree, reorders an option, and focuses invalid connection fields",
+    async () => {
+      const { admin } = await makeCompany();
+      const vendas = await http<{ id: number }>(admin, "POST", "/api/queue", { name: "Vendas", color: "#43a047" });
+      const ctx = await newContext();
+      const page = await newPage(ctx);
+      await login(page, admin.email, admin.password);
+
+      // Settings: the first tab changes scheduleType; a second tab shows it live.
+      await page.getByRole("navigation", { name: "Menu principal" }).getByRole("link", { name: "Configurações" }).click();
+      await page.waitForURL(`${e2e.stack.url}/settings`);
+      const other = await newPage(ctx);
+      await other.goto(`${e2e.stack.url}/settings`);
+      const otherSchedule = other.getByRole("combobox", { name: "Gerenciamento de expediente" });
+      await expect(otherSchedule.inputValue()).resolves.toBe("disabled");
+      await page.getByRole("combobox", { name: "Gerenciamento de expediente" }).selectOption("queue");
+      await toast(page, "Operação atualizada com sucesso.").waitFor();
+      await until(async () => (await otherSchedule.inputValue()) === "queue", "the other tab's scheduleType");
+      await page.getByRole("combobox", { name: "Agente vê grupos" }).selectOption("enabled");
+      await until(async () => (await other.getByRole("combobox", { name: "Agente vê grupos" }).inputValue()) === "enabled", "the other tab's viewgroups");
+      await expect(page.getByRole("tab", { name: "Horários" }).count()).resolves.toBe(0);
+
+      // A queue: "azul" is refused under the field; schedules; saved.
+      await page.goto(`${e2e.stack.url}/queues`);
+      await page.getByRole("button", { name: "Adicionar fila" }).click();
+      const dlg = page.getByRole("dialog", { name: "Adicionar fila" });
+      await dlg.getByRole("textbox", { name: /^Nome/ }).fill("Suporte");
+      await dlg.getByRole("textbox", { name: /^Cor/ }).fill("azul");
+      await dlg.getByRole("textbox", { name: "Mensagem fora do expediente" }).fill("Estamos fechados.");
+      await dlg.getByRole("tab", { name: "Horários de atendimento" }).click();
+      await dlg.getByTestId("schedules-monday-start").fill("09:00");
+      await toast(page, "Clique em salvar para registar as alterações").waitFor();
+      await dlg.getByRole("button", { name: "Salvar" }).click();
+      // The invalid colour is on the first tab: it comes forward with the field focused.
+      await dlg.getByText("Cor inválida").first().waitFor();
+      await until(() => focusedInView(page, 'dialog input[name="color"]'), "the colour field focused");
+      await dlg.getByRole("textbox", { name: /^Cor/ }).fill("#1e88e5");
+      await dlg.getByRole("button", { name: "Salvar" }).click();
+      await toast(page, "Fila salva com sucesso!").waitFor();
+      await dlg.waitFor({ state: "hidden" });
+      const token = await tokenOf(page);
+      const queues = await http<{ id: number; name: string; schedules: { weekdayEn: string; startTime: string }[]; outOfHoursMessage: string }[]>(token, "GET", "/api/queue");
+      const suporte = queues.find((q) => q.name === "Suporte")!;
+      expect(suporte.outOfHoursMessage).toBe("Estamos fechados.");
+      expect(suporte.schedules.find((s) => s.weekdayEn === "monday")?.startTime).toBe("09:00");
+
+      // The option editor: a two-level tree, edited in place.
+      await page.getByTestId("queue-row").filter({ hasText: "Suporte" }).getByTestId("queue-edit").click();
+      const edit = page.getByRole("dialog", { name: "Editar fila" });
+      await edit.getByRole("tab", { name: "Opções do chatbot" }).click();
+      const editor = edit.getByTestId("option-editor");
+      const nodes = editor.getByTestId("option-node");
+      const addOption = async (title: string, under?: string) => {
+        const before = await nodes.count();
+        if (under) await editor.locator(`[data-option-title="${under}"]`).first().getByTestId("option-add-child").first().click();
+        else await editor.getByTestId("option-add-root").click();
+        await until(async () => (await nodes.count()) === before + 1, `option ${title} added`);
+        const fresh = editor.locator('[data-option-title="Nova opção"]').getByTestId("option-title").first();
+        await fresh.fill(title);
+        await fresh.press("Tab");
+        await editor.locator(`[data-option-title="${title}"]`).first().waitFor();
+      };
+      await addOption("Financeiro");
+      await addOption("Técnico");
+      await addOption("Boleto", "Financeiro");
+      await addOption("Pix", "Financeiro");
+      await editor.locator('[data-option-title="Boleto"]').getByTestId("option-message").fill("Segue a segunda via.");
+      await editor.locator('[data-option-title="Boleto"]').getByTestId("option-message").press("Tab");
+      await toast(page, "Opção salva").first().waitFor();
+
+      // Keyboard reorder: Técnico's handle, Space, ArrowUp, Space → Técnico becomes option 1.
+      const handle = editor.getByRole("button", { name: "Arrastar para reordenar: Técnico" });
+      await handle.focus();
+      await page.keyboard.press("Space");
+      await page.waitForTimeout(200);
+      await page.keyboard.press("ArrowUp");
+      await page.waitForTimeout(200);
+      await page.keyboard.press("Space");
+      const tree = async () => http<{ title: string; option: string; message: string; children: { title: string; option: string; message: string }[] }[]>(token, "GET", `/api/queue-options?queueId=${suporte.id}&parentId=-1`);
+      await until(async () => (await tree())[0]?.title === "Técnico", "Técnico moved to the top");
+      const saved = await tree();
+      expect(saved.map((n) => `${n.option} ${n.title}`)).toEqual(["1 Técnico", "2 Financeiro"]);
+      expect(saved[1].children.map((n) => `${n.option} ${n.title}`)).toEqual(["1 Boleto", "2 Pix"]);
+      expect(saved[1].children[0].message).toBe("Segue a segunda via.");
+      await until(async () => (await nodes.first().getAttribute("data-option-title")) === "Técnico", "the editor shows the new order");
+      await edit.getByRole("button", { name: "Cancelar" }).click();
+
+      // The connection dialog at 1440×900: an empty name is focused in view; two queues need a greeting.
+      await page.goto(`${e2e.stack.url}/connections`);
+      await page.getByRole("button", { name: "Adicionar WhatsApp" }).click();
+      const conn = page.getByRole("dialog", { name: "Adicionar WhatsApp" });
+      await conn.getByText("Vendas", { exact: true }).first().click();
+      await conn.getByText("Suporte", { exact: true }).first().click();
+      await conn.getByTestId("save-connection").click();
+      await until(() => focusedInView(page, 'dialog input[name="name"]'), "the empty name focused in view");
+      await conn.getByRole("textbox", { name: /^Nome/ }).fill("Loja");
+      await conn.getByTestId("save-connection").click();
+      await conn.getByText("A mensagem de saudação é obrigatória quando há mais de uma fila.").waitFor();
+      await until(() => focusedInView(page, 'dialog textarea[name="greetingMessage"]'), "the greeting focused in view");
+      await conn.getByRole("textbox", { name: "Mensagem de saudação" }).fill("Olá! Escolha uma fila:");
+      await conn.getByTestId("save-connection").click();
+      await toast(page, "Conexão salva com sucesso!").waitFor();
+      const wapps = await http<{ name: string; queueIds: number[] }[]>(token, "GET", "/api/whatsapp");
+      expect(wapps.find((w) => w.name === "Loja")?.queueIds.sort()).toEqual([vendas.id, suporte.id].sort());
+
+      // Screenshots of the four screens (SCREENSHOTS_DIR only).
+      await shots(page, "settings-page", "/settings", async () => {
+        await page.getByRole("combobox", { name: "Gerenciamento de expediente" }).waitFor();
+      });
+      const editSuporte = async () => {
+        await page.getByTestId("queue-row").filter({ hasText: "Suporte" }).getByTestId("queue-edit").click();
+        await page.getByRole("dialog", { name: "Editar fila" }).waitFor();
+      };
+      await shots(page, "queue-dialog", "/queues", editSuporte);
+      await shots(page, "queue-schedules", "/queues", async () => {
+        await editSuporte();
+        await page.getByRole("tab", { name: "Horários de atendimento" }).click();
+      });
+      await shots(page, "option-editor", "/queues", async () => {
+        await editSuporte();
+        await page.getByRole("tab", { name: "Opções do chatbot" }).click();
+        await page.locator('[data-option-title="Pix"]').waitFor();
+      });
+      await shots(page, "connection-dialog", "/connections", async () => {
+        await page.getByRole("button", { name: "Adicionar WhatsApp" }).click();
+        const d = page.getByRole("dialog", { name: "Adicionar WhatsApp" });
+        await d.getByText("Vendas", { exact: true }).first().click();
+        await d.getByText("Suporte", { exact: true }).first().click();
+        await d.getByRole("textbox", { name: /^Nome/ }).fill("Outra loja");
+        await d.getByTestId("save-connection").click();
+        await d.getByText("A mensagem de saudação é obrigatória quando há mais de uma fila.").waitFor();
+      });
+    },
+    TEST_MS * 4,
+  );
+});
