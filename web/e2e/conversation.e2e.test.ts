@@ -8,7 +8,7 @@
  * - editing a signed message keeps the signature; in the edit dialog Shift+Enter breaks the line and Enter saves;
  * - Escape closes the contact drawer;
  * - a customer's new ticket after a close shows the earlier ticket's messages above, under "Atendimento #<id>";
- * - the new-ticket contact search chooses with ArrowDown and Enter;
+ * - the new-ticket contact search chooses with ArrowDown and Enter; an admin in no queue is offered the company's queues;
  * - the options chevron sits beside the bubble, never over its content;
  * - at 375 px the conversation's actions keep one row (the rest in "Mais ações") and the composer's placeholder one line.
  * With `SCREENS_DIR=<dir>` it also saves screenshots of the list and the conversation (light, dark; 1440 and 375 px).
@@ -27,30 +27,34 @@ const row = (page: Page, contact: string) => page.getByTestId("ticket-row").filt
 /** The accessible name of the focused element (the highlighted menu item follows focus in a Radix menu). */
 const focusedText = (page: Page) => page.evaluate(() => (document.activeElement?.getAttribute("aria-label") || document.activeElement?.textContent || "").trim());
 
+/** With `SCREENS_DIR`: the page in light and dark (the app's own theme choice, then a reload), at 1440 and 375 px. */
 async function screens(page: Page, name: string) {
   const dir = process.env.SCREENS_DIR;
   if (!dir) return;
+  const settle = async () => {
+    await page.locator("[data-testid=ticket-list], [data-testid=message]").first().waitFor({ state: "attached" });
+    await page.waitForTimeout(600);
+  };
   for (const theme of ["light", "dark"]) {
-    await page.evaluate((t) => {
-      localStorage.setItem("theme", t);
-      document.documentElement.dataset.theme = t;
-    }, theme);
+    await page.evaluate((t) => localStorage.setItem("theme", t), theme);
+    await page.reload();
+    await settle();
     for (const width of [1440, 375]) {
       await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
-      await page.waitForTimeout(300);
+      await page.waitForTimeout(400);
       await page.screenshot({ path: `${dir}/${name}-${theme}-${width}.png` });
     }
+    await page.setViewportSize({ width: 1440, height: 900 });
   }
-  await page.evaluate(() => {
-    localStorage.setItem("theme", "light");
-    document.documentElement.dataset.theme = "light";
-  });
-  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.evaluate(() => localStorage.setItem("theme", "light"));
+  await page.reload();
+  await settle();
 }
 
 describe("the conversation and the ticket list in the browser", () => {
   it("keeps the list, the previews, the keyboard and the narrow layout right through a day's work", async () => {
     const { admin } = await makeCompany();
+    await http(admin, "POST", "/api/queue", { name: "Fila Vendas", color: "#1e88e5", greetingMessage: "" }); // the admin is in no queue
     const wid = await connectedWhatsapp(admin, "Conexão Conversa");
     // Carla wrote before: her first ticket was answered and closed; now she writes again (a new ticket).
     await customerSays(wid, "5511944440001", "Carla Retorno", "Primeiro contato: meu pedido 4521 atrasou");
@@ -116,6 +120,7 @@ describe("the conversation and the ticket list in the browser", () => {
     await page.reload();
     await row(page, "Alice Nova").getByTestId("ticket-preview").getByText("Esta mensagem foi apagada").waitFor();
     await expect(row(page, "Alice Nova").getByTestId("ticket-preview").innerText()).resolves.not.toContain("Mensagem errada");
+    await screens(page, "deleted-preview");
 
     // Edit a signed message: the signature stays; Shift+Enter breaks the line, Enter saves.
     await box.fill("Olá! Tudo bem?");
@@ -195,6 +200,8 @@ describe("the conversation and the ticket list in the browser", () => {
     await search.press("Enter");
     await dlg.locator(".picked-row").getByText("Carla Retorno").waitFor();
     await expect(dlg.isVisible()).resolves.toBe(true); // Enter chose the contact; it did not submit the dialog
+    // An admin in no queue is offered the company's queues.
+    await until(async () => (await dlg.getByRole("combobox", { name: "Fila" }).locator("option").allInnerTexts()).includes("Fila Vendas"), "the company's queue offered");
     await dlg.getByRole("button", { name: "Cancelar" }).click();
   }, TEST_MS);
 });
