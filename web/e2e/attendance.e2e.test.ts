@@ -92,7 +92,7 @@ describe("attendance screens in the browser", () => {
     const hello = conv.getByTestId("message").filter({ hasText: "Olá" }).first();
     await hello.hover();
     await hello.getByRole("button", { name: "Opções da mensagem" }).click();
-    await hello.getByRole("menuitem", { name: "Reagir 👍" }).click();
+    await admin.getByRole("menuitem", { name: "Reagir 👍" }).click(); // the menu opens in a portal
     await hello.getByTestId("reactions").getByText("👍").waitFor();
     await phone.getByTestId("phone-mine").filter({ hasText: "Olá" }).getByTestId("phone-reactions").getByText("👍").waitFor();
 

@@ -9,7 +9,7 @@ import { startSqs, type SqsHandle } from "../../../infra/local/src/sqs.ts";
 import { nowIso } from "../../../shared/src/common.ts";
 import { resetConfig } from "../../../shared/src/config.ts";
 import { getMessage, getMessageById, ingestMessage, updateMessage } from "../../../shared/src/messages/repository.ts";
-import { MessageItem } from "../../../shared/src/messages/schema.ts";
+import { DELETED_MESSAGE_PREVIEW, MessageItem } from "../../../shared/src/messages/schema.ts";
 import { resetSqs, sqsClient } from "../../../shared/src/sqs/enqueue.ts";
 import { resetS3 } from "../../../shared/src/storage/media.ts";
 import { getTicket } from "../../../shared/src/tickets/service.ts";
@@ -308,6 +308,114 @@ describe("edit, delete, react, forward", () => {
     expect(await drainCommands()).toEqual([expect.objectContaining({ type: "send", messageId: res.body.id })]);
     expect((await api("POST", "/api/message/forward", { token: other.admin.token, body: { messageId: theirs.id, contactId: target.id } })).status).toBe(404);
     expect((await api("POST", "/api/message/forward", { token: agent.token, body: { messageId: theirs.id } })).status).toBe(400);
+  });
+});
+
+describe("the ticket list's preview and the signature after edits and deletes (issue 10 §4)", () => {
+  it("a deleted newest message leaves 'Esta mensagem foi apagada' on the ticket, live in the frame and after a reload", async () => {
+    const ticket = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: agent.id });
+    const sock = await registerSocket(cid, { id: agent.id, profile: "user", queueIds: [q1] });
+    await inbound(ticket, `IN-prev-${ticket.id}`, "primeira");
+    const sent = await api("POST", `/api/messages/${ticket.id}`, { token: agent.token, body: { body: "segredo enviado" } });
+    await drainCommands();
+    expect((await getTicket(cid, ticket.id))?.lastMessage).toBe("*Ana:*\nsegredo enviado");
+    const before = await getTicket(cid, ticket.id);
+    capture.clear();
+    expect((await api("DELETE", `/api/messages/${sent.body.id}`, { token: agent.token })).status).toBe(200);
+    const after = await getTicket(cid, ticket.id);
+    expect(after?.lastMessage).toBe(DELETED_MESSAGE_PREVIEW);
+    expect(after?.updatedAt).toBe(before?.updatedAt); // the list order stays
+    const frame = capture.frames.find((f) => f.connectionId === sock && f.event === `company-${cid}-appMessage` && f.data.message?.id === sent.body.id);
+    expect(frame?.data.ticket.lastMessage).toBe("Esta mensagem foi apagada");
+    const list = await api("GET", `/api/tickets?status=open&showAll=true`, { token: admin.token });
+    expect(list.body.tickets.find((t: any) => t.id === ticket.id)?.lastMessage).toBe("Esta mensagem foi apagada");
+  });
+
+  it("deleting an older message leaves the newest message's preview alone", async () => {
+    const ticket = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: agent.id });
+    const old = await api("POST", `/api/messages/${ticket.id}`, { token: agent.token, body: { body: "antiga", signMessage: false } });
+    await inbound(ticket, `IN-new-${ticket.id}`, "a mais nova", new Date(Date.now() + 1000).toISOString());
+    await drainCommands();
+    expect((await api("DELETE", `/api/messages/${old.body.id}`, { token: agent.token })).status).toBe(200);
+    expect((await getTicket(cid, ticket.id))?.lastMessage).toBe("a mais nova");
+  });
+
+  it("an edit keeps the original's signature and the preview follows the new text", async () => {
+    const ticket = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: agent.id });
+    const sent = await api("POST", `/api/messages/${ticket.id}`, { token: agent.token, body: { body: "Olá! Tudo bem?" } });
+    expect(sent.body.body).toBe("*Ana:*\nOlá! Tudo bem?");
+    await drainCommands();
+    const res = await api("POST", `/api/messages/edit/${sent.body.id}`, { token: agent.token, body: { body: "Olá! Como posso ajudar?" } });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ body: "*Ana:*\nOlá! Como posso ajudar?", previousBody: "*Ana:*\nOlá! Tudo bem?", isEdited: true });
+    expect(await drainCommands()).toEqual([expect.objectContaining({ type: "edit", body: "*Ana:*\nOlá! Como posso ajudar?" })]);
+    expect((await getTicket(cid, ticket.id))?.lastMessage).toBe("*Ana:*\nOlá! Como posso ajudar?");
+    // Text that already carries the signature is not signed twice; an unsigned original stays unsigned.
+    const again = await api("POST", `/api/messages/edit/${sent.body.id}`, { token: agent.token, body: { body: "*Ana:*\nTchau" } });
+    expect(again.body.body).toBe("*Ana:*\nTchau");
+    const plain = await api("POST", `/api/messages/${ticket.id}`, { token: agent.token, body: { body: "sem assinatura", signMessage: false } });
+    const edited = await api("POST", `/api/messages/edit/${plain.body.id}`, { token: agent.token, body: { body: "ainda sem" } });
+    expect(edited.body.body).toBe("ainda sem");
+  });
+});
+
+describe("GET /api/messages/{ticketId}/earlier: the contact's earlier conversation", () => {
+  it("pages the earlier tickets' messages newest ticket first, each page oldest to newest, marked by ticket", async () => {
+    const contact = await makeContact(cid, "Cliente Antigo");
+    const base = Date.parse("2026-02-01T10:00:00.000Z");
+    const at = (s: number) => new Date(base + s * 1000).toISOString();
+    const first = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: agent.id, contact });
+    for (let i = 0; i < 3; i++) await inbound(first, `E1-${first.id}-${i}`, `primeiro ${i}`, at(i));
+    await api("PUT", `/api/tickets/${first.id}`, { token: agent.token, body: { status: "closed" } });
+    const second = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: agent.id, contact });
+    expect(second.id).not.toBe(first.id);
+    for (let i = 0; i < 22; i++) await inbound(second, `E2-${second.id}-${i}`, `segundo ${i}`, at(100 + i));
+    await api("PUT", `/api/tickets/${second.id}`, { token: agent.token, body: { status: "closed" } });
+    const empty = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: agent.id, contact });
+    await api("PUT", `/api/tickets/${empty.id}`, { token: agent.token, body: { status: "closed" } });
+    const current = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: agent.id, contact });
+    await inbound(current, `E3-${current.id}`, "voltei", at(500));
+
+    const p1 = await api("GET", `/api/messages/${current.id}/earlier`, { token: agent.token });
+    expect(p1.status).toBe(200);
+    expect(p1.body.messages.map((m: any) => m.body)).toEqual(Array.from({ length: 20 }, (_x, i) => `segundo ${i + 2}`));
+    expect(new Set(p1.body.messages.map((m: any) => m.ticketId))).toEqual(new Set([second.id]));
+    expect(p1.body.hasMore).toBe(true);
+    const p2 = await api("GET", `/api/messages/${current.id}/earlier?cursor=${p1.body.nextCursor}`, { token: agent.token });
+    expect(p2.body.messages.map((m: any) => m.body)).toEqual(["segundo 0", "segundo 1"]);
+    expect(p2.body.hasMore).toBe(true);
+    const p3 = await api("GET", `/api/messages/${current.id}/earlier?cursor=${p2.body.nextCursor}`, { token: agent.token });
+    expect(p3.body.messages.map((m: any) => [m.body, m.ticketId])).toEqual([0, 1, 2].map((i) => [`primeiro ${i}`, first.id]));
+    expect(p3.body.hasMore).toBe(false);
+    // The first ticket has nothing before it; reading never zeroes the earlier tickets' state.
+    expect((await api("GET", `/api/messages/${first.id}/earlier`, { token: agent.token })).body).toEqual({ messages: [], hasMore: false });
+  });
+
+  it("is refused to another company (404), to an agent who may not see the current ticket (403), and to tampered cursors (400)", async () => {
+    const contact = await makeContact(cid, "Cliente Sigiloso");
+    const old = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: agent.id, contact });
+    await inbound(old, `S1-${old.id}`, "dado sigiloso");
+    await api("PUT", `/api/tickets/${old.id}`, { token: agent.token, body: { status: "closed" } });
+    const current = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: agent.id, contact });
+    expect((await api("GET", `/api/messages/${current.id}/earlier`, { token: agent.token })).body.messages.map((m: any) => m.body)).toEqual(["dado sigiloso"]);
+    const foreign = await api("GET", `/api/messages/${current.id}/earlier`, { token: other.admin.token });
+    expect(foreign.status).toBe(404);
+    expect(JSON.stringify(foreign.body)).not.toContain("sigiloso");
+    const outside = await api("GET", `/api/messages/${current.id}/earlier`, { token: outsider.token });
+    expect(outside.status).toBe(403);
+    expect(JSON.stringify(outside.body)).not.toContain("sigiloso");
+    // Another company's user with a ticket of its own, pointing the cursor at our ticket: refused.
+    const owa = (await makeWhatsapp(other.companyId)).id;
+    const theirs = await makeTicket(other.companyId, { whatsappId: owa, status: "open", userId: other.admin.id });
+    const stolen = Buffer.from(JSON.stringify({ tk: old.id, sk: `T#${old.createdAt}#${String(old.id).padStart(12, "0")}` })).toString("base64url");
+    const r = await api("GET", `/api/messages/${theirs.id}/earlier?cursor=${stolen}`, { token: other.admin.token });
+    expect(r.status).toBe(400);
+    expect(r.body.error).toBe("ERR_INVALID_CURSOR");
+    // Our own user, a cursor naming another contact's ticket: refused too.
+    const stranger = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: agent.id });
+    const wrong = Buffer.from(JSON.stringify({ tk: stranger.id, sk: `T#${stranger.createdAt}#${String(stranger.id).padStart(12, "0")}` })).toString("base64url");
+    expect((await api("GET", `/api/messages/${current.id}/earlier?cursor=${wrong}`, { token: agent.token })).body.error).toBe("ERR_INVALID_CURSOR");
+    expect((await api("GET", `/api/messages/${current.id}/earlier?cursor=notbase64json`, { token: agent.token })).status).toBe(400);
   });
 });
 

@@ -8,6 +8,7 @@ import {
   deleteMessage,
   editMessage,
   forwardMessage,
+  listEarlierMessages,
   listTicketMessages,
   reactToMessage,
   sendMediaMessages,
@@ -18,6 +19,7 @@ import { areaHandler } from "./core/http.ts";
 
 export const handler = areaHandler("messages", {
   "GET /api/messages/{ticketId}": async (ctx) => listTicketMessages(ctx.auth, ctx.params.ticketId, ctx.query),
+  "GET /api/messages/{ticketId}/earlier": async (ctx) => listEarlierMessages(ctx.auth, ctx.params.ticketId, ctx.query),
   "POST /api/messages/{ticketId}": async (ctx) => {
     if (ctx.upload) return sendMediaMessages(ctx.auth, ctx.params.ticketId, ctx.upload.files, ctx.upload.captions);
     if (ctx.body.medias) return sendUploadedMedia(ctx.auth, ctx.params.ticketId, ctx.body.medias, ctx.body.body);

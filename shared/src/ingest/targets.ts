@@ -7,7 +7,8 @@
  * JID — too). Each change is applied only when it changes what an agent sees, then `company-{id}-appMessage`
  * `update` is published; repeated deliveries (Baileys reports edits, revokes and reactions twice) are no-ops.
  */
-import type { MessageItem } from "../messages/schema.ts";
+import { DELETED_MESSAGE_PREVIEW, type MessageItem } from "../messages/schema.ts";
+import { refreshPreview } from "../messages/service.ts";
 import { findByWaId, getMessageById, updateMessage } from "../messages/repository.ts";
 import { dispatch } from "../events/index.ts";
 import { getTicket } from "../tickets/service.ts";
@@ -39,9 +40,11 @@ export async function findTarget(ctx: IngestContext, identity: ChatIdentity, waI
 
 type Patch = Partial<Pick<MessageItem, "ack" | "body" | "isEdited" | "previousBody" | "isDeleted" | "reactions">>;
 
-async function patchAndPublish(ctx: IngestContext, target: MessageItem, patch: Patch): Promise<void> {
+/** `preview`: the ticket list's new preview when the target is the ticket's newest message (edits, revokes). */
+async function patchAndPublish(ctx: IngestContext, target: MessageItem, patch: Patch, preview?: string): Promise<void> {
   const updated = await updateMessage(ctx.companyId, target.ticketId, target.id, patch);
-  const ticket = await getTicket(ctx.companyId, target.ticketId);
+  let ticket = await getTicket(ctx.companyId, target.ticketId);
+  if (ticket && preview !== undefined) ticket = await refreshPreview(ctx.companyId, ticket, updated, preview);
   if (ticket) await dispatch({ type: "message.updated", companyId: ctx.companyId, message: updated ?? { ...target, ...patch }, ticket });
 }
 
@@ -105,7 +108,7 @@ export async function applyRevoke(ctx: IngestContext, identity: ChatIdentity, ta
     skipped.push({ reason: "revoke already applied" });
     return;
   }
-  await patchAndPublish(ctx, target, { isDeleted: true });
+  await patchAndPublish(ctx, target, { isDeleted: true }, DELETED_MESSAGE_PREVIEW);
 }
 
 /**

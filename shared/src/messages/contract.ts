@@ -26,6 +26,13 @@ export const messagesRoutes = defineRoutes("messages", {
     query: z.object({ pageNumber: zPageNumber, cursor: z.string().max(4000).optional() }),
     response: z.object({ messages: z.array(MessageView), ticket: TicketView, count: z.number().int(), hasMore: z.boolean(), nextCursor: z.string().optional() }),
   },
+  /** The contact's earlier tickets' messages, before this ticket (one ticket per page; `ticketId` on each message). */
+  "GET /api/messages/{ticketId}/earlier": {
+    auth: "user",
+    params: TicketParams,
+    query: z.object({ cursor: z.string().max(4000).optional() }),
+    response: z.object({ messages: z.array(MessageView), hasMore: z.boolean(), nextCursor: z.string().optional() }),
+  },
   "POST /api/messages/{ticketId}": { auth: "user", params: TicketParams, body: SendMessageBody, multipart: true, response: z.union([MessageView, z.array(MessageView)]) },
   "POST /api/messages/edit/{id}": { auth: "user", params: MessageIdParams, body: z.object({ body: z.string().max(65536) }).passthrough(), response: MessageView },
   "DELETE /api/messages/{id}": { auth: "user", params: MessageIdParams, response: MessageView },

@@ -98,6 +98,28 @@ export async function ingestMessage(
   };
 }
 
+/**
+ * Sets the ticket's list preview (`lastMessage`) to `preview` when it still reads `expected`, leaving `updatedAt` and the
+ * list order alone (a message stored in between wins). Returns whether it changed.
+ */
+export async function replaceLastMessage(companyId: number, ticketId: number, expected: string, preview: string): Promise<boolean> {
+  try {
+    await ddb().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.ticket(companyId, ticketId),
+        UpdateExpression: "SET lastMessage = :lm",
+        ConditionExpression: expected ? "attribute_exists(PK) AND lastMessage = :old" : "attribute_exists(PK) AND (attribute_not_exists(lastMessage) OR lastMessage = :old)",
+        ExpressionAttributeValues: { ":lm": preview, ":old": expected },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if ((err as Error).name === "ConditionalCheckFailedException") return false;
+    throw err;
+  }
+}
+
 type MessageLocation = { ticketId: number; messageSK: string };
 
 /**

@@ -9,6 +9,12 @@ export const MediaType = z.enum([
 ]);
 export type MediaType = z.infer<typeof MediaType>;
 
+/**
+ * The ticket's `lastMessage` after its newest message was deleted for everyone: what WhatsApp shows in its chat list
+ * (pt; the web shows its translated text for this exact value).
+ */
+export const DELETED_MESSAGE_PREVIEW = "Esta mensagem foi apagada";
+
 export const MessageItem = z.object({
   id: z.string(),
   ticketId: z.number().int(),

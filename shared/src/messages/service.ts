@@ -11,7 +11,9 @@ import { AppError } from "../errors.ts";
 import { log } from "../log.ts";
 import { dispatch } from "../events/index.ts";
 import { headMedia, mediaKey, presignMediaGet, presignMediaPut, putMedia, uploadKey, uploadLimitOf, uploadPrefix } from "../storage/media.ts";
-import { writeTicketTransition, zeroUnread } from "../tickets/repository.ts";
+import { getTicketItem, queryTicketIndex, writeTicketTransition, zeroUnread } from "../tickets/repository.ts";
+import { decodeCursor, encodeCursor } from "../db/cursor.ts";
+import { keys, pad } from "../db/keys.ts";
 import type { TicketItem } from "../tickets/schema.ts";
 import { canSeeInCompany } from "../access/visibility.ts";
 import {
@@ -25,8 +27,8 @@ import { sendSessionCommand } from "../whatsapp/commands.ts";
 import { watchOutbound } from "./delivery.ts";
 import { getWhatsappItem } from "../whatsapp/repository.ts";
 import type { WhatsappItem } from "../whatsapp/schema.ts";
-import { getMessageById, ingestMessage, listMessages, updateMessage } from "./repository.ts";
-import { MessageItem, type MediaType, type MediaUpload, type MediaUploadBody, type MessageView } from "./schema.ts";
+import { getMessageById, ingestMessage, listMessages, replaceLastMessage, updateMessage } from "./repository.ts";
+import { DELETED_MESSAGE_PREVIEW, MessageItem, type MediaType, type MediaUpload, type MediaUploadBody, type MessageView } from "./schema.ts";
 import { renderVariables } from "../automation/variables.ts";
 
 // ---------------------------------------------------------------------------------------------
@@ -370,9 +372,25 @@ async function enqueueOr(code: "ERR_SENDING_WAPP_MSG" | "ERR_DELETE_WAPP_MSG", f
   }
 }
 
+/** The agent signature `sendOutbound` puts before a signed text: `*Name:*` and a newline. */
+const SIGNATURE = /^\*[^*\n]+:\*\n/;
+
+/**
+ * Keeps the ticket list's preview true after `message` changed (edited: its new text; deleted for everyone:
+ * {@link DELETED_MESSAGE_PREVIEW}): when it is the ticket's newest message (reactions aside), the ticket's
+ * `lastMessage` becomes `preview`; `updatedAt` and the list order stay. Returns the ticket as it now is.
+ */
+export async function refreshPreview(companyId: number, ticket: TicketItem, message: MessageItem, preview: string): Promise<TicketItem> {
+  if (ticket.lastMessage === preview) return ticket;
+  const newest = (await listMessages(companyId, ticket.id, { limit: 5 })).messages.find((m) => m.mediaType !== "reactionMessage");
+  if (newest?.id !== message.id) return ticket;
+  return (await replaceLastMessage(companyId, ticket.id, ticket.lastMessage, preview)) ? { ...ticket, lastMessage: preview } : ticket;
+}
+
 /**
  * `POST /api/messages/edit/{id}`: edits one of the caller's own sent (`fromMe`) messages: enqueues the `edit` command,
- * then stores `body`, `previousBody`, `isEdited` and publishes an update. 403 `ERR_NO_PERMISSION` for others' messages,
+ * then stores `body`, `previousBody`, `isEdited` and publishes an update. The original's agent signature (`*Name:*\n`) is
+ * kept when the new text does not carry it. The ticket's preview follows when it is the newest message. 403 `ERR_NO_PERMISSION` for others' messages,
  * 400 for empty text or a deleted message, 400 `ERR_SENDING_WAPP_MSG` when the command cannot be enqueued (nothing changes).
  */
 export async function editMessage(actor: TicketActor, messageId: string, body: string): Promise<MessageView> {
@@ -380,17 +398,21 @@ export async function editMessage(actor: TicketActor, messageId: string, body: s
   assertOwnMessage(actor, message);
   if (!body.trim()) throw new AppError("ERR_VALIDATION", 400, { fields: [{ path: "body", message: "Required" }] });
   if (message.isDeleted) throw new AppError("ERR_VALIDATION", 400, { fields: [{ path: "id", message: "Deleted" }] });
+  // The agent's signature stays: an edit of "*Ana:*\nOlá" typed as "Olá!" is sent and stored as "*Ana:*\nOlá!".
+  const sign = SIGNATURE.exec(message.body)?.[0] ?? "";
+  const text = sign && !body.startsWith(sign) ? sign + body : body;
   await enqueueOr("ERR_SENDING_WAPP_MSG", () =>
-    sendSessionCommand({ type: "edit", companyId: actor.companyId, whatsappId: message.whatsappId, ticketId: ticket.id, messageId, body }),
+    sendSessionCommand({ type: "edit", companyId: actor.companyId, whatsappId: message.whatsappId, ticketId: ticket.id, messageId, body: text }),
   );
-  const updated = await updateMessage(actor.companyId, ticket.id, messageId, { body, previousBody: message.body, isEdited: true });
-  await dispatch({ type: "message.updated", companyId: actor.companyId, message: updated, ticket });
+  const updated = await updateMessage(actor.companyId, ticket.id, messageId, { body: text, previousBody: message.body, isEdited: true });
+  const current = await refreshPreview(actor.companyId, ticket, updated, text);
+  await dispatch({ type: "message.updated", companyId: actor.companyId, message: updated, ticket: current });
   return toMessageView(actor.companyId, updated);
 }
 
 /**
  * `DELETE /api/messages/{id}`: deletes one of the caller's own messages for everyone: enqueues `delete`, sets
- * `isDeleted`, publishes an update. 403 for others' messages; 400 `ERR_DELETE_WAPP_MSG` when the command cannot be enqueued.
+ * `isDeleted`, publishes an update (the ticket's preview reads {@link DELETED_MESSAGE_PREVIEW} when it was the newest). 403 for others' messages; 400 `ERR_DELETE_WAPP_MSG` when the command cannot be enqueued.
  */
 export async function deleteMessage(actor: TicketActor, messageId: string): Promise<MessageView> {
   const { message, ticket } = await accessibleMessage(actor, messageId);
@@ -399,7 +421,8 @@ export async function deleteMessage(actor: TicketActor, messageId: string): Prom
     sendSessionCommand({ type: "delete", companyId: actor.companyId, whatsappId: message.whatsappId, ticketId: ticket.id, messageId }),
   );
   const updated = await updateMessage(actor.companyId, ticket.id, messageId, { isDeleted: true });
-  await dispatch({ type: "message.updated", companyId: actor.companyId, message: updated, ticket });
+  const current = await refreshPreview(actor.companyId, ticket, updated, DELETED_MESSAGE_PREVIEW);
+  await dispatch({ type: "message.updated", companyId: actor.companyId, message: updated, ticket: current });
   return toMessageView(actor.companyId, updated);
 }
 
@@ -458,4 +481,74 @@ export async function mediaUrlOf(actor: TicketActor, messageId: string): Promise
   if (!message.mediaKey) throw new AppError("ERR_NOT_FOUND", 404);
   const url = await presignMediaGet(actor.companyId, message.mediaKey, MEDIA_URL_TTL_SECONDS, message.mediaName ?? undefined);
   return { url, expiresInSeconds: MEDIA_URL_TTL_SECONDS };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The contact's earlier conversation
+
+/** Messages per page of {@link listEarlierMessages}. */
+export const EARLIER_PAGE_SIZE = 20;
+/** Earlier tickets without messages skipped in one call at most (each costs one Query). */
+const EARLIER_TICKETS_PER_CALL = 10;
+
+/** Cursor of {@link listEarlierMessages}: the earlier ticket being read (`tk`, its contact-index key `sk`), and where in it (`m`). */
+interface EarlierCursor {
+  tk: number;
+  sk: string;
+  m?: string;
+}
+
+const contactTicketSK = (t: Pick<TicketItem, "createdAt" | "id">) => `T#${t.createdAt}#${pad(t.id)}`;
+
+/** The contact's ticket created just before the one with contact-index key `beforeSK` (one Query of GSI4), or null. */
+async function previousContactTicket(companyId: number, contactId: number, beforeSK: string): Promise<TicketItem | null> {
+  const out = await queryTicketIndex("GSI4", keys.contactTicketsPK(companyId, contactId), { limit: 2, skBetween: ["T#", beforeSK] });
+  return out.items.find((t) => t._sk < beforeSK) ?? null;
+}
+
+/**
+ * `GET /api/messages/{ticketId}/earlier`: the contact's conversation before this ticket (attendance.md §2 Conversation
+ * view; issue 10 §4 "a new ticket after a close shows the earlier conversation"): the messages of the contact's earlier
+ * tickets, newest ticket first, {@link EARLIER_PAGE_SIZE} per page, each page oldest → newest; every message carries
+ * its `ticketId` (the web draws a divider per ticket). A page holds messages of one ticket; `nextCursor` continues in
+ * it or in the ticket before. The caller must be allowed to see THIS ticket (403/404 as {@link getAccessibleTicket});
+ * a cursor naming another contact's or company's ticket is 400 `ERR_INVALID_CURSOR`.
+ */
+export async function listEarlierMessages(
+  actor: TicketActor,
+  ticketId: number,
+  opts: { cursor?: string },
+): Promise<{ messages: MessageView[]; hasMore: boolean; nextCursor?: string }> {
+  const ticket = await getAccessibleTicket(actor, ticketId);
+  const cid = actor.companyId;
+  const at = decodeCursor<Record<string, unknown>>(opts.cursor);
+  let cursor: EarlierCursor | null = null;
+  if (at) {
+    const tk = Number(at.tk);
+    const from = Number.isInteger(tk) && tk !== ticket.id ? await getTicketItem(cid, tk) : null;
+    if (!from || from.contactId !== ticket.contactId || contactTicketSK(from) !== at.sk || contactTicketSK(from) >= contactTicketSK(ticket)) {
+      throw new AppError("ERR_INVALID_CURSOR", 400);
+    }
+    cursor = { tk, sk: String(at.sk), m: typeof at.m === "string" ? at.m : undefined };
+  } else {
+    const prev = await previousContactTicket(cid, ticket.contactId, contactTicketSK(ticket));
+    if (!prev) return { messages: [], hasMore: false };
+    cursor = { tk: prev.id, sk: contactTicketSK(prev) };
+  }
+  for (let i = 0; cursor && i < EARLIER_TICKETS_PER_CALL; i++) {
+    const page = await listMessages(cid, cursor.tk, { cursor: cursor.m, limit: EARLIER_PAGE_SIZE });
+    let next: EarlierCursor | null = null;
+    if (page.nextCursor) next = { ...cursor, m: page.nextCursor };
+    else {
+      const prev = await previousContactTicket(cid, ticket.contactId, cursor.sk);
+      if (prev) next = { tk: prev.id, sk: contactTicketSK(prev) };
+    }
+    const shown = page.messages.filter((m) => m.mediaType !== "reactionMessage");
+    if (shown.length || !next) {
+      const messages = await Promise.all([...shown].reverse().map((m) => toMessageView(cid, m)));
+      return { messages, hasMore: !!next, nextCursor: next ? encodeCursor({ ...next }) : undefined };
+    }
+    cursor = next;
+  }
+  return { messages: [], hasMore: !!cursor, nextCursor: cursor ? encodeCursor({ ...cursor }) : undefined };
 }

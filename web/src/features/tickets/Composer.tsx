@@ -4,6 +4,7 @@
  * with preview, caption and upload progress; voice recording (start, cancel, send; under 10000 bytes discarded);
  * emoji picker; reply preview with cancel.
  */
+import { Check, FileText, Mic, Paperclip, SendHorizontal, Smile, X } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useQueryClient } from "@tanstack/react-query";
@@ -142,7 +143,7 @@ export function Composer({ ticketId, enabled, replyTo, onCancelReply }: { ticket
             <div className="quoted-body">{replyTo.body || replyTo.mediaType}</div>
           </div>
           <button type="button" className="icon-btn" onClick={onCancelReply} aria-label={t("tickets.composer.cancelReply")}>
-            ✕
+            <X size={18} aria-hidden="true" />
           </button>
         </div>
       )}
@@ -151,10 +152,10 @@ export function Composer({ ticketId, enabled, replyTo, onCancelReply }: { ticket
           <div className="attach-list">
             {files.map((f, i) => (
               <div key={i} className="attach-item">
-                {f.type.startsWith("image/") ? <img src={URL.createObjectURL(f)} alt="" /> : <span aria-hidden="true">📄</span>}
+                {f.type.startsWith("image/") ? <img src={URL.createObjectURL(f)} alt="" /> : <FileText className="line-icon" size={22} aria-hidden="true" />}
                 <span className="attach-name">{f.name}</span>
                 <button type="button" className="icon-btn" onClick={() => setFiles((xs) => xs.filter((_, j) => j !== i))} aria-label={t("tickets.composer.removeFile")}>
-                  ✕
+                  <X size={16} aria-hidden="true" />
                 </button>
               </div>
             ))}
@@ -187,10 +188,10 @@ export function Composer({ ticketId, enabled, replyTo, onCancelReply }: { ticket
       )}
       <div className="composer">
         <button type="button" className="icon-btn" aria-label={t("tickets.composer.emoji")} aria-pressed={emoji} onClick={() => setEmoji((v) => !v)}>
-          😊
+          <Smile size={22} aria-hidden="true" />
         </button>
         <button type="button" className="icon-btn" aria-label={t("tickets.composer.attach")} onClick={() => fileInput.current?.click()}>
-          📎
+          <Paperclip size={22} aria-hidden="true" />
         </button>
         <input
           ref={fileInput}
@@ -205,16 +206,16 @@ export function Composer({ ticketId, enabled, replyTo, onCancelReply }: { ticket
         />
         <label className="sign-toggle">
           <input type="checkbox" checked={sign} onChange={toggleSign} />
-          <span>{t("tickets.composer.sign")}</span>
+          <span className="sign-text">{t("tickets.composer.sign")}</span>
         </label>
         {recording ? (
           <div className="recording" role="status">
             <span className="rec-dot" aria-hidden="true" /> {t("tickets.composer.record")}…
             <button type="button" className="icon-btn" onClick={() => stopRecording(true)} aria-label={t("tickets.composer.cancelRecording")}>
-              ✕
+              <X size={20} aria-hidden="true" />
             </button>
             <button type="button" className="icon-btn" onClick={() => stopRecording(false)} aria-label={t("tickets.composer.sendRecording")}>
-              ✔
+              <Check size={20} aria-hidden="true" />
             </button>
           </div>
         ) : (
@@ -236,11 +237,11 @@ export function Composer({ ticketId, enabled, replyTo, onCancelReply }: { ticket
             />
             {text.trim() ? (
               <button type="button" className="icon-btn send-btn" aria-label={t("tickets.composer.send")} onClick={() => void submitText()}>
-                ➤
+                <SendHorizontal size={22} aria-hidden="true" />
               </button>
             ) : (
               <button type="button" className="icon-btn" aria-label={t("tickets.composer.record")} onClick={() => void startRecording()}>
-                🎤
+                <Mic size={22} aria-hidden="true" />
               </button>
             )}
           </>

@@ -3,7 +3,8 @@
  * extra info, edit form, and the ticket's notes (add with at least 2 characters, delete; toasts
  * 'Observação adicionada com sucesso!' and 'Observação excluída com sucesso!').
  */
-import { useState } from "react";
+import { Trash2, X } from "lucide-react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorMessage } from "../../api/errors.ts";
 import { useSession } from "../../api/session.ts";
@@ -27,6 +28,23 @@ export function ContactDrawer({ ticket, onClose }: { ticket: Ticket; onClose: ()
   const [noteErr, setNoteErr] = useState("");
   const [editing, setEditing] = useState(false);
   const c = contact.data ?? (ticket.contact as unknown as Contact);
+  const head = useRef<HTMLDivElement>(null);
+
+  // Focus moves into the drawer when it opens; Escape closes it from anywhere on the page, unless a dialog or a menu
+  // above it takes the key first.
+  const close = useRef(onClose);
+  close.current = onClose;
+  useEffect(() => {
+    head.current?.focus();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== "Escape" || e.defaultPrevented) return;
+      const target = e.target instanceof Element ? e.target : null;
+      if (document.querySelector("dialog[open]") || target?.closest("[role=menu], [role=listbox], dialog")) return;
+      close.current();
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, []);
 
   const submitNote = async () => {
     if (note.trim().length < 2) {
@@ -44,11 +62,11 @@ export function ContactDrawer({ ticket, onClose }: { ticket: Ticket; onClose: ()
   };
 
   return (
-    <aside className="contact-drawer" aria-label={t("tickets.drawer.title")} onKeyDown={(e) => e.key === "Escape" && onClose()}>
-      <div className="drawer-head">
+    <aside className="contact-drawer" aria-label={t("tickets.drawer.title")} data-testid="contact-drawer">
+      <div className="drawer-head" ref={head} tabIndex={-1}>
         <strong>{t("tickets.drawer.title")}</strong>
         <button type="button" className="icon-btn" onClick={onClose} aria-label={t("tickets.drawer.close")}>
-          ✕
+          <X size={18} aria-hidden="true" />
         </button>
       </div>
       <div className="drawer-body">
@@ -117,7 +135,7 @@ export function ContactDrawer({ ticket, onClose }: { ticket: Ticket; onClose: ()
                         }
                       }}
                     >
-                      🗑
+                      <Trash2 size={16} aria-hidden="true" />
                     </button>
                   )}
                 </li>

@@ -1,39 +1,33 @@
 /**
- * The open conversation (attendance.md §2 Tickets screen right pane, Conversation view, §4 transitions): header with
- * contact, queue and user and the actions (accept, return, resolve, reopen, transfer, delete for admins); the message
- * list grouped by day, loading earlier pages within 50 px of the top without jumping; the composer; the contact
- * drawer. Joins the socket room `joinChatBox` of the ticket while open. A ticket the user may not open shows
- * 'Acesso não permitido' and goes back to /tickets.
+ * The open conversation (attendance.md §2 Tickets screen right pane, Conversation view, §4 transitions): the header
+ * (`ConversationHeader.tsx`), the message list grouped by day with the contact's earlier tickets above this one's
+ * (`useConversationMessages.ts`: older pages on scroll-up without jumping; a divider per ticket), the composer and
+ * the contact drawer. The message dialogs live in `MessageDialogs.tsx`. Joins the socket room `joinChatBox` of the
+ * ticket while open. A ticket the user may not open shows 'Acesso não permitido' and goes back to /tickets.
  */
-import { Fragment, useEffect, useLayoutEffect, useRef, useState } from "react";
+import { Fragment, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
-import { useQueryClient } from "@tanstack/react-query";
 import { Button } from "@aws-amplify/ui-react";
-import { apiRequest, HttpError } from "../../api/client.ts";
+import { HttpError } from "../../api/client.ts";
 import { errorMessage } from "../../api/errors.ts";
 import { isAdminUser, useSession } from "../../api/session.ts";
 import { realtime } from "../../realtime/socket.ts";
 import { ConfirmDialog } from "../../ui/ConfirmDialog.tsx";
 import { Dialog } from "../../ui/Dialog.tsx";
 import { useToast } from "../../ui/Toast.tsx";
-import { messageActions, useDeleteTicket, useMessagePages, useSendText, useTicketByUuid, useUpdateTicket } from "./api.ts";
-import { flattenMessages, upsertMessage } from "./cache.ts";
-import { Composer, savedSign } from "./Composer.tsx";
-import { Avatar, ContactDrawer } from "./ContactDrawer.tsx";
-import { ContactPicker, type Contact } from "./ContactPicker.tsx";
+import { messageActions, useDeleteTicket, useSendText, useTicketByUuid, useUpdateTicket } from "./api.ts";
+import { Composer } from "./Composer.tsx";
+import { ContactDrawer } from "./ContactDrawer.tsx";
+import { ConversationHeader, type HeaderAction } from "./ConversationHeader.tsx";
 import { dayOf } from "./format.ts";
+import { showInList } from "./listView.ts";
 import { MessageBubble } from "./MessageBubble.tsx";
-import { NewTicketDialog } from "./NewTicketDialog.tsx";
 import { TransferDialog } from "./TransferDialog.tsx";
+import { EditMessageDialog, ForwardDialog, StartFromVcard } from "./MessageDialogs.tsx";
 import { EmojiPickerLazy } from "./EmojiPickerLazy.tsx";
-import { TicketTags } from "../tags/TicketTags.tsx";
+import { useConversationMessages } from "./useConversationMessages.ts";
 import type { Message, Ticket } from "./types.ts";
-
-/** Pause between forwarded messages (attendance.md §9), in ms. */
-export const FORWARD_PAUSE_MS = 900;
-/** Earlier messages load when the list is scrolled within this many px of the top (attendance.md §9). */
-export const TOP_THRESHOLD_PX = 50;
 
 export function Conversation({ uuid }: { uuid: string }) {
   const { t } = useTranslation();
@@ -62,35 +56,25 @@ function ConversationView({ ticket }: { ticket: Ticket }) {
   const { t } = useTranslation();
   const toast = useToast();
   const navigate = useNavigate();
-  const qc = useQueryClient();
   const me = useSession()!.user;
   const admin = isAdminUser(me);
   const update = useUpdateTicket();
   const del = useDeleteTicket();
   const send = useSendText();
-  const pages = useMessagePages(ticket.id);
-  const messages = flattenMessages(pages.data);
+  const { pages, messages, listRef, onScroll, loadingOlder, hasEarlier } = useConversationMessages(ticket.id);
   const [drawer, setDrawer] = useState(false);
+  const contactButton = useRef<HTMLButtonElement>(null);
   const [transfer, setTransfer] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [replyTo, setReplyTo] = useState<Message | null>(null);
   const [editing, setEditing] = useState<Message | null>(null);
-  const [editText, setEditText] = useState("");
   const [deleting, setDeleting] = useState<Message | null>(null);
   const [reactingTo, setReactingTo] = useState<Message | null>(null);
   const [selecting, setSelecting] = useState(false);
   const [selected, setSelected] = useState<string[]>([]);
   const [forwardOpen, setForwardOpen] = useState(false);
-  const [forwardTo, setForwardTo] = useState<Contact | null>(null);
-  const [forwardSign, setForwardSign] = useState(savedSign);
-  const [forwarding, setForwarding] = useState(false);
   const [lightbox, setLightbox] = useState<string | null>(null);
   const [startContact, setStartContact] = useState<{ name: string; number: string } | null>(null);
-  const listRef = useRef<HTMLDivElement>(null);
-  const anchor = useRef<{ height: number; top: number } | null>(null);
-  const firstId = messages[0]?.id;
-  const lastId = messages[messages.length - 1]?.id;
-  const didInitialScroll = useRef(false);
 
   // Socket room of the open ticket (attendance.md §7 "joinChatBox ... leave").
   useEffect(() => {
@@ -99,43 +83,11 @@ function ConversationView({ ticket }: { ticket: Ticket }) {
     return () => realtime.leave(join, { action: "leaveChatBox", ticketId: ticket.id });
   }, [ticket.id]);
 
-  // Keep the view anchored when earlier messages are prepended; follow new messages at the bottom.
-  useLayoutEffect(() => {
-    const el = listRef.current;
-    if (!el) return;
-    if (anchor.current) {
-      el.scrollTop = el.scrollHeight - anchor.current.height + anchor.current.top;
-      anchor.current = null;
-      return;
-    }
-    if (!didInitialScroll.current && messages.length) {
-      didInitialScroll.current = true;
-      el.scrollTop = el.scrollHeight;
-    }
-  }, [firstId]); // eslint-disable-line react-hooks/exhaustive-deps
-  const nearBottom = useRef(true);
-  useLayoutEffect(() => {
-    const el = listRef.current;
-    if (!el) return;
-    const last = messages[messages.length - 1];
-    if (nearBottom.current || last?.fromMe) el.scrollTop = el.scrollHeight;
-  }, [lastId]); // eslint-disable-line react-hooks/exhaustive-deps
-
-  const onScroll = () => {
-    const el = listRef.current;
-    if (!el) return;
-    nearBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < 120;
-    if (el.scrollTop < TOP_THRESHOLD_PX && pages.hasNextPage && !pages.isFetchingNextPage) {
-      anchor.current = { height: el.scrollHeight, top: el.scrollTop };
-      void pages.fetchNextPage();
-    }
-  };
-
-  const act = async (body: Parameters<typeof update.mutateAsync>[0]["body"], after?: () => void, okText?: string) => {
+  const act = async (body: Parameters<typeof update.mutateAsync>[0]["body"], after?: (t: Ticket) => void, okText?: string) => {
     try {
-      await update.mutateAsync({ id: ticket.id, body });
+      const changed = await update.mutateAsync({ id: ticket.id, body });
       if (okText) toast.success(okText, { durationMs: 2000 });
-      after?.();
+      after?.(changed);
     } catch (e) {
       toast.error(errorMessage(e, t), { durationMs: 2000 });
     }
@@ -163,84 +115,35 @@ function ConversationView({ ticket }: { ticket: Ticket }) {
     }
   };
 
-  const forward = async () => {
-    if (!selected.length) {
-      toast.error(t("tickets.messages.forwardNone"), { durationMs: 2000 });
-      return;
-    }
-    if (!forwardTo) return;
-    setForwarding(true);
-    try {
-      const ordered = messages.filter((m) => selected.includes(m.id));
-      for (const [i, m] of ordered.entries()) {
-        if (i > 0) await new Promise((r) => setTimeout(r, FORWARD_PAUSE_MS));
-        await messageActions.forward(m.id, forwardTo.id, forwardSign);
-      }
-      toast.success(t("tickets.messages.forwarded_ok"), { durationMs: 2000 });
-      setForwardOpen(false);
-      setSelecting(false);
-      setSelected([]);
-    } catch (e) {
-      toast.error(errorMessage(e, t), { durationMs: 2000 });
-    } finally {
-      setForwarding(false);
-    }
+  const closeDrawer = () => {
+    setDrawer(false);
+    contactButton.current?.focus();
   };
 
+  const actions: HeaderAction[] = [];
+  if (ticket.status === "pending")
+    actions.push({ id: "accept", label: t("tickets.accept"), variation: "primary", busy: update.isPending, run: () => void act({ status: "open", userId: me.id }, showInList, t("tickets.accepted")) });
+  if (ticket.status === "open") {
+    actions.push({ id: "return", label: t("tickets.return"), run: () => void act({ status: "pending", userId: null }, () => navigate("/tickets")) });
+    actions.push({
+      id: "resolve",
+      label: t("tickets.resolve"),
+      variation: "primary",
+      busy: update.isPending,
+      run: () => void act({ status: "closed", userId: ticket.userId ?? me.id }, () => navigate("/tickets"), t("tickets.resolved")),
+    });
+  }
+  if (ticket.status === "closed") actions.push({ id: "reopen", label: t("tickets.reopen"), run: () => void act({ status: "open", userId: me.id }, showInList) });
+  actions.push({ id: "transfer", label: t("tickets.transfer"), run: () => setTransfer(true) });
+  if (admin) actions.push({ id: "delete", label: t("tickets.delete"), variation: "destructive", run: () => setConfirmDelete(true) });
+
   const canAct = ticket.status === "open";
-  const c = ticket.contact;
   return (
     <div className={`conversation ${drawer ? "with-drawer" : ""}`} data-testid="conversation" data-ticket-id={ticket.id}>
       <div className="conversation-main">
-        <header className="conv-header">
-          <button type="button" className="icon-btn back-btn" onClick={() => navigate("/tickets")} aria-label={t("tickets.back")}>
-            ←
-          </button>
-          <button type="button" className="conv-contact" onClick={() => setDrawer((v) => !v)} aria-label={t("tickets.contactInfo")} aria-expanded={drawer}>
-            <Avatar name={c.name} url={c.profilePicUrl} />
-            <span className="conv-contact-text">
-              <strong data-testid="conv-contact-name">{c.name}</strong>
-              <span className="sub-line">
-                {ticket.presence === "composing" ? t("tickets.composing") : ticket.presence === "recording" ? t("tickets.recording") : `#${ticket.id}`}
-                {ticket.queue ? ` · ${ticket.queue.name}` : ""}
-                {ticket.user ? ` · ${t("tickets.assignedTo", { name: ticket.user.name })}` : ""}
-              </span>
-            </span>
-          </button>
-          <TicketTags ticket={ticket} />
-          <div className="conv-actions">
-            {ticket.status === "pending" && (
-              <Button size="small" variation="primary" isLoading={update.isPending} onClick={() => void act({ status: "open", userId: me.id }, undefined, t("tickets.accepted"))}>
-                {t("tickets.accept")}
-              </Button>
-            )}
-            {ticket.status === "open" && (
-              <>
-                <Button size="small" onClick={() => void act({ status: "pending", userId: null }, () => navigate("/tickets"))}>
-                  {t("tickets.return")}
-                </Button>
-                <Button size="small" variation="primary" isLoading={update.isPending} onClick={() => void act({ status: "closed", userId: ticket.userId ?? me.id }, () => navigate("/tickets"), t("tickets.resolved"))}>
-                  {t("tickets.resolve")}
-                </Button>
-              </>
-            )}
-            {ticket.status === "closed" && (
-              <Button size="small" onClick={() => void act({ status: "open", userId: me.id })}>
-                {t("tickets.reopen")}
-              </Button>
-            )}
-            <Button size="small" onClick={() => setTransfer(true)}>
-              {t("tickets.transfer")}
-            </Button>
-            {admin && (
-              <Button size="small" variation="destructive" onClick={() => setConfirmDelete(true)}>
-                {t("tickets.delete")}
-              </Button>
-            )}
-          </div>
-        </header>
+        <ConversationHeader ticket={ticket} actions={actions} drawerOpen={drawer} onToggleDrawer={() => (drawer ? closeDrawer() : setDrawer(true))} contactButtonRef={contactButton} />
         <div className="message-list" ref={listRef} onScroll={onScroll} data-testid="message-list" aria-live="polite">
-          {pages.isFetchingNextPage && (
+          {loadingOlder && (
             <div className="list-note" role="status">
               {t("tickets.messages.loadingEarlier")}
             </div>
@@ -260,26 +163,31 @@ function ConversationView({ ticket }: { ticket: Ticket }) {
             <div className="list-note">{t("tickets.messages.noMessages")}</div>
           ) : (
             messages.map((m, i) => {
+              const prev = messages[i - 1];
               const day = dayOf(m.waTimestamp);
-              const showDay = i === 0 || dayOf(messages[i - 1].waTimestamp) !== day;
+              const showDay = i === 0 || dayOf(prev.waTimestamp) !== day;
+              const showTicket = hasEarlier && (i === 0 || prev.ticketId !== m.ticketId);
+              const earlier = m.ticketId !== ticket.id;
               return (
-                <Fragment key={m.id}>
-                  {showDay && (
+                <Fragment key={`${m.ticketId}-${m.id}`}>
+                  {showTicket && (
+                    <div className={`ticket-sep ${earlier ? "earlier" : ""}`} data-testid="ticket-divider" data-ticket-id={m.ticketId} role="separator">
+                      <span>{t("tickets.messages.ticketDivider", { id: m.ticketId })}</span>
+                    </div>
+                  )}
+                  {(showDay || showTicket) && (
                     <div className="day-sep">
                       <span>{dayLabel(m.waTimestamp, t)}</span>
                     </div>
                   )}
                   <MessageBubble
                     m={m}
-                    canAct={canAct}
-                    selecting={selecting}
+                    canAct={canAct && !earlier}
+                    selecting={selecting && !earlier}
                     selected={selected.includes(m.id)}
                     onToggleSelect={() => setSelected((xs) => (xs.includes(m.id) ? xs.filter((x) => x !== m.id) : [...xs, m.id]))}
                     onReply={() => setReplyTo(m)}
-                    onEdit={() => {
-                      setEditing(m);
-                      setEditText(m.body.replace(/^\*[^*\n]+:\*\n/, ""));
-                    }}
+                    onEdit={() => setEditing(m)}
                     onDelete={() => setDeleting(m)}
                     onForward={() => {
                       setSelecting(true);
@@ -324,7 +232,7 @@ function ConversationView({ ticket }: { ticket: Ticket }) {
           <Composer ticketId={ticket.id} enabled={canAct} replyTo={replyTo} onCancelReply={() => setReplyTo(null)} />
         )}
       </div>
-      {drawer && <ContactDrawer ticket={ticket} onClose={() => setDrawer(false)} />}
+      {drawer && <ContactDrawer ticket={ticket} onClose={closeDrawer} />}
 
       <TransferDialog open={transfer} ticket={ticket} onClose={() => setTransfer(false)} />
       <ConfirmDialog
@@ -342,31 +250,7 @@ function ConversationView({ ticket }: { ticket: Ticket }) {
           setConfirmDelete(false);
         }}
       />
-      <Dialog
-        open={!!editing}
-        title={t("tickets.messages.editTitle")}
-        onClose={() => setEditing(null)}
-        onSubmit={async () => {
-          if (!editing || !editText.trim()) return;
-          try {
-            const m = await messageActions.edit(editing.id, editText.trim());
-            if (m && typeof m === "object" && "id" in m) upsertMessage(qc, m);
-            setEditing(null);
-          } catch (e) {
-            toast.error(errorMessage(e, t), { durationMs: 2000 });
-          }
-        }}
-        footer={
-          <>
-            <Button onClick={() => setEditing(null)}>{t("common.cancel")}</Button>
-            <Button type="submit" variation="primary" isDisabled={!editText.trim()}>
-              {t("common.save")}
-            </Button>
-          </>
-        }
-      >
-        <textarea className="text-input" rows={4} value={editText} onChange={(e) => setEditText(e.target.value)} aria-label={t("tickets.messages.editTitle")} />
-      </Dialog>
+      <EditMessageDialog message={editing} onClose={() => setEditing(null)} />
       <ConfirmDialog
         open={!!deleting}
         title={t("tickets.messages.remove")}
@@ -391,25 +275,16 @@ function ConversationView({ ticket }: { ticket: Ticket }) {
           }}
         />
       </Dialog>
-      <Dialog
+      <ForwardDialog
         open={forwardOpen}
-        title={t("tickets.messages.forwardTitle")}
+        messages={messages.filter((m) => selected.includes(m.id))}
         onClose={() => setForwardOpen(false)}
-        onSubmit={forward}
-        footer={
-          <>
-            <Button onClick={() => setForwardOpen(false)}>{t("common.cancel")}</Button>
-            <Button type="submit" variation="primary" isDisabled={!forwardTo} isLoading={forwarding}>
-              {t("tickets.messages.forward")}
-            </Button>
-          </>
-        }
-      >
-        <ContactPicker label={t("tickets.messages.forwardTo")} value={forwardTo} onChange={setForwardTo} />
-        <label className="sign-toggle">
-          <input type="checkbox" checked={forwardSign} onChange={(e) => setForwardSign(e.target.checked)} /> {t("tickets.composer.sign")}
-        </label>
-      </Dialog>
+        onDone={() => {
+          setForwardOpen(false);
+          setSelecting(false);
+          setSelected([]);
+        }}
+      />
       <Dialog open={!!lightbox} title={t("tickets.messages.openImage")} onClose={() => setLightbox(null)} width="56rem">
         {lightbox && <img src={lightbox} alt="" className="lightbox-img" />}
         <Button onClick={() => setLightbox(null)}>{t("common.close")}</Button>
@@ -417,31 +292,6 @@ function ConversationView({ ticket }: { ticket: Ticket }) {
       {startContact && <StartFromVcard name={startContact.name} number={startContact.number} onClose={() => setStartContact(null)} />}
     </div>
   );
-}
-
-/** A vCard's "start conversation": finds the contact by number (creating it when missing) and opens the new ticket dialog. */
-function StartFromVcard({ name, number, onClose }: { name: string; number: string; onClose: () => void }) {
-  const { t } = useTranslation();
-  const toast = useToast();
-  const [contact, setContact] = useState<Contact | null>(null);
-  useEffect(() => {
-    let gone = false;
-    void (async () => {
-      try {
-        const found = await apiRequest<Contact[]>("GET", "/contacts/list", { query: { searchParam: number } });
-        const hit = found.find((x) => x.number === number);
-        const c = hit ?? (await apiRequest<Contact>("POST", "/contacts", { body: { name: name.length >= 2 ? name : number, number, email: "" } }));
-        if (!gone) setContact(c);
-      } catch (e) {
-        toast.error(errorMessage(e, t), { durationMs: 2000 });
-        onClose();
-      }
-    })();
-    return () => {
-      gone = true;
-    };
-  }, [name, number]); // eslint-disable-line react-hooks/exhaustive-deps
-  return contact ? <NewTicketDialog open initialContact={contact} onClose={onClose} /> : null;
 }
 
 function dayLabel(iso: string, t: (k: string) => string): string {

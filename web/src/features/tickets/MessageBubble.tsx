@@ -5,6 +5,8 @@
  * start-conversation action), quoted reply (click scrolls to the original), reactions, edited/deleted/forwarded marks,
  * failed sends with retry, and the options menu (reply, react, edit, delete, forward).
  */
+import * as Menu from "@radix-ui/react-dropdown-menu";
+import { Ban, Check, CheckCheck, ChevronDown, Clock, FileText, Forward, MapPin, Phone, Plus, TriangleAlert, UserRound } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { messageActions } from "./api.ts";
@@ -28,10 +30,10 @@ function Ticks({ ack }: { ack: number }) {
   const s = ackState(ack);
   if (s === "failed") return null;
   const label = t(`tickets.messages.ack.${s}`);
-  const glyph = s === "pending" ? "🕓" : s === "sent" ? "✓" : "✓✓";
+  const Glyph = s === "pending" ? Clock : s === "sent" ? Check : CheckCheck;
   return (
-    <span className={`ticks ticks-${s}`} title={label} aria-label={label} data-testid="ticks" data-ack={ack}>
-      {glyph}
+    <span className={`ticks ticks-${s}`} title={label} aria-label={label} role="img" data-testid="ticks" data-ack={ack}>
+      <Glyph size={15} aria-hidden="true" />
     </span>
   );
 }
@@ -96,7 +98,7 @@ function MediaContent({ m, onStartConversation, onEnlarge }: { m: Message; onSta
     case "application":
       return (
         <a className="document" href={url ?? undefined} target="_blank" rel="noreferrer" download={m.mediaName ?? undefined}>
-          <span aria-hidden="true">📄</span>
+          <FileText className="line-icon" size={22} aria-hidden="true" />
           <span className="document-name">{m.mediaName ?? m.body}</span>
           <span className="document-size">{fileSize(m.mediaSize)}</span>
         </a>
@@ -105,7 +107,7 @@ function MediaContent({ m, onStartConversation, onEnlarge }: { m: Message; onSta
       const loc = parseLocation(m.body);
       return (
         <a className="location" href={loc.link || undefined} target="_blank" rel="noreferrer">
-          {loc.image && /^(https?:|data:image)/.test(loc.image) ? <img src={loc.image} alt="" /> : <span aria-hidden="true">📍</span>}
+          {loc.image && /^(https?:|data:image)/.test(loc.image) ? <img src={loc.image} alt="" /> : <MapPin className="line-icon" size={22} aria-hidden="true" />}
           <span>{loc.description || t("tickets.messages.location")}</span>
         </a>
       );
@@ -119,7 +121,7 @@ function MediaContent({ m, onStartConversation, onEnlarge }: { m: Message; onSta
             const v = parseVcard(c);
             return (
               <div key={i} className="vcard">
-                <span aria-hidden="true">👤</span>
+                <UserRound className="line-icon" size={22} aria-hidden="true" />
                 <div>
                   <strong>{v.name || t("tickets.messages.vcard")}</strong>
                   <div className="sub-line">{v.number}</div>
@@ -158,74 +160,76 @@ export interface BubbleProps {
   canAct: boolean;
 }
 
+/**
+ * The message's options menu (reply, react, edit, delete, forward) on Radix's dropdown menu: Enter/Space/ArrowDown open
+ * it, arrows move between items, Escape closes it and focus returns to the button. The button sits beside the bubble,
+ * never over its content.
+ */
+function MessageMenu(p: BubbleProps) {
+  const { t } = useTranslation();
+  const { m } = p;
+  return (
+    <Menu.Root modal={false}>
+      <Menu.Trigger className="msg-menu-button" aria-label={t("tickets.messages.options")} data-testid="message-options">
+        <ChevronDown size={18} aria-hidden="true" />
+      </Menu.Trigger>
+      <Menu.Portal>
+        <Menu.Content className="menu-popover" side="bottom" align={m.fromMe ? "end" : "start"} sideOffset={4} collisionPadding={8} loop>
+          <Menu.Group className="quick-reactions" aria-label={t("tickets.messages.react")}>
+            {QUICK_REACTIONS.map((e) => (
+              <Menu.Item key={e} className="quick-reaction" onSelect={() => p.onReact(e)} aria-label={`${t("tickets.messages.react")} ${e}`}>
+                {e}
+              </Menu.Item>
+            ))}
+            <Menu.Item className="quick-reaction" onSelect={p.onMoreReactions} aria-label={t("tickets.messages.moreReactions")}>
+              <Plus size={18} aria-hidden="true" />
+            </Menu.Item>
+          </Menu.Group>
+          <Menu.Item className="menu-item" onSelect={p.onReply}>
+            {t("tickets.messages.reply")}
+          </Menu.Item>
+          {m.fromMe && m.mediaType === "chat" && (
+            <Menu.Item className="menu-item" onSelect={p.onEdit}>
+              {t("tickets.messages.edit")}
+            </Menu.Item>
+          )}
+          {m.fromMe && (
+            <Menu.Item className="menu-item" onSelect={p.onDelete}>
+              {t("tickets.messages.remove")}
+            </Menu.Item>
+          )}
+          <Menu.Item className="menu-item" onSelect={p.onForward}>
+            {t("tickets.messages.forward")}
+          </Menu.Item>
+        </Menu.Content>
+      </Menu.Portal>
+    </Menu.Root>
+  );
+}
+
 export function MessageBubble(p: BubbleProps) {
   const { t } = useTranslation();
   const { m } = p;
-  const [menu, setMenu] = useState(false);
-  const menuRef = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (!menu) return;
-    const close = (e: MouseEvent | KeyboardEvent) => {
-      if (e instanceof KeyboardEvent ? e.key === "Escape" : !menuRef.current?.contains(e.target as Node)) setMenu(false);
-    };
-    document.addEventListener("mousedown", close);
-    document.addEventListener("keydown", close);
-    return () => {
-      document.removeEventListener("mousedown", close);
-      document.removeEventListener("keydown", close);
-    };
-  }, [menu]);
   if (m.mediaType === "reactionMessage") return null;
   const isMedia = m.mediaType !== "chat" && m.mediaType !== "call_log";
   const showBody = !m.isDeleted && m.body && !["locationMessage", "contactMessage", "vcard", "sticker", "audio"].includes(m.mediaType) && !(isMedia && m.body === m.mediaName);
-  const run = (fn: () => void) => () => {
-    setMenu(false);
-    fn();
-  };
+  const withMenu = p.canAct && !p.selecting && !m.isDeleted;
   return (
     <div id={`msg-${m.id}`} className={`msg-row ${m.fromMe ? "me" : "them"} ${p.selected ? "selected" : ""}`} data-testid="message" data-message-id={m.id}>
       {p.selecting && (
         <input type="checkbox" className="msg-select" checked={p.selected} onChange={p.onToggleSelect} aria-label={t("tickets.messages.select")} />
       )}
       <div className={`bubble ${m.isDeleted ? "deleted" : ""} ${m.ack < 0 ? "failed" : ""}`}>
-        {p.canAct && !p.selecting && !m.isDeleted && (
-          <div className="msg-menu" ref={menuRef}>
-            <button type="button" className="msg-menu-button" aria-haspopup="menu" aria-expanded={menu} aria-label={t("tickets.messages.options")} onClick={() => setMenu((v) => !v)}>
-              ⌄
-            </button>
-            {menu && (
-              <div className="menu-popover" role="menu">
-                <div className="quick-reactions" role="group" aria-label={t("tickets.messages.react")}>
-                  {QUICK_REACTIONS.map((e) => (
-                    <button key={e} type="button" role="menuitem" onClick={run(() => p.onReact(e))} aria-label={`${t("tickets.messages.react")} ${e}`}>
-                      {e}
-                    </button>
-                  ))}
-                  <button type="button" role="menuitem" onClick={run(p.onMoreReactions)} aria-label={t("tickets.messages.moreReactions")}>
-                    +
-                  </button>
-                </div>
-                <button type="button" role="menuitem" onClick={run(p.onReply)}>
-                  {t("tickets.messages.reply")}
-                </button>
-                {m.fromMe && m.mediaType === "chat" && (
-                  <button type="button" role="menuitem" onClick={run(p.onEdit)}>
-                    {t("tickets.messages.edit")}
-                  </button>
-                )}
-                {m.fromMe && (
-                  <button type="button" role="menuitem" onClick={run(p.onDelete)}>
-                    {t("tickets.messages.remove")}
-                  </button>
-                )}
-                <button type="button" role="menuitem" onClick={run(p.onForward)}>
-                  {t("tickets.messages.forward")}
-                </button>
-              </div>
-            )}
+        {withMenu && (
+          <div className="msg-menu">
+            <MessageMenu {...p} />
           </div>
         )}
-        {m.isForwarded && <div className="msg-flag">↪ {t("tickets.messages.forwarded")}</div>}
+        {m.isForwarded && (
+          <div className="msg-flag">
+            <Forward size={13} aria-hidden="true" /> {t("tickets.messages.forwarded")}
+          </div>
+        )}
         {!m.fromMe && m.senderName && m.participant && <div className="msg-sender">{m.senderName}</div>}
         {m.quotedMsg && (
           <button type="button" className={`quoted ${m.quotedMsg.fromMe ? "me" : ""}`} onClick={() => p.onQuoteClick(m.quotedMsg!.id)}>
@@ -235,11 +239,11 @@ export function MessageBubble(p: BubbleProps) {
         )}
         {m.isDeleted ? (
           <div className="msg-body deleted-text" data-testid="message-deleted">
-            🚫 {t("tickets.messages.deleted")}
+            <Ban size={14} aria-hidden="true" /> {t("tickets.messages.deleted")}
           </div>
         ) : (
           <>
-            {m.mediaType === "call_log" && <div className="msg-body">📞 {t("tickets.messages.call")}</div>}
+            {m.mediaType === "call_log" && <div className="msg-body"><Phone size={14} aria-hidden="true" /> {t("tickets.messages.call")}</div>}
             {isMedia && <MediaContent m={m} onStartConversation={p.onStartConversation} onEnlarge={p.onEnlarge} />}
             {showBody && (
               <div className="msg-body">
@@ -259,7 +263,7 @@ export function MessageBubble(p: BubbleProps) {
         </div>
         {m.ack < 0 && m.fromMe && (
           <div className="msg-failed" role="status">
-            ⚠ {t("tickets.messages.failed")}
+            <TriangleAlert size={14} aria-hidden="true" /> {t("tickets.messages.failed")}
             {m.mediaType === "chat" && (
               <button type="button" className="chip-button" onClick={p.onRetry}>
                 {t("tickets.messages.retry")}

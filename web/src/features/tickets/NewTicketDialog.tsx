@@ -1,19 +1,22 @@
 /**
  * New ticket dialog (attendance.md §2 Dialogs, §5): contact search with create-new, queue select (required for
- * non-admins: 'Selecione uma fila'), connection select; the button stays disabled until a contact is chosen.
+ * non-admins: 'Selecione uma fila'; an admin in no queue is offered the company's queues), connection select; the button stays disabled until a contact is chosen.
  * `ERR_OTHER_OPEN_TICKET`: the current user's own ticket → close and open it; another user's → say who and where.
  */
 import { Button, SelectField, Text } from "@aws-amplify/ui-react";
+import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
 import { HttpError } from "../../api/client.ts";
+import { call } from "../../api/operations.ts";
 import { errorMessage } from "../../api/errors.ts";
 import { isAdminUser, useSession } from "../../api/session.ts";
 import { Dialog } from "../../ui/Dialog.tsx";
 import { useToast } from "../../ui/Toast.tsx";
 import { ContactDialog } from "../contacts/ContactDialog.tsx";
 import { useWhatsapps } from "../connections/api.ts";
+import { queuesKeys } from "../queues/cache.ts";
 import { useCreateTicket } from "./api.ts";
 import { ContactPicker, type Contact } from "./ContactPicker.tsx";
 import type { Ticket } from "./types.ts";
@@ -26,6 +29,10 @@ export function NewTicketDialog(props: { open: boolean; onClose: () => void; ini
   const admin = isAdminUser(user);
   const wa = useWhatsapps(props.open);
   const create = useCreateTicket();
+  // An admin outside every queue may still open a ticket in any of the company's queues (issue 10 §4).
+  const ownQueues = user.queues ?? [];
+  const companyQueues = useQuery({ queryKey: queuesKeys.all, queryFn: () => call("GET /api/queue"), enabled: props.open && admin && !ownQueues.length });
+  const queues = ownQueues.length ? ownQueues : admin ? (companyQueues.data ?? []) : [];
   const [contact, setContact] = useState<Contact | null>(null);
   const [queueId, setQueueId] = useState("");
   const [whatsappId, setWhatsappId] = useState("");
@@ -104,7 +111,7 @@ export function NewTicketDialog(props: { open: boolean; onClose: () => void; ini
           errorMessage={queueError}
         >
           <option value="">{t("tickets.newTicketDialog.selectQueue")}</option>
-          {(user.queues ?? []).map((q) => (
+          {queues.map((q) => (
             <option key={q.id} value={q.id}>
               {q.name}
             </option>

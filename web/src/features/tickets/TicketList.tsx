@@ -5,7 +5,9 @@
  * The list is virtualized (@tanstack/react-virtual) and loads the next page 100 px from the bottom. Search waits
  * 500 ms and 3 characters; admins can filter by user. Joins the socket room of the visible status (`joinTickets`).
  */
+import { DELETED_MESSAGE_PREVIEW } from "@atende/shared/messages/schema";
 import { useVirtualizer } from "@tanstack/react-virtual";
+import { Ban } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { NavLink, useNavigate } from "react-router-dom";
@@ -23,6 +25,7 @@ import { TagFilter } from "../tags/TicketTags.tsx";
 import { useCloseAll, useTicketPages, useUpdateTicket } from "./api.ts";
 import { Avatar } from "./ContactDrawer.tsx";
 import { ticketAge, useNow } from "./format.ts";
+import { showInList, useShowInList, type ListSub, type ListTab } from "./listView.ts";
 import { NewTicketDialog } from "./NewTicketDialog.tsx";
 import { WhatsappText } from "./WhatsappText.tsx";
 import type { Ticket, TicketListParams } from "./types.ts";
@@ -31,8 +34,8 @@ import type { Ticket, TicketListParams } from "./types.ts";
 export const BOTTOM_THRESHOLD_PX = 100;
 const ROW_PX = 84;
 
-type Tab = "open" | "group" | "closed" | "search";
-type Sub = "open" | "pending";
+type Tab = ListTab;
+type Sub = ListSub;
 
 export function TicketList({ selectedUuid }: { selectedUuid?: string }) {
   const { t } = useTranslation();
@@ -53,6 +56,11 @@ export function TicketList({ selectedUuid }: { selectedUuid?: string }) {
   const users = useUserList();
   const term = useDebounced(search.trim(), 500);
 
+  // Accepting (here or in the conversation) shows the ticket where it now is: "Atendendo", selected.
+  useShowInList((place) => {
+    setTab(place.tab);
+    setSub(place.sub);
+  });
   useEffect(() => sessionStorage.setItem("tickets.tab", tab), [tab]);
   useEffect(() => sessionStorage.setItem("tickets.sub", sub), [sub]);
   useEffect(() => {
@@ -272,7 +280,16 @@ function TicketRow({ ticket, now, selected }: { ticket: Ticket; now: number; sel
             </span>
           </span>
           <span className="tl-line2">
-            <span className={`tl-last ${presence ? "presence" : ""}`}>{presence || <WhatsappText text={ticket.lastMessage} links={false} />}</span>
+            <span className={`tl-last ${presence ? "presence" : ""}`} data-testid="ticket-preview">
+              {presence ||
+                (ticket.lastMessage === DELETED_MESSAGE_PREVIEW ? (
+                  <span className="deleted-text">
+                    <Ban size={13} aria-hidden="true" /> {t("tickets.messages.deleted")}
+                  </span>
+                ) : (
+                  <WhatsappText text={ticket.lastMessage} links={false} />
+                ))}
+            </span>
             {ticket.unreadMessages > 0 && (
               <span className="unread" aria-label={t("tickets.unread", { count: ticket.unreadMessages })} data-testid="unread">
                 {ticket.unreadMessages}
@@ -300,7 +317,8 @@ function TicketRow({ ticket, now, selected }: { ticket: Ticket; now: number; sel
           disabled={update.isPending}
           onClick={async () => {
             try {
-              await update.mutateAsync({ id: ticket.id, body: { status: "open", userId: me.id } });
+              const accepted = await update.mutateAsync({ id: ticket.id, body: { status: "open", userId: me.id } });
+              showInList(accepted);
               navigate(`/tickets/${ticket.uuid}`);
             } catch (e) {
               toast.error(errorMessage(e, t), { durationMs: 2000 });

@@ -4,6 +4,7 @@ import "./attendance.css";
 import "./i18n.ts";
 import { lazyPage } from "../lazy.tsx";
 import { attendanceHandlers } from "./realtime.ts";
+import { UnreadTitle } from "./notifications/unread.ts";
 
 const TicketsPage = lazyPage(() => import("./TicketsPage.tsx"), "TicketsPage");
 
@@ -13,7 +14,8 @@ export const ticketsFeature: Feature = {
     { path: "/tickets", element: <TicketsPage /> },
     { path: "/tickets/:ticketId", element: <TicketsPage /> },
   ],
-  menu: { path: "/tickets", labelKey: "menu.tickets", group: "attendance", order: 10 },
+  // The badge slot is mounted with the shell for every user: it keeps the browser tab's title "(3) Atende".
+  menu: { path: "/tickets", labelKey: "menu.tickets", group: "attendance", order: 10, Badge: UnreadTitle },
   // contact, whatsapp and whatsappSession are declared by the contacts and connections features.
   realtime: { ticket: attendanceHandlers.ticket, appMessage: attendanceHandlers.appMessage },
 };

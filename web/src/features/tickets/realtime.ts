@@ -11,7 +11,7 @@
  */
 import { canSee } from "@atende/shared/access/tickets";
 import type { RealtimeHandler } from "../../realtime/handlers.ts";
-import { apiRequest } from "../../api/client.ts";
+import { call } from "../../api/operations.ts";
 import i18n from "../../i18n/index.ts";
 import { visibilityOf } from "../settings/api.ts";
 import { viewerOf } from "./api.ts";
@@ -102,7 +102,7 @@ function readWhileLooking(ticket: Ticket): void {
     ticket.id,
     setTimeout(() => {
       readTimers.delete(ticket.id);
-      if (lookingAt(ticket)) void apiRequest("GET", `/messages/${ticket.id}`).catch(() => undefined);
+      if (lookingAt(ticket)) void call("GET /api/messages/{ticketId}", { params: { ticketId: ticket.id } }).catch(() => undefined);
     }, READ_WHILE_LOOKING_MS),
   );
 }

@@ -11,7 +11,7 @@ import type { Viewer } from "../cache.ts";
 import { normalizeVolume, notificationVolume, setNotificationVolume } from "../realtime.ts";
 import type { Message, Ticket } from "../types.ts";
 import "../i18n.ts";
-import { isUnreadFor, unreadKey, type UnreadTickets } from "./unread.ts";
+import { isUnreadFor, unreadKey, unreadTitle, type UnreadTickets } from "./unread.ts";
 
 const agent: Viewer = { userId: 7, admin: false, queueIds: [1], allTicket: false };
 
@@ -146,5 +146,14 @@ describe("notification volume", () => {
     expect(normalizeVolume(7)).toBe(1);
     expect(normalizeVolume(-1)).toBe(0);
     expect(normalizeVolume("x")).toBe(1);
+  });
+});
+
+describe("the browser tab's title", () => {
+  it("shows the count of tickets with unread messages before the name, and the name alone at zero", () => {
+    expect(unreadTitle("Atende", 3)).toBe("(3) Atende");
+    expect(unreadTitle("Atende", 0)).toBe("Atende");
+    expect(unreadTitle("Atende", 120, true)).toBe("(99+) Atende");
+    expect(unreadTitle("Atende", 40, true)).toBe("(40+) Atende");
   });
 });

@@ -9,10 +9,11 @@
  * {@link applyUnreadTicket} / {@link removeUnreadTicket}. Newest activity first.
  */
 import { useQuery, type QueryClient } from "@tanstack/react-query";
-import { apiRequest } from "../../../api/client.ts";
+import { useEffect } from "react";
+import { call } from "../../../api/operations.ts";
 import type { Viewer } from "../cache.ts";
 import { isStale } from "../cache.ts";
-import type { Ticket, TicketsPage } from "../types.ts";
+import type { Ticket } from "../types.ts";
 
 /** Cache key of the unread list (under `["tickets"]`, so invalidating every tickets query refreshes it too). */
 export const unreadKey = ["tickets", "unread"] as const;
@@ -43,7 +44,7 @@ async function loadStatus(status: "open" | "pending"): Promise<UnreadTickets> {
   const tickets: Ticket[] = [];
   let cursor: string | undefined;
   for (;;) {
-    const page = await apiRequest<TicketsPage>("GET", "/tickets", { query: { status, withUnreadMessages: "true", cursor } });
+    const page = await call("GET /api/tickets", { query: { status, withUnreadMessages: "true", cursor } });
     tickets.push(...page.tickets);
     cursor = page.hasMore ? page.nextCursor : undefined;
     if (!cursor) return { tickets, more: false };
@@ -90,4 +91,33 @@ export function removeUnreadTicket(qc: QueryClient, ticketId: number): void {
   const data = qc.getQueryData<UnreadTickets>(unreadKey);
   if (!data || !data.tickets.some((t) => t.id === ticketId)) return;
   qc.setQueryData<UnreadTickets>(unreadKey, { ...data, tickets: data.tickets.filter((t) => t.id !== ticketId) });
+}
+
+/** The browser tab's title with the unread count: `(3) Atende` (`base` alone when nothing is unread; `99+` above 99). */
+export function unreadTitle(base: string, count: number, more = false): string {
+  if (count <= 0) return base;
+  return `(${count > 99 ? "99+" : `${count}${more ? "+" : ""}`}) ${base}`;
+}
+
+/** The page's title when the app loaded (index.html's `<title>`). */
+const baseTitle = typeof document !== "undefined" ? document.title || "Atende" : "Atende";
+
+/**
+ * Keeps the browser tab's title showing how many tickets have unread messages for this user (issue 10 §4), live with
+ * the unread list; the plain title comes back on logout (unmount).
+ */
+export function useUnreadTitle(): void {
+  const q = useUnreadTickets();
+  const count = q.data?.tickets.length ?? 0;
+  const more = !!q.data?.more;
+  useEffect(() => {
+    document.title = unreadTitle(baseTitle, count, more);
+  }, [count, more]);
+  useEffect(() => () => void (document.title = baseTitle), []);
+}
+
+/** Renders nothing; mounted with the shell (the tickets menu entry's badge slot) to keep the tab title. */
+export function UnreadTitle(): null {
+  useUnreadTitle();
+  return null;
 }

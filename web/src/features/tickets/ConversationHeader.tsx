@@ -1,0 +1,93 @@
+/**
+ * The conversation's header (attendance.md §2 Conversation view, §4 transitions): back, the contact (opens the drawer),
+ * the ticket's tags and the actions: accept (pending), return and resolve (open), reopen (closed), transfer, delete
+ * (admins). On narrow screens (under 600 px) the main action stays a button and the others move into one overflow
+ * menu (Radix dropdown menu: arrows, Escape), so the header keeps one row.
+ */
+import * as Menu from "@radix-ui/react-dropdown-menu";
+import { Button } from "@aws-amplify/ui-react";
+import { ArrowLeft, EllipsisVertical } from "lucide-react";
+import type { Ref } from "react";
+import { useTranslation } from "react-i18next";
+import { useNavigate } from "react-router-dom";
+import { TicketTags } from "../tags/TicketTags.tsx";
+import { Avatar } from "./ContactDrawer.tsx";
+import { useMediaQuery } from "./listView.ts";
+import type { Ticket } from "./types.ts";
+
+/** Below this width the secondary actions go into the overflow menu. */
+export const NARROW_QUERY = "(max-width: 599px)";
+
+export interface HeaderAction {
+  id: "accept" | "return" | "resolve" | "reopen" | "transfer" | "delete";
+  label: string;
+  run: () => void;
+  variation?: "primary" | "destructive";
+  busy?: boolean;
+}
+
+export function ConversationHeader(props: {
+  ticket: Ticket;
+  actions: HeaderAction[];
+  drawerOpen: boolean;
+  onToggleDrawer: () => void;
+  contactButtonRef?: Ref<HTMLButtonElement>;
+}) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const narrow = useMediaQuery(NARROW_QUERY);
+  const { ticket } = props;
+  const c = ticket.contact;
+  const main = props.actions.find((a) => a.id === "accept" || a.id === "resolve" || a.id === "reopen");
+  const inline = narrow ? (main ? [main] : []) : props.actions;
+  const overflow = narrow ? props.actions.filter((a) => a !== main) : [];
+  return (
+    <header className="conv-header">
+      <button type="button" className="icon-btn back-btn" onClick={() => navigate("/tickets")} aria-label={t("tickets.back")}>
+        <ArrowLeft size={20} aria-hidden="true" />
+      </button>
+      <button
+        ref={props.contactButtonRef}
+        type="button"
+        className="conv-contact"
+        onClick={props.onToggleDrawer}
+        aria-label={t("tickets.contactInfo")}
+        aria-expanded={props.drawerOpen}
+      >
+        <Avatar name={c.name} url={c.profilePicUrl} />
+        <span className="conv-contact-text">
+          <strong data-testid="conv-contact-name">{c.name}</strong>
+          <span className="sub-line">
+            {ticket.presence === "composing" ? t("tickets.composing") : ticket.presence === "recording" ? t("tickets.recording") : `#${ticket.id}`}
+            {ticket.queue ? ` · ${ticket.queue.name}` : ""}
+            {ticket.user ? ` · ${t("tickets.assignedTo", { name: ticket.user.name })}` : ""}
+          </span>
+        </span>
+      </button>
+      <TicketTags ticket={ticket} />
+      <div className="conv-actions" data-testid="conversation-actions">
+        {inline.map((a) => (
+          <Button key={a.id} size="small" variation={a.variation} isLoading={a.busy} onClick={a.run}>
+            {a.label}
+          </Button>
+        ))}
+        {overflow.length > 0 && (
+          <Menu.Root modal={false}>
+            <Menu.Trigger className="icon-btn conv-more" aria-label={t("tickets.moreActions")} data-testid="conversation-more">
+              <EllipsisVertical size={20} aria-hidden="true" />
+            </Menu.Trigger>
+            <Menu.Portal>
+              <Menu.Content className="menu-popover" align="end" sideOffset={4} collisionPadding={8} loop>
+                {overflow.map((a) => (
+                  <Menu.Item key={a.id} className={`menu-item ${a.variation === "destructive" ? "danger" : ""}`} onSelect={a.run}>
+                    {a.label}
+                  </Menu.Item>
+                ))}
+              </Menu.Content>
+            </Menu.Portal>
+          </Menu.Root>
+        )}
+      </div>
+    </header>
+  );
+}

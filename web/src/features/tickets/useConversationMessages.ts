@@ -1,0 +1,104 @@
+/**
+ * The messages a conversation shows and how the list scrolls (attendance.md §2 Conversation view, §9; issue 10 §4):
+ * this ticket's pages (`GET /api/messages/{ticketId}`, newest page first) and, once they are all loaded, the contact's
+ * earlier tickets' messages above them (`GET /api/messages/{ticketId}/earlier`, one earlier ticket per page), so a
+ * customer's new ticket after a close still shows the conversation before it. Scrolling within
+ * {@link TOP_THRESHOLD_PX} of the top loads the next older page (this ticket's first, then the earlier tickets');
+ * a list too short to scroll loads the earlier conversation at once. Prepending keeps the reader's place; new
+ * messages at the bottom are followed when the reader is at the bottom (or sent them).
+ */
+import { useInfiniteQuery } from "@tanstack/react-query";
+import { useEffect, useLayoutEffect, useRef, useState } from "react";
+import { call } from "../../api/operations.ts";
+import { useMessagePages } from "./api.ts";
+import { flattenMessages, ticketsKeys } from "./cache.ts";
+import type { Message } from "./types.ts";
+
+/** Earlier messages load when the list is scrolled within this many px of the top (attendance.md §9). */
+export const TOP_THRESHOLD_PX = 50;
+/** Within this many px of the bottom the list follows new messages. */
+const FOLLOW_PX = 120;
+
+/** The contact's earlier conversation before `ticketId` (pages newest first, each oldest → newest); off until `enabled`. */
+export function useEarlierMessages(ticketId: number, enabled: boolean) {
+  return useInfiniteQuery({
+    queryKey: [...ticketsKeys.messages(ticketId), "earlier"],
+    enabled,
+    queryFn: ({ pageParam }) => call("GET /api/messages/{ticketId}/earlier", { params: { ticketId }, query: { cursor: pageParam } }),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (last) => (last.hasMore && last.nextCursor ? last.nextCursor : undefined),
+    staleTime: 60_000,
+  });
+}
+
+export function useConversationMessages(ticketId: number) {
+  const pages = useMessagePages(ticketId);
+  const [wantEarlier, setWantEarlier] = useState(false);
+  const earlier = useEarlierMessages(ticketId, wantEarlier);
+  const current = flattenMessages(pages.data);
+  const before: Message[] = earlier.data ? [...earlier.data.pages].reverse().flatMap((p) => p.messages) : [];
+  const messages = before.length ? [...before, ...current] : current;
+  const listRef = useRef<HTMLDivElement>(null);
+  const anchor = useRef<{ height: number; top: number } | null>(null);
+  const didInitialScroll = useRef(false);
+  const nearBottom = useRef(true);
+  const firstId = messages[0]?.id;
+  const lastId = current[current.length - 1]?.id;
+  const ownDone = pages.isSuccess && !pages.hasNextPage;
+  const loadingOlder = pages.isFetchingNextPage || earlier.isFetching;
+
+  /** Loads the next older page: this ticket's, then the earlier tickets'. Keeps the reader's place. */
+  const loadOlder = () => {
+    const el = listRef.current;
+    if (!el || loadingOlder) return;
+    if (pages.hasNextPage) {
+      anchor.current = { height: el.scrollHeight, top: el.scrollTop };
+      void pages.fetchNextPage();
+    } else if (ownDone && !wantEarlier) {
+      anchor.current = { height: el.scrollHeight, top: el.scrollTop };
+      setWantEarlier(true);
+    } else if (earlier.hasNextPage) {
+      anchor.current = { height: el.scrollHeight, top: el.scrollTop };
+      void earlier.fetchNextPage();
+    }
+  };
+
+  // Keep the view anchored when older messages are prepended; start at the bottom.
+  useLayoutEffect(() => {
+    const el = listRef.current;
+    if (!el) return;
+    if (anchor.current && didInitialScroll.current) {
+      el.scrollTop = el.scrollHeight - anchor.current.height + anchor.current.top;
+      anchor.current = null;
+      return;
+    }
+    if (!didInitialScroll.current && messages.length) {
+      didInitialScroll.current = true;
+      el.scrollTop = el.scrollHeight;
+    }
+  }, [firstId]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  // Follow new messages at the bottom.
+  useLayoutEffect(() => {
+    const el = listRef.current;
+    if (!el) return;
+    const last = current[current.length - 1];
+    if (nearBottom.current || last?.fromMe) el.scrollTop = el.scrollHeight;
+  }, [lastId]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  // A list too short to scroll cannot be scrolled up: bring the earlier conversation in at once.
+  useEffect(() => {
+    const el = listRef.current;
+    if (!el || loadingOlder || !ownDone) return;
+    if (el.scrollHeight <= el.clientHeight + TOP_THRESHOLD_PX && (!wantEarlier || earlier.hasNextPage)) loadOlder();
+  }, [ownDone, loadingOlder, messages.length, wantEarlier, earlier.hasNextPage]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  const onScroll = () => {
+    const el = listRef.current;
+    if (!el) return;
+    nearBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < FOLLOW_PX;
+    if (el.scrollTop < TOP_THRESHOLD_PX) loadOlder();
+  };
+
+  return { pages, earlier, messages, listRef, onScroll, loadingOlder, hasEarlier: before.length > 0 };
+}
