@@ -1,8 +1,9 @@
 /**
  * Domain events, the ONE place (issue 7 §1): the core event catalog and the listeners — realtime, sockets (access
- * changes reach open sockets), counters, webhooks — run in this order (counters deferred). Services import `dispatch` from here. See `./README.md`.
+ * changes reach open sockets), counters, the contacts' last interaction, webhooks — run in this order (counters deferred). Services import `dispatch` from here. See `./README.md`.
  */
 import "./core.ts";
+import { lastInteractionListener } from "../contacts/listener.ts";
 import { countersListener } from "./counters.ts";
 import { realtimeListener } from "./realtime.ts";
 import { socketsListener } from "./sockets.ts";
@@ -12,6 +13,7 @@ import { webhooksListener } from "./webhooks.ts";
 addListener(realtimeListener);
 addListener(socketsListener);
 addListener(countersListener);
+addListener(lastInteractionListener);
 addListener(webhooksListener);
 
 export { dispatch, settleDeferred } from "./dispatch.ts";
