@@ -169,10 +169,18 @@ export function AppShell() {
                     const B = f.menu!.Badge;
                     return (
                       <li key={f.id}>
-                        <NavLink to={f.menu!.path} className={({ isActive }) => `menu-item ${isActive ? "active" : ""}`}>
-                          <span>{t(f.menu!.labelKey)}</span>
-                          {B && <B />}
-                        </NavLink>
+                        {f.menu!.newTab ? (
+                          <a href={f.menu!.path} target="_blank" rel="noopener" className="menu-item">
+                            <span>{t(f.menu!.labelKey)}</span>
+                            <span className="sr-only"> ({t("shell.opensInNewTab")})</span>
+                            <span aria-hidden="true" className="menu-external">↗</span>
+                          </a>
+                        ) : (
+                          <NavLink to={f.menu!.path} className={({ isActive }) => `menu-item ${isActive ? "active" : ""}`}>
+                            <span>{t(f.menu!.labelKey)}</span>
+                            {B && <B />}
+                          </NavLink>
+                        )}
                       </li>
                     );
                   })}
