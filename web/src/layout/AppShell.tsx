@@ -10,7 +10,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { NavLink, Outlet, useLocation } from "react-router-dom";
-import { apiRequest } from "../api/client.ts";
+import { call } from "../api/operations.ts";
 import { usePlanFlags, useVersion, type PlanFlags } from "../api/company.ts";
 import { clearSession, isAdminUser, useSession, type SessionUser } from "../api/session.ts";
 import { mayAccess } from "../features/access.tsx";
@@ -47,7 +47,7 @@ export function visibleMenu(user: SessionUser, flags: PlanFlags | undefined): Fe
 export async function logout(): Promise<void> {
   realtime.stop();
   try {
-    await apiRequest("DELETE", "/auth/logout", { noSessionRule: true });
+    await call("DELETE /api/auth/logout", { noSessionRule: true });
   } catch {
     /* the local session is cleared anyway */
   }

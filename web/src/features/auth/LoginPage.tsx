@@ -7,16 +7,12 @@ import { Button, Card, Flex, Heading, Link as ALink, PasswordField, SelectField,
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router-dom";
-import { apiRequest } from "../../api/client.ts";
+import { call } from "../../api/operations.ts";
 import { errorMessage } from "../../api/errors.ts";
-import { setSession, type Session } from "../../api/session.ts";
+import { setSession } from "../../api/session.ts";
 import { LANGUAGES, setLanguage, type Language } from "../../i18n/index.ts";
 import { useColorMode } from "../../ui/theme.tsx";
 import { useToast } from "../../ui/Toast.tsx";
-
-interface LoginAnswer extends Session {
-  dueDateWarningDays?: number | null;
-}
 
 export function LoginPage() {
   const { t, i18n } = useTranslation();
@@ -31,7 +27,7 @@ export function LoginPage() {
     if (busy) return;
     setBusy(true);
     try {
-      const res = await apiRequest<LoginAnswer>("POST", "/auth/login", { body: { email: email.trim(), password }, noSessionRule: true });
+      const res = await call("POST /api/auth/login", { body: { email: email.trim(), password }, noSessionRule: true });
       setSession({ token: res.token, user: res.user });
       if (typeof res.dueDateWarningDays === "number") toast.warning(t("login.dueDateWarning", { count: res.dueDateWarningDays }), { durationMs: 6000 });
       navigate("/", { replace: true });
