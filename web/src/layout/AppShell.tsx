@@ -23,6 +23,7 @@ import { useColorMode } from "../ui/theme.tsx";
 import { RefreshIcon, UserIcon } from "./icons.tsx";
 import { NotificationsPopover } from "./NotificationsPopover.tsx";
 import { ProfileDialog } from "./ProfileDialog.tsx";
+import { ServiceBanner } from "./ServiceBanner.tsx";
 import "./topbar.css";
 import { VolumeControl } from "./VolumeControl.tsx";
 
@@ -202,6 +203,7 @@ export function AppShell() {
           )}
         </div>
       </nav>
+      <ServiceBanner />
       <main id="main" className="content" tabIndex={-1}>
         <Outlet />
       </main>
