@@ -30,6 +30,9 @@ export interface DynamoHandle {
  * Starts DynamoDB Local on `port` (free one when omitted), persisted under `dataDir` or in memory, and
  * resolves once it answers `ListTables`. Throws with the Java hint when Java is missing.
  */
+/** Longest wait for Java to answer, in ms: a busy shared machine takes 40 s and more to start the JVM. */
+const START_TIMEOUT_MS = 120_000;
+
 export async function startDynamo(opts: { port?: number; dataDir?: string } = {}): Promise<DynamoHandle> {
   const problem = javaProblem();
   if (problem) throw new Error(problem);
@@ -53,9 +56,9 @@ export async function startDynamo(opts: { port?: number; dataDir?: string } = {}
       await client.send(new ListTablesCommand({}));
       break;
     } catch {
-      if (Date.now() - started > 30000) {
+      if (Date.now() - started > START_TIMEOUT_MS) {
         child.kill("SIGKILL");
-        throw new Error(`DynamoDB Local did not start in 30 s: ${stderr.slice(-500)}`);
+        throw new Error(`DynamoDB Local did not start in ${START_TIMEOUT_MS / 1000} s: ${stderr.slice(-500)}`);
       }
       await new Promise((r) => setTimeout(r, 150));
     }
