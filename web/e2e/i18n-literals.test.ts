@@ -2,16 +2,16 @@
  * Every visible and accessible text goes through i18n (issue 10 §4): no JSX text and no label-like attribute
  * (aria-label, placeholder, title, alt, label, legend, loadingText, …) of the SPA's sources is a hard-coded
  * Portuguese string; and no English or Spanish text of the bundles is left in Portuguese, outside the spec's quoted
- * texts. The browser side of the same rule is `web/e2e/day-one.e2e.test.ts` (every screen in en and es).
+ * texts. The browser side of the same rule is `./day-one.e2e.test.ts` (every screen in en and es).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import i18n from "./index.ts";
-import "../features/registry.tsx";
+import i18n from "../src/i18n/index.ts";
+import "../src/features/registry.tsx";
 
-const SRC = join(import.meta.dirname, "..");
+const SRC = join(import.meta.dirname, "../src");
 /** Words and letters Portuguese has and English and Spanish do not. */
 const PT_ONLY = /[ãõç]|(?<!\p{L})(não|você|sua|seu|seus|suas|uma|nenhum|nenhuma|selecione|mensagem|mensagens|atendimento|atendimentos|usuário|usuários|conexão|conexões|contato|contatos|salvar|excluir|pesquisar|aguardando|adicionar|sair|olá|até|são|também|ações|nome|senha|fila|filas|telefone|fechar|conversa|conversas|arquivo|arquivos|apagar|carregando)(?!\p{L})/iu;
 const LABEL_ATTRS = new Set(["aria-label", "aria-description", "placeholder", "title", "alt", "label", "legend", "loadingText", "descriptiveText", "errorMessage", "clearButtonLabel", "searchButtonLabel", "showPasswordButtonLabel", "hidePasswordButtonLabel"]);
