@@ -8,6 +8,8 @@
  *   caption, fileName, ptt, fileLength? | location | vcard, quotedId?, reaction?}` → `{id, handled, skipped}` once handled.
  * - `POST /sim/whatsapp/{id}/events` `{event, data}` → `{handled, skipped}` once handled (never 5xx).
  * - `GET /sim/whatsapp/{id}/sent` → `[{id, jid, content, at}]`, oldest first.
+ * - `GET /sim/whatsapp/{id}/thread?number=<digits>` → the chat with that number as the customer's phone shows it
+ *   (`ThreadMessage[]`, both sides, oldest first; `sim-thread.ts`): what the sandbox page reads after a reload.
  * - `POST /sim/whatsapp/{id}/receipts` `{auto: boolean}` or `{id, status}`.
  * - `GET /sim/whatsapp/{id}` → `{qrcode, open}` (the sandbox phone page polls it to show what it can scan).
  */
@@ -122,7 +124,7 @@ export function createSimHandler(network: SimNetwork | null, runner: Runner) {
     if (path !== "/sim" && !path.startsWith("/sim/")) return false;
     try {
       if (!network) throw new HttpError(404, { error: "ERR_ROUTE_NOT_FOUND", reason: "WA_PROVIDER is not simulator" });
-      const m = path.match(/^\/sim\/whatsapp\/(\d+)(?:\/(scan|messages|events|sent|receipts))?\/?$/);
+      const m = path.match(/^\/sim\/whatsapp\/(\d+)(?:\/(scan|messages|events|sent|receipts|thread))?\/?$/);
       if (!m) throw new HttpError(404, { error: "ERR_ROUTE_NOT_FOUND" });
       const whatsappId = Number(m[1]);
       const action = m[2] ?? "";
@@ -171,6 +173,11 @@ export function createSimHandler(network: SimNetwork | null, runner: Runner) {
         case "GET sent":
           send(res, 200, network.sent(whatsappId));
           return true;
+        case "GET thread": {
+          const number = digits.parse(new URL(req.url ?? "/", "http://sim").searchParams.get("number") ?? "");
+          send(res, 200, network.thread(whatsappId, number));
+          return true;
+        }
         case "POST receipts": {
           const body = ReceiptsBody.parse(await jsonBody(req));
           if ("auto" in body) {

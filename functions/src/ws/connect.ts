@@ -5,6 +5,10 @@
  * (`?token=`) is not accepted: it would land in CloudFront's logs. In the cloud the upgrade must carry CloudFront's
  * origin secret header (a direct call to the execute-api endpoint is refused with 403).
  *
+ * Sets the user's `online` flag true (before registering, so the frame goes only to the company's other sockets)
+ * through the users service (`user.updated` → the Users page row turns Online live, attendance.md §2 Users page);
+ * `$disconnect` clears it when the user's last socket closes.
+ *
  * Returns 200 when registered; 401 for a missing/bad/used/revoked ticket, 403 without the origin secret (API Gateway,
  * and the local emulator, then refuse the upgrade with that status).
  */
@@ -14,6 +18,7 @@ import { redeemWsTicket } from "@atende/shared/auth/ws-ticket";
 import { AppError } from "@atende/shared/errors";
 import { log } from "@atende/shared/log";
 import { registerSocket } from "@atende/shared/realtime/connections";
+import { setUserOnline } from "@atende/shared/users/service";
 import type { WsEvent, WsResult } from "./event.ts";
 
 export async function handler(event: WsEvent): Promise<WsResult> {
@@ -24,6 +29,11 @@ export async function handler(event: WsEvent): Promise<WsResult> {
     const ticket = event.queryStringParameters?.ticket;
     if (!ticket) throw new AppError("ERR_SESSION_EXPIRED", 401);
     const auth = await loadAuthContext(await redeemWsTicket(ticket));
+    // Online first: the `user.updated` frame must not reach this socket, which cannot be posted to before
+    // `$connect` returns (a 410 there would unregister it as stale).
+    await setUserOnline(auth.companyId, auth.userId, true).catch((err) =>
+      log("warn", "ws $connect: cannot set user online", { companyId: auth.companyId, userId: auth.userId, err }),
+    );
     await registerSocket(connectionId, {
       companyId: auth.companyId,
       userId: auth.userId,

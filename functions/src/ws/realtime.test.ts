@@ -11,6 +11,7 @@ import { ddb, tableName } from "@atende/shared/db/client";
 import { keys } from "@atende/shared/db/keys";
 import { getSocket, getSocketMember, registerSocket } from "@atende/shared/realtime/connections";
 import { publish } from "@atende/shared/realtime/publish";
+import { patchUser } from "@atende/shared/users/repository";
 import { startLocalStack, type LocalStack } from "../../../infra/local/src/stack.ts";
 import { makeCompany, makeUser } from "../../../test/helpers.ts";
 import { handler as defaultHandler } from "./default.ts";
@@ -26,7 +27,9 @@ afterAll(async () => {
 interface Client {
   ws: WebSocket;
   frames: unknown[];
-  /** Resolves with the next frame not yet consumed. */
+  /** The `company-{id}-user` frames (every connect and last disconnect updates a user's online flag), kept apart. */
+  userFrames: unknown[];
+  /** Resolves with the next frame not yet consumed (user frames aside). */
   next(): Promise<any>;
   close(): Promise<void>;
 }
@@ -48,10 +51,13 @@ function openWith(query: string): Promise<Client> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(`ws://127.0.0.1:${stack.port}/ws?${query}`);
     const frames: unknown[] = [];
+    const userFrames: unknown[] = [];
     let waiters: ((f: unknown) => void)[] = [];
     let read = 0;
     ws.on("message", (data) => {
-      frames.push(JSON.parse(String(data)));
+      const frame = JSON.parse(String(data)) as { event?: unknown };
+      if (typeof frame.event === "string" && /^company-\d+-user$/.test(frame.event)) userFrames.push(frame);
+      else frames.push(frame);
       const w = waiters;
       waiters = [];
       w.forEach((f) => f(undefined));
@@ -59,6 +65,7 @@ function openWith(query: string): Promise<Client> {
     const client: Client = {
       ws,
       frames,
+      userFrames,
       async next() {
         while (read >= frames.length) await new Promise((r) => waiters.push(r));
         return frames[read++];
@@ -163,11 +170,45 @@ describe("realtime over /ws", () => {
     expect(await getSocketMember(a.companyId, "stale-connection")).toBeUndefined();
   });
 
+  it("shows a user Online as soon as a socket opens (no ping needed) and tells the admin's Users page live", async () => {
+    const a = await makeCompany();
+    const u = await makeUser(a.companyId);
+    const adminTab = await connect(a.admin.token);
+    await vi.waitFor(async () => expect(await userOnline(a.companyId, a.admin.id)).toBe(true), { timeout: 10000 });
+    expect(await userOnline(a.companyId, u.id)).toBe(false);
+
+    const agentTab = await connect(u.token);
+    await vi.waitFor(async () => expect(await userOnline(a.companyId, u.id)).toBe(true), { timeout: 10000 });
+    await vi.waitFor(
+      () =>
+        expect(adminTab.userFrames).toContainEqual({
+          event: `company-${a.companyId}-user`,
+          data: expect.objectContaining({ action: "update", user: expect.objectContaining({ id: u.id, online: true }) }),
+        }),
+      { timeout: 10000 },
+    );
+
+    await agentTab.close();
+    await vi.waitFor(
+      () =>
+        expect(adminTab.userFrames).toContainEqual({
+          event: `company-${a.companyId}-user`,
+          data: expect.objectContaining({ action: "update", user: expect.objectContaining({ id: u.id, online: false }) }),
+        }),
+      { timeout: 10000 },
+    );
+    expect(await userOnline(a.companyId, u.id)).toBe(false);
+    await adminTab.close();
+  });
+
   it("sets the user online on userStatus and offline only when the user's last socket closes", async () => {
     const a = await makeCompany();
     const u = await makeUser(a.companyId);
     const first = await connect(u.token);
     const second = await connect(u.token);
+    await vi.waitFor(async () => expect(await userOnline(a.companyId, u.id)).toBe(true), { timeout: 10000 });
+    // Flag cleared behind the sockets' back (as the minute tick may do): the 5-minute ping sets it again.
+    await patchUser(a.companyId, u.id, { online: false });
     first.ws.send(JSON.stringify({ action: "userStatus" }));
     await vi.waitFor(async () => expect(await userOnline(a.companyId, u.id)).toBe(true), { timeout: 10000 });
 

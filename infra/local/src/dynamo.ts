@@ -30,6 +30,7 @@ export interface DynamoHandle {
  * Starts DynamoDB Local on `port` (free one when omitted), persisted under `dataDir` or in memory, and
  * resolves once it answers `ListTables`. Throws with the Java hint when Java is missing.
  */
+
 export async function startDynamo(opts: { port?: number; dataDir?: string } = {}): Promise<DynamoHandle> {
   const problem = javaProblem();
   if (problem) throw new Error(problem);

@@ -1,10 +1,11 @@
 /**
- * `npm start`'s server process (issue 2): starts the local stack on `PORT` (default 3000) with data in `.data/`
- * (`DATA_DIR` overrides, e.g. for a second stack of the same clone; `--fresh` wipes it first), prints the URL and the local admin login, and stops everything on Ctrl-C / SIGTERM.
+ * `npm start`'s server process (issue 2): starts the local stack on `PORT` (default 3000) with data in `.data/<port>/`
+ * (`DATA_DIR` overrides; `--fresh` wipes it first; `data-dir.ts`), prints the URL and the local admin login, and stops everything on Ctrl-C / SIGTERM.
  * Exit code 1 with one line when it cannot start (e.g. Java missing, port in use).
  */
 import { javaProblem } from "./dynamo.ts";
-import { startLocalStack } from "./stack.ts";
+import { localDataDir } from "./data-dir.ts";
+import { REPO_ROOT, startLocalStack } from "./stack.ts";
 
 const problem = javaProblem();
 if (problem) {
@@ -18,7 +19,7 @@ process.env.LOG_LEVEL ??= "warn";
 
 let stack: Awaited<ReturnType<typeof startLocalStack>>;
 try {
-  stack = await startLocalStack({ port, fresh, dataDir: process.env.DATA_DIR || undefined, log: true });
+  stack = await startLocalStack({ port, fresh, dataDir: localDataDir(REPO_ROOT, port, process.env.DATA_DIR), log: true });
 } catch (err) {
   const e = err as NodeJS.ErrnoException;
   console.error(e.code === "EADDRINUSE" ? `Port ${port} is in use. Start on another one with: PORT=3001 npm start` : `Atende could not start: ${e.message}`);

@@ -42,6 +42,7 @@ import pino from "pino";
 import { loadCreds, saveCreds, wipeAuthState } from "../auth-state.ts";
 import type { RunnerSocket, SessionRef, Transport } from "../ports.ts";
 import { SimError } from "../errors.ts";
+import { type CarriedMessage, MAX_CARRIED, threadOf, type ThreadMessage } from "./sim-thread.ts";
 
 /** One thing the runner sent through a socket, as `GET /sim/whatsapp/{id}/sent` shows it. */
 export interface SentRecord {
@@ -96,6 +97,8 @@ interface Phone {
   autoReceipts: boolean;
   /** Every message this network saw for the connection (id → message), for quotes and reactions. */
   known: Map<string, WAMessage>;
+  /** What the network carried both ways, oldest first (at most `MAX_CARRIED`): the sandbox phone's threads. */
+  carried: CarriedMessage[];
 }
 
 const logger = pino({ level: "silent" });
@@ -190,6 +193,7 @@ class SimSocket {
     msg.status = proto.WebMessageInfo.Status.SERVER_ACK;
     this.phone.sent.push({ id: msg.key.id!, jid, content: given, at: new Date().toISOString() });
     this.phone.known.set(msg.key.id!, msg);
+    this.net.carry(this.phone, msg);
     process.nextTick(() => this.emit("messages.upsert", { messages: [msg], type: "append" }));
     if (this.phone.autoReceipts) this.net.scheduleReceipts(this.ref.whatsappId, msg.key);
     return msg;
@@ -274,7 +278,7 @@ export class SimNetwork {
   private phone(whatsappId: number): Phone {
     let p = this.phones.get(whatsappId);
     if (!p) {
-      p = { creds: null, socket: null, sent: [], reads: [], rejectedCalls: [], autoReceipts: true, known: new Map() };
+      p = { creds: null, socket: null, sent: [], reads: [], rejectedCalls: [], autoReceipts: true, known: new Map(), carried: [] };
       this.phones.set(whatsappId, p);
     }
     return p;
@@ -328,7 +332,19 @@ export class SimNetwork {
   emit<T extends keyof BaileysEventMap>(whatsappId: number, event: T, data: BaileysEventMap[T]): void {
     const s = this.phones.get(whatsappId)?.socket;
     if (!s || s.closed) throw new SimError("ERR_WAPP_NOT_INITIALIZED", "the connection has no socket");
+    if (event === "messages.upsert") for (const msg of (data as BaileysEventMap["messages.upsert"]).messages ?? []) this.carry(s.phone, msg);
     s.emit(event, data);
+  }
+
+  /** Keeps a message the network carried (for the sandbox phone's thread). */
+  carry(phone: Phone, msg: WAMessage): void {
+    phone.carried.push({ msg, at: new Date().toISOString() });
+    if (phone.carried.length > MAX_CARRIED) phone.carried.splice(0, phone.carried.length - MAX_CARRIED);
+  }
+
+  /** The chat with `number` (digits) as the customer's phone shows it: both sides, edits, deletes and reactions applied. */
+  thread(whatsappId: number, number: string): ThreadMessage[] {
+    return threadOf(this.phones.get(whatsappId)?.carried ?? [], number);
   }
 
   /** Builds the real `WAMessage` a contact sends (media encrypted and served locally). */
@@ -395,6 +411,7 @@ export class SimNetwork {
   async deliverInbound(whatsappId: number, input: SimInbound): Promise<WAMessage> {
     const msg = await this.buildInbound(whatsappId, input);
     const sock = this.openSocket(whatsappId);
+    this.carry(sock.phone, msg);
     sock.emit("messages.upsert", { messages: [msg], type: "notify" });
     if (msg.pushName) sock.emit("contacts.update", [{ id: msg.key.remoteJid!, notify: msg.pushName }]);
     const r = msg.message?.reactionMessage;

@@ -218,6 +218,33 @@ export async function patchContact(companyId: number, contactId: number, patch: 
   }
 }
 
+/**
+ * Moves a contact's `lastInteractionAt` (ISO) forward to `at` (attendance.md §2 Contacts page, "Última interação";
+ * issue 10 §4): one conditional UpdateItem that succeeds only when the stored time is unset or more than `stepMs`
+ * (ms, default 60 s) older, so a burst of messages costs one write a minute. `updatedAt` is left alone (it guards the
+ * contact's own edits). Returns the new contact, or null when nothing changed (recent enough, or no such contact).
+ */
+export async function touchLastInteraction(companyId: number, contactId: number, at: string, stepMs = 60_000): Promise<ContactItem | null> {
+  const before = new Date(Date.parse(at) - stepMs).toISOString();
+  try {
+    const out = await ddb().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.contact(companyId, contactId),
+        UpdateExpression: "SET #at = :at",
+        ConditionExpression: "attribute_exists(PK) AND (attribute_not_exists(#at) OR attribute_type(#at, :null) OR #at < :before)",
+        ExpressionAttributeNames: { "#at": "lastInteractionAt" },
+        ExpressionAttributeValues: { ":at": at, ":before": before, ":null": "NULL" },
+        ReturnValues: "ALL_NEW",
+      }),
+    );
+    return out.Attributes ? parseContact(out.Attributes) : null;
+  } catch (err) {
+    if ((err as Error).name === "ConditionalCheckFailedException") return null;
+    throw err;
+  }
+}
+
 /** One page of an index query over the company's contacts. */
 export interface ContactPage {
   items: ContactItem[];

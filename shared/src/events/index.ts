@@ -1,9 +1,10 @@
 /**
  * Domain events, the ONE place (issue 7 §1): the core event catalog and the listeners — realtime, sockets (access
  * changes reach open sockets), auth cache (drops a changed user's cached context), ticket summaries (names, colours and statuses stored on ticket items,
- * `tickets/summaries.ts`), counters, webhooks, ticket timers (issue 9 §5: schedules due-index timers) — run in this order (counters deferred). Services import `dispatch` from here. See `./README.md`.
+ * `tickets/summaries.ts`), counters, the contacts' last interaction, webhooks, ticket timers (issue 9 §5: schedules due-index timers) — run in this order (counters deferred). Services import `dispatch` from here. See `./README.md`.
  */
 import "./core.ts";
+import { lastInteractionListener } from "../contacts/listener.ts";
 import { countersListener } from "./counters.ts";
 import { realtimeListener } from "./realtime.ts";
 import { socketsListener } from "./sockets.ts";
@@ -18,6 +19,7 @@ addListener(realtimeListener);
 addListener(socketsListener);
 addListener(ticketSummariesListener);
 addListener(countersListener);
+addListener(lastInteractionListener);
 addListener(webhooksListener);
 addListener(ticketTimersListener);
 

@@ -7,6 +7,7 @@
  */
 import { Amplify } from "aws-amplify";
 import { ApiError, del, get, patch, post, put } from "aws-amplify/api";
+import { reportApi } from "./health.ts";
 import { clearSession, getToken, refreshOnceAcrossTabs, setSession, type Session } from "./session.ts";
 
 export const API_NAME = "atende";
@@ -87,10 +88,14 @@ async function send<T>(method: Method, path: string, opts: RequestOptions): Prom
     const op =
       method === "GET" ? get(input) : method === "POST" ? post(input) : method === "PUT" ? put(input) : method === "PATCH" ? patch(input) : del(input);
     const res = await op.response;
+    reportApi(true);
     const text = "body" in res && res.body ? await res.body.text() : "";
     return parseBody(text) as T;
   } catch (e) {
-    throw toHttpError(e);
+    const err = toHttpError(e);
+    // A 5xx or no answer at all: the shell shows the service as unavailable until it answers again.
+    reportApi(err instanceof HttpError && err.status < 500);
+    throw err;
   }
 }
 

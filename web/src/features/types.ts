@@ -54,6 +54,8 @@ export interface Feature {
     group: MenuGroup;
     /** Position inside its group (lower first). */
     order: number;
+    /** Opens the page in a new tab (a page outside the shell, such as the sandbox phone, keeps the app open). */
+    newTab?: boolean;
     /** Optional badge (e.g. the connections warning); a component so it can use hooks. */
     Badge?: () => ReactNode;
   };

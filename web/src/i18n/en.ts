@@ -66,6 +66,9 @@ export const en: Messages = {
     welcomeTitle: "Welcome!",
     welcomeText: "Choose an option in the menu to start.",
     skipToContent: "Skip to content",
+    opensInNewTab: "opens in a new tab",
+    reconnecting: "Realtime connection lost. Reconnecting…",
+    serviceUnavailable: "The service is unavailable right now. Retrying…",
   },
   menu: {
     dashboard: "Dashboard",

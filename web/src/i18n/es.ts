@@ -66,6 +66,9 @@ export const es: Messages = {
     welcomeTitle: "¡Bienvenido(a)!",
     welcomeText: "Elija una opción del menú para comenzar.",
     skipToContent: "Ir al contenido",
+    opensInNewTab: "se abre en una pestaña nueva",
+    reconnecting: "Sin conexión en tiempo real. Reconectando…",
+    serviceUnavailable: "El servicio no está disponible en este momento. Reintentando…",
   },
   menu: {
     dashboard: "Dashboard",

@@ -64,6 +64,9 @@ export const pt = {
     welcomeTitle: "Bem-vindo(a)!",
     welcomeText: "Escolha uma opção no menu para começar.",
     skipToContent: "Ir para o conteúdo",
+    opensInNewTab: "abre em nova aba",
+    reconnecting: "Sem conexão em tempo real. Reconectando…",
+    serviceUnavailable: "Serviço indisponível no momento. Tentando novamente…",
   },
   menu: {
     dashboard: "Dashboard",

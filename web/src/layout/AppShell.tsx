@@ -10,7 +10,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { NavLink, Outlet, useLocation } from "react-router-dom";
-import { apiRequest } from "../api/client.ts";
+import { call } from "../api/operations.ts";
 import { usePlanFlags, useVersion, type PlanFlags } from "../api/company.ts";
 import { clearSession, isAdminUser, useSession, type SessionUser } from "../api/session.ts";
 import { mayAccess } from "../features/access.tsx";
@@ -23,6 +23,7 @@ import { useColorMode } from "../ui/theme.tsx";
 import { RefreshIcon, UserIcon } from "./icons.tsx";
 import { NotificationsPopover } from "./NotificationsPopover.tsx";
 import { ProfileDialog } from "./ProfileDialog.tsx";
+import { ServiceBanner } from "./ServiceBanner.tsx";
 import "./topbar.css";
 import { VolumeControl } from "./VolumeControl.tsx";
 
@@ -47,7 +48,7 @@ export function visibleMenu(user: SessionUser, flags: PlanFlags | undefined): Fe
 export async function logout(): Promise<void> {
   realtime.stop();
   try {
-    await apiRequest("DELETE", "/auth/logout", { noSessionRule: true });
+    await call("DELETE /api/auth/logout", { noSessionRule: true });
   } catch {
     /* the local session is cleared anyway */
   }
@@ -169,10 +170,18 @@ export function AppShell() {
                     const B = f.menu!.Badge;
                     return (
                       <li key={f.id}>
-                        <NavLink to={f.menu!.path} className={({ isActive }) => `menu-item ${isActive ? "active" : ""}`}>
-                          <span>{t(f.menu!.labelKey)}</span>
-                          {B && <B />}
-                        </NavLink>
+                        {f.menu!.newTab ? (
+                          <a href={f.menu!.path} target="_blank" rel="noopener" className="menu-item">
+                            <span>{t(f.menu!.labelKey)}</span>
+                            <span className="sr-only"> ({t("shell.opensInNewTab")})</span>
+                            <span aria-hidden="true" className="menu-external">↗</span>
+                          </a>
+                        ) : (
+                          <NavLink to={f.menu!.path} className={({ isActive }) => `menu-item ${isActive ? "active" : ""}`}>
+                            <span>{t(f.menu!.labelKey)}</span>
+                            {B && <B />}
+                          </NavLink>
+                        )}
                       </li>
                     );
                   })}
@@ -194,6 +203,7 @@ export function AppShell() {
           )}
         </div>
       </nav>
+      <ServiceBanner />
       <main id="main" className="content" tabIndex={-1}>
         <Outlet />
       </main>

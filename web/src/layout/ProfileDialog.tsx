@@ -6,7 +6,7 @@
 import { Button, PasswordField, TextField } from "@aws-amplify/ui-react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { apiRequest } from "../api/client.ts";
+import { call } from "../api/operations.ts";
 import { reportSaveError } from "../api/errors.ts";
 import { setSession, updateSessionUser, useSession } from "../api/session.ts";
 import { Dialog } from "../ui/Dialog.tsx";
@@ -50,7 +50,8 @@ export function ProfileDialog({ open, onClose }: { open: boolean; onClose: () =>
     setBusy(true);
     try {
       const name = values.name.trim();
-      const res = await apiRequest<{ token?: string }>("PUT", `/users/${session.user.id}`, {
+      const res = await call("PUT /api/users/{id}", {
+        params: { id: session.user.id },
         body: { name, ...(values.password ? { password: values.password, oldPassword: values.oldPassword } : {}) },
       });
       // A password change revokes the other sessions and hands this one new tokens.

@@ -8,8 +8,10 @@
  * - Re-sends the joins the app asked for (`join`) after every reconnect and calls `onReconnect` so the app
  *   refetches what it may have missed.
  * - Sends `{"action":"userStatus"}` every 300000 ms while open.
+ * - Reports its state to `api/health.ts` (closed while it should be open → the shell's "reconnecting" banner).
  */
 import { apiRequest, refreshSession } from "../api/client.ts";
+import { reportSocket } from "../api/health.ts";
 import { clearSession, getToken } from "../api/session.ts";
 
 /** Interval of the user status ping (attendance.md §9), in ms. */
@@ -80,6 +82,7 @@ class RealtimeClient {
     this.ws = null;
     if (ws && ws.readyState <= WebSocket.OPEN) ws.close(1000, "logout");
     this.joins.clear();
+    reportSocket(true);
   }
 
   /** Sends a frame now when open; does nothing otherwise. */
@@ -131,6 +134,7 @@ class RealtimeClient {
       const reconnected = this.everOpened;
       this.everOpened = true;
       this.attempt = 0;
+      reportSocket(true);
       this.send({ action: "joinNotification" });
       for (const f of this.joins.values()) this.send(f);
       if (this.statusTimer) clearInterval(this.statusTimer);
@@ -153,6 +157,7 @@ class RealtimeClient {
       if (this.statusTimer) clearInterval(this.statusTimer);
       this.statusTimer = null;
       if (this.stopped) return;
+      reportSocket(false);
       const delay = backoffDelay(this.attempt++);
       this.timer = setTimeout(() => void this.connect(), delay);
     };

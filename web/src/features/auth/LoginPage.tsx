@@ -1,24 +1,28 @@
 /**
  * /login (attendance.md §2, §5): email and password; errors as translated toasts (wrong password, expired
  * subscription 'Opss! Sua assinatura venceu {date}. …', too many attempts); the due-date warning
- * 'Sua assinatura vence em N dia(s)' after a successful login; links 'Esqueceu sua senha?' and sign-up.
+ * 'Sua assinatura vence em N dia(s)' after a successful login. The links 'Esqueceu sua senha?' (/forgetpsw) and
+ * 'Cadastre-se!' (/signup) show only once those public pages exist in the registry (issue 10 §4: until then they
+ * would land back on /login); the sign-up area, when added, gates its link on the `viewregister` setting too.
  */
 import { Button, Card, Flex, Heading, Link as ALink, PasswordField, SelectField, Text, TextField } from "@aws-amplify/ui-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router-dom";
-import { apiRequest } from "../../api/client.ts";
+import { call } from "../../api/operations.ts";
 import { errorMessage } from "../../api/errors.ts";
-import { setSession, type Session } from "../../api/session.ts";
+import { setSession } from "../../api/session.ts";
 import { LANGUAGES, setLanguage, type Language } from "../../i18n/index.ts";
+import { features } from "../registry.tsx";
 import { useColorMode } from "../../ui/theme.tsx";
 import { useToast } from "../../ui/Toast.tsx";
 
-interface LoginAnswer extends Session {
-  dueDateWarningDays?: number | null;
-}
+/** True when a feature registers the public page `path` (sign-up and password reset are not built yet). */
+const hasPublicPage = (path: string) => features.some((f) => f.publicRoutes?.some((r) => r.path === path));
 
 export function LoginPage() {
+  const forgot = hasPublicPage("/forgetpsw");
+  const signup = hasPublicPage("/signup");
   const { t, i18n } = useTranslation();
   const toast = useToast();
   const navigate = useNavigate();
@@ -31,7 +35,7 @@ export function LoginPage() {
     if (busy) return;
     setBusy(true);
     try {
-      const res = await apiRequest<LoginAnswer>("POST", "/auth/login", { body: { email: email.trim(), password }, noSessionRule: true });
+      const res = await call("POST /api/auth/login", { body: { email: email.trim(), password }, noSessionRule: true });
       setSession({ token: res.token, user: res.user });
       if (typeof res.dueDateWarningDays === "number") toast.warning(t("login.dueDateWarning", { count: res.dueDateWarningDays }), { durationMs: 6000 });
       navigate("/", { replace: true });
@@ -99,14 +103,20 @@ export function LoginPage() {
             <Button type="submit" variation="primary" isFullWidth isLoading={busy} loadingText={t("login.submitting")}>
               {t("login.submit")}
             </Button>
-            <Flex justifyContent="space-between" wrap="wrap" gap="0.5rem">
-              <ALink as={Link} to="/forgetpsw">
-                {t("login.forgot")}
-              </ALink>
-              <ALink as={Link} to="/signup">
-                {t("login.signup")}
-              </ALink>
-            </Flex>
+            {(forgot || signup) && (
+              <Flex justifyContent="space-between" wrap="wrap" gap="0.5rem">
+                {forgot && (
+                  <ALink as={Link} to="/forgetpsw">
+                    {t("login.forgot")}
+                  </ALink>
+                )}
+                {signup && (
+                  <ALink as={Link} to="/signup">
+                    {t("login.signup")}
+                  </ALink>
+                )}
+              </Flex>
+            )}
           </Flex>
         </form>
       </Card>

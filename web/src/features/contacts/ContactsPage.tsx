@@ -24,6 +24,12 @@ import { formatContactNumber } from "./phone.ts";
 
 const toastOpts = { durationMs: ATTENDANCE_TOAST_MS };
 
+/** `HH:mm` of an ISO time, in the browser's zone (the "Última interação" column shows the date and this). */
+const clock = (iso: string) => {
+  const d = new Date(iso);
+  return `${String(d.getHours()).padStart(2, "0")}:${String(d.getMinutes()).padStart(2, "0")}`;
+};
+
 export function ContactsPage() {
   const { t } = useTranslation();
   const toast = useToast();
@@ -143,7 +149,9 @@ export function ContactsPage() {
               {number}
             </TableCell>
             <TableCell className="hide-narrow cell-wrap">{c.email}</TableCell>
-            <TableCell className="hide-narrow">{c.lastInteractionAt ? formatDate(c.lastInteractionAt) : "—"}</TableCell>
+            <TableCell className="hide-narrow" data-testid="contact-last-interaction">
+              {c.lastInteractionAt ? <time dateTime={c.lastInteractionAt}>{`${formatDate(c.lastInteractionAt)} ${clock(c.lastInteractionAt)}`}</time> : "—"}
+            </TableCell>
             <TableCell className="hide-narrow">
               <span className={`contacts-badge ${c.active ? "active" : ""}`}>{c.active ? t("contacts.active") : t("contacts.inactive")}</span>
             </TableCell>

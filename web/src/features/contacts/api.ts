@@ -6,7 +6,6 @@
  */
 import { useInfiniteQuery, useQuery, type QueryClient } from "@tanstack/react-query";
 import type { ContactItem } from "@atende/shared/contacts/schema";
-import { apiRequest } from "../../api/client.ts";
 import { call } from "../../api/operations.ts";
 import { isStale, pagedCache, useCrudMutations, type CrudCalls, type EntityCache } from "../../ui/kit/crud.ts";
 
@@ -32,7 +31,7 @@ export const contactsKeys = { ...contactsPages.keys, one: (id: number) => ["cont
 export function useContactPages(search: string) {
   return useInfiniteQuery({
     queryKey: contactsKeys.pages(search),
-    queryFn: ({ pageParam }) => apiRequest<ContactsPage>("GET", "/contacts", { query: { searchParam: search, cursor: pageParam } }),
+    queryFn: ({ pageParam }) => call("GET /api/contacts", { query: { searchParam: search, cursor: pageParam } }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => (last.hasMore && last.nextCursor ? last.nextCursor : undefined),
   });

@@ -2,79 +2,32 @@
  * /sandbox — the sandbox phone (DESIGN.md §4; issue 4 §5), local stack only: a person plays the customers of one
  * connection. Pick a connection, see its QR and scan it; pick or type a contact (number and name); chat as that
  * contact in a phone-like view with text, image, audio, location and vCard, edit or delete own messages, react to the
- * agent's; the agent's replies arrive (polled from `/sim/.../sent`) and this phone sends their receipts itself
- * (delivered on arrival, read while the page is visible), so the agent sees real ticks and the phone shows them.
+ * agent's; the thread is what the simulated network carried (polled from `/sim/.../thread`, both sides, so a reload
+ * or another tab shows the same conversation, messages sent through `/sim` included) and this phone sends the agent's
+ * messages' receipts itself (delivered on arrival, read while the page is visible), so the agent sees real ticks and
+ * the phone shows them. The vCard and the edit use the kit's form dialog.
  */
+import { TextField } from "@aws-amplify/ui-react";
 import { QRCodeSVG } from "qrcode.react";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useQuery } from "@tanstack/react-query";
 import { useSearchParams } from "react-router-dom";
-import { apiRequest } from "../../api/client.ts";
+import { call } from "../../api/operations.ts";
 import { useSession } from "../../api/session.ts";
 import { useToast } from "../../ui/Toast.tsx";
-import type { Whatsapp } from "../connections/api.ts";
+import { FormDialog, rules } from "../../ui/kit/index.ts";
 import { formatPhone, timeOf } from "../tickets/format.ts";
 import { WhatsappText } from "../tickets/WhatsappText.tsx";
-import { fileToBase64, simEdit, simReceipts, simRevoke, simScan, simSend, simSent, simState, type SentRecord, type SimInboundBody } from "./api.ts";
+import { fileToBase64, simEdit, simReceipts, simRevoke, simScan, simSend, simState, simThread, type SimInboundBody, type ThreadMessage } from "./api.ts";
 
-type Kind = "text" | "image" | "audio" | "video" | "document" | "location" | "vcard" | "sticker";
-interface PhoneMsg {
-  id: string;
-  mine: boolean;
-  kind: Kind;
-  text: string;
-  at: string;
-  edited?: boolean;
-  deleted?: boolean;
-  reactions?: string[];
-  status?: number;
-}
+type Kind = ThreadMessage["kind"];
 interface SavedContact {
   number: string;
   name: string;
 }
 
 const POLL_MS = 1000;
-const chatKey = (wid: number, number: string) => `sandbox.chat.${wid}.${number}`;
-const loadChat = (wid: number, number: string): PhoneMsg[] => {
-  try {
-    return JSON.parse(localStorage.getItem(chatKey(wid, number)) ?? "[]") as PhoneMsg[];
-  } catch {
-    return [];
-  }
-};
-
-/** Turns the agents' sent records of one chat into phone messages (edits, deletes and reactions applied to targets). */
-export function agentMessages(sent: SentRecord[], number: string): { list: PhoneMsg[]; reactions: Map<string, string> } {
-  const jid = `${number}@s.whatsapp.net`;
-  const list: PhoneMsg[] = [];
-  const reactions = new Map<string, string>();
-  for (const r of sent.filter((x) => x.jid.split(":")[0].split("@")[0] === number || x.jid === jid)) {
-    const c = r.content ?? {};
-    const react = c.react as { key?: { id?: string }; text?: string } | undefined;
-    const del = c.delete as { id?: string } | undefined;
-    const edit = c.edit as { id?: string } | undefined;
-    if (react?.key?.id) {
-      reactions.set(react.key.id, react.text ?? "");
-      continue;
-    }
-    if (del?.id) {
-      const m = list.find((x) => x.id === del.id);
-      if (m) m.deleted = true;
-      continue;
-    }
-    if (edit?.id) {
-      const m = list.find((x) => x.id === edit.id);
-      if (m) Object.assign(m, { text: String(c.text ?? m.text), edited: true });
-      continue;
-    }
-    const kind: Kind = c.image ? "image" : c.audio ? "audio" : c.video ? "video" : c.document ? "document" : c.sticker ? "sticker" : c.location ? "location" : c.contacts ? "vcard" : "text";
-    const text = String(c.text ?? c.caption ?? c.fileName ?? (kind === "vcard" ? ((c.contacts as { displayName?: string })?.displayName ?? "") : ""));
-    list.push({ id: r.id, mine: false, kind, text, at: r.at });
-  }
-  return { list, reactions };
-}
 
 const ICON: Record<Kind, string> = { text: "", image: "📷", audio: "🎤", video: "🎬", document: "📄", location: "📍", vcard: "👤", sticker: "🏷️" };
 
@@ -85,7 +38,7 @@ export function SandboxPage() {
   const [params, setParams] = useSearchParams();
   const wid = Number(params.get("whatsappId") ?? "") || 0;
   const [widInput, setWidInput] = useState(wid ? String(wid) : "");
-  const connections = useQuery({ queryKey: ["sandbox", "whatsapps"], enabled: !!session, queryFn: () => apiRequest<Whatsapp[]>("GET", "/whatsapp") });
+  const connections = useQuery({ queryKey: ["sandbox", "whatsapps"], enabled: !!session, queryFn: () => call("GET /api/whatsapp") });
   const state = useQuery({ queryKey: ["sandbox", "state", wid], enabled: wid > 0, queryFn: () => simState(wid), refetchInterval: 1500, retry: false });
   const [contacts, setContacts] = useState<SavedContact[]>(() => JSON.parse(localStorage.getItem("sandbox.contacts") ?? "[]") as SavedContact[]);
   const [number, setNumber] = useState(params.get("number") ?? contacts[0]?.number ?? "5511988887777");
@@ -131,7 +84,7 @@ export function SandboxPage() {
                 pick(Number(widInput));
               }}
             >
-              <input className="text-input" inputMode="numeric" value={widInput} onChange={(e) => setWidInput(e.target.value.replace(/\D/g, ""))} placeholder="id" aria-label={t("sandbox.connectionId")} />
+              <input className="text-input" inputMode="numeric" value={widInput} onChange={(e) => setWidInput(e.target.value.replace(/\D/g, ""))} aria-label={t("sandbox.connectionId")} />
               <button type="submit" className="btn-secondary">
                 {t("sandbox.use")}
               </button>
@@ -215,20 +168,24 @@ export function SandboxPage() {
   );
 }
 
+const { z } = rules;
+const vcardSchema = z.object({ name: rules.name(1, 50), number: z.string().trim().regex(/^\+?[\d\s()-]{8,25}$/, "validation.invalidNumber") });
+const editSchema = z.object({ text: rules.name(1, 4096) });
+
 /** The customer's phone, chatting with the connection's business (`business`: the connection's name when known). */
 function Phone({ wid, business, number, name }: { wid: number; business?: string; number: string; name: string }) {
   const { t } = useTranslation();
   const toast = useToast();
-  const [mine, setMine] = useState<PhoneMsg[]>(() => loadChat(wid, number));
   const [text, setText] = useState("");
   const [busy, setBusy] = useState(false);
+  const [vcardOpen, setVcardOpen] = useState(false);
+  const [editing, setEditing] = useState<ThreadMessage | null>(null);
   const [statuses, setStatuses] = useState<Record<string, number>>({});
   const acked = useRef(new Map<string, number>());
   const bodyRef = useRef<HTMLDivElement>(null);
   const fileRef = useRef<HTMLInputElement>(null);
-  const sent = useQuery({ queryKey: ["sandbox", "sent", wid], queryFn: () => simSent(wid), refetchInterval: POLL_MS });
-
-  useEffect(() => localStorage.setItem(chatKey(wid, number), JSON.stringify(mine.slice(-200))), [mine, wid, number]);
+  const thread = useQuery({ queryKey: ["sandbox", "thread", wid, number], queryFn: () => simThread(wid, number), refetchInterval: POLL_MS });
+  const refresh = () => void thread.refetch();
 
   // This phone confirms delivery and reading itself while open (automatic receipts off; back on when it closes).
   useEffect(() => {
@@ -236,10 +193,11 @@ function Phone({ wid, business, number, name }: { wid: number; business?: string
     return () => void simReceipts(wid, { auto: true }, true).catch(() => undefined);
   }, [wid]);
 
-  const { list: agent, reactions } = useMemo(() => agentMessages(sent.data ?? [], number), [sent.data, number]);
+  const all = useMemo(() => (thread.data ?? []).map((m) => (m.mine ? m : { ...m, status: statuses[m.id] ?? 2 })), [thread.data, statuses]);
   useEffect(() => {
     const visible = document.visibilityState === "visible";
-    for (const m of agent) {
+    for (const m of thread.data ?? []) {
+      if (m.mine) continue;
       const have = acked.current.get(m.id) ?? 0;
       const want = visible ? 4 : 3;
       if (have >= want) continue;
@@ -254,30 +212,22 @@ function Phone({ wid, business, number, name }: { wid: number; business?: string
         }
       })();
     }
-  }, [agent, wid]);
+  }, [thread.data, wid]);
   useEffect(() => {
-    const on = () => document.visibilityState === "visible" && void sent.refetch();
+    const on = () => document.visibilityState === "visible" && void thread.refetch();
     document.addEventListener("visibilitychange", on);
     return () => document.removeEventListener("visibilitychange", on);
-  }, [sent]);
-
-  const all = useMemo(
-    () =>
-      [...mine.map((m) => ({ ...m, reactions: reactions.has(m.id) && reactions.get(m.id) ? [reactions.get(m.id)!] : [] })), ...agent.map((m) => ({ ...m, status: statuses[m.id] ?? 2 }))].sort((a, b) =>
-        a.at < b.at ? -1 : a.at > b.at ? 1 : 0,
-      ),
-    [mine, agent, reactions, statuses],
-  );
+  }, [thread]);
   useEffect(() => {
     const el = bodyRef.current;
     if (el) el.scrollTop = el.scrollHeight;
   }, [all.length]);
 
-  const deliver = async (body: Omit<SimInboundBody, "from" | "pushName">, local: Omit<PhoneMsg, "id" | "mine" | "at">) => {
+  const deliver = async (body: Omit<SimInboundBody, "from" | "pushName">) => {
     setBusy(true);
     try {
-      const r = await simSend(wid, { from: number, pushName: name, ...body });
-      setMine((xs) => [...xs, { id: r.id, mine: true, at: new Date().toISOString(), status: 1, ...local }]);
+      await simSend(wid, { from: number, pushName: name, ...body });
+      refresh();
       return true;
     } catch (e) {
       toast.error(`${t("sandbox.sendFailed")}: ${(e as Error).message}`);
@@ -290,7 +240,7 @@ function Phone({ wid, business, number, name }: { wid: number; business?: string
     const v = text.trim();
     if (!v) return;
     setText("");
-    if (!(await deliver({ text: v }, { kind: "text", text: v }))) setText(v);
+    if (!(await deliver({ text: v }))) setText(v);
   };
   const sendFile = async (f: File) => {
     const b64 = await fileToBase64(f);
@@ -300,39 +250,32 @@ function Phone({ wid, business, number, name }: { wid: number; business?: string
     if (kind === "audio") body.ptt = true;
     if (kind !== "audio" && text.trim()) body.caption = text.trim();
     if (body.caption) setText("");
-    if (!(await deliver(body, { kind, text: kind === "document" ? f.name : (body.caption ?? "") })) && body.caption) setText(body.caption);
+    if (!(await deliver(body)) && body.caption) setText(body.caption);
   };
-  const sendLocation = () =>
-    void deliver({ location: { degreesLatitude: -23.5614, degreesLongitude: -46.6559, name: "Av. Paulista", address: "São Paulo - SP" } }, { kind: "location", text: "Av. Paulista" });
-  const sendVcard = () => {
-    const vname = window.prompt(t("sandbox.vcardName"), "Maria Souza");
-    if (!vname) return;
-    const vnum = (window.prompt(t("sandbox.vcardNumber"), "5511977776666") ?? "").replace(/\D/g, "");
-    if (!vnum) return;
-    const vcard = `BEGIN:VCARD\nVERSION:3.0\nFN:${vname}\nTEL;type=CELL;type=VOICE;waid=${vnum}:+${vnum}\nEND:VCARD`;
-    void deliver({ vcard }, { kind: "vcard", text: vname });
+  const sendLocation = () => void deliver({ location: { degreesLatitude: -23.5614, degreesLongitude: -46.6559, name: "Av. Paulista", address: "São Paulo - SP" } });
+  const sendVcard = async (v: { name: string; number: string }) => {
+    const vnum = v.number.replace(/\D/g, "");
+    const vcard = `BEGIN:VCARD\nVERSION:3.0\nFN:${v.name}\nTEL;type=CELL;type=VOICE;waid=${vnum}:+${vnum}\nEND:VCARD`;
+    await simSend(wid, { from: number, pushName: name, vcard });
+    refresh();
   };
-  const edit = async (m: PhoneMsg) => {
-    const v = window.prompt(t("sandbox.editPrompt"), m.text);
-    if (!v || !v.trim() || v === m.text) return;
-    try {
-      await simEdit(wid, number, name, m.id, v.trim());
-      setMine((xs) => xs.map((x) => (x.id === m.id ? { ...x, text: v.trim(), edited: true } : x)));
-    } catch (e) {
-      toast.error((e as Error).message);
-    }
+  const saveEdit = async (m: ThreadMessage, v: string) => {
+    if (v === m.text) return;
+    await simEdit(wid, number, name, m.id, v);
+    refresh();
   };
-  const revoke = async (m: PhoneMsg) => {
+  const revoke = async (m: ThreadMessage) => {
     try {
       await simRevoke(wid, number, name, m.id);
-      setMine((xs) => xs.map((x) => (x.id === m.id ? { ...x, deleted: true } : x)));
+      refresh();
     } catch (e) {
       toast.error((e as Error).message);
     }
   };
-  const react = async (m: PhoneMsg) => {
+  const react = async (m: ThreadMessage) => {
     try {
       await simSend(wid, { from: number, pushName: name, reaction: { messageId: m.id, emoji: "👍" } });
+      refresh();
     } catch (e) {
       toast.error((e as Error).message);
     }
@@ -367,9 +310,9 @@ function Phone({ wid, business, number, name }: { wid: number; business?: string
               <div className="msg-meta">
                 {m.edited && !m.deleted && <span className="msg-flag">{t("tickets.messages.edited")}</span>}
                 <time dateTime={m.at}>{timeOf(m.at)}</time>
-                {!m.mine && (
-                  <span className={`ticks ${m.status! >= 4 ? "ticks-read" : ""}`} data-testid="phone-ticks" data-status={m.status}>
-                    {m.status! >= 3 ? "✓✓" : "✓"}
+                {"status" in m && (
+                  <span className={`ticks ${m.status >= 4 ? "ticks-read" : ""}`} data-testid="phone-ticks" data-status={m.status}>
+                    {m.status >= 3 ? "✓✓" : "✓"}
                   </span>
                 )}
                 {m.mine && <span className="ticks">✓</span>}
@@ -377,7 +320,7 @@ function Phone({ wid, business, number, name }: { wid: number; business?: string
               {!m.deleted && (
                 <div className="phone-msg-actions">
                   {m.mine && m.kind === "text" && (
-                    <button type="button" className="chip-button" onClick={() => void edit(m)} data-testid="phone-edit">
+                    <button type="button" className="chip-button" onClick={() => setEditing(m)} data-testid="phone-edit">
                       {t("sandbox.edit")}
                     </button>
                   )}
@@ -396,9 +339,9 @@ function Phone({ wid, business, number, name }: { wid: number; business?: string
             </div>
             {!!m.reactions?.length && (
               <div className="reactions" data-testid="phone-reactions">
-                {m.reactions.map((r, i) => (
-                  <span key={i} className="reaction">
-                    {r}
+                {m.reactions.map((r) => (
+                  <span key={r.mine ? "mine" : "theirs"} className="reaction">
+                    {r.emoji}
                   </span>
                 ))}
               </div>
@@ -425,7 +368,7 @@ function Phone({ wid, business, number, name }: { wid: number; business?: string
         <button type="button" className="icon-btn" onClick={sendLocation} aria-label={t("sandbox.location")} disabled={busy}>
           📍
         </button>
-        <button type="button" className="icon-btn" onClick={sendVcard} aria-label={t("sandbox.vcard")} disabled={busy}>
+        <button type="button" className="icon-btn" onClick={() => setVcardOpen(true)} aria-label={t("sandbox.vcard")} disabled={busy} data-testid="phone-vcard">
           👤
         </button>
         <textarea
@@ -447,6 +390,37 @@ function Phone({ wid, business, number, name }: { wid: number; business?: string
           ➤
         </button>
       </div>
+      <FormDialog
+        open={vcardOpen}
+        title={t("sandbox.vcard")}
+        onClose={() => setVcardOpen(false)}
+        schema={vcardSchema}
+        initial={() => ({ name: "Maria Souza", number: "5511977776666" })}
+        onSubmit={sendVcard}
+        successText={t("sandbox.vcardSent")}
+        toastMs={2000}
+        saveTestId="phone-vcard-send"
+      >
+        {(f) => (
+          <>
+            <TextField label={t("sandbox.vcardName")} {...f.text("name")} isRequired autoFocus />
+            <TextField label={t("sandbox.vcardNumber")} inputMode="tel" {...f.text("number")} isRequired />
+          </>
+        )}
+      </FormDialog>
+      <FormDialog
+        open={!!editing}
+        title={t("sandbox.editTitle")}
+        onClose={() => setEditing(null)}
+        schema={editSchema}
+        initial={() => ({ text: editing?.text ?? "" })}
+        onSubmit={(v) => (editing ? saveEdit(editing, v.text) : Promise.resolve())}
+        successText={t("sandbox.edited")}
+        toastMs={2000}
+        saveTestId="phone-edit-save"
+      >
+        {(f) => <TextField label={t("sandbox.editPrompt")} {...f.text("text")} isRequired autoFocus />}
+      </FormDialog>
     </div>
   );
 }

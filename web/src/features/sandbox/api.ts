@@ -5,7 +5,9 @@
  * - `simState(id)` GET `/sim/whatsapp/{id}` → `{qrcode, open}`; `simScan(id, number?)` POST `/scan` → `{number}`;
  * - `simSend(id, body)` POST `/messages` (text | base64 media | location | vcard | reaction | quotedId) → `{id}`;
  * - `simEvent(id, event, data)` POST `/events` (raw Baileys events: customer edits and deletes);
- * - `simSent(id)` GET `/sent` → what the agents sent; `simReceipts(id, body)` POST `/receipts`.
+ * - `simSent(id)` GET `/sent` → what the agents sent; `simReceipts(id, body)` POST `/receipts`;
+ * - `simThread(id, number)` GET `/thread?number=` → the chat with that number as the customer's phone shows it, both
+ *   sides (kept by the simulated network, so a reload gets the customer's own messages and reactions back).
  * @throws SimHttpError with the `{"error"}` code of a non-2xx answer.
  */
 export class SimHttpError extends Error {
@@ -62,6 +64,19 @@ export interface SentRecord {
   at: string;
 }
 
+/** One bubble of the customer's phone (`session-runner/src/transport/sim-thread.ts`). `mine`: sent by the customer. */
+export interface ThreadMessage {
+  id: string;
+  mine: boolean;
+  kind: "text" | "image" | "audio" | "video" | "document" | "location" | "vcard" | "sticker";
+  text: string;
+  at: string;
+  edited: boolean;
+  deleted: boolean;
+  reactions: { mine: boolean; emoji: string }[];
+}
+
+export const simThread = (id: number, number: string) => call<ThreadMessage[]>("GET", `${id}/thread?number=${encodeURIComponent(number)}`);
 export const simState = (id: number) => call<{ qrcode: string; open: boolean }>("GET", `${id}`);
 export const simScan = (id: number, number?: string) => call<{ number: string }>("POST", `${id}/scan`, number ? { number } : {});
 export const simSend = (id: number, body: SimInboundBody) => call<{ id: string; handled: boolean }>("POST", `${id}/messages`, body);

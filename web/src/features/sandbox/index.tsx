@@ -20,6 +20,6 @@ export const sandboxFeature: Feature | null = SANDBOX_ENABLED
       routes: [],
       publicRoutes: [{ path: "/sandbox", element: <SandboxPage /> }],
       access: ADMIN_ONLY,
-      menu: { path: "/sandbox", labelKey: "menu.sandbox", group: "administration", order: 90 },
+      menu: { path: "/sandbox", labelKey: "menu.sandbox", group: "administration", order: 90, newTab: true },
     }
   : null;

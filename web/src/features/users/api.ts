@@ -6,13 +6,12 @@
  *   the kit's `useCrudMutations`, updating the caches as the realtime frames do (`cache.ts`).
  */
 import { useQuery } from "@tanstack/react-query";
-import { apiRequest } from "../../api/client.ts";
 import { call } from "../../api/operations.ts";
 import { useCrudMutations, useNumberedPages, type CrudCalls } from "../../ui/kit/crud.ts";
 import { usersCache, usersKeys } from "./cache.ts";
-import type { User, UserForm, UsersPage } from "./types.ts";
+import type { User, UserForm } from "./types.ts";
 
-export const useUsersPages = (search: string) => useNumberedPages(usersCache, "/users", search, (path, query) => apiRequest<UsersPage>("GET", path, { query }));
+export const useUsersPages = (search: string) => useNumberedPages(usersCache, "/users", search, (_path, query) => call("GET /api/users", { query }));
 
 export function useUserList() {
   return useQuery({ queryKey: usersKeys.list(), queryFn: () => call("GET /api/users/list") });
