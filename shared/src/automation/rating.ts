@@ -17,14 +17,12 @@
  * timer, an agent closing it) wins; the others change nothing.
  */
 import { nowIso } from "../common.ts";
-import { tableName } from "../db/client.ts";
-import { keys } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
 import { defineEvents, dispatch } from "../events/index.ts";
 import { counterFacts, outboxPut } from "../events/outbox.ts";
 import { log } from "../log.ts";
 import { getSetting } from "../settings/service.ts";
-import { getTicketItem, writeTicketTransition } from "../tickets/repository.ts";
+import { getTicketItem, ticketRatingPut, writeTicketTransition } from "../tickets/repository.ts";
 import { TicketItem } from "../tickets/schema.ts";
 import { cancelTimer, registerTimerKind, scheduleTimer, setTimerFlagOnce } from "../timers/index.ts";
 import { getWhatsappItem } from "../whatsapp/repository.ts";
@@ -102,13 +100,7 @@ export async function finishRating(companyId: number, ticketId: number, ratingAt
   const rating = rate != null && prev.userId != null ? TicketRating.parse({ companyId, ticketId, userId: prev.userId, rate, ratingAt, at }) : null;
   const extra = rating
     ? [
-        {
-          Put: {
-            TableName: tableName(),
-            Item: { ...keys.ticketRating(companyId, ticketId, ratingAt), _type: "ticketRating", ...rating },
-            ConditionExpression: "attribute_not_exists(PK)",
-          },
-        },
+        ticketRatingPut(rating),
         ...outboxPut(counterFacts.rating(rating)),
       ]
     : [];

@@ -3,13 +3,10 @@
  * the weekly schedules used when setting `scheduleType` is `company`, and the company's IANA time zone in which
  * hours are evaluated.
  */
-import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import type { AuthContext } from "../auth/tokens.ts";
-import { ddb, tableName } from "../db/client.ts";
-import { isConditionFailed } from "../db/errors.ts";
-import { keys } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
-import { CompanyItem, type UpdateSchedulesBody } from "./schema.ts";
+import { updateCompanyFields } from "./repository.ts";
+import type { CompanyItem, UpdateSchedulesBody } from "./schema.ts";
 
 const DAY_ORDER = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
 
@@ -33,23 +30,6 @@ export async function updateCompanySchedules(
     .sort((a, b) => DAY_ORDER.indexOf(a.weekdayEn) - DAY_ORDER.indexOf(b.weekdayEn));
   const set: Record<string, unknown> = { schedules, updatedAt: new Date().toISOString() };
   if (body.timezone) set.timezone = body.timezone;
-  const entries = Object.entries(set);
-  try {
-    const out = await ddb().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.company(companyId),
-        UpdateExpression: `SET ${entries.map(([k]) => `#${k} = :${k}`).join(", ")}`,
-        ConditionExpression: "attribute_exists(PK)",
-        ExpressionAttributeNames: Object.fromEntries(entries.map(([k]) => [`#${k}`, k])),
-        ExpressionAttributeValues: Object.fromEntries(entries.map(([k, v]) => [`:${k}`, v])),
-        ReturnValues: "ALL_NEW",
-      }),
-    );
-    const c = CompanyItem.parse(out.Attributes);
-    return { id: c.id, schedules: c.schedules, timezone: c.timezone };
-  } catch (err) {
-    if (isConditionFailed(err)) throw new AppError("ERR_NO_COMPANY_FOUND", 404);
-    throw err;
-  }
+  const c = await updateCompanyFields(companyId, set);
+  return { id: c.id, schedules: c.schedules, timezone: c.timezone };
 }

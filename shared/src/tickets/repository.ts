@@ -393,3 +393,17 @@ export async function deleteStaleMarker(companyId: number, whatsappId: number, c
 }
 
 export { pad };
+
+/**
+ * The transaction item that stores the rating of one ticket cycle, once (`C#<cid>#TK#<tid>` / `RATING#<ratingAt>`;
+ * issue 9 §4). Written with the transition that closes the ticket (`automation/rating.ts` passes it as `extra`).
+ */
+export function ticketRatingPut(rating: { companyId: number; ticketId: number; ratingAt: string } & Record<string, unknown>) {
+  return {
+    Put: {
+      TableName: tableName(),
+      Item: { ...keys.ticketRating(rating.companyId, rating.ticketId, rating.ratingAt), _type: "ticketRating", ...rating },
+      ConditionExpression: "attribute_not_exists(PK)",
+    },
+  };
+}

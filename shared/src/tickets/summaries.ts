@@ -25,7 +25,7 @@ import { ContactItem } from "../contacts/schema.ts";
 import type { Listener } from "../events/registry.ts";
 import { log } from "../log.ts";
 import { queryTagEdges } from "../tags/repository.ts";
-import "../tags/events.ts"; // the tag.* event types this listener handles
+import type {} from "../tags/events.ts"; // the tag.* event types this listener handles (types only: no import cycle)
 import { TicketItem } from "./schema.ts";
 
 /** `{id, name, color}`: a queue or tag as a row shows it. */

@@ -17,8 +17,9 @@
  * A process that dies between claim and settle leaves the item due at the claim's end: the tick retries it then. A
  * handler that keeps throwing is given up after {@link MAX_ATTEMPTS} (logged).
  */
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { ddb, tableName } from "../db/client.ts";
+import { queryPages } from "../db/query.ts";
 import { keys } from "../db/keys.ts";
 import { log } from "../log.ts";
 
@@ -204,20 +205,14 @@ export async function runDueTimers(
   const counts = { fired: 0, rescheduled: 0, lost: 0, failed: 0 };
   const upTo = `${iso(now)}\uffff`;
   for (let shard = 0; shard < TIMER_SHARDS; shard++) {
-    let start: Record<string, unknown> | undefined;
     let seen = 0;
-    do {
-      const page = await ddb().send(
-        new QueryCommand({
-          TableName: tableName(),
-          IndexName: "GSI1",
-          KeyConditionExpression: "GSI1PK = :pk AND GSI1SK <= :upTo",
-          ExpressionAttributeValues: { ":pk": keys.timerDuePK(shard), ":upTo": upTo },
-          ExclusiveStartKey: start,
-          Limit: 100,
-        }),
-      );
-      for (const it of page.Items ?? []) {
+    for await (const items of queryPages({
+      IndexName: "GSI1",
+      KeyConditionExpression: "GSI1PK = :pk AND GSI1SK <= :upTo",
+      ExpressionAttributeValues: { ":pk": keys.timerDuePK(shard), ":upTo": upTo },
+      Limit: 100,
+    })) {
+      for (const it of items) {
         seen++;
         const outcome = await fireOne(toTimer(it), now).catch((err) => {
           log("error", "timer claim failed", { err, kind: it.kind, ref: it.ref, companyId: it.companyId });
@@ -225,8 +220,8 @@ export async function runDueTimers(
         });
         if (outcome !== "unknown") counts[outcome]++;
       }
-      start = page.LastEvaluatedKey;
-    } while (start && seen < limitPerShard);
+      if (seen >= limitPerShard) break;
+    }
   }
   return counts;
 }

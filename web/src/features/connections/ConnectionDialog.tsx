@@ -2,7 +2,7 @@
  * Add/edit connection dialog (attendance.md §3 Whatsapp connection, §5 "Connection form: name required, 2 to 50") on
  * the kit's form dialog: name, default flag, queues, greeting/completion/out-of-hours/rating/inactivity messages, API
  * token, minutes to close open chats (expiresTicket), minutes to transfer and the target queue, bot queue time and max
- * uses. An empty name (or a missing greeting with more than one queue, `ERR_WAPP_GREETING_REQUIRED` under the field)
+ * uses, and the minutes a rating is awaited. An empty name (or a missing greeting with more than one queue, `ERR_WAPP_GREETING_REQUIRED` under the field)
  * focuses and scrolls to the field (issue 10 §4). The server's `ERR_WAPP_GREETING_REQUIRED`,
  * `ERR_NO_OTHER_WHATSAPP` and others show as translated toasts.
  */
@@ -14,7 +14,7 @@ import { QueueChecklist } from "../queues/QueueChecklist.tsx";
 import { useWhatsappMutations, type Whatsapp } from "./api.ts";
 
 const TEXTS = ["greetingMessage", "complationMessage", "outOfHoursMessage", "ratingMessage", "expiresInactiveMessage"] as const;
-const NUMS = ["expiresTicket", "timeToTransfer", "timeUseBotQueues", "maxUseBotQueues"] as const;
+const NUMS = ["expiresTicket", "timeToTransfer", "timeUseBotQueues", "maxUseBotQueues", "ratingWaitMinutes"] as const;
 
 const { z } = rules;
 /** A whole number ≥ 0 typed in a text box (empty counts as 0). */
@@ -38,6 +38,7 @@ const schema = z.object({
   timeToTransfer: minutes(),
   timeUseBotQueues: minutes(),
   maxUseBotQueues: minutes(),
+  ratingWaitMinutes: minutes().refine((v) => v >= 1, "validation.invalidNumber"),
   transferQueueId: z.number().nullable(),
 }).superRefine((v, ctx) => {
   // attendance.md §3: a connection with more than one queue needs a greeting (the bot's menu opens with it).
@@ -71,6 +72,7 @@ export function ConnectionDialog({ open, whatsapp: w, onClose }: { open: boolean
         timeToTransfer: String(w?.timeToTransfer ?? 0),
         timeUseBotQueues: String(w?.timeUseBotQueues ?? 0),
         maxUseBotQueues: String(w?.maxUseBotQueues ?? 3),
+        ratingWaitMinutes: String(w?.ratingWaitMinutes ?? 1440),
         transferQueueId: w?.transferQueueId ?? null,
       })}
       onSubmit={(form) => save.mutateAsync({ id: w?.id, form })}

@@ -52,6 +52,8 @@ export interface WhatsappForm {
   timeToTransfer: number;
   timeUseBotQueues: number;
   maxUseBotQueues: number;
+  /** Minutes a resolved ticket waits for the customer's rating before it closes without one (issue 9 §4). */
+  ratingWaitMinutes: number;
   transferQueueId: number | null;
 }
 

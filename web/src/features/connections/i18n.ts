@@ -38,6 +38,7 @@ const pt = {
   transferQueueId: "Fila de transferência",
   timeUseBotQueues: "Tempo do chatbot (minutos)",
   maxUseBotQueues: "Máximo de envios do chatbot",
+  ratingWaitMinutes: "Minutos aguardando a avaliação",
   status: { CONNECTED: "Conectado", qrcode: "Aguardando leitura do QR", PAIRING: "Pareando", DISCONNECTED: "Desconectado", TIMEOUT: "Tempo esgotado", OPENING: "Conectando" },
 };
 const en: typeof pt = {
@@ -77,6 +78,7 @@ const en: typeof pt = {
   transferQueueId: "Transfer queue",
   timeUseBotQueues: "Chatbot time (minutes)",
   maxUseBotQueues: "Chatbot max sends",
+  ratingWaitMinutes: "Minutes to wait for the rating",
   status: { CONNECTED: "Connected", qrcode: "Waiting for QR scan", PAIRING: "Pairing", DISCONNECTED: "Disconnected", TIMEOUT: "Timed out", OPENING: "Connecting" },
 };
 const es: typeof pt = {
@@ -116,6 +118,7 @@ const es: typeof pt = {
   transferQueueId: "Cola de transferencia",
   timeUseBotQueues: "Tiempo del chatbot (minutos)",
   maxUseBotQueues: "Máximo de envíos del chatbot",
+  ratingWaitMinutes: "Minutos esperando la evaluación",
   status: { CONNECTED: "Conectado", qrcode: "Esperando lectura del QR", PAIRING: "Emparejando", DISCONNECTED: "Desconectado", TIMEOUT: "Tiempo agotado", OPENING: "Conectando" },
 };
 

@@ -7,7 +7,7 @@
  */
 import { DELETED_MESSAGE_PREVIEW } from "@atende/shared/messages/schema";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { Ban } from "lucide-react";
+import { Ban, Star } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { NavLink, useNavigate } from "react-router-dom";
@@ -303,6 +303,11 @@ function TicketRow({ ticket, now, selected }: { ticket: Ticket; now: number; sel
             {ticket.whatsapp && <span className="tag">{ticket.whatsapp.name}</span>}
             {ticket.user && <span className="tag">{ticket.user.name}</span>}
             {ticket.isGroup && <span className="tag">{t("tickets.group")}</span>}
+            {ticket.ratingAt && (
+              <span className="tag rating-pending" data-testid="rating-pending">
+                <Star size={12} aria-hidden="true" /> {t("tickets.ratingPending")}
+              </span>
+            )}
             {ticket.tags?.map((tg) => (
               <TagChip key={tg.id} tag={tg} small />
             ))}
