@@ -201,8 +201,11 @@ describe("attendance screens in the browser", () => {
     const conv = agent.getByTestId("conversation");
     await conv.getByTestId("message").filter({ hasText: "Mensagem errada" }).waitFor();
 
-    phone.once("dialog", (d) => void d.accept("Quero 3 pizzas"));
     await phone.getByTestId("phone-mine").filter({ hasText: "Quero 2 pizzas" }).getByTestId("phone-edit").click();
+    const editDialog = phone.getByRole("dialog", { name: "Editar mensagem" });
+    await editDialog.getByRole("textbox", { name: /Novo texto da mensagem/ }).fill("Quero 3 pizzas");
+    await editDialog.getByTestId("phone-edit-save").click();
+    await editDialog.waitFor({ state: "hidden" });
     await phone.getByTestId("phone-mine").filter({ hasText: "Mensagem errada" }).getByTestId("phone-delete").click();
 
     const edited = conv.getByTestId("message").filter({ hasText: "Quero 3 pizzas" });

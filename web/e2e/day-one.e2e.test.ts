@@ -15,6 +15,7 @@ import { join } from "node:path";
 import type { Page, WebSocketRoute } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { REPO_ROOT } from "../../infra/local/src/stack.ts";
+import { userSockets } from "../../shared/src/realtime/connections.ts";
 import { makeCompany, makeUser, type TestUser } from "../../test/helpers.ts";
 import { TEST_MS, useBrowserStack } from "./harness.ts";
 
@@ -41,6 +42,8 @@ describe("day one, outside the conversation", () => {
     const second = await newPage(agentCtx); // a second tab of the same browser: same session, its own socket
     await second.goto(`${e2e.stack.url}/tickets`);
     await second.getByTestId("greeting").waitFor();
+    // The second tab's socket is registered (the stack runs in this process) before the first tab goes.
+    await until(async () => ((await userSockets(companyId, agent.id)).length >= 2 ? true : null), "the agent's two sockets");
 
     await first.close();
     await page.waitForTimeout(1500);

@@ -404,6 +404,8 @@ const expectations: Record<string, () => Promise<void>> = {
   },
   "call/call-offer-voice-isgroup-false.json": async () => {
     const s = await scenario();
+    // A company that takes calls: only the call log (refused calls also get the automatic answer, automation tests).
+    await setSetting(s.cid, "call", "enabled");
     await s.feed("call/call-offer-voice-isgroup-false.json");
     const { message, ticket, contact } = await single(s);
     expect(message).toMatchObject({ id: "926709D7F80BC41B73AC2C1801536437", mediaType: "call_log", body: "Chamada de voz recebida", fromMe: false, waTimestamp: "2025-05-16T17:24:17.000Z" });
