@@ -263,6 +263,8 @@ describe("timers as the customer sees them", { timeout: 180_000 }, () => {
     await customerWrites(whatsappId, phone, "oi");
     const t = await ticketOf(companyId, phone);
     expect(t).toMatchObject({ status: "pending", queueId: null });
+    // Two queues: the bot's greeting and menu reach the phone first; count from there.
+    await receivedN(whatsappId, phone, 1);
     const before = (await received(whatsappId, phone)).length;
 
     await tickAt(Date.now() + 3 * MIN);
