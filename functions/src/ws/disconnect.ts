@@ -4,6 +4,7 @@
  */
 import { log } from "@atende/shared/log";
 import { unregisterSocket, userSockets } from "@atende/shared/realtime/connections";
+import { schedulePresenceCheck } from "@atende/shared/realtime/presence";
 import { setUserOnline } from "@atende/shared/users/service";
 import type { WsEvent, WsResult } from "./event.ts";
 
@@ -13,9 +14,11 @@ export async function handler(event: WsEvent): Promise<WsResult> {
   if (!reg) return { statusCode: 200 };
   const others = (await userSockets(reg.companyId, reg.userId)).filter((m) => m.connectionId !== connectionId);
   if (!others.length) {
-    await setUserOnline(reg.companyId, reg.userId, false).catch((err) =>
-      log("warn", "ws $disconnect: cannot set user offline", { companyId: reg.companyId, userId: reg.userId, err }),
-    );
+    await setUserOnline(reg.companyId, reg.userId, false).catch(async (err) => {
+      log("warn", "ws $disconnect: cannot set user offline", { companyId: reg.companyId, userId: reg.userId, err });
+      // The next tick's presence check tries again.
+      await schedulePresenceCheck(reg.companyId, reg.userId).catch(() => undefined);
+    });
   }
   return { statusCode: 200 };
 }

@@ -9,10 +9,11 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { z } from "zod";
 import { ddb, tableName } from "../db/client.ts";
-import { queryAll, scanPages } from "../db/query.ts";
+import { scanPages } from "../db/query.ts";
 import { isConditionFailed } from "../db/errors.ts";
 import { keys } from "../db/keys.ts";
 import { companySockets, disconnectSocket, removeSocket, type SocketMember } from "./publish.ts";
+import { schedulePresenceCheck } from "./presence.ts";
 
 /** API Gateway closes a WebSocket after 2 h; registrations live 15 min longer so a late `$disconnect` still finds them. */
 export const SOCKET_TTL_SECONDS = 2 * 3600 + 15 * 60;
@@ -52,7 +53,10 @@ export interface SocketOwner {
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
-/** Registers a freshly connected socket (both items, one transaction). `now` in ms, for tests. */
+/**
+ * Registers a freshly connected socket (both items, one transaction) and moves the user's presence check to the
+ * registration's expiry (`./presence.ts`). `now` in ms, for tests.
+ */
 export async function registerSocket(connectionId: string, owner: SocketOwner, now = Date.now()): Promise<void> {
   const expiresAt = Math.floor(now / 1000) + SOCKET_TTL_SECONDS;
   const member: SocketMember = {
@@ -87,6 +91,8 @@ export async function registerSocket(connectionId: string, owner: SocketOwner, n
       ],
     }),
   );
+  // The user's presence check falls due when this (their newest) registration runs out (`./presence.ts`).
+  await schedulePresenceCheck(owner.companyId, owner.userId, expiresAt * 1000);
 }
 
 /** The live registration of a connection id, or undefined when unknown or expired. */
@@ -149,29 +155,6 @@ export async function unregisterSocket(connectionId: string): Promise<Connection
   return item;
 }
 
-/** Ids of every company (GSI1 `COMPANIES`), for sweeps that visit all tenants. */
-export async function listCompanyIds(): Promise<number[]> {
-  const items = await queryAll({
-    IndexName: "GSI1",
-    KeyConditionExpression: "GSI1PK = :pk",
-    ExpressionAttributeValues: { ":pk": keys.companiesIndex(0).GSI1PK },
-    ProjectionExpression: "id",
-  });
-  return items.flatMap((it) => (typeof it.id === "number" ? [it.id] : []));
-}
-
-/** Ids of the company's users whose `online` flag is true (the company partition is small and bounded). */
-export async function listOnlineUserIds(companyId: number): Promise<number[]> {
-  const items = await queryAll({
-    KeyConditionExpression: "PK = :pk AND begins_with(SK, :user)",
-    FilterExpression: "#online = :yes",
-    ExpressionAttributeNames: { "#online": "online" },
-    ExpressionAttributeValues: { ":pk": keys.companyPartition(companyId), ":user": keys.user(companyId, 0).SK.replace(/\d+$/, ""), ":yes": true },
-    ProjectionExpression: "id",
-  });
-  return items.flatMap((it) => (typeof it.id === "number" ? [it.id] : []));
-}
-
 /**
  * Ids of every registered connection, live or not. A full-table Scan: for the local stack only, where no socket
  * survives a restart, so every registration found at start is stale.
@@ -209,6 +192,7 @@ export async function syncUserSockets(companyId: number, userId: number, change:
     if (access === null || (minTokenVersion != null && (m.tokenVersion ?? -1) < minTokenVersion)) {
       await disconnectSocket(m.connectionId);
       await removeSocket(companyId, m.connectionId);
+      await schedulePresenceCheck(companyId, userId);
       closed++;
       continue;
     }

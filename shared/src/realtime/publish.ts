@@ -13,6 +13,7 @@ import { getConfig } from "../config.ts";
 import { keys } from "../db/keys.ts";
 import { queryPages } from "../db/query.ts";
 import { log } from "../log.ts";
+import { schedulePresenceCheck } from "./presence.ts";
 import { can, isAdminLike, type Permission } from "../access/permissions.ts";
 import { canSee, type SeenTicket, type VisibilitySettings } from "../access/tickets.ts";
 import { visibilitySettings } from "../settings/repository.ts";
@@ -168,6 +169,8 @@ export async function sendFrames(companyId: number, frames: OutboundFrame[]): Pr
           if (status === 410 || (err as Error).name === "GoneException") {
             gone.add(m.connectionId);
             await removeSocket(companyId, m.connectionId).catch(() => undefined);
+            // Gone without `$disconnect` reaching us: the next tick checks whether the user is still online.
+            await schedulePresenceCheck(companyId, m.userId).catch(() => undefined);
           } else {
             log("warn", "realtime: post failed", { companyId, connectionId: m.connectionId, err });
           }
