@@ -14,11 +14,12 @@
  *   a message word, matching and not, at `--searchSizes` tickets of 5 messages each (target p99 ≤ 50 ms, flat), with
  *   the same latency, requests/s and CPU-per-request columns as the tabs, and the items the index adds per message write;
  * - faults (issue 8): inbound messages/s while 5% of DynamoDB calls fail (throttling, 5xx, conflicts), with the
- *   parked ones re-driven and every message counted as stored; and the peak RSS of this process (which hosts the
- *   ingest) under a media storm: a 1.5 GB document announcement and 50 images of 1 MiB at once.
+ *   parked ones re-driven and every message counted as stored.
  * - ratio (issue 8 "Proof, overall"; `scripts/bench/ingest-ratio.ts`): ingest rate over DynamoDB Local's rate for the
  *   ingest's bare 4-item transaction, alternated in one run (target ≥ 0.8), and DynamoDB calls per message by purpose;
- * - storm (issue 8 §3): the media storm through the simulator and the session runner (see `mediaStorm`).
+ * - storm (issue 8 §3; `scripts/bench/storm.ts`): a 1.5 GB document announcement and 50 images of 1 MiB at once through
+ *   the simulator, the session runner in its own process: its peak RSS from the OS against the stated bound, what was
+ *   stored, and round trips of another session of the same runner meanwhile.
  * Usage: `npm run bench [-- --sizes=1000,10000,100000] [-- --reps=200,400] [-- --searchSizes=1000,10000,100000] [-- --only=ingest,ratio,tickets,search,web,faults,storm] [-- --renderTickets=5000] [-- --ratioRounds=3]`.
  *   `[-- --ingestMessages=2000] [-- --botCustomers=200]` (the bot conversation is 8 messages per customer).
  */
@@ -80,81 +81,6 @@ async function openSocket(token: string): Promise<WebSocket> {
   await new Promise((res, rej) => (ws.once("open", res), ws.once("error", rej)));
   ws.send(JSON.stringify({ action: "joinNotification" }));
   return ws;
-}
-
-/** Stated bound of the runner's peak RSS under the media storm (MB; the Fargate task has 512 MiB). */
-const MEDIA_STORM_BOUND_MB = 400;
-
-/** A connection of the admin's company, paired through the simulator, open. */
-async function simConnection(token: string, name: string): Promise<number> {
-  const auth = { authorization: `Bearer ${token}`, "content-type": "application/json" };
-  const created = await (await fetch(`${stack.url}/api/whatsapp`, { method: "POST", headers: auth, body: JSON.stringify({ name }) })).json();
-  const id = created.id as number;
-  for (let i = 0; i < 600; i++) {
-    const st = await (await fetch(`${stack.url}/sim/whatsapp/${id}`)).json();
-    if (st.open) return id;
-    if (st.qrcode) await fetch(`${stack.url}/sim/whatsapp/${id}/scan`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`connection ${name} did not open`);
-}
-
-/**
- * The media storm of issue 8 §3 through the simulator: a 1.5 GB document announcement and 50 × 1 MiB images at once
- * on one connection, 20 texts on another meanwhile; RSS sampled every 5 ms.
- */
-async function mediaStorm(token: string, companyId: number) {
-  const stormed = await simConnection(token, "Tempestade");
-  const calm = await simConnection(token, "Calma");
-  // The sandbox answers once the message was handled; a wait that the server cuts is only a lost answer (the message was
-  // delivered), so what was stored is read from the table afterwards.
-  const post = async (id: number, body: Record<string, unknown>) => {
-    try {
-      const r = await fetch(`${stack.url}/sim/whatsapp/${id}/messages`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-      return (await r.json()) as { id: string };
-    } catch {
-      return null;
-    }
-  };
-  const image = Buffer.alloc(2 ** 20, 7).toString("base64");
-  global.gc?.();
-  const rss0 = process.memoryUsage().rss;
-  let peak = rss0;
-  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 5);
-  const calmLat: number[] = [];
-  const [, , calmIds] = await Promise.all([
-    post(stormed, { from: "5511766660000", document: Buffer.from("PK").toString("base64"), mimetype: "application/zip", fileName: "backup.zip", fileLength: 1_500_000_000 }),
-    Promise.all(Array.from({ length: 50 }, (_, i) => post(stormed, { from: `55117666600${String(i % 10).padStart(2, "0")}`, image, mimetype: "image/jpeg" }))),
-    (async () => {
-      const ids: string[] = [];
-      for (let i = 0; i < 20; i++) {
-        const t0 = performance.now();
-        ids.push((await post(calm, { from: `55117555500${String(i % 5).padStart(2, "0")}`, text: `ainda funciona? ${i}` }))?.id ?? "");
-        calmLat.push(performance.now() - t0);
-        await new Promise((r) => setTimeout(r, 100));
-      }
-      return ids;
-    })(),
-  ]);
-  const { storedState } = await import("../shared/src/ingest/testkit.ts");
-  let st = await storedState(companyId);
-  for (let i = 0; i < 120 && st.messages.filter((m) => m.mediaType === "image").length < 50; i++) {
-    await new Promise((r) => setTimeout(r, 1000));
-    st = await storedState(companyId);
-  }
-  clearInterval(sampler);
-  const docItem = st.messages.find((m) => m.mediaName === "backup.zip");
-  const imgs = st.messages.filter((m) => m.mediaType === "image");
-  const calms = st.messages.filter((m) => m.body.startsWith("ainda funciona?"));
-  return {
-    rss0,
-    peak,
-    documentTooLarge: !!docItem && docItem.mediaError && !docItem.mediaKey,
-    imagesStored: imgs.filter((m) => m.mediaKey && !m.mediaError).length,
-    calmSent: calmIds.length,
-    calmStored: calms.length,
-    calmLatency: summarize(calmLat),
-  };
 }
 
 function table(title: string, rows: Record<string, unknown>[]) {
@@ -298,19 +224,11 @@ try {
   }
 
   if (only.has("storm")) {
-    // Media storm through the simulator and the session runner of the local stack (issue 8 §3): one connection gets a
-    // 1.5 GB document announcement and 50 images of 1 MiB at once while another connection's customers keep writing.
-    // Peak RSS of this process (the whole local stack: runner, simulator, gateway) sampled every 5 ms.
-    const t = await tenant();
-    const storm = await mediaStorm(t.admin.token, t.companyId);
-    const { rss0, peak } = storm;
-    const MB = (b: number) => Math.round(b / 2 ** 20);
-    results.mediaStorm = { ...storm, rssBeforeMB: MB(rss0), rssPeakMB: MB(peak), boundMB: MEDIA_STORM_BOUND_MB };
-    table("Media storm (issue 8 §3) through the simulator and the session runner", [
-      { measure: `media storm via the simulator: RSS before → peak, MB (bound ${MEDIA_STORM_BOUND_MB} MB of a 512 MiB task)`, value: `${MB(rss0)} → ${MB(peak)}` },
-      { measure: "media storm: 1.5 GB document stored as too large / images stored with their file", value: `${storm.documentTooLarge} / ${storm.imagesStored}/50` },
-      { measure: "media storm: other connection's texts stored, p50 / max ms until handled", value: `${storm.calmStored}/${storm.calmSent}, ${storm.calmLatency.p50} / ${storm.calmLatency.max}` },
-    ]);
+    // Media storm (issue 8 §3) with the session runner as its own process (scripts/bench/storm.ts).
+    const { runMediaStorm, mediaStormRows } = await import("./bench/storm.ts");
+    const storm = await runMediaStorm(dynamo.endpoint);
+    results.mediaStorm = storm;
+    table("Media storm (issue 8 §3): 1.5 GB document announcement + 50 images at once, the session runner in its own process", mediaStormRows(storm));
   }
 
   if (only.has("tickets")) {

@@ -11,7 +11,7 @@
  *   a `downloadMedia` that uses Baileys' `downloadMediaMessage` (time-limited).
  * - {@link Session.mark} / {@link Session.settled} let the sandbox endpoints wait until the events they emitted were handled.
  */
-import type { Readable } from "node:stream";
+import { Readable } from "node:stream";
 import type { Boom } from "@hapi/boom";
 import {
   downloadMediaMessage,
@@ -309,8 +309,9 @@ export class SessionManager {
   /**
    * Opens a message's media with Baileys' `downloadMediaMessage` as a stream (issue 8 §3): never buffered here; the
    * ingest streams it to S3 and cuts it at `maxBytes`. An announced `fileLength` above `maxBytes` is not downloaded at
-   * all (`{tooLarge, size}`). `downloadTimeoutMs` bounds the whole transfer: past it the download is aborted and the
-   * stream errors. Null when the download cannot start.
+   * all (`{tooLarge, size}`). The download opens when the stream is first read (the ingest reads it inside one of
+   * the process' media transfer slots, `putMediaStream`); `downloadTimeoutMs` bounds it from then: past it the
+   * download is aborted and the stream errors (as it does when the download cannot start).
    */
   private async download(sock: RunnerSocket, msg: WAMessage, maxBytes = Number.POSITIVE_INFINITY): Promise<MediaDownload> {
     const content = extractMessageContent(msg.message);
@@ -318,19 +319,27 @@ export class SessionManager {
     const media = type ? ((content as Record<string, { mimetype?: string | null; fileLength?: number | { low: number; high: number } | null } | undefined>)[type] ?? undefined) : undefined;
     const announced = Number(media?.fileLength ?? 0);
     if (announced > maxBytes) return { tooLarge: true, size: announced };
-    const abort = new AbortController();
-    const timer = setTimeout(() => abort.abort(new Error("media download timed out")), this.o.downloadTimeoutMs);
-    try {
-      const stream = (await downloadMediaMessage(msg, "stream", { options: { signal: abort.signal } }, { logger: silent, reuploadRequest: sock.updateMediaMessage })) as Readable;
-      const done = () => clearTimeout(timer);
-      stream.once("close", done).once("end", done).once("error", done);
-      abort.signal.addEventListener("abort", () => stream.destroy(abort.signal.reason as Error), { once: true });
-      return { stream, mimetype: media?.mimetype ?? "application/octet-stream" };
-    } catch (err) {
-      clearTimeout(timer);
-      log("warn", "media download failed", { messageId: msg.key?.id, err });
-      return null;
+    const timeoutMs = this.o.downloadTimeoutMs;
+    // Opened lazily, when the consumer first reads (`putMediaStream` inside one of the process' media transfer
+    // slots): a message waiting for a slot holds no connection to the CDN, and the time limit counts from the open.
+    async function* open(): AsyncGenerator<Uint8Array> {
+      const abort = new AbortController();
+      const timer = setTimeout(() => abort.abort(new Error("media download timed out")), timeoutMs);
+      try {
+        let source: Readable;
+        try {
+          source = (await downloadMediaMessage(msg, "stream", { options: { signal: abort.signal } }, { logger: silent, reuploadRequest: sock.updateMediaMessage })) as Readable;
+        } catch (err) {
+          log("warn", "media download failed", { messageId: msg.key?.id, err });
+          throw err;
+        }
+        abort.signal.addEventListener("abort", () => source.destroy(abort.signal.reason as Error), { once: true });
+        for await (const chunk of source) yield chunk as Uint8Array;
+      } finally {
+        clearTimeout(timer);
+      }
     }
+    return { stream: Readable.from(open(), { objectMode: false }), mimetype: media?.mimetype ?? "application/octet-stream" };
   }
 
   private async onConnectionUpdate(s: Session, sock: RunnerSocket, u: Partial<ConnectionState>): Promise<void> {

@@ -119,6 +119,17 @@ function toInbound(b: z.infer<typeof MessageBody>): SimInbound {
 
 /** Builds the `/sim` request handler; resolves false when the path is not under `/sim/`. */
 export function createSimHandler(network: SimNetwork | null, runner: Runner) {
+  // A connection's inbound messages are read, built (media encrypted) and delivered one after another, as a phone's
+  // arrive: fifty posted at once do not hold fifty bodies in memory (an unread request waits in its socket). The wait
+  // for the runner to handle each one is not serialized, and other connections are not held up.
+  const building = new Map<number, Promise<unknown>>();
+  const oneAtATime = <T>(whatsappId: number, work: () => Promise<T>): Promise<T> => {
+    const run = (building.get(whatsappId) ?? Promise.resolve()).then(work, work);
+    const tail = run.catch(() => undefined);
+    building.set(whatsappId, tail);
+    void tail.then(() => building.get(whatsappId) === tail && building.delete(whatsappId));
+    return run;
+  };
   return async function handleSim(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
     const path = (req.url ?? "/").split("?")[0];
     if (path !== "/sim" && !path.startsWith("/sim/")) return false;
@@ -150,11 +161,13 @@ export function createSimHandler(network: SimNetwork | null, runner: Runner) {
           return true;
         }
         case "POST messages": {
-          const body = MessageBody.parse(await jsonBody(req));
-          const s = session();
-          if (!s.isOpen) throw new HttpError(409, { error: "ERR_WAPP_NOT_INITIALIZED" });
-          const mark = s.mark();
-          const msg = await network.deliverInbound(whatsappId, toInbound(body));
+          const { s, mark, msg } = await oneAtATime(whatsappId, async () => {
+            const body = MessageBody.parse(await jsonBody(req));
+            const s = session();
+            if (!s.isOpen) throw new HttpError(409, { error: "ERR_WAPP_NOT_INITIALIZED" });
+            const mark = s.mark();
+            return { s, mark, msg: await network.deliverInbound(whatsappId, toInbound(body)) };
+          });
           const results = await s.settled(mark);
           send(res, 200, { id: msg.key.id, handled: results.some((r) => r.handled), skipped: results.flatMap((r) => r.skipped) });
           return true;

@@ -20,6 +20,7 @@ import { getConfig, resetConfig } from "@atende/shared/config";
 import { ensureTable, resetDdb } from "@atende/shared/db/client";
 import { resetSqs } from "@atende/shared/sqs/enqueue";
 import { listAllConnectionIds, unregisterSocket } from "@atende/shared/realtime/connections";
+import { schedulePresenceCheck } from "@atende/shared/realtime/presence";
 import { resetRealtimeClient } from "@atende/shared/realtime/publish";
 import { resetS3 } from "@atende/shared/storage/media";
 import { startDynamo, type DynamoHandle } from "./dynamo.ts";
@@ -57,6 +58,8 @@ export interface LocalStackOptions {
   wsMaxLifetimeMs?: number;
   /** Minute tick period in ms (default 60000). */
   tickIntervalMs?: number;
+  /** Run the session runner (and `/sim`) in this process (default true; the media-storm bench runs it as its own process). */
+  sessionRunner?: boolean;
 }
 
 export interface LocalStack {
@@ -210,7 +213,8 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     type Runner = { handleSim(req: IncomingMessage, res: ServerResponse): Promise<boolean>; stop(): Promise<void> };
     let runner: Runner | undefined;
     const runnerMod = await optionalImport<{ startLocalRunner: () => Promise<Runner> }>("session-runner/src/local.ts");
-    if (runnerMod?.startLocalRunner) {
+    if (opts.sessionRunner === false) say("session runner: off in this process (sessionRunner: false)");
+    else if (runnerMod?.startLocalRunner) {
       try {
         runner = await runnerMod.startLocalRunner();
         stoppers.push({ name: "session runner", stop: () => runner!.stop() });
@@ -253,10 +257,13 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     stoppers.push({ name: "pollers", stop: () => Promise.all(pollers.map((p) => p.stop())) });
 
     // 7. The minute tick (EventBridge schedule in the cloud). No socket survives a restart, so registrations left by
-    // the previous run are removed first and one tick sets their users offline.
+    // the previous run are removed first, their users' presence checks made due, and one tick sets them offline.
     const tick = (await import(pathToFileURL(join(FUNCTIONS_DIR, "jobs/tick.ts")).href)) as { handler: (e: unknown) => Promise<unknown> };
     if (!opts.inMemory) {
-      for (const id of await listAllConnectionIds()) await unregisterSocket(id);
+      for (const id of await listAllConnectionIds()) {
+        const reg = await unregisterSocket(id);
+        if (reg) await schedulePresenceCheck(reg.companyId, reg.userId);
+      }
       await tick.handler({ "detail-type": "Scheduled Event", source: "aws.events", time: new Date().toISOString() });
     }
     let ticking: Promise<unknown> | undefined;

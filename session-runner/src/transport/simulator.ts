@@ -16,7 +16,10 @@
  *   downloads and decrypts them unchanged.
  */
 import { createServer, type Server } from "node:http";
-import { readFile } from "node:fs/promises";
+import { createReadStream } from "node:fs";
+import { copyFile, mkdtemp, rm, stat, unlink } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { randomBytes } from "node:crypto";
 import { Boom } from "@hapi/boom";
 import {
@@ -230,7 +233,9 @@ class SimSocket {
 export class SimNetwork {
   readonly opts: Required<SimOptions>;
   private phones = new Map<number, Phone>();
-  private media = new Map<string, Buffer>();
+  /** Encrypted media the network serves, kept on disk (id → size in bytes): the sandbox holds no media in memory. */
+  private media = new Map<string, number>();
+  private mediaDir = "";
   private server: Server | undefined;
   private baseUrl = "";
   private timers = new Set<NodeJS.Timeout>();
@@ -239,19 +244,22 @@ export class SimNetwork {
     this.opts = { qrIntervalMs: opts.qrIntervalMs ?? 60000, maxQrs: opts.maxQrs ?? 6, receiptDelayMs: opts.receiptDelayMs ?? 300 };
   }
 
-  /** Starts the local media server (127.0.0.1, ephemeral port). */
+  /** Starts the local media server (127.0.0.1, ephemeral port), streaming files from a temporary folder. */
   async start(): Promise<void> {
+    this.mediaDir = await mkdtemp(join(tmpdir(), "atende-sim-media-"));
     this.server = createServer((req, res) => {
       const id = decodeURIComponent((req.url ?? "").replace(/^\/media\//, "").split("?")[0]);
-      const bytes = this.media.get(id);
-      if (req.method !== "GET" || !bytes) {
+      const size = this.media.get(id);
+      if (req.method !== "GET" || size === undefined) {
         res.statusCode = 404;
         res.end();
         return;
       }
       res.setHeader("content-type", "application/octet-stream");
-      res.setHeader("content-length", String(bytes.length));
-      res.end(bytes);
+      res.setHeader("content-length", String(size));
+      createReadStream(join(this.mediaDir, id))
+        .on("error", () => res.destroy())
+        .pipe(res);
     });
     await new Promise<void>((r) => this.server!.listen(0, "127.0.0.1", r));
     this.baseUrl = `http://127.0.0.1:${(this.server.address() as { port: number }).port}`;
@@ -264,14 +272,20 @@ export class SimNetwork {
     for (const p of this.phones.values()) await p.socket?.end(undefined);
     await new Promise<void>((r) => (this.server ? this.server.close(() => r()) : r()));
     this.server = undefined;
+    if (this.mediaDir) await rm(this.mediaDir, { recursive: true, force: true });
+    this.media.clear();
   }
 
   /** Baileys' upload hook: keeps the encrypted file and answers its local URL. */
   readonly upload: WAMediaUploadFunction = async (encFilePath) => {
-    const bytes = await readFile(encFilePath);
     const id = `${Date.now()}-${randomBytes(8).toString("hex")}`;
-    this.media.set(id, bytes);
-    if (this.media.size > MAX_MEDIA) this.media.delete(this.media.keys().next().value!);
+    await copyFile(encFilePath, join(this.mediaDir, id));
+    this.media.set(id, (await stat(join(this.mediaDir, id))).size);
+    if (this.media.size > MAX_MEDIA) {
+      const oldest = this.media.keys().next().value!;
+      this.media.delete(oldest);
+      await unlink(join(this.mediaDir, oldest)).catch(() => undefined);
+    }
     return { mediaUrl: `${this.baseUrl}/media/${id}`, directPath: "" };
   };
 

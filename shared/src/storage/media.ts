@@ -8,6 +8,7 @@ import { randomUUID } from "node:crypto";
 import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
+import pLimit from "p-limit";
 import { getConfig } from "../config.ts";
 import { AppError } from "../errors.ts";
 
@@ -103,6 +104,18 @@ export async function putMedia(key: string, body: Uint8Array, contentType: strin
 /** Size of one multipart part (S3's minimum, 5 MiB) and parts in flight: an upload holds at most their product. */
 export const MEDIA_PART_BYTES = 5 * 2 ** 20;
 export const MEDIA_PARTS_IN_FLIGHT = 1;
+/**
+ * Media transfers one process runs at once (issue 8 §3): every {@link putMediaStream} of the process (the session
+ * runner: all its sessions) takes one of these slots for its whole transfer, the others wait their turn with their
+ * download not yet read. The runner's media buffers are thus at most MEDIA_TRANSFERS_IN_FLIGHT ×
+ * (MEDIA_PARTS_IN_FLIGHT + 1) × MEDIA_PART_BYTES (40 MiB), however many connections receive media at once.
+ */
+export const MEDIA_TRANSFERS_IN_FLIGHT = 4;
+const transferSlots = pLimit(MEDIA_TRANSFERS_IN_FLIGHT);
+/** Transfers running and waiting for a slot in this process (tests, the bench). */
+export function mediaTransfers(): { active: number; pending: number } {
+  return { active: transferSlots.activeCount, pending: transferSlots.pendingCount };
+}
 
 /** The outcome of {@link putMediaStream}: stored with its size, or cut at `maxBytes` (nothing kept). */
 export type StreamPutResult = { stored: true; size: number } | { stored: false; tooLarge: true; size: number };
@@ -119,12 +132,23 @@ class TooLarge extends Error {
  * ({@link MEDIA_PARTS_IN_FLIGHT} + 1) bytes in memory. Bytes are counted as they pass: past `maxBytes` the stream is
  * cut, the multipart upload aborted (no object is left) and `{stored: false, tooLarge, size}` answered (size = bytes
  * seen, > maxBytes). `timeoutMs` bounds the whole transfer (rejects, upload aborted). Other failures reject.
+ * Waits for one of the process' {@link MEDIA_TRANSFERS_IN_FLIGHT} slots first (`body` is not read meanwhile; the
+ * time limit counts from the start of the transfer).
  */
-export async function putMediaStream(
+export function putMediaStream(
   key: string,
   body: AsyncIterable<Uint8Array> | Uint8Array,
   contentType: string,
   opts: { maxBytes?: number; timeoutMs?: number } = {},
+): Promise<StreamPutResult> {
+  return transferSlots(() => transfer(key, body, contentType, opts));
+}
+
+async function transfer(
+  key: string,
+  body: AsyncIterable<Uint8Array> | Uint8Array,
+  contentType: string,
+  opts: { maxBytes?: number; timeoutMs?: number },
 ): Promise<StreamPutResult> {
   const max = opts.maxBytes ?? Number.POSITIVE_INFINITY;
   let size = 0;
