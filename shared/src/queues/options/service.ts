@@ -6,7 +6,9 @@
  * - Siblings are numbered 1..n by `option` (what the customer types). A new option goes last unless a position is
  *   given; giving a node a position moves it there and renumbers its siblings, so a menu never has gaps or twins.
  * - Deleting an option deletes its whole subtree and renumbers the remaining siblings.
- * - Media: one file per option under `media/<cid>/queue-options/<id>/`, sent with the option's message by the bot.
+ * - Media: one file per option under `media/<cid>/queue-options/<id>/` (size and MIME type recorded), sent with the
+ *   option's message by the bot; the object a new upload replaces, a removal drops or a deleted subtree held is deleted
+ *   from S3 (messages already sent keep their own copy).
  * - No realtime frame: the tree is edited only in the queue dialog, which reads it fresh; the bot reads the repository
  *   at each step.
  */
@@ -17,7 +19,7 @@ import { AppError } from "../../errors.ts";
 import { putMedia } from "../../storage/media.ts";
 import "../errors.ts";
 import { getQueue } from "../repository.ts";
-import { entityMediaKey, requireOneFile, type Upload } from "../service.ts";
+import { dropMedia, entityMediaKey, requireOneFile, type Upload } from "../service.ts";
 import { deleteQueueOptions, getQueueOption, listQueueOptions, putQueueOption } from "./repository.ts";
 import { buildOptionTree, compareOptions, type CreateQueueOptionBody, type QueueOptionItem, type QueueOptionNode, type UpdateQueueOptionBody } from "./schema.ts";
 
@@ -155,6 +157,7 @@ export async function deleteOption(auth: AuthContext, optionId: number): Promise
   const node = nodeOf(all, optionId);
   const doomed = node ? flatten(node) : [o];
   await deleteQueueOptions(doomed);
+  await dropMedia(...doomed.map((d) => d.mediaPath));
   const gone = new Set(doomed.map((d) => d.id));
   await renumber(
     all.filter((x) => !gone.has(x.id)),
@@ -172,7 +175,14 @@ export async function uploadOptionMedia(auth: AuthContext, optionId: number, upl
   const file = requireOneFile(upload);
   const key = entityMediaKey(auth.companyId, "queue-options", optionId, file.filename);
   await putMedia(key, file.content, file.mimetype || "application/octet-stream");
-  await putQueueOption({ ...before, mediaPath: key, mediaName: file.filename, updatedAt: new Date().toISOString() });
+  const mime = file.mimetype || "application/octet-stream";
+  try {
+    await putQueueOption({ ...before, mediaPath: key, mediaName: file.filename, mediaSize: file.content.length, mediaMime: mime, updatedAt: new Date().toISOString() });
+  } catch (err) {
+    await dropMedia(key);
+    throw err;
+  }
+  await dropMedia(before.mediaPath);
   return (nodeOf(await listQueueOptions(auth.companyId, before.queueId), optionId) as QueueOptionNode) ?? { ...before, children: [] };
 }
 
@@ -180,6 +190,7 @@ export async function uploadOptionMedia(auth: AuthContext, optionId: number, upl
 export async function deleteOptionMedia(auth: AuthContext, optionId: number): Promise<QueueOptionNode> {
   requireAdmin(auth);
   const before = await requireOption(auth.companyId, optionId);
-  await putQueueOption({ ...before, mediaPath: null, mediaName: null, updatedAt: new Date().toISOString() });
+  await putQueueOption({ ...before, mediaPath: null, mediaName: null, mediaSize: null, mediaMime: null, updatedAt: new Date().toISOString() });
+  await dropMedia(before.mediaPath);
   return (nodeOf(await listQueueOptions(auth.companyId, before.queueId), optionId) as QueueOptionNode) ?? { ...before, children: [] };
 }
