@@ -10,6 +10,8 @@
  * "Aguardando avaliação"), the customer rates 3, the completion message arrives, the ticket closes, and the rating
  * is stored for that agent (rating item and daily counters: no screen shows ratings yet).
  * Every exact text the phone shows is asserted, in order.
+ * Also: an admin's open queue dialog shows another admin's option edits (create, rename, move, delete) live, through
+ * the `company-{id}-queueOption` frames.
  *
  * Needs `web/dist` (`npm run build -w web`) and `/usr/bin/chromium`.
  */
@@ -204,5 +206,37 @@ describe("the chatbot played from the sandbox phone", () => {
       expect(await readDailyCounters(companyId, day, sofia.id)).toMatchObject({ ratings: 1, ratingSum: 3 });
     },
     TEST_MS * 2,
+  );
+
+  it(
+    "shows another admin's option edits live in an open queue dialog",
+    async () => {
+      const { companyId, admin } = await makeCompany();
+      const other = await makeUser(companyId, { profile: "admin", name: "Outra Admin" }); // the browser login revokes admin's API token
+      await http(admin, "POST", "/api/queue", { name: "Suporte", color: "#1e88e5" });
+      const page = await newPage();
+      await login(page, admin.email, admin.password);
+      await page.goto(`${e2e.stack.url}/queues`);
+      await page.getByTestId("queue-row").filter({ hasText: "Suporte" }).getByTestId("queue-edit").click();
+      const dialog = page.getByRole("dialog", { name: "Editar fila" });
+      await dialog.getByRole("tab", { name: "Opções do chatbot" }).click();
+      const editor = dialog.getByTestId("option-editor");
+      await editor.waitFor();
+      const titles = () => editor.getByTestId("option-node").evaluateAll((els) => els.map((e) => e.getAttribute("data-option-title")));
+      const queueId = (await http<{ id: number; name: string }[]>(other, "GET", "/api/queue")).find((q) => q.name === "Suporte")!.id;
+
+      // Another admin, elsewhere: creates two options, renames one, moves the other first, deletes one.
+      const financeiro = await http<{ id: number }>(other, "POST", "/api/queue-options", { queueId, title: "Financeiro" });
+      await until(async () => JSON.stringify(await titles()) === JSON.stringify(["Financeiro"]), "the new option in the open dialog");
+      const tecnico = await http<{ id: number }>(other, "POST", "/api/queue-options", { queueId, title: "Técnico" });
+      await http(other, "PUT", `/api/queue-options/${financeiro.id}`, { title: "Cobrança" });
+      await until(async () => JSON.stringify(await titles()) === JSON.stringify(["Cobrança", "Técnico"]), "the rename");
+      await expect(editor.locator('[data-option-title="Cobrança"]').getByTestId("option-title").inputValue()).resolves.toBe("Cobrança");
+      await http(other, "PUT", `/api/queue-options/${tecnico.id}`, { option: "1" });
+      await until(async () => JSON.stringify(await titles()) === JSON.stringify(["Técnico", "Cobrança"]), "the move");
+      await http(other, "DELETE", `/api/queue-options/${financeiro.id}`);
+      await until(async () => JSON.stringify(await titles()) === JSON.stringify(["Técnico"]), "the delete");
+    },
+    TEST_MS,
   );
 });
