@@ -12,7 +12,7 @@ import { api, makeCompany, makeUser } from "../../../test/helpers.ts";
 import { startS3, type S3Handle } from "../../../infra/local/src/s3.ts";
 import { resetConfig } from "../../../shared/src/config.ts";
 import { listQueueOptions } from "../../../shared/src/queues/options/repository.ts";
-import { getMedia, resetS3 } from "../../../shared/src/storage/media.ts";
+import { getMedia, headMedia, resetS3 } from "../../../shared/src/storage/media.ts";
 
 let s3: S3Handle;
 let s3Dir: string;
@@ -217,5 +217,55 @@ describe("media uploads", () => {
     expect((await api("GET", `/api/queue/${q.id}`, { token: admin.token })).body.mediaName).toBe("boas-vindas.png");
     const del = await api("DELETE", `/api/queue/${q.id}/media-upload`, { token: admin.token });
     expect(del.body).toMatchObject({ mediaPath: null, mediaName: null });
+  });
+});
+
+describe("replaced and removed media leave no object behind", () => {
+  const pdf = (name: string, text: string) => multipart("file", { name, type: "application/pdf", data: Buffer.from(`%PDF-1.4 ${text}`) });
+  const gone = async (key: string) => (await headMedia(key)) === null;
+
+  it("records an option's media size and type, and deletes the old object when the media is replaced, removed or its option deleted", async () => {
+    const { admin } = await makeCompany();
+    const q = await newQueue(admin.token);
+    const parent = await addOption(admin.token, { queueId: q.id, title: "Planos" });
+    const child = await addOption(admin.token, { queueId: q.id, parentId: parent.body.id, title: "Tabela" });
+    const first = await api("POST", `/api/queue-options/${child.body.id}/media-upload`, { token: admin.token, ...pdf("tabela-2025.pdf", "primeira") });
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ mediaName: "tabela-2025.pdf", mediaSize: Buffer.from("%PDF-1.4 primeira").length, mediaMime: "application/pdf" });
+    const second = await api("POST", `/api/queue-options/${child.body.id}/media-upload`, { token: admin.token, ...pdf("tabela-2026.pdf", "segunda versão") });
+    expect(second.body.mediaPath).not.toBe(first.body.mediaPath);
+    expect(await gone(first.body.mediaPath)).toBe(true);
+    expect((await getMedia(second.body.mediaPath)).toString()).toBe("%PDF-1.4 segunda versão");
+
+    await api("DELETE", `/api/queue-options/${child.body.id}/media-upload`, { token: admin.token });
+    expect(await gone(second.body.mediaPath)).toBe(true);
+
+    // Deleting an option deletes the media of its whole subtree.
+    const third = await api("POST", `/api/queue-options/${child.body.id}/media-upload`, { token: admin.token, ...pdf("tabela.pdf", "terceira") });
+    const own = await api("POST", `/api/queue-options/${parent.body.id}/media-upload`, { token: admin.token, ...pdf("planos.pdf", "planos") });
+    expect(await gone(third.body.mediaPath)).toBe(false);
+    expect((await api("DELETE", `/api/queue-options/${parent.body.id}`, { token: admin.token })).status).toBe(200);
+    expect(await gone(third.body.mediaPath)).toBe(true);
+    expect(await gone(own.body.mediaPath)).toBe(true);
+  });
+
+  it("deletes a queue's old media object when replaced or removed, and its options' media with the queue", async () => {
+    const { admin } = await makeCompany();
+    const q = await newQueue(admin.token, "Vendas");
+    const png = (name: string, hex: string) => multipart("medias", { name, type: "image/png", data: Buffer.from(hex, "hex") });
+    const a = await api("POST", `/api/queue/${q.id}/media-upload`, { token: admin.token, ...png("a.png", "89504e4701") });
+    expect(a.body).toMatchObject({ mediaSize: 5, mediaMime: "image/png" });
+    const b = await api("POST", `/api/queue/${q.id}/media-upload`, { token: admin.token, ...png("b.png", "89504e470203") });
+    expect(await gone(a.body.mediaPath)).toBe(true);
+    expect(await gone(b.body.mediaPath)).toBe(false);
+    await api("DELETE", `/api/queue/${q.id}/media-upload`, { token: admin.token });
+    expect(await gone(b.body.mediaPath)).toBe(true);
+
+    const c = await api("POST", `/api/queue/${q.id}/media-upload`, { token: admin.token, ...png("c.png", "89504e4704") });
+    const o = await addOption(admin.token, { queueId: q.id, title: "Catálogo" });
+    const om = await api("POST", `/api/queue-options/${o.body.id}/media-upload`, { token: admin.token, ...pdf("catalogo.pdf", "catálogo") });
+    expect((await api("DELETE", `/api/queue/${q.id}`, { token: admin.token })).status).toBe(200);
+    expect(await gone(c.body.mediaPath)).toBe(true);
+    expect(await gone(om.body.mediaPath)).toBe(true);
   });
 });

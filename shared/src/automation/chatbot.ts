@@ -13,7 +13,8 @@
  * - inside a queue with options: the queue greeting plus `*[ opt ]* - title` lines and `*[ # ]* - Menu inicial`; at a
  *   node its message, its children, `*[ 0 ]* - Menu anterior` and `*[ # ]* - Menu inicial`; `0` goes up, `#` back to
  *   the queue's menu; a leaf sends its message (and media) and hands the ticket to people (`chatbot` off, pending in
- *   that queue). Invalid answers in the tree count against the same `maxUseBotQueues` limit;
+ *   that queue; the media goes out as its own copy with its real size and type, `sendAutomaticMedia`). Invalid answers
+ *   in the tree count against the same `maxUseBotQueues` limit;
  * - out of hours (`scheduleType` `company`: the company's hours; `queue`: the chosen queue's): the `outOfHoursMessage`
  *   of the queue, else of the connection, and no menu; the ticket still arrives for the team. Company-wide closed
  *   hours silence the bot until the next opening, so the customer gets that text once per closed period.
@@ -24,7 +25,6 @@
  * decision each, in turn (the loser re-reads and decides again), and an agent accepting meanwhile wins.
  * Every text goes out through `sendAutomatic` in the company's time zone.
  */
-import { lookup } from "mime-types";
 import { getCompany } from "../companies/service.ts";
 import { AppError } from "../errors.ts";
 import { dispatch } from "../events/index.ts";
@@ -37,7 +37,7 @@ import { getTicketItem, writeTicketTransition } from "../tickets/repository.ts";
 import type { TicketItem } from "../tickets/schema.ts";
 import { getWhatsappItem } from "../whatsapp/repository.ts";
 import type { WhatsappItem } from "../whatsapp/schema.ts";
-import { sendAutomatic } from "./automatic.ts";
+import { sendAutomatic, sendAutomaticMedia, type StoredMedia } from "./automatic.ts";
 import { isOpenAt, nextOpening } from "./hours.ts";
 import type { InboundContext, InboundStep } from "./inbound.ts";
 import { DEFAULT_TIME_ZONE } from "./variables.ts";
@@ -122,7 +122,7 @@ export function walkOptions(tree: QueueOptionNode[], currentId: number | null, a
 /** `botSilentUntil` meaning "for the rest of this ticket cycle" (timeUseBotQueues 0, or hours that never open). */
 export const SILENT_FOR_GOOD = "9999-12-31T23:59:59.999Z";
 
-type Send = { body: string; media?: { key: string; mime: string; name: string; size: number } };
+type Send = { body: string; media?: StoredMedia };
 type BotPatch = Partial<Pick<TicketItem, "queueId" | "chatbot" | "queueOptionId" | "amountUsedBotQueues" | "botSilentUntil" | "updatedAt">>;
 interface Plan {
   patch?: BotPatch;
@@ -192,10 +192,11 @@ async function enterQueue(ctx: InboundContext, w: World, q: QueueItem, greet: bo
   return { patch: { ...joinPatch, chatbot: true, queueOptionId: null, amountUsedBotQueues: 0, botSilentUntil: null }, sends: text(optionRootText(greeting, tree)) };
 }
 
+/** The option's media as uploaded (key, file name, size and MIME type), or undefined. */
 function optionMedia(node: QueueOptionNode): Send["media"] {
   if (!node.mediaPath) return undefined;
   const name = node.mediaName || node.mediaPath.split("/").pop() || "arquivo";
-  return { key: node.mediaPath, name, mime: lookup(name) || lookup(node.mediaPath) || "application/octet-stream", size: 0 };
+  return { key: node.mediaPath, name, size: node.mediaSize ?? null, mime: node.mediaMime ?? null };
 }
 
 /** Decides what the bot does with this message on ticket `t` (reads only; the caller writes and sends). */
@@ -287,7 +288,10 @@ export async function runChatbot(ctx: InboundContext): Promise<boolean> {
         await dispatch({ type: "ticket.updated", companyId: ctx.companyId, ticket: next, previous: t });
       }
     }
-    for (const s of plan.sends) await sendAutomatic(ctx.companyId, next, s.body, { media: s.media, timeZone: plan.timeZone });
+    for (const s of plan.sends) {
+      if (s.media) await sendAutomaticMedia(ctx.companyId, next, s.body, s.media, { timeZone: plan.timeZone });
+      else await sendAutomatic(ctx.companyId, next, s.body, { timeZone: plan.timeZone });
+    }
     return true;
   }
   return false;

@@ -25,6 +25,7 @@ import { getSetting } from "../settings/service.ts";
 import { getTicketItem, ticketRatingPut, writeTicketTransition } from "../tickets/repository.ts";
 import { TicketItem } from "../tickets/schema.ts";
 import { cancelTimer, registerTimerKind, scheduleTimer, setTimerFlagOnce } from "../timers/index.ts";
+import { RATING_WAIT } from "../timers/kinds.ts";
 import { getWhatsappItem } from "../whatsapp/repository.ts";
 import { getContactItem } from "../contacts/repository.ts";
 import { laterIso } from "../contacts/service.ts";
@@ -33,7 +34,7 @@ import type { InboundContext, InboundStep } from "./inbound.ts";
 import { notify } from "./notices.ts";
 
 /** The timer kind of the rating wait (ref = ticket id; data `{ratingAt, reprompted?}`). */
-export const RATING_WAIT = "ratingWait";
+export { RATING_WAIT };
 
 /** The 1-3 prompt sent after the connection's `ratingMessage` (the original system's wording). */
 export const RATING_PROMPT = "Digite de 1 à 3 para qualificar nosso atendimento:\n*1* - _Insatisfeito_\n*2* - _Satisfeito_\n*3* - _Muito Satisfeito_";

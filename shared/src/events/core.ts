@@ -52,7 +52,8 @@ declare module "./registry.ts" {
     "queue.updated": Base<"queue.updated"> & { queue: QueueItem };
     "queue.deleted": Base<"queue.deleted"> & { queueId: number };
     /** A connection's settings changed (name, default, queues...). */
-    "whatsapp.updated": Base<"whatsapp.updated"> & { whatsapp: WhatsappItem };
+    /** `previous`: the connection before an admin's edit (absent when created), so listeners see what changed. */
+    "whatsapp.updated": Base<"whatsapp.updated"> & { whatsapp: WhatsappItem; previous?: WhatsappItem };
     "whatsapp.deleted": Base<"whatsapp.deleted"> & { whatsappId: number };
     /** A connection's session state changed (status, QR code, retries, number), reported by the session runner. */
     "whatsapp.session": Base<"whatsapp.session"> & { whatsapp: WhatsappItem };
@@ -83,7 +84,7 @@ defineEvents({
   "queue.created": base("queue.created").extend({ queue: QueueItem }),
   "queue.updated": base("queue.updated").extend({ queue: QueueItem }),
   "queue.deleted": base("queue.deleted").extend({ queueId: z.number().int() }),
-  "whatsapp.updated": base("whatsapp.updated").extend({ whatsapp: WhatsappItem }),
+  "whatsapp.updated": base("whatsapp.updated").extend({ whatsapp: WhatsappItem, previous: WhatsappItem.optional() }),
   "whatsapp.deleted": base("whatsapp.deleted").extend({ whatsappId: z.number().int() }),
   "whatsapp.session": base("whatsapp.session").extend({ whatsapp: WhatsappItem }),
   "setting.updated": base("setting.updated").extend({ key: z.string(), value: z.string() }),

@@ -46,6 +46,9 @@ export const QueueItem = z.object({
   /** S3 key of the queue's media under `media/<cid>/queues/` (sent with its greeting), and the file's name. */
   mediaPath: z.string().nullable().default(null),
   mediaName: z.string().nullable().default(null),
+  /** The media's bytes and MIME type as uploaded (absent on options whose media predates them: read from S3 then). */
+  mediaSize: z.number().int().nullable().optional(),
+  mediaMime: z.string().nullable().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

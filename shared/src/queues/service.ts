@@ -5,8 +5,9 @@
  * - name 2-50, unique in the company in any letter case (409 `ERR_QUEUE_NAME_ALREADY_EXISTS`); color 3-9 characters,
  *   a CSS colour (400 `ERR_QUEUE_INVALID_COLOR`, e.g. "azul") and unique in the company (409
  *   `ERR_QUEUE_COLOR_ALREADY_EXISTS`) (issue 10 §4).
- * - Media (issue 9 §1): one file per queue under `media/<cid>/queues/<queueId>/`, `POST/DELETE .../media-upload`.
- * - Deleting a queue removes it from its users' `queueIds` and deletes its option tree.
+ * - Media (issue 9 §1): one file per queue under `media/<cid>/queues/<queueId>/`, `POST/DELETE .../media-upload`; its
+ *   size and MIME type are recorded; the object a new upload replaces, or a removal drops, is deleted from S3.
+ * - Deleting a queue removes it from its users' `queueIds` and deletes its option tree and their media objects.
  * - Every change publishes `company-{id}-queue` `{action: "create"|"update", queue}` or `{action: "delete", queueId}`.
  */
 import { randomUUID } from "node:crypto";
@@ -19,7 +20,8 @@ import { dispatch } from "../events/index.ts";
 import { listUsers, patchUser } from "../users/repository.ts";
 import { publicUser } from "../users/service.ts";
 import { removeQueueFromWhatsapps } from "../whatsapp/service.ts";
-import { putMedia } from "../storage/media.ts";
+import { deleteMedia, putMedia } from "../storage/media.ts";
+import { log } from "../log.ts";
 import { deleteQueueOptions, listQueueOptions } from "./options/repository.ts";
 import { deleteQueueItems, getQueue, listQueues, putNewQueue, replaceQueue } from "./repository.ts";
 import "./errors.ts";
@@ -109,7 +111,9 @@ export async function deleteQueue(auth: AuthContext, queueId: number): Promise<v
   requireAdmin(auth);
   const q = await showQueue(auth, queueId);
   await deleteQueueItems(q);
-  await deleteQueueOptions(await listQueueOptions(auth.companyId, queueId));
+  const options = await listQueueOptions(auth.companyId, queueId);
+  await deleteQueueOptions(options);
+  await dropMedia(q.mediaPath, ...options.map((o) => o.mediaPath));
   await removeQueueFromWhatsapps(auth.companyId, queueId);
   for (const u of await listUsers(auth.companyId)) {
     if (!u.queueIds.includes(queueId)) continue;
@@ -123,6 +127,17 @@ export async function deleteQueue(auth: AuthContext, queueId: number): Promise<v
 export function entityMediaKey(companyId: number, folder: "queues" | "queue-options", id: number, fileName: string): string {
   const ext = fileName.includes(".") ? fileName.split(".").pop()!.replace(/[^a-z0-9]/gi, "").slice(0, 10) : "";
   return `media/${companyId}/${folder}/${id}/${randomUUID()}${ext ? `.${ext}` : ""}`;
+}
+
+/**
+ * Deletes media objects no item names any more (a replaced or removed queue or option media), after the item was
+ * written. Best effort: a failure is logged and leaves an orphan object, never an item pointing at nothing.
+ */
+export async function dropMedia(...keys: (string | null | undefined)[]): Promise<void> {
+  for (const key of keys) {
+    if (!key) continue;
+    await deleteMedia(key).catch((err) => log("warn", "replaced media not deleted", { key, err }));
+  }
 }
 
 /** The first uploaded file, else 400 `ERR_QUEUE_MEDIA_REQUIRED`. */
@@ -143,18 +158,26 @@ export async function uploadQueueMedia(auth: AuthContext, queueId: number, uploa
   const file = requireOneFile(upload);
   const key = entityMediaKey(auth.companyId, "queues", queueId, file.filename);
   await putMedia(key, file.content, file.mimetype || "application/octet-stream");
-  const after: QueueItem = { ...before, mediaPath: key, mediaName: file.filename, updatedAt: new Date().toISOString() };
-  await replaceQueue(before, after);
+  const mime = file.mimetype || "application/octet-stream";
+  const after: QueueItem = { ...before, mediaPath: key, mediaName: file.filename, mediaSize: file.content.length, mediaMime: mime, updatedAt: new Date().toISOString() };
+  try {
+    await replaceQueue(before, after);
+  } catch (err) {
+    await dropMedia(key);
+    throw err;
+  }
+  await dropMedia(before.mediaPath);
   await dispatch({ type: "queue.updated", companyId: auth.companyId, queue: after });
   return after;
 }
 
-/** `DELETE /api/queue/{id}/media-upload` (admin): clears the queue's media; publishes `{action: "update", queue}`. */
+/** `DELETE /api/queue/{id}/media-upload` (admin): clears the queue's media (its object deleted); publishes `{action: "update", queue}`. */
 export async function deleteQueueMedia(auth: AuthContext, queueId: number): Promise<PublicQueue> {
   requireAdmin(auth);
   const before = await showQueue(auth, queueId);
-  const after: QueueItem = { ...before, mediaPath: null, mediaName: null, updatedAt: new Date().toISOString() };
+  const after: QueueItem = { ...before, mediaPath: null, mediaName: null, mediaSize: null, mediaMime: null, updatedAt: new Date().toISOString() };
   await replaceQueue(before, after);
+  await dropMedia(before.mediaPath);
   await dispatch({ type: "queue.updated", companyId: auth.companyId, queue: after });
   return after;
 }

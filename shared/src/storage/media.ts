@@ -5,7 +5,7 @@
  */
 import { Readable, Transform } from "node:stream";
 import { randomUUID } from "node:crypto";
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import pLimit from "p-limit";
@@ -94,6 +94,12 @@ export async function headMedia(key: string): Promise<{ size: number; contentTyp
 /** Deletes an object (best effort callers catch). */
 export async function deleteMedia(key: string): Promise<void> {
   await s3Client().send(new DeleteObjectCommand({ Bucket: getConfig().MEDIA_BUCKET, Key: key }));
+}
+
+/** Copies object `from` to `to` in the media bucket (server side; content type kept). */
+export async function copyMedia(from: string, to: string): Promise<void> {
+  const bucket = getConfig().MEDIA_BUCKET;
+  await s3Client().send(new CopyObjectCommand({ Bucket: bucket, Key: to, CopySource: `${bucket}/${from.split("/").map(encodeURIComponent).join("/")}` }));
 }
 
 /** Stores bytes under `key`. */

@@ -82,6 +82,31 @@ export async function cancelTimer(companyId: number, kind: string, ref: string |
   await ddb().send(new DeleteCommand({ TableName: tableName(), Key: keys.timer(companyId, kind, String(ref)) }));
 }
 
+/**
+ * Moves an existing timer (companyId, kind, ref) to `dueAt`, keeping its data and flags; false when there is no such
+ * timer (nothing is created: a timer that already ended stays ended). One conditional Update.
+ */
+export async function moveTimer(companyId: number, kind: string, ref: string | number, dueAt: Date | string | number): Promise<boolean> {
+  const r = String(ref);
+  const due = iso(dueAt);
+  const idx = indexOf(companyId, kind, r, due);
+  try {
+    await ddb().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.timer(companyId, kind, r),
+        UpdateExpression: "SET dueAt = :due, GSI1PK = :pk, GSI1SK = :sk, attempts = :zero",
+        ConditionExpression: "attribute_exists(PK)",
+        ExpressionAttributeValues: { ":due": due, ":pk": idx.GSI1PK, ":sk": idx.GSI1SK, ":zero": 0 },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if ((err as Error).name === "ConditionalCheckFailedException") return false;
+    throw err;
+  }
+}
+
 /** Reads timer (companyId, kind, ref), or null. */
 export async function getTimer(companyId: number, kind: string, ref: string | number): Promise<Timer | null> {
   const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.timer(companyId, kind, String(ref)), ConsistentRead: true }));

@@ -9,15 +9,19 @@
  * - `timeToTransfer` / ticket id: when a ticket enters `pending` without a queue (a customer's new ticket, a return)
  *   on a connection with `timeToTransfer` > 0 and a `transferQueueId`, due that many minutes later; data `{since}`.
  * Entering the state again replaces the timer (one item per kind and ticket).
+ *
+ * An admin's edit of a connection's timer fields (`whatsapp.updated` with `previous`) re-schedules or removes the
+ * timers of the tickets already open or pending on it (`./connection-listener.ts`).
  */
 import type { Listener } from "../events/registry.ts";
 import { log } from "../log.ts";
 import type { TicketItem } from "../tickets/schema.ts";
 import { getWhatsappItem } from "../whatsapp/repository.ts";
+import { followConnectionTimers } from "./connection-listener.ts";
 import { scheduleTimer } from "./index.ts";
+import { EXPIRES_TICKET, TIME_TO_TRANSFER } from "./kinds.ts";
 
-export const EXPIRES_TICKET = "expiresTicket";
-export const TIME_TO_TRANSFER = "timeToTransfer";
+export { EXPIRES_TICKET, TIME_TO_TRANSFER };
 
 const MINUTE = 60_000;
 
@@ -45,6 +49,7 @@ export const ticketTimersListener: Listener = {
       if (event.type === "ticket.created") await scheduleTicketTimers(event.companyId, null, event.ticket);
       else if (event.type === "message.created" && event.ticketCreated) await scheduleTicketTimers(event.companyId, null, event.ticket);
       else if (event.type === "ticket.updated" && event.previous) await scheduleTicketTimers(event.companyId, event.previous, event.ticket);
+      else if (event.type === "whatsapp.updated" && event.previous) await followConnectionTimers(event.previous, event.whatsapp);
     } catch (err) {
       log("warn", "ticket timer not scheduled", { companyId: event.companyId, type: event.type, err });
     }

@@ -90,8 +90,8 @@ function checkGreeting(item: Pick<WhatsappItem, "queueIds" | "greetingMessage">)
   if (item.queueIds.length > 1 && !item.greetingMessage.trim()) throw new AppError("ERR_WAPP_GREETING_REQUIRED", 400);
 }
 
-async function publishWhatsapp(item: WhatsappItem): Promise<void> {
-  await dispatch({ type: "whatsapp.updated", companyId: item.companyId, whatsapp: item });
+async function publishWhatsapp(item: WhatsappItem, previous?: WhatsappItem): Promise<void> {
+  await dispatch({ type: "whatsapp.updated", companyId: item.companyId, whatsapp: item, ...(previous ? { previous } : {}) });
 }
 
 async function command(cmd: SessionCommandInput): Promise<void> {
@@ -163,7 +163,7 @@ export async function updateWhatsapp(caller: Caller, whatsappId: number, body: U
       throw err;
     }
     if (oldDefault) await publishWhatsapp({ ...oldDefault, isDefault: false, updatedAt: now });
-    await publishWhatsapp(next);
+    await publishWhatsapp(next, prev);
     return toView(next, { admin: true, queues });
   }
 }

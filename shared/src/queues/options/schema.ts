@@ -16,6 +16,9 @@ export const QueueOptionItem = z.object({
   /** S3 key of the option's media under `media/<cid>/`, sent with the message when the option is reached. */
   mediaPath: z.string().nullable().default(null),
   mediaName: z.string().nullable().default(null),
+  /** The media's bytes and MIME type as uploaded (absent on options whose media predates them: read from S3 then). */
+  mediaSize: z.number().int().nullable().optional(),
+  mediaMime: z.string().nullable().optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -6,18 +6,23 @@
  * - Siblings are numbered 1..n by `option` (what the customer types). A new option goes last unless a position is
  *   given; giving a node a position moves it there and renumbers its siblings, so a menu never has gaps or twins.
  * - Deleting an option deletes its whole subtree and renumbers the remaining siblings.
- * - Media: one file per option under `media/<cid>/queue-options/<id>/`, sent with the option's message by the bot.
- * - No realtime frame: the tree is edited only in the queue dialog, which reads it fresh; the bot reads the repository
- *   at each step.
+ * - Media: one file per option under `media/<cid>/queue-options/<id>/` (size and MIME type recorded), sent with the
+ *   option's message by the bot; the object a new upload replaces, a removal drops or a deleted subtree held is deleted
+ *   from S3 (messages already sent keep their own copy).
+ * - Every change dispatches `queueOption.created|updated|deleted` with the queue's whole tree (`./events.ts`: frame
+ *   `company-{id}-queueOption` to admins), so other admins' open queue dialogs follow live; the bot reads the
+ *   repository at each step.
  */
 import { can } from "../../access/permissions.ts";
 import type { AuthContext } from "../../auth/tokens.ts";
 import { nextId } from "../../db/counters.ts";
 import { AppError } from "../../errors.ts";
+import { dispatch } from "../../events/index.ts";
 import { putMedia } from "../../storage/media.ts";
 import "../errors.ts";
 import { getQueue } from "../repository.ts";
-import { entityMediaKey, requireOneFile, type Upload } from "../service.ts";
+import { dropMedia, entityMediaKey, requireOneFile, type Upload } from "../service.ts";
+import "./events.ts";
 import { deleteQueueOptions, getQueueOption, listQueueOptions, putQueueOption } from "./repository.ts";
 import { buildOptionTree, compareOptions, type CreateQueueOptionBody, type QueueOptionItem, type QueueOptionNode, type UpdateQueueOptionBody } from "./schema.ts";
 
@@ -39,15 +44,29 @@ async function requireOption(companyId: number, optionId: number): Promise<Queue
 
 /** The node `id` with its subtree, found in a queue's flat list. */
 function nodeOf(all: QueueOptionItem[], id: number): QueueOptionNode | undefined {
-  const find = (list: QueueOptionNode[]): QueueOptionNode | undefined => {
-    for (const n of list) {
-      if (n.id === id) return n;
-      const hit = find(n.children);
-      if (hit) return hit;
-    }
-    return undefined;
-  };
-  return find(buildOptionTree(all));
+  return nodeIn(buildOptionTree(all), id);
+}
+
+/** The queue's tree as stored now. */
+const treeOf = async (companyId: number, queueId: number) => buildOptionTree(await listQueueOptions(companyId, queueId));
+
+/** Tells the company's admins that option `option` of the queue changed; returns the tree it sent. */
+async function announce(kind: "created" | "updated", option: QueueOptionItem): Promise<QueueOptionNode[]> {
+  const options = await treeOf(option.companyId, option.queueId);
+  const stored = nodeIn(options, option.id) ?? { ...option, children: [] };
+  const { children: _children, ...item } = stored;
+  await dispatch({ type: `queueOption.${kind}`, companyId: option.companyId, queueId: option.queueId, option: item, options });
+  return options;
+}
+
+/** Node `id` in a built tree. */
+function nodeIn(list: QueueOptionNode[], id: number): QueueOptionNode | undefined {
+  for (const n of list) {
+    if (n.id === id) return n;
+    const hit = nodeIn(n.children, id);
+    if (hit) return hit;
+  }
+  return undefined;
 }
 
 /** Every node of a subtree, itself first. */
@@ -123,6 +142,7 @@ export async function createOption(auth: AuthContext, body: CreateQueueOptionBod
   await putQueueOption(o);
   const position = body.option ? Number(body.option) : siblings + 1;
   const stored = (await renumber([...all, o], parentId, { id: o.id, position })).find((x) => x.id === o.id) ?? o;
+  await announce("created", stored);
   return { ...stored, children: [] };
 }
 
@@ -142,7 +162,7 @@ export async function updateOption(auth: AuthContext, optionId: number, body: Up
   await putQueueOption(after);
   const all = (await listQueueOptions(auth.companyId, before.queueId)).map((o) => (o.id === after.id ? { ...after, option: o.option } : o));
   if (body.option !== undefined) await renumber(all, before.parentId, { id: before.id, position: Number(body.option) });
-  const node = nodeOf(await listQueueOptions(auth.companyId, before.queueId), optionId);
+  const node = nodeIn(await announce("updated", after), optionId);
   if (!node) throw new AppError("ERR_NO_QUEUE_OPTION_FOUND");
   return node;
 }
@@ -155,11 +175,13 @@ export async function deleteOption(auth: AuthContext, optionId: number): Promise
   const node = nodeOf(all, optionId);
   const doomed = node ? flatten(node) : [o];
   await deleteQueueOptions(doomed);
+  await dropMedia(...doomed.map((d) => d.mediaPath));
   const gone = new Set(doomed.map((d) => d.id));
   await renumber(
     all.filter((x) => !gone.has(x.id)),
     o.parentId,
   );
+  await dispatch({ type: "queueOption.deleted", companyId: auth.companyId, queueId: o.queueId, optionId, options: await treeOf(auth.companyId, o.queueId) });
 }
 
 /**
@@ -172,14 +194,22 @@ export async function uploadOptionMedia(auth: AuthContext, optionId: number, upl
   const file = requireOneFile(upload);
   const key = entityMediaKey(auth.companyId, "queue-options", optionId, file.filename);
   await putMedia(key, file.content, file.mimetype || "application/octet-stream");
-  await putQueueOption({ ...before, mediaPath: key, mediaName: file.filename, updatedAt: new Date().toISOString() });
-  return (nodeOf(await listQueueOptions(auth.companyId, before.queueId), optionId) as QueueOptionNode) ?? { ...before, children: [] };
+  const mime = file.mimetype || "application/octet-stream";
+  try {
+    await putQueueOption({ ...before, mediaPath: key, mediaName: file.filename, mediaSize: file.content.length, mediaMime: mime, updatedAt: new Date().toISOString() });
+  } catch (err) {
+    await dropMedia(key);
+    throw err;
+  }
+  await dropMedia(before.mediaPath);
+  return nodeIn(await announce("updated", before), optionId) ?? { ...before, children: [] };
 }
 
 /** `DELETE /api/queue-options/{id}/media-upload` (admin): the option keeps its message, without media. */
 export async function deleteOptionMedia(auth: AuthContext, optionId: number): Promise<QueueOptionNode> {
   requireAdmin(auth);
   const before = await requireOption(auth.companyId, optionId);
-  await putQueueOption({ ...before, mediaPath: null, mediaName: null, updatedAt: new Date().toISOString() });
-  return (nodeOf(await listQueueOptions(auth.companyId, before.queueId), optionId) as QueueOptionNode) ?? { ...before, children: [] };
+  await putQueueOption({ ...before, mediaPath: null, mediaName: null, mediaSize: null, mediaMime: null, updatedAt: new Date().toISOString() });
+  await dropMedia(before.mediaPath);
+  return nodeIn(await announce("updated", before), optionId) ?? { ...before, children: [] };
 }

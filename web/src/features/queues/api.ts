@@ -2,9 +2,10 @@
  * Queues data hooks (administration.md §3 Queue, §7 "Queues and options"): `useQueues()` (GET /api/queue → array),
  * `queueCalls` (POST /api/queue, PUT /api/queue/{id}, DELETE /api/queue/{id}) run by `useQueueMutations()`, the queue's
  * media (`POST/DELETE /api/queue/{id}/media-upload`), and the option tree of a queue (`useQueueOptions`,
- * `useOptionMutations`: GET/POST/PUT/DELETE /api/queue-options, option media).
+ * `useOptionMutations`: GET/POST/PUT/DELETE /api/queue-options, option media) kept live by `company-{id}-queueOption`
+ * frames (`onQueueOptionFrame`).
  */
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { type QueryClient, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "../../api/client.ts";
 import { call } from "../../api/operations.ts";
 import { useCrudMutations, type CrudCalls } from "../../ui/kit/crud.ts";
@@ -53,6 +54,16 @@ export function useQueueOptions(queueId: number | undefined) {
     queryFn: () => call("GET /api/queue-options", { query: { queueId: queueId!, parentId: -1 } }),
     enabled: !!queueId,
   });
+}
+
+/**
+ * `company-{id}-queueOption` (`{action, queueId, option | optionId, options}`): the frame carries the queue's whole tree
+ * after the change, so a queue dialog open on that queue (here or in another admin's browser) shows it at once.
+ */
+export function onQueueOptionFrame(data: unknown, qc: QueryClient): void {
+  const d = (data && typeof data === "object" ? data : {}) as { queueId?: unknown; options?: unknown };
+  if (typeof d.queueId !== "number" || !Array.isArray(d.options)) return;
+  qc.setQueryData<QueueOption[]>(optionKeys.tree(d.queueId), d.options as QueueOption[]);
 }
 
 /** Moves `id` to `index` among its siblings in a cached tree (the server renumbers the same way). */

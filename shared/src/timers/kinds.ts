@@ -1,0 +1,8 @@
+/** The names of the timer kinds (issue 9 §5), in one module without imports so listeners and handlers share them. */
+
+/** An open ticket idle for the connection's `expiresTicket` minutes (ref = ticket id). */
+export const EXPIRES_TICKET = "expiresTicket";
+/** A pending ticket without a queue for the connection's `timeToTransfer` minutes (ref = ticket id; data `{since}`). */
+export const TIME_TO_TRANSFER = "timeToTransfer";
+/** The rating wait after a resolve with `userRating` (ref = ticket id; data `{ratingAt, reprompted?}`). */
+export const RATING_WAIT = "ratingWait";
