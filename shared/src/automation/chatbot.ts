@@ -188,12 +188,15 @@ async function enterQueue(ctx: InboundContext, w: World, q: QueueItem, greet: bo
   }
   const tree = await optionTree(ctx.companyId, q.id);
   const greeting = greet ? q.greetingMessage : "";
-  if (!tree.length) return { patch: { ...joinPatch, chatbot: false, queueOptionId: null, amountUsedBotQueues: 0, botSilentUntil: null }, sends: text(greeting) };
-  return { patch: { ...joinPatch, chatbot: true, queueOptionId: null, amountUsedBotQueues: 0, botSilentUntil: null }, sends: text(optionRootText(greeting, tree)) };
+  const body = tree.length ? optionRootText(greeting, tree) : greeting;
+  // The queue's media goes out with its greeting, the text as its caption (as the system the spec describes did).
+  const media = greet ? withMedia(q) : undefined;
+  const sends: Send[] = media ? [{ body, media }] : text(body);
+  return { patch: { ...joinPatch, chatbot: tree.length > 0, queueOptionId: null, amountUsedBotQueues: 0, botSilentUntil: null }, sends };
 }
 
-/** The option's media as uploaded (key, file name, size and MIME type), or undefined. */
-function optionMedia(node: QueueOptionNode): Send["media"] {
+/** A queue's or an option's media as uploaded (key, file name, size and MIME type), or undefined. */
+function withMedia(node: Pick<QueueOptionNode, "mediaPath" | "mediaName" | "mediaSize" | "mediaMime">): Send["media"] {
   if (!node.mediaPath) return undefined;
   const name = node.mediaName || node.mediaPath.split("/").pop() || "arquivo";
   return { key: node.mediaPath, name, size: node.mediaSize ?? null, mime: node.mediaMime ?? null };
@@ -246,7 +249,7 @@ async function decideIn(ctx: InboundContext, t: TicketItem, created: boolean, w:
     case "node":
       return { patch: { queueOptionId: move.node.id, amountUsedBotQueues: 0, botSilentUntil: null }, sends: text(optionNodeText(move.node)) };
     case "leaf": {
-      const media = optionMedia(move.node);
+      const media = withMedia(move.node);
       const sends: Send[] = media ? [{ body: move.node.message, media }] : text(move.node.message);
       return { patch: { chatbot: false, queueOptionId: move.node.id, amountUsedBotQueues: 0, botSilentUntil: null }, sends };
     }
