@@ -6,7 +6,7 @@
  * (all expired, e.g. the socket died without `$disconnect`) is set offline. And it re-drives the domain events'
  * outbox (`shared/src/events/outbox.ts`): counter items a dead process left behind are applied, each exactly once,
  * read through their due-time index (no scan). And it fires the timers due by the event's time (`shared/src/timers`:
- * `expiresTicket`, `timeToTransfer`, `ratingWait`, and any kind a feature registers), one Query per due-index shard; a
+ * `expiresTicket`, `timeToTransfer`, `ratingWait`, `searchBackfill`, and any kind a feature registers), one Query per due-index shard; a
  * timer whose time passed while nothing ran fires on the first tick after, once. Returns the counts.
  */
 import { log } from "@atende/shared/log";
@@ -19,6 +19,7 @@ import { runDueTimers } from "@atende/shared/timers/index";
 // The timer kinds this tick fires (each file registers its handlers when loaded).
 import "@atende/shared/timers/ticket-kinds";
 import "@atende/shared/automation/rating";
+import "@atende/shared/search/backfill-job";
 
 /** The EventBridge scheduled event (only `time` is read, for logs). */
 export interface ScheduledEvent {
