@@ -6,6 +6,7 @@
  * until then it would land back on /login), and 'Cadastre-se!' also the platform's `viewregister` and `allowregister`
  * (read without a token from `GET /api/settings/{key}`, only once a sign-up page exists).
  */
+import { Moon, Sun } from "lucide-react";
 import { Button, Card, Flex, Heading, Link as ALink, PasswordField, SelectField, Text, TextField } from "@aws-amplify/ui-react";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
@@ -72,7 +73,7 @@ export function LoginPage() {
           onClick={toggle}
           aria-label={mode === "dark" ? t("shell.themeToLight") : t("shell.themeToDark")}
         >
-          <span aria-hidden="true">{mode === "dark" ? "☀" : "☾"}</span>
+          {mode === "dark" ? <Sun size={18} aria-hidden="true" /> : <Moon size={18} aria-hidden="true" />}
         </Button>
       </Flex>
       <Card variation="elevated" className="login-card">

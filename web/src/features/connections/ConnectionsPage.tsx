@@ -5,6 +5,7 @@
  * OPENING → a disabled "connecting" button. Delete after 'Deseja realmente excluir este registro?'. Live through the
  * realtime table (`whatsapp`, `whatsappSession`).
  */
+import { Check } from "lucide-react";
 import { Button, Loader, TableCell, TableRow } from "@aws-amplify/ui-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -119,7 +120,7 @@ export function ConnectionsPage() {
             <div className="session-actions">{sessionButtons(w)}</div>
           </TableCell>
           <TableCell className="hide-narrow">{shortDateTime(w.updatedAt)}</TableCell>
-          <TableCell className="hide-narrow">{w.isDefault ? <span aria-label={t("connections.default")}>✔</span> : ""}</TableCell>
+          <TableCell className="hide-narrow">{w.isDefault ? <Check size={16} role="img" aria-label={t("connections.default")} /> : ""}</TableCell>
           <TableCell className="col-actions">
             <RowActions name={w.name} onEdit={() => page.edit(w)} onDelete={() => page.ask(w)} testIdPrefix="connection" />
           </TableCell>
