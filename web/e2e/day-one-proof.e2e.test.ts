@@ -180,12 +180,21 @@ describe("day one: the rest of the proof", () => {
     await page.goto(`${e2e.stack.url}/connections`);
     const cell = page.getByTestId("connection-row").first().locator(".col-name");
     await cell.waitFor();
+    // The name on one line, the number on one line under it (then the status); the row's actions stay on screen.
     const lines = await cell.evaluate((el) => {
-      const lh = Number.parseFloat(getComputedStyle(el).lineHeight) || 20;
-      const cs = getComputedStyle(el);
-      return (el.getBoundingClientRect().height - Number.parseFloat(cs.paddingTop) - Number.parseFloat(cs.paddingBottom)) / lh;
+      const range = document.createRange();
+      range.selectNodeContents(el.firstChild!);
+      const number = el.querySelector(".sub-line") as HTMLElement;
+      const lh = Number.parseFloat(getComputedStyle(number).lineHeight) || 20;
+      return { name: new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size, number: number.getBoundingClientRect().height / lh };
     });
-    expect(lines).toBeLessThan(2.6); // the name on one line, the number on the next
+    expect(lines.name).toBe(1);
+    expect(lines.number).toBeLessThan(1.5);
+    for (const id of ["connection-edit", "connection-delete"]) {
+      const b = await page.getByTestId("connection-row").first().getByTestId(id).boundingBox();
+      expect(b!.x + b!.width, id).toBeLessThanOrEqual(375);
+    }
+    if (process.env.SCREENS_DIR) await page.screenshot({ path: `${process.env.SCREENS_DIR}/connections-table-light-375.png` });
     // No sideways scrolling of the page itself.
     await expect(page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).resolves.toBe(true);
 
@@ -212,6 +221,7 @@ describe("day one: the rest of the proof", () => {
     expect(send!.y).toBeLessThan(box!.y + box!.height);
     expect(box!.y).toBeLessThan(send!.y + send!.height);
     expect(send!.x + send!.width).toBeLessThanOrEqual(frame!.x + frame!.width);
+    if (process.env.SCREENS_DIR) await phone.locator(".phone").screenshot({ path: `${process.env.SCREENS_DIR}/sandbox-phone-light-375.png` });
     // A typed message still goes out.
     await input.fill("Teste em 375");
     await input.press("Enter");

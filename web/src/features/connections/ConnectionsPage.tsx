@@ -100,7 +100,7 @@ export function ConnectionsPage() {
       columns={[
         { label: t("connections.name") },
         { label: t("connections.number"), className: "hide-narrow" },
-        { label: t("connections.statusCol") },
+        { label: t("connections.statusCol"), className: "hide-narrow" },
         { label: t("connections.session") },
         { label: t("connections.lastUpdate"), className: "hide-narrow" },
         { label: t("connections.default"), className: "hide-narrow" },
@@ -111,9 +111,12 @@ export function ConnectionsPage() {
           <TableCell className="col-name">
             {w.name}
             <span className="sub-line show-narrow nowrap">{formatPhone(w.number)}</span>
+            <span className="sub-line show-narrow nowrap">
+              <StatusChip status={w.status} />
+            </span>
           </TableCell>
           <TableCell className="hide-narrow nowrap">{formatPhone(w.number)}</TableCell>
-          <TableCell>
+          <TableCell className="hide-narrow">
             <StatusChip status={w.status} />
           </TableCell>
           <TableCell>
