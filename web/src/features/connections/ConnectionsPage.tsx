@@ -19,11 +19,12 @@ import { ConnectionDialog } from "./ConnectionDialog.tsx";
 import "./connections.css";
 import { QrDialog } from "./QrDialog.tsx";
 
-function StatusChip({ status }: { status: string }) {
+/** The connection's status; `narrow`: the copy under the name on narrow screens (no test id: one chip per row is shown). */
+function StatusChip({ status, narrow }: { status: string; narrow?: boolean }) {
   const { t } = useTranslation();
   const cls = status === "CONNECTED" ? "online" : status === "DISCONNECTED" || status === "TIMEOUT" ? "bad" : "warn";
   return (
-    <span className="status-chip" data-testid="connection-status" data-status={status}>
+    <span className="status-chip" data-testid={narrow ? undefined : "connection-status"} data-status={status}>
       {status === "OPENING" ? <Loader size="small" /> : <span className={`status-dot ${cls}`} aria-hidden="true" />}
       {t(`connections.status.${status}`, { defaultValue: status })}
     </span>
@@ -112,7 +113,7 @@ export function ConnectionsPage() {
             {w.name}
             <span className="sub-line show-narrow nowrap">{formatPhone(w.number)}</span>
             <span className="sub-line show-narrow nowrap">
-              <StatusChip status={w.status} />
+              <StatusChip status={w.status} narrow />
             </span>
           </TableCell>
           <TableCell className="hide-narrow nowrap">{formatPhone(w.number)}</TableCell>

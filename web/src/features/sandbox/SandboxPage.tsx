@@ -306,7 +306,7 @@ function Phone({ wid, business, number, name }: { wid: number; business?: string
       <div className="phone-body" ref={bodyRef} aria-live="polite">
         {!all.length && <p className="list-note">{t("sandbox.empty")}</p>}
         {all.map((m) => (
-          <div key={m.id} className={`msg-row ${m.mine ? "me" : "them"}`} data-testid={m.mine ? "phone-mine" : "phone-agent"} data-message-id={m.id}>
+          <div key={m.id} className={`msg-row ${m.mine ? "me" : "them"}`} data-testid={m.mine ? "phone-mine" : "phone-agent"} data-message-id={m.id} data-kind={m.kind}>
             <div className={`bubble ${m.deleted ? "deleted" : ""}`}>
               {m.deleted ? (
                 <div className="msg-body deleted-text">
