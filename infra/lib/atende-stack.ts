@@ -21,6 +21,12 @@ import { Realtime } from "./realtime.ts";
 import { Sessions } from "./sessions.ts";
 import { Web } from "./web.ts";
 
+/**
+ * The version of the search index the deploy-time backfill start is for (`Custom::AtendeSearchBackfill`): changing it
+ * makes the next deploy schedule the backfill of every company not yet done again (e.g. after a table restore).
+ */
+export const SEARCH_INDEX_VERSION = "1";
+
 export interface AtendeStackProps extends StackProps {
   /** Deployment stage name (`STAGE`), part of physical queue names. Default `prod`. */
   stage?: string;
@@ -114,7 +120,7 @@ export class AtendeStack extends Stack {
     const seed = atendeFunction(this, "Seed", {
       entry: "infra/lib/seed-handler.ts",
       environment: env,
-      description: "Atende deploy-time seed: first plan, company and super admin (password from Secrets Manager).",
+      description: "Atende deploy-time jobs: first plan, company and super admin (password from Secrets Manager); search backfill start.",
       timeoutSeconds: 120,
     });
     tableRw(seed);
@@ -123,6 +129,13 @@ export class AtendeStack extends Stack {
       serviceToken: seed.functionArn,
       resourceType: "Custom::AtendeSeed",
       properties: { SecretArn: d.firstAdminSecret.secretArn },
+    });
+    // The search backfill (issue 10 §1): on the deploy that brings the index (and when SEARCH_INDEX_VERSION changes),
+    // every company not yet indexed gets its backfill timer; the minute tick does the work, resumably.
+    new CustomResource(this, "SearchBackfill", {
+      serviceToken: seed.functionArn,
+      resourceType: "Custom::AtendeSearchBackfill",
+      properties: { Task: "searchBackfill", IndexVersion: SEARCH_INDEX_VERSION },
     });
 
     acknowledge(this, {

@@ -6,11 +6,17 @@
  *
  * Idempotent: Create and Update call the seed, which changes nothing once the admin exists (a password
  * changed in the app is never overwritten); Delete does nothing (the table may be retained).
+ *
+ * The same function serves the `Custom::AtendeSearchBackfill` resource (`Task: "searchBackfill"`, issue 10 §1): on
+ * Create (the first deploy with the search index) and on Update (its `IndexVersion` changed) it schedules the search
+ * backfill of every company not yet indexed (`startSearchBackfill`, `shared/src/search/backfill-job.ts`); the minute
+ * tick then does the work in bounded, resumable steps. Answering CloudFormation never waits for the backfill itself.
  * The outcome is PUT to CloudFormation's presigned `ResponseURL` (no Provider framework needed).
  */
 import { GetSecretValueCommand, SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
 import { z } from "zod";
 import { log } from "@atende/shared/log";
+import { startSearchBackfill } from "@atende/shared/search/backfill-job";
 import { seedLocal } from "@atende/shared/seed/seed";
 
 const EventSchema = z.object({
@@ -20,7 +26,10 @@ const EventSchema = z.object({
   RequestId: z.string(),
   LogicalResourceId: z.string(),
   PhysicalResourceId: z.string().optional(),
-  ResourceProperties: z.object({ SecretArn: z.string().min(1) }).passthrough(),
+  ResourceProperties: z.union([
+    z.object({ Task: z.literal("searchBackfill"), IndexVersion: z.string().min(1) }).passthrough(),
+    z.object({ SecretArn: z.string().min(1) }).passthrough(),
+  ]),
 });
 export type SeedEvent = z.infer<typeof EventSchema>;
 
@@ -28,6 +37,8 @@ const SecretSchema = z.object({ email: z.string().email(), password: z.string().
 
 /** Physical id of the seed resource: stable, so updates never replace (and never "delete") it. */
 export const SEED_PHYSICAL_ID = "atende-first-admin-seed";
+/** Physical id of the search-backfill resource (stable, like the seed's). */
+export const SEARCH_BACKFILL_PHYSICAL_ID = "atende-search-backfill";
 
 /** What the handler talks to; injectable for tests. */
 export interface SeedDeps {
@@ -45,7 +56,7 @@ async function respond(event: SeedEvent, status: "SUCCESS" | "FAILED", reason: s
   const body = JSON.stringify({
     Status: status,
     Reason: reason.slice(0, 1000),
-    PhysicalResourceId: event.PhysicalResourceId ?? SEED_PHYSICAL_ID,
+    PhysicalResourceId: event.PhysicalResourceId ?? ("Task" in event.ResourceProperties ? SEARCH_BACKFILL_PHYSICAL_ID : SEED_PHYSICAL_ID),
     StackId: event.StackId,
     RequestId: event.RequestId,
     LogicalResourceId: event.LogicalResourceId,
@@ -64,7 +75,13 @@ export function makeSeedHandler(deps: SeedDeps): (raw: unknown) => Promise<void>
     const event = EventSchema.parse(raw);
     try {
       if (event.RequestType === "Delete") return await respond(event, "SUCCESS", "nothing to undo");
-      const password = await readAdminPassword(event.ResourceProperties.SecretArn, deps.secrets);
+      const props = event.ResourceProperties;
+      if ("Task" in props) {
+        const companies = await startSearchBackfill();
+        log("info", "search backfill scheduled", { companies: companies.length, indexVersion: props.IndexVersion });
+        return await respond(event, "SUCCESS", `search backfill scheduled for ${companies.length} companies`, { Companies: String(companies.length) });
+      }
+      const password = await readAdminPassword(props.SecretArn, deps.secrets);
       const out = await seedLocal({ adminPassword: password });
       log("info", "seed", { companyId: out.companyId, created: out.created });
       await respond(event, "SUCCESS", out.created ? "seeded" : "already seeded", { CompanyId: String(out.companyId) });

@@ -6,7 +6,9 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { login } from "@atende/shared/auth/service";
-import { makeSeedHandler, SEED_PHYSICAL_ID } from "../lib/seed-handler.ts";
+import { SEARCH_BACKFILL_KIND } from "@atende/shared/search/backfill-job";
+import { getTimer } from "@atende/shared/timers/index";
+import { makeSeedHandler, SEARCH_BACKFILL_PHYSICAL_ID, SEED_PHYSICAL_ID } from "../lib/seed-handler.ts";
 
 let server: Server;
 let url: string;
@@ -58,6 +60,14 @@ describe("deploy-time seed", () => {
     await makeSeedHandler({ secrets: fakeSecrets("not json") })(event("Update"));
     expect(responses.at(-1)).toMatchObject({ Status: "FAILED" });
     expect(responses.at(-1)!.Reason.length).toBeGreaterThan(0);
+  });
+
+  it("schedules the search backfill of each company not yet indexed for Custom::AtendeSearchBackfill", async () => {
+    const session = await login({ email: "admin@admin.com", password: "s3cret-Pass-123" }, "127.0.0.1");
+    const backfill = { ...event("Create"), LogicalResourceId: "SearchBackfill", ResourceProperties: { ServiceToken: "arn", Task: "searchBackfill", IndexVersion: "1" } };
+    await makeSeedHandler({ secrets: fakeSecrets("unused") })(backfill);
+    expect(responses.at(-1)).toMatchObject({ Status: "SUCCESS", PhysicalResourceId: SEARCH_BACKFILL_PHYSICAL_ID, LogicalResourceId: "SearchBackfill" });
+    expect(await getTimer(session.user.companyId, SEARCH_BACKFILL_KIND, "index")).toMatchObject({ companyId: session.user.companyId });
   });
 
   it("does nothing but answer SUCCESS on Delete", async () => {

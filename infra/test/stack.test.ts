@@ -14,7 +14,7 @@ import { areas, routes } from "@atende/functions/http/routes";
 import { tableDefinition } from "@atende/shared/db/table";
 import { DISPATCH_CONSUMER_ENTRY } from "../lib/api.ts";
 import { buildApp } from "../lib/app.ts";
-import type { AtendeStack } from "../lib/atende-stack.ts";
+import { type AtendeStack, SEARCH_INDEX_VERSION } from "../lib/atende-stack.ts";
 import { REPO_ROOT } from "../lib/function.ts";
 import { nagViolations } from "../lib/nag.ts";
 import { assertNoSandbox, CONTENT_SECURITY_POLICY, SPA_REWRITE_CODE, VIEWER_IP_CODE } from "../lib/web.ts";
@@ -352,6 +352,12 @@ describe("the first admin", () => {
     expect(adminSecret.Properties.GenerateSecretString.GenerateStringKey).toBe("password");
     template.hasResource("Custom::AtendeSeed", {
       Properties: { SecretArn: { Ref: adminSecretId }, ServiceToken: { "Fn::GetAtt": [Match.stringLikeRegexp("^Seed"), "Arn"] } },
+    });
+  });
+
+  it("starts the search backfill on the deploy that brings the index, through the same deploy-time function", () => {
+    template.hasResource("Custom::AtendeSearchBackfill", {
+      Properties: { Task: "searchBackfill", IndexVersion: SEARCH_INDEX_VERSION, ServiceToken: { "Fn::GetAtt": [Match.stringLikeRegexp("^Seed"), "Arn"] } },
     });
   });
 });

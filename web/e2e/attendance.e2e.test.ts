@@ -61,7 +61,7 @@ describe("attendance screens in the browser", () => {
     await phone.getByTestId("phone-send").click();
     await phone.getByTestId("phone-mine").filter({ hasText: "Olá" }).waitFor();
     await phone.getByTestId("phone-file").setInputFiles({ name: "foto.png", mimeType: "image/png", buffer: PNG });
-    await phone.getByTestId("phone-mine").filter({ hasText: "📷" }).waitFor();
+    await phone.locator("[data-testid=phone-mine][data-kind=image]").waitFor();
 
     const ticketRow = admin.getByTestId("ticket-row").filter({ hasText: "Joana Cliente" });
     await ticketRow.waitFor(); // no reload: the realtime event put it there

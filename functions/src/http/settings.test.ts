@@ -104,3 +104,34 @@ describe("PUT /api/settings/{key}", () => {
     expect((await settingsOf(root.admin.token)).allowregister).toBe("enabled");
   });
 });
+
+describe("GET /api/settings/{key} (public; the global section)", () => {
+  it("answers the platform's allowregister, viewregister and trial without a token, as a super user in any company set them", async () => {
+    const anon = async (key: string) => api("GET", `/api/settings/${key}`);
+    expect((await anon("viewregister")).body).toEqual({ key: "viewregister", value: "disabled" });
+    expect((await anon("trial")).body).toEqual({ key: "trial", value: "3" });
+
+    // A super user of some company opens registration: it is the platform's, so every company and /login see it.
+    const root = await makeCompany({ adminSuper: true });
+    const other = await makeCompany();
+    expect((await api("PUT", "/api/settings/viewregister", { token: root.admin.token, body: { value: "enabled" } })).status).toBe(200);
+    expect((await api("PUT", "/api/settings/allowregister", { token: root.admin.token, body: { value: "enabled" } })).status).toBe(200);
+    expect((await anon("viewregister")).body).toEqual({ key: "viewregister", value: "enabled" });
+    expect((await anon("allowregister")).body).toEqual({ key: "allowregister", value: "enabled" });
+    expect(await settingsOf(other.admin.token)).toMatchObject({ viewregister: "enabled", allowregister: "enabled" });
+    // An ordinary admin still cannot change it.
+    expect((await api("PUT", "/api/settings/viewregister", { token: other.admin.token, body: { value: "disabled" } })).status).toBe(403);
+    expect((await anon("viewregister")).body.value).toBe("enabled");
+  });
+
+  it("answers no other key without a token: a company's settings and credentials stay private", async () => {
+    const { admin } = await makeCompany();
+    expect((await api("PUT", "/api/settings/viewclosed", { token: admin.token, body: { value: "enabled" } })).status).toBe(200);
+    for (const key of ["viewclosed", "asaas", "tokenixc", "notAKey"]) {
+      const res = await api("GET", `/api/settings/${key}`);
+      expect(res.status, key).toBe(400);
+      expect(res.body.error).toBe("ERR_VALIDATION");
+      expect(JSON.stringify(res.body)).not.toMatch(/enabled|disabled"/);
+    }
+  });
+});

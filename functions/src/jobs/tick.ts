@@ -7,7 +7,7 @@
  * vanished without `$disconnect`) sets offline a user flagged online with no live socket left. It re-drives the domain
  * events' outbox (`shared/src/events/outbox.ts`): counter items a dead process left behind are applied, each exactly once,
  * read through their due-time index (no scan). And it fires the timers due by the event's time (`shared/src/timers`:
- * `expiresTicket`, `timeToTransfer`, `ratingWait`, and any kind a feature registers), one Query per due-index shard; a
+ * `expiresTicket`, `timeToTransfer`, `ratingWait`, `searchBackfill`, and any kind a feature registers), one Query per due-index shard; a
  * timer whose time passed while nothing ran fires on the first tick after, once. Returns the counts.
  */
 import { log } from "@atende/shared/log";
@@ -18,6 +18,7 @@ import { runDueTimers } from "@atende/shared/timers/index";
 import "@atende/shared/timers/ticket-kinds";
 import "@atende/shared/automation/rating";
 import { presenceCounts } from "@atende/shared/realtime/presence-kind";
+import "@atende/shared/search/backfill-job";
 
 /** The EventBridge scheduled event (only `time` is read, for logs). */
 export interface ScheduledEvent {

@@ -195,6 +195,11 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     if (seedMod) seed = await seedMod.seedLocal();
     phase("table+seed");
     if (!seedMod) say("seed: shared/src/seed/seed.ts is not there yet; starting without the first company");
+    // The search backfill (issue 10 §1; `shared/src/search/backfill-job.ts`): each company not yet indexed gets its
+    // backfill timer, which the minute tick below continues until done (its cursor survives restarts).
+    const backfill = await optionalImport<{ startSearchBackfill: () => Promise<number[]> }>("shared/src/search/backfill-job.ts");
+    const backfilling = (await backfill?.startSearchBackfill()) ?? [];
+    if (backfilling.length) say("search backfill scheduled", { companies: backfilling.length });
 
     // 5. Gateway, WebSocket emulator, sandbox.
     const api = createApiHandler({ functionsDir: FUNCTIONS_DIR, webDist: opts.webDist ?? join(REPO_ROOT, "web/dist"), log: say });

@@ -42,6 +42,9 @@ export const keys = {
   queueOptionRef: (cid: Id, optionId: Id) => ({ PK: `C#${cid}`, SK: `QOPTID#${pad(optionId)}` }),
   tag: (cid: Id, tagId: Id) => ({ PK: `C#${cid}`, SK: `TAG#${pad(tagId)}` }),
   setting: (cid: Id, key: string) => ({ PK: `C#${cid}`, SK: `SET#${key}` }),
+  /** A platform-wide setting (the super's global section: `allowregister`, `viewregister`, `trial`), read unauthenticated by /login. */
+  globalSetting: (key: string) => ({ PK: "SETTINGS", SK: `SET#${key}` }),
+  globalSettingsPartition: "SETTINGS",
   quickMessage: (cid: Id, id: Id) => ({ PK: `C#${cid}`, SK: `QUICK#${pad(id)}` }),
   whatsapp: (cid: Id, wid: Id) => ({ PK: `C#${cid}`, SK: `WACONN#${pad(wid)}` }),
   /** Connections by session shard (sparse), read by the runner at boot. */

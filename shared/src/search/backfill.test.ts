@@ -1,47 +1,16 @@
 import { GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
-import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { listContacts } from "../contacts/service.ts";
-import { contactRecord } from "../contacts/repository.ts";
-import { ContactItem } from "../contacts/schema.ts";
-import { batchWriteAll } from "../db/batch.ts";
 import { ddb, tableName } from "../db/client.ts";
 import { keys } from "../db/keys.ts";
-import { messageRecord } from "../messages/repository.ts";
-import { MessageItem } from "../messages/schema.ts";
 import { makeWhatsapp } from "../tickets/fixtures.testkit.ts";
-import { ticketRecord } from "../tickets/repository.ts";
-import { TicketItem } from "../tickets/schema.ts";
 import { listTickets, type TicketActor } from "../tickets/service.ts";
 import { backfillSearchIndex } from "./backfill.ts";
+import { storeWithoutIndex } from "./backfill.testkit.ts";
 
 const admin = (companyId: number): TicketActor => ({ userId: 1, companyId, profile: "admin", name: "Admin", queueIds: [], allTicket: "desabled" });
 const ticketIds = async (cid: number, q: string) => (await listTickets(admin(cid), { searchParam: q })).tickets.map((t) => t.id).sort((a, b) => a - b);
 const contactNames = async (cid: number, q: string) => (await listContacts(cid, { searchParam: q })).contacts.map((c) => c.name).sort();
-
-/** Writes contacts, tickets and messages the way the product stored them before the search index existed (no grams, no words, no `_sw`). */
-async function storeWithoutIndex(cid: number, wid: number) {
-  const at = "2025-06-01T10:00:00.000Z";
-  const people = [
-    ["Helena Lima", "5511977770001", "helena@exemplo.com.br"],
-    ["Otávio Prado", "5511966660002", ""],
-    ["Rita Campos", "5511955550003", ""],
-  ];
-  const items: Record<string, unknown>[] = [];
-  people.forEach(([name, number, email], i) => {
-    const id = i + 1;
-    const contact = ContactItem.parse({ id, companyId: cid, uuid: randomUUID(), name, number, email, jids: [`${number}@s.whatsapp.net`], createdAt: at, updatedAt: at });
-    items.push(contactRecord(contact));
-    const ticket = TicketItem.parse({ id, uuid: randomUUID(), companyId: cid, status: (["open", "pending", "closed"] as const)[i], contactId: id, whatsappId: wid, userId: i === 1 ? null : 1, createdAt: at, updatedAt: `2025-06-0${i + 1}T10:00:00.000Z` });
-    items.push(ticketRecord(ticket));
-    const bodies = i === 0 ? ["Quero o reembolso do pedido 4521", "Reembolso ainda não caiu"] : i === 1 ? ["Bom dia", "Segunda via do boleto, por favor"] : ["Obrigado pelo atendimento"];
-    bodies.forEach((body, k) => {
-      const ts = `2025-06-01T10:0${k}:00.000Z`;
-      items.push(messageRecord(MessageItem.parse({ id: `OLD${cid}-${id}-${k}`, ticketId: id, companyId: cid, contactId: id, whatsappId: wid, remoteJid: `${number}@s.whatsapp.net`, body, fromMe: k % 2 === 1, waTimestamp: ts, createdAt: ts, updatedAt: ts })));
-    });
-  });
-  await batchWriteAll(items.map((Item) => ({ PutRequest: { Item } })));
-}
 
 describe("search index backfill", () => {
   it("makes contacts and messages stored before the index findable, in bounded resumable runs, counting each message once", async () => {

@@ -37,7 +37,8 @@ export interface BackfillResult {
   done: boolean;
 }
 
-async function readProgress(companyId: number): Promise<{ cursor?: Cursor; done: boolean }> {
+/** The company's stored backfill progress (one consistent GetItem): where the last run stopped, and whether it is done. */
+export async function readProgress(companyId: number): Promise<{ cursor?: Cursor; done: boolean }> {
   const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.searchBackfill(companyId), ConsistentRead: true }));
   return { cursor: out.Item?.cursor as Cursor | undefined, done: out.Item?.done === true };
 }

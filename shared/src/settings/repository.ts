@@ -7,7 +7,7 @@ import type { VisibilitySettings } from "../access/tickets.ts";
 import { ddb, tableName } from "../db/client.ts";
 import { keys } from "../db/keys.ts";
 import { queryAllByPrefix } from "../db/query.ts";
-import { SETTING_DEFAULTS, SettingItem, type SettingKey } from "./schema.ts";
+import { GLOBAL_SETTINGS, type PublicSettingKey, SETTING_DEFAULTS, SettingItem, type SettingKey } from "./schema.ts";
 
 /** Every setting of a company, defaults filled in for keys without an item. */
 export type SettingsMap = Record<SettingKey, string>;
@@ -41,6 +41,29 @@ export async function settingEnabled(companyId: number, key: SettingKey): Promis
 export async function visibilitySettings(companyId: number): Promise<Required<VisibilitySettings>> {
   const map = await readSettings(companyId);
   return { viewclosed: map.viewclosed, viewgroups: map.viewgroups };
+}
+
+/** The platform-wide settings (`GLOBAL_SETTINGS`; one Query of the small `SETTINGS` partition), defaults filled in. */
+export async function readGlobalSettings(): Promise<Record<PublicSettingKey, string>> {
+  const map = Object.fromEntries(GLOBAL_SETTINGS.map((k) => [k, SETTING_DEFAULTS[k]])) as Record<PublicSettingKey, string>;
+  for (const it of await queryAllByPrefix(keys.globalSettingsPartition, keys.prefix.setting)) {
+    const key = GLOBAL_SETTINGS.find((k) => k === it.key);
+    if (key && typeof it.value === "string") map[key] = it.value;
+  }
+  return map;
+}
+
+/** One platform-wide setting (one GetItem), its default when unset. */
+export async function readGlobalSetting(key: PublicSettingKey): Promise<string> {
+  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.globalSetting(key) }));
+  return typeof out.Item?.value === "string" ? out.Item.value : SETTING_DEFAULTS[key];
+}
+
+/** Stores one platform-wide setting (last write wins); `by` is the super user's company, kept for the record. */
+export async function putGlobalSetting(key: PublicSettingKey, value: string, by: { companyId: number }): Promise<void> {
+  await ddb().send(
+    new PutCommand({ TableName: tableName(), Item: { ...keys.globalSetting(key), _type: "globalSetting", key, value, updatedByCompanyId: by.companyId, updatedAt: new Date().toISOString() } }),
+  );
 }
 
 /** Stores one setting value (unconditional: the last write wins). */

@@ -34,6 +34,17 @@ export type SettingKey = z.infer<typeof SettingKey>;
 /** Keys only a super user may change (global section of the Settings page). */
 export const SUPER_ONLY_SETTINGS: readonly SettingKey[] = ["allowregister", "viewregister", "trial", "ipixc", "tokenixc", "ipmkauth", "clientidmkauth", "clientsecretmkauth", "asaas"];
 
+/**
+ * The platform-wide keys of the super's global section (administration.md §2 Settings: "registration allowed,
+ * registration visible, trial days"). They belong to no company: one item each at `SETTINGS` / `SET#<key>`
+ * (`keys.globalSetting`), written by a super user from any company, shown in every company's settings list and read
+ * unauthenticated by the login and sign-up screens (`GET /api/settings/{key}`, administration.md §7).
+ */
+export const GLOBAL_SETTINGS = ["allowregister", "viewregister", "trial"] as const satisfies readonly SettingKey[];
+/** A key `GET /api/settings/{key}` answers without a token (only the global, non-secret ones). */
+export const PublicSettingKey = z.enum(GLOBAL_SETTINGS);
+export type PublicSettingKey = z.infer<typeof PublicSettingKey>;
+
 export const SettingItem = z.object({ key: SettingKey, value: z.string(), companyId: z.number().int(), updatedAt: z.string() });
 export type SettingItem = z.infer<typeof SettingItem>;
 

@@ -7,14 +7,17 @@
  * - `PUT /api/settings/{key}` (admin): values are checked per key (enabled/disabled; scheduleType disabled, queue,
  *   company; chatBotType text; trial 1-7); super-only keys need the super flag (403). Publishes
  *   `company-{id}-settings` `{action: "update", setting: {key, value}}`.
+ * - The global section's keys (`GLOBAL_SETTINGS`: allowregister, viewregister, trial) are platform-wide, not the
+ *   company's: a super user's PUT stores them once for the whole platform, every company's list shows that value, and
+ *   `GET /api/settings/{key}` answers them without a token (the login screen's "Cadastre-se!" link).
  */
 import { can } from "../access/permissions.ts";
 import { z } from "zod";
 import type { AuthContext } from "../auth/tokens.ts";
 import { AppError } from "../errors.ts";
 import { dispatch } from "../events/index.ts";
-import { putSetting, readSetting, readSettings, type SettingsMap } from "./repository.ts";
-import { type SettingItem, SUPER_ONLY_SETTINGS, type SettingKey } from "./schema.ts";
+import { putGlobalSetting, putSetting, readGlobalSetting, readGlobalSettings, readSetting, readSettings, type SettingsMap } from "./repository.ts";
+import { GLOBAL_SETTINGS, type PublicSettingKey, type SettingItem, SUPER_ONLY_SETTINGS, type SettingKey } from "./schema.ts";
 
 export { defaultSettingItems, type SettingsMap } from "./repository.ts";
 
@@ -51,9 +54,19 @@ export function visibleSettings(map: SettingsMap, caller: Pick<AuthContext, "pro
   return (Object.keys(map) as SettingKey[]).filter((k) => admin || !SECRET_SETTINGS.includes(k)).map((key) => ({ key, value: map[key] }));
 }
 
-/** `GET /api/settings`: the caller's company settings as `[{key, value}]`. */
+/** `GET /api/settings`: the caller's company settings as `[{key, value}]`, the global section's keys from the platform. */
 export async function listSettings(auth: AuthContext): Promise<{ key: SettingKey; value: string }[]> {
-  return visibleSettings(await getCompanySettings(auth.companyId), auth);
+  const [company, global] = await Promise.all([getCompanySettings(auth.companyId), readGlobalSettings()]);
+  return visibleSettings({ ...company, ...global }, auth);
+}
+
+/**
+ * `GET /api/settings/{key}` (public, administration.md §7 "GET /settings/allowregister (response value)"): the
+ * platform-wide value of a global key (`allowregister`, `viewregister`, `trial`). No company is involved: the caller
+ * is not logged in, and these keys belong to the platform, so no company's data can be read this way.
+ */
+export async function getPublicSetting(key: PublicSettingKey): Promise<{ key: PublicSettingKey; value: string }> {
+  return { key, value: await readGlobalSetting(key) };
 }
 
 /**
@@ -67,8 +80,12 @@ export async function updateSetting(auth: AuthContext, key: SettingKey, value: s
   if (rule && !rule.safeParse(value).success) {
     throw new AppError("ERR_VALIDATION", 400, { fields: [{ path: "value", message: `Invalid value for ${key}` }] });
   }
-  const item: SettingItem = { key, value, companyId: auth.companyId, updatedAt: new Date().toISOString() };
-  await putSetting(item);
+  const globalKey = GLOBAL_SETTINGS.find((k) => k === key);
+  if (globalKey) await putGlobalSetting(globalKey, value, auth);
+  else {
+    const item: SettingItem = { key, value, companyId: auth.companyId, updatedAt: new Date().toISOString() };
+    await putSetting(item);
+  }
   const setting = { key, value };
   await dispatch({ type: "setting.updated", companyId: auth.companyId, key, value });
   return setting;

@@ -3,7 +3,8 @@
  * administration.md §6, §8): a feature declares its `Access` (a permission, super flag, plan flag) in its `index.tsx`;
  * `mayAccess` decides with the shared permission table (`can` of `@atende/shared/access/permissions`, the one the
  * server reads), the side menu hides what it refuses and `RequireAccess` guards the routes:
- * - a refused permission goes to "/" at once;
+ * - a refused permission goes to "/" at once with the no-permission toast (the translated text of the spec's
+ *   `ERR_NO_PERMISSION`; issue 10 §3: an agent typing /users, /queues or /connections);
  * - a missing plan flag, or a page for super users only, shows 'Esta empresa não possui permissão para acessar essa
  *   página! Estamos lhe redirecionando.' and goes to "/" after {@link NO_PERMISSION_REDIRECT_MS}.
  */
@@ -55,6 +56,7 @@ export function RequireAccess({ access, children }: { access: Access | undefined
   const waiting = !!access?.planFlag && plan.isPending;
   const why = waiting ? null : refusal(user, access, plan.data);
   useEffect(() => {
+    if (why === "profile") toast.error(t("errors.ERR_NO_PERMISSION"));
     if (why !== "plan") return;
     toast.error(t("access.noPermission"));
     const id = setTimeout(() => navigate("/", { replace: true }), NO_PERMISSION_REDIRECT_MS);

@@ -5,6 +5,7 @@
  * built from the feature registry (profile, super flag and plan flags), ending with logout and, for admins, the
  * version. The drawer is open by default above 1200 px and is a temporary overlay below 600 px.
  */
+import { ExternalLink, Menu, Moon, Sun } from "lucide-react";
 import { Badge, Button, Flex, SelectField, Text, View } from "@aws-amplify/ui-react";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
@@ -98,7 +99,7 @@ export function AppShell() {
           aria-controls="side-menu"
           onClick={() => setOpen((o) => !o)}
         >
-          <span aria-hidden="true">☰</span>
+          <Menu size={20} aria-hidden="true" />
         </Button>
         <div className="greeting" data-testid="greeting">
           <Text as="span" className="greeting-main">
@@ -132,7 +133,7 @@ export function AppShell() {
             aria-label={mode === "dark" ? t("shell.themeToLight") : t("shell.themeToDark")}
             title={mode === "dark" ? t("shell.themeToLight") : t("shell.themeToDark")}
           >
-            <span aria-hidden="true">{mode === "dark" ? "☀" : "☾"}</span>
+            {mode === "dark" ? <Sun size={18} aria-hidden="true" /> : <Moon size={18} aria-hidden="true" />}
           </Button>
           <button
             type="button"
@@ -174,7 +175,7 @@ export function AppShell() {
                           <a href={f.menu!.path} target="_blank" rel="noopener" className="menu-item">
                             <span>{t(f.menu!.labelKey)}</span>
                             <span className="sr-only"> ({t("shell.opensInNewTab")})</span>
-                            <span aria-hidden="true" className="menu-external">↗</span>
+                            <ExternalLink size={14} aria-hidden="true" className="menu-external" />
                           </a>
                         ) : (
                           <NavLink to={f.menu!.path} className={({ isActive }) => `menu-item ${isActive ? "active" : ""}`}>

@@ -2,10 +2,13 @@
  * /login (attendance.md §2, §5): email and password; errors as translated toasts (wrong password, expired
  * subscription 'Opss! Sua assinatura venceu {date}. …', too many attempts); the due-date warning
  * 'Sua assinatura vence em N dia(s)' after a successful login. The links 'Esqueceu sua senha?' (/forgetpsw) and
- * 'Cadastre-se!' (/signup) show only once those public pages exist in the registry (issue 10 §4: until then they
- * would land back on /login); the sign-up area, when added, gates its link on the `viewregister` setting too.
+ * 'Cadastre-se!' (/signup) follow `loginLinks` (`links.ts`): each needs its public page in the registry (issue 10 §4:
+ * until then it would land back on /login), and 'Cadastre-se!' also the platform's `viewregister` and `allowregister`
+ * (read without a token from `GET /api/settings/{key}`, only once a sign-up page exists).
  */
+import { Moon, Sun } from "lucide-react";
 import { Button, Card, Flex, Heading, Link as ALink, PasswordField, SelectField, Text, TextField } from "@aws-amplify/ui-react";
+import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate } from "react-router-dom";
@@ -16,13 +19,22 @@ import { LANGUAGES, setLanguage, type Language } from "../../i18n/index.ts";
 import { features } from "../registry.tsx";
 import { useColorMode } from "../../ui/theme.tsx";
 import { useToast } from "../../ui/Toast.tsx";
+import { loginLinks } from "./links.ts";
 
 /** True when a feature registers the public page `path` (sign-up and password reset are not built yet). */
 const hasPublicPage = (path: string) => features.some((f) => f.publicRoutes?.some((r) => r.path === path));
 
+/** The platform's register settings, read only when a sign-up page exists (else no link depends on them). */
+function useRegisterSettings(signupPage: boolean) {
+  const read = (key: "viewregister" | "allowregister") => async () => (await call("GET /api/settings/{key}", { params: { key }, noSessionRule: true })).value;
+  const view = useQuery({ queryKey: ["publicSetting", "viewregister"], queryFn: read("viewregister"), enabled: signupPage, staleTime: 60_000 });
+  const allow = useQuery({ queryKey: ["publicSetting", "allowregister"], queryFn: read("allowregister"), enabled: signupPage, staleTime: 60_000 });
+  return { viewregister: view.data, allowregister: allow.data };
+}
+
 export function LoginPage() {
-  const forgot = hasPublicPage("/forgetpsw");
-  const signup = hasPublicPage("/signup");
+  const pages = { forgetpsw: hasPublicPage("/forgetpsw"), signup: hasPublicPage("/signup") };
+  const { forgot, signup } = loginLinks(pages, useRegisterSettings(pages.signup));
   const { t, i18n } = useTranslation();
   const toast = useToast();
   const navigate = useNavigate();
@@ -61,7 +73,7 @@ export function LoginPage() {
           onClick={toggle}
           aria-label={mode === "dark" ? t("shell.themeToLight") : t("shell.themeToDark")}
         >
-          <span aria-hidden="true">{mode === "dark" ? "☀" : "☾"}</span>
+          {mode === "dark" ? <Sun size={18} aria-hidden="true" /> : <Moon size={18} aria-hidden="true" />}
         </Button>
       </Flex>
       <Card variation="elevated" className="login-card">

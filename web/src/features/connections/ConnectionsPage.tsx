@@ -5,6 +5,7 @@
  * OPENING → a disabled "connecting" button. Delete after 'Deseja realmente excluir este registro?'. Live through the
  * realtime table (`whatsapp`, `whatsappSession`).
  */
+import { Check } from "lucide-react";
 import { Button, Loader, TableCell, TableRow } from "@aws-amplify/ui-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -18,11 +19,12 @@ import { ConnectionDialog } from "./ConnectionDialog.tsx";
 import "./connections.css";
 import { QrDialog } from "./QrDialog.tsx";
 
-function StatusChip({ status }: { status: string }) {
+/** The connection's status; `narrow`: the copy under the name on narrow screens (no test id: one chip per row is shown). */
+function StatusChip({ status, narrow }: { status: string; narrow?: boolean }) {
   const { t } = useTranslation();
   const cls = status === "CONNECTED" ? "online" : status === "DISCONNECTED" || status === "TIMEOUT" ? "bad" : "warn";
   return (
-    <span className="status-chip" data-testid="connection-status" data-status={status}>
+    <span className="status-chip" data-testid={narrow ? undefined : "connection-status"} data-status={status}>
       {status === "OPENING" ? <Loader size="small" /> : <span className={`status-dot ${cls}`} aria-hidden="true" />}
       {t(`connections.status.${status}`, { defaultValue: status })}
     </span>
@@ -99,7 +101,7 @@ export function ConnectionsPage() {
       columns={[
         { label: t("connections.name") },
         { label: t("connections.number"), className: "hide-narrow" },
-        { label: t("connections.statusCol") },
+        { label: t("connections.statusCol"), className: "hide-narrow" },
         { label: t("connections.session") },
         { label: t("connections.lastUpdate"), className: "hide-narrow" },
         { label: t("connections.default"), className: "hide-narrow" },
@@ -110,16 +112,19 @@ export function ConnectionsPage() {
           <TableCell className="col-name">
             {w.name}
             <span className="sub-line show-narrow nowrap">{formatPhone(w.number)}</span>
+            <span className="sub-line show-narrow nowrap">
+              <StatusChip status={w.status} narrow />
+            </span>
           </TableCell>
           <TableCell className="hide-narrow nowrap">{formatPhone(w.number)}</TableCell>
-          <TableCell>
+          <TableCell className="hide-narrow">
             <StatusChip status={w.status} />
           </TableCell>
           <TableCell>
             <div className="session-actions">{sessionButtons(w)}</div>
           </TableCell>
           <TableCell className="hide-narrow">{shortDateTime(w.updatedAt)}</TableCell>
-          <TableCell className="hide-narrow">{w.isDefault ? <span aria-label={t("connections.default")}>✔</span> : ""}</TableCell>
+          <TableCell className="hide-narrow">{w.isDefault ? <Check size={16} role="img" aria-label={t("connections.default")} /> : ""}</TableCell>
           <TableCell className="col-actions">
             <RowActions name={w.name} onEdit={() => page.edit(w)} onDelete={() => page.ask(w)} testIdPrefix="connection" />
           </TableCell>

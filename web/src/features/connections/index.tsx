@@ -3,6 +3,7 @@
  * and `company-{id}-whatsappSession` frames (table, QR dialog, badge), and the menu's warning badge shown 2 s after any
  * connection enters qrcode, PAIRING, DISCONNECTED, TIMEOUT or OPENING (attendance.md §2 Side menu).
  */
+import { TriangleAlert } from "lucide-react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import "../tickets/attendance.css";
@@ -32,7 +33,7 @@ function ConnectionsBadge() {
   }, [warn]);
   return show ? (
     <span className="menu-warning" role="img" aria-label={t("connections.warning")} title={t("connections.warning")} data-testid="connections-warning">
-      ⚠
+      <TriangleAlert size={14} aria-hidden="true" />
     </span>
   ) : null;
 }

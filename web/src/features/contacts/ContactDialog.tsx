@@ -4,6 +4,7 @@
  * info fields. Calls `onSaved(contact)` after a successful save; API errors (e.g. `ERR_DUPLICATED_CONTACT`) show as
  * toasts. The saved contact updates every cached copy (pages, the contact drawer) through `contactsCache`.
  */
+import { X } from "lucide-react";
 import { Button, CheckboxField, Flex, TextField } from "@aws-amplify/ui-react";
 import { useTranslation } from "react-i18next";
 import { FormDialog, rules } from "../../ui/kit/index.ts";
@@ -58,7 +59,7 @@ export function ContactDialog(props: { open: boolean; contact: Contact | null; i
                     <TextField flex="1" size="small" label={t("contacts.extraName")} value={x.name} onChange={(e) => setExtra(i, "name", e.target.value)} />
                     <TextField flex="1" size="small" label={t("contacts.extraValue")} value={x.value} onChange={(e) => setExtra(i, "value", e.target.value)} />
                     <Button size="small" onClick={() => f.set("extraInfo", extra.filter((_, j) => j !== i))} aria-label={t("common.delete")}>
-                      ✕
+                      <X size={14} aria-hidden="true" />
                     </Button>
                   </Flex>
                 ))}

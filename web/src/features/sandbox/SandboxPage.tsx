@@ -8,6 +8,7 @@
  * the phone shows them. The vCard and the edit use the kit's form dialog.
  */
 import { TextField } from "@aws-amplify/ui-react";
+import { Ban, Check, CheckCheck, Contact, FileText, Image, MapPin, Mic, Paperclip, SendHorizontal, Sticker, Video, type LucideIcon } from "lucide-react";
 import { QRCodeSVG } from "qrcode.react";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -19,6 +20,7 @@ import { useToast } from "../../ui/Toast.tsx";
 import { FormDialog, rules } from "../../ui/kit/index.ts";
 import { formatPhone, timeOf } from "../tickets/format.ts";
 import { WhatsappText } from "../tickets/WhatsappText.tsx";
+import "./sandbox.css";
 import { fileToBase64, simEdit, simReceipts, simRevoke, simScan, simSend, simState, simThread, type SimInboundBody, type ThreadMessage } from "./api.ts";
 
 type Kind = ThreadMessage["kind"];
@@ -29,7 +31,14 @@ interface SavedContact {
 
 const POLL_MS = 1000;
 
-const ICON: Record<Kind, string> = { text: "", image: "📷", audio: "🎤", video: "🎬", document: "📄", location: "📍", vcard: "👤", sticker: "🏷️" };
+/** The line icon of a message kind (one icon set: lucide, as the rest of the app). */
+const ICON: Record<Kind, LucideIcon | null> = { text: null, image: Image, audio: Mic, video: Video, document: FileText, location: MapPin, vcard: Contact, sticker: Sticker };
+
+/** A message kind's line icon before its text (none for plain text). */
+function KindIcon({ kind }: { kind: Kind }) {
+  const Glyph = ICON[kind];
+  return Glyph ? <Glyph size={14} aria-hidden="true" className="phone-kind" /> : null;
+}
 
 export function SandboxPage() {
   const { t } = useTranslation();
@@ -297,13 +306,15 @@ function Phone({ wid, business, number, name }: { wid: number; business?: string
       <div className="phone-body" ref={bodyRef} aria-live="polite">
         {!all.length && <p className="list-note">{t("sandbox.empty")}</p>}
         {all.map((m) => (
-          <div key={m.id} className={`msg-row ${m.mine ? "me" : "them"}`} data-testid={m.mine ? "phone-mine" : "phone-agent"} data-message-id={m.id}>
+          <div key={m.id} className={`msg-row ${m.mine ? "me" : "them"}`} data-testid={m.mine ? "phone-mine" : "phone-agent"} data-message-id={m.id} data-kind={m.kind}>
             <div className={`bubble ${m.deleted ? "deleted" : ""}`}>
               {m.deleted ? (
-                <div className="msg-body deleted-text">🚫 {t("tickets.messages.deleted")}</div>
+                <div className="msg-body deleted-text">
+                  <Ban size={14} aria-hidden="true" /> {t("tickets.messages.deleted")}
+                </div>
               ) : (
                 <div className="msg-body">
-                  {ICON[m.kind] && <span aria-hidden="true">{ICON[m.kind]} </span>}
+                  <KindIcon kind={m.kind} />
                   {m.text ? <WhatsappText text={m.text} /> : m.kind !== "text" ? t(`sandbox.kind.${m.kind}`) : ""}
                 </div>
               )}
@@ -312,10 +323,14 @@ function Phone({ wid, business, number, name }: { wid: number; business?: string
                 <time dateTime={m.at}>{timeOf(m.at)}</time>
                 {"status" in m && (
                   <span className={`ticks ${m.status >= 4 ? "ticks-read" : ""}`} data-testid="phone-ticks" data-status={m.status}>
-                    {m.status >= 3 ? "✓✓" : "✓"}
+                    {m.status >= 3 ? <CheckCheck size={14} aria-hidden="true" /> : <Check size={14} aria-hidden="true" />}
                   </span>
                 )}
-                {m.mine && <span className="ticks">✓</span>}
+                {m.mine && (
+                  <span className="ticks">
+                    <Check size={14} aria-hidden="true" />
+                  </span>
+                )}
               </div>
               {!m.deleted && (
                 <div className="phone-msg-actions">
@@ -351,7 +366,7 @@ function Phone({ wid, business, number, name }: { wid: number; business?: string
       </div>
       <div className="phone-foot">
         <button type="button" className="icon-btn" onClick={() => fileRef.current?.click()} aria-label={t("sandbox.attach")} disabled={busy}>
-          📎
+          <Paperclip size={18} aria-hidden="true" />
         </button>
         <input
           ref={fileRef}
@@ -366,10 +381,10 @@ function Phone({ wid, business, number, name }: { wid: number; business?: string
           }}
         />
         <button type="button" className="icon-btn" onClick={sendLocation} aria-label={t("sandbox.location")} disabled={busy}>
-          📍
+          <MapPin size={18} aria-hidden="true" />
         </button>
         <button type="button" className="icon-btn" onClick={() => setVcardOpen(true)} aria-label={t("sandbox.vcard")} disabled={busy} data-testid="phone-vcard">
-          👤
+          <Contact size={18} aria-hidden="true" />
         </button>
         <textarea
           className="composer-input"
@@ -387,7 +402,7 @@ function Phone({ wid, business, number, name }: { wid: number; business?: string
           }}
         />
         <button type="button" className="icon-btn send-btn" onClick={() => void sendText()} aria-label={t("tickets.composer.send")} disabled={busy || !text.trim()} data-testid="phone-send">
-          ➤
+          <SendHorizontal size={18} aria-hidden="true" />
         </button>
       </div>
       <FormDialog
