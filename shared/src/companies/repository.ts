@@ -5,6 +5,7 @@
  */
 import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { ddb, tableName, transactWrite } from "../db/client.ts";
+import { queryAll } from "../db/query.ts";
 import { failedConditionAt, isConditionFailed } from "../db/errors.ts";
 import { keys } from "../db/keys.ts";
 import { setFields } from "../db/update.ts";
@@ -55,4 +56,18 @@ export async function updateCompanyFields(companyId: number, set: Record<string,
     if (isConditionFailed(err)) throw new AppError("ERR_NO_COMPANY_FOUND", 404);
     throw err;
   }
+}
+
+/**
+ * Ids of every company, from the `COMPANIES` index (GSI1). For one-shot work only (a deploy, the local stack's
+ * start: the search backfill); nothing that runs every minute may list companies (issue 8 §5).
+ */
+export async function listCompanyIds(): Promise<number[]> {
+  const items = await queryAll({
+    IndexName: "GSI1",
+    KeyConditionExpression: "GSI1PK = :pk",
+    ExpressionAttributeValues: { ":pk": keys.companiesIndex(0).GSI1PK },
+    ProjectionExpression: "id",
+  });
+  return items.flatMap((it) => (typeof it.id === "number" ? [it.id] : []));
 }

@@ -15,7 +15,7 @@
  *   harmless: the backfill is idempotent).
  * - Companies created after the index existed need none: their writes index themselves; a done company is skipped.
  */
-import { listCompanyIds } from "../realtime/connections.ts";
+import { listCompanyIds } from "../companies/repository.ts";
 import { getTimer, registerTimerKind, scheduleTimer } from "../timers/index.ts";
 import { backfillSearchIndex, readProgress } from "./backfill.ts";
 
