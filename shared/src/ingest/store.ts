@@ -13,6 +13,8 @@ import { getActiveTicketId, getTicketItem, isActiveStatus, queryContactTickets }
 import type { TicketItem } from "../tickets/schema.ts";
 import { getWhatsappItem } from "../whatsapp/repository.ts";
 import { findOrCreateTicket } from "../tickets/service.ts";
+import { summariesOf } from "../tickets/summaries.ts";
+import { clearReadCache, contactCache, openTicketHint, readCacheOptions, setOpenTicketHint } from "./read-cache.ts";
 import { MAX_PREVIEW_CHARS, type MappedMessage } from "./content.ts";
 import { hasPlaceholderName, ingestOptions, type IngestContext, type Skips } from "./context.ts";
 import { jidUser, normalizeUserJid, type ChatIdentity } from "./identity.ts";
@@ -73,23 +75,34 @@ export async function storeMessage(ctx: IngestContext, inc: Incoming, skipped: S
   };
   const keepClosed = fromMe || inc.type === "append";
   const cheap = !keepClosed && !content.media && identity.altChatJids.length === 0;
-  const [duplicate, contact] = await Promise.all([cheap ? null : findTarget(ctx, identity, inc.waId), resolveContact(companyId, contactIdentity)]);
+  const [duplicate, resolved] = await Promise.all([cheap ? null : findTarget(ctx, identity, inc.waId), resolveContact(companyId, contactIdentity)]);
   if (duplicate) {
     skipped.push({ reason: "duplicate message" });
     return;
   }
+  let contact = resolved.contact;
   if (identity.isGroup && ctx.groupSubject && hasPlaceholderName(contact)) {
     const named = await nameGroup(ctx, contact, identity.chatJid);
-    const key = contactCacheKey(companyId, identity.contact);
-    if (named && contactCache.has(key)) contactCache.set(key, { contact: named, until: Date.now() + CONTACT_CACHE_MS });
+    if (named) {
+      contact = named;
+      refreshCachedContact(companyId, contactIdentity, named);
+    }
   }
-  const open = cheap ? await activeTicket(ctx, contact.id) : null;
+  let open = cheap ? await activeTicket(ctx, contact.id) : null;
+  if (cheap && !open && resolved.cached) {
+    // About to start a ticket on a remembered contact: make sure it still exists as remembered (it may have been
+    // deleted or merged by another process meanwhile).
+    contact = (await resolveContact(companyId, contactIdentity, true)).contact;
+    open = await activeTicket(ctx, contact.id);
+  }
   if (cheap && !open && (await findTarget(ctx, identity, inc.waId))) {
     // No open ticket: a redelivery must not start one.
     skipped.push({ reason: "duplicate message" });
     return;
   }
+  if (open && resolved.cached) contact = withSummary(contact, open);
   const { ticket, created: ticketCreated } = open ? { ticket: open, created: false } : await ticketFor(ctx, contact.id, identity.isGroup, keepClosed);
+  if (isActiveStatus(ticket.status)) setOpenTicketHint(companyId, whatsappId, contact.id, ticket.id);
   const { media, body } = await storeMedia(ctx, { raw: inc.raw, waId: inc.waId, ticketId: ticket.id }, content);
 
   let quotedMsg: MessageItem["quotedMsg"] = null;
@@ -153,35 +166,52 @@ export async function storeMessage(ctx: IngestContext, inc: Incoming, skipped: S
   }
 }
 
-/** Recently resolved contacts by company and identity: a burst of messages from one person resolves them once. */
-const contactCache = new Map<string, { contact: ContactItem; until: number }>();
-const CONTACT_CACHE_MS = 10_000;
-const CONTACT_CACHE_MAX = 5_000;
+const CONTACT_CACHE_MS = 60_000;
 
 const contactCacheKey = (companyId: number, identity: { jids: string[]; number?: string }) =>
   `${companyId}|${identity.jids.join(",")}|${identity.number ?? ""}`;
 
 /**
- * {@link findOrCreateContactByIdentity}, skipped for ~10 s after the same identity resolved to a contact that already
- * holds every JID and the number (nothing to add or merge). The cache is per process and short-lived: a contact
- * deleted meanwhile is found missing again within seconds.
+ * {@link findOrCreateContactByIdentity}, skipped for a minute after the same identity resolved to a contact that
+ * already holds every JID and the number (nothing to add or merge); `fresh` skips the cache. `cached` tells which.
+ * The cache (`read-cache.ts` `contactCache`) is dropped at once when this process updates or deletes the contact;
+ * another process's change is seen within the minute, and sooner for what a ticket row shows (name, `disableBot`):
+ * those come from the open ticket's stored summary, read fresh with every message ({@link withSummary}).
  */
-async function resolveContact(companyId: number, identity: Parameters<typeof findOrCreateContactByIdentity>[1]): Promise<ContactItem> {
+async function resolveContact(
+  companyId: number,
+  identity: Parameters<typeof findOrCreateContactByIdentity>[1],
+  fresh = false,
+): Promise<{ contact: ContactItem; cached: boolean }> {
   const key = contactCacheKey(companyId, identity);
   const hit = contactCache.get(key);
   const now = Date.now();
-  if (hit && hit.until > now) return hit.contact;
+  if (!fresh && hit && hit.until > now) return { contact: hit.contact, cached: true };
+  contactCache.delete(key);
   const contact = await findOrCreateContactByIdentity(companyId, identity);
   if (identity.jids.every((j) => contact.jids.includes(j)) && (!identity.number || contact.number === identity.number)) {
-    if (contactCache.size >= CONTACT_CACHE_MAX) contactCache.clear();
+    if (contactCache.size >= readCacheOptions.maxEntries) contactCache.clear();
     contactCache.set(key, { contact, until: now + CONTACT_CACHE_MS });
   }
-  return contact;
+  return { contact, cached: false };
 }
 
-/** Forgets cached contact resolutions (tests that delete or merge contacts behind the service's back). */
+function refreshCachedContact(companyId: number, identity: { jids: string[]; number?: string }, contact: ContactItem): void {
+  const key = contactCacheKey(companyId, identity);
+  const hit = contactCache.get(key);
+  if (hit) contactCache.set(key, { contact, until: hit.until });
+}
+
+/** A remembered contact with what the ticket's fresh row summary says of it (name, picture, e-mail, `disableBot`). */
+function withSummary(contact: ContactItem, ticket: TicketItem): ContactItem {
+  const s = summariesOf(ticket)?.contact;
+  if (!s || s.id !== contact.id) return contact;
+  return { ...contact, name: s.name, profilePicUrl: s.profilePicUrl, email: s.email, disableBot: s.disableBot ?? contact.disableBot };
+}
+
+/** Forgets cached contact resolutions and read-cache entries (tests that change items behind the services' back). */
 export function clearIngestCaches(): void {
-  contactCache.clear();
+  clearReadCache();
 }
 
 /** Names a group's contact after its subject (time-limited; a failure leaves the placeholder); the renamed contact or null. */
@@ -198,11 +228,22 @@ async function nameGroup(ctx: IngestContext, contact: ContactItem, groupJid: str
   return updateContact(ctx.companyId, contact.id, { name });
 }
 
-/** The contact's open or pending ticket on this connection (active marker, then the ticket), or null. */
+/**
+ * The contact's open or pending ticket on this connection, or null: the ticket remembered for them (read and checked:
+ * still open or pending, same contact and connection, so it holds the ACTIVE marker), else the ACTIVE marker, then the
+ * ticket. Both reads are consistent.
+ */
 async function activeTicket(ctx: IngestContext, contactId: number): Promise<TicketItem | null> {
+  const isOpen = (t: TicketItem | null): t is TicketItem => !!t && isActiveStatus(t.status) && t.contactId === contactId && t.whatsappId === ctx.whatsappId;
+  const hint = openTicketHint(ctx.companyId, ctx.whatsappId, contactId);
+  if (hint != null) {
+    const t = await getTicketItem(ctx.companyId, hint, true);
+    if (isOpen(t)) return t;
+    setOpenTicketHint(ctx.companyId, ctx.whatsappId, contactId, null);
+  }
   const id = await getActiveTicketId(ctx.companyId, ctx.whatsappId, contactId);
   const t = id ? await getTicketItem(ctx.companyId, id, true) : null;
-  return t && isActiveStatus(t.status) ? t : null;
+  return isOpen(t) ? t : null;
 }
 
 /**

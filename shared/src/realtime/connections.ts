@@ -12,7 +12,7 @@ import { ddb, tableName } from "../db/client.ts";
 import { queryAll, scanPages } from "../db/query.ts";
 import { isConditionFailed } from "../db/errors.ts";
 import { keys } from "../db/keys.ts";
-import { companySockets, disconnectSocket, removeSocket, type SocketMember } from "./publish.ts";
+import { companySockets, disconnectSocket, forgetSocketListing, removeSocket, type SocketMember } from "./publish.ts";
 
 /** API Gateway closes a WebSocket after 2 h; registrations live 15 min longer so a late `$disconnect` still finds them. */
 export const SOCKET_TTL_SECONDS = 2 * 3600 + 15 * 60;
@@ -87,6 +87,7 @@ export async function registerSocket(connectionId: string, owner: SocketOwner, n
       ],
     }),
   );
+  forgetSocketListing(owner.companyId);
 }
 
 /** The live registration of a connection id, or undefined when unknown or expired. */
@@ -127,6 +128,7 @@ export async function updateRooms(companyId: number, connectionId: string, chang
           ExpressionAttributeValues: { ":after": after, ":before": before },
         }),
       );
+      forgetSocketListing(companyId);
       return true;
     } catch (err) {
       if (!isConditionFailed(err)) throw err;
@@ -228,5 +230,6 @@ export async function syncUserSockets(companyId: number, userId: number, change:
       if (!isConditionFailed(err)) throw err;
     }
   }
+  forgetSocketListing(companyId);
   return closed;
 }
