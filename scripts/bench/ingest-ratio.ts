@@ -4,6 +4,7 @@
  * run at the same concurrency, and what each ingested message costs in DynamoDB calls (by command and by what it
  * reads or writes) and in `@connections` posts. Target: ratio ≥ 0.8.
  */
+import { loadavg } from "node:os";
 import { TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import { ddb, tableName } from "../../shared/src/db/client.ts";
 import { keys } from "../../shared/src/db/keys.ts";
@@ -60,8 +61,11 @@ export async function measureRatio(opts: {
 }) {
   const bare: number[] = [];
   const ingest: number[] = [];
+  /** The machine's 1-minute load average at each round's start (the figures are only comparable at similar load). */
+  const load1: number[] = [];
   let n = 0;
   for (let r = 0; r < opts.rounds; r++) {
+    load1.push(Math.round(loadavg()[0] * 10) / 10);
     const b0 = n;
     bare.push((await load(opts.perRound, opts.concurrency, (i) => opts.bare(b0 + i))).rps);
     const i0 = n;
@@ -69,5 +73,5 @@ export async function measureRatio(opts: {
     n += opts.perRound;
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  return { bare, ingest, bareMedian: median(bare), ingestMedian: median(ingest), ratio: Math.round((median(ingest) / median(bare)) * 100) / 100 };
+  return { bare, ingest, load1, bareMedian: median(bare), ingestMedian: median(ingest), ratio: Math.round((median(ingest) / median(bare)) * 100) / 100 };
 }
