@@ -185,6 +185,7 @@ try {
       { measure: "bare transactions/s per round", value: r.bare.join(" / ") },
       { measure: "ingested messages/s per round", value: r.ingest.join(" / ") },
       { measure: "ratio (median ingest / median bare)", value: r.ratio },
+      { measure: "load average (1 min) per round, 2 cores", value: r.load1.join(" / ") },
       { measure: "DynamoDB calls per message (steady state)", value: per(calls.total) },
       { measure: "realtime frames per socket per message", value: per((frames - frames0) / sockets.length) },
     ]);

@@ -32,10 +32,9 @@ import { buildOptionTree, type QueueOptionNode } from "../queues/options/schema.
 import { listQueueOptions } from "../queues/options/repository.ts";
 import { listQueues } from "../queues/repository.ts";
 import type { QueueItem, QueueSchedule } from "../queues/schema.ts";
-import { getCompanySettings } from "../settings/service.ts";
 import { getTicketItem, writeTicketTransition } from "../tickets/repository.ts";
 import type { TicketItem } from "../tickets/schema.ts";
-import { getWhatsappItem } from "../whatsapp/repository.ts";
+import { cachedConnection, cachedSettings } from "../ingest/read-cache.ts";
 import type { WhatsappItem } from "../whatsapp/schema.ts";
 import { sendAutomatic, sendAutomaticMedia, type StoredMedia } from "./automatic.ts";
 import { isOpenAt, nextOpening } from "./hours.ts";
@@ -152,7 +151,7 @@ function botOff(ctx: InboundContext, t: TicketItem): boolean {
 async function loadWorld(ctx: InboundContext, wa: WhatsappItem): Promise<World> {
   const [company, settings, allQueues] = await Promise.all([
     getCompany(ctx.companyId),
-    getCompanySettings(ctx.companyId),
+    cachedSettings(ctx.companyId),
     wa.queueIds.length ? listQueues(ctx.companyId) : Promise.resolve([]),
   ]);
   const byId = new Map(allQueues.map((q) => [q.id, q]));
@@ -208,8 +207,10 @@ async function decide(ctx: InboundContext, t: TicketItem, created: boolean): Pro
   if (t.botSilentUntil && t.botSilentUntil > ctx.now.toISOString()) return NOTHING;
   // A ticket in a queue whose bot round ended (leaf reached, queue without options): people answer it.
   if (t.queueId != null && !t.chatbot && !created) return NOTHING;
-  const wa = await getWhatsappItem(ctx.companyId, ctx.whatsappId);
+  const wa = await cachedConnection(ctx.companyId, ctx.whatsappId);
   if (!wa) return NOTHING;
+  // A connection without queues only greets the message that opened the ticket: nothing else to read or decide.
+  if (t.queueId == null && !wa.queueIds.length && !created) return NOTHING;
   const w = await loadWorld(ctx, wa);
   return { ...(await decideIn(ctx, t, created, w)), timeZone: w.timeZone };
 }

@@ -221,11 +221,20 @@ export async function patchContact(companyId: number, contactId: number, patch: 
 /**
  * Moves a contact's `lastInteractionAt` (ISO) forward to `at` (attendance.md §2 Contacts page, "Última interação";
  * issue 10 §4): one conditional UpdateItem that succeeds only when the stored time is unset or more than `stepMs`
- * (ms, default 60 s) older, so a burst of messages costs one write a minute. `updatedAt` is left alone (it guards the
+ * (ms, default 60 s) older, so a burst of messages costs one write a minute (and, known here, no call in between). `updatedAt` is left alone (it guards the
  * contact's own edits). Returns the new contact, or null when nothing changed (recent enough, or no such contact).
  */
 export async function touchLastInteraction(companyId: number, contactId: number, at: string, stepMs = 60_000): Promise<ContactItem | null> {
   const before = new Date(Date.parse(at) - stepMs).toISOString();
+  const memo = `${companyId}|${contactId}`;
+  // The stored time only moves forward: when it is known to be at least `before`, the condition below would refuse.
+  const known = knownInteraction.get(memo);
+  if (known && known >= before) return null;
+  const remember = (value: unknown) => {
+    if (typeof value !== "string") return;
+    if (knownInteraction.size >= 10_000) knownInteraction.clear();
+    if (!knownInteraction.has(memo) || knownInteraction.get(memo)! < value) knownInteraction.set(memo, value);
+  };
   try {
     const out = await ddb().send(
       new UpdateCommand({
@@ -236,14 +245,28 @@ export async function touchLastInteraction(companyId: number, contactId: number,
         ExpressionAttributeNames: { "#at": "lastInteractionAt" },
         ExpressionAttributeValues: { ":at": at, ":before": before, ":null": "NULL" },
         ReturnValues: "ALL_NEW",
+        ReturnValuesOnConditionCheckFailure: "ALL_OLD",
       }),
     );
+    remember(at);
     return out.Attributes ? parseContact(out.Attributes) : null;
   } catch (err) {
-    if ((err as Error).name === "ConditionalCheckFailedException") return null;
+    if ((err as Error).name === "ConditionalCheckFailedException") {
+      // The old item comes back raw (`{S: "…"}`): the document client does not convert error payloads.
+      const old = (err as { Item?: Record<string, { S?: string } | string | undefined> }).Item?.lastInteractionAt;
+      remember(typeof old === "object" ? old?.S : old);
+      return null;
+    }
     throw err;
   }
 }
+
+/**
+ * Per process: a time each contact's stored `lastInteractionAt` is known to be at or after (it never moves back), so
+ * {@link touchLastInteraction} skips the write its condition would refuse (issue 8 ingest rate: one call a minute per
+ * contact instead of one per message).
+ */
+const knownInteraction = new Map<string, string>();
 
 /** One page of an index query over the company's contacts. */
 export interface ContactPage {

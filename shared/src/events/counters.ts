@@ -1,6 +1,6 @@
 /**
  * The counters listener (issue 7 §1): applies the outbox entries of each counted event right after the domain write
- * (see `./outbox.ts` for the exactly-once argument). The mapping event → entry is the SAME pure function the
+ * (see `./outbox.ts` for the exactly-once argument), grouped per counter item set while a transaction is in flight. The mapping event → entry is the SAME pure function the
  * repository used to write the outbox item, so both sides name the same item.
  */
 import { applyOutboxes, counterFacts, type OutboxEntry } from "./outbox.ts";
@@ -33,12 +33,67 @@ export function outboxEntriesOf(event: DomainEvent): OutboxEntry[] {
   return out.filter((e): e is OutboxEntry => !!e);
 }
 
+/** Most entries one counters transaction applies: their Deletes plus two Updates stay under DynamoDB's 100 items. */
+const MAX_GROUP = 40;
+
+interface Waiting {
+  entry: OutboxEntry;
+  done: () => void;
+  fail: (err: unknown) => void;
+}
+
+/** Entries waiting per counter item set (company, day, user) while that set's transaction runs. */
+const buckets = new Map<string, { waiting: Waiting[]; running: boolean }>();
+
+/**
+ * Group commit (issue 8 ingest rate): an event's entries are applied at once when nothing for its (company, day, user) is in
+ * flight; otherwise it waits and goes with the others that arrived meanwhile in ONE transaction (`applyOutboxes`:
+ * every outbox Delete conditional, the summed ADDs, item by item when any was already applied). Exactly once as
+ * before; a burst of messages costs one counters transaction per batch instead of one per message. Resolves when the
+ * event's entries were applied (or left for the tick); rejects with a batch's error.
+ */
+function applyGrouped(entries: OutboxEntry[]): Promise<void[]> {
+  const touched = new Map<string, { waiting: Waiting[]; running: boolean }>();
+  const promises = entries.map((entry) => {
+    const key = `${entry.companyId}|${entry.day}|${entry.userId ?? ""}`;
+    let bucket = buckets.get(key);
+    if (!bucket) {
+      bucket = { waiting: [], running: false };
+      buckets.set(key, bucket);
+    }
+    const b = bucket;
+    touched.set(key, b);
+    return new Promise<void>((done, fail) => b.waiting.push({ entry, done, fail }));
+  });
+  // Started after every entry of the event is queued, so one event's entries share a transaction as before.
+  for (const [key, b] of touched) if (!b.running) void drain(key, b);
+  return Promise.all(promises);
+}
+
+async function drain(key: string, bucket: { waiting: Waiting[]; running: boolean }): Promise<void> {
+  bucket.running = true;
+  try {
+    while (bucket.waiting.length) {
+      const batch = bucket.waiting.splice(0, MAX_GROUP);
+      try {
+        await applyOutboxes(batch.map((w) => w.entry));
+        for (const w of batch) w.done();
+      } catch (err) {
+        for (const w of batch) w.fail(err);
+      }
+    }
+  } finally {
+    bucket.running = false;
+    if (!bucket.waiting.length && buckets.get(key) === bucket) buckets.delete(key);
+  }
+}
+
 export const countersListener: Listener = {
   name: "counters",
   /** The caller does not wait: the outbox item already makes the count durable (the tick re-drives it). */
   deferred: true,
   async handle(event) {
     const entries = outboxEntriesOf(event);
-    if (entries.length) await applyOutboxes(entries);
+    if (entries.length) await applyGrouped(entries);
   },
 };

@@ -1,5 +1,6 @@
 /**
- * Domain events, the ONE place (issue 7 §1): the core event catalog and the listeners — realtime, sockets (access
+ * Domain events, the ONE place (issue 7 §1): the core event catalog and the listeners — the ingest's read cache
+ * (`ingest/read-cache.ts`: drops what an event changed), realtime, sockets (access
  * changes reach open sockets), auth cache (drops a changed user's cached context), ticket summaries (names, colours and statuses stored on ticket items,
  * `tickets/summaries.ts`), counters, the contacts' last interaction, webhooks, ticket timers (issue 9 §5: schedules due-index timers) — run in this order (counters deferred). Services import `dispatch` from here. See `./README.md`.
  */
@@ -13,8 +14,10 @@ import { webhooksListener } from "./webhooks.ts";
 import { ticketSummariesListener } from "../tickets/summaries.ts";
 import { authCacheListener } from "../auth/cache-listener.ts";
 import { ticketTimersListener } from "../timers/ticket-listener.ts";
+import { readCacheListener } from "../ingest/read-cache.ts";
 
 addListener(authCacheListener);
+addListener(readCacheListener);
 addListener(realtimeListener);
 addListener(socketsListener);
 addListener(ticketSummariesListener);

@@ -4,23 +4,13 @@
  * user-visible message, that nothing at all was stored and nothing was published. A guard test fails when a fixture
  * exists without an expectation here.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getMedia } from "../storage/media.ts";
-import { registerSocket, startRealtimeCapture, type CapturedFrame } from "../users/realtime-capture.testkit.ts";
+import { registerSocket, type CapturedFrame } from "../users/realtime-capture.testkit.ts";
 import { handleBaileysEvent, type IngestContext } from "./index.ts";
-import { eventArg, freshCompanyId, listFixtures, loadFixture, setSetting, storedState, startTestS3, type StoredState } from "./testkit.ts";
+import { eventArg, freshCompanyId, listFixtures, loadFixture, setSetting, storedState, type StoredState, useIngestStack } from "./testkit.ts";
 
-let capture: Awaited<ReturnType<typeof startRealtimeCapture>>;
-let s3: { stop: () => Promise<void> };
-
-beforeAll(async () => {
-  capture = await startRealtimeCapture();
-  s3 = await startTestS3();
-});
-afterAll(async () => {
-  await capture?.stop();
-  await s3?.stop();
-});
+const capture = useIngestStack();
 
 /** Bytes the fake downloader hands out for a message (so the S3 object can be checked). */
 const bytesFor = (msg: any) => Buffer.from(`media-of-${msg?.key?.id ?? "?"}`);
@@ -72,13 +62,26 @@ async function expectNothingStored(s: Scenario) {
   expect(s.events()).toEqual([]);
 }
 
-/** The single message/ticket/contact after a one-message fixture. */
-async function single(s: Scenario) {
+/** The single message/ticket/contact after a one-message fixture (given by path: fed to a fresh scenario first). */
+async function single(from: Scenario | string, opts?: Parameters<typeof scenario>[0]) {
+  let s = from as Scenario;
+  if (typeof from === "string") {
+    s = await scenario(opts);
+    await s.feed(from);
+  }
   const st = await s.state();
   expect(st.messages).toHaveLength(1);
   expect(st.tickets).toHaveLength(1);
   expect(st.contacts).toHaveLength(1);
-  return { message: st.messages[0], ticket: st.tickets[0], contact: st.contacts[0] };
+  return { message: st.messages[0], ticket: st.tickets[0], contact: st.contacts[0], s };
+}
+
+/** A fresh scenario with the LID text stored, then the fixture `rel` fed (a change to that stored message). */
+async function afterTextLid(rel: string): Promise<Scenario> {
+  const s = await scenario();
+  await s.feed(TEXT_LID);
+  await s.feed(rel);
+  return s;
 }
 
 /** The realtime events of a newly stored message: appMessage create (with the message) then ticket update. */
@@ -96,18 +99,14 @@ const TEXT_LID = "text/extended-text-lid-disappearing-2026.json";
 const expectations: Record<string, () => Promise<void>> = {
   // ---- text ------------------------------------------------------------------------------------------------------
   "text/conversation-1to1-2021.json": async () => {
-    const s = await scenario();
-    await s.feed("text/conversation-1to1-2021.json");
-    const { message, ticket, contact } = await single(s);
+    const { message, ticket, contact, s } = await single("text/conversation-1to1-2021.json");
     expect(message).toMatchObject({ id: "50F2A87CC40A95126440A0416881EC70", body: "mensage  de texto", mediaType: "chat", fromMe: false, read: false, ack: 0, waTimestamp: iso(1637176806) });
     expect(contact).toMatchObject({ name: "Contact A", number: "556590000001", isGroup: false });
     expect(ticket).toMatchObject({ status: "pending", contactId: contact.id, whatsappId: 7, lastMessage: "mensage  de texto", unreadMessages: 1 });
     expectCreatePublished(s, message.id);
   },
   "text/conversation-evolution-2025.json": async () => {
-    const s = await scenario();
-    await s.feed("text/conversation-evolution-2025.json");
-    const { message, contact, ticket } = await single(s);
+    const { message, contact, ticket } = await single("text/conversation-evolution-2025.json");
     expect(message).toMatchObject({ body: "hola - text", mediaType: "chat", fromMe: false, waTimestamp: iso(1746132673) });
     expect(contact).toMatchObject({ name: "Contact A", number: "59170000001" });
     expect(ticket.unreadMessages).toBe(1);
@@ -123,9 +122,7 @@ const expectations: Record<string, () => Promise<void>> = {
 
   // ---- media ----------------------------------------------------------------------------------------------------
   "audio-ptt/ptt-1to1-2021.json": async () => {
-    const s = await scenario();
-    await s.feed("audio-ptt/ptt-1to1-2021.json");
-    const { message, ticket, contact } = await single(s);
+    const { message, ticket, contact, s } = await single("audio-ptt/ptt-1to1-2021.json");
     expect(message).toMatchObject({ mediaType: "audio", body: "", mediaMime: "audio/ogg; codecs=opus", mediaError: false });
     expect(message.mediaKey).toMatch(new RegExp(`^media/${s.cid}/${ticket.id}/56E9F2666705EEE177B675DB38100108\\.(ogg|oga|opus)$`));
     expect((await getMedia(message.mediaKey!)).toString()).toBe("media-of-56E9F2666705EEE177B675DB38100108");
@@ -149,37 +146,27 @@ const expectations: Record<string, () => Promise<void>> = {
     expect(message).toMatchObject({ id: "AUDIOFWD0001", mediaType: "audio", isForwarded: true, mediaSize: "media-of-AUDIOFWD0001".length, mediaError: false });
   },
   "image/image-1to1-2021.json": async () => {
-    const s = await scenario();
-    await s.feed("image/image-1to1-2021.json");
-    const { message, ticket } = await single(s);
+    const { message, ticket, s } = await single("image/image-1to1-2021.json");
     expect(message).toMatchObject({ mediaType: "image", body: "", mediaMime: "image/jpeg", mediaError: false });
     expect(message.mediaKey).toBe(`media/${s.cid}/${ticket.id}/B136FC1142B4F90EF7F83DB8FD524D05.jpeg`);
     expect(ticket.lastMessage).toBe("📷");
   },
   "image/image-caption-lid-2026.json": async () => {
-    const s = await scenario();
-    await s.feed("image/image-caption-lid-2026.json");
-    const { message, ticket, contact } = await single(s);
+    const { message, ticket, contact } = await single("image/image-caption-lid-2026.json");
     expect(message).toMatchObject({ mediaType: "image", body: "Here is the caption.", mediaError: false });
     expect(ticket.lastMessage).toBe("Here is the caption.");
     expect(contact.jids).toEqual(["100000000000001@lid"]);
   },
   "image/image-caption-sent-empty-contextinfo.json": async () => {
-    const s = await scenario();
-    await s.feed("image/image-caption-sent-empty-contextinfo.json");
-    const { message } = await single(s);
+    const { message } = await single("image/image-caption-sent-empty-contextinfo.json");
     expect(message).toMatchObject({ mediaType: "image", fromMe: true, ack: 1, body: "This is an example JPG image file sent by Evolution-API via URL.", quotedMsgId: null });
   },
   "video/gif-video-1to1-2021.json": async () => {
-    const s = await scenario();
-    await s.feed("video/gif-video-1to1-2021.json");
-    const { message } = await single(s);
+    const { message } = await single("video/gif-video-1to1-2021.json");
     expect(message).toMatchObject({ mediaType: "video", body: "", mediaMime: "video/mp4", mediaError: false });
   },
   "video/video-caption-evolution-base64.json": async () => {
-    const s = await scenario();
-    await s.feed("video/video-caption-evolution-base64.json");
-    const { message } = await single(s);
+    const { message } = await single("video/video-caption-evolution-base64.json");
     expect(message).toMatchObject({ mediaType: "video", body: "hola - text con multimea (video)", mediaError: false });
   },
   "document/document-epub-2022.json": async () => {
@@ -191,18 +178,14 @@ const expectations: Record<string, () => Promise<void>> = {
   },
   "sticker/sticker-animated-from-wa-web-2022.json": async () => {
     // The sticker's url ("https://whatsapp.net") cannot be downloaded: the message is kept, marked.
-    const s = await scenario({ download: "fail" });
-    await s.feed("sticker/sticker-animated-from-wa-web-2022.json");
-    const { message } = await single(s);
+    const { message, s } = await single("sticker/sticker-animated-from-wa-web-2022.json", { download: "fail" });
     expect(message).toMatchObject({ id: "*******************", mediaType: "sticker", mediaError: true, mediaKey: null, mediaMime: "image/webp" });
     expectCreatePublished(s, message.id);
   },
 
   // ---- location / contact / poll -------------------------------------------------------------------------------
   "location/location-1to1-2021.json": async () => {
-    const s = await scenario();
-    await s.feed("location/location-1to1-2021.json");
-    const { message, ticket } = await single(s);
+    const { message, ticket } = await single("location/location-1to1-2021.json");
     const parts = message.body.split("|");
     expect(message.mediaType).toBe("locationMessage");
     expect(parts).toHaveLength(2);
@@ -211,9 +194,7 @@ const expectations: Record<string, () => Promise<void>> = {
     expect(ticket.lastMessage).toBe("📍 https://maps.google.com/maps?q=-15.6248531%2C-56.0980328&z=17");
   },
   "location/location-named-sent.json": async () => {
-    const s = await scenario();
-    await s.feed("location/location-named-sent.json");
-    const { message } = await single(s);
+    const { message } = await single("location/location-named-sent.json");
     expect(message).toMatchObject({
       mediaType: "locationMessage",
       fromMe: true,
@@ -221,30 +202,22 @@ const expectations: Record<string, () => Promise<void>> = {
     });
   },
   "live-location/live-location-caption-lid.json": async () => {
-    const s = await scenario();
-    await s.feed("live-location/live-location-caption-lid.json");
-    const { message } = await single(s);
+    const { message } = await single("live-location/live-location-caption-lid.json");
     expect(message).toMatchObject({ mediaType: "locationMessage", body: "|https://maps.google.com/maps?q=8.2570838%2C-62.7974644&z=17|Caption here" });
   },
   "contact/contact-vcard-business-2021.json": async () => {
-    const s = await scenario();
-    await s.feed("contact/contact-vcard-business-2021.json");
-    const { message, ticket } = await single(s);
+    const { message, ticket } = await single("contact/contact-vcard-business-2021.json");
     expect(message.mediaType).toBe("contactMessage");
     expect(message.body).toMatch(/^BEGIN:VCARD\n/);
     expect(message.body).toContain("item1.TEL;waid=556140040001:+55 61 4004-0001");
     expect(ticket.lastMessage).toBe("👤 +55 (61) 4004-0001");
   },
   "poll/poll-creation-v1-sent.json": async () => {
-    const s = await scenario();
-    await s.feed("poll/poll-creation-v1-sent.json");
-    const { message } = await single(s);
+    const { message } = await single("poll/poll-creation-v1-sent.json");
     expect(message).toMatchObject({ mediaType: "chat", fromMe: true, body: "📊 Poll Name\n• Option 1\n• Option 2\n• Option 3" });
   },
   "poll/poll-creation-v3-lid.json": async () => {
-    const s = await scenario();
-    await s.feed("poll/poll-creation-v3-lid.json");
-    const { message } = await single(s);
+    const { message } = await single("poll/poll-creation-v3-lid.json");
     expect(message).toMatchObject({ mediaType: "chat", fromMe: false, body: "📊 Poll\n• Option A\n• Option B" });
   },
 
@@ -263,9 +236,7 @@ const expectations: Record<string, () => Promise<void>> = {
     expect(st.tickets[0]).toMatchObject({ unreadMessages: 2, lastMessage: "resposta" });
   },
   "quoted-reply/reply-sent-quoting-conversation.json": async () => {
-    const s = await scenario();
-    await s.feed("quoted-reply/reply-sent-quoting-conversation.json");
-    const { message } = await single(s);
+    const { message } = await single("quoted-reply/reply-sent-quoting-conversation.json");
     expect(message).toMatchObject({ fromMe: true, mediaType: "chat", quotedMsgId: "BAE5766236A2AEFF" });
     expect(message.body).toMatch(/^Reply quote text message/);
     // The quoted message was never stored here: the bubble shows the copy WhatsApp sent along.
@@ -273,9 +244,7 @@ const expectations: Record<string, () => Promise<void>> = {
     expect(message.quotedMsg).toMatchObject({ id: "BAE5766236A2AEFF", fromMe: false, mediaType: "chat" });
   },
   "document-with-caption/reply-quoting-document-with-caption.json": async () => {
-    const s = await scenario();
-    await s.feed("document-with-caption/reply-quoting-document-with-caption.json");
-    const { message, ticket } = await single(s);
+    const { message, ticket } = await single("document-with-caption/reply-quoting-document-with-caption.json");
     expect(message).toMatchObject({ body: "é assim que começa", fromMe: true, mediaType: "chat", quotedMsgId: "2F0C1BF027EBAFBAB650D16D3C685EE1" });
     expect(message.quotedMsg).toMatchObject({ body: "Project archive zip.zip", mediaType: "application" });
     expect(ticket.unreadMessages).toBe(0);
@@ -288,17 +257,13 @@ const expectations: Record<string, () => Promise<void>> = {
     expect(out.skipped).toEqual([{ reason: "group messages ignored (CheckMsgIsGroup)" }]);
     await expectNothingStored(ignored);
 
-    const s = await scenario({ groups: true });
-    await s.feed("group/conversation-group-2021.json");
-    const { message, ticket, contact } = await single(s);
+    const { message, ticket, contact } = await single("group/conversation-group-2021.json", { groups: true });
     expect(contact).toMatchObject({ isGroup: true, number: "120363021046907422", jids: ["120363021046907422@g.us"] });
     expect(ticket.isGroup).toBe(true);
     expect(message).toMatchObject({ body: "no grupo, mensagem de texto", participant: "556590000001@s.whatsapp.net", senderName: "Contact A", remoteJid: "120363021046907422@g.us" });
   },
   "group/forwarded-text-group-2021.json": async () => {
-    const s = await scenario({ groups: true });
-    await s.feed("group/forwarded-text-group-2021.json");
-    const { message } = await single(s);
+    const { message } = await single("group/forwarded-text-group-2021.json", { groups: true });
     expect(message).toMatchObject({ body: "ok", isForwarded: true, senderName: "Contact A" });
   },
   "ephemeral/group-lid-disappearing-evolution.json": async () => {
@@ -306,9 +271,7 @@ const expectations: Record<string, () => Promise<void>> = {
     await ignored.feed("ephemeral/group-lid-disappearing-evolution.json");
     await expectNothingStored(ignored);
 
-    const s = await scenario({ groups: true });
-    await s.feed("ephemeral/group-lid-disappearing-evolution.json");
-    const { message, contact } = await single(s);
+    const { message, contact } = await single("ephemeral/group-lid-disappearing-evolution.json", { groups: true });
     expect(contact).toMatchObject({ isGroup: true, number: "120363332108137298" });
     expect(message).toMatchObject({ body: "Perfumes de 35 ML de mujer y hombre a 1 a 16 Bs y 2 en 30 bs", participant: "100000000000003@lid", senderName: "Contact B" });
   },
@@ -319,18 +282,14 @@ const expectations: Record<string, () => Promise<void>> = {
     expect((await alone.feed("edit/protocol-message-edit-upsert-lid.json")).skipped).toEqual([{ reason: "edit of an unknown message" }]);
     await expectNothingStored(alone);
 
-    const s = await scenario();
-    await s.feed(TEXT_LID);
-    await s.feed("edit/protocol-message-edit-upsert-lid.json");
+    const s = await afterTextLid("edit/protocol-message-edit-upsert-lid.json");
     const { message, ticket } = await single(s);
     expect(message).toMatchObject({ id: "AC07DE0D18FA8254897A26C90B2FFD98", body: "Editado.", isEdited: true, previousBody: "Mensaje" });
     expect(ticket.unreadMessages).toBe(1);
     expect(s.events().filter((e) => e.name === "appMessage").map((e) => e.action)).toEqual(["create", "update"]);
   },
   "edit/messages-update-edited-message-lid.json": async () => {
-    const s = await scenario();
-    await s.feed(TEXT_LID);
-    await s.feed("edit/messages-update-edited-message-lid.json");
+    const s = await afterTextLid("edit/messages-update-edited-message-lid.json");
     // Baileys reports the same edit twice (upsert + update): the second changes nothing.
     const again = await s.feed("edit/protocol-message-edit-upsert-lid.json");
     expect(again.skipped).toEqual([{ reason: "edit already applied" }]);
@@ -343,32 +302,24 @@ const expectations: Record<string, () => Promise<void>> = {
     await alone.feed("revoke/protocol-message-revoke-upsert-lid.json");
     await expectNothingStored(alone);
 
-    const s = await scenario();
-    await s.feed(TEXT_LID);
-    await s.feed("revoke/protocol-message-revoke-upsert-lid.json");
+    const s = await afterTextLid("revoke/protocol-message-revoke-upsert-lid.json");
     const { message } = await single(s);
     expect(message).toMatchObject({ id: "AC07DE0D18FA8254897A26C90B2FFD98", isDeleted: true });
   },
   "revoke/messages-update-revoke-stub-lid.json": async () => {
-    const s = await scenario();
-    await s.feed(TEXT_LID);
-    await s.feed("revoke/messages-update-revoke-stub-lid.json");
+    const s = await afterTextLid("revoke/messages-update-revoke-stub-lid.json");
     const { message } = await single(s);
     expect(message).toMatchObject({ isDeleted: true, body: "Mensaje" });
     const update = s.events().find((e) => e.name === "appMessage" && e.action === "update");
     expect(update?.data.message).toMatchObject({ id: "AC07DE0D18FA8254897A26C90B2FFD98", isDeleted: true });
   },
   "reaction/reaction-message-upsert-lid.json": async () => {
-    const s = await scenario();
-    await s.feed(TEXT_LID);
-    await s.feed("reaction/reaction-message-upsert-lid.json");
+    const s = await afterTextLid("reaction/reaction-message-upsert-lid.json");
     const { message } = await single(s); // the reaction is not a message of its own
     expect(message.reactions).toEqual([{ emoji: "❤️", fromMe: false, senderJid: "100000000000001@lid", at: new Date(1767366770998).toISOString() }]);
   },
   "reaction/messages-reaction-event-long-timestamp.json": async () => {
-    const s = await scenario();
-    await s.feed(TEXT_LID);
-    await s.feed("reaction/messages-reaction-event-long-timestamp.json");
+    const s = await afterTextLid("reaction/messages-reaction-event-long-timestamp.json");
     // The upsert form of the same reaction arrives too: still one reaction from this person.
     await s.feed("reaction/reaction-message-upsert-lid.json");
     const { message } = await single(s);
@@ -394,9 +345,7 @@ const expectations: Record<string, () => Promise<void>> = {
     expect((await alone.feed("presence/composing-lid.json")).skipped).toEqual([{ reason: "presence for a chat without an open ticket" }]);
     await expectNothingStored(alone);
 
-    const s = await scenario();
-    await s.feed(TEXT_LID);
-    await s.feed("presence/composing-lid.json");
+    const s = await afterTextLid("presence/composing-lid.json");
     const { ticket } = await single(s);
     expect(ticket.presence).toBe("composing");
     const last = s.events().filter((e) => e.name === "ticket").at(-1);
@@ -414,36 +363,25 @@ const expectations: Record<string, () => Promise<void>> = {
   },
 
   // ---- payloads without a user-visible message ------------------------------------------------------------------
-  "lid/key-lid-remotejidalt-addressingmode-fromme.json": async () => {
-    const s = await scenario();
-    expect((await s.feed("lid/key-lid-remotejidalt-addressingmode-fromme.json")).skipped).toEqual([{ reason: "no message content" }]);
-    await expectNothingStored(s);
-  },
-  "lid/lid-remotejid-senderpn-no-message.json": async () => {
-    const s = await scenario();
-    expect((await s.feed("lid/lid-remotejid-senderpn-no-message.json")).skipped).toEqual([{ reason: "no message content" }]);
-    await expectNothingStored(s);
-  },
-  "view-once/view-once-stub-key-isviewonce.json": async () => {
-    const s = await scenario();
-    expect((await s.feed("view-once/view-once-stub-key-isviewonce.json")).skipped).toEqual([{ reason: "invalid remoteJid @s.whatsapp.net" }]);
-    await expectNothingStored(s);
-  },
-  "link-preview/status-text-link-preview-sent.json": async () => {
-    const s = await scenario();
-    expect((await s.feed("link-preview/status-text-link-preview-sent.json")).skipped).toEqual([{ reason: "status@broadcast ignored" }]);
-    await expectNothingStored(s);
-  },
-  "status-broadcast/status-audio-ptt-sent.json": async () => {
-    const s = await scenario();
-    expect((await s.feed("status-broadcast/status-audio-ptt-sent.json")).skipped).toEqual([{ reason: "status@broadcast ignored" }]);
-    await expectNothingStored(s);
-  },
-  "status-broadcast/status-received-skdm-only-partial.json": async () => {
-    const s = await scenario();
-    expect((await s.feed("status-broadcast/status-received-skdm-only-partial.json")).skipped).toEqual([{ reason: "status@broadcast ignored" }]);
-    await expectNothingStored(s);
-  },
+  ...Object.fromEntries(
+    (
+      [
+        ["lid/key-lid-remotejidalt-addressingmode-fromme.json", "no message content"],
+        ["lid/lid-remotejid-senderpn-no-message.json", "no message content"],
+        ["view-once/view-once-stub-key-isviewonce.json", "invalid remoteJid @s.whatsapp.net"],
+        ["link-preview/status-text-link-preview-sent.json", "status@broadcast ignored"],
+        ["status-broadcast/status-audio-ptt-sent.json", "status@broadcast ignored"],
+        ["status-broadcast/status-received-skdm-only-partial.json", "status@broadcast ignored"],
+      ] as const
+    ).map(([rel, reason]) => [
+      rel,
+      async () => {
+        const s = await scenario();
+        expect((await s.feed(rel)).skipped).toEqual([{ reason }]);
+        await expectNothingStored(s);
+      },
+    ]),
+  ),
   ...Object.fromEntries(
     ["chats-update/archive-chat-lid.json", "chats-update/mute-chat-lid.json", "chats-update/pin-chat-lid.json"].map((rel) => [
       rel,

@@ -3,23 +3,14 @@
  * messages of a new contact, LID → phone-number merge, new ticket after close, media failures, history without unread,
  * acks only moving forward, and payloads that must never throw.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { makeQueue, makeWhatsapp } from "../tickets/fixtures.testkit.ts";
 import { writeTicketTransition } from "../tickets/repository.ts";
-import { registerSocket, startRealtimeCapture } from "../users/realtime-capture.testkit.ts";
+import { registerSocket } from "../users/realtime-capture.testkit.ts";
 import { handleBaileysEvent, ingestOptions, type IngestContext } from "./index.ts";
-import { freshCompanyId, setSetting, storedState, startTestS3 } from "./testkit.ts";
+import { freshCompanyId, setSetting, storedState, useIngestStack } from "./testkit.ts";
 
-let capture: Awaited<ReturnType<typeof startRealtimeCapture>>;
-let s3: { stop: () => Promise<void> };
-beforeAll(async () => {
-  capture = await startRealtimeCapture();
-  s3 = await startTestS3();
-});
-afterAll(async () => {
-  await capture?.stop();
-  await s3?.stop();
-});
+const capture = useIngestStack();
 
 async function company(extra: Partial<IngestContext> = {}): Promise<IngestContext> {
   const companyId = freshCompanyId();

@@ -7,23 +7,14 @@
  */
 import { createHash } from "node:crypto";
 import { GetObjectCommand, ListObjectsV2Command } from "@aws-sdk/client-s3";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getConfig } from "../config.ts";
 import { MEDIA_PART_BYTES, MEDIA_PARTS_IN_FLIGHT, s3Client } from "../storage/media.ts";
-import { registerSocket, startRealtimeCapture } from "../users/realtime-capture.testkit.ts";
+import { registerSocket } from "../users/realtime-capture.testkit.ts";
 import { handleBaileysEvent, mediaSizeLimits, type IngestContext } from "./index.ts";
-import { freshCompanyId, startTestS3, storedState } from "./testkit.ts";
+import { freshCompanyId, storedState, useIngestStack } from "./testkit.ts";
 
-let capture: Awaited<ReturnType<typeof startRealtimeCapture>>;
-let s3: { stop: () => Promise<void> };
-beforeAll(async () => {
-  capture = await startRealtimeCapture();
-  s3 = await startTestS3();
-});
-afterAll(async () => {
-  await capture?.stop();
-  await s3?.stop();
-});
+const capture = useIngestStack();
 
 const media = (id: string, from: string, message: Record<string, unknown>, ts = 1767366800) => ({
   key: { remoteJid: `${from}@s.whatsapp.net`, fromMe: false, id },

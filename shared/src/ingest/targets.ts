@@ -12,10 +12,8 @@ import { refreshPreview } from "../messages/service.ts";
 import { findByWaId, getMessageById, updateMessage } from "../messages/repository.ts";
 import { dispatch } from "../events/index.ts";
 import { getTicket } from "../tickets/service.ts";
-import type { IngestContext } from "./index.ts";
+import type { IngestContext, Skips } from "./context.ts";
 import type { ChatIdentity } from "./identity.ts";
-
-export type Skips = { reason: string }[];
 
 /** Who sent a change: own account (`fromMe`) or a person (group: `participant`). */
 export interface Sender {
@@ -75,17 +73,34 @@ function authorMatches(target: MessageItem, sender: Sender | undefined, revoke: 
   return target.participant === sender.participant;
 }
 
-/** Replaces the body, keeping the one before in `previousBody` and flagging `isEdited`. */
-export async function applyEdit(ctx: IngestContext, identity: ChatIdentity, targetId: string, body: string, skipped: Skips, sender?: Sender): Promise<void> {
+/**
+ * The target of an edit or revoke (`what`), when `sender` may change it; null (with the skip reason) when it is
+ * unknown or someone other than its author sent the change.
+ */
+async function authoredTarget(
+  ctx: IngestContext,
+  identity: ChatIdentity,
+  targetId: string,
+  skipped: Skips,
+  sender: Sender | undefined,
+  what: "edit" | "revoke",
+): Promise<MessageItem | null> {
   const target = await findTarget(ctx, identity, targetId);
   if (!target) {
-    skipped.push({ reason: "edit of an unknown message" });
-    return;
+    skipped.push({ reason: `${what} of an unknown message` });
+    return null;
   }
-  if (!authorMatches(target, sender, false, identity.isGroup)) {
-    skipped.push({ reason: "edit by someone other than the author" });
-    return;
+  if (!authorMatches(target, sender, what === "revoke", identity.isGroup)) {
+    skipped.push({ reason: `${what} by someone other than the author` });
+    return null;
   }
+  return target;
+}
+
+/** Replaces the body, keeping the one before in `previousBody` and flagging `isEdited`. */
+export async function applyEdit(ctx: IngestContext, identity: ChatIdentity, targetId: string, body: string, skipped: Skips, sender?: Sender): Promise<void> {
+  const target = await authoredTarget(ctx, identity, targetId, skipped, sender, "edit");
+  if (!target) return;
   if (target.isEdited && target.body === body) {
     skipped.push({ reason: "edit already applied" });
     return;
@@ -95,15 +110,8 @@ export async function applyEdit(ctx: IngestContext, identity: ChatIdentity, targ
 
 /** Marks the message deleted for everyone (`isDeleted`); the body stays for the record. */
 export async function applyRevoke(ctx: IngestContext, identity: ChatIdentity, targetId: string, skipped: Skips, sender?: Sender): Promise<void> {
-  const target = await findTarget(ctx, identity, targetId);
-  if (!target) {
-    skipped.push({ reason: "revoke of an unknown message" });
-    return;
-  }
-  if (!authorMatches(target, sender, true, identity.isGroup)) {
-    skipped.push({ reason: "revoke by someone other than the author" });
-    return;
-  }
+  const target = await authoredTarget(ctx, identity, targetId, skipped, sender, "revoke");
+  if (!target) return;
   if (target.isDeleted) {
     skipped.push({ reason: "revoke already applied" });
     return;

@@ -6,13 +6,16 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { PutCommand, ScanCommand } from "@aws-sdk/lib-dynamodb";
+import { PutCommand } from "@aws-sdk/lib-dynamodb";
+import { afterAll, beforeAll } from "vitest";
 import { ContactItem } from "../contacts/schema.ts";
 import { ddb, tableName } from "../db/client.ts";
 import { keys } from "../db/keys.ts";
+import { scanPages } from "../db/query.ts";
 import { MessageItem } from "../messages/schema.ts";
 import { resetS3 } from "../storage/media.ts";
 import { TicketItem } from "../tickets/schema.ts";
+import { type CapturedFrame, startRealtimeCapture } from "../users/realtime-capture.testkit.ts";
 
 /** The repository root (`/work/main` on the dev machine; CI clones `shared/` fixtures beside it). */
 export const repoRoot = path.resolve(fileURLToPath(new URL("../../..", import.meta.url)));
@@ -91,21 +94,9 @@ export interface StoredState {
 /** Everything ingestion stored for a company, parsed with the features' schemas. */
 export async function storedState(companyId: number): Promise<StoredState> {
   const items: Record<string, unknown>[] = [];
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await ddb().send(
-      new ScanCommand({
-        TableName: tableName(),
-        FilterExpression: "begins_with(PK, :p)",
-        ExpressionAttributeValues: { ":p": `C#${companyId}#` },
-        ExclusiveStartKey: start,
-        ConsistentRead: true,
-      }),
-    );
-    // Socket registrations (`C#<cid>#ROOM#...`) belong to the test's fake browser, not to ingestion.
-    items.push(...(page.Items ?? []).filter((i) => !String(i.PK).startsWith(`C#${companyId}#ROOM#`)));
-    start = page.LastEvaluatedKey;
-  } while (start);
+  const pages = scanPages({ FilterExpression: "begins_with(PK, :p)", ExpressionAttributeValues: { ":p": `C#${companyId}#` }, ConsistentRead: true });
+  // Socket registrations (`C#<cid>#ROOM#...`) belong to the test's fake browser, not to ingestion.
+  for await (const page of pages) items.push(...page.filter((i) => !String(i.PK).startsWith(`C#${companyId}#ROOM#`)));
   return {
     contacts: items.filter((i) => i.SK === "#CONTACT").map((i) => ContactItem.parse(i)),
     tickets: items.filter((i) => i.SK === "#TICKET").map((i) => TicketItem.parse(i)),
@@ -129,4 +120,27 @@ export async function startTestS3(): Promise<{ stop: () => Promise<void> }> {
   process.env.AWS_ENDPOINT_URL_S3 = s3.endpoint;
   resetS3();
   return { stop: s3.stop };
+}
+
+/**
+ * The opening every ingest integration test file shares: the `@connections` stand-in that records realtime frames and
+ * s3rver for media, started before the file's tests and stopped after them. Returns the recorded frames (live).
+ */
+export function useIngestStack(): { readonly frames: CapturedFrame[] } {
+  let capture: Awaited<ReturnType<typeof startRealtimeCapture>> | undefined;
+  let s3: { stop: () => Promise<void> } | undefined;
+  beforeAll(async () => {
+    capture = await startRealtimeCapture();
+    s3 = await startTestS3();
+  });
+  afterAll(async () => {
+    await capture?.stop();
+    await s3?.stop();
+  });
+  return {
+    get frames() {
+      if (!capture) throw new Error("useIngestStack: frames read before the stack started");
+      return capture.frames;
+    },
+  };
 }

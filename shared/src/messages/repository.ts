@@ -16,6 +16,7 @@ import { cancellationReasons, withConflictRetry } from "../db/errors.ts";
 import { belongsToCompany, keys, pad } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
 import type { TicketItem } from "../tickets/schema.ts";
+import { attachSummaries, summariesOf } from "../tickets/summaries.ts";
 import { MessageItem } from "./schema.ts";
 import { messageIndexWrites, reindexMessage } from "../search/writes.ts";
 
@@ -94,7 +95,8 @@ export async function ingestMessage(
   return {
     stored: true,
     message: m,
-    ticket: { ...ticket, lastMessage: opts.lastMessage, updatedAt: now, unreadMessages: ticket.unreadMessages + inc },
+    // The stored row summaries stay beside the copy (`tickets/summaries.ts`): its view needs no read.
+    ticket: attachSummaries({ ...ticket, lastMessage: opts.lastMessage, updatedAt: now, unreadMessages: ticket.unreadMessages + inc }, summariesOf(ticket)),
   };
 }
 

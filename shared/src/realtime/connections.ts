@@ -12,7 +12,7 @@ import { ddb, tableName } from "../db/client.ts";
 import { scanPages } from "../db/query.ts";
 import { isConditionFailed } from "../db/errors.ts";
 import { keys } from "../db/keys.ts";
-import { companySockets, disconnectSocket, removeSocket, type SocketMember } from "./publish.ts";
+import { companySockets, disconnectSocket, forgetSocketListing, removeSocket, type SocketMember } from "./publish.ts";
 import { schedulePresenceCheck } from "./presence.ts";
 
 /** API Gateway closes a WebSocket after 2 h; registrations live 15 min longer so a late `$disconnect` still finds them. */
@@ -93,6 +93,7 @@ export async function registerSocket(connectionId: string, owner: SocketOwner, n
   );
   // The user's presence check falls due when this (their newest) registration runs out (`./presence.ts`).
   await schedulePresenceCheck(owner.companyId, owner.userId, expiresAt * 1000);
+  forgetSocketListing(owner.companyId);
 }
 
 /** The live registration of a connection id, or undefined when unknown or expired. */
@@ -133,6 +134,7 @@ export async function updateRooms(companyId: number, connectionId: string, chang
           ExpressionAttributeValues: { ":after": after, ":before": before },
         }),
       );
+      forgetSocketListing(companyId);
       return true;
     } catch (err) {
       if (!isConditionFailed(err)) throw err;
@@ -212,5 +214,6 @@ export async function syncUserSockets(companyId: number, userId: number, change:
       if (!isConditionFailed(err)) throw err;
     }
   }
+  forgetSocketListing(companyId);
   return closed;
 }

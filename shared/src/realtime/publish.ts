@@ -85,8 +85,31 @@ export function inAudience(m: SocketMember, audience: Audience, settings?: Visib
   }
 }
 
-/** Lists the live sockets of a company (expired registrations filtered out). */
-export async function companySockets(companyId: number): Promise<SocketMember[]> {
+/** Listings of a company's sockets in flight: publishes that start meanwhile share the running Query. */
+const listings = new Map<number, Promise<SocketMember[]>>();
+
+/**
+ * Lists the live sockets of a company (expired registrations filtered out). Calls that arrive while a listing of the
+ * same company is in flight share it (issue 8 ingest rate: a burst of messages costs fewer Queries); nothing is kept
+ * once it resolves, and {@link forgetSocketListing} (every registration change of this process) makes the next call
+ * start a new one, so a publish after a change always sees it.
+ */
+export function companySockets(companyId: number): Promise<SocketMember[]> {
+  const running = listings.get(companyId);
+  if (running) return running;
+  const p = listSockets(companyId).finally(() => {
+    if (listings.get(companyId) === p) listings.delete(companyId);
+  });
+  listings.set(companyId, p);
+  return p;
+}
+
+/** Makes the next {@link companySockets} of the company read again (a socket registered, joined a room, changed or left). */
+export function forgetSocketListing(companyId: number): void {
+  listings.delete(companyId);
+}
+
+async function listSockets(companyId: number): Promise<SocketMember[]> {
   const now = Math.floor(Date.now() / 1000);
   const out: SocketMember[] = [];
   for await (const items of queryPages({ KeyConditionExpression: "PK = :pk", ExpressionAttributeValues: { ":pk": keys.wsRoomPK(companyId, "company") } })) {
@@ -119,6 +142,7 @@ export async function removeSocket(companyId: number, connectionId: string): Pro
     { DeleteRequest: { Key: keys.wsConnection(connectionId) } },
     { DeleteRequest: { Key: keys.wsRoomMember(companyId, "company", connectionId) } },
   ]);
+  forgetSocketListing(companyId);
 }
 
 /** One frame to send: `name` is the part after `company-{id}-`. */

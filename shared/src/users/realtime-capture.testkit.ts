@@ -9,7 +9,7 @@ import { PutCommand } from "@aws-sdk/lib-dynamodb";
 import { resetConfig } from "../config.ts";
 import { ddb, tableName } from "../db/client.ts";
 import { keys } from "../db/keys.ts";
-import { resetRealtimeClient } from "../realtime/publish.ts";
+import { forgetSocketListing, resetRealtimeClient } from "../realtime/publish.ts";
 
 export interface CapturedFrame {
   connectionId: string;
@@ -66,5 +66,6 @@ export async function registerSocket(
       },
     }),
   );
+  forgetSocketListing(companyId);
   return connectionId;
 }

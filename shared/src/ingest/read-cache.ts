@@ -1,0 +1,149 @@
+/**
+ * The inbound path's short-lived, per-process read cache (issue 8 "Proof, overall": the ingest rate). A customer's
+ * text on an open ticket used to read its contact, the ACTIVE marker, the ticket, the connection, the company and its
+ * settings every time; here the reads that rarely change are kept briefly:
+ *
+ * - the connection item (`whatsapp/repository.ts` `getWhatsappItem`) and the company's settings map, for
+ *   `readCacheOptions.ttlMs` (10 s): the automation seam reads them for every customer message;
+ * - resolved contacts, for a minute (`store.ts` `resolveContact`, which also says what keeps them fresh);
+ * - which ticket is open for (connection, contact): only an id, always confirmed by reading the ticket itself
+ *   (consistent), so a closed, moved or deleted ticket is never used (`store.ts`).
+ *
+ * Invalidation: {@link readCacheListener} (registered in `events/index.ts`) drops an entry as soon as this process
+ * dispatches the event that changes it (`whatsapp.updated|session|deleted`, `setting.updated`, `contact.updated|deleted`,
+ * `ticket.updated|deleted`). A change
+ * made by another process (an HTTP Lambda) reaches this one within the TTL. Only what was found is kept: a missing
+ * item is read again next time. Sizes are bounded (cleared when full).
+ */
+import type { ContactItem } from "../contacts/schema.ts";
+import type { DomainEvent, Listener } from "../events/registry.ts";
+import { readSettings, type SettingsMap } from "../settings/repository.ts";
+import { getWhatsappItem } from "../whatsapp/repository.ts";
+import type { WhatsappItem } from "../whatsapp/schema.ts";
+
+/** How long a connection or a settings map is reused (ms). Tests may shorten it. */
+export const readCacheOptions = { ttlMs: 10_000, maxEntries: 5_000 };
+
+/** A map of values that expire after `readCacheOptions.ttlMs`; concurrent misses of one key share one read. */
+class TtlCache<V> {
+  private readonly entries = new Map<string, { value: V; until: number }>();
+  private readonly inflight = new Map<string, Promise<V | null>>();
+
+  async get(key: string, read: () => Promise<V | null>): Promise<V | null> {
+    const hit = this.entries.get(key);
+    if (hit && hit.until > Date.now()) return hit.value;
+    const running = this.inflight.get(key);
+    if (running) return running;
+    const p = read()
+      .then((value) => {
+        // Only what exists is kept, and only if no invalidation came while it was read.
+        if (value != null && this.inflight.get(key) === p) {
+          if (this.entries.size >= readCacheOptions.maxEntries) this.entries.clear();
+          this.entries.set(key, { value, until: Date.now() + readCacheOptions.ttlMs });
+        }
+        return value;
+      })
+      .finally(() => {
+        if (this.inflight.get(key) === p) this.inflight.delete(key);
+      });
+    this.inflight.set(key, p);
+    return p;
+  }
+
+  delete(key: string): void {
+    this.entries.delete(key);
+    this.inflight.delete(key);
+  }
+
+  /** Drops every key starting with `prefix`. */
+  deletePrefix(prefix: string): void {
+    for (const k of [...this.entries.keys(), ...this.inflight.keys()]) if (k.startsWith(prefix)) this.delete(k);
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.inflight.clear();
+  }
+}
+
+const connections = new TtlCache<WhatsappItem>();
+const settings = new TtlCache<SettingsMap>();
+
+/** The connection item (see `getWhatsappItem`), reused for a few seconds; null when it does not exist. */
+export function cachedConnection(companyId: number, whatsappId: number): Promise<WhatsappItem | null> {
+  return connections.get(`${companyId}|${whatsappId}`, () => getWhatsappItem(companyId, whatsappId));
+}
+
+/** The company's settings map (see `readSettings`: defaults filled in), reused for a few seconds. */
+export async function cachedSettings(companyId: number): Promise<SettingsMap> {
+  return (await settings.get(String(companyId), () => readSettings(companyId))) as SettingsMap;
+}
+
+/** Open ticket id per `<cid>|<wid>|<contactId>`: a hint, always confirmed by reading the ticket. */
+const openTickets = new Map<string, number>();
+
+export const openTicketKey = (companyId: number, whatsappId: number, contactId: number) => `${companyId}|${whatsappId}|${contactId}`;
+
+/** The ticket id last seen open for (connection, contact), or undefined. */
+export function openTicketHint(companyId: number, whatsappId: number, contactId: number): number | undefined {
+  return openTickets.get(openTicketKey(companyId, whatsappId, contactId));
+}
+
+/** Remembers (or, with null, forgets) the open ticket of (connection, contact). */
+export function setOpenTicketHint(companyId: number, whatsappId: number, contactId: number, ticketId: number | null): void {
+  const key = openTicketKey(companyId, whatsappId, contactId);
+  if (ticketId == null) {
+    openTickets.delete(key);
+    return;
+  }
+  if (openTickets.size >= readCacheOptions.maxEntries) openTickets.clear();
+  openTickets.set(key, ticketId);
+}
+
+/**
+ * Resolved contacts by `<cid>|<jids>|<number>` (`store.ts` `resolveContact`): kept a minute, dropped when this process
+ * updates or deletes the contact.
+ */
+export const contactCache = new Map<string, { contact: ContactItem; until: number }>();
+
+/** Forgets everything (tests that write items behind the services' back). */
+export function clearReadCache(): void {
+  contactCache.clear();
+  connections.clear();
+  settings.clear();
+  openTickets.clear();
+}
+
+/** Drops the entries an event of this process changed (see the module doc). */
+export const readCacheListener: Listener = {
+  name: "ingestReadCache",
+  async handle(event: DomainEvent) {
+    const cid = event.companyId;
+    switch (event.type) {
+      case "whatsapp.updated":
+      case "whatsapp.session":
+        connections.delete(`${cid}|${event.whatsapp.id}`);
+        break;
+      case "whatsapp.deleted":
+        connections.delete(`${cid}|${event.whatsappId}`);
+        break;
+      case "contact.updated":
+      case "contact.deleted": {
+        const { id } = event.contact;
+        for (const [k, v] of contactCache) if (v.contact.companyId === cid && v.contact.id === id) contactCache.delete(k);
+        break;
+      }
+      case "setting.updated":
+        settings.delete(String(cid));
+        break;
+      case "ticket.updated":
+      case "ticket.deleted": {
+        const t = event.ticket;
+        if (event.type === "ticket.deleted" || (t.status !== "open" && t.status !== "pending")) {
+          if (openTickets.get(openTicketKey(cid, t.whatsappId, t.contactId)) === t.id) openTickets.delete(openTicketKey(cid, t.whatsappId, t.contactId));
+        }
+        break;
+      }
+    }
+  },
+};
