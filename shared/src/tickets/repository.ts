@@ -11,6 +11,7 @@ import { ddb, tableName, type TxItem } from "../db/client.ts";
 import { cancellationReasons } from "../db/errors.ts";
 import { keys, pad } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
+import { ticketGramItems, ticketGramWrites } from "../search/writes.ts";
 import { dropEdgeOfDeletedTicket } from "../tags/repository.ts";
 import { TicketItem } from "./schema.ts";
 import { attachSummaries, loadSummaries, parseTicket, summariesOf, summaryAttributes, type TicketSummaries } from "./summaries.ts";
@@ -83,6 +84,8 @@ export async function createTicketItem(t: TicketItem): Promise<{ created: true }
           { Put: { TableName: tableName(), Item: ticketRecord(t, summaries), ConditionExpression: "attribute_not_exists(PK)" } },
           { Put: { TableName: tableName(), Item: { ...keys.ticketUuid(t.companyId, t.uuid), _type: "ticketUuid", ticketId: t.id } } },
           ...outboxPut(counterFacts.ticket(null, t)),
+          // The search index's ticket-side grams (search/writes.ts): found by its contact's words from the start.
+          ...ticketGramWrites(t.companyId, t.id, null, summaries.contact),
         ],
       }),
     );
@@ -349,6 +352,8 @@ export async function deleteTicketItems(t: TicketItem): Promise<void> {
       ],
     }),
   );
+  // Its search grams (readers skip grams of a ticket that is gone, so this is only cleanup).
+  await batchWriteAll(ticketGramItems(t.companyId, t.id, summariesOf(t)?.contact).map((it) => ({ DeleteRequest: { Key: { PK: it.PK, SK: it.SK } } })));
   let start: Record<string, unknown> | undefined;
   do {
     const page = await ddb().send(
