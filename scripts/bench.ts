@@ -23,6 +23,7 @@
  *   `[-- --ingestMessages=2000] [-- --botCustomers=200]` (the bot conversation is 8 messages per customer).
  */
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
+import { loadavg } from "node:os";
 import { gzipSync } from "node:zlib";
 import { join, resolve } from "node:path";
 import WebSocket from "ws";
@@ -318,9 +319,9 @@ try {
     for (const n of sizes) {
       const t = await tenant();
       const s0 = performance.now();
-      await seedTickets({ companyId: t.companyId, whatsappId: t.whatsappId, userId: t.admin.id, queueIds: t.queueIds, n, names: t.names });
+      const items = await seedTickets({ companyId: t.companyId, whatsappId: t.whatsappId, userId: t.admin.id, queueIds: t.queueIds, n, names: t.names });
       const seedSeconds = Math.round((performance.now() - s0) / 100) / 10;
-      console.log(`tickets: seeded ${n} tickets in ${seedSeconds} s`);
+      console.log(`tickets: seeded ${n} tickets (${items} items, ${Math.round(items / seedSeconds)} items/s) in ${seedSeconds} s at load ${loadavg()[0].toFixed(1)}`);
       // The tabs of the Tickets screen (attendance.md §2) as an admin sees them; its search tab is the search section's.
       const cases: [string, string][] = [
         ["open: mine", "status=open"],
@@ -339,7 +340,7 @@ try {
       }
     }
     results.tickets = rows;
-    table("GET /api/tickets through the local gateway (page of 40, nested data; ms; CPU = this process + DynamoDB Local per request)", rows);
+    table("GET /api/tickets through the local gateway (page of 40, nested data; ms; CPU = this process + DynamoDB Local per request; load = 1-min load average at the end of the run)", rows);
   }
 
   if (only.has("search")) {
@@ -351,7 +352,7 @@ try {
       const s0 = performance.now();
       const items = await seedSearch({ companyId: t.companyId, whatsappId: t.whatsappId, userId: t.admin.id, queueIds: t.queueIds, n, names: t.names });
       const seedSeconds = Math.round((performance.now() - s0) / 100) / 10;
-      console.log(`search: seeded ${n} tickets (${items} items) in ${seedSeconds} s`);
+      console.log(`search: seeded ${n} tickets (${items} items, ${Math.round(items / seedSeconds)} items/s) in ${seedSeconds} s at load ${loadavg()[0].toFixed(1)}`);
       rows.push(...(await runSearchCases(stack.url, t.admin.token, n, seedSeconds, ddbPids, reps)));
       cost ??= await measureWriteCost(t.companyId, 1);
     }

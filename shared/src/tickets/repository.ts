@@ -2,7 +2,8 @@
  * Tickets in DynamoDB (DESIGN.md §6): item `C#<cid>#TK#<id>`/`#TICKET` with the four list indexes from
  * `keys.ticketIndexes` (GSI1 by status, GSI2 by status+queue, GSI3 by status+assignee, GSI4 by contact), the uuid
  * alias `C#<cid>#TKUUID#<uuid>` and the ACTIVE marker `C#<cid>#ACTIVE#<wid>#<contactId>` (one open/pending ticket per
- * contact per connection; holds `ticketId`). Items are parsed with `TicketItem` on read.
+ * contact per connection; holds `ticketId`). Items are read into `TicketItem`s once (`summaries.ts` `parseTicket`: the
+ * schema's fields and defaults, no schema parse for well-formed items).
  */
 import { counterFacts, outboxPut } from "../events/outbox.ts";
 import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
@@ -316,11 +317,11 @@ export async function queryTicketIndex(
     }),
   );
   const items = (out.Items ?? []).map((raw) => {
-    const t = parseTicket(raw);
-    return Object.assign(t, {
-      _sk: String(raw[`${index}SK`]),
-      _key: { PK: raw.PK, SK: raw.SK, [`${index}PK`]: raw[`${index}PK`], [`${index}SK`]: raw[`${index}SK`] },
-    });
+    const t = parseTicket(raw) as TicketItem & { _sk: string; _key: Record<string, unknown> };
+    // The index position rides on the ticket, not enumerable: spreads and JSON never see it (no copy to strip it).
+    Object.defineProperty(t, "_sk", { value: String(raw[`${index}SK`]), enumerable: false });
+    Object.defineProperty(t, "_key", { value: { PK: raw.PK, SK: raw.SK, [`${index}PK`]: raw[`${index}PK`], [`${index}SK`]: raw[`${index}SK`] }, enumerable: false });
+    return t;
   });
   return { items, lastKey: out.LastEvaluatedKey };
 }

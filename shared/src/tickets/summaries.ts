@@ -114,9 +114,34 @@ export function storedSummaries(raw: Record<string, unknown>): TicketSummaries |
   return s;
 }
 
-/** Parses a stored ticket item ONCE and keeps its summaries beside it. */
+/** Each `TicketItem` field with its default (computed once from the schema; `undefined`: required). */
+const FIELDS: [string, unknown][] = Object.keys(TicketItem.shape).map((k) => {
+  const d = (TicketItem.shape as Record<string, { safeParse(v: unknown): { success: boolean; data?: unknown } }>)[k].safeParse(undefined);
+  return [k, d.success ? d.data : undefined];
+});
+const REQUIRED_NUMBERS = ["id", "companyId", "contactId", "whatsappId"];
+
+/**
+ * A stored ticket item as a `TicketItem` without a schema parse on the hot path (issue 10 §2): items are written only by
+ * this folder's repository from parsed tickets, so each field is copied in schema order with the schema's default when
+ * absent (the same object `TicketItem.parse` gives). An item that lacks a required field or has an unknown status goes
+ * through `TicketItem.parse` (and its error).
+ */
+function ticketFromStored(raw: Record<string, unknown>): TicketItem {
+  for (const k of REQUIRED_NUMBERS) if (typeof raw[k] !== "number") return TicketItem.parse(raw);
+  if (raw.status !== "open" && raw.status !== "pending" && raw.status !== "closed") return TicketItem.parse(raw);
+  if (typeof raw.uuid !== "string" || typeof raw.createdAt !== "string" || typeof raw.updatedAt !== "string") return TicketItem.parse(raw);
+  const out: Record<string, unknown> = {};
+  for (const [k, d] of FIELDS) {
+    const v = raw[k];
+    out[k] = v !== undefined ? v : Array.isArray(d) ? [] : d;
+  }
+  return out as TicketItem;
+}
+
+/** Parses a stored ticket item ONCE (no schema parse for well-formed items) and keeps its summaries beside it. */
 export function parseTicket(raw: Record<string, unknown>): TicketItem {
-  return attachSummaries(TicketItem.parse(raw), storedSummaries(raw));
+  return attachSummaries(ticketFromStored(raw), storedSummaries(raw));
 }
 
 // ---------------------------------------------------------------------------------------------
