@@ -19,8 +19,9 @@
  *   contacts in one BatchGet and checks every token on them.
  * - Ticket grams `C#<cid>#STG#<gram>` / `T#<ticketId>`: the same grams as the contact's, once per ticket of the contact,
  *   with `ticketId`, `contactId` and the fields a query checks. Written in the ticket's creation transaction (≤ 44
- *   more actions: 16 for a contact without email, 28 with one, in the bench's seed) and moved, with the ticket's `sumContact`, by the summaries listener on
- *   `contact.updated` (one transaction per ticket, bounded like the summaries). So a ticket search by name, number or
+ *   more actions: 16 for a contact without email, 28 with one, in the bench's seed) and moved, with the ticket's
+ *   `sumContact`, by the summaries listener on `contact.updated` (one transaction per ticket, bounded like the
+ *   summaries). So a ticket search by name, number or
  *   email reads ONE partition, newest ticket first, and the candidates in one BatchGet: two requests a round,
  *   however many contacts share the word (it was one Query per matching contact).
  * - Message words `C#<cid>#SW#<word>` / `T#<ticketId>`: one item per word and ticket, `n` = how many of the ticket's
