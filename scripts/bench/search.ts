@@ -104,7 +104,8 @@ export async function runSearchCases(baseUrl: string, token: string, n: number, 
   const rows: Record<string, unknown>[] = [];
   for (const [label, path] of searchCases(n)) {
     const body = await (await fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } })).json();
-    const row = { tickets: n, seedS: seedSeconds, case: label, rows: (body.tickets ?? body.contacts)?.length, ...(await caseRow(`${baseUrl}${path}`, token, ddbPids, reps)) };
+    const figures = await caseRow(`${baseUrl}${path}`, token, ddbPids, reps).catch((err: Error) => ({ error: err.message.slice(0, 200) }));
+    const row = { tickets: n, seedS: seedSeconds, case: label, rows: (body.tickets ?? body.contacts)?.length, ...figures };
     rows.push(row);
     console.log(JSON.stringify(row));
   }
