@@ -8,6 +8,7 @@
 import { spawn } from "node:child_process";
 import { execSync } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { summarize } from "./stats.ts";
@@ -48,6 +49,10 @@ export interface RunFigures {
   nodeCpuMs: number;
   ddbCpuMs: number;
   cpuMs: number;
+  /** The same without the idle rate subtracted (ms per request): on a loaded machine the 3-s idle window swings, so both are shown. */
+  grossCpuMs: number;
+  /** The machine's 1-minute load average at the end of the run (a shared machine: figures under load are not quiet ones). */
+  load1: number;
 }
 
 /**
@@ -87,7 +92,7 @@ export async function measureGet(url: string, token: string, ddbPids: number[], 
       const r = (x: number) => Math.round(x * 100) / 100;
       const nodeCpu = Math.max(0, after.node - before.node - idleRate.node * wall) / n;
       const ddbCpu = Math.max(0, after.ddb - before.ddb - idleRate.ddb * wall) / n;
-      out.push({ p50: s.p50, p95: s.p95, p99: s.p99, rps: Math.round(n / json.seconds), nodeCpuMs: r(nodeCpu), ddbCpuMs: r(ddbCpu), cpuMs: r(nodeCpu + ddbCpu) });
+      out.push({ p50: s.p50, p95: s.p95, p99: s.p99, rps: Math.round(n / json.seconds), nodeCpuMs: r(nodeCpu), ddbCpuMs: r(ddbCpu), cpuMs: r(nodeCpu + ddbCpu), grossCpuMs: r((after.node - before.node + after.ddb - before.ddb) / n), load1: r(loadavg()[0]) });
       child.stdin.write("next\n");
     }
   }
@@ -108,9 +113,13 @@ export async function caseRow(url: string, token: string, ddbPids: number[], rep
     "c1 rps": c1.rps,
     "c1 cpu ms/req": c1.cpuMs,
     "c1 node+ddb": `${c1.nodeCpuMs}+${c1.ddbCpuMs}`,
+    "c1 gross cpu": c1.grossCpuMs,
+    "c1 load": c1.load1,
     "c10 p50": c10.p50,
     "c10 p99": c10.p99,
     "c10 rps": c10.rps,
     "c10 cpu ms/req": c10.cpuMs,
+    "c10 gross cpu": c10.grossCpuMs,
+    "c10 load": c10.load1,
   };
 }

@@ -1,23 +1,16 @@
 /**
  * The search benchmark (issue 10 §1): a company with N contacts and N tickets of 5 messages each, loaded with the
- * product's own item builders (contact and ticket records, message records with their indexed words, the search
- * index's gram and word items), then `GET /api/tickets?searchParam=` and `GET /api/contacts?searchParam=` through the
+ * product's own item builders (`seed.ts`: contact and ticket records, message records with their indexed words, the
+ * search index's contact grams, ticket grams and word items), then `GET /api/tickets?searchParam=` and `GET /api/contacts?searchParam=` through the
  * local gateway for a surname, a number fragment and a message word, matching and not; plus the index's write cost
  * per message measured on the real write path (`ingestMessage`). Target: p99 ≤ 50 ms, flat from 1k to 100k.
  */
 import { randomUUID } from "node:crypto";
-import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { ddb, tableName } from "../../shared/src/db/client.ts";
-import { keys } from "../../shared/src/db/keys.ts";
-import { contactRecord } from "../../shared/src/contacts/repository.ts";
-import { ContactItem } from "../../shared/src/contacts/schema.ts";
-import { ingestMessage, messageRecord } from "../../shared/src/messages/repository.ts";
-import { MessageItem } from "../../shared/src/messages/schema.ts";
-import { contactIndexItems, messageIndexWrites, ticketWordItems } from "../../shared/src/search/writes.ts";
-import { ticketRecord } from "../../shared/src/tickets/repository.ts";
+import { ingestMessage } from "../../shared/src/messages/repository.ts";
+import { messageIndexWrites } from "../../shared/src/search/writes.ts";
 import { TicketItem } from "../../shared/src/tickets/schema.ts";
 import { caseRow } from "./http-load.ts";
-import { batchPut, seedSummaries, type SeedNames } from "./seed.ts";
+import { seedMany, type SeedTenant } from "./seed.ts";
 import { summarize } from "./stats.ts";
 
 const FIRST = ["Ana", "Bruno", "Carla", "Diego", "Eduarda", "Felipe", "Gabriela", "Heitor", "Isabela", "João", "Karina", "Lucas", "Natália", "Otávio", "Paula", "Rafael", "Sofia", "Thiago", "Vitória", "Wagner"];
@@ -44,42 +37,25 @@ function bodies(i: number): string[] {
   return out;
 }
 
-/** Seeds `n` contacts and tickets (5 messages each) in the company with every index item; returns items written. */
-export async function seedSearch(opts: { companyId: number; whatsappId: number; userId: number; queueIds: number[]; n: number; names?: SeedNames }): Promise<number> {
-  const { companyId, whatsappId, userId, queueIds, n } = opts;
+/**
+ * Seeds `n` contacts and tickets (5 messages each) in the company with every index item (`seed.ts`
+ * `seedTicketItems`: the items the services write); returns the items written.
+ */
+export async function seedSearch(opts: SeedTenant & { n: number }): Promise<number> {
   const base = Date.parse("2026-01-01T00:00:00Z");
-  let written = 0;
-  const chunk = 2000;
-  for (let from = 1; from <= n; from += chunk) {
-    const items: Record<string, unknown>[] = [];
-    for (let i = from; i < Math.min(from + chunk, n + 1); i++) {
-      const at = new Date(base + i * 60000).toISOString();
-      const name = `${FIRST[i % FIRST.length]} ${LAST[(i * 7) % LAST.length]}`;
-      const number = `55119${String(i).padStart(8, "0")}`;
-      const contact = ContactItem.parse({ id: i, companyId, uuid: randomUUID(), name, number, email: i % 3 === 0 ? `cliente${i}@exemplo.com.br` : "", jids: [`${number}@s.whatsapp.net`], createdAt: at, updatedAt: at });
-      items.push(contactRecord(contact), ...contactIndexItems(contact));
-      const r = i % 5;
-      const status = r < 2 ? "open" : r < 4 ? "pending" : "closed";
-      const texts = bodies(i);
-      const ticket = TicketItem.parse({
-        id: i, uuid: randomUUID(), companyId, status, contactId: i, whatsappId, queueId: queueIds[i % queueIds.length],
-        userId: status === "pending" ? null : userId, lastMessage: texts[4], unreadMessages: i % 3, createdAt: at, updatedAt: at,
-      });
-      items.push(ticketRecord(ticket, seedSummaries(opts.names, contact, ticket)));
-      texts.forEach((body, k) => {
-        const ts = new Date(base + i * 60000 + k * 1000).toISOString();
-        const m = MessageItem.parse({ id: `B${i}M${k}`, ticketId: i, companyId, contactId: i, whatsappId, remoteJid: `${number}@s.whatsapp.net`, body, fromMe: k % 2 === 1, waTimestamp: ts, createdAt: ts, updatedAt: ts });
-        items.push({ ...messageRecord(m), ...messageIndexWrites(m).attrs });
-      });
-      items.push(...ticketWordItems(companyId, i, texts));
-    }
-    await batchPut(items, 8);
-    written += items.length;
-  }
-  for (const entity of ["contact", "ticket"]) {
-    await ddb().send(new UpdateCommand({ TableName: tableName(), Key: keys.counter(companyId, entity), UpdateExpression: "SET #v = :n", ExpressionAttributeNames: { "#v": "value" }, ExpressionAttributeValues: { ":n": n } }));
-  }
-  return written;
+  return seedMany(opts, opts.n, (i) => {
+    const r = i % 5;
+    return {
+      id: i,
+      name: `${FIRST[i % FIRST.length]} ${LAST[(i * 7) % LAST.length]}`,
+      number: `55119${String(i).padStart(8, "0")}`,
+      email: i % 3 === 0 ? `cliente${i}@exemplo.com.br` : "",
+      status: r < 2 ? "open" : r < 4 ? "pending" : "closed",
+      at: new Date(base + i * 60000),
+      bodies: bodies(i),
+      index: true,
+    };
+  });
 }
 
 /**
@@ -128,7 +104,8 @@ export async function runSearchCases(baseUrl: string, token: string, n: number, 
   const rows: Record<string, unknown>[] = [];
   for (const [label, path] of searchCases(n)) {
     const body = await (await fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } })).json();
-    const row = { tickets: n, seedS: seedSeconds, case: label, rows: (body.tickets ?? body.contacts)?.length, ...(await caseRow(`${baseUrl}${path}`, token, ddbPids, reps)) };
+    const figures = await caseRow(`${baseUrl}${path}`, token, ddbPids, reps).catch((err: Error) => ({ error: err.message.slice(0, 200) }));
+    const row = { tickets: n, seedS: seedSeconds, case: label, rows: (body.tickets ?? body.contacts)?.length, ...figures };
     rows.push(row);
     console.log(JSON.stringify(row));
   }

@@ -123,6 +123,13 @@ export const keys = {
   /** Message search word: one item per (word, ticket), newest ticket first; `n` counts the ticket's messages with it. */
   searchWord: (cid: Id, word: string, tid: Id) => ({ PK: `C#${cid}#SW#${word}`, SK: `T#${pad(tid)}` }),
   searchWordPK: (cid: Id, word: string) => `C#${cid}#SW#${word}`,
+  /**
+   * Ticket search gram: the contact's grams (as `searchGram`) once per TICKET of the contact, newest ticket first, so a
+   * ticket search by name or number is one Query of one partition, whatever the number of matching contacts. Holds
+   * `ticketId`, `contactId` and the fields a query checks (`w` words, `d` digits).
+   */
+  searchTicketGram: (cid: Id, gram: string, tid: Id) => ({ PK: `C#${cid}#STG#${gram}`, SK: `T#${pad(tid)}` }),
+  searchTicketGramPK: (cid: Id, gram: string) => `C#${cid}#STG#${gram}`,
   /** Progress of the company's search-index backfill (`search/backfill.ts`): cursor, done, counts. */
   searchBackfill: (cid: Id) => ({ PK: `C#${cid}#SEARCHBACKFILL`, SK: "#" }),
 

@@ -1,6 +1,7 @@
 /**
  * Search-index backfill (issue 10 §1): indexes the contacts and messages a company stored before the word index existed
- * (contact grams `keys.searchGram`, message words `keys.searchWord` with `_sw` on the message). Walks by keys only:
+ * (contact grams `keys.searchGram`, each ticket's grams `keys.searchTicketGram`, message words `keys.searchWord` with
+ * `_sw` on the message). Walks by keys only:
  * the company's contacts on their name index (GSI1 `C#<cid>#CONTACTS`), then its tickets per status (GSI1
  * `C#<cid>#S#<status>`) and each ticket's messages (`M#` in its partition). Never a table scan.
  *
@@ -16,7 +17,8 @@ import { batchWriteAll } from "../db/batch.ts";
 import { ddb, tableName } from "../db/client.ts";
 import { keys } from "../db/keys.ts";
 import { ContactItem } from "../contacts/schema.ts";
-import { contactIndexItems, reindexMessage } from "./writes.ts";
+import type { ContactFields } from "./tokens.ts";
+import { contactIndexItems, reindexMessage, ticketGramItems } from "./writes.ts";
 
 /** Contacts + messages examined per run by default. */
 export const BACKFILL_BUDGET = 1000;
@@ -116,9 +118,17 @@ export async function backfillSearchIndex(companyId: number, opts: { budget?: nu
       continue;
     }
     // The next ticket of this status (one at a time, so the cursor is exact).
-    const page = await query({ index: "GSI1", pkName: "GSI1PK", pk: keys.ticketStatusPK(companyId, cur.p), start: cur.k, limit: 1, projection: "PK, SK, GSI1PK, GSI1SK" });
+    const page = await query({ index: "GSI1", pkName: "GSI1PK", pk: keys.ticketStatusPK(companyId, cur.p), start: cur.k, limit: 1, projection: "PK, SK, GSI1PK, GSI1SK, id, contactId, sumContact" });
     const t = page.Items?.[0];
     if (t) {
+      // The ticket-side grams of its contact (Puts of the same items: idempotent).
+      let contact = t.sumContact as ContactFields & { id: number } | undefined;
+      if (!contact || contact.id !== Number(t.contactId)) {
+        const got = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.contact(companyId, Number(t.contactId)) }));
+        const parsed = got.Item ? ContactItem.safeParse(got.Item) : undefined;
+        contact = parsed?.success ? parsed.data : undefined;
+      }
+      await batchWriteAll(ticketGramItems(companyId, Number(t.id), contact).map((Item) => ({ PutRequest: { Item } })));
       cur = { p: cur.p, k: { PK: t.PK, SK: t.SK, GSI1PK: t.GSI1PK, GSI1SK: t.GSI1SK }, t: { pk: String(t.PK) } };
       continue;
     }

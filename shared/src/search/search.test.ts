@@ -141,7 +141,7 @@ describe("ticket search", () => {
     await expect(listTickets(admin(26), { searchParam: "nunes", cursor: byName.nextCursor })).rejects.toMatchObject({ code: "ERR_INVALID_CURSOR" });
   });
 
-  it("pages 40 tickets at a time, each once, contact matches first then message matches", async () => {
+  it("pages 40 tickets at a time, each once, contact matches first then message matches, newest first", async () => {
     const cid = 27;
     const wa = await makeWhatsapp(cid);
     const byName: number[] = [];
@@ -156,7 +156,7 @@ describe("ticket search", () => {
     const p1 = await listTickets(admin(cid), { searchParam: "garantia" });
     expect(p1.tickets).toHaveLength(40);
     expect(p1.hasMore).toBe(true);
-    expect(p1.tickets.slice(0, 30).map((t) => t.id)).toEqual(byName); // alphabetical contacts
+    expect(p1.tickets.slice(0, 30).map((t) => t.id)).toEqual([...byName].reverse()); // contact matches, newest ticket first
     expect(p1.tickets.slice(30).map((t) => t.id)).toEqual([...byWord].reverse().slice(0, 10)); // newest ticket first
     const p2 = await listTickets(admin(cid), { searchParam: "garantia", cursor: p1.nextCursor });
     expect(p2.tickets.map((t) => t.id)).toEqual([...byWord].reverse().slice(10));
@@ -165,6 +165,29 @@ describe("ticket search", () => {
     const byPage = await listTickets(admin(cid), { searchParam: "garantia", pageNumber: 2 });
     expect(byPage.tickets.map((t) => t.id)).toEqual(p2.tickets.map((t) => t.id));
   }, 180_000);
+
+  it("finds tickets by a surname shared by many contacts in two requests, however many contacts match", async () => {
+    const cid = 29;
+    const wa = await makeWhatsapp(cid);
+    const made: number[] = [];
+    for (let i = 0; i < 12; i++) made.push((await makeTicket(cid, { whatsappId: wa.id, contact: await makeContact(cid, `Cliente${i} Sobrenomeúnico`, `55119500000${String(i).padStart(2, "0")}`) })).id);
+    const commands: string[] = [];
+    const name = "count-search";
+    ddb().middlewareStack.add((next, ctx) => async (args) => {
+      commands.push(String(ctx.commandName));
+      return next(args);
+    }, { step: "initialize", name });
+    try {
+      expect(await ids(admin(cid), "sobrenomeunico")).toEqual(made);
+      expect(await ids(admin(cid), "Sobrenome")).toEqual(made);
+    } finally {
+      ddb().middlewareStack.remove(name);
+    }
+    // Per search: one Query of the ticket grams and one BatchGet of the tickets (no Query per matching contact); the
+    // message-word side reads its own partition once (no message holds the word).
+    expect(commands.filter((c) => c === "QueryCommand").length).toBeLessThanOrEqual(2 * 2);
+    expect(commands.filter((c) => c === "BatchGetCommand").length).toBeLessThanOrEqual(2);
+  });
 
   it("no longer finds a renamed contact's tickets by the old name", async () => {
     const cid = 28;

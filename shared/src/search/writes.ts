@@ -1,6 +1,8 @@
 /**
  * The search index's writes (issue 10 §1), added by the contact and message repositories to their own transactions:
  * - {@link contactIndexWrites}: the gram items of a contact (`keys.searchGram`), diffed against its previous state;
+ * - {@link ticketGramWrites}: the ticket-side grams of a ticket (`keys.searchTicketGram`): its contact's grams once per
+ *   ticket, written with the ticket's creation and moved when the contact's name, email or number change;
  * - {@link messageIndexWrites}: the word items of a new message (`keys.searchWord`, one per word and ticket, `ADD n 1`),
  *   plus `_sw` (the words indexed, space-separated) stored on the message item;
  * - {@link reindexMessage}: after an edit or a delete-for-everyone, moves the ticket's word counts from `_sw` to the
@@ -47,6 +49,40 @@ export function contactIndexWrites(prev: IndexedContact | null, next: IndexedCon
   const body = next ? gramBody(next) : {};
   for (const k of after.values()) out.push({ Put: { TableName: tableName(), Item: { ...k, ...body } } });
   for (const [id, k] of before) if (!after.has(id)) out.push({ Delete: { TableName: tableName(), Key: k } });
+  return out;
+}
+
+/**
+ * The ticket-side grams (`keys.searchTicketGram`): the grams of the ticket's contact, one item per gram and ticket,
+ * holding `ticketId`, `contactId` and the fields a query checks (as the contact's own grams). `contact` null: none.
+ */
+export function ticketGramItems(companyId: number, ticketId: number, contact: (ContactFields & { id: number }) | null | undefined): Record<string, unknown>[] {
+  if (!contact) return [];
+  const c = { ...contact, companyId };
+  const body = { ...gramBody(c), _type: "searchTicketGram", ticketId };
+  return contactGrams(c).map((g) => ({ ...keys.searchTicketGram(companyId, g, ticketId), ...body }));
+}
+
+/**
+ * The actions that move a ticket's grams from contact state `prev` to `next` (either null: none): Put every gram of
+ * `next`, Delete the grams of `prev` that `next` lacks. None when name, email and number are the same. At most 88
+ * actions (2 × {@link MAX_CONTACT_GRAMS}); written in the ticket's own transaction (creation) or with the summary
+ * refresh of a contact change (`tickets/summaries.ts`), so the ticket is found by its contact's current words.
+ */
+export function ticketGramWrites(
+  companyId: number,
+  ticketId: number,
+  prev: (ContactFields & { id: number }) | null | undefined,
+  next: (ContactFields & { id: number }) | null | undefined,
+): TransactItem[] {
+  const asIndexed = (c: (ContactFields & { id: number }) | null | undefined) => (c ? { ...c, companyId } : null);
+  if (sameFields(asIndexed(prev), asIndexed(next)) && prev?.id === next?.id) return [];
+  const after = ticketGramItems(companyId, ticketId, next);
+  const keep = new Set(after.map((it) => `${it.PK}|${it.SK}`));
+  const out: TransactItem[] = after.map((Item) => ({ Put: { TableName: tableName(), Item } }));
+  for (const it of ticketGramItems(companyId, ticketId, prev)) {
+    if (!keep.has(`${it.PK}|${it.SK}`)) out.push({ Delete: { TableName: tableName(), Key: { PK: it.PK, SK: it.SK } } });
+  }
   return out;
 }
 

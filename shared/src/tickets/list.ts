@@ -14,7 +14,6 @@ import { isAdminActor, type TicketActor } from "./access.ts";
 import { batchGetTickets, queryTicketIndex, type TicketIndex } from "./repository.ts";
 import type { TicketItem, TicketStatus, TicketView } from "./schema.ts";
 import { searchTickets } from "./search.ts";
-import { attachSummaries, summariesOf } from "./summaries.ts";
 import { toTicketViews } from "./views.ts";
 
 /** `GET /api/tickets` query, already parsed. */
@@ -237,12 +236,8 @@ async function mergePage(
       if (key !== null) more = true;
     }
   }
-  return { items: emitted.map((e) => strip(e)), nextCursor: more ? encodeCursor(next as unknown as Record<string, unknown>) : undefined };
-}
-
-function strip(t: TicketItem & { _sk?: string; _key?: unknown; _dup?: boolean }): TicketItem {
-  const { _sk, _key, _dup, ...rest } = t;
-  return attachSummaries(rest as TicketItem, summariesOf(t));
+  // The index position is not enumerable on the items (`queryTicketIndex`): they are the page as they are.
+  return { items: emitted, nextCursor: more ? encodeCursor(next as unknown as Record<string, unknown>) : undefined };
 }
 
 /**

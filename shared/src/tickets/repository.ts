@@ -2,7 +2,8 @@
  * Tickets in DynamoDB (DESIGN.md §6): item `C#<cid>#TK#<id>`/`#TICKET` with the four list indexes from
  * `keys.ticketIndexes` (GSI1 by status, GSI2 by status+queue, GSI3 by status+assignee, GSI4 by contact), the uuid
  * alias `C#<cid>#TKUUID#<uuid>` and the ACTIVE marker `C#<cid>#ACTIVE#<wid>#<contactId>` (one open/pending ticket per
- * contact per connection; holds `ticketId`). Items are parsed with `TicketItem` on read.
+ * contact per connection; holds `ticketId`). Items are read into `TicketItem`s once (`summaries.ts` `parseTicket`: the
+ * schema's fields and defaults, no schema parse for well-formed items).
  */
 import { counterFacts, outboxPut } from "../events/outbox.ts";
 import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
@@ -11,6 +12,7 @@ import { ddb, tableName, type TxItem } from "../db/client.ts";
 import { cancellationReasons } from "../db/errors.ts";
 import { keys, pad } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
+import { ticketGramItems, ticketGramWrites } from "../search/writes.ts";
 import { dropEdgeOfDeletedTicket } from "../tags/repository.ts";
 import { TicketItem } from "./schema.ts";
 import { attachSummaries, loadSummaries, parseTicket, summariesOf, summaryAttributes, type TicketSummaries } from "./summaries.ts";
@@ -83,6 +85,8 @@ export async function createTicketItem(t: TicketItem): Promise<{ created: true }
           { Put: { TableName: tableName(), Item: ticketRecord(t, summaries), ConditionExpression: "attribute_not_exists(PK)" } },
           { Put: { TableName: tableName(), Item: { ...keys.ticketUuid(t.companyId, t.uuid), _type: "ticketUuid", ticketId: t.id } } },
           ...outboxPut(counterFacts.ticket(null, t)),
+          // The search index's ticket-side grams (search/writes.ts): found by its contact's words from the start.
+          ...ticketGramWrites(t.companyId, t.id, null, summaries.contact),
         ],
       }),
     );
@@ -313,11 +317,11 @@ export async function queryTicketIndex(
     }),
   );
   const items = (out.Items ?? []).map((raw) => {
-    const t = parseTicket(raw);
-    return Object.assign(t, {
-      _sk: String(raw[`${index}SK`]),
-      _key: { PK: raw.PK, SK: raw.SK, [`${index}PK`]: raw[`${index}PK`], [`${index}SK`]: raw[`${index}SK`] },
-    });
+    const t = parseTicket(raw) as TicketItem & { _sk: string; _key: Record<string, unknown> };
+    // The index position rides on the ticket, not enumerable: spreads and JSON never see it (no copy to strip it).
+    Object.defineProperty(t, "_sk", { value: String(raw[`${index}SK`]), enumerable: false });
+    Object.defineProperty(t, "_key", { value: { PK: raw.PK, SK: raw.SK, [`${index}PK`]: raw[`${index}PK`], [`${index}SK`]: raw[`${index}SK`] }, enumerable: false });
+    return t;
   });
   return { items, lastKey: out.LastEvaluatedKey };
 }
@@ -349,6 +353,8 @@ export async function deleteTicketItems(t: TicketItem): Promise<void> {
       ],
     }),
   );
+  // Its search grams (readers skip grams of a ticket that is gone, so this is only cleanup).
+  await batchWriteAll(ticketGramItems(t.companyId, t.id, summariesOf(t)?.contact).map((it) => ({ DeleteRequest: { Key: { PK: it.PK, SK: it.SK } } })));
   let start: Record<string, unknown> | undefined;
   do {
     const page = await ddb().send(

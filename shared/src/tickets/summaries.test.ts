@@ -54,6 +54,10 @@ describe("ticket rows from stored summaries (issue 10 §2)", () => {
     const again = await requestsOf(() => listTickets(auth, { status: "open", showAll: true }));
     expect(again.commands).toEqual(["QueryCommand"]);
     expect(again.result.tickets.find((x) => x.id === t.id)!.tags).toEqual([{ id: tag.id, name: "Cliente VIP", color: "#ff0000" }]);
+    // The caller's own open tickets (the default tab): one partition, one Query, the same row.
+    const mine = await requestsOf(() => listTickets(auth, { status: "open" }));
+    expect(mine.commands).toEqual(["QueryCommand"]);
+    expect(mine.result.tickets.find((x) => x.id === t.id)).toEqual(again.result.tickets.find((x) => x.id === t.id));
   }, 60_000);
 
   it("shows renamed contacts, queues, users, connections and a connection's new status in the list", async () => {

@@ -17,9 +17,11 @@
  * ticket's (a writer outside this folder changed `queueId`, or tagged the ticket) is never shown: `views.ts` reads
  * that related item instead, so ids are always exact; only names, colours, pictures and statuses can lag.
  */
-import { QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { batchGetRaw } from "../db/batch.ts";
-import { ddb, tableName } from "../db/client.ts";
+import { ddb, tableName, type TxItem } from "../db/client.ts";
+import { cancellationReasons } from "../db/errors.ts";
+import { ticketGramWrites } from "../search/writes.ts";
 import { keys } from "../db/keys.ts";
 import { ContactItem } from "../contacts/schema.ts";
 import type { Listener } from "../events/registry.ts";
@@ -112,9 +114,34 @@ export function storedSummaries(raw: Record<string, unknown>): TicketSummaries |
   return s;
 }
 
-/** Parses a stored ticket item ONCE and keeps its summaries beside it. */
+/** Each `TicketItem` field with its default (computed once from the schema; `undefined`: required). */
+const FIELDS: [string, unknown][] = Object.keys(TicketItem.shape).map((k) => {
+  const d = (TicketItem.shape as Record<string, { safeParse(v: unknown): { success: boolean; data?: unknown } }>)[k].safeParse(undefined);
+  return [k, d.success ? d.data : undefined];
+});
+const REQUIRED_NUMBERS = ["id", "companyId", "contactId", "whatsappId"];
+
+/**
+ * A stored ticket item as a `TicketItem` without a schema parse on the hot path (issue 10 §2): items are written only by
+ * this folder's repository from parsed tickets, so each field is copied in schema order with the schema's default when
+ * absent (the same object `TicketItem.parse` gives). An item that lacks a required field or has an unknown status goes
+ * through `TicketItem.parse` (and its error).
+ */
+function ticketFromStored(raw: Record<string, unknown>): TicketItem {
+  for (const k of REQUIRED_NUMBERS) if (typeof raw[k] !== "number") return TicketItem.parse(raw);
+  if (raw.status !== "open" && raw.status !== "pending" && raw.status !== "closed") return TicketItem.parse(raw);
+  if (typeof raw.uuid !== "string" || typeof raw.createdAt !== "string" || typeof raw.updatedAt !== "string") return TicketItem.parse(raw);
+  const out: Record<string, unknown> = {};
+  for (const [k, d] of FIELDS) {
+    const v = raw[k];
+    out[k] = v !== undefined ? v : Array.isArray(d) ? [] : d;
+  }
+  return out as TicketItem;
+}
+
+/** Parses a stored ticket item ONCE (no schema parse for well-formed items) and keeps its summaries beside it. */
 export function parseTicket(raw: Record<string, unknown>): TicketItem {
-  return attachSummaries(TicketItem.parse(raw), storedSummaries(raw));
+  return attachSummaries(ticketFromStored(raw), storedSummaries(raw));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -196,7 +223,14 @@ async function eachLimited<T>(xs: T[], fn: (x: T) => Promise<void>): Promise<voi
  * at most {@link SUMMARY_REFRESH_LIMIT} tickets read per source. Each write is conditioned on the owner id still being
  * `ownerId`. Returns how many tickets were updated.
  */
-async function refreshPart(companyId: number, part: Part, ownerId: number, value: unknown, sources: Source[]): Promise<number> {
+async function refreshPart(
+  companyId: number,
+  part: Part,
+  ownerId: number,
+  value: unknown,
+  sources: Source[],
+  alsoWrite?: (ticketId: number, stored: unknown) => TxItem[],
+): Promise<number> {
   let updated = 0;
   const owner = OWNER[part];
   for (const src of sources) {
@@ -216,7 +250,7 @@ async function refreshPart(companyId: number, part: Part, ownerId: number, value
           IndexName: src.index,
           KeyConditionExpression: cond,
           ExpressionAttributeValues: values,
-          ProjectionExpression: "PK, SK, #o, #p",
+          ProjectionExpression: "PK, SK, id, #o, #p",
           ExpressionAttributeNames: { "#o": owner, "#p": part },
           ...(src.filterOwner ? { FilterExpression: "#o = :o" } : {}),
           ScanIndexForward: false,
@@ -227,20 +261,22 @@ async function refreshPart(companyId: number, part: Part, ownerId: number, value
       read += page.ScannedCount ?? page.Items?.length ?? 0;
       const stale = (page.Items ?? []).filter((it) => Number(it[owner]) === ownerId && it[part] !== undefined && !same(it[part], value));
       await eachLimited(stale, async (it) => {
-        await ddb()
-          .send(
-            new UpdateCommand({
-              TableName: tableName(),
-              Key: { PK: it.PK, SK: it.SK },
-              UpdateExpression: "SET #p = :v",
-              ConditionExpression: "#o = :o",
-              ExpressionAttributeNames: { "#p": part, "#o": owner },
-              ExpressionAttributeValues: { ":v": value, ":o": ownerId },
-            }),
-          )
+        const update = {
+          TableName: tableName(),
+          Key: { PK: it.PK, SK: it.SK },
+          UpdateExpression: "SET #p = :v",
+          ConditionExpression: "#o = :o",
+          ExpressionAttributeNames: { "#p": part, "#o": owner },
+          ExpressionAttributeValues: { ":v": value, ":o": ownerId },
+        };
+        const extra = alsoWrite?.(Number(it.id), it[part]) ?? [];
+        await (extra.length ? ddb().send(new TransactWriteCommand({ TransactItems: [{ Update: update }, ...extra] })) : ddb().send(new UpdateCommand(update)))
           .then(() => updated++)
           .catch((err) => {
-            if ((err as Error).name !== "ConditionalCheckFailedException") throw err;
+            const name = (err as Error).name;
+            if (name === "ConditionalCheckFailedException") return;
+            if (name === "TransactionCanceledException" && cancellationReasons(err)?.[0]?.Code === "ConditionalCheckFailed") return;
+            throw err;
           });
       });
       start = page.LastEvaluatedKey;
@@ -298,7 +334,11 @@ export const ticketSummariesListener: Listener = {
       switch (event.type) {
         case "contact.updated": {
           const c = event.contact;
-          await refreshPart(cid, "sumContact", c.id, contactSummaryOf(c), [{ index: "GSI4", pk: keys.contactTicketsPK(cid, c.id), skPrefix: "T#" }]);
+          const next = contactSummaryOf(c);
+          // With the summary, the ticket-side search grams move to the contact's new words (search/writes.ts).
+          await refreshPart(cid, "sumContact", c.id, next, [{ index: "GSI4", pk: keys.contactTicketsPK(cid, c.id), skPrefix: "T#" }], (tid, stored) =>
+            ticketGramWrites(cid, tid, stored as ContactSummary, next),
+          );
           break;
         }
         case "queue.updated": {
