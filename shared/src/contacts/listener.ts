@@ -13,6 +13,6 @@ export const lastInteractionListener: Listener = {
   async handle(event) {
     if (event.type !== "message.created") return;
     const contact = await touchLastInteraction(event.companyId, event.ticket.contactId, event.message.waTimestamp || event.message.createdAt);
-    if (contact) await dispatch({ type: "contact.updated", companyId: event.companyId, contact });
+    if (contact) await dispatch({ type: "contact.updated", companyId: event.companyId, contact, changed: ["lastInteractionAt"] });
   },
 };

@@ -39,7 +39,8 @@ declare module "./registry.ts" {
     "message.created": Base<"message.created"> & { message: MessageItem; ticket: TicketItem; ticketCreated?: boolean };
     "message.updated": Base<"message.updated"> & { message: MessageItem; ticket: TicketItem };
     "contact.created": Base<"contact.created"> & { contact: ContactItem };
-    "contact.updated": Base<"contact.updated"> & { contact: ContactItem };
+    /** `changed`: the fields this update changed, when the writer knows them (listeners may then skip work). */
+    "contact.updated": Base<"contact.updated"> & { contact: ContactItem; changed?: string[] };
     "contact.deleted": Base<"contact.deleted"> & { contact: ContactItem };
     "user.created": Base<"user.created"> & { user: PublicUser };
     "user.updated": Base<"user.updated"> & { user: PublicUser };
@@ -71,7 +72,7 @@ defineEvents({
   "message.created": base("message.created").extend({ message: MessageItem, ticket: TicketItem, ticketCreated: z.boolean().optional() }),
   "message.updated": base("message.updated").extend({ message: MessageItem, ticket: TicketItem }),
   "contact.created": base("contact.created").extend({ contact: ContactItem }),
-  "contact.updated": base("contact.updated").extend({ contact: ContactItem }),
+  "contact.updated": base("contact.updated").extend({ contact: ContactItem, changed: z.array(z.string()).optional() }),
   "contact.deleted": base("contact.deleted").extend({ contact: ContactItem }),
   "user.created": base("user.created").extend({ user: publicUser }),
   "user.updated": base("user.updated").extend({ user: publicUser }),

@@ -14,9 +14,9 @@ import { freshCompanyId, storedState, useIngestStack } from "./testkit.ts";
 
 const capture = useIngestStack();
 
-const text = (id: string, body: string) => ({
+const text = (id: string, body: string, at = Date.now()) => ({
   type: "notify",
-  messages: [{ key: { remoteJid: "5511955550001@s.whatsapp.net", fromMe: false, id }, messageTimestamp: Math.floor(Date.now() / 1000), pushName: "Ana Lima", message: { conversation: body } }],
+  messages: [{ key: { remoteJid: "5511955550001@s.whatsapp.net", fromMe: false, id }, messageTimestamp: Math.floor(at / 1000), pushName: "Ana Lima", message: { conversation: body } }],
 });
 
 it("a customer's plain text on an open ticket costs a pinned number of DynamoDB calls on a warm cache", async () => {
@@ -54,4 +54,37 @@ it("a customer's plain text on an open ticket costs a pinned number of DynamoDB 
   expect(st.tickets[0]).toMatchObject({ unreadMessages: 3, lastMessage: "quero saber do meu pedido" });
   const frames = capture.frames.filter((f) => f.connectionId === socket && f.data?.message?.id === "3EB0CALLS0000003");
   expect(frames.map((f) => [f.event, f.data.action])).toEqual([[`company-${companyId}-appMessage`, "create"]]);
+});
+
+it("a message that moves the contact's 'Última interação' adds only that write: no re-read of the contact, no refresh of its tickets' summaries", async () => {
+  const companyId = freshCompanyId();
+  const wa = await makeWhatsapp(companyId);
+  await registerSocket(companyId, { id: 1, profile: "admin" });
+  const ctx: IngestContext = { companyId, whatsappId: wa.id };
+  await handleBaileysEvent(ctx, "messages.upsert", text("3EB0TOUCH0000001", "oi"));
+  await handleBaileysEvent(ctx, "messages.upsert", text("3EB0TOUCH0000002", "tudo bem?"));
+  await settleDeferred();
+
+  const later = Date.now() + 5 * 60_000;
+  const calls = countDdbCalls();
+  try {
+    await handleBaileysEvent(ctx, "messages.upsert", text("3EB0TOUCH0000003", "ainda aí?", later));
+    await settleDeferred();
+    // The next message reads the contact from the cache again (kept with its new time).
+    await handleBaileysEvent(ctx, "messages.upsert", text("3EB0TOUCH0000004", "alô", later + 1000));
+    await settleDeferred();
+  } finally {
+    calls.remove();
+  }
+  const byPurpose = Object.fromEntries(calls.byPurpose);
+  // Two messages at four calls each, plus the one contact write and the socket listing of its Contacts-page frame.
+  expect(byPurpose).toEqual({
+    "GetItem: ticket": 2,
+    "TransactWriteItems: WhatsApp alias (dedupe) + ticket + message ref + counters outbox + search index": 2,
+    "TransactWriteItems: counters outbox + counters": 2,
+    "Query: socket registrations": 3,
+    "UpdateItem: contact": 1,
+  });
+  const st = await storedState(companyId);
+  expect(st.contacts[0].lastInteractionAt).toBe(new Date(Math.floor(later / 1000) * 1000).toISOString());
 });

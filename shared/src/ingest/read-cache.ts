@@ -130,7 +130,13 @@ export const readCacheListener: Listener = {
       case "contact.updated":
       case "contact.deleted": {
         const { id } = event.contact;
-        for (const [k, v] of contactCache) if (v.contact.companyId === cid && v.contact.id === id) contactCache.delete(k);
+        // A change of "Última interação" alone keeps the entry, with the new item.
+        const keep = event.type === "contact.updated" && event.changed?.every((f) => f === "lastInteractionAt");
+        for (const [k, v] of contactCache) {
+          if (v.contact.companyId !== cid || v.contact.id !== id) continue;
+          if (keep) contactCache.set(k, { ...v, contact: event.contact });
+          else contactCache.delete(k);
+        }
         break;
       }
       case "setting.updated":

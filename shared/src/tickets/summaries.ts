@@ -63,6 +63,9 @@ export const SUMMARY_REFRESH_LIMIT = 500;
 const PARALLEL = 8;
 
 /** The nested contact from a stored contact item. */
+/** The contact fields a ticket's `sumContact` holds (see {@link contactSummaryOf}). */
+const CONTACT_SUMMARY_FIELDS = new Set(["id", "name", "number", "profilePicUrl", "email", "extraInfo", "isGroup", "presence", "disableBot", "uuid"]);
+
 export function contactSummaryOf(c: ContactItem): ContactSummary {
   return {
     id: c.id,
@@ -334,6 +337,8 @@ export const ticketSummariesListener: Listener = {
       switch (event.type) {
         case "contact.updated": {
           const c = event.contact;
+          // Only "Última interação" moved (one write a minute per chatting contact): no summary field changed.
+          if (event.changed && !event.changed.some((f) => CONTACT_SUMMARY_FIELDS.has(f))) break;
           const next = contactSummaryOf(c);
           // With the summary, the ticket-side search grams move to the contact's new words (search/writes.ts).
           await refreshPart(cid, "sumContact", c.id, next, [{ index: "GSI4", pk: keys.contactTicketsPK(cid, c.id), skPrefix: "T#" }], (tid, stored) =>
