@@ -6,7 +6,7 @@
  */
 import { Button, CheckboxField, Flex, TextField } from "@aws-amplify/ui-react";
 import { useTranslation } from "react-i18next";
-import { FormDialog, rules } from "../../ui/kit/index.ts";
+import { CrudDialog, rules } from "../../ui/kit/index.ts";
 import { ATTENDANCE_TOAST_MS } from "../../ui/Toast.tsx";
 import { useContactMutations, type Contact } from "./api.ts";
 
@@ -24,9 +24,11 @@ export function ContactDialog(props: { open: boolean; contact: Contact | null; i
   const { save } = useContactMutations();
   const c = props.contact;
   return (
-    <FormDialog
+    <CrudDialog
+      ns="contacts"
+      entity="contact"
+      record={c}
       open={props.open}
-      title={c ? t("contacts.editTitle") : t("contacts.addTitle")}
       onClose={props.onClose}
       schema={schema}
       initial={() => ({
@@ -38,7 +40,6 @@ export function ContactDialog(props: { open: boolean; contact: Contact | null; i
       })}
       onSubmit={(form) => save.mutateAsync({ id: c?.id, form })}
       onSaved={(saved) => props.onSaved?.(saved as Contact)}
-      successText={t("contacts.saved")}
       toastMs={ATTENDANCE_TOAST_MS}
     >
       {(f) => {
@@ -70,6 +71,6 @@ export function ContactDialog(props: { open: boolean; contact: Contact | null; i
           </>
         );
       }}
-    </FormDialog>
+    </CrudDialog>
   );
 }

@@ -5,13 +5,14 @@
  * the contact drawer. The message dialogs live in `MessageDialogs.tsx`. Joins the socket room `joinChatBox` of the
  * ticket while open. A ticket the user may not open shows 'Acesso não permitido' and goes back to /tickets.
  */
+import { can } from "@atende/shared/access/permissions";
 import { Fragment, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
 import { Button } from "@aws-amplify/ui-react";
 import { HttpError } from "../../api/client.ts";
 import { errorMessage } from "../../api/errors.ts";
-import { isAdminUser, useSession } from "../../api/session.ts";
+import { useSession } from "../../api/session.ts";
 import { realtime } from "../../realtime/socket.ts";
 import { ConfirmDialog } from "../../ui/ConfirmDialog.tsx";
 import { Dialog } from "../../ui/Dialog.tsx";
@@ -57,7 +58,7 @@ function ConversationView({ ticket }: { ticket: Ticket }) {
   const toast = useToast();
   const navigate = useNavigate();
   const me = useSession()!.user;
-  const admin = isAdminUser(me);
+  const mayDelete = can(me, "ticket-options:deleteTicket");
   const update = useUpdateTicket();
   const del = useDeleteTicket();
   const send = useSendText();
@@ -135,7 +136,7 @@ function ConversationView({ ticket }: { ticket: Ticket }) {
   }
   if (ticket.status === "closed") actions.push({ id: "reopen", label: t("tickets.reopen"), run: () => void act({ status: "open", userId: me.id }, showInList) });
   actions.push({ id: "transfer", label: t("tickets.transfer"), run: () => setTransfer(true) });
-  if (admin) actions.push({ id: "delete", label: t("tickets.delete"), variation: "destructive", run: () => setConfirmDelete(true) });
+  if (mayDelete) actions.push({ id: "delete", label: t("tickets.delete"), variation: "destructive", run: () => setConfirmDelete(true) });
 
   const canAct = ticket.status === "open";
   return (
