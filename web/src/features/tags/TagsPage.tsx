@@ -4,7 +4,7 @@
  * 'Deseja realmente excluir este registro?'; live through `company-{id}-tag`.
  */
 import { useTranslation } from "react-i18next";
-import { CrudListPage, fromPages, useCrudPage, useListSearch } from "../../ui/kit/index.ts";
+import { CrudListPage, useCrudList } from "../../ui/kit/index.ts";
 import { useTagMutations, useTagPages } from "./api.ts";
 import { TagChip } from "./TagChip.tsx";
 import { TagDialog } from "./TagDialog.tsx";
@@ -12,9 +12,7 @@ import type { Tag } from "./types.ts";
 
 export function TagsPage() {
   const { t } = useTranslation();
-  const search = useListSearch(1);
-  const list = fromPages(useTagPages(search.term), "tags");
-  const page = useCrudPage<Tag>(useTagMutations().remove, t("tags.deleted"));
+  const { search, list, page } = useCrudList<Tag, "tags">("tags", useTagPages, "tags", useTagMutations().remove, 1);
   return (
     <CrudListPage
       ns="tags"

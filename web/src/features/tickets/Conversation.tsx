@@ -29,6 +29,7 @@ import { EditMessageDialog, ForwardDialog, StartFromVcard } from "./MessageDialo
 import { EmojiPickerLazy } from "./EmojiPickerLazy.tsx";
 import { useConversationMessages } from "./useConversationMessages.ts";
 import type { Message, Ticket } from "./types.ts";
+import { ListNote } from "../../ui/PageState.tsx";
 
 export function Conversation({ uuid }: { uuid: string }) {
   const { t } = useTranslation();
@@ -149,19 +150,15 @@ function ConversationView({ ticket }: { ticket: Ticket }) {
               {t("tickets.messages.loadingEarlier")}
             </div>
           )}
-          {pages.isPending ? (
-            <div className="list-note" role="status">
-              {t("common.loading")}
-            </div>
-          ) : pages.isError ? (
-            <div className="list-note" role="alert">
-              {errorMessage(pages.error, t)}{" "}
-              <button type="button" className="chip-button" onClick={() => void pages.refetch()}>
-                {t("common.retry")}
-              </button>
-            </div>
-          ) : !messages.length ? (
-            <div className="list-note">{t("tickets.messages.noMessages")}</div>
+          {pages.isPending || pages.isError || !messages.length ? (
+            <ListNote
+              pending={pages.isPending}
+              error={pages.isError ? pages.error : undefined}
+              onRetry={() => void pages.refetch()}
+              empty={<div className="list-note">{t("tickets.messages.noMessages")}</div>}
+              note="list-note"
+              retry="chip-button"
+            />
           ) : (
             messages.map((m, i) => {
               const prev = messages[i - 1];

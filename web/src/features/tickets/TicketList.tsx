@@ -30,6 +30,7 @@ import { showInList, useShowInList, type ListSub, type ListTab } from "./listVie
 import { NewTicketDialog } from "./NewTicketDialog.tsx";
 import { WhatsappText } from "./WhatsappText.tsx";
 import type { Ticket, TicketListParams } from "./types.ts";
+import { ListNote } from "../../ui/PageState.tsx";
 
 /** Distance from the bottom that loads the next page (attendance.md §9), in px. */
 export const BOTTOM_THRESHOLD_PX = 100;
@@ -226,22 +227,17 @@ function VirtualTickets({ q, selectedUuid }: { q: ReturnType<typeof useTicketPag
     if (el && el.scrollHeight <= el.clientHeight + BOTTOM_THRESHOLD_PX && q.hasNextPage && !q.isFetchingNextPage) void q.fetchNextPage();
   }, [tickets.length, q.hasNextPage, q.isFetchingNextPage]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  if (q.isPending && q.fetchStatus !== "idle")
+  if ((q.isPending && q.fetchStatus !== "idle") || q.isError || !tickets.length)
     return (
-      <p className="list-note" role="status">
-        {t("common.loading")}
-      </p>
+      <ListNote
+        pending={q.isPending && q.fetchStatus !== "idle"}
+        error={q.isError ? q.error : undefined}
+        onRetry={() => void q.refetch()}
+        empty={<p className="list-note">{t("tickets.noTickets")}</p>}
+        note="list-note"
+        retry="chip-button"
+      />
     );
-  if (q.isError)
-    return (
-      <div className="list-note" role="alert">
-        {errorMessage(q.error, t)}{" "}
-        <button type="button" className="chip-button" onClick={() => void q.refetch()}>
-          {t("common.retry")}
-        </button>
-      </div>
-    );
-  if (!tickets.length) return <p className="list-note">{t("tickets.noTickets")}</p>;
   return (
     <div className="tl-scroll" ref={ref} onScroll={onScroll} data-testid="ticket-list">
       <ul className="tl-inner" style={{ height: v.getTotalSize() }}>

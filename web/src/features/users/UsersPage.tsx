@@ -4,16 +4,14 @@
  * the `company-{id}-user` frames; delete after 'Deseja realmente excluir este registro?'.
  */
 import { useTranslation } from "react-i18next";
-import { CrudListPage, fromPages, useCrudPage, useListSearch } from "../../ui/kit/index.ts";
+import { CrudListPage, useCrudList } from "../../ui/kit/index.ts";
 import { useUserMutations, useUsersPages } from "./api.ts";
 import type { User } from "./types.ts";
 import { UserDialog } from "./UserDialog.tsx";
 
 export function UsersPage() {
   const { t } = useTranslation();
-  const search = useListSearch();
-  const list = fromPages(useUsersPages(search.term), "users");
-  const page = useCrudPage<User>(useUserMutations().remove, t("users.deleted"));
+  const { search, list, page } = useCrudList<User, "users">("users", useUsersPages, "users", useUserMutations().remove);
   return (
     <CrudListPage
       ns="users"

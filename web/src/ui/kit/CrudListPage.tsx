@@ -7,8 +7,9 @@
 import { Button, TableCell, TableRow } from "@aws-amplify/ui-react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
-import { ListPage, type ListPageProps } from "./ListPage.tsx";
-import { RowActions, type CrudPage } from "./RowActions.tsx";
+import type { InfiniteData, UseInfiniteQueryResult, UseMutationResult } from "@tanstack/react-query";
+import { fromPages, ListPage, useListSearch, type ListPageProps } from "./ListPage.tsx";
+import { RowActions, useCrudPage, type CrudPage } from "./RowActions.tsx";
 
 /** One column: header label, the class of its header and body cells, and what a record shows in it. */
 export interface Column<T> {
@@ -79,4 +80,22 @@ export function CrudListPage<T extends { id: number; name: string }>({ ns, entit
       {page.confirmDialog}
     </ListPage>
   );
+}
+
+/**
+ * The state of a searchable, paged CRUD list page: the search box (`minChars`, 3 by default), the list read from
+ * `usePages(term)`'s `field`, and the dialogs state whose delete toasts `{ns}.deleted`.
+ */
+export function useCrudList<T extends { id: number }, F extends string>(
+  ns: string,
+  usePages: (term: string) => UseInfiniteQueryResult<InfiniteData<{ [K in F]: T[] } & { count?: number }>>,
+  field: F,
+  remove: UseMutationResult<unknown, Error, number>,
+  minChars?: number,
+) {
+  const { t } = useTranslation();
+  const search = useListSearch(minChars);
+  const list = fromPages(usePages(search.term), field);
+  const page = useCrudPage<T>(remove, t(`${ns}.deleted`));
+  return { search, list, page };
 }
