@@ -3,14 +3,14 @@
  * resolve with `userRating` keeps the ticket listed as awaiting a rating (realtime carries `ratingAt`); closing it
  * from the list ends the wait; another company can trigger none of it.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, makeUser, type TestUser } from "../../../test/helpers.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { api } from "../../../test/helpers.ts";
 import { companyWorld } from "../../../test/world.ts";
 import { listMessages } from "../../../shared/src/messages/repository.ts";
 import { getTicketItem } from "../../../shared/src/tickets/repository.ts";
 import { getTimer } from "../../../shared/src/timers/index.ts";
-import { makeContact, makeQueue, makeTicket, makeWhatsapp, setSetting } from "../../../shared/src/tickets/fixtures.testkit.ts";
-import { registerSocket, startRealtimeCapture } from "../../../shared/src/users/realtime-capture.testkit.ts";
+import { makeContact, makeTicket, setSetting } from "../../../shared/src/tickets/fixtures.testkit.ts";
+import { registerSocket } from "../../../shared/src/users/realtime-capture.testkit.ts";
 import { handler as tick } from "../jobs/tick.ts";
 
 const w = companyWorld({ queues: ["Suporte"], whatsapp: { complationMessage: "Até logo!" }, agents: [{ queues: [0], name: "Ana Agente" }, { queues: [0], name: "Beto" }], other: true });

@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { api, makeCompany, makeUser } from "../../../test/helpers.ts";
 import { companyWorld } from "../../../test/world.ts";
 import { listMessages } from "../../../shared/src/messages/repository.ts";
 import { getTicket, findOrCreateTicket } from "../../../shared/src/tickets/service.ts";
 import { makeContact, makeQueue, makeTicket, makeWhatsapp, setSetting } from "../../../shared/src/tickets/fixtures.testkit.ts";
-import { registerSocket, startRealtimeCapture } from "../../../shared/src/users/realtime-capture.testkit.ts";
+import { registerSocket } from "../../../shared/src/users/realtime-capture.testkit.ts";
 
 const w = companyWorld({ queues: ["Suporte", "Vendas"], whatsapp: true, agents: [{ queues: [0], name: "Ana Agente" }, { queues: [1], name: "Beto" }], other: true });
 
