@@ -2,8 +2,19 @@
  * The shared preamble of the integration tests (used by `*.test.ts` only): `companyWorld(...)` registers the
  * `beforeAll`/`afterAll` hooks that start the realtime capture and build a company with its admin, optional queues, a
  * connection and agents, and optionally another company; the returned object is filled in by `beforeAll`.
+ * `useLocalAws(...)` does the same for the local S3 and SQS; `drainCommands` reads a connection's session commands.
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DeleteMessageCommand, ReceiveMessageCommand } from "@aws-sdk/client-sqs";
 import { afterAll, beforeAll } from "vitest";
+import { startS3, type S3Handle } from "../infra/local/src/s3.ts";
+import { startSqs, type SqsHandle } from "../infra/local/src/sqs.ts";
+import { resetConfig } from "../shared/src/config.ts";
+import { resetSqs, sqsClient } from "../shared/src/sqs/enqueue.ts";
+import { resetS3 } from "../shared/src/storage/media.ts";
+import { commandQueueUrl, shardOf } from "../shared/src/whatsapp/commands.ts";
 import { makeQueue, makeWhatsapp } from "../shared/src/tickets/fixtures.testkit.ts";
 import { startRealtimeCapture } from "../shared/src/users/realtime-capture.testkit.ts";
 import { makeCompany, makeUser, type TestUser } from "./helpers.ts";
@@ -24,9 +35,9 @@ export interface World {
 
 /**
  * Declares the test file's world. `queues`: queue names; `agents`: one agent per entry, with the indexes of their queues
- * in `queues` and an optional name; `whatsapp`: a default connection; `other`: a second company (cross-company checks).
+ * in `queues` and an optional name; `whatsapp`: a default connection (or its fields); `other`: a second company (cross-company checks).
  */
-export function companyWorld(opts: { queues?: string[]; whatsapp?: boolean; agents?: { queues?: number[]; name?: string }[]; other?: boolean } = {}): World {
+export function companyWorld(opts: { queues?: string[]; whatsapp?: boolean | Parameters<typeof makeWhatsapp>[1]; agents?: { queues?: number[]; name?: string }[]; other?: boolean } = {}): World {
   const w = { queues: [] as number[], agents: [] as TestUser[], wa: 0 } as unknown as World;
   beforeAll(async () => {
     w.capture = await startRealtimeCapture();
@@ -34,10 +45,62 @@ export function companyWorld(opts: { queues?: string[]; whatsapp?: boolean; agen
     w.cid = c.companyId;
     w.admin = c.admin;
     for (const name of opts.queues ?? []) w.queues.push((await makeQueue(w.cid, { name })).id);
-    if (opts.whatsapp) w.wa = (await makeWhatsapp(w.cid)).id;
+    if (opts.whatsapp) w.wa = (await makeWhatsapp(w.cid, opts.whatsapp === true ? {} : opts.whatsapp)).id;
     for (const a of opts.agents ?? []) w.agents.push(await makeUser(w.cid, { queueIds: (a.queues ?? []).map((i) => w.queues[i]), name: a.name }));
     if (opts.other) w.other = await makeCompany();
   });
   afterAll(async () => w.capture?.stop());
   return w;
+}
+
+export interface LocalAws {
+  /** The local SQS (elasticmq-compatible) with the shard command queues; only with `opts.sqs`. */
+  sqs: SqsHandle;
+  s3: S3Handle;
+}
+
+/**
+ * Starts the local S3 (s3rver, bucket `bucket`, in a temporary folder) and, with `opts.sqs`, the local SQS with two
+ * session-command shards, before the file's tests; points the SDK clients at them; stops and removes them after.
+ */
+export function useLocalAws(opts: { sqs?: boolean; bucket?: string } = {}): LocalAws {
+  const aws = {} as LocalAws;
+  let dir = "";
+  beforeAll(async () => {
+    if (opts.sqs) {
+      process.env.SESSION_SHARDS = "2";
+      aws.sqs = await startSqs({ region: "us-east-1", shards: 2 });
+      process.env.AWS_ENDPOINT_URL_SQS = aws.sqs.endpoint;
+      process.env.SESSION_COMMANDS_QUEUE_URL_PREFIX = aws.sqs.sessionCommandsPrefix;
+    }
+    dir = mkdtempSync(join(tmpdir(), "atende-s3-"));
+    const bucket = opts.bucket ?? "atende-media-test";
+    process.env.MEDIA_BUCKET = bucket;
+    aws.s3 = await startS3({ directory: dir, bucket, origins: ["http://localhost"], accessKeyId: process.env.AWS_ACCESS_KEY_ID });
+    process.env.AWS_ENDPOINT_URL_S3 = aws.s3.endpoint;
+    resetConfig();
+    resetSqs();
+    resetS3();
+  });
+  afterAll(async () => {
+    await aws.sqs?.stop();
+    await aws.s3?.stop();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+  return aws;
+}
+
+/** Receives (and deletes) every command waiting on the connection's shard queue, oldest first. */
+export async function drainCommands(whatsappId: number): Promise<any[]> {
+  const url = commandQueueUrl(shardOf(whatsappId));
+  const out: any[] = [];
+  for (let i = 0; i < 20; i++) {
+    const res = await sqsClient().send(new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, WaitTimeSeconds: 0 }));
+    if (!res.Messages?.length) break;
+    for (const m of res.Messages) {
+      out.push(JSON.parse(m.Body!));
+      await sqsClient().send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: m.ReceiptHandle! }));
+    }
+  }
+  return out;
 }

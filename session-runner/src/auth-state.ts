@@ -9,7 +9,7 @@
  * owner has claimed the connection (epoch 0, the unleased simulator, writes unfenced). The key store is wrapped with Baileys' `makeCacheableSignalKeyStore`;
  * `makeWASocket` itself adds `addTransactionCapability` on top (with the `transactionOpts` we pass).
  */
-import { BatchGetCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { BatchGetCommand, GetCommand, PutCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import {
   BufferJSON,
   initAuthCreds,
@@ -23,6 +23,7 @@ import {
 } from "@whiskeysockets/baileys";
 import { BATCH_WRITE_MAX_ATTEMPTS, batchWriteAll, type WriteRequest } from "@atende/shared/db/batch";
 import { ddb, tableName } from "@atende/shared/db/client";
+import { queryPages } from "@atende/shared/db/query";
 import { failedConditionAt, isConditionFailed, withConflictRetry } from "@atende/shared/db/errors";
 import { keys } from "@atende/shared/db/keys";
 
@@ -171,20 +172,9 @@ export function dynamoSignalKeyStore(whatsappId: number, epoch: number, onFenced
 
 /** Deletes every auth item of a connection (creds and keys): the next start shows a new QR. */
 export async function wipeAuthState(whatsappId: number): Promise<void> {
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await ddb().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: "PK = :pk",
-        ExpressionAttributeValues: { ":pk": keys.waPartition(whatsappId) },
-        ProjectionExpression: "PK, SK",
-        ExclusiveStartKey: start,
-      }),
-    );
-    await batchWriteAll((page.Items ?? []).map((it) => ({ DeleteRequest: { Key: { PK: it.PK, SK: it.SK } } })));
-    start = page.LastEvaluatedKey;
-  } while (start);
+  for await (const items of queryPages({ KeyConditionExpression: "PK = :pk", ExpressionAttributeValues: { ":pk": keys.waPartition(whatsappId) }, ProjectionExpression: "PK, SK" })) {
+    await batchWriteAll(items.map((it) => ({ DeleteRequest: { Key: { PK: it.PK, SK: it.SK } } })));
+  }
 }
 
 /** Minimal logger shape Baileys' helpers accept (pino in production). */

@@ -3,10 +3,9 @@
  * transfer and resolve (HTTP handlers), when the customer rates, and when the minute tick fires the timers with a
  * controlled clock (`event.time` of the scheduled event) — including a tick that comes back long after the due time.
  */
-import { createServer, type Server } from "node:http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getWhatsappItem } from "@atende/shared/whatsapp/repository";
-import { storedState, startTestS3 } from "@atende/shared/ingest/testkit";
+import { storedState } from "@atende/shared/ingest/testkit";
 import { settleDeferred } from "@atende/shared/events/index";
 import { readDailyCounters } from "@atende/shared/db/counters";
 import { getTicketItem } from "@atende/shared/tickets/repository";
@@ -15,42 +14,11 @@ import { getTimer } from "@atende/shared/timers/index";
 import { RATING_PROMPT } from "@atende/shared/automation/rating";
 import { api, makeCompany, makeUser, type TestUser } from "../../test/helpers.ts";
 import { handler as tick } from "../../functions/src/jobs/tick.ts";
-import { startLocalRunner, type LocalRunner } from "./local.ts";
-import { eventually, registerSocket, startQueues, startRealtimeCapture, type Queues, type RealtimeCapture } from "./testing/harness.ts";
+import { eventually, registerSocket } from "./testing/harness.ts";
+import { useOneMachine } from "./testing/one-machine.ts";
 
-let queues: Queues;
-let s3: { stop: () => Promise<void> };
-let local: LocalRunner;
-let server: Server;
-let base = "";
-let capture: RealtimeCapture;
-
-beforeAll(async () => {
-  queues = await startQueues();
-  capture = await startRealtimeCapture();
-  s3 = await startTestS3();
-  local = await startLocalRunner({
-    sim: { receiptDelayMs: 20 },
-    runner: { consumer: { waitSeconds: 1, visibilitySeconds: 5, retryDelaySeconds: 1 }, sessions: { backoffBaseMs: 20, backoffCapMs: 200 } },
-  });
-  server = createServer(async (req, res) => {
-    if (!(await local.handleSim(req, res))) res.writeHead(404).end();
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-});
-afterAll(async () => {
-  await local.stop();
-  await new Promise<void>((r) => server.close(() => r()));
-  await queues.stop();
-  await s3.stop();
-  await capture.stop();
-});
-
-async function sim(method: string, path: string, body?: unknown) {
-  const res = await fetch(`${base}${path}`, { method, headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
-  return { status: res.status, body: await res.json() };
-}
+const world = useOneMachine();
+const sim = world.sim;
 
 const MIN = 60_000;
 
@@ -273,7 +241,7 @@ describe("timers as the customer sees them", { timeout: 180_000 }, () => {
     expect(await getTicketItem(companyId, t.id, true)).toMatchObject({ status: "pending", queueId: q.id, userId: null });
     expect((await api("GET", "/api/tickets?status=pending", { token: queueAgent.token })).body.tickets.map((x: any) => x.id)).toContain(t.id);
     // The queue's agents are told at once (realtime `ticket` update), once.
-    const updates = capture.frames.filter(
+    const updates = world.rt.frames.filter(
       (f) => f.connectionId === sock && f.event === `company-${companyId}-ticket` && f.data.action === "update" && f.data.ticket?.id === t.id && f.data.ticket.queueId === q.id && !f.data.ticket.lastMessage.includes("transferido"),
     );
     expect(updates).toHaveLength(1);

@@ -4,57 +4,25 @@
  * menu, the option tree, limits and silence, business hours with a controlled clock, no bot for groups / disableBot /
  * held tickets) and for refused calls (rejected, text sent, call log stored).
  */
-import { createServer, type Server } from "node:http";
 import { PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { ddb, tableName } from "@atende/shared/db/client";
 import { keys } from "@atende/shared/db/keys";
-import { storedState, startTestS3 } from "@atende/shared/ingest/testkit";
+import { storedState } from "@atende/shared/ingest/testkit";
 import { putQueueOption } from "@atende/shared/queues/options/repository";
 import type { QueueSchedule } from "@atende/shared/queues/schema";
 import { writeTicketTransition } from "@atende/shared/tickets/repository";
 import { getWhatsappItem } from "@atende/shared/whatsapp/repository";
 import { CALL_REFUSED_MESSAGE } from "@atende/shared/automation/calls";
 import { api, makeCompany } from "../../test/helpers.ts";
-import { startLocalRunner, type LocalRunner } from "./local.ts";
-import { eventually, registerSocket, startQueues, startRealtimeCapture, type Queues, type RealtimeCapture } from "./testing/harness.ts";
+import { eventually, registerSocket } from "./testing/harness.ts";
+import { useOneMachine } from "./testing/one-machine.ts";
 
-let queues: Queues;
-let s3: { stop: () => Promise<void> };
-let rt: RealtimeCapture;
-let local: LocalRunner;
-let server: Server;
-let base = "";
-
-beforeAll(async () => {
-  queues = await startQueues();
-  s3 = await startTestS3();
-  rt = await startRealtimeCapture();
-  local = await startLocalRunner({
-    sim: { receiptDelayMs: 20 },
-    runner: { consumer: { waitSeconds: 1, visibilitySeconds: 5, retryDelaySeconds: 1 }, sessions: { backoffBaseMs: 20, backoffCapMs: 200 } },
-  });
-  server = createServer(async (req, res) => {
-    if (!(await local.handleSim(req, res))) res.writeHead(404).end();
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-});
-afterAll(async () => {
-  await local.stop();
-  await new Promise<void>((r) => server.close(() => r()));
-  await queues.stop();
-  await s3.stop();
-  await rt.stop();
-});
+const world = useOneMachine();
+const sim = world.sim;
 afterEach(() => {
   vi.useRealTimers();
 });
-
-async function sim(method: string, path: string, body?: unknown) {
-  const res = await fetch(`${base}${path}`, { method, headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
-  return { status: res.status, body: await res.json() };
-}
 
 let queueSeq = 100;
 async function putQueue(companyId: number, q: { name: string; orderQueue?: number; greetingMessage?: string; outOfHoursMessage?: string; schedules?: QueueSchedule[] }) {
@@ -225,7 +193,7 @@ describe("what the customer meets (issue 9 §3)", { timeout: 180_000 }, () => {
     const t = await ticketOf(s.companyId, phone);
     expect(t).toMatchObject({ status: "pending", queueId: fin, userId: null, chatbot: false });
     // The queue's agent was told the ticket is in Financeiro; the other queue's agent saw nothing of it.
-    const seen = (conn: string) => rt.frames.filter((f) => f.connectionId === conn && f.event === `company-${s.companyId}-ticket` && f.data.ticket?.id === t.id);
+    const seen = (conn: string) => world.rt.frames.filter((f) => f.connectionId === conn && f.event === `company-${s.companyId}-ticket` && f.data.ticket?.id === t.id);
     expect(seen(agentFin).some((f) => f.data.action === "update" && f.data.ticket.queueId === fin)).toBe(true);
     expect(seen(agentSales).filter((f) => f.data.ticket?.queueId === fin)).toEqual([]);
   });
@@ -358,7 +326,7 @@ describe("calls the company does not take (issue 9 §4)", { timeout: 60_000 }, (
     const id = `CALL${phone}`;
     expect((await sim("POST", `/sim/whatsapp/${s.whatsappId}/events`, { event: "call", data: call(id, phone) })).body.handled).toBe(true);
     await sim("POST", `/sim/whatsapp/${s.whatsappId}/events`, { event: "call", data: [{ ...call(id, phone)[0], status: "terminate" }] });
-    expect(local.network!.rejectedCalls(s.whatsappId)).toEqual([{ callId: id, callFrom: `${phone}@s.whatsapp.net`, at: expect.any(String) }]);
+    expect(world.local.network!.rejectedCalls(s.whatsappId)).toEqual([{ callId: id, callFrom: `${phone}@s.whatsapp.net`, at: expect.any(String) }]);
     expect(await received(s.companyId, s.whatsappId, phone)).toEqual([CALL_REFUSED_MESSAGE]);
     const st = await storedState(s.companyId);
     const t = await ticketOf(s.companyId, phone);
@@ -373,7 +341,7 @@ describe("calls the company does not take (issue 9 §4)", { timeout: 60_000 }, (
     await setting(s.companyId, "call", "enabled");
     const phone = newPhone();
     await sim("POST", `/sim/whatsapp/${s.whatsappId}/events`, { event: "call", data: call(`CALL${phone}`, phone) });
-    expect(local.network!.rejectedCalls(s.whatsappId)).toEqual([]);
+    expect(world.local.network!.rejectedCalls(s.whatsappId)).toEqual([]);
     expect(await received(s.companyId, s.whatsappId, phone)).toEqual([]);
     expect((await storedState(s.companyId)).messages.map((m) => m.mediaType)).toEqual(["call_log"]);
   });

@@ -5,7 +5,7 @@
  * Waiting is simulated (claims expire at once, the sweep gets the time it runs at): no timing assertions.
  */
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { AnyMessageContent } from "@whiskeysockets/baileys";
 import { getMessage, updateMessage } from "@atende/shared/messages/repository";
 import { OUTBOUND_DEADLINE_MS, sweepOutbound } from "@atende/shared/messages/delivery";
@@ -17,18 +17,10 @@ import { handler as commandDlq } from "../../functions/src/jobs/command-dlq.ts";
 import { CommandHandler, RetryLater, retryVisibility } from "./commands.ts";
 import type { SessionManager } from "./sessions.ts";
 import { memoryStore } from "./testing/fakes.ts";
-import { registerSocket, startQueues, startRealtimeCapture, type Queues, type RealtimeCapture } from "./testing/harness.ts";
+import { registerSocket } from "./testing/harness.ts";
+import { useQueuesAndRealtime } from "./testing/one-machine.ts";
 
-let queues: Queues;
-let rt: RealtimeCapture;
-beforeAll(async () => {
-  queues = await startQueues();
-  rt = await startRealtimeCapture();
-});
-afterAll(async () => {
-  await queues.stop();
-  await rt.stop();
-});
+const world = useQueuesAndRealtime();
 
 /** A stand-in for the session manager: one session whose state and socket the test drives. */
 function fakeSessions(state: { phase: "open" | "waiting"; send: (jid: string, content: AnyMessageContent) => Promise<unknown> }) {
@@ -152,12 +144,12 @@ async function pendingOutbound(body: string) {
   const wa = await makeWhatsapp(companyId);
   const ticket = await makeTicket(companyId, { whatsappId: wa.id });
   const view = await sendOutbound(companyId, { userId: admin.id, name: "Admin" }, ticket, { body });
-  const [cmd] = (await queues.drain(shardOf(wa.id))) as Extract<SessionCommand, { type: "send" }>[];
+  const [cmd] = (await world.queues.drain(shardOf(wa.id))) as Extract<SessionCommand, { type: "send" }>[];
   return { companyId, ticket, socket, messageId: view.id, cmd };
 }
 
 const updatesTo = (socket: string, messageId: string) =>
-  rt.frames.filter((f) => f.connectionId === socket && f.event.endsWith("-appMessage") && f.data.action === "update" && f.data.message.id === messageId);
+  world.rt.frames.filter((f) => f.connectionId === socket && f.event.endsWith("-appMessage") && f.data.action === "update" && f.data.message.id === messageId);
 
 describe("dead letters and the sweep", () => {
   it("marks a dead-lettered send failed and tells the agent; a message already sent is left alone", async () => {
@@ -180,7 +172,7 @@ describe("dead letters and the sweep", () => {
     expect((await sweepOutbound(t0)).redriven).toBe(0); // not due yet
     const first = await sweepOutbound(t0 + OUTBOUND_DEADLINE_MS + 1000);
     expect(first.redriven).toBeGreaterThanOrEqual(1);
-    const again = await queues.drain(shardOf(p.cmd.whatsappId));
+    const again = await world.queues.drain(shardOf(p.cmd.whatsappId));
     expect(again).toEqual([p.cmd]); // the same command id: a runner that did send it answers "duplicate"
     expect((await getMessage(p.companyId, p.ticket.id, p.messageId))!.ack).toBe(0);
 

@@ -2,46 +2,16 @@
  * The runner wired to the real ports (ingest service, messages repository, connections service) with the simulated
  * network, fauxqs, s3rver and DynamoDB Local: what a person sees on one machine (issue 3 §2).
  */
-import { createServer, type Server } from "node:http";
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { getMedia } from "@atende/shared/storage/media";
 import { getWhatsappItem } from "@atende/shared/whatsapp/repository";
-import { storedState, startTestS3 } from "@atende/shared/ingest/testkit";
+import { storedState } from "@atende/shared/ingest/testkit";
 import { api, makeCompany } from "../../test/helpers.ts";
-import { startLocalRunner, type LocalRunner } from "./local.ts";
-import { eventually, startQueues, type Queues } from "./testing/harness.ts";
+import { eventually } from "./testing/harness.ts";
+import { useOneMachine } from "./testing/one-machine.ts";
 
-let queues: Queues;
-let s3: { stop: () => Promise<void> };
-let local: LocalRunner;
-let server: Server;
-let base = "";
-
-beforeAll(async () => {
-  queues = await startQueues();
-  s3 = await startTestS3();
-  local = await startLocalRunner({
-    sim: { receiptDelayMs: 20 },
-    runner: { consumer: { waitSeconds: 1, visibilitySeconds: 5, retryDelaySeconds: 1 }, sessions: { backoffBaseMs: 20, backoffCapMs: 200 } },
-  });
-  server = createServer(async (req, res) => {
-    if (!(await local.handleSim(req, res))) res.writeHead(404).end();
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-});
-afterAll(async () => {
-  await local.stop();
-  await new Promise<void>((r) => server.close(() => r()));
-  await queues.stop();
-  await s3.stop();
-});
-
-async function sim(method: string, path: string, body?: unknown) {
-  const res = await fetch(`${base}${path}`, { method, headers: { "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
-  return { status: res.status, body: await res.json() };
-}
+const { sim } = useOneMachine();
 
 describe("one machine, end to end", () => {
   it("turns a contact's messages into a ticket, stores media in S3 and sends the agent's reply with ticks", async () => {

@@ -4,43 +4,19 @@
  * sends by key with `POST /api/messages/{ticketId}` `{medias: [{key, fileName}]}`. Another company's key, another
  * ticket's key and a key never uploaded are refused and send nothing.
  */
-import { DeleteMessageCommand, ReceiveMessageCommand } from "@aws-sdk/client-sqs";
-import { mkdtempSync, rmSync } from "node:fs";
 import { randomBytes } from "node:crypto";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { api, makeCompany, makeUser, type TestUser } from "../../../test/helpers.ts";
-import { startS3, type S3Handle } from "../../../infra/local/src/s3.ts";
-import { startSqs, type SqsHandle } from "../../../infra/local/src/sqs.ts";
-import { resetConfig } from "../../../shared/src/config.ts";
-import { resetSqs, sqsClient } from "../../../shared/src/sqs/enqueue.ts";
-import { getMedia, MEDIA_SIZE_LIMITS, resetS3 } from "../../../shared/src/storage/media.ts";
+import { drainCommands, useLocalAws } from "../../../test/world.ts";
+import { getMedia, MEDIA_SIZE_LIMITS } from "../../../shared/src/storage/media.ts";
 import { makeQueue, makeTicket, makeWhatsapp } from "../../../shared/src/tickets/fixtures.testkit.ts";
-import { commandQueueUrl, shardOf } from "../../../shared/src/whatsapp/commands.ts";
 
-let sqs: SqsHandle;
-let s3: S3Handle;
-let s3Dir: string;
+useLocalAws({ sqs: true, bucket: "atende-media-upload-test" });
 let cid: number;
 let agent: TestUser;
 let q1: number;
 let wa: number;
 let other: { companyId: number; admin: TestUser; wa: number };
-
-async function drainCommands(whatsappId: number): Promise<any[]> {
-  const url = commandQueueUrl(shardOf(whatsappId));
-  const out: any[] = [];
-  for (let i = 0; i < 20; i++) {
-    const res = await sqsClient().send(new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, WaitTimeSeconds: 0 }));
-    if (!res.Messages?.length) break;
-    for (const m of res.Messages) {
-      out.push(JSON.parse(m.Body!));
-      await sqsClient().send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: m.ReceiptHandle! }));
-    }
-  }
-  return out;
-}
 
 /** Asks for an upload URL and PUTs `data` to it as the browser does; the answer of the upload route. */
 async function upload(token: string, ticketId: number, fileName: string, contentType: string, data: Buffer) {
@@ -52,17 +28,6 @@ async function upload(token: string, ticketId: number, fileName: string, content
 }
 
 beforeAll(async () => {
-  process.env.SESSION_SHARDS = "2";
-  sqs = await startSqs({ region: "us-east-1", shards: 2 });
-  process.env.AWS_ENDPOINT_URL_SQS = sqs.endpoint;
-  process.env.SESSION_COMMANDS_QUEUE_URL_PREFIX = sqs.sessionCommandsPrefix;
-  s3Dir = mkdtempSync(join(tmpdir(), "atende-s3-upload-"));
-  process.env.MEDIA_BUCKET = "atende-media-upload-test";
-  s3 = await startS3({ directory: s3Dir, bucket: "atende-media-upload-test", origins: ["http://localhost"], accessKeyId: process.env.AWS_ACCESS_KEY_ID });
-  process.env.AWS_ENDPOINT_URL_S3 = s3.endpoint;
-  resetConfig();
-  resetSqs();
-  resetS3();
   const c = await makeCompany();
   cid = c.companyId;
   q1 = (await makeQueue(cid)).id;
@@ -72,11 +37,6 @@ beforeAll(async () => {
   other = { ...o, wa: (await makeWhatsapp(o.companyId)).id };
 });
 
-afterAll(async () => {
-  await sqs?.stop();
-  await s3?.stop();
-  rmSync(s3Dir, { recursive: true, force: true });
-});
 
 beforeEach(async () => {
   await drainCommands(wa);

@@ -1,26 +1,16 @@
-import { DeleteMessageCommand, ReceiveMessageCommand } from "@aws-sdk/client-sqs";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { api, makeCompany, makeUser, type TestUser } from "../../../test/helpers.ts";
-import { startS3, type S3Handle } from "../../../infra/local/src/s3.ts";
-import { startSqs, type SqsHandle } from "../../../infra/local/src/sqs.ts";
+import { drainCommands, useLocalAws } from "../../../test/world.ts";
 import { nowIso } from "../../../shared/src/common.ts";
 import { resetConfig } from "../../../shared/src/config.ts";
 import { getMessage, getMessageById, ingestMessage, updateMessage } from "../../../shared/src/messages/repository.ts";
 import { DELETED_MESSAGE_PREVIEW, MessageItem } from "../../../shared/src/messages/schema.ts";
-import { resetSqs, sqsClient } from "../../../shared/src/sqs/enqueue.ts";
-import { resetS3 } from "../../../shared/src/storage/media.ts";
 import { getTicket } from "../../../shared/src/tickets/service.ts";
 import type { TicketItem } from "../../../shared/src/tickets/schema.ts";
 import { makeContact, makeQueue, makeTicket, makeWhatsapp } from "../../../shared/src/tickets/fixtures.testkit.ts";
 import { registerSocket, startRealtimeCapture } from "../../../shared/src/users/realtime-capture.testkit.ts";
-import { commandQueueUrl, shardOf } from "../../../shared/src/whatsapp/commands.ts";
 
-let sqs: SqsHandle;
-let s3: S3Handle;
-let s3Dir: string;
+const aws = useLocalAws({ sqs: true });
 let capture: Awaited<ReturnType<typeof startRealtimeCapture>>;
 let cid: number;
 let admin: TestUser;
@@ -30,20 +20,7 @@ let other: { companyId: number; admin: TestUser };
 let q1: number;
 let wa: number;
 
-/** Receives (and deletes) every command waiting on the connection's shard queue. */
-async function drainCommands(whatsappId = wa): Promise<any[]> {
-  const url = commandQueueUrl(shardOf(whatsappId));
-  const out: any[] = [];
-  for (let i = 0; i < 20; i++) {
-    const res = await sqsClient().send(new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, WaitTimeSeconds: 0 }));
-    if (!res.Messages?.length) break;
-    for (const m of res.Messages) {
-      out.push(JSON.parse(m.Body!));
-      await sqsClient().send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: m.ReceiptHandle! }));
-    }
-  }
-  return out;
-}
+const drain = (whatsappId = wa) => drainCommands(whatsappId);
 
 async function inbound(ticket: TicketItem, id: string, body: string, at = nowIso(), remoteJid = "5511999990000@s.whatsapp.net"): Promise<MessageItem> {
   const now = nowIso();
@@ -78,17 +55,6 @@ function multipart(files: { name: string; type: string; data: Buffer }[], fields
 }
 
 beforeAll(async () => {
-  process.env.SESSION_SHARDS = "2";
-  sqs = await startSqs({ region: "us-east-1", shards: 2 });
-  process.env.AWS_ENDPOINT_URL_SQS = sqs.endpoint;
-  process.env.SESSION_COMMANDS_QUEUE_URL_PREFIX = sqs.sessionCommandsPrefix;
-  s3Dir = mkdtempSync(join(tmpdir(), "atende-s3-"));
-  process.env.MEDIA_BUCKET = "atende-media-test";
-  s3 = await startS3({ directory: s3Dir, bucket: "atende-media-test", origins: ["http://localhost"], accessKeyId: process.env.AWS_ACCESS_KEY_ID });
-  process.env.AWS_ENDPOINT_URL_S3 = s3.endpoint;
-  resetConfig();
-  resetSqs();
-  resetS3();
   capture = await startRealtimeCapture();
   const c = await makeCompany();
   cid = c.companyId;
@@ -102,13 +68,10 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await capture?.stop();
-  await sqs?.stop();
-  await s3?.stop();
-  rmSync(s3Dir, { recursive: true, force: true });
 });
 
 beforeEach(async () => {
-  await drainCommands();
+  await drain();
   capture.clear();
 });
 
@@ -123,7 +86,7 @@ describe("POST /api/messages/{ticketId}", () => {
     expect(res.body.userId).toBe(agent.id);
     expect(res.body.body).toMatch(/^\*Ana:\*\nOlá Maria, protocolo \d{14}\d+$/);
     expect(res.body.body.endsWith(String(ticket.id))).toBe(true);
-    const commands = await drainCommands();
+    const commands = await drain();
     expect(commands).toEqual([expect.objectContaining({ type: "send", companyId: cid, whatsappId: wa, ticketId: ticket.id, messageId: res.body.id })]);
     expect((await getTicket(cid, ticket.id))?.lastMessage).toBe(res.body.body);
   });
@@ -146,12 +109,12 @@ describe("POST /api/messages/{ticketId}", () => {
     expect(stored?.sendError).toBeTruthy();
     const updates = capture.frames.filter((f) => f.connectionId === sock && f.event === `company-${cid}-appMessage` && f.data.action === "update");
     expect(updates.at(-1)?.data.message.ack).toBe(-1);
-    expect(await drainCommands(down.id)).toEqual([]);
+    expect(await drain(down.id)).toEqual([]);
   });
 
   it("marks the message failed when the command cannot be enqueued", async () => {
     const ticket = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: agent.id });
-    process.env.SESSION_COMMANDS_QUEUE_URL_PREFIX = `${sqs.sessionCommandsPrefix}-missing`;
+    process.env.SESSION_COMMANDS_QUEUE_URL_PREFIX = `${aws.sqs.sessionCommandsPrefix}-missing`;
     resetConfig();
     try {
       const res = await api("POST", `/api/messages/${ticket.id}`, { token: agent.token, body: { body: "sem fila" } });
@@ -159,7 +122,7 @@ describe("POST /api/messages/{ticketId}", () => {
       expect(res.body.error).toBe("ERR_SENDING_WAPP_MSG");
       expect((await getMessageById(cid, res.body.message.id))?.ack).toBe(-1);
     } finally {
-      process.env.SESSION_COMMANDS_QUEUE_URL_PREFIX = sqs.sessionCommandsPrefix;
+      process.env.SESSION_COMMANDS_QUEUE_URL_PREFIX = aws.sqs.sessionCommandsPrefix;
       resetConfig();
     }
   });
@@ -172,7 +135,7 @@ describe("POST /api/messages/{ticketId}", () => {
     expect((await api("POST", `/api/messages/${ticket.id}`, { token: agent.token, body: { body: "   " } })).status).toBe(400);
     expect((await api("POST", `/api/messages/${ticket.id}`, { token: agent.token, body: "{oops" })).body.error).toBe("ERR_INVALID_JSON");
     expect((await api("GET", `/api/messages/${ticket.id}`, { token: agent.token })).body.messages).toEqual([]);
-    expect(await drainCommands()).toEqual([]);
+    expect(await drain()).toEqual([]);
   });
 
   it("uploads media to the company's storage and serves it through a short-lived URL", async () => {
@@ -184,7 +147,7 @@ describe("POST /api/messages/{ticketId}", () => {
     expect(res.body).toHaveLength(1);
     expect(res.body[0]).toMatchObject({ mediaType: "image", body: "foto.png", ack: 0 });
     expect(res.body[0].mediaKey.startsWith(`media/${cid}/${ticket.id}/`)).toBe(true);
-    const commands = await drainCommands();
+    const commands = await drain();
     expect(commands.map((c) => c.messageId)).toEqual([res.body[0].id]);
     const media = await api("GET", `/api/media/${res.body[0].id}`, { token: agent.token });
     expect(media.status).toBe(200);
@@ -218,7 +181,7 @@ describe("GET /api/messages/{ticketId}", () => {
     expect(first.body.ticket.id).toBe(ticket.id);
     expect(first.body.ticket.unreadMessages).toBe(0);
     expect((await getTicket(cid, ticket.id))?.unreadMessages).toBe(0);
-    const reads = (await drainCommands()).filter((c) => c.type === "read");
+    const reads = (await drain()).filter((c) => c.type === "read");
     expect(reads).toHaveLength(1);
     expect(reads[0].messageIds).toHaveLength(20);
     const second = await api("GET", `/api/messages/${ticket.id}?cursor=${first.body.nextCursor}`, { token: agent.token });
@@ -243,11 +206,11 @@ describe("edit, delete, react, forward", () => {
   it("edits only the caller's own messages, keeping the previous text", async () => {
     const ticket = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: agent.id });
     const sent = await api("POST", `/api/messages/${ticket.id}`, { token: agent.token, body: { body: "errado", signMessage: false } });
-    await drainCommands();
+    await drain();
     const res = await api("POST", `/api/messages/edit/${sent.body.id}`, { token: agent.token, body: { body: "certo" } });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ body: "certo", previousBody: "errado", isEdited: true });
-    expect(await drainCommands()).toEqual([expect.objectContaining({ type: "edit", messageId: sent.body.id, body: "certo" })]);
+    expect(await drain()).toEqual([expect.objectContaining({ type: "edit", messageId: sent.body.id, body: "certo" })]);
     const theirs = await inbound(ticket, `IN-edit-${ticket.id}`, "do cliente");
     expect((await api("POST", `/api/messages/edit/${theirs.id}`, { token: agent.token, body: { body: "mudado" } })).status).toBe(403);
     expect((await api("POST", `/api/messages/edit/${sent.body.id}`, { token: other.admin.token, body: { body: "hack" } })).status).toBe(404);
@@ -258,13 +221,13 @@ describe("edit, delete, react, forward", () => {
   it("deletes only the caller's own messages", async () => {
     const ticket = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: agent.id });
     const sent = await api("POST", `/api/messages/${ticket.id}`, { token: agent.token, body: { body: "apagar" } });
-    await drainCommands();
+    await drain();
     expect((await api("DELETE", `/api/messages/${sent.body.id}`, { token: other.admin.token })).status).toBe(404);
     expect((await getMessageById(cid, sent.body.id))?.isDeleted).toBe(false);
     const res = await api("DELETE", `/api/messages/${sent.body.id}`, { token: agent.token });
     expect(res.status).toBe(200);
     expect(res.body.isDeleted).toBe(true);
-    expect(await drainCommands()).toEqual([expect.objectContaining({ type: "delete", messageId: sent.body.id })]);
+    expect(await drain()).toEqual([expect.objectContaining({ type: "delete", messageId: sent.body.id })]);
     const theirs = await inbound(ticket, `IN-del-${ticket.id}`, "do cliente");
     expect((await api("DELETE", `/api/messages/${theirs.id}`, { token: agent.token })).status).toBe(403);
   });
@@ -273,10 +236,10 @@ describe("edit, delete, react, forward", () => {
     const colleague = await makeUser(cid, { queueIds: [q1], name: "Bia" });
     const ticket = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: agent.id });
     const sent = await api("POST", `/api/messages/${ticket.id}`, { token: agent.token, body: { body: "meu texto", signMessage: false } });
-    await drainCommands();
+    await drain();
     expect((await api("POST", `/api/messages/edit/${sent.body.id}`, { token: colleague.token, body: { body: "alterado" } })).status).toBe(403);
     expect((await api("DELETE", `/api/messages/${sent.body.id}`, { token: colleague.token })).status).toBe(403);
-    expect(await drainCommands()).toEqual([]);
+    expect(await drain()).toEqual([]);
     expect(await getMessageById(cid, sent.body.id)).toMatchObject({ body: "meu texto", isDeleted: false, isEdited: false });
     const res = await api("POST", `/api/messages/edit/${sent.body.id}`, { token: admin.token, body: { body: "corrigido" } });
     expect(res.status).toBe(200);
@@ -290,7 +253,7 @@ describe("edit, delete, react, forward", () => {
     expect(res.body.error).toBeUndefined();
     expect(res.status).toBe(200);
     expect(res.body.reactions).toEqual([expect.objectContaining({ emoji: "👍", fromMe: true })]);
-    expect(await drainCommands()).toEqual([expect.objectContaining({ type: "react", messageId: theirs.id, emoji: "👍" })]);
+    expect(await drain()).toEqual([expect.objectContaining({ type: "react", messageId: theirs.id, emoji: "👍" })]);
     expect((await api("POST", `/api/messages/${theirs.id}/reactions`, { token: other.admin.token, body: { type: "👎" } })).status).toBe(404);
     expect((await api("POST", `/api/messages/${theirs.id}/reactions`, { token: agent.token, body: {} })).status).toBe(400);
   });
@@ -305,7 +268,7 @@ describe("edit, delete, react, forward", () => {
     expect(res.body.ticketId).not.toBe(ticket.id);
     const newTicket = await getTicket(cid, res.body.ticketId);
     expect(newTicket).toMatchObject({ contactId: target.id, status: "open", userId: agent.id });
-    expect(await drainCommands()).toEqual([expect.objectContaining({ type: "send", messageId: res.body.id })]);
+    expect(await drain()).toEqual([expect.objectContaining({ type: "send", messageId: res.body.id })]);
     expect((await api("POST", "/api/message/forward", { token: other.admin.token, body: { messageId: theirs.id, contactId: target.id } })).status).toBe(404);
     expect((await api("POST", "/api/message/forward", { token: agent.token, body: { messageId: theirs.id } })).status).toBe(400);
   });
@@ -317,7 +280,7 @@ describe("the ticket list's preview and the signature after edits and deletes (i
     const sock = await registerSocket(cid, { id: agent.id, profile: "user", queueIds: [q1] });
     await inbound(ticket, `IN-prev-${ticket.id}`, "primeira");
     const sent = await api("POST", `/api/messages/${ticket.id}`, { token: agent.token, body: { body: "segredo enviado" } });
-    await drainCommands();
+    await drain();
     expect((await getTicket(cid, ticket.id))?.lastMessage).toBe("*Ana:*\nsegredo enviado");
     const before = await getTicket(cid, ticket.id);
     capture.clear();
@@ -335,7 +298,7 @@ describe("the ticket list's preview and the signature after edits and deletes (i
     const ticket = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: agent.id });
     const old = await api("POST", `/api/messages/${ticket.id}`, { token: agent.token, body: { body: "antiga", signMessage: false } });
     await inbound(ticket, `IN-new-${ticket.id}`, "a mais nova", new Date(Date.now() + 1000).toISOString());
-    await drainCommands();
+    await drain();
     expect((await api("DELETE", `/api/messages/${old.body.id}`, { token: agent.token })).status).toBe(200);
     expect((await getTicket(cid, ticket.id))?.lastMessage).toBe("a mais nova");
   });
@@ -344,11 +307,11 @@ describe("the ticket list's preview and the signature after edits and deletes (i
     const ticket = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: agent.id });
     const sent = await api("POST", `/api/messages/${ticket.id}`, { token: agent.token, body: { body: "Olá! Tudo bem?" } });
     expect(sent.body.body).toBe("*Ana:*\nOlá! Tudo bem?");
-    await drainCommands();
+    await drain();
     const res = await api("POST", `/api/messages/edit/${sent.body.id}`, { token: agent.token, body: { body: "Olá! Como posso ajudar?" } });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ body: "*Ana:*\nOlá! Como posso ajudar?", previousBody: "*Ana:*\nOlá! Tudo bem?", isEdited: true });
-    expect(await drainCommands()).toEqual([expect.objectContaining({ type: "edit", body: "*Ana:*\nOlá! Como posso ajudar?" })]);
+    expect(await drain()).toEqual([expect.objectContaining({ type: "edit", body: "*Ana:*\nOlá! Como posso ajudar?" })]);
     expect((await getTicket(cid, ticket.id))?.lastMessage).toBe("*Ana:*\nOlá! Como posso ajudar?");
     // Text that already carries the signature is not signed twice; an unsigned original stays unsigned.
     const again = await api("POST", `/api/messages/edit/${sent.body.id}`, { token: agent.token, body: { body: "*Ana:*\nTchau" } });
@@ -430,7 +393,7 @@ describe("forward to a ticket the caller may not see", () => {
     const res = await api("POST", "/api/message/forward", { token: agent.token, body: { messageId: theirs.id, contactId: target.id } });
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ error: "ERR_NO_PERMISSION" });
-    expect(await drainCommands()).toEqual([]);
+    expect(await drain()).toEqual([]);
     const list = await api("GET", `/api/messages/${hidden.id}`, { token: holder.token });
     expect(list.body.messages).toEqual([]);
     // An admin may forward there.

@@ -2,29 +2,20 @@
  * Connections API (issue 3 §1): fields and defaults, default-connection rules, session commands, realtime events,
  * and tenant isolation on every `/api/whatsapp*` route.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { api, makeCompany, makeUser } from "../../../test/helpers.ts";
 import { shardOf } from "@atende/shared/whatsapp/commands";
 import { updateSessionState } from "@atende/shared/whatsapp/service";
-import { makeQueue, registerSocket, startQueues, startRealtimeCapture, type Queues, type RealtimeCapture } from "../../../session-runner/src/testing/harness.ts";
+import { makeQueue, registerSocket } from "../../../session-runner/src/testing/harness.ts";
+import { useQueuesAndRealtime } from "../../../session-runner/src/testing/one-machine.ts";
 
-let queues: Queues;
-let rt: RealtimeCapture;
-
-beforeAll(async () => {
-  queues = await startQueues();
-  rt = await startRealtimeCapture();
-});
-afterAll(async () => {
-  await queues.stop();
-  await rt.stop();
-});
+const world = useQueuesAndRealtime();
 beforeEach(() => {
-  rt.frames.length = 0;
+  world.rt.frames.length = 0;
 });
 
 async function drain(shard: number) {
-  return queues.drain(shard);
+  return world.queues.drain(shard);
 }
 
 describe("connections", () => {
@@ -137,12 +128,12 @@ describe("connections", () => {
     const agentSock = await registerSocket(a.companyId, agent.id, "user");
     const otherSock = await registerSocket(b.companyId, b.admin.id, "admin");
     const w = (await api("POST", "/api/whatsapp", { token: a.admin.token, body: { name: "Tempo real" } })).body;
-    rt.frames.length = 0;
+    world.rt.frames.length = 0;
     await updateSessionState(a.companyId, w.id, { status: "qrcode", qrcode: "2@abc", retries: 1 });
-    const got = rt.frames.filter((f) => f.connectionId === adminSock);
+    const got = world.rt.frames.filter((f) => f.connectionId === adminSock);
     expect(got.map((f) => f.event)).toEqual([`company-${a.companyId}-whatsappSession`, `company-${a.companyId}-whatsapp`]);
     expect(got[0].data).toMatchObject({ action: "update", session: { id: w.id, status: "qrcode", qrcode: "2@abc", retries: 1 } });
-    expect(rt.frames.some((f) => f.connectionId === agentSock || f.connectionId === otherSock)).toBe(false);
+    expect(world.rt.frames.some((f) => f.connectionId === agentSock || f.connectionId === otherSock)).toBe(false);
     // Nor does an agent read the pairing QR code through the API (issue 8 §5).
     expect((await api("GET", `/api/whatsapp/${w.id}`, { token: agent.token })).body.qrcode).toBe("");
     expect((await api("GET", `/api/whatsapp/${w.id}`, { token: a.admin.token })).body.qrcode).toBe("2@abc");
@@ -158,7 +149,7 @@ describe("tenant isolation", () => {
     await drain(shard);
     const sockA = await registerSocket(a.companyId, a.admin.id, "admin");
     const before = (await api("GET", `/api/whatsapp/${w.id}`, { token: a.admin.token })).body;
-    rt.frames.length = 0;
+    world.rt.frames.length = 0;
 
     const t = b.admin.token;
     expect((await api("GET", `/api/whatsapp/${w.id}`, { token: t })).status).toBe(404);
@@ -175,7 +166,7 @@ describe("tenant isolation", () => {
     const after = (await api("GET", `/api/whatsapp/${w.id}`, { token: a.admin.token })).body;
     expect(after).toEqual(before);
     expect(await drain(shard)).toEqual([]);
-    expect(rt.frames.filter((f) => f.connectionId === sockA)).toEqual([]);
+    expect(world.rt.frames.filter((f) => f.connectionId === sockA)).toEqual([]);
   });
 
   it("refuses every route without a valid token", async () => {

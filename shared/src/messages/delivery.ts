@@ -9,8 +9,9 @@
  * - {@link sweepOutbound}: the minute tick re-drives a message still at ack 0 after {@link OUTBOUND_DEADLINE_MS} once
  *   (the same command id, so a command already DONE or in hand is not sent twice) and fails it at the second deadline.
  */
-import { DeleteCommand, PutCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { ddb, tableName } from "../db/client.ts";
+import { queryPages } from "../db/query.ts";
 import { keys } from "../db/keys.ts";
 import { dispatch } from "../events/index.ts";
 import { log } from "../log.ts";
@@ -105,19 +106,8 @@ export async function sweepOutbound(now = Date.now()): Promise<{ settled: number
   const until = `${new Date(now).toISOString()}~`;
   for (let h = SWEEP_HOURS; h >= 0; h--) {
     const bucket = `OUTDUE#${new Date(now - h * 3600_000).toISOString().slice(0, 13)}`;
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await ddb().send(
-        new QueryCommand({
-          TableName: tableName(),
-          IndexName: "GSI4",
-          KeyConditionExpression: "GSI4PK = :pk AND GSI4SK <= :until",
-          ExpressionAttributeValues: { ":pk": bucket, ":until": until },
-          ExclusiveStartKey: start,
-        }),
-      );
-      start = page.LastEvaluatedKey;
-      for (const i of page.Items ?? []) {
+    for await (const items of queryPages({ IndexName: "GSI4", KeyConditionExpression: "GSI4PK = :pk AND GSI4SK <= :until", ExpressionAttributeValues: { ":pk": bucket, ":until": until } })) {
+      for (const i of items) {
         const p = i as unknown as Pending;
         try {
           counts[await settle(p, now)]++;
@@ -125,7 +115,7 @@ export async function sweepOutbound(now = Date.now()): Promise<{ settled: number
           log("warn", "outbound sweep item failed", { companyId: p.companyId, messageId: p.messageId, err });
         }
       }
-    } while (start);
+    }
   }
   if (counts.redriven || counts.failed) log("info", "outbound sweep", counts);
   return counts;

@@ -9,6 +9,7 @@ import { counterFacts, outboxPut } from "../events/outbox.ts";
 import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { batchGetRaw, batchWriteAll } from "../db/batch.ts";
 import { ddb, tableName, type TxItem } from "../db/client.ts";
+import { queryPages } from "../db/query.ts";
 import { cancellationReasons } from "../db/errors.ts";
 import { keys, pad } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
@@ -355,21 +356,15 @@ export async function deleteTicketItems(t: TicketItem): Promise<void> {
   );
   // Its search grams (readers skip grams of a ticket that is gone, so this is only cleanup).
   await batchWriteAll(ticketGramItems(t.companyId, t.id, summariesOf(t)?.contact).map((it) => ({ DeleteRequest: { Key: { PK: it.PK, SK: it.SK } } })));
-  let start: Record<string, unknown> | undefined;
-  do {
-    const page = await ddb().send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: "PK = :pk",
-        ExpressionAttributeValues: { ":pk": keys.ticketPartition(t.companyId, t.id) },
-        ProjectionExpression: "PK, SK, id, tagId, #k",
-        ExpressionAttributeNames: { "#k": "_type" },
-        ExclusiveStartKey: start,
-        Limit: 200,
-      }),
-    );
+  for await (const items of queryPages({
+    KeyConditionExpression: "PK = :pk",
+    ExpressionAttributeValues: { ":pk": keys.ticketPartition(t.companyId, t.id) },
+    ProjectionExpression: "PK, SK, id, tagId, #k",
+    ExpressionAttributeNames: { "#k": "_type" },
+    Limit: 200,
+  })) {
     const dels: { PK: string; SK: string }[] = [];
-    for (const it of page.Items ?? []) {
+    for (const it of items) {
       if (String(it.SK).startsWith(keys.tagPrefix) && it.tagId != null) {
         // Tag edges leave with their count (tags' `ticketsCount` stays exact).
         await dropEdgeOfDeletedTicket(t.companyId, t.id, Number(it.tagId));
@@ -380,8 +375,7 @@ export async function deleteTicketItems(t: TicketItem): Promise<void> {
       if (String(it.SK).startsWith("NOTE#") && it.id) dels.push(keys.noteRef(t.companyId, Number(it.id)));
     }
     await batchWriteAll(dels.map((Key) => ({ DeleteRequest: { Key } })));
-    start = page.LastEvaluatedKey;
-  } while (start);
+  }
 }
 
 /** Deletes the ACTIVE marker of a ticket that no longer exists (self-healing of a stale marker). */

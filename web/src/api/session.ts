@@ -146,7 +146,3 @@ export function tokenVersionOf(token: string | null): number {
   }
 }
 
-/** True when the user is an administrator (profile admin or the super flag), as the API's `admin` level. */
-export function isAdminUser(user: Pick<SessionUser, "profile" | "super"> | null | undefined): boolean {
-  return !!user && (user.profile === "admin" || user.super);
-}

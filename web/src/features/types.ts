@@ -67,3 +67,12 @@ export interface Feature {
 
 /** The access of the side menu's admin items and their pages (attendance.md §6 `drawer-admin-items:view`). */
 export const ADMIN_ONLY: Access = { permission: "drawer-admin-items:view" };
+
+/**
+ * The id, route and side-menu entry of a feature that is one page at `/{id}` (label `menu.{id}`), for `{...onePage(...)}`
+ * in its `index.tsx`.
+ */
+export function onePage(id: string, element: ReactNode, group: MenuGroup, order: number): Pick<Feature, "id" | "routes" | "menu"> {
+  const path = `/${id}`;
+  return { id, routes: [{ path, element }], menu: { path, labelKey: `menu.${id}`, group, order } };
+}

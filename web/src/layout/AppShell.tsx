@@ -5,6 +5,7 @@
  * built from the feature registry (profile, super flag and plan flags), ending with logout and, for admins, the
  * version. The drawer is open by default above 1200 px and is a temporary overlay below 600 px.
  */
+import { can } from "@atende/shared/access/permissions";
 import { ExternalLink, Menu, Moon, Sun } from "lucide-react";
 import { Badge, Button, Flex, SelectField, Text, View } from "@aws-amplify/ui-react";
 import { useQueryClient } from "@tanstack/react-query";
@@ -13,7 +14,7 @@ import { useTranslation } from "react-i18next";
 import { NavLink, Outlet, useLocation } from "react-router-dom";
 import { call } from "../api/operations.ts";
 import { usePlanFlags, useVersion, type PlanFlags } from "../api/company.ts";
-import { clearSession, isAdminUser, useSession, type SessionUser } from "../api/session.ts";
+import { clearSession, useSession, type SessionUser } from "../api/session.ts";
 import { mayAccess } from "../features/access.tsx";
 import { features } from "../features/registry.tsx";
 import type { Feature, MenuGroup } from "../features/types.ts";
@@ -69,7 +70,7 @@ export function AppShell() {
   const location = useLocation();
   const plan = usePlanFlags(user.companyId);
   const version = useVersion();
-  const admin = isAdminUser(user);
+  const admin = can(user, "drawer-admin-items:view");
   const items = visibleMenu(user, plan.data);
 
   useEffect(() => {

@@ -10,7 +10,6 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
-import { errorMessage } from "../api/errors.ts";
 import { ticketAge, useNow } from "../features/tickets/format.ts";
 import { useUnreadTickets } from "../features/tickets/notifications/unread.ts";
 import { unlockAudio } from "../features/tickets/realtime.ts";
@@ -18,6 +17,7 @@ import type { Ticket } from "../features/tickets/types.ts";
 import { BellIcon } from "./icons.tsx";
 import { WhatsappText } from "../features/tickets/WhatsappText.tsx";
 import { usePopover } from "./usePopover.ts";
+import { ListNote } from "../ui/PageState.tsx";
 
 /** Badge text: the count, capped at 99+; a `+` when the server had more than were loaded. */
 export function badgeText(count: number, more: boolean): string {
@@ -106,26 +106,20 @@ export function NotificationsPopover() {
 function NotificationList({ q, tickets, onOpen }: { q: ReturnType<typeof useUnreadTickets>; tickets: Ticket[]; onOpen: (t: Ticket) => void }) {
   const { t } = useTranslation();
   const now = useNow();
-  if (q.isPending)
+  if (q.isPending || q.isError || !tickets.length)
     return (
-      <p className="notify-note" role="status">
-        {t("common.loading")}
-      </p>
-    );
-  if (q.isError)
-    return (
-      <p className="notify-note" role="alert">
-        {errorMessage(q.error, t)}{" "}
-        <button type="button" className="notify-retry" onClick={() => void q.refetch()}>
-          {t("common.retry")}
-        </button>
-      </p>
-    );
-  if (!tickets.length)
-    return (
-      <p className="notify-note" data-testid="notifications-empty">
-        {t("tickets.notify.none")}
-      </p>
+      <ListNote
+        pending={q.isPending}
+        error={q.isError ? q.error : undefined}
+        onRetry={() => void q.refetch()}
+        empty={
+          <p className="notify-note" data-testid="notifications-empty">
+            {t("tickets.notify.none")}
+          </p>
+        }
+        note="notify-note"
+        retry="notify-retry"
+      />
     );
   return (
     <>

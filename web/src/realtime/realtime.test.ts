@@ -3,6 +3,7 @@ import { QueryClient, type InfiniteData } from "@tanstack/react-query";
 import { describe, expect, it, vi } from "vitest";
 import type { Session } from "../api/session.ts";
 import { tokenVersionOf } from "../api/session.ts";
+import { contactsKeys, type Contact } from "../features/contacts/api.ts";
 import { queuesKeys } from "../features/queues/cache.ts";
 import type { Queue } from "../features/queues/types.ts";
 import { usersKeys } from "../features/users/cache.ts";
@@ -70,6 +71,18 @@ describe("realtime event table", () => {
     expect(queryClient.getQueryData<Queue[]>(queuesKeys.all)!.map((q) => q.name)).toEqual(["A2", "B"]);
     dispatchRealtime("company-2-queue", { action: "delete", queueId: 1 }, ctx);
     expect(queryClient.getQueryData<Queue[]>(queuesKeys.all)!.map((q) => q.id)).toEqual([2]);
+  });
+
+  it("keeps the contact drawer's contact current: a contact update replaces it, an older one does not, a delete drops it", () => {
+    const { ctx, queryClient } = setup();
+    const ana = { id: 5, companyId: 2, name: "Ana", number: "5511999990000", updatedAt: "2026-01-01T10:00:00.000Z" } as Contact;
+    queryClient.setQueryData<Contact>(contactsKeys.one(5), ana);
+    dispatchRealtime("company-2-contact", { action: "update", contact: { ...ana, name: "Ana Souza", updatedAt: "2026-01-01T10:05:00.000Z" } }, ctx);
+    expect(queryClient.getQueryData<Contact>(contactsKeys.one(5))?.name).toBe("Ana Souza");
+    dispatchRealtime("company-2-contact", { action: "update", contact: { ...ana, name: "Ana (old)", updatedAt: "2026-01-01T09:00:00.000Z" } }, ctx);
+    expect(queryClient.getQueryData<Contact>(contactsKeys.one(5))?.name).toBe("Ana Souza");
+    dispatchRealtime("company-2-contact", { action: "delete", contactId: 5 }, ctx);
+    expect(queryClient.getQueryData<Contact>(contactsKeys.one(5))).toBeUndefined();
   });
 
   it("ignores other companies' frames and unknown events", () => {

@@ -2,6 +2,7 @@
 import { Alert, Button, Flex, Loader, Text } from "@aws-amplify/ui-react";
 import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { errorMessage } from "../api/errors.ts";
 
 export function PageState(props: { loading: boolean; error?: string; empty: boolean; onRetry?: () => void; children: ReactNode }) {
   const { t } = useTranslation();
@@ -44,4 +45,29 @@ export function LoadingMore({ active }: { active: boolean }) {
       <Text fontSize="small">{t("common.loadingMore")}</Text>
     </Flex>
   );
+}
+
+/**
+ * The compact states of a list inside a panel (ticket list, conversation, notifications): 'Carregando…' while
+ * `pending`, the translated error with a retry button, else `empty` when given; null when the list should show.
+ * `note` / `retry` are the classes of the note and of its retry button.
+ */
+export function ListNote(p: { pending: boolean; error?: unknown; onRetry: () => void; empty?: ReactNode; note: string; retry: string }): ReactNode {
+  const { t } = useTranslation();
+  if (p.pending)
+    return (
+      <div className={p.note} role="status">
+        {t("common.loading")}
+      </div>
+    );
+  if (p.error)
+    return (
+      <div className={p.note} role="alert">
+        {errorMessage(p.error, t)}{" "}
+        <button type="button" className={p.retry} onClick={p.onRetry}>
+          {t("common.retry")}
+        </button>
+      </div>
+    );
+  return p.empty || null;
 }

@@ -8,7 +8,7 @@
  */
 import { Flex, SelectField, SwitchField, TextAreaField, TextField } from "@aws-amplify/ui-react";
 import { useTranslation } from "react-i18next";
-import { FormDialog, rules } from "../../ui/kit/index.ts";
+import { CrudDialog, rules } from "../../ui/kit/index.ts";
 import { useQueues } from "../queues/api.ts";
 import { QueueChecklist } from "../queues/QueueChecklist.tsx";
 import { useWhatsappMutations, type Whatsapp } from "./api.ts";
@@ -17,12 +17,6 @@ const TEXTS = ["greetingMessage", "complationMessage", "outOfHoursMessage", "rat
 const NUMS = ["expiresTicket", "timeToTransfer", "timeUseBotQueues", "maxUseBotQueues", "ratingWaitMinutes"] as const;
 
 const { z } = rules;
-/** A whole number ≥ 0 typed in a text box (empty counts as 0). */
-const minutes = () =>
-  z
-    .string()
-    .refine((v) => /^\d*$/.test(v.trim()), "validation.invalidNumber")
-    .transform((v) => Number(v.trim() || "0"));
 const schema = z.object({
   name: rules.name(2, 50),
   isDefault: z.boolean(),
@@ -34,11 +28,11 @@ const schema = z.object({
   expiresInactiveMessage: z.string(),
   token: z.string().trim(),
   provider: z.string(),
-  expiresTicket: minutes(),
-  timeToTransfer: minutes(),
-  timeUseBotQueues: minutes(),
-  maxUseBotQueues: minutes(),
-  ratingWaitMinutes: minutes().refine((v) => v >= 1, "validation.invalidNumber"),
+  expiresTicket: rules.numberText(),
+  timeToTransfer: rules.numberText(),
+  timeUseBotQueues: rules.numberText(),
+  maxUseBotQueues: rules.numberText(),
+  ratingWaitMinutes: rules.numberText().refine((v) => v >= 1, "validation.invalidNumber"),
   transferQueueId: z.number().nullable(),
 }).superRefine((v, ctx) => {
   // attendance.md §3: a connection with more than one queue needs a greeting (the bot's menu opens with it).
@@ -50,12 +44,13 @@ export function ConnectionDialog({ open, whatsapp: w, onClose }: { open: boolean
   const queues = useQueues();
   const { save } = useWhatsappMutations();
   return (
-    <FormDialog
+    <CrudDialog
+      ns="connections"
+      entity="connection"
+      record={w}
       open={open}
-      title={w ? t("connections.editTitle") : t("connections.addTitle")}
       onClose={onClose}
       width="40rem"
-      saveTestId="save-connection"
       schema={schema}
       initial={() => ({
         name: w?.name ?? "",
@@ -76,7 +71,6 @@ export function ConnectionDialog({ open, whatsapp: w, onClose }: { open: boolean
         transferQueueId: w?.transferQueueId ?? null,
       })}
       onSubmit={(form) => save.mutateAsync({ id: w?.id, form })}
-      successText={t("connections.saved")}
     >
       {(f) => (
         <>
@@ -108,6 +102,6 @@ export function ConnectionDialog({ open, whatsapp: w, onClose }: { open: boolean
           </SelectField>
         </>
       )}
-    </FormDialog>
+    </CrudDialog>
   );
 }

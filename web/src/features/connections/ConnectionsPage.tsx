@@ -1,17 +1,17 @@
 /**
- * /connections (attendance.md §2 Connections page, §4 Connection status; admin): table of name, number, status,
+ * /connections (attendance.md §2 Connections page, §4 Connection status; admin) on the kit's CRUD list page: table of name, number, status,
  * session actions, last update (dd/MM/yy HH:mm), default flag and actions; add/edit dialog; QR dialog; restart all;
  * per status: qrcode → QR code, DISCONNECTED → try again + new QR, CONNECTED/PAIRING/TIMEOUT → disconnect,
  * OPENING → a disabled "connecting" button. Delete after 'Deseja realmente excluir este registro?'. Live through the
  * realtime table (`whatsapp`, `whatsappSession`).
  */
 import { Check } from "lucide-react";
-import { Button, Loader, TableCell, TableRow } from "@aws-amplify/ui-react";
+import { Button, Loader } from "@aws-amplify/ui-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorMessage } from "../../api/errors.ts";
 import { ConfirmDialog } from "../../ui/ConfirmDialog.tsx";
-import { fromArray, ListPage, RowActions, useCrudPage } from "../../ui/kit/index.ts";
+import { CrudListPage, fromArray, useCrudPage } from "../../ui/kit/index.ts";
 import { useToast } from "../../ui/Toast.tsx";
 import { formatPhone, shortDateTime } from "../tickets/format.ts";
 import { sessionActions, useWhatsappMutations, useWhatsapps, type Whatsapp } from "./api.ts";
@@ -83,57 +83,41 @@ export function ConnectionsPage() {
   };
 
   return (
-    <ListPage
-      id="connections"
-      title={t("connections.title")}
-      tools={
-        <>
-          <Button size="small" onClick={() => void run(async () => (await sessionActions.restartAll(), toast.success(t("connections.restarted"))))}>
-            {t("connections.restartAll")}
-          </Button>
-          <Button size="small" variation="primary" data-testid="add-connection" onClick={() => page.add()}>
-            {t("connections.add")}
-          </Button>
-        </>
+    <CrudListPage
+      ns="connections"
+      entity="connection"
+      page={page}
+      addTestId="add-connection"
+      extraTools={
+        <Button size="small" onClick={() => void run(async () => (await sessionActions.restartAll(), toast.success(t("connections.restarted"))))}>
+          {t("connections.restartAll")}
+        </Button>
       }
       list={list}
       tableClassName="connections-table"
       columns={[
-        { label: t("connections.name") },
-        { label: t("connections.number"), className: "hide-narrow" },
-        { label: t("connections.statusCol"), className: "hide-narrow" },
-        { label: t("connections.session") },
-        { label: t("connections.lastUpdate"), className: "hide-narrow" },
-        { label: t("connections.default"), className: "hide-narrow" },
-        { label: t("common.actions"), className: "col-actions" },
+        {
+          label: t("connections.name"),
+          cellClassName: "col-name",
+          cell: (w) => (
+            <>
+              {w.name}
+              <span className="sub-line show-narrow nowrap">{formatPhone(w.number)}</span>
+              <span className="sub-line show-narrow nowrap">
+                <StatusChip status={w.status} narrow />
+              </span>
+            </>
+          ),
+        },
+        { label: t("connections.number"), className: "hide-narrow", cellClassName: "nowrap", cell: (w) => formatPhone(w.number) },
+        { label: t("connections.statusCol"), className: "hide-narrow", cell: (w) => <StatusChip status={w.status} /> },
+        { label: t("connections.session"), cell: (w) => <div className="session-actions">{sessionButtons(w)}</div> },
+        { label: t("connections.lastUpdate"), className: "hide-narrow", cell: (w) => shortDateTime(w.updatedAt) },
+        { label: t("connections.default"), className: "hide-narrow", cell: (w) => (w.isDefault ? <Check size={16} role="img" aria-label={t("connections.default")} /> : "") },
       ]}
-      row={(w) => (
-        <TableRow key={w.id} data-testid="connection-row" data-connection-id={w.id}>
-          <TableCell className="col-name">
-            {w.name}
-            <span className="sub-line show-narrow nowrap">{formatPhone(w.number)}</span>
-            <span className="sub-line show-narrow nowrap">
-              <StatusChip status={w.status} narrow />
-            </span>
-          </TableCell>
-          <TableCell className="hide-narrow nowrap">{formatPhone(w.number)}</TableCell>
-          <TableCell className="hide-narrow">
-            <StatusChip status={w.status} />
-          </TableCell>
-          <TableCell>
-            <div className="session-actions">{sessionButtons(w)}</div>
-          </TableCell>
-          <TableCell className="hide-narrow">{shortDateTime(w.updatedAt)}</TableCell>
-          <TableCell className="hide-narrow">{w.isDefault ? <Check size={16} role="img" aria-label={t("connections.default")} /> : ""}</TableCell>
-          <TableCell className="col-actions">
-            <RowActions name={w.name} onEdit={() => page.edit(w)} onDelete={() => page.ask(w)} testIdPrefix="connection" />
-          </TableCell>
-        </TableRow>
-      )}
     >
       <ConnectionDialog open={page.open} whatsapp={page.record} onClose={page.close} />
       <QrDialog whatsappId={qrFor} onClose={() => setQrFor(null)} />
-      {page.confirmDialog}
       <ConfirmDialog
         open={!!disconnecting}
         title={t("connections.disconnect")}
@@ -144,6 +128,6 @@ export function ConnectionsPage() {
           setDisconnecting(null);
         }}
       />
-    </ListPage>
+    </CrudListPage>
   );
 }

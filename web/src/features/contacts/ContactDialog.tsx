@@ -7,7 +7,7 @@
 import { X } from "lucide-react";
 import { Button, CheckboxField, Flex, TextField } from "@aws-amplify/ui-react";
 import { useTranslation } from "react-i18next";
-import { FormDialog, rules } from "../../ui/kit/index.ts";
+import { CrudDialog, rules } from "../../ui/kit/index.ts";
 import { ATTENDANCE_TOAST_MS } from "../../ui/Toast.tsx";
 import { useContactMutations, type Contact } from "./api.ts";
 
@@ -25,9 +25,11 @@ export function ContactDialog(props: { open: boolean; contact: Contact | null; i
   const { save } = useContactMutations();
   const c = props.contact;
   return (
-    <FormDialog
+    <CrudDialog
+      ns="contacts"
+      entity="contact"
+      record={c}
       open={props.open}
-      title={c ? t("contacts.editTitle") : t("contacts.addTitle")}
       onClose={props.onClose}
       schema={schema}
       initial={() => ({
@@ -39,7 +41,6 @@ export function ContactDialog(props: { open: boolean; contact: Contact | null; i
       })}
       onSubmit={(form) => save.mutateAsync({ id: c?.id, form })}
       onSaved={(saved) => props.onSaved?.(saved as Contact)}
-      successText={t("contacts.saved")}
       toastMs={ATTENDANCE_TOAST_MS}
     >
       {(f) => {
@@ -71,6 +72,6 @@ export function ContactDialog(props: { open: boolean; contact: Contact | null; i
           </>
         );
       }}
-    </FormDialog>
+    </CrudDialog>
   );
 }

@@ -1,19 +1,20 @@
 /**
- * /contacts (attendance.md §2 Contacts page, §5, §6, §9; issue 4 §4) on the kit's list page: search box (3+
+ * /contacts (attendance.md §2 Contacts page, §5, §6, §9; issue 4 §4) on the kit's CRUD list page: search box (3+
  * characters, 500 ms debounce), select all / unselect all and delete selected (admins: `contacts-page:deleteContact`),
  * add button; a table of checkbox, photo, name, WhatsApp number (`+CC (AA) number`), email, last interaction, status
  * and actions (start a conversation, edit, delete after 'Deseja realmente excluir este registro?'); infinite scroll;
  * live through `company-{id}-contact`. Starting a conversation opens the New ticket dialog with the contact chosen; on
  * success it goes to `/tickets/{uuid}`. Import/export is left out: the API has no upload/import/export route.
  */
-import { Button, TableCell, TableRow } from "@aws-amplify/ui-react";
+import { can } from "@atende/shared/access/permissions";
+import { Button } from "@aws-amplify/ui-react";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorMessage } from "../../api/errors.ts";
-import { isAdminUser, useSession } from "../../api/session.ts";
+import { useSession } from "../../api/session.ts";
 import { ConfirmDialog } from "../../ui/ConfirmDialog.tsx";
 import { formatDate } from "../../ui/format.ts";
-import { ChatIcon, fromPages, IconAction, ListPage, RowActions, useCrudPage, useListSearch } from "../../ui/kit/index.ts";
+import { ChatIcon, CrudListPage, fromPages, IconAction, useCrudPage, useListSearch } from "../../ui/kit/index.ts";
 import { ATTENDANCE_TOAST_MS, useToast } from "../../ui/Toast.tsx";
 import { Avatar } from "../tickets/ContactDrawer.tsx";
 import { NewTicketDialog } from "../tickets/NewTicketDialog.tsx";
@@ -33,7 +34,8 @@ const clock = (iso: string) => {
 export function ContactsPage() {
   const { t } = useTranslation();
   const toast = useToast();
-  const admin = isAdminUser(useSession()?.user);
+  // Select all, delete selected and delete: `contacts-page:deleteContact` (attendance.md §6).
+  const admin = can(useSession()?.user, "contacts-page:deleteContact");
   const search = useListSearch();
   const list = fromPages(useContactPages(search.term), "contacts");
   const { remove } = useContactMutations();
@@ -91,83 +93,74 @@ export function ContactsPage() {
   );
 
   return (
-    <ListPage
-      id="contacts"
-      title={t("contacts.title")}
+    <CrudListPage
+      ns="contacts"
+      entity="contact"
+      page={page}
       search={search}
-      searchPlaceholder={t("contacts.searchPlaceholder")}
       toolsClassName="contacts-tools"
-      tools={
-        <>
-          {admin && (
-            <>
-              <Button size="small" className="contacts-select-all" onClick={toggleAll} isDisabled={!contacts.length} data-testid="contacts-select-all">
-                {allSelected ? t("contacts.unselectAll") : t("contacts.selectAll")}
-              </Button>
-              <Button size="small" variation="destructive" isDisabled={!selected.length} onClick={() => setDeletingSelected(true)} data-testid="contacts-delete-selected">
-                {selected.length ? t("contacts.deleteSelectedCount", { count: selected.length }) : t("contacts.deleteSelected")}
-              </Button>
-            </>
-          )}
-          <Button variation="primary" size="small" onClick={() => page.add()} data-testid="contacts-add">
-            {t("contacts.add")}
-          </Button>
-        </>
+      extraTools={
+        admin && (
+          <>
+            <Button size="small" className="contacts-select-all" onClick={toggleAll} isDisabled={!contacts.length} data-testid="contacts-select-all">
+              {allSelected ? t("contacts.unselectAll") : t("contacts.selectAll")}
+            </Button>
+            <Button size="small" variation="destructive" isDisabled={!selected.length} onClick={() => setDeletingSelected(true)} data-testid="contacts-delete-selected">
+              {selected.length ? t("contacts.deleteSelectedCount", { count: selected.length }) : t("contacts.deleteSelected")}
+            </Button>
+          </>
+        )
       }
       list={list}
       tableClassName="contacts-table"
+      rowAttrs={(c) => ({ "data-selected": admin && picked.has(c.id) ? "true" : undefined })}
+      canDelete={() => admin}
+      actions={(c) => (
+        <IconAction label={`${t("contacts.openTicket")} ${c.name}`} title={t("contacts.openTicket")} onClick={() => setTicketFor(c)} testId="contact-open-ticket">
+          <ChatIcon />
+        </IconAction>
+      )}
       columns={[
-        ...(admin ? [{ label: headerCheck, className: "col-check" }] : []),
-        { label: <span className="sr-only">{t("contacts.photo")}</span>, className: "col-photo" },
-        { label: t("contacts.name") },
-        { label: t("contacts.number"), className: "hide-narrow" },
-        { label: t("contacts.email"), className: "hide-narrow" },
-        { label: t("contacts.lastInteraction"), className: "hide-narrow" },
-        { label: t("contacts.status"), className: "hide-narrow" },
-        { label: t("common.actions"), className: "col-actions" },
-      ]}
-      row={(c) => {
-        const number = formatContactNumber(c.number);
-        return (
-          <TableRow key={c.id} data-testid="contact-row" data-contact-id={c.id} data-selected={admin && picked.has(c.id) ? "true" : undefined}>
-            {admin && (
-              <TableCell className="col-check">
-                <input type="checkbox" className="contacts-check" checked={picked.has(c.id)} onChange={() => toggle(c.id)} aria-label={t("contacts.select", { name: c.name })} />
-              </TableCell>
-            )}
-            <TableCell className="col-photo">
-              <Avatar name={c.name} url={c.profilePicUrl} size="2rem" />
-            </TableCell>
-            <TableCell>
+        ...(admin
+          ? [
+              {
+                label: headerCheck,
+                className: "col-check",
+                cell: (c: Contact) => (
+                  <input type="checkbox" className="contacts-check" checked={picked.has(c.id)} onChange={() => toggle(c.id)} aria-label={t("contacts.select", { name: c.name })} />
+                ),
+              },
+            ]
+          : []),
+        { label: <span className="sr-only">{t("contacts.photo")}</span>, className: "col-photo", cell: (c) => <Avatar name={c.name} url={c.profilePicUrl} size="2rem" /> },
+        {
+          label: t("contacts.name"),
+          cell: (c) => (
+            <>
               <span className="contacts-name" data-testid="contact-name">
                 {c.name}
               </span>
-              <span className="sub-line show-narrow">{number}</span>
+              <span className="sub-line show-narrow">{formatContactNumber(c.number)}</span>
               {c.email && <span className="sub-line show-narrow">{c.email}</span>}
-            </TableCell>
-            <TableCell className="hide-narrow col-number" data-testid="contact-number">
-              {number}
-            </TableCell>
-            <TableCell className="hide-narrow cell-wrap">{c.email}</TableCell>
-            <TableCell className="hide-narrow" data-testid="contact-last-interaction">
-              {c.lastInteractionAt ? <time dateTime={c.lastInteractionAt}>{`${formatDate(c.lastInteractionAt)} ${clock(c.lastInteractionAt)}`}</time> : "—"}
-            </TableCell>
-            <TableCell className="hide-narrow">
-              <span className={`contacts-badge ${c.active ? "active" : ""}`}>{c.active ? t("contacts.active") : t("contacts.inactive")}</span>
-            </TableCell>
-            <TableCell className="col-actions">
-              <RowActions name={c.name} onEdit={() => page.edit(c)} onDelete={admin ? () => page.ask(c) : undefined} testIdPrefix="contact">
-                <IconAction label={`${t("contacts.openTicket")} ${c.name}`} title={t("contacts.openTicket")} onClick={() => setTicketFor(c)} testId="contact-open-ticket">
-                  <ChatIcon />
-                </IconAction>
-              </RowActions>
-            </TableCell>
-          </TableRow>
-        );
-      }}
+            </>
+          ),
+        },
+        { label: t("contacts.number"), className: "hide-narrow", cellClassName: "col-number", testId: "contact-number", cell: (c) => formatContactNumber(c.number) },
+        { label: t("contacts.email"), className: "hide-narrow", cellClassName: "cell-wrap", cell: (c) => c.email },
+        {
+          label: t("contacts.lastInteraction"),
+          className: "hide-narrow",
+          testId: "contact-last-interaction",
+          cell: (c) => (c.lastInteractionAt ? <time dateTime={c.lastInteractionAt}>{`${formatDate(c.lastInteractionAt)} ${clock(c.lastInteractionAt)}`}</time> : "—"),
+        },
+        {
+          label: t("contacts.status"),
+          className: "hide-narrow",
+          cell: (c) => <span className={`contacts-badge ${c.active ? "active" : ""}`}>{c.active ? t("contacts.active") : t("contacts.inactive")}</span>,
+        },
+      ]}
     >
       <ContactDialog open={page.open} contact={page.record} onClose={page.close} />
-      {page.confirmDialog}
       <ConfirmDialog
         open={deletingSelected}
         busy={bulkBusy}
@@ -177,6 +170,6 @@ export function ContactsPage() {
         onClose={() => !bulkBusy && setDeletingSelected(false)}
       />
       <NewTicketDialog open={!!ticketFor} initialContact={ticketFor} onClose={() => setTicketFor(null)} />
-    </ListPage>
+    </CrudListPage>
   );
 }

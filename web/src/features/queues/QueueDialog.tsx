@@ -28,7 +28,7 @@ const schema = z.object({
   color: rules.color(),
   greetingMessage: z.string(),
   outOfHoursMessage: z.string(),
-  orderQueue: z.string().refine((v) => v === "" || /^\d+$/.test(v), "validation.invalidNumber"),
+  orderQueue: rules.numberText(null),
   schedules: z.array(z.custom<Schedule>()),
   promptId: z.string(),
   integrationId: z.string(),
@@ -73,7 +73,6 @@ export function QueueDialog({ open, queue, onClose }: { open: boolean; queue: Qu
           id: queue?.id,
           form: {
             ...v,
-            orderQueue: v.orderQueue === "" ? null : Number(v.orderQueue),
             promptId: v.promptId === "" ? null : Number(v.promptId),
             integrationId: v.integrationId === "" ? null : Number(v.integrationId),
             // Schedules are sent only where they are edited (the queue scope), so other scopes keep what is stored.

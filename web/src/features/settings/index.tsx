@@ -4,7 +4,7 @@
  * viewgroups, scheduleType, ...); a changed key is applied in place, anything else refetches.
  */
 import { lazyPage } from "../lazy.tsx";
-import { ADMIN_ONLY, type Feature } from "../types.ts";
+import { ADMIN_ONLY, onePage, type Feature } from "../types.ts";
 import { settingsKeys, upsertSetting } from "./api.ts";
 import { settingsMenuTexts, settingsTexts } from "./i18n.ts";
 import "./settings.css";
@@ -13,10 +13,8 @@ const obj = (v: unknown): Record<string, unknown> => (v && typeof v === "object"
 const SettingsPage = lazyPage(() => import("./SettingsPage.tsx"), "SettingsPage");
 
 export const settingsFeature: Feature = {
-  id: "settings",
+  ...onePage("settings", <SettingsPage />, "administration", 80),
   access: ADMIN_ONLY,
-  routes: [{ path: "/settings", element: <SettingsPage /> }],
-  menu: { path: "/settings", labelKey: "menu.settings", group: "administration", order: 80 },
   texts: { settings: settingsTexts, menu: settingsMenuTexts },
   realtime: {
     settings: (data, { queryClient }) => {

@@ -7,7 +7,7 @@
 import { SwitchField, TextField } from "@aws-amplify/ui-react";
 import { useTranslation } from "react-i18next";
 import { useSession } from "../../api/session.ts";
-import { ColorField, FormDialog, randomColor, rules } from "../../ui/kit/index.ts";
+import { ColorField, CrudDialog, randomColor, rules } from "../../ui/kit/index.ts";
 import { mayAccess } from "../access.tsx";
 import type { Access } from "../types.ts";
 import { useTagMutations } from "./api.ts";
@@ -29,16 +29,16 @@ export function TagDialog({ open, tag, onClose }: { open: boolean; tag: Tag | nu
   const { save } = useTagMutations();
   const canKanban = mayAccess(me, KANBAN_SWITCH, undefined);
   return (
-    <FormDialog
+    <CrudDialog
+      ns="tags"
+      entity="tag"
+      record={tag}
       open={open}
-      title={tag ? t("tags.editTitle") : t("tags.addTitle")}
       onClose={onClose}
       width="26rem"
       schema={schema}
       initial={() => ({ name: tag?.name ?? "", color: tag?.color ?? randomColor(), kanban: !!tag?.kanban })}
       onSubmit={(v) => save.mutateAsync({ id: tag?.id, form: { name: v.name, color: v.color, kanban: canKanban ? (v.kanban ? 1 : 0) : (tag?.kanban ?? 0), userId: me.id } })}
-      successText={t("tags.saved")}
-      saveTestId="save-tag"
     >
       {(f) => (
         <>
@@ -47,6 +47,6 @@ export function TagDialog({ open, tag, onClose }: { open: boolean; tag: Tag | nu
           {canKanban && <SwitchField label={t("tags.kanbanHint")} name="kanban" isChecked={f.values.kanban} onChange={(e) => f.set("kanban", e.target.checked)} />}
         </>
       )}
-    </FormDialog>
+    </CrudDialog>
   );
 }

@@ -3,6 +3,7 @@
  * extra info, edit form, and the ticket's notes (add with at least 2 characters, delete; toasts
  * 'Observação adicionada com sucesso!' and 'Observação excluída com sucesso!').
  */
+import { can } from "@atende/shared/access/permissions";
 import { Trash2, X } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -121,7 +122,7 @@ export function ContactDrawer({ ticket, onClose }: { ticket: Ticket; onClose: ()
                   <div className="sub-line">
                     {n.user?.name} · {dayOf(n.createdAt)} {timeOf(n.createdAt)}
                   </div>
-                  {(n.userId === me.id || me.profile === "admin" || me.super) && (
+                  {(n.userId === me.id || can(me, "notes:deleteAny")) && (
                     <button
                       type="button"
                       className="icon-btn"

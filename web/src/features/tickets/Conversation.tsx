@@ -5,13 +5,14 @@
  * the contact drawer. The message dialogs live in `MessageDialogs.tsx`. Joins the socket room `joinChatBox` of the
  * ticket while open. A ticket the user may not open shows 'Acesso não permitido' and goes back to /tickets.
  */
+import { can } from "@atende/shared/access/permissions";
 import { Fragment, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
 import { Button } from "@aws-amplify/ui-react";
 import { HttpError } from "../../api/client.ts";
 import { errorMessage } from "../../api/errors.ts";
-import { isAdminUser, useSession } from "../../api/session.ts";
+import { useSession } from "../../api/session.ts";
 import { realtime } from "../../realtime/socket.ts";
 import { ConfirmDialog } from "../../ui/ConfirmDialog.tsx";
 import { Dialog } from "../../ui/Dialog.tsx";
@@ -28,6 +29,7 @@ import { EditMessageDialog, ForwardDialog, StartFromVcard } from "./MessageDialo
 import { EmojiPickerLazy } from "./EmojiPickerLazy.tsx";
 import { useConversationMessages } from "./useConversationMessages.ts";
 import type { Message, Ticket } from "./types.ts";
+import { ListNote } from "../../ui/PageState.tsx";
 
 export function Conversation({ uuid }: { uuid: string }) {
   const { t } = useTranslation();
@@ -57,7 +59,7 @@ function ConversationView({ ticket }: { ticket: Ticket }) {
   const toast = useToast();
   const navigate = useNavigate();
   const me = useSession()!.user;
-  const admin = isAdminUser(me);
+  const mayDelete = can(me, "ticket-options:deleteTicket");
   const update = useUpdateTicket();
   const del = useDeleteTicket();
   const send = useSendText();
@@ -135,7 +137,7 @@ function ConversationView({ ticket }: { ticket: Ticket }) {
   }
   if (ticket.status === "closed") actions.push({ id: "reopen", label: t("tickets.reopen"), run: () => void act({ status: "open", userId: me.id }, showInList) });
   actions.push({ id: "transfer", label: t("tickets.transfer"), run: () => setTransfer(true) });
-  if (admin) actions.push({ id: "delete", label: t("tickets.delete"), variation: "destructive", run: () => setConfirmDelete(true) });
+  if (mayDelete) actions.push({ id: "delete", label: t("tickets.delete"), variation: "destructive", run: () => setConfirmDelete(true) });
 
   const canAct = ticket.status === "open";
   return (
@@ -148,19 +150,15 @@ function ConversationView({ ticket }: { ticket: Ticket }) {
               {t("tickets.messages.loadingEarlier")}
             </div>
           )}
-          {pages.isPending ? (
-            <div className="list-note" role="status">
-              {t("common.loading")}
-            </div>
-          ) : pages.isError ? (
-            <div className="list-note" role="alert">
-              {errorMessage(pages.error, t)}{" "}
-              <button type="button" className="chip-button" onClick={() => void pages.refetch()}>
-                {t("common.retry")}
-              </button>
-            </div>
-          ) : !messages.length ? (
-            <div className="list-note">{t("tickets.messages.noMessages")}</div>
+          {pages.isPending || pages.isError || !messages.length ? (
+            <ListNote
+              pending={pages.isPending}
+              error={pages.isError ? pages.error : undefined}
+              onRetry={() => void pages.refetch()}
+              empty={<div className="list-note">{t("tickets.messages.noMessages")}</div>}
+              note="list-note"
+              retry="chip-button"
+            />
           ) : (
             messages.map((m, i) => {
               const prev = messages[i - 1];

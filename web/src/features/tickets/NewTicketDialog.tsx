@@ -3,6 +3,7 @@
  * non-admins: 'Selecione uma fila'; an admin in no queue is offered the company's queues), connection select; the button stays disabled until a contact is chosen.
  * `ERR_OTHER_OPEN_TICKET`: the current user's own ticket → close and open it; another user's → say who and where.
  */
+import { can } from "@atende/shared/access/permissions";
 import { Button, SelectField, Text } from "@aws-amplify/ui-react";
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
@@ -11,7 +12,7 @@ import { useNavigate } from "react-router-dom";
 import { HttpError } from "../../api/client.ts";
 import { call } from "../../api/operations.ts";
 import { errorMessage } from "../../api/errors.ts";
-import { isAdminUser, useSession } from "../../api/session.ts";
+import { useSession } from "../../api/session.ts";
 import { Dialog } from "../../ui/Dialog.tsx";
 import { useToast } from "../../ui/Toast.tsx";
 import { ContactDialog } from "../contacts/ContactDialog.tsx";
@@ -26,7 +27,7 @@ export function NewTicketDialog(props: { open: boolean; onClose: () => void; ini
   const toast = useToast();
   const navigate = useNavigate();
   const user = useSession()!.user;
-  const admin = isAdminUser(user);
+  const admin = can(user, "tickets:seeAll");
   const wa = useWhatsapps(props.open);
   const create = useCreateTicket();
   // An admin outside every queue may still open a ticket in any of the company's queues (issue 10 §4).

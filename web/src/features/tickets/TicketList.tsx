@@ -5,6 +5,7 @@
  * The list is virtualized (@tanstack/react-virtual) and loads the next page 100 px from the bottom. Search waits
  * 500 ms and 3 characters; admins can filter by user. Joins the socket room of the visible status (`joinTickets`).
  */
+import { can } from "@atende/shared/access/permissions";
 import { DELETED_MESSAGE_PREVIEW } from "@atende/shared/messages/schema";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { Ban, Star } from "lucide-react";
@@ -13,7 +14,7 @@ import { useTranslation } from "react-i18next";
 import { NavLink, useNavigate } from "react-router-dom";
 import { Button, SwitchField } from "@aws-amplify/ui-react";
 import { errorMessage } from "../../api/errors.ts";
-import { isAdminUser, useSession } from "../../api/session.ts";
+import { useSession } from "../../api/session.ts";
 import { realtime } from "../../realtime/socket.ts";
 import { ConfirmDialog } from "../../ui/ConfirmDialog.tsx";
 import { useDebounced } from "../../ui/useDebounced.ts";
@@ -29,6 +30,7 @@ import { showInList, useShowInList, type ListSub, type ListTab } from "./listVie
 import { NewTicketDialog } from "./NewTicketDialog.tsx";
 import { WhatsappText } from "./WhatsappText.tsx";
 import type { Ticket, TicketListParams } from "./types.ts";
+import { ListNote } from "../../ui/PageState.tsx";
 
 /** Distance from the bottom that loads the next page (attendance.md §9), in px. */
 export const BOTTOM_THRESHOLD_PX = 100;
@@ -41,12 +43,15 @@ export function TicketList({ selectedUuid }: { selectedUuid?: string }) {
   const { t } = useTranslation();
   const toast = useToast();
   const me = useSession()!.user;
-  const admin = isAdminUser(me);
-  const viewGroups = useSetting("viewgroups") === "enabled" || admin;
-  const viewClosed = useSetting("viewclosed") === "enabled" || admin;
+  // attendance.md §6: every ticket, the user filter and the groups/closed tabs whatever the settings; the show-all toggle; close all.
+  const seeAll = can(me, "tickets:seeAll");
+  const mayShowAll = can(me, "tickets-manager:showall");
+  const mayCloseAll = can(me, "tickets:closeAll");
+  const viewGroups = useSetting("viewgroups") === "enabled" || seeAll;
+  const viewClosed = useSetting("viewclosed") === "enabled" || seeAll;
   const [tab, setTab] = useState<Tab>(() => (sessionStorage.getItem("tickets.tab") as Tab) || "open");
   const [sub, setSub] = useState<Sub>(() => (sessionStorage.getItem("tickets.sub") as Sub) || "open");
-  const [showAll, setShowAll] = useState(() => admin && localStorage.getItem("tickets.showAll") === "true");
+  const [showAll, setShowAll] = useState(() => mayShowAll && localStorage.getItem("tickets.showAll") === "true");
   const [search, setSearch] = useState("");
   const [userFilter, setUserFilter] = useState("");
   const [tagFilter, setTagFilter] = useState<number[]>([]);
@@ -68,7 +73,7 @@ export function TicketList({ selectedUuid }: { selectedUuid?: string }) {
   }, [tab, viewGroups, viewClosed]);
 
   const isGroup = tab === "group" ? true : tab === "open" ? false : undefined;
-  const common = { showAll: admin && showAll ? true : undefined };
+  const common = { showAll: mayShowAll && showAll ? true : undefined };
   const openParams: TicketListParams = { status: "open", isGroup, ...common };
   const pendingParams: TicketListParams = { status: "pending", isGroup, ...common };
   const closedParams: TicketListParams = { status: "closed", ...common };
@@ -76,7 +81,7 @@ export function TicketList({ selectedUuid }: { selectedUuid?: string }) {
     searchParam: term.length >= 3 ? term : undefined,
     users: userFilter ? [Number(userFilter)] : undefined,
     tags: tagFilter.length ? [...tagFilter].sort((a, b) => a - b) : undefined,
-    showAll: admin ? true : undefined,
+    showAll: seeAll ? true : undefined,
   };
   const inSubTabs = tab === "open" || tab === "group";
   const openQ = useTicketPages(openParams, inSubTabs);
@@ -134,7 +139,7 @@ export function TicketList({ selectedUuid }: { selectedUuid?: string }) {
               data-testid="ticket-search"
             />
             <TagFilter value={tagFilter} onChange={setTagFilter} />
-            {admin && (
+            {seeAll && (
               <select className="text-input" value={userFilter} onChange={(e) => setUserFilter(e.target.value)} aria-label={t("tickets.userFilter")}>
                 <option value="">{t("tickets.allUsers")}</option>
                 {(users.data ?? []).map((u) => (
@@ -150,7 +155,7 @@ export function TicketList({ selectedUuid }: { selectedUuid?: string }) {
             <Button size="small" variation="primary" onClick={() => setNewOpen(true)} data-testid="new-ticket">
               {t("tickets.newTicket")}
             </Button>
-            {admin && (
+            {mayShowAll && (
               <SwitchField
                 label={t("tickets.showAll")}
                 size="small"
@@ -161,7 +166,7 @@ export function TicketList({ selectedUuid }: { selectedUuid?: string }) {
                 }}
               />
             )}
-            {admin && inSubTabs && (
+            {mayCloseAll && inSubTabs && (
               <Button size="small" variation="link" onClick={() => setCloseAllOpen(true)}>
                 {t("tickets.closeAll")}
               </Button>
@@ -222,22 +227,17 @@ function VirtualTickets({ q, selectedUuid }: { q: ReturnType<typeof useTicketPag
     if (el && el.scrollHeight <= el.clientHeight + BOTTOM_THRESHOLD_PX && q.hasNextPage && !q.isFetchingNextPage) void q.fetchNextPage();
   }, [tickets.length, q.hasNextPage, q.isFetchingNextPage]); // eslint-disable-line react-hooks/exhaustive-deps
 
-  if (q.isPending && q.fetchStatus !== "idle")
+  if ((q.isPending && q.fetchStatus !== "idle") || q.isError || !tickets.length)
     return (
-      <p className="list-note" role="status">
-        {t("common.loading")}
-      </p>
+      <ListNote
+        pending={q.isPending && q.fetchStatus !== "idle"}
+        error={q.isError ? q.error : undefined}
+        onRetry={() => void q.refetch()}
+        empty={<p className="list-note">{t("tickets.noTickets")}</p>}
+        note="list-note"
+        retry="chip-button"
+      />
     );
-  if (q.isError)
-    return (
-      <div className="list-note" role="alert">
-        {errorMessage(q.error, t)}{" "}
-        <button type="button" className="chip-button" onClick={() => void q.refetch()}>
-          {t("common.retry")}
-        </button>
-      </div>
-    );
-  if (!tickets.length) return <p className="list-note">{t("tickets.noTickets")}</p>;
   return (
     <div className="tl-scroll" ref={ref} onScroll={onScroll} data-testid="ticket-list">
       <ul className="tl-inner" style={{ height: v.getTotalSize() }}>

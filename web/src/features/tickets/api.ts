@@ -7,16 +7,17 @@
  * - `useMessagePages(ticketId)`: GET /api/messages/{ticketId} (page 1 newest; each page oldest → newest).
  * - `useUpdateTicket()`: PUT /api/tickets/{id} (accept, return, resolve, reopen, transfer, close).
  */
+import { can } from "@atende/shared/access/permissions";
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { HttpError } from "../../api/client.ts";
 import { call } from "../../api/operations.ts";
-import { isAdminUser, useSession, type SessionUser } from "../../api/session.ts";
+import { useSession, type SessionUser } from "../../api/session.ts";
 import { removeTicket, ticketsKeys, upsertMessage, upsertTicket, type Viewer } from "./cache.ts";
 import type { Message, TicketListParams } from "./types.ts";
 
 /** The viewer rules of the logged-in user. */
 export function viewerOf(user: SessionUser): Viewer {
-  return { userId: user.id, admin: isAdminUser(user), queueIds: user.queueIds ?? user.queues?.map((q) => q.id) ?? [], allTicket: user.allTicket === "enabled" };
+  return { userId: user.id, admin: can(user, "tickets:seeAll"), queueIds: user.queueIds ?? user.queues?.map((q) => q.id) ?? [], allTicket: user.allTicket === "enabled" };
 }
 
 export function useViewer(): Viewer {

@@ -6,7 +6,7 @@
  */
 import { Flex, PasswordField, SelectField, SwitchField, TextField } from "@aws-amplify/ui-react";
 import { useTranslation } from "react-i18next";
-import { FormDialog, rules } from "../../ui/kit/index.ts";
+import { CrudDialog, rules } from "../../ui/kit/index.ts";
 import { useWhatsapps } from "../connections/api.ts";
 import { QueueChecklist } from "../queues/QueueChecklist.tsx";
 import { useUserMutations } from "./api.ts";
@@ -29,9 +29,11 @@ export function UserDialog({ open, user, onClose }: { open: boolean; user: User 
   const { save } = useUserMutations();
   const connections = useWhatsapps(open);
   return (
-    <FormDialog
+    <CrudDialog
+      ns="users"
+      entity="user"
+      record={user}
       open={open}
-      title={user ? t("users.editTitle") : t("users.addTitle")}
       onClose={onClose}
       schema={user ? editSchema : addSchema}
       initial={() => ({
@@ -46,7 +48,6 @@ export function UserDialog({ open, user, onClose }: { open: boolean; user: User 
       onSubmit={({ password, allTicket, ...v }) =>
         save.mutateAsync({ id: user?.id, form: { ...v, ...(password ? { password } : {}), allTicket: allTicket ? "enabled" : "desabled" } })
       }
-      successText={t("users.saved")}
     >
       {(f) => (
         <>
@@ -90,6 +91,6 @@ export function UserDialog({ open, user, onClose }: { open: boolean; user: User 
           <SwitchField label={t("users.allTicket")} name="allTicket" isChecked={f.values.allTicket} onChange={(e) => f.set("allTicket", e.target.checked)} />
         </>
       )}
-    </FormDialog>
+    </CrudDialog>
   );
 }

@@ -5,7 +5,7 @@
 import { updateSessionUser, type Session } from "../../api/session.ts";
 import { crudRealtime } from "../../ui/kit/crud.ts";
 import { lazyPage } from "../lazy.tsx";
-import { ADMIN_ONLY, type Feature } from "../types.ts";
+import { ADMIN_ONLY, onePage, type Feature } from "../types.ts";
 import { usersCache } from "./cache.ts";
 import { usersTexts } from "./i18n.ts";
 import type { User } from "./types.ts";
@@ -13,10 +13,8 @@ import type { User } from "./types.ts";
 const UsersPage = lazyPage(() => import("./UsersPage.tsx"), "UsersPage");
 
 export const usersFeature: Feature = {
-  id: "users",
+  ...onePage("users", <UsersPage />, "administration", 40),
   access: ADMIN_ONLY,
-  routes: [{ path: "/users", element: <UsersPage /> }],
-  menu: { path: "/users", labelKey: "menu.users", group: "administration", order: 40 },
   texts: { users: usersTexts },
   realtime: {
     user: crudRealtime<User>("user", usersCache, (data, { session }) => {

@@ -169,3 +169,17 @@ export function FormDialog<S extends z.ZodType<unknown, Values>>(p: FormDialogPr
     </Dialog>
   );
 }
+
+/**
+ * A feature's add/edit dialog on the form dialog: the title `{ns}.editTitle` (with a `record`) or `{ns}.addTitle`, the
+ * success toast `{ns}.saved` and the save button's test id `save-{entity}`.
+ */
+export function CrudDialog<S extends z.ZodType<unknown, Values>>({
+  ns,
+  entity,
+  record,
+  ...rest
+}: Omit<FormDialogProps<S>, "title" | "successText" | "saveTestId"> & { ns: string; entity: string; record: unknown }) {
+  const { t } = useTranslation();
+  return <FormDialog {...rest} title={t(record ? `${ns}.editTitle` : `${ns}.addTitle`)} successText={t(`${ns}.saved`)} saveTestId={`save-${entity}`} />;
+}

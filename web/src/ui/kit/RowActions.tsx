@@ -66,11 +66,22 @@ export function useDeleteConfirm<T extends { id: number }>(remove: UseMutationRe
   return { ask: setTarget, dialog };
 }
 
+/** The dialogs state of a CRUD list page (see {@link useCrudPage}). */
+export interface CrudPage<T> {
+  open: boolean;
+  record: T | null;
+  add: () => void;
+  edit: (record: T) => void;
+  close: () => void;
+  ask: (record: T | null) => void;
+  confirmDialog: ReactNode;
+}
+
 /**
  * The dialogs of a CRUD list page: which record the add/edit dialog shows (`add()`, `edit(record)`, `close()`) and the
  * delete confirmation (`ask(record)`, rendered by `confirmDialog`).
  */
-export function useCrudPage<T extends { id: number }>(remove: UseMutationResult<unknown, Error, number>, deletedText: string, toastMs?: number) {
+export function useCrudPage<T extends { id: number }>(remove: UseMutationResult<unknown, Error, number>, deletedText: string, toastMs?: number): CrudPage<T> {
   const del = useDeleteConfirm<T>(remove, deletedText, toastMs);
   const [editing, setEditing] = useState<{ record: T | null } | null>(null);
   return {

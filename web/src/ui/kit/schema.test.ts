@@ -32,4 +32,11 @@ describe("form rules", () => {
     expect(errorsOf(s, { color: "#1" })).toEqual({ color: "validation.tooShort" });
     expect(errorsOf(s, { color: "#1e88e5" })).toEqual({});
   });
+
+  it("reads a whole number typed as text, refusing anything but digits", () => {
+    const s = z.object({ minutes: rules.numberText(), order: rules.numberText(null) });
+    expect(s.parse({ minutes: " 15 ", order: "" })).toEqual({ minutes: 15, order: null });
+    expect(s.parse({ minutes: "", order: "2" })).toEqual({ minutes: 0, order: 2 });
+    expect(errorsOf(s, { minutes: "1.5", order: "-1" })).toEqual({ minutes: "validation.invalidNumber", order: "validation.invalidNumber" });
+  });
 });

@@ -21,6 +21,16 @@ export const optionalEmail = () => z.string().trim().refine((v) => v === "" || z
 /** A whole number ≥ 0 ('Número inválido' otherwise). */
 export const count = () => z.number().int("validation.invalidNumber").min(0, "validation.invalidNumber");
 
+/**
+ * A whole number ≥ 0 typed in a text box (minutes, counts, an order): digits only, else 'Número inválido'; an empty
+ * box gives `empty` (0 unless told, e.g. null for "not set").
+ */
+export const numberText = <E extends number | null = 0>(empty: E = 0 as E) =>
+  z
+    .string()
+    .refine((v) => /^\d*$/.test(v.trim()), "validation.invalidNumber")
+    .transform((v): number | E => (v.trim() === "" ? empty : Number(v.trim())));
+
 export { z };
 
 /** True when the browser accepts `v` as a CSS colour (anything passes where CSS.supports is missing). */
