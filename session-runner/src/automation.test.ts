@@ -14,6 +14,7 @@ import type { QueueSchedule } from "@atende/shared/queues/schema";
 import { writeTicketTransition } from "@atende/shared/tickets/repository";
 import { getWhatsappItem } from "@atende/shared/whatsapp/repository";
 import { CALL_REFUSED_MESSAGE } from "@atende/shared/automation/calls";
+import { putMedia } from "@atende/shared/storage/media";
 import { api, makeCompany } from "../../test/helpers.ts";
 import { eventually, registerSocket } from "./testing/harness.ts";
 import { useOneMachine } from "./testing/one-machine.ts";
@@ -25,7 +26,10 @@ afterEach(() => {
 });
 
 let queueSeq = 100;
-async function putQueue(companyId: number, q: { name: string; orderQueue?: number; greetingMessage?: string; outOfHoursMessage?: string; schedules?: QueueSchedule[] }) {
+async function putQueue(
+  companyId: number,
+  q: { name: string; orderQueue?: number; greetingMessage?: string; outOfHoursMessage?: string; schedules?: QueueSchedule[]; media?: { path: string; name: string; size: number; mime: string } },
+) {
   const id = ++queueSeq;
   const now = new Date().toISOString();
   await ddb().send(
@@ -44,6 +48,10 @@ async function putQueue(companyId: number, q: { name: string; orderQueue?: numbe
         integrationId: null,
         promptId: null,
         schedules: q.schedules ?? [],
+        mediaPath: q.media?.path ?? null,
+        mediaName: q.media?.name ?? null,
+        mediaSize: q.media?.size ?? null,
+        mediaMime: q.media?.mime ?? null,
         createdAt: now,
         updatedAt: now,
       },
@@ -149,6 +157,21 @@ describe("what the customer meets (issue 9 §3)", { timeout: 180_000 }, () => {
       "Enviamos a segunda via por e-mail. Um atendente confirma em seguida.",
     ]);
     expect(await ticketOf(s.companyId, phone)).toMatchObject({ status: "pending", queueId: q, userId: null, chatbot: false });
+  });
+
+  it("a queue's media goes out with its greeting, the greeting as its caption", async () => {
+    const s = await shop({ greetingMessage: "Olá" });
+    const pdf = Buffer.from("%PDF-1.4 tabela de precos");
+    const path = `media/${s.companyId}/queues/tabela.pdf`;
+    await putMedia(path, pdf, "application/pdf");
+    const q = await putQueue(s.companyId, { name: "Vendas", greetingMessage: "Bem-vinda às Vendas.", media: { path, name: "tabela.pdf", size: pdf.length, mime: "application/pdf" } });
+    await withQueues(s, [q]);
+    await setting(s.companyId, "sendGreetingMessageOneQueues", "enabled");
+    const phone = newPhone();
+    await say(s.whatsappId, phone, "oi");
+    expect(await received(s.companyId, s.whatsappId, phone)).toEqual(["Bem-vinda às Vendas."]);
+    const sent = (await sim("GET", `/sim/whatsapp/${s.whatsappId}/sent`)).body as { jid: string; content: { fileName?: string; mimetype?: string; document?: unknown } }[];
+    expect(sent.filter((m) => m.jid === `${phone}@s.whatsapp.net`).map((m) => [m.content.fileName, m.content.mimetype, m.content.document != null])).toEqual([["tabela.pdf", "application/pdf", true]]);
   });
 
   it("one queue without options and the greeting setting off: the ticket joins the queue in silence", async () => {
