@@ -63,7 +63,8 @@ function phoneOf(page: Page) {
 const MENU = "Olá, Joana! Escolha o setor:\n\n[ 1 ] - Comercial\n[ 2 ] - Suporte";
 const SUPPORT_MENU = "Você está no Suporte.\n\n[ 1 ] - Internet\n[ 2 ] - Boletos\n[ # ] - Menu inicial";
 const INTERNET = "Sobre a internet, escolha:\n\n[ 1 ] - Sem conexão\n[ 2 ] - Lentidão\n[ 0 ] - Menu anterior\n[ # ] - Menu inicial";
-const LEAF = "📄 Reinicie o modem e siga o manual.";
+// The leaf goes out as a PDF with this caption (the phone shows a document icon, not text, before it; the file itself is checked below).
+const LEAF = "Reinicie o modem e siga o manual.";
 const RATING = "Como foi o nosso atendimento?\n\nDigite de 1 à 3 para qualificar nosso atendimento:\n1 - Insatisfeito\n2 - Satisfeito\n3 - Muito Satisfeito";
 const DONE = "Obrigado pelo contato, Joana!";
 /** The accept greeting (`{{ms}}` is the greeting of the hour in the company's zone). */

@@ -2,6 +2,8 @@
  * Test kit for the ingest tests (used only by tests and the bench): fixture loading, a fresh company per test, the
  * stored state of a company as an agent's views are built from it, and an in-process S3 (s3rver) for media.
  */
+import { forgetVisibility } from "../access/visibility.ts";
+import { clearReadCache } from "./read-cache.ts";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -80,6 +82,9 @@ export async function setSetting(companyId: number, key: string, value: string):
       Item: { ...keys.setting(companyId, key), _type: "setting", key, value, companyId, updatedAt: new Date().toISOString() },
     }),
   );
+  // Written behind the settings service's back (no `setting.updated`): drop what this process cached of them.
+  forgetVisibility(companyId);
+  clearReadCache();
 }
 
 export interface StoredState {

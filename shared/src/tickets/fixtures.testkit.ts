@@ -2,6 +2,8 @@
  * Test kit (used only by tests): writes queues, connections and settings straight to the table, and builds tickets
  * through the real services, so ticket/message/contact tests start from a known company state.
  */
+import { forgetVisibility } from "../access/visibility.ts";
+import { clearReadCache } from "../ingest/read-cache.ts";
 import { PutCommand } from "@aws-sdk/lib-dynamodb";
 import { nowIso } from "../common.ts";
 import { ddb, tableName } from "../db/client.ts";
@@ -50,6 +52,9 @@ export async function makeWhatsapp(
 /** Writes a company setting (`SET#<key>`). */
 export async function setSetting(companyId: number, key: string, value: string): Promise<void> {
   await ddb().send(new PutCommand({ TableName: tableName(), Item: { ...keys.setting(companyId, key), _type: "setting", key, value, companyId, updatedAt: nowIso() } }));
+  // Written behind the settings service's back (no `setting.updated`): drop what this process cached of them.
+  forgetVisibility(companyId);
+  clearReadCache();
 }
 
 let phoneSeq = 0;
