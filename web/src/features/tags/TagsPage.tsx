@@ -24,7 +24,7 @@ export function TagsPage() {
         { label: t("tags.ticketsCount"), className: "col-count", testId: "tag-tickets-count", cell: (tag) => tag.ticketsCount ?? 0 },
       ]}
     >
-      <TagDialog open={crud.page.open} tag={crud.page.record} onClose={crud.page.close} />
+      <TagDialog open={crud.page.open} record={crud.page.record} onClose={crud.page.close} />
     </CrudListPage>
   );
 }

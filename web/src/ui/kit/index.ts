@@ -6,7 +6,7 @@ import "./kit.css";
 import "./texts.ts";
 export { arrayCache, crudRealtime, isStale, pagedCache, useCrudMutations, type CrudCalls, type EntityCache, type Identified, type Page, type PagedCache } from "./crud.ts";
 export { ColorField, randomColor } from "./ColorField.tsx";
-export { CrudDialog, FormDialog, fieldErrors, type FormApi } from "./FormDialog.tsx";
+export { CrudDialog, FormDialog, fieldErrors, type FormApi, type RecordDialogProps } from "./FormDialog.tsx";
 export { ChatIcon, DeleteIcon, EditIcon } from "./icons.tsx";
 export { fromArray, fromPages, ListPage, NEAR_BOTTOM_PX, SEARCH_DEBOUNCE_MS, useListSearch, type ListQuery, type ListSearch } from "./ListPage.tsx";
 export { IconAction, RowActions, useCrudPage, useDeleteConfirm, type CrudPage } from "./RowActions.tsx";
