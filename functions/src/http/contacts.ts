@@ -3,7 +3,7 @@
  * contacts service. Every change dispatches a `contact.*` event (realtime `company-{id}-contact`). Contract: `shared/src/contacts/contract.ts`.
  */
 import { createContact, deleteContact, getContact, listContacts, updateContact } from "@atende/shared/contacts/service";
-import { areaHandler } from "./core/http.ts";
+import { answering, areaHandler } from "./core/http.ts";
 
 export const handler = areaHandler("contacts", {
   "GET /api/contacts": async (ctx) => listContacts(ctx.auth.companyId, ctx.query),
@@ -11,8 +11,5 @@ export const handler = areaHandler("contacts", {
   "GET /api/contacts/{id}": async (ctx) => getContact(ctx.auth.companyId, ctx.params.id),
   "POST /api/contacts": async (ctx) => createContact(ctx.auth.companyId, ctx.body),
   "PUT /api/contacts/{id}": async (ctx) => updateContact(ctx.auth.companyId, ctx.params.id, ctx.body),
-  "DELETE /api/contacts/{id}": async (ctx) => {
-    await deleteContact(ctx.auth.companyId, ctx.params.id);
-    return { message: "Contact deleted" };
-  },
+  "DELETE /api/contacts/{id}": answering("Contact deleted", (ctx) => deleteContact(ctx.auth.companyId, ctx.params.id)),
 });

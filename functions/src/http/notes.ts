@@ -3,13 +3,10 @@
  * Contract: `shared/src/notes/contract.ts`.
  */
 import { createNote, deleteNote, listNotes } from "@atende/shared/notes/service";
-import { areaHandler } from "./core/http.ts";
+import { answering, areaHandler } from "./core/http.ts";
 
 export const handler = areaHandler("notes", {
   "POST /api/ticket-notes": async (ctx) => createNote(ctx.auth, ctx.body),
-  "DELETE /api/ticket-notes/{id}": async (ctx) => {
-    await deleteNote(ctx.auth, ctx.params.id);
-    return { message: "Observação excluída com sucesso!" };
-  },
+  "DELETE /api/ticket-notes/{id}": answering("Observação excluída com sucesso!", (ctx) => deleteNote(ctx.auth, ctx.params.id)),
   "GET /api/ticket-notes/list": async (ctx) => listNotes(ctx.auth, ctx.query),
 });

@@ -3,16 +3,13 @@
  * Thin: call the queue options service. Contract: `shared/src/queues/options/contract.ts`.
  */
 import { createOption, deleteOption, deleteOptionMedia, listOptions, updateOption, uploadOptionMedia } from "@atende/shared/queues/options/service";
-import { areaHandler } from "./core/http.ts";
+import { answering, areaHandler } from "./core/http.ts";
 
 export const handler = areaHandler("queueOptions", {
   "GET /api/queue-options": async (ctx) => listOptions(ctx.auth, ctx.query.queueId, ctx.query.parentId ?? null),
   "POST /api/queue-options": async (ctx) => createOption(ctx.auth, ctx.body),
   "PUT /api/queue-options/{id}": async (ctx) => updateOption(ctx.auth, ctx.params.id, ctx.body),
-  "DELETE /api/queue-options/{id}": async (ctx) => {
-    await deleteOption(ctx.auth, ctx.params.id);
-    return { message: "Option Deleted" };
-  },
+  "DELETE /api/queue-options/{id}": answering("Option Deleted", (ctx) => deleteOption(ctx.auth, ctx.params.id)),
   "POST /api/queue-options/{id}/media-upload": async (ctx) => uploadOptionMedia(ctx.auth, ctx.params.id, ctx.upload),
   "DELETE /api/queue-options/{id}/media-upload": async (ctx) => deleteOptionMedia(ctx.auth, ctx.params.id),
 });

@@ -4,7 +4,7 @@
  */
 import { closeAllTickets, createTicketByUser, deleteTicketByAdmin, updateTicketByUser } from "@atende/shared/tickets/actions";
 import { getAccessibleTicket, listTickets, toTicketView } from "@atende/shared/tickets/service";
-import { areaHandler } from "./core/http.ts";
+import { answering, areaHandler } from "./core/http.ts";
 
 export { zIdList } from "@atende/shared/tickets/contract";
 
@@ -14,9 +14,6 @@ export const handler = areaHandler("tickets", {
   "GET /api/tickets/{id}": async (ctx) => toTicketView(ctx.auth.companyId, await getAccessibleTicket(ctx.auth, ctx.params.id)),
   "POST /api/tickets": async (ctx) => createTicketByUser(ctx.auth, ctx.body),
   "PUT /api/tickets/{id}": async (ctx) => updateTicketByUser(ctx.auth, ctx.params.id, ctx.body),
-  "DELETE /api/tickets/{id}": async (ctx) => {
-    await deleteTicketByAdmin(ctx.auth, ctx.params.id);
-    return { message: "ticket deleted" };
-  },
+  "DELETE /api/tickets/{id}": answering("ticket deleted", (ctx) => deleteTicketByAdmin(ctx.auth, ctx.params.id)),
   "POST /api/tickets/closeAll": async (ctx) => closeAllTickets(ctx.auth, ctx.body),
 });

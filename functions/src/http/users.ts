@@ -4,7 +4,7 @@
  */
 import { createUser, deleteUser, listAllUsers, listUsersPage, showUser, updateUser } from "@atende/shared/users/service";
 import { getConfig } from "@atende/shared/config";
-import { areaHandler, reply } from "./core/http.ts";
+import { answering, areaHandler, reply } from "./core/http.ts";
 import { refreshCookie } from "./core/cookies.ts";
 
 export const handler = areaHandler("users", {
@@ -19,8 +19,5 @@ export const handler = areaHandler("users", {
     const secure = ctx.secure || getConfig().SECURE_COOKIES === true;
     return reply(200, { ...user, token: session.token }, { cookies: [refreshCookie(session.refreshToken, session.refreshMaxAgeSeconds, secure)] });
   },
-  "DELETE /api/users/{id}": async (ctx) => {
-    await deleteUser(ctx.auth, ctx.params.id);
-    return { message: "User deleted" };
-  },
+  "DELETE /api/users/{id}": answering("User deleted", (ctx) => deleteUser(ctx.auth, ctx.params.id)),
 });

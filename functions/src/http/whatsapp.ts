@@ -16,7 +16,7 @@ import {
   updateWhatsapp,
   type Caller,
 } from "@atende/shared/whatsapp/service";
-import { areaHandler } from "./core/http.ts";
+import { answering, areaHandler } from "./core/http.ts";
 
 const caller = (auth: AuthContext): Caller => ({ companyId: auth.companyId, admin: isAdmin(auth) });
 
@@ -25,21 +25,9 @@ export const handler = areaHandler("whatsapp", {
   "POST /api/whatsapp": async ({ auth, body }) => createWhatsapp(caller(auth), body),
   "GET /api/whatsapp/{id}": async ({ auth, params }) => showWhatsapp(caller(auth), params.id),
   "PUT /api/whatsapp/{id}": async ({ auth, params, body }) => updateWhatsapp(caller(auth), params.id, body),
-  "DELETE /api/whatsapp/{id}": async ({ auth, params }) => {
-    await deleteWhatsapp(caller(auth), params.id);
-    return { message: "Whatsapp deleted." };
-  },
+  "DELETE /api/whatsapp/{id}": answering("Whatsapp deleted.", ({ auth, params }) => deleteWhatsapp(caller(auth), params.id)),
   "POST /api/whatsapp-restart": async ({ auth }) => restartWhatsappSessions(caller(auth)),
-  "POST /api/whatsappsession/{id}": async ({ auth, params }) => {
-    await startWhatsappSession(caller(auth), params.id);
-    return { message: "Starting session." };
-  },
-  "PUT /api/whatsappsession/{id}": async ({ auth, params }) => {
-    await renewWhatsappQr(caller(auth), params.id);
-    return { message: "Starting session." };
-  },
-  "DELETE /api/whatsappsession/{id}": async ({ auth, params }) => {
-    await disconnectWhatsappSession(caller(auth), params.id);
-    return { message: "Session disconnected." };
-  },
+  "POST /api/whatsappsession/{id}": answering("Starting session.", ({ auth, params }) => startWhatsappSession(caller(auth), params.id)),
+  "PUT /api/whatsappsession/{id}": answering("Starting session.", ({ auth, params }) => renewWhatsappQr(caller(auth), params.id)),
+  "DELETE /api/whatsappsession/{id}": answering("Session disconnected.", ({ auth, params }) => disconnectWhatsappSession(caller(auth), params.id)),
 });

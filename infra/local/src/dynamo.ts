@@ -23,15 +23,17 @@ export function javaProblem(): string | null {
 export interface DynamoHandle {
   endpoint: string;
   port: number;
+  /** The Java process's pid (CPU accounting in the bench). */
+  pid?: number;
   stop(): Promise<void>;
 }
 
 /**
  * Starts DynamoDB Local on `port` (free one when omitted), persisted under `dataDir` or in memory, and
- * resolves once it answers `ListTables`. Throws with the Java hint when Java is missing.
+ * resolves once it answers `ListTables` (within `startLimitMs`, default 120 s: Java's start takes seconds on a quiet
+ * machine and over 30 s on a loaded one). Throws with the Java hint when Java is missing.
  */
-
-export async function startDynamo(opts: { port?: number; dataDir?: string } = {}): Promise<DynamoHandle> {
+export async function startDynamo(opts: { port?: number; dataDir?: string; startLimitMs?: number } = {}): Promise<DynamoHandle> {
   const problem = javaProblem();
   if (problem) throw new Error(problem);
   const port = opts.port ?? (await freePort());
@@ -48,14 +50,13 @@ export async function startDynamo(opts: { port?: number; dataDir?: string } = {}
   const endpoint = `http://127.0.0.1:${port}`;
   const client = new DynamoDBClient({ endpoint, region: "us-east-1", credentials: { accessKeyId: "local", secretAccessKey: "local" }, maxAttempts: 1 });
   const started = Date.now();
-  const DYNAMO_START_LIMIT_MS = 120_000;
+  const DYNAMO_START_LIMIT_MS = opts.startLimitMs ?? 120_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`DynamoDB Local exited (${child.exitCode}): ${stderr.slice(-500)}`);
     try {
       await client.send(new ListTablesCommand({}));
       break;
     } catch {
-      // Java's start takes seconds on a quiet machine and over 30 s on a loaded one (two cores shared by many runs).
       if (Date.now() - started > DYNAMO_START_LIMIT_MS) {
         child.kill("SIGKILL");
         throw new Error(`DynamoDB Local did not start in ${DYNAMO_START_LIMIT_MS / 1000} s: ${stderr.slice(-500)}`);
@@ -67,6 +68,7 @@ export async function startDynamo(opts: { port?: number; dataDir?: string } = {}
   return {
     endpoint,
     port,
+    pid: child.pid,
     stop: () =>
       new Promise<void>((resolve) => {
         if (child.exitCode !== null) return resolve();

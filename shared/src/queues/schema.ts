@@ -32,6 +32,16 @@ export const DEFAULT_SCHEDULES: QueueSchedule[] = [
   { weekday: "Domingo", weekdayEn: "sunday", startTime: "00:00", endTime: "00:00" },
 ];
 
+/**
+ * A media file attached to a queue or a queue option (administration.md §3 mediaPath, mediaName): its S3 key and file
+ * name, and its bytes and MIME type as uploaded (absent on media that predates them: read from S3 then).
+ */
+export const attachedMedia = {
+  mediaPath: z.string().nullable().default(null),
+  mediaName: z.string().nullable().default(null),
+  mediaSize: z.number().int().nullable().optional(),
+  mediaMime: z.string().nullable().optional(),
+};
 export const QueueItem = z.object({
   id: z.number().int(),
   companyId: z.number().int(),
@@ -43,12 +53,8 @@ export const QueueItem = z.object({
   integrationId: z.number().int().nullable().default(null),
   promptId: z.number().int().nullable().default(null),
   schedules: z.array(QueueSchedule).default([]),
-  /** S3 key of the queue's media under `media/<cid>/queues/` (sent with its greeting), and the file's name. */
-  mediaPath: z.string().nullable().default(null),
-  mediaName: z.string().nullable().default(null),
-  /** The media's bytes and MIME type as uploaded (absent on options whose media predates them: read from S3 then). */
-  mediaSize: z.number().int().nullable().optional(),
-  mediaMime: z.string().nullable().optional(),
+  /** The queue's media under `media/<cid>/queues/`, sent with its greeting. */
+  ...attachedMedia,
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -1,9 +1,7 @@
 /** The three languages stay complete: same keys as Portuguese, every error code translated, spec texts verbatim. */
 import { describe, expect, it } from "vitest";
 import { ERROR_CODES } from "@atende/shared/errors";
-import { en } from "./en.ts";
-import { es } from "./es.ts";
-import { pt } from "./pt.ts";
+import { en, es, pt } from "./texts.ts";
 
 function leaves(o: unknown, prefix = ""): string[] {
   if (typeof o !== "object" || o === null) return [prefix];

@@ -6,8 +6,8 @@
  * version. The drawer is open by default above 1200 px and is a temporary overlay below 600 px.
  */
 import { can } from "@atende/shared/access/permissions";
-import { ExternalLink, Menu, Moon, Sun } from "lucide-react";
-import { Badge, Button, Flex, SelectField, Text, View } from "@aws-amplify/ui-react";
+import { ExternalLink, Menu, } from "lucide-react";
+import { Badge, Button, Flex, Text, View } from "@aws-amplify/ui-react";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -18,14 +18,13 @@ import { clearSession, useSession, type SessionUser } from "../api/session.ts";
 import { mayAccess } from "../features/access.tsx";
 import { features } from "../features/registry.tsx";
 import type { Feature, MenuGroup } from "../features/types.ts";
-import { LANGUAGES, setLanguage, type Language } from "../i18n/index.ts";
 import { realtime } from "../realtime/socket.ts";
 import { formatDate } from "../ui/format.ts";
-import { useColorMode } from "../ui/theme.tsx";
 import { RefreshIcon, UserIcon } from "./icons.tsx";
 import { NotificationsPopover } from "./NotificationsPopover.tsx";
 import { ProfileDialog } from "./ProfileDialog.tsx";
 import { ServiceBanner } from "./ServiceBanner.tsx";
+import { LanguageSelect, ThemeToggle } from "./ShellTools.tsx";
 import "./topbar.css";
 import { VolumeControl } from "./VolumeControl.tsx";
 
@@ -60,8 +59,7 @@ export async function logout(): Promise<void> {
 export function AppShell() {
   const session = useSession()!;
   const user = session.user;
-  const { t, i18n } = useTranslation();
-  const { mode, toggle } = useColorMode();
+  const { t } = useTranslation();
   const qc = useQueryClient();
   const width = useWidth();
   const temporary = width < 600;
@@ -113,29 +111,8 @@ export function AppShell() {
           )}
         </div>
         <Flex alignItems="center" gap="0.5rem" className="topbar-actions">
-          <SelectField
-            label={t("shell.language")}
-            labelHidden
-            size="small"
-            value={i18n.language}
-            onChange={(e) => setLanguage(e.target.value as Language)}
-            data-testid="language-select"
-          >
-            {LANGUAGES.map((l) => (
-              <option key={l} value={l}>
-                {temporary ? l.toUpperCase() : t(`languages.${l}`)}
-              </option>
-            ))}
-          </SelectField>
-          <Button
-            variation="link"
-            className="icon-button"
-            onClick={toggle}
-            aria-label={mode === "dark" ? t("shell.themeToLight") : t("shell.themeToDark")}
-            title={mode === "dark" ? t("shell.themeToLight") : t("shell.themeToDark")}
-          >
-            {mode === "dark" ? <Sun size={18} aria-hidden="true" /> : <Moon size={18} aria-hidden="true" />}
-          </Button>
+          <LanguageSelect short={temporary} />
+          <ThemeToggle />
           <button
             type="button"
             className="topbar-icon"

@@ -70,6 +70,16 @@ export type ContextOf<K extends OperationId> = RequestContext<
 export type Impl<K extends OperationId> = (ctx: ContextOf<K>) => Promise<z.input<Manifest[K]["response"]> | Reply>;
 
 /** The implementations an area must give: exactly its manifest operations. */
+/**
+ * A route that runs `work` and answers `{ message }` (the spec's delete responses, e.g. `{"message": "Queue deleted"}`).
+ */
+export function answering<C>(message: string, work: (ctx: C) => Promise<unknown>): (ctx: C) => Promise<{ message: string }> {
+  return async (ctx) => {
+    await work(ctx);
+    return { message };
+  };
+}
+
 export type AreaImpls<A extends Area> = { [K in OperationId as Manifest[K]["area"] extends A ? K : never]: Impl<K> };
 
 function parseCookies(event: HttpEvent): Record<string, string> {

@@ -4,6 +4,7 @@
  * `option` is what the customer types to pick it ("1", "2", ...); siblings are shown ordered by `option`.
  */
 import { z } from "zod";
+import { attachedMedia } from "../schema.ts";
 
 export const QueueOptionItem = z.object({
   id: z.number().int(),
@@ -13,12 +14,8 @@ export const QueueOptionItem = z.object({
   title: z.string(),
   message: z.string().default(""),
   option: z.string(),
-  /** S3 key of the option's media under `media/<cid>/`, sent with the message when the option is reached. */
-  mediaPath: z.string().nullable().default(null),
-  mediaName: z.string().nullable().default(null),
-  /** The media's bytes and MIME type as uploaded (absent on options whose media predates them: read from S3 then). */
-  mediaSize: z.number().int().nullable().optional(),
-  mediaMime: z.string().nullable().optional(),
+  /** The option's media under `media/<cid>/`, sent with the message when the option is reached. */
+  ...attachedMedia,
   createdAt: z.string(),
   updatedAt: z.string(),
 });

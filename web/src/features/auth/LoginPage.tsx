@@ -1,13 +1,5 @@
-/**
- * /login (attendance.md §2, §5): email and password; errors as translated toasts (wrong password, expired
- * subscription 'Opss! Sua assinatura venceu {date}. …', too many attempts); the due-date warning
- * 'Sua assinatura vence em N dia(s)' after a successful login. The links 'Esqueceu sua senha?' (/forgetpsw) and
- * 'Cadastre-se!' (/signup) follow `loginLinks` (`links.ts`): each needs its public page in the registry (issue 10 §4:
- * until then it would land back on /login), and 'Cadastre-se!' also the platform's `viewregister` and `allowregister`
- * (read without a token from `GET /api/settings/{key}`, only once a sign-up page exists).
- */
-import { Moon, Sun } from "lucide-react";
-import { Button, Card, Flex, Heading, Link as ALink, PasswordField, SelectField, Text, TextField } from "@aws-amplify/ui-react";
+
+import { Button, Card, Flex, Heading, Link as ALink, PasswordField, Text, TextField } from "@aws-amplify/ui-react";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -15,10 +7,9 @@ import { Link, useNavigate } from "react-router-dom";
 import { call } from "../../api/operations.ts";
 import { errorMessage } from "../../api/errors.ts";
 import { setSession } from "../../api/session.ts";
-import { LANGUAGES, setLanguage, type Language } from "../../i18n/index.ts";
 import { features } from "../registry.tsx";
-import { useColorMode } from "../../ui/theme.tsx";
 import { useToast } from "../../ui/Toast.tsx";
+import { LanguageSelect, ThemeToggle } from "../../layout/ShellTools.tsx";
 import { loginLinks } from "./links.ts";
 
 /** True when a feature registers the public page `path` (sign-up and password reset are not built yet). */
@@ -35,10 +26,9 @@ function useRegisterSettings(signupPage: boolean) {
 export function LoginPage() {
   const pages = { forgetpsw: hasPublicPage("/forgetpsw"), signup: hasPublicPage("/signup") };
   const { forgot, signup } = loginLinks(pages, useRegisterSettings(pages.signup));
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const toast = useToast();
   const navigate = useNavigate();
-  const { mode, toggle } = useColorMode();
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [busy, setBusy] = useState(false);
@@ -60,21 +50,8 @@ export function LoginPage() {
   return (
     <div className="login-page">
       <Flex className="login-tools" gap="0.5rem" alignItems="center">
-        <SelectField label={t("shell.language")} labelHidden size="small" value={i18n.language} onChange={(e) => setLanguage(e.target.value as Language)}>
-          {LANGUAGES.map((l) => (
-            <option key={l} value={l}>
-              {t(`languages.${l}`)}
-            </option>
-          ))}
-        </SelectField>
-        <Button
-          variation="link"
-          className="icon-button"
-          onClick={toggle}
-          aria-label={mode === "dark" ? t("shell.themeToLight") : t("shell.themeToDark")}
-        >
-          {mode === "dark" ? <Sun size={18} aria-hidden="true" /> : <Moon size={18} aria-hidden="true" />}
-        </Button>
+        <LanguageSelect />
+        <ThemeToggle />
       </Flex>
       <Card variation="elevated" className="login-card">
         <form

@@ -8,7 +8,7 @@
  */
 import { Flex, SelectField, SwitchField, TextAreaField, TextField } from "@aws-amplify/ui-react";
 import { useTranslation } from "react-i18next";
-import { CrudDialog, rules } from "../../ui/kit/index.ts";
+import { CrudDialog, type RecordDialogProps, rules } from "../../ui/kit/index.ts";
 import { useQueues } from "../queues/api.ts";
 import { QueueChecklist } from "../queues/QueueChecklist.tsx";
 import { useWhatsappMutations, type Whatsapp } from "./api.ts";
@@ -39,7 +39,8 @@ const schema = z.object({
   if (v.queueIds.length > 1 && !v.greetingMessage.trim()) ctx.addIssue({ code: "custom", path: ["greetingMessage"], message: "errors.ERR_WAPP_GREETING_REQUIRED" });
 });
 
-export function ConnectionDialog({ open, whatsapp: w, onClose }: { open: boolean; whatsapp: Whatsapp | null; onClose: () => void }) {
+export function ConnectionDialog(props: RecordDialogProps<Whatsapp>) {
+  const w = props.record;
   const { t } = useTranslation();
   const queues = useQueues();
   const { save } = useWhatsappMutations();
@@ -47,9 +48,7 @@ export function ConnectionDialog({ open, whatsapp: w, onClose }: { open: boolean
     <CrudDialog
       ns="connections"
       entity="connection"
-      record={w}
-      open={open}
-      onClose={onClose}
+      {...props}
       width="40rem"
       schema={schema}
       initial={() => ({

@@ -116,7 +116,7 @@ export function ConnectionsPage() {
         { label: t("connections.default"), className: "hide-narrow", cell: (w) => (w.isDefault ? <Check size={16} role="img" aria-label={t("connections.default")} /> : "") },
       ]}
     >
-      <ConnectionDialog open={page.open} whatsapp={page.record} onClose={page.close} />
+      <ConnectionDialog open={page.open} record={page.record} onClose={page.close} />
       <QrDialog whatsappId={qrFor} onClose={() => setQrFor(null)} />
       <ConfirmDialog
         open={!!disconnecting}

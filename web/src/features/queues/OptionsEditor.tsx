@@ -13,7 +13,7 @@ import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorMessage } from "../../api/errors.ts";
 import { useToast } from "../../ui/Toast.tsx";
-import { DeleteIcon, IconAction, useDeleteConfirm } from "../../ui/kit/index.ts";
+import { DeleteIcon, HiddenFileInput, IconAction, useDeleteConfirm } from "../../ui/kit/index.ts";
 import { useOptionMutations, useQueueOptions } from "./api.ts";
 import type { QueueOption } from "./types.ts";
 
@@ -166,16 +166,7 @@ function OptionNode(p: { node: QueueOption; m: Mutations; ask: (o: QueueOption) 
           onBlur={() => message !== n.message && void save({ message })}
           data-testid="option-message"
         />
-        <input
-          ref={fileRef}
-          type="file"
-          hidden
-          onChange={(e) => {
-            const file = e.target.files?.[0];
-            e.target.value = "";
-            if (file) void run(() => p.m.upload.mutateAsync({ id: n.id, file }));
-          }}
-        />
+        <HiddenFileInput inputRef={fileRef} onFiles={([file]) => void run(() => p.m.upload.mutateAsync({ id: n.id, file }))} />
         {n.mediaName && (
           <Flex alignItems="center" gap="0.5rem" className="option-media">
             <AttachIcon />

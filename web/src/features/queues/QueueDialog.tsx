@@ -15,7 +15,7 @@ import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorMessage } from "../../api/errors.ts";
 import { useToast } from "../../ui/Toast.tsx";
-import { ColorField, FormDialog, randomColor, rules } from "../../ui/kit/index.ts";
+import { ColorField, FormDialog, HiddenFileInput, randomColor, rules } from "../../ui/kit/index.ts";
 import { useSetting } from "../settings/api.ts";
 import { useQueueMedia, useQueueMutations, useQueues } from "./api.ts";
 import { OptionsEditor } from "./OptionsEditor.tsx";
@@ -187,16 +187,7 @@ function QueueMedia({ queueId }: { queueId: number }) {
           {t("queues.attach")}
         </Button>
       )}
-      <input
-        ref={fileRef}
-        type="file"
-        hidden
-        onChange={(e) => {
-          const file = e.target.files?.[0];
-          e.target.value = "";
-          if (file) void run(() => upload.mutateAsync({ id: queueId, file }), t("queues.mediaSaved"));
-        }}
-      />
+      <HiddenFileInput inputRef={fileRef} onFiles={([file]) => void run(() => upload.mutateAsync({ id: queueId, file }), t("queues.mediaSaved"))} />
     </Flex>
   );
 }

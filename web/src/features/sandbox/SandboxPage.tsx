@@ -20,6 +20,7 @@ import { useToast } from "../../ui/Toast.tsx";
 import { FormDialog, rules } from "../../ui/kit/index.ts";
 import { formatPhone, timeOf } from "../tickets/format.ts";
 import { WhatsappText } from "../tickets/WhatsappText.tsx";
+import { HiddenFileInput } from "../../ui/kit/FileInput.tsx";
 import "./sandbox.css";
 import { fileToBase64, simEdit, simReceipts, simRevoke, simScan, simSend, simState, simThread, type SimInboundBody, type ThreadMessage } from "./api.ts";
 
@@ -368,18 +369,7 @@ function Phone({ wid, business, number, name }: { wid: number; business?: string
         <button type="button" className="icon-btn" onClick={() => fileRef.current?.click()} aria-label={t("sandbox.attach")} disabled={busy}>
           <Paperclip size={18} aria-hidden="true" />
         </button>
-        <input
-          ref={fileRef}
-          type="file"
-          hidden
-          data-testid="phone-file"
-          accept="image/*,audio/*,video/*,application/pdf,.txt,.doc,.docx,.xls,.xlsx"
-          onChange={(e) => {
-            const f = e.target.files?.[0];
-            e.target.value = "";
-            if (f) void sendFile(f);
-          }}
-        />
+        <HiddenFileInput inputRef={fileRef} testId="phone-file" accept="image/*,audio/*,video/*,application/pdf,.txt,.doc,.docx,.xls,.xlsx" onFiles={([f]) => void sendFile(f)} />
         <button type="button" className="icon-btn" onClick={sendLocation} aria-label={t("sandbox.location")} disabled={busy}>
           <MapPin size={18} aria-hidden="true" />
         </button>

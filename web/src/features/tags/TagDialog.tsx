@@ -7,7 +7,7 @@
 import { SwitchField, TextField } from "@aws-amplify/ui-react";
 import { useTranslation } from "react-i18next";
 import { useSession } from "../../api/session.ts";
-import { ColorField, CrudDialog, randomColor, rules } from "../../ui/kit/index.ts";
+import { ColorField, CrudDialog, randomColor, type RecordDialogProps, rules } from "../../ui/kit/index.ts";
 import { mayAccess } from "../access.tsx";
 import type { Access } from "../types.ts";
 import { useTagMutations } from "./api.ts";
@@ -23,7 +23,8 @@ const schema = z.object({
   kanban: z.boolean(),
 });
 
-export function TagDialog({ open, tag, onClose }: { open: boolean; tag: Tag | null; onClose: () => void }) {
+export function TagDialog(props: RecordDialogProps<Tag>) {
+  const tag = props.record;
   const { t } = useTranslation();
   const me = useSession()!.user;
   const { save } = useTagMutations();
@@ -32,9 +33,7 @@ export function TagDialog({ open, tag, onClose }: { open: boolean; tag: Tag | nu
     <CrudDialog
       ns="tags"
       entity="tag"
-      record={tag}
-      open={open}
-      onClose={onClose}
+      {...props}
       width="26rem"
       schema={schema}
       initial={() => ({ name: tag?.name ?? "", color: tag?.color ?? randomColor(), kanban: !!tag?.kanban })}

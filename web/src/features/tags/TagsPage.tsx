@@ -12,21 +12,19 @@ import type { Tag } from "./types.ts";
 
 export function TagsPage() {
   const { t } = useTranslation();
-  const { search, list, page } = useCrudList<Tag, "tags">("tags", useTagPages, "tags", useTagMutations().remove, 1);
+  const crud = useCrudList<Tag, "tags">("tags", useTagPages, "tags", useTagMutations().remove, 1);
   return (
     <CrudListPage
       ns="tags"
       entity="tag"
-      page={page}
-      search={search}
-      list={list}
+      {...crud}
       columns={[
         { label: t("tags.name"), cell: (tag) => <TagChip tag={tag} /> },
         { label: t("tags.kanban"), className: "hide-narrow", cell: (tag) => (tag.kanban ? t("tags.yes") : t("tags.no")) },
         { label: t("tags.ticketsCount"), className: "col-count", testId: "tag-tickets-count", cell: (tag) => tag.ticketsCount ?? 0 },
       ]}
     >
-      <TagDialog open={page.open} tag={page.record} onClose={page.close} />
+      <TagDialog open={crud.page.open} record={crud.page.record} onClose={crud.page.close} />
     </CrudListPage>
   );
 }

@@ -14,6 +14,7 @@ import { uploadMedia, useSendText } from "./api.ts";
 import { upsertMessage } from "./cache.ts";
 import { EmojiPickerLazy } from "./EmojiPickerLazy.tsx";
 import type { Message } from "./types.ts";
+import { HiddenFileInput } from "../../ui/kit/FileInput.tsx";
 
 /** Recorded audio below this size is discarded (attendance.md §9), in bytes. */
 export const MIN_AUDIO_BYTES = 10_000;
@@ -193,17 +194,7 @@ export function Composer({ ticketId, enabled, replyTo, onCancelReply }: { ticket
         <button type="button" className="icon-btn" aria-label={t("tickets.composer.attach")} onClick={() => fileInput.current?.click()}>
           <Paperclip size={22} aria-hidden="true" />
         </button>
-        <input
-          ref={fileInput}
-          type="file"
-          multiple
-          hidden
-          data-testid="file-input"
-          onChange={(e) => {
-            setFiles(Array.from(e.target.files ?? []));
-            e.target.value = "";
-          }}
-        />
+        <HiddenFileInput inputRef={fileInput} multiple testId="file-input" onFiles={setFiles} />
         <label className="sign-toggle">
           <input type="checkbox" checked={sign} onChange={toggleSign} />
           <span className="sign-text">{t("tickets.composer.sign")}</span>

@@ -11,14 +11,12 @@ import { UserDialog } from "./UserDialog.tsx";
 
 export function UsersPage() {
   const { t } = useTranslation();
-  const { search, list, page } = useCrudList<User, "users">("users", useUsersPages, "users", useUserMutations().remove);
+  const crud = useCrudList<User, "users">("users", useUsersPages, "users", useUserMutations().remove);
   return (
     <CrudListPage
       ns="users"
       entity="user"
-      page={page}
-      search={search}
-      list={list}
+      {...crud}
       columns={[
         { label: t("users.id"), className: "col-id", cell: (u) => u.id },
         {
@@ -43,7 +41,7 @@ export function UsersPage() {
         { label: t("users.profile"), cell: (u) => t(`users.profiles.${u.profile}`, { defaultValue: u.profile }) },
       ]}
     >
-      <UserDialog open={page.open} user={page.record} onClose={page.close} />
+      <UserDialog open={crud.page.open} user={crud.page.record} onClose={crud.page.close} />
     </CrudListPage>
   );
 }

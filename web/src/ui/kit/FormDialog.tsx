@@ -170,6 +170,13 @@ export function FormDialog<S extends z.ZodType<unknown, Values>>(p: FormDialogPr
   );
 }
 
+/** What a page hands its add/edit dialog: open or not, the record being edited (null to add), and how to close. */
+export interface RecordDialogProps<T> {
+  open: boolean;
+  record: T | null;
+  onClose: () => void;
+}
+
 /**
  * A feature's add/edit dialog on the form dialog: the title `{ns}.editTitle` (with a `record`) or `{ns}.addTitle`, the
  * success toast `{ns}.saved` and the save button's test id `save-{entity}`.
