@@ -8,41 +8,16 @@ import { createContext, useCallback, useContext, useEffect, useMemo, useState, t
 export type ColorMode = "light" | "dark";
 const STORAGE_KEY = "theme";
 
+/** The green scale from light to dark; dark mode reads it the other way round (60 is a lighter green there). */
+const GREENS = { 10: "#e8f5e9", 20: "#c8e6c9", 40: "#81c784", 60: "#43a047", 80: "#2e7d32", 90: "#1b5e20", 100: "#0d3d12" };
+const DARK_GREENS = { 10: "#0d3d12", 20: "#1b5e20", 40: "#2e7d32", 60: "#66bb6a", 80: "#81c784", 90: "#a5d6a7", 100: "#e8f5e9" };
+const tokensOf = (scale: Record<number, string>) => Object.fromEntries(Object.entries(scale).map(([k, value]) => [k, { value }]));
+
 /** The custom theme: primary = green, plus Amplify's default dark-mode override. */
 export const theme = createTheme({
   name: "atende",
-  tokens: {
-    colors: {
-      primary: {
-        10: { value: "#e8f5e9" },
-        20: { value: "#c8e6c9" },
-        40: { value: "#81c784" },
-        60: { value: "#43a047" },
-        80: { value: "#2e7d32" },
-        90: { value: "#1b5e20" },
-        100: { value: "#0d3d12" },
-      },
-    },
-  },
-  overrides: [
-    defaultDarkModeOverride,
-    {
-      colorMode: "dark",
-      tokens: {
-        colors: {
-          primary: {
-            10: { value: "#0d3d12" },
-            20: { value: "#1b5e20" },
-            40: { value: "#2e7d32" },
-            60: { value: "#66bb6a" },
-            80: { value: "#81c784" },
-            90: { value: "#a5d6a7" },
-            100: { value: "#e8f5e9" },
-          },
-        },
-      },
-    },
-  ],
+  tokens: { colors: { primary: tokensOf(GREENS) } },
+  overrides: [defaultDarkModeOverride, { colorMode: "dark", tokens: { colors: { primary: tokensOf(DARK_GREENS) } } }],
 });
 
 function initialMode(): ColorMode {

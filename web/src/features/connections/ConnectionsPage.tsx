@@ -9,9 +9,8 @@ import { Check } from "lucide-react";
 import { Button, Loader } from "@aws-amplify/ui-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { errorMessage } from "../../api/errors.ts";
 import { ConfirmDialog } from "../../ui/ConfirmDialog.tsx";
-import { CrudListPage, fromArray, useCrudPage } from "../../ui/kit/index.ts";
+import { CrudListPage, fromArray, useAction, useCrudPage } from "../../ui/kit/index.ts";
 import { useToast } from "../../ui/Toast.tsx";
 import { formatPhone, shortDateTime } from "../tickets/format.ts";
 import { sessionActions, useWhatsappMutations, useWhatsapps, type Whatsapp } from "./api.ts";
@@ -40,13 +39,7 @@ export function ConnectionsPage() {
   const [qrFor, setQrFor] = useState<number | null>(null);
   const [disconnecting, setDisconnecting] = useState<Whatsapp | null>(null);
 
-  const run = async (fn: () => Promise<unknown>) => {
-    try {
-      await fn();
-    } catch (e) {
-      toast.error(errorMessage(e, t));
-    }
-  };
+  const { run } = useAction();
 
   const sessionButtons = (w: Whatsapp) => {
     switch (w.status) {

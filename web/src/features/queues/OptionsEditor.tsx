@@ -13,7 +13,7 @@ import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorMessage } from "../../api/errors.ts";
 import { useToast } from "../../ui/Toast.tsx";
-import { DeleteIcon, HiddenFileInput, IconAction, useDeleteConfirm } from "../../ui/kit/index.ts";
+import { DeleteIcon, HiddenFileInput, IconAction, useAction, useDeleteConfirm } from "../../ui/kit/index.ts";
 import { useOptionMutations, useQueueOptions } from "./api.ts";
 import type { QueueOption } from "./types.ts";
 
@@ -105,13 +105,7 @@ function OptionNode(p: { node: QueueOption; m: Mutations; ask: (o: QueueOption) 
       toast.error(errorMessage(e, t));
     }
   };
-  const run = async (f: () => Promise<unknown>) => {
-    try {
-      await f();
-    } catch (e) {
-      toast.error(errorMessage(e, t));
-    }
-  };
+  const { run } = useAction();
   return (
     <li ref={setNodeRef} className={`option-node${isDragging ? " dragging" : ""}`} style={{ transform: CSS.Transform.toString(transform), transition }} data-testid="option-node" data-option-title={n.title}>
       <div className="option-card">

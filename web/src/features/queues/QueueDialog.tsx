@@ -13,9 +13,8 @@ import { Button, Flex, SelectField, Tabs, Text, TextAreaField, TextField } from 
 import { DEFAULT_SCHEDULES } from "@atende/shared/queues/schema";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { errorMessage } from "../../api/errors.ts";
 import { useToast } from "../../ui/Toast.tsx";
-import { ColorField, FormDialog, HiddenFileInput, randomColor, rules } from "../../ui/kit/index.ts";
+import { ColorField, FormDialog, HiddenFileInput, randomColor, rules, useAction } from "../../ui/kit/index.ts";
 import { useSetting } from "../settings/api.ts";
 import { useQueueMedia, useQueueMutations, useQueues } from "./api.ts";
 import { OptionsEditor } from "./OptionsEditor.tsx";
@@ -156,18 +155,10 @@ export function QueueDialog({ open, queue, onClose }: { open: boolean; queue: Qu
 /** The saved queue's media: its file name with a remove button, or a file picker (uploaded at once). */
 function QueueMedia({ queueId }: { queueId: number }) {
   const { t } = useTranslation();
-  const toast = useToast();
   const queue = useQueues().data?.find((q) => q.id === queueId);
   const { upload, remove } = useQueueMedia();
   const fileRef = useRef<HTMLInputElement>(null);
-  const run = async (f: () => Promise<unknown>, ok?: string) => {
-    try {
-      await f();
-      if (ok) toast.success(ok);
-    } catch (e) {
-      toast.error(errorMessage(e, t));
-    }
-  };
+  const { run } = useAction();
   return (
     <Flex alignItems="center" gap="0.75rem" wrap="wrap">
       <Text fontWeight="bold" fontSize="small">

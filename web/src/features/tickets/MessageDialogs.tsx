@@ -13,6 +13,7 @@ import { errorMessage } from "../../api/errors.ts";
 import { call } from "../../api/operations.ts";
 import { Dialog } from "../../ui/Dialog.tsx";
 import { useToast } from "../../ui/Toast.tsx";
+import { useAction } from "../../ui/kit/useAction.ts";
 import { messageActions } from "./api.ts";
 import { upsertMessage } from "./cache.ts";
 import { savedSign } from "./Composer.tsx";
@@ -33,24 +34,15 @@ export function editableText(body: string): string {
 
 export function EditMessageDialog({ message, onClose }: { message: Message | null; onClose: () => void }) {
   const { t } = useTranslation();
-  const toast = useToast();
   const qc = useQueryClient();
   const [text, setText] = useState("");
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useAction({ durationMs: 2000 });
   useEffect(() => {
     if (message) setText(editableText(message.body));
   }, [message]);
   const save = async () => {
     if (!message || !text.trim() || busy) return;
-    setBusy(true);
-    try {
-      upsertMessage(qc, await messageActions.edit(message.id, text.trim()));
-      onClose();
-    } catch (e) {
-      toast.error(errorMessage(e, t), { durationMs: 2000 });
-    } finally {
-      setBusy(false);
-    }
+    if (await run(async () => upsertMessage(qc, await messageActions.edit(message.id, text.trim())))) onClose();
   };
   return (
     <Dialog
@@ -93,26 +85,20 @@ export function ForwardDialog(props: { open: boolean; messages: Message[]; onClo
   const toast = useToast();
   const [to, setTo] = useState<Contact | null>(null);
   const [sign, setSign] = useState(savedSign);
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useAction({ durationMs: 2000 });
   const forward = async () => {
     if (!props.messages.length) {
       toast.error(t("tickets.messages.forwardNone"), { durationMs: 2000 });
       return;
     }
     if (!to) return;
-    setBusy(true);
-    try {
+    const sent = await run(async () => {
       for (const [i, m] of props.messages.entries()) {
         if (i > 0) await new Promise((r) => setTimeout(r, FORWARD_PAUSE_MS));
         await messageActions.forward(m.id, to.id, sign);
       }
-      toast.success(t("tickets.messages.forwarded_ok"), { durationMs: 2000 });
-      props.onDone();
-    } catch (e) {
-      toast.error(errorMessage(e, t), { durationMs: 2000 });
-    } finally {
-      setBusy(false);
-    }
+    }, t("tickets.messages.forwarded_ok"));
+    if (sent) props.onDone();
   };
   return (
     <Dialog

@@ -11,5 +11,6 @@ export { ChatIcon, DeleteIcon, EditIcon } from "./icons.tsx";
 export { fromArray, fromPages, ListPage, NEAR_BOTTOM_PX, SEARCH_DEBOUNCE_MS, useListSearch, type ListQuery, type ListSearch } from "./ListPage.tsx";
 export { IconAction, RowActions, useCrudPage, useDeleteConfirm, type CrudPage } from "./RowActions.tsx";
 export { HiddenFileInput } from "./FileInput.tsx";
+export { useAction } from "./useAction.ts";
 export { CrudListPage, useCrudList, type Column, type CrudListPageProps } from "./CrudListPage.tsx";
 export * as rules from "./schema.ts";
