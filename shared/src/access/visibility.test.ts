@@ -7,8 +7,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { makeCompany } from "../../../test/helpers.ts";
 import { AUTH_CACHE_MS, authenticate } from "../auth/tokens.ts";
 import { settleDeferred } from "../events/index.ts";
+import { putSetting } from "../settings/repository.ts";
 import { updateSetting } from "../settings/service.ts";
-import { setSetting } from "../tickets/fixtures.testkit.ts";
 import { visibilityFor } from "./visibility.ts";
 
 afterEach(() => vi.useRealTimers());
@@ -21,7 +21,7 @@ describe("visibilityFor", () => {
     expect(await visibilityFor(agent, companyId)).toEqual({ viewclosed: "disabled", viewgroups: "disabled" });
 
     // A write behind the service's back (no event) is seen once the short cache has run out.
-    await setSetting(companyId, "viewgroups", "enabled");
+    await putSetting({ companyId, key: "viewgroups", value: "enabled", updatedAt: new Date().toISOString() });
     expect((await visibilityFor(agent, companyId))?.viewgroups).toBe("disabled");
     vi.setSystemTime(Date.now() + AUTH_CACHE_MS + 1);
     expect((await visibilityFor(agent, companyId))?.viewgroups).toBe("enabled");
