@@ -204,24 +204,11 @@ export const search: Search = {
       // against every token on the item itself, then the candidate tickets in one BatchGet. Two requests per round,
       // however many contacts match.
       const pk = keys.searchTicketGramPK(companyId, plan.gram);
-      let start: Key | undefined;
-      if (raw.k !== undefined) {
-        if (!raw.k || typeof raw.k !== "object" || raw.k.PK !== pk || typeof raw.k.SK !== "string") throw new AppError("ERR_INVALID_CURSOR", 400);
-        start = { PK: raw.k.PK, SK: raw.k.SK };
-      }
+      let start = cursorIn(raw.k, pk);
       for (;;) {
         if (rounds >= MAX_ROUNDS) return done({ p: "c", k: start });
-        const page = await ddb().send(
-          new QueryCommand({
-            TableName: tableName(),
-            KeyConditionExpression: "PK = :pk",
-            ExpressionAttributeValues: { ":pk": pk },
-            ScanIndexForward: false,
-            // A first round sized to the page; later rounds (many candidates refused) read more at once.
-            Limit: rounds++ === 0 ? Math.max(opts.limit - out.length, 10) + 5 : 100,
-            ExclusiveStartKey: start,
-          }),
-        );
+        // A first round sized to the page; later rounds (many candidates refused) read more at once.
+        const page = await newestFirst(pk, rounds++ === 0 ? Math.max(opts.limit - out.length, 10) + 5 : 100, start);
         const hits = (page.Items ?? []).filter((it) => contactMatchesAll({ name: String(it.w ?? ""), number: String(it.d ?? "") }, plan.toks));
         const tickets = hits.length ? await batchGetTickets(companyId, hits.map((it) => Number(it.ticketId))) : new Map<number, TicketItem>();
         for (const it of hits) {
@@ -271,24 +258,11 @@ export const search: Search = {
 
     if (!word) return { tickets: out };
     const pk = keys.searchWordPK(companyId, word);
-    let start: Key | undefined;
-    if (raw.p === "m" && raw.k !== undefined) {
-      if (!raw.k || typeof raw.k !== "object" || raw.k.PK !== pk || typeof raw.k.SK !== "string") throw new AppError("ERR_INVALID_CURSOR", 400);
-      start = raw.k;
-    }
+    let start = raw.p === "m" ? cursorIn(raw.k, pk) : undefined;
     const others = toks.filter((t) => t.text !== word);
     for (;;) {
       if (rounds++ >= MAX_ROUNDS) return done({ p: "m", k: start });
-      const page = await ddb().send(
-        new QueryCommand({
-          TableName: tableName(),
-          KeyConditionExpression: "PK = :pk",
-          ExpressionAttributeValues: { ":pk": pk },
-          ScanIndexForward: false,
-          Limit: Math.max(opts.limit - out.length, 10),
-          ExclusiveStartKey: start,
-        }),
-      );
+      const page = await newestFirst(pk, Math.max(opts.limit - out.length, 10), start);
       const hits = (page.Items ?? []).filter((it) => Number(it.n) > 0);
       const ids = hits.map((it) => Number(it.ticketId));
       const tickets = await batchGetTickets(companyId, ids);
@@ -322,3 +296,18 @@ export const search: Search = {
 
 /** A ticket of `queryTicketIndex` as a plain ticket (its index position is not enumerable: nothing to strip). */
 const stripTicket = (t: TicketItem): TicketItem => t;
+
+/** A search cursor's start key, which must lie in partition `pk` (else `ERR_INVALID_CURSOR`, 400); undefined when absent. */
+function cursorIn(k: unknown, pk: string): Key | undefined {
+  if (k === undefined) return undefined;
+  const key = k as { PK?: unknown; SK?: unknown } | null;
+  if (!key || typeof key !== "object" || key.PK !== pk || typeof key.SK !== "string") throw new AppError("ERR_INVALID_CURSOR", 400);
+  return { PK: key.PK, SK: key.SK };
+}
+
+/** One page of index partition `pk`, newest first: up to `limit` items from `start`. */
+function newestFirst(pk: string, limit: number, start: Key | undefined) {
+  return ddb().send(
+    new QueryCommand({ TableName: tableName(), KeyConditionExpression: "PK = :pk", ExpressionAttributeValues: { ":pk": pk }, ScanIndexForward: false, Limit: limit, ExclusiveStartKey: start }),
+  );
+}
