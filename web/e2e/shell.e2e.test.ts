@@ -13,7 +13,7 @@ import { makeCompany, makeUser } from "../../test/helpers.ts";
 import { TEST_MS, useBrowserStack } from "./harness.ts";
 
 const e2e = useBrowserStack("shell");
-const { newPage, toast } = e2e;
+const { newPage, toast, until } = e2e;
 /** Fills the login form and submits it. */
 const login = e2e.submitLogin;
 
@@ -220,9 +220,34 @@ describe("web shell in the browser", () => {
     await newPassword.press("Enter");
     await dlg.getByText("Senha atual incorreta").waitFor();
     await dlg.getByLabel("Senha atual").fill(user.password);
+    // A slow answer: the server has already revoked the old token and closed the tab's socket, which reconnects
+    // (within 1 s) with the old token before the new one arrives. The tab waits for it instead of logging out.
+    let answered = 0;
+    await page.route(/\/api\/users\/\d+$/, async (route) => {
+      if (route.request().method() !== "PUT") return route.continue();
+      const res = await route.fetch();
+      await new Promise((r) => setTimeout(r, 2_500));
+      answered++;
+      await route.fulfill({ response: res });
+    });
+    // And the refusal of that reconnect's old token reaches the tab only after the new token did.
+    let refusedLate = 0;
+    await page.route(/\/api\/auth\/ws-ticket$/, async (route) => {
+      const res = await route.fetch();
+      if (res.status() === 401) {
+        await new Promise((r) => setTimeout(r, 4_000));
+        refusedLate++;
+      }
+      await route.fulfill({ response: res });
+    });
     await newPassword.press("Enter");
     await toast(page, "Usuário salvo com sucesso!").waitFor();
+    await until(async () => refusedLate > 0, "the late refusal of the old token");
+    await page.unroute(/\/api\/users\/\d+$/);
+    await page.unroute(/\/api\/auth\/ws-ticket$/);
+    expect(answered).toBe(1);
     await page.getByTestId("greeting").getByText("Olá Agente Novo", { exact: false }).waitFor();
+    expect(new URL(page.url()).pathname).toBe("/tickets");
 
     // The new password is the one that works now.
     const other = await newPage();

@@ -130,16 +130,40 @@ export function refreshSession(): Promise<Session | null> {
   return refreshing;
 }
 
+let rotation: Promise<unknown> | null = null;
+
+/**
+ * Runs `change`, a request that replaces this tab's session (a self password change answers with new tokens and
+ * revokes the old ones at once, closing the tab's socket). While it runs, a 401 or an expired-session answer to
+ * another request waits for it instead of logging out, then replays with the new token (see `apiRequest`).
+ * @returns what `change` returns; its error is rethrown unchanged.
+ */
+export async function rotatingSession<T>(change: () => Promise<T>): Promise<T> {
+  const run = change();
+  rotation = run;
+  try {
+    return await run;
+  } finally {
+    if (rotation === run) rotation = null;
+  }
+}
+
 /**
  * Calls the API (`path` relative to `/api`, e.g. `/users`) and returns the parsed JSON body (undefined when empty).
- * Applies the session rule: 403 `ERR_SESSION_EXPIRED` → one refresh and one replay; 401 → session cleared.
+ * Applies the session rule: 403 `ERR_SESSION_EXPIRED` → one refresh and one replay; 401 → session cleared. An answer
+ * to an older token than the current one (the session was replaced while the request was on its way, see
+ * `rotatingSession`) is replayed once with the current token instead.
  * @throws HttpError for any non-2xx answer (after the rule), or the network error.
  */
 export async function apiRequest<T = unknown>(method: Method, path: string, opts: RequestOptions = {}): Promise<T> {
+  const sentWith = getToken();
   try {
     return await send<T>(method, path, opts);
   } catch (e) {
     if (!(e instanceof HttpError) || opts.noSessionRule) throw e;
+    const refused = e.status === 401 || (e.status === 403 && e.code === "ERR_SESSION_EXPIRED");
+    if (refused && rotation) await rotation.catch(() => undefined);
+    if (refused && getToken() && getToken() !== sentWith) return send<T>(method, path, opts);
     if (e.status === 403 && e.code === "ERR_SESSION_EXPIRED") {
       const fresh = await refreshSession();
       if (!fresh) {

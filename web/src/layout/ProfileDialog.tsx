@@ -6,6 +6,7 @@
 import { Button, PasswordField, TextField } from "@aws-amplify/ui-react";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { rotatingSession } from "../api/client.ts";
 import { call } from "../api/operations.ts";
 import { reportSaveError } from "../api/errors.ts";
 import { setSession, updateSessionUser, useSession } from "../api/session.ts";
@@ -50,13 +51,17 @@ export function ProfileDialog({ open, onClose }: { open: boolean; onClose: () =>
     setBusy(true);
     try {
       const name = values.name.trim();
-      const res = await call("PUT /api/users/{id}", {
-        params: { id: session.user.id },
-        body: { name, ...(values.password ? { password: values.password, oldPassword: values.oldPassword } : {}) },
-      });
-      // A password change revokes the other sessions and hands this one new tokens.
-      if (res?.token) setSession({ token: res.token, user: { ...session.user, name } });
-      else updateSessionUser({ ...session.user, name });
+      const save = async () => {
+        const res = await call("PUT /api/users/{id}", {
+          params: { id: session.user.id },
+          body: { name, ...(values.password ? { password: values.password, oldPassword: values.oldPassword } : {}) },
+        });
+        // A password change revokes the other sessions and hands this one new tokens.
+        if (res?.token) setSession({ token: res.token, user: { ...session.user, name } });
+        else updateSessionUser({ ...session.user, name });
+      };
+      // Requests this tab sends meanwhile (the socket's reconnect among them) wait for the new token, not log out.
+      await (values.password ? rotatingSession(save) : save());
       toast.success(t("users.saved"));
       onClose();
     } catch (e) {

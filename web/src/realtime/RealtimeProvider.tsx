@@ -40,7 +40,9 @@ export function RealtimeProvider({ children }: { children: ReactNode }) {
         const s = getSession();
         if (s && !ending.current) dispatchRealtime(event, data, { queryClient: qc, session: s, endSessionElsewhere });
       },
-      onReconnect: () => void qc.invalidateQueries(),
+      // Whatever was read before the socket listened may have missed a frame: read it again (active queries refetch,
+      // the others are marked stale). Queries started after the open are not affected by the gap.
+      onOpen: () => void qc.invalidateQueries(),
     });
     return () => realtime.stop();
   }, [loggedIn, userId, qc, toast]);

@@ -5,8 +5,9 @@
  *
  * - Reconnects with exponential backoff (1 s doubling, cap 30 s) plus jitter, each time with a fresh token
  *   (the token is refreshed first when it expires within 30 s; a refused refresh clears the session).
- * - Re-sends the joins the app asked for (`join`) after every reconnect and calls `onReconnect` so the app
- *   refetches what it may have missed.
+ * - Re-sends the joins the app asked for (`join`) after every reconnect and calls `onOpen` after every open, the
+ *   first included, so the app refetches what it may have missed: a list fetched before the socket listened misses a
+ *   change made between its read and the socket's registration (another tab's new tag, say).
  * - Sends `{"action":"userStatus"}` every 300000 ms while open.
  * - Reports its state to `api/health.ts` (closed while it should be open → the shell's "reconnecting" banner).
  */
@@ -28,8 +29,8 @@ export interface InFrame {
 export interface RealtimeOptions {
   /** Called for every well-formed frame. */
   onFrame: (frame: InFrame) => void;
-  /** Called after a reconnect (not after the first connect). */
-  onReconnect?: () => void;
+  /** Called after every open; `reconnected` is false for the first one of a `start`. */
+  onOpen?: (reconnected: boolean) => void;
 }
 
 function tokenExpiresSoon(token: string): boolean {
@@ -139,7 +140,7 @@ class RealtimeClient {
       for (const f of this.joins.values()) this.send(f);
       if (this.statusTimer) clearInterval(this.statusTimer);
       this.statusTimer = setInterval(() => this.send({ action: "userStatus" }), USER_STATUS_INTERVAL_MS);
-      if (reconnected) this.opts?.onReconnect?.();
+      this.opts?.onOpen?.(reconnected);
     };
     ws.onmessage = (e) => {
       if (this.ws !== ws || typeof e.data !== "string") return;
