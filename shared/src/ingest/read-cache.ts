@@ -6,16 +6,19 @@
  * - the connection item (`whatsapp/repository.ts` `getWhatsappItem`) and the company's settings map, for
  *   `readCacheOptions.ttlMs` (10 s): the automation seam reads them for every customer message;
  * - resolved contacts, for a minute (`store.ts` `resolveContact`, which also says what keeps them fresh);
- * - which ticket is open for (connection, contact): only an id, always confirmed by reading the ticket itself
- *   (consistent), so a closed, moved or deleted ticket is never used (`store.ts`).
+ * - the ticket open for (connection, contact), as last read or written by this process with its revision `rev`
+ *   (`tickets/revision.ts`): a customer's text is stored with a transaction conditioned on that `rev`, so the copy is
+ *   used without a read and a ticket another process changed (closed, moved, read, retagged) is never used stale:
+ *   the condition fails, nothing is stored, and the message is taken again from a fresh read (`store.ts`).
  *
  * Invalidation: {@link readCacheListener} (registered in `events/index.ts`) drops an entry as soon as this process
  * dispatches the event that changes it (`whatsapp.updated|session|deleted`, `setting.updated`, `contact.updated|deleted`,
- * `ticket.updated|deleted`). A change
+ * `ticket.updated|deleted`: the ticket copy is dropped, its new `rev` being unknown). A change
  * made by another process (an HTTP Lambda) reaches this one within the TTL. Only what was found is kept: a missing
  * item is read again next time. Sizes are bounded (cleared when full).
  */
 import type { ContactItem } from "../contacts/schema.ts";
+import type { TicketItem } from "../tickets/schema.ts";
 import type { DomainEvent, Listener } from "../events/registry.ts";
 import { readSettings, type SettingsMap } from "../settings/repository.ts";
 import { getWhatsappItem } from "../whatsapp/repository.ts";
@@ -79,25 +82,28 @@ export async function cachedSettings(companyId: number): Promise<SettingsMap> {
   return (await settings.get(String(companyId), () => readSettings(companyId))) as SettingsMap;
 }
 
-/** Open ticket id per `<cid>|<wid>|<contactId>`: a hint, always confirmed by reading the ticket. */
-const openTickets = new Map<string, number>();
+/**
+ * The open ticket per `<cid>|<wid>|<contactId>`, exactly as stored at its `rev` when kept (a fresh read, or a write
+ * conditioned on the `rev` it had); confirmed by the next write's condition, never trusted alone.
+ */
+const openTickets = new Map<string, TicketItem>();
 
-export const openTicketKey = (companyId: number, whatsappId: number, contactId: number) => `${companyId}|${whatsappId}|${contactId}`;
+const openTicketKey = (companyId: number, whatsappId: number, contactId: number) => `${companyId}|${whatsappId}|${contactId}`;
 
-/** The ticket id last seen open for (connection, contact), or undefined. */
-export function openTicketHint(companyId: number, whatsappId: number, contactId: number): number | undefined {
+/** The copy of the ticket last seen open for (connection, contact), or undefined. */
+export function openTicketCopy(companyId: number, whatsappId: number, contactId: number): TicketItem | undefined {
   return openTickets.get(openTicketKey(companyId, whatsappId, contactId));
 }
 
-/** Remembers (or, with null, forgets) the open ticket of (connection, contact). */
-export function setOpenTicketHint(companyId: number, whatsappId: number, contactId: number, ticketId: number | null): void {
-  const key = openTicketKey(companyId, whatsappId, contactId);
-  if (ticketId == null) {
-    openTickets.delete(key);
-    return;
-  }
+/** Keeps `ticket` (the exact stored item at its `rev`) as the open ticket of its (connection, contact). */
+export function keepOpenTicket(ticket: TicketItem): void {
   if (openTickets.size >= readCacheOptions.maxEntries) openTickets.clear();
-  openTickets.set(key, ticketId);
+  openTickets.set(openTicketKey(ticket.companyId, ticket.whatsappId, ticket.contactId), ticket);
+}
+
+/** Forgets the open ticket copy of (connection, contact). */
+export function forgetOpenTicket(companyId: number, whatsappId: number, contactId: number): void {
+  openTickets.delete(openTicketKey(companyId, whatsappId, contactId));
 }
 
 /**
@@ -144,10 +150,10 @@ export const readCacheListener: Listener = {
         break;
       case "ticket.updated":
       case "ticket.deleted": {
+        // The write moved its `rev` to a value this event does not carry exactly: read it again next time. (A copy left
+        // under the connection a ticket moved away from fails its next write's condition, and is read again then.)
         const t = event.ticket;
-        if (event.type === "ticket.deleted" || (t.status !== "open" && t.status !== "pending")) {
-          if (openTickets.get(openTicketKey(cid, t.whatsappId, t.contactId)) === t.id) openTickets.delete(openTicketKey(cid, t.whatsappId, t.contactId));
-        }
+        if (openTickets.get(openTicketKey(cid, t.whatsappId, t.contactId))?.id === t.id) openTickets.delete(openTicketKey(cid, t.whatsappId, t.contactId));
         break;
       }
     }

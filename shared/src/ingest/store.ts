@@ -6,7 +6,7 @@
 import { findOrCreateContactByIdentity, updateContact } from "../contacts/service.ts";
 import type { ContactItem } from "../contacts/schema.ts";
 import type { MessageItem } from "../messages/schema.ts";
-import { ingestMessage } from "../messages/repository.ts";
+import { ingestMessage, StaleTicket } from "../messages/repository.ts";
 import { dispatch } from "../events/index.ts";
 import { onInbound } from "../automation/inbound.ts";
 import { getActiveTicketId, getTicketItem, isActiveStatus, queryContactTickets } from "../tickets/repository.ts";
@@ -14,7 +14,7 @@ import type { TicketItem } from "../tickets/schema.ts";
 import { getWhatsappItem } from "../whatsapp/repository.ts";
 import { findOrCreateTicket } from "../tickets/service.ts";
 import { summariesOf } from "../tickets/summaries.ts";
-import { clearReadCache, contactCache, openTicketHint, readCacheOptions, setOpenTicketHint } from "./read-cache.ts";
+import { clearReadCache, contactCache, forgetOpenTicket, keepOpenTicket, openTicketCopy, readCacheOptions } from "./read-cache.ts";
 import { MAX_PREVIEW_CHARS, type MappedMessage } from "./content.ts";
 import { hasPlaceholderName, ingestOptions, type IngestContext, type Skips } from "./context.ts";
 import { jidUser, normalizeUserJid, type ChatIdentity } from "./identity.ts";
@@ -58,8 +58,25 @@ export function ackOf(status: number | undefined, fromMe: boolean): number {
   return Math.min(5, Math.max(0, status));
 }
 
-/** Stores a new message (contact → ticket → media → one ingest transaction) and publishes it. */
+/** Tries of {@link storeMessage} when the kept copy of the open ticket proves stale (then a fresh read each time). */
+const STALE_TRIES = 3;
+
+/**
+ * Stores a new message (contact → ticket → media → one ingest transaction) and publishes it. A customer's text on an
+ * open ticket uses the ticket as this process last kept it (`read-cache.ts`), confirmed by the transaction's condition
+ * on its `rev`; a stale copy stores nothing ({@link StaleTicket}) and the message is taken again from a fresh read.
+ */
 export async function storeMessage(ctx: IngestContext, inc: Incoming, skipped: Skips): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await storeOnce(ctx, inc, skipped, attempt === 1);
+    } catch (err) {
+      if (!(err instanceof StaleTicket) || attempt >= STALE_TRIES) throw err;
+    }
+  }
+}
+
+async function storeOnce(ctx: IngestContext, inc: Incoming, skipped: Skips, useCopy: boolean): Promise<void> {
   const { companyId, whatsappId } = ctx;
   const { identity, content, fromMe } = inc;
   // A redelivery (also under the chat's other JID) is recognised before any download or new ticket; the ingest
@@ -88,12 +105,12 @@ export async function storeMessage(ctx: IngestContext, inc: Incoming, skipped: S
       refreshCachedContact(companyId, contactIdentity, named);
     }
   }
-  let open = cheap ? await activeTicket(ctx, contact.id) : null;
+  let open = cheap ? await activeTicket(ctx, contact.id, useCopy) : null;
   if (cheap && !open && resolved.cached) {
     // About to start a ticket on a remembered contact: make sure it still exists as remembered (it may have been
     // deleted or merged by another process meanwhile).
     contact = (await resolveContact(companyId, contactIdentity, true)).contact;
-    open = await activeTicket(ctx, contact.id);
+    open = await activeTicket(ctx, contact.id, false);
   }
   if (cheap && !open && (await findTarget(ctx, identity, inc.waId))) {
     // No open ticket: a redelivery must not start one.
@@ -102,7 +119,6 @@ export async function storeMessage(ctx: IngestContext, inc: Incoming, skipped: S
   }
   if (open && resolved.cached) contact = withSummary(contact, open);
   const { ticket, created: ticketCreated } = open ? { ticket: open, created: false } : await ticketFor(ctx, contact.id, identity.isGroup, keepClosed);
-  if (isActiveStatus(ticket.status)) setOpenTicketHint(companyId, whatsappId, contact.id, ticket.id);
   const { media, body } = await storeMedia(ctx, { raw: inc.raw, waId: inc.waId, ticketId: ticket.id }, content);
 
   let quotedMsg: MessageItem["quotedMsg"] = null;
@@ -149,11 +165,17 @@ export async function storeMessage(ctx: IngestContext, inc: Incoming, skipped: S
     isAutomatic: false,
     sendError: null,
   };
+  // The open ticket (a kept copy or a fresh read) is written only at the revision it was seen at: the copy it leaves
+  // is then exact and kept. Other paths leave the kept copy behind the stored `rev`: it is dropped.
+  const atRev = !!open;
   const res = await ingestMessage(companyId, ticket, message, {
     lastMessage: content.preview,
     incrementUnread: !fromMe && inc.type === "notify",
     waAliasJid: identity.chatJid,
+    atRev,
   });
+  if (atRev && res.stored) keepOpenTicket(res.ticket);
+  else if (!atRev) forgetOpenTicket(companyId, whatsappId, contact.id);
   if (!res.stored) {
     skipped.push({ reason: "duplicate message" });
     return;
@@ -229,21 +251,24 @@ async function nameGroup(ctx: IngestContext, contact: ContactItem, groupJid: str
 }
 
 /**
- * The contact's open or pending ticket on this connection, or null: the ticket remembered for them (read and checked:
- * still open or pending, same contact and connection, so it holds the ACTIVE marker), else the ACTIVE marker, then the
- * ticket. Both reads are consistent.
+ * The contact's open or pending ticket on this connection (still open or pending, same contact and connection, so it
+ * holds the ACTIVE marker), or null: the copy this process kept (`useCopy`; confirmed by the ingest write's condition
+ * on its `rev`), else the kept ticket read again, else the ACTIVE marker and then its ticket. Reads are consistent;
+ * what they find open is kept.
  */
-async function activeTicket(ctx: IngestContext, contactId: number): Promise<TicketItem | null> {
+async function activeTicket(ctx: IngestContext, contactId: number, useCopy: boolean): Promise<TicketItem | null> {
   const isOpen = (t: TicketItem | null): t is TicketItem => !!t && isActiveStatus(t.status) && t.contactId === contactId && t.whatsappId === ctx.whatsappId;
-  const hint = openTicketHint(ctx.companyId, ctx.whatsappId, contactId);
-  if (hint != null) {
-    const t = await getTicketItem(ctx.companyId, hint, true);
-    if (isOpen(t)) return t;
-    setOpenTicketHint(ctx.companyId, ctx.whatsappId, contactId, null);
+  const copy = openTicketCopy(ctx.companyId, ctx.whatsappId, contactId);
+  if (copy && useCopy && isOpen(copy)) return copy;
+  forgetOpenTicket(ctx.companyId, ctx.whatsappId, contactId);
+  let t = copy ? await getTicketItem(ctx.companyId, copy.id, true) : null;
+  if (!isOpen(t)) {
+    const id = await getActiveTicketId(ctx.companyId, ctx.whatsappId, contactId);
+    t = id ? await getTicketItem(ctx.companyId, id, true) : null;
   }
-  const id = await getActiveTicketId(ctx.companyId, ctx.whatsappId, contactId);
-  const t = id ? await getTicketItem(ctx.companyId, id, true) : null;
-  return isOpen(t) ? t : null;
+  if (!isOpen(t)) return null;
+  keepOpenTicket(t);
+  return t;
 }
 
 /**

@@ -15,6 +15,7 @@ import { decodeCursor, encodeCursor } from "../db/cursor.ts";
 import { cancellationReasons, withConflictRetry } from "../db/errors.ts";
 import { belongsToCompany, keys, pad } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
+import { atRev, bumpRev } from "../tickets/revision.ts";
 import type { TicketItem } from "../tickets/schema.ts";
 import { attachSummaries, summariesOf } from "../tickets/summaries.ts";
 import { MessageItem } from "./schema.ts";
@@ -32,19 +33,29 @@ async function getBySk(companyId: number, ticketId: number, sk: string, consiste
   return out.Item ? MessageItem.parse(out.Item) : null;
 }
 
+/** `ingestMessage` with `atRev`: the ticket was written since the copy given was read (or is gone); nothing was stored. */
+export class StaleTicket extends Error {
+  constructor(readonly ticketId: number) {
+    super(`ticket ${ticketId} changed since it was read`);
+    this.name = "StaleTicket";
+  }
+}
+
 /**
  * Stores a message and bumps its ticket in ONE `TransactWriteItems` (DESIGN.md §6 "Ingest an inbound message"):
  * Put WA alias (`attribute_not_exists`) + Put message + Put message ref + Update ticket (`lastMessage`, `updatedAt` and
  * the GSI1-3 sort keys, `ADD unreadMessages` 1 when `incrementUnread`, else 0). A cancelled alias put means a duplicate
  * (redelivery, history overlap, our own echo): returns `{stored:false}` with the existing message and changes nothing.
- * Transaction conflicts are retried. 404 `ERR_NO_TICKET_FOUND` when the ticket no longer exists.
+ * Transaction conflicts are retried. 404 `ERR_NO_TICKET_FOUND` when the ticket no longer exists. Every write adds 1 to
+ * the ticket's `rev`; with `atRev` the ticket update is also conditioned on the copy's `rev` (`tickets/revision.ts`)
+ * and {@link StaleTicket} is thrown when the stored ticket moved on, so the returned ticket is exactly the stored one.
  * `message.ticketId`/`companyId` are forced to the ticket's; missing defaulted fields are filled by the schema.
  */
 export async function ingestMessage(
   companyId: number,
   ticket: TicketItem,
   message: Omit<MessageItem, "createdAt" | "updatedAt">,
-  opts: { lastMessage: string; incrementUnread: boolean; waAliasJid: string },
+  opts: { lastMessage: string; incrementUnread: boolean; waAliasJid: string; atRev?: boolean },
 ): Promise<{ stored: boolean; message: MessageItem; ticket: TicketItem }> {
   const now = nowIso();
   const m = MessageItem.parse({ ...message, companyId, ticketId: ticket.id, createdAt: now, updatedAt: now });
@@ -53,6 +64,7 @@ export async function ingestMessage(
   const inc = opts.incrementUnread ? 1 : 0;
   const sk = `${now}#${pad(ticket.id)}`;
   const index = messageIndexWrites(m);
+  const rev = opts.atRev ? atRev(ticket.rev) : null;
   try {
     await withConflictRetry(() =>
       ddb().send(
@@ -68,13 +80,13 @@ export async function ingestMessage(
             { Put: { TableName: tableName(), Item: { ...messageRecord(m), ...index.attrs } } },
             { Put: { TableName: tableName(), Item: { ...keys.messageRef(companyId, m.id, ticket.id), _type: "messageRef", ticketId: ticket.id, messageSK: msgKey.SK, createdAt: now } } },
             {
-              Update: {
+              Update: bumpRev({
                 TableName: tableName(),
                 Key: keys.ticket(companyId, ticket.id),
                 UpdateExpression: "SET lastMessage = :lm, updatedAt = :now, GSI1SK = :sk, GSI2SK = :sk, GSI3SK = :sk ADD unreadMessages :inc",
-                ConditionExpression: "attribute_exists(PK)",
-                ExpressionAttributeValues: { ":lm": opts.lastMessage, ":now": now, ":sk": sk, ":inc": inc },
-              },
+                ConditionExpression: rev ? `attribute_exists(PK) AND ${rev.condition}` : "attribute_exists(PK)",
+                ExpressionAttributeValues: { ":lm": opts.lastMessage, ":now": now, ":sk": sk, ":inc": inc, ...rev?.values },
+              }),
             },
             // The counters' outbox item (events/outbox.ts): counted exactly once, even if this process dies next.
             ...outboxPut(counterFacts.message(m, ticket)),
@@ -89,14 +101,18 @@ export async function ingestMessage(
       const existing = await findByWaId(companyId, m.whatsappId, opts.waAliasJid, m.id);
       return { stored: false, message: existing ?? m, ticket };
     }
-    if (reasons?.[3]?.Code === "ConditionalCheckFailed") throw new AppError("ERR_NO_TICKET_FOUND", 404);
+    if (reasons?.[3]?.Code === "ConditionalCheckFailed") throw rev ? new StaleTicket(ticket.id) : new AppError("ERR_NO_TICKET_FOUND", 404);
     throw err;
   }
   return {
     stored: true,
     message: m,
-    // The stored row summaries stay beside the copy (`tickets/summaries.ts`): its view needs no read.
-    ticket: attachSummaries({ ...ticket, lastMessage: opts.lastMessage, updatedAt: now, unreadMessages: ticket.unreadMessages + inc }, summariesOf(ticket)),
+    // The stored row summaries stay beside the copy (`tickets/summaries.ts`): its view needs no read. With `atRev` the
+    // copy is exactly the stored item (nothing else wrote it in between); without, its `rev` may lag.
+    ticket: attachSummaries(
+      { ...ticket, lastMessage: opts.lastMessage, updatedAt: now, unreadMessages: ticket.unreadMessages + inc, rev: ticket.rev + 1 },
+      summariesOf(ticket),
+    ),
   };
 }
 
@@ -107,13 +123,13 @@ export async function ingestMessage(
 export async function replaceLastMessage(companyId: number, ticketId: number, expected: string, preview: string): Promise<boolean> {
   try {
     await ddb().send(
-      new UpdateCommand({
+      new UpdateCommand(bumpRev({
         TableName: tableName(),
         Key: keys.ticket(companyId, ticketId),
         UpdateExpression: "SET lastMessage = :lm",
         ConditionExpression: expected ? "attribute_exists(PK) AND lastMessage = :old" : "attribute_exists(PK) AND (attribute_not_exists(lastMessage) OR lastMessage = :old)",
         ExpressionAttributeValues: { ":lm": preview, ":old": expected },
-      }),
+      })),
     );
     return true;
   } catch (err) {

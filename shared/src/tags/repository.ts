@@ -17,6 +17,7 @@ import { ddb, tableName, type TxItem } from "../db/client.ts";
 import { cancellationReasons, isConditionFailed, withConflictRetry } from "../db/errors.ts";
 import { keys } from "../db/keys.ts";
 import { queryAllByPrefix } from "../db/query.ts";
+import { bumpRev } from "../tickets/revision.ts";
 import { TagItem, TicketTagEdge } from "./schema.ts";
 
 /** Reads one tag of the company (strongly consistent), or `undefined`. */
@@ -205,13 +206,13 @@ export async function writeTicketTags(prev: TicketTagsState, nextTagIds: number[
     values[":zero"] = 0;
   }
   items.push({
-    Update: {
+    Update: bumpRev({
       TableName: tableName(),
       Key: keys.ticket(cid, prev.id),
       UpdateExpression: "SET tagIds = :next",
       ConditionExpression: condition,
       ExpressionAttributeValues: values,
-    },
+    }),
   });
   meaning.push({ kind: "ticket" });
   try {

@@ -15,6 +15,7 @@ import { keys, pad } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
 import { ticketGramItems, ticketGramWrites } from "../search/writes.ts";
 import { dropEdgeOfDeletedTicket } from "../tags/repository.ts";
+import { bumpRev } from "./revision.ts";
 import { TicketItem } from "./schema.ts";
 import { attachSummaries, loadSummaries, parseTicket, summariesOf, summaryAttributes, type TicketSummaries } from "./summaries.ts";
 
@@ -178,14 +179,14 @@ export async function writeTicketTransition(
     `SET ${sets.join(", ")}${"GSI3PK" in idx ? "" : " REMOVE GSI3PK, GSI3SK"}`;
   const items: TxItem[] = [
     {
-      Update: {
+      Update: bumpRev({
         TableName: tableName(),
         Key: keys.ticket(prev.companyId, prev.id),
         UpdateExpression: update,
         ConditionExpression: "attribute_exists(PK) AND #v = :v",
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
-      },
+      }),
     },
   ];
   const wasActive = isActiveStatus(prev.status);
@@ -233,17 +234,19 @@ export async function writeTicketTransition(
   return next;
 }
 
-/** Sets `unreadMessages = 0` (opening the conversation). No version bump, no `updatedAt` change. */
+/** Sets `unreadMessages = 0` (opening the conversation). No version bump (`rev` moves), no `updatedAt` change. */
 export async function zeroUnread(companyId: number, ticketId: number): Promise<void> {
   await ddb()
     .send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.ticket(companyId, ticketId),
-        UpdateExpression: "SET unreadMessages = :z",
-        ConditionExpression: "attribute_exists(PK)",
-        ExpressionAttributeValues: { ":z": 0 },
-      }),
+      new UpdateCommand(
+        bumpRev({
+          TableName: tableName(),
+          Key: keys.ticket(companyId, ticketId),
+          UpdateExpression: "SET unreadMessages = :z",
+          ConditionExpression: "attribute_exists(PK)",
+          ExpressionAttributeValues: { ":z": 0 },
+        }),
+      ),
     )
     .catch((err) => {
       if ((err as Error).name !== "ConditionalCheckFailedException") throw err;
@@ -254,14 +257,16 @@ export async function zeroUnread(companyId: number, ticketId: number): Promise<v
 export async function setTicketAttributes(companyId: number, ticketId: number, attrs: { presence?: string }): Promise<TicketItem | null> {
   try {
     const out = await ddb().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.ticket(companyId, ticketId),
-        UpdateExpression: "SET presence = :p",
-        ConditionExpression: "attribute_exists(PK)",
-        ExpressionAttributeValues: { ":p": attrs.presence ?? "" },
-        ReturnValues: "ALL_NEW",
-      }),
+      new UpdateCommand(
+        bumpRev({
+          TableName: tableName(),
+          Key: keys.ticket(companyId, ticketId),
+          UpdateExpression: "SET presence = :p",
+          ConditionExpression: "attribute_exists(PK)",
+          ExpressionAttributeValues: { ":p": attrs.presence ?? "" },
+          ReturnValues: "ALL_NEW" as const,
+        }),
+      ),
     );
     return out.Attributes ? parseTicket(out.Attributes) : null;
   } catch (err) {

@@ -38,6 +38,8 @@ export const TicketItem = z.object({
   ratingAt: z.string().nullable().default(null),
   /** Optimistic-lock counter: every agent-side update is conditioned on it and increments it (no lost updates). */
   version: z.number().int().default(0),
+  /** Revision: +1 on every write of the item, whatever it changes (`revision.ts`); confirms an in-memory copy. */
+  rev: z.number().int().default(0),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

@@ -103,8 +103,12 @@ export async function getTicketByUuid(companyId: number, uuid: string): Promise<
   return id ? getTicketItem(companyId, id) : null;
 }
 
-/** Sets the contact's presence shown on the ticket (`composing`, `recording`, `available`...) and publishes an update. */
-export async function setTicketPresence(companyId: number, ticketId: number, presence: string): Promise<void> {
+/**
+ * Sets the contact's presence shown on the ticket (`composing`, `recording`, `available`...) and publishes an update.
+ * Returns the ticket exactly as stored after the write (null when it no longer exists).
+ */
+export async function setTicketPresence(companyId: number, ticketId: number, presence: string): Promise<TicketItem | null> {
   const t = await setTicketAttributes(companyId, ticketId, { presence });
   if (t) await dispatch({ type: "ticket.updated", companyId, ticket: t });
+  return t;
 }

@@ -28,6 +28,7 @@ import type { Listener } from "../events/registry.ts";
 import { log } from "../log.ts";
 import { queryTagEdges } from "../tags/repository.ts";
 import type {} from "../tags/events.ts"; // the tag.* event types this listener handles (types only: no import cycle)
+import { bumpRev } from "./revision.ts";
 import { TicketItem } from "./schema.ts";
 
 /** `{id, name, color}`: a queue or tag as a row shows it. */
@@ -264,14 +265,14 @@ async function refreshPart(
       read += page.ScannedCount ?? page.Items?.length ?? 0;
       const stale = (page.Items ?? []).filter((it) => Number(it[owner]) === ownerId && it[part] !== undefined && !same(it[part], value));
       await eachLimited(stale, async (it) => {
-        const update = {
+        const update = bumpRev({
           TableName: tableName(),
           Key: { PK: it.PK, SK: it.SK },
           UpdateExpression: "SET #p = :v",
           ConditionExpression: "#o = :o",
           ExpressionAttributeNames: { "#p": part, "#o": owner },
           ExpressionAttributeValues: { ":v": value, ":o": ownerId },
-        };
+        });
         const extra = alsoWrite?.(Number(it.id), it[part]) ?? [];
         await (extra.length ? ddb().send(new TransactWriteCommand({ TransactItems: [{ Update: update }, ...extra] })) : ddb().send(new UpdateCommand(update)))
           .then(() => updated++)
@@ -301,14 +302,16 @@ async function refreshTag(companyId: number, tag: NamedColored): Promise<number>
     await eachLimited(page.edges, async (e) => {
       await ddb()
         .send(
-          new UpdateCommand({
-            TableName: tableName(),
-            Key: keys.ticket(companyId, e.ticketId),
-            UpdateExpression: "SET sumTags.#k = :g",
-            ConditionExpression: "attribute_exists(sumTags) AND contains(tagIds, :id)",
-            ExpressionAttributeNames: { "#k": String(tag.id) },
-            ExpressionAttributeValues: { ":g": tag, ":id": tag.id },
-          }),
+          new UpdateCommand(
+            bumpRev({
+              TableName: tableName(),
+              Key: keys.ticket(companyId, e.ticketId),
+              UpdateExpression: "SET sumTags.#k = :g",
+              ConditionExpression: "attribute_exists(sumTags) AND contains(tagIds, :id)",
+              ExpressionAttributeNames: { "#k": String(tag.id) },
+              ExpressionAttributeValues: { ":g": tag, ":id": tag.id },
+            }),
+          ),
         )
         .then(() => updated++)
         .catch((err) => {

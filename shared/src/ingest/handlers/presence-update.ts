@@ -1,8 +1,9 @@
 /** `presence.update`: a contact typing or recording shows on their open ticket (`setTicketPresence`); anything else clears it. */
-import { getActiveTicketId } from "../../tickets/repository.ts";
+import { getActiveTicketId, isActiveStatus } from "../../tickets/repository.ts";
 import { setTicketPresence } from "../../tickets/service.ts";
 import { contactIdByJid, guard, type IngestContext, type Skips } from "../context.ts";
 import { normalizeUserJid } from "../identity.ts";
+import { keepOpenTicket, openTicketCopy } from "../read-cache.ts";
 import { PresenceUpdate } from "../schema.ts";
 
 const TICKET_PRESENCES = new Set(["composing", "recording"]);
@@ -27,11 +28,14 @@ export async function onPresenceUpdate(ctx: IngestContext, data: unknown, skippe
     const states = (own ? [own] : entries).map(([, v]) => v.lastKnownPresence ?? "");
     const presence = states.find((s) => TICKET_PRESENCES.has(s)) ?? "";
     const contactId = await contactIdByJid(ctx.companyId, chatJid);
-    const ticketId = contactId ? await getActiveTicketId(ctx.companyId, ctx.whatsappId, contactId) : null;
+    const copy = contactId ? openTicketCopy(ctx.companyId, ctx.whatsappId, contactId) : undefined;
+    const ticketId = copy?.id ?? (contactId ? await getActiveTicketId(ctx.companyId, ctx.whatsappId, contactId) : null);
     if (!ticketId) {
       skipped.push({ reason: "presence for a chat without an open ticket" });
       return;
     }
-    await setTicketPresence(ctx.companyId, ticketId, presence);
+    // The write answers with the stored item: the ingest's copy stays exact (the customer's next text needs no read).
+    const t = await setTicketPresence(ctx.companyId, ticketId, presence);
+    if (t && isActiveStatus(t.status) && t.whatsappId === ctx.whatsappId) keepOpenTicket(t);
   });
 }
