@@ -1,26 +1,32 @@
 /**
  * Issue 8 "Proof, overall": the ingest rate as a ratio to DynamoDB Local's own rate for the ingest's bare 4-item
- * transaction (alias put if absent + message put + message ref put + ticket update), both measured alternately in one
+ * transaction (alias put if absent + message put + message ref put + ticket update, as the ingest writes them), both measured alternately in one
  * run at the same concurrency, and what each ingested message costs in DynamoDB calls (by command and by what it
  * reads or writes) and in `@connections` posts. Target: ratio ≥ 0.8.
  */
 import { loadavg } from "node:os";
 import { TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import { ddb, tableName } from "../../shared/src/db/client.ts";
-import { keys } from "../../shared/src/db/keys.ts";
+import { keys, pad } from "../../shared/src/db/keys.ts";
+import { messageRecord } from "../../shared/src/messages/repository.ts";
+import { MessageItem } from "../../shared/src/messages/schema.ts";
 import { load } from "./stats.ts";
 
 export { countDdbCalls, purposeOf } from "../../shared/src/ingest/calls.testkit.ts";
 
 /**
- * One bare ingest transaction, shaped like `ingestMessage`'s first four items: the alias put (if absent), the message
- * put, the message ref put and the ticket's update (the ticket item must exist).
+ * One bare ingest transaction: `ingestMessage`'s first four items as it writes them, built with the product's own
+ * builders — the alias put (if absent), the message put (`messageRecord`: the full item), the message ref put and the
+ * ticket's update (preview, `updatedAt`, unread count and the list indexes' sort keys, which move with every message).
+ * Left out: what the ingest adds beyond those four (counters outbox, search index) and all its logic.
  */
 export async function bareIngestTransaction(companyId: number, ticketId: number, whatsappId: number, i: number, tag: string): Promise<void> {
   const now = new Date().toISOString();
   const id = `BARE${tag}${i}`;
   const jid = `55119${String(i % 200).padStart(8, "0")}@s.whatsapp.net`;
-  const msgKey = keys.message(companyId, ticketId, now, id);
+  const m = MessageItem.parse({ id, ticketId, companyId, contactId: ticketId, whatsappId, remoteJid: jid, body: `Olá, mensagem ${i}`, fromMe: false, waTimestamp: now, createdAt: now, updatedAt: now });
+  const msgKey = keys.message(companyId, ticketId, m.waTimestamp, id);
+  const sk = `${now}#${pad(ticketId)}`;
   await ddb().send(
     new TransactWriteCommand({
       TransactItems: [
@@ -31,15 +37,15 @@ export async function bareIngestTransaction(companyId: number, ticketId: number,
             ConditionExpression: "attribute_not_exists(PK)",
           },
         },
-        { Put: { TableName: tableName(), Item: { ...msgKey, _type: "message", id, ticketId, companyId, body: `mensagem ${i}`, fromMe: false, createdAt: now, updatedAt: now } } },
+        { Put: { TableName: tableName(), Item: messageRecord(m) } },
         { Put: { TableName: tableName(), Item: { ...keys.messageRef(companyId, id, ticketId), _type: "messageRef", ticketId, messageSK: msgKey.SK, createdAt: now } } },
         {
           Update: {
             TableName: tableName(),
             Key: keys.ticket(companyId, ticketId),
-            UpdateExpression: "SET lastMessage = :lm, updatedAt = :now ADD unreadMessages :one",
+            UpdateExpression: "SET lastMessage = :lm, updatedAt = :now, GSI1SK = :sk, GSI2SK = :sk, GSI3SK = :sk ADD unreadMessages :one",
             ConditionExpression: "attribute_exists(PK)",
-            ExpressionAttributeValues: { ":lm": `mensagem ${i}`, ":now": now, ":one": 1 },
+            ExpressionAttributeValues: { ":lm": m.body, ":now": now, ":sk": sk, ":one": 1 },
           },
         },
       ],
@@ -58,20 +64,44 @@ export async function measureRatio(opts: {
   concurrency: number;
   bare: (i: number) => Promise<void>;
   ingest: (i: number) => Promise<void>;
+  /** CPU time used so far (ms) by this process and by DynamoDB Local (`http-load.ts` `cpuMs`). */
+  cpu: () => { node: number; ddb: number };
 }) {
   const bare: number[] = [];
   const ingest: number[] = [];
+  /** CPU ms per operation, this process / DynamoDB Local, summed over the rounds. */
+  const spent = { bare: { node: 0, ddb: 0 }, ingest: { node: 0, ddb: 0 } };
+  const timed = async (into: { node: number; ddb: number }, run: () => Promise<{ rps: number }>) => {
+    const a = opts.cpu();
+    const r = await run();
+    const b = opts.cpu();
+    into.node += b.node - a.node;
+    into.ddb += b.ddb - a.ddb;
+    return r.rps;
+  };
   /** The machine's 1-minute load average at each round's start (the figures are only comparable at similar load). */
   const load1: number[] = [];
   let n = 0;
   for (let r = 0; r < opts.rounds; r++) {
     load1.push(Math.round(loadavg()[0] * 10) / 10);
     const b0 = n;
-    bare.push((await load(opts.perRound, opts.concurrency, (i) => opts.bare(b0 + i))).rps);
+    bare.push(await timed(spent.bare, () => load(opts.perRound, opts.concurrency, (i) => opts.bare(b0 + i))));
     const i0 = n;
-    ingest.push((await load(opts.perRound, opts.concurrency, (i) => opts.ingest(i0 + i))).rps);
+    ingest.push(await timed(spent.ingest, () => load(opts.perRound, opts.concurrency, (i) => opts.ingest(i0 + i))));
     n += opts.perRound;
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  return { bare, ingest, load1, bareMedian: median(bare), ingestMedian: median(ingest), ratio: Math.round((median(ingest) / median(bare)) * 100) / 100 };
+  const perOp = (x: { node: number; ddb: number }) => {
+    const ops = opts.rounds * opts.perRound;
+    return { node: Math.round((x.node / ops) * 100) / 100, ddb: Math.round((x.ddb / ops) * 100) / 100 };
+  };
+  return {
+    bare,
+    ingest,
+    load1,
+    bareMedian: median(bare),
+    ingestMedian: median(ingest),
+    ratio: Math.round((median(ingest) / median(bare)) * 100) / 100,
+    cpuMsPerOp: { bare: perOp(spent.bare), ingest: perOp(spent.ingest) },
+  };
 }

@@ -83,25 +83,31 @@ export async function cachedSettings(companyId: number): Promise<SettingsMap> {
 }
 
 /**
- * The open ticket per `<cid>|<wid>|<contactId>`, exactly as stored at its `rev` when kept (a fresh read, or a write
- * conditioned on the `rev` it had); confirmed by the next write's condition, never trusted alone.
+ * The open ticket per `<cid>|<wid>|<contactId>`: its id, and the item exactly as stored at its `rev` when known (a
+ * fresh read, or a write conditioned on the `rev` it had; confirmed by the next write's condition, never trusted
+ * alone). After a write whose resulting `rev` is not known exactly only the id is left: one read by key, no marker.
  */
-const openTickets = new Map<string, TicketItem>();
+const openTickets = new Map<string, { id: number; ticket: TicketItem | null }>();
+
+const isActive = (status: string) => status === "open" || status === "pending";
 
 const openTicketKey = (companyId: number, whatsappId: number, contactId: number) => `${companyId}|${whatsappId}|${contactId}`;
 
-/** The copy of the ticket last seen open for (connection, contact), or undefined. */
-export function openTicketCopy(companyId: number, whatsappId: number, contactId: number): TicketItem | undefined {
+/** What this process knows of the ticket last seen open for (connection, contact): its id and its exact copy, if any. */
+export function openTicketCopy(companyId: number, whatsappId: number, contactId: number): { id: number; ticket: TicketItem | null } | undefined {
   return openTickets.get(openTicketKey(companyId, whatsappId, contactId));
 }
 
-/** Keeps `ticket` (the exact stored item at its `rev`) as the open ticket of its (connection, contact). */
-export function keepOpenTicket(ticket: TicketItem): void {
+/**
+ * Remembers `ticket` as the open ticket of its (connection, contact): with `exact`, the item as stored at its `rev`;
+ * otherwise only its id (its stored `rev` has moved past the copy's).
+ */
+export function keepOpenTicket(ticket: TicketItem, exact = true): void {
   if (openTickets.size >= readCacheOptions.maxEntries) openTickets.clear();
-  openTickets.set(openTicketKey(ticket.companyId, ticket.whatsappId, ticket.contactId), ticket);
+  openTickets.set(openTicketKey(ticket.companyId, ticket.whatsappId, ticket.contactId), { id: ticket.id, ticket: exact ? ticket : null });
 }
 
-/** Forgets the open ticket copy of (connection, contact). */
+/** Forgets the open ticket of (connection, contact). */
 export function forgetOpenTicket(companyId: number, whatsappId: number, contactId: number): void {
   openTickets.delete(openTicketKey(companyId, whatsappId, contactId));
 }
@@ -150,10 +156,13 @@ export const readCacheListener: Listener = {
         break;
       case "ticket.updated":
       case "ticket.deleted": {
-        // The write moved its `rev` to a value this event does not carry exactly: read it again next time. (A copy left
-        // under the connection a ticket moved away from fails its next write's condition, and is read again then.)
+        // The write moved its `rev` to a value this event does not carry exactly: read it again next time (by id while it
+        // is open). A copy left under the connection a ticket moved away from fails its next write's condition.
         const t = event.ticket;
-        if (openTickets.get(openTicketKey(cid, t.whatsappId, t.contactId))?.id === t.id) openTickets.delete(openTicketKey(cid, t.whatsappId, t.contactId));
+        const key = openTicketKey(cid, t.whatsappId, t.contactId);
+        if (openTickets.get(key)?.id !== t.id) break;
+        if (event.type === "ticket.updated" && isActive(t.status)) openTickets.set(key, { id: t.id, ticket: null });
+        else openTickets.delete(key);
         break;
       }
     }

@@ -175,6 +175,7 @@ async function storeOnce(ctx: IngestContext, inc: Incoming, skipped: Skips, useC
     atRev,
   });
   if (atRev && res.stored) keepOpenTicket(res.ticket);
+  else if (!atRev && isActiveStatus(ticket.status)) keepOpenTicket(res.ticket, false);
   else if (!atRev) forgetOpenTicket(companyId, whatsappId, contact.id);
   if (!res.stored) {
     skipped.push({ reason: "duplicate message" });
@@ -259,7 +260,7 @@ async function nameGroup(ctx: IngestContext, contact: ContactItem, groupJid: str
 async function activeTicket(ctx: IngestContext, contactId: number, useCopy: boolean): Promise<TicketItem | null> {
   const isOpen = (t: TicketItem | null): t is TicketItem => !!t && isActiveStatus(t.status) && t.contactId === contactId && t.whatsappId === ctx.whatsappId;
   const copy = openTicketCopy(ctx.companyId, ctx.whatsappId, contactId);
-  if (copy && useCopy && isOpen(copy)) return copy;
+  if (copy?.ticket && useCopy && isOpen(copy.ticket)) return copy.ticket;
   forgetOpenTicket(ctx.companyId, ctx.whatsappId, contactId);
   let t = copy ? await getTicketItem(ctx.companyId, copy.id, true) : null;
   if (!isOpen(t)) {
