@@ -21,6 +21,7 @@ const STORAGE_MODULES = new Set([
   "shared/src/search/index.ts",
   "shared/src/search/writes.ts",
   "shared/src/search/backfill.ts",
+  "shared/src/tickets/row.ts",
   "shared/src/tickets/summaries.ts",
   "shared/src/timers/index.ts",
   "shared/src/seed/seed.ts",

@@ -42,6 +42,16 @@ export async function dispatch(event: DomainEvent): Promise<void> {
 const pending = new Set<Promise<void>>();
 
 /**
+ * Runs `work` without holding up the caller, like a deferred listener: {@link settleDeferred} waits for it too. Its
+ * failure is logged, never thrown. For derived data a later read repairs anyway (e.g. `tickets/row.ts`).
+ */
+export function deferWork(work: Promise<void>): void {
+  const p = work.catch((err) => log("warn", "events: deferred work failed", { err }));
+  pending.add(p);
+  void p.finally(() => pending.delete(p));
+}
+
+/**
  * Resolves when the deferred listeners' work started so far has settled (tests; a Lambda handler may await it before
  * returning). Work a frozen or killed process never finishes is re-driven by the minute tick (the outbox).
  */

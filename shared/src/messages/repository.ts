@@ -16,6 +16,7 @@ import { cancellationReasons, withConflictRetry } from "../db/errors.ts";
 import { belongsToCompany, keys, pad } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
 import { atRev, bumpRev } from "../tickets/revision.ts";
+import { ticketRecord } from "../tickets/repository.ts";
 import type { TicketItem } from "../tickets/schema.ts";
 import { attachSummaries, summariesOf } from "../tickets/summaries.ts";
 import { MessageItem } from "./schema.ts";
@@ -65,6 +66,14 @@ export async function ingestMessage(
   const sk = `${now}#${pad(ticket.id)}`;
   const index = messageIndexWrites(m);
   const rev = opts.atRev ? atRev(ticket.rev) : null;
+  // The stored row summaries stay beside the copy (`tickets/summaries.ts`): its view needs no read. With `atRev` the
+  // copy is exactly the stored item (nothing else wrote it in between), so its packed list row is written too
+  // (`tickets/row.ts`); without, its `rev` may lag and the row is left stale for a list read to re-pack.
+  const next = attachSummaries(
+    { ...ticket, lastMessage: opts.lastMessage, updatedAt: now, unreadMessages: ticket.unreadMessages + inc, rev: ticket.rev + 1 },
+    summariesOf(ticket),
+  );
+  const row = rev ? (ticketRecord(next, summariesOf(ticket)).row as string) : null;
   try {
     await withConflictRetry(() =>
       ddb().send(
@@ -83,9 +92,10 @@ export async function ingestMessage(
               Update: bumpRev({
                 TableName: tableName(),
                 Key: keys.ticket(companyId, ticket.id),
-                UpdateExpression: "SET lastMessage = :lm, updatedAt = :now, GSI1SK = :sk, GSI2SK = :sk, GSI3SK = :sk ADD unreadMessages :inc",
+                UpdateExpression: `SET lastMessage = :lm, updatedAt = :now, GSI1SK = :sk, GSI2SK = :sk, GSI3SK = :sk${row ? ", #row = :row, rowRev = :rowRev" : ""} ADD unreadMessages :inc`,
                 ConditionExpression: rev ? `attribute_exists(PK) AND ${rev.condition}` : "attribute_exists(PK)",
-                ExpressionAttributeValues: { ":lm": opts.lastMessage, ":now": now, ":sk": sk, ":inc": inc, ...rev?.values },
+                ...(row ? { ExpressionAttributeNames: { "#row": "row" } } : {}),
+                ExpressionAttributeValues: { ":lm": opts.lastMessage, ":now": now, ":sk": sk, ":inc": inc, ...rev?.values, ...(row ? { ":row": row, ":rowRev": next.rev } : {}) },
               }),
             },
             // The counters' outbox item (events/outbox.ts): counted exactly once, even if this process dies next.
@@ -104,16 +114,7 @@ export async function ingestMessage(
     if (reasons?.[3]?.Code === "ConditionalCheckFailed") throw rev ? new StaleTicket(ticket.id) : new AppError("ERR_NO_TICKET_FOUND", 404);
     throw err;
   }
-  return {
-    stored: true,
-    message: m,
-    // The stored row summaries stay beside the copy (`tickets/summaries.ts`): its view needs no read. With `atRev` the
-    // copy is exactly the stored item (nothing else wrote it in between); without, its `rev` may lag.
-    ticket: attachSummaries(
-      { ...ticket, lastMessage: opts.lastMessage, updatedAt: now, unreadMessages: ticket.unreadMessages + inc, rev: ticket.rev + 1 },
-      summariesOf(ticket),
-    ),
-  };
+  return { stored: true, message: m, ticket: next };
 }
 
 /**

@@ -16,15 +16,20 @@ import { AppError } from "../errors.ts";
 import { ticketGramItems, ticketGramWrites } from "../search/writes.ts";
 import { dropEdgeOfDeletedTicket } from "../tags/repository.ts";
 import { bumpRev } from "./revision.ts";
-import { TicketItem } from "./schema.ts";
+import { ROW_PROJECTION, rowAttributes, unpackRows } from "./row.ts";
+import type { TicketItem } from "./schema.ts";
 import { attachSummaries, loadSummaries, parseTicket, summariesOf, summaryAttributes, type TicketSummaries } from "./summaries.ts";
 
 /** The list-index attributes of a ticket (GSI3 only when assigned). */
 export const ticketIndexKeys = (t: TicketItem) => keys.ticketIndexes(t);
 
-/** The full stored item of a ticket, with the row summaries (`summaries.ts`) when given. */
+/**
+ * The full stored item of a ticket, with the row summaries (`summaries.ts`) when given and its packed list row at its
+ * `rev` (`row.ts`).
+ */
 export function ticketRecord(t: TicketItem, summaries?: TicketSummaries): Record<string, unknown> {
-  return { ...t, ...keys.ticket(t.companyId, t.id), ...ticketIndexKeys(t), ...(summaries ? summaryAttributes(summaries) : {}), _type: "ticket" };
+  const record = { ...t, ...keys.ticket(t.companyId, t.id), ...ticketIndexKeys(t), ...(summaries ? summaryAttributes(summaries) : {}), _type: "ticket" };
+  return { ...record, ...rowAttributes(record) };
 }
 
 /** True for statuses that hold the ACTIVE marker. */
@@ -275,9 +280,10 @@ export async function setTicketAttributes(companyId: number, ticketId: number, a
   }
 }
 
-/** The attributes a list page reads of each ticket item (see {@link queryTicketIndex}). */
-const LIST_ATTRIBUTES = ["PK", "SK", ...Object.keys(TicketItem.shape), "sumContact", "sumQueue", "sumUser", "sumWhatsapp", "sumTags"];
-const LIST_NAMES = Object.fromEntries(LIST_ATTRIBUTES.map((a, i) => [`#p${i}`, a]));
+/** The `<index>PK`/`<index>SK` of a projected list item. */
+function pickIndexKeys(p: Record<string, unknown> | undefined, index: TicketIndex): Record<string, unknown> {
+  return p ? { [`${index}PK`]: p[`${index}PK`], [`${index}SK`]: p[`${index}SK`] } : {};
+}
 
 /** Which list index a query uses. */
 export type TicketIndex = "GSI1" | "GSI2" | "GSI3" | "GSI4";
@@ -314,15 +320,19 @@ export async function queryTicketIndex(
       KeyConditionExpression: cond,
       ExpressionAttributeValues: values,
       ...(opts.filter ? { FilterExpression: opts.filter.expression } : {}),
-      // Only what a row needs (the item's fields, its summaries and the keys of the cursor): less for DynamoDB to send and for us to parse.
-      ProjectionExpression: [...LIST_ATTRIBUTES.map((_, i) => `#p${i}`), `${index}PK`, `${index}SK`].join(", "),
-      ExpressionAttributeNames: { ...LIST_NAMES, ...(opts.filter?.names ?? {}) },
+      // The packed rows (`row.ts`) and the cursor's keys: one string per item for DynamoDB to send and for us to parse.
+      ProjectionExpression: `${ROW_PROJECTION.expression}, ${index}PK, ${index}SK`,
+      ExpressionAttributeNames: { ...ROW_PROJECTION.names, ...(opts.filter?.names ?? {}) },
       ScanIndexForward: false,
       Limit: opts.limit,
       ExclusiveStartKey: opts.startKey,
     }),
   );
-  const items = (out.Items ?? []).map((raw) => {
+  const projected = out.Items ?? [];
+  const byKey = new Map(projected.map((p) => [`${p.PK}|${p.SK}`, p]));
+  const items = (await unpackRows(projected)).map((full) => {
+    // The index keys come from the projection (a stale row's BatchGet may be newer than the index entry).
+    const raw = { ...full, ...pickIndexKeys(byKey.get(`${full.PK}|${full.SK}`), index) };
     const t = parseTicket(raw) as TicketItem & { _sk: string; _key: Record<string, unknown> };
     // The index position rides on the ticket, not enumerable: spreads and JSON never see it (no copy to strip it).
     Object.defineProperty(t, "_sk", { value: String(raw[`${index}SK`]), enumerable: false });
