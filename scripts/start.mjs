@@ -62,7 +62,8 @@ if (!hasBuild) {
 // 4. The local stack.
 // Node 20 is the supported local runtime (DESIGN.md §3), so the SDK's Node-version notice is noise here;
 // DEP0066 comes from s3rver's dependencies.
-const args = ["--import", "tsx", "--disable-warning=DEP0066", "infra/local/src/main.ts"];
+// `--max-semi-space-size=32`: the Lambdas' V8 option (`infra/lib/function.ts` NODE_RUNTIME_OPTIONS), the same here.
+const args = ["--max-semi-space-size=32", "--import", "tsx", "--disable-warning=DEP0066", "infra/local/src/main.ts"];
 if (process.argv.includes("--fresh")) args.push("--fresh");
 const child = spawn(process.execPath, args, {
   stdio: "inherit",

@@ -31,6 +31,9 @@ export interface AtendeFunctionProps {
   memorySize?: number;
 }
 
+/** V8 options for every Node process of the product (the Lambdas here; `scripts/start.mjs` and the bench locally). */
+export const NODE_RUNTIME_OPTIONS = "--max-semi-space-size=32";
+
 /**
  * Creates one Node.js 24 ARM64 function bundled by local esbuild.
  * Throws (at synth) when `entry` does not exist: every manifest area must have its module.
@@ -50,7 +53,9 @@ export function atendeFunction(scope: Construct, id: string, props: AtendeFuncti
     architecture: Architecture.ARM_64,
     memorySize: props.memorySize ?? 1024,
     timeout: Duration.seconds(props.timeoutSeconds ?? 29),
-    environment: props.environment,
+    // A larger young generation: a list page allocates a few MB (items, views, the JSON body), and with the default
+    // semi-space V8 scavenges several times per request (measured locally: ~25% less Node CPU per tab page).
+    environment: { NODE_OPTIONS: NODE_RUNTIME_OPTIONS, ...props.environment },
     logGroup,
     loggingFormat: LoggingFormat.JSON,
     projectRoot: REPO_ROOT,

@@ -92,6 +92,8 @@ describe("the Lambdas", () => {
           "STAGE",
         ]),
       );
+      // The V8 options every Node process of the product runs with (a larger young generation for list pages).
+      expect(f.Properties.Environment.Variables.NODE_OPTIONS).toBe("--max-semi-space-size=32");
     }
   });
 

@@ -24,10 +24,13 @@ const SCALARS = ["PK", "SK", ...Object.keys(TicketItem.shape)];
 const pids = dynamoPids(dynamo.port).length ? dynamoPids(dynamo.port) : [dynamo.pid!];
 const java = () => pids.reduce((a, p) => a + cpuMs(p), 0);
 const variants: Record<string, () => Promise<unknown>> = {
-  list: () => queryTicketIndex("GSI1", "C#7#S#pending", { limit: 40 }),
   scalars: () => ddb().send(new QueryCommand({ TableName: tableName(), IndexName: "GSI1", KeyConditionExpression: "GSI1PK = :pk", ExpressionAttributeValues: { ":pk": "C#7#S#pending" }, ScanIndexForward: false, Limit: 40, ProjectionExpression: SCALARS.map((_, i) => `#s${i}`).join(", "), ExpressionAttributeNames: Object.fromEntries(SCALARS.map((a, i) => [`#s${i}`, a])) })),
   sums: () => ddb().send(new QueryCommand({ TableName: tableName(), IndexName: "GSI1", KeyConditionExpression: "GSI1PK = :pk", ExpressionAttributeValues: { ":pk": "C#7#S#pending" }, ScanIndexForward: false, Limit: 40, ProjectionExpression: "PK, SK, sumContact, sumQueue, sumUser, sumWhatsapp, sumTags" })),
   packed: () => ddb().send(new QueryCommand({ TableName: tableName(), IndexName: "GSI1", KeyConditionExpression: "GSI1PK = :pk", ExpressionAttributeValues: { ":pk": "C#7#S#pending" }, ScanIndexForward: false, Limit: 40, ProjectionExpression: "PK, SK, GSI1PK, GSI1SK, packed" })),
+  rowproj: () => ddb().send(new QueryCommand({ TableName: tableName(), IndexName: "GSI1", KeyConditionExpression: "GSI1PK = :pk", ExpressionAttributeValues: { ":pk": "C#7#S#pending" }, ScanIndexForward: false, Limit: 40, ProjectionExpression: "PK, SK, #rev, #row, rowRev, GSI1PK, GSI1SK", ExpressionAttributeNames: { "#rev": "rev", "#row": "row" } })),
+  rowonly: () => ddb().send(new QueryCommand({ TableName: tableName(), IndexName: "GSI1", KeyConditionExpression: "GSI1PK = :pk", ExpressionAttributeValues: { ":pk": "C#7#S#pending" }, ScanIndexForward: false, Limit: 40, ProjectionExpression: "#row", ExpressionAttributeNames: { "#row": "row" } })),
+  list: () => queryTicketIndex("GSI1", "C#7#S#pending", { limit: 40 }),
+  list2: () => queryTicketIndex("GSI1", "C#7#S#pending", { limit: 40 }),
   raw_all: () => ddb().send(new QueryCommand({ TableName: tableName(), IndexName: "GSI1", KeyConditionExpression: "GSI1PK = :pk", ExpressionAttributeValues: { ":pk": "C#7#S#pending" }, ScanIndexForward: false, Limit: 40 })),
   raw_keys: () => ddb().send(new QueryCommand({ TableName: tableName(), IndexName: "GSI1", KeyConditionExpression: "GSI1PK = :pk", ExpressionAttributeValues: { ":pk": "C#7#S#pending" }, ScanIndexForward: false, Limit: 40, ProjectionExpression: "PK, SK" })),
   raw_1: () => ddb().send(new QueryCommand({ TableName: tableName(), IndexName: "GSI1", KeyConditionExpression: "GSI1PK = :pk", ExpressionAttributeValues: { ":pk": "C#7#S#pending" }, ScanIndexForward: false, Limit: 1, ProjectionExpression: "PK, SK" })),

@@ -280,11 +280,6 @@ export async function setTicketAttributes(companyId: number, ticketId: number, a
   }
 }
 
-/** The `<index>PK`/`<index>SK` of a projected list item. */
-function pickIndexKeys(p: Record<string, unknown> | undefined, index: TicketIndex): Record<string, unknown> {
-  return p ? { [`${index}PK`]: p[`${index}PK`], [`${index}SK`]: p[`${index}SK`] } : {};
-}
-
 /** Which list index a query uses. */
 export type TicketIndex = "GSI1" | "GSI2" | "GSI3" | "GSI4";
 
@@ -328,12 +323,9 @@ export async function queryTicketIndex(
       ExclusiveStartKey: opts.startKey,
     }),
   );
-  const projected = out.Items ?? [];
-  const byKey = new Map(projected.map((p) => [`${p.PK}|${p.SK}`, p]));
-  const items = (await unpackRows(projected)).map((full) => {
-    // The index keys come from the projection (a stale row's BatchGet may be newer than the index entry).
-    const raw = { ...full, ...pickIndexKeys(byKey.get(`${full.PK}|${full.SK}`), index) };
-    const t = parseTicket(raw) as TicketItem & { _sk: string; _key: Record<string, unknown> };
+  const items = (await unpackRows(out.Items ?? [])).map(({ projected: raw, item }) => {
+    // The index position comes from the projection (a stale row's BatchGet may be newer than the index entry).
+    const t = parseTicket(item) as TicketItem & { _sk: string; _key: Record<string, unknown> };
     // The index position rides on the ticket, not enumerable: spreads and JSON never see it (no copy to strip it).
     Object.defineProperty(t, "_sk", { value: String(raw[`${index}SK`]), enumerable: false });
     Object.defineProperty(t, "_key", { value: { PK: raw.PK, SK: raw.SK, [`${index}PK`]: raw[`${index}PK`], [`${index}SK`]: raw[`${index}SK`] }, enumerable: false });

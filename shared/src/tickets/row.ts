@@ -32,15 +32,17 @@ export function rowAttributes(record: Record<string, unknown>): { row: string; r
 export const ROW_PROJECTION = { expression: "PK, SK, #rev, #row, rowRev", names: { "#rev": "rev", "#row": "row" } };
 
 /**
- * The full ticket attributes of each projected list item, in order: the packed row when current, else the item read
- * in one BatchGet (its row then re-packed in the background). An item gone meanwhile is left out.
+ * The full ticket attributes of each projected list item, in order, beside the projected item: the packed row when
+ * current, else the item read in one BatchGet (its row then re-packed in the background). An item gone meanwhile is
+ * left out.
  */
-export async function unpackRows(projected: Record<string, unknown>[]): Promise<Record<string, unknown>[]> {
+export async function unpackRows(projected: Record<string, unknown>[]): Promise<{ projected: Record<string, unknown>; item: Record<string, unknown> }[]> {
   const out: (Record<string, unknown> | null)[] = projected.map((p) =>
     typeof p.row === "string" && Number(p.rowRev ?? -1) === Number(p.rev ?? 0) ? (JSON.parse(p.row) as Record<string, unknown>) : null,
   );
+  const paired = () => projected.flatMap((p, i) => (out[i] ? [{ projected: p, item: out[i]! }] : []));
   const stale = projected.filter((_, i) => !out[i]).map((p) => ({ PK: String(p.PK), SK: String(p.SK) }));
-  if (!stale.length) return out as Record<string, unknown>[];
+  if (!stale.length) return paired();
   const full = await batchGetRaw(stale);
   const repairs: Record<string, unknown>[] = [];
   projected.forEach((p, i) => {
@@ -51,7 +53,7 @@ export async function unpackRows(projected: Record<string, unknown>[]): Promise<
     repairs.push(item);
   });
   deferWork(repairRows(repairs));
-  return out.filter((x): x is Record<string, unknown> => !!x);
+  return paired();
 }
 
 /** Re-packs the rows of full items read stale, each only if the item is still at the `rev` it was read at. */
