@@ -8,8 +8,15 @@ import { ddb, tableName } from "./client.ts";
 
 export type ItemKey = { PK: string; SK: string };
 
-/** Reads the items at `keys` (duplicates removed); returns them by `"<PK>|<SK>"`. Missing items are absent from the map. */
-export async function batchGetRaw(keys: ItemKey[], consistent = false): Promise<Map<string, Record<string, unknown>>> {
+/**
+ * Reads the items at `keys` (duplicates removed); returns them by `"<PK>|<SK>"`. Missing items are absent from the map.
+ * With `projection`, only those attributes (the expression must name `PK` and `SK`, the map's keys).
+ */
+export async function batchGetRaw(
+  keys: ItemKey[],
+  consistent = false,
+  projection?: { expression: string; names: Record<string, string> },
+): Promise<Map<string, Record<string, unknown>>> {
   const unique = [...new Map(keys.map((k) => [`${k.PK}|${k.SK}`, k])).values()];
   const out = new Map<string, Record<string, unknown>>();
   const chunks: ItemKey[][] = [];
@@ -19,7 +26,15 @@ export async function batchGetRaw(keys: ItemKey[], consistent = false): Promise<
       let pending: ItemKey[] = chunk;
       for (let attempt = 0; pending.length; attempt++) {
         const res = await ddb().send(
-          new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: consistent } } }),
+          new BatchGetCommand({
+            RequestItems: {
+              [tableName()]: {
+                Keys: pending,
+                ConsistentRead: consistent,
+                ...(projection ? { ProjectionExpression: projection.expression, ExpressionAttributeNames: projection.names } : {}),
+              },
+            },
+          }),
         );
         for (const it of res.Responses?.[tableName()] ?? []) out.set(`${it.PK}|${it.SK}`, it);
         pending = (res.UnprocessedKeys?.[tableName()]?.Keys ?? []) as ItemKey[];

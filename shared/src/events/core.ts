@@ -114,13 +114,15 @@ realtimeFrames("ticket.updated", async (e) => {
 });
 realtimeFrames("ticket.deleted", (e) => [{ name: "ticket", data: { action: "delete", ticketId: e.ticket.id }, audience: { kind: "ticket", ticket: e.ticket } }]);
 
-/** `company-{id}-appMessage` `{action, message: MessageView, ticket: TicketView, contact}` to whoever may see the ticket. */
+/**
+ * `company-{id}-appMessage` `{action, message: MessageView, ticket: TicketView, contact}` to whoever may see the ticket.
+ * One frame per message and socket: the ticket it carries is what a `ticket` update would say (new preview, unread
+ * count, order), and clients apply it the same way (Whaticket's clients do too), so no `ticket` frame follows it
+ * (half the posts to the sockets per message).
+ */
 async function appMessageFrame(e: { companyId: number; message: MessageItem; ticket: TicketItem }, action: "create" | "update"): Promise<Frame[]> {
   const [view, ticketView] = await Promise.all([toMessageView(e.companyId, e.message), toTicketView(e.companyId, e.ticket)]);
-  const audience = { kind: "ticket" as const, ticket: e.ticket };
-  const frames: Frame[] = [{ name: "appMessage", data: { action, message: view, ticket: ticketView, contact: ticketView.contact }, audience }];
-  if (action === "create") frames.push({ name: "ticket", data: { action: "update", ticket: ticketView }, audience });
-  return frames;
+  return [{ name: "appMessage", data: { action, message: view, ticket: ticketView, contact: ticketView.contact }, audience: { kind: "ticket", ticket: e.ticket } }];
 }
 realtimeFrames("message.created", (e) => appMessageFrame(e, "create"));
 realtimeFrames("message.updated", (e) => appMessageFrame(e, "update"));

@@ -84,12 +84,12 @@ async function afterTextLid(rel: string): Promise<Scenario> {
   return s;
 }
 
-/** The realtime events of a newly stored message: appMessage create (with the message) then ticket update. */
+/** The realtime events of a newly stored message: one appMessage create carrying the message and its ticket's row. */
 function expectCreatePublished(s: Scenario, messageId: string) {
   const ev = s.events();
   const created = ev.filter((e) => e.name === "appMessage" && e.action === "create");
   expect(created.map((e) => e.data.message.id)).toEqual([messageId]);
-  expect(ev.some((e) => e.name === "ticket" && e.action === "update")).toBe(true);
+  expect(created[0].data.ticket).toMatchObject({ id: created[0].data.message.ticketId, lastMessage: expect.any(String) });
 }
 
 const iso = (seconds: number) => new Date(seconds * 1000).toISOString();

@@ -13,11 +13,12 @@
  *
  * Invalidation: {@link readCacheListener} (registered in `events/index.ts`) drops an entry as soon as this process
  * dispatches the event that changes it (`whatsapp.updated|session|deleted`, `setting.updated`, `contact.updated|deleted`,
- * `ticket.updated|deleted`: the ticket copy is dropped, its new `rev` being unknown). A change
+ * `ticket.updated|deleted`: the ticket copy is dropped, its new `rev` being unknown; its id stays while it is open). A change
  * made by another process (an HTTP Lambda) reaches this one within the TTL. Only what was found is kept: a missing
  * item is read again next time. Sizes are bounded (cleared when full).
  */
 import type { ContactItem } from "../contacts/schema.ts";
+import { isActiveStatus } from "../tickets/repository.ts";
 import type { TicketItem } from "../tickets/schema.ts";
 import type { DomainEvent, Listener } from "../events/registry.ts";
 import { readSettings, type SettingsMap } from "../settings/repository.ts";
@@ -89,8 +90,6 @@ export async function cachedSettings(companyId: number): Promise<SettingsMap> {
  */
 const openTickets = new Map<string, { id: number; ticket: TicketItem | null }>();
 
-const isActive = (status: string) => status === "open" || status === "pending";
-
 const openTicketKey = (companyId: number, whatsappId: number, contactId: number) => `${companyId}|${whatsappId}|${contactId}`;
 
 /** What this process knows of the ticket last seen open for (connection, contact): its id and its exact copy, if any. */
@@ -161,7 +160,7 @@ export const readCacheListener: Listener = {
         const t = event.ticket;
         const key = openTicketKey(cid, t.whatsappId, t.contactId);
         if (openTickets.get(key)?.id !== t.id) break;
-        if (event.type === "ticket.updated" && isActive(t.status)) openTickets.set(key, { id: t.id, ticket: null });
+        if (event.type === "ticket.updated" && isActiveStatus(t.status)) openTickets.set(key, { id: t.id, ticket: null });
         else openTickets.delete(key);
         break;
       }

@@ -166,7 +166,7 @@ async function storeOnce(ctx: IngestContext, inc: Incoming, skipped: Skips, useC
     sendError: null,
   };
   // The open ticket (a kept copy or a fresh read) is written only at the revision it was seen at: the copy it leaves
-  // is then exact and kept. Other paths leave the kept copy behind the stored `rev`: it is dropped.
+  // is then exact and kept. Other paths leave the stored `rev` ahead of any copy: only the open ticket's id is kept.
   const atRev = !!open;
   const res = await ingestMessage(companyId, ticket, message, {
     lastMessage: content.preview,

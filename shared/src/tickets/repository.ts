@@ -43,10 +43,11 @@ export async function getTicketItem(companyId: number, ticketId: number, consist
 
 /** Reads many tickets of the company in one batch; returns them by id. */
 export async function batchGetTickets(companyId: number, ids: number[]): Promise<Map<number, TicketItem>> {
-  const raw = await batchGetRaw([...new Set(ids)].map((id) => keys.ticket(companyId, id)));
+  // The packed rows (`row.ts`): what a row shows, as one string per item.
+  const projected = await batchGetRaw([...new Set(ids)].map((id) => keys.ticket(companyId, id)), false, ROW_PROJECTION);
   const out = new Map<number, TicketItem>();
-  for (const it of raw.values()) {
-    const t = parseTicket(it);
+  for (const { item } of await unpackRows([...projected.values()])) {
+    const t = parseTicket(item);
     out.set(t.id, t);
   }
   return out;
