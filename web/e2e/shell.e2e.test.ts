@@ -227,24 +227,22 @@ describe("web shell in the browser", () => {
       if (route.request().method() !== "PUT") return route.continue();
       const res = await route.fetch();
       await new Promise((r) => setTimeout(r, 2_500));
-      answered++;
       await route.fulfill({ response: res });
+      answered++;
     });
     // And the refusal of that reconnect's old token reaches the tab only after the new token did.
     let refusedLate = 0;
     await page.route(/\/api\/auth\/ws-ticket$/, async (route) => {
       const res = await route.fetch();
-      if (res.status() === 401) {
-        await new Promise((r) => setTimeout(r, 4_000));
-        refusedLate++;
-      }
+      const refused = res.status() === 401;
+      if (refused) await new Promise((r) => setTimeout(r, 4_000));
       await route.fulfill({ response: res });
+      if (refused) refusedLate++;
     });
     await newPassword.press("Enter");
     await toast(page, "Usuário salvo com sucesso!").waitFor();
     await until(async () => refusedLate > 0, "the late refusal of the old token");
-    await page.unroute(/\/api\/users\/\d+$/);
-    await page.unroute(/\/api\/auth\/ws-ticket$/);
+    await page.unrouteAll({ behavior: "wait" });
     expect(answered).toBe(1);
     await page.getByTestId("greeting").getByText("Olá Agente Novo", { exact: false }).waitFor();
     expect(new URL(page.url()).pathname).toBe("/tickets");

@@ -88,7 +88,7 @@ describe("tags in the browser", () => {
     release();
     await tagRow(other, "VIP Ouro").waitFor(); // no reload
     await expect(tagRow(other, "VIP Ouro").getByTestId("tag-tickets-count").innerText()).resolves.toBe("0");
-    await other.unroute(/\/api\/auth\/ws-ticket$/);
+    await other.unrouteAll({ behavior: "wait" });
     // With the socket open, the next tag arrives by its realtime frame.
     await addTag(page, "Prata");
     await tagRow(other, "Prata").waitFor();
