@@ -68,3 +68,21 @@ export function countDdbCalls() {
   };
 }
 
+/** Runs `fn` and returns its result with the DynamoDB commands it sent, in order (e.g. `["QueryCommand"]`). */
+export async function commandsOf<T>(fn: () => Promise<T>): Promise<{ result: T; commands: string[] }> {
+  const commands: string[] = [];
+  const name = `commandsOf${Math.random().toString(36).slice(2)}`;
+  ddb().middlewareStack.add(
+    (next, context) => async (args) => {
+      commands.push(String((context as { commandName?: string }).commandName));
+      return next(args);
+    },
+    { step: "initialize", name },
+  );
+  try {
+    return { result: await fn(), commands };
+  } finally {
+    ddb().middlewareStack.remove(name);
+  }
+}
+

@@ -5,8 +5,8 @@
  */
 import { expect, it } from "vitest";
 import type { AuthContext } from "../auth/tokens.ts";
-import { ddb } from "../db/client.ts";
 import { settleDeferred } from "../events/index.ts";
+import { commandsOf } from "../ingest/calls.testkit.ts";
 import { handleBaileysEvent } from "../ingest/index.ts";
 import { freshCompanyId, useIngestStack } from "../ingest/testkit.ts";
 import { makeWhatsapp } from "./fixtures.testkit.ts";
@@ -24,20 +24,6 @@ const text = (id: string, body: string) => ({
   type: "notify",
   messages: [{ key: { remoteJid: "5511955550004@s.whatsapp.net", fromMe: false, id }, messageTimestamp: ++second, pushName: "Caio Row", message: { conversation: body } }],
 });
-
-async function commandsOf<T>(fn: () => Promise<T>): Promise<{ result: T; commands: string[] }> {
-  const commands: string[] = [];
-  const name = `row-count-${Math.random()}`;
-  ddb().middlewareStack.add((next, ctx) => async (args) => {
-    commands.push(String(ctx.commandName));
-    return next(args);
-  }, { step: "initialize", name });
-  try {
-    return { result: await fn(), commands };
-  } finally {
-    ddb().middlewareStack.remove(name);
-  }
-}
 
 it("keeps a page at one Query through a customer's texts, and shows another process's change at once", async () => {
   const companyId = freshCompanyId();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AuthContext } from "../auth/tokens.ts";
 import { updateContact } from "../contacts/service.ts";
-import { ddb } from "../db/client.ts";
+import { commandsOf } from "../ingest/calls.testkit.ts";
 import { settleDeferred } from "../events/index.ts";
 import { updateQueue } from "../queues/service.ts";
 import { addTicketTag, createTag, updateTag } from "../tags/service.ts";
@@ -15,21 +15,6 @@ const adminAuth = (companyId: number, userId: number): AuthContext => ({
   userId, companyId, profile: "admin", super: false, name: "Admin", email: "admin@test", queueIds: [], allTicket: "desabled", whatsappId: null, tokenVersion: 0,
 });
 
-/** Counts the DynamoDB requests `fn` makes, by command name. */
-async function requestsOf<T>(fn: () => Promise<T>): Promise<{ result: T; commands: string[] }> {
-  const commands: string[] = [];
-  const name = `count-${Math.random()}`;
-  ddb().middlewareStack.add((next, ctx) => async (args) => {
-    commands.push(String(ctx.commandName));
-    return next(args);
-  }, { step: "initialize", name });
-  try {
-    return { result: await fn(), commands };
-  } finally {
-    ddb().middlewareStack.remove(name);
-  }
-}
-
 describe("ticket rows from stored summaries (issue 10 §2)", () => {
   it("serves a page of a tab with one Query and the nested contact, queue, connection, user and tags", async () => {
     const { companyId: cid, admin } = await makeCompany();
@@ -42,7 +27,7 @@ describe("ticket rows from stored summaries (issue 10 §2)", () => {
     await addTicketTag(auth, t.id, tag.id);
     await makeTicket(cid, { whatsappId: wa.id, status: "open", queueId: q.id, userId: admin.id });
 
-    const { result, commands } = await requestsOf(() => listTickets(auth, { status: "open", showAll: true }));
+    const { result, commands } = await commandsOf(() => listTickets(auth, { status: "open", showAll: true }));
     const row = result.tickets.find((x) => x.id === t.id)!;
     expect(row.contact).toMatchObject({ id: contact.id, name: "Helena Lima", number: "5511977771234" });
     expect(row.queue).toEqual({ id: q.id, name: "Vendas", color: "#2e7d32" });
@@ -55,15 +40,15 @@ describe("ticket rows from stored summaries (issue 10 §2)", () => {
     await settleDeferred();
     // The renamed tag's ticket was rewritten: its packed row (tickets/row.ts) is stale, so the first page reads that
     // one item whole and re-packs it; the next page is one Query again.
-    const first = await requestsOf(() => listTickets(auth, { status: "open", showAll: true }));
+    const first = await commandsOf(() => listTickets(auth, { status: "open", showAll: true }));
     expect(first.commands.slice(0, 2)).toEqual(["QueryCommand", "BatchGetItemCommand"]);
     expect(first.result.tickets.find((x) => x.id === t.id)!.tags).toEqual([{ id: tag.id, name: "Cliente VIP", color: "#ff0000" }]);
     await settleDeferred();
-    const again = await requestsOf(() => listTickets(auth, { status: "open", showAll: true }));
+    const again = await commandsOf(() => listTickets(auth, { status: "open", showAll: true }));
     expect(again.commands).toEqual(["QueryCommand"]);
     expect(again.result.tickets).toEqual(first.result.tickets);
     // The caller's own open tickets (the default tab): one partition, one Query, the same row.
-    const mine = await requestsOf(() => listTickets(auth, { status: "open" }));
+    const mine = await commandsOf(() => listTickets(auth, { status: "open" }));
     expect(mine.commands).toEqual(["QueryCommand"]);
     expect(mine.result.tickets.find((x) => x.id === t.id)).toEqual(again.result.tickets.find((x) => x.id === t.id));
   }, 60_000);
@@ -86,7 +71,7 @@ describe("ticket rows from stored summaries (issue 10 §2)", () => {
     await settleDeferred();
     const firstRead = await listTickets(auth, { status: "open", showAll: true }); // re-packs the rows the renames left stale
     await settleDeferred();
-    const { result, commands } = await requestsOf(() => listTickets(auth, { status: "open", showAll: true }));
+    const { result, commands } = await commandsOf(() => listTickets(auth, { status: "open", showAll: true }));
     expect(commands).toEqual(["QueryCommand"]);
     expect(result.tickets).toEqual(firstRead.tickets);
     const row = result.tickets.find((x) => x.id === t.id)!;
@@ -107,7 +92,7 @@ describe("ticket rows from stored summaries (issue 10 §2)", () => {
     const t = await makeTicket(cid, { whatsappId: wa.id, queueId: q1.id });
     const { writeTicketTransition } = await import("./repository.ts");
     const moved = await writeTicketTransition(t, { queueId: q2.id, userId: admin.id, status: "open", updatedAt: new Date().toISOString() });
-    const { commands, result } = await requestsOf(() => toTicketView(cid, moved));
+    const { commands, result } = await commandsOf(() => toTicketView(cid, moved));
     expect(commands).toEqual([]);
     expect(result.queue).toEqual({ id: q2.id, name: "Suporte", color: "#123456" });
     expect(result.user).toEqual({ id: admin.id, name: "Admin" });
