@@ -22,6 +22,8 @@
  *   stored, and round trips of another session of the same runner meanwhile.
  * Usage: `npm run bench [-- --sizes=1000,10000,100000] [-- --reps=200,400] [-- --searchSizes=1000,10000,100000] [-- --only=ingest,ratio,tickets,search,web,faults,storm] [-- --renderTickets=5000] [-- --ratioRounds=3]`.
  *   `[-- --ingestMessages=2000] [-- --botCustomers=200]` (the bot conversation is 8 messages per customer).
+ *   `[-- --keepDb=.bench/db]` or `[-- --dynamoEndpoint=http://127.0.0.1:8766]`: the tab and search seeds are written
+ *   once and measured again by later runs while their item builders are unchanged (`bench/kept.ts`).
  */
 import { mkdirSync, readFileSync, writeFileSync, existsSync } from "node:fs";
 import { loadavg } from "node:os";
@@ -33,6 +35,7 @@ import { load, summarize } from "./bench/stats.ts";
 import { seedTickets, type SeedNames } from "./bench/seed.ts";
 import { caseRow, cpuMs, dynamoPids } from "./bench/http-load.ts";
 import { measureTicketListRender } from "./bench/web-render.ts";
+import { keepSeed, keptSeed } from "./bench/kept.ts";
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, "").split("=")) as [string, string][]);
 const sizes = (args.sizes ?? "1000,10000,100000").split(",").map(Number);
@@ -46,8 +49,17 @@ const results: Record<string, unknown> = { at: new Date().toISOString(), node: p
 process.env.LOG_LEVEL = "silent";
 // A run outlasts the 15-minute access token on a loaded machine (seeding 10k+ tickets): the bench's tokens live a day.
 process.env.ACCESS_TOKEN_TTL_SECONDS ??= "86400";
-process.env.TABLE_NAME = `bench-${Date.now()}`;
-const dynamo = await startBenchDynamo();
+/**
+ * Seeds kept between runs (`bench/kept.ts`), in one table `bench`: `--keepDb=<dir>`, DynamoDB Local persisted in that
+ * folder; `--dynamoEndpoint=http://127.0.0.1:<port>`, a DynamoDB Local left running (in memory: seeds about twice as
+ * fast as on files) by `node scripts/bench/dynamo-keep.mjs`.
+ */
+const keepDb = args.keepDb ? resolve(args.keepDb) : undefined;
+const keeping = !!(keepDb || args.dynamoEndpoint);
+process.env.TABLE_NAME = keeping ? "bench" : `bench-${Date.now()}`;
+const dynamo = args.dynamoEndpoint
+  ? { endpoint: args.dynamoEndpoint, port: Number(new URL(args.dynamoEndpoint).port), pid: undefined, stop: async () => {} }
+  : await startBenchDynamo(180_000, keepDb);
 const { startLocalStack } = await import("../infra/local/src/stack.ts");
 const stack = await startLocalStack({ port: 0, inMemory: true, dynamoEndpoint: dynamo.endpoint });
 const { makeCompany } = await import("../test/helpers.ts");
@@ -84,6 +96,25 @@ async function openSocket(token: string): Promise<WebSocket> {
   await new Promise((res, rej) => (ws.once("open", res), ws.once("error", rej)));
   ws.send(JSON.stringify({ action: "joinNotification" }));
   return ws;
+}
+
+/**
+ * A tenant holding the `kind` seed at `n` tickets: with `--keepDb`, the one an earlier run seeded (same item format),
+ * else a new tenant seeded now with `seed` (and kept when `--keepDb`). Prints the seed's size and rate.
+ */
+async function seeded(kind: string, n: number, seed: (t: Awaited<ReturnType<typeof tenant>>) => Promise<number>) {
+  const kept = keeping ? await keptSeed(kind, n) : null;
+  if (kept) {
+    console.log(`${kind}: ${n} tickets kept from an earlier run (${kept.items} items, seeded in ${kept.seedSeconds} s)`);
+    return { t: kept, items: kept.items, seedSeconds: kept.seedSeconds };
+  }
+  const t = await tenant();
+  const s0 = performance.now();
+  const items = await seed(t);
+  const seedSeconds = Math.round((performance.now() - s0) / 100) / 10;
+  console.log(`${kind}: seeded ${n} tickets (${items} items, ${Math.round(items / seedSeconds)} items/s) in ${seedSeconds} s at load ${loadavg()[0].toFixed(1)}`);
+  if (keeping) await keepSeed(kind, n, t, items, seedSeconds);
+  return { t, items, seedSeconds };
 }
 
 function table(title: string, rows: Record<string, unknown>[]) {
@@ -245,11 +276,9 @@ try {
   if (only.has("tickets")) {
     const rows: Record<string, unknown>[] = [];
     for (const n of sizes) {
-      const t = await tenant();
-      const s0 = performance.now();
-      const items = await seedTickets({ companyId: t.companyId, whatsappId: t.whatsappId, userId: t.admin.id, queueIds: t.queueIds, n, names: t.names });
-      const seedSeconds = Math.round((performance.now() - s0) / 100) / 10;
-      console.log(`tickets: seeded ${n} tickets (${items} items, ${Math.round(items / seedSeconds)} items/s) in ${seedSeconds} s at load ${loadavg()[0].toFixed(1)}`);
+      const { t, items, seedSeconds } = await seeded("tickets", n, (t) =>
+        seedTickets({ companyId: t.companyId, whatsappId: t.whatsappId, userId: t.admin.id, queueIds: t.queueIds, n, names: t.names }),
+      );
       // The tabs of the Tickets screen (attendance.md §2) as an admin sees them; its search tab is the search section's.
       const cases: [string, string][] = [
         ["open: mine", "status=open"],
@@ -278,11 +307,9 @@ try {
     const rows: Record<string, unknown>[] = [];
     let cost: Awaited<ReturnType<typeof measureWriteCost>> | undefined;
     for (const n of (args.searchSizes ?? args.sizes ?? "1000,10000,100000").split(",").map(Number)) {
-      const t = await tenant();
-      const s0 = performance.now();
-      const items = await seedSearch({ companyId: t.companyId, whatsappId: t.whatsappId, userId: t.admin.id, queueIds: t.queueIds, n, names: t.names });
-      const seedSeconds = Math.round((performance.now() - s0) / 100) / 10;
-      console.log(`search: seeded ${n} tickets (${items} items, ${Math.round(items / seedSeconds)} items/s) in ${seedSeconds} s at load ${loadavg()[0].toFixed(1)}`);
+      const { t, seedSeconds } = await seeded("search", n, (t) =>
+        seedSearch({ companyId: t.companyId, whatsappId: t.whatsappId, userId: t.admin.id, queueIds: t.queueIds, n, names: t.names }),
+      );
       rows.push(...(await runSearchCases(stack.url, t.admin.token, n, seedSeconds, ddbPids, reps)));
       cost ??= await measureWriteCost(t.companyId, 1);
     }

@@ -1,0 +1,85 @@
+/**
+ * Seeds kept between bench runs (`--keepDb=<dir>`): DynamoDB Local persisted in `<dir>`, one table `bench`, and a
+ * marker item per seeded tenant, so a large seed (search at 100k tickets: about 7M items, some 40 minutes through
+ * DynamoDB Local's API) is written once and measured by later runs. The marker names the seed's format
+ * ({@link seedFormat}).
+ */
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
+import { ddb, tableName } from "../../shared/src/db/client.ts";
+import { signAccessToken } from "../../shared/src/auth/tokens.ts";
+import { seedTicketItems, type SeedNames } from "./seed.ts";
+
+const root = resolve(import.meta.dirname, "../..");
+/** The seeds' own sources (what they generate: names, numbers, message texts). */
+const SEED_SOURCES = ["scripts/bench/seed.ts", "scripts/bench/search.ts"];
+
+/** A ticket of every kind of item the product writes (contact, ticket with row summaries, grams, messages, words). */
+function sampleItems(): Record<string, unknown>[] {
+  const names: SeedNames = { queues: new Map([[7, { id: 7, name: "Suporte", color: "#1565c0" }]]), whatsapp: { id: 3, name: "Principal", status: "CONNECTED" }, user: { id: 5, name: "Admin" } };
+  return seedTicketItems(
+    { companyId: 1, whatsappId: 3, userId: 5, queueIds: [7], names },
+    { id: 42, name: "João Lima", number: "5511999990042", email: "joao@exemplo.com.br", status: "open", at: new Date("2026-01-01T00:00:00Z"), bodies: ["Meu pedido 4521 ainda não chegou", "Quero o reembolso"], index: true },
+  );
+}
+
+/**
+ * The seed format a marker is written with: a hash of the seeds' sources and of the items the product's builders make
+ * now for a sample ticket (random uuids left out), so a change to keys, rows, grams or words seeds again instead of
+ * measuring items the product no longer writes, while unrelated changes to those modules keep the seed.
+ */
+export function seedFormat(): string {
+  const h = createHash("sha256");
+  for (const f of SEED_SOURCES) h.update(readFileSync(resolve(root, f)));
+  h.update(JSON.stringify(sampleItems()).replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, "uuid"));
+  return h.digest("hex").slice(0, 16);
+}
+
+/** A seeded tenant as the bench uses it: ids, names and the admin's token. */
+export interface KeptTenant {
+  companyId: number;
+  whatsappId: number;
+  queueIds: number[];
+  names: SeedNames;
+  admin: { id: number; token: string };
+}
+
+type Marker = Omit<KeptTenant, "admin" | "names"> & { adminId: number; names: Omit<SeedNames, "queues"> & { queues: [number, SeedNames["queues"] extends Map<number, infer V> ? V : never][] }; items: number; seedSeconds: number };
+
+const markerKey = (kind: string, n: number) => ({ PK: "BENCH#SEED", SK: `${kind}#${n}#${seedFormat()}` });
+
+/**
+ * The tenant seeded earlier for `kind` at `n` tickets in this table with the current format, with a fresh admin token
+ * (tokens are signed with this run's secret); null when none.
+ */
+export async function keptSeed(kind: string, n: number): Promise<(KeptTenant & { items: number; seedSeconds: number }) | null> {
+  const got = await ddb().send(new GetCommand({ TableName: tableName(), Key: markerKey(kind, n), ConsistentRead: true }));
+  if (!got.Item) return null;
+  const m = got.Item as unknown as Marker;
+  const token = await signAccessToken({ id: m.adminId, companyId: m.companyId, tokenVersion: 0, profile: "admin" });
+  return {
+    companyId: m.companyId,
+    whatsappId: m.whatsappId,
+    queueIds: m.queueIds,
+    names: { ...m.names, queues: new Map(m.names.queues) },
+    admin: { id: m.adminId, token },
+    items: m.items,
+    seedSeconds: m.seedSeconds,
+  };
+}
+
+/** Records that `t` holds the complete seed of `kind` at `n` tickets (written last, so an interrupted seed is redone). */
+export async function keepSeed(kind: string, n: number, t: KeptTenant, items: number, seedSeconds: number): Promise<void> {
+  const marker: Marker = {
+    companyId: t.companyId,
+    whatsappId: t.whatsappId,
+    queueIds: t.queueIds,
+    adminId: t.admin.id,
+    names: { ...t.names, queues: [...t.names.queues] },
+    items,
+    seedSeconds,
+  };
+  await ddb().send(new PutCommand({ TableName: tableName(), Item: { ...markerKey(kind, n), ...marker } }));
+}
