@@ -276,7 +276,7 @@ try {
   if (only.has("tickets")) {
     const rows: Record<string, unknown>[] = [];
     for (const n of sizes) {
-      const { t, items, seedSeconds } = await seeded("tickets", n, (t) =>
+      const { t, seedSeconds } = await seeded("tickets", n, (t) =>
         seedTickets({ companyId: t.companyId, whatsappId: t.whatsappId, userId: t.admin.id, queueIds: t.queueIds, n, names: t.names }),
       );
       // The tabs of the Tickets screen (attendance.md §2) as an admin sees them; its search tab is the search section's.

@@ -20,7 +20,7 @@ import { ticketRecord } from "../tickets/repository.ts";
 import type { TicketItem } from "../tickets/schema.ts";
 import { attachSummaries, summariesOf } from "../tickets/summaries.ts";
 import { MessageItem } from "./schema.ts";
-import { messageIndexWrites, reindexMessage } from "../search/writes.ts";
+import { knownWords, messageIndexWrites, reindexMessage, withKnownWords } from "../search/writes.ts";
 
 /** The stored item of a message. */
 export function messageRecord(m: MessageItem): Record<string, unknown> {
@@ -64,8 +64,10 @@ export async function ingestMessage(
   const alias = keys.waMessage(companyId, m.whatsappId, opts.waAliasJid, m.id);
   const inc = opts.incrementUnread ? 1 : 0;
   const sk = `${now}#${pad(ticket.id)}`;
-  const index = messageIndexWrites(m);
   const rev = opts.atRev ? atRev(ticket.rev) : null;
+  // At the copy's exact `rev`, the words its writer stored before are known to be in the index (`search/writes.ts`).
+  const known = rev ? knownWords.get(ticket) : undefined;
+  const index = messageIndexWrites(m, known);
   // The stored row summaries stay beside the copy (`tickets/summaries.ts`): its view needs no read. With `atRev` the
   // copy is exactly the stored item (nothing else wrote it in between), so its packed list row is written too
   // (`tickets/row.ts`); without, its `rev` may lag and the row is left stale for a list read to re-pack.
@@ -114,6 +116,7 @@ export async function ingestMessage(
     if (reasons?.[3]?.Code === "ConditionalCheckFailed") throw rev ? new StaleTicket(ticket.id) : new AppError("ERR_NO_TICKET_FOUND", 404);
     throw err;
   }
+  if (rev) knownWords.set(next, withKnownWords(known, index.words));
   return { stored: true, message: m, ticket: next };
 }
 

@@ -24,11 +24,12 @@
  *   summaries). So a ticket search by name, number or
  *   email reads ONE partition, newest ticket first, and the candidates in one BatchGet: two requests a round,
  *   however many contacts share the word (it was one Query per matching contact).
- * - Message words `C#<cid>#SW#<word>` / `T#<ticketId>`: one item per word and ticket, `n` = how many of the ticket's
- *   messages hold the word. Written in the message's own transaction (`ADD n 1` per distinct word, ≤ 40 words, stop
- *   words and 1-letter words left out): about one item per distinct word per message, measured by `npm run bench`.
- *   Edits and deletes move the counts (conditioned on `_sw`, the words stored on the message). A query reads the
- *   partition of its longest word, newest ticket first, so each ticket appears once.
+ * - Message words `C#<cid>#SW#<word>` / `T#<ticketId>`: one item per word and ticket: the ticket holds the word.
+ *   Written in the message's own transaction (≤ 40 words, stop words and 1-letter words left out), only for the words
+ *   the writer does not know the ticket to hold already (the runner knows its open ticket's words: `knownWords` in
+ *   `writes.ts`); the items a message adds are measured by `npm run bench`. Edits and deletes add the new words and
+ *   remove those no other message of the ticket holds (conditioned on `_sw`, the words stored on the message, and on
+ *   the ticket's `rev`). A query reads the partition of its longest word, newest ticket first, so each ticket appears once.
  *
  * ## Pages
  * Ticket search: first the tickets whose contact matches (ticket grams, newest ticket first; queries with no indexable
@@ -58,6 +59,7 @@ import { batchGetTickets, queryTicketIndex } from "../tickets/repository.ts";
 import type { TicketItem } from "../tickets/schema.ts";
 import { summariesOf } from "../tickets/summaries.ts";
 import { normalizeName } from "../contacts/normalize.ts";
+import { holdsWord } from "./writes.ts";
 import { contactMatchesAll, gramOf, isIndexedWord, queryTokens, type ContactFields, type QueryToken } from "./tokens.ts";
 
 /** The search engine behind `GET /api/contacts?searchParam=` and `GET /api/tickets?searchParam=`. */
@@ -263,7 +265,7 @@ export const search: Search = {
     for (;;) {
       if (rounds++ >= MAX_ROUNDS) return done({ p: "m", k: start });
       const page = await newestFirst(pk, Math.max(opts.limit - out.length, 10), start);
-      const hits = (page.Items ?? []).filter((it) => Number(it.n) > 0);
+      const hits = (page.Items ?? []).filter((it) => holdsWord(it));
       const ids = hits.map((it) => Number(it.ticketId));
       const tickets = await batchGetTickets(companyId, ids);
       // The contact as the ticket's row summary holds it; read only for tickets stored without one.
@@ -277,7 +279,7 @@ export const search: Search = {
       // Other tokens: a word of the ticket's messages (one BatchGet of their word items) or a match on its contact.
       const wordKeys = others.filter((t) => isIndexedWord(t.text)).flatMap((t) => ids.map((id) => keys.searchWord(companyId, t.text, id)));
       const wordItems = wordKeys.length ? await batchGetRaw(wordKeys) : new Map<string, Key>();
-      const hasWord = (w: string, id: number) => Number(wordItems.get(`${keys.searchWordPK(companyId, w)}|T#${pad(id)}`)?.n ?? 0) > 0;
+      const hasWord = (w: string, id: number) => holdsWord(wordItems.get(`${keys.searchWordPK(companyId, w)}|T#${pad(id)}`));
       for (const it of hits) {
         const t = tickets.get(Number(it.ticketId));
         if (!t) continue; // a deleted ticket's words

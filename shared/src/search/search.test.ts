@@ -5,7 +5,7 @@ import { createContact, deleteContact, listContacts, updateContact } from "../co
 import { ddb, tableName } from "../db/client.ts";
 import { keys } from "../db/keys.ts";
 import { handleBaileysEvent } from "../ingest/index.ts";
-import { ingestMessage, updateMessage } from "../messages/repository.ts";
+import { ingestMessage, listMessages, updateMessage } from "../messages/repository.ts";
 import { MessageItem } from "../messages/schema.ts";
 import { makeContact, makeQueue, makeTicket, makeWhatsapp } from "../tickets/fixtures.testkit.ts";
 import { listTickets, type TicketActor } from "../tickets/service.ts";
@@ -108,6 +108,57 @@ describe("ticket search", () => {
     // Words another message of the ticket still holds stay found.
     expect(await ids(admin(cid), "segunda")).toEqual([]);
     expect(await ids(admin(cid), "boleto")).toEqual([t.id]);
+  });
+
+  it("writes a word once per open ticket, keeps it while a message holds it, and indexes it again after it left", async () => {
+    const cid = 34;
+    const wa = await makeWhatsapp(cid);
+    let seq = 0;
+    const inbound = (text: string) =>
+      handleBaileysEvent({ companyId: cid, whatsappId: wa.id }, "messages.upsert", {
+        type: "notify",
+        messages: [{ key: { remoteJid: "5511944446666@s.whatsapp.net", fromMe: false, id: `WA-KNOWN-${++seq}` }, messageTimestamp: Math.floor(Date.now() / 1000), pushName: "Rita Souza", message: { conversation: text } }],
+      });
+    /** The word items the transactions of `fn` stored (a transaction cancelled and retried counts once). */
+    const wordPuts = async (fn: () => Promise<unknown>) => {
+      const puts: string[] = [];
+      const name = `wordPuts${seq}`;
+      ddb().middlewareStack.add(
+        (next) => async (args) => {
+          const out = await next(args);
+          const items = (args.input as { TransactItems?: { Put?: { Item: Record<string, unknown> } }[] }).TransactItems ?? [];
+          for (const it of items) if (it.Put?.Item._type === "searchWord") puts.push(String(it.Put.Item.PK).split("#SW#")[1]);
+          return out;
+        },
+        { step: "initialize", name },
+      );
+      try {
+        await fn();
+      } finally {
+        ddb().middlewareStack.remove(name);
+      }
+      return puts.sort();
+    };
+    await inbound("quero o reembolso");
+    // The first message on the open ticket read fresh writes its words; the next ones only the words it lacks.
+    expect(await wordPuts(() => inbound("reembolso urgente"))).toEqual(["reembolso", "urgente"]);
+    expect(await wordPuts(() => inbound("reembolso por favor"))).toEqual(["favor"]);
+    expect(await wordPuts(() => inbound("urgente reembolso"))).toEqual([]);
+    const [t] = (await listTickets(admin(cid), { searchParam: "urgente" })).tickets;
+    expect(await ids(admin(cid), "reembolso")).toEqual([t.id]);
+
+    // Deleting messages removes a word only when no other message of the ticket holds it.
+    const { messages } = await listMessages(cid, t.id, { limit: 50 });
+    const byBody = (b: string) => messages.find((m) => m.body === b)!;
+    await updateMessage(cid, t.id, byBody("reembolso urgente").id, { isDeleted: true });
+    expect(await ids(admin(cid), "urgente")).toEqual([t.id]);
+    await updateMessage(cid, t.id, byBody("urgente reembolso").id, { isDeleted: true });
+    expect(await ids(admin(cid), "urgente")).toEqual([]);
+    expect(await ids(admin(cid), "reembolso")).toEqual([t.id]);
+
+    // The runner's copy knew "urgente": the removal moved the ticket's revision, so the next message writes it again.
+    expect(await wordPuts(() => inbound("ainda urgente"))).toEqual(["ainda", "urgente"]);
+    expect(await ids(admin(cid), "urgente")).toEqual([t.id]);
   });
 
   it("shows an agent only the tickets of their queues", async () => {

@@ -3,16 +3,21 @@
  * - {@link contactIndexWrites}: the gram items of a contact (`keys.searchGram`), diffed against its previous state;
  * - {@link ticketGramWrites}: the ticket-side grams of a ticket (`keys.searchTicketGram`): its contact's grams once per
  *   ticket, written with the ticket's creation and moved when the contact's name, email or number change;
- * - {@link messageIndexWrites}: the word items of a new message (`keys.searchWord`, one per word and ticket, `ADD n 1`),
- *   plus `_sw` (the words indexed, space-separated) stored on the message item;
- * - {@link reindexMessage}: after an edit or a delete-for-everyone, moves the ticket's word counts from `_sw` to the
- *   new body's words in one transaction conditioned on `_sw` (exactly once, even when the change is delivered twice).
+ * - {@link messageIndexWrites}: the word items of a new message (`keys.searchWord`, one per word and ticket: the ticket
+ *   holds the word), only for the words the writer does not know the ticket to hold already ({@link knownWords}), plus
+ *   `_sw` (the words indexed, space-separated) stored on the message item;
+ * - {@link reindexMessage}: after an edit or a delete-for-everyone, adds the new body's words and removes the words no
+ *   other message of the ticket holds, in one transaction conditioned on `_sw` (exactly once, even when the change is
+ *   delivered twice) and, when it removes any, on the ticket's `rev` (which it moves, so no copy still knowing the word
+ *   skips writing it again).
  * Layout and costs: see the `Search` port in `./index.ts`.
  */
-import { DeleteCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import { ddb, tableName } from "../db/client.ts";
-import { cancellationReasons, isConditionFailed, withConflictRetry } from "../db/errors.ts";
+import { cancellationReasons, withConflictRetry } from "../db/errors.ts";
 import { keys } from "../db/keys.ts";
+import { queryPages } from "../db/query.ts";
+import { atRev, bumpRev } from "../tickets/revision.ts";
 import { log } from "../log.ts";
 import { contactGrams, digitsOnly, messageWords, sortName, words, type ContactFields } from "./tokens.ts";
 
@@ -96,24 +101,43 @@ export interface IndexedMessage {
 
 const wordsOf = (m: IndexedMessage) => (m.isDeleted ? [] : messageWords(m.body));
 
-const countUpdate = (companyId: number, ticketId: number, word: string, delta: 1 | -1): TransactItem => ({
-  Update: {
-    TableName: tableName(),
-    Key: keys.searchWord(companyId, word, ticketId),
-    UpdateExpression: "SET #ty = :ty, ticketId = :tid ADD n :d",
-    ExpressionAttributeNames: { "#ty": "_type" },
-    ExpressionAttributeValues: { ":ty": "searchWord", ":tid": ticketId, ":d": delta },
-  },
+/**
+ * A word item: the ticket holds the word (`n` > 0; items written before presence semantics counted the messages, and
+ * readers skip the ones a count left at 0). A Put: idempotent.
+ */
+const wordPut = (companyId: number, ticketId: number, word: string): TransactItem => ({
+  Put: { TableName: tableName(), Item: { ...keys.searchWord(companyId, word, ticketId), _type: "searchWord", ticketId, n: 1 } },
 });
 
+/** True when a stored word item says its ticket holds the word (see {@link wordPut}). */
+export const holdsWord = (item: Record<string, unknown> | undefined): boolean => !!item && (item.n === undefined || Number(item.n) > 0);
+
 /**
- * For a new message: `attrs` to spread into the message item (`_sw`, the words indexed) and `items`, one Update per
- * distinct word (`ADD n 1` on `keys.searchWord(cid, word, ticketId)`), to add to the message's own transaction — so
- * the counts move exactly when the message is stored (a duplicate delivery cancels both). At most 40 actions.
+ * The words a ticket copy is known to hold in the index: set by the writer that stored a message at the copy's exact
+ * `rev` (`messages/repository.ts` `ingestMessage` with `atRev`). Removing a word item moves the ticket's `rev`
+ * ({@link reindexMessage}), so a write conditioned on the copy's `rev` never relies on a word since removed. Keyed by
+ * the copy object itself: a fresh read knows nothing and writes every word. At most {@link MAX_KNOWN_WORDS} a ticket.
  */
-export function messageIndexWrites(m: IndexedMessage): { attrs: { _sw: string }; items: TransactItem[] } {
+export const knownWords = new WeakMap<object, ReadonlySet<string>>();
+/** Words remembered per ticket copy (a long conversation stops growing the set; words past it are written again). */
+export const MAX_KNOWN_WORDS = 400;
+
+/**
+ * For a new message: `attrs` to spread into the message item (`_sw`, the words indexed), `words` (all of them) and
+ * `items`, one Put per word the ticket is not `known` to hold already, to add to the message's own transaction — so
+ * the index moves exactly when the message is stored (a duplicate delivery cancels both). At most 40 actions.
+ */
+export function messageIndexWrites(m: IndexedMessage, known?: ReadonlySet<string>): { attrs: { _sw: string }; words: string[]; items: TransactItem[] } {
   const ws = wordsOf(m);
-  return { attrs: { _sw: ws.join(" ") }, items: ws.map((w) => countUpdate(m.companyId, m.ticketId, w, 1)) };
+  return { attrs: { _sw: ws.join(" ") }, words: ws, items: ws.filter((w) => !known?.has(w)).map((w) => wordPut(m.companyId, m.ticketId, w)) };
+}
+
+/** `known` plus `words`, as the words of the copy written next (bounded by {@link MAX_KNOWN_WORDS}). */
+export function withKnownWords(known: ReadonlySet<string> | undefined, words: string[]): ReadonlySet<string> {
+  if (known && words.every((w) => known.has(w))) return known;
+  const out = new Set(known);
+  for (const w of words) if (out.size < MAX_KNOWN_WORDS) out.add(w);
+  return out;
 }
 
 /** The word items of a whole ticket's messages as stored (bulk loaders): one per distinct word with its count `n`. */
@@ -125,11 +149,13 @@ export function ticketWordItems(companyId: number, ticketId: number, bodies: str
 
 /**
  * Brings the index up to date with a stored message after a change of its body or `isDeleted` (`raw`: the message item
- * as stored now, with its `PK`, `SK` and `_sw`). Moves the counts of the words that left (`ADD n -1`) and came
- * (`ADD n 1`) and sets `_sw`, in one transaction conditioned on `_sw` being what was read; a lost race re-reads
- * nothing and stops (the winner applied the same change). Word items left at `n = 0` are then deleted (best-effort;
- * readers skip them). No-op unless `changed` (the patch just applied) names `body` or `isDeleted`, or when the indexed
- * words did not change. Never throws: the message is already stored; a failure is logged (`search reindex failed`).
+ * as stored now, with its `PK`, `SK` and `_sw`). One transaction: sets `_sw` (conditioned on `_sw` being what was
+ * read; a lost race stops, the winner applied the same change), Puts the words that came, and Deletes the words that
+ * left and no other message of the ticket holds (read from their `_sw`), moving the ticket's `rev` under the condition
+ * that it is the one read with them (a message stored meanwhile retries, up to 3 times; after that the words are left:
+ * a ticket found by a word it no longer holds, never one missed). No-op unless `changed` (the patch just applied) names
+ * `body` or `isDeleted`, or when the indexed words did not change. Never throws: the message is already stored; a
+ * failure is logged (`search reindex failed`).
  */
 export async function reindexMessage(raw: Record<string, unknown> | undefined, changed: object): Promise<void> {
   if (!raw || !("body" in changed || "isDeleted" in changed)) return;
@@ -140,6 +166,9 @@ export async function reindexMessage(raw: Record<string, unknown> | undefined, c
   }
 }
 
+/** Tries to remove words whose other holders moved on (see {@link reindexMessage}). */
+const REINDEX_TRIES = 3;
+
 async function reindex(raw: Record<string, unknown>): Promise<void> {
   const companyId = Number(raw.companyId);
   const ticketId = Number(raw.ticketId);
@@ -149,43 +178,62 @@ async function reindex(raw: Record<string, unknown>): Promise<void> {
   const gone = before.filter((w) => !now.includes(w));
   const came = now.filter((w) => !before.includes(w));
   if (!gone.length && !came.length && had !== undefined) return;
-  try {
-    await withConflictRetry(() => ddb().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: tableName(),
-              Key: { PK: raw.PK, SK: raw.SK },
-              UpdateExpression: "SET #sw = :now",
-              ConditionExpression: had === undefined ? "attribute_not_exists(#sw)" : "#sw = :had",
-              ExpressionAttributeNames: { "#sw": "_sw" },
-              ExpressionAttributeValues: { ":now": now.join(" "), ...(had === undefined ? {} : { ":had": had }) },
+  for (let attempt = 1; ; attempt++) {
+    const drop = gone.length && attempt <= REINDEX_TRIES ? await wordsNoOtherMessageHolds(companyId, ticketId, String(raw.SK), gone) : { words: [], rev: 0 };
+    const revAt = atRev(drop.rev);
+    try {
+      await withConflictRetry(() => ddb().send(
+        new TransactWriteCommand({
+          TransactItems: [
+            {
+              Update: {
+                TableName: tableName(),
+                Key: { PK: raw.PK, SK: raw.SK },
+                UpdateExpression: "SET #sw = :now",
+                ConditionExpression: had === undefined ? "attribute_not_exists(#sw)" : "#sw = :had",
+                ExpressionAttributeNames: { "#sw": "_sw" },
+                ExpressionAttributeValues: { ":now": now.join(" "), ...(had === undefined ? {} : { ":had": had }) },
+              },
             },
-          },
-          ...gone.map((w) => countUpdate(companyId, ticketId, w, -1)),
-          ...came.map((w) => countUpdate(companyId, ticketId, w, 1)),
-        ],
-      }),
-    ));
-  } catch (err) {
-    if (cancellationReasons(err)?.[0]?.Code === "ConditionalCheckFailed") return;
-    throw err;
-  }
-  await Promise.all(
-    gone.map((w) =>
-      ddb()
-        .send(
-          new DeleteCommand({
-            TableName: tableName(),
-            Key: keys.searchWord(companyId, w, ticketId),
-            ConditionExpression: "n <= :z",
-            ExpressionAttributeValues: { ":z": 0 },
-          }),
-        )
-        .catch((err) => {
-          if (!isConditionFailed(err)) throw err;
+            ...came.map((w) => wordPut(companyId, ticketId, w)),
+            ...drop.words.map((w) => ({ Delete: { TableName: tableName(), Key: keys.searchWord(companyId, w, ticketId) } })),
+            ...(drop.words.length
+              ? [{ Update: bumpRev({ TableName: tableName(), Key: keys.ticket(companyId, ticketId), UpdateExpression: "", ConditionExpression: `attribute_exists(PK) AND ${revAt.condition}`, ExpressionAttributeValues: revAt.values }) }]
+              : []),
+          ],
         }),
-    ),
-  );
+      ));
+      return;
+    } catch (err) {
+      const reasons = cancellationReasons(err);
+      if (reasons?.[0]?.Code === "ConditionalCheckFailed") return;
+      // The ticket moved (a message stored meanwhile may hold a word that left): read again.
+      if (drop.words.length && reasons?.at(-1)?.Code === "ConditionalCheckFailed") continue;
+      throw err;
+    }
+  }
+}
+
+/**
+ * Of `gone` (words message `sk` no longer holds), those no other message of the ticket holds (from their `_sw`), and
+ * the ticket's `rev` read before them (so a message stored after the read moves it).
+ */
+async function wordsNoOtherMessageHolds(companyId: number, ticketId: number, sk: string, gone: string[]): Promise<{ words: string[]; rev: number }> {
+  const t = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.ticket(companyId, ticketId), ConsistentRead: true, ProjectionExpression: "#rev", ExpressionAttributeNames: { "#rev": "rev" } }));
+  const rev = Number(t.Item?.rev ?? 0);
+  const left = new Set(gone);
+  for await (const page of queryPages({
+    KeyConditionExpression: "PK = :pk AND begins_with(SK, :m)",
+    ExpressionAttributeValues: { ":pk": keys.ticketPartition(companyId, ticketId), ":m": keys.messagePrefix },
+    ProjectionExpression: "SK, #sw",
+    ExpressionAttributeNames: { "#sw": "_sw" },
+    ConsistentRead: true,
+  })) {
+    for (const it of page) {
+      if (it.SK === sk || typeof it._sw !== "string") continue;
+      for (const w of it._sw.split(" ")) left.delete(w);
+    }
+    if (!left.size) break;
+  }
+  return { words: [...left], rev };
 }

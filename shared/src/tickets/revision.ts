@@ -23,7 +23,7 @@ export function bumpRev<T extends RevisedUpdate>(update: T): T {
     : `${update.UpdateExpression} ADD #rev :revOne`;
   return {
     ...update,
-    UpdateExpression: expr,
+    UpdateExpression: expr.trim(),
     ExpressionAttributeNames: { ...update.ExpressionAttributeNames, "#rev": "rev" },
     ExpressionAttributeValues: { ...update.ExpressionAttributeValues, ":revOne": 1 },
   };
