@@ -11,7 +11,8 @@
  *   hours, whose edit and time zone are saved ('Horários atualizados com sucesso.'), and the queue dialog then has no
  *   schedules tab;
  * - the connection dialog at 1440×900: saving with an empty name focuses the name field in view; two queues and no
- *   greeting show `ERR_WAPP_GREETING_REQUIRED` under the greeting, focused.
+ *   greeting show `ERR_WAPP_GREETING_REQUIRED` under the greeting, focused; its messages, timers, bot limits and
+ *   transfer queue are then saved as typed.
  * With `SCREENSHOTS_DIR` set, it also saves the queue dialog, option editor, Settings page and connection dialog,
  * light and dark, at 1440 and 375 px wide.
  *
@@ -157,7 +158,7 @@ describe("queues, options and settings in the browser", () => {
   );
 
   it(
-    "toggles a setting live in a second tab, creates a queue with schedules and a two-level option tree, reorders an option, and focuses invalid connection fields",
+    "toggles a setting live in a second tab, creates a queue with schedules and a two-level option tree, reorders an option, focuses invalid connection fields and saves every connection automation field",
     async () => {
       const { admin } = await makeCompany();
       const vendas = await http<{ id: number }>(admin, "POST", "/api/queue", { name: "Vendas", color: "#43a047" });
@@ -257,10 +258,38 @@ describe("queues, options and settings in the browser", () => {
       await conn.getByText("A mensagem de saudação é obrigatória quando há mais de uma fila.").waitFor();
       await until(() => focusedInView(page, 'dialog textarea[name="greetingMessage"]'), "the greeting focused in view");
       await conn.getByRole("textbox", { name: "Mensagem de saudação" }).fill("Olá! Escolha uma fila:");
+      // Every other automation field of the connection (attendance §3, issue 9 §7).
+      const fields: [string, string][] = [
+        ["Mensagem de conclusão", "Obrigado pelo contato!"],
+        ["Mensagem de fora de expediente", "Estamos fechados agora."],
+        ["Mensagem de avaliação", "Como foi o atendimento?"],
+        ["Mensagem de encerramento por inatividade", "Encerrado por inatividade."],
+        ["Encerrar chats abertos após (minutos)", "30"],
+        ["Transferir após (minutos)", "15"],
+        ["Tempo do chatbot (minutos)", "10"],
+        ["Máximo de envios do chatbot", "2"],
+        ["Minutos aguardando a avaliação", "60"],
+      ];
+      for (const [label, value] of fields) await conn.getByRole("textbox", { name: label, exact: true }).fill(value);
+      await conn.getByRole("combobox", { name: "Fila de transferência" }).selectOption({ label: "Suporte" });
       await conn.getByTestId("save-connection").click();
       await toast(page, "Conexão salva com sucesso!").waitFor();
-      const wapps = await http<{ name: string; queueIds: number[] }[]>(token, "GET", "/api/whatsapp");
-      expect(wapps.find((w) => w.name === "Loja")?.queueIds.sort()).toEqual([vendas.id, suporte.id].sort());
+      const wapps = await http<Record<string, unknown>[]>(token, "GET", "/api/whatsapp");
+      const loja = wapps.find((w) => w.name === "Loja")!;
+      expect((loja.queueIds as number[]).sort()).toEqual([vendas.id, suporte.id].sort());
+      expect(loja).toMatchObject({
+        greetingMessage: "Olá! Escolha uma fila:",
+        complationMessage: "Obrigado pelo contato!",
+        outOfHoursMessage: "Estamos fechados agora.",
+        ratingMessage: "Como foi o atendimento?",
+        expiresInactiveMessage: "Encerrado por inatividade.",
+        expiresTicket: 30,
+        timeToTransfer: 15,
+        timeUseBotQueues: 10,
+        maxUseBotQueues: 2,
+        ratingWaitMinutes: 60,
+        transferQueueId: suporte.id,
+      });
 
       // Screenshots of the four screens (SCREENSHOTS_DIR only).
       await shots(page, "settings-page", "/settings", async () => {
