@@ -215,6 +215,13 @@ describe("what the customer meets (issue 9 §3)", { timeout: 180_000 }, () => {
     ]);
     const t = await ticketOf(s.companyId, phone);
     expect(t).toMatchObject({ status: "pending", queueId: fin, userId: null, chatbot: false });
+    // The phone's echo of each bot message (sent before its receipts) stored nothing more: once every one is delivered,
+    // the ticket holds exactly the ten automatic messages, none signed by an agent.
+    const ours = async () => (await storedState(s.companyId)).messages.filter((m) => m.ticketId === t.id && m.fromMe);
+    await eventually(async () => (await ours()).every((m) => m.ack >= 3));
+    const mine = await ours();
+    expect(mine).toHaveLength(10);
+    expect(mine.every((m) => m.isAutomatic && m.userId === null)).toBe(true);
     // The queue's agent was told the ticket is in Financeiro; the other queue's agent saw nothing of it.
     const seen = (conn: string) => world.rt.frames.filter((f) => f.connectionId === conn && f.event === `company-${s.companyId}-ticket` && f.data.ticket?.id === t.id);
     expect(seen(agentFin).some((f) => f.data.action === "update" && f.data.ticket.queueId === fin)).toBe(true);
