@@ -128,12 +128,17 @@ const MENU = "Olá {{firstName}}! Escolha um setor:";
 
 // Each test plays a whole conversation through the runner and the queues: generous limits on a shared machine.
 describe("what the customer meets (issue 9 §3)", { timeout: 180_000 }, () => {
-  it("a connection without queues greets once per ticket cycle, with the variables rendered", async () => {
+  it("a connection without queues greets once per ticket cycle, with the variables rendered in the company's zone", async () => {
     const s = await shop({ greetingMessage: "{{ms}}, {{firstName}}! Já vamos te atender." });
+    await ddb().send(
+      new UpdateCommand({ TableName: tableName(), Key: keys.company(s.companyId), UpdateExpression: "SET #tz = :tz", ExpressionAttributeNames: { "#tz": "timezone" }, ExpressionAttributeValues: { ":tz": "Asia/Tokyo" } }),
+    );
+    vi.useFakeTimers({ toFake: ["Date"], shouldAdvanceTime: true });
+    vi.setSystemTime(new Date("2026-11-23T13:00:00Z")); // 22:00 in Tokyo (10:00 in São Paulo, 13:00 UTC)
     const phone = newPhone();
     await say(s.whatsappId, phone, "oi");
     await say(s.whatsappId, phone, "alguém aí?");
-    expect(await received(s.companyId, s.whatsappId, phone)).toEqual([expect.stringMatching(/^(Bom dia|Boa tarde|Boa noite|Boa madrugada), Maria! Já vamos te atender\.$/)]);
+    expect(await received(s.companyId, s.whatsappId, phone)).toEqual(["Boa noite, Maria! Já vamos te atender."]);
     // The agent resolves; the customer's next message opens a new cycle and is greeted again.
     const t = await ticketOf(s.companyId, phone);
     await writeTicketTransition(t, { status: "closed", updatedAt: new Date().toISOString() });
@@ -215,6 +220,13 @@ describe("what the customer meets (issue 9 §3)", { timeout: 180_000 }, () => {
     ]);
     const t = await ticketOf(s.companyId, phone);
     expect(t).toMatchObject({ status: "pending", queueId: fin, userId: null, chatbot: false });
+    // The phone's echo of each bot message (sent before its receipts) stored nothing more: once every one is delivered,
+    // the ticket holds exactly the ten automatic messages, none signed by an agent.
+    const ours = async () => (await storedState(s.companyId)).messages.filter((m) => m.ticketId === t.id && m.fromMe);
+    await eventually(async () => (await ours()).every((m) => m.ack >= 3));
+    const mine = await ours();
+    expect(mine).toHaveLength(10);
+    expect(mine.every((m) => m.isAutomatic && m.userId === null)).toBe(true);
     // The queue's agent was told the ticket is in Financeiro; the other queue's agent saw nothing of it.
     const seen = (conn: string) => world.rt.frames.filter((f) => f.connectionId === conn && f.event === `company-${s.companyId}-ticket` && f.data.ticket?.id === t.id);
     expect(seen(agentFin).some((f) => f.data.action === "update" && f.data.ticket.queueId === fin)).toBe(true);

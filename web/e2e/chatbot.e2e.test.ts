@@ -5,7 +5,7 @@
  * message and a PDF. The customer, typing on the sandbox phone page (`/sandbox`), writes, gets the menu, answers
  * wrong twice (the menu again each time), picks queue 2, walks the tree with `0` and `#`, reaches the leaf (its text
  * and its file, with its name and real size); the ticket is then pending in queue 2 on the screen of queue 2's agent
- * and absent from the screen of queue 1's agent; queue 2's agent accepts (`sendGreetingAccepted`: the greeting naming
+ * and absent from the screen of queue 1's agent, its conversation showing the bot's messages as automatic; queue 2's agent accepts (`sendGreetingAccepted`: the greeting naming
  * the agent reaches the phone), resolves (`userRating`: the rating prompt reaches the phone and the row shows
  * "Aguardando avaliação"), the customer rates 3, the completion message arrives, the ticket closes, and the rating
  * is stored for that agent (rating item and daily counters: no screen shows ratings yet).
@@ -181,6 +181,10 @@ describe("the chatbot played from the sandbox phone", () => {
       const conv = agent.getByTestId("conversation");
       // The agent's conversation shows the bot's file as sent, with its name and real size.
       await conv.getByTestId("message").filter({ hasText: "manual-modem.pdf" }).filter({ hasText: `${PDF.length} B` }).waitFor();
+      // The bot's messages are shown as automatic messages; the customer's are not.
+      await conv.getByTestId("message").filter({ hasText: "manual-modem.pdf" }).getByTestId("message-automatic").waitFor();
+      await conv.getByTestId("message").filter({ hasText: "Você está no Suporte." }).first().getByTestId("message-automatic").waitFor();
+      await expect(conv.getByTestId("message").filter({ hasText: "Oi, preciso de ajuda" }).getByTestId("message-automatic").count()).resolves.toBe(0);
       await phone.businessCount(11, "the accept greeting");
       expect((await phone.shown())[20]).toMatch(new RegExp(`^empresa: ${ACCEPTED.source.slice(1)}`));
 

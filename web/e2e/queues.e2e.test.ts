@@ -6,8 +6,13 @@
  * - the queue dialog refuses "azul" as a colour, sets the weekly schedules ('Clique em salvar para registar as
  *   alterações'), saves; its option editor builds a two-level tree in place and reorders an option from the keyboard;
  *   the API then holds that tree and those hours;
+ * - every option of the Opções tab (the ten of issue 9 §6) is saved at once with its toast and shows without a reload
+ *   on another admin's screen; `scheduleType` = company brings the Horários tab (to both) with the spec's default
+ *   hours, whose edit and time zone are saved ('Horários atualizados com sucesso.'), and the queue dialog then has no
+ *   schedules tab;
  * - the connection dialog at 1440×900: saving with an empty name focuses the name field in view; two queues and no
- *   greeting show `ERR_WAPP_GREETING_REQUIRED` under the greeting, focused.
+ *   greeting show `ERR_WAPP_GREETING_REQUIRED` under the greeting, focused; its messages, timers, bot limits and
+ *   transfer queue are then saved as typed.
  * With `SCREENSHOTS_DIR` set, it also saves the queue dialog, option editor, Settings page and connection dialog,
  * light and dark, at 1440 and 375 px wide.
  *
@@ -15,7 +20,7 @@
  */
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { makeCompany } from "../../test/helpers.ts";
+import { makeCompany, makeUser } from "../../test/helpers.ts";
 import { TEST_MS, useBrowserStack } from "./harness.ts";
 
 const e2e = useBrowserStack("queues");
@@ -24,6 +29,26 @@ const SHOTS = process.env.SCREENSHOTS_DIR;
 
 /** The browser's own session token (the browser login revoked the test user's earlier one). */
 const tokenOf = async (page: Page) => ({ token: JSON.parse((await page.evaluate(() => localStorage.getItem("token"))) ?? '""') as string });
+
+/** Closes the toasts on screen, so that the next one waited for is the next action's. */
+async function dismissToasts(page: Page) {
+  const toasts = page.getByTestId("toast");
+  while ((await toasts.count()) > 0) await toasts.first().getByRole("button", { name: "Fechar" }).click({ timeout: 1000 }).catch(() => undefined);
+}
+
+/** The Opções tab's ten options (issue 9 §6) by setting key, with their labels. */
+const OPTION_LABELS: [string, string][] = [
+  ["userRating", "Avaliações"],
+  ["scheduleType", "Gerenciamento de expediente"],
+  ["CheckMsgIsGroup", "Ignorar mensagens de grupos"],
+  ["call", "Aceitar chamadas"],
+  ["chatBotType", "Tipo do chatbot"],
+  ["sendGreetingAccepted", "Enviar saudação ao aceitar o atendimento"],
+  ["sendMsgTransfTicket", "Enviar mensagem de transferência de fila/agente"],
+  ["sendGreetingMessageOneQueues", "Enviar saudação quando houver somente 1 fila"],
+  ["viewclosed", "Agente vê atendimentos fechados"],
+  ["viewgroups", "Agente vê grupos"],
+];
 
 /**
  * Screenshots (only with SCREENSHOTS_DIR) in light and dark at 1440×900 and 375×812: each one loads `path` afresh in
@@ -61,7 +86,79 @@ async function focusedInView(page: Page, selector: string) {
 
 describe("queues, options and settings in the browser", () => {
   it(
-    "toggles a setting live in a second tab, creates a queue with schedules and a two-level option tree, reorders an option, and focuses invalid connection fields",
+    "saves each of the ten options at once with a toast, live for another admin; company hours with the spec's defaults in the Horários tab",
+    async () => {
+      const { companyId, admin } = await makeCompany();
+      const second = await makeUser(companyId, { profile: "admin", name: "Outra Admin" });
+      const page = await newPage(await newContext());
+      await login(page, admin.email, admin.password);
+      const other = await newPage(await newContext());
+      await login(other, second.email, second.password);
+      await page.goto(`${e2e.stack.url}/settings`);
+      await other.goto(`${e2e.stack.url}/settings`);
+      const token = await tokenOf(page);
+      const stored = async () => Object.fromEntries((await http<{ key: string; value: string }[]>(token, "GET", "/api/settings")).map((s) => [s.key, s.value]));
+      const before = await stored();
+      expect(await page.getByTestId("settings-options").getByRole("combobox").count()).toBe(OPTION_LABELS.length);
+      for (const [key, label] of OPTION_LABELS) {
+        const mine = page.getByRole("combobox", { name: label, exact: true });
+        const theirs = other.getByRole("combobox", { name: label, exact: true });
+        await expect(mine.inputValue()).resolves.toBe(before[key]);
+        const values = await mine.locator("option").evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
+        if (key === "chatBotType") {
+          // `text` is the only chatbot type (issue 9 §3): nothing to change.
+          expect(values).toEqual(["text"]);
+          await expect(theirs.inputValue()).resolves.toBe("text");
+          continue;
+        }
+        const next = key === "scheduleType" ? "company" : values.find((v) => v !== before[key])!;
+        await dismissToasts(page);
+        await mine.selectOption(next);
+        await toast(page, "Operação atualizada com sucesso.").waitFor();
+        await until(async () => (await theirs.inputValue()) === next, `the other admin's ${key}`);
+        await expect(stored().then((s) => s[key])).resolves.toBe(next);
+      }
+
+      // scheduleType = company: the Horários tab, for the other admin too, with the spec's default week.
+      await until(async () => (await other.getByRole("tab", { name: "Horários" }).count()) === 1, "the other admin's Horários tab");
+      await page.getByRole("tab", { name: "Horários" }).click();
+      const hours = (day: string, edge: "start" | "end") => page.getByTestId(`company-schedules-${day}-${edge}`);
+      const week = async () => {
+        const out: string[] = [];
+        for (const day of ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]) out.push(`${day} ${await hours(day, "start").inputValue()}-${await hours(day, "end").inputValue()}`);
+        return out;
+      };
+      await expect(week()).resolves.toEqual([
+        "monday 08:00-18:00",
+        "tuesday 08:00-18:00",
+        "wednesday 08:00-18:00",
+        "thursday 08:00-18:00",
+        "friday 08:00-18:00",
+        "saturday 08:00-12:00",
+        "sunday 00:00-00:00",
+      ]);
+      await expect(page.getByRole("combobox", { name: "Fuso horário" }).inputValue()).resolves.toBe("America/Sao_Paulo");
+      await hours("saturday", "end").fill("13:00");
+      await page.getByRole("combobox", { name: "Fuso horário" }).selectOption("America/Manaus");
+      await dismissToasts(page);
+      await page.getByTestId("save-hours").click();
+      await toast(page, "Horários atualizados com sucesso.").waitFor();
+      const company = await http<{ timezone: string; schedules: { weekdayEn: string; startTime: string; endTime: string }[] }>(token, "GET", `/api/companies/listPlan/${companyId}`);
+      expect(company.timezone).toBe("America/Manaus");
+      expect(company.schedules.find((s) => s.weekdayEn === "saturday")).toMatchObject({ startTime: "08:00", endTime: "13:00" });
+
+      // The queue dialog has weekly schedules only when scheduleType is `queue`.
+      await page.goto(`${e2e.stack.url}/queues`);
+      await page.getByRole("button", { name: "Adicionar fila" }).click();
+      const dlg = page.getByRole("dialog", { name: "Adicionar fila" });
+      await dlg.getByRole("textbox", { name: /^Nome/ }).waitFor();
+      await expect(dlg.getByRole("tab", { name: "Horários de atendimento" }).count()).resolves.toBe(0);
+    },
+    TEST_MS * 2,
+  );
+
+  it(
+    "toggles a setting live in a second tab, creates a queue with schedules and a two-level option tree, reorders an option, focuses invalid connection fields and saves every connection automation field",
     async () => {
       const { admin } = await makeCompany();
       const vendas = await http<{ id: number }>(admin, "POST", "/api/queue", { name: "Vendas", color: "#43a047" });
@@ -161,10 +258,38 @@ describe("queues, options and settings in the browser", () => {
       await conn.getByText("A mensagem de saudação é obrigatória quando há mais de uma fila.").waitFor();
       await until(() => focusedInView(page, 'dialog textarea[name="greetingMessage"]'), "the greeting focused in view");
       await conn.getByRole("textbox", { name: "Mensagem de saudação" }).fill("Olá! Escolha uma fila:");
+      // Every other automation field of the connection (attendance §3, issue 9 §7).
+      const fields: [string, string][] = [
+        ["Mensagem de conclusão", "Obrigado pelo contato!"],
+        ["Mensagem de fora de expediente", "Estamos fechados agora."],
+        ["Mensagem de avaliação", "Como foi o atendimento?"],
+        ["Mensagem de encerramento por inatividade", "Encerrado por inatividade."],
+        ["Encerrar chats abertos após (minutos)", "30"],
+        ["Transferir após (minutos)", "15"],
+        ["Tempo do chatbot (minutos)", "10"],
+        ["Máximo de envios do chatbot", "2"],
+        ["Minutos aguardando a avaliação", "60"],
+      ];
+      for (const [label, value] of fields) await conn.getByRole("textbox", { name: label, exact: true }).fill(value);
+      await conn.getByRole("combobox", { name: "Fila de transferência" }).selectOption({ label: "Suporte" });
       await conn.getByTestId("save-connection").click();
       await toast(page, "Conexão salva com sucesso!").waitFor();
-      const wapps = await http<{ name: string; queueIds: number[] }[]>(token, "GET", "/api/whatsapp");
-      expect(wapps.find((w) => w.name === "Loja")?.queueIds.sort()).toEqual([vendas.id, suporte.id].sort());
+      const wapps = await http<Record<string, unknown>[]>(token, "GET", "/api/whatsapp");
+      const loja = wapps.find((w) => w.name === "Loja")!;
+      expect((loja.queueIds as number[]).sort()).toEqual([vendas.id, suporte.id].sort());
+      expect(loja).toMatchObject({
+        greetingMessage: "Olá! Escolha uma fila:",
+        complationMessage: "Obrigado pelo contato!",
+        outOfHoursMessage: "Estamos fechados agora.",
+        ratingMessage: "Como foi o atendimento?",
+        expiresInactiveMessage: "Encerrado por inatividade.",
+        expiresTicket: 30,
+        timeToTransfer: 15,
+        timeUseBotQueues: 10,
+        maxUseBotQueues: 2,
+        ratingWaitMinutes: 60,
+        transferQueueId: suporte.id,
+      });
 
       // Screenshots of the four screens (SCREENSHOTS_DIR only).
       await shots(page, "settings-page", "/settings", async () => {

@@ -8,6 +8,8 @@ import { DELETED_MESSAGE_PREVIEW, MessageItem } from "../../../shared/src/messag
 import { getTicket } from "../../../shared/src/tickets/service.ts";
 import type { TicketItem } from "../../../shared/src/tickets/schema.ts";
 import { makeContact, makeQueue, makeTicket, makeWhatsapp } from "../../../shared/src/tickets/fixtures.testkit.ts";
+import { greetingOfDay, zonedParts } from "../../../shared/src/automation/variables.ts";
+import { DEFAULT_SCHEDULES } from "../../../shared/src/queues/schema.ts";
 import { registerSocket, startRealtimeCapture } from "../../../shared/src/users/realtime-capture.testkit.ts";
 
 const aws = useLocalAws({ sqs: true });
@@ -89,6 +91,26 @@ describe("POST /api/messages/{ticketId}", () => {
     const commands = await drain();
     expect(commands).toEqual([expect.objectContaining({ type: "send", companyId: cid, whatsappId: wa, ticketId: ticket.id, messageId: res.body.id })]);
     expect((await getTicket(cid, ticket.id))?.lastMessage).toBe(res.body.body);
+  });
+
+  it("renders an agent's variables in the company's time zone (Tokyo), not São Paulo's", async () => {
+    const c = await makeCompany();
+    const zone = await api("PUT", `/api/companies/${c.companyId}/schedules`, { token: c.admin.token, body: { schedules: DEFAULT_SCHEDULES, timezone: "Asia/Tokyo" } });
+    expect(zone.status).toBe(200);
+    const q = (await makeQueue(c.companyId)).id;
+    const w = (await makeWhatsapp(c.companyId)).id;
+    const bia = await makeUser(c.companyId, { queueIds: [q], name: "Bia" });
+    const ticket = await makeTicket(c.companyId, { whatsappId: w, queueId: q, status: "open", userId: bia.id, contact: await makeContact(c.companyId, "Maria Clara") });
+    const before = new Date();
+    const res = await api("POST", `/api/messages/${ticket.id}`, { token: bia.token, body: { body: "{{ms}}, {{firstName}}! São {{hora}}.", signMessage: false } });
+    const after = new Date();
+    expect(res.status).toBe(200);
+    const [, greeting, hour] = /^(.+), Maria! São (\d\d):\d\d:\d\d\.$/.exec(res.body.body) ?? [];
+    // Tokyo is 12 hours ahead of São Paulo: its hour and greeting of the day never match São Paulo's.
+    expect([before, after].map((d) => greetingOfDay(d, "Asia/Tokyo"))).toContain(greeting);
+    expect([before, after].map((d) => zonedParts(d, "Asia/Tokyo").hour)).toContain(hour);
+    expect([before, after].map((d) => zonedParts(d, "America/Sao_Paulo").hour)).not.toContain(hour);
+    await drain(w);
   });
 
   it("sends without the signature when signMessage is false", async () => {

@@ -92,6 +92,38 @@ describe("connections", () => {
     expect(shown.body).toMatchObject({ greetingMessage: "Olá! Escolha uma opção", transferQueueId: 2, maxUseBotQueues: 5 });
   });
 
+  it("answers 400 ERR_VALIDATION to bad automation fields and 404 to another company's transfer queue, writing nothing", async () => {
+    const { companyId, admin } = await makeCompany();
+    const other = await makeCompany();
+    await makeQueue(companyId, 1);
+    await makeQueue(other.companyId, 9);
+    const created = await api("POST", "/api/whatsapp", { token: admin.token, body: { name: "Loja", expiresTicket: 30, ratingWaitMinutes: 60 } });
+    expect(created.status).toBe(200);
+    const id = created.body.id;
+    const bad: Record<string, unknown>[] = [
+      { expiresTicket: -1 },
+      { timeToTransfer: "logo" },
+      { timeUseBotQueues: 1.5 },
+      { maxUseBotQueues: -2 },
+      { ratingWaitMinutes: 0 },
+      { transferQueueId: "fila" },
+      { greetingMessage: 5 },
+      { expiresInactiveMessage: "x".repeat(5001) },
+    ];
+    for (const body of bad) {
+      const post = await api("POST", "/api/whatsapp", { token: admin.token, body: { name: "Outra", ...body } });
+      const put = await api("PUT", `/api/whatsapp/${id}`, { token: admin.token, body });
+      for (const res of [post, put]) expect(res, JSON.stringify(body)).toMatchObject({ status: 400, body: { error: "ERR_VALIDATION" } });
+    }
+    const foreign = await api("PUT", `/api/whatsapp/${id}`, { token: admin.token, body: { timeToTransfer: 10, transferQueueId: 9 } });
+    expect(foreign).toMatchObject({ status: 404, body: { error: "ERR_NO_QUEUE_FOUND" } });
+    const foreignNew = await api("POST", "/api/whatsapp", { token: admin.token, body: { name: "Outra", timeToTransfer: 10, transferQueueId: 9 } });
+    expect(foreignNew).toMatchObject({ status: 404, body: { error: "ERR_NO_QUEUE_FOUND" } });
+    const list = await api("GET", "/api/whatsapp", { token: admin.token });
+    expect(list.body.map((w: any) => w.name)).toEqual(["Loja"]);
+    expect(list.body[0]).toMatchObject({ expiresTicket: 30, timeToTransfer: 0, transferQueueId: null, ratingWaitMinutes: 60, maxUseBotQueues: 3, timeUseBotQueues: 0, greetingMessage: "" });
+  });
+
   it("keeps API tokens unique across companies and hides them from non-admins", async () => {
     const a = await makeCompany();
     const b = await makeCompany();

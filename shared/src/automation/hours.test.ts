@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_SCHEDULES, type QueueSchedule } from "../queues/schema.ts";
+import { DEFAULT_SCHEDULES, fullWeek, type QueueSchedule } from "../queues/schema.ts";
 import { isOpenAt } from "./hours.ts";
 
 const day = (weekdayEn: QueueSchedule["weekdayEn"], startTime: string, endTime: string): QueueSchedule => ({ weekday: weekdayEn, weekdayEn, startTime, endTime });
@@ -64,6 +64,33 @@ describe("business hours in the company's zone (issue 9 §2)", () => {
     expect(isOpenAt([day("tuesday", "00:00", "24:00")], at("2026-03-10T15:00:00Z"))).toBe(true);
     expect(isOpenAt([], at("2026-03-10T15:00:00Z"))).toBe(true); // Tue 12:00 by the defaults
     expect(isOpenAt([], at("2026-03-15T15:00:00Z"))).toBe(false); // Sunday
+  });
+
+  it("shows admins the week the bot reads: the defaults for none saved, a day missing from a saved week as closed", () => {
+    expect(fullWeek([]).map((d) => `${d.weekdayEn} ${d.startTime}-${d.endTime}`)).toEqual([
+      "monday 08:00-18:00",
+      "tuesday 08:00-18:00",
+      "wednesday 08:00-18:00",
+      "thursday 08:00-18:00",
+      "friday 08:00-18:00",
+      "saturday 08:00-12:00",
+      "sunday 00:00-00:00",
+    ]);
+    const saved = [day("monday", "09:00", "17:00")];
+    const shown = fullWeek(saved);
+    expect(shown.map((d) => `${d.weekdayEn} ${d.startTime}-${d.endTime}`)).toEqual([
+      "monday 09:00-17:00",
+      "tuesday 00:00-00:00",
+      "wednesday 00:00-00:00",
+      "thursday 00:00-00:00",
+      "friday 00:00-00:00",
+      "saturday 00:00-00:00",
+      "sunday 00:00-00:00",
+    ]);
+    // Tuesday 12:00 in São Paulo: closed by what was saved and by what is shown alike.
+    expect(isOpenAt(saved, at("2026-03-10T15:00:00Z"))).toBe(false);
+    expect(isOpenAt(shown, at("2026-03-10T15:00:00Z"))).toBe(false);
+    expect(isOpenAt(shown, at("2026-03-09T15:00:00Z"))).toBe(true); // Monday 12:00
   });
 
   it("falls back to São Paulo for an unknown zone name", () => {

@@ -30,6 +30,7 @@ import type { WhatsappItem } from "../whatsapp/schema.ts";
 import { getMessageById, ingestMessage, listMessages, replaceLastMessage, updateMessage } from "./repository.ts";
 import { DELETED_MESSAGE_PREVIEW, MessageItem, type MediaType, type MediaUpload, type MediaUploadBody, type MessageView } from "./schema.ts";
 import { renderVariables } from "../automation/variables.ts";
+import { getCompany } from "../companies/repository.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Views and realtime
@@ -84,7 +85,7 @@ export interface OutboundInput {
   messageId?: string;
   /** Sent by the system, not an agent (bot menus, greetings, notices): stored with `isAutomatic`, never signed. */
   automatic?: boolean;
-  /** IANA zone for the message variables (the company's; default America/Sao_Paulo). */
+  /** IANA zone for the message variables; default the company's (read when the body holds a `{{`). */
   timeZone?: string;
 }
 
@@ -107,8 +108,8 @@ async function markFailed(companyId: number, ticket: TicketItem, messageId: stri
 }
 
 /**
- * Stores an outbound message (`fromMe`, `ack: 0`) with the variables applied and the signature when asked, publishes it,
- * and enqueues the `send` session command. When the connection is not CONNECTED or the enqueue fails the message is
+ * Stores an outbound message (`fromMe`, `ack: 0`) with the variables applied (in the company's zone) and the signature
+ * when asked, publishes it, and enqueues the `send` session command. When the connection is not CONNECTED or the enqueue fails the message is
  * kept with `ack: -1` and `sendError`, an `update` is published, and 400 `ERR_SENDING_WAPP_MSG` (carrying `message`)
  * is thrown. Returns the stored message view.
  */
@@ -116,7 +117,10 @@ export async function sendOutbound(companyId: number, sender: Sender, ticket: Ti
   const [contact, wa] = await Promise.all([getContactItem(companyId, ticket.contactId), getWhatsappItem(companyId, ticket.whatsappId)]);
   if (!contact) throw new AppError("ERR_NO_CONTACT_FOUND", 404);
   const remoteJid = chatJidOf(contact);
-  let text = renderVariables(input.body, { contactName: contact.name, ticketId: ticket.id, timeZone: input.timeZone });
+  // Variables render in the company's zone (issue 9 §3), agents' texts included; the company is read only when the
+  // text holds a variable and the caller did not pass the zone (automatic messages do).
+  const timeZone = input.timeZone ?? (input.body.includes("{{") ? (await getCompany(companyId))?.timezone : undefined);
+  let text = renderVariables(input.body, { contactName: contact.name, ticketId: ticket.id, timeZone });
   if (!input.automatic && (input.signMessage ?? true) && sender.name && text) text = `*${sender.name}:*\n${text}`;
   let quoted: MessageItem | null = null;
   if (input.quotedMsgId) {

@@ -33,6 +33,16 @@ export const DEFAULT_SCHEDULES: QueueSchedule[] = [
 ];
 
 /**
+ * The seven days, Monday to Sunday, as the hours check reads `schedules` (`automation/hours.ts`): an empty list is the
+ * defaults; otherwise a weekday without an entry is closed (00:00-00:00). Screens show this, so an admin sees the
+ * week the bot uses.
+ */
+export function fullWeek<S extends QueueSchedule>(schedules: readonly S[]): (QueueSchedule | S)[] {
+  if (!schedules.length) return DEFAULT_SCHEDULES.map((d) => ({ ...d }));
+  return DEFAULT_SCHEDULES.map((d) => schedules.find((s) => s.weekdayEn === d.weekdayEn) ?? { ...d, startTime: "00:00", endTime: "00:00" });
+}
+
+/**
  * A media file attached to a queue or a queue option (administration.md §3 mediaPath, mediaName): its S3 key and file
  * name, and its bytes and MIME type as uploaded (absent on media that predates them: read from S3 then).
  */

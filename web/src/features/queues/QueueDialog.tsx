@@ -10,7 +10,7 @@
  * `ERR_QUEUE_NAME_ALREADY_EXISTS`, `ERR_QUEUE_COLOR_ALREADY_EXISTS`, `ERR_QUEUE_INVALID_COLOR` show as translated toasts.
  */
 import { Button, Flex, SelectField, Tabs, Text, TextAreaField, TextField } from "@aws-amplify/ui-react";
-import { DEFAULT_SCHEDULES } from "@atende/shared/queues/schema";
+import { fullWeek } from "@atende/shared/queues/schema";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useToast } from "../../ui/Toast.tsx";
@@ -33,8 +33,8 @@ const schema = z.object({
   integrationId: z.string(),
 });
 
-/** The queue's schedules, Monday to Sunday, with the defaults for days it does not have. */
-const weekOf = (q: Queue | null): Schedule[] => DEFAULT_SCHEDULES.map((d) => ({ ...d, ...(q?.schedules ?? []).find((s) => s.weekdayEn === d.weekdayEn) }) as Schedule);
+/** The queue's schedules, Monday to Sunday, as the bot reads them (`fullWeek`: none = the defaults, a missing day closed). */
+const weekOf = (q: Queue | null): Schedule[] => fullWeek(q?.schedules ?? []) as Schedule[];
 
 export function QueueDialog({ open, queue, onClose }: { open: boolean; queue: Queue | null; onClose: () => void }) {
   const { t } = useTranslation();

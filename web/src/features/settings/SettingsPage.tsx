@@ -7,7 +7,7 @@
  */
 import { Button, Flex, Heading, Loader, SelectField, Tabs, Text } from "@aws-amplify/ui-react";
 import type { SettingKey } from "@atende/shared/settings/schema";
-import { DEFAULT_SCHEDULES } from "@atende/shared/queues/schema";
+import { fullWeek } from "@atende/shared/queues/schema";
 import { useEffect, useId, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorMessage } from "../../api/errors.ts";
@@ -114,7 +114,7 @@ function HoursTab() {
   const [timezone, setTimezone] = useState("America/Sao_Paulo");
   useEffect(() => {
     if (!company.data) return;
-    setSchedules(DEFAULT_SCHEDULES.map((d) => ({ ...d, ...company.data.schedules.find((s) => s.weekdayEn === d.weekdayEn) }) as Schedule));
+    setSchedules(fullWeek(company.data.schedules) as Schedule[]);
     setTimezone(company.data.timezone || "America/Sao_Paulo");
   }, [company.data]);
   const zones = useMemo(() => timeZones(timezone), [timezone]);

@@ -3,10 +3,11 @@
  * (ack 0 clock, 1-2 one tick, 3 two ticks, 4-5 blue), media by type (image with enlarge, sticker, video, audio with a
  * persisted playback rate 0.5/1/1.5/2, document with name and size, location as a map link, vCard with a
  * start-conversation action), quoted reply (click scrolls to the original), reactions, edited/deleted/forwarded marks,
+ * the automatic-message mark (bot menus, greetings, notices: `isAutomatic`, issue 9 §3),
  * failed sends with retry, and the options menu (reply, react, edit, delete, forward).
  */
 import * as Menu from "@radix-ui/react-dropdown-menu";
-import { Ban, Check, CheckCheck, ChevronDown, Clock, FileText, Forward, MapPin, Phone, Plus, TriangleAlert, UserRound } from "lucide-react";
+import { Ban, Bot, Check, CheckCheck, ChevronDown, Clock, FileText, Forward, MapPin, Phone, Plus, TriangleAlert, UserRound } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { messageActions } from "./api.ts";
@@ -228,6 +229,11 @@ export function MessageBubble(p: BubbleProps) {
         {m.isForwarded && (
           <div className="msg-flag">
             <Forward size={13} aria-hidden="true" /> {t("tickets.messages.forwarded")}
+          </div>
+        )}
+        {m.isAutomatic && (
+          <div className="msg-flag" data-testid="message-automatic">
+            <Bot size={13} aria-hidden="true" /> {t("tickets.messages.automatic")}
           </div>
         )}
         {!m.fromMe && m.senderName && m.participant && <div className="msg-sender">{m.senderName}</div>}

@@ -59,6 +59,7 @@ export const ticketsTexts = defineTexts({
     deleted: ["Esta mensagem foi apagada", "This message was deleted", "Este mensaje fue eliminado"],
     edited: ["Editada", "Edited", "Editado"],
     forwarded: ["Encaminhada", "Forwarded", "Reenviado"],
+    automatic: ["Mensagem automática", "Automatic message", "Mensaje automático"],
     failed: ["Falha no envio", "Sending failed", "Error al enviar"],
     retry: ["Reenviar", "Resend", "Reenviar"],
     today: ["Hoje", "Today", "Hoy"],
