@@ -105,7 +105,7 @@ export async function sweepOutbound(now = Date.now()): Promise<{ settled: number
   const counts = { settled: 0, redriven: 0, failed: 0 };
   const until = `${new Date(now).toISOString()}~`;
   for (let h = SWEEP_HOURS; h >= 0; h--) {
-    const bucket = `OUTDUE#${new Date(now - h * 3600_000).toISOString().slice(0, 13)}`;
+    const bucket = keys.outboundDuePK(new Date(now - h * 3600_000).toISOString());
     for await (const items of queryPages({ IndexName: "GSI4", KeyConditionExpression: "GSI4PK = :pk AND GSI4SK <= :until", ExpressionAttributeValues: { ":pk": bucket, ":until": until } })) {
       for (const i of items) {
         const p = i as unknown as Pending;

@@ -13,7 +13,7 @@ import { nowIso } from "../common.ts";
 import { ddb, tableName } from "../db/client.ts";
 import { decodeCursor, encodeCursor } from "../db/cursor.ts";
 import { cancellationReasons, withConflictRetry } from "../db/errors.ts";
-import { belongsToCompany, keys, pad } from "../db/keys.ts";
+import { belongsToCompany, keys } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
 import { atRev, bumpRev } from "../tickets/revision.ts";
 import { ticketRecord } from "../tickets/repository.ts";
@@ -63,7 +63,7 @@ export async function ingestMessage(
   const msgKey = keys.message(companyId, ticket.id, m.waTimestamp, m.id);
   const alias = keys.waMessage(companyId, m.whatsappId, opts.waAliasJid, m.id);
   const inc = opts.incrementUnread ? 1 : 0;
-  const sk = `${now}#${pad(ticket.id)}`;
+  const sk = keys.ticketListSK(now, ticket.id);
   const rev = opts.atRev ? atRev(ticket.rev) : null;
   // At the copy's exact `rev`, the words its writer stored before are known to be in the index (`search/writes.ts`).
   const known = rev ? knownWords.get(ticket) : undefined;
