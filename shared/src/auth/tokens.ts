@@ -203,6 +203,3 @@ async function verifiedClaims(bearer: string): Promise<TokenClaims> {
 export function forgetAuthContext(companyId: number, userId: number): void {
   authCache.delete(`${companyId}:${userId}`);
 }
-
-/** True for admins and super users (the spec's admin permissions). */
-export const isAdmin = (a: Pick<AuthContext, "profile" | "super">) => a.profile === "admin" || a.super;

@@ -84,3 +84,19 @@ describe("repository boundary", () => {
     expect(spelled).toEqual([]);
   });
 });
+
+describe("one access rule (issue 7 §2)", () => {
+  it("decides rights only with can() / canSee() of shared/src/access: no profile or super-flag test elsewhere", () => {
+    const inline = [/profile\s*[!=]==?\s*["'`]/, /(?<!!)!(?!!)\s*\w+\.super\b/, /\|\|\s*!*\w+\.super\b/, /\w+\.super\s*\?/];
+    const found = files
+      .filter((f) => !f.startsWith("shared/src/access/"))
+      .flatMap((f) =>
+        readFileSync(join(root, f), "utf8")
+          .split("\n")
+          .map((line, i) => ({ at: `${f}:${i + 1}`, line }))
+          .filter(({ line }) => !/^\s*(\*|\/\/|\/\*)/.test(line) && inline.some((re) => re.test(line))),
+      )
+      .map(({ at }) => at);
+    expect(found).toEqual([]);
+  });
+});
