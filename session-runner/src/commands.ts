@@ -224,7 +224,7 @@ export class CommandHandler {
     const m = await store.getMessage(cmd.companyId, cmd.ticketId, cmd.messageId);
     if (!m) return { skipped: "ERR_NO_MESSAGE_FOUND" };
     if (m.ack !== 0) return { waId: m.id, alreadySent: true };
-    let sock;
+    let sock: ReturnType<typeof this.socketFor>;
     try {
       sock = this.socketFor(cmd);
     } catch (err) {

@@ -88,7 +88,7 @@ export async function login(body: LoginBody, ip: string): Promise<SessionResult>
   await countLoginAttempt(body.email, ip); // counted before the password check: a parallel burst cannot pass
   const owner = await getEmailOwner(body.email);
   const found = owner ? await getUser(owner.companyId, owner.userId) : undefined;
-  const ok = found ? await verifyPassword(body.password, found.passwordHash) : (await verifyPassword(body.password, await timingDummy()), false);
+  const ok = found ? await verifyPassword(body.password, found.passwordHash) : await verifyPassword(body.password, await timingDummy()).then(() => false);
   if (!found || !ok) throw new AppError("ERR_INVALID_CREDENTIALS", 401);
   const company = await getCompany(found.companyId);
   if (!company) throw new AppError("ERR_INVALID_CREDENTIALS", 401);

@@ -124,7 +124,7 @@ export async function sweepOutbound(now = Date.now()): Promise<{ settled: number
 async function settle(p: Pending, now: number): Promise<"settled" | "redriven" | "failed"> {
   const key = keys.outboundPending(p.companyId, p.ticketId, p.messageId);
   const m = await getMessage(p.companyId, p.ticketId, p.messageId);
-  if (!m || m.ack !== 0) {
+  if (m?.ack !== 0) {
     await ddb().send(new DeleteCommand({ TableName: tableName(), Key: key }));
     return "settled";
   }

@@ -158,7 +158,7 @@ export async function sendOutbound(companyId: number, sender: Sender, ticket: Ti
   });
   await dispatch({ type: "message.created", companyId, message: stored.message, ticket: stored.ticket });
 
-  if (!wa || wa.status !== "CONNECTED") {
+  if (wa?.status !== "CONNECTED") {
     const failed = await markFailed(companyId, stored.ticket, id, "ERR_WAPP_NOT_INITIALIZED");
     throw new AppError("ERR_SENDING_WAPP_MSG", 400, { message: await toMessageView(companyId, failed) });
   }

@@ -186,7 +186,7 @@ export async function deleteTag(auth: AuthContext, tagId: number): Promise<void>
 async function untagTicketOfDeletedTag(companyId: number, ticketId: number, tagId: number): Promise<void> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const t = await getTicketItem(companyId, ticketId, true);
-    if (!t || !t.tagIds.includes(tagId)) {
+    if (!t?.tagIds.includes(tagId)) {
       await deleteEdge(companyId, ticketId, tagId); // orphan edge (ticket gone, or already untagged)
       return;
     }

@@ -229,7 +229,6 @@ async function eachLimited<T>(xs: T[], fn: (x: T) => Promise<void>): Promise<voi
  * `ownerId`. Returns how many tickets were updated.
  */
 async function refreshPart(
-  companyId: number,
   part: Part,
   ownerId: number,
   value: unknown,
@@ -339,7 +338,7 @@ export const ticketSummariesListener: Listener = {
           if (event.changed && !event.changed.some((f) => CONTACT_SUMMARY_FIELDS.has(f))) break;
           const next = contactSummaryOf(c);
           // With the summary, the ticket-side search grams move to the contact's new words (search/writes.ts).
-          await refreshPart(cid, "sumContact", c.id, next, [{ index: "GSI4", pk: keys.contactTicketsPK(cid, c.id), skPrefix: keys.ticketEdgePrefix }], (tid, stored) =>
+          await refreshPart("sumContact", c.id, next, [{ index: "GSI4", pk: keys.contactTicketsPK(cid, c.id), skPrefix: keys.ticketEdgePrefix }], (tid, stored) =>
             ticketGramWrites(cid, tid, stored as ContactSummary, next),
           );
           break;
@@ -347,20 +346,20 @@ export const ticketSummariesListener: Listener = {
         case "queue.updated": {
           const q = event.queue as unknown as Record<string, unknown>;
           const id = Number(q.id);
-          await refreshPart(cid, "sumQueue", id, queueSummaryOf(q), STATUSES.map((s) => ({ index: "GSI2" as const, pk: keys.ticketQueuePK(cid, s, id) })));
+          await refreshPart("sumQueue", id, queueSummaryOf(q), STATUSES.map((s) => ({ index: "GSI2" as const, pk: keys.ticketQueuePK(cid, s, id) })));
           break;
         }
         case "user.updated": {
           const u = event.user as unknown as Record<string, unknown>;
           const id = Number(u.id);
-          await refreshPart(cid, "sumUser", id, userSummaryOf(u), STATUSES.map((s) => ({ index: "GSI3" as const, pk: keys.ticketUserPK(cid, s, id) })));
+          await refreshPart("sumUser", id, userSummaryOf(u), STATUSES.map((s) => ({ index: "GSI3" as const, pk: keys.ticketUserPK(cid, s, id) })));
           break;
         }
         case "whatsapp.updated":
         case "whatsapp.session": {
           const w = event.whatsapp as unknown as Record<string, unknown>;
           const id = Number(w.id);
-          await refreshPart(cid, "sumWhatsapp", id, whatsappSummaryOf(w), STATUSES.map((s) => ({ index: "GSI1" as const, pk: keys.ticketStatusPK(cid, s), filterOwner: true })));
+          await refreshPart("sumWhatsapp", id, whatsappSummaryOf(w), STATUSES.map((s) => ({ index: "GSI1" as const, pk: keys.ticketStatusPK(cid, s), filterOwner: true })));
           break;
         }
         case "tag.updated": {
