@@ -16,7 +16,6 @@ const STORAGE_MODULES = new Set([
   "shared/src/auth/ws-ticket.ts",
   "shared/src/events/outbox.ts",
   "shared/src/ingest/parking.ts",
-  "shared/src/messages/delivery.ts",
   "shared/src/realtime/connections.ts",
   "shared/src/search/index.ts",
   "shared/src/search/writes.ts",
