@@ -25,7 +25,7 @@ const STORAGE_MODULES = new Set([
   "shared/src/timers/index.ts",
   "shared/src/seed/seed.ts",
   "session-runner/src/auth-state.ts",
-  "session-runner/src/commands.ts",
+  "session-runner/src/command-claims.ts",
   "session-runner/src/lease.ts",
 ]);
 
