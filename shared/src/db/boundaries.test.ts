@@ -11,7 +11,6 @@ const root = join(import.meta.dirname, "../../..");
 
 /** Files (outside `repository.ts` and `shared/src/db/`) that may talk to DynamoDB: storage plumbing, not features. */
 const STORAGE_MODULES = new Set([
-  "shared/src/auth/tokens.ts",
   "shared/src/auth/throttle.ts",
   "shared/src/auth/ws-ticket.ts",
   "shared/src/events/outbox.ts",
