@@ -21,7 +21,6 @@ const STORAGE_MODULES = new Set([
   "shared/src/search/backfill.ts",
   "shared/src/tickets/row.ts",
   "shared/src/tickets/summaries.ts",
-  "shared/src/timers/index.ts",
   "shared/src/seed/seed.ts",
   "session-runner/src/auth-state.ts",
   "session-runner/src/command-claims.ts",
