@@ -93,7 +93,10 @@ async function openSocket(token: string): Promise<WebSocket> {
   const r = await fetch(`${stack.url}/api/auth/ws-ticket`, { method: "POST", headers: { authorization: `Bearer ${token}` } });
   const { ticket } = (await r.json()) as { ticket: string };
   const ws = new WebSocket(`${stack.url.replace("http", "ws")}/ws?ticket=${ticket}`);
-  await new Promise((res, rej) => (ws.once("open", res), ws.once("error", rej)));
+  await new Promise((res, rej) => {
+    ws.once("open", res);
+    ws.once("error", rej);
+  });
   ws.send(JSON.stringify({ action: "joinNotification" }));
   return ws;
 }

@@ -116,7 +116,10 @@ function matchRoute(method: string, path: string) {
     .sort((a, b) => Number(a.path.includes("{")) - Number(b.path.includes("{")));
   for (const r of candidates) {
     const names: string[] = [];
-    const re = new RegExp(`^${r.path.replace(/\{([^}]+)\}/g, (_m, n) => (names.push(n), "([^/]+)"))}/?$`);
+    const re = new RegExp(`^${r.path.replace(/\{([^}]+)\}/g, (_m, n) => {
+      names.push(n);
+      return "([^/]+)";
+    })}/?$`);
     const m = path.match(re);
     if (m) return { route: r, params: Object.fromEntries(names.map((n, i) => [n, decodeURIComponent(m[i + 1])])) };
   }

@@ -94,4 +94,7 @@ export function makeSeedHandler(deps: SeedDeps): (raw: unknown) => Promise<void>
 
 let secrets: SecretsManagerClient | undefined;
 /** The Lambda entry point (Secrets Manager client created on first use). */
-export const handler = (raw: unknown) => makeSeedHandler({ secrets: (secrets ??= new SecretsManagerClient({})) })(raw);
+export const handler = (raw: unknown) => {
+  secrets ??= new SecretsManagerClient({});
+  return makeSeedHandler({ secrets })(raw);
+};

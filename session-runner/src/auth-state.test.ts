@@ -7,7 +7,7 @@ import pino from "pino";
 import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { ddb, tableName } from "@atende/shared/db/client";
 import { keys } from "@atende/shared/db/keys";
-import { FencedError, loadCreds, saveCreds, useDynamoAuthState, wipeAuthState } from "./auth-state.ts";
+import { FencedError, loadCreds, saveCreds, openDynamoAuthState, wipeAuthState } from "./auth-state.ts";
 import { ShardLeases } from "./lease.ts";
 
 const logger = pino({ level: "silent" });
@@ -22,7 +22,7 @@ async function itemsOf(whatsappId: number) {
 describe("DynamoDB auth state", () => {
   it("keeps creds and every signal key as its own item, and a new socket reads them back identical", async () => {
     const wid = 9001;
-    const first = await useDynamoAuthState(wid, 1, logger);
+    const first = await openDynamoAuthState(wid, 1, logger);
     first.state.creds.me = { id: "5511999990000:3@s.whatsapp.net", name: "Loja" };
     await first.persistCreds();
     const keyStore = addTransactionCapability(first.state.keys, logger, { maxCommitRetries: 3, delayBetweenTriesMs: 10 });
@@ -41,7 +41,7 @@ describe("DynamoDB auth state", () => {
       ["CREDS", "K#app-state-sync-key#AAAA", "K#lid-mapping#5511900000001", "K#pre-key#1", "K#pre-key#2", "K#session#5511900000001.0"].sort(),
     );
 
-    const again = await useDynamoAuthState(wid, 1, logger);
+    const again = await openDynamoAuthState(wid, 1, logger);
     expect(again.state.creds.me?.id).toBe("5511999990000:3@s.whatsapp.net");
     expect(Buffer.from(again.state.creds.noiseKey.private).equals(Buffer.from(first.state.creds.noiseKey.private))).toBe(true);
     const got = await again.state.keys.get("pre-key", ["1", "3"]);
@@ -63,7 +63,7 @@ describe("DynamoDB auth state", () => {
     await saveCreds(wid, { ...creds, registered: true }, 6);
     expect((await loadCreds(wid))?.registered).toBe(true);
 
-    const { state } = await useDynamoAuthState(wid, 6, logger);
+    const { state } = await openDynamoAuthState(wid, 6, logger);
     await state.keys.set({ session: { a: Buffer.from("x") } });
     await wipeAuthState(wid);
     expect(await itemsOf(wid)).toEqual([]);
@@ -74,16 +74,16 @@ describe("DynamoDB auth state", () => {
     const wid = 9003;
     await saveCreds(wid, initAuthCreds(), 0);
     let fencedCalls = 0;
-    const old = await useDynamoAuthState(wid, 3, logger, () => fencedCalls++);
+    const old = await openDynamoAuthState(wid, 3, logger, () => fencedCalls++);
     await old.state.keys.set({ session: { a: Buffer.from("old") } });
 
-    const next = await useDynamoAuthState(wid, 4, logger); // the new owner claims the auth state
+    const next = await openDynamoAuthState(wid, 4, logger); // the new owner claims the auth state
     await expect(old.state.keys.set({ session: { a: Buffer.from("stale") } })).rejects.toBeInstanceOf(FencedError);
     expect(fencedCalls).toBe(1); // the transport ends the deposed socket here
-    await expect(useDynamoAuthState(wid, 3, logger)).rejects.toBeInstanceOf(FencedError);
+    await expect(openDynamoAuthState(wid, 3, logger)).rejects.toBeInstanceOf(FencedError);
     await next.state.keys.set({ session: { b: Buffer.from("new") } });
 
-    const fresh = await useDynamoAuthState(wid, 4, logger);
+    const fresh = await openDynamoAuthState(wid, 4, logger);
     const got = await fresh.state.keys.get("session", ["a", "b"]);
     expect(Buffer.from(got.a as Uint8Array).toString()).toBe("old");
     expect(Buffer.from(got.b as Uint8Array).toString()).toBe("new");

@@ -186,7 +186,7 @@ type Logger = Parameters<typeof makeCacheableSignalKeyStore>[1];
  * A leased owner (`epoch` > 0) claims the auth state first; throws {@link FencedError} when a newer owner holds it.
  * `onFenced` is called when a later key write finds a newer owner (the caller ends its socket).
  */
-export async function useDynamoAuthState(
+export async function openDynamoAuthState(
   whatsappId: number,
   epoch: number,
   logger?: Logger,

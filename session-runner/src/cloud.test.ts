@@ -44,7 +44,10 @@ describe("leased runner tasks", () => {
           consumer: { waitSeconds: 1, visibilitySeconds: 5, retryDelaySeconds: 1 },
           sessions: { backoffBaseMs: 20, backoffCapMs: 200 },
         },
-      }).then((t) => (tasks.push(t), t));
+      }).then((t) => {
+        tasks.push(t);
+        return t;
+      });
 
     const a = await task("task-a");
     const b = await task("task-b");
@@ -85,7 +88,10 @@ describe("leased runner tasks", () => {
         orphanTicks: 20,
         transport: network.transport(),
         runner: { store: memoryStore().store, ingest: recordingIngest().port, consumer: { waitSeconds: 1, visibilitySeconds: 5, retryDelaySeconds: 1 } },
-      }).then((t) => (tasks.push(t), t));
+      }).then((t) => {
+        tasks.push(t);
+        return t;
+      });
 
     const a = await task("share-a");
     expect(a.leases.shards()).toHaveLength(16);

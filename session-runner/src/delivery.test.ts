@@ -62,7 +62,10 @@ describe("a runner killed mid-send", () => {
     const cmd = sendCmd(m);
     let handed = false;
     // Runner A hands the message to WhatsApp and dies there (the call never returns); its claim expires at once.
-    const a = fakeSessions({ phase: "open", send: () => ((handed = true), new Promise(() => undefined)) });
+    const a = fakeSessions({ phase: "open", send: () => {
+        handed = true;
+        return new Promise(() => undefined);
+      } });
     void new CommandHandler({ sessions: a.sessions, store: mem.store, owner: "runner-a", claimMs: 1 }).handle(cmd);
     while (!handed) await new Promise((r) => setImmediate(r));
 
@@ -83,7 +86,10 @@ describe("a runner killed mid-send", () => {
     const m = mem.add(7, 8, "Boa tarde");
     const cmd = sendCmd(m);
     let handed = false;
-    const a = fakeSessions({ phase: "open", send: () => ((handed = true), new Promise(() => undefined)) });
+    const a = fakeSessions({ phase: "open", send: () => {
+        handed = true;
+        return new Promise(() => undefined);
+      } });
     void new CommandHandler({ sessions: a.sessions, store: mem.store, owner: "runner-a", claimMs: 1 }).handle(cmd);
     while (!handed) await new Promise((r) => setImmediate(r));
     mem.messages.set(m.id, { ...mem.messages.get(m.id)!, ack: 2 }); // the receipt reached the ingest meanwhile

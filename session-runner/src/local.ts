@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { getConfig } from "@atende/shared/config";
+import type { Transport } from "./ports.ts";
 import { Runner } from "./runner.ts";
 import { createSimHandler } from "./sim-http.ts";
 import { messageStore } from "./store.ts";
@@ -27,7 +28,7 @@ export async function startLocalRunner(
   const cfg = getConfig();
   const all = Array.from({ length: cfg.SESSION_SHARDS }, (_, n) => n);
   let network: SimNetwork | null = null;
-  let transport;
+  let transport: Transport;
   if (cfg.WA_PROVIDER === "baileys") {
     transport = baileysTransport({ epochOf: () => 0, store: messageStore });
   } else {

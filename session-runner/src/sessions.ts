@@ -98,7 +98,10 @@ export class Session {
   waitFor(check: (s: Session) => boolean, timeoutMs = 15000): Promise<void> {
     if (check(this)) return Promise.resolve();
     return new Promise((resolve, reject) => {
-      const w = { check, resolve: () => (clearTimeout(t), resolve()) };
+      const w = { check, resolve: () => {
+          clearTimeout(t);
+          resolve();
+        } };
       const t = setTimeout(() => {
         this.waiters = this.waiters.filter((x) => x !== w);
         reject(new Error("session did not reach the expected state in time"));

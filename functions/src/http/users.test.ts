@@ -22,7 +22,9 @@ const rawUser = async (cid: number, uid: number) =>
 const emailMarker = async (email: string) => (await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.email(email), ConsistentRead: true }))).Item;
 
 const SECRET_FIELDS = ["passwordHash", "tokenVersion", "refreshJti"];
-const expectNoSecrets = (u: Record<string, unknown>) => SECRET_FIELDS.forEach((f) => expect(u).not.toHaveProperty(f));
+const expectNoSecrets = (u: Record<string, unknown>) => {
+  for (const f of SECRET_FIELDS) expect(u).not.toHaveProperty(f);
+};
 
 async function tenantPair() {
   const a = await makeCompany({ name: "Alfa" });

@@ -3,7 +3,8 @@
  * `@atende/shared/whatsapp/service`. The company always comes from the verified token.
  * Contract: `shared/src/whatsapp/contract.ts`.
  */
-import { isAdmin, type AuthContext } from "@atende/shared/auth/tokens";
+import { can } from "@atende/shared/access/permissions";
+import type { AuthContext } from "@atende/shared/auth/tokens";
 import {
   createWhatsapp,
   deleteWhatsapp,
@@ -18,7 +19,7 @@ import {
 } from "@atende/shared/whatsapp/service";
 import { answering, areaHandler } from "./core/http.ts";
 
-const caller = (auth: AuthContext): Caller => ({ companyId: auth.companyId, admin: isAdmin(auth) });
+const caller = (auth: AuthContext): Caller => ({ companyId: auth.companyId, admin: can(auth, "secrets:view") });
 
 export const handler = areaHandler("whatsapp", {
   "GET /api/whatsapp": async ({ auth }) => listWhatsapps(caller(auth)),

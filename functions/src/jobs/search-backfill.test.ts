@@ -31,7 +31,8 @@ describe("search backfill on deploy / start, carried by the minute tick", () => 
     expect(await startSearchBackfill()).toEqual([]); // already scheduled: nothing twice
     let t = Date.now();
     for (let i = 0; i < 10 && (await getTimer(a.companyId, SEARCH_BACKFILL_KIND, "index")); i++) {
-      await tick({ time: new Date((t += 60_000)).toISOString() });
+      t += 60_000;
+      await tick({ time: new Date(t).toISOString() });
     }
     expect(await getTimer(a.companyId, SEARCH_BACKFILL_KIND, "index")).toBeNull();
     expect(await getTimer(b.companyId, SEARCH_BACKFILL_KIND, "index")).toBeNull();

@@ -60,7 +60,7 @@ function openWith(query: string): Promise<Client> {
       else frames.push(frame);
       const w = waiters;
       waiters = [];
-      w.forEach((f) => f(undefined));
+      for (const f of w) f(undefined);
     });
     const client: Client = {
       ws,

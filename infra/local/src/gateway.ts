@@ -49,7 +49,10 @@ export interface HttpApiEventV2 {
 const sortedRoutes = [...routes].sort((a, b) => Number(a.path.includes("{")) - Number(b.path.includes("{")));
 const compiled = sortedRoutes.map((r) => {
   const names: string[] = [];
-  const re = new RegExp(`^${r.path.replace(/\{([^}]+)\}/g, (_m, n: string) => (names.push(n), "([^/]+)"))}/?$`);
+  const re = new RegExp(`^${r.path.replace(/\{([^}]+)\}/g, (_m, n: string) => {
+    names.push(n);
+    return "([^/]+)";
+  })}/?$`);
   return { route: r, re, names };
 });
 

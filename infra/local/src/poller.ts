@@ -24,7 +24,7 @@ export interface SqsEvent {
   Records: SqsRecord[];
 }
 /** `{batchItemFailures: [{itemIdentifier: messageId}]}`; void/undefined means every record succeeded. */
-export type SqsBatchResponse = { batchItemFailures: { itemIdentifier: string }[] } | void | undefined;
+export type SqsBatchResponse = { batchItemFailures: { itemIdentifier: string }[] } | undefined;
 export type SqsHandler = (event: SqsEvent, context: unknown) => Promise<SqsBatchResponse>;
 
 export interface PollOptions {

@@ -171,7 +171,9 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
       startSqs({ region: cfg0.AWS_REGION, shards: cfg0.SESSION_SHARDS }),
     ] as const);
     const names = ["dynamodb", "s3rver", "fauxqs"];
-    started.forEach((r, i) => r.status === "fulfilled" && stoppers.push({ name: names[i], stop: () => r.value.stop() }));
+    started.forEach((r, i) => {
+      if (r.status === "fulfilled") stoppers.push({ name: names[i], stop: () => r.value.stop() });
+    });
     const failed = started.find((r): r is PromiseRejectedResult => r.status === "rejected");
     if (failed) throw failed.reason;
     phase("stand-ins");
@@ -279,7 +281,10 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
         .catch((err) => say("tick failed", { err: String(err?.message ?? err) }))
         .finally(() => (ticking = undefined));
     }, opts.tickIntervalMs ?? 60_000);
-    stoppers.push({ name: "tick", stop: async () => (clearInterval(timer), await ticking) });
+    stoppers.push({ name: "tick", stop: async () => {
+        clearInterval(timer);
+        await ticking;
+      } });
 
     phase("pollers+tick");
     ready();

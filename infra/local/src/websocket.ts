@@ -18,7 +18,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { WebSocketServer, WebSocket } from "ws";
 
-type WsHandler = (event: unknown, context: unknown) => Promise<{ statusCode?: number; body?: string } | undefined | void>;
+type WsHandler = (event: unknown, context: unknown) => Promise<{ statusCode?: number; body?: string } | undefined>;
 
 interface Conn {
   ws: WebSocket;

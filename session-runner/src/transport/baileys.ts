@@ -10,7 +10,7 @@ import { Boom } from "@hapi/boom";
 import { Browsers, DisconnectReason, makeWASocket, type proto, type WAMessageKey } from "@whiskeysockets/baileys";
 import pino from "pino";
 import { log } from "@atende/shared/log";
-import { FencedError, useDynamoAuthState, wipeAuthState } from "../auth-state.ts";
+import { FencedError, openDynamoAuthState, wipeAuthState } from "../auth-state.ts";
 import type { MessageStorePort, RunnerSocket, SessionRef, Transport } from "../ports.ts";
 
 export interface BaileysTransportOptions {
@@ -28,7 +28,7 @@ export function baileysTransport(opts: BaileysTransportOptions): Transport {
     name: "baileys",
     async connect(ref: SessionRef): Promise<RunnerSocket> {
       const replaced = () => void sock.end(new Boom("auth state owned by a newer lease", { statusCode: DisconnectReason.connectionReplaced }));
-      const { state, persistCreds } = await useDynamoAuthState(ref.whatsappId, opts.epochOf(ref.whatsappId), logger, () => {
+      const { state, persistCreds } = await openDynamoAuthState(ref.whatsappId, opts.epochOf(ref.whatsappId), logger, () => {
         log("warn", "signal keys not saved: a newer lease owns the connection", { companyId: ref.companyId, whatsappId: ref.whatsappId });
         replaced();
       });

@@ -9,10 +9,10 @@ import { threadOf, type CarriedMessage } from "./sim-thread.ts";
 const ANA = "5511900000001@s.whatsapp.net";
 const BIA = "5511900000002@s.whatsapp.net";
 let clock = Date.parse("2026-11-24T12:00:00Z");
-const carried = (remoteJid: string, fromMe: boolean, id: string, message: WAMessage["message"]): CarriedMessage => ({
-  msg: { key: { remoteJid, fromMe, id }, message } as WAMessage,
-  at: new Date((clock += 1000)).toISOString(),
-});
+const carried = (remoteJid: string, fromMe: boolean, id: string, message: WAMessage["message"]): CarriedMessage => {
+  clock += 1000;
+  return { msg: { key: { remoteJid, fromMe, id }, message } as WAMessage, at: new Date(clock).toISOString() };
+};
 
 describe("sandbox thread", () => {
   it("shows both sides in order with the customer's reaction, an edit and a delete applied", () => {

@@ -150,7 +150,8 @@ class SimSocket {
       return;
     }
     this.qrShown++;
-    const creds = (this.phone.creds ??= initAuthCreds());
+    this.phone.creds ??= initAuthCreds();
+    const creds = this.phone.creds;
     const refStr = `2@${randomBytes(24).toString("base64")}`;
     this.qr = buildPairingQRData(
       refStr,
@@ -171,7 +172,8 @@ class SimSocket {
 
   /** Pairs with `number`: stores creds, emits `creds.update`, then closes with 515 like Baileys after pair-success. */
   async pair(number: string, name: string) {
-    const creds = (this.phone.creds ??= initAuthCreds());
+    this.phone.creds ??= initAuthCreds();
+    const creds = this.phone.creds;
     creds.me = { id: `${number}:${1 + Math.floor(Math.random() * 40)}@s.whatsapp.net`, name };
     creds.registered = true;
     await saveCreds(this.ref.whatsappId, creds, 0);
@@ -457,7 +459,7 @@ export class SimNetwork {
   receipt(whatsappId: number, messageId: string, status: number): void {
     const phone = this.phones.get(whatsappId);
     const msg = phone?.known.get(messageId);
-    if (!msg || !msg.key.fromMe) throw new SimError("ERR_NO_MESSAGE_FOUND", "no sent message with this id");
+    if (!msg?.key.fromMe) throw new SimError("ERR_NO_MESSAGE_FOUND", "no sent message with this id");
     this.openSocket(whatsappId).emit("messages.update", [{ key: msg.key, update: { status } }]);
   }
 

@@ -67,9 +67,18 @@ describe("can", () => {
     expect(can({ profile: "user" }, "tags:kanban")).toBe(false);
   });
 
-  it("keeps super-only areas from admins", () => {
-    expect(can({ profile: "admin" }, "companies:manage")).toBe(false);
-    expect(can({ profile: "admin", super: true }, "companies:manage")).toBe(true);
+  it("keeps super-only areas from admins: other companies, global settings, super users, super routes, a past due date", () => {
+    const superOnly = ["companies:manage", "companies:anyCompany", "settings:global", "users:editSuper", "routes:super", "subscription:pastDueDate"] as const;
+    for (const p of superOnly) {
+      expect(can({ profile: "admin" }, p), p).toBe(false);
+      expect(can({ profile: "admin", super: true }, p), p).toBe(true);
+    }
+  });
+
+  it("lets an admin, not a supervisor or user, edit the company's opening hours", () => {
+    expect(can({ profile: "admin" }, "company-schedules:edit")).toBe(true);
+    expect(can({ profile: "supervisor" }, "company-schedules:edit")).toBe(false);
+    expect(can({ profile: "user" }, "company-schedules:edit")).toBe(false);
   });
 
   it("refuses unknown profiles and a missing actor", () => {

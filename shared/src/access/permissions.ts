@@ -39,7 +39,7 @@ export const PERMISSIONS = {
   "connections-page:addConnection": ["admin"],
   "connections-page:editOrDeleteConnection": ["admin"],
   // administration.md §6
-  /** The Kanban switch of the tag modal. */
+  /** The Kanban switch of the tag modal (and the `kanban` field of tag writes). */
   "tags:kanban": ["admin", "supervisor"],
   /** The "geral" (global) selector of the quick message modal. */
   "quick-messages:global": ["admin"],
@@ -51,6 +51,8 @@ export const PERMISSIONS = {
   /** Queues CRUD, company settings, closing every ticket at once. */
   "queues:manage": ["admin"],
   "settings:manage": ["admin"],
+  /** The opening hours of the caller's own company (`PUT /api/companies/{id}/schedules`). */
+  "company-schedules:edit": ["admin"],
   "tickets:closeAll": ["admin"],
   /** Seeing every ticket (queues, assignee and allTicket do not restrict): see `canSee` in `./tickets.ts`. */
   "tickets:seeAll": ["admin"],
@@ -64,6 +66,16 @@ export const PERMISSIONS = {
   "announcements:manage": [],
   "companies:manage": [],
   "plans:manage": [],
+  /** Operations the route manifest marks `super` (`contract.ts`). */
+  "routes:super": [],
+  /** Reading or writing any company (not only the caller's own). */
+  "companies:anyCompany": [],
+  /** The global settings (`SUPER_ONLY_SETTINGS`: registration, trial days, ...). */
+  "settings:global": [],
+  /** Editing or deleting a user who has the super flag. */
+  "users:editSuper": [],
+  /** Logging in and staying logged in after the company's due date. */
+  "subscription:pastDueDate": [],
 } as const satisfies Record<string, readonly ProfileName[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -11,6 +11,7 @@
  *   with the current session.
  * - `logout`: revokes the session (token version bump) and marks the user offline.
  */
+import { can } from "../access/permissions.ts";
 import { randomUUID } from "node:crypto";
 import { getConfig } from "../config.ts";
 import { getCompany, companySummary } from "../companies/service.ts";
@@ -87,12 +88,12 @@ export async function login(body: LoginBody, ip: string): Promise<SessionResult>
   await countLoginAttempt(body.email, ip); // counted before the password check: a parallel burst cannot pass
   const owner = await getEmailOwner(body.email);
   const found = owner ? await getUser(owner.companyId, owner.userId) : undefined;
-  const ok = found ? await verifyPassword(body.password, found.passwordHash) : (await verifyPassword(body.password, await timingDummy()), false);
+  const ok = found ? await verifyPassword(body.password, found.passwordHash) : await verifyPassword(body.password, await timingDummy()).then(() => false);
   if (!found || !ok) throw new AppError("ERR_INVALID_CREDENTIALS", 401);
   const company = await getCompany(found.companyId);
   if (!company) throw new AppError("ERR_INVALID_CREDENTIALS", 401);
   // Super users run the platform (they extend due dates): their own company's due date never locks them out.
-  if (!found.super && isExpired(company.dueDate)) throw new AppError("ERR_SUBSCRIPTION_EXPIRED", 401, { dueDate: company.dueDate });
+  if (!can(found, "subscription:pastDueDate") && isExpired(company.dueDate)) throw new AppError("ERR_SUBSCRIPTION_EXPIRED", 401, { dueDate: company.dueDate });
 
   const jti = randomUUID();
   const u = await bumpTokenVersion(found.companyId, found.id, jti);
@@ -100,7 +101,7 @@ export async function login(body: LoginBody, ip: string): Promise<SessionResult>
   await clearLoginFailures(body.email, ip);
   const tokens = await issue(u, jti);
   await dispatch({ type: "user.loggedIn", companyId: u.companyId, user: { id: u.id, email: u.email, companyId: u.companyId }, tokenVersion: u.tokenVersion });
-  const days = u.super ? undefined : daysUntil(company.dueDate);
+  const days = can(u, "subscription:pastDueDate") ? undefined : daysUntil(company.dueDate);
   return { ...tokens, user: await sessionUser(u), ...(days !== undefined && days < DUE_DATE_WARNING_DAYS ? { dueDateWarningDays: days } : {}) };
 }
 
@@ -129,7 +130,7 @@ export async function refresh(refreshToken: string | undefined): Promise<Session
   }
   const company = await getCompany(u.companyId);
   if (!company) throw new AppError("ERR_SESSION_EXPIRED", 401);
-  if (!u.super && isExpired(company.dueDate)) throw new AppError("ERR_SUBSCRIPTION_EXPIRED", 401, { dueDate: company.dueDate });
+  if (!can(u, "subscription:pastDueDate") && isExpired(company.dueDate)) throw new AppError("ERR_SUBSCRIPTION_EXPIRED", 401, { dueDate: company.dueDate });
 
   let jti: string;
   let rotated: UserItem | undefined;

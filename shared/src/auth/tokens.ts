@@ -8,14 +8,12 @@
  * Expired access token → 403 `ERR_SESSION_EXPIRED` (the web refreshes once and replays);
  * missing, malformed, or revoked → 401 `ERR_SESSION_EXPIRED` (the web clears the session).
  */
-import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { GetSecretValueCommand, SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
 import { decodeJwt, errors as joseErrors, jwtVerify, SignJWT } from "jose";
 import { getConfig } from "../config.ts";
-import { ddb, tableName } from "../db/client.ts";
-import { keys } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
-import { UserItem, type Profile } from "../users/schema.ts";
+import { getUser } from "../users/repository.ts";
+import type { Profile } from "../users/schema.ts";
 
 /** The verified caller: read fresh from the user item on every request, so profile and queue changes apply at once. */
 export interface AuthContext {
@@ -131,9 +129,8 @@ export async function verifyToken(token: string, typ: "access" | "refresh"): Pro
 
 /** Reads the user item and builds the caller's context; a missing user or a stale token version → 401. */
 export async function loadAuthContext(claims: TokenClaims): Promise<AuthContext> {
-  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.user(claims.companyId, claims.userId) }));
-  if (!out.Item) throw new AppError("ERR_SESSION_EXPIRED", 401);
-  const u = UserItem.parse(out.Item);
+  const u = await getUser(claims.companyId, claims.userId, { consistent: false });
+  if (!u) throw new AppError("ERR_SESSION_EXPIRED", 401);
   if (u.tokenVersion !== claims.tokenVersion) throw new AppError("ERR_SESSION_EXPIRED", 401);
   return {
     userId: u.id,
@@ -203,6 +200,3 @@ async function verifiedClaims(bearer: string): Promise<TokenClaims> {
 export function forgetAuthContext(companyId: number, userId: number): void {
   authCache.delete(`${companyId}:${userId}`);
 }
-
-/** True for admins and super users (the spec's admin permissions). */
-export const isAdmin = (a: Pick<AuthContext, "profile" | "super">) => a.profile === "admin" || a.super;

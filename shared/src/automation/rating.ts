@@ -96,7 +96,7 @@ export async function startRating(companyId: number, ticket: TicketItem): Promis
  */
 export async function finishRating(companyId: number, ticketId: number, ratingAt: string, rate: number | null): Promise<boolean> {
   const prev = await getTicketItem(companyId, ticketId, true);
-  if (!prev || prev.status !== "open" || prev.ratingAt !== ratingAt) return false;
+  if (prev?.status !== "open" || prev.ratingAt !== ratingAt) return false;
   const at = nowIso();
   const rating = rate != null && prev.userId != null ? TicketRating.parse({ companyId, ticketId, userId: prev.userId, rate, ratingAt, at }) : null;
   const extra = rating

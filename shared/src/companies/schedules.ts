@@ -3,6 +3,7 @@
  * the weekly schedules used when setting `scheduleType` is `company`, and the company's IANA time zone in which
  * hours are evaluated.
  */
+import { can } from "../access/permissions.ts";
 import type { AuthContext } from "../auth/tokens.ts";
 import { AppError } from "../errors.ts";
 import { updateCompanyFields } from "./repository.ts";
@@ -24,7 +25,7 @@ export async function updateCompanySchedules(
   if (body.id !== undefined && body.id !== companyId) {
     throw new AppError("ERR_VALIDATION", { fields: [{ path: "id", message: "id differs from the path" }] });
   }
-  if (!auth.super && (auth.profile !== "admin" || auth.companyId !== companyId)) throw new AppError("ERR_NO_PERMISSION", 403);
+  if (!can(auth, "companies:anyCompany") && (!can(auth, "company-schedules:edit") || auth.companyId !== companyId)) throw new AppError("ERR_NO_PERMISSION", 403);
   const schedules = [...body.schedules]
     .map((s) => ({ ...s, weekdayEn: s.weekdayEn.toLowerCase() }))
     .sort((a, b) => DAY_ORDER.indexOf(a.weekdayEn) - DAY_ORDER.indexOf(b.weekdayEn));

@@ -6,6 +6,7 @@
  * - `dueDate` is stored as an ISO-8601 UTC string (a date alone means midnight UTC) or null (never expires);
  *   login enforces it (see `auth/service.ts`).
  */
+import { can } from "../access/permissions.ts";
 import type { AuthContext } from "../auth/tokens.ts";
 import { nextId } from "../db/counters.ts";
 import { AppError } from "../errors.ts";
@@ -59,13 +60,13 @@ export async function companySummary(
  * only their own company (403 `ERR_NO_PERMISSION`). Missing company → 404 `ERR_NO_COMPANY_FOUND`.
  */
 export async function listPlanOfCompany(auth: AuthContext, companyId: number): Promise<PublicCompany> {
-  if (!auth.super && companyId !== auth.companyId) throw new AppError("ERR_NO_PERMISSION", 403);
+  if (!can(auth, "companies:anyCompany") && companyId !== auth.companyId) throw new AppError("ERR_NO_PERMISSION", 403);
   return toPublicCompany(await requireCompany(companyId));
 }
 
 /** `GET /api/companies/{id}` (super): one company with its plan. */
 export async function showCompany(auth: AuthContext, companyId: number): Promise<PublicCompany> {
-  if (!auth.super) throw new AppError("ERR_NO_PERMISSION", 403);
+  if (!can(auth, "companies:manage")) throw new AppError("ERR_NO_PERMISSION", 403);
   return toPublicCompany(await requireCompany(companyId));
 }
 
@@ -75,11 +76,11 @@ export async function showCompany(auth: AuthContext, companyId: number): Promise
  * `settingOverrides` replaces default values (the local seed uses it).
  */
 export async function createCompany(
-  auth: Pick<AuthContext, "super"> | "system",
+  auth: Pick<AuthContext, "profile" | "super"> | "system",
   body: CreateCompanyBody,
   opts: { settingOverrides?: Partial<SettingsMap>; adminName?: string; adminSuper?: boolean; companyId?: number } = {},
 ): Promise<{ company: PublicCompany; adminUserId: number }> {
-  if (auth !== "system" && !auth.super) throw new AppError("ERR_NO_PERMISSION", 403);
+  if (auth !== "system" && !can(auth, "companies:manage")) throw new AppError("ERR_NO_PERMISSION", 403);
   await requirePlan(body.planId);
   const now = new Date().toISOString();
   const companyId = opts.companyId ?? (await nextId("GLOBAL", "company"));
@@ -119,7 +120,7 @@ export async function createCompany(
 
 /** `PUT /api/companies/{id}` (super): changes the given fields (dueDate included). Unknown plan → 404 `ERR_NO_PLAN_FOUND`. */
 export async function updateCompany(auth: AuthContext, companyId: number, body: UpdateCompanyBody): Promise<PublicCompany> {
-  if (!auth.super) throw new AppError("ERR_NO_PERMISSION", 403);
+  if (!can(auth, "companies:manage")) throw new AppError("ERR_NO_PERMISSION", 403);
   await requireCompany(companyId);
   if (body.planId !== undefined) await requirePlan(body.planId);
   const set: Record<string, unknown> = { ...body };

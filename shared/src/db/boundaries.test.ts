@@ -11,36 +11,20 @@ const root = join(import.meta.dirname, "../../..");
 
 /** Files (outside `repository.ts` and `shared/src/db/`) that may talk to DynamoDB: storage plumbing, not features. */
 const STORAGE_MODULES = new Set([
-  "shared/src/auth/tokens.ts",
   "shared/src/auth/throttle.ts",
   "shared/src/auth/ws-ticket.ts",
   "shared/src/events/outbox.ts",
   "shared/src/ingest/parking.ts",
-  "shared/src/messages/delivery.ts",
   "shared/src/realtime/connections.ts",
   "shared/src/search/index.ts",
   "shared/src/search/writes.ts",
   "shared/src/search/backfill.ts",
   "shared/src/tickets/row.ts",
   "shared/src/tickets/summaries.ts",
-  "shared/src/timers/index.ts",
   "shared/src/seed/seed.ts",
   "session-runner/src/auth-state.ts",
-  "session-runner/src/commands.ts",
+  "session-runner/src/command-claims.ts",
   "session-runner/src/lease.ts",
-]);
-
-/**
- * Paging loops not yet moved onto `queryPages` (files other work owns at the time of writing): remove a line when
- * its loop moves, never add one.
- */
-const PAGING_LOOP_LEFT = new Set([
-  "shared/src/messages/delivery.ts",
-  "shared/src/search/index.ts",
-  "shared/src/tickets/repository.ts",
-  // bounded by ScannedCount (a filtered index read), which `queryPages` does not expose yet
-  "shared/src/tickets/summaries.ts",
-  "session-runner/src/auth-state.ts",
 ]);
 
 function sources(dir: string): string[] {
@@ -81,6 +65,35 @@ describe("repository boundary", () => {
 
   it("the paging loop (start = page.LastEvaluatedKey) lives only in shared/src/db/query.ts", () => {
     const loops = files.filter((f) => /\b\w+\s*=\s*\w+\.LastEvaluatedKey\s*;/.test(readFileSync(join(root, f), "utf8")));
-    expect(loops.filter((f) => !PAGING_LOOP_LEFT.has(f))).toEqual(["shared/src/db/query.ts"]);
+    expect(loops).toEqual(["shared/src/db/query.ts"]);
+  });
+
+  it("no key or key prefix is spelled outside shared/src/db/keys.ts (code lines, not comments)", () => {
+    const spelled = files
+      .filter((f) => f !== "shared/src/db/keys.ts")
+      .flatMap((f) =>
+        readFileSync(join(root, f), "utf8")
+          .split("\n")
+          .map((line, i) => ({ at: `${f}:${i + 1}`, line }))
+          .filter(({ line }) => !/^\s*(\*|\/\/|\/\*)/.test(line) && /["'`][A-Z][A-Z_]{0,11}#/.test(line)),
+      )
+      .map(({ at }) => at);
+    expect(spelled).toEqual([]);
+  });
+});
+
+describe("one access rule (issue 7 §2)", () => {
+  it("decides rights only with can() / canSee() of shared/src/access: no profile or super-flag test elsewhere", () => {
+    const inline = [/profile\s*[!=]==?\s*["'`]/, /(?<!!)!(?!!)\s*\w+\.super\b/, /\|\|\s*!*\w+\.super\b/, /\w+\.super\s*\?/];
+    const found = files
+      .filter((f) => !f.startsWith("shared/src/access/"))
+      .flatMap((f) =>
+        readFileSync(join(root, f), "utf8")
+          .split("\n")
+          .map((line, i) => ({ at: `${f}:${i + 1}`, line }))
+          .filter(({ line }) => !/^\s*(\*|\/\/|\/\*)/.test(line) && inline.some((re) => re.test(line))),
+      )
+      .map(({ at }) => at);
+    expect(found).toEqual([]);
   });
 });

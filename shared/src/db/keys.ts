@@ -8,6 +8,17 @@ type Id = number | string;
 /** Zero-pads numeric ids so that lexical order is numeric order inside sort keys. */
 export const pad = (n: Id, width = 10) => String(n).padStart(width, "0");
 
+/** Sort key of a ticket on its three list indexes (GSI1-3): `<updatedAt>#<id>`, newest activity last. */
+const ticketListSK = (updatedAt: string, tid: Id) => `${updatedAt}#${pad(tid)}`;
+/** GSI4 sort key of a ticket under its contact or one of its tags: `T#<createdAt>#<id>`. */
+const ticketEdgeSK = (createdAt: string, tid: Id) => `T#${createdAt}#${pad(tid)}`;
+/** GSI1 sort-key prefix of contacts whose normalized name starts with `normalizedPrefix` ("" = every contact). */
+const contactNamePrefix = (normalizedPrefix: string) => `N#${normalizedPrefix}`;
+/** GSI2 sort-key prefix of contacts whose number starts with `digits`. */
+const contactNumberPrefix = (digits: string) => `P#${digits}`;
+/** The hour bucket (GSI4 partition) of outbound messages due in the hour of `isoInHour`. */
+const outboundDuePK = (isoInHour: string) => `OUTDUE#${isoInHour.slice(0, 13)}`;
+
 export const keys = {
   // ---- global -------------------------------------------------------------
   /** Company item (PK; SK `#COMPANY`). Listed through GSI1 `COMPANIES`. */
@@ -57,8 +68,10 @@ export const keys = {
   // ---- contacts -----------------------------------------------------------
   contact: (cid: Id, ctid: Id) => ({ PK: `C#${cid}#CT#${ctid}`, SK: "#CONTACT" }),
   /** GSI1: contacts by normalized name; GSI2: by number digits. */
-  contactNameIndex: (cid: Id, normalizedName: string, ctid: Id) => ({ GSI1PK: `C#${cid}#CONTACTS`, GSI1SK: `N#${normalizedName}#${pad(ctid)}` }),
-  contactNumberIndex: (cid: Id, digits: string, ctid: Id) => ({ GSI2PK: `C#${cid}#CONTACTS`, GSI2SK: `P#${digits}#${pad(ctid)}` }),
+  contactNameIndex: (cid: Id, normalizedName: string, ctid: Id) => ({ GSI1PK: `C#${cid}#CONTACTS`, GSI1SK: `${contactNamePrefix(normalizedName)}#${pad(ctid)}` }),
+  contactNumberIndex: (cid: Id, digits: string, ctid: Id) => ({ GSI2PK: `C#${cid}#CONTACTS`, GSI2SK: `${contactNumberPrefix(digits)}#${pad(ctid)}` }),
+  contactNamePrefix,
+  contactNumberPrefix,
   contactsIndexPK: (cid: Id) => `C#${cid}#CONTACTS`,
   /** Prefix of every contact partition of a company (`C#<cid>#CT#<id>`). */
   contactPartitionPrefix: (cid: Id) => `C#${cid}#CT#`,
@@ -75,7 +88,7 @@ export const keys = {
   ticketUuid: (cid: Id, uuid: string) => ({ PK: `C#${cid}#TKUUID#${uuid}`, SK: "#" }),
   /** The four list indexes of a ticket; sort key `<updatedAt>#<id>`. GSI3 only when assigned. */
   ticketIndexes: (t: { companyId: Id; id: Id; status: string; queueId?: Id | null; userId?: Id | null; contactId: Id; updatedAt: string; createdAt: string }) => {
-    const sk = `${t.updatedAt}#${pad(t.id)}`;
+    const sk = ticketListSK(t.updatedAt, t.id);
     return {
       GSI1PK: `C#${t.companyId}#S#${t.status}`,
       GSI1SK: sk,
@@ -83,9 +96,13 @@ export const keys = {
       GSI2SK: sk,
       ...(t.userId != null ? { GSI3PK: `C#${t.companyId}#S#${t.status}#U#${t.userId}`, GSI3SK: sk } : {}),
       GSI4PK: `C#${t.companyId}#CT#${t.contactId}`,
-      GSI4SK: `T#${t.createdAt}#${pad(t.id)}`,
+      GSI4SK: ticketEdgeSK(t.createdAt, t.id),
     };
   },
+  ticketListSK,
+  ticketEdgeSK,
+  /** The common prefix of {@link keys.ticketEdgeSK} (every ticket of a contact or tag partition on GSI4). */
+  ticketEdgePrefix: "T#",
   ticketStatusPK: (cid: Id, status: string) => `C#${cid}#S#${status}`,
   ticketQueuePK: (cid: Id, status: string, qid: Id | null) => `C#${cid}#S#${status}#Q#${qid ?? "NONE"}`,
   ticketUserPK: (cid: Id, status: string, uid: Id) => `C#${cid}#S#${status}#U#${uid}`,
@@ -100,7 +117,7 @@ export const keys = {
   /** SK prefix of the tag edges inside a ticket's partition (and of tags inside the company partition). */
   tagPrefix: "TAG#",
   /** Tag edge's GSI4 entry: the tickets of a tag, newest ticket (creation) first. `ticketCreatedAt` never changes. */
-  tagTicketsIndex: (cid: Id, tagId: Id, ticketCreatedAt: string, tid: Id) => ({ GSI4PK: `C#${cid}#TAG#${tagId}`, GSI4SK: `T#${ticketCreatedAt}#${pad(tid)}` }),
+  tagTicketsIndex: (cid: Id, tagId: Id, ticketCreatedAt: string, tid: Id) => ({ GSI4PK: `C#${cid}#TAG#${tagId}`, GSI4SK: ticketEdgeSK(ticketCreatedAt, tid) }),
   tagTicketsPK: (cid: Id, tagId: Id) => `C#${cid}#TAG#${tagId}`,
   /** WhatsApp message alias: dedupe, acks, edits, reactions, getMessage. */
   waMessage: (cid: Id, wid: Id, remoteJid: string, waId: string) => ({ PK: `C#${cid}#WAMSG#${wid}#${remoteJid}#${waId}`, SK: "#" }),
@@ -149,6 +166,13 @@ export const keys = {
    * transaction that applies it. `oid` is deterministic per fact (e.g. `M#<ticketId>#<messageId>`, `T#<ticketId>#v<version>`).
    */
   outbox: (cid: Id, oid: string) => ({ PK: `C#${cid}#OUTBOX#${oid}`, SK: "#" }),
+  /** Outbox ids, deterministic per counted fact (a replay of the same fact finds the same item). */
+  outboxId: {
+    message: (tid: Id, msgId: string) => `M#${tid}#${msgId}`,
+    ticket: (tid: Id, version: number) => `T#${tid}#v${version}`,
+    rating: (tid: Id, ratingAt: string) => `R#${tid}#${ratingAt}`,
+    contact: (ctid: Id) => `CT#${ctid}`,
+  },
   /** Due-time index of outbox items (GSI1), read by the minute tick: `OUTBOX#<shard>` / `<dueAt ISO>#<cid>#<oid>`. */
   outboxDueIndex: (shard: number, dueAt: string, cid: Id, oid: string) => ({ GSI1PK: `OUTBOX#${shard}`, GSI1SK: `${dueAt}#${cid}#${oid}` }),
   outboxDuePK: (shard: number) => `OUTBOX#${shard}`,
@@ -183,11 +207,14 @@ export const keys = {
   inboundParkedDuePK: (shard: number) => `INPARK#SHARD#${shard}`,
   /** GSI4 listing of inbound payloads that can never be stored (kept raw for inspection). */
   inboundDead: (atIso: string, cid: Id, wid: Id, ref: string) => ({ GSI4PK: "INDEAD", GSI4SK: `${atIso}#${cid}#${pad(wid)}#${ref}` }),
+  /** The kept raw payload itself (outside the company's `C#<cid>#` keys: operations data, never shown in the inbox). */
+  inboundDeadItem: (cid: Id, wid: Id, id: string) => ({ PK: `INDEAD#C#${cid}#${wid}`, SK: id }),
   /** GSI4 due-time index of outbound messages waiting at ack 0: `<dueAt>#<cid>#<ticketId>#<msgId>` per hour bucket. */
   outboundDue: (dueAtIso: string, cid: Id, tid: Id, msgId: string) => ({
-    GSI4PK: `OUTDUE#${dueAtIso.slice(0, 13)}`,
+    GSI4PK: outboundDuePK(dueAtIso),
     GSI4SK: `${dueAtIso}#${cid}#${pad(tid)}#${msgId}`,
   }),
+  outboundDuePK,
   /** The outbound-pending marker of a message (exists while the message waits at ack 0). */
   outboundPending: (cid: Id, tid: Id, msgId: string) => ({ PK: `C#${cid}#OUTPEND#${pad(tid)}`, SK: `M#${msgId}` }),
 } as const;

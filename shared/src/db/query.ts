@@ -2,6 +2,8 @@
  * The one paging loop of the product: every Query or Scan that follows `LastEvaluatedKey` goes through here.
  * - {@link queryPages} / {@link scanPages}: each page's items as they come (the caller may stop early, e.g. a tick's
  *   per-shard budget);
+ * - {@link queryPagesFrom}: pages from a resume key, each sized (or refused) by the caller's budget, each with the
+ *   key to resume after it (search rounds, summary refreshes);
  * - {@link queryAll}: a whole bounded item collection (a company's queues, users, settings, connections; plans; a
  *   shard's connections), optionally capped at `max` items.
  * Lists that grow without bound page with client cursors instead (`cursor.ts`, one `Limit`ed Query per request).
@@ -28,6 +30,38 @@ async function* pagesOf(read: (start: Item | undefined) => Promise<Page>): Async
 /** The raw items of every page of a Query (the table name is filled in), page by page; stop iterating to stop reading. */
 export function queryPages(input: QueryInput): AsyncGenerator<Item[]> {
   return pagesOf((start) => ddb().send(new QueryCommand({ ...input, TableName: tableName(), ExclusiveStartKey: start })));
+}
+
+/** One page of a resumable read: its raw items, how many items DynamoDB examined, and the key to resume after it. */
+export interface ResumablePage {
+  items: Item[];
+  /** `ScannedCount`: the items read before a `FilterExpression` (what a read budget counts). */
+  scanned: number;
+  /** The page's `LastEvaluatedKey`: undefined on the last page. */
+  lastKey?: Item;
+}
+
+/**
+ * The pages of a Query from `start` (a cursor's key, or undefined for the beginning), each of `limit(round)` items
+ * (`round` counts from 0: a first page sized to what the caller still needs, later ones larger). `limit` returns null
+ * to stop before reading (a round or read budget spent). Every page carries its `lastKey`, so a caller that stops
+ * early resumes from the last page it took: the loop of bounded, resumable reads (search rounds, summary refreshes).
+ */
+export async function* queryPagesFrom(
+  input: Omit<QueryInput, "Limit">,
+  start: Item | undefined,
+  limit: (round: number) => number | null,
+): AsyncGenerator<ResumablePage> {
+  let from = start;
+  for (let round = 0; ; round++) {
+    const max = limit(round);
+    if (max == null) return;
+    const page = await ddb().send(new QueryCommand({ ...input, TableName: tableName(), Limit: max, ExclusiveStartKey: from }));
+    const items = page.Items ?? [];
+    yield { items, scanned: page.ScannedCount ?? items.length, lastKey: page.LastEvaluatedKey };
+    from = page.LastEvaluatedKey;
+    if (!from) return;
+  }
 }
 
 /** The raw items of every page of a Scan, page by page. Scans are for the local stack's start-up clean-up only. */

@@ -52,7 +52,7 @@ const buckets = new Map<string, { waiting: Waiting[]; running: boolean }>();
  * before; a burst of messages costs one counters transaction per batch instead of one per message. Resolves when the
  * event's entries were applied (or left for the tick); rejects with a batch's error.
  */
-function applyGrouped(entries: OutboxEntry[]): Promise<void[]> {
+async function applyGrouped(entries: OutboxEntry[]): Promise<void> {
   const touched = new Map<string, { waiting: Waiting[]; running: boolean }>();
   const promises = entries.map((entry) => {
     const key = `${entry.companyId}|${entry.day}|${entry.userId ?? ""}`;
@@ -67,7 +67,7 @@ function applyGrouped(entries: OutboxEntry[]): Promise<void[]> {
   });
   // Started after every entry of the event is queued, so one event's entries share a transaction as before.
   for (const [key, b] of touched) if (!b.running) void drain(key, b);
-  return Promise.all(promises);
+  await Promise.all(promises);
 }
 
 async function drain(key: string, bucket: { waiting: Waiting[]; running: boolean }): Promise<void> {

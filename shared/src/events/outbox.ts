@@ -81,7 +81,7 @@ export const counterFacts = {
     return {
       companyId: m.companyId,
       // Keyed by ticket too: WhatsApp ids are unique per chat only, so two chats may share one (issue 8 §5).
-      oid: `M#${m.ticketId}#${m.id}`,
+      oid: keys.outboxId.message(m.ticketId, m.id),
       day: dayOf(m.createdAt),
       userId: (m.fromMe ? m.userId : ticket.userId) ?? null,
       deltas: m.fromMe ? { messagesOut: 1 } : { messagesIn: 1 },
@@ -108,18 +108,18 @@ export const counterFacts = {
       d.handlingSeconds = seconds(next.createdAt, at);
     }
     if (!Object.keys(d).length) return null;
-    return { companyId: next.companyId, oid: `T#${next.id}#v${next.version}`, day: dayOf(at), userId: next.userId, deltas: d, at };
+    return { companyId: next.companyId, oid: keys.outboxId.ticket(next.id, next.version), day: dayOf(at), userId: next.userId, deltas: d, at };
   },
   /**
    * A customer's rating (1-3) of the attendant of one ticket cycle (issue 9 §4): `ratings` +1 and `ratingSum` +rate for
    * the company and the rated user, on the day it was given. One per (ticket, ratingAt).
    */
   rating(r: { companyId: number; ticketId: number; userId: number; rate: number; ratingAt: string; at: string }): OutboxEntry {
-    return { companyId: r.companyId, oid: `R#${r.ticketId}#${r.ratingAt}`, day: dayOf(r.at), userId: r.userId, deltas: { ratings: 1, ratingSum: r.rate }, at: r.at };
+    return { companyId: r.companyId, oid: keys.outboxId.rating(r.ticketId, r.ratingAt), day: dayOf(r.at), userId: r.userId, deltas: { ratings: 1, ratingSum: r.rate }, at: r.at };
   },
   /** A new contact. */
   contact(c: { companyId: number; id: number; createdAt: string }): OutboxEntry {
-    return { companyId: c.companyId, oid: `CT#${c.id}`, day: dayOf(c.createdAt), userId: null, deltas: { contactsCreated: 1 }, at: c.createdAt };
+    return { companyId: c.companyId, oid: keys.outboxId.contact(c.id), day: dayOf(c.createdAt), userId: null, deltas: { contactsCreated: 1 }, at: c.createdAt };
   },
 };
 

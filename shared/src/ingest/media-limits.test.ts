@@ -29,7 +29,10 @@ describe("inbound media limits", () => {
     const ctx: IngestContext = {
       companyId: freshCompanyId(),
       whatsappId: 4,
-      downloadMedia: async (msg: any) => (downloads.push(msg.key.id), { bytes: Buffer.alloc(10), mimetype: "application/zip" }),
+      downloadMedia: async (msg: any) => {
+        downloads.push(msg.key.id);
+        return { bytes: Buffer.alloc(10), mimetype: "application/zip" };
+      },
     };
     const socket = await registerSocket(ctx.companyId, { id: 1, profile: "admin" });
     const doc = media("3EB0HUGEDOC000000001", "5511970000001", {
@@ -52,7 +55,10 @@ describe("inbound media limits", () => {
       companyId: freshCompanyId(),
       whatsappId: 4,
       // The announced size lied (or was absent): the downloader stops at the limit it is given.
-      downloadMedia: async (_msg, maxBytes) => (asked.push(maxBytes), { tooLarge: true, size: (maxBytes ?? 0) + 1 }),
+      downloadMedia: async (_msg, maxBytes) => {
+        asked.push(maxBytes);
+        return { tooLarge: true, size: (maxBytes ?? 0) + 1 };
+      },
     };
     await handleBaileysEvent(ctx, "messages.upsert", {
       messages: [media("3EB0BIGIMG0000000001", "5511970000002", { imageMessage: { mimetype: "image/jpeg", caption: "olha", url: "https://mmg.whatsapp.net/y", mediaKey: "AAAA" } })],
@@ -134,7 +140,9 @@ describe("inbound media limits", () => {
     expect(rec.sent.map((c) => c.command).filter((c) => c !== "GetObjectCommand")).toEqual(["CreateMultipartUploadCommand", ...parts.map(() => "UploadPartCommand"), "CompleteMultipartUploadCommand"]);
     expect(parts).toHaveLength(Math.ceil(total / MEDIA_PART_BYTES));
     // Back-pressure: when part i leaves, the CDN has given at most the parts in flight, the one being cut and a chunk more.
-    parts.forEach((p, i) => expect(p.pulled).toBeLessThanOrEqual((i + 2 + MEDIA_PARTS_IN_FLIGHT) * MEDIA_PART_BYTES));
+    parts.forEach((p, i) => {
+      expect(p.pulled).toBeLessThanOrEqual((i + 2 + MEDIA_PARTS_IN_FLIGHT) * MEDIA_PART_BYTES);
+    });
     const obj = await s3Client().send(new GetObjectCommand({ Bucket: getConfig().MEDIA_BUCKET, Key: m.mediaKey! }));
     const stored = Buffer.from(await obj.Body!.transformToByteArray());
     expect(stored.length).toBe(total);

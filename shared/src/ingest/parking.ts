@@ -171,9 +171,7 @@ export async function keepRaw(ctx: { companyId: number; whatsappId: number }, ra
       new PutCommand({
         TableName: tableName(),
         Item: {
-          // Outside the company's `C#<cid>#` keys: operations data, never shown in the inbox.
-          PK: `INDEAD#C#${ctx.companyId}#${ctx.whatsappId}`,
-          SK: id,
+          ...keys.inboundDeadItem(ctx.companyId, ctx.whatsappId, id),
           ...keys.inboundDead(at, ctx.companyId, ctx.whatsappId, id),
           _type: "inboundDead",
           companyId: ctx.companyId,

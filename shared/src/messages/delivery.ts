@@ -9,17 +9,13 @@
  * - {@link sweepOutbound}: the minute tick re-drives a message still at ack 0 after {@link OUTBOUND_DEADLINE_MS} once
  *   (the same command id, so a command already DONE or in hand is not sent twice) and fails it at the second deadline.
  */
-import { DeleteCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { ddb, tableName } from "../db/client.ts";
-import { queryPages } from "../db/query.ts";
-import { keys } from "../db/keys.ts";
-import { dispatch } from "../events/index.ts";
 import { log } from "../log.ts";
+import { dispatch } from "../events/index.ts";
 import { enqueue } from "../sqs/enqueue.ts";
 import { getTicketItem } from "../tickets/repository.ts";
 import { commandQueueUrl, SessionCommand, shardOf } from "../whatsapp/commands.ts";
-import { getMessage, getMessageLocation } from "./repository.ts";
-import { MessageItem } from "./schema.ts";
+import { deleteOutboundPending, dueOutboundPending, failMessageAtAck0, getMessage, getMessageLocation, type OutboundPending, putOutboundPending } from "./repository.ts";
+import type { MessageItem } from "./schema.ts";
 
 /** How long a message may wait at ack 0 before the sweep re-drives it, and again before it is failed (10 min). */
 export const OUTBOUND_DEADLINE_MS = 10 * 60_000;
@@ -33,24 +29,7 @@ const SWEEP_HOURS = 24;
 export async function watchOutbound(companyId: number, ticketId: number, whatsappId: number, messageId: string, commandId: string, now = Date.now()): Promise<void> {
   const dueAt = new Date(now + OUTBOUND_DEADLINE_MS).toISOString();
   try {
-    await ddb().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: {
-          ...keys.outboundPending(companyId, ticketId, messageId),
-          ...keys.outboundDue(dueAt, companyId, ticketId, messageId),
-          _type: "outboundPending",
-          companyId,
-          ticketId,
-          whatsappId,
-          messageId,
-          commandId,
-          dueAt,
-          redriven: false,
-          expiresAt: Math.floor(now / 1000) + 3 * 24 * 3600,
-        },
-      }),
-    );
+    await putOutboundPending({ companyId, ticketId, whatsappId, messageId, commandId, dueAt, redriven: false }, now);
   } catch (err) {
     log("warn", "outbound watch not written", { companyId, ticketId, messageId, err });
   }
@@ -64,36 +43,11 @@ export async function watchOutbound(companyId: number, ticketId: number, whatsap
 export async function failPendingSend(companyId: number, ticketId: number, messageId: string, code: string): Promise<MessageItem | null> {
   const loc = await getMessageLocation(companyId, messageId);
   if (!loc || loc.ticketId !== ticketId) return null;
-  let failed: MessageItem;
-  try {
-    const out = await ddb().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: { PK: keys.ticketPartition(companyId, ticketId), SK: loc.messageSK },
-        UpdateExpression: "SET ack = :f, sendError = :e, updatedAt = :now",
-        ConditionExpression: "attribute_exists(PK) AND ack = :zero",
-        ExpressionAttributeValues: { ":f": -1, ":e": code, ":now": new Date().toISOString(), ":zero": 0 },
-        ReturnValues: "ALL_NEW",
-      }),
-    );
-    failed = MessageItem.parse(out.Attributes);
-  } catch (err) {
-    if ((err as Error).name === "ConditionalCheckFailedException") return null;
-    throw err;
-  }
+  const failed = await failMessageAtAck0(companyId, ticketId, loc.messageSK, code);
+  if (!failed) return null;
   const ticket = await getTicketItem(companyId, ticketId);
   if (ticket) await dispatch({ type: "message.updated", companyId, message: failed, ticket });
   return failed;
-}
-
-interface Pending {
-  companyId: number;
-  ticketId: number;
-  whatsappId: number;
-  messageId: string;
-  commandId: string;
-  dueAt: string;
-  redriven: boolean;
 }
 
 /**
@@ -103,12 +57,10 @@ interface Pending {
  */
 export async function sweepOutbound(now = Date.now()): Promise<{ settled: number; redriven: number; failed: number }> {
   const counts = { settled: 0, redriven: 0, failed: 0 };
-  const until = `${new Date(now).toISOString()}~`;
+  const until = new Date(now).toISOString();
   for (let h = SWEEP_HOURS; h >= 0; h--) {
-    const bucket = `OUTDUE#${new Date(now - h * 3600_000).toISOString().slice(0, 13)}`;
-    for await (const items of queryPages({ IndexName: "GSI4", KeyConditionExpression: "GSI4PK = :pk AND GSI4SK <= :until", ExpressionAttributeValues: { ":pk": bucket, ":until": until } })) {
-      for (const i of items) {
-        const p = i as unknown as Pending;
+    for await (const items of dueOutboundPending(new Date(now - h * 3600_000).toISOString(), until)) {
+      for (const p of items) {
         try {
           counts[await settle(p, now)]++;
         } catch (err) {
@@ -121,23 +73,31 @@ export async function sweepOutbound(now = Date.now()): Promise<{ settled: number
   return counts;
 }
 
-async function settle(p: Pending, now: number): Promise<"settled" | "redriven" | "failed"> {
-  const key = keys.outboundPending(p.companyId, p.ticketId, p.messageId);
+async function settle(p: OutboundPending, now: number): Promise<"settled" | "redriven" | "failed"> {
   const m = await getMessage(p.companyId, p.ticketId, p.messageId);
-  if (!m || m.ack !== 0) {
-    await ddb().send(new DeleteCommand({ TableName: tableName(), Key: key }));
+  if (m?.ack !== 0) {
+    await deleteOutboundPending(p.companyId, p.ticketId, p.messageId);
     return "settled";
   }
   if (!p.redriven) {
     const cmd = SessionCommand.parse({ type: "send", commandId: p.commandId, companyId: p.companyId, whatsappId: p.whatsappId, ticketId: p.ticketId, messageId: p.messageId });
     await enqueue(commandQueueUrl(shardOf(p.whatsappId)), cmd, { groupId: String(p.whatsappId), dedupeId: `${p.commandId}-redrive` });
     const dueAt = new Date(now + OUTBOUND_DEADLINE_MS).toISOString();
-    await ddb().send(
-      new PutCommand({ TableName: tableName(), Item: { ...p, ...key, ...keys.outboundDue(dueAt, p.companyId, p.ticketId, p.messageId), _type: "outboundPending", dueAt, redriven: true } }),
-    );
+    await putOutboundPending({ ...pendingFields(p), dueAt, redriven: true }, now);
     return "redriven";
   }
   await failPendingSend(p.companyId, p.ticketId, p.messageId, "ERR_SENDING_WAPP_MSG");
-  await ddb().send(new DeleteCommand({ TableName: tableName(), Key: key }));
+  await deleteOutboundPending(p.companyId, p.ticketId, p.messageId);
   return "failed";
 }
+
+/** The fields of a pending item (a read item also carries its keys, `_type` and `expiresAt`). */
+const pendingFields = (p: OutboundPending): OutboundPending => ({
+  companyId: p.companyId,
+  ticketId: p.ticketId,
+  whatsappId: p.whatsappId,
+  messageId: p.messageId,
+  commandId: p.commandId,
+  dueAt: p.dueAt,
+  redriven: p.redriven,
+});

@@ -8,12 +8,13 @@
  * Items are parsed with `MessageItem` on read.
  */
 import { counterFacts, outboxPut } from "../events/outbox.ts";
-import { GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { nowIso } from "../common.ts";
 import { ddb, tableName } from "../db/client.ts";
 import { decodeCursor, encodeCursor } from "../db/cursor.ts";
 import { cancellationReasons, withConflictRetry } from "../db/errors.ts";
-import { belongsToCompany, keys, pad } from "../db/keys.ts";
+import { belongsToCompany, keys } from "../db/keys.ts";
+import { queryPages } from "../db/query.ts";
 import { AppError } from "../errors.ts";
 import { atRev, bumpRev } from "../tickets/revision.ts";
 import { ticketRecord } from "../tickets/repository.ts";
@@ -63,7 +64,7 @@ export async function ingestMessage(
   const msgKey = keys.message(companyId, ticket.id, m.waTimestamp, m.id);
   const alias = keys.waMessage(companyId, m.whatsappId, opts.waAliasJid, m.id);
   const inc = opts.incrementUnread ? 1 : 0;
-  const sk = `${now}#${pad(ticket.id)}`;
+  const sk = keys.ticketListSK(now, ticket.id);
   const rev = opts.atRev ? atRev(ticket.rev) : null;
   // At the copy's exact `rev`, the words its writer stored before are known to be in the index (`search/writes.ts`).
   const known = rev ? knownWords.get(ticket) : undefined;
@@ -256,4 +257,71 @@ export async function listMessages(
   const last = page[page.length - 1];
   const nextCursor = items.length > limit && last ? encodeCursor({ PK: last.PK, SK: last.SK }) : undefined;
   return { messages: page.map((it) => MessageItem.parse(it)), nextCursor };
+}
+
+// ---- outbound messages waiting at ack 0 (`delivery.ts`) ----------------------------------------------------------
+
+/** A pending outbound item: message `messageId` waits at ack 0 for its `send` command, due for the sweep at `dueAt`. */
+export interface OutboundPending {
+  companyId: number;
+  ticketId: number;
+  whatsappId: number;
+  messageId: string;
+  commandId: string;
+  dueAt: string;
+  redriven: boolean;
+}
+
+/** Writes (or replaces) the pending item of `p` with its due-time GSI4 key; it expires after three days. */
+export async function putOutboundPending(p: OutboundPending, now = Date.now()): Promise<void> {
+  await ddb().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: {
+        ...p,
+        ...keys.outboundPending(p.companyId, p.ticketId, p.messageId),
+        ...keys.outboundDue(p.dueAt, p.companyId, p.ticketId, p.messageId),
+        _type: "outboundPending",
+        expiresAt: Math.floor(now / 1000) + 3 * 24 * 3600,
+      },
+    }),
+  );
+}
+
+/** Deletes the pending item of message `messageId` (settled or failed). */
+export async function deleteOutboundPending(companyId: number, ticketId: number, messageId: string): Promise<void> {
+  await ddb().send(new DeleteCommand({ TableName: tableName(), Key: keys.outboundPending(companyId, ticketId, messageId) }));
+}
+
+/** The pending items of the hour bucket holding `isoInHour` due at `untilIso` or before, page by page. */
+export async function* dueOutboundPending(isoInHour: string, untilIso: string): AsyncGenerator<OutboundPending[]> {
+  const pages = queryPages({
+    IndexName: "GSI4",
+    KeyConditionExpression: "GSI4PK = :pk AND GSI4SK <= :until",
+    ExpressionAttributeValues: { ":pk": keys.outboundDuePK(isoInHour), ":until": `${untilIso}~` },
+  });
+  for await (const items of pages) yield items as unknown as OutboundPending[];
+}
+
+/**
+ * Sets message `messageSK` of ticket `ticketId` failed (`ack -1`, `sendError = code`) when it is still at ack 0.
+ * Returns the failed message, or null when it was not at ack 0 (a send that succeeded meanwhile wins) or is gone.
+ */
+export async function failMessageAtAck0(companyId: number, ticketId: number, messageSK: string, code: string): Promise<MessageItem | null> {
+  try {
+    const out = await ddb().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: { PK: keys.ticketPartition(companyId, ticketId), SK: messageSK },
+        UpdateExpression: "SET ack = :f, sendError = :e, updatedAt = :now",
+        ConditionExpression: "attribute_exists(PK) AND ack = :zero",
+        ExpressionAttributeValues: { ":f": -1, ":e": code, ":now": new Date().toISOString(), ":zero": 0 },
+        ReturnValues: "ALL_NEW",
+      }),
+    );
+    return MessageItem.parse(out.Attributes);
+  } catch (err) {
+    if ((err as Error).name === "ConditionalCheckFailedException") return null;
+    throw err;
+  }
 }

@@ -13,7 +13,7 @@ import { dispatch } from "../events/index.ts";
 import { headMedia, mediaKey, presignMediaGet, presignMediaPut, putMedia, uploadKey, uploadLimitOf, uploadPrefix } from "../storage/media.ts";
 import { getTicketItem, queryTicketIndex, writeTicketTransition, zeroUnread } from "../tickets/repository.ts";
 import { decodeCursor, encodeCursor } from "../db/cursor.ts";
-import { keys, pad } from "../db/keys.ts";
+import { keys } from "../db/keys.ts";
 import type { TicketItem } from "../tickets/schema.ts";
 import { canSeeInCompany } from "../access/visibility.ts";
 import {
@@ -162,7 +162,7 @@ export async function sendOutbound(companyId: number, sender: Sender, ticket: Ti
   });
   await dispatch({ type: "message.created", companyId, message: stored.message, ticket: stored.ticket });
 
-  if (!wa || wa.status !== "CONNECTED") {
+  if (wa?.status !== "CONNECTED") {
     const failed = await markFailed(companyId, stored.ticket, id, "ERR_WAPP_NOT_INITIALIZED");
     throw new AppError("ERR_SENDING_WAPP_MSG", 400, { message: await toMessageView(companyId, failed) });
   }
@@ -502,11 +502,11 @@ interface EarlierCursor {
   m?: string;
 }
 
-const contactTicketSK = (t: Pick<TicketItem, "createdAt" | "id">) => `T#${t.createdAt}#${pad(t.id)}`;
+const contactTicketSK = (t: Pick<TicketItem, "createdAt" | "id">) => keys.ticketEdgeSK(t.createdAt, t.id);
 
 /** The contact's ticket created just before the one with contact-index key `beforeSK` (one Query of GSI4), or null. */
 async function previousContactTicket(companyId: number, contactId: number, beforeSK: string): Promise<TicketItem | null> {
-  const out = await queryTicketIndex("GSI4", keys.contactTicketsPK(companyId, contactId), { limit: 2, skBetween: ["T#", beforeSK] });
+  const out = await queryTicketIndex("GSI4", keys.contactTicketsPK(companyId, contactId), { limit: 2, skBetween: [keys.ticketEdgePrefix, beforeSK] });
   return out.items.find((t) => t._sk < beforeSK) ?? null;
 }
 

@@ -82,7 +82,7 @@ export async function backfillSearchIndex(companyId: number, opts: { budget?: nu
 
   while (budget > 0) {
     if (cur.p === "contacts") {
-      const page = await query({ index: "GSI1", pkName: "GSI1PK", pk: keys.contactsIndexPK(companyId), skPrefix: "N#", skName: "GSI1SK", start: cur.k, limit: Math.min(budget, 50) });
+      const page = await query({ index: "GSI1", pkName: "GSI1PK", pk: keys.contactsIndexPK(companyId), skPrefix: keys.contactNamePrefix(""), skName: "GSI1SK", start: cur.k, limit: Math.min(budget, 50) });
       const writes = [];
       for (const raw of page.Items ?? []) {
         const c = ContactItem.safeParse(raw);

@@ -51,7 +51,8 @@ import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { batchGetRaw } from "../db/batch.ts";
 import { ddb, tableName } from "../db/client.ts";
 import { decodeCursor, encodeCursor } from "../db/cursor.ts";
-import { belongsToCompany, keys, pad } from "../db/keys.ts";
+import { queryPagesFrom } from "../db/query.ts";
+import { belongsToCompany, keys } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
 import { batchGetContacts, queryContactsByName, queryContactsByNumber } from "../contacts/repository.ts";
 import type { ContactItem } from "../contacts/schema.ts";
@@ -207,11 +208,14 @@ export const search: Search = {
       // however many contacts match.
       const pk = keys.searchTicketGramPK(companyId, plan.gram);
       let start = cursorIn(raw.k, pk);
-      for (;;) {
-        if (rounds >= MAX_ROUNDS) return done({ p: "c", k: start });
-        // A first round sized to the page; later rounds (many candidates refused) read more at once.
-        const page = await newestFirst(pk, rounds++ === 0 ? Math.max(opts.limit - out.length, 10) + 5 : 100, start);
-        const hits = (page.Items ?? []).filter((it) => contactMatchesAll({ name: String(it.w ?? ""), number: String(it.d ?? "") }, plan.toks));
+      let spent = false;
+      // A first round sized to the page; later rounds (many candidates refused) read more at once.
+      const pages = queryPagesFrom(newestFirst(pk), start, () => {
+        spent = rounds >= MAX_ROUNDS;
+        return spent ? null : rounds++ === 0 ? Math.max(opts.limit - out.length, 10) + 5 : 100;
+      });
+      for await (const page of pages) {
+        const hits = page.items.filter((it) => contactMatchesAll({ name: String(it.w ?? ""), number: String(it.d ?? "") }, plan.toks));
         const tickets = hits.length ? await batchGetTickets(companyId, hits.map((it) => Number(it.ticketId))) : new Map<number, TicketItem>();
         for (const it of hits) {
           const t = tickets.get(Number(it.ticketId));
@@ -220,9 +224,9 @@ export const search: Search = {
           out.push(t);
           if (out.length === opts.limit) return done({ p: "c", k: { PK: it.PK, SK: it.SK } });
         }
-        if (!page.LastEvaluatedKey) break;
-        start = page.LastEvaluatedKey;
+        start = page.lastKey;
       }
+      if (spent) return done({ p: "c", k: start });
     } else if (raw.p === "c") {
       let start = checkContactKey(plan, companyId, raw.k);
       let skip = typeof raw.s === "number" && raw.s > 0 ? raw.s : 0;
@@ -235,7 +239,7 @@ export const search: Search = {
           const batch = r.rows.slice(from, from + Math.max(opts.limit - out.length, 1));
           from += batch.length;
           const lists = await Promise.all(
-            batch.map((row) => queryTicketIndex("GSI4", keys.contactTicketsPK(companyId, row.contactId), { limit: TICKETS_PER_CONTACT, skPrefix: "T#" })),
+            batch.map((row) => queryTicketIndex("GSI4", keys.contactTicketsPK(companyId, row.contactId), { limit: TICKETS_PER_CONTACT, skPrefix: keys.ticketEdgePrefix })),
           );
           for (let i = 0; i < batch.length; i++) {
             const accepted = lists[i].items.filter((t) => opts.accept(t));
@@ -262,10 +266,13 @@ export const search: Search = {
     const pk = keys.searchWordPK(companyId, word);
     let start = raw.p === "m" ? cursorIn(raw.k, pk) : undefined;
     const others = toks.filter((t) => t.text !== word);
-    for (;;) {
-      if (rounds++ >= MAX_ROUNDS) return done({ p: "m", k: start });
-      const page = await newestFirst(pk, Math.max(opts.limit - out.length, 10), start);
-      const hits = (page.Items ?? []).filter((it) => holdsWord(it));
+    let spent = false;
+    const pages = queryPagesFrom(newestFirst(pk), start, () => {
+      spent = rounds++ >= MAX_ROUNDS;
+      return spent ? null : Math.max(opts.limit - out.length, 10);
+    });
+    for await (const page of pages) {
+      const hits = page.items.filter((it) => holdsWord(it));
       const ids = hits.map((it) => Number(it.ticketId));
       const tickets = await batchGetTickets(companyId, ids);
       // The contact as the ticket's row summary holds it; read only for tickets stored without one.
@@ -279,7 +286,10 @@ export const search: Search = {
       // Other tokens: a word of the ticket's messages (one BatchGet of their word items) or a match on its contact.
       const wordKeys = others.filter((t) => isIndexedWord(t.text)).flatMap((t) => ids.map((id) => keys.searchWord(companyId, t.text, id)));
       const wordItems = wordKeys.length ? await batchGetRaw(wordKeys) : new Map<string, Key>();
-      const hasWord = (w: string, id: number) => holdsWord(wordItems.get(`${keys.searchWordPK(companyId, w)}|T#${pad(id)}`));
+      const hasWord = (w: string, id: number) => {
+        const k = keys.searchWord(companyId, w, id);
+        return holdsWord(wordItems.get(`${k.PK}|${k.SK}`));
+      };
       for (const it of hits) {
         const t = tickets.get(Number(it.ticketId));
         if (!t) continue; // a deleted ticket's words
@@ -290,9 +300,9 @@ export const search: Search = {
         out.push(t);
         if (out.length === opts.limit) return done({ p: "m", k: { PK: it.PK, SK: it.SK } });
       }
-      if (!page.LastEvaluatedKey) return { tickets: out };
-      start = page.LastEvaluatedKey;
+      start = page.lastKey;
     }
+    return spent ? done({ p: "m", k: start }) : { tickets: out };
   },
 };
 
@@ -307,9 +317,7 @@ function cursorIn(k: unknown, pk: string): Key | undefined {
   return { PK: key.PK, SK: key.SK };
 }
 
-/** One page of index partition `pk`, newest first: up to `limit` items from `start`. */
-function newestFirst(pk: string, limit: number, start: Key | undefined) {
-  return ddb().send(
-    new QueryCommand({ TableName: tableName(), KeyConditionExpression: "PK = :pk", ExpressionAttributeValues: { ":pk": pk }, ScanIndexForward: false, Limit: limit, ExclusiveStartKey: start }),
-  );
+/** The Query of index partition `pk`, newest first (paged by {@link queryPagesFrom}). */
+function newestFirst(pk: string) {
+  return { KeyConditionExpression: "PK = :pk", ExpressionAttributeValues: { ":pk": pk }, ScanIndexForward: false };
 }

@@ -75,7 +75,7 @@ export async function getPublicSetting(key: PublicSettingKey): Promise<{ key: Pu
  */
 export async function updateSetting(auth: AuthContext, key: SettingKey, value: string): Promise<{ key: SettingKey; value: string }> {
   if (!can(auth, "settings:manage")) throw new AppError("ERR_NO_PERMISSION", 403);
-  if (SUPER_ONLY_SETTINGS.includes(key) && !auth.super) throw new AppError("ERR_NO_PERMISSION", 403);
+  if (SUPER_ONLY_SETTINGS.includes(key) && !can(auth, "settings:global")) throw new AppError("ERR_NO_PERMISSION", 403);
   const rule = VALUE_RULES[key];
   if (rule && !rule.safeParse(value).success) {
     throw new AppError("ERR_VALIDATION", 400, { fields: [{ path: "value", message: `Invalid value for ${key}` }] });

@@ -12,6 +12,7 @@
  * - Deleting a tag removes its edges and takes it off every ticket that had it.
  * - Realtime: every tag change goes out through {@link emitTag} only.
  */
+import { can } from "../access/permissions.ts";
 import type { AuthContext } from "../auth/tokens.ts";
 import { nowIso } from "../common.ts";
 import { nextId } from "../db/counters.ts";
@@ -65,7 +66,7 @@ export async function emitTag(companyId: number, event: TagEvent): Promise<void>
 // Rights
 
 /** True when the caller may use the tag modal's kanban switch (administration.md §6): admin, supervisor or super. */
-export const mayUseKanbanSwitch = (a: Pick<AuthContext, "profile" | "super">) => a.profile === "admin" || a.profile === "supervisor" || !!a.super;
+export const mayUseKanbanSwitch = (a: Pick<AuthContext, "profile" | "super">) => can(a, "tags:kanban");
 
 async function checkOwner(auth: AuthContext, userId: number | null | undefined): Promise<void> {
   if (userId == null || userId === auth.userId) return;
@@ -185,7 +186,7 @@ export async function deleteTag(auth: AuthContext, tagId: number): Promise<void>
 async function untagTicketOfDeletedTag(companyId: number, ticketId: number, tagId: number): Promise<void> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const t = await getTicketItem(companyId, ticketId, true);
-    if (!t || !t.tagIds.includes(tagId)) {
+    if (!t?.tagIds.includes(tagId)) {
       await deleteEdge(companyId, ticketId, tagId); // orphan edge (ticket gone, or already untagged)
       return;
     }

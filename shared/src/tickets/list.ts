@@ -216,7 +216,8 @@ async function mergePage(
     if (emitted.length >= limit) break;
     const open = states.filter((st) => !st.exhausted);
     if (!open.length) break;
-    const top = open.reduce((m, st) => (frontier(st) > m ? frontier(st) : m), "");
+    // The latest frontier (ISO-ordered strings, so no Math.max).
+    const top = open.map(frontier).sort().at(-1);
     const blocking = open.filter((st) => frontier(st) === top);
     await Promise.all(blocking.map((st) => fetch(st, limit - emitted.length + 1)));
   }
@@ -267,7 +268,7 @@ async function listTaggedTickets(a: TicketActor, q: ListTicketsQuery, limit: num
       const got = await batchGetTickets(cid, ids.ticketIds);
       for (const id of ids.ticketIds) {
         const t = got.get(id);
-        if (t && t.tagIds.some((x) => q.tags!.includes(x)) && keep(t)) out.push(t);
+        if (t?.tagIds.some((x) => q.tags!.includes(x)) && keep(t)) out.push(t);
       }
       next = ids.nextCursor;
       if (!next) break;

@@ -337,7 +337,7 @@ export async function queryTicketIndex(
 
 /** The tickets of a contact, newest created first (GSI4), at most `limit`. */
 export async function queryContactTickets(companyId: number, contactId: number, limit: number): Promise<TicketItem[]> {
-  const out = await queryTicketIndex("GSI4", keys.contactTicketsPK(companyId, contactId), { limit, skPrefix: "T#" });
+  const out = await queryTicketIndex("GSI4", keys.contactTicketsPK(companyId, contactId), { limit, skPrefix: keys.ticketEdgePrefix });
   return out.items;
 }
 
@@ -379,8 +379,8 @@ export async function deleteTicketItems(t: TicketItem): Promise<void> {
         continue;
       }
       dels.push({ PK: String(it.PK), SK: String(it.SK) });
-      if (String(it.SK).startsWith("M#") && it.id) dels.push(keys.messageRef(t.companyId, String(it.id), t.id));
-      if (String(it.SK).startsWith("NOTE#") && it.id) dels.push(keys.noteRef(t.companyId, Number(it.id)));
+      if (String(it.SK).startsWith(keys.messagePrefix) && it.id) dels.push(keys.messageRef(t.companyId, String(it.id), t.id));
+      if (String(it.SK).startsWith(keys.prefix.note) && it.id) dels.push(keys.noteRef(t.companyId, Number(it.id)));
     }
     await batchWriteAll(dels.map((Key) => ({ DeleteRequest: { Key } })));
   }

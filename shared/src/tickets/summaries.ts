@@ -17,12 +17,13 @@
  * ticket's (a writer outside this folder changed `queueId`, or tagged the ticket) is never shown: `views.ts` reads
  * that related item instead, so ids are always exact; only names, colours, pictures and statuses can lag.
  */
-import { QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { batchGetRaw } from "../db/batch.ts";
 import { ddb, tableName, type TxItem } from "../db/client.ts";
 import { cancellationReasons } from "../db/errors.ts";
 import { ticketGramWrites } from "../search/writes.ts";
 import { keys } from "../db/keys.ts";
+import { queryPagesFrom } from "../db/query.ts";
 import { ContactItem } from "../contacts/schema.ts";
 import type { Listener } from "../events/registry.ts";
 import { log } from "../log.ts";
@@ -228,7 +229,6 @@ async function eachLimited<T>(xs: T[], fn: (x: T) => Promise<void>): Promise<voi
  * `ownerId`. Returns how many tickets were updated.
  */
 async function refreshPart(
-  companyId: number,
   part: Part,
   ownerId: number,
   value: unknown,
@@ -238,32 +238,27 @@ async function refreshPart(
   let updated = 0;
   const owner = OWNER[part];
   for (const src of sources) {
-    let start: Record<string, unknown> | undefined;
     let read = 0;
-    do {
-      const values: Record<string, unknown> = { ":pk": src.pk };
-      let cond = `${src.index}PK = :pk`;
-      if (src.skPrefix) {
-        cond += ` AND begins_with(${src.index}SK, :sp)`;
-        values[":sp"] = src.skPrefix;
-      }
-      if (src.filterOwner) values[":o"] = ownerId;
-      const page = await ddb().send(
-        new QueryCommand({
-          TableName: tableName(),
-          IndexName: src.index,
-          KeyConditionExpression: cond,
-          ExpressionAttributeValues: values,
-          ProjectionExpression: "PK, SK, id, #o, #p",
-          ExpressionAttributeNames: { "#o": owner, "#p": part },
-          ...(src.filterOwner ? { FilterExpression: "#o = :o" } : {}),
-          ScanIndexForward: false,
-          Limit: Math.min(100, SUMMARY_REFRESH_LIMIT - read),
-          ExclusiveStartKey: start,
-        }),
-      );
-      read += page.ScannedCount ?? page.Items?.length ?? 0;
-      const stale = (page.Items ?? []).filter((it) => Number(it[owner]) === ownerId && it[part] !== undefined && !same(it[part], value));
+    const values: Record<string, unknown> = { ":pk": src.pk };
+    let cond = `${src.index}PK = :pk`;
+    if (src.skPrefix) {
+      cond += ` AND begins_with(${src.index}SK, :sp)`;
+      values[":sp"] = src.skPrefix;
+    }
+    if (src.filterOwner) values[":o"] = ownerId;
+    const input = {
+      IndexName: src.index,
+      KeyConditionExpression: cond,
+      ExpressionAttributeValues: values,
+      ProjectionExpression: "PK, SK, id, #o, #p",
+      ExpressionAttributeNames: { "#o": owner, "#p": part },
+      ...(src.filterOwner ? { FilterExpression: "#o = :o" } : {}),
+      ScanIndexForward: false,
+    };
+    // Pages of at most 100, until SUMMARY_REFRESH_LIMIT items were read (a filtered read counts what it scanned).
+    for await (const page of queryPagesFrom(input, undefined, () => (read < SUMMARY_REFRESH_LIMIT ? Math.min(100, SUMMARY_REFRESH_LIMIT - read) : null))) {
+      read += page.scanned;
+      const stale = page.items.filter((it) => Number(it[owner]) === ownerId && it[part] !== undefined && !same(it[part], value));
       await eachLimited(stale, async (it) => {
         const update = bumpRev({
           TableName: tableName(),
@@ -283,8 +278,7 @@ async function refreshPart(
             throw err;
           });
       });
-      start = page.LastEvaluatedKey;
-    } while (start && read < SUMMARY_REFRESH_LIMIT);
+    }
   }
   return updated;
 }
@@ -344,7 +338,7 @@ export const ticketSummariesListener: Listener = {
           if (event.changed && !event.changed.some((f) => CONTACT_SUMMARY_FIELDS.has(f))) break;
           const next = contactSummaryOf(c);
           // With the summary, the ticket-side search grams move to the contact's new words (search/writes.ts).
-          await refreshPart(cid, "sumContact", c.id, next, [{ index: "GSI4", pk: keys.contactTicketsPK(cid, c.id), skPrefix: "T#" }], (tid, stored) =>
+          await refreshPart("sumContact", c.id, next, [{ index: "GSI4", pk: keys.contactTicketsPK(cid, c.id), skPrefix: keys.ticketEdgePrefix }], (tid, stored) =>
             ticketGramWrites(cid, tid, stored as ContactSummary, next),
           );
           break;
@@ -352,20 +346,20 @@ export const ticketSummariesListener: Listener = {
         case "queue.updated": {
           const q = event.queue as unknown as Record<string, unknown>;
           const id = Number(q.id);
-          await refreshPart(cid, "sumQueue", id, queueSummaryOf(q), STATUSES.map((s) => ({ index: "GSI2" as const, pk: keys.ticketQueuePK(cid, s, id) })));
+          await refreshPart("sumQueue", id, queueSummaryOf(q), STATUSES.map((s) => ({ index: "GSI2" as const, pk: keys.ticketQueuePK(cid, s, id) })));
           break;
         }
         case "user.updated": {
           const u = event.user as unknown as Record<string, unknown>;
           const id = Number(u.id);
-          await refreshPart(cid, "sumUser", id, userSummaryOf(u), STATUSES.map((s) => ({ index: "GSI3" as const, pk: keys.ticketUserPK(cid, s, id) })));
+          await refreshPart("sumUser", id, userSummaryOf(u), STATUSES.map((s) => ({ index: "GSI3" as const, pk: keys.ticketUserPK(cid, s, id) })));
           break;
         }
         case "whatsapp.updated":
         case "whatsapp.session": {
           const w = event.whatsapp as unknown as Record<string, unknown>;
           const id = Number(w.id);
-          await refreshPart(cid, "sumWhatsapp", id, whatsappSummaryOf(w), STATUSES.map((s) => ({ index: "GSI1" as const, pk: keys.ticketStatusPK(cid, s), filterOwner: true })));
+          await refreshPart("sumWhatsapp", id, whatsappSummaryOf(w), STATUSES.map((s) => ({ index: "GSI1" as const, pk: keys.ticketStatusPK(cid, s), filterOwner: true })));
           break;
         }
         case "tag.updated": {

@@ -42,7 +42,7 @@ async function transition(prev: TicketItem, patch: Partial<TicketItem>): Promise
 /** Fires `expiresTicket` for ticket `ticketId` at `now`. */
 export async function fireExpiresTicket(companyId: number, ticketId: number, now: Date): Promise<TimerResult> {
   const t = await getTicketItem(companyId, ticketId, true);
-  if (!t || t.status !== "open" || t.isGroup) return undefined;
+  if (t?.status !== "open" || t.isGroup) return undefined;
   const wa = await getWhatsappItem(companyId, t.whatsappId);
   const span = (wa?.expiresTicket ?? 0) * MINUTE;
   if (!wa || span <= 0) return undefined;
@@ -63,7 +63,7 @@ export async function fireExpiresTicket(companyId: number, ticketId: number, now
 /** Fires `timeToTransfer` for ticket `ticketId` at `now` (`since`: when it entered pending without a queue). */
 export async function fireTimeToTransfer(companyId: number, ticketId: number, since: string | undefined, now: Date): Promise<TimerResult> {
   const t = await getTicketItem(companyId, ticketId, true);
-  if (!t || t.status !== "pending" || t.queueId != null) return undefined;
+  if (t?.status !== "pending" || t.queueId != null) return undefined;
   const wa = await getWhatsappItem(companyId, t.whatsappId);
   if (!wa || wa.timeToTransfer <= 0 || wa.transferQueueId == null) return undefined;
   const due = Date.parse(since ?? t.updatedAt) + wa.timeToTransfer * MINUTE;

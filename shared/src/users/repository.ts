@@ -13,9 +13,9 @@ import { setFields } from "../db/update.ts";
 import { AppError } from "../errors.ts";
 import { UserItem } from "./schema.ts";
 
-/** Reads one user of the company, or `undefined`. */
-export async function getUser(companyId: number, userId: number): Promise<UserItem | undefined> {
-  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.user(companyId, userId), ConsistentRead: true }));
+/** Reads one user of the company, or `undefined` (strongly consistent unless `consistent` is false: a token check). */
+export async function getUser(companyId: number, userId: number, { consistent = true } = {}): Promise<UserItem | undefined> {
+  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.user(companyId, userId), ConsistentRead: consistent }));
   return out.Item ? UserItem.parse(out.Item) : undefined;
 }
 

@@ -182,7 +182,7 @@ export async function updateUser(auth: AuthContext, userId: number, body: Update
   const admin = isAdminCaller(auth);
   if (!admin && userId !== auth.userId) throw new AppError("ERR_NO_PERMISSION", 403);
   const before = await requireUser(auth.companyId, userId);
-  if (before.super && !auth.super) throw new AppError("ERR_NO_PERMISSION", 403);
+  if (before.super && !can(auth, "users:editSuper")) throw new AppError("ERR_NO_PERMISSION", 403);
 
   if (!admin) {
     const changesOther =
@@ -260,7 +260,7 @@ export async function deleteUser(auth: AuthContext, userId: number): Promise<voi
   if (!isAdminCaller(auth)) throw new AppError("ERR_NO_PERMISSION", 403);
   const u = await requireUser(auth.companyId, userId);
   if (u.id === auth.userId) throw new AppError("ERR_NO_PERMISSION", 403);
-  if (u.super && !auth.super) throw new AppError("ERR_NO_PERMISSION", 403);
+  if (u.super && !can(auth, "users:editSuper")) throw new AppError("ERR_NO_PERMISSION", 403);
   await deleteUserItems(u);
   await dispatch({ type: "user.deleted", companyId: auth.companyId, userId });
 }

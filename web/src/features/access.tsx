@@ -36,7 +36,7 @@ export type Refusal = "profile" | "plan";
 export function refusal(user: Pick<SessionUser, "profile" | "super">, access: Access | undefined, flags: PlanFlags | undefined): Refusal | null {
   if (!access) return null;
   if (access.permission && !can(user, access.permission)) return "profile";
-  if (access.super && !user.super) return "plan";
+  if (access.super && !can(user, "routes:super")) return "plan";
   if (access.planFlag && !flags?.[access.planFlag]) return "plan";
   return null;
 }

@@ -31,4 +31,9 @@ for (const f of features) for (const [ns, bundles] of Object.entries(f.texts ?? 
 
 /** The realtime handlers of every feature, by event name (`company-{id}-{name}`). */
 export const featureHandlers: Record<string, RealtimeHandler[]> = {};
-for (const f of features) for (const [name, h] of Object.entries(f.realtime ?? {})) (featureHandlers[name] ??= []).push(h);
+for (const f of features) {
+  for (const [name, h] of Object.entries(f.realtime ?? {})) {
+    featureHandlers[name] ??= [];
+    featureHandlers[name].push(h);
+  }
+}

@@ -150,7 +150,7 @@ function NotificationList({ q, tickets, onOpen }: { q: ReturnType<typeof useUnre
                     <span className="notify-last">
                       <WhatsappText text={tk.lastMessage} links={false} />
                     </span>
-                    <span className="unread" aria-label={t("tickets.notify.unreadMessages", { count: tk.unreadMessages })}>
+                    <span className="unread" role="img" aria-label={t("tickets.notify.unreadMessages", { count: tk.unreadMessages })}>
                       {tk.unreadMessages}
                     </span>
                   </span>

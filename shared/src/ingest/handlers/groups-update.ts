@@ -7,7 +7,7 @@ import { GroupUpdate } from "../schema.ts";
 export async function onGroupsUpdate(ctx: IngestContext, data: unknown, skipped: Skips): Promise<void> {
   await eachGuarded("groups.update", data, skipped, async (raw) => {
     const p = GroupUpdate.safeParse(raw);
-    if (!p.success || !p.data.id || !p.data.id.endsWith("@g.us")) {
+    if (!p.success || !p.data.id?.endsWith("@g.us")) {
       skipped.push({ reason: "unreadable groups.update item" });
       return;
     }

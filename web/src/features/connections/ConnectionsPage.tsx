@@ -82,7 +82,12 @@ export function ConnectionsPage() {
       page={page}
       addTestId="add-connection"
       extraTools={
-        <Button size="small" onClick={() => void run(async () => (await sessionActions.restartAll(), toast.success(t("connections.restarted"))))}>
+        <Button size="small" onClick={() =>
+            void run(async () => {
+              await sessionActions.restartAll();
+              toast.success(t("connections.restarted"));
+            })
+          }>
           {t("connections.restartAll")}
         </Button>
       }

@@ -75,10 +75,12 @@ export function SandboxPage() {
       <div className="sandbox-panel">
         <h2 style={{ margin: 0 }}>{t("sandbox.title")}</h2>
         <p className="sub-line">{t("sandbox.intro")}</p>
-        <label className="field">
-          <span className="sub-label">{t("sandbox.connection")}</span>
+        <div className="field">
+          <label className="sub-label" htmlFor="sandbox-connection">
+            {t("sandbox.connection")}
+          </label>
           {connections.data?.length ? (
-            <select className="text-input" value={wid || ""} onChange={(e) => pick(Number(e.target.value))} data-testid="sandbox-connection">
+            <select id="sandbox-connection" className="text-input" value={wid || ""} onChange={(e) => pick(Number(e.target.value))} data-testid="sandbox-connection">
               <option value="">{t("sandbox.pickConnection")}</option>
               {connections.data.map((w) => (
                 <option key={w.id} value={w.id}>
@@ -94,13 +96,13 @@ export function SandboxPage() {
                 pick(Number(widInput));
               }}
             >
-              <input className="text-input" inputMode="numeric" value={widInput} onChange={(e) => setWidInput(e.target.value.replace(/\D/g, ""))} aria-label={t("sandbox.connectionId")} />
+              <input className="text-input" inputMode="numeric" value={widInput} onChange={(e) => setWidInput(e.target.value.replace(/\D/g, ""))} id="sandbox-connection" aria-label={t("sandbox.connectionId")} />
               <button type="submit" className="btn-secondary">
                 {t("sandbox.use")}
               </button>
             </form>
           )}
-        </label>
+        </div>
         {wid > 0 && (
           <div data-testid="sandbox-state" data-open={open}>
             {state.isError ? (

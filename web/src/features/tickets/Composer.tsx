@@ -103,7 +103,7 @@ export function Composer({ ticketId, enabled, replyTo, onCancelReply }: { ticket
       cancelled.current = false;
       rec.ondataavailable = (e) => e.data.size && chunks.current.push(e.data);
       rec.onstop = () => {
-        stream.getTracks().forEach((tr) => tr.stop());
+        for (const tr of stream.getTracks()) tr.stop();
         setRecording(false);
         if (cancelled.current) return;
         const type = rec.mimeType || "audio/webm";

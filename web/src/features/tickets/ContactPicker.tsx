@@ -62,9 +62,10 @@ export function ContactPicker(props: { label: string; value: Contact | null; onC
       </div>
     );
   const open = cb.isOpen && typed.length >= 3;
+  const label = cb.getLabelProps();
   return (
     <div className="contact-picker">
-      <label className="field" {...cb.getLabelProps()}>
+      <label className="field" id={label.id} htmlFor={label.htmlFor}>
         <span className="sub-label">{props.label}</span>
       </label>
       <input

@@ -212,7 +212,10 @@ function ConversationView({ ticket }: { ticket: Ticket }) {
         {selecting ? (
           <div className="selection-bar">
             <span>{t("tickets.messages.selectedCount", { count: selected.length })}</span>
-            <Button size="small" onClick={() => (setSelecting(false), setSelected([]))}>
+            <Button size="small" onClick={() => {
+                setSelecting(false);
+                setSelected([]);
+              }}>
               {t("tickets.messages.cancelSelection")}
             </Button>
             <Button

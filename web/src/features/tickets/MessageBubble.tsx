@@ -72,7 +72,9 @@ function AudioPlayer({ src, onError }: { src: string; onError: () => void }) {
   };
   return (
     <div className="audio-player">
-      <audio ref={ref} controls preload="metadata" src={src} onError={onError} onLoadedMetadata={() => ref.current && (ref.current.playbackRate = rate)} />
+      <audio ref={ref} controls preload="metadata" src={src} onError={onError} onLoadedMetadata={() => {
+          if (ref.current) ref.current.playbackRate = rate;
+        }} />
       <button type="button" className="chip-button" onClick={next} aria-label={t("tickets.messages.playbackRate", { rate })}>
         {rate}x
       </button>

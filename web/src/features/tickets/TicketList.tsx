@@ -291,7 +291,7 @@ function TicketRow({ ticket, now, selected }: { ticket: Ticket; now: number; sel
                 ))}
             </span>
             {ticket.unreadMessages > 0 && (
-              <span className="unread" aria-label={t("tickets.unread", { count: ticket.unreadMessages })} data-testid="unread">
+              <span className="unread" role="img" aria-label={t("tickets.unread", { count: ticket.unreadMessages })} data-testid="unread">
                 {ticket.unreadMessages}
               </span>
             )}

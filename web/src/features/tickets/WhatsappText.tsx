@@ -26,6 +26,8 @@ function render(segs: Segment[], links: boolean): ReactNode[] {
         return <em key={i}>{render(s.children, links)}</em>;
       case "strike":
         return <s key={i}>{render(s.children, links)}</s>;
+      default:
+        return null;
     }
   });
 }

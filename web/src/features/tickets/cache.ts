@@ -88,7 +88,7 @@ export function upsertTicket(qc: QueryClient, ticket: Ticket, viewer: Viewer): b
 /** Removes a ticket from every loaded list (deleted, or no longer visible to this user). */
 export function removeTicket(qc: QueryClient, ticketId: number): void {
   for (const [key, data] of qc.getQueriesData<InfiniteData<TicketsPage>>({ queryKey: ticketsKeys.listsAll })) {
-    if (!data || !data.pages.some((p) => p.tickets.some((t) => t.id === ticketId))) continue;
+    if (!data?.pages.some((p) => p.tickets.some((t) => t.id === ticketId))) continue;
     qc.setQueryData<InfiniteData<TicketsPage>>(key, { ...data, pages: data.pages.map((p) => ({ ...p, tickets: p.tickets.filter((t) => t.id !== ticketId) })) });
   }
 }

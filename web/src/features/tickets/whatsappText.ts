@@ -44,7 +44,8 @@ function formatRun(s: string): Segment[] {
     if (s.startsWith("```", i) && isBoundary(s[i - 1])) {
       const end = s.indexOf("```", i + 3);
       if (end > i + 3 && isBoundary(s[end + 3])) {
-        if (plain) out.push({ kind: "text", text: plain }), (plain = "");
+        if (plain) out.push({ kind: "text", text: plain });
+        plain = "";
         out.push({ kind: "mono", text: s.slice(i + 3, end) });
         i = end + 3;
         continue;
@@ -54,7 +55,8 @@ function formatRun(s: string): Segment[] {
     if (kind && isBoundary(s[i - 1]) && s[i + 1] !== undefined && !/\s/.test(s[i + 1]) && s[i + 1] !== s[i]) {
       const close = findClose(s, i);
       if (close > 0) {
-        if (plain) out.push({ kind: "text", text: plain }), (plain = "");
+        if (plain) out.push({ kind: "text", text: plain });
+        plain = "";
         out.push({ kind, children: formatRun(s.slice(i + 1, close)) });
         i = close + 1;
         continue;

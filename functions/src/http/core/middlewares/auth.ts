@@ -20,7 +20,7 @@ export const auth = (op: Pick<OperationSpec, "auth" | "permission">): middy.Midd
     const bearer = header(event, "authorization")?.match(/^Bearer\s+(.+)$/i)?.[1];
     const caller = await authenticateCached(bearer);
     if (permission && !can(caller, permission)) throw new AppError("ERR_NO_PERMISSION");
-    if (level === "super" && !caller.super) throw new AppError("ERR_NO_PERMISSION");
+    if (level === "super" && !can(caller, "routes:super")) throw new AppError("ERR_NO_PERMISSION");
     stateOf(event).auth = caller;
   },
 });

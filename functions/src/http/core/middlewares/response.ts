@@ -17,6 +17,7 @@ export function responseIssues(op: Pick<Operation, "response">, body: unknown): 
   return r.success ? [] : r.error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
 }
 
+/** The middleware that replaces a 2xx answer its operation's `response` schema refuses with a 500 naming the issues. */
 export const responseContract = (op: Operation): middy.MiddlewareObj<HttpEvent, HttpResponse> => ({
   after: async (request) => {
     const res = request.response;

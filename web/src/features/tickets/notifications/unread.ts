@@ -89,7 +89,7 @@ export function applyUnreadTicket(qc: QueryClient, ticket: Ticket, viewer: Viewe
 /** Removes a ticket (deleted) from the cached unread list. */
 export function removeUnreadTicket(qc: QueryClient, ticketId: number): void {
   const data = qc.getQueryData<UnreadTickets>(unreadKey);
-  if (!data || !data.tickets.some((t) => t.id === ticketId)) return;
+  if (!data?.tickets.some((t) => t.id === ticketId)) return;
   qc.setQueryData<UnreadTickets>(unreadKey, { ...data, tickets: data.tickets.filter((t) => t.id !== ticketId) });
 }
 
@@ -113,7 +113,12 @@ export function useUnreadTitle(): void {
   useEffect(() => {
     document.title = unreadTitle(baseTitle, count, more);
   }, [count, more]);
-  useEffect(() => () => void (document.title = baseTitle), []);
+  useEffect(
+    () => () => {
+      document.title = baseTitle;
+    },
+    [],
+  );
 }
 
 /** Renders nothing; mounted with the shell (the tickets menu entry's badge slot) to keep the tab title. */
