@@ -20,7 +20,6 @@ const STORAGE_MODULES = new Set([
   "shared/src/search/writes.ts",
   "shared/src/search/backfill.ts",
   "shared/src/tickets/row.ts",
-  "shared/src/tickets/summaries.ts",
   "shared/src/seed/seed.ts",
   "session-runner/src/auth-state.ts",
   "session-runner/src/command-claims.ts",

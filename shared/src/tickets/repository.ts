@@ -415,3 +415,61 @@ export function ticketRatingPut(rating: { companyId: number; ticketId: number; r
     },
   };
 }
+
+/**
+ * Sets summary `part` (`sumContact`, `sumQueue`, ...) of the ticket item at `key` to `value` when its `owner` attribute
+ * (`contactId`, `queueId`, ...) is still `ownerId`, with `extra` items in the same transaction (the ticket's search
+ * grams). Moves `rev`. Returns false when the ticket moved to another owner meanwhile (nothing written). For the
+ * summaries listener (`summaries.ts`).
+ */
+export async function setTicketSummaryPart(
+  key: { PK: string; SK: string },
+  part: string,
+  owner: string,
+  ownerId: number,
+  value: unknown,
+  extra: TxItem[],
+): Promise<boolean> {
+  const update = bumpRev({
+    TableName: tableName(),
+    Key: key,
+    UpdateExpression: "SET #p = :v",
+    ConditionExpression: "#o = :o",
+    ExpressionAttributeNames: { "#p": part, "#o": owner },
+    ExpressionAttributeValues: { ":v": value, ":o": ownerId },
+  });
+  try {
+    await (extra.length ? ddb().send(new TransactWriteCommand({ TransactItems: [{ Update: update }, ...extra] })) : ddb().send(new UpdateCommand(update)));
+    return true;
+  } catch (err) {
+    const name = (err as Error).name;
+    if (name === "ConditionalCheckFailedException") return false;
+    if (name === "TransactionCanceledException" && cancellationReasons(err)?.[0]?.Code === "ConditionalCheckFailed") return false;
+    throw err;
+  }
+}
+
+/**
+ * Sets tag `tag`'s entry in the ticket's `sumTags` when the ticket still carries the tag and has summaries. Moves
+ * `rev`. Returns false when it does not (nothing written).
+ */
+export async function setTicketTagSummary(companyId: number, ticketId: number, tag: { id: number; name: string; color: string }): Promise<boolean> {
+  try {
+    await ddb().send(
+      new UpdateCommand(
+        bumpRev({
+          TableName: tableName(),
+          Key: keys.ticket(companyId, ticketId),
+          UpdateExpression: "SET sumTags.#k = :g",
+          ConditionExpression: "attribute_exists(sumTags) AND contains(tagIds, :id)",
+          ExpressionAttributeNames: { "#k": String(tag.id) },
+          ExpressionAttributeValues: { ":g": tag, ":id": tag.id },
+        }),
+      ),
+    );
+    return true;
+  } catch (err) {
+    if ((err as Error).name === "ConditionalCheckFailedException") return false;
+    throw err;
+  }
+}

@@ -17,10 +17,7 @@
  * ticket's (a writer outside this folder changed `queueId`, or tagged the ticket) is never shown: `views.ts` reads
  * that related item instead, so ids are always exact; only names, colours, pictures and statuses can lag.
  */
-import { TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { batchGetRaw } from "../db/batch.ts";
-import { ddb, tableName, type TxItem } from "../db/client.ts";
-import { cancellationReasons } from "../db/errors.ts";
 import { ticketGramWrites } from "../search/writes.ts";
 import { keys } from "../db/keys.ts";
 import { queryPagesFrom } from "../db/query.ts";
@@ -29,7 +26,7 @@ import type { Listener } from "../events/registry.ts";
 import { log } from "../log.ts";
 import { queryTagEdges } from "../tags/repository.ts";
 import type {} from "../tags/events.ts"; // the tag.* event types this listener handles (types only: no import cycle)
-import { bumpRev } from "./revision.ts";
+import { setTicketSummaryPart, setTicketTagSummary } from "./repository.ts";
 import { TicketItem } from "./schema.ts";
 
 /** `{id, name, color}`: a queue or tag as a row shows it. */
@@ -233,7 +230,7 @@ async function refreshPart(
   ownerId: number,
   value: unknown,
   sources: Source[],
-  alsoWrite?: (ticketId: number, stored: unknown) => TxItem[],
+  alsoWrite?: (ticketId: number, stored: unknown) => ReturnType<typeof ticketGramWrites>,
 ): Promise<number> {
   let updated = 0;
   const owner = OWNER[part];
@@ -260,23 +257,7 @@ async function refreshPart(
       read += page.scanned;
       const stale = page.items.filter((it) => Number(it[owner]) === ownerId && it[part] !== undefined && !same(it[part], value));
       await eachLimited(stale, async (it) => {
-        const update = bumpRev({
-          TableName: tableName(),
-          Key: { PK: it.PK, SK: it.SK },
-          UpdateExpression: "SET #p = :v",
-          ConditionExpression: "#o = :o",
-          ExpressionAttributeNames: { "#p": part, "#o": owner },
-          ExpressionAttributeValues: { ":v": value, ":o": ownerId },
-        });
-        const extra = alsoWrite?.(Number(it.id), it[part]) ?? [];
-        await (extra.length ? ddb().send(new TransactWriteCommand({ TransactItems: [{ Update: update }, ...extra] })) : ddb().send(new UpdateCommand(update)))
-          .then(() => updated++)
-          .catch((err) => {
-            const name = (err as Error).name;
-            if (name === "ConditionalCheckFailedException") return;
-            if (name === "TransactionCanceledException" && cancellationReasons(err)?.[0]?.Code === "ConditionalCheckFailed") return;
-            throw err;
-          });
+        if (await setTicketSummaryPart({ PK: String(it.PK), SK: String(it.SK) }, part, owner, ownerId, value, alsoWrite?.(Number(it.id), it[part]) ?? [])) updated++;
       });
     }
   }
@@ -294,23 +275,7 @@ async function refreshTag(companyId: number, tag: NamedColored): Promise<number>
     const page = await queryTagEdges(companyId, tag.id, { limit: Math.min(100, SUMMARY_REFRESH_LIMIT - read), startKey: start });
     read += page.edges.length;
     await eachLimited(page.edges, async (e) => {
-      await ddb()
-        .send(
-          new UpdateCommand(
-            bumpRev({
-              TableName: tableName(),
-              Key: keys.ticket(companyId, e.ticketId),
-              UpdateExpression: "SET sumTags.#k = :g",
-              ConditionExpression: "attribute_exists(sumTags) AND contains(tagIds, :id)",
-              ExpressionAttributeNames: { "#k": String(tag.id) },
-              ExpressionAttributeValues: { ":g": tag, ":id": tag.id },
-            }),
-          ),
-        )
-        .then(() => updated++)
-        .catch((err) => {
-          if ((err as Error).name !== "ConditionalCheckFailedException") throw err;
-        });
+      if (await setTicketTagSummary(companyId, e.ticketId, tag)) updated++;
     });
     start = page.lastKey;
   } while (start && read < SUMMARY_REFRESH_LIMIT);
