@@ -14,3 +14,16 @@ export function log(level: Level, msg: string, fields: Record<string, unknown> =
   );
   (level === "warn" || level === "error" ? process.stderr : process.stdout).write(`${line}\n`);
 }
+
+/**
+ * The AWS SDK clients' logger: silent, and without `info`. The SDK's default no-op logger has an `info` method, so
+ * its logger middleware filters every request and response (deep, against the API schema) just to hand the copy to a
+ * logger that drops it: about a fifth of the CPU of a list request (issue 10 §2), and of each realtime post (issue 8's
+ * ingest rate). Without `info` that work is skipped. Every SDK client of the product takes it (`logger: sdkLogger`).
+ */
+export const sdkLogger = { trace() {}, debug() {}, warn() {}, error() {} } as unknown as {
+  debug: (...content: unknown[]) => void;
+  info: (...content: unknown[]) => void;
+  warn: (...content: unknown[]) => void;
+  error: (...content: unknown[]) => void;
+};

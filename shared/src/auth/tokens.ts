@@ -14,6 +14,7 @@ import { getConfig } from "../config.ts";
 import { AppError } from "../errors.ts";
 import { getUser } from "../users/repository.ts";
 import type { Profile } from "../users/schema.ts";
+import { sdkLogger } from "../log.ts";
 
 /** The verified caller: read fresh from the user item on every request, so profile and queue changes apply at once. */
 export interface AuthContext {
@@ -47,7 +48,7 @@ export function signingKey(): Promise<Uint8Array> {
     const cfg = getConfig();
     if (cfg.JWT_SECRET) return new TextEncoder().encode(cfg.JWT_SECRET);
     if (!cfg.JWT_SECRET_ARN) throw new Error("JWT_SECRET or JWT_SECRET_ARN must be set");
-    secretsClient ??= new SecretsManagerClient({});
+    secretsClient ??= new SecretsManagerClient({ logger: sdkLogger });
     for (let attempt = 1; ; attempt++) {
       try {
         const out = await secretsClient.send(new GetSecretValueCommand({ SecretId: cfg.JWT_SECRET_ARN }));

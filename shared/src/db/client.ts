@@ -2,10 +2,11 @@
  * The DynamoDB document client singleton. The endpoint comes from `AWS_ENDPOINT_URL_DYNAMODB`
  * (DynamoDB Local on one machine), read by the SDK itself: no handler knows where it runs.
  */
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, UpdateTimeToLiveCommand, type DynamoDBClientConfig } from "@aws-sdk/client-dynamodb";
+import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, UpdateTimeToLiveCommand } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient, TransactWriteCommand, type TransactWriteCommandInput } from "@aws-sdk/lib-dynamodb";
 import { getConfig } from "../config.ts";
 import { createTableInput, TTL_ATTRIBUTE } from "./table.ts";
+import { sdkLogger } from "../log.ts";
 
 let doc: DynamoDBDocumentClient | undefined;
 
@@ -17,17 +18,11 @@ export async function transactWrite(items: TxItem[]): Promise<void> {
   await ddb().send(new TransactWriteCommand({ TransactItems: items }));
 }
 
-/**
- * The SDK's logger: silent, and without `info`. The SDK's default no-op logger has an `info` method, so its logger
- * middleware filters every request and response (the whole items, deep, against the API schema) just to hand the copy
- * to a logger that drops it: about a fifth of the CPU of a list request (issue 10 §2). Without `info` that work is skipped.
- */
-const quietLogger = { trace() {}, debug() {}, warn() {}, error() {} } as unknown as NonNullable<DynamoDBClientConfig["logger"]>;
 
 /** The shared document client (`removeUndefinedValues` on). */
 export function ddb(): DynamoDBDocumentClient {
   if (!doc) {
-    const client = new DynamoDBClient({ region: getConfig().AWS_REGION, maxAttempts: 5, logger: quietLogger });
+    const client = new DynamoDBClient({ region: getConfig().AWS_REGION, maxAttempts: 5, logger: sdkLogger });
     doc = DynamoDBDocumentClient.from(client, {
       marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
     });

@@ -12,7 +12,7 @@ import { batchWriteAll } from "../db/batch.ts";
 import { getConfig } from "../config.ts";
 import { keys } from "../db/keys.ts";
 import { queryPages } from "../db/query.ts";
-import { log } from "../log.ts";
+import { log, sdkLogger } from "../log.ts";
 import { schedulePresenceCheck } from "./presence.ts";
 import { can, isAdminLike, type Permission } from "../access/permissions.ts";
 import { canSee, type SeenTicket, type VisibilitySettings } from "../access/tickets.ts";
@@ -53,7 +53,7 @@ let client: ApiGatewayManagementApiClient | undefined;
 function mgmt(): ApiGatewayManagementApiClient | undefined {
   const endpoint = getConfig().WS_MANAGEMENT_ENDPOINT;
   if (!endpoint) return undefined;
-  client ??= new ApiGatewayManagementApiClient({ endpoint, region: getConfig().AWS_REGION });
+  client ??= new ApiGatewayManagementApiClient({ endpoint, region: getConfig().AWS_REGION, logger: sdkLogger });
   return client;
 }
 

@@ -4,11 +4,12 @@
  */
 import { SendMessageCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { getConfig } from "../config.ts";
+import { sdkLogger } from "../log.ts";
 
 let sqs: SQSClient | undefined;
 /** The shared SQS client. */
 export function sqsClient(): SQSClient {
-  sqs ??= new SQSClient({ region: getConfig().AWS_REGION });
+  sqs ??= new SQSClient({ region: getConfig().AWS_REGION, logger: sdkLogger });
   return sqs;
 }
 /** Forgets the client (tests and the local stack). */

@@ -11,11 +11,12 @@ import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import pLimit from "p-limit";
 import { getConfig } from "../config.ts";
 import { AppError } from "../errors.ts";
+import { sdkLogger } from "../log.ts";
 
 let s3: S3Client | undefined;
 /** The shared S3 client (path-style, so s3rver and the real S3 both work). */
 export function s3Client(): S3Client {
-  s3 ??= new S3Client({ region: getConfig().AWS_REGION, forcePathStyle: true });
+  s3 ??= new S3Client({ region: getConfig().AWS_REGION, forcePathStyle: true, logger: sdkLogger });
   return s3;
 }
 /** Forgets the client (tests and the local stack). */
