@@ -20,7 +20,7 @@
  * - storm (issue 8 §3; `scripts/bench/storm.ts`): a 1.5 GB document announcement and 50 images of 1 MiB at once through
  *   the simulator, the session runner in its own process: its peak RSS from the OS against the stated bound, what was
  *   stored, and round trips of another session of the same runner meanwhile.
- * Usage: `npm run bench [-- --sizes=1000,10000,100000] [-- --reps=200,400] [-- --searchSizes=1000,10000,100000] [-- --only=ingest,ratio,tickets,search,web,faults,storm] [-- --renderTickets=5000] [-- --ratioRounds=3]`.
+ * Usage: `npm run bench [-- --sizes=1000,10000,100000] [-- --reps=200,400] [-- --searchSizes=1000,10000,100000] [-- --only=ingest,ratio,tickets,search,web,faults,storm] [-- --renderTickets=5000] [-- --ratioRounds=3] [-- --ratioProfile=ingest.cpuprofile]`.
  *   `[-- --ingestMessages=2000] [-- --botCustomers=200]` (the bot conversation is 8 messages per customer).
  *   `[-- --keepDb=.bench/db]` or `[-- --dynamoEndpoint=http://127.0.0.1:8766]`: the tab and search seeds are written
  *   once and measured again by later runs while their item builders are unchanged (`bench/kept.ts`).
@@ -204,7 +204,20 @@ try {
     const counted = 400;
     const calls = countDdbCalls();
     const frames0 = frames;
+    // `--ratioProfile=<file>`: a CPU profile of this process over the counted messages (where a message's Node CPU goes).
+    const { Session } = await import("node:inspector/promises");
+    const session = args.ratioProfile ? new Session() : undefined;
+    if (session) {
+      session.connect();
+      await session.post("Profiler.enable");
+      await session.post("Profiler.start");
+    }
     await load(counted, 16, (i) => ingest(2 * customers + i));
+    if (session) {
+      const { profile } = await session.post("Profiler.stop");
+      writeFileSync(resolve(args.ratioProfile), JSON.stringify(profile));
+      session.disconnect();
+    }
     calls.remove();
     await new Promise((r) => setTimeout(r, 500));
     const countedFrames = frames - frames0;
