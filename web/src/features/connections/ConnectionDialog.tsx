@@ -82,7 +82,7 @@ export function ConnectionDialog(props: RecordDialogProps<Whatsapp>) {
             <TextAreaField key={k} label={t(`connections.${k}`)} rows={2} {...f.text(k)} />
           ))}
           <TextField label={t("connections.token")} autoComplete="off" {...f.text("token")} />
-          <Flex gap="1rem" wrap="wrap">
+          <Flex gap="1rem" wrap="wrap" alignItems="flex-end">
             {NUMS.map((k) => (
               <TextField key={k} flex="1 1 10rem" inputMode="numeric" label={t(`connections.${k}`)} {...f.text(k)} />
             ))}
