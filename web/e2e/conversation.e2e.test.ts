@@ -26,6 +26,15 @@ const { newContext, newPage, login, http, until, connectedWhatsapp, customerSays
 const row = (page: Page, contact: string) => page.getByTestId("ticket-row").filter({ hasText: contact });
 /** The accessible name of the focused element (the highlighted menu item follows focus in a Radix menu). */
 const focusedText = (page: Page) => page.evaluate(() => (document.activeElement?.getAttribute("aria-label") || document.activeElement?.textContent || "").trim());
+/** Waits until focus is inside the open menu (the menu moves it there a frame after it opens; later on a loaded machine). */
+const focusInMenu = (page: Page) => expect.poll(() => page.evaluate(() => !!document.activeElement?.closest('[role="menu"]'))).toBe(true);
+/** Presses `key` and waits until focus has left the item it was on. */
+async function moveFocus(page: Page, key: string): Promise<string> {
+  const before = await focusedText(page);
+  await page.keyboard.press(key);
+  await expect.poll(() => focusedText(page)).not.toBe(before);
+  return focusedText(page);
+}
 
 /** With `SCREENS_DIR`: the page in light and dark (the app's own theme choice, then a reload), at 1440 and 375 px. */
 async function screens(page: Page, name: string) {
@@ -100,17 +109,17 @@ describe("the conversation and the ticket list in the browser", () => {
     await wrong.getByTestId("message-options").focus();
     await page.keyboard.press("Enter");
     await page.getByRole("menu").waitFor();
+    await focusInMenu(page);
     const firstItem = await focusedText(page);
-    await page.keyboard.press("ArrowDown");
-    const secondItem = await focusedText(page);
-    expect(secondItem).not.toBe(firstItem); // arrows move between the menu's items
-    await page.keyboard.press("ArrowUp");
-    await expect(focusedText(page)).resolves.toBe(firstItem);
+    await moveFocus(page, "ArrowDown"); // arrows move between the menu's items
+    await expect(moveFocus(page, "ArrowUp")).resolves.toBe(firstItem);
     await page.keyboard.press("Escape");
     await page.getByRole("menu").waitFor({ state: "detached" });
     await expect(page.evaluate(() => document.activeElement?.getAttribute("data-testid"))).resolves.toBe("message-options");
     await page.keyboard.press("Enter");
-    for (let i = 0; i < 12 && (await focusedText(page)) !== "Apagar"; i++) await page.keyboard.press("ArrowDown");
+    await page.getByRole("menu").waitFor();
+    await focusInMenu(page);
+    for (let i = 0; i < 12 && (await focusedText(page)) !== "Apagar"; i++) await moveFocus(page, "ArrowDown");
     await expect(focusedText(page)).resolves.toBe("Apagar");
     await page.keyboard.press("Enter");
     await page.getByRole("dialog").getByRole("button", { name: "Sim" }).click();
