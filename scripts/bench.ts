@@ -331,7 +331,7 @@ try {
     }
     results.search = { rows, writeCostPerMessage: cost };
     table("Search through the local gateway (page of 40 tickets / 20 contacts, nested data; ms)", rows);
-    table("Search index write cost per message (ingestMessage; items added to the message's transaction)", [cost ?? {}]);
+    table("Search index write cost per message (ingestMessage as the runner writes: items added to the message's transaction)", [cost ?? {}]);
   }
 
   if (only.has("web")) {

@@ -5,10 +5,9 @@
  * local gateway for a surname, a number fragment and a message word, matching and not; plus the index's write cost
  * per message measured on the real write path (`ingestMessage`). Target: p99 ≤ 50 ms, flat from 1k to 100k.
  */
-import { randomUUID } from "node:crypto";
 import { ingestMessage } from "../../shared/src/messages/repository.ts";
-import { messageIndexWrites } from "../../shared/src/search/writes.ts";
-import { TicketItem } from "../../shared/src/tickets/schema.ts";
+import { knownWords, messageIndexWrites } from "../../shared/src/search/writes.ts";
+import { getTicketItem } from "../../shared/src/tickets/repository.ts";
 import { caseRow } from "./http-load.ts";
 import { seedMany, type SeedTenant } from "./seed.ts";
 import { summarize } from "./stats.ts";
@@ -59,19 +58,23 @@ export async function seedSearch(opts: SeedTenant & { n: number }): Promise<numb
 }
 
 /**
- * Index items a message write adds, measured on `ingestMessage` (the path of inbound and outbound messages): `count`
- * messages of the seed's phrases into one of the company's tickets. Returns the distribution of added items per
- * message and of the transaction's size (4 base actions + index actions).
+ * Index items a message write adds, measured on `ingestMessage` as the session runner calls it (`atRev`: its exact
+ * copy of the open ticket, which remembers the words already indexed, `search/writes.ts` `knownWords`): `count`
+ * messages of the seed's phrases into one of the company's tickets, each on the copy the previous write returned.
+ * Returns the distribution of added items per message.
  */
 export async function measureWriteCost(companyId: number, ticketId: number, count = 200) {
-  const ticket = TicketItem.parse({ id: ticketId, uuid: randomUUID(), companyId, status: "pending", contactId: ticketId, whatsappId: 1, createdAt: new Date().toISOString(), updatedAt: new Date().toISOString() });
+  let ticket = await getTicketItem(companyId, ticketId, true);
+  if (!ticket) throw new Error(`write cost: ticket ${ticketId} not found`);
   const added: number[] = [];
   for (let i = 0; i < count; i++) {
     const body = bodies(i)[i % 5];
     const now = new Date().toISOString();
-    const m = { id: `COST${i}${Date.now()}`, ticketId, companyId, contactId: ticketId, whatsappId: 1, remoteJid: "x@s.whatsapp.net", participant: null, senderName: null, body, fromMe: false, read: false, mediaType: "chat" as const, mediaKey: null, mediaName: null, mediaMime: null, mediaSize: null, mediaError: false, ack: 0, isDeleted: false, isEdited: false, previousBody: null, isForwarded: false, quotedMsgId: null, quotedMsg: null, reactions: [], waTimestamp: now, userId: null, sendError: null };
-    const res = await ingestMessage(companyId, ticket, m, { lastMessage: body, incrementUnread: true, waAliasJid: "x@s.whatsapp.net" });
-    if (res.stored) added.push(messageIndexWrites(res.message).items.length);
+    const m = { id: `COST${i}${Date.now()}`, ticketId, companyId, contactId: ticket.contactId, whatsappId: ticket.whatsappId, remoteJid: "x@s.whatsapp.net", participant: null, senderName: null, body, fromMe: false, read: false, mediaType: "chat" as const, mediaKey: null, mediaName: null, mediaMime: null, mediaSize: null, mediaError: false, ack: 0, isDeleted: false, isEdited: false, previousBody: null, isForwarded: false, quotedMsgId: null, quotedMsg: null, reactions: [], waTimestamp: now, userId: null, sendError: null };
+    const items = messageIndexWrites({ ...m, createdAt: now, updatedAt: now }, knownWords.get(ticket)).items.length;
+    const res = await ingestMessage(companyId, ticket, m, { lastMessage: body, incrementUnread: true, waAliasJid: "x@s.whatsapp.net", atRev: true });
+    if (res.stored) added.push(items);
+    ticket = res.ticket;
   }
   const s = summarize(added);
   return { messages: added.length, meanItems: Math.round((added.reduce((a, b) => a + b, 0) / added.length) * 10) / 10, p50Items: s.p50, maxItems: s.max };
