@@ -4,7 +4,7 @@
  */
 import { forgetVisibility } from "../access/visibility.ts";
 import { clearReadCache } from "./read-cache.ts";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -113,18 +113,24 @@ export async function storedState(companyId: number): Promise<StoredState> {
   };
 }
 
-/** Starts s3rver (media bucket created) and points the S3 client at it. */
+/** Starts s3rver (media bucket created) and points the S3 client at it; `stop` also removes its folder. */
 export async function startTestS3(): Promise<{ stop: () => Promise<void> }> {
   const { startS3 } = await import("../../../infra/local/src/s3.ts");
+  const directory = mkdtempSync(path.join(tmpdir(), "atende-ingest-s3-"));
   const s3 = await startS3({
-    directory: path.join(tmpdir(), `atende-ingest-s3-${process.pid}-${Date.now()}`),
+    directory,
     bucket: process.env.MEDIA_BUCKET ?? "atende-media",
     origins: ["http://127.0.0.1"],
     accessKeyId: process.env.AWS_ACCESS_KEY_ID,
   });
   process.env.AWS_ENDPOINT_URL_S3 = s3.endpoint;
   resetS3();
-  return { stop: s3.stop };
+  return {
+    stop: async () => {
+      await s3.stop();
+      rmSync(directory, { recursive: true, force: true });
+    },
+  };
 }
 
 /**
