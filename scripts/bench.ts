@@ -61,7 +61,7 @@ const dynamo = args.dynamoEndpoint
   ? { endpoint: args.dynamoEndpoint, port: Number(new URL(args.dynamoEndpoint).port), pid: undefined, stop: async () => {} }
   : await startBenchDynamo(180_000, keepDb);
 const { startLocalStack } = await import("../infra/local/src/stack.ts");
-const stack = await startLocalStack({ port: 0, inMemory: true, dynamoEndpoint: dynamo.endpoint });
+const stack = await startLocalStack({ port: 0, inMemory: true, dynamoEndpoint: dynamo.endpoint, ttl: false });
 const { makeCompany } = await import("../test/helpers.ts");
 const { authenticate } = await import("../shared/src/auth/tokens.ts");
 const { createQueue } = await import("../shared/src/queues/service.ts");

@@ -12,7 +12,7 @@ process.env.LOG_LEVEL = "silent";
 process.env.TABLE_NAME = `prof-${Date.now()}`;
 const dynamo = await startBenchDynamo();
 const { startLocalStack } = await import("../../infra/local/src/stack.ts");
-const stack = await startLocalStack({ port: 0, inMemory: true, dynamoEndpoint: dynamo.endpoint });
+const stack = await startLocalStack({ port: 0, inMemory: true, dynamoEndpoint: dynamo.endpoint, ttl: false });
 const { makeCompany } = await import("../../test/helpers.ts");
 const c = await makeCompany();
 await seedTickets({

@@ -49,6 +49,8 @@ export interface LocalStackOptions {
   inMemory?: boolean;
   /** Use this DynamoDB instead of starting DynamoDB Local (tests pass the run's instance). */
   dynamoEndpoint?: string;
+  /** TTL deletion on the table (default true); the benchmarks switch it off (`ensureTable`: DynamoDB Local's sweep). */
+  ttl?: boolean;
   /** Built SPA folder (default `<repo>/web/dist`). */
   webDist?: string;
   /** Print status and problems (default false). */
@@ -191,7 +193,7 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     resetRealtimeClient();
 
     // 4. Table and first-start seed.
-    await ensureTable();
+    await ensureTable(undefined, { ttl: opts.ttl });
     let seed: LocalStack["seed"];
     const seedMod = await optionalImport<{ seedLocal: (o?: unknown) => Promise<NonNullable<LocalStack["seed"]>> }>("shared/src/seed/seed.ts");
     if (seedMod) seed = await seedMod.seedLocal();

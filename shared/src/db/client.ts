@@ -2,7 +2,7 @@
  * The DynamoDB document client singleton. The endpoint comes from `AWS_ENDPOINT_URL_DYNAMODB`
  * (DynamoDB Local on one machine), read by the SDK itself: no handler knows where it runs.
  */
-import { CreateTableCommand, DescribeTableCommand, DynamoDBClient, UpdateTimeToLiveCommand } from "@aws-sdk/client-dynamodb";
+import { CreateTableCommand, DescribeTableCommand, DescribeTimeToLiveCommand, DynamoDBClient, UpdateTimeToLiveCommand } from "@aws-sdk/client-dynamodb";
 import { DynamoDBDocumentClient, TransactWriteCommand, type TransactWriteCommandInput } from "@aws-sdk/lib-dynamodb";
 import { getConfig } from "../config.ts";
 import { createTableInput, TTL_ATTRIBUTE } from "./table.ts";
@@ -43,24 +43,34 @@ export function resetDdb(): void {
 /**
  * Creates the table from the shared definition if it does not exist (local stack and tests; CDK creates it in the cloud).
  * Idempotent. Resolves when the table is ACTIVE.
+ *
+ * `ttl` (default true): TTL deletion on `expiresAt`, as in the cloud. `false` switches it off (also on an existing
+ * table), for the benchmarks' large tables: DynamoDB Local emulates TTL with a job that scans the WHOLE table every few
+ * seconds under its write lock (measured: 0.5-1 s of CPU per sweep at 300k items, requests stalled meanwhile), work
+ * AWS does out of band without touching the table's request path. No behaviour depends on it: readers compare
+ * `expiresAt` with the clock, TTL is cleanup only.
  */
-export async function ensureTable(name = tableName()): Promise<void> {
+export async function ensureTable(name = tableName(), opts: { ttl?: boolean } = {}): Promise<void> {
   const raw = ddb();
+  const ttl = opts.ttl ?? true;
+  let exists = true;
   try {
     await raw.send(new DescribeTableCommand({ TableName: name }));
-    return;
   } catch (err) {
     if ((err as Error).name !== "ResourceNotFoundException") throw err;
+    exists = false;
   }
+  if (!exists) {
+    try {
+      await raw.send(new CreateTableCommand(createTableInput(name)));
+    } catch (err) {
+      if ((err as Error).name !== "ResourceInUseException") throw err;
+    }
+  } else if (ttl) return;
   try {
-    await raw.send(new CreateTableCommand(createTableInput(name)));
-  } catch (err) {
-    if ((err as Error).name !== "ResourceInUseException") throw err;
-  }
-  try {
-    await raw.send(
-      new UpdateTimeToLiveCommand({ TableName: name, TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: true } }),
-    );
+    const status = (await raw.send(new DescribeTimeToLiveCommand({ TableName: name }))).TimeToLiveDescription?.TimeToLiveStatus;
+    if (ttl === (status === "ENABLED")) return;
+    await raw.send(new UpdateTimeToLiveCommand({ TableName: name, TimeToLiveSpecification: { AttributeName: TTL_ATTRIBUTE, Enabled: ttl } }));
   } catch {
     // DynamoDB Local versions differ in TTL support; TTL is cleanup only, so its absence changes no behaviour.
   }
