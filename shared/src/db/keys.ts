@@ -162,10 +162,12 @@ export const keys = {
   stats: (cid: Id, day: string, uid?: Id | null) => ({ PK: `C#${cid}#STATS`, SK: uid != null ? `D#${day}#U#${uid}` : `D#${day}` }),
   statsPK: (cid: Id) => `C#${cid}#STATS`,
   /**
-   * Event outbox item (shared/src/events/README.md): written in the domain write's transaction, deleted by the
-   * transaction that applies it. `oid` is deterministic per fact (e.g. `M#<ticketId>#<messageId>`, `T#<ticketId>#v<version>`).
+   * Event outbox item (shared/src/events/README.md, `events/outbox.ts`): written in the domain write's transaction,
+   * deleted by the transaction that applies it. The item IS its due-time entry (no index): the partition is its shard
+   * and due minute, `OUTBOX#<shard>#<yyyy-mm-ddThh:mm>`, the sort key `<dueAt ISO>#<cid>#<oid>`. `oid` is
+   * deterministic per fact (e.g. `M#<ticketId>#<messageId>`, `T#<ticketId>#v<version>`).
    */
-  outbox: (cid: Id, oid: string) => ({ PK: `C#${cid}#OUTBOX#${oid}`, SK: "#" }),
+  outbox: (shard: number, dueAt: string, cid: Id, oid: string) => ({ PK: `OUTBOX#${shard}#${dueAt.slice(0, 16)}`, SK: `${dueAt}#${cid}#${oid}` }),
   /** Outbox ids, deterministic per counted fact (a replay of the same fact finds the same item). */
   outboxId: {
     message: (tid: Id, msgId: string) => `M#${tid}#${msgId}`,
@@ -173,9 +175,10 @@ export const keys = {
     rating: (tid: Id, ratingAt: string) => `R#${tid}#${ratingAt}`,
     contact: (ctid: Id) => `CT#${ctid}`,
   },
-  /** Due-time index of outbox items (GSI1), read by the minute tick: `OUTBOX#<shard>` / `<dueAt ISO>#<cid>#<oid>`. */
-  outboxDueIndex: (shard: number, dueAt: string, cid: Id, oid: string) => ({ GSI1PK: `OUTBOX#${shard}`, GSI1SK: `${dueAt}#${cid}#${oid}` }),
-  outboxDuePK: (shard: number) => `OUTBOX#${shard}`,
+  /** One due minute of one outbox shard (`minute`: `yyyy-mm-ddThh:mm`), read by the minute tick. */
+  outboxDuePK: (shard: number, minute: string) => `OUTBOX#${shard}#${minute}`,
+  /** The tick's walk position: one attribute per shard, the first due minute not yet drained. */
+  outboxCursor: { PK: "OUTBOX#CURSOR", SK: "#" },
   waCreds: (wid: Id) => ({ PK: `WA#${wid}`, SK: "CREDS" }),
   waKey: (wid: Id, type: string, id: string) => ({ PK: `WA#${wid}`, SK: `K#${type}#${id}` }),
   waPartition: (wid: Id) => `WA#${wid}`,

@@ -15,7 +15,7 @@ import { getTicket, type TicketActor } from "../tickets/service.ts";
 import { countersListener } from "./counters.ts";
 import { settleDeferred } from "./index.ts";
 import { addListener } from "./registry.ts";
-import { applyOutbox, counterFacts, OUTBOX_GRACE_MS, redriveOutbox } from "./outbox.ts";
+import { applyOutbox, counterFacts, OUTBOX_GRACE_MS, OUTBOX_SHARDS, outboxDuePages, redriveOutbox } from "./outbox.ts";
 
 afterEach(async () => {
   await settleDeferred();
@@ -36,20 +36,14 @@ async function counters(companyId: number, days: string[], userId?: number): Pro
 }
 const today = () => new Date().toISOString().slice(0, 10);
 
+/** The company's outbox items still waiting (every shard, the due minutes around now). */
 async function outboxLeft(companyId: number): Promise<number> {
   await settleDeferred();
   let n = 0;
-  for (let shard = 0; shard < 4; shard++) {
-    const out = await ddb().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: "GSI1",
-        KeyConditionExpression: "GSI1PK = :pk",
-        FilterExpression: "companyId = :cid",
-        ExpressionAttributeValues: { ":pk": keys.outboxDuePK(shard), ":cid": companyId },
-      }),
-    );
-    n += out.Items?.length ?? 0;
+  for (let shard = 0; shard < OUTBOX_SHARDS; shard++) {
+    for (let t = Date.now() - 5 * 60_000; t <= Date.now() + 3 * 60_000; t += 60_000) {
+      for await (const entries of outboxDuePages(shard, new Date(t).toISOString().slice(0, 16), "9999")) n += entries.filter((e) => e.companyId === companyId).length;
+    }
   }
   return n;
 }
@@ -109,6 +103,38 @@ describe("daily counters", () => {
     expect(results.slice(0, 2).filter((r) => r === "applied").length).toBeLessThanOrEqual(1);
     expect(results.slice(0, 2)).toContain("done");
     expect(await counters(ctx.companyId, days)).toMatchObject({ messagesIn: 1, ticketsOpened: 1, contactsCreated: 1 });
+  });
+
+  it("keeps a fact whose apply fails for the next tick, which finds it even after hours without ticks", async () => {
+    const days = [today()];
+    const ctx: IngestContext = { companyId: freshCompanyId(), whatsappId: 3 };
+    dyingProcess();
+    await upsert(ctx, [text("5511912349004@s.whatsapp.net", "3EB0CNT0000000000004", "oi")]);
+    addListener(countersListener);
+    const now = Date.now();
+    // The tick's transactions fail (DynamoDB 5xx after the SDK's retries): every item stays where it was written.
+    let failing = true;
+    ddb().middlewareStack.add(
+      (next, context) => async (args) => {
+        if (failing && context.commandName === "TransactWriteItemsCommand") throw Object.assign(new Error("We encountered an internal error"), { name: "InternalServerError" });
+        return next(args);
+      },
+      { step: "initialize", name: "fail-outbox-apply" },
+    );
+    try {
+      expect(await redriveOutbox(now + OUTBOX_GRACE_MS + 1000)).toBe(0);
+    } finally {
+      failing = false;
+      ddb().middlewareStack.remove("fail-outbox-apply");
+    }
+    expect(await counters(ctx.companyId, days)).toMatchObject({ messagesIn: 0, ticketsOpened: 0, contactsCreated: 0 });
+    expect(await outboxLeft(ctx.companyId)).toBe(3);
+    // No tick for three hours; the first one back walks from where the last one stopped.
+    expect(await redriveOutbox(now + 3 * 60 * 60_000)).toBe(3);
+    expect(await redriveOutbox(now + 3 * 60 * 60_000 + 60_000)).toBe(0);
+    days.push(today());
+    expect(await counters(ctx.companyId, days)).toMatchObject({ messagesIn: 1, ticketsOpened: 1, contactsCreated: 1 });
+    expect(await outboxLeft(ctx.companyId)).toBe(0);
   });
 
   it("counts a burst of 30 messages from 15 customers exactly, conflicts on the hot day item included", { timeout: 120_000 }, async () => {

@@ -14,14 +14,16 @@
  * 2. Applying an outbox item is ONE transaction: Delete the outbox item (`attribute_exists`) + `ADD` the deltas to the
  *    company's and the user's day items. Run twice, the second finds no outbox item and changes nothing.
  * 3. The counters listener applies it right after the write. When the process died in between (or the hot item kept
- *    conflicting), the item waits in the due-time index (GSI1 `OUTBOX#<shard>`, sort `<dueAt>#<cid>#<oid>`, due one
- *    minute after the write) and the minute tick re-drives it ({@link redriveOutbox}): a Query per shard, no scan.
+ *    conflicting), the item waits where it was written: its key IS its due-time entry (`keys.outbox`: partition
+ *    `OUTBOX#<shard>#<due minute>`, sort `<dueAt>#<cid>#<oid>`, due one minute after the fact), so it costs no index
+ *    write, and the minute tick re-drives it ({@link redriveOutbox}): per shard, one Query per due minute from the
+ *    shard's cursor, no scan. {@link OUTBOX_SHARDS} shards spread every company's facts over as many partitions.
  * Hot items: a conflicting apply is retried with jittered backoff; what still conflicts is left for the tick.
  *
  * Days are UTC `yyyy-mm-dd` of the fact's time. Wait time = accept time − ticket creation; handling time = close
  * time − ticket creation (seconds; the ticket keeps no accept time yet).
  */
-import { TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { ddb, tableName } from "../db/client.ts";
 import { cancellationReasons } from "../db/errors.ts";
 import { keys } from "../db/keys.ts";
@@ -34,10 +36,25 @@ export const COUNTERS = DAILY_COUNTERS;
 export type CounterName = (typeof COUNTERS)[number];
 export type Deltas = Partial<Record<CounterName, number>>;
 
-/** Number of due-index partitions (spreads the outbox writes; the tick queries each). */
-export const OUTBOX_SHARDS = 4;
+/** Outbox partitions per due minute (spread every company's writes; the tick walks each). */
+export const OUTBOX_SHARDS = 8;
 /** An outbox item becomes due for the tick this long after its write (the listener normally applied it by then). */
 export const OUTBOX_GRACE_MS = 60_000;
+/**
+ * The tick moves a shard's cursor past a due minute only once that minute ended this long ago (and was drained). A
+ * fact's `at` is its write time (every repository stamps it), so its item is due at least {@link OUTBOX_GRACE_MS}
+ * after it was written: no item lands in a minute the cursor has left, even with clocks a minute apart.
+ */
+const CURSOR_LAG_MS = 2 * 60_000;
+/** Where a shard's walk starts when it has no cursor yet (a new table). */
+const FIRST_WALK_MS = 10 * 60_000;
+/** Due minutes a shard walks at most per tick (after an outage the next ticks go on from the cursor). */
+const MAX_MINUTES_PER_TICK = 180;
+/**
+ * An item still left after this long (an apply that fails every time) no longer holds its shard's cursor: it is
+ * logged as an error and stays in its partition for inspection, and the walk goes on.
+ */
+const STUCK_MS = 24 * 60 * 60_000;
 
 /** An outbox item: counter deltas for one company day, and optionally one user's day. */
 export interface OutboxEntry {
@@ -56,15 +73,19 @@ const shardOf = (oid: string) => {
   return h % OUTBOX_SHARDS;
 };
 
+/** The key of an entry's outbox item: its shard and due time (`at` + {@link OUTBOX_GRACE_MS}), so writer and applier name the same item. */
+export function outboxKey(e: Pick<OutboxEntry, "companyId" | "oid" | "at">): { PK: string; SK: string } {
+  return keys.outbox(shardOf(e.oid), new Date(Date.parse(e.at) + OUTBOX_GRACE_MS).toISOString(), e.companyId, e.oid);
+}
+
 /** The `Put` of an outbox item for a domain `TransactWriteItems` (null entry → nothing to count). */
 export function outboxPut(e: OutboxEntry | null): { Put: { TableName: string; Item: Record<string, unknown>; ConditionExpression: string } }[] {
   if (!e) return [];
-  const dueAt = new Date(Date.parse(e.at) + OUTBOX_GRACE_MS).toISOString();
   return [
     {
       Put: {
         TableName: tableName(),
-        Item: { ...keys.outbox(e.companyId, e.oid), ...keys.outboxDueIndex(shardOf(e.oid), dueAt, e.companyId, e.oid), _type: "outbox", ...e },
+        Item: { ...outboxKey(e), _type: "outbox", ...e },
         ConditionExpression: "attribute_not_exists(PK)",
       },
     },
@@ -145,7 +166,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export async function applyOutbox(e: OutboxEntry, attempts = 6): Promise<"applied" | "done" | "left"> {
   const add = addExpression(e.deltas);
   const items = [
-    { Delete: { TableName: tableName(), Key: keys.outbox(e.companyId, e.oid), ConditionExpression: "attribute_exists(PK)" } },
+    { Delete: { TableName: tableName(), Key: outboxKey(e), ConditionExpression: "attribute_exists(PK)" } },
     { Update: { TableName: tableName(), Key: keys.stats(e.companyId, e.day), ...add } },
     ...(e.userId != null ? [{ Update: { TableName: tableName(), Key: keys.stats(e.companyId, e.day, e.userId), ...add } }] : []),
   ];
@@ -182,7 +203,7 @@ export async function applyOutboxes(entries: OutboxEntry[]): Promise<void> {
     await ddb().send(
       new TransactWriteCommand({
         TransactItems: [
-          ...entries.map((e) => ({ Delete: { TableName: tableName(), Key: keys.outbox(e.companyId, e.oid), ConditionExpression: "attribute_exists(PK)" } })),
+          ...entries.map((e) => ({ Delete: { TableName: tableName(), Key: outboxKey(e), ConditionExpression: "attribute_exists(PK)" } })),
           { Update: { TableName: tableName(), Key: keys.stats(first.companyId, first.day), ...add } },
           ...(first.userId != null ? [{ Update: { TableName: tableName(), Key: keys.stats(first.companyId, first.day, first.userId), ...add } }] : []),
         ],
@@ -194,29 +215,100 @@ export async function applyOutboxes(entries: OutboxEntry[]): Promise<void> {
   }
 }
 
+const MINUTE_MS = 60_000;
+/** The due minute (`yyyy-mm-ddThh:mm`, UTC) holding time `ms`. */
+const minuteOf = (ms: number) => new Date(ms).toISOString().slice(0, 16);
+const entryOf = (it: Record<string, unknown>): OutboxEntry => ({
+  companyId: Number(it.companyId),
+  oid: String(it.oid),
+  day: String(it.day),
+  userId: it.userId == null ? null : Number(it.userId),
+  deltas: it.deltas as Deltas,
+  at: String(it.at),
+});
+
+/** Pages of the outbox items of one shard's due `minute` (`yyyy-mm-ddThh:mm`) due by `upTo` (ISO), oldest first. */
+export function outboxDuePages(shard: number, minute: string, upTo: string): AsyncGenerator<OutboxEntry[]> {
+  const pages = queryPages({
+    KeyConditionExpression: "PK = :pk AND SK <= :upTo",
+    ExpressionAttributeValues: { ":pk": keys.outboxDuePK(shard, minute), ":upTo": `${upTo}\uffff` },
+    Limit: 100,
+  });
+  return (async function* () {
+    for await (const items of pages) yield items.map(entryOf);
+  })();
+}
+
+/** The due minutes `[from, to]` (`yyyy-mm-ddThh:mm`), at most `max`. */
+function minutesFrom(from: string, to: string, max: number): string[] {
+  const out: string[] = [];
+  for (let t = Date.parse(`${from}:00Z`); out.length < max && minuteOf(t) <= to; t += MINUTE_MS) out.push(minuteOf(t));
+  return out;
+}
+const nextMinute = (minute: string) => minuteOf(Date.parse(`${minute}:00Z`) + MINUTE_MS);
+
 /**
- * The minute tick's re-drive (DESIGN.md §1): applies every outbox item due by `now` (ms), shard by shard, through the
- * due-time index; each exactly once ({@link applyOutbox}). Returns how many were counted now.
+ * The minute tick's re-drive (DESIGN.md §1): applies every outbox item due by `now` (ms), each exactly once
+ * ({@link applyOutbox}). Each shard walks its due minutes from its cursor (the first minute not yet drained) up to
+ * `now`'s, at most `limitPerShard` items, and moves the cursor past the minutes that are drained and ended more than
+ * {@link CURSOR_LAG_MS} ago; a minute with an item left (hot counter, error) keeps the cursor there, so the next tick
+ * tries it again (an item failing for a day is logged and passed, {@link STUCK_MS}). Shards run in parallel; a failed
+ * read is logged and leaves that shard's cursor. Returns how many items were counted now.
  */
 export async function redriveOutbox(now = Date.now(), limitPerShard = 500): Promise<number> {
-  let applied = 0;
+  const cursor = (await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.outboxCursor, ConsistentRead: true }))).Item ?? {};
   const upTo = new Date(now).toISOString();
-  for (let shard = 0; shard < OUTBOX_SHARDS; shard++) {
-    let seen = 0;
-    const pages = queryPages({
-      IndexName: "GSI1",
-      KeyConditionExpression: "GSI1PK = :pk AND GSI1SK <= :upTo",
-      ExpressionAttributeValues: { ":pk": keys.outboxDuePK(shard), ":upTo": `${upTo}\uffff` },
-      Limit: 100,
-    });
-    for await (const items of pages) {
-      for (const it of items) {
-        const e = { companyId: Number(it.companyId), oid: String(it.oid), day: String(it.day), userId: it.userId == null ? null : Number(it.userId), deltas: it.deltas as Deltas, at: String(it.at) };
-        if ((await applyOutbox(e)) === "applied") applied++;
-        seen++;
+  const settled = minuteOf(now - CURSOR_LAG_MS);
+  const stuck = minuteOf(now - STUCK_MS);
+  let applied = 0;
+  await Promise.all(
+    Array.from({ length: OUTBOX_SHARDS }, async (_, shard) => {
+      const attr = `s${shard}`;
+      const from = typeof cursor[attr] === "string" ? String(cursor[attr]) : minuteOf(now - FIRST_WALK_MS);
+      let seen = 0;
+      let advanceTo: string | undefined;
+      let blocked = false;
+      try {
+        for (const minute of minutesFrom(from, minuteOf(now), MAX_MINUTES_PER_TICK)) {
+          let left = false;
+          for await (const entries of outboxDuePages(shard, minute, upTo)) {
+            for (const e of entries) {
+              const r = await applyOutbox(e).catch((err: unknown) => {
+                log("warn", "counters: outbox item not applied; left for the next tick", { shard, oid: e.oid, err });
+                return "left" as const;
+              });
+              if (r === "applied") applied++;
+              if (r === "left") left = true;
+              seen++;
+            }
+            if (seen >= limitPerShard) break;
+          }
+          if (seen >= limitPerShard) break; // the next tick goes on from this minute
+          if (!blocked && minute < settled && (!left || minute < stuck)) {
+            if (left) log("error", "counters: outbox items left for a day; the cursor moves past them (kept in place)", { shard, minute });
+            advanceTo = nextMinute(minute);
+          } else blocked = true;
+        }
+      } catch (err) {
+        log("warn", "counters: outbox shard re-drive failed; its cursor stays", { shard, err });
       }
-      if (seen >= limitPerShard) break;
-    }
-  }
+      if (advanceTo) {
+        await ddb()
+          .send(
+            new UpdateCommand({
+              TableName: tableName(),
+              Key: keys.outboxCursor,
+              UpdateExpression: "SET #s = :m",
+              ConditionExpression: "attribute_not_exists(#s) OR #s < :m",
+              ExpressionAttributeNames: { "#s": attr },
+              ExpressionAttributeValues: { ":m": advanceTo },
+            }),
+          )
+          .catch((err: Error) => {
+            if (err.name !== "ConditionalCheckFailedException") throw err; // another tick moved it further
+          });
+      }
+    }),
+  );
   return applied;
 }
