@@ -108,6 +108,26 @@ describe("tags in the browser", () => {
     await headerTags.getByTestId("tag-chip").getByText("Urgente", { exact: true }).waitFor();
     await ticketRow(page, "Alice Etiquetada").getByTestId("tag-chip").getByText("Urgente", { exact: true }).waitFor();
 
+    // At 375 px two tags leave the header on one row with the contact's name readable: the edit button counts them.
+    await headerTags.getByRole("button", { name: "Editar tags" }).click();
+    await pick.getByRole("checkbox", { name: "Prata" }).check();
+    await pick.getByRole("button", { name: "Salvar" }).click();
+    await pick.waitFor({ state: "hidden" });
+    await headerTags.getByTestId("tag-chip").getByText("Prata", { exact: true }).waitFor();
+    await page.setViewportSize({ width: 375, height: 800 });
+    await headerTags.getByText("2", { exact: true }).waitFor();
+    await expect(headerTags.getByTestId("tag-chip").first().isVisible()).resolves.toBe(false);
+    await expect(headerTags.getByRole("button", { name: "Editar tags" }).getAttribute("title")).resolves.toBe("Urgente, Prata");
+    // Once the layout settles: the name's start stays readable beside the one tag button, on one header row.
+    await until(async () => ((await conv.getByTestId("conv-contact-name").boundingBox())?.width ?? 0) > 60, "the contact's name at least 60 px wide");
+    expect((await conv.locator("header.conv-header").boundingBox())!.height).toBeLessThan(64);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await headerTags.getByRole("button", { name: "Editar tags" }).click();
+    await pick.getByRole("checkbox", { name: "Prata" }).uncheck();
+    await pick.getByRole("button", { name: "Salvar" }).click();
+    await pick.waitFor({ state: "hidden" });
+    await headerTags.getByTestId("tag-chip").getByText("Prata", { exact: true }).waitFor({ state: "detached" });
+
     // The other tab's count follows live.
     await until(async () => (await tagRow(other, "Urgente").getByTestId("tag-tickets-count").innerText()) === "1", "the other tab's count of 1");
     await expect(tagRow(other, "VIP Ouro").getByTestId("tag-tickets-count").innerText()).resolves.toBe("0");

@@ -86,7 +86,7 @@ export function TicketTags({ ticket }: { ticket: Ticket }) {
         type="button"
         className="ticket-tags-edit"
         aria-label={t("tags.editTicketTags")}
-        title={t("tags.editTicketTags")}
+        title={current.length ? current.map((x) => x.name).join(", ") : t("tags.editTicketTags")}
         onClick={() => {
           setChosen(current.map((x) => x.id));
           setOpen(true);
@@ -94,6 +94,11 @@ export function TicketTags({ ticket }: { ticket: Ticket }) {
         data-testid="edit-ticket-tags"
       >
         <TagIcon />
+        {current.length > 0 && (
+          <span className="ticket-tags-count" aria-hidden="true">
+            {current.length}
+          </span>
+        )}
       </button>
       <Dialog
         open={open}
