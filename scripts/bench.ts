@@ -67,8 +67,21 @@ const { authenticate } = await import("../shared/src/auth/tokens.ts");
 const { createQueue } = await import("../shared/src/queues/service.ts");
 const { createWhatsapp } = await import("../shared/src/whatsapp/service.ts");
 
+/**
+ * Marks a bench company's search index complete (`bornIndexedPut`, what the product's company creation writes): its
+ * ingest indexes itself and the seeds write every index item, so the local stack's start must not schedule a backfill
+ * whose 10-s runs every minute would land in the measurements (kept seeds included).
+ */
+async function markIndexed(companyId: number) {
+  const { PutCommand } = await import("@aws-sdk/lib-dynamodb");
+  const { ddb } = await import("../shared/src/db/client.ts");
+  const { bornIndexedPut } = await import("../shared/src/search/backfill.ts");
+  await ddb().send(new PutCommand(bornIndexedPut(companyId).Put));
+}
+
 async function tenant() {
   const c = await makeCompany();
+  await markIndexed(c.companyId);
   const auth = await authenticate(c.admin.token);
   const queueIds: number[] = [];
   for (const [name, color] of [["Vendas", "#2e7d32"], ["Suporte", "#1565c0"], ["Financeiro", "#ef6c00"]]) {
@@ -108,6 +121,7 @@ async function openSocket(token: string): Promise<WebSocket> {
 async function seeded(kind: string, n: number, seed: (t: Awaited<ReturnType<typeof tenant>>) => Promise<number>) {
   const kept = keeping ? await keptSeed(kind, n) : null;
   if (kept) {
+    await markIndexed(kept.companyId); // kept by a run before companies were marked: its backfill timer ends at once
     console.log(`${kind}: ${n} tickets kept from an earlier run (${kept.items} items, seeded in ${kept.seedSeconds} s)`);
     return { t: kept, items: kept.items, seedSeconds: kept.seedSeconds };
   }

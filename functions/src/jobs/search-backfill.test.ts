@@ -4,6 +4,7 @@
  * `Custom::AtendeSearchBackfill` resource and `infra/local` call) and the minute tick (`jobs/tick.ts`) has run.
  */
 import { describe, expect, it } from "vitest";
+import { createCompany } from "@atende/shared/companies/service";
 import { getTimer } from "@atende/shared/timers/index";
 import { SEARCH_BACKFILL_KIND, startSearchBackfill } from "@atende/shared/search/backfill-job";
 import { storeWithoutIndex } from "@atende/shared/search/backfill.testkit";
@@ -46,4 +47,12 @@ describe("search backfill on deploy / start, carried by the minute tick", () => 
     // Done companies are not scheduled again on the next deploy.
     expect(await startSearchBackfill()).toEqual([]);
   }, 90_000);
+
+  it("never schedules a company created through the product: its writes index themselves", async () => {
+    const { planId } = await makeCompany();
+    const { company } = await createCompany("system", { name: "Empresa Nova", email: "nova@empresa.test", phone: "", password: "segredo1", planId, recurrence: "MENSAL", status: true });
+    const scheduled = await startSearchBackfill();
+    expect(scheduled).not.toContain(company.id);
+    expect(await getTimer(company.id, SEARCH_BACKFILL_KIND, "index")).toBeNull();
+  });
 });

@@ -5,6 +5,7 @@
  */
 import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { ddb, tableName, transactWrite } from "../db/client.ts";
+import { bornIndexedPut } from "../search/backfill.ts";
 import { queryAll } from "../db/query.ts";
 import { failedConditionAt, isConditionFailed } from "../db/errors.ts";
 import { keys } from "../db/keys.ts";
@@ -22,8 +23,8 @@ export async function getCompany(companyId: number): Promise<CompanyItem | undef
 }
 
 /**
- * Writes a new company, its first admin with the email marker, and every default setting (`settingOverrides` replace
- * defaults) in one transaction. Email taken → 409 `ERR_EMAIL_ALREADY_EXISTS`; company id taken → 409 `ERR_CONFLICT`.
+ * Writes a new company, its first admin with the email marker, every default setting (`settingOverrides` replace
+ * defaults) and its search backfill progress as done (born indexed) in one transaction. Email taken → 409 `ERR_EMAIL_ALREADY_EXISTS`; company id taken → 409 `ERR_CONFLICT`.
  */
 export async function putNewCompany(company: CompanyItem, admin: UserItem, settingOverrides?: Partial<SettingsMap>): Promise<void> {
   try {
@@ -37,6 +38,7 @@ export async function putNewCompany(company: CompanyItem, admin: UserItem, setti
           },
           ...userCreateItems(admin),
           ...defaultSettingItems(company.id, settingOverrides),
+          bornIndexedPut(company.id), // its writes index themselves: no search backfill (search/backfill-job.ts)
         ]);
   } catch (err) {
     if (failedConditionAt(err, 2)) throw new AppError("ERR_EMAIL_ALREADY_EXISTS", 409);

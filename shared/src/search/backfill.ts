@@ -45,6 +45,19 @@ export async function readProgress(companyId: number): Promise<{ cursor?: Cursor
   return { cursor: out.Item?.cursor as Cursor | undefined, done: out.Item?.done === true };
 }
 
+/**
+ * The progress item of a company born with the index (created after it existed: every write of it indexes itself),
+ * as a `Put` for the company's creation transaction: done, so deploys and local starts never schedule its backfill.
+ */
+export function bornIndexedPut(companyId: number) {
+  return {
+    Put: {
+      TableName: tableName(),
+      Item: { ...keys.searchBackfill(companyId), _type: "searchBackfill", companyId, cursor: null, done: true, bornIndexed: true, updatedAt: new Date().toISOString() },
+    },
+  };
+}
+
 async function writeProgress(companyId: number, cursor: Cursor | undefined, done: boolean, run: BackfillResult): Promise<void> {
   await ddb().send(
     new PutCommand({
