@@ -164,10 +164,10 @@ export const keys = {
   /**
    * Event outbox item (shared/src/events/README.md, `events/outbox.ts`): written in the domain write's transaction,
    * deleted by the transaction that applies it. The item IS its due-time entry (no index): the partition is its shard
-   * and due minute, `OUTBOX#<shard>#<yyyy-mm-ddThh:mm>`, the sort key `<dueAt ISO>#<cid>#<oid>`. `oid` is
-   * deterministic per fact (e.g. `M#<ticketId>#<messageId>`, `T#<ticketId>#v<version>`).
+   * and due hour, `OUTBOX#<shard>#<yyyy-mm-ddThh>`, the sort key `<dueAt ISO>#<cid>#<oid>`. `oid` is deterministic
+   * per fact (e.g. `M#<ticketId>#<messageId>`, `T#<ticketId>#v<version>`).
    */
-  outbox: (shard: number, dueAt: string, cid: Id, oid: string) => ({ PK: `OUTBOX#${shard}#${dueAt.slice(0, 16)}`, SK: `${dueAt}#${cid}#${oid}` }),
+  outbox: (shard: number, dueAt: string, cid: Id, oid: string) => ({ PK: `OUTBOX#${shard}#${dueAt.slice(0, 13)}`, SK: `${dueAt}#${cid}#${oid}` }),
   /** Outbox ids, deterministic per counted fact (a replay of the same fact finds the same item). */
   outboxId: {
     message: (tid: Id, msgId: string) => `M#${tid}#${msgId}`,
@@ -175,9 +175,9 @@ export const keys = {
     rating: (tid: Id, ratingAt: string) => `R#${tid}#${ratingAt}`,
     contact: (ctid: Id) => `CT#${ctid}`,
   },
-  /** One due minute of one outbox shard (`minute`: `yyyy-mm-ddThh:mm`), read by the minute tick. */
-  outboxDuePK: (shard: number, minute: string) => `OUTBOX#${shard}#${minute}`,
-  /** The tick's walk position: one attribute per shard, the first due minute not yet drained. */
+  /** One due hour of one outbox shard (`hour`: `yyyy-mm-ddThh`), read by the minute tick. */
+  outboxDuePK: (shard: number, hour: string) => `OUTBOX#${shard}#${hour}`,
+  /** The tick's walk position: one attribute per shard, the due time (ISO) up to which it is drained. */
   outboxCursor: { PK: "OUTBOX#CURSOR", SK: "#" },
   waCreds: (wid: Id) => ({ PK: `WA#${wid}`, SK: "CREDS" }),
   waKey: (wid: Id, type: string, id: string) => ({ PK: `WA#${wid}`, SK: `K#${type}#${id}` }),

@@ -36,13 +36,14 @@ async function counters(companyId: number, days: string[], userId?: number): Pro
 }
 const today = () => new Date().toISOString().slice(0, 10);
 
-/** The company's outbox items still waiting (every shard, the due minutes around now). */
+/** The company's outbox items still waiting (every shard, the due hours around now). */
 async function outboxLeft(companyId: number): Promise<number> {
   await settleDeferred();
   let n = 0;
   for (let shard = 0; shard < OUTBOX_SHARDS; shard++) {
-    for (let t = Date.now() - 5 * 60_000; t <= Date.now() + 3 * 60_000; t += 60_000) {
-      for await (const entries of outboxDuePages(shard, new Date(t).toISOString().slice(0, 16), "9999")) n += entries.filter((e) => e.companyId === companyId).length;
+    for (const t of [Date.now() - 3_600_000, Date.now(), Date.now() + 3_600_000]) {
+      const hour = new Date(t).toISOString().slice(0, 13);
+      for await (const entries of outboxDuePages(shard, hour, hour, "9999")) n += entries.filter((e) => e.companyId === companyId).length;
     }
   }
   return n;

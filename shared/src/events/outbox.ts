@@ -15,9 +15,9 @@
  *    company's and the user's day items. Run twice, the second finds no outbox item and changes nothing.
  * 3. The counters listener applies it right after the write. When the process died in between (or the hot item kept
  *    conflicting), the item waits where it was written: its key IS its due-time entry (`keys.outbox`: partition
- *    `OUTBOX#<shard>#<due minute>`, sort `<dueAt>#<cid>#<oid>`, due one minute after the fact), so it costs no index
- *    write, and the minute tick re-drives it ({@link redriveOutbox}): per shard, one Query per due minute from the
- *    shard's cursor, no scan. {@link OUTBOX_SHARDS} shards spread every company's facts over as many partitions.
+ *    `OUTBOX#<shard>#<due hour>`, sort `<dueAt>#<cid>#<oid>`, due one minute after the fact), so it costs no index
+ *    write, and the minute tick re-drives it ({@link redriveOutbox}): per shard, one Query from the shard's cursor
+ *    (two across an hour), no scan. {@link OUTBOX_SHARDS} shards spread every company's facts over as many partitions.
  * Hot items: a conflicting apply is retried with jittered backoff; what still conflicts is left for the tick.
  *
  * Days are UTC `yyyy-mm-dd` of the fact's time. Wait time = accept time − ticket creation; handling time = close
@@ -41,15 +41,15 @@ export const OUTBOX_SHARDS = 8;
 /** An outbox item becomes due for the tick this long after its write (the listener normally applied it by then). */
 export const OUTBOX_GRACE_MS = 60_000;
 /**
- * The tick moves a shard's cursor past a due minute only once that minute ended this long ago (and was drained). A
- * fact's `at` is its write time (every repository stamps it), so its item is due at least {@link OUTBOX_GRACE_MS}
- * after it was written: no item lands in a minute the cursor has left, even with clocks a minute apart.
+ * A shard's cursor (the due time up to which it is drained) stays this far behind the clock. A fact's `at` is its
+ * write time (every repository stamps it), so its item is due at least {@link OUTBOX_GRACE_MS} after it was written:
+ * no item lands behind the cursor, even with clocks a minute apart.
  */
 const CURSOR_LAG_MS = 2 * 60_000;
 /** Where a shard's walk starts when it has no cursor yet (a new table). */
 const FIRST_WALK_MS = 10 * 60_000;
-/** Due minutes a shard walks at most per tick (after an outage the next ticks go on from the cursor). */
-const MAX_MINUTES_PER_TICK = 180;
+/** Due hours a shard walks at most per tick (after an outage the next ticks go on from the cursor). */
+const MAX_HOURS_PER_TICK = 24;
 /**
  * An item still left after this long (an apply that fails every time) no longer holds its shard's cursor: it is
  * logged as an error and stays in its partition for inspection, and the walk goes on.
@@ -215,9 +215,9 @@ export async function applyOutboxes(entries: OutboxEntry[]): Promise<void> {
   }
 }
 
-const MINUTE_MS = 60_000;
-/** The due minute (`yyyy-mm-ddThh:mm`, UTC) holding time `ms`. */
-const minuteOf = (ms: number) => new Date(ms).toISOString().slice(0, 16);
+const HOUR_MS = 60 * 60_000;
+/** The due hour (`yyyy-mm-ddThh`, UTC) holding time `ms`. */
+const hourOf = (ms: number) => new Date(ms).toISOString().slice(0, 13);
 const entryOf = (it: Record<string, unknown>): OutboxEntry => ({
   companyId: Number(it.companyId),
   oid: String(it.oid),
@@ -227,88 +227,93 @@ const entryOf = (it: Record<string, unknown>): OutboxEntry => ({
   at: String(it.at),
 });
 
-/** Pages of the outbox items of one shard's due `minute` (`yyyy-mm-ddThh:mm`) due by `upTo` (ISO), oldest first. */
-export function outboxDuePages(shard: number, minute: string, upTo: string): AsyncGenerator<OutboxEntry[]> {
+/**
+ * Pages of the outbox items of one shard's due `hour` (`yyyy-mm-ddThh`) due from `from` to `upTo` (ISO, both
+ * inclusive), oldest first, each with its sort key.
+ */
+export function outboxDuePages(shard: number, hour: string, from: string, upTo: string): AsyncGenerator<(OutboxEntry & { sk: string })[]> {
   const pages = queryPages({
-    KeyConditionExpression: "PK = :pk AND SK <= :upTo",
-    ExpressionAttributeValues: { ":pk": keys.outboxDuePK(shard, minute), ":upTo": `${upTo}\uffff` },
+    KeyConditionExpression: "PK = :pk AND SK BETWEEN :from AND :upTo",
+    ExpressionAttributeValues: { ":pk": keys.outboxDuePK(shard, hour), ":from": from, ":upTo": `${upTo}\uffff` },
     Limit: 100,
   });
   return (async function* () {
-    for await (const items of pages) yield items.map(entryOf);
+    for await (const items of pages) yield items.map((it) => ({ ...entryOf(it), sk: String(it.SK) }));
   })();
 }
 
-/** The due minutes `[from, to]` (`yyyy-mm-ddThh:mm`), at most `max`. */
-function minutesFrom(from: string, to: string, max: number): string[] {
+/** The due hours from the one holding `from` to the one holding `to` (ISO), at most `max`. */
+function hoursFrom(from: string, to: string, max: number): string[] {
   const out: string[] = [];
-  for (let t = Date.parse(`${from}:00Z`); out.length < max && minuteOf(t) <= to; t += MINUTE_MS) out.push(minuteOf(t));
+  for (let t = Date.parse(`${from.slice(0, 13)}:00:00Z`); out.length < max && hourOf(t) <= to.slice(0, 13); t += HOUR_MS) out.push(hourOf(t));
   return out;
 }
-const nextMinute = (minute: string) => minuteOf(Date.parse(`${minute}:00Z`) + MINUTE_MS);
 
 /**
  * The minute tick's re-drive (DESIGN.md §1): applies every outbox item due by `now` (ms), each exactly once
- * ({@link applyOutbox}). Each shard walks its due minutes from its cursor (the first minute not yet drained) up to
- * `now`'s, at most `limitPerShard` items, and moves the cursor past the minutes that are drained and ended more than
- * {@link CURSOR_LAG_MS} ago; a minute with an item left (hot counter, error) keeps the cursor there, so the next tick
- * tries it again (an item failing for a day is logged and passed, {@link STUCK_MS}). Shards run in parallel; a failed
- * read is logged and leaves that shard's cursor. Returns how many items were counted now.
+ * ({@link applyOutbox}). Each shard reads its items due from its cursor (the due time up to which it is drained) to
+ * `now`, one Query per due hour (usually one), at most `limitPerShard` items, and moves the cursor to `now` −
+ * {@link CURSOR_LAG_MS}, or to the first item left (hot counter, error), which the next tick tries again (an item
+ * failing for a day is logged and passed, {@link STUCK_MS}). Shards run in parallel; a failed read is logged and
+ * leaves that shard's cursor. Returns how many items were counted now.
  */
 export async function redriveOutbox(now = Date.now(), limitPerShard = 500): Promise<number> {
   const cursor = (await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.outboxCursor, ConsistentRead: true }))).Item ?? {};
   const upTo = new Date(now).toISOString();
-  const settled = minuteOf(now - CURSOR_LAG_MS);
-  const stuck = minuteOf(now - STUCK_MS);
+  const settled = new Date(now - CURSOR_LAG_MS).toISOString();
+  const stuck = new Date(now - STUCK_MS).toISOString();
+  const advanced: Record<string, string> = {};
   let applied = 0;
   await Promise.all(
     Array.from({ length: OUTBOX_SHARDS }, async (_, shard) => {
       const attr = `s${shard}`;
-      const from = typeof cursor[attr] === "string" ? String(cursor[attr]) : minuteOf(now - FIRST_WALK_MS);
+      const from = typeof cursor[attr] === "string" ? String(cursor[attr]) : new Date(now - FIRST_WALK_MS).toISOString();
       let seen = 0;
-      let advanceTo: string | undefined;
-      let blocked = false;
+      /** Where the next walk must start: the first item left, or where this walk stopped. */
+      let hold: string | undefined;
       try {
-        for (const minute of minutesFrom(from, minuteOf(now), MAX_MINUTES_PER_TICK)) {
-          let left = false;
-          for await (const entries of outboxDuePages(shard, minute, upTo)) {
+        const hours = hoursFrom(from, upTo, MAX_HOURS_PER_TICK);
+        walk: for (const hour of hours) {
+          for await (const entries of outboxDuePages(shard, hour, hour === from.slice(0, 13) ? from : hour, upTo)) {
             for (const e of entries) {
+              if (seen >= limitPerShard) {
+                hold ??= e.sk; // the next tick goes on from here
+                break walk;
+              }
+              seen++;
               const r = await applyOutbox(e).catch((err: unknown) => {
                 log("warn", "counters: outbox item not applied; left for the next tick", { shard, oid: e.oid, err });
                 return "left" as const;
               });
               if (r === "applied") applied++;
-              if (r === "left") left = true;
-              seen++;
+              if (r !== "left" || hold) continue;
+              if (e.sk < stuck) log("error", "counters: outbox item left for a day; the cursor moves past it (kept in place)", { shard, oid: e.oid });
+              else hold = e.sk;
             }
-            if (seen >= limitPerShard) break;
           }
-          if (seen >= limitPerShard) break; // the next tick goes on from this minute
-          if (!blocked && minute < settled && (!left || minute < stuck)) {
-            if (left) log("error", "counters: outbox items left for a day; the cursor moves past them (kept in place)", { shard, minute });
-            advanceTo = nextMinute(minute);
-          } else blocked = true;
         }
+        if (!hold && hours.length === MAX_HOURS_PER_TICK && hours.at(-1)! < upTo.slice(0, 13)) hold = `${hourOf(Date.parse(`${hours.at(-1)}:00:00Z`) + HOUR_MS)}`;
       } catch (err) {
         log("warn", "counters: outbox shard re-drive failed; its cursor stays", { shard, err });
+        return;
       }
-      if (advanceTo) {
-        await ddb()
-          .send(
-            new UpdateCommand({
-              TableName: tableName(),
-              Key: keys.outboxCursor,
-              UpdateExpression: "SET #s = :m",
-              ConditionExpression: "attribute_not_exists(#s) OR #s < :m",
-              ExpressionAttributeNames: { "#s": attr },
-              ExpressionAttributeValues: { ":m": advanceTo },
-            }),
-          )
-          .catch((err: Error) => {
-            if (err.name !== "ConditionalCheckFailedException") throw err; // another tick moved it further
-          });
-      }
+      const next = hold && hold < settled ? hold : settled;
+      if (next > from) advanced[attr] = next;
     }),
   );
+  // One write for every shard that moved. Unconditional: a slower tick writing an older position only makes the next
+  // walk re-read drained items' range (each item is applied once whatever walks it).
+  const moved = Object.entries(advanced);
+  if (moved.length) {
+    await ddb().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.outboxCursor,
+        UpdateExpression: `SET ${moved.map((_, i) => `#s${i} = :m${i}`).join(", ")}`,
+        ExpressionAttributeNames: Object.fromEntries(moved.map(([attr], i) => [`#s${i}`, attr])),
+        ExpressionAttributeValues: Object.fromEntries(moved.map(([, m], i) => [`:m${i}`, m])),
+      }),
+    );
+  }
   return applied;
 }
