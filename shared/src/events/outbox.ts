@@ -268,6 +268,7 @@ export async function redriveOutbox(now = Date.now(), limitPerShard = 500): Prom
     Array.from({ length: OUTBOX_SHARDS }, async (_, shard) => {
       const attr = `s${shard}`;
       const from = typeof cursor[attr] === "string" ? String(cursor[attr]) : new Date(now - FIRST_WALK_MS).toISOString();
+      if (from > upTo) return; // a tick for a later time already drained this shard past `now`
       let seen = 0;
       /** Where the next walk must start: the first item left, or where this walk stopped. */
       let hold: string | undefined;
