@@ -28,6 +28,18 @@ const dyingProcess = () => addListener({ name: "counters", handle: async () => {
 const text = (jid: string, id: string, body: string) => ({ key: { fromMe: false, remoteJid: jid, id }, message: { conversation: body }, messageTimestamp: 1767366759, pushName: "Maria" });
 const upsert = (ctx: IngestContext, messages: unknown[]) => handleBaileysEvent(ctx, "messages.upsert", { messages, type: "notify" });
 
+/**
+ * A new customer's first text (`3EB0CNT000000000000<n>`), stored by a process that dies before its counters listener
+ * (three outbox items left: contact, ticket, message); the next process's listener is back in place. Returns its context.
+ */
+async function storedByDyingProcess(n: string): Promise<IngestContext> {
+  const ctx: IngestContext = { companyId: freshCompanyId(), whatsappId: 3 };
+  dyingProcess();
+  await upsert(ctx, [text(`551191234900${n}@s.whatsapp.net`, `3EB0CNT000000000000${n}`, "oi")]);
+  addListener(countersListener);
+  return ctx;
+}
+
 /** The company's (or a user's) counters summed over the UTC days this test ran in. */
 async function counters(companyId: number, days: string[], userId?: number): Promise<Record<DailyCounter, number>> {
   await settleDeferred();
@@ -92,10 +104,7 @@ describe("daily counters", () => {
 
   it("applies an item once when the listener and the tick race on it", async () => {
     const days = [today()];
-    const ctx: IngestContext = { companyId: freshCompanyId(), whatsappId: 3 };
-    dyingProcess();
-    await upsert(ctx, [text("5511912349003@s.whatsapp.net", "3EB0CNT0000000000003", "oi")]);
-    addListener(countersListener);
+    const ctx = await storedByDyingProcess("3");
     const stored = await storedMessage(ctx.companyId);
     const entry = counterFacts.message({ companyId: ctx.companyId, ticketId: stored.ticketId, id: stored.id, fromMe: false, createdAt: stored.createdAt }, { userId: null });
     const results = await Promise.all([applyOutbox(entry), applyOutbox(entry), redriveOutbox(Date.now() + OUTBOX_GRACE_MS + 1000)]);
@@ -108,16 +117,12 @@ describe("daily counters", () => {
 
   it("keeps a fact whose apply fails for the next tick, which finds it even after hours without ticks", async () => {
     const days = [today()];
-    const ctx: IngestContext = { companyId: freshCompanyId(), whatsappId: 3 };
-    dyingProcess();
-    await upsert(ctx, [text("5511912349004@s.whatsapp.net", "3EB0CNT0000000000004", "oi")]);
-    addListener(countersListener);
+    const ctx = await storedByDyingProcess("4");
     const now = Date.now();
     // The tick's transactions fail (DynamoDB 5xx after the SDK's retries): every item stays where it was written.
-    let failing = true;
     ddb().middlewareStack.add(
       (next, context) => async (args) => {
-        if (failing && context.commandName === "TransactWriteItemsCommand") throw Object.assign(new Error("We encountered an internal error"), { name: "InternalServerError" });
+        if (context.commandName === "TransactWriteItemsCommand") throw Object.assign(new Error("We encountered an internal error"), { name: "InternalServerError" });
         return next(args);
       },
       { step: "initialize", name: "fail-outbox-apply" },
@@ -125,7 +130,6 @@ describe("daily counters", () => {
     try {
       expect(await redriveOutbox(now + OUTBOX_GRACE_MS + 1000)).toBe(0);
     } finally {
-      failing = false;
       ddb().middlewareStack.remove("fail-outbox-apply");
     }
     expect(await counters(ctx.companyId, days)).toMatchObject({ messagesIn: 0, ticketsOpened: 0, contactsCreated: 0 });
