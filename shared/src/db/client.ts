@@ -53,20 +53,20 @@ export function resetDdb(): void {
 export async function ensureTable(name = tableName(), opts: { ttl?: boolean } = {}): Promise<void> {
   const raw = ddb();
   const ttl = opts.ttl ?? true;
-  let exists = true;
-  try {
-    await raw.send(new DescribeTableCommand({ TableName: name }));
-  } catch (err) {
-    if ((err as Error).name !== "ResourceNotFoundException") throw err;
-    exists = false;
-  }
-  if (!exists) {
+  const existed = await raw.send(new DescribeTableCommand({ TableName: name })).then(
+    () => true,
+    (err: Error) => {
+      if (err.name !== "ResourceNotFoundException") throw err;
+      return false;
+    },
+  );
+  if (!existed) {
     try {
       await raw.send(new CreateTableCommand(createTableInput(name)));
     } catch (err) {
       if ((err as Error).name !== "ResourceInUseException") throw err;
     }
-  } else if (ttl) return;
+  } else if (ttl) return; // an existing table keeps its TTL; only switching it off is worth a call
   try {
     const status = (await raw.send(new DescribeTimeToLiveCommand({ TableName: name }))).TimeToLiveDescription?.TimeToLiveStatus;
     if (ttl === (status === "ENABLED")) return;
