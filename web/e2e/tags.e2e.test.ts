@@ -118,6 +118,7 @@ describe("tags in the browser", () => {
     await headerTags.getByText("2", { exact: true }).waitFor();
     await expect(headerTags.getByTestId("tag-chip").first().isVisible()).resolves.toBe(false);
     await expect(headerTags.getByRole("button", { name: "Editar tags" }).getAttribute("title")).resolves.toBe("Urgente, Prata");
+    await headerTags.getByRole("button", { name: "Editar tags: Urgente, Prata" }).waitFor(); // the names reach screen readers too
     // Once the layout settles: the name's start stays readable beside the one tag button, on one header row.
     await until(async () => ((await conv.getByTestId("conv-contact-name").boundingBox())?.width ?? 0) > 60, "the contact's name at least 60 px wide");
     expect((await conv.locator("header.conv-header").boundingBox())!.height).toBeLessThan(64);

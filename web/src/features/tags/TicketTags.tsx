@@ -54,6 +54,8 @@ export function TicketTags({ ticket }: { ticket: Ticket }) {
   const [busy, setBusy] = useState(false);
   const list = useTagList(open);
   const current: TicketTag[] = ticket.tags ?? [];
+  // Named on the button too: at 375 px the chips give way to the button's count (tags.css), so it carries the names.
+  const names = current.map((x) => x.name).join(", ");
 
   const save = async () => {
     const before = new Set(current.map((x) => x.id));
@@ -85,8 +87,8 @@ export function TicketTags({ ticket }: { ticket: Ticket }) {
       <button
         type="button"
         className="ticket-tags-edit"
-        aria-label={t("tags.editTicketTags")}
-        title={current.length ? current.map((x) => x.name).join(", ") : t("tags.editTicketTags")}
+        aria-label={current.length ? `${t("tags.editTicketTags")}: ${names}` : t("tags.editTicketTags")}
+        title={current.length ? names : t("tags.editTicketTags")}
         onClick={() => {
           setChosen(current.map((x) => x.id));
           setOpen(true);
