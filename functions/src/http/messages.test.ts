@@ -3,6 +3,8 @@ import { api, makeCompany, makeUser, type TestUser } from "../../../test/helpers
 import { drainCommands, useLocalAws } from "../../../test/world.ts";
 import { nowIso } from "../../../shared/src/common.ts";
 import { resetConfig } from "../../../shared/src/config.ts";
+import { readDailyCounters } from "../../../shared/src/db/counters.ts";
+import { settleDeferred } from "../../../shared/src/events/index.ts";
 import { getMessage, getMessageById, ingestMessage, updateMessage } from "../../../shared/src/messages/repository.ts";
 import { DELETED_MESSAGE_PREVIEW, MessageItem } from "../../../shared/src/messages/schema.ts";
 import { getTicket } from "../../../shared/src/tickets/service.ts";
@@ -110,6 +112,25 @@ describe("POST /api/messages/{ticketId}", () => {
     expect([before, after].map((d) => greetingOfDay(d, "Asia/Tokyo"))).toContain(greeting);
     expect([before, after].map((d) => zonedParts(d, "Asia/Tokyo").hour)).toContain(hour);
     expect([before, after].map((d) => zonedParts(d, "America/Sao_Paulo").hour)).not.toContain(hour);
+    await drain(w);
+  });
+
+  it("counts an agent's sent message on the ticket and in the day's messagesOut of the company and the agent; a customer's only on the ticket", async () => {
+    const c = await makeCompany();
+    const q = (await makeQueue(c.companyId)).id;
+    const w = (await makeWhatsapp(c.companyId)).id;
+    const bia = await makeUser(c.companyId, { queueIds: [q], name: "Bia" });
+    const ticket = await makeTicket(c.companyId, { whatsappId: w, queueId: q, status: "open", userId: bia.id });
+    const day = new Date().toISOString().slice(0, 10);
+    await inbound(ticket, "3EB0COUNTIN000001", "bom dia");
+    const res = await api("POST", `/api/messages/${ticket.id}`, { token: bia.token, body: { body: "Bom dia! Como posso ajudar?" } });
+    expect(res.status).toBe(200);
+    await settleDeferred();
+    const days = [...new Set([day, new Date().toISOString().slice(0, 10)])];
+    const sum = async (userId?: number) => (await Promise.all(days.map((d) => readDailyCounters(c.companyId, d, userId)))).reduce((a, x) => a + x.messagesOut, 0);
+    expect(await sum()).toBe(1);
+    expect(await sum(bia.id)).toBe(1);
+    expect(await getTicket(c.companyId, ticket.id)).toMatchObject({ messagesIn: 1, messagesOut: 1 });
     await drain(w);
   });
 

@@ -24,8 +24,11 @@ export async function nextId(scope: number | "GLOBAL", entity: string): Promise<
 /**
  * The daily counters (DESIGN.md §6 `C#<cid>#STATS` / `D#<yyyy-mm-dd>[#U#<uid>]`), written by `events/outbox.ts`.
  * `ratings` / `ratingSum`: customers' 1-3 ratings of the attendant (count and sum; average = sum / count).
+ * `messagesOut`: messages sent through Atende (agents' and automatic). Customers' messages are counted on their ticket
+ * (the ticket item's `messagesIn`), not per day: a day item written for every inbound message was a third of the
+ * ingest's cost (issue 8 ingest ratio).
  */
-export const DAILY_COUNTERS = ["ticketsOpened", "ticketsAccepted", "ticketsClosed", "waitSeconds", "handlingSeconds", "contactsCreated", "messagesIn", "messagesOut", "ratings", "ratingSum"] as const;
+export const DAILY_COUNTERS = ["ticketsOpened", "ticketsAccepted", "ticketsClosed", "waitSeconds", "handlingSeconds", "contactsCreated", "messagesOut", "ratings", "ratingSum"] as const;
 export type DailyCounter = (typeof DAILY_COUNTERS)[number];
 
 /** A company's (or one user's) counters of one UTC day `yyyy-mm-dd`; zeros when nothing was counted. For the dashboard. */

@@ -1,7 +1,8 @@
 /**
  * Issue 7 §1 proof against DynamoDB Local: the daily counters are exact when the process dies between the domain write
  * and the counters listener (the minute tick re-drives the outbox), when the same inbound message is delivered three
- * times, when the listener and the tick apply the same item at once, and under a burst on the hot day item.
+ * times, when the listener and the tick apply the same item at once, and under a burst on the hot day item; a
+ * customer's messages are counted exactly on their ticket (issue 8: no day item per inbound message).
  */
 import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { afterEach, describe, expect, it } from "vitest";
@@ -69,7 +70,8 @@ describe("daily counters", () => {
     await Promise.all([upsert(ctx, [m]), upsert(ctx, [m]), upsert(ctx, [m])]);
     await redriveOutbox(Date.now() + OUTBOX_GRACE_MS + 1000); // even a re-drive after the fact adds nothing
     days.push(today());
-    expect(await counters(ctx.companyId, days)).toMatchObject({ messagesIn: 1, ticketsOpened: 1, contactsCreated: 1, messagesOut: 0 });
+    expect(await counters(ctx.companyId, days)).toMatchObject({ ticketsOpened: 1, contactsCreated: 1, messagesOut: 0 });
+    expect(await getTicket(ctx.companyId, await getTicketIdOf(ctx.companyId))).toMatchObject({ messagesIn: 1, messagesOut: 0, unreadMessages: 1 });
     expect(await outboxLeft(ctx.companyId)).toBe(0);
   });
 
@@ -85,19 +87,20 @@ describe("daily counters", () => {
     await updateTicketByUser(agent, ticketId, { status: "closed", justClose: true }); // close
     // The writes happened; the counts did not.
     expect(await getTicket(ctx.companyId, ticketId)).toMatchObject({ status: "closed", userId: 7 });
-    expect(await counters(ctx.companyId, days)).toMatchObject({ messagesIn: 0, ticketsOpened: 0, ticketsAccepted: 0, ticketsClosed: 0, contactsCreated: 0 });
-    expect(await outboxLeft(ctx.companyId)).toBe(5);
+    expect(await counters(ctx.companyId, days)).toMatchObject({ ticketsOpened: 0, ticketsAccepted: 0, ticketsClosed: 0, contactsCreated: 0 });
+    expect(await outboxLeft(ctx.companyId)).toBe(4);
 
     addListener(countersListener); // a new process
     await redriveOutbox(Date.now() - 5000); // not due yet: the listener of a live process may still be at it
-    expect((await counters(ctx.companyId, days)).messagesIn).toBe(0);
+    expect((await counters(ctx.companyId, days)).ticketsOpened).toBe(0);
 
     await redriveOutbox(Date.now() + OUTBOX_GRACE_MS + 1000); // the minute tick
     await redriveOutbox(Date.now() + OUTBOX_GRACE_MS + 2000); // and the next one
     // The same message delivered again later changes nothing either.
     await upsert(ctx, [text("5511912349002@s.whatsapp.net", "3EB0CNT0000000000002", "bom dia")]);
     days.push(today());
-    expect(await counters(ctx.companyId, days)).toMatchObject({ messagesIn: 1, ticketsOpened: 1, ticketsAccepted: 1, ticketsClosed: 1, contactsCreated: 1 });
+    expect(await counters(ctx.companyId, days)).toMatchObject({ ticketsOpened: 1, ticketsAccepted: 1, ticketsClosed: 1, contactsCreated: 1 });
+    expect((await getTicket(ctx.companyId, ticketId))?.messagesIn).toBe(1);
     expect(await counters(ctx.companyId, days, 7)).toMatchObject({ ticketsAccepted: 1, ticketsClosed: 1 });
     expect(await outboxLeft(ctx.companyId)).toBe(0);
   });
@@ -105,14 +108,14 @@ describe("daily counters", () => {
   it("applies an item once when the listener and the tick race on it", async () => {
     const days = [today()];
     const ctx = await storedByDyingProcess("3");
-    const stored = await storedMessage(ctx.companyId);
-    const entry = counterFacts.message({ companyId: ctx.companyId, ticketId: stored.ticketId, id: stored.id, fromMe: false, createdAt: stored.createdAt }, { userId: null });
+    const ticket = (await getTicket(ctx.companyId, await getTicketIdOf(ctx.companyId)))!;
+    const entry = counterFacts.ticket(null, ticket)!;
     const results = await Promise.all([applyOutbox(entry), applyOutbox(entry), redriveOutbox(Date.now() + OUTBOX_GRACE_MS + 1000)]);
     days.push(today());
     // At most one of the two listeners counted it (the tick may have been first); the day counts it once.
     expect(results.slice(0, 2).filter((r) => r === "applied").length).toBeLessThanOrEqual(1);
     expect(results.slice(0, 2)).toContain("done");
-    expect(await counters(ctx.companyId, days)).toMatchObject({ messagesIn: 1, ticketsOpened: 1, contactsCreated: 1 });
+    expect(await counters(ctx.companyId, days)).toMatchObject({ ticketsOpened: 1, contactsCreated: 1 });
   });
 
   it("keeps a fact whose apply fails for the next tick, which finds it even after hours without ticks", async () => {
@@ -132,13 +135,13 @@ describe("daily counters", () => {
     } finally {
       ddb().middlewareStack.remove("fail-outbox-apply");
     }
-    expect(await counters(ctx.companyId, days)).toMatchObject({ messagesIn: 0, ticketsOpened: 0, contactsCreated: 0 });
-    expect(await outboxLeft(ctx.companyId)).toBe(3);
+    expect(await counters(ctx.companyId, days)).toMatchObject({ ticketsOpened: 0, contactsCreated: 0 });
+    expect(await outboxLeft(ctx.companyId)).toBe(2);
     // No tick for three hours; the first one back walks from where the last one stopped.
-    expect(await redriveOutbox(now + 3 * 60 * 60_000)).toBe(3);
+    expect(await redriveOutbox(now + 3 * 60 * 60_000)).toBe(2);
     expect(await redriveOutbox(now + 3 * 60 * 60_000 + 60_000)).toBe(0);
     days.push(today());
-    expect(await counters(ctx.companyId, days)).toMatchObject({ messagesIn: 1, ticketsOpened: 1, contactsCreated: 1 });
+    expect(await counters(ctx.companyId, days)).toMatchObject({ ticketsOpened: 1, contactsCreated: 1 });
     expect(await outboxLeft(ctx.companyId)).toBe(0);
   });
 
@@ -149,19 +152,21 @@ describe("daily counters", () => {
     await Promise.all(burst.map((m) => upsert(ctx, [m])));
     await redriveOutbox(Date.now() + OUTBOX_GRACE_MS + 1000); // whatever kept conflicting
     days.push(today());
-    expect(await counters(ctx.companyId, days)).toMatchObject({ messagesIn: 30, ticketsOpened: 15, contactsCreated: 15 });
+    expect(await counters(ctx.companyId, days)).toMatchObject({ ticketsOpened: 15, contactsCreated: 15 });
+    // Each customer's two messages on their ticket, counted by the message's own write.
+    const tickets = await Promise.all((await ticketIdsOf(ctx.companyId)).map((id) => getTicket(ctx.companyId, id)));
+    expect(tickets.map((t) => t?.messagesIn)).toEqual(Array(15).fill(2));
     expect(await outboxLeft(ctx.companyId)).toBe(0);
   });
 });
 
 async function getTicketIdOf(companyId: number): Promise<number> {
+  return (await ticketIdsOf(companyId))[0];
+}
+
+async function ticketIdsOf(companyId: number): Promise<number[]> {
   const out = await ddb().send(
     new QueryCommand({ TableName: tableName(), IndexName: "GSI1", KeyConditionExpression: "GSI1PK = :pk", ExpressionAttributeValues: { ":pk": keys.ticketStatusPK(companyId, "pending") } }),
   );
-  return Number(out.Items?.[0]?.id);
-}
-
-async function storedMessage(companyId: number) {
-  const { getMessageById } = await import("../messages/repository.ts");
-  return (await getMessageById(companyId, "3EB0CNT0000000000003"))!;
+  return (out.Items ?? []).map((it) => Number(it.id));
 }

@@ -14,7 +14,7 @@ export function outboxEntriesOf(event: DomainEvent): OutboxEntry[] {
   switch (event.type) {
     case "message.created":
       if (event.ticketCreated) out.push(counterFacts.ticket(null, event.ticket));
-      out.push(counterFacts.message(event.message, event.ticket));
+      out.push(counterFacts.message(event.message));
       break;
     case "ticket.created":
       out.push(counterFacts.ticket(null, event.ticket));

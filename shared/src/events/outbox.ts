@@ -7,7 +7,7 @@
  * counting twice happens when a step is retried.
  *
  * How (exactly once):
- * 1. The domain write (ingest, ticket create/transition, contact create) puts ONE outbox item in the SAME
+ * 1. The domain write (a message sent through Atende, ticket create/transition, contact create, rating) puts ONE outbox item in the SAME
  *    `TransactWriteItems`. Its id is deterministic per fact (`M#<ticketId>#<messageId>`, `T#<ticketId>#v<version>`,
  *    `CT#<contactId>`), and it holds the counter deltas. A duplicate inbound delivery is cancelled by the WA alias item
  *    of that transaction, so it writes no second outbox item; a retried transition fails its version check likewise.
@@ -97,15 +97,21 @@ const seconds = (from: string, to: string) => Math.max(0, Math.round((Date.parse
 
 /** Counter facts of the domain writes, pure: the repositories put them, the listener applies the same entries. */
 export const counterFacts = {
-  /** A stored message: `messagesIn` / `messagesOut`, for the company and the sender (out) or the ticket's assignee (in). */
-  message(m: { companyId: number; ticketId: number; id: string; fromMe: boolean; userId?: number | null; createdAt: string }, ticket: { userId: number | null }): OutboxEntry {
+  /**
+   * A message sent through Atende (an agent's, or an automatic one; `isAutomatic` or `userId` set): `messagesOut` for
+   * the company and the sending agent. Null for every other message: a customer's and one sent from the phone are
+   * counted on their ticket instead (`messagesIn` / `messagesOut` of the ticket item, `ADD`ed by the ingest write
+   * itself), which costs no item per inbound message (issue 8, ingest ratio).
+   */
+  message(m: { companyId: number; ticketId: number; id: string; fromMe: boolean; userId?: number | null; isAutomatic?: boolean; createdAt: string }): OutboxEntry | null {
+    if (!m.fromMe || (m.userId == null && !m.isAutomatic)) return null;
     return {
       companyId: m.companyId,
       // Keyed by ticket too: WhatsApp ids are unique per chat only, so two chats may share one (issue 8 §5).
       oid: keys.outboxId.message(m.ticketId, m.id),
       day: dayOf(m.createdAt),
-      userId: (m.fromMe ? m.userId : ticket.userId) ?? null,
-      deltas: m.fromMe ? { messagesOut: 1 } : { messagesIn: 1 },
+      userId: m.userId ?? null,
+      deltas: { messagesOut: 1 },
       at: m.createdAt,
     };
   },

@@ -39,19 +39,19 @@ it("a customer's plain text on an open ticket costs a pinned number of DynamoDB 
   }
   expect(skipped).toEqual([]);
   // Before the issue 8 work it was 10 (marker, connection, company, settings, the ticket view's BatchGet, the
-  // last-interaction write on top of these three). The ticket is the copy kept at its `rev` (read-cache.ts), which the
-  // transaction's condition confirms: no read.
+  // last-interaction write on top of these three), then 3 (with a day-counter outbox item and its apply). The ticket is
+  // the copy kept at its `rev` (read-cache.ts), which the transaction's condition confirms: no read. The message is
+  // counted on its ticket by the same transaction (`messagesIn`).
   expect(Object.fromEntries(calls.byPurpose)).toEqual({
-    "TransactWriteItems: WhatsApp alias (dedupe) + ticket + message ref + counters outbox + search index": 1,
-    "TransactWriteItems: counters outbox + counters": 1,
+    "TransactWriteItems: WhatsApp alias (dedupe) + ticket + message ref + search index": 1,
     "Query: socket registrations": 1,
   });
-  expect(calls.total).toBe(3);
+  expect(calls.total).toBe(2);
 
   const st = await storedState(companyId);
   expect(st.messages.map((m) => m.body)).toEqual(["oi", "tudo bem?", "quero saber do meu pedido"]);
   expect(st.tickets).toHaveLength(1);
-  expect(st.tickets[0]).toMatchObject({ unreadMessages: 3, lastMessage: "quero saber do meu pedido" });
+  expect(st.tickets[0]).toMatchObject({ unreadMessages: 3, messagesIn: 3, lastMessage: "quero saber do meu pedido" });
   const frames = capture.frames.filter((f) => f.connectionId === socket && f.data?.message?.id === "3EB0CALLS0000003");
   expect(frames.map((f) => [f.event, f.data.action])).toEqual([[`company-${companyId}-appMessage`, "create"]]);
 });
@@ -77,10 +77,9 @@ it("a message that moves the contact's 'Última interação' adds only that writ
     calls.remove();
   }
   const byPurpose = Object.fromEntries(calls.byPurpose);
-  // Two messages at three calls each, plus the one contact write and the socket listing of its Contacts-page frame.
+  // Two messages at two calls each, plus the one contact write and the socket listing of its Contacts-page frame.
   expect(byPurpose).toEqual({
-    "TransactWriteItems: WhatsApp alias (dedupe) + ticket + message ref + counters outbox + search index": 2,
-    "TransactWriteItems: counters outbox + counters": 2,
+    "TransactWriteItems: WhatsApp alias (dedupe) + ticket + message ref + search index": 2,
     "Query: socket registrations": 3,
     "UpdateItem: contact": 1,
   });

@@ -64,6 +64,7 @@ export async function ingestMessage(
   const msgKey = keys.message(companyId, ticket.id, m.waTimestamp, m.id);
   const alias = keys.waMessage(companyId, m.whatsappId, opts.waAliasJid, m.id);
   const inc = opts.incrementUnread ? 1 : 0;
+  const counted = m.fromMe ? "messagesOut" : "messagesIn";
   const sk = keys.ticketListSK(now, ticket.id);
   const rev = opts.atRev ? atRev(ticket.rev) : null;
   // At the copy's exact `rev`, the words its writer stored before are known to be in the index (`search/writes.ts`).
@@ -73,7 +74,7 @@ export async function ingestMessage(
   // copy is exactly the stored item (nothing else wrote it in between), so its packed list row is written too
   // (`tickets/row.ts`); without, its `rev` may lag and the row is left stale for a list read to re-pack.
   const next = attachSummaries(
-    { ...ticket, lastMessage: opts.lastMessage, updatedAt: now, unreadMessages: ticket.unreadMessages + inc, rev: ticket.rev + 1 },
+    { ...ticket, lastMessage: opts.lastMessage, updatedAt: now, unreadMessages: ticket.unreadMessages + inc, [counted]: ticket[counted] + 1, rev: ticket.rev + 1 },
     summariesOf(ticket),
   );
   const row = rev ? (ticketRecord(next, summariesOf(ticket)).row as string) : null;
@@ -95,14 +96,15 @@ export async function ingestMessage(
               Update: bumpRev({
                 TableName: tableName(),
                 Key: keys.ticket(companyId, ticket.id),
-                UpdateExpression: `SET lastMessage = :lm, updatedAt = :now, GSI1SK = :sk, GSI2SK = :sk, GSI3SK = :sk${row ? ", #row = :row, rowRev = :rowRev" : ""} ADD unreadMessages :inc`,
+                UpdateExpression: `SET lastMessage = :lm, updatedAt = :now, GSI1SK = :sk, GSI2SK = :sk, GSI3SK = :sk${row ? ", #row = :row, rowRev = :rowRev" : ""} ADD unreadMessages :inc, ${counted} :one`,
                 ConditionExpression: rev ? `attribute_exists(PK) AND ${rev.condition}` : "attribute_exists(PK)",
                 ...(row ? { ExpressionAttributeNames: { "#row": "row" } } : {}),
-                ExpressionAttributeValues: { ":lm": opts.lastMessage, ":now": now, ":sk": sk, ":inc": inc, ...rev?.values, ...(row ? { ":row": row, ":rowRev": next.rev } : {}) },
+                ExpressionAttributeValues: { ":lm": opts.lastMessage, ":now": now, ":sk": sk, ":inc": inc, ":one": 1, ...rev?.values, ...(row ? { ":row": row, ":rowRev": next.rev } : {}) },
               }),
             },
-            // The counters' outbox item (events/outbox.ts): counted exactly once, even if this process dies next.
-            ...outboxPut(counterFacts.message(m, ticket)),
+            // A message sent through Atende is counted per day too (events/outbox.ts: exactly once, even if this
+            // process dies next); the ticket's own count above covers every message at no extra item.
+            ...outboxPut(counterFacts.message(m)),
             ...index.items,
           ],
         }),

@@ -17,6 +17,12 @@ export const TicketItem = z.object({
   userId: z.number().int().nullable().default(null),
   lastMessage: z.string().default(""),
   unreadMessages: z.number().int().default(0),
+  /**
+   * Messages stored on this ticket: from the customer (`messagesIn`) and from our side (`messagesOut`: agents, automatic,
+   * and the phone). Added by the message's own write, so a message counts exactly once (a redelivery writes nothing).
+   */
+  messagesIn: z.number().int().default(0),
+  messagesOut: z.number().int().default(0),
   isGroup: z.boolean().default(false),
   /** The chatbot awaits the customer's answer to a menu (queue menu or option tree; issue 9 §3, automation/chatbot.ts). */
   chatbot: z.boolean().default(false),
