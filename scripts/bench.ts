@@ -20,7 +20,7 @@
  * - storm (issue 8 §3; `scripts/bench/storm.ts`): a 1.5 GB document announcement and 50 images of 1 MiB at once through
  *   the simulator, the session runner in its own process: its peak RSS from the OS against the stated bound, what was
  *   stored, and round trips of another session of the same runner meanwhile.
- * Usage: `npm run bench [-- --sizes=1000,10000,100000] [-- --reps=200,400] [-- --searchSizes=1000,10000,100000] [-- --only=ingest,ratio,tickets,search,web,faults,storm] [-- --renderTickets=5000] [-- --ratioRounds=3] [-- --ratioProfile=ingest.cpuprofile]`.
+ * Usage: `npm run bench [-- --sizes=1000,10000,100000] [-- --reps=200,400] [-- --searchSizes=1000,10000,100000] [-- --only=ingest,ratio,tickets,search,web,faults,storm] [-- --renderTickets=5000] [-- --ratioRounds=5] [-- --ratioProfile=ingest.cpuprofile]`.
  *   `[-- --ingestMessages=2000] [-- --botCustomers=200]` (the bot conversation is 8 messages per customer).
  *   `[-- --keepDb=.bench/db]` or `[-- --dynamoEndpoint=http://127.0.0.1:8766]`: the tab and search seeds are written
  *   once and measured again by later runs while their item builders are unchanged (`bench/kept.ts`).
@@ -240,7 +240,7 @@ try {
     const tickets = (await storedState(ctx.companyId)).tickets.map((tk) => tk.id);
     let next = 2 * customers + counted;
     const r = await measureRatio({
-      rounds: Number(args.ratioRounds ?? 3),
+      rounds: Number(args.ratioRounds ?? 5),
       perRound: 400,
       concurrency: 16,
       bare: (i) => bareIngestTransaction(ctx.companyId, tickets[i % tickets.length], ctx.whatsappId, i, tag),
