@@ -191,6 +191,15 @@ describe("dead letters and the sweep", () => {
     expect(later.failed + later.redriven).toBe(0);
   });
 
+  it("finds a message left at ack 0 after the tick was down for two days: re-driven, then failed", async () => {
+    const p = await pendingOutbound("Segue o contrato");
+    const back = Date.now() + 2 * 24 * 3600_000; // the first tick after an outage of two days
+    expect((await sweepOutbound(back)).redriven).toBeGreaterThanOrEqual(1);
+    expect(await world.queues.drain(shardOf(p.cmd.whatsappId))).toContainEqual(p.cmd);
+    expect((await sweepOutbound(back + OUTBOUND_DEADLINE_MS + 1000)).failed).toBeGreaterThanOrEqual(1);
+    expect(await getMessage(p.companyId, p.ticket.id, p.messageId)).toMatchObject({ ack: -1, sendError: "ERR_SENDING_WAPP_MSG" });
+  });
+
   it("forgets a message that was sent before its deadline", async () => {
     const p = await pendingOutbound("Chegou");
     await updateMessage(p.companyId, p.ticket.id, p.messageId, { ack: 1 });

@@ -16,8 +16,8 @@ const ticketEdgeSK = (createdAt: string, tid: Id) => `T#${createdAt}#${pad(tid)}
 const contactNamePrefix = (normalizedPrefix: string) => `N#${normalizedPrefix}`;
 /** GSI2 sort-key prefix of contacts whose number starts with `digits`. */
 const contactNumberPrefix = (digits: string) => `P#${digits}`;
-/** The hour bucket (GSI4 partition) of outbound messages due in the hour of `isoInHour`. */
-const outboundDuePK = (isoInHour: string) => `OUTDUE#${isoInHour.slice(0, 13)}`;
+/** The GSI4 partition of outbound messages waiting at ack 0 in due-index shard `shard` (`messages/delivery.ts`). */
+const outboundDuePK = (shard: number) => `OUTDUE#${shard}`;
 
 export const keys = {
   // ---- global -------------------------------------------------------------
@@ -212,9 +212,12 @@ export const keys = {
   inboundDead: (atIso: string, cid: Id, wid: Id, ref: string) => ({ GSI4PK: "INDEAD", GSI4SK: `${atIso}#${cid}#${pad(wid)}#${ref}` }),
   /** The kept raw payload itself (outside the company's `C#<cid>#` keys: operations data, never shown in the inbox). */
   inboundDeadItem: (cid: Id, wid: Id, id: string) => ({ PK: `INDEAD#C#${cid}#${wid}`, SK: id }),
-  /** GSI4 due-time index of outbound messages waiting at ack 0: `<dueAt>#<cid>#<ticketId>#<msgId>` per hour bucket. */
-  outboundDue: (dueAtIso: string, cid: Id, tid: Id, msgId: string) => ({
-    GSI4PK: outboundDuePK(dueAtIso),
+  /**
+   * GSI4 due-time index of outbound messages waiting at ack 0, per shard: `OUTDUE#<shard>` / `<dueAt>#<cid>#<ticketId>#<msgId>`
+   * (the tick reads `<= now` of each shard; a settled message's item is deleted, so only due work is read).
+   */
+  outboundDue: (shard: number, dueAtIso: string, cid: Id, tid: Id, msgId: string) => ({
+    GSI4PK: outboundDuePK(shard),
     GSI4SK: `${dueAtIso}#${cid}#${pad(tid)}#${msgId}`,
   }),
   outboundDuePK,

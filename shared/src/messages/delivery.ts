@@ -3,7 +3,8 @@
  * stored until the runner sends it (ack 1) or fails it (ack -1). Three things make sure it ends one way or the other:
  *
  * - {@link watchOutbound}: written with the `send` command, a pending item with a due-time GSI4 key
- *   (`OUTDUE#<yyyy-mm-ddThh>` / `<dueAt>#…`, DESIGN.md "timers are due-time index items, never scans").
+ *   (`OUTDUE#<shard>` / `<dueAt>#…`, DESIGN.md "timers are due-time index items, never scans"); every company's sends
+ *   spread over {@link OUTBOUND_DUE_SHARDS} partitions, and the tick reads each one's due part: one Query per shard.
  * - {@link failPendingSend}: the session-command DLQ consumer and the sweep mark a message still at ack 0 failed
  *   (`ack -1`, `sendError`, the failed state the web offers "retry" for) and publish the `appMessage` update.
  * - {@link sweepOutbound}: the minute tick re-drives a message still at ack 0 after {@link OUTBOUND_DEADLINE_MS} once
@@ -14,13 +15,20 @@ import { dispatch } from "../events/index.ts";
 import { enqueue } from "../sqs/enqueue.ts";
 import { getTicketItem } from "../tickets/repository.ts";
 import { commandQueueUrl, SessionCommand, shardOf } from "../whatsapp/commands.ts";
-import { deleteOutboundPending, dueOutboundPending, failMessageAtAck0, getMessage, getMessageLocation, type OutboundPending, putOutboundPending } from "./repository.ts";
+import {
+  deleteOutboundPending,
+  dueOutboundPending,
+  failMessageAtAck0,
+  getMessage,
+  getMessageLocation,
+  OUTBOUND_DUE_SHARDS,
+  type OutboundPending,
+  putOutboundPending,
+} from "./repository.ts";
 import type { MessageItem } from "./schema.ts";
 
 /** How long a message may wait at ack 0 before the sweep re-drives it, and again before it is failed (10 min). */
 export const OUTBOUND_DEADLINE_MS = 10 * 60_000;
-/** Hour buckets of the due index the sweep reads back (a tick missed for up to this long still finds its items). */
-const SWEEP_HOURS = 24;
 
 /**
  * Records that `send` command `commandId` was enqueued for message `messageId` (ticket `ticketId`), due for the
@@ -51,15 +59,16 @@ export async function failPendingSend(companyId: number, ticketId: number, messa
 }
 
 /**
- * The minute tick's sweep: every pending outbound item due at `now` or before (hour buckets of the last day): a message
- * no longer at ack 0 is forgotten; one still at ack 0 is re-driven once (its `send` command again, same command id),
- * then failed with `ERR_SENDING_WAPP_MSG` at the next deadline. Returns the counts.
+ * The minute tick's sweep: every pending outbound item due at `now` or before, however old (each shard's due part: one
+ * Query per shard while nothing is due): a message no longer at ack 0 is forgotten; one still at ack 0 is re-driven
+ * once (its `send` command again, same command id), then failed with `ERR_SENDING_WAPP_MSG` at the next deadline.
+ * Returns the counts.
  */
 export async function sweepOutbound(now = Date.now()): Promise<{ settled: number; redriven: number; failed: number }> {
   const counts = { settled: 0, redriven: 0, failed: 0 };
   const until = new Date(now).toISOString();
-  for (let h = SWEEP_HOURS; h >= 0; h--) {
-    for await (const items of dueOutboundPending(new Date(now - h * 3600_000).toISOString(), until)) {
+  for (let shard = 0; shard < OUTBOUND_DUE_SHARDS; shard++) {
+    for await (const items of dueOutboundPending(shard, until)) {
       for (const p of items) {
         try {
           counts[await settle(p, now)]++;

@@ -274,7 +274,11 @@ export interface OutboundPending {
   redriven: boolean;
 }
 
-/** Writes (or replaces) the pending item of `p` with its due-time GSI4 key; it expires after three days. */
+/** Shards of the outbound due index: every company's sends spread over this many GSI4 partitions. */
+export const OUTBOUND_DUE_SHARDS = 8;
+const outboundShardOf = (p: Pick<OutboundPending, "companyId" | "ticketId">) => (p.companyId * 31 + p.ticketId) % OUTBOUND_DUE_SHARDS;
+
+/** Writes (or replaces) the pending item of `p` with its due-time GSI4 key (shard of its ticket); it expires after three days. */
 export async function putOutboundPending(p: OutboundPending, now = Date.now()): Promise<void> {
   await ddb().send(
     new PutCommand({
@@ -282,7 +286,7 @@ export async function putOutboundPending(p: OutboundPending, now = Date.now()): 
       Item: {
         ...p,
         ...keys.outboundPending(p.companyId, p.ticketId, p.messageId),
-        ...keys.outboundDue(p.dueAt, p.companyId, p.ticketId, p.messageId),
+        ...keys.outboundDue(outboundShardOf(p), p.dueAt, p.companyId, p.ticketId, p.messageId),
         _type: "outboundPending",
         expiresAt: Math.floor(now / 1000) + 3 * 24 * 3600,
       },
@@ -295,12 +299,12 @@ export async function deleteOutboundPending(companyId: number, ticketId: number,
   await ddb().send(new DeleteCommand({ TableName: tableName(), Key: keys.outboundPending(companyId, ticketId, messageId) }));
 }
 
-/** The pending items of the hour bucket holding `isoInHour` due at `untilIso` or before, page by page. */
-export async function* dueOutboundPending(isoInHour: string, untilIso: string): AsyncGenerator<OutboundPending[]> {
+/** The pending items of due-index shard `shard` (0 … {@link OUTBOUND_DUE_SHARDS} − 1) due at `untilIso` or before, page by page. */
+export async function* dueOutboundPending(shard: number, untilIso: string): AsyncGenerator<OutboundPending[]> {
   const pages = queryPages({
     IndexName: "GSI4",
     KeyConditionExpression: "GSI4PK = :pk AND GSI4SK <= :until",
-    ExpressionAttributeValues: { ":pk": keys.outboundDuePK(isoInHour), ":until": `${untilIso}~` },
+    ExpressionAttributeValues: { ":pk": keys.outboundDuePK(shard), ":until": `${untilIso}~` },
   });
   for await (const items of pages) yield items as unknown as OutboundPending[];
 }
