@@ -8,6 +8,16 @@ type Id = number | string;
 /** Zero-pads numeric ids so that lexical order is numeric order inside sort keys. */
 export const pad = (n: Id, width = 10) => String(n).padStart(width, "0");
 
+/**
+ * The due-index shard (0 … `shards` − 1) of an item named by `name`: a stable string hash, so the writer and every
+ * later reader of the item compute the same partition (outbox, timers, outbound pending).
+ */
+export function shardOfName(name: string, shards: number): number {
+  let h = 0;
+  for (const ch of name) h = (h * 31 + ch.charCodeAt(0)) >>> 0;
+  return h % shards;
+}
+
 /** Sort key of a ticket on its three list indexes (GSI1-3): `<updatedAt>#<id>`, newest activity last. */
 const ticketListSK = (updatedAt: string, tid: Id) => `${updatedAt}#${pad(tid)}`;
 /** GSI4 sort key of a ticket under its contact or one of its tags: `T#<createdAt>#<id>`. */

@@ -9,8 +9,8 @@
  * How (exactly once):
  * 1. The domain write (a message sent through Atende, ticket create/transition, contact create, rating) puts ONE outbox item in the SAME
  *    `TransactWriteItems`. Its id is deterministic per fact (`M#<ticketId>#<messageId>`, `T#<ticketId>#v<version>`,
- *    `CT#<contactId>`), and it holds the counter deltas. A duplicate inbound delivery is cancelled by the WA alias item
- *    of that transaction, so it writes no second outbox item; a retried transition fails its version check likewise.
+ *    `CT#<contactId>`), and it holds the counter deltas. A message stored twice (a retried send) is cancelled by the WA
+ *    alias item of that transaction, so it writes no second outbox item; a retried transition fails its version check likewise.
  * 2. Applying an outbox item is ONE transaction: Delete the outbox item (`attribute_exists`) + `ADD` the deltas to the
  *    company's and the user's day items. Run twice, the second finds no outbox item and changes nothing.
  * 3. The counters listener applies it right after the write. When the process died in between (or the hot item kept
@@ -26,7 +26,7 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { ddb, tableName } from "../db/client.ts";
 import { cancellationReasons } from "../db/errors.ts";
-import { keys } from "../db/keys.ts";
+import { keys, shardOfName } from "../db/keys.ts";
 import { queryPages } from "../db/query.ts";
 import { DAILY_COUNTERS } from "../db/counters.ts";
 import { log } from "../log.ts";
@@ -36,7 +36,7 @@ export const COUNTERS = DAILY_COUNTERS;
 export type CounterName = (typeof COUNTERS)[number];
 export type Deltas = Partial<Record<CounterName, number>>;
 
-/** Outbox partitions per due minute (spread every company's writes; the tick walks each). */
+/** Outbox partitions per due hour (spread every company's writes; the tick walks each). */
 export const OUTBOX_SHARDS = 8;
 /** An outbox item becomes due for the tick this long after its write (the listener normally applied it by then). */
 export const OUTBOX_GRACE_MS = 60_000;
@@ -67,11 +67,7 @@ export interface OutboxEntry {
   at: string;
 }
 
-const shardOf = (oid: string) => {
-  let h = 0;
-  for (const ch of oid) h = (h * 31 + ch.charCodeAt(0)) >>> 0;
-  return h % OUTBOX_SHARDS;
-};
+const shardOf = (oid: string) => shardOfName(oid, OUTBOX_SHARDS);
 
 /** The key of an entry's outbox item: its shard and due time (`at` + {@link OUTBOX_GRACE_MS}), so writer and applier name the same item. */
 export function outboxKey(e: Pick<OutboxEntry, "companyId" | "oid" | "at">): { PK: string; SK: string } {

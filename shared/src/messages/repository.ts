@@ -13,7 +13,7 @@ import { nowIso } from "../common.ts";
 import { ddb, tableName } from "../db/client.ts";
 import { decodeCursor, encodeCursor } from "../db/cursor.ts";
 import { cancellationReasons, withConflictRetry } from "../db/errors.ts";
-import { belongsToCompany, keys } from "../db/keys.ts";
+import { belongsToCompany, keys, shardOfName } from "../db/keys.ts";
 import { queryPages } from "../db/query.ts";
 import { AppError } from "../errors.ts";
 import { atRev, bumpRev } from "../tickets/revision.ts";
@@ -276,7 +276,7 @@ export interface OutboundPending {
 
 /** Shards of the outbound due index: every company's sends spread over this many GSI4 partitions. */
 export const OUTBOUND_DUE_SHARDS = 8;
-const outboundShardOf = (p: Pick<OutboundPending, "companyId" | "ticketId">) => (p.companyId * 31 + p.ticketId) % OUTBOUND_DUE_SHARDS;
+const outboundShardOf = (p: Pick<OutboundPending, "companyId" | "ticketId">) => shardOfName(`${p.companyId}#${p.ticketId}`, OUTBOUND_DUE_SHARDS);
 
 /** Writes (or replaces) the pending item of `p` with its due-time GSI4 key (shard of its ticket); it expires after three days. */
 export async function putOutboundPending(p: OutboundPending, now = Date.now()): Promise<void> {

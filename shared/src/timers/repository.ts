@@ -12,7 +12,7 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { ddb, tableName } from "../db/client.ts";
 import { queryPages } from "../db/query.ts";
-import { keys } from "../db/keys.ts";
+import { keys, shardOfName } from "../db/keys.ts";
 import { parseTicket } from "../tickets/summaries.ts";
 import type { TicketItem } from "../tickets/schema.ts";
 
@@ -58,11 +58,7 @@ export type TimerResult = undefined | { rescheduleAt: Date | string | number; da
 /** `d` as an ISO string. */
 export const iso = (d: Date | string | number) => (d instanceof Date ? d : new Date(d)).toISOString();
 
-function shardOf(companyId: number, kind: string, ref: string): number {
-  let h = 0;
-  for (const ch of `${companyId}#${kind}#${ref}`) h = (h * 31 + ch.charCodeAt(0)) >>> 0;
-  return h % TIMER_SHARDS;
-}
+const shardOf = (companyId: number, kind: string, ref: string) => shardOfName(`${companyId}#${kind}#${ref}`, TIMER_SHARDS);
 
 const indexOf = (companyId: number, kind: string, ref: string, dueAt: string) => keys.timerDueIndex(shardOf(companyId, kind, ref), dueAt, companyId, kind, ref);
 
