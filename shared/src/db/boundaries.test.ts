@@ -1,5 +1,5 @@
 /**
- * The repository boundary (issue 7 §5): DynamoDB commands are sent only from a feature's `repository.ts` and the
+ * The repository boundary (docs/architecture.md#3-the-table): DynamoDB commands are sent only from a feature's `repository.ts` and the
  * listed storage modules, never from a service, an HTTP or WebSocket handler, or the web. A new file that needs the
  * table goes into its feature's repository (or, for plumbing, into this list on purpose).
  */
@@ -81,7 +81,7 @@ describe("repository boundary", () => {
   });
 });
 
-describe("one access rule (issue 7 §2)", () => {
+describe("one access rule", () => {
   it("decides rights only with can() / canSee() of shared/src/access: no profile or super-flag test elsewhere", () => {
     const inline = [/profile\s*[!=]==?\s*["'`]/, /(?<!!)!(?!!)\s*\w+\.super\b/, /\|\|\s*!*\w+\.super\b/, /\w+\.super\s*\?/];
     const found = files
