@@ -1,9 +1,9 @@
 /**
- * Outbound messages never vanish at `ack 0` (issue 8 §2). An outbound message waits at ack 0 from the moment it is
+ * Outbound messages never vanish at `ack 0` (docs/product/messages.md#delivery). An outbound message waits at ack 0 from the moment it is
  * stored until the runner sends it (ack 1) or fails it (ack -1). Three things make sure it ends one way or the other:
  *
  * - {@link watchOutbound}: written with the `send` command, a pending item with a due-time GSI4 key
- *   (`OUTDUE#<shard>` / `<dueAt>#…`, DESIGN.md "timers are due-time index items, never scans"); every company's sends
+ *   (`OUTDUE#<shard>` / `<dueAt>#…`: due work is a due-time index item, never a scan); every company's sends
  *   spread over {@link OUTBOUND_DUE_SHARDS} partitions, and the tick reads each one's due part: one Query per shard.
  * - {@link failPendingSend}: the session-command DLQ consumer and the sweep mark a message still at ack 0 failed
  *   (`ack -1`, `sendError`, the failed state the web offers "retry" for) and publish the `appMessage` update.

@@ -1,5 +1,5 @@
 /**
- * Messages in DynamoDB (DESIGN.md §6): `C#<cid>#TK#<tid>` / `M#<waTimestamp>#<msgId>` in the ticket's partition,
+ * Messages in DynamoDB (docs/architecture.md#3-the-table): `C#<cid>#TK#<tid>` / `M#<waTimestamp>#<msgId>` in the ticket's partition,
  * plus two small aliases written with it:
  * - `keys.waMessage(cid, wid, remoteJid, waId)` (dedupe, acks, edits, reactions, Baileys `getMessage`): holds
  *   `ticketId`, `messageSK`, `messageId`;
@@ -44,7 +44,7 @@ export class StaleTicket extends Error {
 }
 
 /**
- * Stores a message and bumps its ticket in ONE `TransactWriteItems` (DESIGN.md §6 "Ingest an inbound message"):
+ * Stores a message and bumps its ticket in ONE `TransactWriteItems` (as the ingest of an inbound message does):
  * Put WA alias (`attribute_not_exists`) + Put message + Put message ref + Update ticket (`lastMessage`, `updatedAt` and
  * the GSI1-3 sort keys, `ADD unreadMessages` 1 when `incrementUnread`, else 0). A cancelled alias put means a duplicate
  * (redelivery, history overlap, our own echo): returns `{stored:false}` with the existing message and changes nothing.

@@ -1,6 +1,6 @@
 /**
- * Message rules (attendance.md §2 Conversation view, §3 Message, §6 "only own messages", §7 calls; issue 3 §4;
- * DESIGN.md §1 Outbound): views with presigned `mediaUrl`, realtime `appMessage`, the outbound send path (store with
+ * Message rules (docs/product/messages.md; the outbound path, docs/architecture.md#1-parts-and-data-flow): views with
+ * presigned `mediaUrl`, realtime `appMessage`, the outbound send path (store with
  * `ack: 0` → `send` session command → runner acks; failures end as `ack: -1` + `sendError` and 400
  * `ERR_SENDING_WAPP_MSG`), reading a conversation (zero unread, read receipts), edit, delete, react, forward.
  */
@@ -117,7 +117,7 @@ export async function sendOutbound(companyId: number, sender: Sender, ticket: Ti
   const [contact, wa] = await Promise.all([getContactItem(companyId, ticket.contactId), getWhatsappItem(companyId, ticket.whatsappId)]);
   if (!contact) throw new AppError("ERR_NO_CONTACT_FOUND", 404);
   const remoteJid = chatJidOf(contact);
-  // Variables render in the company's zone (issue 9 §3), agents' texts included; the company is read only when the
+  // Variables render in the company's zone, agents' texts included; the company is read only when the
   // text holds a variable and the caller did not pass the zone (automatic messages do).
   const timeZone = input.timeZone ?? (input.body.includes("{{") ? (await getCompany(companyId))?.timezone : undefined);
   let text = renderVariables(input.body, { contactName: contact.name, ticketId: ticket.id, timeZone });
@@ -238,7 +238,7 @@ const tooLarge = (limit: number) =>
   new AppError("ERR_VALIDATION", 400, { fields: [{ path: "size", message: `Larger than ${Math.floor(limit / 2 ** 20)} MB` }] });
 
 /**
- * `POST /api/media/uploads` (issue 8 §3): a presigned PUT for one file the caller will send on a ticket they may act
+ * `POST /api/media/uploads`: a presigned PUT for one file the caller will send on a ticket they may act
  * on (403/404 as {@link getAccessibleTicket}). The server chooses the key, `media/<cid>/uploads/<ticketId>/<uuid>.<ext>`;
  * the content type and size are bound in the signature. A size over the kind's limit (`MEDIA_SIZE_LIMITS`) is refused
  * with 400 `ERR_VALIDATION` (`size`) before anything is signed.
@@ -254,7 +254,7 @@ export async function createMediaUpload(actor: TicketActor, input: MediaUploadBo
 }
 
 /**
- * `POST /api/messages/{ticketId}` `{body, medias: [{key, fileName}]}` (issue 8 §3): sends files the browser uploaded,
+ * `POST /api/messages/{ticketId}` `{body, medias: [{key, fileName}]}`: sends files the browser uploaded,
  * one message each (body = the caption, else the file name), like {@link sendMediaMessages}. A key is accepted only
  * under the caller's company and this ticket's upload prefix (another company's or ticket's key: 404 `ERR_NOT_FOUND`,
  * nothing sent); the object must exist and be within its type's limit (read from S3, not from the browser).
@@ -359,7 +359,7 @@ async function accessibleMessage(actor: TicketActor, messageId: string): Promise
 }
 
 /**
- * Edit and delete act only on the caller's own sent messages (attendance.md §6 "only own messages"): `fromMe` and
+ * Edit and delete act only on the caller's own sent messages (docs/product/messages.md#editing-and-deleting): `fromMe` and
  * written by this user (`userId`); admins may act on any sent message. 403 `ERR_NO_PERMISSION` otherwise.
  */
 function assertOwnMessage(actor: TicketActor, message: MessageItem): void {
@@ -511,8 +511,8 @@ async function previousContactTicket(companyId: number, contactId: number, befor
 }
 
 /**
- * `GET /api/messages/{ticketId}/earlier`: the contact's conversation before this ticket (attendance.md §2 Conversation
- * view; issue 10 §4 "a new ticket after a close shows the earlier conversation"): the messages of the contact's earlier
+ * `GET /api/messages/{ticketId}/earlier`: the contact's conversation before this ticket (a new ticket after a close
+ * shows the earlier conversation, docs/product/messages.md#earlier-conversation): the messages of the contact's earlier
  * tickets, newest ticket first, {@link EARLIER_PAGE_SIZE} per page, each page oldest → newest; every message carries
  * its `ticketId` (the web draws a divider per ticket). A page holds messages of one ticket; `nextCursor` continues in
  * it or in the ticket before. The caller must be allowed to see THIS ticket (403/404 as {@link getAccessibleTicket});
