@@ -1,5 +1,5 @@
 /**
- * Search (issue 10 §1; DESIGN.md §6 "Search"): the {@link Search} port and its DynamoDB adapter {@link search}.
+ * Search (docs/product/search.md): the {@link Search} port and its DynamoDB adapter {@link search}.
  *
  * ## What is found
  * A query is split into normalized tokens (accents and case ignored, see `tokens.ts`; a text that looks like a phone
