@@ -1,5 +1,5 @@
 /**
- * Tag rules (administration.md §2 Tags, §3 Tag, §5, §6, §7 "Tags and kanban"; attendance.md §7; issue 7 §7).
+ * Tag rules (docs/product/tags.md).
  *
  * - Every user of the company reads, creates, edits and deletes tags (the Tags page is in the agents' menu too);
  *   the kanban switch (setting or changing `kanban`) only for admin and supervisor profiles and super users
@@ -65,7 +65,7 @@ export async function emitTag(companyId: number, event: TagEvent): Promise<void>
 // ---------------------------------------------------------------------------------------------
 // Rights
 
-/** True when the caller may use the tag modal's kanban switch (administration.md §6): admin, supervisor or super. */
+/** True when the caller may use the tag modal's kanban switch (docs/product/tags.md#rights): admin, supervisor or super. */
 export const mayUseKanbanSwitch = (a: Pick<AuthContext, "profile" | "super">) => can(a, "tags:kanban");
 
 async function checkOwner(auth: AuthContext, userId: number | null | undefined): Promise<void> {
