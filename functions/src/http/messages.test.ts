@@ -317,7 +317,7 @@ describe("edit, delete, react, forward", () => {
   });
 });
 
-describe("the ticket list's preview and the signature after edits and deletes (issue 10 §4)", () => {
+describe("the ticket list's preview and the signature after edits and deletes", () => {
   it("a deleted newest message leaves 'Esta mensagem foi apagada' on the ticket, live in the frame and after a reload", async () => {
     const ticket = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: agent.id });
     const sock = await registerSocket(cid, { id: agent.id, profile: "user", queueIds: [q1] });
