@@ -1,5 +1,5 @@
 /**
- * Browser proof of issue 4 §8 (playwright-core + Debian chromium against the whole local stack in-process, with the
+ * Browser proof of the attendance loop (playwright-core + Debian chromium against the whole local stack in-process, with the
  * session runner on the simulated WhatsApp network):
  * - the whole loop: the admin creates a connection, watches the QR dialog, scans it from the sandbox phone page in a
  *   second tab; the customer sends 'Olá' and an image; the pending ticket appears without a reload; the admin accepts,

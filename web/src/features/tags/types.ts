@@ -1,4 +1,4 @@
-/** Tag as the API returns it (administration.md §3 Tag) and the form the dialog sends. */
+/** Tag as the API returns it (docs/product/tags.md#fields) and the form the dialog sends. */
 export interface Tag {
   id: number;
   name: string;

@@ -1,6 +1,6 @@
 /**
  * Texts of the tickets screen (`tickets.*`) in pt, en and es, registered with `i18n.addResourceBundle` so they live
- * beside the feature (the shell owns `web/src/i18n/*`). Spec texts are verbatim: 'Acesso não permitido',
+ * beside the feature (the shell owns `web/src/i18n/*`). The product's fixed texts are verbatim: 'Acesso não permitido',
  * 'Selecione uma fila', 'Observação adicionada com sucesso!', 'Observação excluída com sucesso!'.
  */
 import { defineTexts, registerTexts } from "../../i18n/index.ts";

@@ -1,4 +1,4 @@
-/** Users as the API returns them (attendance.md §3 User) and the form the dialog sends. */
+/** Users as the API returns them (docs/product/users.md#fields) and the form the dialog sends. */
 import type { QueueRef } from "../../api/session.ts";
 
 export interface User {
