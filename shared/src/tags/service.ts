@@ -16,6 +16,7 @@ import { can } from "../access/permissions.ts";
 import type { AuthContext } from "../auth/tokens.ts";
 import { nowIso } from "../common.ts";
 import { nextId } from "../db/counters.ts";
+import { pagesFrom } from "../db/query.ts";
 import { AppError } from "../errors.ts";
 import { normalizeName } from "../contacts/normalize.ts";
 import { dispatch } from "../events/index.ts";
@@ -169,15 +170,12 @@ export async function deleteTag(auth: AuthContext, tagId: number): Promise<void>
   await emitTag(auth.companyId, { action: "delete", tagId });
   for (let pass = 0; pass < 3; pass++) {
     let found = 0;
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await queryTagEdges(auth.companyId, tagId, { limit: 100, startKey: start });
+    for await (const page of pagesFrom((startKey) => queryTagEdges(auth.companyId, tagId, { limit: 100, startKey }))) {
       found += page.edges.length;
       for (let i = 0; i < page.edges.length; i += 8) {
         await Promise.all(page.edges.slice(i, i + 8).map((e) => untagTicketOfDeletedTag(auth.companyId, e.ticketId, tagId)));
       }
-      start = page.lastKey;
-    } while (start);
+    }
     if (!found) break;
   }
 }

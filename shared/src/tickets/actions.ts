@@ -10,6 +10,7 @@ import { settingEnabled } from "../settings/repository.ts";
 import { requireUser } from "../users/service.ts";
 import { nextId } from "../db/counters.ts";
 import { keys } from "../db/keys.ts";
+import { pagesFrom } from "../db/query.ts";
 import { AppError } from "../errors.ts";
 import { can } from "../access/permissions.ts";
 import { log } from "../log.ts";
@@ -246,9 +247,7 @@ export async function closeAllTickets(actor: TicketActor, input: { status: "open
     : [{ index: "GSI1" as const, pk: keys.ticketStatusPK(cid, input.status) }];
   let closed = 0;
   for (const { index, pk } of pks) {
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await queryTicketIndex(index, pk, { limit: 100, startKey: start });
+    for await (const page of pagesFrom((startKey) => queryTicketIndex(index, pk, { limit: 100, startKey }))) {
       for (const it of page.items) {
         if (closed >= 500) return { closed };
         const fresh = await getTicketItem(cid, it.id, true);
@@ -261,8 +260,7 @@ export async function closeAllTickets(actor: TicketActor, input: { status: "open
           if (!(err instanceof AppError)) throw err;
         }
       }
-      start = page.lastKey;
-    } while (start);
+    }
   }
   return { closed };
 }
