@@ -2,6 +2,7 @@
  * Queue entity and payloads (docs/product/queues.md#queues: name 2-50, color 3-9 unique in the company).
  */
 import { z } from "zod";
+import { attachedMedia } from "../media/schema.ts";
 
 /** `HH:MM`, 00:00 to 23:59 (working-hours times), or empty. */
 const hhmm = z
@@ -42,16 +43,6 @@ export function fullWeek<S extends QueueSchedule>(schedules: readonly S[]): (Que
   return DEFAULT_SCHEDULES.map((d) => schedules.find((s) => s.weekdayEn === d.weekdayEn) ?? { ...d, startTime: "00:00", endTime: "00:00" });
 }
 
-/**
- * A media file attached to a queue or a queue option (`mediaPath`, `mediaName`): its S3 key and file
- * name, and its bytes and MIME type as uploaded (absent on media that predates them: read from S3 then).
- */
-export const attachedMedia = {
-  mediaPath: z.string().nullable().default(null),
-  mediaName: z.string().nullable().default(null),
-  mediaSize: z.number().int().nullable().optional(),
-  mediaMime: z.string().nullable().optional(),
-};
 export const QueueItem = z.object({
   id: z.number().int(),
   companyId: z.number().int(),

@@ -4,7 +4,7 @@
  * `option` is what the customer types to pick it ("1", "2", ...); siblings are shown ordered by `option`.
  */
 import { z } from "zod";
-import { attachedMedia } from "../schema.ts";
+import { attachedMedia } from "../../media/schema.ts";
 
 export const QueueOptionItem = z.object({
   id: z.number().int(),
