@@ -3,13 +3,14 @@ import { api, makeCompany, makeUser, type TestUser } from "../../../test/helpers
 import { drainCommands, useLocalAws } from "../../../test/world.ts";
 import { nowIso } from "../../../shared/src/common.ts";
 import { resetConfig } from "../../../shared/src/config.ts";
+import { keys } from "../../../shared/src/db/keys.ts";
 import { readDailyCounters } from "../../../shared/src/db/counters.ts";
 import { settleDeferred } from "../../../shared/src/events/index.ts";
 import { getMessage, getMessageById, ingestMessage, updateMessage } from "../../../shared/src/messages/repository.ts";
 import { DELETED_MESSAGE_PREVIEW, MessageItem } from "../../../shared/src/messages/schema.ts";
 import { getTicket } from "../../../shared/src/tickets/service.ts";
 import type { TicketItem } from "../../../shared/src/tickets/schema.ts";
-import { makeContact, makeQueue, makeTicket, makeWhatsapp } from "../../../shared/src/tickets/fixtures.testkit.ts";
+import { makeContact, makeQueue, makeTicket, makeWhatsapp, setSetting } from "../../../shared/src/tickets/fixtures.testkit.ts";
 import { greetingOfDay, zonedParts } from "../../../shared/src/automation/variables.ts";
 import { DEFAULT_SCHEDULES } from "../../../shared/src/queues/schema.ts";
 import { registerSocket, startRealtimeCapture } from "../../../shared/src/users/realtime-capture.testkit.ts";
@@ -26,9 +27,17 @@ let wa: number;
 
 const drain = (whatsappId = wa) => drainCommands(whatsappId);
 
-async function inbound(ticket: TicketItem, id: string, body: string, at = nowIso(), remoteJid = "5511999990000@s.whatsapp.net"): Promise<MessageItem> {
+async function inbound(
+  ticket: TicketItem,
+  id: string,
+  body: string,
+  at = nowIso(),
+  remoteJid = "5511999990000@s.whatsapp.net",
+  extra: Partial<MessageItem> = {},
+): Promise<MessageItem> {
   const now = nowIso();
   const { createdAt: _c, updatedAt: _u, ...m } = MessageItem.parse({
+    ...extra,
     id,
     ticketId: ticket.id,
     companyId: ticket.companyId,
@@ -395,6 +404,58 @@ describe("GET /api/messages/{ticketId}/earlier: the contact's earlier conversati
     expect(p3.body.hasMore).toBe(false);
     // The first ticket has nothing before it; reading never zeroes the earlier tickets' state.
     expect((await api("GET", `/api/messages/${first.id}/earlier`, { token: agent.token })).body).toEqual({ messages: [], hasMore: false });
+  });
+
+  it("skips the earlier tickets the agent may not see: another queue's, and a colleague's closed ones while viewclosed is disabled", async () => {
+    const colleague = await makeUser(cid, { queueIds: [q1], name: "Colega" });
+    const q2 = (await makeQueue(cid)).id;
+    const contact = await makeContact(cid, "Cliente de Várias Filas");
+    const close = async (t: TicketItem) => expect((await api("PUT", `/api/tickets/${t.id}`, { token: admin.token, body: { status: "closed" } })).status).toBe(200);
+    const own = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: agent.id, contact });
+    await inbound(own, `V1-${own.id}`, "meu atendimento antigo");
+    await close(own);
+    const foreignQueue = await makeTicket(cid, { whatsappId: wa, queueId: q2, status: "open", userId: admin.id, contact });
+    await inbound(foreignQueue, `V2-${foreignQueue.id}`, "assunto da outra fila");
+    const withMedia = await inbound(foreignQueue, `V2m-${foreignQueue.id}`, "contrato.pdf", nowIso(), undefined, {
+      mediaKey: `media/${cid}/${foreignQueue.id}/contrato.pdf`,
+      mediaType: "application",
+      mediaName: "contrato.pdf",
+    });
+    expect(withMedia.mediaKey).toBeTruthy();
+    await close(foreignQueue);
+    const colleagues = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: colleague.id, contact });
+    await inbound(colleagues, `V3-${colleagues.id}`, "conversa fechada da colega");
+    await close(colleagues);
+    const current = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: agent.id, contact });
+
+    await setSetting(cid, "viewclosed", "disabled");
+    const hidden = await api("GET", `/api/messages/${current.id}/earlier`, { token: agent.token });
+    expect(hidden.status).toBe(200);
+    expect(hidden.body.messages.map((m: any) => [m.body, m.ticketId])).toEqual([["meu atendimento antigo", own.id]]);
+    expect(hidden.body.hasMore).toBe(false);
+    const text = JSON.stringify(hidden.body);
+    for (const secret of ["outra fila", "contrato", "colega"]) expect(text).not.toContain(secret);
+    // A cursor forged to point straight at the other queue's ticket shows nothing of it either.
+    const forged = Buffer.from(JSON.stringify({ tk: foreignQueue.id, sk: keys.ticketEdgeSK(foreignQueue.createdAt, foreignQueue.id) })).toString("base64url");
+    const viaCursor = await api("GET", `/api/messages/${current.id}/earlier?cursor=${forged}`, { token: agent.token });
+    expect(viaCursor.body.messages.map((m: any) => m.body)).toEqual(["meu atendimento antigo"]);
+    expect(JSON.stringify(viaCursor.body)).not.toContain("contrato");
+    expect(JSON.stringify(viaCursor.body)).not.toContain("outra fila");
+
+    await setSetting(cid, "viewclosed", "enabled");
+    const pages: string[] = [];
+    let cursor = "";
+    for (let i = 0; i < 5; i++) {
+      const r = await api("GET", `/api/messages/${current.id}/earlier${cursor ? `?cursor=${cursor}` : ""}`, { token: agent.token });
+      pages.push(...r.body.messages.map((m: any) => m.body));
+      if (!r.body.hasMore) break;
+      cursor = r.body.nextCursor;
+    }
+    expect(pages).toEqual(["conversa fechada da colega", "meu atendimento antigo"]);
+    // The admin sees every queue.
+    const all = await api("GET", `/api/messages/${current.id}/earlier?cursor=${forged}`, { token: admin.token });
+    expect(all.body.messages.map((m: any) => m.body)).toEqual(["assunto da outra fila", "contrato.pdf"]);
+    await setSetting(cid, "viewclosed", "disabled");
   });
 
   it("is refused to another company (404), to an agent who may not see the current ticket (403), and to tampered cursors (400)", async () => {

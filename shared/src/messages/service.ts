@@ -495,14 +495,16 @@ export const EARLIER_PAGE_SIZE = 20;
 /** Earlier tickets without messages skipped in one call at most (each costs one Query). */
 const EARLIER_TICKETS_PER_CALL = 10;
 
-/** Cursor of {@link listEarlierMessages}: the earlier ticket being read (`tk`, its contact-index key `sk`), and where in it (`m`). */
-interface EarlierCursor {
-  tk: number;
-  sk: string;
+/** Where {@link listEarlierMessages} reads: an earlier ticket of the contact, and where in it (`m`, a message cursor). */
+interface EarlierPlace {
+  ticket: TicketItem;
   m?: string;
 }
 
 const contactTicketSK = (t: Pick<TicketItem, "createdAt" | "id">) => keys.ticketEdgeSK(t.createdAt, t.id);
+
+/** The opaque cursor of a place: the ticket (`tk`), its contact-index key (`sk`) and the message cursor (`m`). */
+const placeCursor = (p: EarlierPlace) => encodeCursor({ tk: p.ticket.id, sk: contactTicketSK(p.ticket), ...(p.m ? { m: p.m } : {}) });
 
 /** The contact's ticket created just before the one with contact-index key `beforeSK` (one Query of GSI4), or null. */
 async function previousContactTicket(companyId: number, contactId: number, beforeSK: string): Promise<TicketItem | null> {
@@ -516,7 +518,9 @@ async function previousContactTicket(companyId: number, contactId: number, befor
  * tickets, newest ticket first, {@link EARLIER_PAGE_SIZE} per page, each page oldest → newest; every message carries
  * its `ticketId` (the web draws a divider per ticket). A page holds messages of one ticket; `nextCursor` continues in
  * it or in the ticket before. The caller must be allowed to see THIS ticket (403/404 as {@link getAccessibleTicket});
- * a cursor naming another contact's or company's ticket is 400 `ERR_INVALID_CURSOR`.
+ * each earlier ticket goes through the same visibility rule (queues, assignee, `viewclosed`, `viewgroups`), and one the
+ * caller may not see is skipped unread, as is one without messages. A cursor naming another contact's or company's
+ * ticket is 400 `ERR_INVALID_CURSOR`.
  */
 export async function listEarlierMessages(
   actor: TicketActor,
@@ -526,33 +530,37 @@ export async function listEarlierMessages(
   const ticket = await getAccessibleTicket(actor, ticketId);
   const cid = actor.companyId;
   const at = decodeCursor<Record<string, unknown>>(opts.cursor);
-  let cursor: EarlierCursor | null = null;
+  let place: EarlierPlace | null = null;
   if (at) {
     const tk = Number(at.tk);
     const from = Number.isInteger(tk) && tk !== ticket.id ? await getTicketItem(cid, tk) : null;
     if (!from || from.contactId !== ticket.contactId || contactTicketSK(from) !== at.sk || contactTicketSK(from) >= contactTicketSK(ticket)) {
       throw new AppError("ERR_INVALID_CURSOR", 400);
     }
-    cursor = { tk, sk: String(at.sk), m: typeof at.m === "string" ? at.m : undefined };
+    if (at.m !== undefined && typeof at.m !== "string") throw new AppError("ERR_INVALID_CURSOR", 400);
+    place = { ticket: from, m: at.m };
   } else {
     const prev = await previousContactTicket(cid, ticket.contactId, contactTicketSK(ticket));
     if (!prev) return { messages: [], hasMore: false };
-    cursor = { tk: prev.id, sk: contactTicketSK(prev) };
+    place = { ticket: prev };
   }
-  for (let i = 0; cursor && i < EARLIER_TICKETS_PER_CALL; i++) {
-    const page = await listMessages(cid, cursor.tk, { cursor: cursor.m, limit: EARLIER_PAGE_SIZE });
-    let next: EarlierCursor | null = null;
-    if (page.nextCursor) next = { ...cursor, m: page.nextCursor };
+  for (let i = 0; place && i < EARLIER_TICKETS_PER_CALL; i++) {
+    const visible = await canSeeInCompany(actor, place.ticket, cid);
+    const page: Awaited<ReturnType<typeof listMessages>> = visible
+      ? await listMessages(cid, place.ticket.id, { cursor: place.m, limit: EARLIER_PAGE_SIZE })
+      : { messages: [] };
+    let next: EarlierPlace | null = null;
+    if (page.nextCursor) next = { ticket: place.ticket, m: page.nextCursor };
     else {
-      const prev = await previousContactTicket(cid, ticket.contactId, cursor.sk);
-      if (prev) next = { tk: prev.id, sk: contactTicketSK(prev) };
+      const prev = await previousContactTicket(cid, ticket.contactId, contactTicketSK(place.ticket));
+      if (prev) next = { ticket: prev };
     }
     const shown = page.messages.filter((m) => m.mediaType !== "reactionMessage");
     if (shown.length || !next) {
       const messages = await Promise.all([...shown].reverse().map((m) => toMessageView(cid, m)));
-      return { messages, hasMore: !!next, nextCursor: next ? encodeCursor({ ...next }) : undefined };
+      return { messages, hasMore: !!next, nextCursor: next ? placeCursor(next) : undefined };
     }
-    cursor = next;
+    place = next;
   }
-  return { messages: [], hasMore: !!cursor, nextCursor: cursor ? encodeCursor({ ...cursor }) : undefined };
+  return { messages: [], hasMore: !!place, nextCursor: place ? placeCursor(place) : undefined };
 }
