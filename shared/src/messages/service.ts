@@ -44,7 +44,7 @@ export async function toMessageView(companyId: number, m: MessageItem): Promise<
   let mediaUrl: string | null = null;
   if (m.mediaKey) {
     try {
-      mediaUrl = await presignMediaGet(companyId, m.mediaKey, MEDIA_URL_TTL_SECONDS, m.mediaName ?? undefined);
+      mediaUrl = await presignMediaGet(companyId, m.mediaKey, MEDIA_URL_TTL_SECONDS, m.mediaName ?? undefined, m.mediaMime);
     } catch (err) {
       log("warn", "media presign failed", { companyId, messageId: m.id, err });
     }
@@ -485,7 +485,7 @@ export async function forwardMessage(actor: TicketActor, input: { messageId: str
 export async function mediaUrlOf(actor: TicketActor, messageId: string): Promise<{ url: string; expiresInSeconds: number }> {
   const { message } = await accessibleMessage(actor, messageId);
   if (!message.mediaKey) throw new AppError("ERR_NOT_FOUND", 404);
-  const url = await presignMediaGet(actor.companyId, message.mediaKey, MEDIA_URL_TTL_SECONDS, message.mediaName ?? undefined);
+  const url = await presignMediaGet(actor.companyId, message.mediaKey, MEDIA_URL_TTL_SECONDS, message.mediaName ?? undefined, message.mediaMime);
   return { url, expiresInSeconds: MEDIA_URL_TTL_SECONDS };
 }
 
