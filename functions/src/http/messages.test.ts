@@ -8,6 +8,8 @@ import { readDailyCounters } from "../../../shared/src/db/counters.ts";
 import { settleDeferred } from "../../../shared/src/events/index.ts";
 import { getMessage, getMessageById, ingestMessage, updateMessage } from "../../../shared/src/messages/repository.ts";
 import { DELETED_MESSAGE_PREVIEW, MessageItem } from "../../../shared/src/messages/schema.ts";
+import { mediaTypeOf } from "../../../shared/src/messages/service.ts";
+import { mediaKey, putMedia } from "../../../shared/src/storage/media.ts";
 import { getTicket } from "../../../shared/src/tickets/service.ts";
 import type { TicketItem } from "../../../shared/src/tickets/schema.ts";
 import { makeContact, makeQueue, makeTicket, makeWhatsapp, setSetting } from "../../../shared/src/tickets/fixtures.testkit.ts";
@@ -209,6 +211,38 @@ describe("POST /api/messages/{ticketId}", () => {
     expect(list.body.messages[0].mediaUrl).toMatch(/^http/);
     expect((await api("GET", `/api/media/${res.body[0].id}`, { token: other.admin.token })).status).toBe(404);
     expect((await api("GET", `/api/media/${res.body[0].id}`, { token: outsider.token })).status).toBe(403);
+  });
+
+  it("serves a customer's html or svg file as a download that never opens as a page; images, audio and video open inline", async () => {
+    const ticket = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: agent.id });
+    const files = [
+      { id: "HTMLBOLETO1", name: "boleto.html", mime: "text/html", data: "<html><body><form>Pague aqui</form></body></html>" },
+      { id: "SVGLOGO1", name: "logo.svg", mime: "image/svg+xml", data: '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>' },
+      { id: "XMLNOTA1", name: "nota.xml", mime: "application/xml", data: "<nota/>" },
+      { id: "FOTOPNG1", name: "foto.png", mime: "image/png", data: "png" },
+      { id: "AUDIOOGG1", name: "", mime: "audio/ogg; codecs=opus", data: "ogg" },
+    ];
+    for (const f of files) {
+      const key = mediaKey(cid, ticket.id, f.id);
+      // The object is stored with the type the customer's phone announced.
+      await putMedia(key, Buffer.from(f.data), f.mime);
+      const m = await inbound(ticket, f.id, "");
+      await updateMessage(cid, ticket.id, m.id, { mediaKey: key, mediaMime: f.mime, mediaName: f.name || null, mediaType: mediaTypeOf(f.mime) });
+    }
+    const list = (await api("GET", `/api/messages/${ticket.id}`, { token: agent.token })).body.messages as { id: string; mediaUrl: string }[];
+    const served = async (url: string) => {
+      const res = await fetch(url);
+      await res.arrayBuffer();
+      return { type: res.headers.get("content-type"), disposition: res.headers.get("content-disposition") };
+    };
+    for (const f of files.slice(0, 3)) {
+      const linked = await api("GET", `/api/media/${f.id}`, { token: agent.token });
+      for (const url of [linked.body.url, list.find((m) => m.id === f.id)!.mediaUrl]) {
+        expect(await served(url)).toEqual({ type: "application/octet-stream", disposition: `attachment; filename="${f.name}"` });
+      }
+    }
+    expect(await served(list.find((m) => m.id === "FOTOPNG1")!.mediaUrl)).toEqual({ type: "image/png", disposition: 'inline; filename="foto.png"' });
+    expect(await served(list.find((m) => m.id === "AUDIOOGG1")!.mediaUrl)).toEqual({ type: "audio/ogg", disposition: "inline" });
   });
 
   it("answers 400 for a multipart body without files", async () => {

@@ -4,6 +4,7 @@
  * `ack: 0` → `send` session command → runner acks; failures end as `ack: -1` + `sendError` and 400
  * `ERR_SENDING_WAPP_MSG`), reading a conversation (zero unread, read receipts), edit, delete, react, forward.
  */
+import { randomUUID } from "node:crypto";
 import { nowIso } from "../common.ts";
 import { getContactItem } from "../contacts/repository.ts";
 import type { ContactItem } from "../contacts/schema.ts";
@@ -24,7 +25,7 @@ import {
   type TicketActor,
 } from "../tickets/service.ts";
 import { sendSessionCommand } from "../whatsapp/commands.ts";
-import { watchOutbound } from "./delivery.ts";
+import { outboundWatch } from "./delivery.ts";
 import { getWhatsappItem } from "../whatsapp/repository.ts";
 import type { WhatsappItem } from "../whatsapp/schema.ts";
 import { getMessageById, ingestMessage, listMessages, replaceLastMessage, updateMessage } from "./repository.ts";
@@ -43,7 +44,7 @@ export async function toMessageView(companyId: number, m: MessageItem): Promise<
   let mediaUrl: string | null = null;
   if (m.mediaKey) {
     try {
-      mediaUrl = await presignMediaGet(companyId, m.mediaKey, MEDIA_URL_TTL_SECONDS, m.mediaName ?? undefined);
+      mediaUrl = await presignMediaGet(companyId, m.mediaKey, MEDIA_URL_TTL_SECONDS, m.mediaName ?? undefined, m.mediaMime);
     } catch (err) {
       log("warn", "media presign failed", { companyId, messageId: m.id, err });
     }
@@ -155,10 +156,12 @@ export async function sendOutbound(companyId: number, sender: Sender, ticket: Ti
     updatedAt: now,
   });
   const { createdAt: _c, updatedAt: _u, ...toStore } = draft;
+  const commandId = randomUUID();
   const stored = await ingestMessage(companyId, ticket, toStore, {
     lastMessage: text || input.media?.name || "",
     incrementUnread: false,
     waAliasJid: remoteJid,
+    pending: outboundWatch(companyId, ticket.id, ticket.whatsappId, id, commandId),
   });
   await dispatch({ type: "message.created", companyId, message: stored.message, ticket: stored.ticket });
 
@@ -167,8 +170,7 @@ export async function sendOutbound(companyId: number, sender: Sender, ticket: Ti
     throw new AppError("ERR_SENDING_WAPP_MSG", 400, { message: await toMessageView(companyId, failed) });
   }
   try {
-    const commandId = await sendSessionCommand({ type: "send", companyId, whatsappId: ticket.whatsappId, ticketId: ticket.id, messageId: id });
-    await watchOutbound(companyId, ticket.id, ticket.whatsappId, id, commandId);
+    await sendSessionCommand({ type: "send", companyId, whatsappId: ticket.whatsappId, ticketId: ticket.id, messageId: id }, commandId);
   } catch (err) {
     log("error", "send command enqueue failed", { companyId, ticketId: ticket.id, messageId: id, err });
     const failed = await markFailed(companyId, stored.ticket, id, "ERR_SENDING_WAPP_MSG");
@@ -483,7 +485,7 @@ export async function forwardMessage(actor: TicketActor, input: { messageId: str
 export async function mediaUrlOf(actor: TicketActor, messageId: string): Promise<{ url: string; expiresInSeconds: number }> {
   const { message } = await accessibleMessage(actor, messageId);
   if (!message.mediaKey) throw new AppError("ERR_NOT_FOUND", 404);
-  const url = await presignMediaGet(actor.companyId, message.mediaKey, MEDIA_URL_TTL_SECONDS, message.mediaName ?? undefined);
+  const url = await presignMediaGet(actor.companyId, message.mediaKey, MEDIA_URL_TTL_SECONDS, message.mediaName ?? undefined, message.mediaMime);
   return { url, expiresInSeconds: MEDIA_URL_TTL_SECONDS };
 }
 

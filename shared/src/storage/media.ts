@@ -8,6 +8,7 @@ import { randomUUID } from "node:crypto";
 import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
+import contentDisposition from "content-disposition";
 import pLimit from "p-limit";
 import { getConfig } from "../config.ts";
 import { AppError } from "../errors.ts";
@@ -209,17 +210,57 @@ export async function getMedia(key: string): Promise<Buffer> {
 }
 
 /**
- * A presigned GET URL (default 300 s) for `key`, refused with 404 unless the key is under the caller's
- * company prefix `media/<companyId>/`.
+ * The file types a media link may open as a page of its own (`inline`): images, audio and video a browser only shows
+ * or plays. Everything else (html, svg, xml, pdf, office files, unknown types) is served as a download.
  */
-export async function presignMediaGet(companyId: number, key: string, expiresInSeconds = 300, fileName?: string): Promise<string> {
+export const INLINE_MEDIA_TYPES: ReadonlySet<string> = new Set([
+  "image/jpeg",
+  "image/png",
+  "image/gif",
+  "image/webp",
+  "image/bmp",
+  "image/avif",
+  "audio/ogg",
+  "audio/mpeg",
+  "audio/mp4",
+  "audio/aac",
+  "audio/wav",
+  "audio/webm",
+  "audio/amr",
+  "video/mp4",
+  "video/webm",
+  "video/ogg",
+  "video/3gpp",
+  "video/quicktime",
+]);
+
+/**
+ * The headers a media link answers with for a file of type `mime` named `fileName`: an allowed image, audio or video
+ * type ({@link INLINE_MEDIA_TYPES}) opens `inline` as that type; anything else (a customer's `boleto.html`, an svg, an
+ * unknown type) is an `attachment` of type `application/octet-stream`, so it never renders as a page of our origin.
+ */
+export function mediaResponseHeaders(mime: string | null | undefined, fileName?: string): { contentType: string; disposition: string } {
+  const base = (mime ?? "").split(";")[0]!.trim().toLowerCase();
+  const inline = INLINE_MEDIA_TYPES.has(base);
+  const disposition = contentDisposition(fileName || undefined, { type: inline ? "inline" : "attachment" });
+  return { contentType: inline ? base : "application/octet-stream", disposition };
+}
+
+/**
+ * A presigned GET URL (default 300 s) for `key`, refused with 404 unless the key is under the caller's
+ * company prefix `media/<companyId>/`. The response's type and disposition are fixed in the signature by
+ * {@link mediaResponseHeaders} from `mime` (the message's recorded type), whatever the stored object says.
+ */
+export async function presignMediaGet(companyId: number, key: string, expiresInSeconds = 300, fileName?: string, mime?: string | null): Promise<string> {
   if (!key.startsWith(`media/${companyId}/`)) throw new AppError("ERR_NOT_FOUND", 404);
+  const headers = mediaResponseHeaders(mime, fileName);
   return getSignedUrl(
     s3Client(),
     new GetObjectCommand({
       Bucket: getConfig().MEDIA_BUCKET,
       Key: key,
-      ...(fileName ? { ResponseContentDisposition: `inline; filename="${fileName.replace(/"/g, "")}"` } : {}),
+      ResponseContentType: headers.contentType,
+      ResponseContentDisposition: headers.disposition,
     }),
     { expiresIn: expiresInSeconds },
   );
