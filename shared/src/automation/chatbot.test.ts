@@ -55,8 +55,8 @@ describe("chatbot menu texts", () => {
     expect(walkOptions(tree, null, "10")).toMatchObject({ kind: "leaf", node: { id: 5 } });
     expect(walkOptions(tree, 1, "2")).toMatchObject({ kind: "leaf", node: { id: 3 } });
     expect(walkOptions(tree, 1, "0")).toEqual({ kind: "root" });
-    expect(walkOptions(tree, 1, "#")).toEqual({ kind: "root" });
-    expect(walkOptions(tree, null, "#")).toEqual({ kind: "root" });
+    expect(walkOptions(tree, 1, "#")).toEqual({ kind: "home" });
+    expect(walkOptions(tree, null, "#")).toEqual({ kind: "home" });
     expect(walkOptions(tree, null, "0")).toEqual({ kind: "invalid", at: null });
     expect(walkOptions(tree, 1, "3")).toMatchObject({ kind: "invalid", at: { id: 1 } });
     expect(walkOptions(tree, null, "2 ")).toMatchObject({ kind: "leaf", node: { id: 4 } });
