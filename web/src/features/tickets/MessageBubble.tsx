@@ -13,6 +13,7 @@ import { useTranslation } from "react-i18next";
 import { messageActions } from "./api.ts";
 import { ackState, fileSize, parseLocation, parseVcard, timeOf } from "./format.ts";
 import { WhatsappText } from "./WhatsappText.tsx";
+import { withoutAutomaticMark } from "./whatsappText.ts";
 import type { Message } from "./types.ts";
 
 /** Quick reactions of the reaction picker (6 quick emojis plus the full list). */
@@ -255,7 +256,7 @@ export function MessageBubble(p: BubbleProps) {
             {isMedia && <MediaContent m={m} onStartConversation={p.onStartConversation} onEnlarge={p.onEnlarge} />}
             {showBody && (
               <div className="msg-body">
-                <WhatsappText text={m.body} />
+                <WhatsappText text={m.isAutomatic ? withoutAutomaticMark(m.body) : m.body} />
               </div>
             )}
           </>

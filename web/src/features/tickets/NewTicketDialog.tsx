@@ -7,6 +7,7 @@ import { can } from "@atende/shared/access/permissions";
 import { Button, SelectField, Text } from "@aws-amplify/ui-react";
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
+import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
 import { HttpError } from "../../api/client.ts";
@@ -21,6 +22,17 @@ import { queuesKeys } from "../queues/cache.ts";
 import { useCreateTicket } from "./api.ts";
 import { ContactPicker, type Contact } from "./ContactPicker.tsx";
 import type { Ticket } from "./types.ts";
+
+/**
+ * Who holds the contact's existing ticket, as the dialog says it: the agent and the queue when there are both, and
+ * in words of their own when the ticket waits with no agent or has no queue.
+ */
+export function otherTicketText(t: TFunction, other: Pick<Ticket, "user" | "queue">): string {
+  const user = other.user?.name;
+  const queue = other.queue?.name;
+  if (user) return queue ? t("tickets.newTicketDialog.otherUser", { user, queue }) : t("tickets.newTicketDialog.otherUserNoQueue", { user });
+  return queue ? t("tickets.newTicketDialog.otherWaitingInQueue", { queue }) : t("tickets.newTicketDialog.otherWaiting");
+}
 
 export function NewTicketDialog(props: { open: boolean; onClose: () => void; initialContact?: Contact | null }) {
   const { t } = useTranslation();
@@ -75,7 +87,7 @@ export function NewTicketDialog(props: { open: boolean; onClose: () => void; ini
           return;
         }
         if (other) {
-          setOtherInfo(t("tickets.newTicketDialog.otherUser", { user: other.user?.name ?? "—", queue: other.queue?.name ?? t("tickets.noQueue") }));
+          setOtherInfo(otherTicketText(t, other));
           return;
         }
       }
