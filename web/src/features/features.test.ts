@@ -77,7 +77,8 @@ describe("feature texts", () => {
 describe("company-{id}-tag frames", () => {
   const session = { token: "x.e30.y", user: { id: 7, companyId: 2, profile: "admin", super: false } } as unknown as Session;
   const ctx = (queryClient: QueryClient) => ({ queryClient, session, endSessionElsewhere: () => undefined });
-  const page = (tags: TagsPage["tags"]): InfiniteData<TagsPage> => ({ pages: [{ tags, count: tags.length, hasMore: false }], pageParams: [1] });
+  // Pages hold only the fields these checks read.
+  const page = (tags: Partial<TagsPage["tags"][number]>[]) => ({ pages: [{ tags, count: tags.length, hasMore: false }], pageParams: [1] }) as unknown as InfiniteData<TagsPage>;
   const names = (qc: QueryClient, search: string) => qc.getQueryData<InfiniteData<TagsPage>>(tagsKeys.pages(search))!.pages[0].tags.map((x) => x.name);
 
   it("adds, renames and removes tags in the loaded pages and the picker list, and skips searches a new tag does not match", () => {

@@ -6,7 +6,6 @@
  */
 import { useQuery, type QueryClient } from "@tanstack/react-query";
 import type { WhatsappView } from "@atende/shared/whatsapp/schema";
-import { apiRequest } from "../../api/client.ts";
 import { call } from "../../api/operations.ts";
 import { useCrudMutations, type CrudCalls, type EntityCache } from "../../ui/kit/crud.ts";
 
@@ -18,7 +17,7 @@ export const WARNING_STATUSES = ["qrcode", "PAIRING", "DISCONNECTED", "TIMEOUT",
 export const whatsappKeys = { all: ["whatsapps"] as const };
 
 export function useWhatsapps(enabled = true) {
-  return useQuery({ queryKey: whatsappKeys.all, queryFn: () => apiRequest<Whatsapp[]>("GET", "/whatsapp", { query: { session: 0 } }), enabled });
+  return useQuery({ queryKey: whatsappKeys.all, queryFn: () => call("GET /api/whatsapp", { query: { session: 0 } }), enabled });
 }
 
 /** Inserts or replaces a connection in the cache; drops an update older than the cached one. */

@@ -6,16 +6,11 @@
  */
 import { useInfiniteQuery, useQuery, type QueryClient } from "@tanstack/react-query";
 import type { ContactItem } from "@atende/shared/contacts/schema";
-import { call } from "../../api/operations.ts";
+import { call, type ResponseOf } from "../../api/operations.ts";
 import { isStale, pagedCache, useCrudMutations, type CrudCalls, type EntityCache } from "../../ui/kit/crud.ts";
 
 export type Contact = ContactItem;
-export interface ContactsPage {
-  contacts: Contact[];
-  count: number;
-  hasMore: boolean;
-  nextCursor?: string;
-}
+export type ContactsPage = ResponseOf<"GET /api/contacts">;
 export interface ContactForm {
   name: string;
   number: string;

@@ -6,7 +6,6 @@
  * frames (`onQueueOptionFrame`).
  */
 import { type QueryClient, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { apiRequest } from "../../api/client.ts";
 import { call } from "../../api/operations.ts";
 import { useCrudMutations, type CrudCalls } from "../../ui/kit/crud.ts";
 import { queuesCache, queuesKeys } from "./cache.ts";
@@ -35,7 +34,7 @@ const oneFile = (file: File) => {
 export function useQueueMedia() {
   const qc = useQueryClient();
   const upload = useMutation({
-    mutationFn: ({ id, file }: { id: number; file: File }) => apiRequest<Queue>("POST", `/queue/${id}/media-upload`, { body: oneFile(file) }),
+    mutationFn: ({ id, file }: { id: number; file: File }) => call("POST /api/queue/{id}/media-upload", { params: { id }, form: oneFile(file) }),
     onSuccess: (q) => queuesCache.upsert(qc, q),
   });
   const remove = useMutation({
@@ -98,7 +97,7 @@ export function useOptionMutations(queueId: number) {
   });
   const remove = useMutation({ mutationFn: (id: number) => call("DELETE /api/queue-options/{id}", { params: { id } }), onSuccess: refresh });
   const upload = useMutation({
-    mutationFn: ({ id, file }: { id: number; file: File }) => apiRequest<QueueOption>("POST", `/queue-options/${id}/media-upload`, { body: oneFile(file) }),
+    mutationFn: ({ id, file }: { id: number; file: File }) => call("POST /api/queue-options/{id}/media-upload", { params: { id }, form: oneFile(file) }),
     onSuccess: refresh,
   });
   const removeMedia = useMutation({ mutationFn: (id: number) => call("DELETE /api/queue-options/{id}/media-upload", { params: { id } }), onSuccess: refresh });

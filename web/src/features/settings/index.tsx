@@ -5,7 +5,7 @@
  */
 import { lazyPage } from "../lazy.tsx";
 import { ADMIN_ONLY, onePage, type Feature } from "../types.ts";
-import { settingsKeys, upsertSetting } from "./api.ts";
+import { type Setting, settingsKeys, upsertSetting } from "./api.ts";
 import { settingsMenuTexts, settingsTexts } from "./i18n.ts";
 import "./settings.css";
 
@@ -22,7 +22,7 @@ export const settingsFeature: Feature = {
       const s = obj(d.setting);
       const key = typeof s.key === "string" ? s.key : typeof d.key === "string" ? d.key : undefined;
       const value = s.value ?? d.value;
-      if (key && typeof value === "string") upsertSetting(queryClient, { key, value });
+      if (key && typeof value === "string") upsertSetting(queryClient, { key: key as Setting["key"], value });
       else void queryClient.invalidateQueries({ queryKey: settingsKeys.all });
     },
   },

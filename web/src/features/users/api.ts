@@ -11,7 +11,7 @@ import { useCrudMutations, useNumberedPages, type CrudCalls } from "../../ui/kit
 import { usersCache, usersKeys } from "./cache.ts";
 import type { User, UserForm } from "./types.ts";
 
-export const useUsersPages = (search: string) => useNumberedPages(usersCache, "/users", search, (_path, query) => call("GET /api/users", { query }));
+export const useUsersPages = (search: string) => useNumberedPages(usersCache, search, (query) => call("GET /api/users", { query }));
 
 export function useUserList() {
   return useQuery({ queryKey: usersKeys.list(), queryFn: () => call("GET /api/users/list") });

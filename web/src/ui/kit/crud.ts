@@ -164,13 +164,13 @@ export function useCrudMutations<T extends Identified, F>(calls: CrudCalls<T, F>
 }
 
 /**
- * The pages of a list searched with `searchParam` and paged with `pageNumber` (1, 2, ...) at `path`, under the cache's
- * key for `search` (a new term is a new key, so it starts again at page 1).
+ * The pages of a list searched with `searchParam` and paged with `pageNumber` (1, 2, ...) by `get` (the feature's
+ * contract call), under the cache's key for `search` (a new term is a new key, so it starts again at page 1).
  */
-export function useNumberedPages<P extends { hasMore: boolean }>(cache: PagedCache<Identified>, path: string, search: string, get: (path: string, query: Record<string, string | number>) => Promise<P>) {
+export function useNumberedPages<P extends { hasMore: boolean }>(cache: PagedCache<Identified>, search: string, get: (query: { searchParam: string; pageNumber: number }) => Promise<P>) {
   return useInfiniteQuery({
     queryKey: cache.keys.pages(search),
-    queryFn: ({ pageParam }) => get(path, { searchParam: search, pageNumber: pageParam }),
+    queryFn: ({ pageParam }) => get({ searchParam: search, pageNumber: pageParam }),
     initialPageParam: 1,
     getNextPageParam: (last: P, all: P[]) => (last?.hasMore ? all.length + 1 : undefined),
   });
