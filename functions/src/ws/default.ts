@@ -16,6 +16,7 @@
  * route, and `@middy/ws-router` is not in the package registry this project installs from).
  */
 import { ZodError, z } from "zod";
+import { zId } from "@atende/shared/common";
 import { log } from "@atende/shared/log";
 import { getSocket, getSocketMember, updateRooms } from "@atende/shared/realtime/connections";
 import { sendToConnection, type SocketMember } from "@atende/shared/realtime/publish";
@@ -26,7 +27,7 @@ import { canSeeInCompany } from "@atende/shared/access/visibility";
 import { setUserOnline } from "@atende/shared/users/service";
 import type { WsEvent, WsResult } from "./event.ts";
 
-const id = z.coerce.number().int().positive();
+const id = zId;
 
 /** The frames a client may send (zod-parsed at the edge). */
 export const ClientFrame = z.discriminatedUnion("action", [

@@ -11,9 +11,9 @@ import { counterFacts, outboxPut } from "../events/outbox.ts";
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { nowIso } from "../common.ts";
 import { ddb, tableName } from "../db/client.ts";
-import { decodeCursor, encodeCursor } from "../db/cursor.ts";
+import { decodeCursor, encodeCursor, startKeyOf } from "../db/cursor.ts";
 import { cancellationReasons, withConflictRetry } from "../db/errors.ts";
-import { belongsToCompany, keys, shardOfName } from "../db/keys.ts";
+import { keys, shardOfName } from "../db/keys.ts";
 import { queryPages } from "../db/query.ts";
 import { AppError } from "../errors.ts";
 import { atRev, bumpRev } from "../tickets/revision.ts";
@@ -244,8 +244,7 @@ export async function listMessages(
   opts: { limit?: number; cursor?: string } = {},
 ): Promise<{ messages: MessageItem[]; nextCursor?: string }> {
   const pk = keys.ticketPartition(companyId, ticketId);
-  const start = decodeCursor<Record<string, unknown>>(opts.cursor);
-  if (start && !belongsToCompany(start, companyId, { equal: { PK: pk } })) throw new AppError("ERR_INVALID_CURSOR", 400);
+  const start = startKeyOf(decodeCursor<Record<string, unknown>>(opts.cursor), companyId, { pk });
   const out = await ddb().send(
     new QueryCommand({
       TableName: tableName(),

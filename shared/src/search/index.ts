@@ -50,9 +50,9 @@
 import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { batchGetRaw } from "../db/batch.ts";
 import { ddb, tableName } from "../db/client.ts";
-import { decodeCursor, encodeCursor } from "../db/cursor.ts";
+import { decodeCursor, encodeCursor, startKeyOf } from "../db/cursor.ts";
 import { pagesFrom, queryPagesFrom } from "../db/query.ts";
-import { belongsToCompany, keys } from "../db/keys.ts";
+import { keys } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
 import { batchGetContacts, queryContactsByName, queryContactsByNumber } from "../contacts/repository.ts";
 import type { ContactItem } from "../contacts/schema.ts";
@@ -111,18 +111,12 @@ function contactKey(plan: Plan, companyId: number, c: ContactItem, gramKey?: Key
 
 /** Rejects a contact-side cursor key that is not in the plan's partition of this company. */
 function checkContactKey(plan: Plan, companyId: number, k: unknown): Key | undefined {
-  if (k === undefined) return undefined;
-  if (!k || typeof k !== "object") throw new AppError("ERR_INVALID_CURSOR", 400);
-  const key = k as Key;
-  const ok =
-    plan.kind === "gram"
-      ? belongsToCompany(key, companyId, { equal: { PK: keys.searchGramPK(companyId, plan.gram) } }) && typeof key.SK === "string"
-      : belongsToCompany(key, companyId, {
-          equal: { [plan.kind === "name" ? "GSI1PK" : "GSI2PK"]: keys.contactsIndexPK(companyId) },
-          pkPrefix: keys.contactPartitionPrefix(companyId),
-        });
-  if (!ok) throw new AppError("ERR_INVALID_CURSOR", 400);
-  return key;
+  if (plan.kind === "gram") return startKeyOf(k, companyId, { pk: keys.searchGramPK(companyId, plan.gram) });
+  return startKeyOf(k, companyId, {
+    pk: keys.contactsIndexPK(companyId),
+    index: plan.kind === "name" ? "GSI1" : "GSI2",
+    pkPrefix: keys.contactPartitionPrefix(companyId),
+  });
 }
 
 /** A listed contact: its id, its cursor key and (when asked for, or free) the contact. */
@@ -208,7 +202,7 @@ export const search: Search = {
       // against every token on the item itself, then the candidate tickets in one BatchGet. Two requests per round,
       // however many contacts match.
       const pk = keys.searchTicketGramPK(companyId, plan.gram);
-      let start = cursorIn(raw.k, pk);
+      let start = startKeyOf(raw.k, companyId, { pk });
       let spent = false;
       // A first round sized to the page; later rounds (many candidates refused) read more at once.
       const pages = queryPagesFrom(newestFirst(pk), start, () => {
@@ -266,7 +260,7 @@ export const search: Search = {
 
     if (!word) return { tickets: out };
     const pk = keys.searchWordPK(companyId, word);
-    let start = raw.p === "m" ? cursorIn(raw.k, pk) : undefined;
+    let start = raw.p === "m" ? startKeyOf(raw.k, companyId, { pk }) : undefined;
     const others = toks.filter((t) => t.text !== word);
     let spent = false;
     const pages = queryPagesFrom(newestFirst(pk), start, () => {
@@ -311,13 +305,6 @@ export const search: Search = {
 /** A ticket of `queryTicketIndex` as a plain ticket (its index position is not enumerable: nothing to strip). */
 const stripTicket = (t: TicketItem): TicketItem => t;
 
-/** A search cursor's start key, which must lie in partition `pk` (else `ERR_INVALID_CURSOR`, 400); undefined when absent. */
-function cursorIn(k: unknown, pk: string): Key | undefined {
-  if (k === undefined) return undefined;
-  const key = k as { PK?: unknown; SK?: unknown } | null;
-  if (!key || typeof key !== "object" || key.PK !== pk || typeof key.SK !== "string") throw new AppError("ERR_INVALID_CURSOR", 400);
-  return { PK: key.PK, SK: key.SK };
-}
 
 /** The Query of index partition `pk`, newest first (paged by {@link queryPagesFrom}). */
 function newestFirst(pk: string) {
