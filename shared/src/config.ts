@@ -33,6 +33,14 @@ const ConfigSchema = z.object({
   SESSION_COMMANDS_QUEUE_URL_PREFIX: z.string().optional(),
   /** Number of session shards (docs/architecture.md#7-the-session-runner-session-runner). */
   SESSION_SHARDS: z.coerce.number().int().min(1).max(64).default(16),
+  /**
+   * Shards of every due index (outbox, outbound pending, timers) new items are written to; unset = each index's
+   * default (`db/keys.ts` `DUE_INDEX_SHARDS`). Raise it when the platform's due writes near the ceiling
+   * (docs/architecture.md §3 "Due indexes and their ceiling").
+   */
+  DUE_SHARDS: z.coerce.number().int().min(1).max(256).optional(),
+  /** The largest shard count ever used before `DUE_SHARDS` (only needed after lowering it): readers keep reading that many. */
+  DUE_SHARDS_PREVIOUS: z.coerce.number().int().min(1).max(256).optional(),
   /** Most session shards one runner task holds (tasks share the shards fairly); unset = every shard. */
   RUNNER_MAX_SHARDS: z.coerce.number().int().min(1).max(64).optional(),
   /** File the runner touches on every lease tick; the container health check reads its age. */
