@@ -206,6 +206,8 @@ function requireDigits(number: string): string {
  */
 export async function createContact(companyId: number, input: ContactInput): Promise<ContactItem> {
   const digits = requireDigits(input.number);
+  // Checked before the id counter (a refused contact takes no id); the phone marker still settles a race.
+  if (await findContactIdByNumber(companyId, digits)) throw new AppError("ERR_DUPLICATED_CONTACT");
   const now = nowIso();
   const contact = ContactItem.parse({
     id: await nextId(companyId, "contact"),

@@ -25,6 +25,7 @@ import { SILENT_FOR_GOOD } from "../automation/chatbot.ts";
 import {
   createTicketItem,
   deleteTicketItems,
+  getActiveTicketId,
   getTicketItem,
   queryTicketIndex,
   writeTicketTransition,
@@ -92,6 +93,9 @@ export async function createTicketByUser(actor: TicketActor & { whatsappId?: num
   const status = body.status === "pending" ? "pending" : "open";
   const userId = status === "open" ? (body.userId ?? actor.userId) : null;
   if (userId != null && userId !== actor.userId) await requireUser(cid, userId);
+  // The contact's open or pending ticket on that connection refuses the new one before it takes an id.
+  const held = await getActiveTicketId(cid, whatsappId, contact.id);
+  if (held) throw await otherOpenTicket(actor, held);
   const now = nowIso();
   const ticket = TicketItem.parse({
     id: await nextId(cid, "ticket"),

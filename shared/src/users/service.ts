@@ -18,7 +18,7 @@ import { AppError } from "../errors.ts";
 import { listQueues } from "../queues/repository.ts";
 import type { QueueItem } from "../queues/schema.ts";
 import { dispatch } from "../events/index.ts";
-import { bumpTokenVersion, deleteUserItems, getUser, getWhatsappRef, listUsers, patchUser, putNewUser, updateUserFields, type UserChanges } from "./repository.ts";
+import { bumpTokenVersion, deleteUserItems, getEmailOwner, getUser, getWhatsappRef, listUsers, patchUser, putNewUser, updateUserFields, type UserChanges } from "./repository.ts";
 import type { CreateUserBody, PublicUser, UpdateUserBody, UserItem } from "./schema.ts";
 
 /** bcrypt cost factor for stored password hashes. */
@@ -141,6 +141,8 @@ export async function createUser(auth: AuthContext, body: CreateUserBody): Promi
   if (!isAdminCaller(auth)) throw new AppError("ERR_NO_PERMISSION", 403);
   const queueIds = uniq(body.queueIds);
   await checkReferences(auth.companyId, queueIds, body.whatsappId);
+  // Checked before the id counter (a refused user takes no id); the email marker still settles a race.
+  if (await getEmailOwner(body.email)) throw new AppError("ERR_EMAIL_ALREADY_EXISTS");
   const now = new Date().toISOString();
   const item: UserItem = {
     id: await nextId(auth.companyId, "user"),

@@ -7,7 +7,7 @@ import { crudRealtime } from "../../ui/kit/crud.ts";
 import { lazyPage } from "../lazy.tsx";
 import type { Feature } from "../types.ts";
 import { tagsCache } from "./api.ts";
-import { tagsMenuTexts, tagsTexts } from "./i18n.ts";
+import { tagsErrorTexts, tagsMenuTexts, tagsTexts } from "./i18n.ts";
 import { tagOnTickets } from "./ticketCache.ts";
 
 const tagFrame = crudRealtime("tag", tagsCache);
@@ -17,7 +17,7 @@ export const tagsFeature: Feature = {
   id: "tags",
   routes: [{ path: "/tags", element: <TagsPage /> }],
   menu: { path: "/tags", labelKey: "menu.tags", group: "attendance", order: 70 },
-  texts: { tags: tagsTexts, menu: tagsMenuTexts },
+  texts: { tags: tagsTexts, menu: tagsMenuTexts, errors: tagsErrorTexts },
   realtime: {
     tag: (data, ctx) => {
       tagFrame(data, ctx);
