@@ -1,5 +1,5 @@
 /**
- * The typed API client (issue 7 §3): a call names a manifest operation — `call("GET /api/users/{id}", {params: {id}})`
+ * The typed API client (docs/architecture.md#6-http-contracts-manifest-pipeline): a call names a manifest operation — `call("GET /api/users/{id}", {params: {id}})`
  * — and gets its answer typed from the operation's response schema (`shared/src/<feature>/contract.ts`, listed in
  * `functions/src/http/routes.ts`). Path params, query keys and the body are typed from the same contract. Only
  * TYPES are imported from the manifest: nothing of the server (and no zod) is bundled into the web.

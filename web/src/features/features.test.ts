@@ -1,5 +1,5 @@
 /**
- * The feature declarations (issue 7 §6, issue 10 §3): who may open which page, every feature's texts complete in the
+ * The feature declarations: who may open which page, every feature's texts complete in the
  * three languages, and the realtime frames a feature declares reaching its cache (tags as the example).
  */
 import { can, PERMISSIONS, PROFILES, type Permission } from "@atende/shared/access/permissions";
@@ -67,7 +67,7 @@ describe("feature texts", () => {
       }
   });
 
-  it("uses the spec's tag texts verbatim", async () => {
+  it("uses the product's fixed tag texts verbatim", async () => {
     const { tagsTexts } = await import("./tags/i18n.ts");
     expect(tagsTexts.pt.validation).toEqual({ required: "Obrigatório", tooShort: "Mensagem muito curta" });
     expect([tagsTexts.pt.added, tagsTexts.pt.removed]).toEqual(["Ticket Tag Adicionado com Sucesso!", "Ticket Tag Removido!"]);

@@ -1,5 +1,5 @@
 /**
- * Contacts data (attendance.md §2 Contacts page, §7 `/contacts` calls): `useContactPages(search)` (GET /api/contacts,
+ * Contacts data (the Contacts page's `/contacts` calls): `useContactPages(search)` (GET /api/contacts,
  * cursor pages `{contacts, count, hasMore, nextCursor}`), `useContact(id)` (GET /api/contacts/{id}), and
  * `useContactMutations()` (POST / PUT / DELETE through the kit). `contactsCache` keeps every loaded page and single
  * contact current for mutations and `company-{id}-contact` events.

@@ -1,5 +1,5 @@
 /**
- * Queues data hooks (administration.md §3 Queue, §7 "Queues and options"): `useQueues()` (GET /api/queue → array),
+ * Queues data hooks (docs/product/queues.md): `useQueues()` (GET /api/queue → array),
  * `queueCalls` (POST /api/queue, PUT /api/queue/{id}, DELETE /api/queue/{id}) run by `useQueueMutations()`, the queue's
  * media (`POST/DELETE /api/queue/{id}/media-upload`), and the option tree of a queue (`useQueueOptions`,
  * `useOptionMutations`: GET/POST/PUT/DELETE /api/queue-options, option media) kept live by `company-{id}-queueOption`

@@ -1,5 +1,5 @@
 /**
- * Company settings (administration.md §2 Settings; issue 9 §6): the /settings page for admins (menu entry, texts) and
+ * Company settings (docs/product/settings.md): the /settings page for admins (menu entry, texts) and
  * the `company-{id}-settings` handler that keeps the cached settings current for every open tab (viewclosed,
  * viewgroups, scheduleType, ...); a changed key is applied in place, anything else refetches.
  */

@@ -1,5 +1,5 @@
 /**
- * Tags data (administration.md §2 Tags, §3 Tag, §7 "Tags and kanban"; attendance.md §7 `/tags/list`, `/tags/sync`):
+ * Tags data (docs/product/tags.md; `/tags/list`, `/tags/sync` included):
  * - `useTagPages(search)`: GET /api/tags?searchParam&pageNumber → pages of `{tags, count, hasMore}`;
  * - `useTagList()`: GET /api/tags/list → every tag of the company (pickers, filters);
  * - `tagCalls` (POST /api/tags, PUT /api/tags/{id}, DELETE /api/tags/{id}) run by `useTagMutations()`;

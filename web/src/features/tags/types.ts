@@ -2,7 +2,7 @@
 import type { BodyOf, ResponseOf } from "../../api/operations.ts";
 import type { Ticket } from "../tickets/types.ts";
 
-/** A tag (administration.md §3 Tag): `kanban` is 1 when the tag is a lane of the kanban board. */
+/** A tag: `kanban` is 1 when the tag is a lane of the kanban board. */
 export type Tag = ResponseOf<"GET /api/tags/{id}">;
 /** `GET /api/tags` answer. */
 export type TagsPage = ResponseOf<"GET /api/tags">;

@@ -1,6 +1,6 @@
 /**
- * Contact side drawer (attendance.md §2 Dialogs, §5): name, number (tel link), email (mailto link), extra info, edit
- * form, then the features' sections (the `contactDrawer` slot: the ticket's notes, `NotesSection.tsx`).
+ * Contact side drawer: name, number (tel link), email (mailto link), extra info, edit form, then the features'
+ * sections (the `contactDrawer` slot: the ticket's notes, `NotesSection.tsx`, docs/product/tickets.md#notes).
  */
 import { X } from "lucide-react";
 import { useEffect, useRef, useState } from "react";

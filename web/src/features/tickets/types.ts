@@ -1,5 +1,5 @@
 /**
- * Shapes the tickets screen reads from the API (attendance.md §3 Ticket, Message, Ticket note). They are the backend's
+ * Shapes the tickets screen reads from the API (ticket, message, ticket note). They are the backend's
  * own view types (`shared/src/{tickets,messages,notes}/schema.ts`), imported as types only.
  */
 import type { ResponseOf } from "../../api/operations.ts";

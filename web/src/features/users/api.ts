@@ -1,5 +1,5 @@
 /**
- * Users data hooks (attendance.md §2 Users page, §7 `/users` calls) on react-query:
+ * Users data hooks (the Users page's `/users` calls) on react-query:
  * - `useUsersPages(search)`: GET /api/users?searchParam&pageNumber → pages of `{users, count, hasMore}` (20 per page).
  * - `useUserList()`: GET /api/users/list (every user of the company, for pickers).
  * - `userCalls`: POST /api/users, PUT /api/users/{id}, DELETE /api/users/{id}; `useUserMutations()` runs them through

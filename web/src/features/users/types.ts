@@ -1,7 +1,7 @@
 /** Users as the contract describes them (`shared/src/users/contract.ts`): the record, a page, the form body. */
 import type { BodyOf, ResponseOf } from "../../api/operations.ts";
 
-/** A user as the API returns it (attendance.md §3 User). */
+/** A user as the API returns it. */
 export type User = ResponseOf<"GET /api/users/{id}">;
 /** `GET /api/users` answer. */
 export type UsersPage = ResponseOf<"GET /api/users">;
