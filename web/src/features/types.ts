@@ -69,14 +69,14 @@ export interface Feature {
 }
 
 /**
- * The places of the screens a feature plugs into without editing the component that hosts them (issue 11 §2). Each
+ * The places of the screens a feature plugs into without editing the component that hosts them. Each
  * host renders every feature's items of its slot in `order` (lower first), after `access` (omitted: everyone).
  * The side menu's badge is `menu.Badge`.
  */
 export interface FeatureSlots {
   /** Buttons of the conversation's composer, beside the emoji and attach buttons. */
   composerActions?: SlotItem<{ composer: ComposerApi }>[];
-  /** Suggestions offered while the composer's text starts with "/" (attendance.md §2 Conversation view). */
+  /** Suggestions offered while the composer's text starts with "/" (quick messages, for one). */
   composerShortcuts?: ShortcutProvider[];
   /** Items of the conversation header, between the contact and the ticket's actions. */
   conversationHeader?: SlotItem<{ ticket: TicketView }>[];

@@ -1,6 +1,5 @@
 /**
- * The composer's "/" suggestions (attendance.md §2 Conversation view: offered when the typed text starts with a
- * slash): every feature's `composerShortcuts` provider is asked for the text after "/", their suggestions form one
+ * The composer's "/" suggestions (offered while the typed text starts with a slash): every feature's `composerShortcuts` provider is asked for the text after "/", their suggestions form one
  * list above the box, moved through with the arrows, chosen with Enter or a click, closed with Escape. The text box
  * stays the focus (a combobox with `aria-activedescendant`), so typing goes on narrowing the list.
  */
@@ -10,8 +9,9 @@ import { useSlot } from "../slots.ts";
 import type { ComposerApi, ShortcutProvider, ShortcutSuggestion } from "../types.ts";
 import type { Ticket } from "./types.ts";
 
+/** Same suggestions shown (a provider's `choose` may be a new function on each render; the shown list decides). */
 const sameList = (a: ShortcutSuggestion[] | undefined, b: ShortcutSuggestion[]) =>
-  !!a && a.length === b.length && a.every((x, i) => x.key === b[i].key && x.label === b[i].label && x.detail === b[i].detail && x.choose === b[i].choose);
+  !!a && a.length === b.length && a.every((x, i) => x.key === b[i].key && x.label === b[i].label && x.detail === b[i].detail);
 
 /** Asks one provider (its `useSuggestions` is a hook, so each provider is a component of its own). */
 function Source({ provider, query, ticket, active, onResult }: { provider: ShortcutProvider; query: string; ticket: Ticket; active: boolean; onResult: (id: string, xs: ShortcutSuggestion[]) => void }) {

@@ -1,5 +1,5 @@
 /**
- * The ticket's notes in the contact drawer (attendance.md §4 Ticket notes), the tickets feature's `contactDrawer`
+ * The ticket's notes in the contact drawer (docs/product/tickets.md#notes), the tickets feature's `contactDrawer`
  * section: add with at least 2 characters, delete (the author, or whoever holds `notes:deleteAny`); toasts
  * 'Observação adicionada com sucesso!' and 'Observação excluída com sucesso!'.
  */
