@@ -230,7 +230,7 @@ function ConversationView({ ticket }: { ticket: Ticket }) {
             </Button>
           </div>
         ) : (
-          <Composer ticketId={ticket.id} enabled={canAct} replyTo={replyTo} onCancelReply={() => setReplyTo(null)} />
+          <Composer ticket={ticket} enabled={canAct} replyTo={replyTo} onCancelReply={() => setReplyTo(null)} />
         )}
       </div>
       {drawer && <ContactDrawer ticket={ticket} onClose={closeDrawer} />}

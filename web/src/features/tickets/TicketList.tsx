@@ -22,7 +22,7 @@ import { useToast } from "../../ui/Toast.tsx";
 import { useSetting } from "../settings/api.ts";
 import { useUserList } from "../users/api.ts";
 import { TagChip } from "../tags/TagChip.tsx";
-import { TagFilter } from "../tags/TicketTags.tsx";
+import { useSlot } from "../slots.ts";
 import { useCloseAll, useTicketPages, useUpdateTicket } from "./api.ts";
 import { Avatar } from "./ContactDrawer.tsx";
 import { ticketAge, useNow } from "./format.ts";
@@ -54,7 +54,11 @@ export function TicketList({ selectedUuid }: { selectedUuid?: string }) {
   const [showAll, setShowAll] = useState(() => mayShowAll && localStorage.getItem("tickets.showAll") === "true");
   const [search, setSearch] = useState("");
   const [userFilter, setUserFilter] = useState("");
-  const [tagFilter, setTagFilter] = useState<number[]>([]);
+  // The features' filters of the search tab (`ticketListFilters` slot, e.g. tags), by filter id.
+  const filters = useSlot("ticketListFilters");
+  const [filterValues, setFilterValues] = useState<Record<string, unknown>>({});
+  const filterValue = (f: (typeof filters)[number]) => (f.id in filterValues ? filterValues[f.id] : f.initial) as never;
+  const filterQuery = filters.map((f) => f.query(filterValue(f)));
   const [newOpen, setNewOpen] = useState(false);
   const [closeAllOpen, setCloseAllOpen] = useState(false);
   const closeAll = useCloseAll();
@@ -80,14 +84,14 @@ export function TicketList({ selectedUuid }: { selectedUuid?: string }) {
   const searchParams: TicketListParams = {
     searchParam: term.length >= 3 ? term : undefined,
     users: userFilter ? [Number(userFilter)] : undefined,
-    tags: tagFilter.length ? [...tagFilter].sort((a, b) => a - b) : undefined,
+    tags: filterQuery.flatMap((q) => q.tags ?? []).length ? filterQuery.flatMap((q) => q.tags ?? []) : undefined,
     showAll: seeAll ? true : undefined,
   };
   const inSubTabs = tab === "open" || tab === "group";
   const openQ = useTicketPages(openParams, inSubTabs);
   const pendingQ = useTicketPages(pendingParams, inSubTabs);
   const closedQ = useTicketPages(closedParams, tab === "closed");
-  const searchOk = term.length >= 3 || !!userFilter || tagFilter.length > 0;
+  const searchOk = term.length >= 3 || !!userFilter || filters.some((f) => f.active(filterValue(f)));
   const searchQ = useTicketPages(searchParams, tab === "search" && searchOk);
   const current = tab === "closed" ? closedQ : tab === "search" ? searchQ : sub === "open" ? openQ : pendingQ;
 
@@ -138,7 +142,9 @@ export function TicketList({ selectedUuid }: { selectedUuid?: string }) {
               aria-label={t("tickets.searchPlaceholder")}
               data-testid="ticket-search"
             />
-            <TagFilter value={tagFilter} onChange={setTagFilter} />
+            {filters.map((f) => (
+              <f.Component key={f.id} value={filterValue(f)} onChange={(v) => setFilterValues((o) => ({ ...o, [f.id]: v }))} />
+            ))}
             {seeAll && (
               <select className="text-input" value={userFilter} onChange={(e) => setUserFilter(e.target.value)} aria-label={t("tickets.userFilter")}>
                 <option value="">{t("tickets.allUsers")}</option>

@@ -115,6 +115,7 @@ export const ticketsTexts = defineTexts({
     uploading: ["Enviando… {{pct}}%", "Sending… {{pct}}%", "Enviando… {{pct}}%"],
     removeFile: ["Remover", "Remove", "Quitar"],
     cancelReply: ["Cancelar resposta", "Cancel reply", "Cancelar respuesta"],
+    shortcuts: ["Respostas rápidas", "Quick replies", "Respuestas rápidas"],
   },
   newTicketDialog: {
     title: ["Novo atendimento", "New ticket", "Nueva atención"],
