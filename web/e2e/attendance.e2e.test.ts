@@ -1,5 +1,5 @@
 /**
- * Browser proof of issue 4 §8 (playwright-core + Debian chromium against the whole local stack in-process, with the
+ * Browser proof of the attendance loop (playwright-core + Debian chromium against the whole local stack in-process, with the
  * session runner on the simulated WhatsApp network):
  * - the whole loop: the admin creates a connection, watches the QR dialog, scans it from the sandbox phone page in a
  *   second tab (focus is not left on the 'Desconectar' that replaced the QR button; the disconnect confirmation says a

@@ -1,5 +1,5 @@
 /**
- * Tags in DynamoDB (DESIGN.md §6). Every key comes from `db/keys.ts`:
+ * Tags in DynamoDB (docs/architecture.md#3-the-table). Every key comes from `db/keys.ts`:
  * - tag item `C#<cid>` / `TAG#<id>` (a small, bounded collection in the company partition) and its name marker
  *   `C#<cid>` / `TNAME#<name>` (lower case, holds `tagId`), written in the same transaction as the tag so two tags of
  *   a company never share a name;

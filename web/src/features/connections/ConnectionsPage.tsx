@@ -1,5 +1,5 @@
 /**
- * /connections (attendance.md §2 Connections page, §4 Connection status; admin) on the kit's CRUD list page: table of name, number, status,
+ * /connections (docs/product/connections.md; admin) on the kit's CRUD list page: table of name, number, status,
  * session actions, last update (dd/MM/yy HH:mm), default flag and actions; add/edit dialog; QR dialog; restart all;
  * per status: qrcode → QR code, DISCONNECTED → try again + new QR, CONNECTED/PAIRING/TIMEOUT → disconnect,
  * OPENING → a disabled "connecting" button. Delete after 'Deseja realmente excluir este registro?'. Live through the

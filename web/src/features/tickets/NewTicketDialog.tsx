@@ -1,5 +1,5 @@
 /**
- * New ticket dialog (attendance.md §2 Dialogs, §5): contact search with create-new, queue select (required for
+ * New ticket dialog: contact search with create-new, queue select (required for
  * non-admins: 'Selecione uma fila'; an admin in no queue is offered the company's queues), connection select; the button stays disabled until a contact is chosen.
  * `ERR_OTHER_OPEN_TICKET`: the current user's own ticket → close and open it; another user's → say who and where.
  */
@@ -42,7 +42,7 @@ export function NewTicketDialog(props: { open: boolean; onClose: () => void; ini
   const admin = can(user, "tickets:seeAll");
   const wa = useWhatsapps(props.open);
   const create = useCreateTicket();
-  // An admin outside every queue may still open a ticket in any of the company's queues (issue 10 §4).
+  // An admin outside every queue may still open a ticket in any of the company's queues.
   const ownQueues = user.queues ?? [];
   const companyQueues = useQuery({ queryKey: queuesKeys.all, queryFn: () => call("GET /api/queue"), enabled: props.open && admin && !ownQueues.length });
   const queues = ownQueues.length ? ownQueues : admin ? (companyQueues.data ?? []) : [];

@@ -1,6 +1,6 @@
 /**
  * Texts of the tickets screen (`tickets.*`) in pt, en and es, registered with `i18n.addResourceBundle` so they live
- * beside the feature (the shell owns `web/src/i18n/*`). Spec texts are verbatim: 'Acesso não permitido',
+ * beside the feature (the shell owns `web/src/i18n/*`). The product's fixed texts are verbatim: 'Acesso não permitido',
  * 'Selecione uma fila', 'Observação adicionada com sucesso!', 'Observação excluída com sucesso!'.
  */
 import { defineTexts, registerTexts } from "../../i18n/index.ts";
@@ -115,6 +115,7 @@ export const ticketsTexts = defineTexts({
     uploading: ["Enviando… {{pct}}%", "Sending… {{pct}}%", "Enviando… {{pct}}%"],
     removeFile: ["Remover", "Remove", "Quitar"],
     cancelReply: ["Cancelar resposta", "Cancel reply", "Cancelar respuesta"],
+    shortcuts: ["Respostas rápidas", "Quick replies", "Respuestas rápidas"],
   },
   newTicketDialog: {
     title: ["Novo atendimento", "New ticket", "Nueva atención"],
