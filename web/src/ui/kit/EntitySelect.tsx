@@ -1,6 +1,7 @@
 /**
  * The kit's one select of a record (a queue, a user, a connection, a tag...): a downshift combobox whose text box
- * filters the choices as one types (accent- and case-insensitive), opened by a click, ArrowDown or the toggle button;
+ * filters the choices as one types (accent- and case-insensitive), opened by a click, typing, ArrowDown or the toggle
+ * button (not by focus alone, so a dialog's first field does not cover the next);
  * the arrows move, Enter or a click chooses, Escape closes. An optional "none" choice (`noneLabel`, e.g. 'Sem usuário')
  * stands for null. A colour dot shows each record's `color` when it has one.
  */
@@ -100,12 +101,14 @@ export function EntitySelect(p: EntitySelectProps) {
           aria-required={p.isRequired}
           {...cb.getInputProps({
             "aria-describedby": [errorId, hintId].filter(Boolean).join(" ") || undefined,
-            onFocus: () => {
-              if (!cb.isOpen) cb.openMenu();
-            },
             onKeyDown: (e) => {
               // Enter on a highlighted choice chooses it; it must not submit the dialog's form.
               if (e.key === "Enter" && cb.isOpen && cb.highlightedIndex >= 0) e.preventDefault();
+              // Escape with the list open closes the list only, not the dialog around it.
+              if (e.key === "Escape" && cb.isOpen) {
+                e.preventDefault();
+                e.stopPropagation();
+              }
             },
           })}
         />
