@@ -153,6 +153,7 @@ describe("tags in the browser", () => {
     await page.getByText("Digite pelo menos 3 caracteres.").waitFor();
 
     // The user filter: only the agent's ticket, then only the admin's.
+    await tagFilter.locator("summary").click(); // the tag panel closes before the user filter opens
     const userFilter = page.getByRole("combobox", { name: "Filtrar por usuário" });
     await userFilter.click();
     await page.getByRole("option", { name: "Beatriz Agente" }).click();
