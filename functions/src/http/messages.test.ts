@@ -521,7 +521,7 @@ describe("GET /api/messages/{ticketId}/earlier: the contact's earlier conversati
 });
 
 describe("forward to a ticket the caller may not see", () => {
-  it("refuses (403) and sends nothing when the contact's open ticket is in another queue, held by someone else", async () => {
+  it("refuses (409, saying who holds it and in which queue) and sends nothing when the contact's open ticket is in another queue", async () => {
     const q2 = (await makeQueue(cid)).id;
     const holder = await makeUser(cid, { queueIds: [q2] });
     const target = await makeContact(cid, "Fila alheia");
@@ -529,8 +529,11 @@ describe("forward to a ticket the caller may not see", () => {
     const ticket = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: agent.id });
     const theirs = await inbound(ticket, `IN-fwd-hidden-${ticket.id}`, "não repassar");
     const res = await api("POST", "/api/message/forward", { token: agent.token, body: { messageId: theirs.id, contactId: target.id } });
-    expect(res.status).toBe(403);
-    expect(res.body).toEqual({ error: "ERR_NO_PERMISSION" });
+    expect(res.status).toBe(409);
+    expect(res.body.error).toBe("ERR_OTHER_OPEN_TICKET");
+    expect(res.body.ticket).toMatchObject({ id: hidden.id, userId: holder.id, queueId: q2, user: { id: holder.id }, queue: { id: q2 } });
+    // Nothing of a ticket the agent may not open: no uuid, contact or messages.
+    expect(Object.keys(res.body.ticket).sort()).toEqual(["id", "queue", "queueId", "status", "user", "userId", "whatsappId"]);
     expect(await drain()).toEqual([]);
     const list = await api("GET", `/api/messages/${hidden.id}`, { token: holder.token });
     expect(list.body.messages).toEqual([]);

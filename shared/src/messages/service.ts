@@ -12,6 +12,7 @@ import { AppError } from "../errors.ts";
 import { log } from "../log.ts";
 import { dispatch } from "../events/index.ts";
 import { headMedia, mediaKey, presignMediaGet, presignMediaPut, putMedia, uploadKey, uploadLimitOf, uploadPrefix } from "../storage/media.ts";
+import { otherOpenTicket } from "../tickets/access.ts";
 import { getTicketItem, queryTicketIndex, writeTicketTransition, zeroUnread } from "../tickets/repository.ts";
 import { decodeCursor, encodeCursor } from "../db/cursor.ts";
 import { keys } from "../db/keys.ts";
@@ -453,7 +454,8 @@ export async function reactToMessage(actor: TicketActor, messageId: string, emoj
  * same media object) to the contact through the source ticket's connection, in the contact's open/pending ticket there
  * (a new one is opened and assigned to the caller, in the source ticket's queue). `isForwarded` is set. The caller must
  * be allowed on the destination ticket too: an existing ticket of a queue they may not see (held by someone else) is
- * 403 `ERR_NO_PERMISSION` and nothing is sent.
+ * 409 `ERR_OTHER_OPEN_TICKET` with who holds it and in which queue (`otherOpenTicket`: no uuid, contact or messages)
+ * and nothing is sent.
  */
 export async function forwardMessage(actor: TicketActor, input: { messageId: string; contactId: number; signMessage?: boolean }): Promise<MessageView> {
   const { message, ticket: source } = await accessibleMessage(actor, input.messageId);
@@ -465,7 +467,7 @@ export async function forwardMessage(actor: TicketActor, input: { messageId: str
     isGroup: contact.isGroup,
     queueId: source.queueId,
   });
-  if (!created && !(await canSeeInCompany(actor, ticket, actor.companyId))) throw new AppError("ERR_NO_PERMISSION", 403);
+  if (!created && !(await canSeeInCompany(actor, ticket, actor.companyId))) throw await otherOpenTicket(actor, ticket.id);
   if (created) {
     const opened = ticket;
     ticket = await writeTicketTransition(opened, { status: "open", userId: actor.userId, updatedAt: nowIso() });
