@@ -231,6 +231,21 @@ describe("POST /api/messages/{ticketId}", () => {
     expect((await api("GET", `/api/media/${res.body[0].id}`, { token: outsider.token })).status).toBe(403);
   });
 
+  it("refuses an 11th file in one upload (400) and sends none of them; ten go out", async () => {
+    const ticket = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: agent.id });
+    const files = (n: number) => Array.from({ length: n }, (_x, i) => ({ name: `nota-${i + 1}.txt`, type: "text/plain", data: Buffer.from(`nota ${i + 1}`) }));
+    const eleven = multipart(files(11));
+    const refused = await api("POST", `/api/messages/${ticket.id}`, { token: agent.token, ...eleven });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ error: "ERR_VALIDATION", fields: [{ path: "medias", message: "At most 10 files" }] });
+    expect(await drain()).toEqual([]);
+    expect((await api("GET", `/api/messages/${ticket.id}`, { token: agent.token })).body.messages).toEqual([]);
+    const ten = await api("POST", `/api/messages/${ticket.id}`, { token: agent.token, ...multipart(files(10)) });
+    expect(ten.status).toBe(200);
+    expect(ten.body.map((m: any) => m.body).sort()).toEqual(files(10).map((f) => f.name).sort());
+    expect(await drain()).toHaveLength(10);
+  });
+
   it("answers 400 for a multipart body without files", async () => {
     const ticket = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: agent.id });
     const { rawBody, contentType } = multipart([], { body: "só texto" });
