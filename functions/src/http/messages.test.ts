@@ -106,6 +106,26 @@ describe("POST /api/messages/{ticketId}", () => {
     expect((await getTicket(cid, ticket.id))?.lastMessage).toBe(res.body.body);
   });
 
+  it("cuts an agent's long text to the ticket list's preview length, as a customer's, when sent and when edited", async () => {
+    const ticket = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: agent.id, contact: await makeContact(cid, "Preview Longo") });
+    const long = "a".repeat(65_536);
+    const sent = await api("POST", `/api/messages/${ticket.id}`, { token: agent.token, body: { body: long } });
+    expect(sent.status).toBe(200);
+    expect(sent.body.body).toBe(`*Ana:*\n${long}`);
+    const preview = (await getTicket(cid, ticket.id))!.lastMessage;
+    expect(preview.length).toBe(1_000);
+    expect(preview).toBe(`*Ana:*\n${long}`.slice(0, 1_000));
+    const listed = await api("GET", "/api/tickets?status=open", { token: agent.token });
+    expect(listed.body.tickets.find((t: any) => t.id === ticket.id).lastMessage).toBe(preview);
+    await drain();
+    const edited = await api("POST", `/api/messages/edit/${sent.body.id}`, { token: agent.token, body: { body: "b".repeat(65_536) } });
+    expect(edited.status).toBe(200);
+    const afterEdit = (await getTicket(cid, ticket.id))!.lastMessage;
+    expect(afterEdit.length).toBe(1_000);
+    expect(afterEdit).toBe(`*Ana:*\n${"b".repeat(65_536)}`.slice(0, 1_000));
+    await drain();
+  });
+
   it("renders an agent's variables in the company's time zone (Tokyo), not São Paulo's", async () => {
     const c = await makeCompany();
     const zone = await api("PUT", `/api/companies/${c.companyId}/schedules`, { token: c.admin.token, body: { schedules: DEFAULT_SCHEDULES, timezone: "Asia/Tokyo" } });
@@ -243,6 +263,21 @@ describe("POST /api/messages/{ticketId}", () => {
     }
     expect(await served(list.find((m) => m.id === "FOTOPNG1")!.mediaUrl)).toEqual({ type: "image/png", disposition: 'inline; filename="foto.png"' });
     expect(await served(list.find((m) => m.id === "AUDIOOGG1")!.mediaUrl)).toEqual({ type: "audio/ogg", disposition: "inline" });
+  });
+
+  it("refuses an 11th file in one upload (400) and sends none of them; ten go out", async () => {
+    const ticket = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: agent.id });
+    const files = (n: number) => Array.from({ length: n }, (_x, i) => ({ name: `nota-${i + 1}.txt`, type: "text/plain", data: Buffer.from(`nota ${i + 1}`) }));
+    const eleven = multipart(files(11));
+    const refused = await api("POST", `/api/messages/${ticket.id}`, { token: agent.token, ...eleven });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ error: "ERR_VALIDATION", fields: [{ path: "medias", message: "At most 10 files" }] });
+    expect(await drain()).toEqual([]);
+    expect((await api("GET", `/api/messages/${ticket.id}`, { token: agent.token })).body.messages).toEqual([]);
+    const ten = await api("POST", `/api/messages/${ticket.id}`, { token: agent.token, ...multipart(files(10)) });
+    expect(ten.status).toBe(200);
+    expect(ten.body.map((m: any) => m.body).sort()).toEqual(files(10).map((f) => f.name).sort());
+    expect(await drain()).toHaveLength(10);
   });
 
   it("answers 400 for a multipart body without files", async () => {

@@ -30,7 +30,7 @@ import { outboundWatch } from "./delivery.ts";
 import { getWhatsappItem } from "../whatsapp/repository.ts";
 import type { WhatsappItem } from "../whatsapp/schema.ts";
 import { getMessageById, ingestMessage, listMessages, replaceLastMessage, updateMessage } from "./repository.ts";
-import { DELETED_MESSAGE_PREVIEW, MessageItem, type MediaType, type MediaUpload, type MediaUploadBody, type MessageView } from "./schema.ts";
+import { DELETED_MESSAGE_PREVIEW, MessageItem, previewOf, type MediaType, type MediaUpload, type MediaUploadBody, type MessageView } from "./schema.ts";
 import { renderVariables } from "../automation/variables.ts";
 import { getCompany } from "../companies/repository.ts";
 
@@ -159,7 +159,7 @@ export async function sendOutbound(companyId: number, sender: Sender, ticket: Ti
   const { createdAt: _c, updatedAt: _u, ...toStore } = draft;
   const commandId = randomUUID();
   const stored = await ingestMessage(companyId, ticket, toStore, {
-    lastMessage: text || input.media?.name || "",
+    lastMessage: previewOf(text || input.media?.name || ""),
     incrementUnread: false,
     waAliasJid: remoteJid,
     pending: outboundWatch(companyId, ticket.id, ticket.whatsappId, id, commandId),
@@ -385,9 +385,10 @@ const SIGNATURE = /^\*[^*\n]+:\*\n/;
 /**
  * Keeps the ticket list's preview true after `message` changed (edited: its new text; deleted for everyone:
  * {@link DELETED_MESSAGE_PREVIEW}): when it is the ticket's newest message (reactions aside), the ticket's
- * `lastMessage` becomes `preview`; `updatedAt` and the list order stay. Returns the ticket as it now is.
+ * `lastMessage` becomes `text` cut by `previewOf`; `updatedAt` and the list order stay. Returns the ticket as it now is.
  */
-export async function refreshPreview(companyId: number, ticket: TicketItem, message: MessageItem, preview: string): Promise<TicketItem> {
+export async function refreshPreview(companyId: number, ticket: TicketItem, message: MessageItem, text: string): Promise<TicketItem> {
+  const preview = previewOf(text);
   if (ticket.lastMessage === preview) return ticket;
   const newest = (await listMessages(companyId, ticket.id, { limit: 5 })).messages.find((m) => m.mediaType !== "reactionMessage");
   if (newest?.id !== message.id) return ticket;
