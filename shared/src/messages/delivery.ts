@@ -12,6 +12,7 @@
  */
 import { log } from "../log.ts";
 import { dispatch } from "../events/index.ts";
+import "./events.ts";
 import { enqueue } from "../sqs/enqueue.ts";
 import { getTicketItem } from "../tickets/repository.ts";
 import { commandQueueUrl, SessionCommand, shardOf } from "../whatsapp/commands.ts";

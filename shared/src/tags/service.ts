@@ -19,6 +19,7 @@ import { nextId } from "../db/counters.ts";
 import { AppError } from "../errors.ts";
 import { normalizeName } from "../contacts/normalize.ts";
 import { dispatch } from "../events/index.ts";
+import "../tickets/events.ts";
 import "./errors.ts";
 import "./events.ts";
 import { getTicketItem } from "../tickets/repository.ts";
