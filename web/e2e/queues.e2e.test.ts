@@ -1,13 +1,13 @@
 /**
- * Browser proof of issue 9 §1, §6, §7 (admin side), with playwright-core + Debian chromium against the whole local
+ * Browser proof of queues, the option tree, settings and connection automation (admin side), with playwright-core + Debian chromium against the whole local
  * stack in-process:
  * - Settings (/settings): a changed option is saved at once ('Operação atualizada com sucesso.') and another tab of
  *   the admin shows it without a reload; `scheduleType` = queue brings the queue dialog's schedules tab;
  * - the queue dialog refuses "azul" as a colour, sets the weekly schedules ('Clique em salvar para registar as
  *   alterações'), saves; its option editor builds a two-level tree in place and reorders an option from the keyboard;
  *   the API then holds that tree and those hours;
- * - every option of the Opções tab (the ten of issue 9 §6) is saved at once with its toast and shows without a reload
- *   on another admin's screen; `scheduleType` = company brings the Horários tab (to both) with the spec's default
+ * - every option of the Opções tab (its ten options) is saved at once with its toast and shows without a reload
+ *   on another admin's screen; `scheduleType` = company brings the Horários tab (to both) with the default
  *   hours, whose edit and time zone are saved ('Horários atualizados com sucesso.'), and the queue dialog then has no
  *   schedules tab;
  * - the connection dialog at 1440×900: saving with an empty name focuses the name field in view; two queues and no
@@ -36,7 +36,7 @@ async function dismissToasts(page: Page) {
   while ((await toasts.count()) > 0) await toasts.first().getByRole("button", { name: "Fechar" }).click({ timeout: 1000 }).catch(() => undefined);
 }
 
-/** The Opções tab's ten options (issue 9 §6) by setting key, with their labels. */
+/** The Opções tab's ten options by setting key, with their labels. */
 const OPTION_LABELS: [string, string][] = [
   ["userRating", "Avaliações"],
   ["scheduleType", "Gerenciamento de expediente"],
@@ -86,7 +86,7 @@ async function focusedInView(page: Page, selector: string) {
 
 describe("queues, options and settings in the browser", () => {
   it(
-    "saves each of the ten options at once with a toast, live for another admin; company hours with the spec's defaults in the Horários tab",
+    "saves each of the ten options at once with a toast, live for another admin; company hours with the default week in the Horários tab",
     async () => {
       const { companyId, admin } = await makeCompany();
       const second = await makeUser(companyId, { profile: "admin", name: "Outra Admin" });
@@ -106,7 +106,7 @@ describe("queues, options and settings in the browser", () => {
         await expect(mine.inputValue()).resolves.toBe(before[key]);
         const values = await mine.locator("option").evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
         if (key === "chatBotType") {
-          // `text` is the only chatbot type (issue 9 §3): nothing to change.
+          // `text` is the only chatbot type: nothing to change.
           expect(values).toEqual(["text"]);
           await expect(theirs.inputValue()).resolves.toBe("text");
           continue;
@@ -119,7 +119,7 @@ describe("queues, options and settings in the browser", () => {
         await expect(stored().then((s) => s[key])).resolves.toBe(next);
       }
 
-      // scheduleType = company: the Horários tab, for the other admin too, with the spec's default week.
+      // scheduleType = company: the Horários tab, for the other admin too, with the default week.
       await until(async () => (await other.getByRole("tab", { name: "Horários" }).count()) === 1, "the other admin's Horários tab");
       await page.getByRole("tab", { name: "Horários" }).click();
       const hours = (day: string, edge: "start" | "end") => page.getByTestId(`company-schedules-${day}-${edge}`);
@@ -258,7 +258,7 @@ describe("queues, options and settings in the browser", () => {
       await conn.getByText("A mensagem de saudação é obrigatória quando há mais de uma fila.").waitFor();
       await until(() => focusedInView(page, 'dialog textarea[name="greetingMessage"]'), "the greeting focused in view");
       await conn.getByRole("textbox", { name: "Mensagem de saudação" }).fill("Olá! Escolha uma fila:");
-      // Every other automation field of the connection (attendance §3, issue 9 §7).
+      // Every other automation field of the connection (docs/product/connections.md#fields).
       const fields: [string, string][] = [
         ["Mensagem de conclusão", "Obrigado pelo contato!"],
         ["Mensagem de fora de expediente", "Estamos fechados agora."],

@@ -1,5 +1,5 @@
 /**
- * Browser proof of issue 7 §7, tags (administration.md §2 Tags, §3 Tag, §8; attendance.md §2 Tickets screen), with
+ * Browser proof of tags (docs/product/tags.md; the /tags page and the Tickets screen), with
  * playwright-core + Debian chromium against the whole local stack in-process:
  * - the admin creates tags on /tags (the dialog's rules, the success toast, the new row);
  * - a second tab on /tags shows a tag created in the first tab and a tag's ticket count change without a reload;

@@ -1,5 +1,5 @@
 /**
- * Companies and plans through the real Lambda handlers (issue 2 §4): listPlan scoping, super-only company
+ * Companies and plans through the real Lambda handlers: listPlan scoping, super-only company
  * create/show/update (the first admin, default settings, due date), and the public plan list.
  */
 import { describe, expect, it } from "vitest";

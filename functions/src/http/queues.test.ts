@@ -1,5 +1,5 @@
 /**
- * Queues area through the real Lambda handler (issue 2 §4): CRUD, colour uniqueness per company, validation,
+ * Queues area through the real Lambda handler: CRUD, colour uniqueness per company, validation,
  * tenant isolation and realtime events.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -77,7 +77,7 @@ describe("POST /api/queue", () => {
     expect((await listQueues(admin.token)).length).toBe(1);
   });
 
-  it("validates name 2-50 and colour 3-9 with the spec's messages and writes nothing", async () => {
+  it("validates name 2-50 and colour 3-9 with the product's messages and writes nothing", async () => {
     const { admin } = await makeCompany();
     const cases: [unknown, string, string][] = [
       [{ name: "V", color: "#fff" }, "name", "Too Short!"],

@@ -1,5 +1,5 @@
 /**
- * Tags area through the real Lambda handler (issue 7 §7; administration.md §3 Tag, §5, §6, §7): CRUD with validation,
+ * Tags area through the real Lambda handler (docs/product/tags.md): CRUD with validation,
  * each profile's rights (the kanban switch), ticket tags (sync / add / remove) with exact `ticketsCount`, the ticket
  * list filtered by tag and by user, cross-company isolation on every route, realtime frames.
  */
@@ -42,7 +42,7 @@ describe("POST /api/tags", () => {
     expect(capture.frames).toEqual([{ connectionId: sock, event: `company-${w.cid}-tag`, data: { action: "create", tag: res.body } }]);
   });
 
-  it("validates the name (required, at least 3) and the colour with the spec's messages, writing nothing", async () => {
+  it("validates the name (required, at least 3) and the colour with the product's messages, writing nothing", async () => {
     const w = await world();
     const cases: [Record<string, unknown>, string, string][] = [
       [{}, "name", "Obrigatório"],

@@ -1,5 +1,5 @@
 /**
- * Users area through the real Lambda handler (issue 2 §4): admin CRUD, self-edit limits, global email uniqueness,
+ * Users area through the real Lambda handler: admin CRUD, self-edit limits, global email uniqueness,
  * validation messages, tenant isolation and realtime events.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -148,7 +148,7 @@ describe("POST /api/users", () => {
     expect((await emailMarker(a.admin.email))!.companyId).toBe(a.companyId);
   });
 
-  it("validates with the spec's messages and writes nothing", async () => {
+  it("validates with the product's messages and writes nothing", async () => {
     const { admin } = await makeCompany();
     const cases: [unknown, string, string][] = [
       [{ name: "A", email: "a@b.test", password: "12345" }, "name", "Too Short!"],

@@ -1,5 +1,5 @@
 /**
- * Connections API (issue 3 §1): fields and defaults, default-connection rules, session commands, realtime events,
+ * Connections API (docs/product/connections.md): fields and defaults, default-connection rules, session commands, realtime events,
  * and tenant isolation on every `/api/whatsapp*` route.
  */
 import { beforeEach, describe, expect, it } from "vitest";
@@ -19,7 +19,7 @@ async function drain(shard: number) {
 }
 
 describe("connections", () => {
-  it("creates a connection with the spec's defaults, makes the first one default and asks the runner to start it", async () => {
+  it("creates a connection with the product's defaults, makes the first one default and asks the runner to start it", async () => {
     const { companyId, admin } = await makeCompany();
     const res = await api("POST", "/api/whatsapp", { token: admin.token, body: { name: "Vendas" } });
     expect(res.status).toBe(200);
@@ -166,7 +166,7 @@ describe("connections", () => {
     expect(got.map((f) => f.event)).toEqual([`company-${a.companyId}-whatsappSession`, `company-${a.companyId}-whatsapp`]);
     expect(got[0].data).toMatchObject({ action: "update", session: { id: w.id, status: "qrcode", qrcode: "2@abc", retries: 1 } });
     expect(world.rt.frames.some((f) => f.connectionId === agentSock || f.connectionId === otherSock)).toBe(false);
-    // Nor does an agent read the pairing QR code through the API (issue 8 §5).
+    // Nor does an agent read the pairing QR code through the API (it would pair a phone with the company's number).
     expect((await api("GET", `/api/whatsapp/${w.id}`, { token: agent.token })).body.qrcode).toBe("");
     expect((await api("GET", `/api/whatsapp/${w.id}`, { token: a.admin.token })).body.qrcode).toBe("2@abc");
   });

@@ -1,5 +1,5 @@
 /**
- * Companies (administration.md §3 Company; issue 2 §4, minimal and super only except `listPlan`).
+ * Companies (minimal, and super only except `listPlan`).
  *
  * - `createCompany` writes, in one transaction, the company (listed through GSI1 `COMPANIES`), its first admin
  *   (named after the company, with the given email and password) with the global email marker, and the default settings.

@@ -1,5 +1,5 @@
 /**
- * Contact rules (attendance.md §3 Contact, §5 validation; issue 3 §4; DESIGN.md §6 "Create contact").
+ * Contact rules (docs/product/contacts.md; the create-contact write with its uniqueness markers, docs/architecture.md#3-the-table).
  *
  * - {@link findOrCreateContactByIdentity}: the ingest path (WhatsApp JIDs + phone digits → one contact per person).
  * - {@link createContact} / {@link updateContact} / {@link deleteContact}: the Contacts page (`ERR_DUPLICATED_CONTACT` via the phone marker).
@@ -59,7 +59,7 @@ export interface ContactIdentity {
 }
 
 /**
- * Finds the company's contact for a WhatsApp identity, creating it when unknown (DESIGN.md §6 markers).
+ * Finds the company's contact for a WhatsApp identity, creating it when unknown (its JID and phone markers keep it unique).
  *
  * Looks up every JID marker and the phone marker. None → creates the contact (name from `name`, else the number)
  * with all markers in ONE transaction. Found → adds the markers still missing (a LID learnt for a known phone, or the
@@ -199,7 +199,7 @@ function requireDigits(number: string): string {
 }
 
 /**
- * Creates a contact from the Contacts page (attendance.md §5): number stored as digits; 409 `ERR_DUPLICATED_CONTACT`
+ * Creates a contact from the Contacts page (docs/product/contacts.md#fields): number stored as digits; 409 `ERR_DUPLICATED_CONTACT`
  * when the company already has that number. Publishes `contact` `create`.
  */
 export async function createContact(companyId: number, input: ContactInput): Promise<ContactItem> {
@@ -257,7 +257,7 @@ export async function updateContact(companyId: number, contactId: number, input:
   throw new AppError("ERR_CONFLICT", 409);
 }
 
-/** Deletes a contact and its markers (admin; attendance.md §6 contacts-page:deleteContact). Its tickets stay. Publishes `delete`. */
+/** Deletes a contact and its markers (admin: permission `contacts-page:deleteContact`). Its tickets stay. Publishes `delete`. */
 export async function deleteContact(companyId: number, contactId: number): Promise<void> {
   const c = await getContact(companyId, contactId);
   try {

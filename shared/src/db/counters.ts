@@ -1,5 +1,5 @@
 /**
- * Numeric ids the UI shows (DESIGN.md §5): one atomic counter item per company and entity
+ * Numeric ids the UI shows: one atomic counter item per company and entity
  * (`GLOBAL` for companies and plans). `UpdateItem ADD` is atomic; a retried call may skip a number, never repeat one.
  */
 import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
@@ -22,11 +22,11 @@ export async function nextId(scope: number | "GLOBAL", entity: string): Promise<
 }
 
 /**
- * The daily counters (DESIGN.md §6 `C#<cid>#STATS` / `D#<yyyy-mm-dd>[#U#<uid>]`), written by `events/outbox.ts`.
+ * The daily counters (`C#<cid>#STATS` / `D#<yyyy-mm-dd>[#U#<uid>]`, docs/architecture.md#3-the-table), written by `events/outbox.ts`.
  * `ratings` / `ratingSum`: customers' 1-3 ratings of the attendant (count and sum; average = sum / count).
  * `messagesOut`: messages sent through Atende (agents' and automatic). Customers' messages are counted on their ticket
  * (the ticket item's `messagesIn`), not per day: a day item written for every inbound message was a third of the
- * ingest's cost (issue 8 ingest ratio).
+ * ingest's cost.
  */
 export const DAILY_COUNTERS = ["ticketsOpened", "ticketsAccepted", "ticketsClosed", "waitSeconds", "handlingSeconds", "contactsCreated", "messagesOut", "ratings", "ratingSum"] as const;
 export type DailyCounter = (typeof DAILY_COUNTERS)[number];

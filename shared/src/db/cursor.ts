@@ -1,5 +1,5 @@
 /**
- * Opaque pagination cursors (DESIGN.md §6): base64url(JSON(LastEvaluatedKey)). Decoding checks the shape only; every
+ * Opaque pagination cursors: base64url(JSON(LastEvaluatedKey)). Decoding checks the shape only; every
  * paged route then checks each key it carries with `belongsToCompany` (`keys.ts`) against the partition its own query
  * reads (no cross-tenant cursor tampering).
  */

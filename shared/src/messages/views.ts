@@ -11,7 +11,7 @@ export async function toMessageView(companyId: number, m: MessageItem): Promise<
   let mediaUrl: string | null = null;
   if (m.mediaKey) {
     try {
-      mediaUrl = await presignMediaGet(companyId, m.mediaKey, MEDIA_URL_TTL_SECONDS, m.mediaName ?? undefined);
+      mediaUrl = await presignMediaGet(companyId, m.mediaKey, MEDIA_URL_TTL_SECONDS, m.mediaName ?? undefined, m.mediaMime);
     } catch (err) {
       log("warn", "media presign failed", { companyId, messageId: m.id, err });
     }

@@ -1,5 +1,5 @@
 /**
- * Search (issue 10 §1; DESIGN.md §6 "Search"): the {@link Search} port and its DynamoDB adapter {@link search}.
+ * Search (docs/product/search.md): the {@link Search} port and its DynamoDB adapter {@link search}.
  *
  * ## What is found
  * A query is split into normalized tokens (accents and case ignored, see `tokens.ts`; a text that looks like a phone
@@ -51,7 +51,7 @@ import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { batchGetRaw } from "../db/batch.ts";
 import { ddb, tableName } from "../db/client.ts";
 import { decodeCursor, encodeCursor } from "../db/cursor.ts";
-import { queryPagesFrom } from "../db/query.ts";
+import { pagesFrom, queryPagesFrom } from "../db/query.ts";
 import { belongsToCompany, keys } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
 import { batchGetContacts, queryContactsByName, queryContactsByNumber } from "../contacts/repository.ts";
@@ -130,10 +130,10 @@ type Row = { contactId: number; key: Key; contact?: ContactItem };
 
 /**
  * One read of the contact side from `start`: the listed contacts in index order with their cursor keys, and the
- * index's next start (undefined when exhausted). Gram items carry the fields a query checks, so non-matching
+ * index's next start, `lastKey` (undefined when exhausted). Gram items carry the fields a query checks, so non-matching
  * candidates cost no read of the contact; `hydrate` reads the matching contacts (one BatchGet).
  */
-async function readContacts(companyId: number, plan: Plan, start: Key | undefined, limit: number, hydrate: boolean): Promise<{ rows: Row[]; next?: Key }> {
+async function readContacts(companyId: number, plan: Plan, start: Key | undefined, limit: number, hydrate: boolean): Promise<{ rows: Row[]; lastKey?: Key }> {
   if (plan.kind === "gram") {
     const out = await ddb().send(
       new QueryCommand({
@@ -149,15 +149,15 @@ async function readContacts(companyId: number, plan: Plan, start: Key | undefine
       .map((it) => ({ contactId: Number(it.contactId), key: { PK: it.PK, SK: it.SK } }));
     if (hydrate && rows.length) {
       const got = await batchGetContacts(companyId, rows.map((r) => r.contactId));
-      return { rows: rows.filter((r) => (r.contact = got.get(r.contactId))), next: out.LastEvaluatedKey };
+      return { rows: rows.filter((r) => (r.contact = got.get(r.contactId))), lastKey: out.LastEvaluatedKey };
     }
-    return { rows, next: out.LastEvaluatedKey };
+    return { rows, lastKey: out.LastEvaluatedKey };
   }
   const page =
     plan.kind === "number"
       ? await queryContactsByNumber(companyId, { digits: plan.digits, limit, startKey: start })
       : await queryContactsByName(companyId, { prefix: plan.prefix, limit, startKey: start });
-  return { rows: page.items.map((c) => ({ contactId: c.id, contact: c, key: contactKey(plan, companyId, c) })), next: page.lastKey };
+  return { rows: page.items.map((c) => ({ contactId: c.id, contact: c, key: contactKey(plan, companyId, c) })), lastKey: page.lastKey };
 }
 
 type ContactsCursor = { k?: Key };
@@ -179,14 +179,15 @@ export const search: Search = {
     const cur = decodeCursor<ContactsCursor>(opts.cursor) ?? {};
     let start = checkContactKey(plan, companyId, cur.k);
     const out: ContactItem[] = [];
-    for (let round = 0; round < MAX_ROUNDS; round++) {
-      const r = await readContacts(companyId, plan, start, Math.max(opts.limit - out.length, 20), true);
+    // At most MAX_ROUNDS reads; a page that runs out of rounds resumes after the last contact index page read.
+    const pages = pagesFrom((startKey, round) => (round < MAX_ROUNDS ? readContacts(companyId, plan, startKey, Math.max(opts.limit - out.length, 20), true) : null), start);
+    for await (const r of pages) {
       for (const row of r.rows) {
         out.push(row.contact!);
         if (out.length === opts.limit) return { contacts: out, nextCursor: encodeCursor({ k: row.key }) };
       }
-      if (!r.next) return { contacts: out };
-      start = r.next;
+      if (!r.lastKey) return { contacts: out };
+      start = r.lastKey;
     }
     return { contacts: out, nextCursor: encodeCursor({ k: start }) };
   },
@@ -228,12 +229,14 @@ export const search: Search = {
       }
       if (spent) return done({ p: "c", k: start });
     } else if (raw.p === "c") {
-      let start = checkContactKey(plan, companyId, raw.k);
       let skip = typeof raw.s === "number" && raw.s > 0 ? raw.s : 0;
-      let last: Key | undefined = start;
-      for (;;) {
-        if (rounds++ >= MAX_ROUNDS) return done({ p: "c", k: last, s: skip });
-        const r = await readContacts(companyId, plan, start, Math.max(opts.limit - out.length, 20), false);
+      let last: Key | undefined = checkContactKey(plan, companyId, raw.k);
+      let spent = false;
+      const pages = pagesFrom((startKey) => {
+        spent = rounds++ >= MAX_ROUNDS;
+        return spent ? null : readContacts(companyId, plan, startKey, Math.max(opts.limit - out.length, 20), false);
+      }, last);
+      for await (const r of pages) {
         // The contacts' tickets, read for as many contacts at a time as the page still has room for.
         for (let from = 0; from < r.rows.length; ) {
           const batch = r.rows.slice(from, from + Math.max(opts.limit - out.length, 1));
@@ -256,10 +259,9 @@ export const search: Search = {
             last = batch[i].key;
           }
         }
-        if (!r.next) break;
-        start = r.next;
-        last = r.next;
+        if (r.lastKey) last = r.lastKey;
       }
+      if (spent) return done({ p: "c", k: last, s: skip });
     }
 
     if (!word) return { tickets: out };

@@ -1,5 +1,5 @@
 /**
- * Tags' own error codes (administration.md §8), declared from the feature's folder with `defineErrors`; their
+ * Tags' own error codes, declared from the feature's folder with `defineErrors`; their
  * pt/en/es texts live in the web's tags bundle (`web/src/features/tags`).
  */
 import { defineErrors } from "../errors.ts";

@@ -1,5 +1,5 @@
 /**
- * Tags in DynamoDB (DESIGN.md §6). Every key comes from `db/keys.ts`:
+ * Tags in DynamoDB (docs/architecture.md#3-the-table). Every key comes from `db/keys.ts`:
  * - tag item `C#<cid>` / `TAG#<id>` (a small, bounded collection in the company partition);
  * - tag edge `C#<cid>#TK#<tid>` / `TAG#<tagId>`, in the ticket's partition, indexed on GSI4 `C#<cid>#TAG#<tagId>` /
  *   `T#<ticketCreatedAt>#<tid>` so the tickets of a tag are found by key (newest ticket first);

@@ -1,5 +1,5 @@
 /**
- * Tag rules (administration.md §2 Tags, §3 Tag, §5, §6, §7 "Tags and kanban"; attendance.md §7; issue 7 §7).
+ * Tag rules (docs/product/tags.md).
  *
  * - Every user of the company reads, creates, edits and deletes tags (the Tags page is in the agents' menu too);
  *   the kanban switch (setting or changing `kanban`) only for admin and supervisor profiles and super users
@@ -16,6 +16,7 @@ import { can } from "../access/permissions.ts";
 import type { AuthContext } from "../auth/tokens.ts";
 import { nowIso } from "../common.ts";
 import { nextId } from "../db/counters.ts";
+import { pagesFrom } from "../db/query.ts";
 import { AppError } from "../errors.ts";
 import { normalizeName } from "../contacts/normalize.ts";
 import { dispatch } from "../events/index.ts";
@@ -66,7 +67,7 @@ export async function emitTag(companyId: number, event: TagEvent): Promise<void>
 // ---------------------------------------------------------------------------------------------
 // Rights
 
-/** True when the caller may use the tag modal's kanban switch (administration.md §6): admin, supervisor or super. */
+/** True when the caller may use the tag modal's kanban switch (docs/product/tags.md#rights): admin, supervisor or super. */
 export const mayUseKanbanSwitch = (a: Pick<AuthContext, "profile" | "super">) => can(a, "tags:kanban");
 
 async function checkOwner(auth: AuthContext, userId: number | null | undefined): Promise<void> {
@@ -170,15 +171,12 @@ export async function deleteTag(auth: AuthContext, tagId: number): Promise<void>
   await emitTag(auth.companyId, { action: "delete", tagId });
   for (let pass = 0; pass < 3; pass++) {
     let found = 0;
-    let start: Record<string, unknown> | undefined;
-    do {
-      const page = await queryTagEdges(auth.companyId, tagId, { limit: 100, startKey: start });
+    for await (const page of pagesFrom((startKey) => queryTagEdges(auth.companyId, tagId, { limit: 100, startKey }))) {
       found += page.edges.length;
       for (let i = 0; i < page.edges.length; i += 8) {
         await Promise.all(page.edges.slice(i, i + 8).map((e) => untagTicketOfDeletedTag(auth.companyId, e.ticketId, tagId)));
       }
-      start = page.lastKey;
-    } while (start);
+    }
     if (!found) break;
   }
 }

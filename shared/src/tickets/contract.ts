@@ -1,5 +1,5 @@
 /**
- * Tickets operations (attendance.md §2 Tickets screen, §4 transitions, §6 access, §7 calls; issue 3 §4).
+ * Tickets operations (the Tickets screen; docs/product/tickets.md).
  * `GET /api/tickets` answers `{tickets, count, hasMore, nextCursor}` (`count` = tickets returned so far).
  */
 import { z } from "zod";

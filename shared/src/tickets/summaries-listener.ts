@@ -4,7 +4,7 @@
  */
 import { ticketGramWrites } from "../search/writes.ts";
 import { keys } from "../db/keys.ts";
-import { queryPagesFrom } from "../db/query.ts";
+import { pagesFrom, queryPagesFrom } from "../db/query.ts";
 import type { Listener } from "../events/registry.ts";
 import { log } from "../log.ts";
 import { queryTagEdges } from "../tags/repository.ts";
@@ -92,16 +92,16 @@ const STATUSES = ["open", "pending", "closed"] as const;
 /** Sets one tag's entry in `sumTags` on the tickets carrying it (tag edges on GSI4), at most {@link SUMMARY_REFRESH_LIMIT}. */
 async function refreshTag(companyId: number, tag: NamedColored): Promise<number> {
   let updated = 0;
-  let start: Record<string, unknown> | undefined;
   let read = 0;
-  do {
-    const page = await queryTagEdges(companyId, tag.id, { limit: Math.min(100, SUMMARY_REFRESH_LIMIT - read), startKey: start });
+  const pages = pagesFrom((startKey) =>
+    read < SUMMARY_REFRESH_LIMIT ? queryTagEdges(companyId, tag.id, { limit: Math.min(100, SUMMARY_REFRESH_LIMIT - read), startKey }) : null,
+  );
+  for await (const page of pages) {
     read += page.edges.length;
     await eachLimited(page.edges, async (e) => {
       if (await setTicketTagSummary(companyId, e.ticketId, tag)) updated++;
     });
-    start = page.lastKey;
-  } while (start && read < SUMMARY_REFRESH_LIMIT);
+  }
   return updated;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Summaries stored on ticket items (issue 10 §2): what a ticket-list row shows of the ticket's contact, queue,
+ * Summaries stored on ticket items: what a ticket-list row shows of the ticket's contact, queue,
  * connection, user and tags, denormalized so a page of a tab is ONE Query (`views.ts` builds the API's nested objects
  * from them). Stored attributes of the ticket item (never returned raw: `TicketItem` does not carry them):
  * - `sumContact` `{id, name, number, profilePicUrl, email, extraInfo, isGroup, presence, disableBot, uuid}`;
@@ -115,7 +115,7 @@ const FIELDS: [string, unknown][] = Object.keys(TicketItem.shape).map((k) => {
 const REQUIRED_NUMBERS = ["id", "companyId", "contactId", "whatsappId"];
 
 /**
- * A stored ticket item as a `TicketItem` without a schema parse on the hot path (issue 10 §2): items are written only by
+ * A stored ticket item as a `TicketItem` without a schema parse on the hot path (the list's CPU): items are written only by
  * this folder's repository from parsed tickets, so each field is copied in schema order with the schema's default when
  * absent (the same object `TicketItem.parse` gives). An item that lacks a required field or has an unknown status goes
  * through `TicketItem.parse` (and its error).

@@ -1,5 +1,5 @@
 /**
- * User rules (attendance.md §3 User, §5 validation, §6 roles; issue 2 §4).
+ * User rules (docs/product/users.md).
  *
  * - Admins (profile admin or super) list, create, edit and delete the users of their own company.
  * - Any user may read themselves and change their own name and password, nothing else (other fields sent with
@@ -37,7 +37,7 @@ export function verifyPassword(password: string, hash: string): Promise<boolean>
   return bcrypt.compare(password, hash);
 }
 
-/** Editing other users (profile, queues) is the user modal's admin permission (attendance.md §6). */
+/** Editing other users (profile, queues) is the user modal's admin permission (docs/product/users.md#profiles-and-rights). */
 const isAdminCaller = (a: Pick<AuthContext, "profile" | "super">) => can(a, "user-modal:editProfile");
 
 /** Lower-case, accent-free text for searching names and emails. */
@@ -226,7 +226,7 @@ export async function updateUser(auth: AuthContext, userId: number, body: Update
   if (revoke) {
     const jti = self ? randomUUID() : undefined;
     const bumped = await bumpTokenVersion(auth.companyId, userId, jti);
-    // A new password closes the sockets opened with an older token version (issue 8 §4; `events/sockets.ts`); a
+    // A new password closes the sockets opened with an older token version (`events/sockets.ts`); a
     // profile or queue change keeps them open, rewritten with the new rule by the `user.updated` below.
     if (bumped && changes.passwordHash) await dispatch({ type: "user.revoked", companyId: auth.companyId, userId, tokenVersion: bumped.tokenVersion });
     // The caller keeps working with a fresh pair; every other session of theirs is revoked.

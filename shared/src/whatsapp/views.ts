@@ -4,7 +4,7 @@ import type { WhatsappItem, WhatsappView } from "./schema.ts";
 
 /**
  * The item as the API and realtime events show it (internal shard dropped; API token and pairing QR code blanked for
- * non-admins: issue 8 §5, a QR code pairs a phone with the company's number).
+ * non-admins: a QR code pairs a phone with the company's number).
  */
 export function toView(item: WhatsappItem, opts: { admin: boolean; queues?: QueueRef[] }): WhatsappView {
   const { shard: _shard, ...rest } = item;

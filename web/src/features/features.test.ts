@@ -1,5 +1,5 @@
 /**
- * The feature declarations (issue 7 §6, issue 10 §3): who may open which page, every feature's texts complete in the
+ * The feature declarations: who may open which page, every feature's texts complete in the
  * three languages, and the realtime frames a feature declares reaching its cache (tags as the example).
  */
 import { can, PERMISSIONS, PROFILES, type Permission } from "@atende/shared/access/permissions";
@@ -67,7 +67,7 @@ describe("feature texts", () => {
       }
   });
 
-  it("uses the spec's tag texts verbatim", async () => {
+  it("uses the product's fixed tag texts verbatim", async () => {
     const { tagsTexts } = await import("./tags/i18n.ts");
     expect(tagsTexts.pt.validation).toEqual({ required: "Obrigatório", tooShort: "Mensagem muito curta" });
     expect([tagsTexts.pt.added, tagsTexts.pt.removed]).toEqual(["Ticket Tag Adicionado com Sucesso!", "Ticket Tag Removido!"]);
@@ -77,7 +77,8 @@ describe("feature texts", () => {
 describe("company-{id}-tag frames", () => {
   const session = { token: "x.e30.y", user: { id: 7, companyId: 2, profile: "admin", super: false } } as unknown as Session;
   const ctx = (queryClient: QueryClient) => ({ queryClient, session, endSessionElsewhere: () => undefined });
-  const page = (tags: TagsPage["tags"]): InfiniteData<TagsPage> => ({ pages: [{ tags, count: tags.length, hasMore: false }], pageParams: [1] });
+  // Pages hold only the fields these checks read.
+  const page = (tags: Partial<TagsPage["tags"][number]>[]) => ({ pages: [{ tags, count: tags.length, hasMore: false }], pageParams: [1] }) as unknown as InfiniteData<TagsPage>;
   const names = (qc: QueryClient, search: string) => qc.getQueryData<InfiniteData<TagsPage>>(tagsKeys.pages(search))!.pages[0].tags.map((x) => x.name);
 
   it("adds, renames and removes tags in the loaded pages and the picker list, and skips searches a new tag does not match", () => {

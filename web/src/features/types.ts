@@ -1,5 +1,5 @@
 /**
- * A feature area of the SPA, declared whole in its own `features/<area>/index.tsx` (issue 7 §6): its routes, who may
+ * A feature area of the SPA, declared whole in its own `features/<area>/index.tsx` (docs/architecture.md#8-the-web-web): its routes, who may
  * open them (`access`: permission, super flag, plan flag), its side-menu entry, its texts in pt/en/es and its realtime
  * handlers. `features/registry.tsx` lists the features; the router, the route guard, the side menu, i18next and the
  * realtime table are built from that list, so adding a feature changes no central file but the registry's list.
@@ -11,14 +11,14 @@ import type { RealtimeHandler } from "../realtime/handlers.ts";
 
 export type PlanFlag = "useCampaigns" | "useKanban" | "useOpenAi" | "useIntegrations" | "useSchedules" | "useInternalChat" | "useExternalApi";
 
-/** User profiles (administration.md §1), as the shared permission table lists them. */
+/** User profiles (docs/product/users.md#profiles-and-rights), as the shared permission table lists them. */
 export type Profile = ProfileName;
 
-/** Menu groups of attendance.md §2 Side menu, in display order. */
+/** Menu groups of the side menu, in display order. */
 export type MenuGroup = "attendance" | "management" | "administration";
 
 /**
- * Who may open a page or see its menu entry (attendance.md §2 Route table, administration.md §6). Omitted parts do not
+ * Who may open a page or see its menu entry (docs/product/users.md#profiles-and-rights). Omitted parts do not
  * restrict. Read only through `features/access.tsx`, which decides with the shared permission table (`can`).
  */
 export interface Access {
@@ -65,7 +65,7 @@ export interface Feature {
   realtime?: Record<string, RealtimeHandler>;
 }
 
-/** The access of the side menu's admin items and their pages (attendance.md §6 `drawer-admin-items:view`). */
+/** The access of the side menu's admin items and their pages (permission `drawer-admin-items:view`). */
 export const ADMIN_ONLY: Access = { permission: "drawer-admin-items:view" };
 
 /**

@@ -1,5 +1,5 @@
 /**
- * The private app shell (attendance.md §1, §2 Side menu / Top bar): top bar with the drawer toggle, greeting
+ * The private app shell (side menu and top bar): top bar with the drawer toggle, greeting
  * (user and company name; 'Ativo até {date}' for admins), language switch, theme toggle, notification volume
  * (`VolumeControl`), refresh (refetches what is on screen), unread-tickets popover (`NotificationsPopover`), profile edit (`ProfileDialog`) and logout; side menu
  * built from the feature registry (profile, super flag and plan flags), ending with logout and, for admins, the

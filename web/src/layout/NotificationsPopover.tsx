@@ -1,5 +1,5 @@
 /**
- * Top-bar unread-tickets popover (attendance.md §2 Dialogs "unread-ticket notifications popover", §6): a bell with a
+ * Top-bar unread-tickets popover (docs/product/tickets.md#notifications): a bell with a
  * badge counting the tickets with unread messages the user can see (open ones assigned to the user, pending ones of the
  * user's queues; without queue for admins and allTicket users), and a panel listing them newest first with contact,
  * last message, unread count, queue and age. Choosing one opens `/tickets/{uuid}` and closes the panel; Escape or a

@@ -1,10 +1,10 @@
 /**
- * Queue option: one node of a queue's chatbot tree (administration.md §3 Queue option: id, title, message, option
- * (position), queueId, parentId, mediaPath, mediaName, children; issue 9 §1). Root options have `parentId` null.
+ * Queue option: one node of a queue's chatbot tree (docs/product/queues.md#options: id, title, message, option
+ * (position), queueId, parentId, mediaPath, mediaName, children). Root options have `parentId` null.
  * `option` is what the customer types to pick it ("1", "2", ...); siblings are shown ordered by `option`.
  */
 import { z } from "zod";
-import { attachedMedia } from "../schema.ts";
+import { attachedMedia } from "../../media/schema.ts";
 
 export const QueueOptionItem = z.object({
   id: z.number().int(),
@@ -51,7 +51,7 @@ export function buildOptionTree(items: QueueOptionItem[]): QueueOptionNode[] {
 /** A node as the API answers it: the stored fields and its ordered children (whole subtree). */
 export const QueueOptionView: z.ZodType<QueueOptionNode> = z.lazy(() => QueueOptionItem.extend({ children: z.array(QueueOptionView) })) as never;
 
-/** `-1`, empty or absent = top level (administration.md §7 "parentId; -1 for top level"). */
+/** `-1`, empty or absent = top level (the old clients send `parentId` -1 for the top level). */
 const parentRef = z
   .union([z.literal("").transform(() => null), z.null(), z.coerce.number().int()])
   .transform((v) => (v == null || v === -1 ? null : v))

@@ -1,5 +1,5 @@
 /**
- * Add/edit queue dialog (administration.md §2 Queues, §3 Queue, §5; issue 9 §1; issue 10 §4) on the kit's form dialog,
+ * Add/edit queue dialog (docs/product/queues.md) on the kit's form dialog,
  * in tabs:
  * - queue data: name required 2-50 ('Required', 'Too Short!', 'Too Long!'), colour required 3-9 and a valid CSS colour
  *   (text plus a colour picker), bot order, greeting and out-of-hours messages, prompt and integration selects (empty

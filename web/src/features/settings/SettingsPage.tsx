@@ -1,5 +1,5 @@
 /**
- * /settings (administration.md §2 Settings; issue 9 §6), admins: the Opções tab (ratings, working-hours management,
+ * /settings (docs/product/settings.md), admins: the Opções tab (ratings, working-hours management,
  * ignore group messages, accept calls, chatbot type, greeting on accept, message on transfer, greeting with one queue,
  * agents see closed tickets, agents see groups), each saved at once with 'Operação atualizada com sucesso.' and live
  * for other admins through `company-{id}-settings`; and the Horários tab, only while `scheduleType` is `company`: the
@@ -18,7 +18,7 @@ import type { Schedule } from "../queues/types.ts";
 import { useCompany, useSaveCompanySchedules, useSettings, useUpdateSetting } from "./api.ts";
 
 const ON_OFF = ["disabled", "enabled"];
-/** The Opções tab, in the spec's order, with each key's allowed values. */
+/** The Opções tab, in the product's order, with each key's allowed values. */
 const OPTIONS: { key: SettingKey; values: string[] }[] = [
   { key: "userRating", values: ON_OFF },
   { key: "scheduleType", values: ["disabled", "queue", "company"] },

@@ -1,11 +1,11 @@
 /**
- * Company settings (administration.md §2 Settings; issue 9 §6): the /settings page for admins (menu entry, texts) and
+ * Company settings (docs/product/settings.md): the /settings page for admins (menu entry, texts) and
  * the `company-{id}-settings` handler that keeps the cached settings current for every open tab (viewclosed,
  * viewgroups, scheduleType, ...); a changed key is applied in place, anything else refetches.
  */
 import { lazyPage } from "../lazy.tsx";
 import { ADMIN_ONLY, onePage, type Feature } from "../types.ts";
-import { settingsKeys, upsertSetting } from "./api.ts";
+import { type Setting, settingsKeys, upsertSetting } from "./api.ts";
 import { settingsMenuTexts, settingsTexts } from "./i18n.ts";
 import "./settings.css";
 
@@ -22,7 +22,7 @@ export const settingsFeature: Feature = {
       const s = obj(d.setting);
       const key = typeof s.key === "string" ? s.key : typeof d.key === "string" ? d.key : undefined;
       const value = s.value ?? d.value;
-      if (key && typeof value === "string") upsertSetting(queryClient, { key, value });
+      if (key && typeof value === "string") upsertSetting(queryClient, { key: key as Setting["key"], value });
       else void queryClient.invalidateQueries({ queryKey: settingsKeys.all });
     },
   },

@@ -1,7 +1,7 @@
 /**
  * Texts of the tags page, tag dialog and ticket tags (`tags.*`, plus `menu.tags`) in pt, en and es, written once per
- * key (`defineTexts`). Spec texts are verbatim: 'Obrigatório', 'Mensagem muito curta' (administration.md §5 Tag), 'Ticket Tag Adicionado com Sucesso!',
- * 'Ticket Tag Removido!' (§8).
+ * key (`defineTexts`). The product's fixed texts are verbatim: 'Obrigatório', 'Mensagem muito curta' (tag name
+ * validation), 'Ticket Tag Adicionado com Sucesso!', 'Ticket Tag Removido!'.
  */
 import { defineTexts } from "../../i18n/index.ts";
 

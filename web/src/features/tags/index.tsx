@@ -1,5 +1,5 @@
 /**
- * Tags area (administration.md §2 Tags, §6; attendance.md §2 Side menu: tags is an attendance item for every user):
+ * Tags area (docs/product/tags.md; the side menu's tags is an attendance item for every user):
  * /tags, its menu entry, texts and the `company-{id}-tag` frames (pages, the tag list the pickers use, and the tags
  * that loaded tickets carry).
  */

@@ -1,5 +1,5 @@
 /**
- * Message composer (attendance.md §2 Conversation view, §5, §9): a text box that grows to 5 rows, Enter sends and
+ * Message composer (docs/product/messages.md#sending): a text box that grows to 5 rows, Enter sends and
  * Shift+Enter breaks the line, empty text is not sent; sign toggle (default on, stored as `signOption`); attachments
  * with preview, caption and upload progress; voice recording (start, cancel, send; under 10000 bytes discarded);
  * emoji picker; reply preview with cancel.
@@ -16,7 +16,7 @@ import { EmojiPickerLazy } from "./EmojiPickerLazy.tsx";
 import type { Message } from "./types.ts";
 import { HiddenFileInput } from "../../ui/kit/FileInput.tsx";
 
-/** Recorded audio below this size is discarded (attendance.md §9), in bytes. */
+/** Recorded audio below this size is discarded (a product constant), in bytes. */
 export const MIN_AUDIO_BYTES = 10_000;
 const SIGN_KEY = "signOption";
 const MAX_ROWS = 5;

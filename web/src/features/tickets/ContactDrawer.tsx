@@ -1,5 +1,5 @@
 /**
- * Contact side drawer (attendance.md §2 Dialogs, §4 Ticket notes, §5): name, number (tel link), email (mailto link),
+ * Contact side drawer (docs/product/tickets.md#notes for the notes): name, number (tel link), email (mailto link),
  * extra info, edit form, and the ticket's notes (add with at least 2 characters, delete; toasts
  * 'Observação adicionada com sucesso!' and 'Observação excluída com sucesso!').
  */

@@ -1,5 +1,5 @@
 /**
- * The conversation's header (attendance.md §2 Conversation view, §4 transitions): back, the contact (opens the drawer),
+ * The conversation's header (docs/product/tickets.md#statuses-and-transitions): back, the contact (opens the drawer),
  * the ticket's tags and the actions: accept (pending), return and resolve (open), reopen (closed), transfer, delete
  * (admins). On narrow screens (under 600 px) the main action stays a button and the others move into one overflow
  * menu (Radix dropdown menu: arrows, Escape), so the header keeps one row.

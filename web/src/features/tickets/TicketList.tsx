@@ -1,5 +1,5 @@
 /**
- * The tickets list pane (attendance.md §2 Tickets screen left pane, §6, §9): tabs open, group (setting viewgroups or
+ * The tickets list pane (docs/product/tickets.md#the-list-and-its-tabs): tabs open, group (setting viewgroups or
  * admin), closed (setting viewclosed or admin) and search; inside open and group the sub-tabs assigned (status open)
  * and pending with their counts; admin show-all toggle and close-all with yes/no confirmation; new ticket button.
  * The list is virtualized (@tanstack/react-virtual) and loads the next page 100 px from the bottom. Search waits
@@ -32,7 +32,7 @@ import { WhatsappText } from "./WhatsappText.tsx";
 import type { Ticket, TicketListParams } from "./types.ts";
 import { ListNote } from "../../ui/PageState.tsx";
 
-/** Distance from the bottom that loads the next page (attendance.md §9), in px. */
+/** Distance from the bottom that loads the next page (a product constant), in px. */
 export const BOTTOM_THRESHOLD_PX = 100;
 const ROW_PX = 84;
 
@@ -43,7 +43,7 @@ export function TicketList({ selectedUuid }: { selectedUuid?: string }) {
   const { t } = useTranslation();
   const toast = useToast();
   const me = useSession()!.user;
-  // attendance.md §6: every ticket, the user filter and the groups/closed tabs whatever the settings; the show-all toggle; close all.
+  // Admins: every ticket, the user filter and the groups/closed tabs whatever the settings; the show-all toggle; close all.
   const seeAll = can(me, "tickets:seeAll");
   const mayShowAll = can(me, "tickets-manager:showall");
   const mayCloseAll = can(me, "tickets:closeAll");
@@ -91,7 +91,7 @@ export function TicketList({ selectedUuid }: { selectedUuid?: string }) {
   const searchQ = useTicketPages(searchParams, tab === "search" && searchOk);
   const current = tab === "closed" ? closedQ : tab === "search" ? searchQ : sub === "open" ? openQ : pendingQ;
 
-  // Socket room of the visible status (attendance.md §7 joinTickets).
+  // Socket room of the visible status (`joinTickets`; docs/product/realtime.md#rooms).
   const roomStatus = tab === "closed" ? "closed" : tab === "search" ? null : sub;
   useEffect(() => {
     if (!roomStatus) return;

@@ -1,4 +1,4 @@
-/** Tickets area (attendance.md §2): /tickets and /tickets/{uuid}, first in the attendance menu. */
+/** Tickets area (docs/product/tickets.md): /tickets and /tickets/{uuid}, first in the attendance menu. */
 import type { Feature } from "../types.ts";
 import "./attendance.css";
 import "./i18n.ts";

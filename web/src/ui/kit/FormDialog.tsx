@@ -1,5 +1,5 @@
 /**
- * The kit's form dialog (issue 7 §6, issue 10 §4): a zod schema whose messages are the spec's texts as i18n keys
+ * The kit's form dialog: a zod schema whose messages are the product's validation texts as i18n keys
  * ('validation.required' → 'Required', ...), the values of the fields, errors under each field (after the first
  * submit they follow every change), the save button's busy state, Enter submits and Escape closes (the `Dialog`), a
  * success toast, and on failure the server's field messages under the fields plus the translated error toast. Every
