@@ -8,6 +8,7 @@ import type { ContactItem } from "../contacts/schema.ts";
 import { MAX_PREVIEW_CHARS, type MessageItem } from "../messages/schema.ts";
 import { ingestMessage, StaleTicket } from "../messages/repository.ts";
 import { dispatch } from "../events/index.ts";
+import "../messages/events.ts";
 import { onInbound } from "../automation/inbound.ts";
 import { getActiveTicketId, getTicketItem, isActiveStatus, queryContactTickets } from "../tickets/repository.ts";
 import type { TicketItem } from "../tickets/schema.ts";

@@ -11,6 +11,8 @@ import type { ContactItem } from "../contacts/schema.ts";
 import { AppError } from "../errors.ts";
 import { log } from "../log.ts";
 import { dispatch } from "../events/index.ts";
+import "./events.ts";
+import "../tickets/events.ts";
 import { headMedia, mediaKey, presignMediaGet, presignMediaPut, putMedia, uploadKey, uploadLimitOf, uploadPrefix } from "../storage/media.ts";
 import { otherOpenTicket } from "../tickets/access.ts";
 import { getTicketItem, queryTicketIndex, writeTicketTransition, zeroUnread } from "../tickets/repository.ts";
@@ -37,21 +39,9 @@ import { getCompany } from "../companies/repository.ts";
 // ---------------------------------------------------------------------------------------------
 // Views and realtime
 
-/** Presigned URL lifetime of media links (seconds). */
-export const MEDIA_URL_TTL_SECONDS = 300;
+import { MEDIA_URL_TTL_SECONDS, toMessageView } from "./views.ts";
 
-/** A message as the API returns it: `mediaUrl` is a presigned GET (300 s) scoped to the company, or null. */
-export async function toMessageView(companyId: number, m: MessageItem): Promise<MessageView> {
-  let mediaUrl: string | null = null;
-  if (m.mediaKey) {
-    try {
-      mediaUrl = await presignMediaGet(companyId, m.mediaKey, MEDIA_URL_TTL_SECONDS, m.mediaName ?? undefined, m.mediaMime);
-    } catch (err) {
-      log("warn", "media presign failed", { companyId, messageId: m.id, err });
-    }
-  }
-  return { ...m, mediaUrl, quotedMsg: m.quotedMsg ?? null };
-}
+export { MEDIA_URL_TTL_SECONDS, toMessageView } from "./views.ts";
 
 /** The chat JID of a contact: `<digits>@g.us` for groups, its phone JID, else its first known JID (LID). */
 export function chatJidOf(contact: Pick<ContactItem, "number" | "isGroup" | "jids">): string {

@@ -16,6 +16,7 @@ import { can } from "../access/permissions.ts";
 import { log } from "../log.ts";
 import { getContactItem } from "../contacts/repository.ts";
 import { dispatch } from "../events/index.ts";
+import "./events.ts";
 import { notify, transferNotice } from "../automation/notices.ts";
 import { ratingApplies, startRating } from "../automation/rating.ts";
 import { getQueue } from "../queues/repository.ts";

@@ -18,6 +18,7 @@ import { nextId } from "../db/counters.ts";
 import { keys } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
 import { dispatch } from "../events/index.ts";
+import "./events.ts";
 import {
   createTicketItem,
   deleteStaleMarker,
