@@ -1,5 +1,5 @@
 /**
- * Issue 9 §2-§4 proof (the bot part), through the simulated network with the runner, fauxqs, s3rver and DynamoDB
+ * Business hours, chatbot and ratings (the bot part), through the simulated network with the runner, fauxqs, s3rver and DynamoDB
  * Local: what the customer's phone receives, in order, for each rule of what the customer meets (greetings, the queue
  * menu, the option tree, limits and silence, business hours with a controlled clock, no bot for groups / disableBot /
  * held tickets) and for refused calls (rejected, text sent, call log stored).
@@ -127,7 +127,7 @@ async function ticketOf(companyId: number, phone: string) {
 const MENU = "Olá {{firstName}}! Escolha um setor:";
 
 // Each test plays a whole conversation through the runner and the queues: generous limits on a shared machine.
-describe("what the customer meets (issue 9 §3)", { timeout: 180_000 }, () => {
+describe("what the customer meets", { timeout: 180_000 }, () => {
   it("a connection without queues greets once per ticket cycle, with the variables rendered in the company's zone", async () => {
     const s = await shop({ greetingMessage: "{{ms}}, {{firstName}}! Já vamos te atender." });
     await ddb().send(
@@ -359,7 +359,7 @@ describe("what the customer meets (issue 9 §3)", { timeout: 180_000 }, () => {
   });
 });
 
-describe("calls the company does not take (issue 9 §4)", { timeout: 60_000 }, () => {
+describe("calls the company does not take", { timeout: 60_000 }, () => {
   const call = (id: string, from: string) => [{ chatId: `${from}@s.whatsapp.net`, from: `${from}@s.whatsapp.net`, id, date: new Date().toISOString(), status: "offer", offline: false, isVideo: false, isGroup: false }];
 
   it("rejects the call, sends the automatic text once and logs the call on the contact's ticket", async () => {

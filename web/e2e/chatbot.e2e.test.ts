@@ -1,5 +1,5 @@
 /**
- * Browser proof of issue 9 (§Proof "a browser test played from the sandbox phone"), playwright-core + Debian chromium
+ * Browser proof of the chatbot, the automatic messages and ratings, played from the sandbox phone; playwright-core + Debian chromium
  * against the whole local stack in-process, with the session runner on the simulated WhatsApp network:
  * a connection with two queues and a greeting; queue 2 ("Suporte") with a two-level option tree whose leaf carries a
  * message and a PDF. The customer, typing on the sandbox phone page (`/sandbox`), writes, gets the menu, answers

@@ -1,12 +1,12 @@
 /**
- * Roles and named permissions (attendance.md §6, administration.md §1, §6; issue 7 §2): the ONE table both the server
+ * Roles and named permissions (docs/product/users.md#profiles-and-rights): the ONE table both the server
  * (services, HTTP handlers) and the web (menus, buttons, route guards) read. Pure: no I/O, no Node imports, so the web
  * bundles it from `@atende/shared/access/permissions`.
  *
  * Profiles: `user`, `supervisor`, `admin`; the `super` flag grants everything (super users run the platform).
- * The spec names the admin permissions but shows no per-profile table: an admin permission is held by `admin`
- * (and `super`); the administration spec adds `supervisor` where it says so (tags' kanban switch, quick messages' edit
- * and delete).
+ * The product names the admin permissions but has no per-profile table: an admin permission is held by `admin`
+ * (and `super`); `supervisor` holds only the few the administration area grants it (tags' kanban switch, quick
+ * messages' edit and delete).
  */
 
 /** The profiles a user can have (the users schema's `Profile` enum mirrors this list). */
@@ -20,11 +20,11 @@ export interface Actor {
 }
 
 /**
- * Permission → profiles that hold it. `super` users hold every permission. Names are the spec's
+ * Permission → profiles that hold it. `super` users hold every permission. Names are the product's
  * (`<area>:<action>`); add a feature's permissions here, one line each.
  */
 export const PERMISSIONS = {
-  // attendance.md §6 "Admin permissions (by name)"
+  // the attendance area's named admin permissions
   "dashboard:view": ["admin"],
   "drawer-admin-items:view": ["admin"],
   /** The show-all toggle of the tickets manager (list every ticket of the company). */
@@ -38,14 +38,14 @@ export const PERMISSIONS = {
   "connections-page:actionButtons": ["admin"],
   "connections-page:addConnection": ["admin"],
   "connections-page:editOrDeleteConnection": ["admin"],
-  // administration.md §6
+  // the administration area's permissions
   /** The Kanban switch of the tag modal (and the `kanban` field of tag writes). */
   "tags:kanban": ["admin", "supervisor"],
   /** The "geral" (global) selector of the quick message modal. */
   "quick-messages:global": ["admin"],
   /** Edit and delete of any quick message; a user edits only messages that are not geral (see {@link canEditQuickMessage}). */
   "quick-messages:editAny": ["admin", "supervisor"],
-  // server-side administration of company entities (attendance.md §8 routes marked admin)
+  // server-side administration of company entities (the routes marked admin)
   /** HTTP operations the route manifest marks `admin` without a more specific permission (`contract.ts`). */
   "routes:admin": ["admin"],
   /** Queues CRUD, company settings, closing every ticket at once. */
@@ -62,7 +62,7 @@ export const PERMISSIONS = {
   "connections:qrcode": ["admin"],
   /** Deleting or editing notes and messages of other users. */
   "notes:deleteAny": ["admin"],
-  // super only (administration.md §6: announcements, companies, plans, helps, logo, global settings)
+  // super only (announcements, companies, plans, helps, logo, global settings)
   "announcements:manage": [],
   "companies:manage": [],
   "plans:manage": [],
@@ -91,7 +91,7 @@ export function can(actor: Actor | null | undefined, permission: Permission): bo
 export const isAdminLike = (actor: Actor | null | undefined): boolean => !!actor && (actor.profile === "admin" || !!actor.super);
 
 /**
- * Quick messages (administration.md §6): admin and supervisor edit and delete any; a user only a message that is not
+ * Quick messages: admin and supervisor edit and delete any; a user only a message that is not
  * geral (`geral` true = global) and, for a personal one, their own (`ownerId` = the message's userId).
  */
 export function canEditQuickMessage(actor: Actor & { userId?: number }, message: { geral: boolean; userId?: number | null }): boolean {

@@ -25,7 +25,7 @@ const tree = buildOptionTree([
   opt(5, "10", "Outros", null),
 ]);
 
-describe("chatbot menu texts (issue 9 §3)", () => {
+describe("chatbot menu texts", () => {
   it("lists the queues in orderQueue (unset last, then id) after the greeting, numbered from 1", () => {
     const queues = menuQueues([
       { id: 3, orderQueue: null, name: "Sem ordem" },

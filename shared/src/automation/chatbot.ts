@@ -1,6 +1,6 @@
 /**
- * What the customer meets (issue 9 §3; attendance.md §3 connection fields; administration.md §3 Queue, Queue option,
- * Setting keys): the one chatbot step of the automation seam (order 20, after ratings). For a customer's new message
+ * What the customer meets (docs/product/queues.md#chatbot; the connection's, queue's, option's and settings' fields):
+ * the one chatbot step of the automation seam (order 20, after ratings). For a customer's new message
  * on a ticket no agent holds:
  *
  * - connection without queues: its `greetingMessage`, once per ticket cycle (the message that opened the ticket);
@@ -190,7 +190,7 @@ async function enterQueue(ctx: InboundContext, w: World, q: QueueItem, greet: bo
   const tree = await optionTree(ctx.companyId, q.id);
   const greeting = greet ? q.greetingMessage : "";
   const body = tree.length ? optionRootText(greeting, tree) : greeting;
-  // The queue's media goes out with its greeting, the text as its caption (as the system the spec describes did).
+  // The queue's media goes out with its greeting, the text as its caption (as the old system did).
   const media = greet ? withMedia(q) : undefined;
   const sends: Send[] = media ? [{ body, media }] : text(body);
   return { patch: { ...joinPatch, chatbot: tree.length > 0, queueOptionId: null, amountUsedBotQueues: 0, botSilentUntil: null }, sends };

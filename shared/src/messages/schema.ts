@@ -1,5 +1,5 @@
 /**
- * Message entity (attendance.md §3 Message; issue 3 §3-§4). `id` is the WhatsApp message id
+ * Message entity (docs/product/messages.md). `id` is the WhatsApp message id
  * (outbound: generated with Baileys' `generateMessageIDV2` before sending).
  */
 import { z } from "zod";
@@ -70,7 +70,7 @@ export type MessageItem = z.infer<typeof MessageItem>;
  */
 export type MessageView = MessageItem & { mediaUrl: string | null; quotedMsg: NonNullable<MessageItem["quotedMsg"]> | null };
 
-/** `POST /api/messages/{ticketId}` JSON body (attendance.md §7). `signMessage` defaults to true (the web's sign toggle). */
+/** `POST /api/messages/{ticketId}` JSON body. `signMessage` defaults to true (the web's sign toggle). */
 export const SendMessageBody = z.object({
   body: z.string().max(65536).default(""),
   quotedMsg: z.object({ id: z.string().min(1) }).passthrough().nullable().optional(),
@@ -78,7 +78,7 @@ export const SendMessageBody = z.object({
   fromMe: z.unknown().optional(),
   read: z.unknown().optional(),
   mediaUrl: z.unknown().optional(),
-  /** Files the browser already uploaded through `POST /api/media/uploads` (issue 8 §3): one message per file, `body` its caption. */
+  /** Files the browser already uploaded through `POST /api/media/uploads`: one message per file, `body` its caption. */
   medias: z
     .array(z.object({ key: z.string().min(1).max(300), fileName: z.string().trim().min(1).max(255) }))
     .min(1)
@@ -87,7 +87,7 @@ export const SendMessageBody = z.object({
 });
 export type SendMessageBody = z.infer<typeof SendMessageBody>;
 
-/** `POST /api/media/uploads` (issue 8 §3): the file a browser is about to upload for a ticket. */
+/** `POST /api/media/uploads`: the file a browser is about to upload for a ticket. */
 export const MediaUploadBody = z.object({
   ticketId: z.number().int().positive(),
   fileName: z.string().trim().min(1).max(255),
