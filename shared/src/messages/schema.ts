@@ -3,6 +3,7 @@
  * (outbound: generated with Baileys' `generateMessageIDV2` before sending).
  */
 import { z } from "zod";
+import { defineAttachmentKind } from "../media/kinds.ts";
 
 export const MediaType = z.enum([
   "chat", "image", "audio", "video", "application", "sticker", "locationMessage", "contactMessage", "vcard", "reactionMessage", "call_log",
@@ -86,6 +87,12 @@ export const SendMessageBody = z.object({
     .optional(),
 });
 export type SendMessageBody = z.infer<typeof SendMessageBody>;
+
+/**
+ * A ticket's outbound uploads (`POST /api/media/uploads`): files a browser puts straight into S3 under
+ * `media/<cid>/uploads/<ticketId>/` before sending them; any type, each within its type's outbound limit.
+ */
+export const TICKET_UPLOADS = defineAttachmentKind({ folder: "uploads" });
 
 /** `POST /api/media/uploads` (issue 8 §3): the file a browser is about to upload for a ticket. */
 export const MediaUploadBody = z.object({

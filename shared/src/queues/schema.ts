@@ -2,7 +2,11 @@
  * Queue entity and payloads (administration.md §3 Queue, §5; issue 2 §4: name 2-50, color 3-9 unique in the company).
  */
 import { z } from "zod";
+import { defineAttachmentKind } from "../media/kinds.ts";
 import { attachedMedia } from "../media/schema.ts";
+
+/** A queue's media (sent with its greeting): any type, the outbound limit of its type. */
+export const QUEUE_MEDIA = defineAttachmentKind({ folder: "queues", missingFile: "ERR_QUEUE_MEDIA_REQUIRED" });
 
 /** `HH:MM`, 00:00 to 23:59 (administration.md §5 "Working-hours times use HH:MM"), or empty. */
 const hhmm = z

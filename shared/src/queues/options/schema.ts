@@ -4,7 +4,11 @@
  * `option` is what the customer types to pick it ("1", "2", ...); siblings are shown ordered by `option`.
  */
 import { z } from "zod";
+import { defineAttachmentKind } from "../../media/kinds.ts";
 import { attachedMedia } from "../../media/schema.ts";
+
+/** A queue option's media (sent with its message when the option is reached): any type, the outbound limit of its type. */
+export const QUEUE_OPTION_MEDIA = defineAttachmentKind({ folder: "queue-options", missingFile: "ERR_QUEUE_MEDIA_REQUIRED" });
 
 export const QueueOptionItem = z.object({
   id: z.number().int(),
