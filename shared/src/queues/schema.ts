@@ -2,6 +2,8 @@
  * Queue entity and payloads (administration.md §3 Queue, §5; issue 2 §4: name 2-50, color 3-9 unique in the company).
  */
 import { z } from "zod";
+// The queue error codes named below (type only: nothing of it reaches the web bundle).
+import type {} from "./errors.ts";
 import { defineAttachmentKind } from "../media/kinds.ts";
 import { attachedMedia } from "../media/schema.ts";
 

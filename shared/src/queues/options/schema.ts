@@ -4,6 +4,8 @@
  * `option` is what the customer types to pick it ("1", "2", ...); siblings are shown ordered by `option`.
  */
 import { z } from "zod";
+// The queue error codes named below (type only: nothing of it reaches the web bundle).
+import type {} from "../errors.ts";
 import { defineAttachmentKind } from "../../media/kinds.ts";
 import { attachedMedia } from "../../media/schema.ts";
 
