@@ -17,6 +17,7 @@ import { resetS3 } from "../shared/src/storage/media.ts";
 import { commandQueueUrl, shardOf } from "../shared/src/whatsapp/commands.ts";
 import { makeQueue, makeWhatsapp } from "../shared/src/tickets/fixtures.testkit.ts";
 import { startRealtimeCapture } from "../shared/src/users/realtime-capture.testkit.ts";
+import type { Profile } from "../shared/src/users/schema.ts";
 import { makeCompany, makeUser, type TestUser } from "./helpers.ts";
 
 export interface World {
@@ -26,7 +27,7 @@ export interface World {
   queues: number[];
   /** The connection id (0 without `opts.whatsapp`). */
   wa: number;
-  /** Agents (profile user), in the order of `opts.agents`. */
+  /** Agents (profile user unless their entry names another), in the order of `opts.agents`. */
   agents: TestUser[];
   /** Another company (only with `opts.other`). */
   other: { companyId: number; admin: TestUser };
@@ -35,9 +36,9 @@ export interface World {
 
 /**
  * Declares the test file's world. `queues`: queue names; `agents`: one agent per entry, with the indexes of their queues
- * in `queues` and an optional name; `whatsapp`: a default connection (or its fields); `other`: a second company (cross-company checks).
+ * in `queues`, an optional name and profile (default `user`); `whatsapp`: a default connection (or its fields); `other`: a second company (cross-company checks).
  */
-export function companyWorld(opts: { queues?: string[]; whatsapp?: boolean | Parameters<typeof makeWhatsapp>[1]; agents?: { queues?: number[]; name?: string }[]; other?: boolean } = {}): World {
+export function companyWorld(opts: { queues?: string[]; whatsapp?: boolean | Parameters<typeof makeWhatsapp>[1]; agents?: { queues?: number[]; name?: string; profile?: Profile }[]; other?: boolean } = {}): World {
   const w = { queues: [] as number[], agents: [] as TestUser[], wa: 0 } as unknown as World;
   beforeAll(async () => {
     w.capture = await startRealtimeCapture();
@@ -46,7 +47,7 @@ export function companyWorld(opts: { queues?: string[]; whatsapp?: boolean | Par
     w.admin = c.admin;
     for (const name of opts.queues ?? []) w.queues.push((await makeQueue(w.cid, { name })).id);
     if (opts.whatsapp) w.wa = (await makeWhatsapp(w.cid, opts.whatsapp === true ? {} : opts.whatsapp)).id;
-    for (const a of opts.agents ?? []) w.agents.push(await makeUser(w.cid, { queueIds: (a.queues ?? []).map((i) => w.queues[i]), name: a.name }));
+    for (const a of opts.agents ?? []) w.agents.push(await makeUser(w.cid, { queueIds: (a.queues ?? []).map((i) => w.queues[i]), name: a.name, profile: a.profile }));
     if (opts.other) w.other = await makeCompany();
   });
   afterAll(async () => w.capture?.stop());

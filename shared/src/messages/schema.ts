@@ -85,6 +85,11 @@ export const SendMessageBody = z.object({
     .min(1)
     .max(10)
     .optional(),
+  /**
+   * A quick message the composer sends (its media, if any, as a server-side copy with `body` as the caption; else
+   * `body` as text). The caller must be allowed to see the quick message (`shared/src/quickMessages/service.ts`).
+   */
+  quickMessageId: z.coerce.number().int().positive().optional(),
 });
 export type SendMessageBody = z.infer<typeof SendMessageBody>;
 
