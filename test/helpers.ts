@@ -137,7 +137,7 @@ export function httpEvent(
   const matched = matchRoute(method, path);
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-  // With an origin secret configured (the cloud), requests come through CloudFront, which adds it (issue 8 §5); a test
+  // With an origin secret configured (the cloud), requests come through CloudFront, which adds it; a test
   // plays a direct execute-api call by passing `x-atende-origin` itself ("" for none).
   if (process.env.ORIGIN_VERIFY_SECRET && !("x-atende-origin" in headers)) headers["x-atende-origin"] = process.env.ORIGIN_VERIFY_SECRET;
   let body: string | undefined;

@@ -1,5 +1,5 @@
 /**
- * Sandbox endpoints of the simulated WhatsApp network (DESIGN.md §4; issue 3 §2). Local only: served by the local
+ * Sandbox endpoints of the simulated WhatsApp network (docs/architecture.md#2-one-machine-npm-start). Local only: served by the local
  * stack's gateway, never part of the CDK app. Bodies are parsed with zod (`/events` with Baileys' `BufferJSON.reviver`
  * first, so binary fields may come as `{"type":"Buffer","data":...}`). Errors are `{"error": "ERR_..."}` 400/404/409.
  *

@@ -1,5 +1,5 @@
 /**
- * Browser proof of issue 4 §8 (playwright-core + Debian chromium against the whole local stack in-process, with the
+ * Browser proof of the attendance loop (playwright-core + Debian chromium against the whole local stack in-process, with the
  * session runner on the simulated WhatsApp network):
  * - the whole loop: the admin creates a connection, watches the QR dialog, scans it from the sandbox phone page in a
  *   second tab; the customer sends 'Olá' and an image; the pending ticket appears without a reload; the admin accepts,
@@ -52,6 +52,16 @@ describe("attendance screens in the browser", () => {
     await phone.locator("[data-testid=sandbox-state][data-open=true]").waitFor();
     await qrDialog.waitFor({ state: "hidden" }); // the QR emptied: the dialog closed itself
     await row.locator("[data-testid=connection-status][data-status=CONNECTED]").waitFor();
+    // The button that opened the QR gave way to "Desconectar": focus is back on the page, not on it (Enter would disconnect).
+    await until(() => admin.evaluate(() => document.activeElement?.id === "main"), "focus back on the page, not on Desconectar");
+    // The disconnect confirmation says what happens and how to reconnect; "Não" leaves the session and the focus.
+    const disconnect = row.getByRole("button", { name: "Desconectar" });
+    await disconnect.click();
+    const confirm = admin.getByRole("dialog", { name: "Desconectar" });
+    await confirm.getByText("A sessão do WhatsApp desta conexão será encerrada e as mensagens deixarão de chegar. Para reconectar, use “Novo QR CODE” e leia o código com o celular.").waitFor();
+    await confirm.getByRole("button", { name: "Não" }).click();
+    await confirm.waitFor({ state: "hidden" });
+    await until(() => disconnect.evaluate((el) => el === document.activeElement), "focus back on Desconectar, which opened the confirmation");
 
     // The admin watches the pending tab while the customer writes.
     await admin.getByRole("navigation", { name: "Menu principal" }).getByRole("link", { name: "Atendimentos" }).click();

@@ -1,5 +1,5 @@
 /**
- * Browser proof of issue 10 §4, the ticket list and the conversation (playwright-core + Debian chromium against the
+ * Browser proof of the ticket list and the conversation (playwright-core + Debian chromium against the
  * whole local stack in-process):
  * - the browser tab's title carries the unread count ("(2) Atende");
  * - accepting from "Aguardando" shows "Atendendo" with the accepted ticket selected;

@@ -1,9 +1,9 @@
 /**
- * Browser proof of issue 2 §8 (playwright-core + Debian chromium against the whole local stack in-process):
+ * Browser proof of the app shell and sessions (playwright-core + Debian chromium against the whole local stack in-process):
  * wrong password → error toast; the admin sees the shell in Portuguese and switches to English; creates a queue and
  * a user in that queue; the user logs in in a second browser context; the same user logging in in a third context
  * makes the second show 'Sua conta foi acessada em outro computador.' and return to /login; a company whose due date
- * is past is refused with the spec's message.
+ * is past is refused with the product's message.
  *
  * Needs `web/dist` (the root `npm test` runs `npm run build:web` first) and `/usr/bin/chromium`.
  */
@@ -66,7 +66,7 @@ describe("web shell in the browser", () => {
     await admin.getByRole("button", { name: "Add queue" }).click();
     const qDialog = admin.getByRole("dialog", { name: "Add queue" });
     await qDialog.getByRole("button", { name: "Save" }).click();
-    await qDialog.getByText("Required").waitFor(); // the spec's validation message, nothing sent
+    await qDialog.getByText("Required").waitFor(); // the product's validation message, nothing sent
     await qDialog.getByRole("textbox", { name: /^Name/ }).fill(queueName);
     await qDialog.getByRole("button", { name: "Save" }).click();
     await toast(admin, "Queue saved successfully").waitFor();
@@ -139,7 +139,7 @@ describe("web shell in the browser", () => {
     expect(await rows.count()).toBeGreaterThan(20);
   }, TEST_MS);
 
-  it("ends the older session with the spec's message when the same user logs in on another computer", async () => {
+  it("ends the older session with the product's message when the same user logs in on another computer", async () => {
     const second = await newPage();
     const joined = socketJoined(second);
     await login(second, agent.email, agent.password);
@@ -271,7 +271,7 @@ describe("web shell in the browser", () => {
     await page.getByRole("heading", { name: "Tags" }).waitFor();
   }, TEST_MS);
 
-  it("refuses the admin of a company whose due date is past with the spec's message", async () => {
+  it("refuses the admin of a company whose due date is past with the product's message", async () => {
     const yesterday = new Date(Date.now() - 86_400_000);
     const { admin: pastDue } = await makeCompany({ dueDate: yesterday.toISOString() });
     const page = await newPage();

@@ -3,13 +3,16 @@ import { api, makeCompany, makeUser, type TestUser } from "../../../test/helpers
 import { drainCommands, useLocalAws } from "../../../test/world.ts";
 import { nowIso } from "../../../shared/src/common.ts";
 import { resetConfig } from "../../../shared/src/config.ts";
+import { keys } from "../../../shared/src/db/keys.ts";
 import { readDailyCounters } from "../../../shared/src/db/counters.ts";
 import { settleDeferred } from "../../../shared/src/events/index.ts";
 import { getMessage, getMessageById, ingestMessage, updateMessage } from "../../../shared/src/messages/repository.ts";
 import { DELETED_MESSAGE_PREVIEW, MessageItem } from "../../../shared/src/messages/schema.ts";
+import { mediaTypeOf } from "../../../shared/src/messages/service.ts";
+import { mediaKey, putMedia } from "../../../shared/src/storage/media.ts";
 import { getTicket } from "../../../shared/src/tickets/service.ts";
 import type { TicketItem } from "../../../shared/src/tickets/schema.ts";
-import { makeContact, makeQueue, makeTicket, makeWhatsapp } from "../../../shared/src/tickets/fixtures.testkit.ts";
+import { makeContact, makeQueue, makeTicket, makeWhatsapp, setSetting } from "../../../shared/src/tickets/fixtures.testkit.ts";
 import { greetingOfDay, zonedParts } from "../../../shared/src/automation/variables.ts";
 import { DEFAULT_SCHEDULES } from "../../../shared/src/queues/schema.ts";
 import { registerSocket, startRealtimeCapture } from "../../../shared/src/users/realtime-capture.testkit.ts";
@@ -26,9 +29,17 @@ let wa: number;
 
 const drain = (whatsappId = wa) => drainCommands(whatsappId);
 
-async function inbound(ticket: TicketItem, id: string, body: string, at = nowIso(), remoteJid = "5511999990000@s.whatsapp.net"): Promise<MessageItem> {
+async function inbound(
+  ticket: TicketItem,
+  id: string,
+  body: string,
+  at = nowIso(),
+  remoteJid = "5511999990000@s.whatsapp.net",
+  extra: Partial<MessageItem> = {},
+): Promise<MessageItem> {
   const now = nowIso();
   const { createdAt: _c, updatedAt: _u, ...m } = MessageItem.parse({
+    ...extra,
     id,
     ticketId: ticket.id,
     companyId: ticket.companyId,
@@ -202,6 +213,38 @@ describe("POST /api/messages/{ticketId}", () => {
     expect((await api("GET", `/api/media/${res.body[0].id}`, { token: outsider.token })).status).toBe(403);
   });
 
+  it("serves a customer's html or svg file as a download that never opens as a page; images, audio and video open inline", async () => {
+    const ticket = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: agent.id });
+    const files = [
+      { id: "HTMLBOLETO1", name: "boleto.html", mime: "text/html", data: "<html><body><form>Pague aqui</form></body></html>" },
+      { id: "SVGLOGO1", name: "logo.svg", mime: "image/svg+xml", data: '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>' },
+      { id: "XMLNOTA1", name: "nota.xml", mime: "application/xml", data: "<nota/>" },
+      { id: "FOTOPNG1", name: "foto.png", mime: "image/png", data: "png" },
+      { id: "AUDIOOGG1", name: "", mime: "audio/ogg; codecs=opus", data: "ogg" },
+    ];
+    for (const f of files) {
+      const key = mediaKey(cid, ticket.id, f.id);
+      // The object is stored with the type the customer's phone announced.
+      await putMedia(key, Buffer.from(f.data), f.mime);
+      const m = await inbound(ticket, f.id, "");
+      await updateMessage(cid, ticket.id, m.id, { mediaKey: key, mediaMime: f.mime, mediaName: f.name || null, mediaType: mediaTypeOf(f.mime) });
+    }
+    const list = (await api("GET", `/api/messages/${ticket.id}`, { token: agent.token })).body.messages as { id: string; mediaUrl: string }[];
+    const served = async (url: string) => {
+      const res = await fetch(url);
+      await res.arrayBuffer();
+      return { type: res.headers.get("content-type"), disposition: res.headers.get("content-disposition") };
+    };
+    for (const f of files.slice(0, 3)) {
+      const linked = await api("GET", `/api/media/${f.id}`, { token: agent.token });
+      for (const url of [linked.body.url, list.find((m) => m.id === f.id)!.mediaUrl]) {
+        expect(await served(url)).toEqual({ type: "application/octet-stream", disposition: `attachment; filename="${f.name}"` });
+      }
+    }
+    expect(await served(list.find((m) => m.id === "FOTOPNG1")!.mediaUrl)).toEqual({ type: "image/png", disposition: 'inline; filename="foto.png"' });
+    expect(await served(list.find((m) => m.id === "AUDIOOGG1")!.mediaUrl)).toEqual({ type: "audio/ogg", disposition: "inline" });
+  });
+
   it("answers 400 for a multipart body without files", async () => {
     const ticket = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: agent.id });
     const { rawBody, contentType } = multipart([], { body: "só texto" });
@@ -317,7 +360,7 @@ describe("edit, delete, react, forward", () => {
   });
 });
 
-describe("the ticket list's preview and the signature after edits and deletes (issue 10 §4)", () => {
+describe("the ticket list's preview and the signature after edits and deletes", () => {
   it("a deleted newest message leaves 'Esta mensagem foi apagada' on the ticket, live in the frame and after a reload", async () => {
     const ticket = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: agent.id });
     const sock = await registerSocket(cid, { id: agent.id, profile: "user", queueIds: [q1] });
@@ -395,6 +438,58 @@ describe("GET /api/messages/{ticketId}/earlier: the contact's earlier conversati
     expect(p3.body.hasMore).toBe(false);
     // The first ticket has nothing before it; reading never zeroes the earlier tickets' state.
     expect((await api("GET", `/api/messages/${first.id}/earlier`, { token: agent.token })).body).toEqual({ messages: [], hasMore: false });
+  });
+
+  it("skips the earlier tickets the agent may not see: another queue's, and a colleague's closed ones while viewclosed is disabled", async () => {
+    const colleague = await makeUser(cid, { queueIds: [q1], name: "Colega" });
+    const q2 = (await makeQueue(cid)).id;
+    const contact = await makeContact(cid, "Cliente de Várias Filas");
+    const close = async (t: TicketItem) => expect((await api("PUT", `/api/tickets/${t.id}`, { token: admin.token, body: { status: "closed" } })).status).toBe(200);
+    const own = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: agent.id, contact });
+    await inbound(own, `V1-${own.id}`, "meu atendimento antigo");
+    await close(own);
+    const foreignQueue = await makeTicket(cid, { whatsappId: wa, queueId: q2, status: "open", userId: admin.id, contact });
+    await inbound(foreignQueue, `V2-${foreignQueue.id}`, "assunto da outra fila");
+    const withMedia = await inbound(foreignQueue, `V2m-${foreignQueue.id}`, "contrato.pdf", nowIso(), undefined, {
+      mediaKey: `media/${cid}/${foreignQueue.id}/contrato.pdf`,
+      mediaType: "application",
+      mediaName: "contrato.pdf",
+    });
+    expect(withMedia.mediaKey).toBeTruthy();
+    await close(foreignQueue);
+    const colleagues = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: colleague.id, contact });
+    await inbound(colleagues, `V3-${colleagues.id}`, "conversa fechada da colega");
+    await close(colleagues);
+    const current = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: agent.id, contact });
+
+    await setSetting(cid, "viewclosed", "disabled");
+    const hidden = await api("GET", `/api/messages/${current.id}/earlier`, { token: agent.token });
+    expect(hidden.status).toBe(200);
+    expect(hidden.body.messages.map((m: any) => [m.body, m.ticketId])).toEqual([["meu atendimento antigo", own.id]]);
+    expect(hidden.body.hasMore).toBe(false);
+    const text = JSON.stringify(hidden.body);
+    for (const secret of ["outra fila", "contrato", "colega"]) expect(text).not.toContain(secret);
+    // A cursor forged to point straight at the other queue's ticket shows nothing of it either.
+    const forged = Buffer.from(JSON.stringify({ tk: foreignQueue.id, sk: keys.ticketEdgeSK(foreignQueue.createdAt, foreignQueue.id) })).toString("base64url");
+    const viaCursor = await api("GET", `/api/messages/${current.id}/earlier?cursor=${forged}`, { token: agent.token });
+    expect(viaCursor.body.messages.map((m: any) => m.body)).toEqual(["meu atendimento antigo"]);
+    expect(JSON.stringify(viaCursor.body)).not.toContain("contrato");
+    expect(JSON.stringify(viaCursor.body)).not.toContain("outra fila");
+
+    await setSetting(cid, "viewclosed", "enabled");
+    const pages: string[] = [];
+    let cursor = "";
+    for (let i = 0; i < 5; i++) {
+      const r = await api("GET", `/api/messages/${current.id}/earlier${cursor ? `?cursor=${cursor}` : ""}`, { token: agent.token });
+      pages.push(...r.body.messages.map((m: any) => m.body));
+      if (!r.body.hasMore) break;
+      cursor = r.body.nextCursor;
+    }
+    expect(pages).toEqual(["conversa fechada da colega", "meu atendimento antigo"]);
+    // The admin sees every queue.
+    const all = await api("GET", `/api/messages/${current.id}/earlier?cursor=${forged}`, { token: admin.token });
+    expect(all.body.messages.map((m: any) => m.body)).toEqual(["assunto da outra fila", "contrato.pdf"]);
+    await setSetting(cid, "viewclosed", "disabled");
   });
 
   it("is refused to another company (404), to an agent who may not see the current ticket (403), and to tampered cursors (400)", async () => {

@@ -1,5 +1,5 @@
 /**
- * Messages area (attendance.md §2 Conversation view, §3 Message, §6, §7 calls; issue 3 §4, issue 4 §6 forward).
+ * Messages area (the conversation view, forward included; docs/product/messages.md).
  * Thin: call one messages service. `POST /api/messages/{ticketId}` takes JSON `{body, quotedMsg?, signMessage?}` or
  * multipart `medias` (+ `body` captions), or JSON `{body, medias: [{key, fileName}]}` (presigned uploads), or JSON
  * `{body, quickMessageId}` (a quick message, its media copied into the ticket), parsed by the pipeline's multipart middleware (the contract says

@@ -1,5 +1,5 @@
 /**
- * THE route manifest (DESIGN.md §2): every HTTP operation of the product, one line per feature. Each feature declares
+ * THE route manifest (docs/architecture.md#6-http-contracts-manifest-pipeline): every HTTP operation of the product, one line per feature. Each feature declares
  * its operations (method, path, Lambda area, auth level, request and response schemas) in its own
  * `shared/src/<feature>/contract.ts` with `defineRoutes`; adding a feature adds one line here. CDK creates one Lambda
  * per area and one API Gateway route per entry; the local gateway (`infra/local`) reads the same list; the web's API

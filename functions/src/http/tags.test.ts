@@ -1,5 +1,5 @@
 /**
- * Tags area through the real Lambda handler (issue 7 §7; administration.md §3 Tag, §5, §6, §7): CRUD with validation,
+ * Tags area through the real Lambda handler (docs/product/tags.md): CRUD with validation,
  * each profile's rights (the kanban switch), ticket tags (sync / add / remove) with exact `ticketsCount`, the ticket
  * list filtered by tag and by user, cross-company isolation on every route, realtime frames.
  */
@@ -35,7 +35,7 @@ describe("POST /api/tags", () => {
     expect(base.capture.frames).toEqual([{ connectionId: sock, event: `company-${w.cid}-tag`, data: { action: "create", tag: res.body } }]);
   });
 
-  it("validates the name (required, at least 3) and the colour with the spec's messages, writing nothing", async () => {
+  it("validates the name (required, at least 3) and the colour with the product's messages, writing nothing", async () => {
     const w = await world();
     const cases: [Record<string, unknown>, string, string][] = [
       [{}, "name", "Obrigatório"],
@@ -66,6 +66,25 @@ describe("POST /api/tags", () => {
     expect(refused.status).toBe(403);
     expect(refused.body).toEqual({ error: "ERR_NO_PERMISSION" });
     expect((await tagsList(w.admin.token)).map((t) => t.name)).toEqual(["Lane A", "Lane B"]);
+  });
+
+  it("refuses a name another tag of the company has in any letter case (409, nothing written, no id taken), allows it in another company", async () => {
+    const w = await world();
+    const other = await world();
+    const first = await createTag(w.agent.token, { name: "Urgente" });
+    for (const name of ["Urgente", " urgente ", "URGENTE"]) {
+      const dup = await createTag(w.admin.token, { name });
+      expect(dup.status, name).toBe(409);
+      expect(dup.body).toEqual({ error: "ERR_TAG_NAME_ALREADY_EXISTS" });
+    }
+    expect((await tagsList(w.admin.token)).map((t) => t.name)).toEqual(["Urgente"]);
+    // The three refused saves took no id: the next tag gets the next number.
+    expect((await createTag(w.admin.token, { name: "Retorno" })).body.id).toBe(first.body.id + 1);
+    expect((await createTag(other.admin.token, { name: "urgente" })).status).toBe(200);
+    // Two saves of one new name at the same time: one tag.
+    const both = await Promise.all([createTag(w.admin.token, { name: "Paralela" }), createTag(w.agent.token, { name: "PARALELA" })]);
+    expect(both.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect((await tagsList(w.admin.token)).filter((t) => t.name.toLowerCase() === "paralela")).toHaveLength(1);
   });
 
   it("creates the tag in the caller's company even when the body names another one", async () => {
@@ -130,6 +149,21 @@ describe("PUT /api/tags/{id}", () => {
     expect((await api("PUT", `/api/tags/${t.body.id}`, { token: w.agent.token, body: { name: "Etapa 2", kanban: 1 } })).status).toBe(200);
     expect((await api("PUT", `/api/tags/${t.body.id}`, { token: w.agent.token, body: { kanban: 0 } })).status).toBe(403);
     expect((await api("PUT", `/api/tags/${t.body.id}`, { token: w.admin.token, body: { kanban: false } })).body.kanban).toBe(0);
+  });
+
+  it("refuses another tag's name in any letter case, keeps its own in another case, and frees a name on rename and delete", async () => {
+    const w = await world();
+    const urgente = (await createTag(w.admin.token, { name: "Urgente" })).body;
+    const outra = (await createTag(w.admin.token, { name: "Outra" })).body;
+    const dup = await api("PUT", `/api/tags/${outra.id}`, { token: w.agent.token, body: { name: " URGENTE" } });
+    expect(dup.status).toBe(409);
+    expect(dup.body).toEqual({ error: "ERR_TAG_NAME_ALREADY_EXISTS" });
+    expect(await tagOf(w.admin.token, outra.id)).toEqual(outra);
+    expect((await api("PUT", `/api/tags/${urgente.id}`, { token: w.admin.token, body: { name: "urgente" } })).body.name).toBe("urgente");
+    expect((await api("PUT", `/api/tags/${urgente.id}`, { token: w.admin.token, body: { name: "Muito urgente" } })).status).toBe(200);
+    expect((await createTag(w.admin.token, { name: "Urgente" })).status).toBe(200);
+    expect((await api("DELETE", `/api/tags/${outra.id}`, { token: w.admin.token })).status).toBe(200);
+    expect((await createTag(w.admin.token, { name: "outra" })).status).toBe(200);
   });
 
   it("answers 400 to a bad body and changes nothing", async () => {

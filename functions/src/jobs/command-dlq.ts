@@ -1,5 +1,5 @@
 /**
- * Consumer of the session-command dead-letter queues (issue 8 §2): a command lands here after its 5th receive ended
+ * Consumer of the session-command dead-letter queues (docs/product/messages.md#delivery): a command lands here after its 5th receive ended
  * in a retryable failure (a session reconnecting for minutes, a claim never released). A `send` whose message is
  * still at ack 0 is marked failed (`ack -1`, `sendError` `ERR_SENDING_WAPP_MSG`, the state the web offers "retry"
  * for) and the agent is told through the `appMessage` update; any other command is logged and dropped (edits,

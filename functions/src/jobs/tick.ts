@@ -1,8 +1,8 @@
 /**
- * The minute tick (DESIGN.md §1 "EventBridge schedule (every minute)"; issue 2 §2): the scheduled handler
+ * The minute tick (an EventBridge schedule, every minute): the scheduled handler
  * EventBridge invokes in the cloud and `infra/local` invokes in-process every 60 s.
  *
- * User presence comes from due-time items, never a list of companies (issue 8 §5): each user's `presence` timer
+ * User presence comes from due-time items, never a list of companies: each user's `presence` timer
  * (`shared/src/realtime/presence.ts`, due when their newest socket registration expires, or at once when a socket
  * vanished without `$disconnect`) sets offline a user flagged online with no live socket left. It re-drives the domain
  * events' outbox (`shared/src/events/outbox.ts`): counter items a dead process left behind are applied, each exactly once,
@@ -43,7 +43,7 @@ export async function handler(
   } catch (err) {
     log("error", "tick: outbox re-drive failed", { err });
   }
-  // Due timers (issue 9 §5): auto-close, transfer to a queue, the rating wait, presence checks.
+  // Due timers (docs/product/timers.md): auto-close, transfer to a queue, the rating wait, presence checks.
   let timers: Awaited<ReturnType<typeof runDueTimers>> | undefined;
   const offlineBefore = presenceCounts.setOffline;
   try {
@@ -51,7 +51,7 @@ export async function handler(
   } catch (err) {
     log("error", "tick: timers failed", { err });
   }
-  // Outbound messages left at ack 0 beyond their deadline (issue 8 §2): re-driven once, then failed.
+  // Outbound messages left at ack 0 beyond their deadline (docs/product/messages.md#delivery): re-driven once, then failed.
   let outbound: Awaited<ReturnType<typeof sweepOutbound>> | undefined;
   try {
     outbound = await sweepOutbound();

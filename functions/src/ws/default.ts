@@ -1,5 +1,5 @@
 /**
- * `$default` (issue 2 §5; attendance.md §7 "Client emits"): the frames a browser sends on its socket.
+ * `$default` (docs/product/realtime.md#rooms): the frames a browser sends on its socket.
  *
  * - `{"action":"joinNotification"}` joins room `notification`.
  * - `{"action":"joinTickets","status":"open"|"pending"|"closed"}` joins room `tickets:<status>`.
@@ -16,6 +16,7 @@
  * route, and `@middy/ws-router` is not in the package registry this project installs from).
  */
 import { ZodError, z } from "zod";
+import { zId } from "@atende/shared/common";
 import { log } from "@atende/shared/log";
 import { getSocket, getSocketMember, updateRooms } from "@atende/shared/realtime/connections";
 import { sendToConnection, type SocketMember } from "@atende/shared/realtime/publish";
@@ -26,7 +27,7 @@ import { canSeeInCompany } from "@atende/shared/access/visibility";
 import { setUserOnline } from "@atende/shared/users/service";
 import type { WsEvent, WsResult } from "./event.ts";
 
-const id = z.coerce.number().int().positive();
+const id = zId;
 
 /** The frames a client may send (zod-parsed at the edge). */
 export const ClientFrame = z.discriminatedUnion("action", [
@@ -72,7 +73,7 @@ interface FrameContext<F> {
 type Action = ClientFrame["action"];
 type FrameOf<A extends Action> = Extract<ClientFrame, { action: A }>;
 
-/** The route table of `$default`: one handler per client action (attendance.md §7 "Client emits"). */
+/** The route table of `$default`: one handler per client action (the frames the web emits). */
 const routes: { [A in Action]: (ctx: FrameContext<FrameOf<A>>) => Promise<WsResult> } = {
   async joinNotification({ companyId, connectionId }) {
     await updateRooms(companyId, connectionId, (r) => [...r, rooms.notification]);

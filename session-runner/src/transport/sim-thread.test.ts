@@ -1,5 +1,5 @@
 /**
- * The sandbox phone's thread (issue 10 §4): the chat with one number as the customer's phone shows it after a
+ * The sandbox phone's thread: the chat with one number as the customer's phone shows it after a
  * reload — the customer's own messages and reactions too, edits and deletes applied, other chats left out.
  */
 import type { WAMessage } from "@whiskeysockets/baileys";

@@ -1,5 +1,5 @@
 /**
- * The sandbox phone's thread (issue 10 §4): what the simulated network carried for one chat of a connection, both
+ * The sandbox phone's thread: what the simulated network carried for one chat of a connection, both
  * ways, as the customer's phone shows it. Built from the real `WAMessage`s the network saw (the customer's messages,
  * reactions, edits and deletes from `/sim`, and what the runner sent), so a reloaded sandbox page gets the whole
  * conversation back, including messages sent through `/sim` by anyone.

@@ -1,5 +1,5 @@
 /**
- * The simulated WhatsApp network (DESIGN.md §4 "Session runner with the simulated WhatsApp network"; issue 3 §2).
+ * The simulated WhatsApp network (docs/architecture.md#2-one-machine-npm-start).
  *
  * `SimNetwork` plays WhatsApp's servers and the customers' phones for every connection of the process:
  * - its sockets are typed against Baileys' own `WASocket` (`RunnerSocket = Pick<WASocket, ...>`) and use Baileys' own
@@ -73,7 +73,7 @@ export interface SimMedia {
   caption?: string;
   fileName?: string;
   ptt?: boolean;
-  /** The size announced in the message (`fileLength`), when it should differ from `bytes` (issue 8 §3's 1.5 GB announcement). */
+  /** The size announced in the message (`fileLength`), when it should differ from `bytes` (e.g. the media storm's 1.5 GB announcement). */
   fileLength?: number;
 }
 

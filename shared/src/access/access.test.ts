@@ -44,7 +44,7 @@ describe("canSee", () => {
 });
 
 describe("can", () => {
-  it("gives the spec's admin permissions to admins and super users only", () => {
+  it("gives the named admin permissions to admins and super users only", () => {
     const adminOnly: Permission[] = [
       "tickets-manager:showall",
       "user-modal:editProfile",
@@ -99,7 +99,7 @@ describe("can", () => {
     expect(() => definePermissions({ kanban: ["admin"] })).toThrow(/<area>:<action>/);
   });
 
-  it("applies the quick message edit rule", () => {
+  it("applies the quick message edit rule (admin and supervisor edit any, a user only their own non-global one)", () => {
     expect(canEditQuickMessage({ profile: "supervisor", userId: 5 }, { geral: true, userId: 1 })).toBe(true);
     expect(canEditQuickMessage({ profile: "user", userId: 5 }, { geral: true, userId: 5 })).toBe(false);
     expect(canEditQuickMessage({ profile: "user", userId: 5 }, { geral: false, userId: 5 })).toBe(true);

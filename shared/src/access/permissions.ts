@@ -1,12 +1,12 @@
 /**
- * Roles and named permissions (attendance.md §6, administration.md §1, §6; issue 7 §2): the ONE table both the server
+ * Roles and named permissions (docs/product/users.md#profiles-and-rights): the ONE table both the server
  * (services, HTTP handlers) and the web (menus, buttons, route guards) read. Pure: no I/O, no Node imports, so the web
  * bundles it from `@atende/shared/access/permissions`.
  *
  * Profiles: `user`, `supervisor`, `admin`; the `super` flag grants everything (super users run the platform).
- * The spec names the admin permissions but shows no per-profile table: an admin permission is held by `admin`
- * (and `super`); the administration spec adds `supervisor` where it says so (tags' kanban switch, quick messages' edit
- * and delete).
+ * The product names the admin permissions but has no per-profile table: an admin permission is held by `admin`
+ * (and `super`); `supervisor` holds only the few the administration area grants it (tags' kanban switch, quick
+ * messages' edit and delete).
  */
 
 import { QUEUE_PERMISSIONS } from "../queues/permissions.ts";
@@ -24,7 +24,7 @@ export interface Actor {
 
 /** The core rows (areas without a folder of their own yet); features declare theirs with `definePermissions`. */
 const CORE_PERMISSIONS = definePermissions({
-  // attendance.md §6 "Admin permissions (by name)"
+  // the attendance area's named admin permissions
   "dashboard:view": ["admin"],
   "drawer-admin-items:view": ["admin"],
   /** The show-all toggle of the tickets manager (list every ticket of the company). */
@@ -38,7 +38,7 @@ const CORE_PERMISSIONS = definePermissions({
   "connections-page:actionButtons": ["admin"],
   "connections-page:addConnection": ["admin"],
   "connections-page:editOrDeleteConnection": ["admin"],
-  // server-side administration of company entities (attendance.md §8 routes marked admin)
+  // server-side administration of company entities (the routes marked admin)
   /** HTTP operations the route manifest marks `admin` without a more specific permission (`contract.ts`). */
   "routes:admin": ["admin"],
   /** Company settings. */
@@ -54,7 +54,7 @@ const CORE_PERMISSIONS = definePermissions({
   "connections:qrcode": ["admin"],
   /** Deleting or editing notes and messages of other users. */
   "notes:deleteAny": ["admin"],
-  // super only (administration.md §6: announcements, companies, plans, helps, logo, global settings)
+  // super only (announcements, companies, plans, helps, logo, global settings)
   "announcements:manage": [],
   "companies:manage": [],
   "plans:manage": [],

@@ -1,5 +1,5 @@
 /**
- * Automatic messages (issue 9 §3-§4): bot menus, greetings, out-of-hours texts, transfer notices, rating prompts,
+ * Automatic messages (docs/product/messages.md#automatic-messages): bot menus, greetings, out-of-hours texts, transfer notices, rating prompts,
  * closing texts. One way out for all of them: the idempotent outbound path (`sendOutbound`), stored in the ticket's
  * history with `isAutomatic: true` (shown as such, never signed by an agent). The phone's echo of the sent message
  * carries the same WhatsApp id, so the ingest's alias item drops it: never stored twice.

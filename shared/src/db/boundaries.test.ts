@@ -1,10 +1,11 @@
 /**
- * The repository boundary (issue 7 §5): DynamoDB commands are sent only from a feature's `repository.ts` and the
+ * The repository boundary (docs/architecture.md#3-the-table): DynamoDB commands are sent only from a feature's `repository.ts` and the
  * listed storage modules, never from a service, an HTTP or WebSocket handler, or the web. A new file that needs the
  * table goes into its feature's repository (or, for plumbing, into this list on purpose).
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
+import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
 const root = join(import.meta.dirname, "../../..");
@@ -38,6 +39,54 @@ function sources(dir: string): string[] {
 /** The product's source files (tests and test kits excluded), relative to the repository root. */
 const files = ["shared/src", "functions/src", "session-runner/src", "web/src"].flatMap((d) => sources(join(root, d))).map((p) => relative(root, p));
 
+/**
+ * Hand-rolled paging loops of `path`: a loop (for, for-of, while, do) in which a value takes a page's resume key
+ * (`x = page.lastKey` or `.LastEvaluatedKey`) and is passed back, in the same loop, to an awaited call, i.e. the next
+ * read (as an argument, or as a property of an object argument such as `{startKey: x}`). Each is reported as
+ * `path:line`.
+ */
+function pagingLoops(path: string): string[] {
+  const text = readFileSync(join(root, path), "utf8");
+  if (!/lastKey|LastEvaluatedKey/.test(text)) return [];
+  const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const isLoop = (n: ts.Node) => ts.isDoStatement(n) || ts.isWhileStatement(n) || ts.isForStatement(n) || ts.isForOfStatement(n) || ts.isForInStatement(n);
+  const resumeKeys = (body: ts.Node): Set<string> => {
+    const names = new Set<string>();
+    const walk = (n: ts.Node): void => {
+      if (
+        ts.isBinaryExpression(n) &&
+        n.operatorToken.kind === ts.SyntaxKind.EqualsToken &&
+        ts.isPropertyAccessExpression(n.right) &&
+        /^(lastKey|LastEvaluatedKey)$/.test(n.right.name.text)
+      ) {
+        names.add(n.left.getText(source));
+      }
+      ts.forEachChild(n, walk);
+    };
+    walk(body);
+    return names;
+  };
+  const passes = (arg: ts.Expression, names: Set<string>): boolean =>
+    names.has(arg.getText(source)) ||
+    (ts.isObjectLiteralExpression(arg) &&
+      arg.properties.some((p) => (ts.isPropertyAssignment(p) && names.has(p.initializer.getText(source))) || (ts.isShorthandPropertyAssignment(p) && names.has(p.name.text))));
+  const visit = (n: ts.Node): void => {
+    if (isLoop(n)) {
+      const body = (n as ts.IterationStatement).statement;
+      const names = resumeKeys(body);
+      if (names.size) {
+        const call = (m: ts.Node): boolean =>
+          (ts.isAwaitExpression(m) && ts.isCallExpression(m.expression) && m.expression.arguments.some((a) => passes(a, names))) || (ts.forEachChild(m, call) ?? false);
+        if (call(body)) found.push(`${path}:${source.getLineAndCharacterOfPosition(n.getStart(source)).line + 1}`);
+      }
+    }
+    ts.forEachChild(n, visit);
+  };
+  visit(source);
+  return found;
+}
+
 /** True when the file imports DynamoDB commands or sends through the shared client. */
 const talksToDynamo = (path: string) => {
   const text = readFileSync(join(root, path), "utf8");
@@ -67,6 +116,10 @@ describe("repository boundary", () => {
     expect(loops).toEqual(["shared/src/db/query.ts"]);
   });
 
+  it("no service or adapter pages by hand over a repository's `lastKey`: they iterate the db/query.ts helpers' pages", () => {
+    expect(files.filter((f) => f !== "shared/src/db/query.ts").flatMap(pagingLoops)).toEqual([]);
+  });
+
   it("no key or key prefix is spelled outside shared/src/db/keys.ts (code lines, not comments)", () => {
     const spelled = files
       .filter((f) => f !== "shared/src/db/keys.ts")
@@ -81,7 +134,7 @@ describe("repository boundary", () => {
   });
 });
 
-describe("one access rule (issue 7 §2)", () => {
+describe("one access rule", () => {
   it("decides rights only with can() / canSee() of shared/src/access: no profile or super-flag test elsewhere", () => {
     const inline = [/profile\s*[!=]==?\s*["'`]/, /(?<!!)!(?!!)\s*\w+\.super\b/, /\|\|\s*!*\w+\.super\b/, /\w+\.super\s*\?/];
     const found = files

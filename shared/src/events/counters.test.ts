@@ -8,7 +8,7 @@ import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { afterEach, describe, expect, it } from "vitest";
 import { readDailyCounters, type DailyCounter } from "../db/counters.ts";
 import { ddb, tableName } from "../db/client.ts";
-import { keys } from "../db/keys.ts";
+import { dueShardsToRead, keys } from "../db/keys.ts";
 import { handleBaileysEvent, type IngestContext } from "../ingest/index.ts";
 import { freshCompanyId } from "../ingest/testkit.ts";
 import { updateTicketByUser } from "../tickets/actions.ts";
@@ -16,7 +16,7 @@ import { getTicket, type TicketActor } from "../tickets/service.ts";
 import { countersListener } from "./counters.ts";
 import { settleDeferred } from "./index.ts";
 import { addListener } from "./registry.ts";
-import { applyOutbox, counterFacts, OUTBOX_GRACE_MS, OUTBOX_SHARDS, outboxDuePages, redriveOutbox } from "./outbox.ts";
+import { applyOutbox, counterFacts, OUTBOX_GRACE_MS, outboxDuePages, redriveOutbox } from "./outbox.ts";
 
 afterEach(async () => {
   await settleDeferred();
@@ -53,7 +53,7 @@ const today = () => new Date().toISOString().slice(0, 10);
 async function outboxLeft(companyId: number): Promise<number> {
   await settleDeferred();
   let n = 0;
-  for (let shard = 0; shard < OUTBOX_SHARDS; shard++) {
+  for (let shard = 0; shard < dueShardsToRead("outbox"); shard++) {
     for (const t of [Date.now() - 3_600_000, Date.now(), Date.now() + 3_600_000]) {
       const hour = new Date(t).toISOString().slice(0, 13);
       for await (const entries of outboxDuePages(shard, hour, hour, "9999")) n += entries.filter((e) => e.companyId === companyId).length;

@@ -17,7 +17,8 @@
  *    conflicting), the item waits where it was written: its key IS its due-time entry (`keys.outbox`: partition
  *    `OUTBOX#<shard>#<due hour>`, sort `<dueAt>#<cid>#<oid>`, due one minute after the fact), so it costs no index
  *    write, and the minute tick re-drives it ({@link redriveOutbox}): per shard, one Query from the shard's cursor
- *    (two across an hour), no scan. {@link OUTBOX_SHARDS} shards spread every company's facts over as many partitions.
+ *    (two across an hour), no scan. `dueShardsOf("outbox")` shards (`db/keys.ts`) spread every company's facts over as
+ *    many partitions; an item keeps the shard it was written to (`shard`), whatever the count is later.
  * Hot items: a conflicting apply is retried with jittered backoff; what still conflicts is left for the tick.
  *
  * Days are UTC `yyyy-mm-dd` of the fact's time. Wait time = accept time − ticket creation; handling time = close
@@ -26,7 +27,7 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { ddb, tableName } from "../db/client.ts";
 import { cancellationReasons } from "../db/errors.ts";
-import { keys, shardOfName } from "../db/keys.ts";
+import { dueShardOfName, dueShardsToRead, keys } from "../db/keys.ts";
 import { queryPages } from "../db/query.ts";
 import { DAILY_COUNTERS } from "../db/counters.ts";
 import { log } from "../log.ts";
@@ -36,8 +37,6 @@ export const COUNTERS = DAILY_COUNTERS;
 export type CounterName = (typeof COUNTERS)[number];
 export type Deltas = Partial<Record<CounterName, number>>;
 
-/** Outbox partitions per due hour (spread every company's writes; the tick walks each). */
-export const OUTBOX_SHARDS = 8;
 /** An outbox item becomes due for the tick this long after its write (the listener normally applied it by then). */
 export const OUTBOX_GRACE_MS = 60_000;
 /**
@@ -65,13 +64,16 @@ export interface OutboxEntry {
   deltas: Deltas;
   /** ISO time the fact happened. */
   at: string;
+  /** The shard the item was written to (read items); a new fact's is computed from `oid` with the current shard count. */
+  shard?: number;
 }
 
-const shardOf = (oid: string) => shardOfName(oid, OUTBOX_SHARDS);
-
-/** The key of an entry's outbox item: its shard and due time (`at` + {@link OUTBOX_GRACE_MS}), so writer and applier name the same item. */
-export function outboxKey(e: Pick<OutboxEntry, "companyId" | "oid" | "at">): { PK: string; SK: string } {
-  return keys.outbox(shardOf(e.oid), new Date(Date.parse(e.at) + OUTBOX_GRACE_MS).toISOString(), e.companyId, e.oid);
+/**
+ * The key of an entry's outbox item: its shard (the one it was read from, else the hash of `oid` over the current
+ * count) and due time (`at` + {@link OUTBOX_GRACE_MS}), so writer and applier name the same item.
+ */
+export function outboxKey(e: Pick<OutboxEntry, "companyId" | "oid" | "at" | "shard">): { PK: string; SK: string } {
+  return keys.outbox(e.shard ?? dueShardOfName("outbox", e.oid), new Date(Date.parse(e.at) + OUTBOX_GRACE_MS).toISOString(), e.companyId, e.oid);
 }
 
 /** The `Put` of an outbox item for a domain `TransactWriteItems` (null entry → nothing to count). */
@@ -227,6 +229,7 @@ const entryOf = (it: Record<string, unknown>): OutboxEntry => ({
   userId: it.userId == null ? null : Number(it.userId),
   deltas: it.deltas as Deltas,
   at: String(it.at),
+  shard: Number(String(it.PK).split("#")[1]),
 });
 
 /**
@@ -267,7 +270,7 @@ export async function redriveOutbox(now = Date.now(), limitPerShard = 500): Prom
   const advanced: Record<string, string> = {};
   let applied = 0;
   await Promise.all(
-    Array.from({ length: OUTBOX_SHARDS }, async (_, shard) => {
+    Array.from({ length: dueShardsToRead("outbox") }, async (_, shard) => {
       const attr = `s${shard}`;
       const from = typeof cursor[attr] === "string" ? String(cursor[attr]) : new Date(now - FIRST_WALK_MS).toISOString();
       if (from > upTo) return; // a tick for a later time already drained this shard past `now`

@@ -1,5 +1,5 @@
 /**
- * The inbound path's short-lived, per-process read cache (issue 8 "Proof, overall": the ingest rate). A customer's
+ * The inbound path's short-lived, per-process read cache (for the ingest rate). A customer's
  * text on an open ticket used to read its contact, the ACTIVE marker, the ticket, the connection, the company and its
  * settings every time; here the reads that rarely change are kept briefly:
  *

@@ -1,5 +1,5 @@
 /**
- * Changes that land on an already stored message (issue 3 §3): acks (`messages.update` status,
+ * Changes that land on an already stored message: acks (`messages.update` status,
  * `message-receipt.update`), edits (`isEdited`, the previous body kept in `previousBody`), revokes (`isDeleted`) and
  * reactions (attached to the target, one per sender; an empty emoji removes the sender's reaction).
  *

@@ -1,8 +1,8 @@
 /**
- * Messages and media operations (attendance.md §2 Conversation view, §3 Message, §6, §7; issue 3 §4, issue 4 §6).
+ * Messages and media operations (the conversation view; docs/product/messages.md).
  * `POST /api/messages/{ticketId}` takes JSON `{body, quotedMsg?, signMessage?}` (one message back) or multipart
  * `medias` (+ `body` captions; one message per file back), or JSON `{body, medias: [{key, fileName}]}` for files the
- * browser uploaded through the presigned PUT of `POST /api/media/uploads` (issue 8 §3).
+ * browser uploaded through the presigned PUT of `POST /api/media/uploads` (docs/product/messages.md#media).
  */
 import { z } from "zod";
 import { zId, zPageNumber } from "../common.ts";
@@ -50,6 +50,6 @@ export const mediaRoutes = defineRoutes("media", {
     params: z.object({ messageId: z.string().min(1).max(128) }),
     response: z.object({ url: z.string(), expiresInSeconds: z.number().int() }),
   },
-  /** A presigned PUT for one outbound file (issue 8 §3); then `POST /api/messages/{ticketId}` `{medias: [{key, fileName}]}`. */
+  /** A presigned PUT for one outbound file; then `POST /api/messages/{ticketId}` `{medias: [{key, fileName}]}`. */
   "POST /api/media/uploads": { auth: "user", body: MediaUploadBody, response: MediaUpload },
 });

@@ -1,9 +1,10 @@
 /**
- * Message rules (attendance.md §2 Conversation view, §3 Message, §6 "only own messages", §7 calls; issue 3 §4;
- * DESIGN.md §1 Outbound): views with presigned `mediaUrl`, realtime `appMessage`, the outbound send path (store with
+ * Message rules (docs/product/messages.md; the outbound path, docs/architecture.md#1-parts-and-data-flow): views with
+ * presigned `mediaUrl`, realtime `appMessage`, the outbound send path (store with
  * `ack: 0` → `send` session command → runner acks; failures end as `ack: -1` + `sendError` and 400
  * `ERR_SENDING_WAPP_MSG`), reading a conversation (zero unread, read receipts), edit, delete, react, forward.
  */
+import { randomUUID } from "node:crypto";
 import { nowIso } from "../common.ts";
 import { getContactItem } from "../contacts/repository.ts";
 import type { ContactItem } from "../contacts/schema.ts";
@@ -25,7 +26,7 @@ import {
   type TicketActor,
 } from "../tickets/service.ts";
 import { sendSessionCommand } from "../whatsapp/commands.ts";
-import { watchOutbound } from "./delivery.ts";
+import { outboundWatch } from "./delivery.ts";
 import { getWhatsappItem } from "../whatsapp/repository.ts";
 import type { WhatsappItem } from "../whatsapp/schema.ts";
 import { getMessageById, ingestMessage, listMessages, replaceLastMessage, updateMessage } from "./repository.ts";
@@ -44,7 +45,7 @@ export async function toMessageView(companyId: number, m: MessageItem): Promise<
   let mediaUrl: string | null = null;
   if (m.mediaKey) {
     try {
-      mediaUrl = await presignMediaGet(companyId, m.mediaKey, MEDIA_URL_TTL_SECONDS, m.mediaName ?? undefined);
+      mediaUrl = await presignMediaGet(companyId, m.mediaKey, MEDIA_URL_TTL_SECONDS, m.mediaName ?? undefined, m.mediaMime);
     } catch (err) {
       log("warn", "media presign failed", { companyId, messageId: m.id, err });
     }
@@ -118,7 +119,7 @@ export async function sendOutbound(companyId: number, sender: Sender, ticket: Ti
   const [contact, wa] = await Promise.all([getContactItem(companyId, ticket.contactId), getWhatsappItem(companyId, ticket.whatsappId)]);
   if (!contact) throw new AppError("ERR_NO_CONTACT_FOUND", 404);
   const remoteJid = chatJidOf(contact);
-  // Variables render in the company's zone (issue 9 §3), agents' texts included; the company is read only when the
+  // Variables render in the company's zone, agents' texts included; the company is read only when the
   // text holds a variable and the caller did not pass the zone (automatic messages do).
   const timeZone = input.timeZone ?? (input.body.includes("{{") ? (await getCompany(companyId))?.timezone : undefined);
   let text = renderVariables(input.body, { contactName: contact.name, ticketId: ticket.id, timeZone });
@@ -156,10 +157,12 @@ export async function sendOutbound(companyId: number, sender: Sender, ticket: Ti
     updatedAt: now,
   });
   const { createdAt: _c, updatedAt: _u, ...toStore } = draft;
+  const commandId = randomUUID();
   const stored = await ingestMessage(companyId, ticket, toStore, {
     lastMessage: text || input.media?.name || "",
     incrementUnread: false,
     waAliasJid: remoteJid,
+    pending: outboundWatch(companyId, ticket.id, ticket.whatsappId, id, commandId),
   });
   await dispatch({ type: "message.created", companyId, message: stored.message, ticket: stored.ticket });
 
@@ -168,8 +171,7 @@ export async function sendOutbound(companyId: number, sender: Sender, ticket: Ti
     throw new AppError("ERR_SENDING_WAPP_MSG", 400, { message: await toMessageView(companyId, failed) });
   }
   try {
-    const commandId = await sendSessionCommand({ type: "send", companyId, whatsappId: ticket.whatsappId, ticketId: ticket.id, messageId: id });
-    await watchOutbound(companyId, ticket.id, ticket.whatsappId, id, commandId);
+    await sendSessionCommand({ type: "send", companyId, whatsappId: ticket.whatsappId, ticketId: ticket.id, messageId: id }, commandId);
   } catch (err) {
     log("error", "send command enqueue failed", { companyId, ticketId: ticket.id, messageId: id, err });
     const failed = await markFailed(companyId, stored.ticket, id, "ERR_SENDING_WAPP_MSG");
@@ -236,7 +238,7 @@ export async function sendMediaMessages(actor: TicketActor, ticketId: number, fi
 export const UPLOAD_URL_TTL_SECONDS = 300;
 
 /**
- * `POST /api/media/uploads` (issue 8 §3): a presigned PUT for one file the caller will send on a ticket they may act
+ * `POST /api/media/uploads`: a presigned PUT for one file the caller will send on a ticket they may act
  * on (403/404 as {@link getAccessibleTicket}). The server chooses the key, `media/<cid>/uploads/<ticketId>/<uuid>.<ext>`;
  * the content type and size are bound in the signature. A size over the kind's limit (`MEDIA_SIZE_LIMITS`) is refused
  * with 400 `ERR_VALIDATION` (`size`) before anything is signed.
@@ -247,7 +249,7 @@ export async function createMediaUpload(actor: TicketActor, input: MediaUploadBo
 }
 
 /**
- * `POST /api/messages/{ticketId}` `{body, medias: [{key, fileName}]}` (issue 8 §3): sends files the browser uploaded,
+ * `POST /api/messages/{ticketId}` `{body, medias: [{key, fileName}]}`: sends files the browser uploaded,
  * one message each (body = the caption, else the file name), like {@link sendMediaMessages}. A key is accepted only
  * under the caller's company and this ticket's upload prefix (another company's or ticket's key: 404 `ERR_NOT_FOUND`,
  * nothing sent); the object must exist and be within its type's limit (read from S3, not from the browser).
@@ -345,7 +347,7 @@ async function accessibleMessage(actor: TicketActor, messageId: string): Promise
 }
 
 /**
- * Edit and delete act only on the caller's own sent messages (attendance.md §6 "only own messages"): `fromMe` and
+ * Edit and delete act only on the caller's own sent messages (docs/product/messages.md#editing-and-deleting): `fromMe` and
  * written by this user (`userId`); admins may act on any sent message. 403 `ERR_NO_PERMISSION` otherwise.
  */
 function assertOwnMessage(actor: TicketActor, message: MessageItem): void {
@@ -469,7 +471,7 @@ export async function forwardMessage(actor: TicketActor, input: { messageId: str
 export async function mediaUrlOf(actor: TicketActor, messageId: string): Promise<{ url: string; expiresInSeconds: number }> {
   const { message } = await accessibleMessage(actor, messageId);
   if (!message.mediaKey) throw new AppError("ERR_NOT_FOUND", 404);
-  const url = await presignMediaGet(actor.companyId, message.mediaKey, MEDIA_URL_TTL_SECONDS, message.mediaName ?? undefined);
+  const url = await presignMediaGet(actor.companyId, message.mediaKey, MEDIA_URL_TTL_SECONDS, message.mediaName ?? undefined, message.mediaMime);
   return { url, expiresInSeconds: MEDIA_URL_TTL_SECONDS };
 }
 
@@ -481,14 +483,16 @@ export const EARLIER_PAGE_SIZE = 20;
 /** Earlier tickets without messages skipped in one call at most (each costs one Query). */
 const EARLIER_TICKETS_PER_CALL = 10;
 
-/** Cursor of {@link listEarlierMessages}: the earlier ticket being read (`tk`, its contact-index key `sk`), and where in it (`m`). */
-interface EarlierCursor {
-  tk: number;
-  sk: string;
+/** Where {@link listEarlierMessages} reads: an earlier ticket of the contact, and where in it (`m`, a message cursor). */
+interface EarlierPlace {
+  ticket: TicketItem;
   m?: string;
 }
 
 const contactTicketSK = (t: Pick<TicketItem, "createdAt" | "id">) => keys.ticketEdgeSK(t.createdAt, t.id);
+
+/** The opaque cursor of a place: the ticket (`tk`), its contact-index key (`sk`) and the message cursor (`m`). */
+const placeCursor = (p: EarlierPlace) => encodeCursor({ tk: p.ticket.id, sk: contactTicketSK(p.ticket), ...(p.m ? { m: p.m } : {}) });
 
 /** The contact's ticket created just before the one with contact-index key `beforeSK` (one Query of GSI4), or null. */
 async function previousContactTicket(companyId: number, contactId: number, beforeSK: string): Promise<TicketItem | null> {
@@ -497,12 +501,14 @@ async function previousContactTicket(companyId: number, contactId: number, befor
 }
 
 /**
- * `GET /api/messages/{ticketId}/earlier`: the contact's conversation before this ticket (attendance.md §2 Conversation
- * view; issue 10 §4 "a new ticket after a close shows the earlier conversation"): the messages of the contact's earlier
+ * `GET /api/messages/{ticketId}/earlier`: the contact's conversation before this ticket (a new ticket after a close
+ * shows the earlier conversation, docs/product/messages.md#earlier-conversation): the messages of the contact's earlier
  * tickets, newest ticket first, {@link EARLIER_PAGE_SIZE} per page, each page oldest → newest; every message carries
  * its `ticketId` (the web draws a divider per ticket). A page holds messages of one ticket; `nextCursor` continues in
  * it or in the ticket before. The caller must be allowed to see THIS ticket (403/404 as {@link getAccessibleTicket});
- * a cursor naming another contact's or company's ticket is 400 `ERR_INVALID_CURSOR`.
+ * each earlier ticket goes through the same visibility rule (queues, assignee, `viewclosed`, `viewgroups`), and one the
+ * caller may not see is skipped unread, as is one without messages. A cursor naming another contact's or company's
+ * ticket is 400 `ERR_INVALID_CURSOR`.
  */
 export async function listEarlierMessages(
   actor: TicketActor,
@@ -512,33 +518,37 @@ export async function listEarlierMessages(
   const ticket = await getAccessibleTicket(actor, ticketId);
   const cid = actor.companyId;
   const at = decodeCursor<Record<string, unknown>>(opts.cursor);
-  let cursor: EarlierCursor | null = null;
+  let place: EarlierPlace | null = null;
   if (at) {
     const tk = Number(at.tk);
     const from = Number.isInteger(tk) && tk !== ticket.id ? await getTicketItem(cid, tk) : null;
     if (!from || from.contactId !== ticket.contactId || contactTicketSK(from) !== at.sk || contactTicketSK(from) >= contactTicketSK(ticket)) {
       throw new AppError("ERR_INVALID_CURSOR", 400);
     }
-    cursor = { tk, sk: String(at.sk), m: typeof at.m === "string" ? at.m : undefined };
+    if (at.m !== undefined && typeof at.m !== "string") throw new AppError("ERR_INVALID_CURSOR", 400);
+    place = { ticket: from, m: at.m };
   } else {
     const prev = await previousContactTicket(cid, ticket.contactId, contactTicketSK(ticket));
     if (!prev) return { messages: [], hasMore: false };
-    cursor = { tk: prev.id, sk: contactTicketSK(prev) };
+    place = { ticket: prev };
   }
-  for (let i = 0; cursor && i < EARLIER_TICKETS_PER_CALL; i++) {
-    const page = await listMessages(cid, cursor.tk, { cursor: cursor.m, limit: EARLIER_PAGE_SIZE });
-    let next: EarlierCursor | null = null;
-    if (page.nextCursor) next = { ...cursor, m: page.nextCursor };
+  for (let i = 0; place && i < EARLIER_TICKETS_PER_CALL; i++) {
+    const visible = await canSeeInCompany(actor, place.ticket, cid);
+    const page: Awaited<ReturnType<typeof listMessages>> = visible
+      ? await listMessages(cid, place.ticket.id, { cursor: place.m, limit: EARLIER_PAGE_SIZE })
+      : { messages: [] };
+    let next: EarlierPlace | null = null;
+    if (page.nextCursor) next = { ticket: place.ticket, m: page.nextCursor };
     else {
-      const prev = await previousContactTicket(cid, ticket.contactId, cursor.sk);
-      if (prev) next = { tk: prev.id, sk: contactTicketSK(prev) };
+      const prev = await previousContactTicket(cid, ticket.contactId, contactTicketSK(place.ticket));
+      if (prev) next = { ticket: prev };
     }
     const shown = page.messages.filter((m) => m.mediaType !== "reactionMessage");
     if (shown.length || !next) {
       const messages = await Promise.all([...shown].reverse().map((m) => toMessageView(cid, m)));
-      return { messages, hasMore: !!next, nextCursor: next ? encodeCursor({ ...next }) : undefined };
+      return { messages, hasMore: !!next, nextCursor: next ? placeCursor(next) : undefined };
     }
-    cursor = next;
+    place = next;
   }
-  return { messages: [], hasMore: !!cursor, nextCursor: cursor ? encodeCursor({ ...cursor }) : undefined };
+  return { messages: [], hasMore: !!place, nextCursor: place ? placeCursor(place) : undefined };
 }

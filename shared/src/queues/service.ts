@@ -1,11 +1,11 @@
 /**
- * Queue rules (administration.md §3 Queue, §5 validation; issue 2 §4).
+ * Queue rules (docs/product/queues.md#queues).
  *
  * - Any user of the company reads its queues; admins create, edit and delete them.
  * - name 2-50, unique in the company in any letter case (409 `ERR_QUEUE_NAME_ALREADY_EXISTS`); color 3-9 characters,
  *   a CSS colour (400 `ERR_QUEUE_INVALID_COLOR`, e.g. "azul") and unique in the company (409
- *   `ERR_QUEUE_COLOR_ALREADY_EXISTS`) (issue 10 §4).
- * - Media (issue 9 §1): one file per queue ({@link QUEUE_MEDIA}, through the media port `media/attachments.ts`),
+ *   `ERR_QUEUE_COLOR_ALREADY_EXISTS`).
+ * - Media: one file per queue ({@link QUEUE_MEDIA}, through the media port `media/attachments.ts`),
  *   `POST/DELETE .../media-upload`; its size and MIME type are recorded; the object a new upload replaces, or a
  *   removal drops, is deleted from S3.
  * - Deleting a queue removes it from its users' `queueIds` and deletes its option tree and their media objects.
@@ -57,10 +57,23 @@ function requireCssColor(color: string | undefined): void {
   if (color !== undefined && !isCssColor(color)) throw new AppError("ERR_QUEUE_INVALID_COLOR", { fields: [{ path: "color", message: "Invalid color" }] });
 }
 
+/**
+ * 409 `ERR_QUEUE_NAME_ALREADY_EXISTS` / `ERR_QUEUE_COLOR_ALREADY_EXISTS` when another queue of the company has this
+ * name or colour (any letter case), read before the id counter so a refused queue takes no id; the markers written
+ * with the queue still settle two saves at the same time.
+ */
+async function requireFreeNameAndColor(companyId: number, name: string, color: string): Promise<void> {
+  const same = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+  const queues = await listQueues(companyId);
+  if (queues.some((q) => same(q.name, name))) throw new AppError("ERR_QUEUE_NAME_ALREADY_EXISTS");
+  if (queues.some((q) => same(q.color, color))) throw new AppError("ERR_QUEUE_COLOR_ALREADY_EXISTS");
+}
+
 /** `POST /api/queue` (admin): creates a queue in the caller's company; publishes `{action: "create", queue}`. */
 export async function createQueue(auth: AuthContext, body: CreateQueueBody): Promise<PublicQueue> {
   requireAdmin(auth);
   requireCssColor(body.color);
+  await requireFreeNameAndColor(auth.companyId, body.name, body.color);
   const now = new Date().toISOString();
   const q: QueueItem = {
     id: await nextId(auth.companyId, "queue"),

@@ -1,5 +1,5 @@
 /**
- * Realtime publishing (DESIGN.md §1, §3; issue 2 §5): `publish` sends `{"event": "company-{id}-{name}", "data": ...}`
+ * Realtime publishing (docs/product/realtime.md): `publish` sends `{"event": "company-{id}-{name}", "data": ...}`
  * to the company's open WebSocket connections that may see it, through the API Gateway management API
  * (`@connections`; the local emulator speaks the same protocol). A 410 (GoneException) removes the stale registration.
  *
@@ -93,7 +93,7 @@ const listings = new Map<number, Promise<SocketMember[]>>();
 
 /**
  * Lists the live sockets of a company (expired registrations filtered out). Calls that arrive while a listing of the
- * same company is in flight share it (issue 8 ingest rate: a burst of messages costs fewer Queries); nothing is kept
+ * same company is in flight share it (for the ingest rate: a burst of messages costs fewer Queries); nothing is kept
  * once it resolves, and {@link forgetSocketListing} (every registration change of this process) makes the next call
  * start a new one, so a publish after a change always sees it.
  */

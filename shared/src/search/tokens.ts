@@ -1,5 +1,5 @@
 /**
- * Words, grams and query tokens of the search index (issue 10 §1). Pure functions, no I/O.
+ * Words, grams and query tokens of the search index (docs/product/search.md). Pure functions, no I/O.
  *
  * Normalization (everywhere): Unicode NFD, combining marks removed, lowercase; words are maximal runs of letters and
  * digits (`\p{L}\p{N}`), so "João Conceição" → ["joao", "conceicao"], "ana.lima@exemplo.com.br" →

@@ -1,5 +1,5 @@
 /**
- * The search index's writes (issue 10 §1), added by the contact and message repositories to their own transactions:
+ * The search index's writes, added by the contact and message repositories to their own transactions:
  * - {@link contactIndexWrites}: the gram items of a contact (`keys.searchGram`), diffed against its previous state;
  * - {@link ticketGramWrites}: the ticket-side grams of a ticket (`keys.searchTicketGram`): its contact's grams once per
  *   ticket, written with the ticket's creation and moved when the contact's name, email or number change;

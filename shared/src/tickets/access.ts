@@ -1,5 +1,5 @@
 /**
- * Ticket access (attendance.md §6; issue 7 §2): who the caller is as far as tickets are concerned and the one read of
+ * Ticket access (docs/product/tickets.md#who-sees-a-ticket): who the caller is as far as tickets are concerned and the one read of
  * a ticket the caller may see. The rule itself is `access/tickets.ts` `canSee`.
  */
 import { can } from "../access/permissions.ts";

@@ -1,5 +1,5 @@
 /**
- * Ticket search in the list (issue 10 §1): `GET /api/tickets?searchParam=` through the `Search` port
+ * Ticket search in the list (docs/product/search.md): `GET /api/tickets?searchParam=` through the `Search` port
  * (`search/index.ts`), filtered by the caller's access and the list filters, pages of 40 like the tabs.
  */
 import { canSee } from "../access/tickets.ts";
@@ -11,7 +11,7 @@ import type { TicketItem } from "./schema.ts";
 import { toTicketViews } from "./views.ts";
 
 /**
- * Ticket search (issue 10 §1) through the `Search` port (`search/index.ts`): tickets whose contact's name or email words
+ * Ticket search through the `Search` port (`search/index.ts`): tickets whose contact's name or email words
  * start with the words of `term` or whose number contains its digit runs (≥ 4), and tickets whose messages hold its
  * words; accent- and case-insensitive. Each ticket once, `limit` (40) per page, only those the actor may see
  * ({@link canSee}) and that match status, tags, users (admins), unread and the day filters. `nextCursor` (opaque,

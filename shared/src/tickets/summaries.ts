@@ -1,5 +1,5 @@
 /**
- * Summaries stored on ticket items (issue 10 §2): what a ticket-list row shows of the ticket's contact, queue,
+ * Summaries stored on ticket items: what a ticket-list row shows of the ticket's contact, queue,
  * connection, user and tags, denormalized so a page of a tab is ONE Query (`views.ts` builds the API's nested objects
  * from them). Stored attributes of the ticket item (never returned raw: `TicketItem` does not carry them):
  * - `sumContact` `{id, name, number, profilePicUrl, email, extraInfo, isGroup, presence, disableBot, uuid}`;
@@ -20,7 +20,7 @@
 import { batchGetRaw } from "../db/batch.ts";
 import { ticketGramWrites } from "../search/writes.ts";
 import { keys } from "../db/keys.ts";
-import { queryPagesFrom } from "../db/query.ts";
+import { pagesFrom, queryPagesFrom } from "../db/query.ts";
 import { ContactItem } from "../contacts/schema.ts";
 import type { Listener } from "../events/registry.ts";
 import { log } from "../log.ts";
@@ -124,7 +124,7 @@ const FIELDS: [string, unknown][] = Object.keys(TicketItem.shape).map((k) => {
 const REQUIRED_NUMBERS = ["id", "companyId", "contactId", "whatsappId"];
 
 /**
- * A stored ticket item as a `TicketItem` without a schema parse on the hot path (issue 10 §2): items are written only by
+ * A stored ticket item as a `TicketItem` without a schema parse on the hot path (the list's CPU): items are written only by
  * this folder's repository from parsed tickets, so each field is copied in schema order with the schema's default when
  * absent (the same object `TicketItem.parse` gives). An item that lacks a required field or has an unknown status goes
  * through `TicketItem.parse` (and its error).
@@ -269,16 +269,16 @@ const STATUSES = ["open", "pending", "closed"] as const;
 /** Sets one tag's entry in `sumTags` on the tickets carrying it (tag edges on GSI4), at most {@link SUMMARY_REFRESH_LIMIT}. */
 async function refreshTag(companyId: number, tag: NamedColored): Promise<number> {
   let updated = 0;
-  let start: Record<string, unknown> | undefined;
   let read = 0;
-  do {
-    const page = await queryTagEdges(companyId, tag.id, { limit: Math.min(100, SUMMARY_REFRESH_LIMIT - read), startKey: start });
+  const pages = pagesFrom((startKey) =>
+    read < SUMMARY_REFRESH_LIMIT ? queryTagEdges(companyId, tag.id, { limit: Math.min(100, SUMMARY_REFRESH_LIMIT - read), startKey }) : null,
+  );
+  for await (const page of pages) {
     read += page.edges.length;
     await eachLimited(page.edges, async (e) => {
       if (await setTicketTagSummary(companyId, e.ticketId, tag)) updated++;
     });
-    start = page.lastKey;
-  } while (start && read < SUMMARY_REFRESH_LIMIT);
+  }
   return updated;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Schedules the ticket timers (issue 9 §5) from the domain events, so every path that opens or moves a ticket (ingest,
+ * Schedules the ticket timers (docs/product/timers.md) from the domain events, so every path that opens or moves a ticket (ingest,
  * agents, the chatbot, the timers themselves) is covered in one place. A listener (registered in `events/index.ts`),
  * awaited by `dispatch`. It only schedules: whether a timer still applies is checked when it fires
  * (`./ticket-kinds.ts`), so activity on a ticket costs no timer write.

@@ -1,7 +1,7 @@
 /**
  * The shell's texts (`app`, `common`, `validation`, `errors`, `login`, `shell`, `session`, ...) in Portuguese (default
  * and fallback), English and Spanish, written once per key (`defineTexts`: a missing language does not type-check).
- * The spec's quoted texts are used verbatim.
+ * The product's fixed Portuguese texts are used verbatim.
  */
 import { defineTexts } from "./define.ts";
 

@@ -1,5 +1,5 @@
 /**
- * Queue option rules (administration.md §3 Queue option, §7; issue 9 §1): the nested chatbot tree of a queue.
+ * Queue option rules (docs/product/queues.md#options): the nested chatbot tree of a queue.
  *
  * - Admins only (`can(actor, "queues:manage")`, 403 `ERR_NO_PERMISSION`); the queue and the option must be of the
  *   caller's company (404 `ERR_NO_QUEUE_FOUND` / `ERR_NO_QUEUE_OPTION_FOUND`, never another company's data).

@@ -1,5 +1,5 @@
 /**
- * /sandbox — the sandbox phone (DESIGN.md §4; issue 4 §5), local stack only: a person plays the customers of one
+ * /sandbox — the sandbox phone (docs/architecture.md#2-one-machine-npm-start), local stack only: a person plays the customers of one
  * connection. Pick a connection, see its QR and scan it; pick or type a contact (number and name); chat as that
  * contact in a phone-like view with text, image, audio, location and vCard, edit or delete own messages, react to the
  * agent's; the thread is what the simulated network carried (polled from `/sim/.../thread`, both sides, so a reload

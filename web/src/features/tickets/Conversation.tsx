@@ -1,5 +1,5 @@
 /**
- * The open conversation (attendance.md §2 Tickets screen right pane, Conversation view, §4 transitions): the header
+ * The open conversation (the Tickets screen's right pane; docs/product/tickets.md#statuses-and-transitions): the header
  * (`ConversationHeader.tsx`), the message list grouped by day with the contact's earlier tickets above this one's
  * (`useConversationMessages.ts`: older pages on scroll-up without jumping; a divider per ticket), the composer and
  * the contact drawer. The message dialogs live in `MessageDialogs.tsx`. Joins the socket room `joinChatBox` of the
@@ -78,7 +78,7 @@ function ConversationView({ ticket }: { ticket: Ticket }) {
   const [lightbox, setLightbox] = useState<string | null>(null);
   const [startContact, setStartContact] = useState<{ name: string; number: string } | null>(null);
 
-  // Socket room of the open ticket (attendance.md §7 "joinChatBox ... leave").
+  // Socket room of the open ticket (`joinChatBox`, left on unmount; docs/product/realtime.md#rooms).
   useEffect(() => {
     const join = { action: "joinChatBox", ticketId: ticket.id };
     realtime.join(join);
@@ -230,7 +230,7 @@ function ConversationView({ ticket }: { ticket: Ticket }) {
             </Button>
           </div>
         ) : (
-          <Composer ticketId={ticket.id} enabled={canAct} replyTo={replyTo} onCancelReply={() => setReplyTo(null)} />
+          <Composer ticket={ticket} enabled={canAct} replyTo={replyTo} onCancelReply={() => setReplyTo(null)} />
         )}
       </div>
       {drawer && <ContactDrawer ticket={ticket} onClose={closeDrawer} />}

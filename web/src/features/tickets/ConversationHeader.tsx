@@ -1,6 +1,7 @@
 /**
- * The conversation's header (attendance.md §2 Conversation view, §4 transitions): back, the contact (opens the drawer),
- * the ticket's tags and the actions: accept (pending), return and resolve (open), reopen (closed), transfer, delete
+ * The conversation's header (docs/product/tickets.md#statuses-and-transitions): back, the contact (opens the drawer),
+ * the features' items (the `conversationHeader` slot: the ticket's tags) and the actions: accept (pending), return
+ * and resolve (open), reopen (closed), transfer, delete
  * (admins). On narrow screens (under 600 px) the main action stays a button and the others move into one overflow
  * menu (Radix dropdown menu: arrows, Escape), so the header keeps one row.
  */
@@ -10,7 +11,7 @@ import { ArrowLeft, EllipsisVertical } from "lucide-react";
 import type { Ref } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
-import { TicketTags } from "../tags/TicketTags.tsx";
+import { useSlot } from "../slots.ts";
 import { Avatar } from "./ContactDrawer.tsx";
 import { useMediaQuery } from "./listView.ts";
 import type { Ticket } from "./types.ts";
@@ -41,6 +42,7 @@ export function ConversationHeader(props: {
   const main = props.actions.find((a) => a.id === "accept" || a.id === "resolve" || a.id === "reopen");
   const inline = narrow ? (main ? [main] : []) : props.actions;
   const overflow = narrow ? props.actions.filter((a) => a !== main) : [];
+  const items = useSlot("conversationHeader");
   return (
     <header className="conv-header">
       <button type="button" className="icon-btn back-btn" onClick={() => navigate("/tickets")} aria-label={t("tickets.back")}>
@@ -64,7 +66,9 @@ export function ConversationHeader(props: {
           </span>
         </span>
       </button>
-      <TicketTags ticket={ticket} />
+      {items.map(({ id, Component }) => (
+        <Component key={id} ticket={ticket} />
+      ))}
       <div className="conv-actions" data-testid="conversation-actions">
         {inline.map((a) => (
           <Button key={a.id} size="small" variation={a.variation} isLoading={a.busy} onClick={a.run}>

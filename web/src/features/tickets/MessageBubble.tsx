@@ -1,9 +1,9 @@
 /**
- * One message of the conversation (attendance.md §2 Conversation view, §3 Message): side by `fromMe`, time and ticks
+ * One message of the conversation (docs/product/messages.md): side by `fromMe`, time and ticks
  * (ack 0 clock, 1-2 one tick, 3 two ticks, 4-5 blue), media by type (image with enlarge, sticker, video, audio with a
  * persisted playback rate 0.5/1/1.5/2, document with name and size, location as a map link, vCard with a
  * start-conversation action), quoted reply (click scrolls to the original), reactions, edited/deleted/forwarded marks,
- * the automatic-message mark (bot menus, greetings, notices: `isAutomatic`, issue 9 §3),
+ * the automatic-message mark (bot menus, greetings, notices: `isAutomatic`),
  * failed sends with retry, and the options menu (reply, react, edit, delete, forward).
  */
 import * as Menu from "@radix-ui/react-dropdown-menu";
@@ -13,9 +13,10 @@ import { useTranslation } from "react-i18next";
 import { messageActions } from "./api.ts";
 import { ackState, fileSize, parseLocation, parseVcard, timeOf } from "./format.ts";
 import { WhatsappText } from "./WhatsappText.tsx";
+import { withoutAutomaticMark } from "./whatsappText.ts";
 import type { Message } from "./types.ts";
 
-/** Quick reactions of the reaction picker (attendance.md §2: 6 quick emojis plus the full list). */
+/** Quick reactions of the reaction picker (6 quick emojis plus the full list). */
 export const QUICK_REACTIONS = ["👍", "❤️", "😂", "😮", "😢", "🙏"];
 const RATES = [0.5, 1, 1.5, 2];
 const RATE_KEY = "audioPlaybackRate";
@@ -255,7 +256,7 @@ export function MessageBubble(p: BubbleProps) {
             {isMedia && <MediaContent m={m} onStartConversation={p.onStartConversation} onEnlarge={p.onEnlarge} />}
             {showBody && (
               <div className="msg-body">
-                <WhatsappText text={m.body} />
+                <WhatsappText text={m.isAutomatic ? withoutAutomaticMark(m.body) : m.body} />
               </div>
             )}
           </>

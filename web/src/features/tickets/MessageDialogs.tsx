@@ -1,5 +1,5 @@
 /**
- * The conversation's message dialogs (attendance.md §2 Conversation view, Dialogs; §6 "only own messages"):
+ * The conversation's message dialogs (edit and delete only one's own messages, docs/product/messages.md#editing-and-deleting):
  * - {@link EditMessageDialog}: the text without the agent signature (the server keeps it); Enter saves and Shift+Enter
  *   breaks the line, as in the composer;
  * - {@link ForwardDialog}: the selected messages to a contact, one after another with {@link FORWARD_PAUSE_MS} between;
@@ -21,7 +21,7 @@ import { ContactPicker, type Contact } from "./ContactPicker.tsx";
 import { NewTicketDialog } from "./NewTicketDialog.tsx";
 import type { Message } from "./types.ts";
 
-/** Pause between forwarded messages (attendance.md §9), in ms. */
+/** Pause between forwarded messages (a product constant), in ms. */
 export const FORWARD_PAUSE_MS = 900;
 
 /** The agent signature a signed text starts with (`*Name:*` and a newline). */

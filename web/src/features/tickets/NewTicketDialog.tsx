@@ -1,5 +1,5 @@
 /**
- * New ticket dialog (attendance.md §2 Dialogs, §5): contact search with create-new, queue select (required for
+ * New ticket dialog: contact search with create-new, queue select (required for
  * non-admins: 'Selecione uma fila'; an admin in no queue is offered the company's queues), connection select; the button stays disabled until a contact is chosen.
  * `ERR_OTHER_OPEN_TICKET`: the current user's own ticket → close and open it; another user's → say who and where.
  */
@@ -7,6 +7,7 @@ import { can } from "@atende/shared/access/permissions";
 import { Button, SelectField, Text } from "@aws-amplify/ui-react";
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
+import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
 import { HttpError } from "../../api/client.ts";
@@ -22,6 +23,17 @@ import { useCreateTicket } from "./api.ts";
 import { ContactPicker, type Contact } from "./ContactPicker.tsx";
 import type { Ticket } from "./types.ts";
 
+/**
+ * Who holds the contact's existing ticket, as the dialog says it: the agent and the queue when there are both, and
+ * in words of their own when the ticket waits with no agent or has no queue.
+ */
+export function otherTicketText(t: TFunction, other: Pick<Ticket, "user" | "queue">): string {
+  const user = other.user?.name;
+  const queue = other.queue?.name;
+  if (user) return queue ? t("tickets.newTicketDialog.otherUser", { user, queue }) : t("tickets.newTicketDialog.otherUserNoQueue", { user });
+  return queue ? t("tickets.newTicketDialog.otherWaitingInQueue", { queue }) : t("tickets.newTicketDialog.otherWaiting");
+}
+
 export function NewTicketDialog(props: { open: boolean; onClose: () => void; initialContact?: Contact | null }) {
   const { t } = useTranslation();
   const toast = useToast();
@@ -30,7 +42,7 @@ export function NewTicketDialog(props: { open: boolean; onClose: () => void; ini
   const admin = can(user, "tickets:seeAll");
   const wa = useWhatsapps(props.open);
   const create = useCreateTicket();
-  // An admin outside every queue may still open a ticket in any of the company's queues (issue 10 §4).
+  // An admin outside every queue may still open a ticket in any of the company's queues.
   const ownQueues = user.queues ?? [];
   const companyQueues = useQuery({ queryKey: queuesKeys.all, queryFn: () => call("GET /api/queue"), enabled: props.open && admin && !ownQueues.length });
   const queues = ownQueues.length ? ownQueues : admin ? (companyQueues.data ?? []) : [];
@@ -75,7 +87,7 @@ export function NewTicketDialog(props: { open: boolean; onClose: () => void; ini
           return;
         }
         if (other) {
-          setOtherInfo(t("tickets.newTicketDialog.otherUser", { user: other.user?.name ?? "—", queue: other.queue?.name ?? t("tickets.noQueue") }));
+          setOtherInfo(otherTicketText(t, other));
           return;
         }
       }

@@ -1,5 +1,5 @@
 /**
- * The tickets list pane (attendance.md §2 Tickets screen left pane, §6, §9): tabs open, group (setting viewgroups or
+ * The tickets list pane (docs/product/tickets.md#the-list-and-its-tabs): tabs open, group (setting viewgroups or
  * admin), closed (setting viewclosed or admin) and search; inside open and group the sub-tabs assigned (status open)
  * and pending with their counts; admin show-all toggle and close-all with yes/no confirmation; new ticket button.
  * The list is virtualized (@tanstack/react-virtual) and loads the next page 100 px from the bottom. Search waits
@@ -22,7 +22,7 @@ import { useToast } from "../../ui/Toast.tsx";
 import { useSetting } from "../settings/api.ts";
 import { useUserList } from "../users/api.ts";
 import { TagChip } from "../tags/TagChip.tsx";
-import { TagFilter } from "../tags/TicketTags.tsx";
+import { useSlot } from "../slots.ts";
 import { useCloseAll, useTicketPages, useUpdateTicket } from "./api.ts";
 import { Avatar } from "./ContactDrawer.tsx";
 import { ticketAge, useNow } from "./format.ts";
@@ -32,7 +32,7 @@ import { WhatsappText } from "./WhatsappText.tsx";
 import type { Ticket, TicketListParams } from "./types.ts";
 import { ListNote } from "../../ui/PageState.tsx";
 
-/** Distance from the bottom that loads the next page (attendance.md §9), in px. */
+/** Distance from the bottom that loads the next page (a product constant), in px. */
 export const BOTTOM_THRESHOLD_PX = 100;
 const ROW_PX = 84;
 
@@ -43,7 +43,7 @@ export function TicketList({ selectedUuid }: { selectedUuid?: string }) {
   const { t } = useTranslation();
   const toast = useToast();
   const me = useSession()!.user;
-  // attendance.md §6: every ticket, the user filter and the groups/closed tabs whatever the settings; the show-all toggle; close all.
+  // Admins: every ticket, the user filter and the groups/closed tabs whatever the settings; the show-all toggle; close all.
   const seeAll = can(me, "tickets:seeAll");
   const mayShowAll = can(me, "tickets-manager:showall");
   const mayCloseAll = can(me, "tickets:closeAll");
@@ -54,7 +54,11 @@ export function TicketList({ selectedUuid }: { selectedUuid?: string }) {
   const [showAll, setShowAll] = useState(() => mayShowAll && localStorage.getItem("tickets.showAll") === "true");
   const [search, setSearch] = useState("");
   const [userFilter, setUserFilter] = useState("");
-  const [tagFilter, setTagFilter] = useState<number[]>([]);
+  // The features' filters of the search tab (`ticketListFilters` slot, e.g. tags), by filter id.
+  const filters = useSlot("ticketListFilters");
+  const [filterValues, setFilterValues] = useState<Record<string, unknown>>({});
+  const filterValue = (f: (typeof filters)[number]) => (f.id in filterValues ? filterValues[f.id] : f.initial) as never;
+  const filterQuery = filters.map((f) => f.query(filterValue(f)));
   const [newOpen, setNewOpen] = useState(false);
   const [closeAllOpen, setCloseAllOpen] = useState(false);
   const closeAll = useCloseAll();
@@ -80,18 +84,18 @@ export function TicketList({ selectedUuid }: { selectedUuid?: string }) {
   const searchParams: TicketListParams = {
     searchParam: term.length >= 3 ? term : undefined,
     users: userFilter ? [Number(userFilter)] : undefined,
-    tags: tagFilter.length ? [...tagFilter].sort((a, b) => a - b) : undefined,
+    tags: filterQuery.flatMap((q) => q.tags ?? []).length ? filterQuery.flatMap((q) => q.tags ?? []) : undefined,
     showAll: seeAll ? true : undefined,
   };
   const inSubTabs = tab === "open" || tab === "group";
   const openQ = useTicketPages(openParams, inSubTabs);
   const pendingQ = useTicketPages(pendingParams, inSubTabs);
   const closedQ = useTicketPages(closedParams, tab === "closed");
-  const searchOk = term.length >= 3 || !!userFilter || tagFilter.length > 0;
+  const searchOk = term.length >= 3 || !!userFilter || filters.some((f) => f.active(filterValue(f)));
   const searchQ = useTicketPages(searchParams, tab === "search" && searchOk);
   const current = tab === "closed" ? closedQ : tab === "search" ? searchQ : sub === "open" ? openQ : pendingQ;
 
-  // Socket room of the visible status (attendance.md §7 joinTickets).
+  // Socket room of the visible status (`joinTickets`; docs/product/realtime.md#rooms).
   const roomStatus = tab === "closed" ? "closed" : tab === "search" ? null : sub;
   useEffect(() => {
     if (!roomStatus) return;
@@ -138,7 +142,9 @@ export function TicketList({ selectedUuid }: { selectedUuid?: string }) {
               aria-label={t("tickets.searchPlaceholder")}
               data-testid="ticket-search"
             />
-            <TagFilter value={tagFilter} onChange={setTagFilter} />
+            {filters.map((f) => (
+              <f.Component key={f.id} value={filterValue(f)} onChange={(v) => setFilterValues((o) => ({ ...o, [f.id]: v }))} />
+            ))}
             {seeAll && (
               <select className="text-input" value={userFilter} onChange={(e) => setUserFilter(e.target.value)} aria-label={t("tickets.userFilter")}>
                 <option value="">{t("tickets.allUsers")}</option>

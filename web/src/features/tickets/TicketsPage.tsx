@@ -1,5 +1,5 @@
 /**
- * /tickets and /tickets/{uuid} (attendance.md §2 Tickets screen): the list on the left, the open conversation (or a
+ * /tickets and /tickets/{uuid} (the Tickets screen): the list on the left, the open conversation (or a
  * welcome panel) on the right; one pane at a time on narrow screens (under 900 px).
  */
 import { useTranslation } from "react-i18next";

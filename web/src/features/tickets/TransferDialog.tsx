@@ -1,5 +1,5 @@
 /**
- * Transfer ticket dialog (attendance.md §2 Dialogs, §4 transfer, §5): user and/or queue (a queue is required:
+ * Transfer ticket dialog (docs/product/tickets.md#statuses-and-transitions): user and/or queue (a queue is required:
  * 'Selecione uma fila') and connection. A queue without a user leaves the ticket pending with no user. Then /tickets.
  */
 import { Button, SelectField } from "@aws-amplify/ui-react";

@@ -1,6 +1,6 @@
 /**
  * Texts of the tickets screen (`tickets.*`) in pt, en and es, registered with `i18n.addResourceBundle` so they live
- * beside the feature (the shell owns `web/src/i18n/*`). Spec texts are verbatim: 'Acesso não permitido',
+ * beside the feature (the shell owns `web/src/i18n/*`). The product's fixed texts are verbatim: 'Acesso não permitido',
  * 'Selecione uma fila', 'Observação adicionada com sucesso!', 'Observação excluída com sucesso!'.
  */
 import { defineTexts, registerTexts } from "../../i18n/index.ts";
@@ -115,6 +115,7 @@ export const ticketsTexts = defineTexts({
     uploading: ["Enviando… {{pct}}%", "Sending… {{pct}}%", "Enviando… {{pct}}%"],
     removeFile: ["Remover", "Remove", "Quitar"],
     cancelReply: ["Cancelar resposta", "Cancel reply", "Cancelar respuesta"],
+    shortcuts: ["Respostas rápidas", "Quick replies", "Respuestas rápidas"],
   },
   newTicketDialog: {
     title: ["Novo atendimento", "New ticket", "Nueva atención"],
@@ -128,6 +129,9 @@ export const ticketsTexts = defineTexts({
     defaultConnection: ["Conexão padrão", "Default connection", "Conexión predeterminada"],
     submit: ["Iniciar", "Start", "Iniciar"],
     otherUser: ["Já existe um atendimento aberto para este contato com {{user}} na fila {{queue}}.", "This contact already has an open ticket with {{user}} in queue {{queue}}.", "Este contacto ya tiene una atención abierta con {{user}} en la cola {{queue}}."],
+    otherUserNoQueue: ["Já existe um atendimento aberto para este contato com {{user}}, sem fila.", "This contact already has an open ticket with {{user}}, in no queue.", "Este contacto ya tiene una atención abierta con {{user}}, sin cola."],
+    otherWaitingInQueue: ["Já existe um atendimento deste contato aguardando na fila {{queue}}, ainda sem atendente.", "This contact already has a ticket waiting in queue {{queue}}, with no agent yet.", "Este contacto ya tiene una atención esperando en la cola {{queue}}, aún sin agente."],
+    otherWaiting: ["Já existe um atendimento deste contato aguardando, ainda sem fila nem atendente.", "This contact already has a ticket waiting, with no queue or agent yet.", "Este contacto ya tiene una atención esperando, aún sin cola ni agente."],
   },
   transferDialog: {
     title: ["Transferir atendimento", "Transfer ticket", "Transferir atención"],

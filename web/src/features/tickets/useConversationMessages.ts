@@ -1,5 +1,5 @@
 /**
- * The messages a conversation shows and how the list scrolls (attendance.md §2 Conversation view, §9; issue 10 §4):
+ * The messages a conversation shows and how the list scrolls (docs/product/messages.md#earlier-conversation):
  * this ticket's pages (`GET /api/messages/{ticketId}`, newest page first) and, once they are all loaded, the contact's
  * earlier tickets' messages above them (`GET /api/messages/{ticketId}/earlier`, one earlier ticket per page), so a
  * customer's new ticket after a close still shows the conversation before it. Scrolling within
@@ -14,7 +14,7 @@ import { useMessagePages } from "./api.ts";
 import { flattenMessages, ticketsKeys } from "./cache.ts";
 import type { Message } from "./types.ts";
 
-/** Earlier messages load when the list is scrolled within this many px of the top (attendance.md §9). */
+/** Earlier messages load when the list is scrolled within this many px of the top (a product constant). */
 export const TOP_THRESHOLD_PX = 50;
 /** Within this many px of the bottom the list follows new messages. */
 const FOLLOW_PX = 120;

@@ -1,5 +1,5 @@
 /**
- * Add/edit user dialog (attendance.md §2 Users page, §5 User form) on the kit's form dialog: name (2-50), email
+ * Add/edit user dialog (docs/product/users.md#fields) on the kit's form dialog: name (2-50), email
  * (valid), password (5-50; may stay empty on edit), profile, queues, default connection and allTicket (admin fields:
  * user-modal:editProfile and user-modal:editQueues). The connections come from the connections feature's cache, so
  * the select follows live connection changes.

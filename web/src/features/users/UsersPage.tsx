@@ -1,5 +1,5 @@
 /**
- * /users (attendance.md §2 Users page, admin) on the kit's CRUD list page: search box (3+ characters, 500 ms
+ * /users (docs/product/users.md, admin) on the kit's CRUD list page: search box (3+ characters, 500 ms
  * debounce), add button, table of id, online status, name, email, profile and actions; infinite scroll; live through
  * the `company-{id}-user` frames; delete after 'Deseja realmente excluir este registro?'.
  */

@@ -1,5 +1,5 @@
 /**
- * The web's kit (issue 7 §6): list page, form dialog, row actions with the delete confirmation, CRUD caches, realtime
+ * The web's kit: list page, form dialog, row actions with the delete confirmation, CRUD caches, realtime
  * merge and mutations. A feature's page is its columns and its row; its dialog is its schema and its fields.
  */
 import "./kit.css";

@@ -1,5 +1,5 @@
 /**
- * One user action with its feedback (issue 7 §6 kit): `run(work, ok?)` marks the action busy, awaits `work`, shows
+ * One user action with its feedback (part of the kit): `run(work, ok?)` marks the action busy, awaits `work`, shows
  * `ok` as a success toast when given, and shows the API's translated error as an error toast instead of throwing.
  * Resolves true when the work succeeded.
  */
