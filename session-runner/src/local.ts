@@ -3,6 +3,8 @@
  * unless `WA_PROVIDER=baileys`, and the `/sim` sandbox endpoints for the local gateway. Started by `infra/local`
  * after the SDK points at DynamoDB Local / s3rver / fauxqs and the queues exist.
  */
+// The composition root: every domain-event listener (this is an entry point).
+import "@atende/shared/events/wiring";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { getConfig } from "@atende/shared/config";
 import type { Transport } from "./ports.ts";

@@ -3,6 +3,8 @@
  * turns SIGTERM/SIGINT into a graceful stop (no new commands, in-flight ones finish, sockets end without logout,
  * leases released) well inside ECS' stop timeout.
  */
+// The composition root: every domain-event listener (this is an entry point).
+import "@atende/shared/events/wiring";
 import { log } from "@atende/shared/log";
 import { startCloudRunner } from "./cloud.ts";
 

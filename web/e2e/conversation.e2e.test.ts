@@ -10,14 +10,16 @@
  * - a customer's new ticket after a close shows the earlier ticket's messages above, under "Atendimento #<id>";
  * - the new-ticket contact search chooses with ArrowDown and Enter; an admin in no queue is offered the company's queues;
  * - the options chevron sits beside the bubble, never over its content;
- * - at 375 px the conversation's actions keep one row (the rest in "Mais ações") and the composer's placeholder one line.
+ * - at 375 px the conversation's actions keep one row (the rest in "Mais ações") and the composer's placeholder one line;
+ * - the transfer dialog needs a change before it transfers and offers the chosen queue's users only; forwarding to a
+ *   contact whose open ticket is in another agent's queue keeps the dialog open and says where, who and what to do.
  * With `SCREENS_DIR=<dir>` it also saves screenshots of the list and the conversation (light, dark; 1440 and 375 px).
  *
  * Needs `web/dist` (`npm run build -w web`) and `/usr/bin/chromium`.
  */
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { makeCompany } from "../../test/helpers.ts";
+import { makeCompany, makeUser } from "../../test/helpers.ts";
 import { TEST_MS, useBrowserStack } from "./harness.ts";
 
 const e2e = useBrowserStack("conversation");
@@ -209,7 +211,80 @@ describe("the conversation and the ticket list in the browser", () => {
     await dlg.locator(".picked-row").getByText("Carla Retorno").waitFor();
     await expect(dlg.isVisible()).resolves.toBe(true); // Enter chose the contact; it did not submit the dialog
     // An admin in no queue is offered the company's queues.
-    await until(async () => (await dlg.getByRole("combobox", { name: "Fila" }).locator("option").allInnerTexts()).includes("Fila Vendas"), "the company's queue offered");
+    await dlg.getByRole("combobox", { name: "Fila" }).click();
+    await dlg.getByRole("option", { name: "Fila Vendas" }).waitFor();
     await dlg.getByRole("button", { name: "Cancelar" }).click();
   }, process.env.SCREENS_DIR ? TEST_MS * 3 : TEST_MS); // screenshots reload the page in each theme
+
+  it("transfers only on a change, to the chosen queue's users, and explains a forward into another agent's queue", async () => {
+    const { admin, companyId } = await makeCompany();
+    const vendas = await http<{ id: number }>(admin, "POST", "/api/queue", { name: "Fila Vendas", color: "#1e88e5", greetingMessage: "" });
+    const suporte = await http<{ id: number }>(admin, "POST", "/api/queue", { name: "Fila Suporte", color: "#43a047", greetingMessage: "" });
+    const ana = await makeUser(companyId, { queueIds: [vendas.id], name: "Ana Vendas" });
+    const bia = await makeUser(companyId, { queueIds: [suporte.id], name: "Bia Suporte" });
+    await makeUser(companyId, { queueIds: [vendas.id], name: "Caio Vendas" });
+    const wid = await connectedWhatsapp(admin, "Conexão Transferência");
+    await customerSays(wid, "5511933330001", "Davi Cliente", "Quero trocar o produto");
+    await customerSays(wid, "5511933330002", "Eva Suporte", "Meu aparelho não liga");
+    const pending = await until(async () => {
+      const list = (await http<{ tickets: { id: number; uuid: string; contact: { name: string } }[] }>(admin, "GET", "/api/tickets?status=pending&showAll=true")).tickets;
+      return list.length === 2 ? list : undefined;
+    }, "two pending tickets");
+    const davi = pending.find((x) => x.contact.name === "Davi Cliente")!;
+    const eva = pending.find((x) => x.contact.name === "Eva Suporte")!;
+    await http(admin, "PUT", `/api/tickets/${davi.id}`, { status: "open", userId: ana.id, queueId: vendas.id });
+    await http(admin, "PUT", `/api/tickets/${eva.id}`, { status: "open", userId: bia.id, queueId: suporte.id });
+
+    const page = await newPage(await newContext());
+    await login(page, ana.email, ana.password);
+    await page.goto(`${e2e.stack.url}/tickets/${davi.uuid}`);
+    const conv = page.getByTestId("conversation");
+    await conv.getByTestId("message").filter({ hasText: "Quero trocar o produto" }).waitFor();
+
+    // The dialog opens on the ticket's queue and "Sem usuário": nothing to transfer yet.
+    await conv.getByRole("button", { name: "Transferir" }).click();
+    const dlg = page.getByRole("dialog", { name: "Transferir atendimento" });
+    const submit = dlg.getByTestId("transfer-submit");
+    await expect(dlg.getByRole("combobox", { name: "Fila" }).inputValue()).resolves.toBe("Fila Vendas");
+    await expect(dlg.getByRole("combobox", { name: "Usuário" }).inputValue()).resolves.toBe("Sem usuário");
+    await expect(submit.isDisabled()).resolves.toBe(true);
+    await dlg.getByTestId("transfer-unchanged").waitFor();
+    // The users offered are the chosen queue's: Vendas has Ana and Caio, Suporte only Bia.
+    await dlg.getByRole("combobox", { name: "Usuário" }).click();
+    await expect(dlg.getByRole("option").allInnerTexts()).resolves.toEqual(["Sem usuário", "Ana Vendas", "Caio Vendas"]);
+    await page.keyboard.press("Escape");
+    const queue = dlg.getByRole("combobox", { name: "Fila" });
+    await queue.click();
+    await queue.fill("sup");
+    await dlg.getByRole("option", { name: "Fila Suporte" }).click();
+    await expect(submit.isDisabled()).resolves.toBe(false);
+    await dlg.getByRole("combobox", { name: "Usuário" }).click();
+    await expect(dlg.getByRole("option").allInnerTexts()).resolves.toEqual(["Sem usuário", "Bia Suporte"]);
+    await page.keyboard.press("Escape");
+    await dlg.getByRole("button", { name: "Cancelar" }).click();
+    await dlg.waitFor({ state: "hidden" });
+
+    // Forwarding to Eva, whose open ticket is Bia's in Fila Suporte: nothing is sent and the dialog says why.
+    const said = conv.getByTestId("message").filter({ hasText: "Quero trocar o produto" });
+    await said.hover();
+    await said.getByTestId("message-options").click();
+    await page.getByRole("menuitem", { name: "Encaminhar" }).click();
+    const selected = said.getByRole("checkbox", { name: "Selecionar mensagem" });
+    if (!(await selected.isChecked())) await selected.check();
+    await conv.locator(".selection-bar").getByRole("button", { name: "Encaminhar" }).click();
+    const fwd = page.getByRole("dialog", { name: "Encaminhar mensagens" });
+    const to = fwd.getByRole("combobox", { name: "Contato" });
+    await to.fill("Eva");
+    await fwd.getByRole("option", { name: /Eva Suporte/ }).click();
+    await fwd.getByRole("button", { name: "Encaminhar" }).click();
+    const why = fwd.getByTestId("forward-blocked");
+    await why.waitFor();
+    const text = await why.innerText();
+    expect(text).toContain("Bia Suporte");
+    expect(text).toContain("Fila Suporte");
+    expect(text).toContain("administrador");
+    await expect(fwd.isVisible()).resolves.toBe(true);
+    const evaMessages = await http<{ messages: { body: string }[] }>(admin, "GET", `/api/messages/${eva.id}`);
+    expect(evaMessages.messages.map((m) => m.body)).not.toContain("Quero trocar o produto");
+  }, TEST_MS);
 });

@@ -295,6 +295,25 @@ describe("queues, options and settings in the browser", () => {
         transferQueueId: suporte.id,
       });
 
+      // At 375 px the queue dialog's three tabs are whole on screen: none cut, no hidden scroll.
+      await page.setViewportSize({ width: 375, height: 812 });
+      await page.goto(`${e2e.stack.url}/queues`);
+      await page.getByTestId("queue-row").filter({ hasText: "Suporte" }).getByTestId("queue-edit").click();
+      const narrow = page.getByRole("dialog", { name: "Editar fila" });
+      await narrow.getByRole("tab", { name: "Opções do chatbot" }).click();
+      const tabs = await narrow.getByRole("tablist").evaluate((list) => ({
+        overflow: list.scrollWidth - list.clientWidth,
+        cut: [...list.querySelectorAll('[role="tab"]')].filter((tab) => {
+          const r = tab.getBoundingClientRect();
+          const l = list.getBoundingClientRect();
+          return r.left < l.left - 0.5 || r.right > l.right + 0.5 || tab.scrollWidth > tab.clientWidth;
+        }).length,
+        count: list.querySelectorAll('[role="tab"]').length,
+      }));
+      expect(tabs).toEqual({ overflow: 0, cut: 0, count: 3 });
+      await narrow.getByRole("button", { name: "Cancelar" }).click();
+      await page.setViewportSize({ width: 1440, height: 900 });
+
       // Screenshots of the four screens (SCREENSHOTS_DIR only).
       await shots(page, "settings-page", "/settings", async () => {
         await page.getByRole("combobox", { name: "Gerenciamento de expediente" }).waitFor();

@@ -164,12 +164,15 @@ describe("tags in the browser", () => {
     await page.getByText("Digite pelo menos 3 caracteres.").waitFor();
 
     // The user filter: only the agent's ticket, then only the admin's.
+    await tagFilter.locator("summary").click(); // the tag panel closes before the user filter opens
     const userFilter = page.getByRole("combobox", { name: "Filtrar por usuário" });
-    await userFilter.selectOption({ label: "Beatriz Agente" });
+    await userFilter.click();
+    await page.getByRole("option", { name: "Beatriz Agente" }).click();
     await ticketRow(page, "Bruno Semtag").waitFor();
     await until(async () => (await ticketRows(page).count()) === 1, "only the agent's ticket");
     await expect(ticketRow(page, "Bruno Semtag").getByTestId("tag-chip").count()).resolves.toBe(0);
-    await userFilter.selectOption({ label: "Admin" });
+    await userFilter.click();
+    await page.getByRole("option", { name: "Admin", exact: true }).click();
     await ticketRow(page, "Alice Etiquetada").waitFor();
     await until(async () => (await ticketRows(page).count()) === 1, "only the admin's ticket");
 

@@ -179,6 +179,43 @@ describe("single login", () => {
   });
 });
 
+describe("tokens without exp or iat", () => {
+  const forge = async (claims: Record<string, unknown>, sub: number, opts: { exp?: boolean; iat?: boolean; jti?: string }) => {
+    let jwt = new SignJWT(claims).setProtectedHeader({ alg: "HS256" }).setSubject(String(sub));
+    if (opts.jti) jwt = jwt.setJti(opts.jti);
+    if (opts.iat) jwt = jwt.setIssuedAt();
+    if (opts.exp) jwt = jwt.setExpirationTime("15m");
+    return jwt.sign(await signingKey());
+  };
+
+  it("refuses an access token that never expires or has no issue time (401), and takes one that has both", async () => {
+    const { admin } = await makeCompany();
+    const claims = { cid: admin.companyId, tv: 0, profile: "admin", typ: "access" };
+    for (const opts of [{ iat: true }, { exp: true }, {}]) {
+      const r = await api("GET", "/api/auth/me", { token: await forge(claims, admin.id, opts) });
+      expect({ opts, status: r.status, body: r.body }).toEqual({ opts, status: 401, body: { error: "ERR_SESSION_EXPIRED" } });
+    }
+    expect((await api("GET", "/api/auth/me", { token: await forge(claims, admin.id, { iat: true, exp: true }) })).status).toBe(200);
+  });
+
+  it("refuses a refresh token that never expires, even with the session's current jti", async () => {
+    const { admin } = await makeCompany();
+    await loginAs(admin);
+    const stored = await rawUser(admin.companyId, admin.id);
+    const jti = stored.refreshJti as string;
+    const claims = { cid: admin.companyId, tv: stored.tokenVersion, typ: "refresh" };
+    for (const opts of [{ iat: true, jti }, { exp: true, jti }]) {
+      const token = await forge(claims, admin.id, opts);
+      const r = await api("POST", "/api/auth/refresh_token", { cookies: [`jrt=${token}`] });
+      expect({ opts, status: r.status, body: r.body }).toEqual({ opts, status: 401, body: { error: "ERR_SESSION_EXPIRED" } });
+    }
+    // Refused before the jti was compared: the session is intact, and the same claims with both times still refresh.
+    expect((await rawUser(admin.companyId, admin.id)).refreshJti).toBe(jti);
+    const good = await forge(claims, admin.id, { iat: true, exp: true, jti });
+    expect((await api("POST", "/api/auth/refresh_token", { cookies: [`jrt=${good}`] })).status).toBe(200);
+  });
+});
+
 describe("POST /api/auth/refresh_token", () => {
   it("rotates the refresh cookie and returns a new working access token", async () => {
     const { admin } = await makeCompany();

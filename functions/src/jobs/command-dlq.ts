@@ -6,6 +6,8 @@
  * reactions, reads and session controls are retried by the user). Records that fail to be handled are returned in
  * `batchItemFailures` (ReportBatchItemFailures) and redelivered.
  */
+// The composition root: every domain-event listener (this is an entry point).
+import "@atende/shared/events/wiring";
 import { log } from "@atende/shared/log";
 import { failPendingSend } from "@atende/shared/messages/delivery";
 import { SessionCommand } from "@atende/shared/whatsapp/commands";

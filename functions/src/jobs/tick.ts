@@ -10,9 +10,11 @@
  * `expiresTicket`, `timeToTransfer`, `ratingWait`, `searchBackfill`, and any kind a feature registers), one Query per due-index shard; a
  * timer whose time passed while nothing ran fires on the first tick after, once. Returns the counts.
  */
+// The composition root: every domain-event listener (this is an entry point).
+import "@atende/shared/events/wiring";
 import { log } from "@atende/shared/log";
 import { sweepOutbound } from "@atende/shared/messages/delivery";
-import { redriveOutbox } from "@atende/shared/events/index";
+import { redriveOutbox } from "@atende/shared/events/outbox";
 import { runDueTimers } from "@atende/shared/timers/index";
 // The timer kinds this tick fires (each file registers its handlers when loaded).
 import "@atende/shared/timers/ticket-kinds";

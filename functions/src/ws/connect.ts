@@ -12,6 +12,8 @@
  * Returns 200 when registered; 401 for a missing/bad/used/revoked ticket, 403 without the origin secret (API Gateway,
  * and the local emulator, then refuse the upgrade with that status).
  */
+// The composition root: every domain-event listener (this is an entry point).
+import "@atende/shared/events/wiring";
 import { originAllowed } from "@atende/shared/auth/origin";
 import { loadAuthContext } from "@atende/shared/auth/tokens";
 import { redeemWsTicket } from "@atende/shared/auth/ws-ticket";

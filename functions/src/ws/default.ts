@@ -15,6 +15,8 @@
  * handler per action (the shape of `@middy/ws-router`, by action instead of route key: the API has one `$default`
  * route, and `@middy/ws-router` is not in the package registry this project installs from).
  */
+// The composition root: every domain-event listener (this is an entry point).
+import "@atende/shared/events/wiring";
 import { ZodError, z } from "zod";
 import { zId } from "@atende/shared/common";
 import { log } from "@atende/shared/log";

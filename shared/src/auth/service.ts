@@ -18,6 +18,7 @@ import { getCompany, companySummary } from "../companies/service.ts";
 import { AppError } from "../errors.ts";
 import { log } from "../log.ts";
 import { dispatch } from "../events/index.ts";
+import "../users/events.ts";
 import { bumpTokenVersion, getEmailOwner, getUser, patchUser } from "../users/repository.ts";
 import type { PublicUser, UserItem } from "../users/schema.ts";
 import { hashPassword, publicUser, setUserOnline, verifyPassword } from "../users/service.ts";

@@ -29,6 +29,7 @@
 import { getCompany } from "../companies/service.ts";
 import { AppError } from "../errors.ts";
 import { dispatch } from "../events/index.ts";
+import "../tickets/events.ts";
 import { buildOptionTree, type QueueOptionNode } from "../queues/options/schema.ts";
 import { listQueueOptions } from "../queues/options/repository.ts";
 import { listQueues } from "../queues/repository.ts";

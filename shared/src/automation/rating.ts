@@ -19,6 +19,7 @@
 import { nowIso } from "../common.ts";
 import { AppError } from "../errors.ts";
 import { defineEvents, dispatch } from "../events/index.ts";
+import "../tickets/events.ts";
 import { counterFacts, outboxPut } from "../events/outbox.ts";
 import { log } from "../log.ts";
 import { getSetting } from "../settings/service.ts";

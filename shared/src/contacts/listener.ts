@@ -5,8 +5,10 @@
  * `contact.updated` so open Contacts pages show it live. No scan: the event names the contact.
  */
 import { dispatch } from "../events/dispatch.ts";
+import "./events.ts";
 import type { Listener } from "../events/registry.ts";
 import { touchLastInteraction } from "./repository.ts";
+import type {} from "../messages/events.ts"; // the messages events handled here (types only)
 
 export const lastInteractionListener: Listener = {
   name: "contacts.lastInteraction",

@@ -14,6 +14,7 @@ import { cancellationReasons, isConditionFailed } from "../db/errors.ts";
 import { keys } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
 import { dispatch } from "../events/index.ts";
+import "./events.ts";
 import { search } from "../search/index.ts";
 import { digitsOf, looksLikeNumber, normalizeName } from "./normalize.ts";
 import {
@@ -40,10 +41,7 @@ export function laterIso(prev?: string | null): string {
   return new Date(Date.parse(prev) + 1).toISOString();
 }
 
-/** What the API returns for a contact (the stored entity minus index keys; `jids` kept for the runner-facing views). */
-export function contactView(c: ContactItem): ContactItem {
-  return c;
-}
+export { contactView } from "./views.ts";
 
 /** `user:device@server` → `user@server` (a device suffix never identifies a different person). */
 export function normalizeJid(jid: string): string {

@@ -1,7 +1,8 @@
 /**
- * The repository boundary (docs/architecture.md#3-the-table): DynamoDB commands are sent only from a feature's `repository.ts` and the
- * listed storage modules, never from a service, an HTTP or WebSocket handler, or the web. A new file that needs the
- * table goes into its feature's repository (or, for plumbing, into this list on purpose).
+ * The patterns an import graph cannot show: the paging loop only in `db/query.ts`, no key spelled outside
+ * `db/keys.ts`, rights only through `can()` / `canSee()`. Which module may import which (DynamoDB only in
+ * repositories and the listed storage modules, no import cycle, ...) is held by `.dependency-cruiser.cjs`
+ * (`test/dependencies.test.ts`; docs/architecture.md §10).
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -9,23 +10,6 @@ import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
 const root = join(import.meta.dirname, "../../..");
-
-/** Files (outside `repository.ts` and `shared/src/db/`) that may talk to DynamoDB: storage plumbing, not features. */
-const STORAGE_MODULES = new Set([
-  "shared/src/auth/throttle.ts",
-  "shared/src/auth/ws-ticket.ts",
-  "shared/src/events/outbox.ts",
-  "shared/src/ingest/parking.ts",
-  "shared/src/realtime/connections.ts",
-  "shared/src/search/index.ts",
-  "shared/src/search/writes.ts",
-  "shared/src/search/backfill.ts",
-  "shared/src/tickets/row.ts",
-  "shared/src/seed/seed.ts",
-  "session-runner/src/auth-state.ts",
-  "session-runner/src/command-claims.ts",
-  "session-runner/src/lease.ts",
-]);
 
 function sources(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -87,28 +71,9 @@ function pagingLoops(path: string): string[] {
   return found;
 }
 
-/** True when the file imports DynamoDB commands or sends through the shared client. */
-const talksToDynamo = (path: string) => {
-  const text = readFileSync(join(root, path), "utf8");
-  return /from\s+["']@aws-sdk\/(lib-dynamodb|client-dynamodb)["']/.test(text) || /from\s+["'][^"']*db\/client(\.ts)?["']/.test(text);
-};
-
 describe("repository boundary", () => {
   it("finds the product's sources", () => {
     expect(files.filter((f) => f.endsWith("service.ts")).length).toBeGreaterThan(10);
-  });
-
-  it("no service imports DynamoDB commands or the client: they call their feature's repository", () => {
-    expect(files.filter((f) => /service\.ts$/.test(f) && talksToDynamo(f))).toEqual([]);
-  });
-
-  it("no HTTP or WebSocket handler and nothing in the web talks to DynamoDB", () => {
-    expect(files.filter((f) => /^(functions|web)\//.test(f) && talksToDynamo(f))).toEqual([]);
-  });
-
-  it("only repositories, shared/src/db and the listed storage modules do", () => {
-    const others = files.filter((f) => talksToDynamo(f) && !f.endsWith("/repository.ts") && !f.startsWith("shared/src/db/") && !STORAGE_MODULES.has(f));
-    expect(others).toEqual([]);
   });
 
   it("the paging loop (start = page.LastEvaluatedKey) lives only in shared/src/db/query.ts", () => {

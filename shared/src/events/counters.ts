@@ -7,6 +7,9 @@ import { applyOutboxes, counterFacts, type OutboxEntry } from "./outbox.ts";
 import type { DomainEvent, Listener } from "./registry.ts";
 // Type-only: brings the `ticket.rated` event declaration (automation/rating.ts) into every program that compiles this file.
 import type {} from "../automation/rating.ts";
+import type {} from "../messages/events.ts"; // the messages events handled here (types only)
+import type {} from "../tickets/events.ts"; // the tickets events handled here (types only)
+import type {} from "../contacts/events.ts"; // the contacts events handled here (types only)
 
 /** The outbox entries an event's writes carried (none when the event counts nothing). */
 export function outboxEntriesOf(event: DomainEvent): OutboxEntry[] {

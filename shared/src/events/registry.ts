@@ -1,22 +1,23 @@
 /**
- * The domain event registry (issue 7 §1): event type → zod schema, and the listeners, in ONE place.
+ * The domain event registry: event type → zod schema, and the listeners. A leaf (it imports nothing of ours), so
+ * declaring events and dispatching them loads no listener: the listeners are added by the composition root
+ * (`./wiring.ts`), which only entry points import.
  *
- * A feature adds its events from its own folder, with no central edit:
+ * A feature adds its events from its own folder (`<feature>/events.ts`, e.g. `shared/src/tags/events.ts`):
  * ```ts
- * // shared/src/tags/events.ts
  * declare module "../events/registry.ts" {
  *   interface EventMap { "tag.created": { type: "tag.created"; companyId: number; tag: TagItem } }
  * }
- * defineEvents({ "tag.created": z.object({ type: z.literal("tag.created"), companyId: z.number().int(), tag: TagItem }) });
+ * defineEvents({ "tag.created": baseEvent("tag.created").extend({ tag: TagItem }) });
  * realtimeFrames("tag.created", (e) => [{ name: "tag", data: { action: "create", tag: e.tag } }]);
  * ```
- * and its service imports `./events.ts` (self-registration happens before its first dispatch).
+ * and every module that dispatches those events imports `./events.ts` (registration happens before its first dispatch).
  */
-import type { z } from "zod";
+import { z } from "zod";
 
 /**
- * Every domain event by type. Core events are declared in `./catalog.ts`; features augment this interface
- * (`declare module`) from their own folder. Every event has `type` and `companyId` (the tenant it belongs to).
+ * Every domain event by type. Each feature augments this interface (`declare module`) from its own `events.ts`.
+ * Every event has `type` and `companyId` (the tenant it belongs to).
  */
 // biome-ignore lint/suspicious/noEmptyInterface: an interface, so features extend it by declaration merging
 export interface EventMap {}
@@ -29,6 +30,11 @@ export type EventOf<T extends EventType> = EventMap[T];
 export interface EventBase {
   type: string;
   companyId: number;
+}
+
+/** The schema every event starts from: `{type, companyId}`; a feature `.extend`s it with its payload. */
+export function baseEvent<T extends string>(type: T) {
+  return z.object({ type: z.literal(type), companyId: z.number().int() });
 }
 
 const schemas = new Map<string, z.ZodType>();
@@ -67,7 +73,7 @@ export interface Listener {
 
 const listeners: Listener[] = [];
 
-/** Adds a listener (the ONE list is assembled in `./index.ts`). A name registered again replaces the earlier one. */
+/** Adds a listener (the ONE list is assembled in `./wiring.ts`). A name registered again replaces the earlier one. */
 export function addListener(l: Listener): void {
   const i = listeners.findIndex((x) => x.name === l.name);
   if (i >= 0) listeners[i] = l;

@@ -7,6 +7,7 @@
  */
 import { syncUserSockets } from "../realtime/connections.ts";
 import type { Listener } from "./registry.ts";
+import type {} from "../users/events.ts"; // the users events handled here (types only)
 
 export const socketsListener: Listener = {
   name: "sockets",

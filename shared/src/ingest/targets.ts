@@ -11,6 +11,7 @@ import { DELETED_MESSAGE_PREVIEW, type MessageItem } from "../messages/schema.ts
 import { refreshPreview } from "../messages/service.ts";
 import { findByWaId, getMessageById, updateMessage } from "../messages/repository.ts";
 import { dispatch } from "../events/index.ts";
+import "../messages/events.ts";
 import { getTicket } from "../tickets/service.ts";
 import type { IngestContext, Skips } from "./context.ts";
 import type { ChatIdentity } from "./identity.ts";

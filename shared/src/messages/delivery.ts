@@ -14,6 +14,7 @@
 import { dueShardsToRead } from "../db/keys.ts";
 import { log } from "../log.ts";
 import { dispatch } from "../events/index.ts";
+import "./events.ts";
 import { enqueue } from "../sqs/enqueue.ts";
 import { getTicketItem } from "../tickets/repository.ts";
 import { commandQueueUrl, SessionCommand, shardOf } from "../whatsapp/commands.ts";

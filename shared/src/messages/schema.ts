@@ -16,6 +16,10 @@ export type MediaType = z.infer<typeof MediaType>;
  * (pt; the web shows its translated text for this exact value).
  */
 export const DELETED_MESSAGE_PREVIEW = "Esta mensagem foi apagada";
+/** Longest ticket-list preview (the ticket's `lastMessage`) and quoted snippet, in characters. */
+export const MAX_PREVIEW_CHARS = 1_000;
+/** A message's text as the ticket list's preview: its first {@link MAX_PREVIEW_CHARS} characters (customers' and agents' alike). */
+export const previewOf = (text: string): string => (text.length > MAX_PREVIEW_CHARS ? text.slice(0, MAX_PREVIEW_CHARS) : text);
 
 export const MessageItem = z.object({
   id: z.string(),

@@ -11,8 +11,11 @@ import type { ContactItem } from "../contacts/schema.ts";
 import { AppError } from "../errors.ts";
 import { log } from "../log.ts";
 import { dispatch } from "../events/index.ts";
+import "./events.ts";
+import "../tickets/events.ts";
 import { presignAttachment, uploadedAttachment } from "../media/attachments.ts";
 import { mediaKey, presignMediaGet, putMedia } from "../storage/media.ts";
+import { otherOpenTicket } from "../tickets/access.ts";
 import { getTicketItem, queryTicketIndex, writeTicketTransition, zeroUnread } from "../tickets/repository.ts";
 import { decodeCursor, encodeCursor } from "../db/cursor.ts";
 import { keys } from "../db/keys.ts";
@@ -30,28 +33,16 @@ import { outboundWatch } from "./delivery.ts";
 import { getWhatsappItem } from "../whatsapp/repository.ts";
 import type { WhatsappItem } from "../whatsapp/schema.ts";
 import { getMessageById, ingestMessage, listMessages, replaceLastMessage, updateMessage } from "./repository.ts";
-import { DELETED_MESSAGE_PREVIEW, MessageItem, TICKET_UPLOADS, type MediaType, type MediaUpload, type MediaUploadBody, type MessageView } from "./schema.ts";
+import { DELETED_MESSAGE_PREVIEW, MessageItem, previewOf, TICKET_UPLOADS, type MediaType, type MediaUpload, type MediaUploadBody, type MessageView } from "./schema.ts";
 import { renderVariables } from "../automation/variables.ts";
 import { getCompany } from "../companies/repository.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Views and realtime
 
-/** Presigned URL lifetime of media links (seconds). */
-export const MEDIA_URL_TTL_SECONDS = 300;
+import { MEDIA_URL_TTL_SECONDS, toMessageView } from "./views.ts";
 
-/** A message as the API returns it: `mediaUrl` is a presigned GET (300 s) scoped to the company, or null. */
-export async function toMessageView(companyId: number, m: MessageItem): Promise<MessageView> {
-  let mediaUrl: string | null = null;
-  if (m.mediaKey) {
-    try {
-      mediaUrl = await presignMediaGet(companyId, m.mediaKey, MEDIA_URL_TTL_SECONDS, m.mediaName ?? undefined, m.mediaMime);
-    } catch (err) {
-      log("warn", "media presign failed", { companyId, messageId: m.id, err });
-    }
-  }
-  return { ...m, mediaUrl, quotedMsg: m.quotedMsg ?? null };
-}
+export { MEDIA_URL_TTL_SECONDS, toMessageView } from "./views.ts";
 
 /** The chat JID of a contact: `<digits>@g.us` for groups, its phone JID, else its first known JID (LID). */
 export function chatJidOf(contact: Pick<ContactItem, "number" | "isGroup" | "jids">): string {
@@ -159,7 +150,7 @@ export async function sendOutbound(companyId: number, sender: Sender, ticket: Ti
   const { createdAt: _c, updatedAt: _u, ...toStore } = draft;
   const commandId = randomUUID();
   const stored = await ingestMessage(companyId, ticket, toStore, {
-    lastMessage: text || input.media?.name || "",
+    lastMessage: previewOf(text || input.media?.name || ""),
     incrementUnread: false,
     waAliasJid: remoteJid,
     pending: outboundWatch(companyId, ticket.id, ticket.whatsappId, id, commandId),
@@ -370,9 +361,10 @@ const SIGNATURE = /^\*[^*\n]+:\*\n/;
 /**
  * Keeps the ticket list's preview true after `message` changed (edited: its new text; deleted for everyone:
  * {@link DELETED_MESSAGE_PREVIEW}): when it is the ticket's newest message (reactions aside), the ticket's
- * `lastMessage` becomes `preview`; `updatedAt` and the list order stay. Returns the ticket as it now is.
+ * `lastMessage` becomes `text` cut by `previewOf`; `updatedAt` and the list order stay. Returns the ticket as it now is.
  */
-export async function refreshPreview(companyId: number, ticket: TicketItem, message: MessageItem, preview: string): Promise<TicketItem> {
+export async function refreshPreview(companyId: number, ticket: TicketItem, message: MessageItem, text: string): Promise<TicketItem> {
+  const preview = previewOf(text);
   if (ticket.lastMessage === preview) return ticket;
   const newest = (await listMessages(companyId, ticket.id, { limit: 5 })).messages.find((m) => m.mediaType !== "reactionMessage");
   if (newest?.id !== message.id) return ticket;
@@ -439,7 +431,8 @@ export async function reactToMessage(actor: TicketActor, messageId: string, emoj
  * same media object) to the contact through the source ticket's connection, in the contact's open/pending ticket there
  * (a new one is opened and assigned to the caller, in the source ticket's queue). `isForwarded` is set. The caller must
  * be allowed on the destination ticket too: an existing ticket of a queue they may not see (held by someone else) is
- * 403 `ERR_NO_PERMISSION` and nothing is sent.
+ * 409 `ERR_OTHER_OPEN_TICKET` with who holds it and in which queue (`otherOpenTicket`: no uuid, contact or messages)
+ * and nothing is sent.
  */
 export async function forwardMessage(actor: TicketActor, input: { messageId: string; contactId: number; signMessage?: boolean }): Promise<MessageView> {
   const { message, ticket: source } = await accessibleMessage(actor, input.messageId);
@@ -451,7 +444,7 @@ export async function forwardMessage(actor: TicketActor, input: { messageId: str
     isGroup: contact.isGroup,
     queueId: source.queueId,
   });
-  if (!created && !(await canSeeInCompany(actor, ticket, actor.companyId))) throw new AppError("ERR_NO_PERMISSION", 403);
+  if (!created && !(await canSeeInCompany(actor, ticket, actor.companyId))) throw await otherOpenTicket(actor, ticket.id);
   if (created) {
     const opened = ticket;
     ticket = await writeTicketTransition(opened, { status: "open", userId: actor.userId, updatedAt: nowIso() });

@@ -17,6 +17,8 @@ import type { AuthContext } from "../auth/tokens.ts";
 import { nextId } from "../db/counters.ts";
 import { AppError } from "../errors.ts";
 import { dispatch } from "../events/index.ts";
+import "./events.ts";
+import "../users/events.ts";
 import { listUsers, patchUser } from "../users/repository.ts";
 import { publicUser } from "../users/service.ts";
 import { removeQueueFromWhatsapps } from "../whatsapp/service.ts";

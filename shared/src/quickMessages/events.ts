@@ -6,7 +6,7 @@
  * may see it).
  */
 import { z } from "zod";
-import { defineEvents, realtimeFrames } from "../events/index.ts";
+import { baseEvent, defineEvents, realtimeFrames } from "../events/index.ts";
 import type { Audience } from "../realtime/publish.ts";
 import { QuickMessage } from "./schema.ts";
 
@@ -18,11 +18,10 @@ declare module "../events/registry.ts" {
   }
 }
 
-const base = <T extends string>(type: T) => z.object({ type: z.literal(type), companyId: z.number().int() });
 defineEvents({
-  "quickMessage.created": base("quickMessage.created").extend({ record: QuickMessage }),
-  "quickMessage.updated": base("quickMessage.updated").extend({ record: QuickMessage }),
-  "quickMessage.deleted": base("quickMessage.deleted").extend({ id: z.number().int(), userId: z.number().int(), geral: z.boolean() }),
+  "quickMessage.created": baseEvent("quickMessage.created").extend({ record: QuickMessage }),
+  "quickMessage.updated": baseEvent("quickMessage.updated").extend({ record: QuickMessage }),
+  "quickMessage.deleted": baseEvent("quickMessage.deleted").extend({ id: z.number().int(), userId: z.number().int(), geral: z.boolean() }),
 });
 
 /** Who may see a quick message: everyone for a `geral` one, else its owner and the editAny holders. */

@@ -30,6 +30,9 @@ export const SETTING_DEFAULTS = {
 export const SettingKey = z.enum(Object.keys(SETTING_DEFAULTS) as [keyof typeof SETTING_DEFAULTS, ...(keyof typeof SETTING_DEFAULTS)[]]);
 export type SettingKey = z.infer<typeof SettingKey>;
 
+/** Keys holding third-party credentials: never sent to non-admin users. */
+export const SECRET_SETTINGS: readonly SettingKey[] = ["ipixc", "tokenixc", "ipmkauth", "clientidmkauth", "clientsecretmkauth", "asaas"];
+
 /** Keys only a super user may change (global section of the Settings page). */
 export const SUPER_ONLY_SETTINGS: readonly SettingKey[] = ["allowregister", "viewregister", "trial", "ipixc", "tokenixc", "ipmkauth", "clientidmkauth", "clientsecretmkauth", "asaas"];
 

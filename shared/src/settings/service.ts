@@ -16,13 +16,13 @@ import { z } from "zod";
 import type { AuthContext } from "../auth/tokens.ts";
 import { AppError } from "../errors.ts";
 import { dispatch } from "../events/index.ts";
+import "./events.ts";
 import { putGlobalSetting, putSetting, readGlobalSetting, readGlobalSettings, readSetting, readSettings, type SettingsMap } from "./repository.ts";
-import { GLOBAL_SETTINGS, type PublicSettingKey, type SettingItem, SUPER_ONLY_SETTINGS, type SettingKey } from "./schema.ts";
+import { GLOBAL_SETTINGS, type PublicSettingKey, SECRET_SETTINGS, type SettingItem, SUPER_ONLY_SETTINGS, type SettingKey } from "./schema.ts";
 
 export { defaultSettingItems, type SettingsMap } from "./repository.ts";
 
-/** Keys holding third-party credentials: never sent to non-admin users. */
-export const SECRET_SETTINGS: readonly SettingKey[] = ["ipixc", "tokenixc", "ipmkauth", "clientidmkauth", "clientsecretmkauth", "asaas"];
+export { SECRET_SETTINGS };
 
 const enabledDisabled = z.enum(["enabled", "disabled"]);
 /** Allowed values per key (keys not listed take any string up to 2000 characters). */

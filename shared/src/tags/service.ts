@@ -22,6 +22,7 @@ import { pagesFrom } from "../db/query.ts";
 import { AppError } from "../errors.ts";
 import { normalizeName } from "../contacts/normalize.ts";
 import { dispatch } from "../events/index.ts";
+import "../tickets/events.ts";
 import "./errors.ts";
 import "./events.ts";
 import { getTicketItem } from "../tickets/repository.ts";

@@ -16,6 +16,7 @@ import { can } from "../access/permissions.ts";
 import { log } from "../log.ts";
 import { getContactItem } from "../contacts/repository.ts";
 import { dispatch } from "../events/index.ts";
+import "./events.ts";
 import { notify, transferNotice } from "../automation/notices.ts";
 import { ratingApplies, startRating } from "../automation/rating.ts";
 import { getQueue } from "../queues/repository.ts";
@@ -31,8 +32,7 @@ import {
   writeTicketTransition,
 } from "./repository.ts";
 import { TicketItem, type CreateTicketBody, type TicketView, type UpdateTicketBody } from "./schema.ts";
-import { canSeeInCompany } from "../access/visibility.ts";
-import { getAccessibleTicket, isAdminActor, toTicketView, type TicketActor } from "./service.ts";
+import { getAccessibleTicket, isAdminActor, otherOpenTicket, toTicketView, type TicketActor } from "./service.ts";
 
 /** The greeting sent on accept when `sendGreetingAccepted` is enabled (the old system's wording). */
 export const ACCEPT_GREETING = (agentName: string) =>
@@ -44,28 +44,6 @@ async function requireWhatsapp(companyId: number, whatsappId: number) {
   return wa;
 }
 
-/**
- * Turns a marker conflict into a 409 (docs/product/tickets.md#one-open-ticket-per-contact: the dialog shows who holds it and in which queue, or
- * opens it when it is the caller's). The body carries only `{id, uuid?, status, userId, queueId, whatsappId, user:
- * {id,name}|null, queue: {id,name,color}|null}`: never the contact, messages or tags of a ticket the caller may not
- * see, and `uuid` (to open it) only when the caller may see it.
- */
-async function otherOpenTicket(actor: TicketActor, ticketId: number | null | undefined): Promise<AppError> {
-  const other = ticketId ? await getTicketItem(actor.companyId, ticketId, true) : null;
-  if (!other) return new AppError("ERR_OTHER_OPEN_TICKET", 409, { ticket: null });
-  const view = await toTicketView(actor.companyId, other);
-  const ticket = {
-    id: view.id,
-    ...((await canSeeInCompany(actor, other, actor.companyId)) ? { uuid: view.uuid } : {}),
-    status: view.status,
-    userId: view.userId,
-    queueId: view.queueId,
-    whatsappId: view.whatsappId,
-    user: view.user,
-    queue: view.queue,
-  };
-  return new AppError("ERR_OTHER_OPEN_TICKET", 409, { ticket });
-}
 
 /**
  * `POST /api/tickets`: opens a ticket for a contact on a connection (default: the body's, else the caller's default

@@ -13,7 +13,9 @@ import { pageTaggedTicketIds } from "../tags/ticket-filter.ts";
 import { isAdminActor, type TicketActor } from "./access.ts";
 import { batchGetTickets, queryTicketIndex, type TicketIndex } from "./repository.ts";
 import type { TicketItem, TicketStatus, TicketView } from "./schema.ts";
-import { searchTickets } from "./search.ts";
+import { MAX_WALK, searchTickets } from "./search.ts";
+
+export { MAX_WALK };
 import { toTicketViews } from "./views.ts";
 
 /** `GET /api/tickets` query, already parsed. */
@@ -53,8 +55,6 @@ interface Source {
 type MergeCursor = { s: Record<string, Record<string, unknown> | null> };
 
 const PAGE = 40;
-/** Pages walked server-side at most for `pageNumber`. */
-export const MAX_WALK = 25;
 /** At most this many users or queues in one list filter (each is one index partition read per status). */
 export const MAX_LIST_FILTER_IDS = 20;
 /** At most this many index partitions merged for one page (guards the fan-out of queues × statuses). */

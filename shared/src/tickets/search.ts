@@ -6,9 +6,12 @@ import { canSee } from "../access/tickets.ts";
 import { visibilityFor } from "../access/visibility.ts";
 import { search } from "../search/index.ts";
 import type { TicketActor } from "./access.ts";
-import { MAX_WALK, type ListTicketsQuery, type ListTicketsResult } from "./list.ts";
+import type { ListTicketsQuery, ListTicketsResult } from "./list.ts";
 import type { TicketItem } from "./schema.ts";
 import { toTicketViews } from "./views.ts";
+
+/** Pages walked server-side at most for `pageNumber` (the list and the search alike). */
+export const MAX_WALK = 25;
 
 /**
  * Ticket search through the `Search` port (`search/index.ts`): tickets whose contact's name or email words

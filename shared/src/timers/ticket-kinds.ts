@@ -14,6 +14,7 @@
  */
 import { AppError } from "../errors.ts";
 import { dispatch } from "../events/index.ts";
+import "../tickets/events.ts";
 import { log } from "../log.ts";
 import { listMessages } from "../messages/repository.ts";
 import { laterIso } from "../contacts/service.ts";

@@ -1,6 +1,6 @@
 /**
  * Schedules the ticket timers (docs/product/timers.md) from the domain events, so every path that opens or moves a ticket (ingest,
- * agents, the chatbot, the timers themselves) is covered in one place. A listener (registered in `events/index.ts`),
+ * agents, the chatbot, the timers themselves) is covered in one place. A listener (wired in `events/wiring.ts`),
  * awaited by `dispatch`. It only schedules: whether a timer still applies is checked when it fires
  * (`./ticket-kinds.ts`), so activity on a ticket costs no timer write.
  *
@@ -20,6 +20,9 @@ import { getWhatsappItem } from "../whatsapp/repository.ts";
 import { followConnectionTimers } from "./connection-listener.ts";
 import { scheduleTimer } from "./index.ts";
 import { EXPIRES_TICKET, TIME_TO_TRANSFER } from "./kinds.ts";
+import type {} from "../tickets/events.ts"; // the tickets events handled here (types only)
+import type {} from "../messages/events.ts"; // the messages events handled here (types only)
+import type {} from "../whatsapp/events.ts"; // the whatsapp events handled here (types only)
 
 export { EXPIRES_TICKET, TIME_TO_TRANSFER };
 

@@ -18,6 +18,7 @@ import { AppError } from "../errors.ts";
 import { listQueues } from "../queues/repository.ts";
 import type { QueueItem } from "../queues/schema.ts";
 import { dispatch } from "../events/index.ts";
+import "./events.ts";
 import { bumpTokenVersion, deleteUserItems, getEmailOwner, getUser, getWhatsappRef, listUsers, patchUser, putNewUser, updateUserFields, type UserChanges } from "./repository.ts";
 import type { CreateUserBody, PublicUser, UpdateUserBody, UserItem } from "./schema.ts";
 

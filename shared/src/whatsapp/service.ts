@@ -15,6 +15,7 @@ import { AppError } from "../errors.ts";
 import { log } from "../log.ts";
 import { nowIso } from "../common.ts";
 import { dispatch } from "../events/index.ts";
+import "./events.ts";
 import { sendSessionCommand, shardOf, type SessionCommandInput } from "./commands.ts";
 import {
   deleteWhatsappItem,
@@ -41,19 +42,9 @@ export interface Caller {
   admin: boolean;
 }
 
-/**
- * The item as the API and realtime events show it (internal shard dropped; API token and pairing QR code blanked for
- * non-admins: a QR code pairs a phone with the company's number).
- */
-export function toView(item: WhatsappItem, opts: { admin: boolean; queues?: QueueRef[] }): WhatsappView {
-  const { shard: _shard, ...rest } = item;
-  const view: WhatsappView = { ...rest, token: opts.admin ? item.token : "", qrcode: opts.admin ? item.qrcode : "" };
-  if (opts.queues) {
-    const byId = new Map(opts.queues.map((q) => [q.id, q]));
-    view.queues = item.queueIds.map((id) => byId.get(id)).filter((q): q is QueueRef => !!q);
-  }
-  return view;
-}
+import { toView } from "./views.ts";
+
+export { toView };
 
 const notFound = () => new AppError("ERR_NO_WAPP_FOUND", 404);
 

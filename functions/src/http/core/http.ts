@@ -12,6 +12,8 @@
  * `areaHandler(area, impls)` builds one `@middy/http-router` Lambda for every manifest route of the area; `impls`
  * maps each operation key (`"METHOD /api/path"`) to its implementation, whose `ctx` is typed from the contract.
  */
+// The composition root: every domain-event listener (this is an entry point).
+import "@atende/shared/events/wiring";
 import middy from "@middy/core";
 import httpRouterHandler from "@middy/http-router";
 import type { z, ZodType } from "zod";

@@ -1,7 +1,7 @@
 /**
  * The composer's "/" suggestions (offered while the typed text starts with a slash): every feature's `composerShortcuts` provider is asked for the text after "/", their suggestions form one
  * list above the box, moved through with the arrows, chosen with Enter or a click, closed with Escape. The text box
- * stays the focus (a combobox with `aria-activedescendant`), so typing goes on narrowing the list.
+ * keeps the focus (`aria-activedescendant` names the highlighted option), so typing goes on narrowing the list.
  */
 import { useCallback, useEffect, useId, useState, type KeyboardEvent } from "react";
 import { useTranslation } from "react-i18next";
@@ -95,8 +95,8 @@ export function useShortcuts(text: string, composer: ComposerApi) {
       ))}
     </div>
   ) : null;
-  const inputProps = providers.length
-    ? { role: "combobox", "aria-autocomplete": "list" as const, "aria-expanded": open, "aria-controls": open ? listId : undefined, "aria-activedescendant": open ? optionId(at) : undefined }
-    : {};
+  // The box stays a textbox (a multi-line combobox is not one ARIA knows): it names the list it controls and the
+  // highlighted option, which screen readers announce as the arrows move.
+  const inputProps = providers.length ? { "aria-autocomplete": "list" as const, "aria-controls": open ? listId : undefined, "aria-activedescendant": open ? optionId(at) : undefined } : {};
   return { sources, list, inputProps, onKeyDown };
 }

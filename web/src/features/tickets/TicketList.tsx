@@ -19,6 +19,7 @@ import { realtime } from "../../realtime/socket.ts";
 import { ConfirmDialog } from "../../ui/ConfirmDialog.tsx";
 import { useDebounced } from "../../ui/useDebounced.ts";
 import { useToast } from "../../ui/Toast.tsx";
+import { EntitySelect } from "../../ui/kit/index.ts";
 import { useSetting } from "../settings/api.ts";
 import { useUserList } from "../users/api.ts";
 import { TagChip } from "../tags/TagChip.tsx";
@@ -53,7 +54,7 @@ export function TicketList({ selectedUuid }: { selectedUuid?: string }) {
   const [sub, setSub] = useState<Sub>(() => (sessionStorage.getItem("tickets.sub") as Sub) || "open");
   const [showAll, setShowAll] = useState(() => mayShowAll && localStorage.getItem("tickets.showAll") === "true");
   const [search, setSearch] = useState("");
-  const [userFilter, setUserFilter] = useState("");
+  const [userFilter, setUserFilter] = useState<number | null>(null);
   // The features' filters of the search tab (`ticketListFilters` slot, e.g. tags), by filter id.
   const filters = useSlot("ticketListFilters");
   const [filterValues, setFilterValues] = useState<Record<string, unknown>>({});
@@ -83,7 +84,7 @@ export function TicketList({ selectedUuid }: { selectedUuid?: string }) {
   const closedParams: TicketListParams = { status: "closed", ...common };
   const searchParams: TicketListParams = {
     searchParam: term.length >= 3 ? term : undefined,
-    users: userFilter ? [Number(userFilter)] : undefined,
+    users: userFilter ? [userFilter] : undefined,
     tags: filterQuery.flatMap((q) => q.tags ?? []).length ? filterQuery.flatMap((q) => q.tags ?? []) : undefined,
     showAll: seeAll ? true : undefined,
   };
@@ -146,14 +147,7 @@ export function TicketList({ selectedUuid }: { selectedUuid?: string }) {
               <f.Component key={f.id} value={filterValue(f)} onChange={(v) => setFilterValues((o) => ({ ...o, [f.id]: v }))} />
             ))}
             {seeAll && (
-              <select className="text-input" value={userFilter} onChange={(e) => setUserFilter(e.target.value)} aria-label={t("tickets.userFilter")}>
-                <option value="">{t("tickets.allUsers")}</option>
-                {(users.data ?? []).map((u) => (
-                  <option key={u.id} value={u.id}>
-                    {u.name}
-                  </option>
-                ))}
-              </select>
+              <EntitySelect label={t("tickets.userFilter")} labelHidden items={users.data ?? []} value={userFilter} onChange={setUserFilter} noneLabel={t("tickets.allUsers")} testId="user-filter" />
             )}
           </div>
         ) : (

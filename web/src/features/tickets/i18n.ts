@@ -87,6 +87,11 @@ export const ticketsTexts = defineTexts({
     forwardTo: ["Contato", "Contact", "Contacto"],
     forwardNone: ["Nenhuma mensagem selecionada.", "No message selected.", "Ningún mensaje seleccionado."],
     forwarded_ok: ["Mensagens encaminhadas.", "Messages forwarded.", "Mensajes reenviados."],
+    forwardBlocked: [
+      "Nada foi encaminhado: {{other}} Você não tem acesso a essa fila. Peça a quem atende ou a um administrador para transferir o atendimento a você, ou encaminhe para outro contato.",
+      "Nothing was forwarded: {{other}} You have no access to that queue. Ask whoever holds it or an administrator to transfer the ticket to you, or forward to another contact.",
+      "No se reenvió nada: {{other}} No tiene acceso a esa cola. Pida a quien la atiende o a un administrador que le transfiera la atención, o reenvíe a otro contacto.",
+    ],
     cancelSelection: ["Cancelar seleção", "Cancel selection", "Cancelar selección"],
     replyingTo: ["Respondendo a", "Replying to", "Respondiendo a"],
     you: ["Você", "You", "Usted"],
@@ -142,6 +147,8 @@ export const ticketsTexts = defineTexts({
     submit: ["Transferir", "Transfer", "Transferir"],
     queueRequired: ["Selecione uma fila", "Select a queue", "Seleccione una cola"],
     done: ["Atendimento transferido.", "Ticket transferred.", "Atención transferida."],
+    unchanged: ["Escolha outra fila ou um usuário para transferir.", "Choose another queue or a user to transfer to.", "Elija otra cola o un usuario para transferir."],
+    noUsersInQueue: ["Nenhum usuário nesta fila.", "No users in this queue.", "Ningún usuario en esta cola."],
   },
   drawer: {
     title: ["Dados do contato", "Contact details", "Datos del contacto"],

@@ -53,6 +53,8 @@ export interface FormDialogProps<S extends z.ZodType<unknown, Values>> {
   onSubmit: (values: z.output<S>) => Promise<unknown>;
   successText: string;
   onSaved?: (result: unknown) => void;
+  /** The submit button's text ('Salvar' by default). */
+  submitText?: string;
   /** Keep the dialog open after a successful save (e.g. a new record that has more to set once it exists). */
   stayOpen?: boolean;
   /** Toast duration (the attendance area uses 2 s). */
@@ -171,7 +173,7 @@ export function FormDialog<S extends z.ZodType<unknown, Values>>(p: FormDialogPr
         <>
           <Button onClick={p.onClose}>{t("common.cancel")}</Button>
           <Button type="submit" variation="primary" isLoading={busy} data-testid={p.saveTestId}>
-            {t("common.save")}
+            {p.submitText ?? t("common.save")}
           </Button>
         </>
       }
