@@ -1,5 +1,5 @@
 /**
- * `dispatch(event)` (issue 7 §1): the only way a service tells the rest of the system that something happened.
+ * `dispatch(event)`: the only way a service tells the rest of the system that something happened.
  * Checks the event has a registered schema (and, under tests or with `ATENDE_CHECK_EVENTS=1`, that it parses with it),
  * then hands it to every listener (realtime, counters, webhooks, in
  * registration order), each isolated: one listener failing is logged and never stops the others nor fails the caller
@@ -12,7 +12,7 @@ import { eventSchema, registeredListeners, type DomainEvent, type Listener } fro
 /**
  * Events are built by our own typed code, never read from outside (each outside input is parsed at its edge), so the
  * full zod parse of an event (a message with its whole ticket) is a development check: on under vitest or with
- * `ATENDE_CHECK_EVENTS=1`, off on the ingest's hot path in the cloud and the local stack (issue 8's ingest rate).
+ * `ATENDE_CHECK_EVENTS=1`, off on the ingest's hot path in the cloud and the local stack (it would cost the ingest rate).
  */
 const CHECK_EVENTS = !!process.env.VITEST || process.env.ATENDE_CHECK_EVENTS === "1";
 
