@@ -12,14 +12,17 @@
  * - the options chevron sits beside the bubble, never over its content;
  * - at 375 px the conversation's actions keep one row (the rest in "Mais ações") and the composer's placeholder one line;
  * - the transfer dialog needs a change before it transfers and offers the chosen queue's users only; forwarding to a
- *   contact whose open ticket is in another agent's queue keeps the dialog open and says where, who and what to do.
+ *   contact whose open ticket is in another agent's queue keeps the dialog open and says where, who and what to do;
  * - a conversation with photos opens (and stays, once they load) at its newest message; a photo's bubble is the photo's
  *   width; media are named by line icon and word ("Foto", "Contato · <name>") in replies and list previews; the emoji
  *   picker is in Portuguese; beside the contact drawer the header's actions keep one row; at 375 px the audio speed
  *   reads "1x" on one line;
  * - an admin's eye on a waiting row opens it read-only (no composer; still pending and unread); a search hit by a
  *   message word shows that message with the word marked; row chips that do not fit end in "+N"; the password field's
- *   screen-reader state is in Portuguese.
+ *   screen-reader state is in Portuguese;
+ * - quick messages: the /quick-messages page saves one with a file (spaces in its name become underscores); "/" in the
+ *   composer lists them as one types (text cut at 35 characters), Enter inserts a text one, sent with its variables
+ *   rendered, and a click on a media one sends its file, which reaches the customer's phone.
  * With `SCREENS_DIR=<dir>` it also saves screenshots of the list and the conversation (light, dark; 1440 and 375 px).
  *
  * Needs `web/dist` (`npm run build -w web`) and `/usr/bin/chromium`.
@@ -104,6 +107,28 @@ async function screens(page: Page, name: string, restore?: () => Promise<void>) 
   await page.evaluate(() => localStorage.setItem("theme", "light"));
   await page.reload();
   await settle();
+}
+
+const PDF = Buffer.from("%PDF-1.4\n1 0 obj << /Type /Catalog >> endobj\ntrailer << /Root 1 0 R >>\n%%EOF\n");
+
+/**
+ * With `SCREENS_DIR`: the page as `show` leaves it, in light and dark (the top bar's toggle, no reload), at 1440 and
+ * 375 px, saved as `<name>-<theme>-<width>.png`.
+ */
+async function themedScreens(page: Page, name: string, show: () => Promise<void>) {
+  const dir = process.env.SCREENS_DIR;
+  if (!dir) return;
+  for (const theme of ["light", "dark"]) {
+    if (theme === "dark") await page.getByRole("button", { name: "Usar tema escuro" }).click();
+    for (const width of [1440, 375]) {
+      await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
+      await show();
+      await page.waitForTimeout(400);
+      await page.screenshot({ path: `${dir}/${name}-${theme}-${width}.png` });
+    }
+  }
+  await page.getByRole("button", { name: "Usar tema claro" }).click();
+  await page.setViewportSize({ width: 1440, height: 900 });
 }
 
 describe("the conversation and the ticket list in the browser", () => {
@@ -502,5 +527,73 @@ describe("the conversation and the ticket list in the browser", () => {
     await expect(fwd.isVisible()).resolves.toBe(true);
     const evaMessages = await http<{ messages: { body: string }[] }>(admin, "GET", `/api/messages/${eva.id}`);
     expect(evaMessages.messages.map((m) => m.body)).not.toContain("Quero trocar o produto");
+  }, TEST_MS);
+
+  it("offers quick messages after '/' in the composer: a text one sent rendered, a media one on the customer's phone", async () => {
+    const { admin } = await makeCompany();
+    const welcome = await http<{ id: number }>(admin, "POST", "/api/quick-messages", { shortcode: "boasvindas", message: "Olá {{firstName}}! Seja bem-vindo à nossa loja, estamos aqui." });
+    await http(admin, "POST", "/api/quick-messages", { shortcode: "desativada", message: "Não oferecer", status: false });
+    const wid = await connectedWhatsapp(admin, "Conexão Respostas");
+    await customerSays(wid, "5511922220001", "Fábio Cliente", "Oi, tudo bem?");
+    const ticket = await until(async () => (await http<{ tickets: { id: number; uuid: string }[] }>(admin, "GET", "/api/tickets?status=pending&showAll=true")).tickets[0], "Fábio's ticket");
+    await http(admin, "PUT", `/api/tickets/${ticket.id}`, { status: "open", userId: admin.id });
+    expect(welcome.id).toBeGreaterThan(0);
+
+    const page = await newPage(await newContext());
+    await login(page, admin.email, admin.password);
+
+    // The page: the shortcode is required; a file's spaces become underscores.
+    await page.goto(`${e2e.stack.url}/quick-messages`);
+    await page.getByTestId("quick-message-row").filter({ hasText: "/boasvindas" }).waitFor();
+    await page.getByTestId("quickMessages-add").click();
+    const dlg = page.getByRole("dialog", { name: "Adicionar resposta rápida" });
+    await dlg.getByTestId("save-quick-message").click();
+    await dlg.getByText("Obrigatório").waitFor();
+    await dlg.getByRole("textbox", { name: /Atalho/ }).fill("catalogo");
+    await dlg.getByRole("textbox", { name: /Mensagem/ }).fill("Segue o catálogo, {{firstName}}.");
+    await dlg.getByTestId("quick-message-file").setInputFiles({ name: "tabela de precos.pdf", mimeType: "application/pdf", buffer: PDF });
+    await dlg.getByTestId("quick-message-media-name").getByText("tabela de precos.pdf").waitFor();
+    await dlg.getByTestId("save-quick-message").click();
+    await dlg.waitFor({ state: "hidden" });
+    await page.getByTestId("quick-message-row").filter({ hasText: "/catalogo" }).getByText("tabela_de_precos.pdf").waitFor();
+    await themedScreens(page, "quick-messages-page", async () => {
+      await page.getByTestId("quick-message-row").first().waitFor();
+    });
+
+    // "/" in the composer: the list narrows as one types; Enter inserts the text, which goes out rendered.
+    await page.goto(`${e2e.stack.url}/tickets/${ticket.uuid}`);
+    const conv = page.getByTestId("conversation");
+    await conv.getByTestId("message").filter({ hasText: "Oi, tudo bem?" }).waitFor();
+    const box = conv.getByRole("textbox", { name: "Digite uma mensagem" });
+    await box.fill("/");
+    const list = conv.getByTestId("shortcut-list");
+    await until(async () => (await list.getByRole("option").allInnerTexts()).length === 2, "the two active quick messages");
+    await expect(list.getByRole("option").allInnerTexts()).resolves.toEqual([expect.stringContaining("/boasvindas"), expect.stringContaining("/catalogo")]);
+    await expect(list.getByRole("option", { name: /boasvindas/ }).innerText()).resolves.toContain("Olá {{firstName}}! Seja bem-vindo à...");
+    await themedScreens(page, "quick-messages-composer", async () => {
+      await box.fill("");
+      await box.fill("/");
+      await list.waitFor();
+    });
+    await box.fill("/boas");
+    await until(async () => (await list.getByRole("option").count()) === 1, "only /boasvindas");
+    await box.press("Enter");
+    await expect(box.inputValue()).resolves.toBe("Olá {{firstName}}! Seja bem-vindo à nossa loja, estamos aqui.");
+    await list.waitFor({ state: "detached" });
+    await box.press("Enter");
+    await conv.getByTestId("message").filter({ hasText: "Olá Fábio! Seja bem-vindo à nossa loja, estamos aqui." }).waitFor();
+    await expect(conv.getByTestId("message").filter({ hasText: "{{firstName}}" }).count()).resolves.toBe(0);
+
+    // A media quick message, chosen with a click, sends its file with its text as the caption.
+    await box.fill("/cat");
+    await list.getByRole("option", { name: /catalogo/ }).click();
+    await conv.getByTestId("message").filter({ hasText: "Segue o catálogo, Fábio." }).waitFor();
+    await expect(box.inputValue()).resolves.toBe("");
+    const sent = await until(async () => {
+      const all = (await (await fetch(`${e2e.stack.url}/sim/whatsapp/${wid}/sent`)).json()) as { content: { document?: { data: string }; fileName?: string; caption?: string } }[];
+      return all.find((x) => x.content.document);
+    }, "the file on the customer's phone");
+    expect(sent.content).toMatchObject({ fileName: "tabela_de_precos.pdf", caption: "Segue o catálogo, Fábio." });
+    expect(Buffer.from(sent.content.document?.data ?? "", "base64").equals(PDF)).toBe(true);
   }, TEST_MS);
 });

@@ -9,6 +9,7 @@ import type { RealtimeHandler } from "../realtime/handlers.ts";
 import { connectionsFeature } from "./connections/index.tsx";
 import { contactsFeature } from "./contacts/index.tsx";
 import { queuesFeature } from "./queues/index.tsx";
+import { quickMessagesFeature } from "./quickMessages/index.tsx";
 import { sandboxFeature } from "./sandbox/index.tsx";
 import { settingsFeature } from "./settings/index.tsx";
 import { registerSlots } from "./slots.ts";
@@ -24,6 +25,7 @@ export const features: Feature[] = [
   connectionsFeature,
   contactsFeature,
   tagsFeature,
+  quickMessagesFeature,
   settingsFeature,
   ...(sandboxFeature ? [sandboxFeature] : []),
 ];
