@@ -137,3 +137,17 @@ describe("feature slots", () => {
     expect(tags.active(tags.initial)).toBe(false);
   });
 });
+
+describe("quick messages in the composer's '/' list", () => {
+  it("offers the active ones whose shortcode or text holds the typed text (accents and case aside), the text cut at 35", async () => {
+    const { cut, matching, LABEL_MAX } = await import("./quickMessages/shortcuts.ts");
+    const qm = (id: number, shortcode: string, message: string, status = true) => ({ id, shortcode, message, status }) as Parameters<typeof matching>[0][number];
+    const list = [qm(1, "preco", "Nossa tabela de preços"), qm(2, "boasvindas", "Olá, seja bem-vindo"), qm(3, "antiga", "Preço antigo", false)];
+    expect(matching(list, "").map((m) => m.shortcode)).toEqual(["boasvindas", "preco"]);
+    expect(matching(list, "PREÇ").map((m) => m.shortcode)).toEqual(["preco"]);
+    expect(matching(list, "bem-vindo").map((m) => m.shortcode)).toEqual(["boasvindas"]);
+    expect(LABEL_MAX).toBe(35);
+    expect(cut("a".repeat(35))).toBe("a".repeat(35));
+    expect(cut("a".repeat(36))).toBe(`${"a".repeat(35)}...`);
+  });
+});
