@@ -13,7 +13,8 @@ import { log } from "../log.ts";
 import { dispatch } from "../events/index.ts";
 import "./events.ts";
 import "../tickets/events.ts";
-import { headMedia, mediaKey, presignMediaGet, presignMediaPut, putMedia, uploadKey, uploadLimitOf, uploadPrefix } from "../storage/media.ts";
+import { presignAttachment, uploadedAttachment } from "../media/attachments.ts";
+import { mediaKey, presignMediaGet, putMedia } from "../storage/media.ts";
 import { otherOpenTicket } from "../tickets/access.ts";
 import { getTicketItem, queryTicketIndex, writeTicketTransition, zeroUnread } from "../tickets/repository.ts";
 import { decodeCursor, encodeCursor } from "../db/cursor.ts";
@@ -32,7 +33,7 @@ import { outboundWatch } from "./delivery.ts";
 import { getWhatsappItem } from "../whatsapp/repository.ts";
 import type { WhatsappItem } from "../whatsapp/schema.ts";
 import { getMessageById, ingestMessage, listMessages, replaceLastMessage, updateMessage } from "./repository.ts";
-import { DELETED_MESSAGE_PREVIEW, MessageItem, previewOf, type MediaType, type MediaUpload, type MediaUploadBody, type MessageView } from "./schema.ts";
+import { DELETED_MESSAGE_PREVIEW, MessageItem, previewOf, TICKET_UPLOADS, type MediaType, type MediaUpload, type MediaUploadBody, type MessageView } from "./schema.ts";
 import { renderVariables } from "../automation/variables.ts";
 import { getCompany } from "../companies/repository.ts";
 
@@ -227,9 +228,6 @@ export async function sendMediaMessages(actor: TicketActor, ticketId: number, fi
 /** Lifetime of an upload URL (seconds). */
 export const UPLOAD_URL_TTL_SECONDS = 300;
 
-const tooLarge = (limit: number) =>
-  new AppError("ERR_VALIDATION", 400, { fields: [{ path: "size", message: `Larger than ${Math.floor(limit / 2 ** 20)} MB` }] });
-
 /**
  * `POST /api/media/uploads`: a presigned PUT for one file the caller will send on a ticket they may act
  * on (403/404 as {@link getAccessibleTicket}). The server chooses the key, `media/<cid>/uploads/<ticketId>/<uuid>.<ext>`;
@@ -238,12 +236,7 @@ const tooLarge = (limit: number) =>
  */
 export async function createMediaUpload(actor: TicketActor, input: MediaUploadBody): Promise<MediaUpload> {
   const ticket = await getAccessibleTicket(actor, input.ticketId);
-  const limit = uploadLimitOf(input.contentType);
-  if (input.size > limit) throw tooLarge(limit);
-  const ext = input.fileName.includes(".") ? input.fileName.split(".").pop() : undefined;
-  const key = uploadKey(actor.companyId, ticket.id, ext);
-  const { url, headers } = await presignMediaPut(key, input.contentType, input.size, UPLOAD_URL_TTL_SECONDS);
-  return { key, url, method: "PUT", headers, expiresInSeconds: UPLOAD_URL_TTL_SECONDS };
+  return presignAttachment(TICKET_UPLOADS, actor.companyId, ticket.id, input, UPLOAD_URL_TTL_SECONDS);
 }
 
 /**
@@ -254,15 +247,8 @@ export async function createMediaUpload(actor: TicketActor, input: MediaUploadBo
  */
 export async function sendUploadedMedia(actor: TicketActor, ticketId: number, medias: { key: string; fileName: string }[], caption: string): Promise<MessageView[]> {
   const ticket = await getAccessibleTicket(actor, ticketId);
-  const prefix = uploadPrefix(actor.companyId, ticket.id);
   const files: { key: string; fileName: string; size: number; mime: string }[] = [];
-  for (const m of medias) {
-    if (!m.key.startsWith(prefix) || m.key.includes("..")) throw new AppError("ERR_NOT_FOUND", 404);
-    const head = await headMedia(m.key);
-    if (!head) throw new AppError("ERR_NOT_FOUND", 404);
-    if (head.size > uploadLimitOf(head.contentType)) throw tooLarge(uploadLimitOf(head.contentType));
-    files.push({ key: m.key, fileName: m.fileName, size: head.size, mime: head.contentType });
-  }
+  for (const m of medias) files.push({ ...(await uploadedAttachment(TICKET_UPLOADS, actor.companyId, ticket.id, m.key)), fileName: m.fileName });
   const wa = await getWhatsappItem(actor.companyId, ticket.whatsappId);
   const out: MessageView[] = [];
   let failed: AppError | null = null;

@@ -2,8 +2,14 @@
  * Queue entity and payloads (docs/product/queues.md#queues: name 2-50, color 3-9 unique in the company).
  */
 import { z } from "zod";
+// The queue error codes named below (type only: nothing of it reaches the web bundle).
+import type {} from "./errors.ts";
+import { defineAttachmentKind } from "../media/kinds.ts";
 import { attachedMedia } from "../media/schema.ts";
 import { zId } from "../common.ts";
+
+/** A queue's media (sent with its greeting): any type, the outbound limit of its type. */
+export const QUEUE_MEDIA = defineAttachmentKind({ folder: "queues", missingFile: "ERR_QUEUE_MEDIA_REQUIRED" });
 
 /** `HH:MM`, 00:00 to 23:59 (working-hours times), or empty. */
 const hhmm = z

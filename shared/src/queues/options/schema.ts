@@ -5,7 +5,13 @@
  */
 import { z } from "zod";
 import { zId } from "../../common.ts";
+// The queue error codes named below (type only: nothing of it reaches the web bundle).
+import type {} from "../errors.ts";
+import { defineAttachmentKind } from "../../media/kinds.ts";
 import { attachedMedia } from "../../media/schema.ts";
+
+/** A queue option's media (sent with its message when the option is reached): any type, the outbound limit of its type. */
+export const QUEUE_OPTION_MEDIA = defineAttachmentKind({ folder: "queue-options", missingFile: "ERR_QUEUE_MEDIA_REQUIRED" });
 
 export const QueueOptionItem = z.object({
   id: z.number().int(),
