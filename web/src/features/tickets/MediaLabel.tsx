@@ -29,6 +29,7 @@ const PREFIXES: [string, MediaKind][] = [
   ["🎥", "video"],
   ["🎤", "audio"],
   ["📄", "document"],
+  ["📎", "document"],
   ["🏷️", "sticker"],
   ["🏷", "sticker"],
   ["📍", "location"],
