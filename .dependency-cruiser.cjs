@@ -10,6 +10,7 @@ const STORAGE_MODULES = [
   "shared/src/auth/throttle.ts",
   "shared/src/auth/ws-ticket.ts",
   "shared/src/events/outbox.ts",
+  "shared/src/events/durable.ts",
   "shared/src/ingest/parking.ts",
   "shared/src/realtime/connections.ts",
   "shared/src/search/index.ts",

@@ -49,8 +49,10 @@ const ConfigSchema = z.object({
   DISPATCH_QUEUE_URL: z.string().optional(),
   /** `simulator` (local default) or `baileys`. */
   WA_PROVIDER: z.enum(["simulator", "baileys"]).default("simulator"),
-  /** Throttle: failed logins allowed per email and per IP inside the window. */
+  /** Throttle: login attempts allowed per (email, IP) pair inside the window; past it the email is also slowed down. */
   LOGIN_MAX_ATTEMPTS: z.coerce.number().int().positive().default(10),
+  /** Throttle: failed login attempts allowed per IP inside the window, whatever the emails (an office behind one NAT). */
+  LOGIN_MAX_ATTEMPTS_PER_IP: z.coerce.number().int().positive().default(100),
   LOGIN_WINDOW_SECONDS: z.coerce.number().int().positive().default(300),
   /**
    * Cloud: the value CloudFront puts in `x-atende-origin` on every API request. Only a request carrying it may name

@@ -298,6 +298,24 @@ describe("GET /api/messages/{ticketId}", () => {
     expect(byPage.body.messages.map((m: any) => m.body)).toEqual(["msg 0", "msg 1", "msg 2"]);
   });
 
+  it("peek (an admin looking at a waiting ticket) reads the page and changes nothing: still pending, unread, no receipts", async () => {
+    const ticket = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "pending" });
+    await inbound(ticket, `IN-peek-${ticket.id}-1`, "alguém aí?");
+    await inbound((await getTicket(cid, ticket.id))!, `IN-peek-${ticket.id}-2`, "preciso de ajuda");
+    await drain();
+    const seen = await api("GET", `/api/messages/${ticket.id}?peek=true`, { token: admin.token });
+    expect(seen.status).toBe(200);
+    expect(seen.body.messages.map((m: any) => [m.body, m.read])).toEqual([
+      ["alguém aí?", false],
+      ["preciso de ajuda", false],
+    ]);
+    expect(await getTicket(cid, ticket.id)).toMatchObject({ status: "pending", userId: null, unreadMessages: 2 });
+    expect((await drain()).filter((c) => c.type === "read")).toEqual([]);
+    // Another company's admin peeking sees nothing; a bad flag is refused.
+    expect((await api("GET", `/api/messages/${ticket.id}?peek=true`, { token: other.admin.token })).status).toBe(404);
+    expect((await api("GET", `/api/messages/${ticket.id}?peek=maybe`, { token: admin.token })).status).toBe(400);
+  });
+
   it("refuses another company (404) and an agent outside the queue (403)", async () => {
     const ticket = await makeTicket(cid, { whatsappId: wa, queueId: q1 });
     await inbound(ticket, `IN-x-${ticket.id}`, "segredo");

@@ -6,7 +6,8 @@
  * (`shared/src/realtime/presence.ts`, due when their newest socket registration expires, or at once when a socket
  * vanished without `$disconnect`) sets offline a user flagged online with no live socket left. It re-drives the domain
  * events' outbox (`shared/src/events/outbox.ts`): counter items a dead process left behind are applied, each exactly once,
- * read through their due-time index (no scan). And it fires the timers due by the event's time (`shared/src/timers`:
+ * read through their due-time index (no scan), and the durable listeners' runs a failed write or a dead process left
+ * (`shared/src/events/durable.ts`: timers, ticket summaries). And it fires the timers due by the event's time (`shared/src/timers`:
  * `expiresTicket`, `timeToTransfer`, `ratingWait`, `searchBackfill`, and any kind a feature registers), one Query per due-index shard; a
  * timer whose time passed while nothing ran fires on the first tick after, once. Returns the counts.
  */
@@ -14,6 +15,7 @@
 import "@atende/shared/events/wiring";
 import { log } from "@atende/shared/log";
 import { sweepOutbound } from "@atende/shared/messages/delivery";
+import { redriveDurable } from "@atende/shared/events/durable";
 import { redriveOutbox } from "@atende/shared/events/outbox";
 import { runDueTimers } from "@atende/shared/timers/index";
 // The timer kinds this tick fires (each file registers its handlers when loaded).
@@ -45,6 +47,14 @@ export async function handler(
   } catch (err) {
     log("error", "tick: outbox re-drive failed", { err });
   }
+  // Durable listeners' runs that failed or that a dead process left (timers, ticket summaries): run again.
+  let listenerRuns = 0;
+  try {
+    listenerRuns = await redriveDurable(at);
+  } catch (err) {
+    log("error", "tick: durable listeners re-drive failed", { err });
+  }
+  if (listenerRuns) log("info", "tick: durable listener runs applied", { listenerRuns, time: event.time });
   // Due timers (docs/product/timers.md): auto-close, transfer to a queue, the rating wait, presence checks.
   let timers: Awaited<ReturnType<typeof runDueTimers>> | undefined;
   const offlineBefore = presenceCounts.setOffline;

@@ -220,6 +220,13 @@ export const keys = {
   outboxDuePK: (shard: number, hour: string) => `OUTBOX#${shard}#${hour}`,
   /** The tick's walk position: one attribute per shard, the due time (ISO) up to which it is drained. */
   outboxCursor: { PK: "OUTBOX#CURSOR", SK: "#" },
+  /**
+   * A durable listener's pending run of one event (`events/durable.ts`): written when the event is dispatched, deleted
+   * once the listener applied it. Partition per shard (it holds only pending runs), sort `<dueAt ISO>#<cid>#<runId>`.
+   */
+  listenerRun: (shard: number, dueAt: string, cid: Id, runId: string) => ({ PK: `LRUN#${shard}`, SK: `${dueAt}#${cid}#${runId}` }),
+  /** One shard of the durable listeners' pending runs, read by the minute tick up to now. */
+  listenerRunPK: (shard: number) => `LRUN#${shard}`,
   waCreds: (wid: Id) => ({ PK: `WA#${wid}`, SK: "CREDS" }),
   waKey: (wid: Id, type: string, id: string) => ({ PK: `WA#${wid}`, SK: `K#${type}#${id}` }),
   waPartition: (wid: Id) => `WA#${wid}`,

@@ -63,12 +63,37 @@ export function definedEventTypes(): string[] {
  */
 export interface Listener {
   name: string;
-  handle(event: DomainEvent): Promise<void>;
+  /**
+   * `redriven`: this is the minute tick running a durable listener's failed run again, maybe after newer events of the
+   * same entity: the listener then acts on the entity's current state, not on the event's copy.
+   */
+  handle(event: DomainEvent, run?: { redriven?: boolean }): Promise<void>;
   /**
    * Deferred listeners do not hold up the caller: `dispatch` resolves without waiting for them (see `settleDeferred`).
    * Only for listeners whose work is kept durable elsewhere (the counters' outbox).
    */
   deferred?: boolean;
+  /**
+   * Carries a rule (timers, summaries, webhooks...): each run is kept as a pending-run item until it succeeded, and
+   * the minute tick runs it again after a failure or a dead process (`./durable.ts`). Its `handle` must throw when
+   * its write failed, and be idempotent.
+   */
+  durable?: boolean;
+  /** The events it acts on: a durable listener keeps a pending run only for these (no write for the others). */
+  wants?(event: DomainEvent): boolean;
+}
+
+type DurableRunner = (l: Listener, event: DomainEvent) => Promise<void>;
+let durableRunner: DurableRunner | null = null;
+
+/** Installs how durable listeners are run (`./durable.ts` `runDurable`, by `./wiring.ts`; none: they run like others). */
+export function setDurableRunner(run: DurableRunner | null): void {
+  durableRunner = run;
+}
+
+/** The installed durable runner, if any. */
+export function getDurableRunner(): DurableRunner | null {
+  return durableRunner;
 }
 
 const listeners: Listener[] = [];

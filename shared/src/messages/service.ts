@@ -280,18 +280,19 @@ export async function sendUploadedMedia(actor: TicketActor, ticketId: number, me
  * `GET /api/messages/{ticketId}`: 20 messages per page, the newest page first, each page returned oldest → newest.
  * `cursor` (from `nextCursor`) or `pageNumber` (walked, at most 50 pages). Opening the first page zeroes the ticket's
  * unread count (publishing a ticket update) and, best-effort, marks the page's unread inbound messages read and
- * enqueues a `read` command for them. 403/404 as {@link getAccessibleTicket}.
+ * enqueues a `read` command for them, unless `peek` (looking without attending: nothing changes). 403/404 as
+ * {@link getAccessibleTicket}.
  */
 export async function listTicketMessages(
   actor: TicketActor,
   ticketId: number,
-  opts: { pageNumber?: number; cursor?: string },
+  opts: { pageNumber?: number; cursor?: string; peek?: boolean },
 ): Promise<{ messages: MessageView[]; ticket: Awaited<ReturnType<typeof toTicketView>>; count: number; hasMore: boolean; nextCursor?: string }> {
   const ticket = await getAccessibleTicket(actor, ticketId);
   const cid = actor.companyId;
   let cursor = opts.cursor;
   let walked = 0;
-  const first = !cursor && (opts.pageNumber ?? 1) <= 1;
+  const first = !cursor && (opts.pageNumber ?? 1) <= 1 && !opts.peek;
   if (!cursor && (opts.pageNumber ?? 1) > 1) {
     for (let i = 0; i < Math.min((opts.pageNumber ?? 1) - 1, 50); i++) {
       const p = await listMessages(cid, ticket.id, { cursor });

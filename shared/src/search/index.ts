@@ -24,7 +24,8 @@
  *   summaries). So a ticket search by name, number or
  *   email reads ONE partition, newest ticket first, and the candidates in one BatchGet: two requests a round,
  *   however many contacts share the word (it was one Query per matching contact).
- * - Message words `C#<cid>#SW#<word>` / `T#<ticketId>`: one item per word and ticket: the ticket holds the word.
+ * - Message words `C#<cid>#SW#<word>` / `T#<ticketId>`: one item per word and ticket: the ticket holds the word, and
+ *   `s`, the text around the word in a message holding it, which the list shows for a ticket found by it (no read).
  *   Written in the message's own transaction (≤ 40 words, stop words and 1-letter words left out), only for the words
  *   the writer does not know the ticket to hold already (the runner knows its open ticket's words: `knownWords` in
  *   `writes.ts`); the items a message adds are measured by `npm run bench`. Edits and deletes add the new words and
@@ -69,13 +70,14 @@ export interface Search {
   contacts(companyId: number, term: string, opts: { limit: number; cursor?: string }): Promise<{ contacts: ContactItem[]; nextCursor?: string }>;
   /**
    * Tickets matching `term`, `limit` per page, each once; `accept` is the caller's rule (access and list filters):
-   * refused tickets are skipped, not counted.
+   * refused tickets are skipped, not counted. `snippets`: for tickets found by a message word, the text around that
+   * word in a message holding it (ticket id → text), carried by the index item itself (no read of the message).
    */
   tickets(
     companyId: number,
     term: string,
     opts: { limit: number; cursor?: string; accept: (t: TicketItem) => boolean },
-  ): Promise<{ tickets: TicketItem[]; nextCursor?: string }>;
+  ): Promise<{ tickets: TicketItem[]; nextCursor?: string; snippets?: Map<number, string> }>;
 }
 
 type Key = Record<string, unknown>;
@@ -194,7 +196,8 @@ export const search: Search = {
     const raw = decodeCursor<TicketsCursor>(opts.cursor) ?? ({ p: "c" } as TicketsCursor);
     if (raw.p !== "c" && raw.p !== "m") throw new AppError("ERR_INVALID_CURSOR", 400);
     const out: TicketItem[] = [];
-    const done = (k: TicketsCursor) => ({ tickets: out, nextCursor: encodeCursor(k as unknown as Key) });
+    const snippets = new Map<number, string>();
+    const done = (k: TicketsCursor) => ({ tickets: out, nextCursor: encodeCursor(k as unknown as Key), snippets });
     let rounds = 0;
 
     if (raw.p === "c" && plan.kind === "gram") {
@@ -294,11 +297,12 @@ export const search: Search = {
         const ok = others.every((tok) => !isIndexedWord(tok.text) || hasWord(tok.text, t.id) || (c ? contactMatchesAll(c, [tok]) : false));
         if (!ok || !opts.accept(t)) continue;
         out.push(t);
+        if (typeof it.s === "string" && it.s) snippets.set(t.id, it.s);
         if (out.length === opts.limit) return done({ p: "m", k: { PK: it.PK, SK: it.SK } });
       }
       start = page.lastKey;
     }
-    return spent ? done({ p: "m", k: start }) : { tickets: out };
+    return spent ? done({ p: "m", k: start }) : { tickets: out, snippets };
   },
 };
 

@@ -14,6 +14,8 @@ export const TicketView = TicketItem.extend({
   whatsapp: z.object({ id: z.number().int(), name: z.string(), status: z.string() }).nullable(),
   user: NamedRef.nullable(),
   tags: z.array(ColoredRef),
+  /** Search results only: for a ticket found by a message word, the text around that word in a message holding it. */
+  searchSnippet: z.string().optional(),
 });
 
 /** Query-string id list: `[1,2]` (JSON, as the web sends it), `1,2`, or a single id. */

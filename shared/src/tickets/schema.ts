@@ -63,6 +63,8 @@ export type TicketView = TicketItem & {
   whatsapp: { id: number; name: string; status: string } | null;
   user: { id: number; name: string } | null;
   tags: { id: number; name: string; color: string }[];
+  /** Search results only: for a ticket found by a message word, the text around that word in a message holding it. */
+  searchSnippet?: string;
 };
 
 /** `PUT /api/tickets/{id}` body: the transition is inferred from status/userId/queueId/whatsappId. */

@@ -5,9 +5,12 @@
 import { ticketGramWrites } from "../search/writes.ts";
 import { keys } from "../db/keys.ts";
 import { pagesFrom, queryPagesFrom } from "../db/query.ts";
-import type { Listener } from "../events/registry.ts";
-import { log } from "../log.ts";
-import { queryTagEdges } from "../tags/repository.ts";
+import type { DomainEvent, Listener } from "../events/registry.ts";
+import { getContactItem } from "../contacts/repository.ts";
+import { getQueue } from "../queues/repository.ts";
+import { getUser } from "../users/repository.ts";
+import { getWhatsappItem } from "../whatsapp/repository.ts";
+import { getTag, queryTagEdges } from "../tags/repository.ts";
 import type {} from "../tags/events.ts"; // the event types this listener handles (types only)
 import type {} from "../queues/events.ts";
 import type {} from "../contacts/events.ts";
@@ -116,48 +119,94 @@ async function refreshTag(companyId: number, tag: NamedColored): Promise<number>
  */
 export const ticketSummariesListener: Listener = {
   name: "ticketSummaries",
-  async handle(event) {
-    const cid = event.companyId;
-    try {
-      switch (event.type) {
-        case "contact.updated": {
-          const c = event.contact;
-          // Only "Última interação" moved (one write a minute per chatting contact): no summary field changed.
-          if (event.changed && !event.changed.some((f) => CONTACT_SUMMARY_FIELDS.has(f))) break;
-          const next = contactSummaryOf(c);
-          // With the summary, the ticket-side search grams move to the contact's new words (search/writes.ts).
-          await refreshPart("sumContact", c.id, next, [{ index: "GSI4", pk: keys.contactTicketsPK(cid, c.id), skPrefix: keys.ticketEdgePrefix }], (tid, stored) =>
-            ticketGramWrites(cid, tid, stored as ContactSummary, next),
-          );
-          break;
-        }
-        case "queue.updated": {
-          const q = event.queue as unknown as Record<string, unknown>;
-          const id = Number(q.id);
-          await refreshPart("sumQueue", id, queueSummaryOf(q), STATUSES.map((s) => ({ index: "GSI2" as const, pk: keys.ticketQueuePK(cid, s, id) })));
-          break;
-        }
-        case "user.updated": {
-          const u = event.user as unknown as Record<string, unknown>;
-          const id = Number(u.id);
-          await refreshPart("sumUser", id, userSummaryOf(u), STATUSES.map((s) => ({ index: "GSI3" as const, pk: keys.ticketUserPK(cid, s, id) })));
-          break;
-        }
-        case "whatsapp.updated":
-        case "whatsapp.session": {
-          const w = event.whatsapp as unknown as Record<string, unknown>;
-          const id = Number(w.id);
-          await refreshPart("sumWhatsapp", id, whatsappSummaryOf(w), STATUSES.map((s) => ({ index: "GSI1" as const, pk: keys.ticketStatusPK(cid, s), filterOwner: true })));
-          break;
-        }
-        case "tag.updated": {
-          const g = event.tag as unknown as Record<string, unknown>;
-          await refreshTag(cid, tagSummaryOf(g));
-          break;
-        }
+  durable: true,
+  wants(event) {
+    switch (event.type) {
+      case "contact.updated":
+        return !event.changed || event.changed.some((f) => CONTACT_SUMMARY_FIELDS.has(f));
+      case "queue.updated":
+      case "user.updated":
+      case "whatsapp.updated":
+      case "whatsapp.session":
+      case "tag.updated":
+        return true;
+      default:
+        return false;
+    }
+  },
+  async handle(given, run) {
+    const cid = given.companyId;
+    const event = run?.redriven ? await currentState(given) : given;
+    if (!event) return;
+    switch (event.type) {
+      case "contact.updated": {
+        const c = event.contact;
+        // Only "Última interação" moved (one write a minute per chatting contact): no summary field changed.
+        if (event.changed && !event.changed.some((f) => CONTACT_SUMMARY_FIELDS.has(f))) break;
+        const next = contactSummaryOf(c);
+        // With the summary, the ticket-side search grams move to the contact's new words (search/writes.ts).
+        await refreshPart("sumContact", c.id, next, [{ index: "GSI4", pk: keys.contactTicketsPK(cid, c.id), skPrefix: keys.ticketEdgePrefix }], (tid, stored) =>
+          ticketGramWrites(cid, tid, stored as ContactSummary, next),
+        );
+        break;
       }
-    } catch (err) {
-      log("warn", "ticket summaries refresh failed", { companyId: cid, type: event.type, err });
+      case "queue.updated": {
+        const q = event.queue as unknown as Record<string, unknown>;
+        const id = Number(q.id);
+        await refreshPart("sumQueue", id, queueSummaryOf(q), STATUSES.map((s) => ({ index: "GSI2" as const, pk: keys.ticketQueuePK(cid, s, id) })));
+        break;
+      }
+      case "user.updated": {
+        const u = event.user as unknown as Record<string, unknown>;
+        const id = Number(u.id);
+        await refreshPart("sumUser", id, userSummaryOf(u), STATUSES.map((s) => ({ index: "GSI3" as const, pk: keys.ticketUserPK(cid, s, id) })));
+        break;
+      }
+      case "whatsapp.updated":
+      case "whatsapp.session": {
+        const w = event.whatsapp as unknown as Record<string, unknown>;
+        const id = Number(w.id);
+        await refreshPart("sumWhatsapp", id, whatsappSummaryOf(w), STATUSES.map((s) => ({ index: "GSI1" as const, pk: keys.ticketStatusPK(cid, s), filterOwner: true })));
+        break;
+      }
+      case "tag.updated": {
+        const g = event.tag as unknown as Record<string, unknown>;
+        await refreshTag(cid, tagSummaryOf(g));
+        break;
+      }
     }
   },
 };
+
+/**
+ * A re-driven event with the entity as it is stored now (an old event replayed after newer ones must not write an
+ * old name back), or null when the entity is gone.
+ */
+async function currentState(e: DomainEvent): Promise<DomainEvent | null> {
+  const cid = e.companyId;
+  switch (e.type) {
+    case "contact.updated": {
+      const contact = await getContactItem(cid, e.contact.id, true);
+      return contact ? { ...e, contact, changed: undefined } : null;
+    }
+    case "queue.updated": {
+      const queue = await getQueue(cid, e.queue.id);
+      return queue ? { ...e, queue } : null;
+    }
+    case "user.updated": {
+      const user = await getUser(cid, e.user.id);
+      return user ? { ...e, user: { ...e.user, name: user.name } } : null;
+    }
+    case "whatsapp.updated":
+    case "whatsapp.session": {
+      const whatsapp = await getWhatsappItem(cid, e.whatsapp.id);
+      return whatsapp ? { ...e, whatsapp } : null;
+    }
+    case "tag.updated": {
+      const tag = await getTag(cid, e.tag.id);
+      return tag ? { ...e, tag } : null;
+    }
+    default:
+      return e;
+  }
+}

@@ -270,10 +270,11 @@ export async function deleteUser(auth: AuthContext, userId: number): Promise<voi
 
 /**
  * Sets a user's `online` flag (WebSocket connect/disconnect and `userStatus` pings) and publishes
- * `company-{id}-user` `{action: "update", user}`. A user that no longer exists is ignored (returns `undefined`).
+ * `company-{id}-user` `{action: "update", user}`, only when the flag changes: the same value again writes and publishes
+ * nothing. Returns the user when it changed; `undefined` when it did not, or the user no longer exists.
  */
 export async function setUserOnline(companyId: number, userId: number, online: boolean): Promise<PublicUser | undefined> {
-  const u = await patchUser(companyId, userId, { online });
+  const u = await patchUser(companyId, userId, { online }, { onlyIfOnlineChanges: true });
   if (!u) return undefined;
   const user = await publicUser(u);
   await dispatch({ type: "user.updated", companyId, user });

@@ -14,6 +14,7 @@ import { useToast } from "../../ui/Toast.tsx";
 import { uploadMedia, useSendText } from "./api.ts";
 import { upsertMessage } from "./cache.ts";
 import { EmojiPickerLazy } from "./EmojiPickerLazy.tsx";
+import { QuotedText } from "./MediaLabel.tsx";
 import { HiddenFileInput } from "../../ui/kit/FileInput.tsx";
 import { useSlot } from "../slots.ts";
 import type { ComposerApi } from "../types.ts";
@@ -166,7 +167,9 @@ export function Composer({ ticket, enabled, replyTo, onCancelReply }: { ticket: 
         <div className="reply-preview">
           <div>
             <div className="quoted-who">{t("tickets.messages.replyingTo")}</div>
-            <div className="quoted-body">{replyTo.body || replyTo.mediaType}</div>
+            <div className="quoted-body">
+              <QuotedText body={replyTo.body} mediaType={replyTo.mediaType} />
+            </div>
           </div>
           <button type="button" className="icon-btn" onClick={onCancelReply} aria-label={t("tickets.composer.cancelReply")}>
             <X size={18} aria-hidden="true" />

@@ -8,7 +8,7 @@
 import { can } from "@atende/shared/access/permissions";
 import { DELETED_MESSAGE_PREVIEW } from "@atende/shared/messages/schema";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { Ban, Star } from "lucide-react";
+import { Ban, Eye, Star } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { NavLink, useNavigate } from "react-router-dom";
@@ -29,7 +29,8 @@ import { Avatar } from "./ContactDrawer.tsx";
 import { ticketAge, useNow } from "./format.ts";
 import { showInList, useShowInList, type ListSub, type ListTab } from "./listView.ts";
 import { NewTicketDialog } from "./NewTicketDialog.tsx";
-import { WhatsappText } from "./WhatsappText.tsx";
+import { ChipRow } from "./ChipRow.tsx";
+import { MarkedSnippet, PreviewText } from "./MediaLabel.tsx";
 import type { Ticket, TicketListParams } from "./types.ts";
 import { ListNote } from "../../ui/PageState.tsx";
 
@@ -189,7 +190,7 @@ export function TicketList({ selectedUuid }: { selectedUuid?: string }) {
       {tab === "search" && !searchOk ? (
         <p className="list-note">{t("tickets.searchHint")}</p>
       ) : (
-        <VirtualTickets q={current} selectedUuid={selectedUuid} />
+        <VirtualTickets q={current} selectedUuid={selectedUuid} mark={tab === "search" ? term : undefined} />
       )}
       <NewTicketDialog open={newOpen} onClose={() => setNewOpen(false)} />
       <ConfirmDialog
@@ -211,7 +212,7 @@ export function TicketList({ selectedUuid }: { selectedUuid?: string }) {
   );
 }
 
-function VirtualTickets({ q, selectedUuid }: { q: ReturnType<typeof useTicketPages>; selectedUuid?: string }) {
+function VirtualTickets({ q, selectedUuid, mark }: { q: ReturnType<typeof useTicketPages>; selectedUuid?: string; mark?: string }) {
   const { t } = useTranslation();
   const ref = useRef<HTMLDivElement>(null);
   const tickets = q.data?.pages.flatMap((p) => p.tickets) ?? [];
@@ -245,7 +246,7 @@ function VirtualTickets({ q, selectedUuid }: { q: ReturnType<typeof useTicketPag
           const tk = tickets[row.index];
           return (
             <li key={tk.id} className="tl-row-slot" style={{ transform: `translateY(${row.start}px)`, height: ROW_PX }}>
-              <TicketRow ticket={tk} now={now} selected={tk.uuid === selectedUuid} />
+              <TicketRow ticket={tk} now={now} selected={tk.uuid === selectedUuid} mark={mark} />
             </li>
           );
         })}
@@ -259,7 +260,7 @@ function VirtualTickets({ q, selectedUuid }: { q: ReturnType<typeof useTicketPag
   );
 }
 
-function TicketRow({ ticket, now, selected }: { ticket: Ticket; now: number; selected: boolean }) {
+function TicketRow({ ticket, now, selected, mark }: { ticket: Ticket; now: number; selected: boolean; mark?: string }) {
   const { t } = useTranslation();
   const toast = useToast();
   const navigate = useNavigate();
@@ -282,12 +283,14 @@ function TicketRow({ ticket, now, selected }: { ticket: Ticket; now: number; sel
           <span className="tl-line2">
             <span className={`tl-last ${presence ? "presence" : ""}`} data-testid="ticket-preview">
               {presence ||
-                (ticket.lastMessage === DELETED_MESSAGE_PREVIEW ? (
+                (ticket.searchSnippet && mark ? (
+                  <MarkedSnippet text={ticket.searchSnippet} term={mark} />
+                ) : ticket.lastMessage === DELETED_MESSAGE_PREVIEW ? (
                   <span className="deleted-text">
                     <Ban size={13} aria-hidden="true" /> {t("tickets.messages.deleted")}
                   </span>
                 ) : (
-                  <WhatsappText text={ticket.lastMessage} links={false} />
+                  <PreviewText text={ticket.lastMessage} />
                 ))}
             </span>
             {ticket.unreadMessages > 0 && (
@@ -296,24 +299,37 @@ function TicketRow({ ticket, now, selected }: { ticket: Ticket; now: number; sel
               </span>
             )}
           </span>
-          <span className="tl-line3">
+          <ChipRow className="tl-line3">
+            {/* The ticket's state first: it stays in view when the other chips give way to "+N". */}
+            {ticket.ratingAt && (
+              <span className="tag rating-pending" data-testid="rating-pending">
+                <Star size={12} aria-hidden="true" /> {t("tickets.ratingPending")}
+              </span>
+            )}
             <span className="tag" style={{ borderColor: ticket.queue?.color ?? undefined }}>
               {ticket.queue?.name ?? t("tickets.noQueue")}
             </span>
             {ticket.whatsapp && <span className="tag">{ticket.whatsapp.name}</span>}
             {ticket.user && <span className="tag">{ticket.user.name}</span>}
             {ticket.isGroup && <span className="tag">{t("tickets.group")}</span>}
-            {ticket.ratingAt && (
-              <span className="tag rating-pending" data-testid="rating-pending">
-                <Star size={12} aria-hidden="true" /> {t("tickets.ratingPending")}
-              </span>
-            )}
             {ticket.tags?.map((tg) => (
               <TagChip key={tg.id} tag={tg} small />
             ))}
-          </span>
+          </ChipRow>
         </span>
       </NavLink>
+      {ticket.status === "pending" && can(me, "tickets:seeAll") && (
+        <button
+          type="button"
+          className="icon-btn tl-peek"
+          data-testid="peek"
+          aria-label={t("tickets.peek")}
+          title={t("tickets.peek")}
+          onClick={() => navigate(`/tickets/${ticket.uuid}?peek`)}
+        >
+          <Eye size={18} aria-hidden="true" />
+        </button>
+      )}
       {ticket.status === "pending" && (
         <button
           type="button"
