@@ -6,12 +6,13 @@
  */
 import { randomBytes } from "node:crypto";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { api, makeCompany, makeUser, type TestUser } from "../../../test/helpers.ts";
-import { drainCommands, useLocalAws } from "../../../test/world.ts";
+import { api, type TestUser } from "../../../test/helpers.ts";
+import { companyWorld, drainCommands, useLocalAws } from "../../../test/world.ts";
 import { getMedia, MEDIA_SIZE_LIMITS } from "../../../shared/src/storage/media.ts";
-import { makeQueue, makeTicket, makeWhatsapp } from "../../../shared/src/tickets/fixtures.testkit.ts";
+import { makeTicket, makeWhatsapp } from "../../../shared/src/tickets/fixtures.testkit.ts";
 
 useLocalAws({ sqs: true, bucket: "atende-media-upload-test" });
+const w = companyWorld({ queues: ["Suporte"], whatsapp: true, agents: [{ queues: [0], name: "Ana" }], other: true });
 let cid: number;
 let agent: TestUser;
 let q1: number;
@@ -28,15 +29,11 @@ async function upload(token: string, ticketId: number, fileName: string, content
 }
 
 beforeAll(async () => {
-  const c = await makeCompany();
-  cid = c.companyId;
-  q1 = (await makeQueue(cid)).id;
-  wa = (await makeWhatsapp(cid)).id;
-  agent = await makeUser(cid, { queueIds: [q1], name: "Ana" });
-  const o = await makeCompany();
-  other = { ...o, wa: (await makeWhatsapp(o.companyId)).id };
+  ({ cid, wa } = w);
+  agent = w.agents[0];
+  q1 = w.queues[0];
+  other = { ...w.other, wa: (await makeWhatsapp(w.other.companyId)).id };
 });
-
 
 beforeEach(async () => {
   await drainCommands(wa);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { api, makeCompany, makeUser, type TestUser } from "../../../test/helpers.ts";
+import { api, makeCompany, makeUser, type TestUser, multipartBody } from "../../../test/helpers.ts";
 import { drainCommands, useLocalAws } from "../../../test/world.ts";
 import { nowIso } from "../../../shared/src/common.ts";
 import { resetConfig } from "../../../shared/src/config.ts";
@@ -53,20 +53,6 @@ async function inbound(
     updatedAt: now,
   });
   return (await ingestMessage(ticket.companyId, ticket, m, { lastMessage: body, incrementUnread: true, waAliasJid: m.remoteJid })).message;
-}
-
-function multipart(files: { name: string; type: string; data: Buffer }[], fields: Record<string, string> = {}) {
-  const boundary = "----atendeTestBoundary42";
-  const parts: Buffer[] = [];
-  for (const [k, v] of Object.entries(fields)) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
-  }
-  for (const f of files) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="medias"; filename="${f.name}"\r\nContent-Type: ${f.type}\r\n\r\n`));
-    parts.push(f.data, Buffer.from("\r\n"));
-  }
-  parts.push(Buffer.from(`--${boundary}--\r\n`));
-  return { rawBody: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
 }
 
 beforeAll(async () => {
@@ -215,7 +201,7 @@ describe("POST /api/messages/{ticketId}", () => {
   it("uploads media to the company's storage and serves it through a short-lived URL", async () => {
     const ticket = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: agent.id });
     const png = Buffer.from("89504e470d0a1a0a0000000d49484452", "hex");
-    const { rawBody, contentType } = multipart([{ name: "foto.png", type: "image/png", data: png }]);
+    const { rawBody, contentType } = multipartBody([{ name: "foto.png", type: "image/png", data: png }]);
     const res = await api("POST", `/api/messages/${ticket.id}`, { token: agent.token, rawBody, contentType });
     expect(res.status).toBe(200);
     expect(res.body).toHaveLength(1);
@@ -268,13 +254,13 @@ describe("POST /api/messages/{ticketId}", () => {
   it("refuses an 11th file in one upload (400) and sends none of them; ten go out", async () => {
     const ticket = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: agent.id });
     const files = (n: number) => Array.from({ length: n }, (_x, i) => ({ name: `nota-${i + 1}.txt`, type: "text/plain", data: Buffer.from(`nota ${i + 1}`) }));
-    const eleven = multipart(files(11));
+    const eleven = multipartBody(files(11));
     const refused = await api("POST", `/api/messages/${ticket.id}`, { token: agent.token, ...eleven });
     expect(refused.status).toBe(400);
     expect(refused.body).toMatchObject({ error: "ERR_VALIDATION", fields: [{ path: "medias", message: "At most 10 files" }] });
     expect(await drain()).toEqual([]);
     expect((await api("GET", `/api/messages/${ticket.id}`, { token: agent.token })).body.messages).toEqual([]);
-    const ten = await api("POST", `/api/messages/${ticket.id}`, { token: agent.token, ...multipart(files(10)) });
+    const ten = await api("POST", `/api/messages/${ticket.id}`, { token: agent.token, ...multipartBody(files(10)) });
     expect(ten.status).toBe(200);
     expect(ten.body.map((m: any) => m.body).sort()).toEqual(files(10).map((f) => f.name).sort());
     expect(await drain()).toHaveLength(10);
@@ -282,7 +268,7 @@ describe("POST /api/messages/{ticketId}", () => {
 
   it("answers 400 for a multipart body without files", async () => {
     const ticket = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: agent.id });
-    const { rawBody, contentType } = multipart([], { body: "só texto" });
+    const { rawBody, contentType } = multipartBody([], { body: "só texto" });
     expect((await api("POST", `/api/messages/${ticket.id}`, { token: agent.token, rawBody, contentType })).status).toBe(400);
   });
 });

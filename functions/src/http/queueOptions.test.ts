@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, makeCompany, makeUser } from "../../../test/helpers.ts";
+import { api, makeCompany, makeUser, multipartBody } from "../../../test/helpers.ts";
 import { startS3, type S3Handle } from "../../../infra/local/src/s3.ts";
 import { resetConfig } from "../../../shared/src/config.ts";
 import { listQueueOptions } from "../../../shared/src/queues/options/repository.ts";
@@ -29,18 +29,8 @@ afterAll(async () => {
   rmSync(s3Dir, { recursive: true, force: true });
 });
 
-function multipart(field: string, file?: { name: string; type: string; data: Buffer }) {
-  const boundary = "----atendeQueueBoundary7";
-  const parts: Buffer[] = [];
-  if (file) {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${file.name}"\r\nContent-Type: ${file.type}\r\n\r\n`));
-    parts.push(file.data, Buffer.from("\r\n"));
-  } else {
-    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="body"\r\n\r\nnada\r\n`));
-  }
-  parts.push(Buffer.from(`--${boundary}--\r\n`));
-  return { rawBody: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
-}
+/** One file in `field`, or (without a file) a form with only a caption. */
+const multipart = (field: string, file?: { name: string; type: string; data: Buffer }) => (file ? multipartBody([{ ...file, field }]) : multipartBody([], { body: "nada" }));
 
 let colorN = 0;
 const nextColor = () => `#${(0x100000 + ++colorN * 4099).toString(16).slice(-6)}`;
