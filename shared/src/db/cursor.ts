@@ -18,8 +18,8 @@ export function decodeCursor<T extends Record<string, unknown>>(cursor: string |
   try {
     parsed = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
   } catch {
-    throw new AppError("ERR_INVALID_CURSOR", 400);
+    throw new AppError("ERR_INVALID_CURSOR");
   }
-  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new AppError("ERR_INVALID_CURSOR", 400);
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new AppError("ERR_INVALID_CURSOR");
   return parsed as T;
 }

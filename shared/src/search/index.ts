@@ -112,7 +112,7 @@ function contactKey(plan: Plan, companyId: number, c: ContactItem, gramKey?: Key
 /** Rejects a contact-side cursor key that is not in the plan's partition of this company. */
 function checkContactKey(plan: Plan, companyId: number, k: unknown): Key | undefined {
   if (k === undefined) return undefined;
-  if (!k || typeof k !== "object") throw new AppError("ERR_INVALID_CURSOR", 400);
+  if (!k || typeof k !== "object") throw new AppError("ERR_INVALID_CURSOR");
   const key = k as Key;
   const ok =
     plan.kind === "gram"
@@ -121,7 +121,7 @@ function checkContactKey(plan: Plan, companyId: number, k: unknown): Key | undef
           equal: { [plan.kind === "name" ? "GSI1PK" : "GSI2PK"]: keys.contactsIndexPK(companyId) },
           pkPrefix: keys.contactPartitionPrefix(companyId),
         });
-  if (!ok) throw new AppError("ERR_INVALID_CURSOR", 400);
+  if (!ok) throw new AppError("ERR_INVALID_CURSOR");
   return key;
 }
 
@@ -198,7 +198,7 @@ export const search: Search = {
     const plan = planOf(term, toks);
     const word = wordOf(toks);
     const raw = decodeCursor<TicketsCursor>(opts.cursor) ?? ({ p: "c" } as TicketsCursor);
-    if (raw.p !== "c" && raw.p !== "m") throw new AppError("ERR_INVALID_CURSOR", 400);
+    if (raw.p !== "c" && raw.p !== "m") throw new AppError("ERR_INVALID_CURSOR");
     const out: TicketItem[] = [];
     const done = (k: TicketsCursor) => ({ tickets: out, nextCursor: encodeCursor(k as unknown as Key) });
     let rounds = 0;
@@ -315,7 +315,7 @@ const stripTicket = (t: TicketItem): TicketItem => t;
 function cursorIn(k: unknown, pk: string): Key | undefined {
   if (k === undefined) return undefined;
   const key = k as { PK?: unknown; SK?: unknown } | null;
-  if (!key || typeof key !== "object" || key.PK !== pk || typeof key.SK !== "string") throw new AppError("ERR_INVALID_CURSOR", 400);
+  if (!key || typeof key !== "object" || key.PK !== pk || typeof key.SK !== "string") throw new AppError("ERR_INVALID_CURSOR");
   return { PK: key.PK, SK: key.SK };
 }
 

@@ -25,12 +25,12 @@ export async function pageTaggedTicketIds(
   const cur = decodeCursor<TagCursor>(cursor);
   const starts: Record<string, Record<string, unknown> | null | undefined> = {};
   if (cur) {
-    if (!cur.g || typeof cur.g !== "object") throw new AppError("ERR_INVALID_CURSOR", 400);
+    if (!cur.g || typeof cur.g !== "object") throw new AppError("ERR_INVALID_CURSOR");
     for (const [tag, key] of Object.entries(cur.g)) {
-      if (!tags.includes(Number(tag))) throw new AppError("ERR_INVALID_CURSOR", 400);
+      if (!tags.includes(Number(tag))) throw new AppError("ERR_INVALID_CURSOR");
       if (key !== null) {
         const own = { equal: { GSI4PK: keys.tagTicketsPK(companyId, Number(tag)) }, pkPrefix: keys.ticketPartitionPrefix(companyId) };
-        if (!belongsToCompany(key, companyId, own)) throw new AppError("ERR_INVALID_CURSOR", 400);
+        if (!belongsToCompany(key, companyId, own)) throw new AppError("ERR_INVALID_CURSOR");
       }
       starts[tag] = key;
     }

@@ -33,7 +33,7 @@ export async function getAccessibleTicket(a: TicketActor, ticketId: number | str
     typeof ticketId === "number" || /^\d+$/.test(ticketId)
       ? await getTicketItem(a.companyId, Number(ticketId))
       : await getTicketItemByUuid(a.companyId, ticketId);
-  if (!t) throw new AppError("ERR_NO_TICKET_FOUND", 404);
-  if (!(await canSeeInCompany(a, t, a.companyId))) throw new AppError("ERR_NO_PERMISSION", 403);
+  if (!t) throw new AppError("ERR_NO_TICKET_FOUND");
+  if (!(await canSeeInCompany(a, t, a.companyId))) throw new AppError("ERR_NO_PERMISSION");
   return t;
 }
