@@ -65,8 +65,10 @@ if (!hasBuild) {
 // `--max-semi-space-size=32`: the Lambdas' V8 option (`infra/lib/function.ts` NODE_RUNTIME_OPTIONS), the same here.
 const args = ["--max-semi-space-size=32", "--import", "tsx", "--disable-warning=DEP0066", "infra/local/src/main.ts"];
 if (process.argv.includes("--fresh")) args.push("--fresh");
+// The IPC channel is the child's lifeline: when this process ends in any way (SIGKILL included) the channel closes
+// and the stack stops itself (main.ts, "disconnect"), instead of running on as an orphan.
 const child = spawn(process.execPath, args, {
-  stdio: "inherit",
+  stdio: ["inherit", "inherit", "inherit", "ipc"],
   env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true", ...process.env },
 });
 // Ctrl-C reaches the whole process group (the child stops itself); SIGTERM sent to us alone is forwarded.

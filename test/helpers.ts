@@ -191,3 +191,28 @@ export async function api<T = any>(method: Method, pathWithQuery: string, opts: 
   }
   return { status: res.statusCode, body, cookies: res.cookies ?? [], headers: res.headers ?? {} };
 }
+
+/** A file of a {@link multipartBody}. */
+export interface FormFile {
+  name: string;
+  type: string;
+  data: Buffer;
+  /** The form field (default `medias`; entity uploads also take `file`). */
+  field?: string;
+}
+
+/**
+ * A `multipart/form-data` body as a browser's FormData sends it: text `fields` first, then `files`; spread into
+ * `api(...)`'s options (`{rawBody, contentType}`).
+ */
+export function multipartBody(files: FormFile[], fields: Record<string, string> = {}) {
+  const boundary = "----atendeTestBoundary42";
+  const parts: Buffer[] = [];
+  for (const [k, v] of Object.entries(fields)) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  for (const f of files) {
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${f.field ?? "medias"}"; filename="${f.name}"\r\nContent-Type: ${f.type}\r\n\r\n`));
+    parts.push(f.data, Buffer.from("\r\n"));
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return { rawBody: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
+}

@@ -209,7 +209,8 @@ export interface ConsumerOptions {
 export class CommandConsumer {
   private running = false;
   private killed = false;
-  private abort = new AbortController();
+  /** One per polling loop: the long polls of all shards sharing one signal put one abort listener each on it. */
+  private aborts = new Map<number, AbortController>();
   private loops = new Map<number, Promise<void>>();
   private inFlight = new Set<Promise<unknown>>();
 
@@ -220,7 +221,12 @@ export class CommandConsumer {
     this.running = true;
     for (const shard of this.o.shards()) {
       if (this.loops.has(shard)) continue;
-      const loop = this.poll(shard).finally(() => this.loops.delete(shard));
+      const abort = new AbortController();
+      this.aborts.set(shard, abort);
+      const loop = this.poll(shard, abort.signal).finally(() => {
+        this.loops.delete(shard);
+        this.aborts.delete(shard);
+      });
       this.loops.set(shard, loop);
     }
   }
@@ -228,7 +234,7 @@ export class CommandConsumer {
   /** Graceful stop (SIGTERM): stop receiving, let in-flight commands finish (and be deleted). */
   async stop(): Promise<void> {
     this.running = false;
-    this.abort.abort();
+    for (const abort of this.aborts.values()) abort.abort();
     await Promise.allSettled([...this.loops.values()]);
     await Promise.allSettled([...this.inFlight]);
   }
@@ -242,7 +248,7 @@ export class CommandConsumer {
     await this.stop();
   }
 
-  private async poll(shard: number): Promise<void> {
+  private async poll(shard: number, signal: AbortSignal): Promise<void> {
     const url = commandQueueUrl(shard);
     while (this.running && this.o.shards().includes(shard)) {
       let messages: Message[] = [];
@@ -256,7 +262,7 @@ export class CommandConsumer {
             AttributeNames: ["All"],
             MessageSystemAttributeNames: ["MessageGroupId", "ApproximateReceiveCount"],
           }),
-          { abortSignal: this.abort.signal },
+          { abortSignal: signal },
         );
         messages = out.Messages ?? [];
       } catch (err) {

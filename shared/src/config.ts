@@ -33,6 +33,14 @@ const ConfigSchema = z.object({
   SESSION_COMMANDS_QUEUE_URL_PREFIX: z.string().optional(),
   /** Number of session shards (docs/architecture.md#7-the-session-runner-session-runner). */
   SESSION_SHARDS: z.coerce.number().int().min(1).max(64).default(16),
+  /**
+   * Shards of every due index (outbox, outbound pending, timers) new items are written to; unset = each index's
+   * default (`db/keys.ts` `DUE_INDEX_SHARDS`). Raise it when the platform's due writes near the ceiling
+   * (docs/architecture.md §3 "Due indexes and their ceiling").
+   */
+  DUE_SHARDS: z.coerce.number().int().min(1).max(256).optional(),
+  /** The largest shard count ever used before `DUE_SHARDS` (only needed after lowering it): readers keep reading that many. */
+  DUE_SHARDS_PREVIOUS: z.coerce.number().int().min(1).max(256).optional(),
   /** Most session shards one runner task holds (tasks share the shards fairly); unset = every shard. */
   RUNNER_MAX_SHARDS: z.coerce.number().int().min(1).max(64).optional(),
   /** File the runner touches on every lease tick; the container health check reads its age. */
@@ -41,8 +49,10 @@ const ConfigSchema = z.object({
   DISPATCH_QUEUE_URL: z.string().optional(),
   /** `simulator` (local default) or `baileys`. */
   WA_PROVIDER: z.enum(["simulator", "baileys"]).default("simulator"),
-  /** Throttle: failed logins allowed per email and per IP inside the window. */
+  /** Throttle: login attempts allowed per (email, IP) pair inside the window; past it the email is also slowed down. */
   LOGIN_MAX_ATTEMPTS: z.coerce.number().int().positive().default(10),
+  /** Throttle: failed login attempts allowed per IP inside the window, whatever the emails (an office behind one NAT). */
+  LOGIN_MAX_ATTEMPTS_PER_IP: z.coerce.number().int().positive().default(100),
   LOGIN_WINDOW_SECONDS: z.coerce.number().int().positive().default(300),
   /**
    * Cloud: the value CloudFront puts in `x-atende-origin` on every API request. Only a request carrying it may name

@@ -9,6 +9,7 @@
  * Contract files import only zod and `schema.ts` files, never services or AWS clients.
  */
 import { z, type ZodType } from "zod";
+import { zId } from "./common.ts";
 import type { Permission } from "./access/permissions.ts";
 
 export type Method = "GET" | "POST" | "PUT" | "DELETE" | "PATCH";
@@ -78,7 +79,7 @@ export const ColoredRef = z.object({ id: z.number().int(), name: z.string(), col
 /** `{id, name}` of a linked record. */
 export const NamedRef = z.object({ id: z.number().int(), name: z.string() });
 /** Path `{id}` as a positive integer. */
-export const IdParams = z.object({ id: z.coerce.number().int().positive() });
+export const IdParams = z.object({ id: zId });
 
 /** A page of a cursor-paged list: `{<items>, count, hasMore, nextCursor?}`. */
 export const page = <const N extends string, S extends ZodType>(name: N, item: S) =>

@@ -71,6 +71,11 @@ describe("web shell in the browser", () => {
     await qDialog.getByRole("button", { name: "Save" }).click();
     await toast(admin, "Queue saved successfully").waitFor();
     await admin.getByTestId("queue-row").filter({ hasText: queueName }).waitFor();
+    // The new queue stays open on its chatbot options; this test has none to add.
+    const edit = admin.getByRole("dialog", { name: "Edit queue" });
+    await edit.getByRole("tab", { name: "Chatbot options", selected: true }).waitFor();
+    await edit.getByRole("button", { name: "Cancel" }).click();
+    await edit.waitFor({ state: "hidden" });
 
     await admin.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "Users" }).click();
     await admin.getByRole("button", { name: "Add user" }).click();
@@ -100,6 +105,30 @@ describe("web shell in the browser", () => {
     });
     expect(res.status).toBeLessThan(300);
     await admin.getByTestId("user-row").filter({ hasText: "Live Update" }).waitFor();
+  }, TEST_MS);
+
+  it("wraps a long email on a 375 px screen only before '@' and '.', never inside a name", async () => {
+    const companyId = await admin.evaluate(() => (JSON.parse(localStorage.getItem("user") ?? "{}") as { companyId: number }).companyId);
+    const email = `fernanda.albuquerque.silva${companyId}@empresaexemplo.com.br`;
+    // Another admin of the company on a phone (its own browser), so the admin page of the other tests is left alone.
+    const fernanda = await makeUser(companyId, { profile: "admin", name: "Fernanda Albuquerque", email });
+    const phone = await newPage();
+    await phone.setViewportSize({ width: 375, height: 812 });
+    await e2e.login(phone, fernanda.email, fernanda.password);
+    await phone.goto(`${e2e.stack.url}/users`);
+    {
+      const cell = phone.getByTestId("user-row").filter({ hasText: "Fernanda Albuquerque" }).getByTestId("user-email-narrow");
+      await cell.waitFor();
+      const layout = await cell.evaluate((el) => ({
+        text: el.textContent,
+        lines: Math.round(el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight)),
+        // Each piece between break points ("fernanda", ".albuquerque", "@empresa-exemplo", ".com"...) on one line.
+        pieces: [...el.querySelectorAll(".email-text > span")].map((s) => s.getClientRects().length),
+      }));
+      expect(layout.text).toBe(email);
+      expect(layout.lines).toBeGreaterThan(1); // it does wrap at 375 px...
+      expect(layout.pieces.every((n) => n === 1)).toBe(true); // ...between pieces only
+    }
   }, TEST_MS);
 
   it("refetches the open table when the tab becomes visible again, showing a change that sent no event", async () => {

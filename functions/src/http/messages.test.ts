@@ -106,6 +106,26 @@ describe("POST /api/messages/{ticketId}", () => {
     expect((await getTicket(cid, ticket.id))?.lastMessage).toBe(res.body.body);
   });
 
+  it("cuts an agent's long text to the ticket list's preview length, as a customer's, when sent and when edited", async () => {
+    const ticket = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: agent.id, contact: await makeContact(cid, "Preview Longo") });
+    const long = "a".repeat(65_536);
+    const sent = await api("POST", `/api/messages/${ticket.id}`, { token: agent.token, body: { body: long } });
+    expect(sent.status).toBe(200);
+    expect(sent.body.body).toBe(`*Ana:*\n${long}`);
+    const preview = (await getTicket(cid, ticket.id))!.lastMessage;
+    expect(preview.length).toBe(1_000);
+    expect(preview).toBe(`*Ana:*\n${long}`.slice(0, 1_000));
+    const listed = await api("GET", "/api/tickets?status=open", { token: agent.token });
+    expect(listed.body.tickets.find((t: any) => t.id === ticket.id).lastMessage).toBe(preview);
+    await drain();
+    const edited = await api("POST", `/api/messages/edit/${sent.body.id}`, { token: agent.token, body: { body: "b".repeat(65_536) } });
+    expect(edited.status).toBe(200);
+    const afterEdit = (await getTicket(cid, ticket.id))!.lastMessage;
+    expect(afterEdit.length).toBe(1_000);
+    expect(afterEdit).toBe(`*Ana:*\n${"b".repeat(65_536)}`.slice(0, 1_000));
+    await drain();
+  });
+
   it("renders an agent's variables in the company's time zone (Tokyo), not São Paulo's", async () => {
     const c = await makeCompany();
     const zone = await api("PUT", `/api/companies/${c.companyId}/schedules`, { token: c.admin.token, body: { schedules: DEFAULT_SCHEDULES, timezone: "Asia/Tokyo" } });
@@ -245,6 +265,21 @@ describe("POST /api/messages/{ticketId}", () => {
     expect(await served(list.find((m) => m.id === "AUDIOOGG1")!.mediaUrl)).toEqual({ type: "audio/ogg", disposition: "inline" });
   });
 
+  it("refuses an 11th file in one upload (400) and sends none of them; ten go out", async () => {
+    const ticket = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: agent.id });
+    const files = (n: number) => Array.from({ length: n }, (_x, i) => ({ name: `nota-${i + 1}.txt`, type: "text/plain", data: Buffer.from(`nota ${i + 1}`) }));
+    const eleven = multipart(files(11));
+    const refused = await api("POST", `/api/messages/${ticket.id}`, { token: agent.token, ...eleven });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ error: "ERR_VALIDATION", fields: [{ path: "medias", message: "At most 10 files" }] });
+    expect(await drain()).toEqual([]);
+    expect((await api("GET", `/api/messages/${ticket.id}`, { token: agent.token })).body.messages).toEqual([]);
+    const ten = await api("POST", `/api/messages/${ticket.id}`, { token: agent.token, ...multipart(files(10)) });
+    expect(ten.status).toBe(200);
+    expect(ten.body.map((m: any) => m.body).sort()).toEqual(files(10).map((f) => f.name).sort());
+    expect(await drain()).toHaveLength(10);
+  });
+
   it("answers 400 for a multipart body without files", async () => {
     const ticket = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: agent.id });
     const { rawBody, contentType } = multipart([], { body: "só texto" });
@@ -275,6 +310,24 @@ describe("GET /api/messages/{ticketId}", () => {
     expect(second.body.hasMore).toBe(false);
     const byPage = await api("GET", `/api/messages/${ticket.id}?pageNumber=2`, { token: agent.token });
     expect(byPage.body.messages.map((m: any) => m.body)).toEqual(["msg 0", "msg 1", "msg 2"]);
+  });
+
+  it("peek (an admin looking at a waiting ticket) reads the page and changes nothing: still pending, unread, no receipts", async () => {
+    const ticket = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "pending" });
+    await inbound(ticket, `IN-peek-${ticket.id}-1`, "alguém aí?");
+    await inbound((await getTicket(cid, ticket.id))!, `IN-peek-${ticket.id}-2`, "preciso de ajuda");
+    await drain();
+    const seen = await api("GET", `/api/messages/${ticket.id}?peek=true`, { token: admin.token });
+    expect(seen.status).toBe(200);
+    expect(seen.body.messages.map((m: any) => [m.body, m.read])).toEqual([
+      ["alguém aí?", false],
+      ["preciso de ajuda", false],
+    ]);
+    expect(await getTicket(cid, ticket.id)).toMatchObject({ status: "pending", userId: null, unreadMessages: 2 });
+    expect((await drain()).filter((c) => c.type === "read")).toEqual([]);
+    // Another company's admin peeking sees nothing; a bad flag is refused.
+    expect((await api("GET", `/api/messages/${ticket.id}?peek=true`, { token: other.admin.token })).status).toBe(404);
+    expect((await api("GET", `/api/messages/${ticket.id}?peek=maybe`, { token: admin.token })).status).toBe(400);
   });
 
   it("refuses another company (404) and an agent outside the queue (403)", async () => {
@@ -521,7 +574,7 @@ describe("GET /api/messages/{ticketId}/earlier: the contact's earlier conversati
 });
 
 describe("forward to a ticket the caller may not see", () => {
-  it("refuses (403) and sends nothing when the contact's open ticket is in another queue, held by someone else", async () => {
+  it("refuses (409, saying who holds it and in which queue) and sends nothing when the contact's open ticket is in another queue", async () => {
     const q2 = (await makeQueue(cid)).id;
     const holder = await makeUser(cid, { queueIds: [q2] });
     const target = await makeContact(cid, "Fila alheia");
@@ -529,8 +582,11 @@ describe("forward to a ticket the caller may not see", () => {
     const ticket = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: agent.id });
     const theirs = await inbound(ticket, `IN-fwd-hidden-${ticket.id}`, "não repassar");
     const res = await api("POST", "/api/message/forward", { token: agent.token, body: { messageId: theirs.id, contactId: target.id } });
-    expect(res.status).toBe(403);
-    expect(res.body).toEqual({ error: "ERR_NO_PERMISSION" });
+    expect(res.status).toBe(409);
+    expect(res.body.error).toBe("ERR_OTHER_OPEN_TICKET");
+    expect(res.body.ticket).toMatchObject({ id: hidden.id, userId: holder.id, queueId: q2, user: { id: holder.id }, queue: { id: q2 } });
+    // Nothing of a ticket the agent may not open: no uuid, contact or messages.
+    expect(Object.keys(res.body.ticket).sort()).toEqual(["id", "queue", "queueId", "status", "user", "userId", "whatsappId"]);
     expect(await drain()).toEqual([]);
     const list = await api("GET", `/api/messages/${hidden.id}`, { token: holder.token });
     expect(list.body.messages).toEqual([]);

@@ -59,6 +59,27 @@ describe("POST /api/queue", () => {
     expect((await createQueue(b.admin.token, { name: "Vendas", color: "#a0a" })).status).toBe(200);
   });
 
+  it("takes no id for refused queues: after refused saves the next queue gets the next number", async () => {
+    const { companyId, admin } = await makeCompany();
+    const agent = await makeUser(companyId, {});
+    const first = await createQueue(admin.token, { name: "Vendas", color: "#a1a" });
+    const refused = [
+      await createQueue(admin.token, { name: "VENDAS", color: "#b2b" }),
+      await createQueue(admin.token, { name: "Outra", color: "#A1A" }),
+      await createQueue(admin.token, { name: "Azul", color: "azul" }),
+      await createQueue(agent.token, { name: "Agente", color: "#c3c" }),
+      await createQueue(admin.token, { name: "x", color: "#d4d" }),
+    ];
+    expect(refused.map((r) => [r.status, r.body.error])).toEqual([
+      [409, "ERR_QUEUE_NAME_ALREADY_EXISTS"],
+      [409, "ERR_QUEUE_COLOR_ALREADY_EXISTS"],
+      [400, "ERR_QUEUE_INVALID_COLOR"],
+      [403, "ERR_NO_PERMISSION"],
+      [400, "ERR_VALIDATION"],
+    ]);
+    expect((await createQueue(admin.token, { name: "Suporte", color: "#e5e" })).body.id).toBe(first.body.id + 1);
+  });
+
   it("refuses colours that are not CSS colours (\"azul\") with a code and the field, writing nothing", async () => {
     const { admin } = await makeCompany();
     for (const color of ["azul", "#12345", "#ggg"]) {

@@ -14,6 +14,7 @@ import { notesRoutes } from "@atende/shared/notes/contract";
 import { plansRoutes } from "@atende/shared/plans/contract";
 import { queuesRoutes } from "@atende/shared/queues/contract";
 import { queueOptionsRoutes } from "@atende/shared/queues/options/contract";
+import { quickMessagesRoutes } from "@atende/shared/quickMessages/contract";
 import { settingsRoutes } from "@atende/shared/settings/contract";
 import { tagsRoutes } from "@atende/shared/tags/contract";
 import { ticketsRoutes } from "@atende/shared/tickets/contract";
@@ -37,6 +38,7 @@ export const manifest = {
   ...notesRoutes,
   ...mediaRoutes,
   ...tagsRoutes,
+  ...quickMessagesRoutes,
 };
 
 /** Every operation, keyed `"METHOD /api/path"`, with its contract (types for the pipeline and the web client). */

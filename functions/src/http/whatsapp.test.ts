@@ -49,6 +49,29 @@ describe("connections", () => {
     expect(cmds).toEqual([expect.objectContaining({ type: "start", companyId, whatsappId: res.body.id })]);
   });
 
+  it("takes no id for refused connections: after refusals the next connection gets the next number", async () => {
+    const { companyId, admin } = await makeCompany();
+    const agent = await makeUser(companyId, {});
+    await makeQueue(companyId, 1);
+    await makeQueue(companyId, 2);
+    const create = (token: string, body: Record<string, unknown>) => api("POST", "/api/whatsapp", { token, body });
+    const first = await create(admin.token, { name: "Primeira", token: `tok-${companyId}` });
+    expect(first.status).toBe(200);
+    const refused = [
+      await create(admin.token, { name: "Mesmo token", token: `tok-${companyId}` }),
+      await create(admin.token, { name: "Sem saudação", queueIds: [1, 2] }),
+      await create(admin.token, { name: "Fila alheia", queueIds: [999999] }),
+      await create(agent.token, { name: "Agente" }),
+    ];
+    expect(refused.map((r) => [r.status, r.body.error])).toEqual([
+      [409, "ERR_CONFLICT"],
+      [400, "ERR_WAPP_GREETING_REQUIRED"],
+      [404, "ERR_NO_QUEUE_FOUND"],
+      [403, "ERR_NO_PERMISSION"],
+    ]);
+    expect((await create(admin.token, { name: "Seguinte" })).body.id).toBe(first.body.id + 1);
+  });
+
   it("moves the default flag when another connection is made default, and refuses to leave the company without one", async () => {
     const { admin } = await makeCompany();
     const a = (await api("POST", "/api/whatsapp", { token: admin.token, body: { name: "Linha A" } })).body;

@@ -43,3 +43,5 @@ const shutdown = async (signal: string) => {
 };
 process.on("SIGINT", () => void shutdown("SIGINT"));
 process.on("SIGTERM", () => void shutdown("SIGTERM"));
+// Started by `npm start` (scripts/start.mjs) with an IPC channel: its closing means that process is gone.
+if (process.send) process.on("disconnect", () => void shutdown("npm start ended"));

@@ -27,6 +27,7 @@ import {
   BufferJSON,
   buildPairingQRData,
   DisconnectReason,
+  downloadMediaMessage,
   generateMessageIDV2,
   generateWAMessage,
   initAuthCreds,
@@ -361,6 +362,23 @@ export class SimNetwork {
   /** The chat with `number` (digits) as the customer's phone shows it: both sides, edits, deletes and reactions applied. */
   thread(whatsappId: number, number: string): ThreadMessage[] {
     return threadOf(this.phones.get(whatsappId)?.carried ?? [], number);
+  }
+
+  /**
+   * The picture of a carried image or sticker message (`messageId`, either side), decrypted with Baileys'
+   * `downloadMediaMessage` from this network's media server, with its MIME type; null when the network has no such
+   * picture (unknown id, another kind, or media dropped from the server).
+   */
+  async picture(whatsappId: number, messageId: string): Promise<{ bytes: Buffer; mimetype: string } | null> {
+    const carried = this.phones.get(whatsappId)?.carried.find((c) => c.msg.key.id === messageId);
+    const inner = carried?.msg.message?.imageMessage ?? carried?.msg.message?.stickerMessage;
+    if (!carried || !inner) return null;
+    try {
+      const bytes = (await downloadMediaMessage(carried.msg, "buffer", {})) as Buffer;
+      return { bytes, mimetype: inner.mimetype || "image/jpeg" };
+    } catch {
+      return null;
+    }
   }
 
   /** Builds the real `WAMessage` a contact sends (media encrypted and served locally). */

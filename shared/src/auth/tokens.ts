@@ -110,13 +110,14 @@ export interface TokenClaims {
 }
 
 /**
- * Verifies a token of the given type. Throws `AppError("ERR_SESSION_EXPIRED")` with status 403 when an
- * access token has expired, 401 for anything else that is wrong.
+ * Verifies a token of the given type (HS256, with `exp`, `iat` and `sub`). Throws `AppError("ERR_SESSION_EXPIRED")`
+ * with status 403 when an access token has expired, 401 for anything else that is wrong (a missing claim included).
  */
 export async function verifyToken(token: string, typ: "access" | "refresh"): Promise<TokenClaims> {
   const key = await signingKey(); // a key that cannot be read is a server fault (500), never a 401
   try {
-    const { payload } = await jwtVerify(token, key, { algorithms: ["HS256"] });
+    // A token without an expiry would be valid forever, one without an issue time cannot be ours: both are refused.
+    const { payload } = await jwtVerify(token, key, { algorithms: ["HS256"], requiredClaims: ["exp", "iat", "sub"] });
     if (payload.typ !== typ || typeof payload.cid !== "number" || typeof payload.tv !== "number" || !payload.sub) {
       throw new AppError("ERR_SESSION_EXPIRED");
     }

@@ -38,6 +38,7 @@ import { getTicketItem, writeTicketTransition } from "../tickets/repository.ts";
 import type { TicketItem } from "../tickets/schema.ts";
 import { cachedConnection, cachedSettings } from "../ingest/read-cache.ts";
 import type { WhatsappItem } from "../whatsapp/schema.ts";
+import { storedMediaOf } from "../media/attachments.ts";
 import { sendAutomatic, sendAutomaticMedia, type StoredMedia } from "./automatic.ts";
 import { isOpenAt, nextOpening } from "./hours.ts";
 import type { InboundContext, InboundStep } from "./inbound.ts";
@@ -192,16 +193,9 @@ async function enterQueue(ctx: InboundContext, w: World, q: QueueItem, greet: bo
   const greeting = greet ? q.greetingMessage : "";
   const body = tree.length ? optionRootText(greeting, tree) : greeting;
   // The queue's media goes out with its greeting, the text as its caption (as the old system did).
-  const media = greet ? withMedia(q) : undefined;
+  const media = greet ? storedMediaOf(q) : undefined;
   const sends: Send[] = media ? [{ body, media }] : text(body);
   return { patch: { ...joinPatch, chatbot: tree.length > 0, queueOptionId: null, amountUsedBotQueues: 0, botSilentUntil: null }, sends };
-}
-
-/** A queue's or an option's media as uploaded (key, file name, size and MIME type), or undefined. */
-function withMedia(node: Pick<QueueOptionNode, "mediaPath" | "mediaName" | "mediaSize" | "mediaMime">): Send["media"] {
-  if (!node.mediaPath) return undefined;
-  const name = node.mediaName || node.mediaPath.split("/").pop() || "arquivo";
-  return { key: node.mediaPath, name, size: node.mediaSize ?? null, mime: node.mediaMime ?? null };
 }
 
 /** Decides what the bot does with this message on ticket `t` (reads only; the caller writes and sends). */
@@ -264,7 +258,7 @@ async function decideIn(ctx: InboundContext, t: TicketItem, created: boolean, w:
     case "node":
       return { patch: { queueOptionId: move.node.id, amountUsedBotQueues: 0, botSilentUntil: null }, sends: text(optionNodeText(move.node)) };
     case "leaf": {
-      const media = withMedia(move.node);
+      const media = storedMediaOf(move.node);
       const sends: Send[] = media ? [{ body: move.node.message, media }] : text(move.node.message);
       return { patch: { chatbot: false, queueOptionId: move.node.id, amountUsedBotQueues: 0, botSilentUntil: null }, sends };
     }

@@ -2,6 +2,7 @@
  * Company entity and the minimal super-only payloads (create, show, update).
  */
 import { z } from "zod";
+import { zId } from "../common.ts";
 import { DEFAULT_SCHEDULES, QueueSchedule } from "../queues/schema.ts";
 import { DEFAULT_TIME_ZONE } from "../automation/variables.ts";
 
@@ -36,7 +37,7 @@ export const CreateCompanyBody = z.object({
   email: z.string().trim().email("Invalid email").max(200),
   phone: z.string().trim().max(30).default(""),
   password: z.string().min(5, "Too Short!").max(50, "Too Long!"),
-  planId: z.coerce.number().int().positive(),
+  planId: zId,
   dueDate: dueDate.optional(),
   recurrence: Recurrence.default("MENSAL"),
   status: z.boolean().default(true),
@@ -48,7 +49,7 @@ export const UpdateCompanyBody = z.object({
   name: z.string().trim().min(2, "Too Short!").max(100, "Too Long!").optional(),
   email: z.string().trim().email("Invalid email").max(200).optional(),
   phone: z.string().trim().max(30).optional(),
-  planId: z.coerce.number().int().positive().optional(),
+  planId: zId.optional(),
   dueDate: dueDate.optional(),
   recurrence: Recurrence.optional(),
   status: z.boolean().optional(),
@@ -70,7 +71,7 @@ export function isTimeZone(tz: string): boolean {
  * weekday (Monday to Sunday, `weekdayEn` unique), and optionally its IANA time zone. `id`, when given, must match the path.
  */
 export const UpdateSchedulesBody = z.object({
-  id: z.coerce.number().int().positive().optional(),
+  id: zId.optional(),
   schedules: z
     .array(QueueSchedule)
     .length(7, "Seven days required")

@@ -8,10 +8,10 @@
  */
 import { randomUUID } from "node:crypto";
 import { nowIso } from "../common.ts";
-import { decodeCursor, encodeCursor } from "../db/cursor.ts";
+import { decodeCursor, encodeCursor, startKeyOf } from "../db/cursor.ts";
 import { nextId } from "../db/counters.ts";
 import { cancellationReasons, isConditionFailed } from "../db/errors.ts";
-import { belongsToCompany, keys } from "../db/keys.ts";
+import { keys } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
 import { dispatch } from "../events/index.ts";
 import "./events.ts";
@@ -204,6 +204,8 @@ function requireDigits(number: string): string {
  */
 export async function createContact(companyId: number, input: ContactInput): Promise<ContactItem> {
   const digits = requireDigits(input.number);
+  // Checked before the id counter (a refused contact takes no id); the phone marker still settles a race.
+  if (await findContactIdByNumber(companyId, digits)) throw new AppError("ERR_DUPLICATED_CONTACT");
   const now = nowIso();
   const contact = ContactItem.parse({
     id: await nextId(companyId, "contact"),
@@ -283,11 +285,13 @@ export interface ContactSearch {
   search(companyId: number, term: string, opts: { limit: number; cursor?: string }): Promise<{ contacts: ContactItem[]; nextCursor?: string }>;
 }
 
-function checkCursorPartition(companyId: number, cur: ContactCursor): void {
-  const pk = keys.contactsIndexPK(companyId);
-  const own = (k: Record<string, unknown> | null | undefined, index: "GSI1PK" | "GSI2PK") =>
-    !k || belongsToCompany(k, companyId, { equal: { [index]: pk }, pkPrefix: keys.contactPartitionPrefix(companyId) });
-  if (!own(cur.n, "GSI1PK") || !own(cur.p, "GSI2PK")) throw new AppError("ERR_INVALID_CURSOR");
+/** The cursor's start keys rebuilt in this company's name (GSI1) and number (GSI2) listings; else 400 `ERR_INVALID_CURSOR`. */
+function checkCursorPartition(companyId: number, raw: Record<string, unknown>): ContactCursor {
+  const place = (index: "GSI1" | "GSI2") => ({ pk: keys.contactsIndexPK(companyId), index, pkPrefix: keys.contactPartitionPrefix(companyId) });
+  const own = (k: unknown, index: "GSI1" | "GSI2") => (k === null ? null : startKeyOf(k, companyId, place(index)));
+  const extra = Object.keys(raw).some((k) => k !== "n" && k !== "p");
+  if (extra) throw new AppError("ERR_INVALID_CURSOR");
+  return { n: own(raw.n, "GSI1"), p: own(raw.p, "GSI2") };
 }
 
 /**
@@ -298,8 +302,7 @@ function checkCursorPartition(companyId: number, cur: ContactCursor): void {
 export const contactSearch: ContactSearch = {
   async search(companyId, term, opts) {
     if (term.trim()) return search.contacts(companyId, term, opts);
-    const cur = (decodeCursor<ContactCursor>(opts.cursor) ?? {}) as ContactCursor;
-    checkCursorPartition(companyId, cur);
+    const cur = checkCursorPartition(companyId, decodeCursor<Record<string, unknown>>(opts.cursor) ?? {});
     const name = normalizeName(term);
     const digits = looksLikeNumber(term) ? digitsOf(term) : "";
     const out: ContactItem[] = [];

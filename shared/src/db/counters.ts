@@ -6,7 +6,11 @@ import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { ddb, tableName } from "./client.ts";
 import { keys } from "./keys.ts";
 
-/** Allocates the next id (1, 2, 3, ...) for `entity` in `scope` (a company id or `GLOBAL`). */
+/**
+ * Allocates the next id (1, 2, 3, ...) for `entity` in `scope` (a company id or `GLOBAL`). A number taken is never
+ * given back, so callers run every check they can (rights, body, references, uniqueness markers, an open ticket of
+ * the contact) before calling it: a refused creation must not leave a gap in the ids people see.
+ */
 export async function nextId(scope: number | "GLOBAL", entity: string): Promise<number> {
   const out = await ddb().send(
     new UpdateCommand({

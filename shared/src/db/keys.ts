@@ -3,19 +3,48 @@
  * Tenant keys start with `C#<companyId>`; ids are the product's numeric ids (as strings of digits).
  */
 
+import { getConfig } from "../config.ts";
+
 type Id = number | string;
 
 /** Zero-pads numeric ids so that lexical order is numeric order inside sort keys. */
 export const pad = (n: Id, width = 10) => String(n).padStart(width, "0");
 
 /**
- * The due-index shard (0 … `shards` − 1) of an item named by `name`: a stable string hash, so the writer and every
- * later reader of the item compute the same partition (outbox, timers, outbound pending).
+ * The due indexes and their default shard counts. Each shard is one partition whose sort key is a due time (always
+ * increasing), so it takes at most about 1,000 writes/s: the defaults cap the platform at about 8,000 outbox,
+ * 8,000 outbound and 4,000 timer writes per second (docs/architecture.md §3 "Due indexes and their ceiling").
+ */
+export const DUE_INDEX_SHARDS = { outbox: 8, outbound: 8, timers: 4 } as const;
+export type DueIndex = keyof typeof DUE_INDEX_SHARDS;
+
+/** How many shards new items of due index `index` are spread over: setting `DUE_SHARDS`, else the index's default. */
+export function dueShardsOf(index: DueIndex): number {
+  return getConfig().DUE_SHARDS ?? DUE_INDEX_SHARDS[index];
+}
+
+/**
+ * How many shards the readers (the minute tick) of due index `index` walk: the most ever written to, i.e. the
+ * current count, the default and `DUE_SHARDS_PREVIOUS`, whichever is largest. Raising `DUE_SHARDS` from 8 to 16
+ * spreads new items over 16 shards while the items written under 8 stay in shards 0-7, which the readers still walk.
+ */
+export function dueShardsToRead(index: DueIndex): number {
+  return Math.max(dueShardsOf(index), DUE_INDEX_SHARDS[index], getConfig().DUE_SHARDS_PREVIOUS ?? 0);
+}
+
+/**
+ * The shard (0 … `shards` − 1) of an item named by `name`: a stable string hash, so the writer and every later
+ * reader of the item compute the same partition (outbox, timers, outbound pending) while the count stays the same.
  */
 export function shardOfName(name: string, shards: number): number {
   let h = 0;
   for (const ch of name) h = (h * 31 + ch.charCodeAt(0)) >>> 0;
   return h % shards;
+}
+
+/** The shard of a new item named `name` in due index `index` ({@link dueShardsOf} shards). */
+export function dueShardOfName(index: DueIndex, name: string): number {
+  return shardOfName(name, dueShardsOf(index));
 }
 
 /** Sort key of a ticket on its three list indexes (GSI1-3): `<updatedAt>#<id>`, newest activity last. */
@@ -62,6 +91,8 @@ export const keys = {
   /** Option id → its queue (for `/queue-options/{id}` routes); holds `queueId`. */
   queueOptionRef: (cid: Id, optionId: Id) => ({ PK: `C#${cid}`, SK: `QOPTID#${pad(optionId)}` }),
   tag: (cid: Id, tagId: Id) => ({ PK: `C#${cid}`, SK: `TAG#${pad(tagId)}` }),
+  /** Tag name uniqueness marker inside a company (trimmed, lower case); holds `tagId`. */
+  tagName: (cid: Id, name: string) => ({ PK: `C#${cid}`, SK: `TNAME#${name.trim().toLowerCase()}` }),
   setting: (cid: Id, key: string) => ({ PK: `C#${cid}`, SK: `SET#${key}` }),
   /** A platform-wide setting (the super's global section: `allowregister`, `viewregister`, `trial`), read unauthenticated by /login. */
   globalSetting: (key: string) => ({ PK: "SETTINGS", SK: `SET#${key}` }),

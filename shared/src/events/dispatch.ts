@@ -13,7 +13,7 @@ import { eventSchema, getDurableRunner, registeredListeners, type DomainEvent, t
 /**
  * Events are built by our own typed code, never read from outside (each outside input is parsed at its edge), so the
  * full zod parse of an event (a message with its whole ticket) is a development check: on under vitest or with
- * `ATENDE_CHECK_EVENTS=1`, off on the ingest's hot path in the cloud and the local stack (issue 8's ingest rate).
+ * `ATENDE_CHECK_EVENTS=1`, off on the ingest's hot path in the cloud and the local stack (it would cost the ingest rate).
  */
 const CHECK_EVENTS = !!process.env.VITEST || process.env.ATENDE_CHECK_EVENTS === "1";
 

@@ -16,7 +16,7 @@
  * Pure: no I/O.
  */
 import { extractMessageContent, getContentType } from "@whiskeysockets/baileys/lib/Utils/messages.js";
-import type { MediaType } from "../messages/schema.ts";
+import { type MediaType, previewOf } from "../messages/schema.ts";
 import {
   ContactMessage,
   ContactsArrayMessage,
@@ -114,8 +114,6 @@ function contextOf(c: unknown): ContextInfo | undefined {
  * WhatsApp texts stop at 65,536 characters; longer bodies are cut, a location whose thumbnail would not fit drops it.
  */
 export const MAX_BODY_CHARS = 65_536;
-/** Longest `preview` (ticket `lastMessage`) and quoted snippet. */
-export const MAX_PREVIEW_CHARS = 1_000;
 
 const cut = (s: string, max: number) => (s.length > max ? s.slice(0, max) : s);
 
@@ -127,7 +125,7 @@ function message(contentType: string, m: Omit<MappedMessage, "kind" | "contentTy
     contentType,
     ...m,
     body: cut(m.body, MAX_BODY_CHARS),
-    preview: cut(m.preview, MAX_PREVIEW_CHARS),
+    preview: previewOf(m.preview),
     quotedMsgId: ctx?.stanzaId ?? null,
     ...(quotedContent?.kind === "message"
       ? { quoted: { body: quotedContent.preview, mediaType: quotedContent.mediaType, ...(ctx?.participant ? { participant: ctx.participant } : {}) } }

@@ -5,7 +5,7 @@
  */
 import { findOrCreateContactByIdentity, updateContact } from "../contacts/service.ts";
 import type { ContactItem } from "../contacts/schema.ts";
-import type { MessageItem } from "../messages/schema.ts";
+import { MAX_PREVIEW_CHARS, type MessageItem } from "../messages/schema.ts";
 import { ingestMessage, StaleTicket } from "../messages/repository.ts";
 import { dispatch } from "../events/index.ts";
 import "../messages/events.ts";
@@ -16,7 +16,7 @@ import { getWhatsappItem } from "../whatsapp/repository.ts";
 import { findOrCreateTicket } from "../tickets/service.ts";
 import { summariesOf } from "../tickets/summaries.ts";
 import { clearReadCache, contactCache, forgetOpenTicket, keepOpenTicket, openTicketCopy, readCacheOptions } from "./read-cache.ts";
-import { MAX_PREVIEW_CHARS, type MappedMessage } from "./content.ts";
+import type { MappedMessage } from "./content.ts";
 import { hasPlaceholderName, ingestOptions, type IngestContext, type Skips } from "./context.ts";
 import { jidUser, normalizeUserJid, type ChatIdentity } from "./identity.ts";
 import { storeMedia } from "./media.ts";

@@ -5,7 +5,7 @@
  * browser uploaded through the presigned PUT of `POST /api/media/uploads` (docs/product/messages.md#media).
  */
 import { z } from "zod";
-import { zId, zPageNumber } from "../common.ts";
+import { zId, zPageNumber, zQueryBool } from "../common.ts";
 import { defineRoutes } from "../contract.ts";
 import { TicketView } from "../tickets/contract.ts";
 import { MediaUpload, MediaUploadBody, MessageItem, SendMessageBody } from "./schema.ts";
@@ -23,7 +23,8 @@ export const messagesRoutes = defineRoutes("messages", {
   "GET /api/messages/{ticketId}": {
     auth: "user",
     params: TicketParams,
-    query: z.object({ pageNumber: zPageNumber, cursor: z.string().max(4000).optional() }),
+    /** `peek`: an admin's look at a waiting ticket; nothing is marked read (no unread reset, no read receipts). */
+    query: z.object({ pageNumber: zPageNumber, cursor: z.string().max(4000).optional(), peek: zQueryBool.optional() }),
     response: z.object({ messages: z.array(MessageView), ticket: TicketView, count: z.number().int(), hasMore: z.boolean(), nextCursor: z.string().optional() }),
   },
   /** The contact's earlier tickets' messages, before this ticket (one ticket per page; `ticketId` on each message). */

@@ -4,12 +4,14 @@
  *
  * - {@link outboundWatch}: stored with the message itself (one transaction), a pending item with a due-time GSI4 key
  *   (`OUTDUE#<shard>` / `<dueAt>#…`: due work is a due-time index item, never a scan); every company's sends
- *   spread over {@link OUTBOUND_DUE_SHARDS} partitions, and the tick reads each one's due part: one Query per shard.
+ *   spread over `dueShardsOf("outbound")` partitions (`db/keys.ts`), and the tick reads the due part of each shard ever
+ *   written to: one Query per shard.
  * - {@link failPendingSend}: the session-command DLQ consumer and the sweep mark a message still at ack 0 failed
  *   (`ack -1`, `sendError`, the failed state the web offers "retry" for) and publish the `appMessage` update.
  * - {@link sweepOutbound}: the minute tick re-drives a message still at ack 0 after {@link OUTBOUND_DEADLINE_MS} once
  *   (the same command id, so a command already DONE or in hand is not sent twice) and fails it at the second deadline.
  */
+import { dueShardsToRead } from "../db/keys.ts";
 import { log } from "../log.ts";
 import { dispatch } from "../events/index.ts";
 import "./events.ts";
@@ -22,7 +24,6 @@ import {
   failMessageAtAck0,
   getMessage,
   getMessageLocation,
-  OUTBOUND_DUE_SHARDS,
   type OutboundPending,
   putOutboundPending,
 } from "./repository.ts";
@@ -64,7 +65,7 @@ export async function failPendingSend(companyId: number, ticketId: number, messa
 export async function sweepOutbound(now = Date.now()): Promise<{ settled: number; redriven: number; failed: number }> {
   const counts = { settled: 0, redriven: 0, failed: 0 };
   const until = new Date(now).toISOString();
-  for (let shard = 0; shard < OUTBOUND_DUE_SHARDS; shard++) {
+  for (let shard = 0, shards = dueShardsToRead("outbound"); shard < shards; shard++) {
     for await (const items of dueOutboundPending(shard, until)) {
       for (const p of items) {
         try {

@@ -11,9 +11,9 @@ import { counterFacts, outboxPut } from "../events/outbox.ts";
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { nowIso } from "../common.ts";
 import { ddb, tableName } from "../db/client.ts";
-import { decodeCursor, encodeCursor } from "../db/cursor.ts";
+import { decodeCursor, encodeCursor, startKeyOf } from "../db/cursor.ts";
 import { cancellationReasons, withConflictRetry } from "../db/errors.ts";
-import { belongsToCompany, keys, shardOfName } from "../db/keys.ts";
+import { dueShardOfName, keys } from "../db/keys.ts";
 import { queryPages } from "../db/query.ts";
 import { AppError } from "../errors.ts";
 import { atRev, bumpRev } from "../tickets/revision.ts";
@@ -245,8 +245,7 @@ export async function listMessages(
   opts: { limit?: number; cursor?: string } = {},
 ): Promise<{ messages: MessageItem[]; nextCursor?: string }> {
   const pk = keys.ticketPartition(companyId, ticketId);
-  const start = decodeCursor<Record<string, unknown>>(opts.cursor);
-  if (start && !belongsToCompany(start, companyId, { equal: { PK: pk } })) throw new AppError("ERR_INVALID_CURSOR");
+  const start = startKeyOf(decodeCursor<Record<string, unknown>>(opts.cursor), companyId, { pk });
   const out = await ddb().send(
     new QueryCommand({
       TableName: tableName(),
@@ -279,9 +278,8 @@ export interface OutboundPending {
   redriven: boolean;
 }
 
-/** Shards of the outbound due index: every company's sends spread over this many GSI4 partitions. */
-export const OUTBOUND_DUE_SHARDS = 8;
-const outboundShardOf = (p: Pick<OutboundPending, "companyId" | "ticketId">) => shardOfName(`${p.companyId}#${p.ticketId}`, OUTBOUND_DUE_SHARDS);
+/** The outbound due index's shard of a pending item: every company's sends spread over `dueShardsOf("outbound")` GSI4 partitions. */
+const outboundShardOf = (p: Pick<OutboundPending, "companyId" | "ticketId">) => dueShardOfName("outbound", `${p.companyId}#${p.ticketId}`);
 
 /** The stored pending item of `p`: its keys, its due-time GSI4 key (shard of its ticket), expiring after three days. */
 function outboundPendingItem(p: OutboundPending, now: number): Record<string, unknown> {
@@ -304,7 +302,7 @@ export async function deleteOutboundPending(companyId: number, ticketId: number,
   await ddb().send(new DeleteCommand({ TableName: tableName(), Key: keys.outboundPending(companyId, ticketId, messageId) }));
 }
 
-/** The pending items of due-index shard `shard` (0 … {@link OUTBOUND_DUE_SHARDS} − 1) due at `untilIso` or before, page by page. */
+/** The pending items of due-index shard `shard` (0 … `dueShardsToRead("outbound")` − 1) due at `untilIso` or before, page by page. */
 export async function* dueOutboundPending(shard: number, untilIso: string): AsyncGenerator<OutboundPending[]> {
   const pages = queryPages({
     IndexName: "GSI4",

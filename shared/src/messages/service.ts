@@ -13,7 +13,9 @@ import { log } from "../log.ts";
 import { dispatch } from "../events/index.ts";
 import "./events.ts";
 import "../tickets/events.ts";
-import { headMedia, mediaKey, presignMediaGet, presignMediaPut, putMedia, uploadKey, uploadLimitOf, uploadPrefix } from "../storage/media.ts";
+import { presignAttachment, uploadedAttachment } from "../media/attachments.ts";
+import { mediaKey, presignMediaGet, putMedia } from "../storage/media.ts";
+import { otherOpenTicket } from "../tickets/access.ts";
 import { getTicketItem, queryTicketIndex, writeTicketTransition, zeroUnread } from "../tickets/repository.ts";
 import { decodeCursor, encodeCursor } from "../db/cursor.ts";
 import { keys } from "../db/keys.ts";
@@ -31,7 +33,7 @@ import { outboundWatch } from "./delivery.ts";
 import { getWhatsappItem } from "../whatsapp/repository.ts";
 import type { WhatsappItem } from "../whatsapp/schema.ts";
 import { getMessageById, ingestMessage, listMessages, replaceLastMessage, updateMessage } from "./repository.ts";
-import { DELETED_MESSAGE_PREVIEW, MessageItem, type MediaType, type MediaUpload, type MediaUploadBody, type MessageView } from "./schema.ts";
+import { DELETED_MESSAGE_PREVIEW, MessageItem, previewOf, TICKET_UPLOADS, type MediaType, type MediaUpload, type MediaUploadBody, type MessageView } from "./schema.ts";
 import { renderVariables } from "../automation/variables.ts";
 import { getCompany } from "../companies/repository.ts";
 
@@ -148,7 +150,7 @@ export async function sendOutbound(companyId: number, sender: Sender, ticket: Ti
   const { createdAt: _c, updatedAt: _u, ...toStore } = draft;
   const commandId = randomUUID();
   const stored = await ingestMessage(companyId, ticket, toStore, {
-    lastMessage: text || input.media?.name || "",
+    lastMessage: previewOf(text || input.media?.name || ""),
     incrementUnread: false,
     waAliasJid: remoteJid,
     pending: outboundWatch(companyId, ticket.id, ticket.whatsappId, id, commandId),
@@ -226,9 +228,6 @@ export async function sendMediaMessages(actor: TicketActor, ticketId: number, fi
 /** Lifetime of an upload URL (seconds). */
 export const UPLOAD_URL_TTL_SECONDS = 300;
 
-const tooLarge = (limit: number) =>
-  new AppError("ERR_VALIDATION", { fields: [{ path: "size", message: `Larger than ${Math.floor(limit / 2 ** 20)} MB` }] });
-
 /**
  * `POST /api/media/uploads`: a presigned PUT for one file the caller will send on a ticket they may act
  * on (403/404 as {@link getAccessibleTicket}). The server chooses the key, `media/<cid>/uploads/<ticketId>/<uuid>.<ext>`;
@@ -237,12 +236,7 @@ const tooLarge = (limit: number) =>
  */
 export async function createMediaUpload(actor: TicketActor, input: MediaUploadBody): Promise<MediaUpload> {
   const ticket = await getAccessibleTicket(actor, input.ticketId);
-  const limit = uploadLimitOf(input.contentType);
-  if (input.size > limit) throw tooLarge(limit);
-  const ext = input.fileName.includes(".") ? input.fileName.split(".").pop() : undefined;
-  const key = uploadKey(actor.companyId, ticket.id, ext);
-  const { url, headers } = await presignMediaPut(key, input.contentType, input.size, UPLOAD_URL_TTL_SECONDS);
-  return { key, url, method: "PUT", headers, expiresInSeconds: UPLOAD_URL_TTL_SECONDS };
+  return presignAttachment(TICKET_UPLOADS, actor.companyId, ticket.id, input, UPLOAD_URL_TTL_SECONDS);
 }
 
 /**
@@ -253,15 +247,8 @@ export async function createMediaUpload(actor: TicketActor, input: MediaUploadBo
  */
 export async function sendUploadedMedia(actor: TicketActor, ticketId: number, medias: { key: string; fileName: string }[], caption: string): Promise<MessageView[]> {
   const ticket = await getAccessibleTicket(actor, ticketId);
-  const prefix = uploadPrefix(actor.companyId, ticket.id);
   const files: { key: string; fileName: string; size: number; mime: string }[] = [];
-  for (const m of medias) {
-    if (!m.key.startsWith(prefix) || m.key.includes("..")) throw new AppError("ERR_NOT_FOUND");
-    const head = await headMedia(m.key);
-    if (!head) throw new AppError("ERR_NOT_FOUND");
-    if (head.size > uploadLimitOf(head.contentType)) throw tooLarge(uploadLimitOf(head.contentType));
-    files.push({ key: m.key, fileName: m.fileName, size: head.size, mime: head.contentType });
-  }
+  for (const m of medias) files.push({ ...(await uploadedAttachment(TICKET_UPLOADS, actor.companyId, ticket.id, m.key)), fileName: m.fileName });
   const wa = await getWhatsappItem(actor.companyId, ticket.whatsappId);
   const out: MessageView[] = [];
   let failed: AppError | null = null;
@@ -293,18 +280,19 @@ export async function sendUploadedMedia(actor: TicketActor, ticketId: number, me
  * `GET /api/messages/{ticketId}`: 20 messages per page, the newest page first, each page returned oldest → newest.
  * `cursor` (from `nextCursor`) or `pageNumber` (walked, at most 50 pages). Opening the first page zeroes the ticket's
  * unread count (publishing a ticket update) and, best-effort, marks the page's unread inbound messages read and
- * enqueues a `read` command for them. 403/404 as {@link getAccessibleTicket}.
+ * enqueues a `read` command for them, unless `peek` (looking without attending: nothing changes). 403/404 as
+ * {@link getAccessibleTicket}.
  */
 export async function listTicketMessages(
   actor: TicketActor,
   ticketId: number,
-  opts: { pageNumber?: number; cursor?: string },
+  opts: { pageNumber?: number; cursor?: string; peek?: boolean },
 ): Promise<{ messages: MessageView[]; ticket: Awaited<ReturnType<typeof toTicketView>>; count: number; hasMore: boolean; nextCursor?: string }> {
   const ticket = await getAccessibleTicket(actor, ticketId);
   const cid = actor.companyId;
   let cursor = opts.cursor;
   let walked = 0;
-  const first = !cursor && (opts.pageNumber ?? 1) <= 1;
+  const first = !cursor && (opts.pageNumber ?? 1) <= 1 && !opts.peek;
   if (!cursor && (opts.pageNumber ?? 1) > 1) {
     for (let i = 0; i < Math.min((opts.pageNumber ?? 1) - 1, 50); i++) {
       const p = await listMessages(cid, ticket.id, { cursor });
@@ -374,9 +362,10 @@ const SIGNATURE = /^\*[^*\n]+:\*\n/;
 /**
  * Keeps the ticket list's preview true after `message` changed (edited: its new text; deleted for everyone:
  * {@link DELETED_MESSAGE_PREVIEW}): when it is the ticket's newest message (reactions aside), the ticket's
- * `lastMessage` becomes `preview`; `updatedAt` and the list order stay. Returns the ticket as it now is.
+ * `lastMessage` becomes `text` cut by `previewOf`; `updatedAt` and the list order stay. Returns the ticket as it now is.
  */
-export async function refreshPreview(companyId: number, ticket: TicketItem, message: MessageItem, preview: string): Promise<TicketItem> {
+export async function refreshPreview(companyId: number, ticket: TicketItem, message: MessageItem, text: string): Promise<TicketItem> {
+  const preview = previewOf(text);
   if (ticket.lastMessage === preview) return ticket;
   const newest = (await listMessages(companyId, ticket.id, { limit: 5 })).messages.find((m) => m.mediaType !== "reactionMessage");
   if (newest?.id !== message.id) return ticket;
@@ -443,7 +432,8 @@ export async function reactToMessage(actor: TicketActor, messageId: string, emoj
  * same media object) to the contact through the source ticket's connection, in the contact's open/pending ticket there
  * (a new one is opened and assigned to the caller, in the source ticket's queue). `isForwarded` is set. The caller must
  * be allowed on the destination ticket too: an existing ticket of a queue they may not see (held by someone else) is
- * 403 `ERR_NO_PERMISSION` and nothing is sent.
+ * 409 `ERR_OTHER_OPEN_TICKET` with who holds it and in which queue (`otherOpenTicket`: no uuid, contact or messages)
+ * and nothing is sent.
  */
 export async function forwardMessage(actor: TicketActor, input: { messageId: string; contactId: number; signMessage?: boolean }): Promise<MessageView> {
   const { message, ticket: source } = await accessibleMessage(actor, input.messageId);
@@ -455,7 +445,7 @@ export async function forwardMessage(actor: TicketActor, input: { messageId: str
     isGroup: contact.isGroup,
     queueId: source.queueId,
   });
-  if (!created && !(await canSeeInCompany(actor, ticket, actor.companyId))) throw new AppError("ERR_NO_PERMISSION");
+  if (!created && !(await canSeeInCompany(actor, ticket, actor.companyId))) throw await otherOpenTicket(actor, ticket.id);
   if (created) {
     const opened = ticket;
     ticket = await writeTicketTransition(opened, { status: "open", userId: actor.userId, updatedAt: nowIso() });

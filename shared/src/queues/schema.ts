@@ -2,7 +2,14 @@
  * Queue entity and payloads (docs/product/queues.md#queues: name 2-50, color 3-9 unique in the company).
  */
 import { z } from "zod";
+// The queue error codes named below (type only: nothing of it reaches the web bundle).
+import type {} from "./errors.ts";
+import { defineAttachmentKind } from "../media/kinds.ts";
 import { attachedMedia } from "../media/schema.ts";
+import { zId } from "../common.ts";
+
+/** A queue's media (sent with its greeting): any type, the outbound limit of its type. */
+export const QUEUE_MEDIA = defineAttachmentKind({ folder: "queues", missingFile: "ERR_QUEUE_MEDIA_REQUIRED" });
 
 /** `HH:MM`, 00:00 to 23:59 (working-hours times), or empty. */
 const hhmm = z
@@ -64,6 +71,7 @@ export type QueueItem = z.infer<typeof QueueItem>;
 const queueName = z.string({ error: (iss) => (iss.input == null ? "Required" : "Invalid input") }).trim().min(2, "Too Short!").max(50, "Too Long!");
 const queueColor = z.string({ error: (iss) => (iss.input == null ? "Required" : "Invalid input") }).trim().min(3, "Too Short!").max(9, "Too Long!");
 const optionalInt = z.union([z.literal("").transform(() => null), z.coerce.number().int().nullable()]);
+const optionalId = z.union([z.literal("").transform(() => null), zId.nullable()]);
 
 /** POST /api/queue */
 export const CreateQueueBody = z.object({
@@ -73,8 +81,8 @@ export const CreateQueueBody = z.object({
   outOfHoursMessage: z.string().max(4096).default(""),
   orderQueue: optionalInt.optional(),
   schedules: z.array(QueueSchedule).max(7).optional(),
-  promptId: optionalInt.optional(),
-  integrationId: optionalInt.optional(),
+  promptId: optionalId.optional(),
+  integrationId: optionalId.optional(),
 });
 export type CreateQueueBody = z.infer<typeof CreateQueueBody>;
 
@@ -86,7 +94,7 @@ export const UpdateQueueBody = z.object({
   outOfHoursMessage: z.string().max(4096).optional(),
   orderQueue: optionalInt.optional(),
   schedules: z.array(QueueSchedule).max(7).optional(),
-  promptId: optionalInt.optional(),
-  integrationId: optionalInt.optional(),
+  promptId: optionalId.optional(),
+  integrationId: optionalId.optional(),
 });
 export type UpdateQueueBody = z.infer<typeof UpdateQueueBody>;

@@ -8,6 +8,7 @@
  */
 import { z } from "zod";
 import { zId, zPageNumber } from "../common.ts";
+import { defineAttachmentKind } from "../media/kinds.ts";
 import { attachedMedia } from "../media/schema.ts";
 
 /** Quick messages per page of `GET /api/quick-messages`. */
@@ -17,11 +18,17 @@ export const SHORTCODE_MAX = 100;
 /** Longest message text (as a WhatsApp text the composer sends). */
 export const QUICK_MESSAGE_TEXT_MAX = 65536;
 
+/**
+ * A quick message's media (sent with it into a ticket): any type within the outbound limit of its type; spaces in the
+ * stored file name become underscores.
+ */
+export const QUICK_MESSAGE_MEDIA = defineAttachmentKind({ folder: "quick-messages", fileName: (name) => name.replace(/\s/g, "_") });
+
 // ---------------------------------------------------------------------------------------------
 // 1. Stored item
 
 /**
- * Quick message item `C#<cid>` / `QM#<id>`. `userId` is its owner (the creator); `geral` makes it everyone's in the
+ * Quick message item `C#<cid>` / `QUICK#<id>` (`keys.quickMessage`; a small collection of the company partition). `userId` is its owner (the creator); `geral` makes it everyone's in the
  * company (only admins set it); `status` true is "Ativo" (offered in the composer), false "Inativo". The media
  * (`mediaPath` under `media/<cid>/quick-messages/<id>/`) is owned by the media port (`media/attachments.ts`).
  */

@@ -25,6 +25,8 @@ const ConnectionItem = z.object({
   userId: z.number().int(),
   connectedAt: z.string(),
   expiresAt: z.number(),
+  /** When the socket's last `userStatus` frame was taken (epoch ms; `claimStatusFrame`). */
+  statusAt: z.number().optional(),
 });
 export type ConnectionItem = z.infer<typeof ConnectionItem>;
 
@@ -103,6 +105,28 @@ export async function getSocket(connectionId: string): Promise<ConnectionItem | 
   if (!out.Item) return undefined;
   const item = parseStored(ConnectionItem, out.Item);
   return item.expiresAt > nowSeconds() ? item : undefined;
+}
+
+/**
+ * Takes a `userStatus` frame of a connection at `now` (epoch ms) when none was taken in the last `minGapMs`: one
+ * conditional write of `statusAt` on the registration. False when one was (or the registration is gone).
+ */
+export async function claimStatusFrame(connectionId: string, now: number, minGapMs: number): Promise<boolean> {
+  try {
+    await ddb().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.wsConnection(connectionId),
+        UpdateExpression: "SET statusAt = :now",
+        ConditionExpression: "attribute_exists(PK) AND (attribute_not_exists(statusAt) OR statusAt <= :cutoff)",
+        ExpressionAttributeValues: { ":now": now, ":cutoff": now - minGapMs },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (isConditionFailed(err)) return false;
+    throw err;
+  }
 }
 
 /** The company-room member item of a connection (rooms, queues), or undefined. */

@@ -32,8 +32,11 @@ export type Audience =
   | { kind: "ticketLost"; before: SeenTicket; after: SeenTicket }
   /** Users of this queue, admins, and — when `queueId` is null — users with allTicket enabled. Plus `alsoUserId` (the assignee). */
   | { kind: "queue"; queueId: number | null; alsoUserId?: number | null }
-  /** Holders of a permission (`can`), or everyone but them (`not: true`), e.g. a setting's value redacted for non-admins. */
-  | { kind: "permission"; permission: Permission; not?: boolean };
+  /**
+   * Holders of a permission (`can`), or everyone but them (`not: true`), e.g. a setting's value redacted for non-admins;
+   * plus `alsoUserId` (e.g. the owner of a personal record).
+   */
+  | { kind: "permission"; permission: Permission; not?: boolean; alsoUserId?: number };
 
 /** A registered socket as stored in the company room. */
 export interface SocketMember {
@@ -81,7 +84,7 @@ export function inAudience(m: SocketMember, audience: Audience, settings?: Visib
     case "queue":
       return canSee(m, { queueId: audience.queueId, userId: audience.alsoUserId });
     case "permission":
-      return can(m, audience.permission) !== !!audience.not;
+      return can(m, audience.permission) !== !!audience.not || m.userId === audience.alsoUserId;
   }
 }
 

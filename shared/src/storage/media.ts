@@ -4,7 +4,6 @@
  * `AWS_ENDPOINT_URL_S3` (s3rver on one machine, path-style).
  */
 import { Readable, Transform } from "node:stream";
-import { randomUUID } from "node:crypto";
 import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
@@ -50,18 +49,6 @@ export function uploadLimitOf(contentType: string): number {
   const head = contentType.split("/")[0];
   return head === "image" || head === "audio" || head === "video" ? MEDIA_SIZE_LIMITS[head] : MEDIA_SIZE_LIMITS.document;
 }
-
-/**
- * A new key for a browser upload, chosen by the server: `media/<cid>/uploads/<ticketId>/<uuid>[.<ext>]`.
- * Sending by key accepts only keys under the caller's company and ticket ({@link uploadPrefix}).
- */
-export function uploadKey(companyId: number, ticketId: number, ext?: string): string {
-  const e = ext?.replace(/[^a-z0-9]/gi, "").slice(0, 8);
-  return `${uploadPrefix(companyId, ticketId)}${randomUUID()}${e ? `.${e.toLowerCase()}` : ""}`;
-}
-
-/** The prefix of every upload key of a company's ticket. */
-export const uploadPrefix = (companyId: number, ticketId: number) => `media/${companyId}/uploads/${ticketId}/`;
 
 /**
  * A presigned PUT for exactly one object: `key`, `contentType` and `size` bytes are part of the signature,

@@ -3,8 +3,8 @@
  * docs/architecture.md#3-the-table): one GSI4 query per tag, merged newest ticket first, deduplicated (a ticket carrying two of the tags
  * appears once: the filter is "any of these tags"). No page of all tickets is read and filtered.
  */
-import { decodeCursor, encodeCursor } from "../db/cursor.ts";
-import { belongsToCompany, keys } from "../db/keys.ts";
+import { decodeCursor, encodeCursor, startKeyOf } from "../db/cursor.ts";
+import { keys } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
 import { queryTagEdges, type TagEdgeRef } from "./repository.ts";
 
@@ -28,11 +28,8 @@ export async function pageTaggedTicketIds(
     if (!cur.g || typeof cur.g !== "object") throw new AppError("ERR_INVALID_CURSOR");
     for (const [tag, key] of Object.entries(cur.g)) {
       if (!tags.includes(Number(tag))) throw new AppError("ERR_INVALID_CURSOR");
-      if (key !== null) {
-        const own = { equal: { GSI4PK: keys.tagTicketsPK(companyId, Number(tag)) }, pkPrefix: keys.ticketPartitionPrefix(companyId) };
-        if (!belongsToCompany(key, companyId, own)) throw new AppError("ERR_INVALID_CURSOR");
-      }
-      starts[tag] = key;
+      const own = { pk: keys.tagTicketsPK(companyId, Number(tag)), index: "GSI4", pkPrefix: keys.ticketPartitionPrefix(companyId) } as const;
+      starts[tag] = key === null ? null : startKeyOf(key, companyId, own);
     }
   }
   // Each unfinished tag gives up to `limit` edges; the newest `limit` distinct tickets of the union then never lie

@@ -26,13 +26,13 @@ import { SILENT_FOR_GOOD } from "../automation/chatbot.ts";
 import {
   createTicketItem,
   deleteTicketItems,
+  getActiveTicketId,
   getTicketItem,
   queryTicketIndex,
   writeTicketTransition,
 } from "./repository.ts";
 import { TicketItem, type CreateTicketBody, type TicketView, type UpdateTicketBody } from "./schema.ts";
-import { canSeeInCompany } from "../access/visibility.ts";
-import { getAccessibleTicket, isAdminActor, toTicketView, type TicketActor } from "./service.ts";
+import { getAccessibleTicket, isAdminActor, otherOpenTicket, toTicketView, type TicketActor } from "./service.ts";
 
 /** The greeting sent on accept when `sendGreetingAccepted` is enabled (the old system's wording). */
 export const ACCEPT_GREETING = (agentName: string) =>
@@ -44,28 +44,6 @@ async function requireWhatsapp(companyId: number, whatsappId: number) {
   return wa;
 }
 
-/**
- * Turns a marker conflict into a 409 (docs/product/tickets.md#one-open-ticket-per-contact: the dialog shows who holds it and in which queue, or
- * opens it when it is the caller's). The body carries only `{id, uuid?, status, userId, queueId, whatsappId, user:
- * {id,name}|null, queue: {id,name,color}|null}`: never the contact, messages or tags of a ticket the caller may not
- * see, and `uuid` (to open it) only when the caller may see it.
- */
-async function otherOpenTicket(actor: TicketActor, ticketId: number | null | undefined): Promise<AppError> {
-  const other = ticketId ? await getTicketItem(actor.companyId, ticketId, true) : null;
-  if (!other) return new AppError("ERR_OTHER_OPEN_TICKET", { ticket: null });
-  const view = await toTicketView(actor.companyId, other);
-  const ticket = {
-    id: view.id,
-    ...((await canSeeInCompany(actor, other, actor.companyId)) ? { uuid: view.uuid } : {}),
-    status: view.status,
-    userId: view.userId,
-    queueId: view.queueId,
-    whatsappId: view.whatsappId,
-    user: view.user,
-    queue: view.queue,
-  };
-  return new AppError("ERR_OTHER_OPEN_TICKET", { ticket });
-}
 
 /**
  * `POST /api/tickets`: opens a ticket for a contact on a connection (default: the body's, else the caller's default
@@ -93,6 +71,9 @@ export async function createTicketByUser(actor: TicketActor & { whatsappId?: num
   const status = body.status === "pending" ? "pending" : "open";
   const userId = status === "open" ? (body.userId ?? actor.userId) : null;
   if (userId != null && userId !== actor.userId) await requireUser(cid, userId);
+  // The contact's open or pending ticket on that connection refuses the new one before it takes an id.
+  const held = await getActiveTicketId(cid, whatsappId, contact.id);
+  if (held) throw await otherOpenTicket(actor, held);
   const now = nowIso();
   const ticket = TicketItem.parse({
     id: await nextId(cid, "ticket"),

@@ -6,8 +6,8 @@
 import { can } from "../access/permissions.ts";
 import { canSee } from "../access/tickets.ts";
 import { visibilityFor } from "../access/visibility.ts";
-import { decodeCursor, encodeCursor } from "../db/cursor.ts";
-import { belongsToCompany, keys } from "../db/keys.ts";
+import { decodeCursor, encodeCursor, startKeyOf } from "../db/cursor.ts";
+import { keys } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
 import { pageTaggedTicketIds } from "../tags/ticket-filter.ts";
 import { isAdminActor, type TicketActor } from "./access.ts";
@@ -174,10 +174,7 @@ async function mergePage(
     for (const [id, key] of Object.entries(cur.s)) {
       const src = sources.find((s) => s.id === id);
       if (!src) throw new AppError("ERR_INVALID_CURSOR");
-      if (key !== null && !belongsToCompany(key, companyId, { equal: { [`${src.index}PK`]: src.pk }, pkPrefix: keys.ticketPartitionPrefix(companyId) })) {
-        throw new AppError("ERR_INVALID_CURSOR");
-      }
-      starts[id] = key;
+      starts[id] = key === null ? null : startKeyOf(key, companyId, { pk: src.pk, index: src.index, pkPrefix: keys.ticketPartitionPrefix(companyId) });
     }
   }
   type Item = Awaited<ReturnType<typeof queryTicketIndex>>["items"][number];

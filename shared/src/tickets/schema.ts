@@ -2,6 +2,7 @@
  * Ticket entity (docs/product/tickets.md).
  */
 import { z } from "zod";
+import { zId } from "../common.ts";
 
 export const TicketStatus = z.enum(["open", "pending", "closed"]);
 export type TicketStatus = z.infer<typeof TicketStatus>;
@@ -62,29 +63,31 @@ export type TicketView = TicketItem & {
   whatsapp: { id: number; name: string; status: string } | null;
   user: { id: number; name: string } | null;
   tags: { id: number; name: string; color: string }[];
+  /** Search results only: for a ticket found by a message word, the text around that word in a message holding it. */
+  searchSnippet?: string;
 };
 
 /** `PUT /api/tickets/{id}` body: the transition is inferred from status/userId/queueId/whatsappId. */
 export const UpdateTicketBody = z.object({
   status: TicketStatus.optional(),
-  userId: z.coerce.number().int().positive().nullable().optional(),
-  queueId: z.coerce.number().int().positive().nullable().optional(),
-  whatsappId: z.coerce.number().int().positive().optional(),
+  userId: zId.nullable().optional(),
+  queueId: zId.nullable().optional(),
+  whatsappId: zId.optional(),
   /** Close from the list: no completion message. The queue is kept on every close. */
   justClose: z.boolean().optional(),
   useIntegration: z.boolean().optional(),
-  promptId: z.coerce.number().int().positive().nullable().optional(),
-  integrationId: z.coerce.number().int().positive().nullable().optional(),
+  promptId: zId.nullable().optional(),
+  integrationId: zId.nullable().optional(),
   chatbot: z.boolean().optional(),
 });
 export type UpdateTicketBody = z.infer<typeof UpdateTicketBody>;
 
 /** `POST /api/tickets` body. */
 export const CreateTicketBody = z.object({
-  contactId: z.coerce.number().int().positive(),
-  queueId: z.coerce.number().int().positive().nullable().optional(),
-  whatsappId: z.coerce.number().int().positive().nullable().optional(),
-  userId: z.coerce.number().int().positive().nullable().optional(),
+  contactId: zId,
+  queueId: zId.nullable().optional(),
+  whatsappId: zId.nullable().optional(),
+  userId: zId.nullable().optional(),
   status: TicketStatus.optional(),
 });
 export type CreateTicketBody = z.infer<typeof CreateTicketBody>;

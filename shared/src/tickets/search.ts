@@ -16,7 +16,7 @@ export const MAX_WALK = 25;
 /**
  * Ticket search through the `Search` port (`search/index.ts`): tickets whose contact's name or email words
  * start with the words of `term` or whose number contains its digit runs (≥ 4), and tickets whose messages hold its
- * words; accent- and case-insensitive. Each ticket once, `limit` (40) per page, only those the actor may see
+ * words (those carry `searchSnippet`, the matching message's text around the word); accent- and case-insensitive. Each ticket once, `limit` (40) per page, only those the actor may see
  * ({@link canSee}) and that match status, tags, users (admins), unread and the day filters. `nextCursor` (opaque,
  * rejected for another company) or `pageNumber` (walked server-side, at most 25 pages).
  */
@@ -42,6 +42,9 @@ export async function searchTickets(a: TicketActor, term: string, q: ListTickets
     }
   }
   const page = await search.tickets(cid, term, { limit, cursor, accept });
-  const views = await toTicketViews(cid, page.tickets);
+  const views = (await toTicketViews(cid, page.tickets)).map((v) => {
+    const snippet = page.snippets?.get(v.id);
+    return snippet ? { ...v, searchSnippet: snippet } : v;
+  });
   return { tickets: views, count: walked + views.length, hasMore: !!page.nextCursor, nextCursor: page.nextCursor };
 }

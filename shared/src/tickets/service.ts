@@ -30,7 +30,7 @@ import {
 } from "./repository.ts";
 import { TicketItem } from "./schema.ts";
 
-export { getAccessibleTicket, isAdminActor, type TicketActor } from "./access.ts";
+export { getAccessibleTicket, isAdminActor, otherOpenTicket, type TicketActor } from "./access.ts";
 export { listTickets, MAX_LIST_FILTER_IDS, MAX_LIST_SOURCES, type ListTicketsQuery, type ListTicketsResult } from "./list.ts";
 export { TicketDirectory, toTicketView, toTicketViews } from "./views.ts";
 

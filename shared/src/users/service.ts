@@ -19,7 +19,7 @@ import { listQueues } from "../queues/repository.ts";
 import type { QueueItem } from "../queues/schema.ts";
 import { dispatch } from "../events/index.ts";
 import "./events.ts";
-import { bumpTokenVersion, deleteUserItems, getUser, getWhatsappRef, listUsers, patchUser, putNewUser, updateUserFields, type UserChanges } from "./repository.ts";
+import { bumpTokenVersion, deleteUserItems, getEmailOwner, getUser, getWhatsappRef, listUsers, patchUser, putNewUser, updateUserFields, type UserChanges } from "./repository.ts";
 import type { CreateUserBody, PublicUser, UpdateUserBody, UserItem } from "./schema.ts";
 
 /** bcrypt cost factor for stored password hashes. */
@@ -142,6 +142,8 @@ export async function createUser(auth: AuthContext, body: CreateUserBody): Promi
   if (!isAdminCaller(auth)) throw new AppError("ERR_NO_PERMISSION");
   const queueIds = uniq(body.queueIds);
   await checkReferences(auth.companyId, queueIds, body.whatsappId);
+  // Checked before the id counter (a refused user takes no id); the email marker still settles a race.
+  if (await getEmailOwner(body.email)) throw new AppError("ERR_EMAIL_ALREADY_EXISTS");
   const now = new Date().toISOString();
   const item: UserItem = {
     id: await nextId(auth.companyId, "user"),
@@ -268,10 +270,11 @@ export async function deleteUser(auth: AuthContext, userId: number): Promise<voi
 
 /**
  * Sets a user's `online` flag (WebSocket connect/disconnect and `userStatus` pings) and publishes
- * `company-{id}-user` `{action: "update", user}`. A user that no longer exists is ignored (returns `undefined`).
+ * `company-{id}-user` `{action: "update", user}`, only when the flag changes: the same value again writes and publishes
+ * nothing. Returns the user when it changed; `undefined` when it did not, or the user no longer exists.
  */
 export async function setUserOnline(companyId: number, userId: number, online: boolean): Promise<PublicUser | undefined> {
-  const u = await patchUser(companyId, userId, { online });
+  const u = await patchUser(companyId, userId, { online }, { onlyIfOnlineChanges: true });
   if (!u) return undefined;
   const user = await publicUser(u);
   await dispatch({ type: "user.updated", companyId, user });

@@ -2,6 +2,7 @@
  * WhatsApp connection entity (docs/product/connections.md).
  */
 import { z } from "zod";
+import { zId } from "../common.ts";
 
 export const WhatsappStatus = z.enum(["CONNECTED", "qrcode", "PAIRING", "DISCONNECTED", "TIMEOUT", "OPENING"]);
 export type WhatsappStatus = z.infer<typeof WhatsappStatus>;
@@ -49,7 +50,7 @@ export type WhatsappItem = z.infer<typeof WhatsappItem>;
 const editable = {
   name: z.string().trim().min(2, "Too Short!").max(50, "Too Long!"),
   isDefault: z.boolean(),
-  queueIds: z.array(z.coerce.number().int().positive()).max(200),
+  queueIds: z.array(zId).max(200),
   greetingMessage: z.string().max(5000),
   complationMessage: z.string().max(5000),
   outOfHoursMessage: z.string().max(5000),
@@ -63,9 +64,9 @@ const editable = {
   timeUseBotQueues: z.coerce.number().int().min(0).max(525600),
   maxUseBotQueues: z.coerce.number().int().min(0).max(1000),
   ratingWaitMinutes: z.coerce.number().int().min(1).max(525600),
-  transferQueueId: z.coerce.number().int().positive().nullable(),
-  promptId: z.coerce.number().int().positive().nullable(),
-  integrationId: z.coerce.number().int().positive().nullable(),
+  transferQueueId: zId.nullable(),
+  promptId: zId.nullable(),
+  integrationId: zId.nullable(),
 };
 
 /** `POST /api/whatsapp` body: `name` required, every other field optional with the entity's defaults. */

@@ -101,6 +101,9 @@ export async function createWhatsapp(caller: Caller, body: CreateWhatsappBody): 
   const queues = await checkQueues(companyId, queueIds, body.transferQueueId ?? null);
   const oldDefault = existing.find((w) => w.isDefault) ?? null;
   const isDefault = existing.length === 0 || !oldDefault || body.isDefault === true;
+  // Every check before the id counter, so a refused connection takes no id (the token marker still settles a race).
+  checkGreeting({ queueIds, greetingMessage: body.greetingMessage ?? "" });
+  if (body.token && (await getWhatsappByToken(body.token))) throw new AppError("ERR_CONFLICT", { field: "token" });
   // Global ids: sessions, auth state (`WA#<wid>`), shards and command groups are keyed by the connection id alone.
   const id = await nextId("GLOBAL", "whatsapp");
   const now = nowIso();
@@ -118,7 +121,6 @@ export async function createWhatsapp(caller: Caller, body: CreateWhatsappBody): 
     createdAt: now,
     updatedAt: now,
   });
-  checkGreeting(item);
   await insertWhatsappItem(item, isDefault && oldDefault ? oldDefault.id : null);
   if (isDefault && oldDefault) await publishWhatsapp({ ...oldDefault, isDefault: false, updatedAt: now });
   await publishWhatsapp(item);

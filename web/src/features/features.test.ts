@@ -119,3 +119,21 @@ describe("company-{id}-tag frames on tickets", () => {
     expect(qc.getQueryData<ReturnType<typeof ticket>>(ticketsKeys.byUuid("u1"))!.tags).toEqual([]);
   });
 });
+
+describe("feature slots", () => {
+  it("fill the screens' slots from the registry: tags in the header and the list's filters, settings' tabs, the tickets' notes and bell", async () => {
+    const { slotItems } = await import("./slots.ts");
+    expect(slotItems("conversationHeader").map((x) => x.id)).toContain("tags");
+    expect(slotItems("contactDrawer").map((x) => x.id)).toContain("notes");
+    expect(slotItems("topBar").map((x) => x.id)).toContain("notifications");
+    const tabs = slotItems("settingsTabs");
+    expect(tabs.map((x) => x.id).slice(0, 2)).toEqual(["options", "hours"]);
+    const hours = tabs.find((x) => x.id === "hours")!;
+    expect(hours.shown?.([{ key: "scheduleType", value: "queue" }])).toBe(false);
+    expect(hours.shown?.([{ key: "scheduleType", value: "company" }])).toBe(true);
+    const tags = slotItems("ticketListFilters").find((x) => x.id === "tags")! as unknown as import("./types.ts").TicketListFilter<number[]>;
+    expect(tags.query([3, 1])).toEqual({ tags: [1, 3] });
+    expect(tags.query([])).toEqual({});
+    expect(tags.active(tags.initial)).toBe(false);
+  });
+});

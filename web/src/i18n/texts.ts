@@ -49,6 +49,8 @@ export const shellTexts = defineTexts({
     dueDateWarning: ["Sua assinatura vence em {{count}} dia(s)", "Your subscription expires in {{count}} day(s)", "Su suscripción vence en {{count}} día(s)"],
     showPassword: ["Mostrar senha", "Show password", "Mostrar contraseña"],
     hidePassword: ["Ocultar senha", "Hide password", "Ocultar contraseña"],
+    passwordIsHidden: ["A senha está oculta", "Password is hidden", "La contraseña está oculta"],
+    passwordIsShown: ["A senha está visível", "Password is shown", "La contraseña está visible"],
   },
   session: {
     otherComputer: ["Sua conta foi acessada em outro computador.", "Your account was accessed from another computer.", "Su cuenta fue accedida desde otra computadora."],

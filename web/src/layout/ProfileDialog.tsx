@@ -3,7 +3,8 @@
  * logged-in user changes their own name (2-50) and, optionally, their password (5-50) through
  * `PUT /api/users/{id}` — the only fields a user may change about themselves. The greeting follows at once.
  */
-import { Button, PasswordField, TextField } from "@aws-amplify/ui-react";
+import { Button, TextField } from "@aws-amplify/ui-react";
+import { PasswordField } from "../ui/PasswordField.tsx";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { rotatingSession } from "../api/client.ts";

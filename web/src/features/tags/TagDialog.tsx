@@ -1,6 +1,7 @@
 /**
  * Add/edit tag dialog (docs/product/tags.md) on the kit's form dialog: name required, at least 3
- * characters ('Obrigatório', 'Mensagem muito curta'), colour (text plus a colour picker, a valid CSS colour) and the
+ * characters ('Obrigatório', 'Mensagem muito curta'; a name another tag has shows `ERR_TAG_NAME_ALREADY_EXISTS` under
+ * it), colour (text plus a colour picker, a valid CSS colour) and the
  * kanban switch, shown only to admin and supervisor profiles (and super users). Sends name, color, kanban (0/1) and
  * the saving user's id.
  */
@@ -36,6 +37,7 @@ export function TagDialog(props: RecordDialogProps<Tag>) {
       {...props}
       width="26rem"
       schema={schema}
+      codeFields={{ ERR_TAG_NAME_ALREADY_EXISTS: "name" }}
       initial={() => ({ name: tag?.name ?? "", color: tag?.color ?? randomColor(), kanban: !!tag?.kanban })}
       onSubmit={(v) => save.mutateAsync({ id: tag?.id, form: { name: v.name, color: v.color, kanban: canKanban ? (v.kanban ? 1 : 0) : (tag?.kanban ?? 0), userId: me.id } })}
     >

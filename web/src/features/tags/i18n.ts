@@ -3,7 +3,7 @@
  * key (`defineTexts`). The product's fixed texts are verbatim: 'Obrigatório', 'Mensagem muito curta' (tag name
  * validation), 'Ticket Tag Adicionado com Sucesso!', 'Ticket Tag Removido!'.
  */
-import { defineTexts } from "../../i18n/index.ts";
+import { defineTexts, type TextBundles } from "../../i18n/index.ts";
 
 export const tagsTexts = defineTexts({
   title: ["Tags", "Tags", "Etiquetas"],
@@ -34,3 +34,10 @@ export const tagsTexts = defineTexts({
   },
 });
 export const tagsMenuTexts = defineTexts({ tags: ["Tags", "Tags", "Etiquetas"] });
+
+/** The tags' error codes (`shared/src/tags/errors.ts`). */
+export const tagsErrorTexts: TextBundles<Record<string, string>> = {
+  pt: { ERR_TAG_NAME_ALREADY_EXISTS: "Já existe uma tag com este nome." },
+  en: { ERR_TAG_NAME_ALREADY_EXISTS: "A tag with this name already exists." },
+  es: { ERR_TAG_NAME_ALREADY_EXISTS: "Ya existe una etiqueta con este nombre." },
+};

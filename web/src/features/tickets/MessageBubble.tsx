@@ -12,6 +12,7 @@ import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { messageActions } from "./api.ts";
 import { ackState, fileSize, parseLocation, parseVcard, timeOf } from "./format.ts";
+import { QuotedText } from "./MediaLabel.tsx";
 import { WhatsappText } from "./WhatsappText.tsx";
 import { withoutAutomaticMark } from "./whatsappText.ts";
 import type { Message } from "./types.ts";
@@ -223,7 +224,7 @@ export function MessageBubble(p: BubbleProps) {
       {p.selecting && (
         <input type="checkbox" className="msg-select" checked={p.selected} onChange={p.onToggleSelect} aria-label={t("tickets.messages.select")} />
       )}
-      <div className={`bubble ${m.isDeleted ? "deleted" : ""} ${m.ack < 0 ? "failed" : ""}`}>
+      <div className={`bubble ${m.isDeleted ? "deleted" : ""} ${m.ack < 0 ? "failed" : ""} ${m.mediaType === "image" && m.mediaUrl && !m.isDeleted ? "with-image" : ""}`}>
         {withMenu && (
           <div className="msg-menu">
             <MessageMenu {...p} />
@@ -243,7 +244,9 @@ export function MessageBubble(p: BubbleProps) {
         {m.quotedMsg && (
           <button type="button" className={`quoted ${m.quotedMsg.fromMe ? "me" : ""}`} onClick={() => p.onQuoteClick(m.quotedMsg!.id)}>
             <span className="quoted-who">{m.quotedMsg.fromMe ? t("tickets.messages.you") : (m.quotedMsg.senderName ?? "")}</span>
-            <span className="quoted-body">{m.quotedMsg.body ? <WhatsappText text={m.quotedMsg.body} links={false} /> : m.quotedMsg.mediaType}</span>
+            <span className="quoted-body">
+              <QuotedText body={m.quotedMsg.body} mediaType={m.quotedMsg.mediaType} />
+            </span>
           </button>
         )}
         {m.isDeleted ? (

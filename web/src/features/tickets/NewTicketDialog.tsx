@@ -4,7 +4,7 @@
  * `ERR_OTHER_OPEN_TICKET`: the current user's own ticket → close and open it; another user's → say who and where.
  */
 import { can } from "@atende/shared/access/permissions";
-import { Button, SelectField, Text } from "@aws-amplify/ui-react";
+import { Button, Text } from "@aws-amplify/ui-react";
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import type { TFunction } from "i18next";
@@ -15,6 +15,7 @@ import { call } from "../../api/operations.ts";
 import { errorMessage } from "../../api/errors.ts";
 import { useSession } from "../../api/session.ts";
 import { Dialog } from "../../ui/Dialog.tsx";
+import { EntitySelect } from "../../ui/kit/index.ts";
 import { useToast } from "../../ui/Toast.tsx";
 import { ContactDialog } from "../contacts/ContactDialog.tsx";
 import { useWhatsapps } from "../connections/api.ts";
@@ -47,8 +48,8 @@ export function NewTicketDialog(props: { open: boolean; onClose: () => void; ini
   const companyQueues = useQuery({ queryKey: queuesKeys.all, queryFn: () => call("GET /api/queue"), enabled: props.open && admin && !ownQueues.length });
   const queues = ownQueues.length ? ownQueues : admin ? (companyQueues.data ?? []) : [];
   const [contact, setContact] = useState<Contact | null>(null);
-  const [queueId, setQueueId] = useState("");
-  const [whatsappId, setWhatsappId] = useState("");
+  const [queueId, setQueueId] = useState<number | null>(null);
+  const [whatsappId, setWhatsappId] = useState<number | null>(null);
   const [queueError, setQueueError] = useState("");
   const [otherInfo, setOtherInfo] = useState("");
   const [newName, setNewName] = useState<string | null>(null);
@@ -56,8 +57,8 @@ export function NewTicketDialog(props: { open: boolean; onClose: () => void; ini
   useEffect(() => {
     if (!props.open) return;
     setContact(props.initialContact ?? null);
-    setQueueId(user.queues?.length === 1 ? String(user.queues[0].id) : "");
-    setWhatsappId(user.whatsappId ? String(user.whatsappId) : "");
+    setQueueId(user.queues?.length === 1 ? user.queues[0].id : null);
+    setWhatsappId(user.whatsappId ?? null);
     setQueueError("");
     setOtherInfo("");
   }, [props.open]); // eslint-disable-line react-hooks/exhaustive-deps
@@ -71,8 +72,8 @@ export function NewTicketDialog(props: { open: boolean; onClose: () => void; ini
     try {
       const ticket = await create.mutateAsync({
         contactId: contact.id,
-        queueId: queueId ? Number(queueId) : null,
-        whatsappId: whatsappId ? Number(whatsappId) : null,
+        queueId,
+        whatsappId,
         userId: user.id,
         status: "open",
       });
@@ -113,31 +114,26 @@ export function NewTicketDialog(props: { open: boolean; onClose: () => void; ini
         }
       >
         <ContactPicker label={t("tickets.newTicketDialog.contact")} value={contact} onChange={setContact} onCreate={(name) => setNewName(name)} />
-        <SelectField
+        <EntitySelect
           label={t("tickets.newTicketDialog.queue")}
+          items={queues}
           value={queueId}
-          onChange={(e) => {
-            setQueueId(e.target.value);
+          placeholder={t("tickets.newTicketDialog.selectQueue")}
+          onChange={(id) => {
+            setQueueId(id);
             setQueueError("");
           }}
-          hasError={!!queueError}
-          errorMessage={queueError}
-        >
-          <option value="">{t("tickets.newTicketDialog.selectQueue")}</option>
-          {queues.map((q) => (
-            <option key={q.id} value={q.id}>
-              {q.name}
-            </option>
-          ))}
-        </SelectField>
-        <SelectField label={t("tickets.newTicketDialog.connection")} value={whatsappId} onChange={(e) => setWhatsappId(e.target.value)}>
-          <option value="">{t("tickets.newTicketDialog.defaultConnection")}</option>
-          {(wa.data ?? []).map((w) => (
-            <option key={w.id} value={w.id}>
-              {w.name}
-            </option>
-          ))}
-        </SelectField>
+          error={queueError}
+          testId="new-ticket-queue"
+        />
+        <EntitySelect
+          label={t("tickets.newTicketDialog.connection")}
+          items={wa.data ?? []}
+          value={whatsappId}
+          onChange={setWhatsappId}
+          noneLabel={t("tickets.newTicketDialog.defaultConnection")}
+          testId="new-ticket-connection"
+        />
         {otherInfo && (
           <Text role="alert" variation="warning">
             {otherInfo}

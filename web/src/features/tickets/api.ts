@@ -59,11 +59,13 @@ export function useTicketByUuid(uuid: string | undefined) {
   });
 }
 
-export function useMessagePages(ticketId: number | undefined) {
+/** The conversation's pages; `peek` reads them without marking anything read (the admin's eye on a waiting ticket). */
+export function useMessagePages(ticketId: number | undefined, peek = false) {
   return useInfiniteQuery({
     queryKey: ticketsKeys.messages(ticketId ?? 0),
     enabled: !!ticketId,
-    queryFn: ({ pageParam }) => call("GET /api/messages/{ticketId}", { params: { ticketId: ticketId! }, query: { cursor: pageParam } }),
+    queryFn: ({ pageParam }) =>
+      call("GET /api/messages/{ticketId}", { params: { ticketId: ticketId! }, query: { cursor: pageParam, ...(peek ? { peek: true } : {}) } }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => (last.hasMore && last.nextCursor ? last.nextCursor : undefined),
     staleTime: 0,

@@ -85,7 +85,9 @@ export function playChime(volume = notificationVolume()): void {
 }
 
 /** True while this tab shows the ticket's conversation. */
-const lookingAt = (ticket: Ticket) => document.visibilityState === "visible" && location.pathname === `/tickets/${ticket.uuid}`;
+/** The user has this conversation open and attends it (a peek at a waiting ticket reads nothing). */
+const lookingAt = (ticket: Ticket) =>
+  document.visibilityState === "visible" && location.pathname === `/tickets/${ticket.uuid}` && !new URLSearchParams(location.search).has("peek");
 
 const readTimers = new Map<number, ReturnType<typeof setTimeout>>();
 /** Delay before a message that arrives in the open conversation is marked read, in ms (batches a burst). */

@@ -10,6 +10,7 @@ export { CrudDialog, FormDialog, fieldErrors, type FormApi, type RecordDialogPro
 export { ChatIcon, DeleteIcon, EditIcon } from "./icons.tsx";
 export { fromArray, fromPages, ListPage, NEAR_BOTTOM_PX, SEARCH_DEBOUNCE_MS, useListSearch, type ListQuery, type ListSearch } from "./ListPage.tsx";
 export { IconAction, RowActions, useCrudPage, useDeleteConfirm, type CrudPage } from "./RowActions.tsx";
+export { EntitySelect, type EntityOption, type EntitySelectProps } from "./EntitySelect.tsx";
 export { HiddenFileInput } from "./FileInput.tsx";
 export { useAction } from "./useAction.ts";
 export { CrudListPage, useCrudList, type Column, type CrudListPageProps } from "./CrudListPage.tsx";

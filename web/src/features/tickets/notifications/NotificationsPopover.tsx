@@ -10,14 +10,14 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
-import { ticketAge, useNow } from "../features/tickets/format.ts";
-import { useUnreadTickets } from "../features/tickets/notifications/unread.ts";
-import { unlockAudio } from "../features/tickets/realtime.ts";
-import type { Ticket } from "../features/tickets/types.ts";
-import { BellIcon } from "./icons.tsx";
-import { WhatsappText } from "../features/tickets/WhatsappText.tsx";
-import { usePopover } from "./usePopover.ts";
-import { ListNote } from "../ui/PageState.tsx";
+import { ticketAge, useNow } from "../format.ts";
+import { useUnreadTickets } from "./unread.ts";
+import { unlockAudio } from "../realtime.ts";
+import type { Ticket } from "../types.ts";
+import { BellIcon } from "../../../layout/icons.tsx";
+import { WhatsappText } from "../WhatsappText.tsx";
+import { usePopover } from "../../../layout/usePopover.ts";
+import { ListNote } from "../../../ui/PageState.tsx";
 
 /** Badge text: the count, capped at 99+; a `+` when the server had more than were loaded. */
 export function badgeText(count: number, more: boolean): string {

@@ -9,7 +9,7 @@ import { manifest } from "@atende/functions/http/routes";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
-const FEATURES = import.meta.dirname;
+const FEATURES = join(import.meta.dirname, "../src/features");
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
@@ -73,7 +73,7 @@ describe("the web contract", () => {
   });
 
   it("has no literal API path, raw client or fetch left in web/src/features", async () => {
-    const { features } = await import("./registry.tsx");
+    const { features } = await import("../src/features/registry.tsx");
     // React-router paths as patterns: "/tickets/:ticketId?" → "/tickets/{}" and "/tickets".
     const asPatterns = (path: string) => [path.replace(/\/:[^/]+\?$/, ""), path.replace(/:[^/?]+\??/g, "{}")];
     const paths = features.flatMap((f) => [...f.routes.map((r) => r.path), ...(f.publicRoutes ?? []).map((r) => r.path), f.menu?.path ?? ""]);
