@@ -101,9 +101,9 @@ export const statusOf = (code: string): number => table.get(code)?.status ?? 500
 /**
  * An error the client may see: `new AppError(code)` or `new AppError(code, data)`; `status` comes from the table.
  * `data` is extra JSON sent beside the code (e.g. the existing ticket for `ERR_OTHER_OPEN_TICKET`).
- * The older form `new AppError(code, status, data?)` still compiles; the given status is used as is (the only one
- * that differs from the table is the 403 `ERR_SESSION_EXPIRED` of an expired access token; `errors.test.ts` keeps
- * every other call site on the table).
+ * A status is given (`new AppError(code, status, data?)`) only where one code legitimately answers two statuses: the
+ * 403 `ERR_SESSION_EXPIRED` of an access token that merely expired (the web refreshes once; every other session
+ * failure is 401). `errors.test.ts` fails on any other call site that states a status.
  */
 export class AppError extends Error {
   readonly code: ErrorCode;
@@ -129,7 +129,7 @@ export class AppError extends Error {
   }
 }
 
-/** Shorthand for a 404 with the given code. */
-export const notFound = (code: ErrorCode = "ERR_NOT_FOUND") => new AppError(code, 404);
+/** Shorthand for a "not found" code (its status from the table: 404). */
+export const notFound = (code: ErrorCode = "ERR_NOT_FOUND") => new AppError(code);
 /** Shorthand for a 403 `ERR_NO_PERMISSION`. */
 export const forbidden = () => new AppError("ERR_NO_PERMISSION");

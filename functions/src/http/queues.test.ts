@@ -2,7 +2,11 @@
  * Queues area through the real Lambda handler: CRUD, colour uniqueness per company, validation,
  * tenant isolation and realtime events.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { resetConfig } from "@atende/shared/config";
+import { ddb, tableName } from "@atende/shared/db/client";
+import { keys } from "@atende/shared/db/keys";
 import { api, makeCompany, makeUser } from "../../../test/helpers.ts";
 import { registerSocket, startRealtimeCapture } from "@atende/shared/users/realtime-capture.testkit";
 import { makeContact, makeWhatsapp } from "@atende/shared/tickets/fixtures.testkit";
@@ -264,5 +268,34 @@ describe("DELETE /api/queue/{id}", () => {
     expect((await api("DELETE", `/api/queue/${q.body.id}`, { token: b.admin.token })).status).toBe(404);
     expect((await api("DELETE", `/api/queue/${q.body.id}`, { token: agent.token })).status).toBe(403);
     expect((await api("GET", `/api/queue/${q.body.id}`, { token: a.admin.token })).status).toBe(200);
+  });
+});
+
+describe("a stored item failing its schema", () => {
+  it("answers 500 ERR_INTERNAL without zod internals, and logs an error naming the item's key", async () => {
+    const { companyId, admin } = await makeCompany();
+    const res = await createQueue(admin.token, { name: "Vendas", color: "#00AA00" });
+    const key = keys.queue(companyId, res.body.id);
+    // Our bug, simulated: a stored queue whose name is no longer a string.
+    await ddb().send(new UpdateCommand({ TableName: tableName(), Key: key, UpdateExpression: "SET #n = :n", ExpressionAttributeNames: { "#n": "name" }, ExpressionAttributeValues: { ":n": 42 } }));
+    const lines: string[] = [];
+    const level = process.env.LOG_LEVEL;
+    process.env.LOG_LEVEL = "error";
+    resetConfig();
+    const write = vi.spyOn(process.stderr, "write").mockImplementation(((chunk: string | Uint8Array) => {
+      lines.push(String(chunk));
+      return true;
+    }) as never);
+    try {
+      const got = await api("GET", `/api/queue/${res.body.id}`, { token: admin.token });
+      expect(got.status).toBe(500);
+      expect(got.body).toEqual({ error: "ERR_INTERNAL" });
+    } finally {
+      write.mockRestore();
+      process.env.LOG_LEVEL = level;
+      resetConfig();
+    }
+    const logged = lines.filter((l) => l.startsWith("{")).map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.msg === "stored item fails its schema");
+    expect(logged).toMatchObject({ level: "error", PK: key.PK, SK: key.SK });
   });
 });

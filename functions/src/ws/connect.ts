@@ -29,7 +29,7 @@ export async function handler(event: WsEvent): Promise<WsResult> {
     if (!originAllowed(event.headers)) return { statusCode: 403, body: JSON.stringify({ error: "ERR_NO_PERMISSION" }) };
     // Only a single-use ticket from POST /api/auth/ws-ticket: the access token stays out of URLs (and their logs).
     const ticket = event.queryStringParameters?.ticket;
-    if (!ticket) throw new AppError("ERR_SESSION_EXPIRED", 401);
+    if (!ticket) throw new AppError("ERR_SESSION_EXPIRED");
     const auth = await loadAuthContext(await redeemWsTicket(ticket));
     // Online first: the `user.updated` frame must not reach this socket, which cannot be posted to before
     // `$connect` returns (a 410 there would unregister it as stale).

@@ -90,15 +90,15 @@ export async function login(body: LoginBody, ip: string): Promise<SessionResult>
   const owner = await getEmailOwner(body.email);
   const found = owner ? await getUser(owner.companyId, owner.userId) : undefined;
   const ok = found ? await verifyPassword(body.password, found.passwordHash) : await verifyPassword(body.password, await timingDummy()).then(() => false);
-  if (!found || !ok) throw new AppError("ERR_INVALID_CREDENTIALS", 401);
+  if (!found || !ok) throw new AppError("ERR_INVALID_CREDENTIALS");
   const company = await getCompany(found.companyId);
-  if (!company) throw new AppError("ERR_INVALID_CREDENTIALS", 401);
+  if (!company) throw new AppError("ERR_INVALID_CREDENTIALS");
   // Super users run the platform (they extend due dates): their own company's due date never locks them out.
-  if (!can(found, "subscription:pastDueDate") && isExpired(company.dueDate)) throw new AppError("ERR_SUBSCRIPTION_EXPIRED", 401, { dueDate: company.dueDate });
+  if (!can(found, "subscription:pastDueDate") && isExpired(company.dueDate)) throw new AppError("ERR_SUBSCRIPTION_EXPIRED", { dueDate: company.dueDate });
 
   const jti = randomUUID();
   const u = await bumpTokenVersion(found.companyId, found.id, jti);
-  if (!u) throw new AppError("ERR_INVALID_CREDENTIALS", 401);
+  if (!u) throw new AppError("ERR_INVALID_CREDENTIALS");
   await clearLoginFailures(body.email, ip);
   const tokens = await issue(u, jti);
   await dispatch({ type: "user.loggedIn", companyId: u.companyId, user: { id: u.id, email: u.email, companyId: u.companyId }, tokenVersion: u.tokenVersion });
@@ -118,20 +118,20 @@ async function revokeSessions(u: UserItem): Promise<void> {
  * 401; the company's due date passed → 401 `ERR_SUBSCRIPTION_EXPIRED` `{dueDate}`.
  */
 export async function refresh(refreshToken: string | undefined): Promise<SessionResult> {
-  if (!refreshToken) throw new AppError("ERR_SESSION_EXPIRED", 401);
+  if (!refreshToken) throw new AppError("ERR_SESSION_EXPIRED");
   const claims = await verifyToken(refreshToken, "refresh");
   const u = await getUser(claims.companyId, claims.userId);
-  if (!u || u.tokenVersion !== claims.tokenVersion) throw new AppError("ERR_SESSION_EXPIRED", 401);
+  if (!u || u.tokenVersion !== claims.tokenVersion) throw new AppError("ERR_SESSION_EXPIRED");
   const now = Date.now();
   const inGrace = (x: UserItem) => !!claims.jti && x.prevRefreshJti === claims.jti && (x.prevRefreshUntil ?? 0) > now && !!x.refreshJti;
   if (!claims.jti || (claims.jti !== u.refreshJti && !inGrace(u))) {
     log("warn", "auth: refresh token reused, session revoked", { companyId: u.companyId, userId: u.id });
     await revokeSessions(u);
-    throw new AppError("ERR_SESSION_EXPIRED", 401);
+    throw new AppError("ERR_SESSION_EXPIRED");
   }
   const company = await getCompany(u.companyId);
-  if (!company) throw new AppError("ERR_SESSION_EXPIRED", 401);
-  if (!can(u, "subscription:pastDueDate") && isExpired(company.dueDate)) throw new AppError("ERR_SUBSCRIPTION_EXPIRED", 401, { dueDate: company.dueDate });
+  if (!company) throw new AppError("ERR_SESSION_EXPIRED");
+  if (!can(u, "subscription:pastDueDate") && isExpired(company.dueDate)) throw new AppError("ERR_SUBSCRIPTION_EXPIRED", { dueDate: company.dueDate });
 
   let jti: string;
   let rotated: UserItem | undefined;
@@ -152,7 +152,7 @@ export async function refresh(refreshToken: string | undefined): Promise<Session
   if (!rotated) {
     log("warn", "auth: concurrent refresh with one token, session revoked", { companyId: u.companyId, userId: u.id });
     await revokeSessions(u);
-    throw new AppError("ERR_SESSION_EXPIRED", 401);
+    throw new AppError("ERR_SESSION_EXPIRED");
   }
   jti = rotated.refreshJti!;
   const tokens = await issue(rotated, jti);
@@ -177,6 +177,6 @@ export async function logout(refreshToken: string | undefined, accessToken: stri
 /** `GET /api/auth/me`: the caller as login returns it. */
 export async function me(companyId: number, userId: number): Promise<SessionUser> {
   const u = await getUser(companyId, userId);
-  if (!u) throw new AppError("ERR_SESSION_EXPIRED", 401);
+  if (!u) throw new AppError("ERR_SESSION_EXPIRED");
   return sessionUser(u);
 }

@@ -87,7 +87,7 @@ export async function countLoginAttempt(email: string, ip: string): Promise<void
   if (over.length) {
     const retryAfterSeconds = Math.max(1, ...over.map((b) => b.expiresAt - now));
     log("warn", "auth: login throttled", { ip, retryAfterSeconds });
-    throw new AppError("ERR_TOO_MANY_ATTEMPTS", 429, { retryAfterSeconds });
+    throw new AppError("ERR_TOO_MANY_ATTEMPTS", { retryAfterSeconds });
   }
   if (byEmail.attempts > max) {
     const delay = Math.min(MAX_LOGIN_DELAY_MS, 250 * 2 ** Math.min(16, byEmail.attempts - max - 1));

@@ -119,21 +119,21 @@ export async function verifyToken(token: string, typ: "access" | "refresh"): Pro
     // A token without an expiry would be valid forever, one without an issue time cannot be ours: both are refused.
     const { payload } = await jwtVerify(token, key, { algorithms: ["HS256"], requiredClaims: ["exp", "iat", "sub"] });
     if (payload.typ !== typ || typeof payload.cid !== "number" || typeof payload.tv !== "number" || !payload.sub) {
-      throw new AppError("ERR_SESSION_EXPIRED", 401);
+      throw new AppError("ERR_SESSION_EXPIRED");
     }
     return { userId: Number(payload.sub), companyId: payload.cid, tokenVersion: payload.tv, jti: payload.jti };
   } catch (err) {
     if (err instanceof AppError) throw err;
     if (err instanceof joseErrors.JWTExpired && typ === "access") throw new AppError("ERR_SESSION_EXPIRED", 403);
-    throw new AppError("ERR_SESSION_EXPIRED", 401);
+    throw new AppError("ERR_SESSION_EXPIRED");
   }
 }
 
 /** Reads the user item and builds the caller's context; a missing user or a stale token version → 401. */
 export async function loadAuthContext(claims: TokenClaims): Promise<AuthContext> {
   const u = await getUser(claims.companyId, claims.userId, { consistent: false });
-  if (!u) throw new AppError("ERR_SESSION_EXPIRED", 401);
-  if (u.tokenVersion !== claims.tokenVersion) throw new AppError("ERR_SESSION_EXPIRED", 401);
+  if (!u) throw new AppError("ERR_SESSION_EXPIRED");
+  if (u.tokenVersion !== claims.tokenVersion) throw new AppError("ERR_SESSION_EXPIRED");
   return {
     userId: u.id,
     companyId: u.companyId,
@@ -150,7 +150,7 @@ export async function loadAuthContext(claims: TokenClaims): Promise<AuthContext>
 
 /** Verifies a bearer access token and loads the caller (see {@link verifyToken}, {@link loadAuthContext}). */
 export async function authenticate(bearer: string | undefined): Promise<AuthContext> {
-  if (!bearer) throw new AppError("ERR_SESSION_EXPIRED", 401);
+  if (!bearer) throw new AppError("ERR_SESSION_EXPIRED");
   return loadAuthContext(await verifyToken(bearer, "access"));
 }
 
@@ -168,7 +168,7 @@ const authCache = new Map<string, { tokenVersion: number; at: number; ctx: AuthC
  * {@link AUTH_CACHE_MS}. Errors as {@link authenticate}. The WebSocket `$connect` keeps reading fresh.
  */
 export async function authenticateCached(bearer: string | undefined): Promise<AuthContext> {
-  if (!bearer) throw new AppError("ERR_SESSION_EXPIRED", 401);
+  if (!bearer) throw new AppError("ERR_SESSION_EXPIRED");
   const claims = await verifiedClaims(bearer);
   const k = `${claims.companyId}:${claims.userId}`;
   const hit = authCache.get(k);

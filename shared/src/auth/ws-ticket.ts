@@ -41,7 +41,7 @@ export async function issueWsTicket(auth: Pick<AuthContext, "companyId" | "userI
  * version bumped meanwhile still refuses). Unknown, used, expired or malformed → 401 `ERR_SESSION_EXPIRED`.
  */
 export async function redeemWsTicket(ticket: string | undefined): Promise<TokenClaims> {
-  if (!ticket || !/^[A-Za-z0-9_-]{43}$/.test(ticket)) throw new AppError("ERR_SESSION_EXPIRED", 401);
+  if (!ticket || !/^[A-Za-z0-9_-]{43}$/.test(ticket)) throw new AppError("ERR_SESSION_EXPIRED");
   try {
     const out = await ddb().send(
       new DeleteCommand({
@@ -55,7 +55,7 @@ export async function redeemWsTicket(ticket: string | undefined): Promise<TokenC
     const it = out.Attributes!;
     return { userId: Number(it.userId), companyId: Number(it.companyId), tokenVersion: Number(it.tokenVersion) };
   } catch (err) {
-    if (isConditionFailed(err)) throw new AppError("ERR_SESSION_EXPIRED", 401);
+    if (isConditionFailed(err)) throw new AppError("ERR_SESSION_EXPIRED");
     throw err;
   }
 }

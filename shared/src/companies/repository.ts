@@ -15,11 +15,12 @@ import { defaultSettingItems, type SettingsMap } from "../settings/repository.ts
 import { userCreateItems } from "../users/repository.ts";
 import type { UserItem } from "../users/schema.ts";
 import { CompanyItem } from "./schema.ts";
+import { parseStored } from "../db/items.ts";
 
 /** Reads one company, or `undefined`. */
 export async function getCompany(companyId: number): Promise<CompanyItem | undefined> {
   const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.company(companyId), ConsistentRead: true }));
-  return out.Item ? CompanyItem.parse(out.Item) : undefined;
+  return out.Item ? parseStored(CompanyItem, out.Item) : undefined;
 }
 
 /**
@@ -41,8 +42,8 @@ export async function putNewCompany(company: CompanyItem, admin: UserItem, setti
           bornIndexedPut(company.id), // its writes index themselves: no search backfill (search/backfill-job.ts)
         ]);
   } catch (err) {
-    if (failedConditionAt(err, 2)) throw new AppError("ERR_EMAIL_ALREADY_EXISTS", 409);
-    if (failedConditionAt(err, 0)) throw new AppError("ERR_CONFLICT", 409);
+    if (failedConditionAt(err, 2)) throw new AppError("ERR_EMAIL_ALREADY_EXISTS");
+    if (failedConditionAt(err, 0)) throw new AppError("ERR_CONFLICT");
     throw err;
   }
 }
@@ -53,9 +54,9 @@ export async function updateCompanyFields(companyId: number, set: Record<string,
     const out = await ddb().send(
       new UpdateCommand({ TableName: tableName(), Key: keys.company(companyId), ...setFields(set), ConditionExpression: "attribute_exists(PK)", ReturnValues: "ALL_NEW" }),
     );
-    return CompanyItem.parse(out.Attributes);
+    return parseStored(CompanyItem, out.Attributes);
   } catch (err) {
-    if (isConditionFailed(err)) throw new AppError("ERR_NO_COMPANY_FOUND", 404);
+    if (isConditionFailed(err)) throw new AppError("ERR_NO_COMPANY_FOUND");
     throw err;
   }
 }

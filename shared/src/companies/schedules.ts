@@ -25,7 +25,7 @@ export async function updateCompanySchedules(
   if (body.id !== undefined && body.id !== companyId) {
     throw new AppError("ERR_VALIDATION", { fields: [{ path: "id", message: "id differs from the path" }] });
   }
-  if (!can(auth, "companies:anyCompany") && (!can(auth, "company-schedules:edit") || auth.companyId !== companyId)) throw new AppError("ERR_NO_PERMISSION", 403);
+  if (!can(auth, "companies:anyCompany") && (!can(auth, "company-schedules:edit") || auth.companyId !== companyId)) throw new AppError("ERR_NO_PERMISSION");
   const schedules = [...body.schedules]
     .map((s) => ({ ...s, weekdayEn: s.weekdayEn.toLowerCase() }))
     .sort((a, b) => DAY_ORDER.indexOf(a.weekdayEn) - DAY_ORDER.indexOf(b.weekdayEn));

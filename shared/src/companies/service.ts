@@ -29,7 +29,7 @@ export type PublicCompany = CompanyItem & { plan: PublicPlan | null };
 /** Reads one company or throws 404 `ERR_NO_COMPANY_FOUND`. */
 export async function requireCompany(companyId: number): Promise<CompanyItem> {
   const c = await getCompany(companyId);
-  if (!c) throw new AppError("ERR_NO_COMPANY_FOUND", 404);
+  if (!c) throw new AppError("ERR_NO_COMPANY_FOUND");
   return c;
 }
 
@@ -61,13 +61,13 @@ export async function companySummary(
  * only their own company (403 `ERR_NO_PERMISSION`). Missing company → 404 `ERR_NO_COMPANY_FOUND`.
  */
 export async function listPlanOfCompany(auth: AuthContext, companyId: number): Promise<PublicCompany> {
-  if (!can(auth, "companies:anyCompany") && companyId !== auth.companyId) throw new AppError("ERR_NO_PERMISSION", 403);
+  if (!can(auth, "companies:anyCompany") && companyId !== auth.companyId) throw new AppError("ERR_NO_PERMISSION");
   return toPublicCompany(await requireCompany(companyId));
 }
 
 /** `GET /api/companies/{id}` (super): one company with its plan. */
 export async function showCompany(auth: AuthContext, companyId: number): Promise<PublicCompany> {
-  if (!can(auth, "companies:manage")) throw new AppError("ERR_NO_PERMISSION", 403);
+  if (!can(auth, "companies:manage")) throw new AppError("ERR_NO_PERMISSION");
   return toPublicCompany(await requireCompany(companyId));
 }
 
@@ -81,7 +81,7 @@ export async function createCompany(
   body: CreateCompanyBody,
   opts: { settingOverrides?: Partial<SettingsMap>; adminName?: string; adminSuper?: boolean; companyId?: number } = {},
 ): Promise<{ company: PublicCompany; adminUserId: number }> {
-  if (auth !== "system" && !can(auth, "companies:manage")) throw new AppError("ERR_NO_PERMISSION", 403);
+  if (auth !== "system" && !can(auth, "companies:manage")) throw new AppError("ERR_NO_PERMISSION");
   await requirePlan(body.planId);
   // Checked before the id counters (a refused company takes no id); the email marker still settles a race.
   if (await getEmailOwner(body.email)) throw new AppError("ERR_EMAIL_ALREADY_EXISTS");
@@ -123,7 +123,7 @@ export async function createCompany(
 
 /** `PUT /api/companies/{id}` (super): changes the given fields (dueDate included). Unknown plan → 404 `ERR_NO_PLAN_FOUND`. */
 export async function updateCompany(auth: AuthContext, companyId: number, body: UpdateCompanyBody): Promise<PublicCompany> {
-  if (!can(auth, "companies:manage")) throw new AppError("ERR_NO_PERMISSION", 403);
+  if (!can(auth, "companies:manage")) throw new AppError("ERR_NO_PERMISSION");
   await requireCompany(companyId);
   if (body.planId !== undefined) await requirePlan(body.planId);
   const set: Record<string, unknown> = { ...body };

@@ -11,6 +11,7 @@ import { keys } from "../db/keys.ts";
 import { ContactItem } from "./schema.ts";
 import { normalizeName } from "./normalize.ts";
 import { contactIndexWrites } from "../search/writes.ts";
+import { parseStored } from "../db/items.ts";
 
 /** The stored item for a contact: entity attributes plus its keys and index keys (number index only when it has digits). */
 export function contactRecord(c: ContactItem): Record<string, unknown> {
@@ -24,7 +25,7 @@ export function contactRecord(c: ContactItem): Record<string, unknown> {
 }
 
 /** Parses a stored item (keys dropped). */
-export const parseContact = (raw: Record<string, unknown>): ContactItem => ContactItem.parse(raw);
+export const parseContact = (raw: Record<string, unknown>): ContactItem => parseStored(ContactItem, raw);
 
 /** Reads one contact of the company, or null. */
 export async function getContactItem(companyId: number, contactId: number, consistent = false): Promise<ContactItem | null> {

@@ -72,7 +72,7 @@ export async function findOrCreateContactByIdentity(companyId: number, identity:
   const jids = [...new Set(identity.jids.map(normalizeJid).filter(Boolean))];
   const number = identity.number ? digitsOf(identity.number) : "";
   const markers: Marker[] = [...jids.map((j) => ({ kind: "jid", value: j }) as Marker), ...(number ? [{ kind: "phone", value: number } as Marker] : [])];
-  if (!markers.length) throw new AppError("ERR_VALIDATION", 400);
+  if (!markers.length) throw new AppError("ERR_VALIDATION");
 
   for (let attempt = 0; attempt < 8; attempt++) {
     const found = await readMarkers(companyId, markers);
@@ -156,7 +156,7 @@ export async function findOrCreateContactByIdentity(companyId: number, identity:
     await dispatch({ type: "contact.updated", companyId, contact: next });
     return next;
   }
-  throw new AppError("ERR_CONFLICT", 409);
+  throw new AppError("ERR_CONFLICT");
 }
 
 const keyOf = (companyId: number, m: Marker) => {
@@ -169,7 +169,7 @@ const backoff = (attempt: number) => new Promise((r) => setTimeout(r, 5 + Math.r
 /** Reads a contact of the caller's company; 404 `ERR_NO_CONTACT_FOUND` when absent (other companies' ids included). */
 export async function getContact(companyId: number, contactId: number): Promise<ContactItem> {
   const c = await getContactItem(companyId, contactId);
-  if (!c) throw new AppError("ERR_NO_CONTACT_FOUND", 404);
+  if (!c) throw new AppError("ERR_NO_CONTACT_FOUND");
   return c;
 }
 
@@ -193,7 +193,7 @@ export type ContactInput = import("zod").infer<typeof ContactBody>;
 function requireDigits(number: string): string {
   const digits = digitsOf(number);
   if (digits.length < 8 || digits.length > 20) {
-    throw new AppError("ERR_VALIDATION", 400, { fields: [{ path: "number", message: digits.length < 8 ? "Too Short!" : "Too Long!" }] });
+    throw new AppError("ERR_VALIDATION", { fields: [{ path: "number", message: digits.length < 8 ? "Too Short!" : "Too Long!" }] });
   }
   return digits;
 }
@@ -222,7 +222,7 @@ export async function createContact(companyId: number, input: ContactInput): Pro
   try {
     await putContactWithMarkers(contact, [{ kind: "phone", value: digits }]);
   } catch (err) {
-    if (cancellationReasons(err)?.[1]?.Code === "ConditionalCheckFailed") throw new AppError("ERR_DUPLICATED_CONTACT", 409);
+    if (cancellationReasons(err)?.[1]?.Code === "ConditionalCheckFailed") throw new AppError("ERR_DUPLICATED_CONTACT");
     throw err;
   }
   await dispatch({ type: "contact.created", companyId, contact: contact });
@@ -249,14 +249,14 @@ export async function updateContact(companyId: number, contactId: number, input:
       await saveContact(prev, next);
     } catch (err) {
       const reasons = cancellationReasons(err);
-      if (reasons?.[1]?.Code === "ConditionalCheckFailed" && prev.number !== next.number) throw new AppError("ERR_DUPLICATED_CONTACT", 409);
+      if (reasons?.[1]?.Code === "ConditionalCheckFailed" && prev.number !== next.number) throw new AppError("ERR_DUPLICATED_CONTACT");
       if (reasons?.[0]?.Code === "ConditionalCheckFailed" || reasons?.some((r) => r.Code === "TransactionConflict")) continue;
       throw err;
     }
     await dispatch({ type: "contact.updated", companyId, contact: next });
     return next;
   }
-  throw new AppError("ERR_CONFLICT", 409);
+  throw new AppError("ERR_CONFLICT");
 }
 
 /** Deletes a contact and its markers (admin: permission `contacts-page:deleteContact`). Its tickets stay. Publishes `delete`. */
@@ -265,7 +265,7 @@ export async function deleteContact(companyId: number, contactId: number): Promi
   try {
     await deleteContactWithMarkers(c);
   } catch (err) {
-    if (cancellationReasons(err)?.[0]?.Code === "ConditionalCheckFailed" || isConditionFailed(err)) throw new AppError("ERR_NO_CONTACT_FOUND", 404);
+    if (cancellationReasons(err)?.[0]?.Code === "ConditionalCheckFailed" || isConditionFailed(err)) throw new AppError("ERR_NO_CONTACT_FOUND");
     throw err;
   }
   await dispatch({ type: "contact.deleted", companyId, contact: c });
@@ -290,7 +290,7 @@ function checkCursorPartition(companyId: number, raw: Record<string, unknown>): 
   const place = (index: "GSI1" | "GSI2") => ({ pk: keys.contactsIndexPK(companyId), index, pkPrefix: keys.contactPartitionPrefix(companyId) });
   const own = (k: unknown, index: "GSI1" | "GSI2") => (k === null ? null : startKeyOf(k, companyId, place(index)));
   const extra = Object.keys(raw).some((k) => k !== "n" && k !== "p");
-  if (extra) throw new AppError("ERR_INVALID_CURSOR", 400);
+  if (extra) throw new AppError("ERR_INVALID_CURSOR");
   return { n: own(raw.n, "GSI1"), p: own(raw.p, "GSI2") };
 }
 

@@ -19,9 +19,9 @@ export function decodeCursor<T extends Record<string, unknown>>(cursor: string |
   try {
     parsed = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
   } catch {
-    throw new AppError("ERR_INVALID_CURSOR", 400);
+    throw new AppError("ERR_INVALID_CURSOR");
   }
-  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new AppError("ERR_INVALID_CURSOR", 400);
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed)) throw new AppError("ERR_INVALID_CURSOR");
   return parsed as T;
 }
 
@@ -50,6 +50,6 @@ export function startKeyOf(key: unknown, companyId: number, place: StartKeyPlace
     attrs.every((a) => typeof k[a] === "string") &&
     k[place.index ? `${place.index}PK` : "PK"] === place.pk &&
     belongsToCompany(k, companyId, { pkPrefix: place.pkPrefix });
-  if (!wellFormed) throw new AppError("ERR_INVALID_CURSOR", 400);
+  if (!wellFormed) throw new AppError("ERR_INVALID_CURSOR");
   return Object.fromEntries(attrs.map((a) => [a, k[a] as string]));
 }

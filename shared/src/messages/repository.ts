@@ -22,6 +22,7 @@ import type { TicketItem } from "../tickets/schema.ts";
 import { attachSummaries, summariesOf } from "../tickets/summaries.ts";
 import { MessageItem } from "./schema.ts";
 import { knownWords, messageIndexWrites, reindexMessage, withKnownWords } from "../search/writes.ts";
+import { parseStored } from "../db/items.ts";
 
 /** The stored item of a message. */
 export function messageRecord(m: MessageItem): Record<string, unknown> {
@@ -32,7 +33,7 @@ async function getBySk(companyId: number, ticketId: number, sk: string, consiste
   const out = await ddb().send(
     new GetCommand({ TableName: tableName(), Key: { PK: keys.ticketPartition(companyId, ticketId), SK: sk }, ConsistentRead: consistent }),
   );
-  return out.Item ? MessageItem.parse(out.Item) : null;
+  return out.Item ? parseStored(MessageItem, out.Item) : null;
 }
 
 /** `ingestMessage` with `atRev`: the ticket was written since the copy given was read (or is gone); nothing was stored. */
@@ -120,7 +121,7 @@ export async function ingestMessage(
       const existing = await findByWaId(companyId, m.whatsappId, opts.waAliasJid, m.id);
       return { stored: false, message: existing ?? m, ticket };
     }
-    if (reasons?.[3]?.Code === "ConditionalCheckFailed") throw rev ? new StaleTicket(ticket.id) : new AppError("ERR_NO_TICKET_FOUND", 404);
+    if (reasons?.[3]?.Code === "ConditionalCheckFailed") throw rev ? new StaleTicket(ticket.id) : new AppError("ERR_NO_TICKET_FOUND");
     throw err;
   }
   if (rev) knownWords.set(next, withKnownWords(known, index.words));
@@ -212,7 +213,7 @@ const IMMUTABLE = new Set(["id", "ticketId", "companyId", "waTimestamp", "create
  */
 export async function updateMessage(companyId: number, ticketId: number, messageId: string, patch: Partial<MessageItem>): Promise<MessageItem> {
   const loc = await getMessageLocation(companyId, messageId, ticketId);
-  if (!loc) throw new AppError("ERR_NO_MESSAGE_FOUND", 404);
+  if (!loc) throw new AppError("ERR_NO_MESSAGE_FOUND");
   const entries = Object.entries({ ...patch, updatedAt: nowIso() }).filter(([k, v]) => !IMMUTABLE.has(k) && v !== undefined);
   try {
     const out = await ddb().send(
@@ -227,9 +228,9 @@ export async function updateMessage(companyId: number, ticketId: number, message
       }),
     );
     await reindexMessage(out.Attributes, patch);
-    return MessageItem.parse(out.Attributes);
+    return parseStored(MessageItem, out.Attributes);
   } catch (err) {
-    if ((err as Error).name === "ConditionalCheckFailedException") throw new AppError("ERR_NO_MESSAGE_FOUND", 404);
+    if ((err as Error).name === "ConditionalCheckFailedException") throw new AppError("ERR_NO_MESSAGE_FOUND");
     throw err;
   }
 }
@@ -261,7 +262,7 @@ export async function listMessages(
   // One extra item read tells whether another page exists (no empty last page).
   const last = page[page.length - 1];
   const nextCursor = items.length > limit && last ? encodeCursor({ PK: last.PK, SK: last.SK }) : undefined;
-  return { messages: page.map((it) => MessageItem.parse(it)), nextCursor };
+  return { messages: page.map((it) => parseStored(MessageItem, it)), nextCursor };
 }
 
 // ---- outbound messages waiting at ack 0 (`delivery.ts`) ----------------------------------------------------------
@@ -327,7 +328,7 @@ export async function failMessageAtAck0(companyId: number, ticketId: number, mes
         ReturnValues: "ALL_NEW",
       }),
     );
-    return MessageItem.parse(out.Attributes);
+    return parseStored(MessageItem, out.Attributes);
   } catch (err) {
     if ((err as Error).name === "ConditionalCheckFailedException") return null;
     throw err;

@@ -108,7 +108,7 @@ async function markFailed(companyId: number, ticket: TicketItem, messageId: stri
  */
 export async function sendOutbound(companyId: number, sender: Sender, ticket: TicketItem, input: OutboundInput): Promise<MessageView> {
   const [contact, wa] = await Promise.all([getContactItem(companyId, ticket.contactId), getWhatsappItem(companyId, ticket.whatsappId)]);
-  if (!contact) throw new AppError("ERR_NO_CONTACT_FOUND", 404);
+  if (!contact) throw new AppError("ERR_NO_CONTACT_FOUND");
   const remoteJid = chatJidOf(contact);
   // Variables render in the company's zone, agents' texts included; the company is read only when the
   // text holds a variable and the caller did not pass the zone (automatic messages do).
@@ -159,14 +159,14 @@ export async function sendOutbound(companyId: number, sender: Sender, ticket: Ti
 
   if (wa?.status !== "CONNECTED") {
     const failed = await markFailed(companyId, stored.ticket, id, "ERR_WAPP_NOT_INITIALIZED");
-    throw new AppError("ERR_SENDING_WAPP_MSG", 400, { message: await toMessageView(companyId, failed) });
+    throw new AppError("ERR_SENDING_WAPP_MSG", { message: await toMessageView(companyId, failed) });
   }
   try {
     await sendSessionCommand({ type: "send", companyId, whatsappId: ticket.whatsappId, ticketId: ticket.id, messageId: id }, commandId);
   } catch (err) {
     log("error", "send command enqueue failed", { companyId, ticketId: ticket.id, messageId: id, err });
     const failed = await markFailed(companyId, stored.ticket, id, "ERR_SENDING_WAPP_MSG");
-    throw new AppError("ERR_SENDING_WAPP_MSG", 400, { message: await toMessageView(companyId, failed) });
+    throw new AppError("ERR_SENDING_WAPP_MSG", { message: await toMessageView(companyId, failed) });
   }
   return toMessageView(companyId, stored.message);
 }
@@ -178,7 +178,7 @@ export async function sendTicketMessage(
   input: { body: string; quotedMsgId?: string | null; signMessage?: boolean },
 ): Promise<MessageView> {
   const ticket = await getAccessibleTicket(actor, ticketId);
-  if (!input.body.trim()) throw new AppError("ERR_VALIDATION", 400, { fields: [{ path: "body", message: "Required" }] });
+  if (!input.body.trim()) throw new AppError("ERR_VALIDATION", { fields: [{ path: "body", message: "Required" }] });
   return sendOutbound(actor.companyId, { userId: actor.userId, name: actor.name }, ticket, input);
 }
 
@@ -196,7 +196,7 @@ export interface UploadedFile {
  */
 export async function sendMediaMessages(actor: TicketActor, ticketId: number, files: UploadedFile[], captions: string[]): Promise<MessageView[]> {
   const ticket = await getAccessibleTicket(actor, ticketId);
-  if (!files.length) throw new AppError("ERR_VALIDATION", 400, { fields: [{ path: "medias", message: "Required" }] });
+  if (!files.length) throw new AppError("ERR_VALIDATION", { fields: [{ path: "medias", message: "Required" }] });
   const cid = actor.companyId;
   const wa = await getWhatsappItem(cid, ticket.whatsappId);
   const out: MessageView[] = [];
@@ -333,7 +333,7 @@ export async function listTicketMessages(
 
 async function accessibleMessage(actor: TicketActor, messageId: string): Promise<{ message: MessageItem; ticket: TicketItem }> {
   const message = await getMessageById(actor.companyId, messageId);
-  if (!message) throw new AppError("ERR_NO_MESSAGE_FOUND", 404);
+  if (!message) throw new AppError("ERR_NO_MESSAGE_FOUND");
   const ticket = await getAccessibleTicket(actor, message.ticketId);
   return { message, ticket };
 }
@@ -343,8 +343,8 @@ async function accessibleMessage(actor: TicketActor, messageId: string): Promise
  * written by this user (`userId`); admins may act on any sent message. 403 `ERR_NO_PERMISSION` otherwise.
  */
 function assertOwnMessage(actor: TicketActor, message: MessageItem): void {
-  if (!message.fromMe) throw new AppError("ERR_NO_PERMISSION", 403);
-  if (!isAdminActor(actor) && message.userId !== actor.userId) throw new AppError("ERR_NO_PERMISSION", 403);
+  if (!message.fromMe) throw new AppError("ERR_NO_PERMISSION");
+  if (!isAdminActor(actor) && message.userId !== actor.userId) throw new AppError("ERR_NO_PERMISSION");
 }
 
 async function enqueueOr(code: "ERR_SENDING_WAPP_MSG" | "ERR_DELETE_WAPP_MSG", fn: () => Promise<unknown>): Promise<void> {
@@ -352,7 +352,7 @@ async function enqueueOr(code: "ERR_SENDING_WAPP_MSG" | "ERR_DELETE_WAPP_MSG", f
     await fn();
   } catch (err) {
     log("error", "session command enqueue failed", { err });
-    throw new AppError(code, 400);
+    throw new AppError(code);
   }
 }
 
@@ -381,8 +381,8 @@ export async function refreshPreview(companyId: number, ticket: TicketItem, mess
 export async function editMessage(actor: TicketActor, messageId: string, body: string): Promise<MessageView> {
   const { message, ticket } = await accessibleMessage(actor, messageId);
   assertOwnMessage(actor, message);
-  if (!body.trim()) throw new AppError("ERR_VALIDATION", 400, { fields: [{ path: "body", message: "Required" }] });
-  if (message.isDeleted) throw new AppError("ERR_VALIDATION", 400, { fields: [{ path: "id", message: "Deleted" }] });
+  if (!body.trim()) throw new AppError("ERR_VALIDATION", { fields: [{ path: "body", message: "Required" }] });
+  if (message.isDeleted) throw new AppError("ERR_VALIDATION", { fields: [{ path: "id", message: "Deleted" }] });
   // The agent's signature stays: an edit of "*Ana:*\nOlá" typed as "Olá!" is sent and stored as "*Ana:*\nOlá!".
   const sign = SIGNATURE.exec(message.body)?.[0] ?? "";
   const text = sign && !body.startsWith(sign) ? sign + body : body;
@@ -438,7 +438,7 @@ export async function reactToMessage(actor: TicketActor, messageId: string, emoj
 export async function forwardMessage(actor: TicketActor, input: { messageId: string; contactId: number; signMessage?: boolean }): Promise<MessageView> {
   const { message, ticket: source } = await accessibleMessage(actor, input.messageId);
   const contact = await getContactItem(actor.companyId, input.contactId);
-  if (!contact) throw new AppError("ERR_NO_CONTACT_FOUND", 404);
+  if (!contact) throw new AppError("ERR_NO_CONTACT_FOUND");
   let { ticket, created } = await findOrCreateTicket(actor.companyId, {
     contactId: contact.id,
     whatsappId: source.whatsappId,
@@ -464,7 +464,7 @@ export async function forwardMessage(actor: TicketActor, input: { messageId: str
 /** `GET /api/media/{messageId}`: a short-lived presigned URL of an accessible message's media (404 when it has none). */
 export async function mediaUrlOf(actor: TicketActor, messageId: string): Promise<{ url: string; expiresInSeconds: number }> {
   const { message } = await accessibleMessage(actor, messageId);
-  if (!message.mediaKey) throw new AppError("ERR_NOT_FOUND", 404);
+  if (!message.mediaKey) throw new AppError("ERR_NOT_FOUND");
   const url = await presignMediaGet(actor.companyId, message.mediaKey, MEDIA_URL_TTL_SECONDS, message.mediaName ?? undefined, message.mediaMime);
   return { url, expiresInSeconds: MEDIA_URL_TTL_SECONDS };
 }
@@ -517,9 +517,9 @@ export async function listEarlierMessages(
     const tk = Number(at.tk);
     const from = Number.isInteger(tk) && tk !== ticket.id ? await getTicketItem(cid, tk) : null;
     if (!from || from.contactId !== ticket.contactId || contactTicketSK(from) !== at.sk || contactTicketSK(from) >= contactTicketSK(ticket)) {
-      throw new AppError("ERR_INVALID_CURSOR", 400);
+      throw new AppError("ERR_INVALID_CURSOR");
     }
-    if (at.m !== undefined && typeof at.m !== "string") throw new AppError("ERR_INVALID_CURSOR", 400);
+    if (at.m !== undefined && typeof at.m !== "string") throw new AppError("ERR_INVALID_CURSOR");
     place = { ticket: from, m: at.m };
   } else {
     const prev = await previousContactTicket(cid, ticket.contactId, contactTicketSK(ticket));

@@ -8,6 +8,7 @@ import { ddb, tableName, transactWrite } from "../db/client.ts";
 import { keys } from "../db/keys.ts";
 import { queryAllByPrefix } from "../db/query.ts";
 import { NoteItem } from "./schema.ts";
+import { parseStored } from "../db/items.ts";
 
 /** At most this many notes are listed for one ticket (newest first). */
 export const MAX_TICKET_NOTES = 500;
@@ -27,7 +28,7 @@ export async function getNote(companyId: number, noteId: number): Promise<NoteIt
   if (!ref.Item) return undefined;
   const noteKey = { PK: keys.ticketPartition(companyId, Number(ref.Item.ticketId)), SK: String(ref.Item.noteSK) };
   const got = await ddb().send(new GetCommand({ TableName: tableName(), Key: noteKey, ConsistentRead: true }));
-  return got.Item ? NoteItem.parse(got.Item) : undefined;
+  return got.Item ? parseStored(NoteItem, got.Item) : undefined;
 }
 
 /** Deletes a note and its ref in one transaction. */
@@ -41,5 +42,5 @@ export async function deleteNoteItems(note: NoteItem): Promise<void> {
 /** The ticket's notes, newest first, at most {@link MAX_TICKET_NOTES}. */
 export async function listTicketNotes(companyId: number, ticketId: number): Promise<NoteItem[]> {
   const items = await queryAllByPrefix(keys.ticketPartition(companyId, ticketId), keys.prefix.note, { ScanIndexForward: false, max: MAX_TICKET_NOTES });
-  return items.map((it) => NoteItem.parse(it));
+  return items.map((it) => parseStored(NoteItem, it));
 }

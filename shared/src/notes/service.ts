@@ -21,7 +21,7 @@ export { CreateNoteBody };
 export async function createNote(actor: TicketActor, input: CreateNoteBody): Promise<NoteItem> {
   const ticket = await getAccessibleTicket(actor, input.ticketId);
   if (input.contactId != null && input.contactId !== ticket.contactId) {
-    throw new AppError("ERR_VALIDATION", 400, { fields: [{ path: "contactId", message: "Invalid" }] });
+    throw new AppError("ERR_VALIDATION", { fields: [{ path: "contactId", message: "Invalid" }] });
   }
   const cid = actor.companyId;
   const note = NoteItem.parse({
@@ -41,9 +41,9 @@ export async function createNote(actor: TicketActor, input: CreateNoteBody): Pro
 /** Deletes a note: its author or an admin, on a ticket the caller may see. 404 `ERR_NO_NOTE_FOUND`, 403 `ERR_NO_PERMISSION`. */
 export async function deleteNote(actor: TicketActor, noteId: number): Promise<void> {
   const note = await getNote(actor.companyId, noteId);
-  if (!note) throw new AppError("ERR_NO_NOTE_FOUND", 404);
+  if (!note) throw new AppError("ERR_NO_NOTE_FOUND");
   await getAccessibleTicket(actor, note.ticketId);
-  if (note.userId !== actor.userId && !can(actor, "notes:deleteAny")) throw new AppError("ERR_NO_PERMISSION", 403);
+  if (note.userId !== actor.userId && !can(actor, "notes:deleteAny")) throw new AppError("ERR_NO_PERMISSION");
   await deleteNoteItems(note);
 }
 

@@ -6,15 +6,16 @@ import { ddb, tableName } from "../db/client.ts";
 import { keys } from "../db/keys.ts";
 import { queryAllByPrefix } from "../db/query.ts";
 import { PlanItem } from "./schema.ts";
+import { parseStored } from "../db/items.ts";
 
 /** Reads one plan, or `undefined`. */
 export async function getPlan(planId: number): Promise<PlanItem | undefined> {
   const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.plan(planId) }));
-  return out.Item ? PlanItem.parse(out.Item) : undefined;
+  return out.Item ? parseStored(PlanItem, out.Item) : undefined;
 }
 
 /** Every plan in id order. */
 export async function listPlans(): Promise<PlanItem[]> {
   const { PK, SKPrefix } = keys.plansPrefix();
-  return (await queryAllByPrefix(PK, SKPrefix)).map((it) => PlanItem.parse(it));
+  return (await queryAllByPrefix(PK, SKPrefix)).map((it) => parseStored(PlanItem, it));
 }

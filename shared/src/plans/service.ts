@@ -20,7 +20,7 @@ export const planFlags = (p: PlanItem) => Object.fromEntries(PLAN_FLAGS.map((f) 
 /** Reads one plan or throws 404 `ERR_NO_PLAN_FOUND`. */
 export async function requirePlan(planId: number): Promise<PlanItem> {
   const p = await getPlan(planId);
-  if (!p) throw new AppError("ERR_NO_PLAN_FOUND", 404);
+  if (!p) throw new AppError("ERR_NO_PLAN_FOUND");
   return p;
 }
 

@@ -11,6 +11,7 @@ import { keys } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
 import "./errors.ts";
 import { QueueItem } from "./schema.ts";
+import { parseStored } from "../db/items.ts";
 
 const sameColor = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 const sameName = sameColor;
@@ -18,12 +19,12 @@ const sameName = sameColor;
 /** Reads one queue of the company, or `undefined`. */
 export async function getQueue(companyId: number, queueId: number): Promise<QueueItem | undefined> {
   const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.queue(companyId, queueId), ConsistentRead: true }));
-  return out.Item ? QueueItem.parse(out.Item) : undefined;
+  return out.Item ? parseStored(QueueItem, out.Item) : undefined;
 }
 
 /** Every queue of the company, in id order (a bounded entity in the company partition). */
 export async function listQueues(companyId: number): Promise<QueueItem[]> {
-  return (await queryAllByPrefix(keys.companyPartition(companyId), keys.prefix.queue)).map((it) => QueueItem.parse(it));
+  return (await queryAllByPrefix(keys.companyPartition(companyId), keys.prefix.queue)).map((it) => parseStored(QueueItem, it));
 }
 
 const markerPut = (key: { PK: string; SK: string }, type: string, queueId: number) => ({
@@ -49,7 +50,7 @@ export async function putNewQueue(q: QueueItem): Promise<void> {
     );
   } catch (err) {
     if (failedConditionAt(err, 2)) throw new AppError("ERR_QUEUE_NAME_ALREADY_EXISTS");
-    if (failedConditionAt(err, 1)) throw new AppError("ERR_QUEUE_COLOR_ALREADY_EXISTS", 409);
+    if (failedConditionAt(err, 1)) throw new AppError("ERR_QUEUE_COLOR_ALREADY_EXISTS");
     throw err;
   }
 }
@@ -93,8 +94,8 @@ export async function replaceQueue(before: QueueItem, after: QueueItem): Promise
   try {
     await ddb().send(new TransactWriteCommand({ TransactItems: items }));
   } catch (err) {
-    if (failedConditionAt(err, 0)) throw new AppError("ERR_NO_QUEUE_FOUND", 404);
-    if (colorAt >= 0 && failedConditionAt(err, colorAt)) throw new AppError("ERR_QUEUE_COLOR_ALREADY_EXISTS", 409);
+    if (failedConditionAt(err, 0)) throw new AppError("ERR_NO_QUEUE_FOUND");
+    if (colorAt >= 0 && failedConditionAt(err, colorAt)) throw new AppError("ERR_QUEUE_COLOR_ALREADY_EXISTS");
     if (nameAt >= 0 && failedConditionAt(err, nameAt)) throw new AppError("ERR_QUEUE_NAME_ALREADY_EXISTS");
     throw err;
   }
@@ -120,7 +121,7 @@ export async function deleteQueueItems(q: QueueItem): Promise<void> {
       }),
     );
   } catch (err) {
-    if (failedConditionAt(err, 0)) throw new AppError("ERR_NO_QUEUE_FOUND", 404);
+    if (failedConditionAt(err, 0)) throw new AppError("ERR_NO_QUEUE_FOUND");
     throw err;
   }
 }
@@ -128,6 +129,6 @@ export async function deleteQueueItems(q: QueueItem): Promise<void> {
 /** Reads one queue of the company or throws 404 `ERR_NO_QUEUE_FOUND`. */
 export async function requireQueue(companyId: number, queueId: number): Promise<QueueItem> {
   const q = await getQueue(companyId, queueId);
-  if (!q) throw new AppError("ERR_NO_QUEUE_FOUND", 404);
+  if (!q) throw new AppError("ERR_NO_QUEUE_FOUND");
   return q;
 }

@@ -30,7 +30,7 @@ import "./errors.ts";
 import { QUEUE_MEDIA, type CreateQueueBody, type QueueItem, type UpdateQueueBody } from "./schema.ts";
 
 const requireAdmin = (a: AuthContext) => {
-  if (!can(a, "queues:manage")) throw new AppError("ERR_NO_PERMISSION", 403);
+  if (!can(a, "queues:manage")) throw new AppError("ERR_NO_PERMISSION");
 };
 
 /** Queue as the API returns it (the stored fields; `companyId` is the caller's). */
@@ -45,7 +45,7 @@ export async function listCompanyQueues(auth: AuthContext): Promise<PublicQueue[
 /** `GET /api/queue/{id}`: one queue of the caller's company, else 404 `ERR_NO_QUEUE_FOUND`. */
 export async function showQueue(auth: AuthContext, queueId: number): Promise<PublicQueue> {
   const q = await getQueue(auth.companyId, queueId);
-  if (!q) throw new AppError("ERR_NO_QUEUE_FOUND", 404);
+  if (!q) throw new AppError("ERR_NO_QUEUE_FOUND");
   return q;
 }
 

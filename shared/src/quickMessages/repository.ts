@@ -10,17 +10,18 @@ import { isConditionFailed } from "../db/errors.ts";
 import { keys } from "../db/keys.ts";
 import { queryAllByPrefix } from "../db/query.ts";
 import { QuickMessageItem } from "./schema.ts";
+import { parseStored } from "../db/items.ts";
 
 /** One quick message of the company (strongly consistent), or `undefined`. */
 export async function getQuickMessage(companyId: number, id: number): Promise<QuickMessageItem | undefined> {
   const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.quickMessage(companyId, id), ConsistentRead: true }));
-  return out.Item ? QuickMessageItem.parse(out.Item) : undefined;
+  return out.Item ? parseStored(QuickMessageItem, out.Item) : undefined;
 }
 
 /** Every quick message of the company, in id order (strongly consistent). */
 export async function listQuickMessages(companyId: number): Promise<QuickMessageItem[]> {
   const raw = await queryAllByPrefix(keys.companyPartition(companyId), keys.prefix.quickMessage, { ConsistentRead: true });
-  return raw.map((it) => QuickMessageItem.parse(it));
+  return raw.map((it) => parseStored(QuickMessageItem, it));
 }
 
 /** Writes a new quick message (its id must be fresh). */

@@ -14,6 +14,7 @@ import { isConditionFailed } from "../db/errors.ts";
 import { keys } from "../db/keys.ts";
 import { companySockets, disconnectSocket, forgetSocketListing, removeSocket, type SocketMember } from "./publish.ts";
 import { schedulePresenceCheck } from "./presence.ts";
+import { parseStored } from "../db/items.ts";
 
 /** API Gateway closes a WebSocket after 2 h; registrations live 15 min longer so a late `$disconnect` still finds them. */
 export const SOCKET_TTL_SECONDS = 2 * 3600 + 15 * 60;
@@ -102,7 +103,7 @@ export async function registerSocket(connectionId: string, owner: SocketOwner, n
 export async function getSocket(connectionId: string): Promise<ConnectionItem | undefined> {
   const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.wsConnection(connectionId), ConsistentRead: true }));
   if (!out.Item) return undefined;
-  const item = ConnectionItem.parse(out.Item);
+  const item = parseStored(ConnectionItem, out.Item);
   return item.expiresAt > nowSeconds() ? item : undefined;
 }
 
@@ -133,7 +134,7 @@ export async function getSocketMember(companyId: number, connectionId: string): 
   const out = await ddb().send(
     new GetCommand({ TableName: tableName(), Key: keys.wsRoomMember(companyId, "company", connectionId), ConsistentRead: true }),
   );
-  return out.Item ? (MemberItem.parse(out.Item) as SocketMember) : undefined;
+  return out.Item ? (parseStored(MemberItem, out.Item) as SocketMember) : undefined;
 }
 
 /**
@@ -176,7 +177,7 @@ export async function userSockets(companyId: number, userId: number): Promise<So
 export async function unregisterSocket(connectionId: string): Promise<ConnectionItem | undefined> {
   const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.wsConnection(connectionId), ConsistentRead: true }));
   if (!out.Item) return undefined;
-  const item = ConnectionItem.parse(out.Item);
+  const item = parseStored(ConnectionItem, out.Item);
   await removeSocket(item.companyId, connectionId);
   return item;
 }

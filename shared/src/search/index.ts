@@ -194,7 +194,7 @@ export const search: Search = {
     const plan = planOf(term, toks);
     const word = wordOf(toks);
     const raw = decodeCursor<TicketsCursor>(opts.cursor) ?? ({ p: "c" } as TicketsCursor);
-    if (raw.p !== "c" && raw.p !== "m") throw new AppError("ERR_INVALID_CURSOR", 400);
+    if (raw.p !== "c" && raw.p !== "m") throw new AppError("ERR_INVALID_CURSOR");
     const out: TicketItem[] = [];
     const snippets = new Map<number, string>();
     const done = (k: TicketsCursor) => ({ tickets: out, nextCursor: encodeCursor(k as unknown as Key), snippets });

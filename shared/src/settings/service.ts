@@ -74,11 +74,11 @@ export async function getPublicSetting(key: PublicSettingKey): Promise<{ key: Pu
  * Value not allowed for the key → 400 `ERR_VALIDATION`; super-only key without the super flag → 403 `ERR_NO_PERMISSION`.
  */
 export async function updateSetting(auth: AuthContext, key: SettingKey, value: string): Promise<{ key: SettingKey; value: string }> {
-  if (!can(auth, "settings:manage")) throw new AppError("ERR_NO_PERMISSION", 403);
-  if (SUPER_ONLY_SETTINGS.includes(key) && !can(auth, "settings:global")) throw new AppError("ERR_NO_PERMISSION", 403);
+  if (!can(auth, "settings:manage")) throw new AppError("ERR_NO_PERMISSION");
+  if (SUPER_ONLY_SETTINGS.includes(key) && !can(auth, "settings:global")) throw new AppError("ERR_NO_PERMISSION");
   const rule = VALUE_RULES[key];
   if (rule && !rule.safeParse(value).success) {
-    throw new AppError("ERR_VALIDATION", 400, { fields: [{ path: "value", message: `Invalid value for ${key}` }] });
+    throw new AppError("ERR_VALIDATION", { fields: [{ path: "value", message: `Invalid value for ${key}` }] });
   }
   const globalKey = GLOBAL_SETTINGS.find((k) => k === key);
   if (globalKey) await putGlobalSetting(globalKey, value, auth);

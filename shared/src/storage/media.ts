@@ -239,7 +239,7 @@ export function mediaResponseHeaders(mime: string | null | undefined, fileName?:
  * {@link mediaResponseHeaders} from `mime` (the message's recorded type), whatever the stored object says.
  */
 export async function presignMediaGet(companyId: number, key: string, expiresInSeconds = 300, fileName?: string, mime?: string | null): Promise<string> {
-  if (!key.startsWith(`media/${companyId}/`)) throw new AppError("ERR_NOT_FOUND", 404);
+  if (!key.startsWith(`media/${companyId}/`)) throw new AppError("ERR_NOT_FOUND");
   const headers = mediaResponseHeaders(mime, fileName);
   return getSignedUrl(
     s3Client(),

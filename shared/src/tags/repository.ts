@@ -23,17 +23,18 @@ import { keys } from "../db/keys.ts";
 import { queryAllByPrefix } from "../db/query.ts";
 import { bumpRev } from "../tickets/revision.ts";
 import { TagItem, TicketTagEdge } from "./schema.ts";
+import { parseStored } from "../db/items.ts";
 
 /** Reads one tag of the company (strongly consistent), or `undefined`. */
 export async function getTag(companyId: number, tagId: number): Promise<TagItem | undefined> {
   const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.tag(companyId, tagId), ConsistentRead: true }));
-  return out.Item ? TagItem.parse(out.Item) : undefined;
+  return out.Item ? parseStored(TagItem, out.Item) : undefined;
 }
 
 /** Every tag of the company in id order (strongly consistent, so counts are exact right after a write). */
 export async function listTags(companyId: number): Promise<TagItem[]> {
   const raw = await queryAllByPrefix(keys.companyPartition(companyId), keys.tagPrefix, { ConsistentRead: true });
-  return raw.map((it) => TagItem.parse(it));
+  return raw.map((it) => parseStored(TagItem, it));
 }
 
 /** Reads the given tags of the company in one batch; missing ids are absent from the map. */
@@ -41,7 +42,7 @@ export async function batchGetTags(companyId: number, tagIds: number[]): Promise
   const raw = await batchGetRaw(tagIds.map((id) => keys.tag(companyId, id)), true);
   const out = new Map<number, TagItem>();
   for (const it of raw.values()) {
-    const t = TagItem.parse(it);
+    const t = parseStored(TagItem, it);
     out.set(t.id, t);
   }
   return out;

@@ -74,7 +74,7 @@ export const mayUseKanbanSwitch = (a: Pick<AuthContext, "profile" | "super">) =>
 
 async function checkOwner(auth: AuthContext, userId: number | null | undefined): Promise<void> {
   if (userId == null || userId === auth.userId) return;
-  if (!(await getUser(auth.companyId, userId))) throw new AppError("ERR_NO_USER_FOUND", 404);
+  if (!(await getUser(auth.companyId, userId))) throw new AppError("ERR_NO_USER_FOUND");
 }
 
 const byName = (a: TagItem, b: TagItem) => a.name.localeCompare(b.name, "pt", { sensitivity: "base" }) || a.id - b.id;
@@ -134,7 +134,7 @@ async function requireFreeName(companyId: number, name: string, exceptTagId?: nu
  */
 export async function createTag(auth: AuthContext, body: CreateTagBody): Promise<Tag> {
   const kanban = body.kanban ?? 0;
-  if (kanban === 1 && !mayUseKanbanSwitch(auth)) throw new AppError("ERR_NO_PERMISSION", 403);
+  if (kanban === 1 && !mayUseKanbanSwitch(auth)) throw new AppError("ERR_NO_PERMISSION");
   await checkOwner(auth, body.userId);
   await requireFreeName(auth.companyId, body.name);
   const now = nowIso();
@@ -161,7 +161,7 @@ export async function createTag(auth: AuthContext, body: CreateTagBody): Promise
  */
 export async function updateTag(auth: AuthContext, tagId: number, body: UpdateTagBody): Promise<Tag> {
   const before = await showTag(auth, tagId);
-  if (body.kanban !== undefined && body.kanban !== before.kanban && !mayUseKanbanSwitch(auth)) throw new AppError("ERR_NO_PERMISSION", 403);
+  if (body.kanban !== undefined && body.kanban !== before.kanban && !mayUseKanbanSwitch(auth)) throw new AppError("ERR_NO_PERMISSION");
   if (body.userId !== undefined && body.userId !== before.userId) await checkOwner(auth, body.userId);
   if (body.name !== undefined) await requireFreeName(auth.companyId, body.name, tagId);
   const after = await updateTagFields(before, {
@@ -229,7 +229,7 @@ async function changeTicketTags(auth: AuthContext, ticketId: number, compute: (c
   const deleted = new Set<number>();
   for (let attempt = 0; attempt < 6; attempt++) {
     const next = compute(ticket.tagIds);
-    if (new Set(next).size > MAX_TAGS_PER_TICKET) throw new AppError("ERR_VALIDATION", 400, { fields: [{ path: "tags", message: `At most ${MAX_TAGS_PER_TICKET} tags` }] });
+    if (new Set(next).size > MAX_TAGS_PER_TICKET) throw new AppError("ERR_VALIDATION", { fields: [{ path: "tags", message: `At most ${MAX_TAGS_PER_TICKET} tags` }] });
     const r = await writeTicketTags(ticket, next, deleted);
     if (r.ok) {
       const fresh = (await getTicketItem(cid, ticket.id, true)) ?? { ...ticket, tagIds: [...new Set(next)].sort((a, b) => a - b) };
@@ -243,11 +243,11 @@ async function changeTicketTags(auth: AuthContext, ticketId: number, compute: (c
     if (r.reason === "missingTag") throw new AppError("ERR_NO_TAG_FOUND");
     if (r.reason === "goneTag") deleted.add(r.tagId);
     const again = await getTicketItem(cid, ticket.id, true);
-    if (!again) throw new AppError("ERR_NO_TICKET_FOUND", 404);
-    if (!(await canSeeInCompany(auth, again, cid))) throw new AppError("ERR_NO_PERMISSION", 403);
+    if (!again) throw new AppError("ERR_NO_TICKET_FOUND");
+    if (!(await canSeeInCompany(auth, again, cid))) throw new AppError("ERR_NO_PERMISSION");
     ticket = again;
   }
-  throw new AppError("ERR_CONFLICT", 409);
+  throw new AppError("ERR_CONFLICT");
 }
 
 /** `POST /api/tags/sync` (any user who may see the ticket): the ticket's tags become exactly `tags`. */

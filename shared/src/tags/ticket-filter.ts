@@ -25,9 +25,9 @@ export async function pageTaggedTicketIds(
   const cur = decodeCursor<TagCursor>(cursor);
   const starts: Record<string, Record<string, unknown> | null | undefined> = {};
   if (cur) {
-    if (!cur.g || typeof cur.g !== "object") throw new AppError("ERR_INVALID_CURSOR", 400);
+    if (!cur.g || typeof cur.g !== "object") throw new AppError("ERR_INVALID_CURSOR");
     for (const [tag, key] of Object.entries(cur.g)) {
-      if (!tags.includes(Number(tag))) throw new AppError("ERR_INVALID_CURSOR", 400);
+      if (!tags.includes(Number(tag))) throw new AppError("ERR_INVALID_CURSOR");
       const own = { pk: keys.tagTicketsPK(companyId, Number(tag)), index: "GSI4", pkPrefix: keys.ticketPartitionPrefix(companyId) } as const;
       starts[tag] = key === null ? null : startKeyOf(key, companyId, own);
     }

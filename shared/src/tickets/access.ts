@@ -34,8 +34,8 @@ export async function getAccessibleTicket(a: TicketActor, ticketId: number | str
     typeof ticketId === "number" || /^\d+$/.test(ticketId)
       ? await getTicketItem(a.companyId, Number(ticketId))
       : await getTicketItemByUuid(a.companyId, ticketId);
-  if (!t) throw new AppError("ERR_NO_TICKET_FOUND", 404);
-  if (!(await canSeeInCompany(a, t, a.companyId))) throw new AppError("ERR_NO_PERMISSION", 403);
+  if (!t) throw new AppError("ERR_NO_TICKET_FOUND");
+  if (!(await canSeeInCompany(a, t, a.companyId))) throw new AppError("ERR_NO_PERMISSION");
   return t;
 }
 
@@ -47,7 +47,7 @@ export async function getAccessibleTicket(a: TicketActor, ticketId: number | str
  */
 export async function otherOpenTicket(actor: TicketActor, ticketId: number | null | undefined): Promise<AppError> {
   const other = ticketId ? await getTicketItem(actor.companyId, ticketId, true) : null;
-  if (!other) return new AppError("ERR_OTHER_OPEN_TICKET", 409, { ticket: null });
+  if (!other) return new AppError("ERR_OTHER_OPEN_TICKET", { ticket: null });
   const view = await toTicketView(actor.companyId, other);
   const ticket = {
     id: view.id,
@@ -59,5 +59,5 @@ export async function otherOpenTicket(actor: TicketActor, ticketId: number | nul
     user: view.user,
     queue: view.queue,
   };
-  return new AppError("ERR_OTHER_OPEN_TICKET", 409, { ticket });
+  return new AppError("ERR_OTHER_OPEN_TICKET", { ticket });
 }

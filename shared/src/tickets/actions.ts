@@ -40,7 +40,7 @@ export const ACCEPT_GREETING = (agentName: string) =>
 
 async function requireWhatsapp(companyId: number, whatsappId: number) {
   const wa = await getWhatsappItem(companyId, whatsappId);
-  if (!wa) throw new AppError("ERR_NO_WAPP_FOUND", 404);
+  if (!wa) throw new AppError("ERR_NO_WAPP_FOUND");
   return wa;
 }
 
@@ -56,16 +56,16 @@ export async function createTicketByUser(actor: TicketActor & { whatsappId?: num
   const admin = isAdminActor(actor);
   const queueId = body.queueId ?? null;
   if (!admin) {
-    if (queueId == null) throw new AppError("ERR_VALIDATION", 400, { fields: [{ path: "queueId", message: "Selecione uma fila" }] });
-    if (!actor.queueIds.includes(queueId)) throw new AppError("ERR_NO_PERMISSION", 403);
+    if (queueId == null) throw new AppError("ERR_VALIDATION", { fields: [{ path: "queueId", message: "Selecione uma fila" }] });
+    if (!actor.queueIds.includes(queueId)) throw new AppError("ERR_NO_PERMISSION");
   }
   const contact = await getContactItem(cid, body.contactId);
-  if (!contact) throw new AppError("ERR_NO_CONTACT_FOUND", 404);
+  if (!contact) throw new AppError("ERR_NO_CONTACT_FOUND");
   if (queueId != null) await requireQueue(cid, queueId);
   let whatsappId = body.whatsappId ?? actor.whatsappId ?? null;
   if (whatsappId == null) {
     const def = (await listWhatsappItems(cid)).find((w) => w.isDefault);
-    if (!def) throw new AppError("ERR_NO_DEF_WAPP_FOUND", 404);
+    if (!def) throw new AppError("ERR_NO_DEF_WAPP_FOUND");
     whatsappId = def.id;
   } else await requireWhatsapp(cid, whatsappId);
   const status = body.status === "pending" ? "pending" : "open";
@@ -210,9 +210,9 @@ async function runSideEffects(actor: TicketActor, action: TicketAction, prev: Ti
 
 /** `DELETE /api/tickets/{id}` (admin): removes the ticket, its marker, uuid alias and partition; publishes `delete`. */
 export async function deleteTicketByAdmin(actor: TicketActor, ticketId: number): Promise<void> {
-  if (!can(actor, "ticket-options:deleteTicket")) throw new AppError("ERR_NO_PERMISSION", 403);
+  if (!can(actor, "ticket-options:deleteTicket")) throw new AppError("ERR_NO_PERMISSION");
   const t = await getTicketItem(actor.companyId, ticketId, true);
-  if (!t) throw new AppError("ERR_NO_TICKET_FOUND", 404);
+  if (!t) throw new AppError("ERR_NO_TICKET_FOUND");
   await deleteTicketItems(t);
   await dispatch({ type: "ticket.deleted", companyId: actor.companyId, ticket: t });
 }
@@ -222,7 +222,7 @@ export async function deleteTicketByAdmin(actor: TicketActor, ticketId: number):
  * status in those queues (all queues and no-queue when none are selected), up to 500 per call. Returns how many closed.
  */
 export async function closeAllTickets(actor: TicketActor, input: { status: "open" | "pending"; selectedQueueIds?: number[] }): Promise<{ closed: number }> {
-  if (!can(actor, "tickets:closeAll")) throw new AppError("ERR_NO_PERMISSION", 403);
+  if (!can(actor, "tickets:closeAll")) throw new AppError("ERR_NO_PERMISSION");
   const cid = actor.companyId;
   const pks = input.selectedQueueIds?.length
     ? input.selectedQueueIds.map((q) => ({ index: "GSI2" as const, pk: keys.ticketQueuePK(cid, input.status, q) }))

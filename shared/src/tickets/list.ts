@@ -90,10 +90,10 @@ export async function listTickets(a: TicketActor, q: ListTicketsQuery): Promise<
   };
   const requested = q.queueIds?.length ? [...new Set(q.queueIds)] : undefined;
   if (requested && requested.length > MAX_LIST_FILTER_IDS) {
-    throw new AppError("ERR_VALIDATION", 400, { fields: [{ path: "queueIds", message: `At most ${MAX_LIST_FILTER_IDS}` }] });
+    throw new AppError("ERR_VALIDATION", { fields: [{ path: "queueIds", message: `At most ${MAX_LIST_FILTER_IDS}` }] });
   }
   if (q.users && new Set(q.users).size > MAX_LIST_FILTER_IDS) {
-    throw new AppError("ERR_VALIDATION", 400, { fields: [{ path: "users", message: `At most ${MAX_LIST_FILTER_IDS}` }] });
+    throw new AppError("ERR_VALIDATION", { fields: [{ path: "users", message: `At most ${MAX_LIST_FILTER_IDS}` }] });
   }
   const queuesFor = (): (number | null)[] | "ALL" => {
     if (admin) return requested ? [...requested, null] : "ALL";
@@ -114,7 +114,7 @@ export async function listTickets(a: TicketActor, q: ListTicketsQuery): Promise<
     else for (const qid of qs) addSource("GSI2", keys.ticketQueuePK(cid, status, qid));
   }
 
-  if (sources.length > MAX_LIST_SOURCES) throw new AppError("ERR_VALIDATION", 400, { fields: [{ path: "queueIds", message: "Too many queues" }] });
+  if (sources.length > MAX_LIST_SOURCES) throw new AppError("ERR_VALIDATION", { fields: [{ path: "queueIds", message: "Too many queues" }] });
 
   // Optional filters (rarely used; FilterExpression only for them). The updatedAt day is a key range instead.
   const filterParts: string[] = [];
@@ -170,10 +170,10 @@ async function mergePage(
   const cur = decodeCursor<MergeCursor>(cursor);
   const starts: Record<string, Record<string, unknown> | null | undefined> = {};
   if (cur) {
-    if (!cur.s || typeof cur.s !== "object") throw new AppError("ERR_INVALID_CURSOR", 400);
+    if (!cur.s || typeof cur.s !== "object") throw new AppError("ERR_INVALID_CURSOR");
     for (const [id, key] of Object.entries(cur.s)) {
       const src = sources.find((s) => s.id === id);
-      if (!src) throw new AppError("ERR_INVALID_CURSOR", 400);
+      if (!src) throw new AppError("ERR_INVALID_CURSOR");
       starts[id] = key === null ? null : startKeyOf(key, companyId, { pk: src.pk, index: src.index, pkPrefix: keys.ticketPartitionPrefix(companyId) });
     }
   }

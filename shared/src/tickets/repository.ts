@@ -229,10 +229,10 @@ export async function writeTicketTransition(
     if (reasons) {
       if (putIndex >= 0 && reasons[putIndex]?.Code === "ConditionalCheckFailed") {
         const holder = await getActiveTicketId(next.companyId, next.whatsappId, next.contactId);
-        throw new AppError("ERR_OTHER_OPEN_TICKET", 409, { ticketId: holder });
+        throw new AppError("ERR_OTHER_OPEN_TICKET", { ticketId: holder });
       }
       if (reasons[0]?.Code === "ConditionalCheckFailed" || reasons.some((r) => r.Code === "TransactionConflict")) {
-        throw new AppError("ERR_CONFLICT", 409);
+        throw new AppError("ERR_CONFLICT");
       }
     }
     throw err;

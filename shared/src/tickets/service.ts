@@ -90,7 +90,7 @@ export async function findOrCreateTicket(
     const winner = await getTicketItem(companyId, res.existingTicketId, true);
     if (winner && isActiveStatus(winner.status)) return { ticket: winner, created: false };
   }
-  throw new AppError("ERR_CREATING_TICKET", 409);
+  throw new AppError("ERR_CREATING_TICKET");
 }
 
 /** Reads a ticket of the company, or null (ids of other companies are simply absent). */

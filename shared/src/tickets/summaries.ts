@@ -21,6 +21,7 @@ import { batchGetRaw } from "../db/batch.ts";
 import { keys } from "../db/keys.ts";
 import { ContactItem } from "../contacts/schema.ts";
 import { TicketItem } from "./schema.ts";
+import { parseStored } from "../db/items.ts";
 
 /** `{id, name, color}`: a queue or tag as a row shows it. */
 export type NamedColored = { id: number; name: string; color: string };
@@ -121,9 +122,9 @@ const REQUIRED_NUMBERS = ["id", "companyId", "contactId", "whatsappId"];
  * through `TicketItem.parse` (and its error).
  */
 function ticketFromStored(raw: Record<string, unknown>): TicketItem {
-  for (const k of REQUIRED_NUMBERS) if (typeof raw[k] !== "number") return TicketItem.parse(raw);
-  if (raw.status !== "open" && raw.status !== "pending" && raw.status !== "closed") return TicketItem.parse(raw);
-  if (typeof raw.uuid !== "string" || typeof raw.createdAt !== "string" || typeof raw.updatedAt !== "string") return TicketItem.parse(raw);
+  for (const k of REQUIRED_NUMBERS) if (typeof raw[k] !== "number") return parseStored(TicketItem, raw);
+  if (raw.status !== "open" && raw.status !== "pending" && raw.status !== "closed") return parseStored(TicketItem, raw);
+  if (typeof raw.uuid !== "string" || typeof raw.createdAt !== "string" || typeof raw.updatedAt !== "string") return parseStored(TicketItem, raw);
   const out: Record<string, unknown> = {};
   for (const [k, d] of FIELDS) {
     const v = raw[k];

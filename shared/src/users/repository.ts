@@ -12,11 +12,12 @@ import { keys } from "../db/keys.ts";
 import { setFields } from "../db/update.ts";
 import { AppError } from "../errors.ts";
 import { UserItem } from "./schema.ts";
+import { parseStored } from "../db/items.ts";
 
 /** Reads one user of the company, or `undefined` (strongly consistent unless `consistent` is false: a token check). */
 export async function getUser(companyId: number, userId: number, { consistent = true } = {}): Promise<UserItem | undefined> {
   const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.user(companyId, userId), ConsistentRead: consistent }));
-  return out.Item ? UserItem.parse(out.Item) : undefined;
+  return out.Item ? parseStored(UserItem, out.Item) : undefined;
 }
 
 /** A connection's `{id, name}` as a user shows it (the `whatsapp` field of a public user), or `undefined` when it is gone. */
@@ -37,7 +38,7 @@ export async function getEmailOwner(email: string): Promise<{ companyId: number;
 
 /** Every user of the company, ordered by id (a bounded entity in the company partition). */
 export async function listUsers(companyId: number): Promise<UserItem[]> {
-  return (await queryAllByPrefix(keys.companyPartition(companyId), keys.prefix.user)).map((it) => UserItem.parse(it));
+  return (await queryAllByPrefix(keys.companyPartition(companyId), keys.prefix.user)).map((it) => parseStored(UserItem, it));
 }
 
 /** The transact-write items that create a user and its email marker (used alone and inside company creation). */
@@ -59,7 +60,7 @@ export async function putNewUser(u: UserItem): Promise<void> {
   try {
     await transactWrite(userCreateItems(u));
   } catch (err) {
-    if (failedConditionAt(err, 1)) throw new AppError("ERR_EMAIL_ALREADY_EXISTS", 409);
+    if (failedConditionAt(err, 1)) throw new AppError("ERR_EMAIL_ALREADY_EXISTS");
     throw err;
   }
 }
@@ -92,8 +93,8 @@ export async function updateUserFields(before: UserItem, changes: UserChanges): 
   try {
     await transactWrite(items);
   } catch (err) {
-    if (emailChanged && failedConditionAt(err, 2)) throw new AppError("ERR_EMAIL_ALREADY_EXISTS", 409);
-    if (failedConditionAt(err, 0)) throw new AppError("ERR_NO_USER_FOUND", 404);
+    if (emailChanged && failedConditionAt(err, 2)) throw new AppError("ERR_EMAIL_ALREADY_EXISTS");
+    if (failedConditionAt(err, 0)) throw new AppError("ERR_NO_USER_FOUND");
     throw err;
   }
 }
@@ -106,7 +107,7 @@ export async function deleteUserItems(u: UserItem): Promise<void> {
           { Delete: { TableName: tableName(), Key: keys.email(u.email) } },
         ]);
   } catch (err) {
-    if (failedConditionAt(err, 0)) throw new AppError("ERR_NO_USER_FOUND", 404);
+    if (failedConditionAt(err, 0)) throw new AppError("ERR_NO_USER_FOUND");
     throw err;
   }
 }
@@ -154,7 +155,7 @@ export async function patchUser(
         ReturnValues: "ALL_NEW",
       }),
     );
-    return UserItem.parse(out.Attributes);
+    return parseStored(UserItem, out.Attributes);
   } catch (err) {
     if (isConditionFailed(err)) return undefined;
     throw err;
@@ -181,7 +182,7 @@ export async function bumpTokenVersion(companyId: number, userId: number, refres
         ReturnValues: "ALL_NEW",
       }),
     );
-    return UserItem.parse(out.Attributes);
+    return parseStored(UserItem, out.Attributes);
   } catch (err) {
     if (isConditionFailed(err)) return undefined;
     throw err;

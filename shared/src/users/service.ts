@@ -88,7 +88,7 @@ export async function publicUser(u: UserItem): Promise<PublicUser> {
 /** Loads a user of the company or throws 404 `ERR_NO_USER_FOUND`. */
 export async function requireUser(companyId: number, userId: number): Promise<UserItem> {
   const u = await getUser(companyId, userId);
-  if (!u) throw new AppError("ERR_NO_USER_FOUND", 404);
+  if (!u) throw new AppError("ERR_NO_USER_FOUND");
   return u;
 }
 
@@ -119,16 +119,16 @@ export async function listAllUsers(auth: AuthContext): Promise<PublicUser[]> {
 
 /** `GET /api/users/{id}`: admins read any user of their company, others only themselves (403 `ERR_NO_PERMISSION`). */
 export async function showUser(auth: AuthContext, userId: number): Promise<PublicUser> {
-  if (!isAdminCaller(auth) && userId !== auth.userId) throw new AppError("ERR_NO_PERMISSION", 403);
+  if (!isAdminCaller(auth) && userId !== auth.userId) throw new AppError("ERR_NO_PERMISSION");
   return publicUser(await requireUser(auth.companyId, userId));
 }
 
 async function checkReferences(companyId: number, queueIds: number[] | undefined, whatsappId: number | null | undefined): Promise<void> {
   if (queueIds?.length) {
     const known = new Set((await listQueues(companyId)).map((q) => q.id));
-    if (queueIds.some((id) => !known.has(id))) throw new AppError("ERR_NO_QUEUE_FOUND", 404);
+    if (queueIds.some((id) => !known.has(id))) throw new AppError("ERR_NO_QUEUE_FOUND");
   }
-  if (whatsappId != null && !(await getWhatsappRef(companyId, whatsappId))) throw new AppError("ERR_NO_WAPP_FOUND", 404);
+  if (whatsappId != null && !(await getWhatsappRef(companyId, whatsappId))) throw new AppError("ERR_NO_WAPP_FOUND");
 }
 
 const uniq = (ids: number[]) => [...new Set(ids)];
@@ -139,7 +139,7 @@ const uniq = (ids: number[]) => [...new Set(ids)];
  * Publishes `company-{id}-user` `{action: "create", user}`.
  */
 export async function createUser(auth: AuthContext, body: CreateUserBody): Promise<PublicUser> {
-  if (!isAdminCaller(auth)) throw new AppError("ERR_NO_PERMISSION", 403);
+  if (!isAdminCaller(auth)) throw new AppError("ERR_NO_PERMISSION");
   const queueIds = uniq(body.queueIds);
   await checkReferences(auth.companyId, queueIds, body.whatsappId);
   // Checked before the id counter (a refused user takes no id); the email marker still settles a race.
@@ -183,9 +183,9 @@ const sameIds = (a: number[], b: number[]) => {
  */
 export async function updateUser(auth: AuthContext, userId: number, body: UpdateUserBody): Promise<PublicUser & { session?: UserSession }> {
   const admin = isAdminCaller(auth);
-  if (!admin && userId !== auth.userId) throw new AppError("ERR_NO_PERMISSION", 403);
+  if (!admin && userId !== auth.userId) throw new AppError("ERR_NO_PERMISSION");
   const before = await requireUser(auth.companyId, userId);
-  if (before.super && !can(auth, "users:editSuper")) throw new AppError("ERR_NO_PERMISSION", 403);
+  if (before.super && !can(auth, "users:editSuper")) throw new AppError("ERR_NO_PERMISSION");
 
   if (!admin) {
     const changesOther =
@@ -194,15 +194,15 @@ export async function updateUser(auth: AuthContext, userId: number, body: Update
       (body.allTicket !== undefined && body.allTicket !== before.allTicket) ||
       (body.whatsappId !== undefined && (body.whatsappId ?? null) !== before.whatsappId) ||
       (body.queueIds !== undefined && !sameIds(body.queueIds, before.queueIds));
-    if (changesOther) throw new AppError("ERR_NO_PERMISSION", 403);
+    if (changesOther) throw new AppError("ERR_NO_PERMISSION");
   }
 
   const self = userId === auth.userId;
   if (body.password && self) {
     // Changing one's own password needs the current one (a stolen session must not take the account over).
-    if (!body.oldPassword) throw new AppError("ERR_VALIDATION", 400, { fields: [{ path: "oldPassword", message: "Required" }] });
+    if (!body.oldPassword) throw new AppError("ERR_VALIDATION", { fields: [{ path: "oldPassword", message: "Required" }] });
     if (!(await verifyPassword(body.oldPassword, before.passwordHash))) {
-      throw new AppError("ERR_VALIDATION", 400, { fields: [{ path: "oldPassword", message: "Senha atual incorreta" }] });
+      throw new AppError("ERR_VALIDATION", { fields: [{ path: "oldPassword", message: "Senha atual incorreta" }] });
     }
   }
   const changes: UserChanges = { name: body.name };
@@ -260,10 +260,10 @@ async function freshSession(u: UserItem, jti: string): Promise<UserSession> {
  * Publishes `{action: "delete", userId}`.
  */
 export async function deleteUser(auth: AuthContext, userId: number): Promise<void> {
-  if (!isAdminCaller(auth)) throw new AppError("ERR_NO_PERMISSION", 403);
+  if (!isAdminCaller(auth)) throw new AppError("ERR_NO_PERMISSION");
   const u = await requireUser(auth.companyId, userId);
-  if (u.id === auth.userId) throw new AppError("ERR_NO_PERMISSION", 403);
-  if (u.super && !can(auth, "users:editSuper")) throw new AppError("ERR_NO_PERMISSION", 403);
+  if (u.id === auth.userId) throw new AppError("ERR_NO_PERMISSION");
+  if (u.super && !can(auth, "users:editSuper")) throw new AppError("ERR_NO_PERMISSION");
   await deleteUserItems(u);
   await dispatch({ type: "user.deleted", companyId: auth.companyId, userId });
 }

@@ -11,13 +11,14 @@ import { failedConditionAt, isConditionFailed } from "../db/errors.ts";
 import { keys } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
 import { WhatsappItem, type SessionStatePatch } from "./schema.ts";
+import { parseStored } from "../db/items.ts";
 
 type TxItem = NonNullable<TransactWriteCommandInput["TransactItems"]>[number];
 
 const WACONN_PREFIX = keys.prefix.whatsapp;
 
 function parse(raw: Record<string, unknown> | undefined): WhatsappItem | null {
-  return raw ? WhatsappItem.parse(raw) : null;
+  return raw ? parseStored(WhatsappItem, raw) : null;
 }
 
 /** Reads one connection of a company (strongly consistent); null when absent. */
@@ -28,7 +29,7 @@ export async function getWhatsappItem(companyId: number, whatsappId: number): Pr
 
 /** Every connection of a company, ordered by id (the partition holds a bounded number of them). */
 export async function listWhatsappItems(companyId: number): Promise<WhatsappItem[]> {
-  return (await queryAllByPrefix(keys.companyPartition(companyId), WACONN_PREFIX, { ConsistentRead: true })).map((it) => WhatsappItem.parse(it));
+  return (await queryAllByPrefix(keys.companyPartition(companyId), WACONN_PREFIX, { ConsistentRead: true })).map((it) => parseStored(WhatsappItem, it));
 }
 
 /** Every connection (of any company) hashed to session shard `shard` (GSI1 `WASHARD#<n>`), for the session runner. */
@@ -38,7 +39,7 @@ export async function listShardWhatsappItems(shard: number): Promise<WhatsappIte
     KeyConditionExpression: "GSI1PK = :pk",
     ExpressionAttributeValues: { ":pk": keys.whatsappShardIndex(shard, 0, 0).GSI1PK },
   });
-  return items.map((it) => WhatsappItem.parse(it));
+  return items.map((it) => parseStored(WhatsappItem, it));
 }
 
 const QueueRef = z.object({ id: z.number().int(), name: z.string(), color: z.string() });
@@ -112,7 +113,7 @@ export async function insertWhatsappItem(item: WhatsappItem, unsetDefaultId: num
   try {
     await ddb().send(new TransactWriteCommand({ TransactItems: tx }));
   } catch (err) {
-    if (item.token && failedConditionAt(err, 1)) throw new AppError("ERR_CONFLICT", 409, { field: "token" });
+    if (item.token && failedConditionAt(err, 1)) throw new AppError("ERR_CONFLICT", { field: "token" });
     throw err;
   }
 }
@@ -145,8 +146,8 @@ export async function replaceWhatsappItem(prev: WhatsappItem, next: WhatsappItem
   try {
     await ddb().send(new TransactWriteCommand({ TransactItems: tx }));
   } catch (err) {
-    if (tokenIndex >= 0 && failedConditionAt(err, tokenIndex)) throw new AppError("ERR_CONFLICT", 409, { field: "token" });
-    if (failedConditionAt(err, 0)) throw new AppError("ERR_CONFLICT", 409);
+    if (tokenIndex >= 0 && failedConditionAt(err, tokenIndex)) throw new AppError("ERR_CONFLICT", { field: "token" });
+    if (failedConditionAt(err, 0)) throw new AppError("ERR_CONFLICT");
     throw err;
   }
 }

@@ -46,7 +46,7 @@ import { toView } from "./views.ts";
 
 export { toView };
 
-const notFound = () => new AppError("ERR_NO_WAPP_FOUND", 404);
+const notFound = () => new AppError("ERR_NO_WAPP_FOUND");
 
 /** Loads a connection of the caller's company or throws `ERR_NO_WAPP_FOUND` (404). */
 export async function requireWhatsapp(companyId: number, whatsappId: number): Promise<WhatsappItem> {
@@ -71,13 +71,13 @@ async function checkQueues(companyId: number, queueIds: number[], transferQueueI
   const queues = await listQueueRefs(companyId);
   const known = new Set(queues.map((q) => q.id));
   for (const id of [...queueIds, ...(transferQueueId != null ? [transferQueueId] : [])]) {
-    if (!known.has(id)) throw new AppError("ERR_NO_QUEUE_FOUND", 404, { queueId: id });
+    if (!known.has(id)) throw new AppError("ERR_NO_QUEUE_FOUND", { queueId: id });
   }
   return queues;
 }
 
 function checkGreeting(item: Pick<WhatsappItem, "queueIds" | "greetingMessage">) {
-  if (item.queueIds.length > 1 && !item.greetingMessage.trim()) throw new AppError("ERR_WAPP_GREETING_REQUIRED", 400);
+  if (item.queueIds.length > 1 && !item.greetingMessage.trim()) throw new AppError("ERR_WAPP_GREETING_REQUIRED");
 }
 
 async function publishWhatsapp(item: WhatsappItem, previous?: WhatsappItem): Promise<void> {
@@ -137,7 +137,7 @@ export async function updateWhatsapp(caller: Caller, whatsappId: number, body: U
   const companyId = caller.companyId;
   for (let attempt = 0; ; attempt++) {
     const prev = await requireWhatsapp(companyId, whatsappId);
-    if (prev.isDefault && body.isDefault === false) throw new AppError("ERR_NO_OTHER_WHATSAPP", 400);
+    if (prev.isDefault && body.isDefault === false) throw new AppError("ERR_NO_OTHER_WHATSAPP");
     const queueIds = body.queueIds ? [...new Set(body.queueIds)] : prev.queueIds;
     const transferQueueId = body.transferQueueId !== undefined ? body.transferQueueId : prev.transferQueueId;
     const queues = await checkQueues(companyId, body.queueIds ? queueIds : [], body.transferQueueId !== undefined ? transferQueueId : null);
@@ -170,7 +170,7 @@ export async function deleteWhatsapp(caller: Caller, whatsappId: number): Promis
   const item = await requireWhatsapp(companyId, whatsappId);
   if (item.isDefault) {
     const others = (await listWhatsappItems(companyId)).filter((w) => w.id !== whatsappId);
-    if (others.length) throw new AppError("ERR_NO_OTHER_WHATSAPP", 400);
+    if (others.length) throw new AppError("ERR_NO_OTHER_WHATSAPP");
   }
   if (!(await deleteWhatsappItem(item))) throw notFound();
   await dispatch({ type: "whatsapp.deleted", companyId, whatsappId });
@@ -233,7 +233,7 @@ export async function updateSessionState(companyId: number, whatsappId: number, 
 export async function getDefaultWhatsapp(companyId: number): Promise<WhatsappItem> {
   const items = await listWhatsappItems(companyId);
   const found = items.find((w) => w.isDefault && w.status === "CONNECTED") ?? items.find((w) => w.status === "CONNECTED");
-  if (!found) throw new AppError("ERR_NO_DEF_WAPP_FOUND", 404);
+  if (!found) throw new AppError("ERR_NO_DEF_WAPP_FOUND");
   return found;
 }
 

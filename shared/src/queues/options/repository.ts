@@ -8,11 +8,12 @@ import { ddb, tableName } from "../../db/client.ts";
 import { queryAllByPrefix } from "../../db/query.ts";
 import { keys } from "../../db/keys.ts";
 import { QueueOptionItem } from "./schema.ts";
+import { parseStored } from "../../db/items.ts";
 
 /** Every option of a queue (flat, sort-key order = id order). Build the tree with `buildOptionTree`. */
 export async function listQueueOptions(companyId: number, queueId: number): Promise<QueueOptionItem[]> {
   const items = await queryAllByPrefix(keys.companyPartition(companyId), keys.queueOptionsPrefix(queueId));
-  return items.map((it) => QueueOptionItem.parse(it));
+  return items.map((it) => parseStored(QueueOptionItem, it));
 }
 
 /** One option of the company by id, or undefined. */
@@ -20,7 +21,7 @@ export async function getQueueOption(companyId: number, optionId: number): Promi
   const ref = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.queueOptionRef(companyId, optionId), ConsistentRead: true }));
   if (!ref.Item) return undefined;
   const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.queueOption(companyId, Number(ref.Item.queueId), optionId), ConsistentRead: true }));
-  return out.Item ? QueueOptionItem.parse(out.Item) : undefined;
+  return out.Item ? parseStored(QueueOptionItem, out.Item) : undefined;
 }
 
 /** Writes (creates or replaces) an option and its ref item in one transaction. */

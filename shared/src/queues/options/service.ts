@@ -27,12 +27,12 @@ import { deleteQueueOptions, getQueueOption, listQueueOptions, putQueueOption } 
 import { buildOptionTree, compareOptions, QUEUE_OPTION_MEDIA, type CreateQueueOptionBody, type QueueOptionItem, type QueueOptionNode, type UpdateQueueOptionBody } from "./schema.ts";
 
 const requireAdmin = (a: AuthContext) => {
-  if (!can(a, "queues:manage")) throw new AppError("ERR_NO_PERMISSION", 403);
+  if (!can(a, "queues:manage")) throw new AppError("ERR_NO_PERMISSION");
 };
 
 async function requireQueue(companyId: number, queueId: number) {
   const q = await getQueue(companyId, queueId);
-  if (!q) throw new AppError("ERR_NO_QUEUE_FOUND", 404);
+  if (!q) throw new AppError("ERR_NO_QUEUE_FOUND");
   return q;
 }
 

@@ -1,7 +1,8 @@
 /**
  * The one error handler: `AppError` → `{"error": code, ...data}` with the status of the error table
- * (`@atende/shared/errors`); a zod error → 400 `ERR_VALIDATION` with `fields: [{path, message}]`; middy's 404/413 →
- * `ERR_ROUTE_NOT_FOUND` / `ERR_PAYLOAD_TOO_LARGE`; anything else → 500 `ERR_INTERNAL` without a stack (logged as one
+ * (`@atende/shared/errors`; the request's validation answers 400 `ERR_VALIDATION` as one); middy's 404/413 →
+ * `ERR_ROUTE_NOT_FOUND` / `ERR_PAYLOAD_TOO_LARGE`; anything else, a zod error included (a schema failing past the
+ * edge is our bug: a stored item, an item we built) → 500 `ERR_INTERNAL` without a stack or zod paths (logged as one
  * JSON line).
  */
 import type middy from "@middy/core";
@@ -14,7 +15,8 @@ import { json, type HttpEvent, type HttpResponse } from "../types.ts";
 export function errorResponse(err: unknown, event?: HttpEvent): HttpResponse {
   if (err instanceof AppError) return json(err.status, err.toJSON());
   if (err instanceof ZodError) {
-    return json(400, { error: "ERR_VALIDATION", fields: err.issues.map((i) => ({ path: i.path.join("."), message: i.message })) });
+    log("error", "schema failed past the edge", { path: event?.rawPath, requestId: event?.requestContext?.requestId, issues: err.issues.slice(0, 5) });
+    return json(500, { error: "ERR_INTERNAL" });
   }
   const status = (err as { statusCode?: number })?.statusCode;
   if (status === 404) return json(404, { error: "ERR_ROUTE_NOT_FOUND" });
