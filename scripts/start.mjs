@@ -1,4 +1,4 @@
-// `npm start` (issue 2; DESIGN.md §4): on a fresh clone installs what is missing, checks Java 17+, builds the web app
+// `npm start` (docs/architecture.md#2-one-machine-npm-start): on a fresh clone installs what is missing, checks Java 17+, builds the web app
 // when web/dist is missing or older than its sources, then runs the local stack (infra/local/src/main.ts) on PORT
 // (default 3000), which prints the URL and the local admin login. Ctrl-C / SIGTERM stop everything cleanly.
 // `npm start -- --fresh` wipes .data/ first. Plain Node (no TypeScript) so it runs before anything is installed.
@@ -60,13 +60,15 @@ if (!hasBuild) {
 }
 
 // 4. The local stack.
-// Node 20 is the supported local runtime (DESIGN.md §3), so the SDK's Node-version notice is noise here;
+// Node 20 is the supported local runtime, so the SDK's Node-version notice is noise here;
 // DEP0066 comes from s3rver's dependencies.
 // `--max-semi-space-size=32`: the Lambdas' V8 option (`infra/lib/function.ts` NODE_RUNTIME_OPTIONS), the same here.
 const args = ["--max-semi-space-size=32", "--import", "tsx", "--disable-warning=DEP0066", "infra/local/src/main.ts"];
 if (process.argv.includes("--fresh")) args.push("--fresh");
+// The IPC channel is the child's lifeline: when this process ends in any way (SIGKILL included) the channel closes
+// and the stack stops itself (main.ts, "disconnect"), instead of running on as an orphan.
 const child = spawn(process.execPath, args, {
-  stdio: "inherit",
+  stdio: ["inherit", "inherit", "inherit", "ipc"],
   env: { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: "true", ...process.env },
 });
 // Ctrl-C reaches the whole process group (the child stops itself); SIGTERM sent to us alone is forwarded.

@@ -1,5 +1,5 @@
 /**
- * Issue 8 §2 proof, against DynamoDB Local and fauxqs: outbound messages never vanish at ack 0. A runner killed
+ * Proof, against DynamoDB Local and fauxqs, that outbound messages never vanish at ack 0. A runner killed
  * mid-send, a connection held in reconnect, a DONE command redelivered, a command dead-lettered, a command lost:
  * each message ends sent exactly once or visibly failed (ack -1 + sendError, told to the agent), never stuck at 0.
  * Waiting is simulated (claims expire at once, the sweep gets the time it runs at): no timing assertions.
@@ -7,9 +7,11 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import type { AnyMessageContent } from "@whiskeysockets/baileys";
-import { getMessage, updateMessage } from "@atende/shared/messages/repository";
+import { getMessage, listMessages, updateMessage } from "@atende/shared/messages/repository";
 import { OUTBOUND_DEADLINE_MS, sweepOutbound } from "@atende/shared/messages/delivery";
 import { sendOutbound } from "@atende/shared/messages/service";
+import { sendAutomatic } from "@atende/shared/automation/automatic";
+import { sqsClient } from "@atende/shared/sqs/enqueue";
 import { makeTicket, makeWhatsapp } from "@atende/shared/tickets/fixtures.testkit";
 import { shardOf, type SessionCommand } from "@atende/shared/whatsapp/commands";
 import { makeCompany } from "../../test/helpers.ts";
@@ -207,5 +209,65 @@ describe("dead letters and the sweep", () => {
     expect((await sweepOutbound(t)).settled).toBeGreaterThanOrEqual(1);
     expect((await sweepOutbound(t + OUTBOUND_DEADLINE_MS * 2)).failed).toBe(0);
     expect((await getMessage(p.companyId, p.ticket.id, p.messageId))!.ack).toBe(1);
+  });
+});
+
+/**
+ * Every SQS send of this process from now on hangs, as a process that dies inside the enqueue would: what it stored
+ * before stays, nothing after runs. `reached` resolves when a send got there; `revive` lets later sends through.
+ */
+function dieAtTheEnqueue(): { reached: Promise<void>; revive: () => void } {
+  const name = "diesAtTheEnqueue";
+  let died!: () => void;
+  const reached = new Promise<void>((r) => (died = r));
+  sqsClient().middlewareStack.add(
+    (next, context) => async (args) => {
+      if (context.commandName !== "SendMessageCommand") return next(args);
+      died();
+      return new Promise<never>(() => undefined);
+    },
+    { step: "initialize", name },
+  );
+  return { reached, revive: () => sqsClient().middlewareStack.remove(name) };
+}
+
+describe("a process that dies between storing an outbound message and enqueuing its send", () => {
+  const paths = {
+    "an agent's text": (companyId: number, userId: number, ticket: Awaited<ReturnType<typeof makeTicket>>) =>
+      sendOutbound(companyId, { userId, name: "Admin" }, ticket, { body: "Seu pedido saiu" }),
+    "an agent's file": (companyId: number, userId: number, ticket: Awaited<ReturnType<typeof makeTicket>>) =>
+      sendOutbound(companyId, { userId, name: "Admin" }, ticket, {
+        body: "boleto.pdf",
+        signMessage: false,
+        media: { key: `media/${companyId}/${ticket.id}/x.pdf`, mime: "application/pdf", name: "boleto.pdf", size: 10 },
+      }),
+    "an automatic text (bot, greeting, notice)": (companyId: number, _userId: number, ticket: Awaited<ReturnType<typeof makeTicket>>) =>
+      sendAutomatic(companyId, ticket, "Bem-vindo! Escolha uma opção"),
+  };
+
+  it.each(Object.entries(paths))("leaves %s to the tick, which sends it (the same command) instead of leaving it at ack 0", async (_name, send) => {
+    const { companyId, admin } = await makeCompany();
+    const wa = await makeWhatsapp(companyId);
+    const ticket = await makeTicket(companyId, { whatsappId: wa.id });
+    const death = dieAtTheEnqueue();
+    try {
+      void send(companyId, admin.id, ticket);
+      await death.reached;
+    } finally {
+      death.revive();
+    }
+    // The process stored the message and died in the enqueue: nothing reached the queue.
+    const stored = (await listMessages(companyId, ticket.id, {})).messages;
+    const [m] = stored;
+    expect(m).toMatchObject({ fromMe: true, ack: 0 });
+    expect(await world.queues.drain(shardOf(wa.id))).toEqual([]);
+
+    // The tick past the deadline re-drives it: a runner receives its send command.
+    await sweepOutbound(Date.now() + OUTBOUND_DEADLINE_MS + 1000);
+    const redriven = (await world.queues.drain(shardOf(wa.id))) as Extract<SessionCommand, { type: "send" }>[];
+    expect(redriven.filter((c) => c.messageId === m!.id).map((c) => c.type)).toEqual(["send"]);
+    // Never sent at all: the next deadline fails it where the agent sees it (ack -1), never left at 0.
+    await sweepOutbound(Date.now() + 2 * OUTBOUND_DEADLINE_MS + 2000);
+    expect(await getMessage(companyId, ticket.id, m!.id)).toMatchObject({ ack: -1, sendError: "ERR_SENDING_WAPP_MSG" });
   });
 });

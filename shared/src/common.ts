@@ -18,7 +18,7 @@ export const zPageNumber = z.coerce.number().int().min(1).max(100000).default(1)
 export const zQueryBool = z
   .union([z.boolean(), z.enum(["true", "false", "1", "0"])])
   .transform((v) => v === true || v === "true" || v === "1");
-/** The spec's enabled/disabled settings values. */
+/** The enabled/disabled values of the company settings. */
 export const zEnabled = z.enum(["enabled", "disabled"]);
 
 /** Current time as an ISO-8601 UTC string. */

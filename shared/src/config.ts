@@ -1,5 +1,5 @@
 /**
- * Every environment variable the product reads, parsed once with zod (DESIGN.md §2, §4).
+ * Every environment variable the product reads, parsed once with zod (docs/architecture.md#2-one-machine-npm-start).
  *
  * Endpoints of AWS services are never configured here: the SDK reads `AWS_ENDPOINT_URL_<SERVICE>`
  * (DynamoDB Local, s3rver, fauxqs on one machine; nothing in the cloud). Only the API Gateway
@@ -16,7 +16,7 @@ const ConfigSchema = z.object({
   /** Deployment stage: `local` on one machine, anything else in the cloud. */
   STAGE: z.string().default("local"),
   AWS_REGION: z.string().default("us-east-1"),
-  /** The one DynamoDB table (DESIGN.md §6). */
+  /** The one DynamoDB table (docs/architecture.md#3-the-table). */
   TABLE_NAME: z.string().min(3).default("atende"),
   /** Private S3 bucket for media, logos and imports. */
   MEDIA_BUCKET: z.string().min(3).default("atende-media"),
@@ -37,9 +37,17 @@ const ConfigSchema = z.object({
   WS_MANAGEMENT_ENDPOINT: z.string().url().optional(),
   /** Base URL of the session-command FIFO queues; shard n is `${SESSION_COMMANDS_QUEUE_PREFIX}-<n>.fifo`. */
   SESSION_COMMANDS_QUEUE_URL_PREFIX: z.string().optional(),
-  /** Number of session shards (DESIGN.md §7). */
+  /** Number of session shards (docs/architecture.md#7-the-session-runner-session-runner). */
   SESSION_SHARDS: z.coerce.number().int().min(1).max(64).default(16),
-  /** Most session shards one runner task holds (issue 8 §5); unset = every shard. */
+  /**
+   * Shards of every due index (outbox, outbound pending, timers) new items are written to; unset = each index's
+   * default (`db/keys.ts` `DUE_INDEX_SHARDS`). Raise it when the platform's due writes near the ceiling
+   * (docs/architecture.md §3 "Due indexes and their ceiling").
+   */
+  DUE_SHARDS: z.coerce.number().int().min(1).max(256).optional(),
+  /** The largest shard count ever used before `DUE_SHARDS` (only needed after lowering it): readers keep reading that many. */
+  DUE_SHARDS_PREVIOUS: z.coerce.number().int().min(1).max(256).optional(),
+  /** Most session shards one runner task holds (tasks share the shards fairly); unset = every shard. */
   RUNNER_MAX_SHARDS: z.coerce.number().int().min(1).max(64).optional(),
   /** File the runner touches on every lease tick; the container health check reads its age. */
   RUNNER_HEARTBEAT_FILE: z.string().optional(),

@@ -1,5 +1,5 @@
 /**
- * Auth area through the real Lambda handler (issue 2 §3): login, due date, single login, refresh rotation and reuse,
+ * Auth area through the real Lambda handler: login, due date, single login, refresh rotation and reuse,
  * logout, throttling, expired vs revoked tokens, version.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -172,7 +172,7 @@ describe("single login", () => {
     const authFrames = capture.frames.filter((f) => f.event === `company-${companyId}-auth`);
     expect(authFrames.every((f) => f.connectionId === otherTab)).toBe(true);
     expect(authFrames.some((f) => f.connectionId === bystander)).toBe(false);
-    // The old tab is told why (tokenVersion 1), then its socket is closed (issue 8 §4): the second login reaches nothing there.
+    // The old tab is told why (tokenVersion 1), then its socket is closed: the second login reaches nothing there.
     expect(authFrames.map((f) => f.data.tokenVersion)).toEqual([1]);
     expect(authFrames[0].data).toEqual({ action: "update", user: { id: agent.id, email: agent.email, companyId }, tokenVersion: 1 });
     expect(await getSocketMember(companyId, otherTab)).toBeUndefined();
@@ -401,7 +401,7 @@ describe("login throttling", () => {
     expect((await loginAs(admin, freshIp(), viaCloudFront("203.0.113.7"))).status).toBe(429);
     expect((await loginAs(admin, freshIp(), viaCloudFront("2001:db8::5"))).status).toBe(200);
     // A direct caller (a guessed secret or none, naming an address or CloudFront's old header) is refused outright
-    // (issue 8 §5): nothing is counted, so the same source IP then logs in through CloudFront.
+    // (origin guard): nothing is counted, so the same source IP then logs in through CloudFront.
     const ip = freshIp();
     const forged = { "x-atende-origin": "guessed-secret-0123456789", "x-atende-viewer-ip": "198.51.100.1", "cloudfront-viewer-address": "198.51.100.2:1" };
     for (let i = 0; i < 3; i++) {

@@ -8,6 +8,8 @@ import { readDailyCounters } from "../../../shared/src/db/counters.ts";
 import { settleDeferred } from "../../../shared/src/events/index.ts";
 import { getMessage, getMessageById, ingestMessage, updateMessage } from "../../../shared/src/messages/repository.ts";
 import { DELETED_MESSAGE_PREVIEW, MessageItem } from "../../../shared/src/messages/schema.ts";
+import { mediaTypeOf } from "../../../shared/src/messages/service.ts";
+import { mediaKey, putMedia } from "../../../shared/src/storage/media.ts";
 import { getTicket } from "../../../shared/src/tickets/service.ts";
 import type { TicketItem } from "../../../shared/src/tickets/schema.ts";
 import { makeContact, makeQueue, makeTicket, makeWhatsapp, setSetting } from "../../../shared/src/tickets/fixtures.testkit.ts";
@@ -231,6 +233,38 @@ describe("POST /api/messages/{ticketId}", () => {
     expect((await api("GET", `/api/media/${res.body[0].id}`, { token: outsider.token })).status).toBe(403);
   });
 
+  it("serves a customer's html or svg file as a download that never opens as a page; images, audio and video open inline", async () => {
+    const ticket = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: agent.id });
+    const files = [
+      { id: "HTMLBOLETO1", name: "boleto.html", mime: "text/html", data: "<html><body><form>Pague aqui</form></body></html>" },
+      { id: "SVGLOGO1", name: "logo.svg", mime: "image/svg+xml", data: '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>' },
+      { id: "XMLNOTA1", name: "nota.xml", mime: "application/xml", data: "<nota/>" },
+      { id: "FOTOPNG1", name: "foto.png", mime: "image/png", data: "png" },
+      { id: "AUDIOOGG1", name: "", mime: "audio/ogg; codecs=opus", data: "ogg" },
+    ];
+    for (const f of files) {
+      const key = mediaKey(cid, ticket.id, f.id);
+      // The object is stored with the type the customer's phone announced.
+      await putMedia(key, Buffer.from(f.data), f.mime);
+      const m = await inbound(ticket, f.id, "");
+      await updateMessage(cid, ticket.id, m.id, { mediaKey: key, mediaMime: f.mime, mediaName: f.name || null, mediaType: mediaTypeOf(f.mime) });
+    }
+    const list = (await api("GET", `/api/messages/${ticket.id}`, { token: agent.token })).body.messages as { id: string; mediaUrl: string }[];
+    const served = async (url: string) => {
+      const res = await fetch(url);
+      await res.arrayBuffer();
+      return { type: res.headers.get("content-type"), disposition: res.headers.get("content-disposition") };
+    };
+    for (const f of files.slice(0, 3)) {
+      const linked = await api("GET", `/api/media/${f.id}`, { token: agent.token });
+      for (const url of [linked.body.url, list.find((m) => m.id === f.id)!.mediaUrl]) {
+        expect(await served(url)).toEqual({ type: "application/octet-stream", disposition: `attachment; filename="${f.name}"` });
+      }
+    }
+    expect(await served(list.find((m) => m.id === "FOTOPNG1")!.mediaUrl)).toEqual({ type: "image/png", disposition: 'inline; filename="foto.png"' });
+    expect(await served(list.find((m) => m.id === "AUDIOOGG1")!.mediaUrl)).toEqual({ type: "audio/ogg", disposition: "inline" });
+  });
+
   it("refuses an 11th file in one upload (400) and sends none of them; ten go out", async () => {
     const ticket = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: agent.id });
     const files = (n: number) => Array.from({ length: n }, (_x, i) => ({ name: `nota-${i + 1}.txt`, type: "text/plain", data: Buffer.from(`nota ${i + 1}`) }));
@@ -276,6 +310,24 @@ describe("GET /api/messages/{ticketId}", () => {
     expect(second.body.hasMore).toBe(false);
     const byPage = await api("GET", `/api/messages/${ticket.id}?pageNumber=2`, { token: agent.token });
     expect(byPage.body.messages.map((m: any) => m.body)).toEqual(["msg 0", "msg 1", "msg 2"]);
+  });
+
+  it("peek (an admin looking at a waiting ticket) reads the page and changes nothing: still pending, unread, no receipts", async () => {
+    const ticket = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "pending" });
+    await inbound(ticket, `IN-peek-${ticket.id}-1`, "alguém aí?");
+    await inbound((await getTicket(cid, ticket.id))!, `IN-peek-${ticket.id}-2`, "preciso de ajuda");
+    await drain();
+    const seen = await api("GET", `/api/messages/${ticket.id}?peek=true`, { token: admin.token });
+    expect(seen.status).toBe(200);
+    expect(seen.body.messages.map((m: any) => [m.body, m.read])).toEqual([
+      ["alguém aí?", false],
+      ["preciso de ajuda", false],
+    ]);
+    expect(await getTicket(cid, ticket.id)).toMatchObject({ status: "pending", userId: null, unreadMessages: 2 });
+    expect((await drain()).filter((c) => c.type === "read")).toEqual([]);
+    // Another company's admin peeking sees nothing; a bad flag is refused.
+    expect((await api("GET", `/api/messages/${ticket.id}?peek=true`, { token: other.admin.token })).status).toBe(404);
+    expect((await api("GET", `/api/messages/${ticket.id}?peek=maybe`, { token: admin.token })).status).toBe(400);
   });
 
   it("refuses another company (404) and an agent outside the queue (403)", async () => {
@@ -361,7 +413,7 @@ describe("edit, delete, react, forward", () => {
   });
 });
 
-describe("the ticket list's preview and the signature after edits and deletes (issue 10 §4)", () => {
+describe("the ticket list's preview and the signature after edits and deletes", () => {
   it("a deleted newest message leaves 'Esta mensagem foi apagada' on the ticket, live in the frame and after a reload", async () => {
     const ticket = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: agent.id });
     const sock = await registerSocket(cid, { id: agent.id, profile: "user", queueIds: [q1] });
@@ -522,7 +574,7 @@ describe("GET /api/messages/{ticketId}/earlier: the contact's earlier conversati
 });
 
 describe("forward to a ticket the caller may not see", () => {
-  it("refuses (403) and sends nothing when the contact's open ticket is in another queue, held by someone else", async () => {
+  it("refuses (409, saying who holds it and in which queue) and sends nothing when the contact's open ticket is in another queue", async () => {
     const q2 = (await makeQueue(cid)).id;
     const holder = await makeUser(cid, { queueIds: [q2] });
     const target = await makeContact(cid, "Fila alheia");
@@ -530,8 +582,11 @@ describe("forward to a ticket the caller may not see", () => {
     const ticket = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: agent.id });
     const theirs = await inbound(ticket, `IN-fwd-hidden-${ticket.id}`, "não repassar");
     const res = await api("POST", "/api/message/forward", { token: agent.token, body: { messageId: theirs.id, contactId: target.id } });
-    expect(res.status).toBe(403);
-    expect(res.body).toEqual({ error: "ERR_NO_PERMISSION" });
+    expect(res.status).toBe(409);
+    expect(res.body.error).toBe("ERR_OTHER_OPEN_TICKET");
+    expect(res.body.ticket).toMatchObject({ id: hidden.id, userId: holder.id, queueId: q2, user: { id: holder.id }, queue: { id: q2 } });
+    // Nothing of a ticket the agent may not open: no uuid, contact or messages.
+    expect(Object.keys(res.body.ticket).sort()).toEqual(["id", "queue", "queueId", "status", "user", "userId", "whatsappId"]);
     expect(await drain()).toEqual([]);
     const list = await api("GET", `/api/messages/${hidden.id}`, { token: holder.token });
     expect(list.body.messages).toEqual([]);

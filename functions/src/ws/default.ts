@@ -1,5 +1,5 @@
 /**
- * `$default` (issue 2 §5; attendance.md §7 "Client emits"): the frames a browser sends on its socket.
+ * `$default` (docs/product/realtime.md#rooms): the frames a browser sends on its socket.
  *
  * - `{"action":"joinNotification"}` joins room `notification`.
  * - `{"action":"joinTickets","status":"open"|"pending"|"closed"}` joins room `tickets:<status>`.
@@ -15,6 +15,8 @@
  * handler per action (the shape of `@middy/ws-router`, by action instead of route key: the API has one `$default`
  * route, and `@middy/ws-router` is not in the package registry this project installs from).
  */
+// The composition root: every domain-event listener (this is an entry point).
+import "@atende/shared/events/wiring";
 import { ZodError, z } from "zod";
 import { zId } from "@atende/shared/common";
 import { log } from "@atende/shared/log";
@@ -81,7 +83,7 @@ interface FrameContext<F> {
 type Action = ClientFrame["action"];
 type FrameOf<A extends Action> = Extract<ClientFrame, { action: A }>;
 
-/** The route table of `$default`: one handler per client action (attendance.md §7 "Client emits"). */
+/** The route table of `$default`: one handler per client action (the frames the web emits). */
 const routes: { [A in Action]: (ctx: FrameContext<FrameOf<A>>) => Promise<WsResult> } = {
   async joinNotification({ companyId, connectionId }) {
     await updateRooms(companyId, connectionId, (r) => [...r, rooms.notification]);

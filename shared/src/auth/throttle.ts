@@ -1,5 +1,5 @@
 /**
- * Login throttling (issue 2 §3, hardened by issue 8 §5). Attempts are counted in TTL'd buckets (`keys.throttle`,
+ * Login throttling. Attempts are counted in TTL'd buckets (`keys.throttle`,
  * attributes `attempts` and `expiresAt` in epoch seconds, a window of `LOGIN_WINDOW_SECONDS` from the first attempt):
  *
  * - counted BEFORE the password is checked (an atomic `ADD` whose new value decides), so a parallel burst cannot slip

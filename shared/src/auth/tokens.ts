@@ -1,5 +1,5 @@
 /**
- * Access and refresh JWTs (jose, HS256) and the authenticated caller's context (attendance.md §4 Session; issue 2 §3).
+ * Access and refresh JWTs (jose, HS256) and the authenticated caller's context (docs/product/users.md#sessions).
  *
  * - Access token: `Authorization: Bearer`, `ACCESS_TOKEN_TTL_SECONDS` (900 s). Claims `sub` (user id), `cid`, `tv` (token version).
  * - Refresh token: httpOnly cookie `jrt` scoped to `/api/auth`; claims `sub`, `cid`, `tv`, `jti`. Rotated on every use.
@@ -154,13 +154,13 @@ export async function authenticate(bearer: string | undefined): Promise<AuthCont
   return loadAuthContext(await verifyToken(bearer, "access"));
 }
 
-/** How long (ms) the HTTP path reuses a caller's context read from the user item (issue 10 §2). */
+/** How long (ms) the HTTP path reuses a caller's context read from the user item. */
 export const AUTH_CACHE_MS = 2000;
 const AUTH_CACHE_MAX = 10_000;
 const authCache = new Map<string, { tokenVersion: number; at: number; ctx: AuthContext }>();
 
 /**
- * {@link authenticate} for the HTTP API (issue 10 §2: the caller read once, cached briefly): the caller's context is
+ * {@link authenticate} for the HTTP API (the caller read once, cached briefly): the caller's context is
  * reused for {@link AUTH_CACHE_MS} when the token carries the same token version as the cached read (a token of
  * another version always reads the user item again, so a new login or a revocation is never served from the cache).
  * This process drops a user's entry at once on `user.updated|deleted|loggedIn|revoked` ({@link forgetAuthContext},
@@ -185,7 +185,7 @@ const verified = new Map<string, { claims: TokenClaims; until: number }>();
 /**
  * The claims of an access token whose signature this process verified within {@link AUTH_CACHE_MS} (the same exact
  * token string), never past the token's own expiry; else {@link verifyToken} (errors as it). Saves the HMAC check on
- * every request of a session's burst (issue 10 §2: a ticket-list page costs a few ms of CPU in all).
+ * every request of a session's burst (so a ticket-list page costs a few ms of CPU in all).
  */
 async function verifiedClaims(bearer: string): Promise<TokenClaims> {
   const now = Date.now();

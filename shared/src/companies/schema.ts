@@ -1,5 +1,5 @@
 /**
- * Company entity (administration.md §3 Company) and the minimal super-only payloads of issue 2 §4.
+ * Company entity and the minimal super-only payloads (create, show, update).
  */
 import { z } from "zod";
 import { zId } from "../common.ts";
@@ -15,10 +15,10 @@ export const CompanyItem = z.object({
   phone: z.string().default(""),
   planId: z.number().int(),
   status: z.boolean().default(true),
-  /** ISO date-time; login is refused once it is past (attendance.md §5). */
+  /** ISO date-time; login is refused once it is past (docs/product/users.md#sessions). */
   dueDate: z.string().nullable(),
   recurrence: Recurrence.default("MENSAL"),
-  /** IANA time zone of the company's business hours and message variables (issue 9 §2). */
+  /** IANA time zone of the company's business hours and message variables (docs/product/business-hours.md). */
   timezone: z.string().default(DEFAULT_TIME_ZONE),
   /** Company business hours (`scheduleType` = company), Monday to Sunday. */
   schedules: z.array(QueueSchedule).default(() => DEFAULT_SCHEDULES.map((s) => ({ ...s }))),
@@ -67,7 +67,7 @@ export function isTimeZone(tz: string): boolean {
 }
 
 /**
- * PUT /api/companies/{id}/schedules (administration.md §7; issue 9 §2): the company's weekly hours, one entry per
+ * PUT /api/companies/{id}/schedules: the company's weekly hours, one entry per
  * weekday (Monday to Sunday, `weekdayEn` unique), and optionally its IANA time zone. `id`, when given, must match the path.
  */
 export const UpdateSchedulesBody = z.object({

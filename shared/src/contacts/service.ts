@@ -1,5 +1,5 @@
 /**
- * Contact rules (attendance.md §3 Contact, §5 validation; issue 3 §4; DESIGN.md §6 "Create contact").
+ * Contact rules (docs/product/contacts.md; the create-contact write with its uniqueness markers, docs/architecture.md#3-the-table).
  *
  * - {@link findOrCreateContactByIdentity}: the ingest path (WhatsApp JIDs + phone digits → one contact per person).
  * - {@link createContact} / {@link updateContact} / {@link deleteContact}: the Contacts page (`ERR_DUPLICATED_CONTACT` via the phone marker).
@@ -14,6 +14,7 @@ import { cancellationReasons, isConditionFailed } from "../db/errors.ts";
 import { keys } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
 import { dispatch } from "../events/index.ts";
+import "./events.ts";
 import { search } from "../search/index.ts";
 import { digitsOf, looksLikeNumber, normalizeName } from "./normalize.ts";
 import {
@@ -40,10 +41,7 @@ export function laterIso(prev?: string | null): string {
   return new Date(Date.parse(prev) + 1).toISOString();
 }
 
-/** What the API returns for a contact (the stored entity minus index keys; `jids` kept for the runner-facing views). */
-export function contactView(c: ContactItem): ContactItem {
-  return c;
-}
+export { contactView } from "./views.ts";
 
 /** `user:device@server` → `user@server` (a device suffix never identifies a different person). */
 export function normalizeJid(jid: string): string {
@@ -61,7 +59,7 @@ export interface ContactIdentity {
 }
 
 /**
- * Finds the company's contact for a WhatsApp identity, creating it when unknown (DESIGN.md §6 markers).
+ * Finds the company's contact for a WhatsApp identity, creating it when unknown (its JID and phone markers keep it unique).
  *
  * Looks up every JID marker and the phone marker. None → creates the contact (name from `name`, else the number)
  * with all markers in ONE transaction. Found → adds the markers still missing (a LID learnt for a known phone, or the
@@ -201,11 +199,13 @@ function requireDigits(number: string): string {
 }
 
 /**
- * Creates a contact from the Contacts page (attendance.md §5): number stored as digits; 409 `ERR_DUPLICATED_CONTACT`
+ * Creates a contact from the Contacts page (docs/product/contacts.md#fields): number stored as digits; 409 `ERR_DUPLICATED_CONTACT`
  * when the company already has that number. Publishes `contact` `create`.
  */
 export async function createContact(companyId: number, input: ContactInput): Promise<ContactItem> {
   const digits = requireDigits(input.number);
+  // Checked before the id counter (a refused contact takes no id); the phone marker still settles a race.
+  if (await findContactIdByNumber(companyId, digits)) throw new AppError("ERR_DUPLICATED_CONTACT");
   const now = nowIso();
   const contact = ContactItem.parse({
     id: await nextId(companyId, "contact"),
@@ -259,7 +259,7 @@ export async function updateContact(companyId: number, contactId: number, input:
   throw new AppError("ERR_CONFLICT", 409);
 }
 
-/** Deletes a contact and its markers (admin; attendance.md §6 contacts-page:deleteContact). Its tickets stay. Publishes `delete`. */
+/** Deletes a contact and its markers (admin: permission `contacts-page:deleteContact`). Its tickets stay. Publishes `delete`. */
 export async function deleteContact(companyId: number, contactId: number): Promise<void> {
   const c = await getContact(companyId, contactId);
   try {

@@ -1,8 +1,8 @@
 /**
- * The counters' outbox (issue 7 §1 "a counter must not be lost or counted twice"; DESIGN.md §6 daily counters).
+ * The counters' outbox: a daily counter must not be lost or counted twice.
  *
  * Why: the daily counter items (`C#<cid>#STATS` / `D#<day>[#U#<uid>]`) are hot (every message of a company bumps the
- * same item), so they stay OUT of the domain transactions (DESIGN.md §6: a hot item inside them causes
+ * same item), so they stay OUT of the domain transactions (a hot item inside them causes
  * `TransactionConflict`). Counting after the write instead loses the count when the process dies in between, and
  * counting twice happens when a step is retried.
  *
@@ -17,7 +17,8 @@
  *    conflicting), the item waits where it was written: its key IS its due-time entry (`keys.outbox`: partition
  *    `OUTBOX#<shard>#<due hour>`, sort `<dueAt>#<cid>#<oid>`, due one minute after the fact), so it costs no index
  *    write, and the minute tick re-drives it ({@link redriveOutbox}): per shard, one Query from the shard's cursor
- *    (two across an hour), no scan. {@link OUTBOX_SHARDS} shards spread every company's facts over as many partitions.
+ *    (two across an hour), no scan. `dueShardsOf("outbox")` shards (`db/keys.ts`) spread every company's facts over as
+ *    many partitions; an item keeps the shard it was written to (`shard`), whatever the count is later.
  * Hot items: a conflicting apply is retried with jittered backoff; what still conflicts is left for the tick.
  *
  * Days are UTC `yyyy-mm-dd` of the fact's time. Wait time = accept time − ticket creation; handling time = close
@@ -26,7 +27,7 @@
 import { GetCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { ddb, tableName } from "../db/client.ts";
 import { cancellationReasons } from "../db/errors.ts";
-import { keys, shardOfName } from "../db/keys.ts";
+import { dueShardOfName, dueShardsToRead, keys } from "../db/keys.ts";
 import { queryPages } from "../db/query.ts";
 import { DAILY_COUNTERS } from "../db/counters.ts";
 import { log } from "../log.ts";
@@ -36,8 +37,6 @@ export const COUNTERS = DAILY_COUNTERS;
 export type CounterName = (typeof COUNTERS)[number];
 export type Deltas = Partial<Record<CounterName, number>>;
 
-/** Outbox partitions per due hour (spread every company's writes; the tick walks each). */
-export const OUTBOX_SHARDS = 8;
 /** An outbox item becomes due for the tick this long after its write (the listener normally applied it by then). */
 export const OUTBOX_GRACE_MS = 60_000;
 /**
@@ -65,13 +64,16 @@ export interface OutboxEntry {
   deltas: Deltas;
   /** ISO time the fact happened. */
   at: string;
+  /** The shard the item was written to (read items); a new fact's is computed from `oid` with the current shard count. */
+  shard?: number;
 }
 
-const shardOf = (oid: string) => shardOfName(oid, OUTBOX_SHARDS);
-
-/** The key of an entry's outbox item: its shard and due time (`at` + {@link OUTBOX_GRACE_MS}), so writer and applier name the same item. */
-export function outboxKey(e: Pick<OutboxEntry, "companyId" | "oid" | "at">): { PK: string; SK: string } {
-  return keys.outbox(shardOf(e.oid), new Date(Date.parse(e.at) + OUTBOX_GRACE_MS).toISOString(), e.companyId, e.oid);
+/**
+ * The key of an entry's outbox item: its shard (the one it was read from, else the hash of `oid` over the current
+ * count) and due time (`at` + {@link OUTBOX_GRACE_MS}), so writer and applier name the same item.
+ */
+export function outboxKey(e: Pick<OutboxEntry, "companyId" | "oid" | "at" | "shard">): { PK: string; SK: string } {
+  return keys.outbox(e.shard ?? dueShardOfName("outbox", e.oid), new Date(Date.parse(e.at) + OUTBOX_GRACE_MS).toISOString(), e.companyId, e.oid);
 }
 
 /** The `Put` of an outbox item for a domain `TransactWriteItems` (null entry → nothing to count). */
@@ -97,13 +99,13 @@ export const counterFacts = {
    * A message sent through Atende (an agent's, or an automatic one; `isAutomatic` or `userId` set): `messagesOut` for
    * the company and the sending agent. Null for every other message: a customer's and one sent from the phone are
    * counted on their ticket instead (`messagesIn` / `messagesOut` of the ticket item, `ADD`ed by the ingest write
-   * itself), which costs no item per inbound message (issue 8, ingest ratio).
+   * itself), which costs no item per inbound message.
    */
   message(m: { companyId: number; ticketId: number; id: string; fromMe: boolean; userId?: number | null; isAutomatic?: boolean; createdAt: string }): OutboxEntry | null {
     if (!m.fromMe || (m.userId == null && !m.isAutomatic)) return null;
     return {
       companyId: m.companyId,
-      // Keyed by ticket too: WhatsApp ids are unique per chat only, so two chats may share one (issue 8 §5).
+      // Keyed by ticket too: WhatsApp ids are unique per chat only, so two chats may share one.
       oid: keys.outboxId.message(m.ticketId, m.id),
       day: dayOf(m.createdAt),
       userId: m.userId ?? null,
@@ -134,7 +136,7 @@ export const counterFacts = {
     return { companyId: next.companyId, oid: keys.outboxId.ticket(next.id, next.version), day: dayOf(at), userId: next.userId, deltas: d, at };
   },
   /**
-   * A customer's rating (1-3) of the attendant of one ticket cycle (issue 9 §4): `ratings` +1 and `ratingSum` +rate for
+   * A customer's rating (1-3) of the attendant of one ticket cycle (docs/product/ratings.md): `ratings` +1 and `ratingSum` +rate for
    * the company and the rated user, on the day it was given. One per (ticket, ratingAt).
    */
   rating(r: { companyId: number; ticketId: number; userId: number; rate: number; ratingAt: string; at: string }): OutboxEntry {
@@ -227,6 +229,7 @@ const entryOf = (it: Record<string, unknown>): OutboxEntry => ({
   userId: it.userId == null ? null : Number(it.userId),
   deltas: it.deltas as Deltas,
   at: String(it.at),
+  shard: Number(String(it.PK).split("#")[1]),
 });
 
 /**
@@ -252,7 +255,7 @@ function hoursFrom(from: string, to: string, max: number): string[] {
 }
 
 /**
- * The minute tick's re-drive (DESIGN.md §1): applies every outbox item due by `now` (ms), each exactly once
+ * The minute tick's re-drive: applies every outbox item due by `now` (ms), each exactly once
  * ({@link applyOutbox}). Each shard reads its items due from its cursor (the due time up to which it is drained) to
  * `now`, one Query per due hour (usually one), at most `limitPerShard` items, and moves the cursor to `now` −
  * {@link CURSOR_LAG_MS}, or to the first item left (hot counter, error), which the next tick tries again (an item
@@ -267,7 +270,7 @@ export async function redriveOutbox(now = Date.now(), limitPerShard = 500): Prom
   const advanced: Record<string, string> = {};
   let applied = 0;
   await Promise.all(
-    Array.from({ length: OUTBOX_SHARDS }, async (_, shard) => {
+    Array.from({ length: dueShardsToRead("outbox") }, async (_, shard) => {
       const attr = `s${shard}`;
       const from = typeof cursor[attr] === "string" ? String(cursor[attr]) : new Date(now - FIRST_WALK_MS).toISOString();
       if (from > upTo) return; // a tick for a later time already drained this shard past `now`

@@ -1,9 +1,9 @@
 /**
- * Message content → what an agent sees (issue 3 §3; attendance.md §3 Message, §2 "Location messages").
+ * Message content → what an agent sees (docs/product/messages.md#kinds-of-message).
  *
  * `mapContent` unwraps Baileys' wrappers (ephemeral, view-once v1/v2/v2-extension, document-with-caption,
  * edited; buttons/template content via `extractMessageContent`) and returns one of:
- * - `message`: a row to store, with the spec's `mediaType` (`chat`, `image`, `audio` — voice notes too —, `video`,
+ * - `message`: a row to store, with the product's `mediaType` (`chat`, `image`, `audio` — voice notes too —, `video`,
  *   `application` for documents, `sticker`, `locationMessage`, `contactMessage`), its `body`, a short `preview` for the
  *   ticket's `lastMessage`, `quotedMsgId` (contextInfo.stanzaId), `isForwarded`, and `media` when bytes are to be
  *   downloaded;
@@ -95,7 +95,7 @@ export function mapsLink(lat: number, lng: number): string {
   return `https://maps.google.com/maps?q=${lat}%2C${lng}&z=17`;
 }
 
-/** The spec's location body `<image>|<link>[|<description>]`. */
+/** The location body `<image>|<link>[|<description>]` (the old system's format, which the web renders). */
 export function locationBody(p: { lat: number; lng: number; thumbnailBase64?: string; description?: string }): string {
   const image = p.thumbnailBase64 && p.thumbnailBase64.length < 60_000 ? `data:image/jpeg;base64,${p.thumbnailBase64}` : "";
   const parts = [image, mapsLink(p.lat, p.lng)];

@@ -1,5 +1,5 @@
 /**
- * Issue 8 §1 proof against DynamoDB Local: inbound messages are never dropped. DynamoDB fails (throttling, 5xx,
+ * Proof against DynamoDB Local that inbound messages are never dropped. DynamoDB fails (throttling, 5xx,
  * transaction conflicts) for the first calls of a burst of 200 messages from 20 customers; what the in-process retries
  * cannot store is parked and re-driven, and in the end every message is stored exactly once, in order per chat, and
  * reached the agent's socket. Retries wait on a controlled clock (no real waiting, no timing assertions).
@@ -86,6 +86,29 @@ describe("inbound under DynamoDB faults", () => {
     const created = capture.frames.filter((f) => f.connectionId === socket && f.event === `company-${ctx.companyId}-appMessage` && f.data.action === "create");
     expect(new Set(created.map((f) => f.data.message.id))).toEqual(new Set(sent.map((s) => s.id)));
   }, 240_000);
+
+  it("stores each message exactly once when DynamoDB applied a write but its answer was lost and the write is retried", async () => {
+    const ctx: IngestContext = { companyId: freshCompanyId(), whatsappId: 4 };
+    const socket = await registerSocket(ctx.companyId, { id: 1, profile: "admin" });
+    const sent = burst(5, 4, 1767370000);
+    // Every other transaction (new tickets and the messages' own) is applied, then answers a 5xx: the ingest sees an
+    // error and writes again what is already stored.
+    let transactions = 0;
+    const faults = injectDdbFaults(({ command }) => (command.startsWith("TransactWrite") && transactions++ % 2 === 0 ? "lostAnswer" : null));
+    for (const s of sent) await handleBaileysEvent(ctx, "messages.upsert", { messages: [s.msg], type: "notify" });
+    faults.remove();
+    expect(faults.failed).toBeGreaterThanOrEqual(sent.length / 2);
+
+    const st = await storedState(ctx.companyId);
+    expect(st.messages.map((m) => m.id).sort()).toEqual(sent.map((s) => s.id).sort());
+    expect(st.contacts).toHaveLength(5);
+    expect(st.tickets).toHaveLength(5);
+    // Each customer's 4 messages are counted once: unread badge and the ticket's own count.
+    expect(st.tickets.map((t) => [t.unreadMessages, t.messagesIn])).toEqual(st.tickets.map(() => [4, 4]));
+    // The agent is never told twice of a message.
+    const created = capture.frames.filter((f) => f.connectionId === socket && f.event === `company-${ctx.companyId}-appMessage` && f.data.action === "create");
+    expect(new Set(created.map((f) => f.data.message.id)).size).toBe(created.length);
+  }, 120_000);
 
   it("keeps an unreadable message raw for inspection instead of skipping it silently", async () => {
     const ctx: IngestContext = { companyId: freshCompanyId(), whatsappId: 5 };

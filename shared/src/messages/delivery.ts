@@ -1,17 +1,20 @@
 /**
- * Outbound messages never vanish at `ack 0` (issue 8 §2). An outbound message waits at ack 0 from the moment it is
+ * Outbound messages never vanish at `ack 0` (docs/product/messages.md#delivery). An outbound message waits at ack 0 from the moment it is
  * stored until the runner sends it (ack 1) or fails it (ack -1). Three things make sure it ends one way or the other:
  *
- * - {@link watchOutbound}: written with the `send` command, a pending item with a due-time GSI4 key
- *   (`OUTDUE#<shard>` / `<dueAt>#…`, DESIGN.md "timers are due-time index items, never scans"); every company's sends
- *   spread over {@link OUTBOUND_DUE_SHARDS} partitions, and the tick reads each one's due part: one Query per shard.
+ * - {@link outboundWatch}: stored with the message itself (one transaction), a pending item with a due-time GSI4 key
+ *   (`OUTDUE#<shard>` / `<dueAt>#…`: due work is a due-time index item, never a scan); every company's sends
+ *   spread over `dueShardsOf("outbound")` partitions (`db/keys.ts`), and the tick reads the due part of each shard ever
+ *   written to: one Query per shard.
  * - {@link failPendingSend}: the session-command DLQ consumer and the sweep mark a message still at ack 0 failed
  *   (`ack -1`, `sendError`, the failed state the web offers "retry" for) and publish the `appMessage` update.
  * - {@link sweepOutbound}: the minute tick re-drives a message still at ack 0 after {@link OUTBOUND_DEADLINE_MS} once
  *   (the same command id, so a command already DONE or in hand is not sent twice) and fails it at the second deadline.
  */
+import { dueShardsToRead } from "../db/keys.ts";
 import { log } from "../log.ts";
 import { dispatch } from "../events/index.ts";
+import "./events.ts";
 import { enqueue } from "../sqs/enqueue.ts";
 import { getTicketItem } from "../tickets/repository.ts";
 import { commandQueueUrl, SessionCommand, shardOf } from "../whatsapp/commands.ts";
@@ -21,7 +24,6 @@ import {
   failMessageAtAck0,
   getMessage,
   getMessageLocation,
-  OUTBOUND_DUE_SHARDS,
   type OutboundPending,
   putOutboundPending,
 } from "./repository.ts";
@@ -31,16 +33,12 @@ import type { MessageItem } from "./schema.ts";
 export const OUTBOUND_DEADLINE_MS = 10 * 60_000;
 
 /**
- * Records that `send` command `commandId` was enqueued for message `messageId` (ticket `ticketId`), due for the
- * sweep at `now + OUTBOUND_DEADLINE_MS`. Best effort: a failure is logged (the DLQ still catches a lost send).
+ * The pending item of outbound message `messageId` (ticket `ticketId`) whose `send` command will be `commandId`, due
+ * for the sweep at `now + OUTBOUND_DEADLINE_MS`. The outbound path stores it in the message's own transaction
+ * (`ingestMessage` `pending`), before the command is enqueued: a process that dies in between leaves it to the sweep.
  */
-export async function watchOutbound(companyId: number, ticketId: number, whatsappId: number, messageId: string, commandId: string, now = Date.now()): Promise<void> {
-  const dueAt = new Date(now + OUTBOUND_DEADLINE_MS).toISOString();
-  try {
-    await putOutboundPending({ companyId, ticketId, whatsappId, messageId, commandId, dueAt, redriven: false }, now);
-  } catch (err) {
-    log("warn", "outbound watch not written", { companyId, ticketId, messageId, err });
-  }
+export function outboundWatch(companyId: number, ticketId: number, whatsappId: number, messageId: string, commandId: string, now = Date.now()): OutboundPending {
+  return { companyId, ticketId, whatsappId, messageId, commandId, dueAt: new Date(now + OUTBOUND_DEADLINE_MS).toISOString(), redriven: false };
 }
 
 /**
@@ -67,7 +65,7 @@ export async function failPendingSend(companyId: number, ticketId: number, messa
 export async function sweepOutbound(now = Date.now()): Promise<{ settled: number; redriven: number; failed: number }> {
   const counts = { settled: 0, redriven: 0, failed: 0 };
   const until = new Date(now).toISOString();
-  for (let shard = 0; shard < OUTBOUND_DUE_SHARDS; shard++) {
+  for (let shard = 0, shards = dueShardsToRead("outbound"); shard < shards; shard++) {
     for await (const items of dueOutboundPending(shard, until)) {
       for (const p of items) {
         try {

@@ -1,5 +1,5 @@
 /**
- * Messages in DynamoDB (DESIGN.md §6): `C#<cid>#TK#<tid>` / `M#<waTimestamp>#<msgId>` in the ticket's partition,
+ * Messages in DynamoDB (docs/architecture.md#3-the-table): `C#<cid>#TK#<tid>` / `M#<waTimestamp>#<msgId>` in the ticket's partition,
  * plus two small aliases written with it:
  * - `keys.waMessage(cid, wid, remoteJid, waId)` (dedupe, acks, edits, reactions, Baileys `getMessage`): holds
  *   `ticketId`, `messageSK`, `messageId`;
@@ -13,7 +13,7 @@ import { nowIso } from "../common.ts";
 import { ddb, tableName } from "../db/client.ts";
 import { decodeCursor, encodeCursor, startKeyOf } from "../db/cursor.ts";
 import { cancellationReasons, withConflictRetry } from "../db/errors.ts";
-import { keys, shardOfName } from "../db/keys.ts";
+import { dueShardOfName, keys } from "../db/keys.ts";
 import { queryPages } from "../db/query.ts";
 import { AppError } from "../errors.ts";
 import { atRev, bumpRev } from "../tickets/revision.ts";
@@ -44,7 +44,7 @@ export class StaleTicket extends Error {
 }
 
 /**
- * Stores a message and bumps its ticket in ONE `TransactWriteItems` (DESIGN.md §6 "Ingest an inbound message"):
+ * Stores a message and bumps its ticket in ONE `TransactWriteItems` (as the ingest of an inbound message does):
  * Put WA alias (`attribute_not_exists`) + Put message + Put message ref + Update ticket (`lastMessage`, `updatedAt` and
  * the GSI1-3 sort keys, `ADD unreadMessages` 1 when `incrementUnread`, else 0). A cancelled alias put means a duplicate
  * (redelivery, history overlap, our own echo): returns `{stored:false}` with the existing message and changes nothing.
@@ -52,12 +52,13 @@ export class StaleTicket extends Error {
  * the ticket's `rev`; with `atRev` the ticket update is also conditioned on the copy's `rev` (`tickets/revision.ts`)
  * and {@link StaleTicket} is thrown when the stored ticket moved on, so the returned ticket is exactly the stored one.
  * `message.ticketId`/`companyId` are forced to the ticket's; missing defaulted fields are filled by the schema.
+ * `pending` (outbound sends) is the message's pending item at ack 0, written in the same transaction.
  */
 export async function ingestMessage(
   companyId: number,
   ticket: TicketItem,
   message: Omit<MessageItem, "createdAt" | "updatedAt">,
-  opts: { lastMessage: string; incrementUnread: boolean; waAliasJid: string; atRev?: boolean },
+  opts: { lastMessage: string; incrementUnread: boolean; waAliasJid: string; atRev?: boolean; pending?: OutboundPending },
 ): Promise<{ stored: boolean; message: MessageItem; ticket: TicketItem }> {
   const now = nowIso();
   const m = MessageItem.parse({ ...message, companyId, ticketId: ticket.id, createdAt: now, updatedAt: now });
@@ -106,6 +107,9 @@ export async function ingestMessage(
             // process dies next); the ticket's own count above covers every message at no extra item.
             ...outboxPut(counterFacts.message(m)),
             ...index.items,
+            // An outbound message is born with its pending item: a process that dies before (or while) enqueuing
+            // its send leaves the sweep something to re-drive (`delivery.ts`).
+            ...(opts.pending ? [{ Put: { TableName: tableName(), Item: outboundPendingItem(opts.pending, Date.parse(now)) } }] : []),
           ],
         }),
       ),
@@ -273,24 +277,23 @@ export interface OutboundPending {
   redriven: boolean;
 }
 
-/** Shards of the outbound due index: every company's sends spread over this many GSI4 partitions. */
-export const OUTBOUND_DUE_SHARDS = 8;
-const outboundShardOf = (p: Pick<OutboundPending, "companyId" | "ticketId">) => shardOfName(`${p.companyId}#${p.ticketId}`, OUTBOUND_DUE_SHARDS);
+/** The outbound due index's shard of a pending item: every company's sends spread over `dueShardsOf("outbound")` GSI4 partitions. */
+const outboundShardOf = (p: Pick<OutboundPending, "companyId" | "ticketId">) => dueShardOfName("outbound", `${p.companyId}#${p.ticketId}`);
 
-/** Writes (or replaces) the pending item of `p` with its due-time GSI4 key (shard of its ticket); it expires after three days. */
+/** The stored pending item of `p`: its keys, its due-time GSI4 key (shard of its ticket), expiring after three days. */
+function outboundPendingItem(p: OutboundPending, now: number): Record<string, unknown> {
+  return {
+    ...p,
+    ...keys.outboundPending(p.companyId, p.ticketId, p.messageId),
+    ...keys.outboundDue(outboundShardOf(p), p.dueAt, p.companyId, p.ticketId, p.messageId),
+    _type: "outboundPending",
+    expiresAt: Math.floor(now / 1000) + 3 * 24 * 3600,
+  };
+}
+
+/** Writes (or replaces) the pending item of `p` (see {@link outboundPendingItem}). */
 export async function putOutboundPending(p: OutboundPending, now = Date.now()): Promise<void> {
-  await ddb().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: {
-        ...p,
-        ...keys.outboundPending(p.companyId, p.ticketId, p.messageId),
-        ...keys.outboundDue(outboundShardOf(p), p.dueAt, p.companyId, p.ticketId, p.messageId),
-        _type: "outboundPending",
-        expiresAt: Math.floor(now / 1000) + 3 * 24 * 3600,
-      },
-    }),
-  );
+  await ddb().send(new PutCommand({ TableName: tableName(), Item: outboundPendingItem(p, now) }));
 }
 
 /** Deletes the pending item of message `messageId` (settled or failed). */
@@ -298,7 +301,7 @@ export async function deleteOutboundPending(companyId: number, ticketId: number,
   await ddb().send(new DeleteCommand({ TableName: tableName(), Key: keys.outboundPending(companyId, ticketId, messageId) }));
 }
 
-/** The pending items of due-index shard `shard` (0 … {@link OUTBOUND_DUE_SHARDS} − 1) due at `untilIso` or before, page by page. */
+/** The pending items of due-index shard `shard` (0 … `dueShardsToRead("outbound")` − 1) due at `untilIso` or before, page by page. */
 export async function* dueOutboundPending(shard: number, untilIso: string): AsyncGenerator<OutboundPending[]> {
   const pages = queryPages({
     IndexName: "GSI4",

@@ -1,4 +1,4 @@
-/** Ticket notes operations (attendance.md §3 Ticket note, §4, §5; issue 4 §6). */
+/** Ticket notes operations (docs/product/tickets.md#notes). */
 import { z } from "zod";
 import { zId } from "../common.ts";
 import { defineRoutes, IdParams, MessageReply } from "../contract.ts";

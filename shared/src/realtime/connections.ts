@@ -1,5 +1,5 @@
 /**
- * WebSocket connection registry (DESIGN.md §3, §6; issue 2 §5): the repository behind `functions/src/ws`.
+ * WebSocket connection registry (docs/product/realtime.md): the repository behind `functions/src/ws`.
  *
  * Two items per socket, both with `expiresAt` (epoch seconds; TTL is cleanup, readers filter on it):
  * - `WS#<connectionId>` / `#`: {connectionId, companyId, userId, connectedAt (ISO), expiresAt} — looked up by id on
@@ -206,7 +206,7 @@ export interface SocketAccess {
 }
 
 /**
- * Keeps a user's open sockets in step with their access (issue 8 §4): `access: null` (user deleted) closes every
+ * Keeps a user's open sockets in step with their access (docs/product/realtime.md#who-gets-a-frame): `access: null` (user deleted) closes every
  * socket of the user; a socket registered with a token version below `minTokenVersion` (logout, single login,
  * revocation) is closed (`DeleteConnection`) and unregistered; with `access` given, the others get the new profile,
  * super flag, queues and allTicket. Returns how many sockets were closed.

@@ -1,6 +1,6 @@
 /**
- * The tickets of some tags, by key (attendance.md §2 Tickets screen, search tab's tag filter; DESIGN.md §6 tag edge
- * on GSI4): one GSI4 query per tag, merged newest ticket first, deduplicated (a ticket carrying two of the tags
+ * The tickets of some tags, by key (the Tickets screen's search tab, tag filter; the tag edges on GSI4,
+ * docs/architecture.md#3-the-table): one GSI4 query per tag, merged newest ticket first, deduplicated (a ticket carrying two of the tags
  * appears once: the filter is "any of these tags"). No page of all tickets is read and filtered.
  */
 import { decodeCursor, encodeCursor, startKeyOf } from "../db/cursor.ts";

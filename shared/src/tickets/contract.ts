@@ -1,5 +1,5 @@
 /**
- * Tickets operations (attendance.md §2 Tickets screen, §4 transitions, §6 access, §7 calls; issue 3 §4).
+ * Tickets operations (the Tickets screen; docs/product/tickets.md).
  * `GET /api/tickets` answers `{tickets, count, hasMore, nextCursor}` (`count` = tickets returned so far).
  */
 import { z } from "zod";
@@ -14,6 +14,8 @@ export const TicketView = TicketItem.extend({
   whatsapp: z.object({ id: z.number().int(), name: z.string(), status: z.string() }).nullable(),
   user: NamedRef.nullable(),
   tags: z.array(ColoredRef),
+  /** Search results only: for a ticket found by a message word, the text around that word in a message holding it. */
+  searchSnippet: z.string().optional(),
 });
 
 /** Query-string id list: `[1,2]` (JSON, as the web sends it), `1,2`, or a single id. */

@@ -1,5 +1,5 @@
 /**
- * Timers from due-time index items (issue 9 §5; DESIGN.md "timers are due-time index items, never scans").
+ * Timers from due-time index items, never from scans (docs/product/timers.md).
  *
  * A timer is ONE item per (company, kind, ref) — `keys.timer` — with a `dueAt` and a small `data` object, indexed in
  * GSI1 under `TIMER#<shard>` / `<dueAt>#<cid>#<kind>#<ref>` (`keys.timerDueIndex`). Scheduling again replaces it (one
@@ -17,8 +17,9 @@
  * A process that dies between claim and settle leaves the item due at the claim's end: the tick retries it then. A
  * handler that keeps throwing is given up after {@link MAX_ATTEMPTS} (logged).
  */
+import { dueShardsToRead } from "../db/keys.ts";
 import { log } from "../log.ts";
-import { CLAIM_MS, deleteIfDue, dueTimerPages, iso, MAX_ATTEMPTS, moveDue, TIMER_SHARDS, type Timer, type TimerResult } from "./repository.ts";
+import { CLAIM_MS, deleteIfDue, dueTimerPages, iso, MAX_ATTEMPTS, moveDue, type Timer, type TimerResult } from "./repository.ts";
 
 export {
   CLAIM_MS,
@@ -28,7 +29,6 @@ export {
   moveTimer,
   scheduleTimer,
   setTimerFlagOnce,
-  TIMER_SHARDS,
   type Timer,
   type TimerResult,
 } from "./repository.ts";
@@ -76,7 +76,7 @@ export async function runDueTimers(
   limitPerShard = 500,
 ): Promise<{ fired: number; rescheduled: number; lost: number; failed: number }> {
   const counts = { fired: 0, rescheduled: 0, lost: 0, failed: 0 };
-  for (let shard = 0; shard < TIMER_SHARDS; shard++) {
+  for (let shard = 0, shards = dueShardsToRead("timers"); shard < shards; shard++) {
     let seen = 0;
     for await (const items of dueTimerPages(shard, now)) {
       for (const it of items) {

@@ -1,6 +1,6 @@
 /**
  * Every DynamoDB call of the timers: the timer items themselves (`keys.timer`, indexed by due time under
- * `keys.timerDueIndex`; the engine that claims and fires them is `./index.ts`), and the reads for the timers that follow a connection's settings (issue 9 §5; `./connection-listener.ts`): the tickets of
+ * `keys.timerDueIndex`; the engine that claims and fires them is `./index.ts`), and the reads for the timers that follow a connection's settings (`./connection-listener.ts`): the tickets of
  * ONE connection that a timer may concern, found through the ticket list indexes, page by page (`queryPages`), never
  * a scan:
  * - `open`: GSI1 `C#<cid>#S#open` (the `expiresTicket` and rating-wait timers);
@@ -12,7 +12,7 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { ddb, tableName } from "../db/client.ts";
 import { queryPages } from "../db/query.ts";
-import { keys, shardOfName } from "../db/keys.ts";
+import { dueShardOfName, keys } from "../db/keys.ts";
 import { parseTicket } from "../tickets/summaries.ts";
 import type { TicketItem } from "../tickets/schema.ts";
 
@@ -35,8 +35,6 @@ export async function* connectionTicketPages(companyId: number, whatsappId: numb
 
 // ---- the timer items -------------------------------------------------------------------------------------------
 
-/** Partitions of the due index (spread the writes; the tick queries each). */
-export const TIMER_SHARDS = 4;
 /** How long a claimed timer is held by the tick that fires it before another tick may retry it. */
 export const CLAIM_MS = 5 * 60_000;
 /** A handler that throws this many times in a row is given up. */
@@ -58,7 +56,7 @@ export type TimerResult = undefined | { rescheduleAt: Date | string | number; da
 /** `d` as an ISO string. */
 export const iso = (d: Date | string | number) => (d instanceof Date ? d : new Date(d)).toISOString();
 
-const shardOf = (companyId: number, kind: string, ref: string) => shardOfName(`${companyId}#${kind}#${ref}`, TIMER_SHARDS);
+const shardOf = (companyId: number, kind: string, ref: string) => dueShardOfName("timers", `${companyId}#${kind}#${ref}`);
 
 const indexOf = (companyId: number, kind: string, ref: string, dueAt: string) => keys.timerDueIndex(shardOf(companyId, kind, ref), dueAt, companyId, kind, ref);
 

@@ -1,5 +1,5 @@
 /**
- * DynamoDB access for users (DESIGN.md §6): `C#<cid>` / `USER#<id>` items plus the global `EMAIL#<email>` marker
+ * DynamoDB access for users (docs/architecture.md#3-the-table): `C#<cid>` / `USER#<id>` items plus the global `EMAIL#<email>` marker
  * (email unique across the product), always written in the same transaction as the user.
  * Items are parsed with {@link UserItem} on read; `passwordHash` never leaves this layer except through
  * {@link getUser} for the auth and user services.
