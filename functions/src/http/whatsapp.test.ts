@@ -58,16 +58,14 @@ describe("connections", () => {
     await makeQueue(companyId, 1);
     await makeQueue(companyId, 2);
     const create = (token: string, body: Record<string, unknown>) => api("POST", "/api/whatsapp", { token, body });
-    const first = await create(admin.token, { name: "Primeira", token: `tok-${companyId}` });
+    const first = await create(admin.token, { name: "Primeira" });
     expect(first.status).toBe(200);
     const refused = [
-      await create(admin.token, { name: "Mesmo token", token: `tok-${companyId}` }),
       await create(admin.token, { name: "Sem saudação", queueIds: [1, 2] }),
       await create(admin.token, { name: "Fila alheia", queueIds: [999999] }),
       await create(agent.token, { name: "Agente" }),
     ];
     expect(refused.map((r) => [r.status, r.body.error])).toEqual([
-      [409, "ERR_CONFLICT"],
       [400, "ERR_WAPP_GREETING_REQUIRED"],
       [404, "ERR_NO_QUEUE_FOUND"],
       [403, "ERR_NO_PERMISSION"],
