@@ -56,6 +56,7 @@ export class AtendeStack extends Stack {
       TABLE_NAME: d.table.tableName,
       MEDIA_BUCKET: d.mediaBucket.bucketName,
       JWT_SECRET_ARN: d.jwtSecret.secretArn,
+      CONNECTION_TOKEN_KEY_ARN: d.connectionTokenKey.secretArn,
       SESSION_COMMANDS_QUEUE_URL_PREFIX: d.sessionCommandsUrlPrefix,
       SESSION_SHARDS: String(SESSION_SHARDS),
       DISPATCH_QUEUE_URL: d.dispatch.queue.queueUrl,
@@ -96,6 +97,7 @@ export class AtendeStack extends Stack {
     for (const fn of this.api.areaFunctions.values()) {
       tableRw(fn);
       d.jwtSecret.grantRead(fn);
+      d.connectionTokenKey.grantRead(fn);
       d.mediaBucket.grantReadWrite(fn);
       d.mediaBucket.grantDelete(fn);
       sendCommands(fn);

@@ -80,6 +80,8 @@ export class Data extends Construct {
   readonly mediaBucket: Bucket;
   readonly logsBucket: Bucket;
   readonly jwtSecret: Secret;
+  /** Key of the connections' API tokens at rest (AES-256-GCM, `CONNECTION_TOKEN_KEY_ARN`). */
+  readonly connectionTokenKey: Secret;
   readonly firstAdminSecret: Secret;
   /** `session-commands-<n>.fifo`, n = 0..SESSION_SHARDS-1 (index = shard). */
   readonly sessionCommands: QueueWithDlq[];
@@ -126,6 +128,16 @@ export class Data extends Construct {
       id: "AwsSolutions-SMG4",
       reason:
         "Rotating the JWT key signs every user out; it is rotated by hand (new secret version) when needed. Lambdas cache it per container, so a rotation takes effect as containers recycle.",
+    });
+    this.connectionTokenKey = new Secret(this, "ConnectionTokenKey", {
+      description: "Atende: key that seals the connections' API tokens at rest (CONNECTION_TOKEN_KEY_ARN).",
+      generateSecretString: { passwordLength: 64, excludePunctuation: true },
+      removalPolicy: removal,
+    });
+    acknowledge(this.connectionTokenKey, {
+      id: "AwsSolutions-SMG4",
+      reason:
+        "Rotating this key makes every stored connection token unreadable; it is rotated by hand together with regenerating the tokens (POST /api/whatsapp/{id}/token).",
     });
     this.originVerifySecret = new Secret(this, "OriginVerify", {
       description: "Atende: value CloudFront adds as x-atende-origin to API requests (ORIGIN_VERIFY_SECRET).",

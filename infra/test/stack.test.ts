@@ -344,6 +344,15 @@ describe("secrets", () => {
     const fn = resources("AWS::Lambda::Function").find((f) => f.Properties.Description?.startsWith('Atende HTTP area "auth"'))!;
     expect(fn.Properties.Environment.Variables.JWT_SECRET_ARN).toEqual({ Ref: jwt![0] });
   });
+
+  it("generates the key of the connections' API tokens in Secrets Manager and gives the connections area its ARN", () => {
+    const secrets = template.findResources("AWS::SecretsManager::Secret");
+    const key = Object.entries(secrets).find(([id]) => id.startsWith("DataConnectionTokenKey"));
+    expect(key).toBeDefined();
+    expect((key![1] as Res).Properties.GenerateSecretString.PasswordLength).toBe(64);
+    const fn = resources("AWS::Lambda::Function").find((f) => f.Properties.Description?.startsWith('Atende HTTP area "whatsapp"'))!;
+    expect(fn.Properties.Environment.Variables.CONNECTION_TOKEN_KEY_ARN).toEqual({ Ref: key![0] });
+  });
 });
 
 describe("the first admin", () => {

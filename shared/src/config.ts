@@ -23,6 +23,12 @@ const ConfigSchema = z.object({
   /** HS256 secret for access and refresh JWTs (local). In the cloud `JWT_SECRET_ARN` names a Secrets Manager secret. */
   JWT_SECRET: z.string().min(16).optional(),
   JWT_SECRET_ARN: z.string().optional(),
+  /**
+   * Key of the connections' API tokens at rest (AES-256-GCM; `whatsapp/token.ts`): any string, or in the cloud the
+   * Secrets Manager secret `CONNECTION_TOKEN_KEY_ARN` names. Unset locally: derived from `JWT_SECRET`.
+   */
+  CONNECTION_TOKEN_KEY: z.string().min(16).optional(),
+  CONNECTION_TOKEN_KEY_ARN: z.string().optional(),
   /** Access token lifetime in seconds (default 15 min). */
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().positive().default(900),
   /** Refresh token lifetime in seconds (default 7 days). */

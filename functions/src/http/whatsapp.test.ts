@@ -5,7 +5,10 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { api, makeCompany, makeUser } from "../../../test/helpers.ts";
 import { shardOf } from "@atende/shared/whatsapp/commands";
-import { updateSessionState } from "@atende/shared/whatsapp/service";
+import { GetCommand } from "@aws-sdk/lib-dynamodb";
+import { ddb, tableName } from "@atende/shared/db/client";
+import { keys } from "@atende/shared/db/keys";
+import { findWhatsappByToken, updateSessionState } from "@atende/shared/whatsapp/service";
 import { makeQueue, registerSocket } from "../../../session-runner/src/testing/harness.ts";
 import { useQueuesAndRealtime } from "../../../session-runner/src/testing/one-machine.ts";
 
@@ -31,7 +34,7 @@ describe("connections", () => {
       complationMessage: "",
       outOfHoursMessage: "",
       ratingMessage: "",
-      token: "",
+      token: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/),
       provider: "beta",
       expiresInactiveMessage: "",
       expiresTicket: 0,
@@ -55,16 +58,14 @@ describe("connections", () => {
     await makeQueue(companyId, 1);
     await makeQueue(companyId, 2);
     const create = (token: string, body: Record<string, unknown>) => api("POST", "/api/whatsapp", { token, body });
-    const first = await create(admin.token, { name: "Primeira", token: `tok-${companyId}` });
+    const first = await create(admin.token, { name: "Primeira" });
     expect(first.status).toBe(200);
     const refused = [
-      await create(admin.token, { name: "Mesmo token", token: `tok-${companyId}` }),
       await create(admin.token, { name: "Sem saudação", queueIds: [1, 2] }),
       await create(admin.token, { name: "Fila alheia", queueIds: [999999] }),
       await create(agent.token, { name: "Agente" }),
     ];
     expect(refused.map((r) => [r.status, r.body.error])).toEqual([
-      [409, "ERR_CONFLICT"],
       [400, "ERR_WAPP_GREETING_REQUIRED"],
       [404, "ERR_NO_QUEUE_FOUND"],
       [403, "ERR_NO_PERMISSION"],
@@ -147,19 +148,58 @@ describe("connections", () => {
     expect(list.body[0]).toMatchObject({ expiresTicket: 30, timeToTransfer: 0, transferQueueId: null, ratingWaitMinutes: 60, maxUseBotQueues: 3, timeUseBotQueues: 0, greetingMessage: "" });
   });
 
-  it("keeps API tokens unique across companies and hides them from non-admins", async () => {
+  it("generates the API token on the server, shows it (and the QR code) to admins only, and never takes a client's", async () => {
     const a = await makeCompany();
     const b = await makeCompany();
-    const created = await api("POST", "/api/whatsapp", { token: a.admin.token, body: { name: "API", token: "tok-unique-1" } });
-    expect(created.body.token).toBe("tok-unique-1");
-    const dup = await api("POST", "/api/whatsapp", { token: b.admin.token, body: { name: "API", token: "tok-unique-1" } });
-    expect(dup).toMatchObject({ status: 409, body: { error: "ERR_CONFLICT" } });
+    const created = await api("POST", "/api/whatsapp", { token: a.admin.token, body: { name: "API", token: "tok-chosen-1" } });
+    expect(created.status).toBe(200);
+    const token: string = created.body.token;
+    expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    await updateSessionState(a.companyId, created.body.id, { status: "qrcode", qrcode: "2@pairing-secret" });
+    // Another company "choosing" the same token gets its own: no 409 telling it the value is someone's credential.
+    const other = await api("POST", "/api/whatsapp", { token: b.admin.token, body: { name: "API", token: token } });
+    expect(other.status).toBe(200);
+    expect(other.body.token).not.toBe(token);
     const agent = await makeUser(a.companyId, { profile: "user" });
-    const seen = await api("GET", `/api/whatsapp/${created.body.id}`, { token: agent.token });
-    expect(seen.status).toBe(200);
-    expect(seen.body.token).toBe("");
+    for (const path of ["/api/whatsapp", `/api/whatsapp/${created.body.id}`]) {
+      const seen = await api("GET", path, { token: agent.token });
+      expect(seen.status).toBe(200);
+      expect(JSON.stringify(seen.body)).not.toContain(token);
+      expect(JSON.stringify(seen.body)).not.toContain("pairing-secret");
+    }
+    const shown = await api("GET", "/api/whatsapp", { token: a.admin.token });
+    expect(shown.body[0]).toMatchObject({ token, qrcode: "2@pairing-secret" });
+    // Stored encrypted; the lookup item is keyed by the token's hash, so the public API still finds the connection.
+    const raw = (await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.whatsapp(a.companyId, created.body.id) }))).Item!;
+    expect(JSON.stringify(raw)).not.toContain(token);
+    expect((await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.whatsappToken(token) }))).Item).toBeUndefined();
+    expect((await findWhatsappByToken(token))?.id).toBe(created.body.id);
+    expect(await findWhatsappByToken("tok-chosen-1")).toBeNull();
     const notAdmin = await api("POST", "/api/whatsapp", { token: agent.token, body: { name: "Nova" } });
     expect(notAdmin.status).toBe(403);
+  });
+
+  it("regenerates the token (admins of the company only): the old one stops working, the new one works", async () => {
+    const a = await makeCompany();
+    const b = await makeCompany();
+    const w = (await api("POST", "/api/whatsapp", { token: a.admin.token, body: { name: "API" } })).body;
+    const agent = await makeUser(a.companyId, { profile: "user" });
+    expect((await api("POST", `/api/whatsapp/${w.id}/token`, { token: agent.token })).status).toBe(403);
+    expect((await api("POST", `/api/whatsapp/${w.id}/token`, { token: b.admin.token })).status).toBe(404);
+    expect((await findWhatsappByToken(w.token))?.id).toBe(w.id);
+    world.rt.frames.length = 0;
+    const renewed = await api("POST", `/api/whatsapp/${w.id}/token`, { token: a.admin.token });
+    expect(renewed.status).toBe(200);
+    expect(renewed.body.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(renewed.body.token).not.toBe(w.token);
+    expect(await findWhatsappByToken(w.token)).toBeNull();
+    expect((await findWhatsappByToken(renewed.body.token))?.id).toBe(w.id);
+    expect((await api("GET", `/api/whatsapp/${w.id}`, { token: a.admin.token })).body.token).toBe(renewed.body.token);
+    // An edit keeps the token.
+    await api("PUT", `/api/whatsapp/${w.id}`, { token: a.admin.token, body: { name: "API 2", token: "x" } });
+    expect((await findWhatsappByToken(renewed.body.token))?.id).toBe(w.id);
+    // Realtime frames never carry it.
+    expect(JSON.stringify(world.rt.frames)).not.toContain(renewed.body.token);
   });
 
   it("sends start, new-QR, disconnect and restart commands to the connection's shard queue", async () => {
@@ -214,6 +254,7 @@ describe("tenant isolation", () => {
     expect((await api("POST", `/api/whatsappsession/${w.id}`, { token: t })).status).toBe(404);
     expect((await api("PUT", `/api/whatsappsession/${w.id}`, { token: t })).status).toBe(404);
     expect((await api("DELETE", `/api/whatsappsession/${w.id}`, { token: t })).status).toBe(404);
+    expect((await api("POST", `/api/whatsapp/${w.id}/token`, { token: t })).status).toBe(404);
     const list = await api("GET", "/api/whatsapp", { token: t });
     expect(list.body).toEqual([]);
     expect((await api("POST", "/api/whatsapp-restart", { token: t })).body).toEqual({ restarted: 0 });

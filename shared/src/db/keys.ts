@@ -102,7 +102,8 @@ export const keys = {
   /** Connections by session shard (sparse), read by the runner at boot. */
   whatsappShardIndex: (shard: number, cid: Id, wid: Id) => ({ GSI1PK: `WASHARD#${shard}`, GSI1SK: `${cid}#${pad(wid)}` }),
   /** Public API token → connection. */
-  whatsappToken: (token: string) => ({ PK: `WATOKEN#${token}`, SK: "#" }),
+  /** The lookup item of a connection's API token, keyed by the token's SHA-256 (`whatsapp/token.ts`), never the token. */
+  whatsappToken: (tokenHash: string) => ({ PK: `WATOKEN#${tokenHash}`, SK: "#" }),
   campaign: (cid: Id, id: Id) => ({ PK: `C#${cid}`, SK: `CAMPAIGN#${pad(id)}` }),
   schedule: (cid: Id, id: Id) => ({ PK: `C#${cid}`, SK: `SCHED#${pad(id)}` }),
 

@@ -6,8 +6,8 @@ import { z } from "zod";
 import { ColoredRef, defineRoutes, IdParams, MessageReply } from "../contract.ts";
 import { CreateWhatsappBody, UpdateWhatsappBody, WhatsappItem } from "./schema.ts";
 
-/** A connection as the API shows it (`token` blank for non-admins), with its queues when listed. */
-export const WhatsappView = WhatsappItem.omit({ shard: true }).extend({ queues: z.array(ColoredRef).optional() });
+/** A connection as the API shows it (`token` and `qrcode` blank for non-admins), with its queues when listed. */
+export const WhatsappView = WhatsappItem.omit({ shard: true, tokenSealed: true, tokenHash: true }).extend({ token: z.string(), queues: z.array(ColoredRef).optional() });
 
 const ListQuery = z.object({ session: z.string().optional(), companyId: z.string().optional() }).passthrough();
 
@@ -17,6 +17,8 @@ export const whatsappRoutes = defineRoutes("whatsapp", {
   "GET /api/whatsapp/{id}": { auth: "user", params: IdParams, query: ListQuery, response: WhatsappView },
   "PUT /api/whatsapp/{id}": { auth: "admin", params: IdParams, body: UpdateWhatsappBody, response: WhatsappView },
   "DELETE /api/whatsapp/{id}": { auth: "admin", params: IdParams, response: MessageReply },
+  /** A new API token for the connection (the old one stops working at once); the answer shows it. */
+  "POST /api/whatsapp/{id}/token": { auth: "admin", permission: "secrets:view", params: IdParams, response: WhatsappView },
   "POST /api/whatsapp-restart": { auth: "admin", response: z.object({ restarted: z.number().int() }) },
   "POST /api/whatsappsession/{id}": { auth: "admin", params: IdParams, response: MessageReply },
   "PUT /api/whatsappsession/{id}": { auth: "admin", params: IdParams, response: MessageReply },

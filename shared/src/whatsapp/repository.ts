@@ -1,7 +1,7 @@
 /**
- * Connections repository (`C#<cid>` / `WACONN#<id>`, GSI1 `WASHARD#<n>`; token marker `WATOKEN#<token>`).
+ * Connections repository (`C#<cid>` / `WACONN#<id>`, GSI1 `WASHARD#<n>`; token lookup `WATOKEN#<sha256 of the token>`).
  * Every DynamoDB access of the connection entity lives here; items are parsed with {@link WhatsappItem} on read.
- * Multi-item writes (default flag moves, token marker) are single `TransactWriteItems`.
+ * Multi-item writes (default flag moves, token lookup item) are single `TransactWriteItems`.
  */
 import { GetCommand, TransactWriteCommand, UpdateCommand, type TransactWriteCommandInput } from "@aws-sdk/lib-dynamodb";
 import { z } from "zod";
@@ -59,10 +59,10 @@ export async function listQueueRefs(companyId: number): Promise<QueueRef[]> {
   });
 }
 
-/** The connection a public API token belongs to, or null. */
-export async function getWhatsappByToken(token: string): Promise<{ companyId: number; whatsappId: number } | null> {
-  if (!token) return null;
-  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.whatsappToken(token) }));
+/** The connection whose API token has hash `tokenHash` (`./token.ts`), or null. */
+export async function getWhatsappByTokenHash(tokenHash: string): Promise<{ companyId: number; whatsappId: number } | null> {
+  if (!tokenHash) return null;
+  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.whatsappToken(tokenHash) }));
   const it = out.Item;
   return it ? { companyId: Number(it.companyId), whatsappId: Number(it.whatsappId) } : null;
 }
@@ -71,16 +71,16 @@ function tokenPut(item: WhatsappItem): TxItem {
   return {
     Put: {
       TableName: tableName(),
-      Item: { ...keys.whatsappToken(item.token), _type: "whatsappToken", companyId: item.companyId, whatsappId: item.id },
+      Item: { ...keys.whatsappToken(item.tokenHash), _type: "whatsappToken", companyId: item.companyId, whatsappId: item.id },
       ConditionExpression: "attribute_not_exists(PK)",
     },
   };
 }
-function tokenDelete(companyId: number, whatsappId: number, token: string): TxItem {
+function tokenDelete(companyId: number, whatsappId: number, tokenHash: string): TxItem {
   return {
     Delete: {
       TableName: tableName(),
-      Key: keys.whatsappToken(token),
+      Key: keys.whatsappToken(tokenHash),
       ConditionExpression: "attribute_not_exists(PK) OR (companyId = :c AND whatsappId = :w)",
       ExpressionAttributeValues: { ":c": companyId, ":w": whatsappId },
     },
@@ -103,25 +103,20 @@ function storedItem(item: WhatsappItem) {
 }
 
 /**
- * Writes a new connection, its token marker (when `token` is set) and, when `unsetDefaultId` is given, clears that
- * connection's default flag, in one transaction. Throws `ERR_CONFLICT` (409) when the token is already taken.
+ * Writes a new connection, its token lookup item (when it has a token) and, when `unsetDefaultId` is given, clears that
+ * connection's default flag, in one transaction.
  */
 export async function insertWhatsappItem(item: WhatsappItem, unsetDefaultId: number | null): Promise<void> {
   const tx: TxItem[] = [{ Put: { TableName: tableName(), Item: storedItem(item), ConditionExpression: "attribute_not_exists(PK)" } }];
-  if (item.token) tx.push(tokenPut(item));
+  if (item.tokenHash) tx.push(tokenPut(item));
   if (unsetDefaultId != null) tx.push(unsetDefault(item.companyId, unsetDefaultId, item.updatedAt));
-  try {
-    await ddb().send(new TransactWriteCommand({ TransactItems: tx }));
-  } catch (err) {
-    if (item.token && failedConditionAt(err, 1)) throw new AppError("ERR_CONFLICT", { field: "token" });
-    throw err;
-  }
+  await ddb().send(new TransactWriteCommand({ TransactItems: tx }));
 }
 
 /**
  * Replaces a connection item with `next` (same id), guarded by its previous `updatedAt` (optimistic concurrency),
- * moving the token marker when the token changed and clearing `unsetDefaultId`'s default flag, in one transaction.
- * Throws `ERR_CONFLICT` (409) when the token is taken or the item changed meanwhile.
+ * moving the token lookup item when the token changed and clearing `unsetDefaultId`'s default flag, in one
+ * transaction. Throws `ERR_CONFLICT` (409) when the item changed meanwhile.
  */
 export async function replaceWhatsappItem(prev: WhatsappItem, next: WhatsappItem, unsetDefaultId: number | null): Promise<void> {
   const tx: TxItem[] = [
@@ -134,19 +129,14 @@ export async function replaceWhatsappItem(prev: WhatsappItem, next: WhatsappItem
       },
     },
   ];
-  let tokenIndex = -1;
-  if (prev.token !== next.token) {
-    if (prev.token) tx.push(tokenDelete(prev.companyId, prev.id, prev.token));
-    if (next.token) {
-      tokenIndex = tx.length;
-      tx.push(tokenPut(next));
-    }
+  if (prev.tokenHash !== next.tokenHash) {
+    if (prev.tokenHash) tx.push(tokenDelete(prev.companyId, prev.id, prev.tokenHash));
+    if (next.tokenHash) tx.push(tokenPut(next));
   }
   if (unsetDefaultId != null) tx.push(unsetDefault(next.companyId, unsetDefaultId, next.updatedAt));
   try {
     await ddb().send(new TransactWriteCommand({ TransactItems: tx }));
   } catch (err) {
-    if (tokenIndex >= 0 && failedConditionAt(err, tokenIndex)) throw new AppError("ERR_CONFLICT", { field: "token" });
     if (failedConditionAt(err, 0)) throw new AppError("ERR_CONFLICT");
     throw err;
   }
@@ -155,7 +145,7 @@ export async function replaceWhatsappItem(prev: WhatsappItem, next: WhatsappItem
 /** Deletes a connection and its token marker. Returns false when it did not exist. */
 export async function deleteWhatsappItem(item: WhatsappItem): Promise<boolean> {
   const tx: TxItem[] = [{ Delete: { TableName: tableName(), Key: keys.whatsapp(item.companyId, item.id), ConditionExpression: "attribute_exists(PK)" } }];
-  if (item.token) tx.push(tokenDelete(item.companyId, item.id, item.token));
+  if (item.tokenHash) tx.push(tokenDelete(item.companyId, item.id, item.tokenHash));
   try {
     await ddb().send(new TransactWriteCommand({ TransactItems: tx }));
     return true;

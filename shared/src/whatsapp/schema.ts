@@ -22,7 +22,10 @@ export const WhatsappItem = z.object({
   complationMessage: z.string().default(""),
   outOfHoursMessage: z.string().default(""),
   ratingMessage: z.string().default(""),
-  token: z.string().default(""),
+  /** The API token sealed with AES-256-GCM (`./token.ts`); "" = none. Never shown as is. */
+  tokenSealed: z.string().default(""),
+  /** SHA-256 of the API token (base64url): the key of its lookup item `keys.whatsappToken`; "" = none. */
+  tokenHash: z.string().default(""),
   provider: z.string().default("beta"),
   expiresInactiveMessage: z.string().default(""),
   /** Minutes to close open chats; 0 = never. */
@@ -55,8 +58,6 @@ const editable = {
   complationMessage: z.string().max(5000),
   outOfHoursMessage: z.string().max(5000),
   ratingMessage: z.string().max(5000),
-  /** Public messages API bearer token; unique across all companies; "" = none. */
-  token: z.string().trim().max(200),
   provider: z.string().trim().max(30),
   expiresInactiveMessage: z.string().max(5000),
   expiresTicket: z.coerce.number().int().min(0).max(525600),
@@ -78,7 +79,6 @@ export const CreateWhatsappBody = z.object({
   complationMessage: editable.complationMessage.optional(),
   outOfHoursMessage: editable.outOfHoursMessage.optional(),
   ratingMessage: editable.ratingMessage.optional(),
-  token: editable.token.optional(),
   provider: editable.provider.optional(),
   expiresInactiveMessage: editable.expiresInactiveMessage.optional(),
   expiresTicket: editable.expiresTicket.optional(),
@@ -108,7 +108,8 @@ export const SessionStatePatch = z.object({
 export type SessionStatePatch = z.infer<typeof SessionStatePatch>;
 
 /**
- * What the API and realtime events show: the item without internal keys; `token` is blanked for non-admins.
- * `queues` lists the linked queues (id, name, color) when the caller asked for them.
+ * What the API and realtime events show: the item without internal keys; `token` is the API token in clear for admins
+ * reading the connection through the API, "" for everyone else and in realtime frames. `queues` lists the linked
+ * queues (id, name, color) when the caller asked for them.
  */
-export type WhatsappView = Omit<WhatsappItem, "shard"> & { queues?: { id: number; name: string; color: string }[] };
+export type WhatsappView = Omit<WhatsappItem, "shard" | "tokenSealed" | "tokenHash"> & { token: string; queues?: { id: number; name: string; color: string }[] };

@@ -6,7 +6,8 @@
  *   ("at least one default connection is required");
  * - more than one queue needs a greeting message: `ERR_WAPP_GREETING_REQUIRED`;
  * - queueIds / transferQueueId must be queues of the same company: `ERR_NO_QUEUE_FOUND` (404);
- * - the token is unique across companies: `ERR_CONFLICT` (409);
+ * - the API token is the server's (`./token.ts`): generated at creation, replaced by {@link regenerateWhatsappToken},
+ *   stored sealed, looked up by its hash; shown in clear only to admins reading the connection through the API;
  * - session actions go to the session runner as commands (`sendSessionCommand`); the runner reports back through
  *   {@link updateSessionState}, which publishes `company-{id}-whatsappSession` and `company-{id}-whatsapp` to admins.
  */
@@ -19,7 +20,7 @@ import "./events.ts";
 import { sendSessionCommand, shardOf, type SessionCommandInput } from "./commands.ts";
 import {
   deleteWhatsappItem,
-  getWhatsappByToken,
+  getWhatsappByTokenHash,
   getWhatsappItem,
   insertWhatsappItem,
   listQueueRefs,
@@ -35,6 +36,7 @@ import {
   type UpdateWhatsappBody,
   type WhatsappView,
 } from "./schema.ts";
+import { connectionTokenHash, newConnectionToken, openConnectionToken, sealConnectionToken } from "./token.ts";
 
 /** Who is asking: the company comes from the verified token; `admin` decides whether the API token is shown. */
 export interface Caller {
@@ -45,6 +47,17 @@ export interface Caller {
 import { toView } from "./views.ts";
 
 export { toView };
+
+/** {@link toView} for an API caller: an admin gets the API token opened. */
+async function apiView(caller: Caller, item: WhatsappItem, queues?: QueueRef[]): Promise<WhatsappView> {
+  return toView(item, { admin: caller.admin, token: caller.admin ? await openConnectionToken(item.tokenSealed) : "", queues });
+}
+
+/** A fresh API token for a connection: the fields to store (sealed token and its hash) and the token in clear. */
+async function freshToken(): Promise<{ token: string; tokenSealed: string; tokenHash: string }> {
+  const token = newConnectionToken();
+  return { token, tokenSealed: await sealConnectionToken(token), tokenHash: connectionTokenHash(token) };
+}
 
 const notFound = () => new AppError("ERR_NO_WAPP_FOUND");
 
@@ -58,13 +71,13 @@ export async function requireWhatsapp(companyId: number, whatsappId: number): Pr
 /** `GET /api/whatsapp`: every connection of the caller's company with its queues, ordered by id. */
 export async function listWhatsapps(caller: Caller): Promise<WhatsappView[]> {
   const [items, queues] = await Promise.all([listWhatsappItems(caller.companyId), listQueueRefs(caller.companyId)]);
-  return items.map((i) => toView(i, { admin: caller.admin, queues }));
+  return Promise.all(items.map((i) => apiView(caller, i, queues)));
 }
 
 /** `GET /api/whatsapp/{id}`: one connection (with `qrcode` and queues). 404 `ERR_NO_WAPP_FOUND` when not the caller's. */
 export async function showWhatsapp(caller: Caller, whatsappId: number): Promise<WhatsappView> {
   const [item, queues] = await Promise.all([requireWhatsapp(caller.companyId, whatsappId), listQueueRefs(caller.companyId)]);
-  return toView(item, { admin: caller.admin, queues });
+  return apiView(caller, item, queues);
 }
 
 async function checkQueues(companyId: number, queueIds: number[], transferQueueId: number | null): Promise<QueueRef[]> {
@@ -91,8 +104,8 @@ async function command(cmd: SessionCommandInput): Promise<void> {
 /**
  * `POST /api/whatsapp`: creates a connection with the product's defaults, makes it default when it is the company's first
  * (or when asked, unsetting the old default), publishes `whatsapp update` and asks the runner to start its session
- * (status OPENING until the runner reports a QR). Errors: `ERR_WAPP_GREETING_REQUIRED`, `ERR_NO_QUEUE_FOUND`,
- * `ERR_CONFLICT` (token taken).
+ * (status OPENING until the runner reports a QR). The API token is generated here (a client's is never taken).
+ * Errors: `ERR_WAPP_GREETING_REQUIRED`, `ERR_NO_QUEUE_FOUND`.
  */
 export async function createWhatsapp(caller: Caller, body: CreateWhatsappBody): Promise<WhatsappView> {
   const companyId = caller.companyId;
@@ -101,14 +114,16 @@ export async function createWhatsapp(caller: Caller, body: CreateWhatsappBody): 
   const queues = await checkQueues(companyId, queueIds, body.transferQueueId ?? null);
   const oldDefault = existing.find((w) => w.isDefault) ?? null;
   const isDefault = existing.length === 0 || !oldDefault || body.isDefault === true;
-  // Every check before the id counter, so a refused connection takes no id (the token marker still settles a race).
+  // Every check before the id counter, so a refused connection takes no id.
   checkGreeting({ queueIds, greetingMessage: body.greetingMessage ?? "" });
-  if (body.token && (await getWhatsappByToken(body.token))) throw new AppError("ERR_CONFLICT", { field: "token" });
   // Global ids: sessions, auth state (`WA#<wid>`), shards and command groups are keyed by the connection id alone.
   const id = await nextId("GLOBAL", "whatsapp");
   const now = nowIso();
+  const { token, tokenSealed, tokenHash } = await freshToken();
   const item = WhatsappItem.parse({
     ...body,
+    tokenSealed,
+    tokenHash,
     id,
     companyId,
     queueIds,
@@ -125,7 +140,7 @@ export async function createWhatsapp(caller: Caller, body: CreateWhatsappBody): 
   if (isDefault && oldDefault) await publishWhatsapp({ ...oldDefault, isDefault: false, updatedAt: now });
   await publishWhatsapp(item);
   await command({ type: "start", companyId, whatsappId: id });
-  return toView(item, { admin: true, queues });
+  return toView(item, { admin: true, token, queues });
 }
 
 /**
@@ -156,7 +171,28 @@ export async function updateWhatsapp(caller: Caller, whatsappId: number, body: U
     }
     if (oldDefault) await publishWhatsapp({ ...oldDefault, isDefault: false, updatedAt: now });
     await publishWhatsapp(next, prev);
-    return toView(next, { admin: true, queues });
+    return apiView(caller, next, queues);
+  }
+}
+
+/**
+ * `POST /api/whatsapp/{id}/token`: gives the connection a new API token (the old one stops working at once: its
+ * lookup item goes in the same transaction) and answers the connection with it. Publishes `whatsapp update` (without
+ * the token). 404 `ERR_NO_WAPP_FOUND` when not the caller's; retried when the runner changed the session meanwhile.
+ */
+export async function regenerateWhatsappToken(caller: Caller, whatsappId: number): Promise<WhatsappView> {
+  for (let attempt = 0; ; attempt++) {
+    const prev = await requireWhatsapp(caller.companyId, whatsappId);
+    const { token, tokenSealed, tokenHash } = await freshToken();
+    const next: WhatsappItem = { ...prev, tokenSealed, tokenHash, updatedAt: nowIso() };
+    try {
+      await replaceWhatsappItem(prev, next, null);
+    } catch (err) {
+      if (err instanceof AppError && err.code === "ERR_CONFLICT" && attempt < 3) continue;
+      throw err;
+    }
+    await publishWhatsapp(next, prev);
+    return toView(next, { admin: caller.admin, token, queues: await listQueueRefs(caller.companyId) });
   }
 }
 
@@ -237,9 +273,9 @@ export async function getDefaultWhatsapp(companyId: number): Promise<WhatsappIte
   return found;
 }
 
-/** The connection of a public messages API token (`Authorization: Bearer <token>`), or null when unknown. */
+/** The connection of a public messages API token (`Authorization: Bearer <token>`, found by its hash), or null when unknown. */
 export async function findWhatsappByToken(token: string): Promise<WhatsappItem | null> {
-  const ref = await getWhatsappByToken(token);
+  const ref = await getWhatsappByTokenHash(connectionTokenHash(token));
   return ref ? getWhatsappItem(ref.companyId, ref.whatsappId) : null;
 }
 

@@ -1,7 +1,8 @@
 /**
  * Add/edit connection dialog (docs/product/connections.md#fields: name required, 2 to 50) on
- * the kit's form dialog: name, default flag, queues, greeting/completion/out-of-hours/rating/inactivity messages, API
- * token, minutes to close open chats (expiresTicket), minutes to transfer and the target queue, bot queue time and max
+ * the kit's form dialog: name, default flag, queues, greeting/completion/out-of-hours/rating/inactivity messages, the API
+ * token (the server's: shown with copy and regenerate, `ConnectionToken`), minutes to close open chats (expiresTicket),
+ * minutes to transfer and the target queue, bot queue time and max
  * uses, and the minutes a rating is awaited. An empty name (or a missing greeting with more than one queue, `ERR_WAPP_GREETING_REQUIRED` under the field)
  * focuses and scrolls to the field. The server's `ERR_WAPP_GREETING_REQUIRED`,
  * `ERR_NO_OTHER_WHATSAPP` and others show as translated toasts.
@@ -12,6 +13,7 @@ import { CrudDialog, type RecordDialogProps, rules } from "../../ui/kit/index.ts
 import { useQueues } from "../queues/api.ts";
 import { QueueChecklist } from "../queues/QueueChecklist.tsx";
 import { useWhatsappMutations, type Whatsapp } from "./api.ts";
+import { ConnectionToken } from "./ConnectionToken.tsx";
 
 const TEXTS = ["greetingMessage", "complationMessage", "outOfHoursMessage", "ratingMessage", "expiresInactiveMessage"] as const;
 const NUMS = ["expiresTicket", "timeToTransfer", "timeUseBotQueues", "maxUseBotQueues", "ratingWaitMinutes"] as const;
@@ -26,7 +28,6 @@ const schema = z.object({
   outOfHoursMessage: z.string(),
   ratingMessage: z.string(),
   expiresInactiveMessage: z.string(),
-  token: z.string().trim(),
   provider: z.string(),
   expiresTicket: rules.numberText(),
   timeToTransfer: rules.numberText(),
@@ -60,7 +61,6 @@ export function ConnectionDialog(props: RecordDialogProps<Whatsapp>) {
         outOfHoursMessage: w?.outOfHoursMessage ?? "",
         ratingMessage: w?.ratingMessage ?? "",
         expiresInactiveMessage: w?.expiresInactiveMessage ?? "",
-        token: w?.token ?? "",
         provider: w?.provider ?? "beta",
         expiresTicket: String(w?.expiresTicket ?? 0),
         timeToTransfer: String(w?.timeToTransfer ?? 0),
@@ -81,7 +81,7 @@ export function ConnectionDialog(props: RecordDialogProps<Whatsapp>) {
           {TEXTS.map((k) => (
             <TextAreaField key={k} label={t(`connections.${k}`)} rows={2} {...f.text(k)} />
           ))}
-          <TextField label={t("connections.token")} autoComplete="off" {...f.text("token")} />
+          <ConnectionToken whatsappId={w?.id} />
           <Flex gap="1rem" wrap="wrap" alignItems="flex-end">
             {NUMS.map((k) => (
               <TextField key={k} flex="1 1 10rem" inputMode="numeric" label={t(`connections.${k}`)} {...f.text(k)} />

@@ -44,7 +44,6 @@ export interface WhatsappForm {
   complationMessage: string;
   outOfHoursMessage: string;
   ratingMessage: string;
-  token: string;
   provider: string;
   expiresInactiveMessage: string;
   expiresTicket: number;
