@@ -91,6 +91,8 @@ export const keys = {
   /** Option id → its queue (for `/queue-options/{id}` routes); holds `queueId`. */
   queueOptionRef: (cid: Id, optionId: Id) => ({ PK: `C#${cid}`, SK: `QOPTID#${pad(optionId)}` }),
   tag: (cid: Id, tagId: Id) => ({ PK: `C#${cid}`, SK: `TAG#${pad(tagId)}` }),
+  /** A background job (`jobs/`): its progress and resume point. */
+  job: (cid: Id, jobId: string) => ({ PK: `C#${cid}#JOB#${jobId}`, SK: "#" }),
   setting: (cid: Id, key: string) => ({ PK: `C#${cid}`, SK: `SET#${key}` }),
   /** A platform-wide setting (the super's global section: `allowregister`, `viewregister`, `trial`), read unauthenticated by /login. */
   globalSetting: (key: string) => ({ PK: "SETTINGS", SK: `SET#${key}` }),

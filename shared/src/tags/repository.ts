@@ -125,6 +125,27 @@ export async function queryTagEdges(
   return { edges, lastKey: out.LastEvaluatedKey };
 }
 
+/** How many edges tag `tagId` has on the tag index (a COUNT query, paged). */
+export async function countTagEdges(companyId: number, tagId: number): Promise<number> {
+  let n = 0;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await ddb().send(
+      new QueryCommand({
+        TableName: tableName(),
+        IndexName: "GSI4",
+        KeyConditionExpression: "GSI4PK = :pk",
+        ExpressionAttributeValues: { ":pk": keys.tagTicketsPK(companyId, tagId) },
+        Select: "COUNT",
+        ExclusiveStartKey: start,
+      }),
+    );
+    n += out.Count ?? 0;
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return n;
+}
+
 /** What a ticket-tags transaction needs to know about the ticket (as read). */
 export interface TicketTagsState {
   companyId: number;

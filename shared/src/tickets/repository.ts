@@ -288,6 +288,20 @@ export type TicketIndex = "GSI1" | "GSI2" | "GSI3" | "GSI4";
  * One Query of a ticket list index, newest first. `skBetween` narrows the sort key (`updatedAt` day filter);
  * `filter` adds an optional FilterExpression (rare filters only: unread, created day, tags).
  */
+/** How many tickets partition `pk` of list index `index` holds (a COUNT query, paged). */
+export async function countTicketIndex(index: TicketIndex, pk: string): Promise<number> {
+  let n = 0;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await ddb().send(
+      new QueryCommand({ TableName: tableName(), IndexName: index, KeyConditionExpression: `${index}PK = :pk`, ExpressionAttributeValues: { ":pk": pk }, Select: "COUNT", ExclusiveStartKey: start }),
+    );
+    n += out.Count ?? 0;
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return n;
+}
+
 export async function queryTicketIndex(
   index: TicketIndex,
   pk: string,
