@@ -1,23 +1,23 @@
 /**
- * `npm run bench`: the product's speed figures (issue 3 §5, issue 4 §8), printed as tables and saved to
+ * `npm run bench`: the product's speed figures, printed as tables and saved to
  * `.bench/results.json`. Targets live here, never in tests:
  * - ingest: inbound messages/s through the ingest service, and p99 from Baileys event to the realtime frame in an
  *   agent's browser socket at 50 messages/s;
- * - `GET /api/tickets` through the local gateway, page of 40 with nested data (issue 10 §2): p50/p99, requests/s and
+ * - `GET /api/tickets` through the local gateway, page of 40 with nested data: p50/p99, requests/s and
  *   the product's CPU time per request (this process, which hosts the local stack, plus DynamoDB Local's Java, from
  *   `/proc/<pid>/stat`; the requests come from a separate client process, `bench/http-load.ts`) at concurrency 1 and
  *   10, for the tabs (open mine / showAll, pending, closed) at 1k, 10k and 100k tickets (search: the search section) (target on a quiet machine: CPU ≤ 8 ms per request and p50 ≤ 10 ms at
  *   concurrency 1, flat across sizes);
  * - the web's initial JavaScript, gzipped, and the ticket-list render in headless chromium for 5k tickets (navigation
  *   to first rows painted, scrolling the virtualized list through every page of 40, DOM rows; `scripts/bench/web-render.ts`).
- * - search (issue 10 §1, §2; `scripts/bench/search.ts`): ticket and contact search for a surname, a number fragment and
+ * - search (`scripts/bench/search.ts`): ticket and contact search for a surname, a number fragment and
  *   a message word, matching and not, at `--searchSizes` tickets of 5 messages each (target p99 ≤ 50 ms, flat), with
  *   the same latency, requests/s and CPU-per-request columns as the tabs, and the items the index adds per message write;
- * - faults (issue 8): inbound messages/s while 5% of DynamoDB calls fail (throttling, 5xx, conflicts), with the
+ * - faults: inbound messages/s while 5% of DynamoDB calls fail (throttling, 5xx, conflicts), with the
  *   parked ones re-driven and every message counted as stored.
- * - ratio (issue 8 "Proof, overall"; `scripts/bench/ingest-ratio.ts`): ingest rate over DynamoDB Local's rate for the
+ * - ratio (`scripts/bench/ingest-ratio.ts`): ingest rate over DynamoDB Local's rate for the
  *   ingest's bare 4-item transaction, alternated in one run (target ≥ 0.8), and DynamoDB calls per message by purpose;
- * - storm (issue 8 §3; `scripts/bench/storm.ts`): a 1.5 GB document announcement and 50 images of 1 MiB at once through
+ * - storm (`scripts/bench/storm.ts`): a 1.5 GB document announcement and 50 images of 1 MiB at once through
  *   the simulator, the session runner in its own process: its peak RSS from the OS against the stated bound, what was
  *   stored, and round trips of another session of the same runner meanwhile.
  * Usage: `npm run bench [-- --sizes=1000,10000,100000] [-- --reps=200,400] [-- --searchSizes=1000,10000,100000] [-- --only=ingest,ratio,tickets,search,web,faults,storm] [-- --renderTickets=5000] [-- --ratioRounds=5] [-- --ratioProfile=ingest.cpuprofile]`.
@@ -101,7 +101,7 @@ async function tenant() {
 const ddbPids = dynamoPids(dynamo.port).length ? dynamoPids(dynamo.port) : dynamo.pid ? [dynamo.pid] : [];
 if (!ddbPids.length) console.log("DynamoDB Local's process was not found in /proc: its CPU is not counted");
 
-/** An agent's realtime socket through a single-use ticket (issue 8 §5), joined to the notification room. */
+/** An agent's realtime socket through a single-use ticket, joined to the notification room. */
 async function openSocket(token: string): Promise<WebSocket> {
   const r = await fetch(`${stack.url}/api/auth/ws-ticket`, { method: "POST", headers: { authorization: `Bearer ${token}` } });
   const { ticket } = (await r.json()) as { ticket: string };
@@ -176,7 +176,7 @@ try {
     await new Promise((r) => setTimeout(r, 1000));
     ws.close();
     const l = summarize(lat);
-    // Issue 9: the same ingest with the chatbot answering menus (scripts/bench/bot.ts), on a fresh tenant.
+    // The same ingest with the chatbot answering menus (scripts/bench/bot.ts), on a fresh tenant.
     const { benchBotIngest } = await import("./bench/bot.ts");
     const tb = await tenant();
     const bot = await benchBotIngest({ companyId: tb.companyId, whatsappId: tb.whatsappId, queueIds: tb.queueIds, handleBaileysEvent, customers: Number(args.botCustomers ?? 200) });
@@ -288,7 +288,7 @@ try {
     const stored = new Set((await storedState(ctx.companyId)).messages.map((m) => m.id)).size;
 
     results.faults = { messagesPerSecondWith5pctFailures: rate.rps, failedCalls: faults.failed, redriven, stored, sent: total };
-    table("Faults (issue 8): inbound with 5% of DynamoDB calls failing", [
+    table("Faults: inbound with 5% of DynamoDB calls failing", [
       { measure: "inbound messages/s (16 in flight, 5% DynamoDB failures)", value: rate.rps },
       { measure: "DynamoDB calls failed / messages parked and re-driven", value: `${faults.failed} / ${redriven}` },
       { measure: "messages stored / sent (nothing lost)", value: `${stored}/${total}` },
@@ -296,11 +296,11 @@ try {
   }
 
   if (only.has("storm")) {
-    // Media storm (issue 8 §3) with the session runner as its own process (scripts/bench/storm.ts).
+    // Media storm with the session runner as its own process (scripts/bench/storm.ts).
     const { runMediaStorm, mediaStormRows } = await import("./bench/storm.ts");
     const storm = await runMediaStorm(dynamo.endpoint);
     results.mediaStorm = storm;
-    table("Media storm (issue 8 §3): 1.5 GB document announcement + 50 images at once, the session runner in its own process", mediaStormRows(storm));
+    table("Media storm: 1.5 GB document announcement + 50 images at once, the session runner in its own process", mediaStormRows(storm));
   }
 
   if (only.has("tickets")) {
@@ -309,7 +309,7 @@ try {
       const { t, seedSeconds } = await seeded("tickets", n, (t) =>
         seedTickets({ companyId: t.companyId, whatsappId: t.whatsappId, userId: t.admin.id, queueIds: t.queueIds, n, names: t.names }),
       );
-      // The tabs of the Tickets screen (attendance.md §2) as an admin sees them; its search tab is the search section's.
+      // The tabs of the Tickets screen as an admin sees them; its search tab is the search section's.
       const cases: [string, string][] = [
         ["open: mine", "status=open"],
         ["open: showAll", "status=open&showAll=true"],

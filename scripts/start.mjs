@@ -1,4 +1,4 @@
-// `npm start` (issue 2; DESIGN.md §4): on a fresh clone installs what is missing, checks Java 17+, builds the web app
+// `npm start` (docs/architecture.md#2-one-machine-npm-start): on a fresh clone installs what is missing, checks Java 17+, builds the web app
 // when web/dist is missing or older than its sources, then runs the local stack (infra/local/src/main.ts) on PORT
 // (default 3000), which prints the URL and the local admin login. Ctrl-C / SIGTERM stop everything cleanly.
 // `npm start -- --fresh` wipes .data/ first. Plain Node (no TypeScript) so it runs before anything is installed.
@@ -60,7 +60,7 @@ if (!hasBuild) {
 }
 
 // 4. The local stack.
-// Node 20 is the supported local runtime (DESIGN.md §3), so the SDK's Node-version notice is noise here;
+// Node 20 is the supported local runtime, so the SDK's Node-version notice is noise here;
 // DEP0066 comes from s3rver's dependencies.
 // `--max-semi-space-size=32`: the Lambdas' V8 option (`infra/lib/function.ts` NODE_RUNTIME_OPTIONS), the same here.
 const args = ["--max-semi-space-size=32", "--import", "tsx", "--disable-warning=DEP0066", "infra/local/src/main.ts"];

@@ -137,7 +137,7 @@ export function httpEvent(
   const matched = matchRoute(method, path);
   const headers: Record<string, string> = { ...(opts.headers ?? {}) };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-  // With an origin secret configured (the cloud), requests come through CloudFront, which adds it (issue 8 §5); a test
+  // With an origin secret configured (the cloud), requests come through CloudFront, which adds it; a test
   // plays a direct execute-api call by passing `x-atende-origin` itself ("" for none).
   if (process.env.ORIGIN_VERIFY_SECRET && !("x-atende-origin" in headers)) headers["x-atende-origin"] = process.env.ORIGIN_VERIFY_SECRET;
   let body: string | undefined;
@@ -190,4 +190,29 @@ export async function api<T = any>(method: Method, pathWithQuery: string, opts: 
     throw new Error(`${body.operation} answered a shape its contract does not allow: ${JSON.stringify(body.contractIssues)}`);
   }
   return { status: res.statusCode, body, cookies: res.cookies ?? [], headers: res.headers ?? {} };
+}
+
+/** A file of a {@link multipartBody}. */
+export interface FormFile {
+  name: string;
+  type: string;
+  data: Buffer;
+  /** The form field (default `medias`; entity uploads also take `file`). */
+  field?: string;
+}
+
+/**
+ * A `multipart/form-data` body as a browser's FormData sends it: text `fields` first, then `files`; spread into
+ * `api(...)`'s options (`{rawBody, contentType}`).
+ */
+export function multipartBody(files: FormFile[], fields: Record<string, string> = {}) {
+  const boundary = "----atendeTestBoundary42";
+  const parts: Buffer[] = [];
+  for (const [k, v] of Object.entries(fields)) parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  for (const f of files) {
+    parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${f.field ?? "medias"}"; filename="${f.name}"\r\nContent-Type: ${f.type}\r\n\r\n`));
+    parts.push(f.data, Buffer.from("\r\n"));
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return { rawBody: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
 }

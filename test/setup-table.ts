@@ -17,3 +17,5 @@ process.env.LOG_LEVEL ??= "silent";
 resetConfig();
 resetDdb();
 await ensureTable();
+// The composition root of the domain events, as every entry point loads it (after the environment above is set).
+await import("../shared/src/events/wiring.ts");

@@ -17,6 +17,7 @@ import { resetS3 } from "../shared/src/storage/media.ts";
 import { commandQueueUrl, shardOf } from "../shared/src/whatsapp/commands.ts";
 import { makeQueue, makeWhatsapp } from "../shared/src/tickets/fixtures.testkit.ts";
 import { startRealtimeCapture } from "../shared/src/users/realtime-capture.testkit.ts";
+import type { Profile } from "../shared/src/users/schema.ts";
 import { makeCompany, makeUser, type TestUser } from "./helpers.ts";
 
 export interface World {
@@ -26,30 +27,45 @@ export interface World {
   queues: number[];
   /** The connection id (0 without `opts.whatsapp`). */
   wa: number;
-  /** Agents (profile user), in the order of `opts.agents`. */
+  /** Agents (profile user unless their entry names another), in the order of `opts.agents`. */
   agents: TestUser[];
   /** Another company (only with `opts.other`). */
   other: { companyId: number; admin: TestUser };
   capture: Awaited<ReturnType<typeof startRealtimeCapture>>;
 }
 
+/** What a world is built from: see {@link companyWorld}. */
+export interface WorldOptions {
+  queues?: string[];
+  whatsapp?: boolean | Parameters<typeof makeWhatsapp>[1];
+  agents?: { queues?: number[]; name?: string; profile?: Profile }[];
+  other?: boolean;
+}
+
+/** Builds one company as `opts` describes it (everything of {@link World} but the capture). */
+async function buildWorld(opts: WorldOptions): Promise<Omit<World, "capture">> {
+  const c = await makeCompany();
+  const w = { cid: c.companyId, admin: c.admin, queues: [] as number[], agents: [] as TestUser[], wa: 0 } as Omit<World, "capture">;
+  for (const name of opts.queues ?? []) w.queues.push((await makeQueue(w.cid, { name })).id);
+  if (opts.whatsapp) w.wa = (await makeWhatsapp(w.cid, opts.whatsapp === true ? {} : opts.whatsapp)).id;
+  for (const a of opts.agents ?? []) w.agents.push(await makeUser(w.cid, { queueIds: (a.queues ?? []).map((i) => w.queues[i]), name: a.name, profile: a.profile }));
+  if (opts.other) w.other = await makeCompany();
+  return w;
+}
+
 /**
  * Declares the test file's world. `queues`: queue names; `agents`: one agent per entry, with the indexes of their queues
- * in `queues` and an optional name; `whatsapp`: a default connection (or its fields); `other`: a second company (cross-company checks).
+ * in `queues`, an optional name and profile (default `user`); `whatsapp`: a default connection (or its fields); `other`: a second company (cross-company checks).
+ * `fresh()` builds another company of the same shape (sharing the capture), for a test that needs one untouched by the others.
  */
-export function companyWorld(opts: { queues?: string[]; whatsapp?: boolean | Parameters<typeof makeWhatsapp>[1]; agents?: { queues?: number[]; name?: string }[]; other?: boolean } = {}): World {
-  const w = { queues: [] as number[], agents: [] as TestUser[], wa: 0 } as unknown as World;
+export function companyWorld(opts: WorldOptions = {}): World & { fresh(): Promise<World> } {
+  const w = { queues: [] as number[], agents: [] as TestUser[], wa: 0 } as unknown as World & { fresh(): Promise<World> };
   beforeAll(async () => {
     w.capture = await startRealtimeCapture();
-    const c = await makeCompany();
-    w.cid = c.companyId;
-    w.admin = c.admin;
-    for (const name of opts.queues ?? []) w.queues.push((await makeQueue(w.cid, { name })).id);
-    if (opts.whatsapp) w.wa = (await makeWhatsapp(w.cid, opts.whatsapp === true ? {} : opts.whatsapp)).id;
-    for (const a of opts.agents ?? []) w.agents.push(await makeUser(w.cid, { queueIds: (a.queues ?? []).map((i) => w.queues[i]), name: a.name }));
-    if (opts.other) w.other = await makeCompany();
+    Object.assign(w, await buildWorld(opts));
   });
   afterAll(async () => w.capture?.stop());
+  w.fresh = async () => ({ ...(await buildWorld(opts)), capture: w.capture });
   return w;
 }
 

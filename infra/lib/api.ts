@@ -1,5 +1,5 @@
 /**
- * HTTP API (DESIGN.md §3): one API Gateway HTTP API whose routes are exactly the route manifest
+ * HTTP API (docs/deploy.md#what-it-creates): one API Gateway HTTP API whose routes are exactly the route manifest
  * (`functions/src/http/routes.ts`, paths with the `/api` prefix), one Lambda per area
  * (`functions/src/http/<area>.ts`, middy + `@middy/http-router`), on the `$default` stage so CloudFront
  * forwards `/api/*` unchanged. Also the minute tick (EventBridge → `functions/src/jobs/tick.ts`) and the dispatch
@@ -29,7 +29,7 @@ export interface ApiProps {
   dispatchQueue: IQueue;
   /** The background jobs queue, consumed by `functions/src/jobs/jobs.ts`. */
   jobsQueue?: IQueue;
-  /** The session-command DLQs (one per shard), consumed by `functions/src/jobs/command-dlq.ts` (issue 8 §2). */
+  /** The session-command DLQs (one per shard), consumed by `functions/src/jobs/command-dlq.ts`. */
   sessionCommandDlqs?: IQueue[];
 }
 

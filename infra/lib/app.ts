@@ -1,6 +1,6 @@
 /**
  * Builds the Atende CDK app on an `App`: the stack plus cdk-nag's AwsSolutions checks as a validation plugin,
- * which fails the synth on any unacknowledged error (issue 2 §7). Shared by `infra/bin/app.ts` and the tests.
+ * which fails the synth on any unacknowledged error. Shared by `infra/bin/app.ts` and the tests.
  */
 import { type App, Validations } from "aws-cdk-lib";
 import { AwsSolutionsChecks } from "cdk-nag";

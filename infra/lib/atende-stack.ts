@@ -1,5 +1,5 @@
 /**
- * The Atende cloud (DESIGN.md §3) as one CloudFormation stack with one construct per concern:
+ * The Atende cloud (docs/deploy.md#what-it-creates) as one CloudFormation stack with one construct per concern:
  * {@link Data} (table, media bucket, queues, secrets), {@link Realtime} (WebSocket API), {@link Api} (HTTP API,
  * area Lambdas, minute tick), {@link Sessions} (Fargate session runner) and {@link Web} (CloudFront + SPA).
  *
@@ -74,7 +74,7 @@ export class AtendeStack extends Stack {
       environment: env,
       desiredCount: props.runnerDesiredCount ?? 1,
     });
-    // Every alarm notifies the one alarm topic (issue 8 §5), the runner's too.
+    // Every alarm notifies the one alarm topic, the runner's too.
     for (const alarm of [this.sessions.parkedAlarm, this.sessions.deadAlarm]) alarm.addAlarmAction(new SnsAction(d.alarmTopic));
     this.web = new Web(this, "Web", {
       httpApiDomain: this.api.domainName,
@@ -132,7 +132,7 @@ export class AtendeStack extends Stack {
       resourceType: "Custom::AtendeSeed",
       properties: { SecretArn: d.firstAdminSecret.secretArn },
     });
-    // The search backfill (issue 10 §1): on the deploy that brings the index (and when SEARCH_INDEX_VERSION changes),
+    // The search backfill: on the deploy that brings the index (and when SEARCH_INDEX_VERSION changes),
     // every company not yet indexed gets its backfill timer; the minute tick does the work, resumably.
     new CustomResource(this, "SearchBackfill", {
       serviceToken: seed.functionArn,
@@ -147,7 +147,7 @@ export class AtendeStack extends Stack {
     acknowledgeWildcards(this, [
       {
         finding: /^Resource::<DataTable[0-9A-F]{8}\.Arn>\/index\/\*$/,
-        reason: "Queries on the table's four GSIs (GSI1..GSI4, DESIGN.md §6); the grant names our table only.",
+        reason: "Queries on the table's four GSIs (GSI1..GSI4, docs/architecture.md#3-the-table); the grant names our table only.",
       },
       {
         finding: /^Resource::<DataMedia[0-9A-F]{8}\.Arn>\/\*$/,

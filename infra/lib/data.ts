@@ -1,5 +1,5 @@
 /**
- * Data layer of the cloud (DESIGN.md §3, §6): the one DynamoDB table built from the definition `infra/local`
+ * Data layer of the cloud (docs/deploy.md#what-it-creates): the one DynamoDB table built from the definition `infra/local`
  * also uses, the private media bucket (with its server-access-log bucket), the SQS queues with their DLQs and
  * DLQ-depth alarms, and the Secrets Manager secrets (JWT signing key, first admin's password).
  */
@@ -16,7 +16,7 @@ import { Construct } from "constructs";
 import { tableDefinition } from "@atende/shared/db/table";
 import { acknowledge } from "./nag.ts";
 
-/** Number of session shards, each with its own FIFO command queue (DESIGN.md §7). */
+/** Number of session shards, each with its own FIFO command queue (docs/architecture.md#7-the-session-runner-session-runner). */
 export const SESSION_SHARDS = 16;
 
 export interface DataProps {
@@ -115,7 +115,7 @@ export class Data extends Construct {
       logs: this.logsBucket,
       logsPrefix: "media/",
       // Browsers fetch media through short-lived presigned GET URLs and upload attachments through presigned PUTs
-      // (shared/storage/media.ts; issue 8 §3): the signature (key, type and size), not the origin, grants access.
+      // (shared/storage/media.ts): the signature (key, type and size), not the origin, grants access.
       cors: [{ allowedMethods: [HttpMethods.GET, HttpMethods.HEAD, HttpMethods.PUT], allowedOrigins: ["*"], allowedHeaders: ["*"], exposedHeaders: ["ETag"], maxAge: 3600 }],
     });
 
@@ -197,7 +197,7 @@ export class Data extends Construct {
     const fifo = props.fifo
       ? {
           fifo: true,
-          // Dedupe id = our command id (DESIGN.md §3), never the body's hash.
+          // Dedupe id = our command id, never the body's hash.
           contentBasedDeduplication: false,
           deduplicationScope: DeduplicationScope.MESSAGE_GROUP,
           fifoThroughputLimit: FifoThroughputLimit.PER_MESSAGE_GROUP_ID,

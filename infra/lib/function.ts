@@ -1,5 +1,5 @@
 /**
- * One Lambda of Atende (DESIGN.md §3): Node.js 24 on ARM64, bundled by `NodejsFunction` with the esbuild
+ * One Lambda of Atende (docs/deploy.md#what-it-creates): Node.js 24 on ARM64, bundled by `NodejsFunction` with the esbuild
  * installed at the repository root (never Docker), ESM output with a `require` shim for CommonJS
  * dependencies, the AWS SDK v3 left to the runtime, structured JSON logs in a log group kept one month.
  */

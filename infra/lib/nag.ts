@@ -1,5 +1,5 @@
 /**
- * cdk-nag (AwsSolutions) helpers: every acknowledgement carries its reason in code (issue 2 §7).
+ * cdk-nag (AwsSolutions) helpers: every acknowledgement carries its reason in code.
  *
  * cdk-nag 3 plugs into CDK's own policy validation (`Validations.of(app).addPlugins(...)`) and reads
  * acknowledgements from construct metadata written by `Validations.of(construct).acknowledge(...)`.

@@ -1,6 +1,6 @@
 /**
- * Realtime (DESIGN.md §3): the API Gateway WebSocket API with `$connect` (redeems a single-use `?ticket=` and requires
- * CloudFront's origin secret header: issue 8 §5), `$disconnect` and `$default` (join/leave rooms, userStatus) served by
+ * Realtime (docs/deploy.md#what-it-creates): the API Gateway WebSocket API with `$connect` (redeems a single-use `?ticket=` and requires
+ * CloudFront's origin secret header), `$disconnect` and `$default` (join/leave rooms, userStatus) served by
  * `functions/src/ws/*`, on a stage named `ws` with auto deploy, so CloudFront can forward the viewer path `/ws`
  * unchanged and the browser's socket URL is `wss://{host}/ws?ticket=...`.
  */
@@ -81,7 +81,7 @@ export class Realtime extends Construct {
     // Routes are children of the API construct, so this covers the three of them.
     acknowledge(this.api, {
       id: "AwsSolutions-APIG4",
-      reason: "$connect checks CloudFront's origin secret and redeems a single-use ticket inside the function (issue 8 §5); other routes only reach registered connections.",
+      reason: "$connect checks CloudFront's origin secret and redeems a single-use ticket inside the function; other routes only reach registered connections.",
     });
   }
 

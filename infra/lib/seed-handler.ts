@@ -1,13 +1,13 @@
 /**
- * CloudFormation custom-resource Lambda that seeds the cloud's first data on deploy (DESIGN.md §4: "in the
- * cloud the first admin's password comes from a secret"): plan "Plano 1", company "Empresa 1" and the super
+ * CloudFormation custom-resource Lambda that seeds the cloud's first data on deploy (docs/deploy.md#the-first-admin: in
+ * the cloud the first admin's password comes from a secret): plan "Plano 1", company "Empresa 1" and the super
  * admin `admin@admin.com` whose password is read from the Secrets Manager secret `SecretArn`
  * (`{"email": ..., "password": ...}`), through the same `seedLocal` the one-machine stack runs.
  *
  * Idempotent: Create and Update call the seed, which changes nothing once the admin exists (a password
  * changed in the app is never overwritten); Delete does nothing (the table may be retained).
  *
- * The same function serves the `Custom::AtendeSearchBackfill` resource (`Task: "searchBackfill"`, issue 10 §1): on
+ * The same function serves the `Custom::AtendeSearchBackfill` resource (`Task: "searchBackfill"`): on
  * Create (the first deploy with the search index) and on Update (its `IndexVersion` changed) it schedules the search
  * backfill of every company not yet indexed (`startSearchBackfill`, `shared/src/search/backfill-job.ts`); the minute
  * tick then does the work in bounded, resumable steps. Answering CloudFormation never waits for the backfill itself.

@@ -1,5 +1,5 @@
 /**
- * Session runner (DESIGN.md §3, §7): an ECS Fargate service (ARM64) running the image built from
+ * Session runner (docs/deploy.md#what-it-creates): an ECS Fargate service (ARM64) running the image built from
  * `session-runner/Dockerfile` (built and pushed by the CLI at deploy/publish time, never at synth).
  *
  * Network layout, chosen for cost: a VPC with public subnets only and no NAT gateway; the task gets a public
@@ -60,7 +60,7 @@ export class Sessions extends Construct {
   readonly cluster: Cluster;
   readonly taskDefinition: FargateTaskDefinition;
   readonly service: FargateService;
-  /** Inbound messages parked and not yet stored, or given up (issue 8 §1): alarms on the runner's log lines. */
+  /** Inbound messages parked and not yet stored, or given up: alarms on the runner's log lines. */
   readonly parkedAlarm: Alarm;
   readonly deadAlarm: Alarm;
 
@@ -93,7 +93,7 @@ export class Sessions extends Construct {
         ignoreMode: IgnoreMode.DOCKER,
         exclude: runnerDockerIgnore(),
       }),
-      // Each task aims at its fair share of the shards (issue 8 §5); the cap keeps one task from taking them all
+      // Each task aims at its fair share of the shards; the cap keeps one task from taking them all
       // while others start, and orphans are still taken when a task is missing.
       environment: { ...props.environment, RUNNER_MAX_SHARDS: String(runnerMaxShards(props.desiredCount)), RUNNER_HEARTBEAT_FILE: HEARTBEAT_FILE },
       logging: LogDrivers.awsLogs({ streamPrefix: "runner", logGroup: logs }),
@@ -106,10 +106,10 @@ export class Sessions extends Construct {
         retries: 3,
         startPeriod: Duration.seconds(60),
       },
-      // SIGTERM: stop taking commands, finish in-flight sends, end sockets, release leases (DESIGN.md §7).
+      // SIGTERM: stop taking commands, finish in-flight sends, end sockets, release leases (docs/architecture.md#7-the-session-runner-session-runner).
       stopTimeout: Duration.seconds(60),
     });
-    // Parked inbound messages (issue 8 §1): every re-drive pass logs the backlog left; a backlog that stays above 0
+    // Parked inbound messages: every re-drive pass logs the backlog left; a backlog that stays above 0
     // for 15 minutes, or any message given up (kept raw), needs a look.
     const backlog = new MetricFilter(this, "InboundBacklogMetric", {
       logGroup: logs,

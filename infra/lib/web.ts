@@ -1,12 +1,12 @@
 /**
- * Web (DESIGN.md §3): CloudFront in front of everything, so the browser and the API share one origin (the
+ * Web (docs/deploy.md#what-it-creates): CloudFront in front of everything, so the browser and the API share one origin (the
  * refresh-token cookie stays first-party):
  * - default behaviour: the private web bucket through Origin Access Control; a CloudFront Function rewrites
  *   extension-less paths to `/index.html` (SPA routing) for this behaviour only, so API 404s are never rewritten;
  * - `/api/*`: the HTTP API, every method, no caching, every viewer header/cookie/query but Host;
  * - `/ws`: the WebSocket API's `ws` stage, same forwarding (query `?ticket=`, Sec-WebSocket-* headers).
  * Both API origins get the origin secret header (`x-atende-origin`); every HTTP route and `$connect` refuse a request
- * without it (a direct execute-api call; issue 8 §5).
+ * without it (a direct execute-api call).
  * The SPA is uploaded from `web/dist-cloud` (built with the sandbox off; a build carrying it fails the synth) with
  * `BucketDeployment` when that folder exists at synth. Every response carries a Content-Security-Policy.
  */

@@ -1,5 +1,5 @@
 /**
- * Proves the real Lambda bundling (issue 2 §7): `atendeFunction` bundles an area module with the repository's
+ * Proves the real Lambda bundling: `atendeFunction` bundles an area module with the repository's
  * esbuild (no Docker) into one ESM file for Node.js 24 with the `require` shim, leaving the AWS SDK v3 to the
  * runtime and bundling everything else (middy, zod, jose, our shared code).
  */

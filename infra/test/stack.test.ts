@@ -1,5 +1,5 @@
 /**
- * CDK assertions for the Atende cloud (issue 2 §7): the resources DESIGN.md §3 lists, and cdk-nag
+ * CDK assertions for the Atende cloud: the resources docs/deploy.md#what-it-creates lists, and cdk-nag
  * AwsSolutions with no unacknowledged error. Bundling is skipped here through CDK's own
  * `aws:cdk:bundling-stacks` context (what `cdk deploy --exclusively` does for other stacks); the real
  * esbuild bundling is proven in `bundling.test.ts`. The entries still must exist: a missing area module fails.
@@ -268,7 +268,7 @@ describe("the session runner", () => {
     expect(resources("AWS::EC2::NatGateway")).toHaveLength(0);
   });
 
-  it("caps the shards per task and has ECS replace a task whose lease loop stopped ticking (issue 8 §5)", () => {
+  it("caps the shards per task and has ECS replace a task whose lease loop stopped ticking", () => {
     const [task] = resources("AWS::ECS::TaskDefinition");
     const [container] = task.Properties.ContainerDefinitions;
     const env = Object.fromEntries((container.Environment as { Name: string; Value: string }[]).map((e) => [e.Name, e.Value]));
@@ -278,7 +278,7 @@ describe("the session runner", () => {
     expect(container.HealthCheck.Retries).toBe(3);
   });
 
-  it("alarms on parked inbound messages left unstored and on payloads kept raw (issue 8 §1)", () => {
+  it("alarms on parked inbound messages left unstored and on payloads kept raw", () => {
     const filters = resources("AWS::Logs::MetricFilter").map((f) => f.Properties.MetricTransformations[0].MetricName);
     expect(filters).toEqual(expect.arrayContaining(["InboundParkedBacklog", "InboundKeptRaw"]));
     const alarms = resources("AWS::CloudWatch::Alarm").filter((a) => ["InboundParkedBacklog", "InboundKeptRaw"].includes(a.Properties.MetricName));
@@ -286,7 +286,7 @@ describe("the session runner", () => {
     for (const a of alarms) expect(a.Properties.ComparisonOperator).toBe("GreaterThanThreshold");
   });
 
-  it("consumes every session-command DLQ with the function that marks dead-lettered sends failed (issue 8 §2)", () => {
+  it("consumes every session-command DLQ with the function that marks dead-lettered sends failed", () => {
     const mappings = resources("AWS::Lambda::EventSourceMapping").filter((m) =>
       JSON.stringify(m.Properties.EventSourceArn).match(/SessionCommands\d+Dlq/),
     );
@@ -319,7 +319,7 @@ describe("CloudFront", () => {
     // The SPA rewrite is only on the bucket's default behaviour, so API 404s stay API 404s.
     expect(cfg.DefaultCacheBehavior.FunctionAssociations).toHaveLength(1);
     expect(originOf(cfg.DefaultCacheBehavior.TargetOriginId).OriginAccessControlId).toBeDefined();
-    // The API behaviours run only the viewer-IP function (issue 8), never the SPA rewrite.
+    // The API behaviours run only the viewer-IP function, never the SPA rewrite.
     const apiFns = behavior("/api/*").FunctionAssociations as Array<{ FunctionARN: unknown }>;
     expect(apiFns).toHaveLength(1);
     expect(JSON.stringify(apiFns[0].FunctionARN)).not.toEqual(JSON.stringify(cfg.DefaultCacheBehavior.FunctionAssociations[0].FunctionARN));
@@ -391,7 +391,7 @@ describe("cdk-nag AwsSolutions", () => {
   });
 });
 
-describe("hardening (issue 8 §5)", () => {
+describe("hardening", () => {
   it("sends every DLQ alarm to an encrypted SNS topic", () => {
     const topics = template.findResources("AWS::SNS::Topic");
     expect(Object.keys(topics)).toHaveLength(1);
@@ -439,7 +439,7 @@ describe("hardening (issue 8 §5)", () => {
     expect(JSON.stringify(area.Properties.Environment.Variables.ORIGIN_VERIFY_SECRET)).toEqual(JSON.stringify(apiOrigins[0].OriginCustomHeaders[0].HeaderValue));
   });
 
-  it("gives CloudFront's origin secret to every HTTP area and to $connect, so direct execute-api calls are refused (issue 8 §5)", () => {
+  it("gives CloudFront's origin secret to every HTTP area and to $connect, so direct execute-api calls are refused", () => {
     const [dist] = resources("AWS::CloudFront::Distribution");
     const headerValue = JSON.stringify(dist.Properties.DistributionConfig.Origins.find((o: any) => o.CustomOriginConfig).OriginCustomHeaders[0].HeaderValue);
     const fns = Object.entries(template.findResources("AWS::Lambda::Function")) as [string, Res][];
@@ -461,7 +461,7 @@ describe("hardening (issue 8 §5)", () => {
     }
   });
 
-  it("lets browsers PUT attachments to the media bucket through presigned URLs (issue 8 §3)", () => {
+  it("lets browsers PUT attachments to the media bucket through presigned URLs", () => {
     const media = resources("AWS::S3::Bucket").find((b) => b.Properties.CorsConfiguration);
     expect(media?.Properties.CorsConfiguration.CorsRules[0].AllowedMethods).toEqual(expect.arrayContaining(["GET", "HEAD", "PUT"]));
   });

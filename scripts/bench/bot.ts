@@ -1,5 +1,5 @@
 /**
- * Ingest rate with the chatbot at work (issue 9 §3 proof: `npm run bench`), beside the plain ingest figure: a
+ * Ingest rate with the chatbot at work (`npm run bench`), beside the plain ingest figure: a
  * connection with three queues and a greeting, the second queue with a two-level option tree; each customer opens a
  * ticket (menu), answers wrong (menu again), picks queue 2 (its option menu), walks down, up, down and reaches a
  * leaf (handed to people), then writes once more (the bot stays out). Every automatic answer is stored and enqueued

@@ -1,5 +1,5 @@
 /**
- * HTTP load with CPU accounting for `npm run bench` (issue 10 §2): requests come from a separate client process
+ * HTTP load with CPU accounting for `npm run bench`: requests come from a separate client process
  * (`load-client.mjs`), and the CPU time the product spends on them is read from the operating system's accounting
  * (`/proc/<pid>/stat` utime + stime, all threads) of the product's processes — this Node process (the local stack: gateway,
  * handlers, SDK) and DynamoDB Local's Java — sampled right before and after each timed run, less what the same

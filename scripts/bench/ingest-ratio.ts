@@ -1,5 +1,5 @@
 /**
- * Issue 8 "Proof, overall": the ingest rate as a ratio to DynamoDB Local's own rate for the ingest's bare 4-item
+ * The ingest rate as a ratio to DynamoDB Local's own rate for the ingest's bare 4-item
  * transaction (alias put if absent + message put + message ref put + ticket update, as the ingest writes them), both measured alternately in one
  * run at the same concurrency, and what each ingested message costs in DynamoDB calls (by command and by what it
  * reads or writes) and in `@connections` posts. Target: ratio ≥ 0.8.

@@ -1,5 +1,5 @@
 /**
- * The search benchmark (issue 10 §1): a company with N contacts and N tickets of 5 messages each, loaded with the
+ * The search benchmark: a company with N contacts and N tickets of 5 messages each, loaded with the
  * product's own item builders (`seed.ts`: contact and ticket records, message records with their indexed words, the
  * search index's contact grams, ticket grams and word items), then `GET /api/tickets?searchParam=` and `GET /api/contacts?searchParam=` through the
  * local gateway for a surname, a number fragment and a message word, matching and not; plus the index's write cost

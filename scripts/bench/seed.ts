@@ -1,5 +1,5 @@
 /**
- * Bulk seeding for the benchmarks (issue 10 §1, §2): companies with N contacts and N tickets written with
+ * Bulk seeding for the benchmarks: companies with N contacts and N tickets written with
  * BatchWriteItem, many requests in flight, using the product's own item builders — `contactRecord`, `ticketRecord`
  * with the row summaries, `messageRecord` with its indexed words, and the search index's items (`search/writes.ts`:
  * contact grams, the ticket's grams, message words) — so a seeded ticket is the items the services write (proven by

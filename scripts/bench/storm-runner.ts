@@ -1,5 +1,5 @@
 /**
- * The session runner as its own process for the media-storm bench (issue 8 §3; `scripts/bench/storm.ts`): what
+ * The session runner as its own process for the media-storm bench (`scripts/bench/storm.ts`): what
  * `npm start` runs in-process (`session-runner/src/local.ts`: every shard, the simulated WhatsApp network), here alone,
  * so the OS reports the runner's own memory. Configuration comes from the environment the parent's local stack set
  * (DynamoDB Local, s3rver, fauxqs endpoints, table, bucket, queues, `@connections`). Serves `/sim/*` and

@@ -1,5 +1,5 @@
 /**
- * The media storm of issue 8 §3 for `npm run bench` (`--only=storm`): "the simulator sends a 1.5 GB document
+ * The media storm for `npm run bench` (`--only=storm`): "the simulator sends a 1.5 GB document
  * announcement and 50 images at once; the runner's peak RSS stays under a stated bound, the other sessions keep
  * working".
  *

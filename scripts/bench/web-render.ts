@@ -1,5 +1,5 @@
 /**
- * Bench "web: ticket-list render time" (issue 4 §8): opens `/tickets` of a company seeded with many open tickets
+ * Bench "web: ticket-list render time": opens `/tickets` of a company seeded with many open tickets
  * assigned to the logged-in admin, in headless chromium (playwright-core), against a running local stack that serves
  * the built SPA. Measures, in ms:
  * - `firstRowsMs`: from navigation start (`performance.timeOrigin`) to the first frame painted after ticket rows

@@ -1,5 +1,5 @@
 /**
- * Baileys auth state in DynamoDB (one item per key, epoch fencing) and shard leases (DESIGN.md §6-§7).
+ * Baileys auth state in DynamoDB (one item per key, epoch fencing) and shard leases (docs/architecture.md#3-the-table).
  */
 import { describe, expect, it } from "vitest";
 import { addTransactionCapability, initAuthCreds, proto } from "@whiskeysockets/baileys";

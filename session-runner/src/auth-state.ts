@@ -1,5 +1,5 @@
 /**
- * Baileys auth state in DynamoDB, one item per key (DESIGN.md §6-§7; architecture.md §3.3):
+ * Baileys auth state in DynamoDB, one item per key (docs/architecture.md#7-the-session-runner-session-runner):
  * - `WA#<wid>` / `CREDS`: the `AuthenticationCreds`, serialized with Baileys' `BufferJSON.replacer`;
  * - `WA#<wid>` / `K#<type>#<id>`: one item per signal key of any `SignalDataTypeMap` type (types are not hard-coded);
  *   `app-state-sync-key` values are revived with `proto.Message.AppStateSyncKeyData.fromObject`.
@@ -117,7 +117,7 @@ async function batchGetAll(requestKeys: Record<string, unknown>[]): Promise<Reco
       const res = await ddb().send(new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending, ConsistentRead: true } } }));
       out.push(...(res.Responses?.[tableName()] ?? []));
       pending = (res.UnprocessedKeys?.[tableName()]?.Keys as Record<string, unknown>[] | undefined) ?? [];
-      // Bounded (issue 8 §5): after BATCH_WRITE_MAX_ATTEMPTS reads the caller sees the throttling instead of a hang.
+      // Bounded: after BATCH_WRITE_MAX_ATTEMPTS reads the caller sees the throttling instead of a hang.
       if (pending.length && attempt >= BATCH_WRITE_MAX_ATTEMPTS) throw new Error(`auth state: ${pending.length} keys still unprocessed after ${attempt} reads`);
       if (pending.length) await sleep(Math.min(1000, 25 * 2 ** attempt));
     }

@@ -1,5 +1,5 @@
 /**
- * Issue 9 §4-§5 through the simulated network: what the customer's phone receives, in order, when agents accept,
+ * Automatic messages and timers through the simulated network: what the customer's phone receives, in order, when agents accept,
  * transfer and resolve (HTTP handlers), when the customer rates, and when the minute tick fires the timers with a
  * controlled clock (`event.time` of the scheduled event) — including a tick that comes back long after the due time.
  */

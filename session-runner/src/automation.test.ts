@@ -1,5 +1,5 @@
 /**
- * Issue 9 §2-§4 proof (the bot part), through the simulated network with the runner, fauxqs, s3rver and DynamoDB
+ * Business hours, chatbot and ratings (the bot part), through the simulated network with the runner, fauxqs, s3rver and DynamoDB
  * Local: what the customer's phone receives, in order, for each rule of what the customer meets (greetings, the queue
  * menu, the option tree, limits and silence, business hours with a controlled clock, no bot for groups / disableBot /
  * held tickets) and for refused calls (rejected, text sent, call log stored).
@@ -127,7 +127,7 @@ async function ticketOf(companyId: number, phone: string) {
 const MENU = "Olá {{firstName}}! Escolha um setor:";
 
 // Each test plays a whole conversation through the runner and the queues: generous limits on a shared machine.
-describe("what the customer meets (issue 9 §3)", { timeout: 180_000 }, () => {
+describe("what the customer meets", { timeout: 180_000 }, () => {
   it("a connection without queues greets once per ticket cycle, with the variables rendered in the company's zone", async () => {
     const s = await shop({ greetingMessage: "{{ms}}, {{firstName}}! Já vamos te atender." });
     await ddb().send(
@@ -155,9 +155,11 @@ describe("what the customer meets (issue 9 §3)", { timeout: 180_000 }, () => {
     await setting(s.companyId, "sendGreetingMessageOneQueues", "enabled");
     const phone = newPhone();
     await say(s.whatsappId, phone, "bom dia");
+    await say(s.whatsappId, phone, "#"); // the start of a one-queue connection is that queue's menu
     await say(s.whatsappId, phone, "1");
     await say(s.whatsappId, phone, "obrigada");
     expect(await received(s.companyId, s.whatsappId, phone)).toEqual([
+      "Bem-vinda ao Suporte.\n\n*[ 1 ]* - Segunda via\n*[ 2 ]* - Outros assuntos\n*[ # ]* - Menu inicial",
       "Bem-vinda ao Suporte.\n\n*[ 1 ]* - Segunda via\n*[ 2 ]* - Outros assuntos\n*[ # ]* - Menu inicial",
       "Enviamos a segunda via por e-mail. Um atendente confirma em seguida.",
     ]);
@@ -189,7 +191,7 @@ describe("what the customer meets (issue 9 §3)", { timeout: 180_000 }, () => {
     expect(await ticketOf(s.companyId, phone)).toMatchObject({ status: "pending", queueId: q });
   });
 
-  it("several queues: menu in orderQueue, wrong answers get it again, the pick joins the queue, the option tree is walked with 0 and # to a leaf", async () => {
+  it("several queues: menu in orderQueue, wrong answers get it again, the pick joins the queue, the option tree is walked with 0, # leaves the queue for the menu, a new pick is walked to a leaf", async () => {
     const s = await shop({ greetingMessage: MENU });
     const fin = await putQueue(s.companyId, { name: "Financeiro", orderQueue: 2, greetingMessage: "Financeiro: como podemos ajudar?" });
     const sales = await putQueue(s.companyId, { name: "Vendas", orderQueue: 1, greetingMessage: "Vendas aqui." });
@@ -201,7 +203,11 @@ describe("what the customer meets (issue 9 §3)", { timeout: 180_000 }, () => {
     const agentFin = await registerSocket(s.companyId, 501, "user", [fin]);
     const agentSales = await registerSocket(s.companyId, 502, "user", [sales]);
     const phone = newPhone();
-    for (const text of ["olá", "9", "quero pagar", "2", "1", "0", "1", "#", "1", "2", "pronto, enviei"]) await say(s.whatsappId, phone, text);
+    for (const text of ["olá", "9", "quero pagar", "2", "1", "0", "1", "#"]) await say(s.whatsappId, phone, text);
+    // "#" is the start again: the ticket left Financeiro and waits for a queue, the bot still answering.
+    await eventually(async () => (await received(s.companyId, s.whatsappId, phone)).length === 8);
+    expect(await ticketOf(s.companyId, phone)).toMatchObject({ status: "pending", queueId: null, queueOptionId: null, chatbot: true });
+    for (const text of ["2", "1", "2", "pronto, enviei"]) await say(s.whatsappId, phone, text);
 
     const menu = "Olá Maria! Escolha um setor:\n\n*[ 1 ]* - Vendas\n*[ 2 ]* - Financeiro";
     const finRoot = "Financeiro: como podemos ajudar?\n\n*[ 1 ]* - Boletos\n*[ 2 ]* - Notas fiscais\n*[ # ]* - Menu inicial";
@@ -214,18 +220,19 @@ describe("what the customer meets (issue 9 §3)", { timeout: 180_000 }, () => {
       boletos, // "1"
       finRoot, // "0": up
       boletos, // "1"
-      finRoot, // "#": the queue's menu
+      menu, // "#": the start, the connection's greeting and the queue menu again
+      finRoot, // "2"
       boletos, // "1"
       "Envie o comprovante, por favor.", // "2": a leaf; "pronto, enviei" goes to people
     ]);
     const t = await ticketOf(s.companyId, phone);
     expect(t).toMatchObject({ status: "pending", queueId: fin, userId: null, chatbot: false });
     // The phone's echo of each bot message (sent before its receipts) stored nothing more: once every one is delivered,
-    // the ticket holds exactly the ten automatic messages, none signed by an agent.
+    // the ticket holds exactly the eleven automatic messages, none signed by an agent.
     const ours = async () => (await storedState(s.companyId)).messages.filter((m) => m.ticketId === t.id && m.fromMe);
     await eventually(async () => (await ours()).every((m) => m.ack >= 3));
     const mine = await ours();
-    expect(mine).toHaveLength(10);
+    expect(mine).toHaveLength(11);
     expect(mine.every((m) => m.isAutomatic && m.userId === null)).toBe(true);
     // The queue's agent was told the ticket is in Financeiro; the other queue's agent saw nothing of it.
     const seen = (conn: string) => world.rt.frames.filter((f) => f.connectionId === conn && f.event === `company-${s.companyId}-ticket` && f.data.ticket?.id === t.id);
@@ -352,7 +359,7 @@ describe("what the customer meets (issue 9 §3)", { timeout: 180_000 }, () => {
   });
 });
 
-describe("calls the company does not take (issue 9 §4)", { timeout: 60_000 }, () => {
+describe("calls the company does not take", { timeout: 60_000 }, () => {
   const call = (id: string, from: string) => [{ chatId: `${from}@s.whatsapp.net`, from: `${from}@s.whatsapp.net`, id, date: new Date().toISOString(), status: "offer", offline: false, isVideo: false, isGroup: false }];
 
   it("rejects the call, sends the automatic text once and logs the call on the contact's ticket", async () => {

@@ -1,5 +1,5 @@
 /**
- * Runner tasks with shard leases (DESIGN.md §7): one task owns the shards; on its graceful stop (SIGTERM) the leases
+ * Runner tasks with shard leases (docs/architecture.md#7-the-session-runner-session-runner): one task owns the shards; on its graceful stop (SIGTERM) the leases
  * are released and the next task resumes the paired sessions without a new QR and takes the commands.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * The runner as a Fargate task (DESIGN.md §7): shard leases (acquire/renew every `renewEveryMs`, `leaseTtlMs`
+ * The runner as a Fargate task (docs/architecture.md#7-the-session-runner-session-runner): shard leases (acquire/renew every `renewEveryMs`, `leaseTtlMs`
  * expiry), the connections of the leased shards, their FIFO command queues. A lost lease drops that shard's sessions
  * (fencing); `stop()` (SIGTERM) stops taking commands, finishes in-flight ones, ends sockets without logout and
  * releases the leases so the next task takes over at once.
@@ -25,7 +25,7 @@ export interface CloudRunnerOptions {
   transport?: Transport;
   runner?: Partial<RunnerOptions>;
   /**
-   * Most shards this task holds (issue 8 §5; default `RUNNER_MAX_SHARDS`, else every shard). Beyond it a task takes
+   * Most shards this task holds (default `RUNNER_MAX_SHARDS`, else every shard). Beyond it a task takes
    * a free shard only when it stayed free for `orphanTicks` ticks (no task under its cap took it).
    */
   maxShards?: number;

@@ -1,5 +1,5 @@
 /**
- * Session commands in the runner (DESIGN.md §7; issue 3 §2): the FIFO shard queues are long-polled with
+ * Session commands in the runner (docs/architecture.md#7-the-session-runner-session-runner): the FIFO shard queues are long-polled with
  * `@aws-sdk/client-sqs`; each command is parsed with zod and run at most once to completion:
  * `CMD#<commandId>` is claimed PROCESSING (conditional put with owner and claim expiry), then marked DONE with its
  * result; a redelivered DONE command is acknowledged without acting again, one still PROCESSING under a live claim is
@@ -21,7 +21,7 @@ export { RetryLater };
 export { type Claim, claimCommand, claimCommandDetailed, completeCommand, markSending, releaseCommand } from "./command-claims.ts";
 
 /**
- * Visibility (s) a command gets after its `receiveCount`-th receive ended in a retryable failure (issue 8 §2):
+ * Visibility (s) a command gets after its `receiveCount`-th receive ended in a retryable failure:
  * `baseSeconds`·2^(receiveCount-1), at least `retryAfterSeconds`, capped at SQS's 12 h. With the defaults (15 s,
  * 5 receives) a command outlives 7½ minutes of reconnecting before its DLQ marks the message failed.
  */
@@ -108,7 +108,7 @@ export class CommandHandler {
   /**
    * A send whose previous owner died after handing it to WhatsApp: whether it left is unknown. Sending again could
    * deliver it twice, so it is not resent: a receipt already seen (ack ≥ 1) means it was sent; otherwise the message
-   * is marked failed (the agent sees it and may retry), so it is never stuck at ack 0 (issue 8 §2).
+   * is marked failed (the agent sees it and may retry), so it is never stuck at ack 0.
    */
   private async afterDeadSend(cmd: Extract<SessionCommand, { type: "send" }>): Promise<Record<string, unknown>> {
     const m = await this.o.store.getMessage(cmd.companyId, cmd.ticketId, cmd.messageId);

@@ -1,5 +1,5 @@
 /**
- * Issue 8 §2 proof, against DynamoDB Local and fauxqs: outbound messages never vanish at ack 0. A runner killed
+ * Proof, against DynamoDB Local and fauxqs, that outbound messages never vanish at ack 0. A runner killed
  * mid-send, a connection held in reconnect, a DONE command redelivered, a command dead-lettered, a command lost:
  * each message ends sent exactly once or visibly failed (ack -1 + sendError, told to the agent), never stuck at 0.
  * Waiting is simulated (claims expire at once, the sweep gets the time it runs at): no timing assertions.

@@ -1,6 +1,6 @@
 /**
  * The runner wired to the real ports (ingest service, messages repository, connections service) with the simulated
- * network, fauxqs, s3rver and DynamoDB Local: what a person sees on one machine (issue 3 §2).
+ * network, fauxqs, s3rver and DynamoDB Local: what a person sees on one machine.
  */
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
@@ -57,7 +57,7 @@ describe("one machine, end to end", () => {
     expect((await storedState(companyId)).messages.filter((m) => m.id === reply.body.id)).toHaveLength(1);
   });
 
-  it("media storm (issue 8 §3): a 1.5 GB document announcement is not downloaded, a 6 MiB image streams to S3 in parts, another connection keeps working", async () => {
+  it("media storm: a 1.5 GB document announcement is not downloaded, a 6 MiB image streams to S3 in parts, another connection keeps working", async () => {
     const { companyId, admin } = await makeCompany();
     const connect = async (name: string) => {
       const created = await api("POST", "/api/whatsapp", { token: admin.token, body: { name } });

@@ -1,5 +1,5 @@
 /**
- * The session runner's own errors, under one base class {@link RunnerError} (issue 7 §4). They never reach an HTTP
+ * The session runner's own errors, under one base class {@link RunnerError}. They never reach an HTTP
  * client as such: the command consumer keeps a {@link RetryLater} command in its queue, drops a session on a
  * {@link FencedError}, and the sandbox endpoints render a {@link SimError} / {@link SimHttpError} as `{"error": code}`.
  */
@@ -33,7 +33,7 @@ export class FencedError extends RunnerError {
   }
 }
 
-/** The connection has no running session in this runner (`ERR_WAPP_NOT_INITIALIZED`, the spec's code). */
+/** The connection has no running session in this runner (`ERR_WAPP_NOT_INITIALIZED`, the error table's code). */
 export class NotInitialized extends RunnerError {
   constructor() {
     super("ERR_WAPP_NOT_INITIALIZED");

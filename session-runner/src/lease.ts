@@ -1,5 +1,5 @@
 /**
- * Shard leases (DESIGN.md §7; architecture.md §3.5): item `LEASE#SHARD#<n>` holds `{owner, epoch, leaseUntil}`.
+ * Shard leases (docs/architecture.md#7-the-session-runner-session-runner): item `LEASE#SHARD#<n>` holds `{owner, epoch, leaseUntil}`.
  * Acquire = conditional put with `epoch + 1` when the item is absent, expired or already ours; renew = conditional
  * update on `owner` and `epoch` ("lost" on a failed condition, "unknown" on a network error: keep the sockets, retry);
  * release = conditional delete of the expiry only (the epoch item stays, so epochs keep growing and fencing holds).
@@ -88,7 +88,7 @@ export class ShardLeases {
 
   /**
    * Announces this task as alive for `ttlMs` and returns how many runner tasks are alive now (this one included):
-   * the divisor of the fair share of shards (issue 8 §5). Presence items live in one small partition (`RUNNERS`).
+   * the divisor of the fair share of shards. Presence items live in one small partition (`RUNNERS`).
    */
   async heartbeat(): Promise<number> {
     const now = Date.now();

@@ -1,8 +1,10 @@
 /**
- * The runner on one machine (DESIGN.md §4): every shard, no leases (one process), the simulated WhatsApp network
+ * The runner on one machine (docs/architecture.md#2-one-machine-npm-start): every shard, no leases (one process), the simulated WhatsApp network
  * unless `WA_PROVIDER=baileys`, and the `/sim` sandbox endpoints for the local gateway. Started by `infra/local`
  * after the SDK points at DynamoDB Local / s3rver / fauxqs and the queues exist.
  */
+// The composition root: every domain-event listener (this is an entry point).
+import "@atende/shared/events/wiring";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { getConfig } from "@atende/shared/config";
 import type { Transport } from "./ports.ts";

@@ -1,8 +1,10 @@
 /**
- * Cloud entry of the session runner (Fargate; DESIGN.md §7): starts a leased runner task ({@link startCloudRunner}) and
+ * Cloud entry of the session runner (Fargate; docs/architecture.md#7-the-session-runner-session-runner): starts a leased runner task ({@link startCloudRunner}) and
  * turns SIGTERM/SIGINT into a graceful stop (no new commands, in-flight ones finish, sockets end without logout,
  * leases released) well inside ECS' stop timeout.
  */
+// The composition root: every domain-event listener (this is an entry point).
+import "@atende/shared/events/wiring";
 import { log } from "@atende/shared/log";
 import { startCloudRunner } from "./cloud.ts";
 

@@ -1,5 +1,5 @@
 /**
- * Ports of the session runner (DESIGN.md §7): what the session manager needs from the outside world, so tests and
+ * Ports of the session runner (docs/architecture.md#7-the-session-runner-session-runner): what the session manager needs from the outside world, so tests and
  * the two transports (Baileys, simulator) plug in without the manager knowing which one runs.
  */
 import type { WASocket } from "@whiskeysockets/baileys";
@@ -39,7 +39,7 @@ export interface IngestContext {
   whatsappId: number;
   /**
    * Opens a message's media with Baileys' `downloadMediaMessage` as a stream (time-limited); null on failure;
-   * `{tooLarge, size}` when the announced size passes `maxBytes` (issue 8 §3). The ingest streams it to S3.
+   * `{tooLarge, size}` when the announced size passes `maxBytes`. The ingest streams it to S3.
    */
   downloadMedia?: (msg: unknown, maxBytes?: number) => Promise<MediaDownload>;
   /** Rejects a ringing call (Baileys' `rejectCall`); the ingest asks for it when the company does not take calls. */

@@ -1,6 +1,6 @@
 /**
- * Session runner with the simulated WhatsApp network, the real FIFO command queues (fauxqs) and DynamoDB Local
- * (issue 3 §2): pairing through a QR, inbound messages and media through `/sim`, idempotent sends, receipts,
+ * Session runner with the simulated WhatsApp network, the real FIFO command queues (fauxqs) and DynamoDB Local:
+ * pairing through a QR, inbound messages and media through `/sim`, idempotent sends, receipts,
  * disconnects, the reconnect table, and a runner killed mid-burst.
  */
 import { createServer, type Server } from "node:http";

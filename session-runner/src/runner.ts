@@ -1,5 +1,5 @@
 /**
- * The session runner assembled (DESIGN.md §7): session manager + idempotent command handler + shard queue consumer,
+ * The session runner assembled (docs/architecture.md#7-the-session-runner-session-runner): session manager + idempotent command handler + shard queue consumer,
  * with the ingest, message-store and session-state ports defaulting to the `shared` services. Used by `local.ts`
  * (one machine, every shard, simulator by default) and `main.ts` (Fargate, leased shards).
  */
@@ -29,7 +29,7 @@ export interface RunnerOptions {
   /** How long a command claim protects a command being handled (ms). */
   claimMs?: number;
   /**
-   * Re-drives the parked inbound messages of the served shards (issue 8 §1); default `redriveParked` of the ingest
+   * Re-drives the parked inbound messages of the served shards; default `redriveParked` of the ingest
    * service, `false` to turn it off (tests with a fake ingest port). Runs every `redriveEveryMs` (default 30000).
    */
   redrive?: typeof redriveParked | false;

@@ -1,5 +1,5 @@
 /**
- * The session manager's reconnect table and QR cap (DESIGN.md §7), on the simulated network with a recording
+ * The session manager's reconnect table and QR cap (docs/architecture.md#7-the-session-runner-session-runner), on the simulated network with a recording
  * session-state port (no queue involved).
  */
 import { afterEach, describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * Session manager (DESIGN.md §7; issue 3 §2): one socket per connection, whichever transport opened it.
+ * Session manager (docs/architecture.md#7-the-session-runner-session-runner): one socket per connection, whichever transport opened it.
  *
  * - `connection.update` drives the connection's status through the session-state port (`updateSessionState`):
  *   QR → `qrcode` (capped: more than `maxQrs` QRs, or Baileys' own 408 while pairing, → DISCONNECTED);
@@ -310,7 +310,7 @@ export class SessionManager {
   }
 
   /**
-   * Opens a message's media with Baileys' `downloadMediaMessage` as a stream (issue 8 §3): never buffered here; the
+   * Opens a message's media with Baileys' `downloadMediaMessage` as a stream: never buffered here; the
    * ingest streams it to S3 and cuts it at `maxBytes`. An announced `fileLength` above `maxBytes` is not downloaded at
    * all (`{tooLarge, size}`). The download opens when the stream is first read (the ingest reads it inside one of
    * the process' media transfer slots, `putMediaStream`); `downloadTimeoutMs` bounds it from then: past it the

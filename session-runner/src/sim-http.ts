@@ -1,5 +1,5 @@
 /**
- * Sandbox endpoints of the simulated WhatsApp network (DESIGN.md §4; issue 3 §2). Local only: served by the local
+ * Sandbox endpoints of the simulated WhatsApp network (docs/architecture.md#2-one-machine-npm-start). Local only: served by the local
  * stack's gateway, never part of the CDK app. Bodies are parsed with zod (`/events` with Baileys' `BufferJSON.reviver`
  * first, so binary fields may come as `{"type":"Buffer","data":...}`). Errors are `{"error": "ERR_..."}` 400/404/409.
  *
@@ -10,6 +10,8 @@
  * - `GET /sim/whatsapp/{id}/sent` → `[{id, jid, content, at}]`, oldest first.
  * - `GET /sim/whatsapp/{id}/thread?number=<digits>` → the chat with that number as the customer's phone shows it
  *   (`ThreadMessage[]`, both sides, oldest first; `sim-thread.ts`): what the sandbox page reads after a reload.
+ * - `GET /sim/whatsapp/{id}/media/{messageId}` → the picture of an image or sticker of the thread (decrypted bytes with
+ *   their MIME type; 404 `ERR_NO_MESSAGE_FOUND` for anything else): the sandbox phone shows it.
  * - `POST /sim/whatsapp/{id}/receipts` `{auto: boolean}` or `{id, status}`.
  * - `GET /sim/whatsapp/{id}` → `{qrcode, open}` (the sandbox phone page polls it to show what it can scan).
  */
@@ -135,6 +137,16 @@ export function createSimHandler(network: SimNetwork | null, runner: Runner) {
     if (path !== "/sim" && !path.startsWith("/sim/")) return false;
     try {
       if (!network) throw new HttpError(404, { error: "ERR_ROUTE_NOT_FOUND", reason: "WA_PROVIDER is not simulator" });
+      const pic = path.match(/^\/sim\/whatsapp\/(\d+)\/media\/([A-Za-z0-9._-]{1,128})$/);
+      if (pic && req.method === "GET") {
+        const found = await network.picture(Number(pic[1]), pic[2]);
+        if (!found) throw new HttpError(404, { error: "ERR_NO_MESSAGE_FOUND" });
+        // Only a picture type is answered as such: a message's MIME type is the sender's word.
+        const type = /^image\/[\w.+-]+$/.test(found.mimetype) ? found.mimetype : "application/octet-stream";
+        res.writeHead(200, { "content-type": type, "content-length": found.bytes.length, "cache-control": "private, max-age=3600", "x-content-type-options": "nosniff" });
+        res.end(found.bytes);
+        return true;
+      }
       const m = path.match(/^\/sim\/whatsapp\/(\d+)(?:\/(scan|messages|events|sent|receipts|thread))?\/?$/);
       if (!m) throw new HttpError(404, { error: "ERR_ROUTE_NOT_FOUND" });
       const whatsappId = Number(m[1]);

@@ -4,6 +4,7 @@
  */
 import { findByWaId, getMessage, updateMessage } from "@atende/shared/messages/repository";
 import { dispatch } from "@atende/shared/events/index";
+import "@atende/shared/messages/events";
 import { getMedia } from "@atende/shared/storage/media";
 import { getTicketItem } from "@atende/shared/tickets/repository";
 import type { MessageStorePort } from "./ports.ts";

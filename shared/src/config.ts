@@ -1,5 +1,5 @@
 /**
- * Every environment variable the product reads, parsed once with zod (DESIGN.md §2, §4).
+ * Every environment variable the product reads, parsed once with zod (docs/architecture.md#2-one-machine-npm-start).
  *
  * Endpoints of AWS services are never configured here: the SDK reads `AWS_ENDPOINT_URL_<SERVICE>`
  * (DynamoDB Local, s3rver, fauxqs on one machine; nothing in the cloud). Only the API Gateway
@@ -16,7 +16,7 @@ const ConfigSchema = z.object({
   /** Deployment stage: `local` on one machine, anything else in the cloud. */
   STAGE: z.string().default("local"),
   AWS_REGION: z.string().default("us-east-1"),
-  /** The one DynamoDB table (DESIGN.md §6). */
+  /** The one DynamoDB table (docs/architecture.md#3-the-table). */
   TABLE_NAME: z.string().min(3).default("atende"),
   /** Private S3 bucket for media, logos and imports. */
   MEDIA_BUCKET: z.string().min(3).default("atende-media"),
@@ -31,7 +31,7 @@ const ConfigSchema = z.object({
   WS_MANAGEMENT_ENDPOINT: z.string().url().optional(),
   /** Base URL of the session-command FIFO queues; shard n is `${SESSION_COMMANDS_QUEUE_PREFIX}-<n>.fifo`. */
   SESSION_COMMANDS_QUEUE_URL_PREFIX: z.string().optional(),
-  /** Number of session shards (DESIGN.md §7). */
+  /** Number of session shards (docs/architecture.md#7-the-session-runner-session-runner). */
   SESSION_SHARDS: z.coerce.number().int().min(1).max(64).default(16),
   /**
    * Shards of every due index (outbox, outbound pending, timers) new items are written to; unset = each index's
@@ -41,7 +41,7 @@ const ConfigSchema = z.object({
   DUE_SHARDS: z.coerce.number().int().min(1).max(256).optional(),
   /** The largest shard count ever used before `DUE_SHARDS` (only needed after lowering it): readers keep reading that many. */
   DUE_SHARDS_PREVIOUS: z.coerce.number().int().min(1).max(256).optional(),
-  /** Most session shards one runner task holds (issue 8 §5); unset = every shard. */
+  /** Most session shards one runner task holds (tasks share the shards fairly); unset = every shard. */
   RUNNER_MAX_SHARDS: z.coerce.number().int().min(1).max(64).optional(),
   /** File the runner touches on every lease tick; the container health check reads its age. */
   RUNNER_HEARTBEAT_FILE: z.string().optional(),
@@ -51,8 +51,10 @@ const ConfigSchema = z.object({
   DISPATCH_QUEUE_URL: z.string().optional(),
   /** `simulator` (local default) or `baileys`. */
   WA_PROVIDER: z.enum(["simulator", "baileys"]).default("simulator"),
-  /** Throttle: failed logins allowed per email and per IP inside the window. */
+  /** Throttle: login attempts allowed per (email, IP) pair inside the window; past it the email is also slowed down. */
   LOGIN_MAX_ATTEMPTS: z.coerce.number().int().positive().default(10),
+  /** Throttle: failed login attempts allowed per IP inside the window, whatever the emails (an office behind one NAT). */
+  LOGIN_MAX_ATTEMPTS_PER_IP: z.coerce.number().int().positive().default(100),
   LOGIN_WINDOW_SECONDS: z.coerce.number().int().positive().default(300),
   /**
    * Cloud: the value CloudFront puts in `x-atende-origin` on every API request. Only a request carrying it may name

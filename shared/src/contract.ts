@@ -1,5 +1,5 @@
 /**
- * Operation contracts (issue 7 §3): every HTTP operation is declared once, beside its feature
+ * Operation contracts (docs/architecture.md#6-http-contracts-manifest-pipeline): every HTTP operation is declared once, beside its feature
  * (`shared/src/<feature>/contract.ts`), with its method, path, the Lambda area that serves it, its auth level and
  * its zod schemas: `body`, `query`, `params` (requests, parsed at the edge) and `response` (what a 2xx answer
  * carries). The route manifest (`functions/src/http/routes.ts`) concatenates the features' lists; the HTTP
@@ -9,6 +9,7 @@
  * Contract files import only zod and `schema.ts` files, never services or AWS clients.
  */
 import { z, type ZodType } from "zod";
+import { zId } from "./common.ts";
 import type { Permission } from "./access/permissions.ts";
 
 export type Method = "GET" | "POST" | "PUT" | "DELETE" | "PATCH";
@@ -71,14 +72,14 @@ export function defineRoutes<const A extends string, const T extends Record<Oper
 
 /** A 204 answer: no body. */
 export const NoContent = z.undefined();
-/** The spec's confirmation bodies, e.g. `{"message": "User deleted"}`. */
+/** The product's confirmation bodies, e.g. `{"message": "User deleted"}`. */
 export const MessageReply = z.object({ message: z.string() });
 /** `{id, name, color}` of a linked queue or tag. */
 export const ColoredRef = z.object({ id: z.number().int(), name: z.string(), color: z.string() });
 /** `{id, name}` of a linked record. */
 export const NamedRef = z.object({ id: z.number().int(), name: z.string() });
 /** Path `{id}` as a positive integer. */
-export const IdParams = z.object({ id: z.coerce.number().int().positive() });
+export const IdParams = z.object({ id: zId });
 
 /** A page of a cursor-paged list: `{<items>, count, hasMore, nextCursor?}`. */
 export const page = <const N extends string, S extends ZodType>(name: N, item: S) =>

@@ -1,5 +1,5 @@
 /**
- * The one application error and THE error table (attendance.md §8): every code the API may answer, with its one
+ * The one application error and THE error table: every code the API may answer, with its one
  * HTTP status and a one-line meaning. Services throw `new AppError(code)` (the status comes from the table); the
  * HTTP pipeline renders it as `{"error": code, ...data}`. Codes double as i18next keys in the web (`errors.<CODE>`).
  *
@@ -18,7 +18,7 @@ export interface ErrorSpec {
   meaning: string;
 }
 
-/** THE table. The spec's catalogue first, then the codes this product adds (named in the spec's style). */
+/** THE table. The product's catalogue (the old system's codes) first, then the codes this product adds (named in the same style). */
 export const ERRORS = {
   ERR_NO_OTHER_WHATSAPP: { status: 400, meaning: "there must be at least one default connection" },
   ERR_NO_DEF_WAPP_FOUND: { status: 404, meaning: "the company has no default connection" },

@@ -1,5 +1,5 @@
 /**
- * Structured JSON logs: one line per event (DESIGN.md §5). Never pass message bodies or tokens.
+ * Structured JSON logs: one line per event. Never pass message bodies or tokens.
  */
 import { getConfig } from "./config.ts";
 
@@ -18,7 +18,7 @@ export function log(level: Level, msg: string, fields: Record<string, unknown> =
 /**
  * The AWS SDK clients' logger: silent, and without `info`. The SDK's default no-op logger has an `info` method, so
  * its logger middleware filters every request and response (deep, against the API schema) just to hand the copy to a
- * logger that drops it: about a fifth of the CPU of a list request (issue 10 §2), and of each realtime post (issue 8's
+ * logger that drops it: about a fifth of the CPU of a list request, and of each realtime post (which bounds the
  * ingest rate). Without `info` that work is skipped. Every SDK client of the product takes it (`logger: sdkLogger`).
  */
 export const sdkLogger = { trace() {}, debug() {}, warn() {}, error() {} } as unknown as {

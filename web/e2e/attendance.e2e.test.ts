@@ -1,10 +1,12 @@
 /**
- * Browser proof of issue 4 §8 (playwright-core + Debian chromium against the whole local stack in-process, with the
+ * Browser proof of the attendance loop (playwright-core + Debian chromium against the whole local stack in-process, with the
  * session runner on the simulated WhatsApp network):
  * - the whole loop: the admin creates a connection, watches the QR dialog, scans it from the sandbox phone page in a
- *   second tab; the customer sends 'Olá' and an image; the pending ticket appears without a reload; the admin accepts,
- *   answers, sees the answer's ticks; the sandbox phone shows the answer with its ticks; the admin reacts to the
- *   customer's message and resolves the ticket;
+ *   second tab (focus is not left on the 'Desconectar' that replaced the QR button; the disconnect confirmation says a
+ *   new QR reconnects); the customer sends 'Olá' and an image, shown as a picture on the phone; the pending ticket
+ *   appears without a reload; the admin accepts, answers, sees the answer's ticks; the sandbox phone shows the answer
+ *   with its ticks; the admin reacts to the customer's message, replies to it (the phone shows the quote), the phone
+ *   sends a contact card ('Enviar'), and the admin resolves the ticket;
  * - a non-admin who opens another queue's ticket sees 'Acesso não permitido' and lands on /tickets;
  * - the search tab finds a ticket by the contact's name;
  * - earlier message pages load on scroll-up;
@@ -52,6 +54,16 @@ describe("attendance screens in the browser", () => {
     await phone.locator("[data-testid=sandbox-state][data-open=true]").waitFor();
     await qrDialog.waitFor({ state: "hidden" }); // the QR emptied: the dialog closed itself
     await row.locator("[data-testid=connection-status][data-status=CONNECTED]").waitFor();
+    // The button that opened the QR gave way to "Desconectar": focus is back on the page, not on it (Enter would disconnect).
+    await until(() => admin.evaluate(() => document.activeElement?.id === "main"), "focus back on the page, not on Desconectar");
+    // The disconnect confirmation says what happens and how to reconnect; "Não" leaves the session and the focus.
+    const disconnect = row.getByRole("button", { name: "Desconectar" });
+    await disconnect.click();
+    const confirm = admin.getByRole("dialog", { name: "Desconectar" });
+    await confirm.getByText("A sessão do WhatsApp desta conexão será encerrada e as mensagens deixarão de chegar. Para reconectar, use “Novo QR CODE” e leia o código com o celular.").waitFor();
+    await confirm.getByRole("button", { name: "Não" }).click();
+    await confirm.waitFor({ state: "hidden" });
+    await until(() => disconnect.evaluate((el) => el === document.activeElement), "focus back on Desconectar, which opened the confirmation");
 
     // The admin watches the pending tab while the customer writes.
     await admin.getByRole("navigation", { name: "Menu principal" }).getByRole("link", { name: "Atendimentos" }).click();
@@ -62,6 +74,9 @@ describe("attendance screens in the browser", () => {
     await phone.getByTestId("phone-mine").filter({ hasText: "Olá" }).waitFor();
     await phone.getByTestId("phone-file").setInputFiles({ name: "foto.png", mimeType: "image/png", buffer: PNG });
     await phone.locator("[data-testid=phone-mine][data-kind=image]").waitFor();
+    // The phone shows the picture itself (decoded), not the word "Imagem".
+    const picture = phone.locator("[data-testid=phone-mine][data-kind=image] img[data-testid=phone-picture]");
+    await until(() => picture.evaluate((img) => (img as HTMLImageElement).complete && (img as HTMLImageElement).naturalWidth === 1), "the phone's picture decoded");
 
     const ticketRow = admin.getByTestId("ticket-row").filter({ hasText: "Joana Cliente" });
     await ticketRow.waitFor(); // no reload: the realtime event put it there
@@ -95,6 +110,23 @@ describe("attendance screens in the browser", () => {
     await admin.getByRole("menuitem", { name: "Reagir 👍" }).click(); // the menu opens in a portal
     await hello.getByTestId("reactions").getByText("👍").waitFor();
     await phone.getByTestId("phone-mine").filter({ hasText: "Olá" }).getByTestId("phone-reactions").getByText("👍").waitFor();
+
+    // Reply to it: the phone shows the answer under the quote of the customer's own message.
+    await hello.hover();
+    await hello.getByRole("button", { name: "Opções da mensagem" }).click();
+    await admin.getByRole("menuitem", { name: "Responder" }).click();
+    await box.fill("Respondendo ao seu olá");
+    await box.press("Enter");
+    const reply = phone.getByTestId("phone-agent").filter({ hasText: "Respondendo ao seu olá" });
+    await reply.waitFor();
+    await expect(reply.getByTestId("phone-quoted").innerText()).resolves.toMatch(/^Você\s+Olá$/);
+
+    // The phone's contact card goes out with "Enviar".
+    await phone.getByTestId("phone-vcard").click();
+    const card = phone.getByRole("dialog", { name: "Enviar contato" });
+    await card.getByRole("button", { name: "Enviar", exact: true }).click();
+    await toast(phone, "Contato enviado.").waitFor();
+    await conv.getByTestId("message").filter({ hasText: "Maria Souza" }).waitFor();
 
     // Resolve.
     await conv.getByRole("button", { name: "Resolver" }).click();

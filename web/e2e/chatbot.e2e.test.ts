@@ -1,9 +1,10 @@
 /**
- * Browser proof of issue 9 (§Proof "a browser test played from the sandbox phone"), playwright-core + Debian chromium
+ * Browser proof of the chatbot, the automatic messages and ratings, played from the sandbox phone; playwright-core + Debian chromium
  * against the whole local stack in-process, with the session runner on the simulated WhatsApp network:
  * a connection with two queues and a greeting; queue 2 ("Suporte") with a two-level option tree whose leaf carries a
  * message and a PDF. The customer, typing on the sandbox phone page (`/sandbox`), writes, gets the menu, answers
- * wrong twice (the menu again each time), picks queue 2, walks the tree with `0` and `#`, reaches the leaf (its text
+ * wrong twice (the menu again each time), picks queue 2, walks the tree with `0`, goes back to the start with `#` (the
+ * ticket leaves the queue; the greeting and the queue menu again), picks queue 2 again, reaches the leaf (its text
  * and its file, with its name and real size); the ticket is then pending in queue 2 on the screen of queue 2's agent
  * and absent from the screen of queue 1's agent, its conversation showing the bot's messages as automatic; queue 2's agent accepts (`sendGreetingAccepted`: the greeting naming
  * the agent reaches the phone), resolves (`userRating`: the rating prompt reaches the phone and the row shows
@@ -72,7 +73,7 @@ const ACCEPTED = /^Mensagem Automática:\n(Bom dia|Boa tarde|Boa noite|Boa madru
 
 describe("the chatbot played from the sandbox phone", () => {
   it(
-    "menu, two wrong answers, queue 2, the option tree with 0 and #, a leaf with a file; pending for queue 2's agent only; accept greeting, rating 3, completion; the rating stored",
+    "menu, two wrong answers, queue 2, the option tree with 0, # back to the queue menu, queue 2 again, a leaf with a file; pending for queue 2's agent only; accept greeting, rating 3, completion; the rating stored",
     async () => {
       const { companyId, admin } = await makeCompany();
       for (const key of ["sendGreetingAccepted", "userRating"]) await http(admin, "PUT", `/api/settings/${key}`, { value: "enabled" });
@@ -109,18 +110,25 @@ describe("the chatbot played from the sandbox phone", () => {
       await phone.businessCount(3, "the menu a third time");
       await phone.say("2");
       await phone.businessCount(4, "Suporte's options");
-      // The tree: into Internet, 0 back up, into Internet again, # to the queue's menu, Internet, the leaf.
+      // The tree: into Internet, 0 back up, into Internet again, # back to the start (the greeting and the queue menu),
+      // Suporte again, Internet, the leaf.
       const walk: [string, number][] = [
         ["1", 5],
         ["0", 6],
         ["1", 7],
         ["#", 8],
-        ["1", 9],
+        ["2", 9],
         ["1", 10],
+        ["1", 11],
       ];
       for (const [answer, count] of walk) {
         await phone.say(answer);
         await phone.businessCount(count, `the bot's answer to "${answer}"`);
+        if (answer === "#") {
+          // Back at the start the ticket waits for a queue again, the bot still answering.
+          const list = await http<{ tickets: { queueId: number | null; chatbot: boolean }[] }>(admin, "GET", "/api/tickets?status=pending&showAll=true");
+          expect(list.tickets.map((t) => ({ queueId: t.queueId, chatbot: t.chatbot }))).toEqual([{ queueId: null, chatbot: true }]);
+        }
       }
       expect(await phone.shown()).toEqual([
         "cliente: Oi, preciso de ajuda",
@@ -138,6 +146,8 @@ describe("the chatbot played from the sandbox phone", () => {
         "cliente: 1",
         `empresa: ${INTERNET}`,
         "cliente: #",
+        `empresa: ${MENU}`,
+        "cliente: 2",
         `empresa: ${SUPPORT_MENU}`,
         "cliente: 1",
         `empresa: ${INTERNET}`,
@@ -185,21 +195,21 @@ describe("the chatbot played from the sandbox phone", () => {
       await conv.getByTestId("message").filter({ hasText: "manual-modem.pdf" }).getByTestId("message-automatic").waitFor();
       await conv.getByTestId("message").filter({ hasText: "Você está no Suporte." }).first().getByTestId("message-automatic").waitFor();
       await expect(conv.getByTestId("message").filter({ hasText: "Oi, preciso de ajuda" }).getByTestId("message-automatic").count()).resolves.toBe(0);
-      await phone.businessCount(11, "the accept greeting");
-      expect((await phone.shown())[20]).toMatch(new RegExp(`^empresa: ${ACCEPTED.source.slice(1)}`));
+      await phone.businessCount(12, "the accept greeting");
+      expect((await phone.shown())[22]).toMatch(new RegExp(`^empresa: ${ACCEPTED.source.slice(1)}`));
 
       // Resolve with userRating: the prompt reaches the phone; the row says it awaits the rating.
       await conv.getByRole("button", { name: "Resolver" }).click();
       await agent.waitForURL(`${e2e.stack.url}/tickets`);
-      await phone.businessCount(12, "the rating prompt");
-      expect((await phone.shown())[21]).toBe(`empresa: ${RATING}`);
+      await phone.businessCount(13, "the rating prompt");
+      expect((await phone.shown())[23]).toBe(`empresa: ${RATING}`);
       await agent.getByTestId("subtab-open").click();
       await agent.getByTestId("ticket-row").filter({ hasText: "Joana Cliente" }).getByTestId("rating-pending").waitFor();
 
       // The customer rates 3: the completion message arrives and the ticket closes.
       await phone.say("3");
-      await phone.businessCount(13, "the completion message");
-      expect((await phone.shown()).slice(22)).toEqual(["cliente: 3", `empresa: ${DONE}`]);
+      await phone.businessCount(14, "the completion message");
+      expect((await phone.shown()).slice(24)).toEqual(["cliente: 3", `empresa: ${DONE}`]);
       await until(async () => (await http<{ status: string }>(admin, "GET", `/api/tickets/${ticket.id}`)).status === "closed", "the ticket closed");
       await agent.getByTestId("ticket-row").filter({ hasText: "Joana Cliente" }).waitFor({ state: "detached" });
 

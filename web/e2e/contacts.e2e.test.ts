@@ -1,5 +1,5 @@
 /**
- * Browser proof of issue 4 §4, the Contacts page (attendance.md §2 Contacts page, §5, §9), with playwright-core + Debian
+ * Browser proof of the Contacts page (docs/product/contacts.md), with playwright-core + Debian
  * chromium against the whole local stack in-process:
  * - the number shows as `+CC (AA) number`; search waits for 3 characters and finds by name;
  * - add with validation errors then the success toast; a duplicated number is refused; edit; Escape closes the dialog;

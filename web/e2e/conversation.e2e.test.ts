@@ -1,5 +1,5 @@
 /**
- * Browser proof of issue 10 §4, the ticket list and the conversation (playwright-core + Debian chromium against the
+ * Browser proof of the ticket list and the conversation (playwright-core + Debian chromium against the
  * whole local stack in-process):
  * - the browser tab's title carries the unread count ("(2) Atende");
  * - accepting from "Aguardando" shows "Atendendo" with the accepted ticket selected;
@@ -10,14 +10,24 @@
  * - a customer's new ticket after a close shows the earlier ticket's messages above, under "Atendimento #<id>";
  * - the new-ticket contact search chooses with ArrowDown and Enter; an admin in no queue is offered the company's queues;
  * - the options chevron sits beside the bubble, never over its content;
- * - at 375 px the conversation's actions keep one row (the rest in "Mais ações") and the composer's placeholder one line.
+ * - at 375 px the conversation's actions keep one row (the rest in "Mais ações") and the composer's placeholder one line;
+ * - the transfer dialog needs a change before it transfers and offers the chosen queue's users only; forwarding to a
+ *   contact whose open ticket is in another agent's queue keeps the dialog open and says where, who and what to do.
+ * - a conversation with photos opens (and stays, once they load) at its newest message; a photo's bubble is the photo's
+ *   width; media are named by line icon and word ("Foto", "Contato · <name>") in replies and list previews; the emoji
+ *   picker is in Portuguese; beside the contact drawer the header's actions keep one row; at 375 px the audio speed
+ *   reads "1x" on one line;
+ * - an admin's eye on a waiting row opens it read-only (no composer; still pending and unread); a search hit by a
+ *   message word shows that message with the word marked; row chips that do not fit end in "+N"; the password field's
+ *   screen-reader state is in Portuguese.
  * With `SCREENS_DIR=<dir>` it also saves screenshots of the list and the conversation (light, dark; 1440 and 375 px).
  *
  * Needs `web/dist` (`npm run build -w web`) and `/usr/bin/chromium`.
  */
+import { crc32, deflateSync } from "node:zlib";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
-import { makeCompany } from "../../test/helpers.ts";
+import { makeCompany, makeUser } from "../../test/helpers.ts";
 import { TEST_MS, useBrowserStack } from "./harness.ts";
 
 const e2e = useBrowserStack("conversation");
@@ -36,8 +46,43 @@ async function moveFocus(page: Page, key: string): Promise<string> {
   return focusedText(page);
 }
 
+/** A solid-colour PNG of `w`×`h` px (8-bit RGB), as a phone's photo of that size. */
+function solidPng(w: number, h: number, rgb: [number, number, number]): Buffer {
+  const row = Buffer.alloc(1 + w * 3);
+  for (let x = 0; x < w; x++) row.set(rgb, 1 + x * 3);
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, "ascii"), data]);
+    const len = Buffer.alloc(4);
+    len.writeUInt32BE(data.length);
+    const crc = Buffer.alloc(4);
+    crc.writeUInt32BE(crc32(body));
+    return Buffer.concat([len, body, crc]);
+  };
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(w, 0);
+  ihdr.writeUInt32BE(h, 4);
+  ihdr[8] = 8; // bit depth
+  ihdr[9] = 2; // RGB
+  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  return Buffer.concat([signature, chunk("IHDR", ihdr), chunk("IDAT", deflateSync(Buffer.concat(Array.from({ length: h }, () => row)))), chunk("IEND", Buffer.alloc(0))]);
+}
+
+/** A customer's message of any kind through the simulated network (image, audio, location, vcard, quotedId...); its WhatsApp id. */
+async function customerSends(whatsappId: number, from: string, pushName: string, content: Record<string, unknown>): Promise<string> {
+  const res = await fetch(`${e2e.stack.url}/sim/whatsapp/${whatsappId}/messages`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ from, pushName, ...content }),
+  });
+  if (!res.ok) throw new Error(`sim message → ${res.status} ${await res.text()}`);
+  return ((await res.json()) as { id: string }).id;
+}
+
+/** The element's rectangles' tops and bottoms: one row when every child overlaps every other vertically. */
+const oneRow = (rects: { top: number; bottom: number }[]) => Math.max(...rects.map((r) => r.top)) < Math.min(...rects.map((r) => r.bottom));
+
 /** With `SCREENS_DIR`: the page in light and dark (the app's own theme choice, then a reload), at 1440 and 375 px. */
-async function screens(page: Page, name: string) {
+async function screens(page: Page, name: string, restore?: () => Promise<void>) {
   const dir = process.env.SCREENS_DIR;
   if (!dir) return;
   const settle = async () => {
@@ -48,6 +93,7 @@ async function screens(page: Page, name: string) {
     await page.evaluate((t) => localStorage.setItem("theme", t), theme);
     await page.reload();
     await settle();
+    await restore?.();
     for (const width of [1440, 375]) {
       await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
       await page.waitForTimeout(400);
@@ -209,7 +255,252 @@ describe("the conversation and the ticket list in the browser", () => {
     await dlg.locator(".picked-row").getByText("Carla Retorno").waitFor();
     await expect(dlg.isVisible()).resolves.toBe(true); // Enter chose the contact; it did not submit the dialog
     // An admin in no queue is offered the company's queues.
-    await until(async () => (await dlg.getByRole("combobox", { name: "Fila" }).locator("option").allInnerTexts()).includes("Fila Vendas"), "the company's queue offered");
+    await dlg.getByRole("combobox", { name: "Fila" }).click();
+    await dlg.getByRole("option", { name: "Fila Vendas" }).waitFor();
     await dlg.getByRole("button", { name: "Cancelar" }).click();
   }, process.env.SCREENS_DIR ? TEST_MS * 3 : TEST_MS); // screenshots reload the page in each theme
+
+  it("opens a conversation with photos at its newest message, sizes photo bubbles to the photo and names media in words", async () => {
+    const { admin } = await makeCompany();
+    const wid = await connectedWhatsapp(admin, "Conexão Mídia");
+    const marta = "5511944440009";
+    const send = (content: Record<string, unknown>) => customerSends(wid, marta, "Marta Mídia", content);
+    await customerSays(wid, marta, "Marta Mídia", "Oi, seguem as fotos do produto com defeito");
+    const photo = await send({ image: solidPng(800, 600, [51, 102, 204]).toString("base64"), mimetype: "image/png" });
+    await send({ image: solidPng(600, 900, [204, 102, 51]).toString("base64"), mimetype: "image/png", caption: "Essa é a etiqueta com o número de série, dá para ler bem?" });
+    await send({ text: "Essa primeira mostra o defeito", quotedId: photo });
+    await send({ audio: Buffer.from("OggS fake voice note").toString("base64"), mimetype: "audio/ogg; codecs=opus", ptt: true });
+    await send({ location: { degreesLatitude: -23.5614, degreesLongitude: -46.6559, name: "Loja Paulista", address: "Av. Paulista, 1000" } });
+    await send({ vcard: "BEGIN:VCARD\nVERSION:3.0\nFN:Paulo Técnico\nTEL;type=CELL;waid=5511933334444:+55 11 93333-4444\nEND:VCARD" });
+    // Another customer whose last message is a photo without caption.
+    await customerSends(wid, "5511944440010", "Nina Foto", { image: solidPng(40, 40, [0, 150, 0]).toString("base64"), mimetype: "image/png" });
+    const pending = await until(async () => {
+      const r = await http<{ tickets: { id: number; uuid: string; contact: { name: string }; lastMessage: string }[] }>(admin, "GET", "/api/tickets?status=pending&showAll=true");
+      const m = r.tickets.find((t) => t.contact.name === "Marta Mídia");
+      return m?.lastMessage.startsWith("👤") && r.tickets.length === 2 ? m : null;
+    }, "Marta's ticket with her contact card last");
+    await http(admin, "PUT", `/api/tickets/${pending.id}`, { status: "open", userId: admin.id });
+
+    const page = await newPage(await newContext());
+    await login(page, admin.email, admin.password);
+    await page.goto(`${e2e.stack.url}/tickets/${pending.uuid}`);
+    const conv = page.getByTestId("conversation");
+    const list = conv.getByTestId("message-list");
+    const card = list.getByTestId("message").filter({ hasText: "Paulo Técnico" });
+    await card.waitFor();
+    // Once the photos have loaded, the list is still at its newest message: the contact card and the map in view.
+    await until(() => list.locator("img").evaluateAll((imgs) => imgs.length >= 2 && imgs.every((i) => (i as HTMLImageElement).complete && (i as HTMLImageElement).naturalWidth > 0)), "the photos loaded");
+    await page.waitForTimeout(300);
+    const gap = await list.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
+    expect(gap).toBeLessThanOrEqual(2);
+    const listBox = (await list.boundingBox())!;
+    for (const m of [card, list.getByTestId("message").filter({ hasText: "Loja Paulista" })]) {
+      const box = (await m.boundingBox())!;
+      expect(box.y + box.height).toBeLessThanOrEqual(listBox.y + listBox.height + 1);
+    }
+
+    // A photo's bubble is as wide as the photo (its caption wraps below it).
+    const captioned = list.getByTestId("message").filter({ hasText: "número de série" });
+    const [bubbleW, imgW] = await Promise.all([captioned.locator(".bubble").evaluate((el) => el.getBoundingClientRect().width), captioned.locator("img").evaluate((el) => el.getBoundingClientRect().width)]);
+    expect(imgW).toBeGreaterThan(100);
+    expect(bubbleW - imgW).toBeLessThan(24);
+
+    // A quoted photo is named "Foto", in the reply's bubble and in "Respondendo a".
+    const reply = list.getByTestId("message").filter({ hasText: "Essa primeira mostra o defeito" });
+    await expect(reply.locator(".quoted-body").innerText()).resolves.toBe("Foto");
+    const firstPhoto = list.getByTestId("message").filter({ has: page.locator(".media-thumb") }).first();
+    await firstPhoto.hover();
+    await firstPhoto.getByTestId("message-options").click();
+    await page.getByRole("menuitem", { name: "Responder" }).click();
+    const replying = conv.locator(".reply-preview");
+    await expect(replying.innerText()).resolves.toMatch(/^Respondendo a\s+Foto/);
+    await conv.getByRole("button", { name: "Cancelar resposta" }).click();
+
+    // List previews: line icons and words, no emoji.
+    const martaPreview = row(page, "Marta Mídia").getByTestId("ticket-preview");
+    await expect(martaPreview.innerText()).resolves.toBe("Contato · Paulo Técnico");
+    await martaPreview.locator("[data-kind=contact] svg").waitFor();
+    await page.getByTestId("subtab-pending").click();
+    const ninaPreview = row(page, "Nina Foto").getByTestId("ticket-preview");
+    await expect(ninaPreview.innerText()).resolves.toBe("Foto");
+    await ninaPreview.locator("[data-kind=image] svg").waitFor();
+
+    // The emoji picker speaks Portuguese (the picker's own Portuguese emoji data).
+    await conv.getByRole("button", { name: "Emojis" }).click();
+    await page.getByPlaceholder("Pesquisar", { exact: true }).waitFor();
+    await page.getByText("pessoas e corpo", { exact: true }).first().waitFor();
+    await conv.getByRole("button", { name: "Emojis" }).click();
+
+    await screens(page, "media-conversation");
+    // At 1440 px with the contact drawer open the header's actions keep one row (the rest in "Mais ações").
+    await conv.getByRole("button", { name: "Dados do contato" }).click();
+    await page.getByTestId("contact-drawer").waitFor();
+    await conv.getByRole("button", { name: "Mais ações" }).waitFor();
+    const actionRects = await conv.getByTestId("conversation-actions").evaluate((el) => [...el.children].map((c) => ({ top: c.getBoundingClientRect().top, bottom: c.getBoundingClientRect().bottom })));
+    expect(oneRow(actionRects)).toBe(true);
+    expect((await conv.locator(".conv-header").boundingBox())!.height).toBeLessThan(64);
+    await screens(page, "media-conversation-drawer", async () => {
+      await conv.getByRole("button", { name: "Dados do contato" }).click();
+      await page.getByTestId("contact-drawer").waitFor();
+    });
+    await page.keyboard.press("Escape");
+
+    // At 375 px the audio's speed button stays on one line ("1x").
+    await page.setViewportSize({ width: 375, height: 812 });
+    const speed = list.locator(".audio-player .chip-button");
+    await speed.scrollIntoViewIfNeeded();
+    await expect(speed.innerText()).resolves.toBe("1x");
+    await expect(speed.evaluate((el) => el.getBoundingClientRect().height)).resolves.toBeLessThan(30);
+    await page.setViewportSize({ width: 1440, height: 900 });
+  }, process.env.SCREENS_DIR ? TEST_MS * 3 : TEST_MS);
+
+  it("lets an admin peek at a waiting ticket without taking it, shows search hits by their message, and counts the chips that do not fit", async () => {
+    const { companyId, admin } = await makeCompany();
+    const other = await makeUser(companyId, { profile: "admin", name: "Sofia Supervisora" }); // the API caller once admin logs in
+    const q = await http<{ id: number }>(admin, "POST", "/api/queue", { name: "Suporte Técnico", color: "#1e88e5", greetingMessage: "" });
+    const wid = await connectedWhatsapp(admin, "Conexão Principal", [q.id]);
+    await customerSays(wid, "5511955550001", "Rita Espiada", "Meu pedido chegou quebrado");
+    await customerSays(wid, "5511955550002", "Tomás Busca", "Quero o reembolso do pedido 7788, por favor");
+    await customerSays(wid, "5511955550003", "Ulisses Etiquetas", "Bom dia");
+    await until(async () => (await http<{ tickets: unknown[] }>(admin, "GET", "/api/tickets?status=pending&showAll=true")).tickets.length === 3, "three pending tickets");
+    const byName = async (name: string) =>
+      (await http<{ tickets: { id: number; uuid: string; status: string; unreadMessages: number; contact: { name: string } }[] }>(other, "GET", "/api/tickets?showAll=true&searchParam=" + encodeURIComponent(name))).tickets.find((t) => t.contact.name === name)!;
+    const tomas = await byName("Tomás Busca");
+    await http(other, "PUT", `/api/tickets/${tomas.id}`, { status: "open", userId: other.id });
+    await http(other, "POST", `/api/messages/${tomas.id}`, { body: "Certo, já vou verificar." });
+    // Ulisses: queue, connection, agent, awaiting rating and two tags.
+    const ulisses = await byName("Ulisses Etiquetas");
+    await http(other, "PUT", "/api/settings/userRating", { value: "enabled" });
+    await http(other, "PUT", `/api/tickets/${ulisses.id}`, { status: "open", userId: admin.id }); // in the admin's "Atendendo"
+    for (const name of ["Cliente VIP Ouro", "Garantia Estendida"]) {
+      const tag = await http<{ id: number }>(other, "POST", "/api/tags", { name, color: "#8e24aa" });
+      await http(other, "PUT", `/api/ticket-tags/${ulisses.id}/${tag.id}`);
+    }
+    await http(other, "PUT", `/api/tickets/${ulisses.id}`, { status: "closed" });
+
+    const page = await newPage(await newContext());
+    // The password field's screen-reader state is in Portuguese.
+    await page.goto(`${e2e.stack.url}/login`);
+    await page.getByText("A senha está oculta").waitFor({ state: "attached" });
+    await login(page, admin.email, admin.password);
+    await page.goto(`${e2e.stack.url}/tickets`);
+
+    // The eye on a waiting row opens the conversation read-only; the ticket stays waiting and unread.
+    await page.getByTestId("subtab-pending").click();
+    const rita = await byName("Rita Espiada");
+    await row(page, "Rita Espiada").getByRole("button", { name: "Espiar a conversa" }).click();
+    await page.waitForURL(new RegExp(`/tickets/${rita.uuid}\\?peek`));
+    const conv = page.getByTestId("conversation");
+    await conv.getByTestId("message").filter({ hasText: "Meu pedido chegou quebrado" }).waitFor();
+    await conv.getByTestId("peek-note").waitFor();
+    await expect(conv.getByRole("textbox", { name: "Digite uma mensagem" }).count()).resolves.toBe(0);
+    await page.waitForTimeout(1500); // a read would have been sent by now
+    expect(await http(other, "GET", `/api/tickets/${rita.id}`)).toMatchObject({ status: "pending", userId: null, unreadMessages: 1 });
+    await expect(row(page, "Rita Espiada").getByTestId("unread").innerText()).resolves.toBe("1");
+    await screens(page, "peek");
+
+    // A search hit by a message word shows that message, the word marked; not the last message.
+    await page.getByTestId("tab-search").click();
+    const searchBox = page.getByRole("searchbox", { name: "Pesquisar atendimentos e mensagens" });
+    await searchBox.fill("reembolso");
+    const hit = row(page, "Tomás Busca").getByTestId("ticket-preview");
+    await hit.getByTestId("search-snippet").waitFor();
+    await expect(hit.innerText()).resolves.toBe("Quero o reembolso do pedido 7788, por favor");
+    await expect(hit.locator("mark").allInnerTexts()).resolves.toEqual(["reembolso"]);
+    await screens(page, "search-snippet", async () => {
+      await searchBox.fill("reembolso");
+      await hit.getByTestId("search-snippet").waitFor();
+    });
+
+    // The chips that do not fit give way to "+N", the rest named in its title; none is cut.
+    await page.goto(`${e2e.stack.url}/tickets`);
+    await page.getByTestId("tab-open").click();
+    await page.getByTestId("subtab-open").click();
+    const chips = row(page, "Ulisses Etiquetas").locator(".tl-line3");
+    await chips.getByTestId("rating-pending").waitFor({ state: "attached" });
+    const more = chips.getByTestId("chips-more");
+    await until(async () => (await more.isVisible()) && /^\+\d$/.test(await more.innerText()), "the +N chip");
+    const n = Number((await more.innerText()).slice(1));
+    const title = (await more.getAttribute("title")) ?? "";
+    expect(title.split(", ")).toHaveLength(n);
+    expect(title).toContain("Garantia Estendida");
+    const fit = await chips.evaluate((el) => {
+      const box = el.getBoundingClientRect();
+      return [...el.querySelectorAll(":scope > :not(.chip-hidden)")].every((c) => c.getBoundingClientRect().right <= box.right + 0.5);
+    });
+    expect(fit).toBe(true);
+    await screens(page, "ticket-chips");
+  }, process.env.SCREENS_DIR ? TEST_MS * 3 : TEST_MS);
+
+  it("transfers only on a change, to the chosen queue's users, and explains a forward into another agent's queue", async () => {
+    const { admin, companyId } = await makeCompany();
+    const vendas = await http<{ id: number }>(admin, "POST", "/api/queue", { name: "Fila Vendas", color: "#1e88e5", greetingMessage: "" });
+    const suporte = await http<{ id: number }>(admin, "POST", "/api/queue", { name: "Fila Suporte", color: "#43a047", greetingMessage: "" });
+    const ana = await makeUser(companyId, { queueIds: [vendas.id], name: "Ana Vendas" });
+    const bia = await makeUser(companyId, { queueIds: [suporte.id], name: "Bia Suporte" });
+    await makeUser(companyId, { queueIds: [vendas.id], name: "Caio Vendas" });
+    const wid = await connectedWhatsapp(admin, "Conexão Transferência");
+    await customerSays(wid, "5511933330001", "Davi Cliente", "Quero trocar o produto");
+    await customerSays(wid, "5511933330002", "Eva Suporte", "Meu aparelho não liga");
+    const pending = await until(async () => {
+      const list = (await http<{ tickets: { id: number; uuid: string; contact: { name: string } }[] }>(admin, "GET", "/api/tickets?status=pending&showAll=true")).tickets;
+      return list.length === 2 ? list : undefined;
+    }, "two pending tickets");
+    const davi = pending.find((x) => x.contact.name === "Davi Cliente")!;
+    const eva = pending.find((x) => x.contact.name === "Eva Suporte")!;
+    await http(admin, "PUT", `/api/tickets/${davi.id}`, { status: "open", userId: ana.id, queueId: vendas.id });
+    await http(admin, "PUT", `/api/tickets/${eva.id}`, { status: "open", userId: bia.id, queueId: suporte.id });
+
+    const page = await newPage(await newContext());
+    await login(page, ana.email, ana.password);
+    await page.goto(`${e2e.stack.url}/tickets/${davi.uuid}`);
+    const conv = page.getByTestId("conversation");
+    await conv.getByTestId("message").filter({ hasText: "Quero trocar o produto" }).waitFor();
+
+    // The dialog opens on the ticket's queue and "Sem usuário": nothing to transfer yet.
+    await conv.getByRole("button", { name: "Transferir" }).click();
+    const dlg = page.getByRole("dialog", { name: "Transferir atendimento" });
+    const submit = dlg.getByTestId("transfer-submit");
+    await expect(dlg.getByRole("combobox", { name: "Fila" }).inputValue()).resolves.toBe("Fila Vendas");
+    await expect(dlg.getByRole("combobox", { name: "Usuário" }).inputValue()).resolves.toBe("Sem usuário");
+    await expect(submit.isDisabled()).resolves.toBe(true);
+    await dlg.getByTestId("transfer-unchanged").waitFor();
+    // The users offered are the chosen queue's: Vendas has Ana and Caio, Suporte only Bia.
+    await dlg.getByRole("combobox", { name: "Usuário" }).click();
+    await expect(dlg.getByRole("option").allInnerTexts()).resolves.toEqual(["Sem usuário", "Ana Vendas", "Caio Vendas"]);
+    await page.keyboard.press("Escape");
+    const queue = dlg.getByRole("combobox", { name: "Fila" });
+    await queue.click();
+    await queue.fill("sup");
+    await dlg.getByRole("option", { name: "Fila Suporte" }).click();
+    await expect(submit.isDisabled()).resolves.toBe(false);
+    await dlg.getByRole("combobox", { name: "Usuário" }).click();
+    await expect(dlg.getByRole("option").allInnerTexts()).resolves.toEqual(["Sem usuário", "Bia Suporte"]);
+    await page.keyboard.press("Escape");
+    await dlg.getByRole("button", { name: "Cancelar" }).click();
+    await dlg.waitFor({ state: "hidden" });
+
+    // Forwarding to Eva, whose open ticket is Bia's in Fila Suporte: nothing is sent and the dialog says why.
+    const said = conv.getByTestId("message").filter({ hasText: "Quero trocar o produto" });
+    await said.hover();
+    await said.getByTestId("message-options").click();
+    await page.getByRole("menuitem", { name: "Encaminhar" }).click();
+    const selected = said.getByRole("checkbox", { name: "Selecionar mensagem" });
+    if (!(await selected.isChecked())) await selected.check();
+    await conv.locator(".selection-bar").getByRole("button", { name: "Encaminhar" }).click();
+    const fwd = page.getByRole("dialog", { name: "Encaminhar mensagens" });
+    const to = fwd.getByRole("combobox", { name: "Contato" });
+    await to.fill("Eva");
+    await fwd.getByRole("option", { name: /Eva Suporte/ }).click();
+    await fwd.getByRole("button", { name: "Encaminhar" }).click();
+    const why = fwd.getByTestId("forward-blocked");
+    await why.waitFor();
+    const text = await why.innerText();
+    expect(text).toContain("Bia Suporte");
+    expect(text).toContain("Fila Suporte");
+    expect(text).toContain("administrador");
+    await expect(fwd.isVisible()).resolves.toBe(true);
+    const evaMessages = await http<{ messages: { body: string }[] }>(admin, "GET", `/api/messages/${eva.id}`);
+    expect(evaMessages.messages.map((m) => m.body)).not.toContain("Quero trocar o produto");
+  }, TEST_MS);
 });

@@ -1,15 +1,15 @@
 /**
- * Browser proof of the issue 10 items the other browser tests did not cover yet (playwright-core + Debian chromium,
+ * Browser proof of the day-one items the other browser tests do not cover (playwright-core + Debian chromium,
  * whole local stack in-process):
- * - §1 search: Tickets › Busca finds by a surname, a run of digits of the number and a word of a message; Contacts
+ * - search: Tickets › Busca finds by a surname, a run of digits of the number and a word of a message; Contacts
  *   finds by a surname, a number fragment and part of an email;
- * - §3 an agent typing /users, /queues or /connections is sent away with the no-permission toast;
- * - §4 the login page: even with registration visible and allowed by a super user, no link leads to a page that does
+ * - access: an agent typing /users, /queues or /connections is sent away with the no-permission toast;
+ * - the login page: even with registration visible and allowed by a super user, no link leads to a page that does
  *   not exist yet (it would land back on /login);
- * - §4 in en and es the transfer dialog's queue placeholder and the search tab are translated;
- * - §4 375 px: the Connections table keeps a connection's name and number to two lines; the sandbox phone's composer
+ * - in en and es the transfer dialog's queue placeholder and the search tab are translated;
+ * - 375 px: the Connections table keeps a connection's name and number to two lines; the sandbox phone's composer
  *   keeps its placeholder on one line, nothing clipped;
- * - §4 one icon set: no emoji or text glyph used as an icon on any screen touched by issue 10 (the customer's
+ * - one icon set: no emoji or text glyph used as an icon on the screens swept below (the customer's
  *   reactions and message text are content, not icons).
  * With `SCREENS_DIR=<dir>` the icon sweep also saves each screen in light and dark at 1440 and 375 px.
  *
@@ -163,7 +163,7 @@ describe("day one: the rest of the proof", () => {
       await conv.getByRole("button", { name: expected[lang].transfer, exact: true }).click();
       const dialog = page.getByRole("dialog");
       await dialog.waitFor();
-      const placeholders = (await dialog.locator("select option:first-child").allInnerTexts()).map((x) => x.trim());
+      const placeholders = await dialog.locator("input[placeholder]").evaluateAll((els) => els.map((el) => (el as HTMLInputElement).placeholder.trim()));
       expect(placeholders, lang).toContain(expected[lang].queue);
       if (lang !== "pt") expect(placeholders.join(" "), lang).not.toMatch(/Selecione|fila/);
       await page.keyboard.press("Escape");
@@ -228,7 +228,7 @@ describe("day one: the rest of the proof", () => {
     await phone.getByTestId("phone-mine").filter({ hasText: "Teste em 375" }).waitFor();
   }, TEST_MS);
 
-  it("uses one icon set on every screen issue 10 touched", async () => {
+  it("uses one icon set on every screen of the sweep", async () => {
     const { admin } = await makeCompany();
     const api = await makeUser(admin.companyId, { profile: "admin", name: "Api Admin" }); // the browser login revokes admin's token
     const wid = await connectedWhatsapp(admin, "Loja Ícones");

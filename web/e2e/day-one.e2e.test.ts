@@ -1,12 +1,12 @@
 /**
- * Browser proof of issue 10 §4 and §5 outside the conversation (playwright-core + Debian chromium, whole local stack):
+ * Browser proof of the day-one screens outside the conversation (playwright-core + Debian chromium, whole local stack):
  * - Users page: a user with an open tab is Online, Offline once their last tab closes, live on the admin's page;
  * - Contacts: "Última interação" shows when the contact last wrote;
  * - the sandbox phone: after a reload the customer's own messages (from the phone and through `/sim`), their
  *   reaction and a vCard sent through the dialog come back; the menu opens it in a new tab as "Telefone de teste";
  * - the login page offers no links to pages that do not exist;
  * - API failing → "Serviço indisponível…" banner, then it goes away; socket lost → "Reconectando…", then away;
- * - every screen in English and Spanish shows no Portuguese-only text outside the spec's quoted texts.
+ * - every screen in English and Spanish shows no Portuguese-only text outside the product specs' fixed Portuguese texts.
  *
  * Needs `web/dist` (`npm run build -w web`) and `/usr/bin/chromium`.
  */

@@ -1,5 +1,5 @@
 /**
- * Every visible and accessible text goes through i18n (issue 10 §4): no JSX text and no label-like attribute
+ * Every visible and accessible text goes through i18n: no JSX text and no label-like attribute
  * (aria-label, placeholder, title, alt, label, legend, loadingText, …) of the SPA's sources is a hard-coded
  * Portuguese string; and no English or Spanish text of the bundles is left in Portuguese, outside the spec's quoted
  * texts. The browser side of the same rule is `./day-one.e2e.test.ts` (every screen in en and es).

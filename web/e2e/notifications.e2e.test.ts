@@ -1,5 +1,5 @@
 /**
- * Browser proof of the top bar's notifications (attendance.md §2 Dialogs, §6, §9; issue 4 "Notifications"), with
+ * Browser proof of the top bar's notifications (docs/product/tickets.md#notifications), with
  * playwright-core + Debian chromium against the whole local stack in-process and customers writing through the
  * simulated WhatsApp network (`/sim`):
  * - a customer message on a pending ticket raises the bell's count without a reload and the popover lists the ticket,

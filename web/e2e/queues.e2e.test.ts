@@ -1,13 +1,14 @@
 /**
- * Browser proof of issue 9 §1, §6, §7 (admin side), with playwright-core + Debian chromium against the whole local
+ * Browser proof of queues, the option tree, settings and connection automation (admin side), with playwright-core + Debian chromium against the whole local
  * stack in-process:
  * - Settings (/settings): a changed option is saved at once ('Operação atualizada com sucesso.') and another tab of
  *   the admin shows it without a reload; `scheduleType` = queue brings the queue dialog's schedules tab;
  * - the queue dialog refuses "azul" as a colour, sets the weekly schedules ('Clique em salvar para registar as
- *   alterações'), saves; its option editor builds a two-level tree in place and reorders an option from the keyboard;
+ *   alterações'), saves and stays open on the new queue's options; its option editor builds a two-level tree in place
+ *   and reorders an option from the keyboard;
  *   the API then holds that tree and those hours;
- * - every option of the Opções tab (the ten of issue 9 §6) is saved at once with its toast and shows without a reload
- *   on another admin's screen; `scheduleType` = company brings the Horários tab (to both) with the spec's default
+ * - every option of the Opções tab (its ten options) is saved at once with its toast and shows without a reload
+ *   on another admin's screen; `scheduleType` = company brings the Horários tab (to both) with the default
  *   hours, whose edit and time zone are saved ('Horários atualizados com sucesso.'), and the queue dialog then has no
  *   schedules tab;
  * - the connection dialog at 1440×900: saving with an empty name focuses the name field in view; two queues and no
@@ -36,7 +37,7 @@ async function dismissToasts(page: Page) {
   while ((await toasts.count()) > 0) await toasts.first().getByRole("button", { name: "Fechar" }).click({ timeout: 1000 }).catch(() => undefined);
 }
 
-/** The Opções tab's ten options (issue 9 §6) by setting key, with their labels. */
+/** The Opções tab's ten options by setting key, with their labels. */
 const OPTION_LABELS: [string, string][] = [
   ["userRating", "Avaliações"],
   ["scheduleType", "Gerenciamento de expediente"],
@@ -86,7 +87,7 @@ async function focusedInView(page: Page, selector: string) {
 
 describe("queues, options and settings in the browser", () => {
   it(
-    "saves each of the ten options at once with a toast, live for another admin; company hours with the spec's defaults in the Horários tab",
+    "saves each of the ten options at once with a toast, live for another admin; company hours with the default week in the Horários tab",
     async () => {
       const { companyId, admin } = await makeCompany();
       const second = await makeUser(companyId, { profile: "admin", name: "Outra Admin" });
@@ -106,7 +107,7 @@ describe("queues, options and settings in the browser", () => {
         await expect(mine.inputValue()).resolves.toBe(before[key]);
         const values = await mine.locator("option").evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value));
         if (key === "chatBotType") {
-          // `text` is the only chatbot type (issue 9 §3): nothing to change.
+          // `text` is the only chatbot type: nothing to change.
           expect(values).toEqual(["text"]);
           await expect(theirs.inputValue()).resolves.toBe("text");
           continue;
@@ -119,7 +120,7 @@ describe("queues, options and settings in the browser", () => {
         await expect(stored().then((s) => s[key])).resolves.toBe(next);
       }
 
-      // scheduleType = company: the Horários tab, for the other admin too, with the spec's default week.
+      // scheduleType = company: the Horários tab, for the other admin too, with the default week.
       await until(async () => (await other.getByRole("tab", { name: "Horários" }).count()) === 1, "the other admin's Horários tab");
       await page.getByRole("tab", { name: "Horários" }).click();
       const hours = (day: string, edge: "start" | "end") => page.getByTestId(`company-schedules-${day}-${edge}`);
@@ -197,7 +198,10 @@ describe("queues, options and settings in the browser", () => {
       await dlg.getByRole("textbox", { name: /^Cor/ }).fill("#1e88e5");
       await dlg.getByRole("button", { name: "Salvar" }).click();
       await toast(page, "Fila salva com sucesso!").waitFor();
-      await dlg.waitFor({ state: "hidden" });
+      // The dialog stays open, now editing the new queue, on its chatbot options: they are added right away.
+      const edit = page.getByRole("dialog", { name: "Editar fila" });
+      await edit.getByRole("tab", { name: "Opções do chatbot", selected: true }).waitFor();
+      await expect(edit.getByText("Salve a fila para adicionar opções do chatbot.").count()).resolves.toBe(0);
       const token = await tokenOf(page);
       const queues = await http<{ id: number; name: string; schedules: { weekdayEn: string; startTime: string }[]; outOfHoursMessage: string }[]>(token, "GET", "/api/queue");
       const suporte = queues.find((q) => q.name === "Suporte")!;
@@ -205,9 +209,6 @@ describe("queues, options and settings in the browser", () => {
       expect(suporte.schedules.find((s) => s.weekdayEn === "monday")?.startTime).toBe("09:00");
 
       // The option editor: a two-level tree, edited in place.
-      await page.getByTestId("queue-row").filter({ hasText: "Suporte" }).getByTestId("queue-edit").click();
-      const edit = page.getByRole("dialog", { name: "Editar fila" });
-      await edit.getByRole("tab", { name: "Opções do chatbot" }).click();
       const editor = edit.getByTestId("option-editor");
       const nodes = editor.getByTestId("option-node");
       const addOption = async (title: string, under?: string) => {
@@ -244,6 +245,9 @@ describe("queues, options and settings in the browser", () => {
       expect(saved[1].children[0].message).toBe("Segue a segunda via.");
       await until(async () => (await nodes.first().getAttribute("data-option-title")) === "Técnico", "the editor shows the new order");
       await edit.getByRole("button", { name: "Cancelar" }).click();
+      await edit.waitFor({ state: "hidden" });
+      // One queue was created, however many times the dialog was saved.
+      expect((await http<{ name: string }[]>(token, "GET", "/api/queue")).filter((q) => q.name === "Suporte")).toHaveLength(1);
 
       // The connection dialog at 1440×900: an empty name is focused in view; two queues need a greeting.
       await page.goto(`${e2e.stack.url}/connections`);
@@ -258,7 +262,7 @@ describe("queues, options and settings in the browser", () => {
       await conn.getByText("A mensagem de saudação é obrigatória quando há mais de uma fila.").waitFor();
       await until(() => focusedInView(page, 'dialog textarea[name="greetingMessage"]'), "the greeting focused in view");
       await conn.getByRole("textbox", { name: "Mensagem de saudação" }).fill("Olá! Escolha uma fila:");
-      // Every other automation field of the connection (attendance §3, issue 9 §7).
+      // Every other automation field of the connection (docs/product/connections.md#fields).
       const fields: [string, string][] = [
         ["Mensagem de conclusão", "Obrigado pelo contato!"],
         ["Mensagem de fora de expediente", "Estamos fechados agora."],
@@ -290,6 +294,25 @@ describe("queues, options and settings in the browser", () => {
         ratingWaitMinutes: 60,
         transferQueueId: suporte.id,
       });
+
+      // At 375 px the queue dialog's three tabs are whole on screen: none cut, no hidden scroll.
+      await page.setViewportSize({ width: 375, height: 812 });
+      await page.goto(`${e2e.stack.url}/queues`);
+      await page.getByTestId("queue-row").filter({ hasText: "Suporte" }).getByTestId("queue-edit").click();
+      const narrow = page.getByRole("dialog", { name: "Editar fila" });
+      await narrow.getByRole("tab", { name: "Opções do chatbot" }).click();
+      const tabs = await narrow.getByRole("tablist").evaluate((list) => ({
+        overflow: list.scrollWidth - list.clientWidth,
+        cut: [...list.querySelectorAll('[role="tab"]')].filter((tab) => {
+          const r = tab.getBoundingClientRect();
+          const l = list.getBoundingClientRect();
+          return r.left < l.left - 0.5 || r.right > l.right + 0.5 || tab.scrollWidth > tab.clientWidth;
+        }).length,
+        count: list.querySelectorAll('[role="tab"]').length,
+      }));
+      expect(tabs).toEqual({ overflow: 0, cut: 0, count: 3 });
+      await narrow.getByRole("button", { name: "Cancelar" }).click();
+      await page.setViewportSize({ width: 1440, height: 900 });
 
       // Screenshots of the four screens (SCREENSHOTS_DIR only).
       await shots(page, "settings-page", "/settings", async () => {

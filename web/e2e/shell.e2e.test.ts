@@ -1,9 +1,9 @@
 /**
- * Browser proof of issue 2 §8 (playwright-core + Debian chromium against the whole local stack in-process):
+ * Browser proof of the app shell and sessions (playwright-core + Debian chromium against the whole local stack in-process):
  * wrong password → error toast; the admin sees the shell in Portuguese and switches to English; creates a queue and
  * a user in that queue; the user logs in in a second browser context; the same user logging in in a third context
  * makes the second show 'Sua conta foi acessada em outro computador.' and return to /login; a company whose due date
- * is past is refused with the spec's message.
+ * is past is refused with the product's message.
  *
  * Needs `web/dist` (the root `npm test` runs `npm run build:web` first) and `/usr/bin/chromium`.
  */
@@ -66,11 +66,16 @@ describe("web shell in the browser", () => {
     await admin.getByRole("button", { name: "Add queue" }).click();
     const qDialog = admin.getByRole("dialog", { name: "Add queue" });
     await qDialog.getByRole("button", { name: "Save" }).click();
-    await qDialog.getByText("Required").waitFor(); // the spec's validation message, nothing sent
+    await qDialog.getByText("Required").waitFor(); // the product's validation message, nothing sent
     await qDialog.getByRole("textbox", { name: /^Name/ }).fill(queueName);
     await qDialog.getByRole("button", { name: "Save" }).click();
     await toast(admin, "Queue saved successfully").waitFor();
     await admin.getByTestId("queue-row").filter({ hasText: queueName }).waitFor();
+    // The new queue stays open on its chatbot options; this test has none to add.
+    const edit = admin.getByRole("dialog", { name: "Edit queue" });
+    await edit.getByRole("tab", { name: "Chatbot options", selected: true }).waitFor();
+    await edit.getByRole("button", { name: "Cancel" }).click();
+    await edit.waitFor({ state: "hidden" });
 
     await admin.getByRole("navigation", { name: "Main menu" }).getByRole("link", { name: "Users" }).click();
     await admin.getByRole("button", { name: "Add user" }).click();
@@ -100,6 +105,30 @@ describe("web shell in the browser", () => {
     });
     expect(res.status).toBeLessThan(300);
     await admin.getByTestId("user-row").filter({ hasText: "Live Update" }).waitFor();
+  }, TEST_MS);
+
+  it("wraps a long email on a 375 px screen only before '@' and '.', never inside a name", async () => {
+    const companyId = await admin.evaluate(() => (JSON.parse(localStorage.getItem("user") ?? "{}") as { companyId: number }).companyId);
+    const email = `fernanda.albuquerque.silva${companyId}@empresaexemplo.com.br`;
+    // Another admin of the company on a phone (its own browser), so the admin page of the other tests is left alone.
+    const fernanda = await makeUser(companyId, { profile: "admin", name: "Fernanda Albuquerque", email });
+    const phone = await newPage();
+    await phone.setViewportSize({ width: 375, height: 812 });
+    await e2e.login(phone, fernanda.email, fernanda.password);
+    await phone.goto(`${e2e.stack.url}/users`);
+    {
+      const cell = phone.getByTestId("user-row").filter({ hasText: "Fernanda Albuquerque" }).getByTestId("user-email-narrow");
+      await cell.waitFor();
+      const layout = await cell.evaluate((el) => ({
+        text: el.textContent,
+        lines: Math.round(el.getBoundingClientRect().height / parseFloat(getComputedStyle(el).lineHeight)),
+        // Each piece between break points ("fernanda", ".albuquerque", "@empresa-exemplo", ".com"...) on one line.
+        pieces: [...el.querySelectorAll(".email-text > span")].map((s) => s.getClientRects().length),
+      }));
+      expect(layout.text).toBe(email);
+      expect(layout.lines).toBeGreaterThan(1); // it does wrap at 375 px...
+      expect(layout.pieces.every((n) => n === 1)).toBe(true); // ...between pieces only
+    }
   }, TEST_MS);
 
   it("refetches the open table when the tab becomes visible again, showing a change that sent no event", async () => {
@@ -139,7 +168,7 @@ describe("web shell in the browser", () => {
     expect(await rows.count()).toBeGreaterThan(20);
   }, TEST_MS);
 
-  it("ends the older session with the spec's message when the same user logs in on another computer", async () => {
+  it("ends the older session with the product's message when the same user logs in on another computer", async () => {
     const second = await newPage();
     const joined = socketJoined(second);
     await login(second, agent.email, agent.password);
@@ -271,7 +300,7 @@ describe("web shell in the browser", () => {
     await page.getByRole("heading", { name: "Tags" }).waitFor();
   }, TEST_MS);
 
-  it("refuses the admin of a company whose due date is past with the spec's message", async () => {
+  it("refuses the admin of a company whose due date is past with the product's message", async () => {
     const yesterday = new Date(Date.now() - 86_400_000);
     const { admin: pastDue } = await makeCompany({ dueDate: yesterday.toISOString() });
     const page = await newPage();

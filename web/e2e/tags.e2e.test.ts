@@ -1,7 +1,8 @@
 /**
- * Browser proof of issue 7 §7, tags (administration.md §2 Tags, §3 Tag, §8; attendance.md §2 Tickets screen), with
+ * Browser proof of tags (docs/product/tags.md; the /tags page and the Tickets screen), with
  * playwright-core + Debian chromium against the whole local stack in-process:
- * - the admin creates tags on /tags (the dialog's rules, the success toast, the new row);
+ * - the admin creates tags on /tags (the dialog's rules, the success toast, the new row; a name taken in another
+ *   letter case is refused under the name field);
  * - a second tab on /tags shows a tag created in the first tab and a tag's ticket count change without a reload;
  * - tagging a ticket from the conversation header toasts 'Ticket Tag Adicionado com Sucesso!' and shows the chip in the
  *   header and on the ticket's row;
@@ -68,6 +69,16 @@ describe("tags in the browser", () => {
     await dlg.waitFor({ state: "hidden" });
     await tagRow(page, "Urgente").waitFor();
     await expect(tagRow(page, "Urgente").getByTestId("tag-tickets-count").innerText()).resolves.toBe("0");
+
+    // The same name in another letter case is refused: the dialog stays open with the reason under the name.
+    await page.getByRole("button", { name: "Adicionar tag" }).click();
+    await dlg.getByRole("textbox", { name: /^Nome/ }).fill("URGENTE");
+    await dlg.getByRole("button", { name: "Salvar" }).click();
+    await dlg.getByText("Já existe uma tag com este nome.").waitFor();
+    await until(() => page.evaluate(() => document.activeElement === document.querySelector('dialog input[name="name"]')), "the name field focused");
+    await dlg.getByRole("button", { name: "Cancelar" }).click();
+    await dlg.waitFor({ state: "hidden" });
+    expect(await page.getByTestId("tag-row").count()).toBe(1);
 
     // Another tab of the same browser on /tags, whose socket opens late (its ticket answer is held): a tag created
     // between its list's read and its socket's opening still shows up once the socket opens.
@@ -153,12 +164,15 @@ describe("tags in the browser", () => {
     await page.getByText("Digite pelo menos 3 caracteres.").waitFor();
 
     // The user filter: only the agent's ticket, then only the admin's.
+    await tagFilter.locator("summary").click(); // the tag panel closes before the user filter opens
     const userFilter = page.getByRole("combobox", { name: "Filtrar por usuário" });
-    await userFilter.selectOption({ label: "Beatriz Agente" });
+    await userFilter.click();
+    await page.getByRole("option", { name: "Beatriz Agente" }).click();
     await ticketRow(page, "Bruno Semtag").waitFor();
     await until(async () => (await ticketRows(page).count()) === 1, "only the agent's ticket");
     await expect(ticketRow(page, "Bruno Semtag").getByTestId("tag-chip").count()).resolves.toBe(0);
-    await userFilter.selectOption({ label: "Admin" });
+    await userFilter.click();
+    await page.getByRole("option", { name: "Admin", exact: true }).click();
     await ticketRow(page, "Alice Etiquetada").waitFor();
     await until(async () => (await ticketRows(page).count()) === 1, "only the admin's ticket");
 

@@ -8,7 +8,7 @@ import { ToastProvider } from "./ui/Toast.tsx";
 
 /**
  * Query defaults: what is on screen (the active queries) is refetched whenever the tab becomes visible again, since
- * realtime events may have been missed while it slept (issue 4 §1); retry only network and 5xx errors, twice.
+ * realtime events may have been missed while it slept; retry only network and 5xx errors, twice.
  */
 export const queryClient = new QueryClient({
   defaultOptions: {

@@ -1,5 +1,5 @@
 /**
- * Auth area through the real Lambda handler (issue 2 §3): login, due date, single login, refresh rotation and reuse,
+ * Auth area through the real Lambda handler: login, due date, single login, refresh rotation and reuse,
  * logout, throttling, expired vs revoked tokens, version.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,6 +15,7 @@ import { registerSocket, startRealtimeCapture } from "@atende/shared/users/realt
 import { getSocketMember } from "@atende/shared/realtime/connections";
 
 process.env.LOGIN_MAX_ATTEMPTS = "3";
+process.env.LOGIN_MAX_ATTEMPTS_PER_IP = "6";
 const ORIGIN_SECRET = "cloudfront-origin-secret-0123456789";
 process.env.ORIGIN_VERIFY_SECRET = ORIGIN_SECRET;
 process.env.LOGIN_WINDOW_SECONDS = "300";
@@ -171,11 +172,48 @@ describe("single login", () => {
     const authFrames = capture.frames.filter((f) => f.event === `company-${companyId}-auth`);
     expect(authFrames.every((f) => f.connectionId === otherTab)).toBe(true);
     expect(authFrames.some((f) => f.connectionId === bystander)).toBe(false);
-    // The old tab is told why (tokenVersion 1), then its socket is closed (issue 8 §4): the second login reaches nothing there.
+    // The old tab is told why (tokenVersion 1), then its socket is closed: the second login reaches nothing there.
     expect(authFrames.map((f) => f.data.tokenVersion)).toEqual([1]);
     expect(authFrames[0].data).toEqual({ action: "update", user: { id: agent.id, email: agent.email, companyId }, tokenVersion: 1 });
     expect(await getSocketMember(companyId, otherTab)).toBeUndefined();
     expect(await getSocketMember(companyId, bystander)).toBeDefined();
+  });
+});
+
+describe("tokens without exp or iat", () => {
+  const forge = async (claims: Record<string, unknown>, sub: number, opts: { exp?: boolean; iat?: boolean; jti?: string }) => {
+    let jwt = new SignJWT(claims).setProtectedHeader({ alg: "HS256" }).setSubject(String(sub));
+    if (opts.jti) jwt = jwt.setJti(opts.jti);
+    if (opts.iat) jwt = jwt.setIssuedAt();
+    if (opts.exp) jwt = jwt.setExpirationTime("15m");
+    return jwt.sign(await signingKey());
+  };
+
+  it("refuses an access token that never expires or has no issue time (401), and takes one that has both", async () => {
+    const { admin } = await makeCompany();
+    const claims = { cid: admin.companyId, tv: 0, profile: "admin", typ: "access" };
+    for (const opts of [{ iat: true }, { exp: true }, {}]) {
+      const r = await api("GET", "/api/auth/me", { token: await forge(claims, admin.id, opts) });
+      expect({ opts, status: r.status, body: r.body }).toEqual({ opts, status: 401, body: { error: "ERR_SESSION_EXPIRED" } });
+    }
+    expect((await api("GET", "/api/auth/me", { token: await forge(claims, admin.id, { iat: true, exp: true }) })).status).toBe(200);
+  });
+
+  it("refuses a refresh token that never expires, even with the session's current jti", async () => {
+    const { admin } = await makeCompany();
+    await loginAs(admin);
+    const stored = await rawUser(admin.companyId, admin.id);
+    const jti = stored.refreshJti as string;
+    const claims = { cid: admin.companyId, tv: stored.tokenVersion, typ: "refresh" };
+    for (const opts of [{ iat: true, jti }, { exp: true, jti }]) {
+      const token = await forge(claims, admin.id, opts);
+      const r = await api("POST", "/api/auth/refresh_token", { cookies: [`jrt=${token}`] });
+      expect({ opts, status: r.status, body: r.body }).toEqual({ opts, status: 401, body: { error: "ERR_SESSION_EXPIRED" } });
+    }
+    // Refused before the jti was compared: the session is intact, and the same claims with both times still refresh.
+    expect((await rawUser(admin.companyId, admin.id)).refreshJti).toBe(jti);
+    const good = await forge(claims, admin.id, { iat: true, exp: true, jti });
+    expect((await api("POST", "/api/auth/refresh_token", { cookies: [`jrt=${good}`] })).status).toBe(200);
   });
 });
 
@@ -332,24 +370,38 @@ describe("login throttling", () => {
     expect(burst.filter((r) => r.status === 429)).toHaveLength(10 - verified);
   });
 
-  it("refuses further attempts from an IP after too many failures on any emails", async () => {
+  it("does not lock a colleague on the same IP out when one person mistypes their password too often", async () => {
+    const { companyId, admin } = await makeCompany();
+    const colleague = await makeUser(companyId);
+    const office = freshIp();
+    for (let i = 0; i < 3; i++) expect((await loginAs({ email: admin.email, password: "wrong-pass" }, office)).status).toBe(401);
+    // The typist is throttled on their own account from this address...
+    expect((await loginAs({ email: admin.email, password: "wrong-pass" }, office)).status).toBe(429);
+    expect((await loginAs(admin, office)).status).toBe(429);
+    // ...and the colleague behind the same NAT address logs in.
+    expect((await loginAs(colleague, office)).status).toBe(200);
+  });
+
+  it("refuses further attempts from an IP after a spray of failures over many emails (the IP-wide limit)", async () => {
     const { admin } = await makeCompany();
     const ip = freshIp();
-    for (let i = 0; i < 3; i++) expect((await loginAs({ email: `nobody${i}@x.test`, password: "wrong-pass" }, ip)).status).toBe(401);
-    expect((await loginAs(admin, ip)).status).toBe(429);
+    for (let i = 0; i < 6; i++) expect((await loginAs({ email: `nobody${i}@x.test`, password: "wrong-pass" }, ip)).status).toBe(401);
+    const blocked = await loginAs(admin, ip);
+    expect(blocked.status).toBe(429);
+    expect(blocked.body.error).toBe("ERR_TOO_MANY_ATTEMPTS");
     expect((await loginAs(admin, freshIp())).status).toBe(200);
   });
 
   it("counts by the viewer IP CloudFront sets only when CloudFront's origin secret comes with it", async () => {
     const { admin } = await makeCompany();
     const viaCloudFront = (viewerIp: string) => ({ "x-atende-origin": ORIGIN_SECRET, "x-atende-viewer-ip": viewerIp });
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 6; i++) {
       expect((await loginAs({ email: `cf${i}@x.test`, password: "wrong-pass" }, freshIp(), viaCloudFront("203.0.113.7"))).status).toBe(401);
     }
     expect((await loginAs(admin, freshIp(), viaCloudFront("203.0.113.7"))).status).toBe(429);
     expect((await loginAs(admin, freshIp(), viaCloudFront("2001:db8::5"))).status).toBe(200);
     // A direct caller (a guessed secret or none, naming an address or CloudFront's old header) is refused outright
-    // (issue 8 §5): nothing is counted, so the same source IP then logs in through CloudFront.
+    // (origin guard): nothing is counted, so the same source IP then logs in through CloudFront.
     const ip = freshIp();
     const forged = { "x-atende-origin": "guessed-secret-0123456789", "x-atende-viewer-ip": "198.51.100.1", "cloudfront-viewer-address": "198.51.100.2:1" };
     for (let i = 0; i < 3; i++) {

@@ -1,5 +1,5 @@
 /**
- * Auth area (attendance.md §4 Session, §7; issue 2 §3): login, refresh-token rotation, logout, me, version.
+ * Auth area (docs/product/users.md#sessions): login, refresh-token rotation, logout, me, version.
  * The refresh token travels only in the httpOnly `jrt` cookie (Path=/api/auth, SameSite=Strict, Secure over https).
  */
 import { isIP } from "node:net";
@@ -11,7 +11,7 @@ import { AppError } from "@atende/shared/errors";
 import { areaHandler, reply, type RequestContext } from "./core/http.ts";
 import { clearRefreshCookie, REFRESH_COOKIE, refreshCookie } from "./core/cookies.ts";
 
-/** The product version the web shows (attendance.md §9). */
+/** The product version the web shows. */
 export const APP_VERSION = "5.3.5";
 
 const secureOf = (ctx: Pick<RequestContext<unknown, unknown, unknown, null>, "secure">) => ctx.secure || getConfig().SECURE_COOKIES === true;

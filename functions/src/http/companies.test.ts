@@ -1,5 +1,5 @@
 /**
- * Companies and plans through the real Lambda handlers (issue 2 §4): listPlan scoping, super-only company
+ * Companies and plans through the real Lambda handlers: listPlan scoping, super-only company
  * create/show/update (the first admin, default settings, due date), and the public plan list.
  */
 import { describe, expect, it } from "vitest";
@@ -61,6 +61,21 @@ describe("POST /api/companies", () => {
     // The new admin manages only the new company.
     const users = await api("GET", "/api/users", { token: session.body.token });
     expect(users.body.users.map((u: any) => u.email)).toEqual(["dono@padaria.test"]);
+  });
+
+  it("takes no id for refused companies: after refusals the next company gets the next number", async () => {
+    const root = await makeCompany({ adminSuper: true });
+    const body = (email: string, extra: Record<string, unknown> = {}) => ({ name: "Loja", email, password: "segredo1", planId: root.planId, ...extra });
+    const first = await api("POST", "/api/companies", { token: root.admin.token, body: body(`loja-${root.companyId}@x.test`) });
+    expect(first.status).toBe(200);
+    const refused = [
+      await api("POST", "/api/companies", { token: root.admin.token, body: body(`LOJA-${root.companyId}@x.test`) }),
+      await api("POST", "/api/companies", { token: root.admin.token, body: body(`plano-${root.companyId}@x.test`, { planId: 999999 }) }),
+      await api("POST", "/api/companies", { token: root.admin.token, body: body("sem-arroba") }),
+    ];
+    expect(refused.map((r) => r.status)).toEqual([409, 404, 400]);
+    const next = await api("POST", "/api/companies", { token: root.admin.token, body: body(`outra-${root.companyId}@x.test`) });
+    expect(next.body.id).toBe(first.body.id + 1);
   });
 
   it("answers 403 to a caller who is not super and creates nothing", async () => {

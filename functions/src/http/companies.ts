@@ -1,5 +1,5 @@
 /**
- * Companies area (administration.md §3 Company, §7; issue 2 §4): listPlan for any user of the company (any company
+ * Companies area: listPlan for any user of the company (any company
  * for super users); create, show, update for super users only (the manifest answers 403 to others).
  * Contract: `shared/src/companies/contract.ts`.
  */

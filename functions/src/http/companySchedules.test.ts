@@ -1,5 +1,5 @@
 /**
- * `PUT /api/companies/{id}/schedules` through the real Lambda handler (administration.md §7; issue 9 §2): the
+ * `PUT /api/companies/{id}/schedules` through the real Lambda handler (docs/product/business-hours.md): the
  * company's weekly hours and IANA time zone, defaults for a new company, own company only, bad bodies refused.
  */
 import { describe, expect, it } from "vitest";
@@ -10,7 +10,7 @@ const week = (start: string, end: string) => DEFAULT_SCHEDULES.map((d) => ({ ...
 const company = async (token: string, id: number) => (await api("GET", `/api/companies/listPlan/${id}`, { token })).body;
 
 describe("PUT /api/companies/{id}/schedules", () => {
-  it("a new company has the spec's default hours in America/Sao_Paulo; an admin changes hours and zone", async () => {
+  it("a new company has the default hours in America/Sao_Paulo; an admin changes hours and zone", async () => {
     const { companyId, admin } = await makeCompany();
     const before = await company(admin.token, companyId);
     expect(before.timezone).toBe("America/Sao_Paulo");

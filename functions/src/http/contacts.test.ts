@@ -27,6 +27,18 @@ describe("POST /api/contacts", () => {
     expect((await api("POST", "/api/contacts", { token: w.other.admin.token, body: body("Outro", "5511988880002") })).status).toBe(200);
   });
 
+  it("takes no id for refused contacts: after refusals the next contact gets the next number", async () => {
+    const first = await api("POST", "/api/contacts", { token: w.agents[0].token, body: body("Numerado", "5511988880077") });
+    expect(first.status).toBe(200);
+    const refused = [
+      await api("POST", "/api/contacts", { token: w.agents[0].token, body: body("Repetido", "5511988880077") }),
+      await api("POST", "/api/contacts", { token: w.admin.token, body: body("Repetido", "+55 11 98888-0077") }),
+      await api("POST", "/api/contacts", { token: w.admin.token, body: body("Curto", "1234") }),
+    ];
+    expect(refused.map((r) => r.status)).toEqual([409, 409, 400]);
+    expect((await api("POST", "/api/contacts", { token: w.admin.token, body: body("Seguinte", "5511988880078") })).body.id).toBe(first.body.id + 1);
+  });
+
   it("validates name, number and email", async () => {
     expect((await api("POST", "/api/contacts", { token: w.agents[0].token, body: body("J", "5511988880003") })).status).toBe(400);
     expect((await api("POST", "/api/contacts", { token: w.agents[0].token, body: body("Jo", "1234") })).status).toBe(400);

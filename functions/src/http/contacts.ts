@@ -1,5 +1,5 @@
 /**
- * Contacts area (attendance.md §2 Contacts page, §3 Contact, §5 validation, §7 calls; issue 3 §4). Thin: call the
+ * Contacts area (docs/product/contacts.md). Thin: call the
  * contacts service. Every change dispatches a `contact.*` event (realtime `company-{id}-contact`). Contract: `shared/src/contacts/contract.ts`.
  */
 import { createContact, deleteContact, getContact, listContacts, updateContact } from "@atende/shared/contacts/service";

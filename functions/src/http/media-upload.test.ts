@@ -1,5 +1,5 @@
 /**
- * Issue 8 §3, outbound attachments: the browser asks `POST /api/media/uploads` for a presigned PUT (key chosen by the
+ * Outbound attachments: the browser asks `POST /api/media/uploads` for a presigned PUT (key chosen by the
  * server under the company's media prefix, type and size in the signature), uploads straight to S3 (s3rver here), then
  * sends by key with `POST /api/messages/{ticketId}` `{medias: [{key, fileName}]}`. Another company's key, another
  * ticket's key and a key never uploaded are refused and send nothing.

@@ -1,7 +1,7 @@
 /**
- * Media area (issue 4 §6): `GET /api/media/{messageId}` → `{url, expiresInSeconds}`, a short-lived presigned S3 GET
+ * Media area (docs/product/messages.md#media): `GET /api/media/{messageId}` → `{url, expiresInSeconds}`, a short-lived presigned S3 GET
  * for the media of a message the caller may see (company-scoped key; 403/404 otherwise); `POST /api/media/uploads` →
- * a presigned PUT for one outbound file (issue 8 §3; key chosen here, type and size signed).
+ * a presigned PUT for one outbound file (key chosen here, type and size signed).
  * Contract: `shared/src/messages/contract.ts` (`mediaRoutes`).
  */
 import { createMediaUpload, mediaUrlOf } from "@atende/shared/messages/service";

@@ -3,6 +3,7 @@ import { api, makeCompany, makeUser, type TestUser } from "../../../test/helpers
 import { drainCommands, useLocalAws } from "../../../test/world.ts";
 import { nowIso } from "../../../shared/src/common.ts";
 import { resetConfig } from "../../../shared/src/config.ts";
+import { keys } from "../../../shared/src/db/keys.ts";
 import { readDailyCounters } from "../../../shared/src/db/counters.ts";
 import { settleDeferred } from "../../../shared/src/events/index.ts";
 import { getMessage, getMessageById, ingestMessage, updateMessage } from "../../../shared/src/messages/repository.ts";
@@ -11,7 +12,7 @@ import { mediaTypeOf } from "../../../shared/src/messages/service.ts";
 import { mediaKey, putMedia } from "../../../shared/src/storage/media.ts";
 import { getTicket } from "../../../shared/src/tickets/service.ts";
 import type { TicketItem } from "../../../shared/src/tickets/schema.ts";
-import { makeContact, makeQueue, makeTicket, makeWhatsapp } from "../../../shared/src/tickets/fixtures.testkit.ts";
+import { makeContact, makeQueue, makeTicket, makeWhatsapp, setSetting } from "../../../shared/src/tickets/fixtures.testkit.ts";
 import { greetingOfDay, zonedParts } from "../../../shared/src/automation/variables.ts";
 import { DEFAULT_SCHEDULES } from "../../../shared/src/queues/schema.ts";
 import { registerSocket, startRealtimeCapture } from "../../../shared/src/users/realtime-capture.testkit.ts";
@@ -28,9 +29,17 @@ let wa: number;
 
 const drain = (whatsappId = wa) => drainCommands(whatsappId);
 
-async function inbound(ticket: TicketItem, id: string, body: string, at = nowIso(), remoteJid = "5511999990000@s.whatsapp.net"): Promise<MessageItem> {
+async function inbound(
+  ticket: TicketItem,
+  id: string,
+  body: string,
+  at = nowIso(),
+  remoteJid = "5511999990000@s.whatsapp.net",
+  extra: Partial<MessageItem> = {},
+): Promise<MessageItem> {
   const now = nowIso();
   const { createdAt: _c, updatedAt: _u, ...m } = MessageItem.parse({
+    ...extra,
     id,
     ticketId: ticket.id,
     companyId: ticket.companyId,
@@ -95,6 +104,26 @@ describe("POST /api/messages/{ticketId}", () => {
     const commands = await drain();
     expect(commands).toEqual([expect.objectContaining({ type: "send", companyId: cid, whatsappId: wa, ticketId: ticket.id, messageId: res.body.id })]);
     expect((await getTicket(cid, ticket.id))?.lastMessage).toBe(res.body.body);
+  });
+
+  it("cuts an agent's long text to the ticket list's preview length, as a customer's, when sent and when edited", async () => {
+    const ticket = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: agent.id, contact: await makeContact(cid, "Preview Longo") });
+    const long = "a".repeat(65_536);
+    const sent = await api("POST", `/api/messages/${ticket.id}`, { token: agent.token, body: { body: long } });
+    expect(sent.status).toBe(200);
+    expect(sent.body.body).toBe(`*Ana:*\n${long}`);
+    const preview = (await getTicket(cid, ticket.id))!.lastMessage;
+    expect(preview.length).toBe(1_000);
+    expect(preview).toBe(`*Ana:*\n${long}`.slice(0, 1_000));
+    const listed = await api("GET", "/api/tickets?status=open", { token: agent.token });
+    expect(listed.body.tickets.find((t: any) => t.id === ticket.id).lastMessage).toBe(preview);
+    await drain();
+    const edited = await api("POST", `/api/messages/edit/${sent.body.id}`, { token: agent.token, body: { body: "b".repeat(65_536) } });
+    expect(edited.status).toBe(200);
+    const afterEdit = (await getTicket(cid, ticket.id))!.lastMessage;
+    expect(afterEdit.length).toBe(1_000);
+    expect(afterEdit).toBe(`*Ana:*\n${"b".repeat(65_536)}`.slice(0, 1_000));
+    await drain();
   });
 
   it("renders an agent's variables in the company's time zone (Tokyo), not São Paulo's", async () => {
@@ -236,6 +265,21 @@ describe("POST /api/messages/{ticketId}", () => {
     expect(await served(list.find((m) => m.id === "AUDIOOGG1")!.mediaUrl)).toEqual({ type: "audio/ogg", disposition: "inline" });
   });
 
+  it("refuses an 11th file in one upload (400) and sends none of them; ten go out", async () => {
+    const ticket = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: agent.id });
+    const files = (n: number) => Array.from({ length: n }, (_x, i) => ({ name: `nota-${i + 1}.txt`, type: "text/plain", data: Buffer.from(`nota ${i + 1}`) }));
+    const eleven = multipart(files(11));
+    const refused = await api("POST", `/api/messages/${ticket.id}`, { token: agent.token, ...eleven });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ error: "ERR_VALIDATION", fields: [{ path: "medias", message: "At most 10 files" }] });
+    expect(await drain()).toEqual([]);
+    expect((await api("GET", `/api/messages/${ticket.id}`, { token: agent.token })).body.messages).toEqual([]);
+    const ten = await api("POST", `/api/messages/${ticket.id}`, { token: agent.token, ...multipart(files(10)) });
+    expect(ten.status).toBe(200);
+    expect(ten.body.map((m: any) => m.body).sort()).toEqual(files(10).map((f) => f.name).sort());
+    expect(await drain()).toHaveLength(10);
+  });
+
   it("answers 400 for a multipart body without files", async () => {
     const ticket = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: agent.id });
     const { rawBody, contentType } = multipart([], { body: "só texto" });
@@ -266,6 +310,24 @@ describe("GET /api/messages/{ticketId}", () => {
     expect(second.body.hasMore).toBe(false);
     const byPage = await api("GET", `/api/messages/${ticket.id}?pageNumber=2`, { token: agent.token });
     expect(byPage.body.messages.map((m: any) => m.body)).toEqual(["msg 0", "msg 1", "msg 2"]);
+  });
+
+  it("peek (an admin looking at a waiting ticket) reads the page and changes nothing: still pending, unread, no receipts", async () => {
+    const ticket = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "pending" });
+    await inbound(ticket, `IN-peek-${ticket.id}-1`, "alguém aí?");
+    await inbound((await getTicket(cid, ticket.id))!, `IN-peek-${ticket.id}-2`, "preciso de ajuda");
+    await drain();
+    const seen = await api("GET", `/api/messages/${ticket.id}?peek=true`, { token: admin.token });
+    expect(seen.status).toBe(200);
+    expect(seen.body.messages.map((m: any) => [m.body, m.read])).toEqual([
+      ["alguém aí?", false],
+      ["preciso de ajuda", false],
+    ]);
+    expect(await getTicket(cid, ticket.id)).toMatchObject({ status: "pending", userId: null, unreadMessages: 2 });
+    expect((await drain()).filter((c) => c.type === "read")).toEqual([]);
+    // Another company's admin peeking sees nothing; a bad flag is refused.
+    expect((await api("GET", `/api/messages/${ticket.id}?peek=true`, { token: other.admin.token })).status).toBe(404);
+    expect((await api("GET", `/api/messages/${ticket.id}?peek=maybe`, { token: admin.token })).status).toBe(400);
   });
 
   it("refuses another company (404) and an agent outside the queue (403)", async () => {
@@ -351,7 +413,7 @@ describe("edit, delete, react, forward", () => {
   });
 });
 
-describe("the ticket list's preview and the signature after edits and deletes (issue 10 §4)", () => {
+describe("the ticket list's preview and the signature after edits and deletes", () => {
   it("a deleted newest message leaves 'Esta mensagem foi apagada' on the ticket, live in the frame and after a reload", async () => {
     const ticket = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: agent.id });
     const sock = await registerSocket(cid, { id: agent.id, profile: "user", queueIds: [q1] });
@@ -431,6 +493,58 @@ describe("GET /api/messages/{ticketId}/earlier: the contact's earlier conversati
     expect((await api("GET", `/api/messages/${first.id}/earlier`, { token: agent.token })).body).toEqual({ messages: [], hasMore: false });
   });
 
+  it("skips the earlier tickets the agent may not see: another queue's, and a colleague's closed ones while viewclosed is disabled", async () => {
+    const colleague = await makeUser(cid, { queueIds: [q1], name: "Colega" });
+    const q2 = (await makeQueue(cid)).id;
+    const contact = await makeContact(cid, "Cliente de Várias Filas");
+    const close = async (t: TicketItem) => expect((await api("PUT", `/api/tickets/${t.id}`, { token: admin.token, body: { status: "closed" } })).status).toBe(200);
+    const own = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: agent.id, contact });
+    await inbound(own, `V1-${own.id}`, "meu atendimento antigo");
+    await close(own);
+    const foreignQueue = await makeTicket(cid, { whatsappId: wa, queueId: q2, status: "open", userId: admin.id, contact });
+    await inbound(foreignQueue, `V2-${foreignQueue.id}`, "assunto da outra fila");
+    const withMedia = await inbound(foreignQueue, `V2m-${foreignQueue.id}`, "contrato.pdf", nowIso(), undefined, {
+      mediaKey: `media/${cid}/${foreignQueue.id}/contrato.pdf`,
+      mediaType: "application",
+      mediaName: "contrato.pdf",
+    });
+    expect(withMedia.mediaKey).toBeTruthy();
+    await close(foreignQueue);
+    const colleagues = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: colleague.id, contact });
+    await inbound(colleagues, `V3-${colleagues.id}`, "conversa fechada da colega");
+    await close(colleagues);
+    const current = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: agent.id, contact });
+
+    await setSetting(cid, "viewclosed", "disabled");
+    const hidden = await api("GET", `/api/messages/${current.id}/earlier`, { token: agent.token });
+    expect(hidden.status).toBe(200);
+    expect(hidden.body.messages.map((m: any) => [m.body, m.ticketId])).toEqual([["meu atendimento antigo", own.id]]);
+    expect(hidden.body.hasMore).toBe(false);
+    const text = JSON.stringify(hidden.body);
+    for (const secret of ["outra fila", "contrato", "colega"]) expect(text).not.toContain(secret);
+    // A cursor forged to point straight at the other queue's ticket shows nothing of it either.
+    const forged = Buffer.from(JSON.stringify({ tk: foreignQueue.id, sk: keys.ticketEdgeSK(foreignQueue.createdAt, foreignQueue.id) })).toString("base64url");
+    const viaCursor = await api("GET", `/api/messages/${current.id}/earlier?cursor=${forged}`, { token: agent.token });
+    expect(viaCursor.body.messages.map((m: any) => m.body)).toEqual(["meu atendimento antigo"]);
+    expect(JSON.stringify(viaCursor.body)).not.toContain("contrato");
+    expect(JSON.stringify(viaCursor.body)).not.toContain("outra fila");
+
+    await setSetting(cid, "viewclosed", "enabled");
+    const pages: string[] = [];
+    let cursor = "";
+    for (let i = 0; i < 5; i++) {
+      const r = await api("GET", `/api/messages/${current.id}/earlier${cursor ? `?cursor=${cursor}` : ""}`, { token: agent.token });
+      pages.push(...r.body.messages.map((m: any) => m.body));
+      if (!r.body.hasMore) break;
+      cursor = r.body.nextCursor;
+    }
+    expect(pages).toEqual(["conversa fechada da colega", "meu atendimento antigo"]);
+    // The admin sees every queue.
+    const all = await api("GET", `/api/messages/${current.id}/earlier?cursor=${forged}`, { token: admin.token });
+    expect(all.body.messages.map((m: any) => m.body)).toEqual(["assunto da outra fila", "contrato.pdf"]);
+    await setSetting(cid, "viewclosed", "disabled");
+  });
+
   it("is refused to another company (404), to an agent who may not see the current ticket (403), and to tampered cursors (400)", async () => {
     const contact = await makeContact(cid, "Cliente Sigiloso");
     const old = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: agent.id, contact });
@@ -460,7 +574,7 @@ describe("GET /api/messages/{ticketId}/earlier: the contact's earlier conversati
 });
 
 describe("forward to a ticket the caller may not see", () => {
-  it("refuses (403) and sends nothing when the contact's open ticket is in another queue, held by someone else", async () => {
+  it("refuses (409, saying who holds it and in which queue) and sends nothing when the contact's open ticket is in another queue", async () => {
     const q2 = (await makeQueue(cid)).id;
     const holder = await makeUser(cid, { queueIds: [q2] });
     const target = await makeContact(cid, "Fila alheia");
@@ -468,8 +582,11 @@ describe("forward to a ticket the caller may not see", () => {
     const ticket = await makeTicket(cid, { whatsappId: wa, queueId: q1, status: "open", userId: agent.id });
     const theirs = await inbound(ticket, `IN-fwd-hidden-${ticket.id}`, "não repassar");
     const res = await api("POST", "/api/message/forward", { token: agent.token, body: { messageId: theirs.id, contactId: target.id } });
-    expect(res.status).toBe(403);
-    expect(res.body).toEqual({ error: "ERR_NO_PERMISSION" });
+    expect(res.status).toBe(409);
+    expect(res.body.error).toBe("ERR_OTHER_OPEN_TICKET");
+    expect(res.body.ticket).toMatchObject({ id: hidden.id, userId: holder.id, queueId: q2, user: { id: holder.id }, queue: { id: q2 } });
+    // Nothing of a ticket the agent may not open: no uuid, contact or messages.
+    expect(Object.keys(res.body.ticket).sort()).toEqual(["id", "queue", "queueId", "status", "user", "userId", "whatsappId"]);
     expect(await drain()).toEqual([]);
     const list = await api("GET", `/api/messages/${hidden.id}`, { token: holder.token });
     expect(list.body.messages).toEqual([]);

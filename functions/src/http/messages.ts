@@ -1,7 +1,8 @@
 /**
- * Messages area (attendance.md §2 Conversation view, §3 Message, §6, §7 calls; issue 3 §4, issue 4 §6 forward).
+ * Messages area (the conversation view, forward included; docs/product/messages.md).
  * Thin: call one messages service. `POST /api/messages/{ticketId}` takes JSON `{body, quotedMsg?, signMessage?}` or
- * multipart `medias` (+ `body` captions), or JSON `{body, medias: [{key, fileName}]}` (presigned uploads), parsed by the pipeline's multipart middleware (the contract says
+ * multipart `medias` (+ `body` captions), or JSON `{body, medias: [{key, fileName}]}` (presigned uploads), or JSON
+ * `{body, quickMessageId}` (a quick message, its media copied into the ticket), parsed by the pipeline's multipart middleware (the contract says
  * `multipart`). Contract: `shared/src/messages/contract.ts`.
  */
 import {
@@ -15,6 +16,7 @@ import {
   sendTicketMessage,
   sendUploadedMedia,
 } from "@atende/shared/messages/service";
+import { sendQuickMessage } from "@atende/shared/quickMessages/service";
 import { areaHandler } from "./core/http.ts";
 
 export const handler = areaHandler("messages", {
@@ -23,6 +25,7 @@ export const handler = areaHandler("messages", {
   "POST /api/messages/{ticketId}": async (ctx) => {
     if (ctx.upload) return sendMediaMessages(ctx.auth, ctx.params.ticketId, ctx.upload.files, ctx.upload.captions);
     if (ctx.body.medias) return sendUploadedMedia(ctx.auth, ctx.params.ticketId, ctx.body.medias, ctx.body.body);
+    if (ctx.body.quickMessageId) return sendQuickMessage(ctx.auth, ctx.params.ticketId, ctx.body.quickMessageId, ctx.body.body);
     return sendTicketMessage(ctx.auth, ctx.params.ticketId, {
       body: ctx.body.body,
       quotedMsgId: ctx.body.quotedMsg?.id ?? null,

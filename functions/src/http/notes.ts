@@ -1,5 +1,5 @@
 /**
- * Ticket notes area (attendance.md §3 Ticket note, §4, §5; issue 4 §6). Thin: call the notes service.
+ * Ticket notes area (docs/product/tickets.md#notes). Thin: call the notes service.
  * Contract: `shared/src/notes/contract.ts`.
  */
 import { createNote, deleteNote, listNotes } from "@atende/shared/notes/service";

@@ -1,5 +1,5 @@
 /**
- * Issue 8 §5: direct calls to the execute-api endpoints are refused in the cloud. With `ORIGIN_VERIFY_SECRET` set,
+ * Direct calls to the execute-api endpoints are refused in the cloud. With `ORIGIN_VERIFY_SECRET` set,
  * every route of the manifest answers 403 `ERR_NO_PERMISSION` to a request without CloudFront's origin secret header
  * (or with a wrong one) before it reads a token or writes anything, and the WebSocket `$connect` refuses the upgrade;
  * with the secret the same requests are served. The CDK side (the secret reaches every area Lambda and `$connect`, and
@@ -25,7 +25,7 @@ afterAll(() => {
 /** A concrete path for a route key's path (`{id}` → 1, `{uuid}` → a uuid). */
 const concrete = (path: string) => path.replace(/\{(\w+)\}/g, (_m, name: string) => (name === "uuid" ? "00000000-0000-4000-8000-000000000000" : "1"));
 
-describe("origin secret (issue 8 §5)", () => {
+describe("origin secret", () => {
   it("refuses every route of the manifest without CloudFront's origin secret, even with a valid token", async () => {
     const { admin } = await makeCompany();
     expect(routes.length).toBeGreaterThan(50);

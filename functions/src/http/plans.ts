@@ -1,5 +1,5 @@
 /**
- * Plans area (administration.md §3 Plan, §7; issue 2 §4): the public plan list (sign-up reads it), `value` in reais.
+ * Plans area: the public plan list (sign-up reads it), `value` in reais.
  * Contract: `shared/src/plans/contract.ts`.
  */
 import { listPublicPlans } from "@atende/shared/plans/service";

@@ -1,5 +1,5 @@
 /**
- * Realtime of the option tree (issue 9 §1 "live for other admins"): every option change through the real handlers
+ * Realtime of the option tree (live for other admins): every option change through the real handlers
  * sends `company-{id}-queueOption` with the queue's whole tree as it now is (siblings renumbered) to the company's
  * admins only: not to its agents, not to another company. The `company-{id}-queue` frames stay as they were.
  */

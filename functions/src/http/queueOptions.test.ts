@@ -1,5 +1,5 @@
 /**
- * Queue options area through the real Lambda handlers (administration.md §7 "Queues and options"; issue 9 §1): the
+ * Queue options area through the real Lambda handlers (docs/product/queues.md#options): the
  * nested tree, positions and reordering, subtree deletion, media under the company's prefix, admin-only access,
  * tenant isolation and bad bodies that write nothing. Also the queue's own media routes and option cleanup when the
  * queue is deleted.

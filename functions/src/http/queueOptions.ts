@@ -1,5 +1,5 @@
 /**
- * Queue options area (administration.md §7 "Queues and options"; issue 9 §1): a queue's chatbot tree, admins only.
+ * Queue options area (docs/product/queues.md#options): a queue's chatbot tree, admins only.
  * Thin: call the queue options service. Contract: `shared/src/queues/options/contract.ts`.
  */
 import { createOption, deleteOption, deleteOptionMedia, listOptions, updateOption, uploadOptionMedia } from "@atende/shared/queues/options/service";

@@ -1,5 +1,5 @@
 /**
- * Queues area through the real Lambda handler (issue 2 §4): CRUD, colour uniqueness per company, validation,
+ * Queues area through the real Lambda handler: CRUD, colour uniqueness per company, validation,
  * tenant isolation and realtime events.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -55,6 +55,27 @@ describe("POST /api/queue", () => {
     expect((await createQueue(b.admin.token, { name: "Vendas", color: "#a0a" })).status).toBe(200);
   });
 
+  it("takes no id for refused queues: after refused saves the next queue gets the next number", async () => {
+    const { companyId, admin } = await makeCompany();
+    const agent = await makeUser(companyId, {});
+    const first = await createQueue(admin.token, { name: "Vendas", color: "#a1a" });
+    const refused = [
+      await createQueue(admin.token, { name: "VENDAS", color: "#b2b" }),
+      await createQueue(admin.token, { name: "Outra", color: "#A1A" }),
+      await createQueue(admin.token, { name: "Azul", color: "azul" }),
+      await createQueue(agent.token, { name: "Agente", color: "#c3c" }),
+      await createQueue(admin.token, { name: "x", color: "#d4d" }),
+    ];
+    expect(refused.map((r) => [r.status, r.body.error])).toEqual([
+      [409, "ERR_QUEUE_NAME_ALREADY_EXISTS"],
+      [409, "ERR_QUEUE_COLOR_ALREADY_EXISTS"],
+      [400, "ERR_QUEUE_INVALID_COLOR"],
+      [403, "ERR_NO_PERMISSION"],
+      [400, "ERR_VALIDATION"],
+    ]);
+    expect((await createQueue(admin.token, { name: "Suporte", color: "#e5e" })).body.id).toBe(first.body.id + 1);
+  });
+
   it("refuses colours that are not CSS colours (\"azul\") with a code and the field, writing nothing", async () => {
     const { admin } = await makeCompany();
     for (const color of ["azul", "#12345", "#ggg"]) {
@@ -77,7 +98,7 @@ describe("POST /api/queue", () => {
     expect((await listQueues(admin.token)).length).toBe(1);
   });
 
-  it("validates name 2-50 and colour 3-9 with the spec's messages and writes nothing", async () => {
+  it("validates name 2-50 and colour 3-9 with the product's messages and writes nothing", async () => {
     const { admin } = await makeCompany();
     const cases: [unknown, string, string][] = [
       [{ name: "V", color: "#fff" }, "name", "Too Short!"],

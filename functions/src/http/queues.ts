@@ -1,5 +1,5 @@
 /**
- * Queues area (administration.md §3 Queue, §5, §7; issue 2 §4). Thin: call the queues service.
+ * Queues area (docs/product/queues.md#queues). Thin: call the queues service.
  * Contract: `shared/src/queues/contract.ts`.
  */
 import { createQueue, deleteQueue, deleteQueueMedia, listCompanyQueues, showQueue, updateQueue, uploadQueueMedia } from "@atende/shared/queues/service";

@@ -1,5 +1,5 @@
 /**
- * Response-schema checks on every route (issue 7 §3, Proof): every operation of the manifest declares a zod
+ * Response-schema checks on every route: every operation of the manifest declares a zod
  * `response` schema, and every route is exercised by at least one test, where the pipeline's response contract check
  * (`core/middlewares/response.ts`, on under vitest) parses its answer. A route nobody calls would escape the check.
  */

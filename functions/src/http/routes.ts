@@ -1,5 +1,5 @@
 /**
- * THE route manifest (DESIGN.md §2): every HTTP operation of the product, one line per feature. Each feature declares
+ * THE route manifest (docs/architecture.md#6-http-contracts-manifest-pipeline): every HTTP operation of the product, one line per feature. Each feature declares
  * its operations (method, path, Lambda area, auth level, request and response schemas) in its own
  * `shared/src/<feature>/contract.ts` with `defineRoutes`; adding a feature adds one line here. CDK creates one Lambda
  * per area and one API Gateway route per entry; the local gateway (`infra/local`) reads the same list; the web's API
@@ -14,6 +14,7 @@ import { notesRoutes } from "@atende/shared/notes/contract";
 import { plansRoutes } from "@atende/shared/plans/contract";
 import { queuesRoutes } from "@atende/shared/queues/contract";
 import { queueOptionsRoutes } from "@atende/shared/queues/options/contract";
+import { quickMessagesRoutes } from "@atende/shared/quickMessages/contract";
 import { settingsRoutes } from "@atende/shared/settings/contract";
 import { tagsRoutes } from "@atende/shared/tags/contract";
 import { ticketsRoutes } from "@atende/shared/tickets/contract";
@@ -37,6 +38,7 @@ export const manifest = {
   ...notesRoutes,
   ...mediaRoutes,
   ...tagsRoutes,
+  ...quickMessagesRoutes,
 };
 
 /** Every operation, keyed `"METHOD /api/path"`, with its contract (types for the pipeline and the web client). */

@@ -1,5 +1,5 @@
 /**
- * Search through the HTTP API as the web calls it (issue 10 §1): Tickets › Busca sends `searchParam` to
+ * Search through the HTTP API as the web calls it (docs/product/search.md): Tickets › Busca sends `searchParam` to
  * `GET /api/tickets`, the Contacts page sends it to `GET /api/contacts`.
  */
 import { beforeAll, describe, expect, it } from "vitest";
@@ -48,7 +48,7 @@ const ticketIds = async (token: string, q: string) => {
 };
 
 describe("GET /api/tickets?searchParam=", () => {
-  it("finds what the issue's user typed: a message word, two words, a capitalized word and a number fragment", async () => {
+  it("finds what a user types: a message word, two words, a capitalized word and a number fragment", async () => {
     expect(await ticketIds(admin.token, "reembolso")).toEqual([mine.id]);
     expect(await ticketIds(admin.token, "pedido 4521")).toEqual([mine.id]);
     expect(await ticketIds(admin.token, "Teste")).toEqual([theirs.id]);

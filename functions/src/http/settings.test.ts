@@ -1,5 +1,5 @@
 /**
- * Settings area through the real Lambda handler (issue 2 §4): defaults, per-key values, unknown keys, super-only
+ * Settings area through the real Lambda handler: defaults, per-key values, unknown keys, super-only
  * keys, tenant isolation and the `company-{id}-settings` event.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 /**
- * Settings area (administration.md §3 Setting, §7; issue 2 §4). Unknown keys → 400 `ERR_VALIDATION`.
+ * Settings area (docs/product/settings.md). Unknown keys → 400 `ERR_VALIDATION`.
  * Contract: `shared/src/settings/contract.ts`.
  */
 import { AppError } from "@atende/shared/errors";

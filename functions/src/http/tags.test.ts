@@ -1,24 +1,21 @@
 /**
- * Tags area through the real Lambda handler (issue 7 §7; administration.md §3 Tag, §5, §6, §7): CRUD with validation,
+ * Tags area through the real Lambda handler (docs/product/tags.md): CRUD with validation,
  * each profile's rights (the kanban switch), ticket tags (sync / add / remove) with exact `ticketsCount`, the ticket
  * list filtered by tag and by user, cross-company isolation on every route, realtime frames.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, makeCompany, makeUser, type TestUser } from "../../../test/helpers.ts";
-import { makeQueue, makeTicket, makeWhatsapp } from "../../../shared/src/tickets/fixtures.testkit.ts";
-import { registerSocket, startRealtimeCapture } from "../../../shared/src/users/realtime-capture.testkit.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { api, makeUser, type TestUser } from "../../../test/helpers.ts";
+import { companyWorld, runQueuedJobs, useLocalAws } from "../../../test/world.ts";
+import { makeQueue, makeTicket } from "../../../shared/src/tickets/fixtures.testkit.ts";
+import { registerSocket } from "../../../shared/src/users/realtime-capture.testkit.ts";
 import { Tag, TagsPage, KanbanTags, TagList } from "../../../shared/src/tags/schema.ts";
 import { JobStarted } from "../../../shared/src/jobs/schema.ts";
+import { listTickets } from "../../../shared/src/tickets/service.ts";
 
 useLocalAws({ sqs: true });
-import { listTickets } from "../../../shared/src/tickets/service.ts";
-import { runQueuedJobs, useLocalAws } from "../../../test/world.ts";
 
-let capture: Awaited<ReturnType<typeof startRealtimeCapture>>;
-beforeAll(async () => {
-  capture = await startRealtimeCapture();
-});
-afterAll(async () => capture.stop());
+/** The file's preamble; every test takes a company of its own from it ({@link world}), so counts start at zero. */
+const base = companyWorld({ queues: ["Suporte"], whatsapp: true, agents: [{ queues: [0], name: "Ana" }, { queues: [0], name: "Sofia", profile: "supervisor" }] });
 
 const createTag = (token: string, body: Record<string, unknown>) => api("POST", "/api/tags", { token, body });
 const tagsList = async (token: string) => (await api("GET", "/api/tags/list", { token })).body as any[];
@@ -26,27 +23,22 @@ const tagOf = async (token: string, id: number) => (await api("GET", `/api/tags/
 
 /** A company with a queue, a connection, an agent of that queue, a supervisor and tickets to tag. */
 async function world() {
-  const c = await makeCompany();
-  const cid = c.companyId;
-  const q = (await makeQueue(cid)).id;
-  const wa = (await makeWhatsapp(cid)).id;
-  const agent = await makeUser(cid, { queueIds: [q], name: "Ana" });
-  const supervisor = await makeUser(cid, { profile: "supervisor", queueIds: [q], name: "Sofia" });
-  return { cid, admin: c.admin, agent, supervisor, q, wa };
+  const w = await base.fresh();
+  return { cid: w.cid, admin: w.admin, agent: w.agents[0], supervisor: w.agents[1], q: w.queues[0], wa: w.wa };
 }
 
 describe("POST /api/tags", () => {
   it("creates a tag for any user of the company, with the default colour and the creator as owner, and announces it", async () => {
     const w = await world();
     const sock = await registerSocket(w.cid, { id: w.admin.id, profile: "admin" });
-    capture.clear();
+    base.capture.clear();
     const res = await createTag(w.agent.token, { name: "Urgente" });
     expect(res.status).toBe(200);
     expect(Tag.parse(res.body)).toMatchObject({ companyId: w.cid, name: "Urgente", color: "#A4CCCC", kanban: 0, userId: w.agent.id, ticketsCount: 0 });
-    expect(capture.frames).toEqual([{ connectionId: sock, event: `company-${w.cid}-tag`, data: { action: "create", tag: res.body } }]);
+    expect(base.capture.frames).toEqual([{ connectionId: sock, event: `company-${w.cid}-tag`, data: { action: "create", tag: res.body } }]);
   });
 
-  it("validates the name (required, at least 3) and the colour with the spec's messages, writing nothing", async () => {
+  it("validates the name (required, at least 3) and the colour with the product's messages, writing nothing", async () => {
     const w = await world();
     const cases: [Record<string, unknown>, string, string][] = [
       [{}, "name", "Obrigatório"],
@@ -77,6 +69,25 @@ describe("POST /api/tags", () => {
     expect(refused.status).toBe(403);
     expect(refused.body).toEqual({ error: "ERR_NO_PERMISSION" });
     expect((await tagsList(w.admin.token)).map((t) => t.name)).toEqual(["Lane A", "Lane B"]);
+  });
+
+  it("refuses a name another tag of the company has in any letter case (409, nothing written, no id taken), allows it in another company", async () => {
+    const w = await world();
+    const other = await world();
+    const first = await createTag(w.agent.token, { name: "Urgente" });
+    for (const name of ["Urgente", " urgente ", "URGENTE"]) {
+      const dup = await createTag(w.admin.token, { name });
+      expect(dup.status, name).toBe(409);
+      expect(dup.body).toEqual({ error: "ERR_TAG_NAME_ALREADY_EXISTS" });
+    }
+    expect((await tagsList(w.admin.token)).map((t) => t.name)).toEqual(["Urgente"]);
+    // The three refused saves took no id: the next tag gets the next number.
+    expect((await createTag(w.admin.token, { name: "Retorno" })).body.id).toBe(first.body.id + 1);
+    expect((await createTag(other.admin.token, { name: "urgente" })).status).toBe(200);
+    // Two saves of one new name at the same time: one tag.
+    const both = await Promise.all([createTag(w.admin.token, { name: "Paralela" }), createTag(w.agent.token, { name: "PARALELA" })]);
+    expect(both.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect((await tagsList(w.admin.token)).filter((t) => t.name.toLowerCase() === "paralela")).toHaveLength(1);
   });
 
   it("creates the tag in the caller's company even when the body names another one", async () => {
@@ -122,11 +133,11 @@ describe("PUT /api/tags/{id}", () => {
     const w = await world();
     const t = await createTag(w.agent.token, { name: "Antigo", color: "#111111" });
     const sock = await registerSocket(w.cid, { id: w.agent.id, profile: "user", queueIds: [w.q] });
-    capture.clear();
+    base.capture.clear();
     const res = await api("PUT", `/api/tags/${t.body.id}`, { token: w.agent.token, body: { name: "Novo nome", kanban: 0 } });
     expect(res.status).toBe(200);
     expect(Tag.parse(res.body)).toMatchObject({ name: "Novo nome", color: "#111111", kanban: 0 });
-    expect(capture.frames).toEqual([{ connectionId: sock, event: `company-${w.cid}-tag`, data: { action: "update", tag: res.body } }]);
+    expect(base.capture.frames).toEqual([{ connectionId: sock, event: `company-${w.cid}-tag`, data: { action: "update", tag: res.body } }]);
   });
 
   it("refuses the kanban switch to a plain user (403, nothing changed) and allows it to supervisors and admins", async () => {
@@ -141,6 +152,21 @@ describe("PUT /api/tags/{id}", () => {
     expect((await api("PUT", `/api/tags/${t.body.id}`, { token: w.agent.token, body: { name: "Etapa 2", kanban: 1 } })).status).toBe(200);
     expect((await api("PUT", `/api/tags/${t.body.id}`, { token: w.agent.token, body: { kanban: 0 } })).status).toBe(403);
     expect((await api("PUT", `/api/tags/${t.body.id}`, { token: w.admin.token, body: { kanban: false } })).body.kanban).toBe(0);
+  });
+
+  it("refuses another tag's name in any letter case, keeps its own in another case, and frees a name on rename and delete", async () => {
+    const w = await world();
+    const urgente = (await createTag(w.admin.token, { name: "Urgente" })).body;
+    const outra = (await createTag(w.admin.token, { name: "Outra" })).body;
+    const dup = await api("PUT", `/api/tags/${outra.id}`, { token: w.agent.token, body: { name: " URGENTE" } });
+    expect(dup.status).toBe(409);
+    expect(dup.body).toEqual({ error: "ERR_TAG_NAME_ALREADY_EXISTS" });
+    expect(await tagOf(w.admin.token, outra.id)).toEqual(outra);
+    expect((await api("PUT", `/api/tags/${urgente.id}`, { token: w.admin.token, body: { name: "urgente" } })).body.name).toBe("urgente");
+    expect((await api("PUT", `/api/tags/${urgente.id}`, { token: w.admin.token, body: { name: "Muito urgente" } })).status).toBe(200);
+    expect((await createTag(w.admin.token, { name: "Urgente" })).status).toBe(200);
+    expect((await api("DELETE", `/api/tags/${outra.id}`, { token: w.admin.token })).status).toBe(200);
+    expect((await createTag(w.admin.token, { name: "outra" })).status).toBe(200);
   });
 
   it("answers 400 to a bad body and changes nothing", async () => {
@@ -161,7 +187,7 @@ describe("ticket tags", () => {
     const vip = (await createTag(w.admin.token, { name: "VIP", color: "#ff0000" })).body;
     const late = (await createTag(w.admin.token, { name: "Atrasado" })).body;
     const sock = await registerSocket(w.cid, { id: w.agent.id, profile: "user", queueIds: [w.q] });
-    capture.clear();
+    base.capture.clear();
 
     const synced = await api("POST", "/api/tags/sync", { token: w.agent.token, body: { ticketId: t1.id, tags: [vip, { id: late.id, name: "Atrasado" }] } });
     expect(synced.status).toBe(200);
@@ -169,10 +195,10 @@ describe("ticket tags", () => {
       { id: vip.id, name: "VIP", color: "#ff0000" },
       { id: late.id, name: "Atrasado", color: "#A4CCCC" },
     ]);
-    const ticketFrames = capture.frames.filter((f) => f.event === `company-${w.cid}-ticket`);
+    const ticketFrames = base.capture.frames.filter((f) => f.event === `company-${w.cid}-ticket`);
     expect(ticketFrames).toHaveLength(1);
     expect(ticketFrames[0]).toMatchObject({ connectionId: sock, data: { action: "update", ticket: { id: t1.id, tags: synced.body.tags } } });
-    const tagFrames = capture.frames.filter((f) => f.event === `company-${w.cid}-tag`);
+    const tagFrames = base.capture.frames.filter((f) => f.event === `company-${w.cid}-tag`);
     expect(tagFrames.map((f) => [f.data.action, f.data.tag.id, f.data.tag.ticketsCount]).sort()).toEqual([["update", vip.id, 1], ["update", late.id, 1]].sort());
 
     // Adding twice counts once; a second ticket counts too.
@@ -246,7 +272,7 @@ describe("DELETE /api/tags/{id}", () => {
     const gone = (await createTag(w.admin.token, { name: "Sai" })).body;
     await api("POST", "/api/tags/sync", { token: w.admin.token, body: { ticketId: t1.id, tags: [keep.id, gone.id] } });
     const sock = await registerSocket(w.cid, { id: w.admin.id, profile: "admin" });
-    capture.clear();
+    base.capture.clear();
     const agentSock = await registerSocket(w.cid, { id: w.agent.id, profile: "user" });
     const res = await api("DELETE", `/api/tags/${gone.id}`, { token: w.agent.token });
     // The tag is gone at once; taking it off its tickets is a background job the answer names.
@@ -255,12 +281,12 @@ describe("DELETE /api/tags/{id}", () => {
     expect((await api("GET", `/api/tags/${gone.id}`, { token: w.admin.token })).status).toBe(404);
     expect(await runQueuedJobs()).toBeGreaterThanOrEqual(1);
     // Whoever deleted it sees the job's progress, up to done.
-    const progress = capture.frames.filter((f) => f.connectionId === agentSock && f.event === `company-${w.cid}-job`).map((f) => f.data.job);
+    const progress = base.capture.frames.filter((f) => f.connectionId === agentSock && f.event === `company-${w.cid}-job`).map((f) => f.data.job);
     expect(progress.at(-1)).toMatchObject({ id: res.body.jobId, status: "done", done: 1, total: 1 });
-    expect(capture.frames.some((f) => f.connectionId === sock && f.event === `company-${w.cid}-job`)).toBe(false);
+    expect(base.capture.frames.some((f) => f.connectionId === sock && f.event === `company-${w.cid}-job`)).toBe(false);
     expect((await api("GET", `/api/tickets/${t1.id}`, { token: w.admin.token })).body.tags.map((x: any) => x.id)).toEqual([keep.id]);
-    expect(capture.frames).toContainEqual({ connectionId: sock, event: `company-${w.cid}-tag`, data: { action: "delete", tagId: gone.id } });
-    expect(capture.frames.some((f) => f.event === `company-${w.cid}-ticket` && f.data.ticket.id === t1.id && f.data.ticket.tags.length === 1)).toBe(true);
+    expect(base.capture.frames).toContainEqual({ connectionId: sock, event: `company-${w.cid}-tag`, data: { action: "delete", tagId: gone.id } });
+    expect(base.capture.frames.some((f) => f.event === `company-${w.cid}-ticket` && f.data.ticket.id === t1.id && f.data.ticket.tags.length === 1)).toBe(true);
     expect((await api("GET", `/api/tickets?tags=[${gone.id}]`, { token: w.admin.token })).body.tickets).toEqual([]);
     expect((await tagOf(w.admin.token, keep.id)).ticketsCount).toBe(1);
   });

@@ -1,5 +1,5 @@
 /**
- * Tags area (administration.md §7 "Tags and kanban"; attendance.md §7 `GET /tags/list`, `POST /tags/sync`; issue 7 §7).
+ * Tags area (docs/product/tags.md), `GET /tags/list` and `POST /tags/sync` included.
  * Thin: call the tags service; who may do what is decided there. Contract: `shared/src/tags/contract.ts`.
  */
 import {

@@ -1,5 +1,5 @@
 /**
- * Issue 9 §4 through the HTTP handlers: the accept greeting is sent once however the PUT is repeated or raced; a
+ * Automatic messages of ticket transitions through the HTTP handlers: the accept greeting is sent once however the PUT is repeated or raced; a
  * resolve with `userRating` keeps the ticket listed as awaiting a rating (realtime carries `ratingAt`); closing it
  * from the list ends the wait; another company can trigger none of it.
  */

@@ -114,6 +114,23 @@ describe("POST /api/tickets", () => {
     expect(own.body.ticket).toMatchObject({ id: held.id, uuid: held.uuid, userId: w.agents[1].id });
   });
 
+  it("takes no id for refused tickets: after refusals the next ticket gets the next number", async () => {
+    const contact = await makeContact(w.cid, "Ivo Numerado");
+    const open = (token: string, body: Record<string, unknown>) => api("POST", "/api/tickets", { token, body });
+    const first = await open(w.admin.token, { contactId: contact.id, queueId: w.queues[0], whatsappId: w.wa, status: "open" });
+    expect(first.status).toBe(200);
+    const refused = [
+      await open(w.admin.token, { contactId: contact.id, queueId: w.queues[0], whatsappId: w.wa }),
+      await open(w.agents[1].token, { contactId: contact.id, queueId: w.queues[1], whatsappId: w.wa }),
+      await open(w.agents[0].token, { contactId: contact.id, queueId: w.queues[1], whatsappId: w.wa }),
+      await open(w.agents[0].token, { contactId: contact.id, whatsappId: w.wa }),
+      await open(w.admin.token, { contactId: "abc" }),
+    ];
+    expect(refused.map((r) => r.status)).toEqual([409, 409, 403, 400, 400]);
+    const other = await makeContact(w.cid, "Jussara Numerada");
+    expect((await open(w.admin.token, { contactId: other.id, queueId: w.queues[0], whatsappId: w.wa })).body.id).toBe(first.body.id + 1);
+  });
+
   it("requires a queue from non-admins and validates the body", async () => {
     const contact = await makeContact(w.cid, "Davi");
     const noQueue = await api("POST", "/api/tickets", { token: w.agents[0].token, body: { contactId: contact.id, whatsappId: w.wa } });

@@ -1,5 +1,5 @@
 /**
- * Tickets area (attendance.md §2 Tickets screen, §4 transitions, §6 access, §7 calls; issue 3 §4). Thin: call one
+ * Tickets area (docs/product/tickets.md). Thin: call one
  * ticket service. Contract: `shared/src/tickets/contract.ts`.
  */
 import { closeAllTickets, createTicketByUser, deleteTicketByAdmin, updateTicketByUser } from "@atende/shared/tickets/actions";

@@ -1,5 +1,5 @@
 /**
- * Users area through the real Lambda handler (issue 2 §4): admin CRUD, self-edit limits, global email uniqueness,
+ * Users area through the real Lambda handler: admin CRUD, self-edit limits, global email uniqueness,
  * validation messages, tenant isolation and realtime events.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -107,6 +107,25 @@ describe("GET /api/users/list and /api/users/{id}", () => {
 });
 
 describe("POST /api/users", () => {
+  it("takes no id for refused users: after refusals the next user gets the next number", async () => {
+    const { companyId, admin } = await makeCompany();
+    const agent = await makeUser(companyId, {});
+    const body = (email: string, extra: Record<string, unknown> = {}) => ({ name: "Pessoa", email, password: "segredo1", profile: "user", queueIds: [], ...extra });
+    const first = await api("POST", "/api/users", { token: admin.token, body: body(`primeira-${companyId}@firma.test`) });
+    expect(first.status).toBe(200);
+    const refused = [
+      await api("POST", "/api/users", { token: admin.token, body: body(`PRIMEIRA-${companyId}@firma.test`) }),
+      await api("POST", "/api/users", { token: admin.token, body: body(`primeira-${companyId}@firma.test`) }),
+      await api("POST", "/api/users", { token: agent.token, body: body(`agente-${companyId}@firma.test`) }),
+      await api("POST", "/api/users", { token: admin.token, body: body(`fila-${companyId}@firma.test`, { queueIds: [999999] }) }),
+      await api("POST", "/api/users", { token: admin.token, body: body("sem-arroba") }),
+    ];
+    expect(refused.map((r) => r.status)).toEqual([409, 409, 403, 404, 400]);
+    expect(refused[0].body).toEqual({ error: "ERR_EMAIL_ALREADY_EXISTS" });
+    const next = await api("POST", "/api/users", { token: admin.token, body: body(`segunda-${companyId}@firma.test`) });
+    expect(next.body.id).toBe(first.body.id + 1);
+  });
+
   it("creates a user in the caller's company, with queues, and announces it to that company only", async () => {
     const { a, b } = await tenantPair();
     const q = await api("POST", "/api/queue", { token: a.admin.token, body: { name: "Vendas", color: "#ff0000" } });
@@ -148,7 +167,7 @@ describe("POST /api/users", () => {
     expect((await emailMarker(a.admin.email))!.companyId).toBe(a.companyId);
   });
 
-  it("validates with the spec's messages and writes nothing", async () => {
+  it("validates with the product's messages and writes nothing", async () => {
     const { admin } = await makeCompany();
     const cases: [unknown, string, string][] = [
       [{ name: "A", email: "a@b.test", password: "12345" }, "name", "Too Short!"],

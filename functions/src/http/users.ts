@@ -1,5 +1,5 @@
 /**
- * Users area (attendance.md §3 User, §5, §7; issue 2 §4). Thin: call the users service.
+ * Users area (docs/product/users.md). Thin: call the users service.
  * Contract: `shared/src/users/contract.ts`.
  */
 import { createUser, deleteUser, listAllUsers, listUsersPage, showUser, updateUser } from "@atende/shared/users/service";

@@ -1,5 +1,5 @@
 /**
- * The company's viewclosed / viewgroups settings in the one access rule (attendance.md §6; issue 7 §2): an agent with
+ * The company's viewclosed / viewgroups settings in the one access rule (docs/product/tickets.md#who-sees-a-ticket): an agent with
  * viewclosed disabled does not see closed tickets of others, and with viewgroups disabled does not see group tickets —
  * over HTTP (open, list), in the realtime audience, and in the WebSocket chat-box join. Admins and the assignee always do.
  */

@@ -1,5 +1,5 @@
 /**
- * Connections API (issue 3 §1): fields and defaults, default-connection rules, session commands, realtime events,
+ * Connections API (docs/product/connections.md): fields and defaults, default-connection rules, session commands, realtime events,
  * and tenant isolation on every `/api/whatsapp*` route.
  */
 import { beforeEach, describe, expect, it } from "vitest";
@@ -19,7 +19,7 @@ async function drain(shard: number) {
 }
 
 describe("connections", () => {
-  it("creates a connection with the spec's defaults, makes the first one default and asks the runner to start it", async () => {
+  it("creates a connection with the product's defaults, makes the first one default and asks the runner to start it", async () => {
     const { companyId, admin } = await makeCompany();
     const res = await api("POST", "/api/whatsapp", { token: admin.token, body: { name: "Vendas" } });
     expect(res.status).toBe(200);
@@ -47,6 +47,29 @@ describe("connections", () => {
     });
     const cmds = await drain(shardOf(res.body.id));
     expect(cmds).toEqual([expect.objectContaining({ type: "start", companyId, whatsappId: res.body.id })]);
+  });
+
+  it("takes no id for refused connections: after refusals the next connection gets the next number", async () => {
+    const { companyId, admin } = await makeCompany();
+    const agent = await makeUser(companyId, {});
+    await makeQueue(companyId, 1);
+    await makeQueue(companyId, 2);
+    const create = (token: string, body: Record<string, unknown>) => api("POST", "/api/whatsapp", { token, body });
+    const first = await create(admin.token, { name: "Primeira", token: `tok-${companyId}` });
+    expect(first.status).toBe(200);
+    const refused = [
+      await create(admin.token, { name: "Mesmo token", token: `tok-${companyId}` }),
+      await create(admin.token, { name: "Sem saudação", queueIds: [1, 2] }),
+      await create(admin.token, { name: "Fila alheia", queueIds: [999999] }),
+      await create(agent.token, { name: "Agente" }),
+    ];
+    expect(refused.map((r) => [r.status, r.body.error])).toEqual([
+      [409, "ERR_CONFLICT"],
+      [400, "ERR_WAPP_GREETING_REQUIRED"],
+      [404, "ERR_NO_QUEUE_FOUND"],
+      [403, "ERR_NO_PERMISSION"],
+    ]);
+    expect((await create(admin.token, { name: "Seguinte" })).body.id).toBe(first.body.id + 1);
   });
 
   it("moves the default flag when another connection is made default, and refuses to leave the company without one", async () => {
@@ -166,7 +189,7 @@ describe("connections", () => {
     expect(got.map((f) => f.event)).toEqual([`company-${a.companyId}-whatsappSession`, `company-${a.companyId}-whatsapp`]);
     expect(got[0].data).toMatchObject({ action: "update", session: { id: w.id, status: "qrcode", qrcode: "2@abc", retries: 1 } });
     expect(world.rt.frames.some((f) => f.connectionId === agentSock || f.connectionId === otherSock)).toBe(false);
-    // Nor does an agent read the pairing QR code through the API (issue 8 §5).
+    // Nor does an agent read the pairing QR code through the API (it would pair a phone with the company's number).
     expect((await api("GET", `/api/whatsapp/${w.id}`, { token: agent.token })).body.qrcode).toBe("");
     expect((await api("GET", `/api/whatsapp/${w.id}`, { token: a.admin.token })).body.qrcode).toBe("2@abc");
   });

@@ -1,5 +1,5 @@
 /**
- * Connections area (attendance.md §2 Connections page, §7 routes; issue 3 §1): thin handlers over
+ * Connections area (docs/product/connections.md): thin handlers over
  * `@atende/shared/whatsapp/service`. The company always comes from the verified token.
  * Contract: `shared/src/whatsapp/contract.ts`.
  */

@@ -1,5 +1,5 @@
 /**
- * WebSocket tickets (issue 8 §5): the socket authenticates with a single-use, short-lived ticket instead of the access
+ * WebSocket tickets: the socket authenticates with a single-use, short-lived ticket instead of the access
  * token in the URL.
  */
 import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";

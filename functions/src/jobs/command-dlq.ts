@@ -1,11 +1,13 @@
 /**
- * Consumer of the session-command dead-letter queues (issue 8 §2): a command lands here after its 5th receive ended
+ * Consumer of the session-command dead-letter queues (docs/product/messages.md#delivery): a command lands here after its 5th receive ended
  * in a retryable failure (a session reconnecting for minutes, a claim never released). A `send` whose message is
  * still at ack 0 is marked failed (`ack -1`, `sendError` `ERR_SENDING_WAPP_MSG`, the state the web offers "retry"
  * for) and the agent is told through the `appMessage` update; any other command is logged and dropped (edits,
  * reactions, reads and session controls are retried by the user). Records that fail to be handled are returned in
  * `batchItemFailures` (ReportBatchItemFailures) and redelivered.
  */
+// The composition root: every domain-event listener (this is an entry point).
+import "@atende/shared/events/wiring";
 import { log } from "@atende/shared/log";
 import { failPendingSend } from "@atende/shared/messages/delivery";
 import { SessionCommand } from "@atende/shared/whatsapp/commands";

@@ -1,5 +1,5 @@
 /**
- * The search backfill's wiring (issue 10 §1): contacts and messages stored before the word index existed become
+ * The search backfill's wiring: contacts and messages stored before the word index existed become
  * findable through the API once the deploy / local start has scheduled the backfill (`startSearchBackfill`, what the
  * `Custom::AtendeSearchBackfill` resource and `infra/local` call) and the minute tick (`jobs/tick.ts`) has run.
  */

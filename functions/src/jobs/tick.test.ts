@@ -1,5 +1,5 @@
 /**
- * The minute tick (issue 2 §2, §5 user status; issue 8 §5): users flagged online whose sockets all expired, or were closed
+ * The minute tick (users' online status, docs/product/users.md#online-status): users flagged online whose sockets all expired, or were closed
  * without `$disconnect` (a revocation), go offline through their presence check's due-time item; users with a live
  * socket stay online.
  */

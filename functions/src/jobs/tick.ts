@@ -1,18 +1,22 @@
 /**
- * The minute tick (DESIGN.md §1 "EventBridge schedule (every minute)"; issue 2 §2): the scheduled handler
+ * The minute tick (an EventBridge schedule, every minute): the scheduled handler
  * EventBridge invokes in the cloud and `infra/local` invokes in-process every 60 s.
  *
- * User presence comes from due-time items, never a list of companies (issue 8 §5): each user's `presence` timer
+ * User presence comes from due-time items, never a list of companies: each user's `presence` timer
  * (`shared/src/realtime/presence.ts`, due when their newest socket registration expires, or at once when a socket
  * vanished without `$disconnect`) sets offline a user flagged online with no live socket left. It re-drives the domain
  * events' outbox (`shared/src/events/outbox.ts`): counter items a dead process left behind are applied, each exactly once,
- * read through their due-time index (no scan). And it fires the timers due by the event's time (`shared/src/timers`:
+ * read through their due-time index (no scan), and the durable listeners' runs a failed write or a dead process left
+ * (`shared/src/events/durable.ts`: timers, ticket summaries). And it fires the timers due by the event's time (`shared/src/timers`:
  * `expiresTicket`, `timeToTransfer`, `ratingWait`, `searchBackfill`, and any kind a feature registers), one Query per due-index shard; a
  * timer whose time passed while nothing ran fires on the first tick after, once. Returns the counts.
  */
+// The composition root: every domain-event listener (this is an entry point).
+import "@atende/shared/events/wiring";
 import { log } from "@atende/shared/log";
 import { sweepOutbound } from "@atende/shared/messages/delivery";
-import { redriveOutbox } from "@atende/shared/events/index";
+import { redriveDurable } from "@atende/shared/events/durable";
+import { redriveOutbox } from "@atende/shared/events/outbox";
 import { runDueTimers } from "@atende/shared/timers/index";
 // The timer kinds this tick fires (each file registers its handlers when loaded).
 import "@atende/shared/timers/ticket-kinds";
@@ -43,7 +47,15 @@ export async function handler(
   } catch (err) {
     log("error", "tick: outbox re-drive failed", { err });
   }
-  // Due timers (issue 9 §5): auto-close, transfer to a queue, the rating wait, presence checks.
+  // Durable listeners' runs that failed or that a dead process left (timers, ticket summaries): run again.
+  let listenerRuns = 0;
+  try {
+    listenerRuns = await redriveDurable(at);
+  } catch (err) {
+    log("error", "tick: durable listeners re-drive failed", { err });
+  }
+  if (listenerRuns) log("info", "tick: durable listener runs applied", { listenerRuns, time: event.time });
+  // Due timers (docs/product/timers.md): auto-close, transfer to a queue, the rating wait, presence checks.
   let timers: Awaited<ReturnType<typeof runDueTimers>> | undefined;
   const offlineBefore = presenceCounts.setOffline;
   try {
@@ -51,7 +63,7 @@ export async function handler(
   } catch (err) {
     log("error", "tick: timers failed", { err });
   }
-  // Outbound messages left at ack 0 beyond their deadline (issue 8 §2): re-driven once, then failed.
+  // Outbound messages left at ack 0 beyond their deadline (docs/product/messages.md#delivery): re-driven once, then failed.
   let outbound: Awaited<ReturnType<typeof sweepOutbound>> | undefined;
   try {
     outbound = await sweepOutbound();

@@ -1,17 +1,19 @@
 /**
- * `$connect` (issue 2 §5; issue 8 §5; DESIGN.md §3): redeems `?ticket=` (single use, 60 s, from
+ * `$connect` (docs/product/realtime.md): redeems `?ticket=` (single use, 60 s, from
  * `POST /api/auth/ws-ticket`) and registers the connection with the caller's companyId, userId, profile, super flag,
  * queue ids and allTicket — all read fresh from the user item, never from the request. An access token in the URL
  * (`?token=`) is not accepted: it would land in CloudFront's logs. In the cloud the upgrade must carry CloudFront's
  * origin secret header (a direct call to the execute-api endpoint is refused with 403).
  *
  * Sets the user's `online` flag true (before registering, so the frame goes only to the company's other sockets)
- * through the users service (`user.updated` → the Users page row turns Online live, attendance.md §2 Users page);
+ * through the users service (`user.updated` → the Users page row turns Online live);
  * `$disconnect` clears it when the user's last socket closes.
  *
  * Returns 200 when registered; 401 for a missing/bad/used/revoked ticket, 403 without the origin secret (API Gateway,
  * and the local emulator, then refuse the upgrade with that status).
  */
+// The composition root: every domain-event listener (this is an entry point).
+import "@atende/shared/events/wiring";
 import { originAllowed } from "@atende/shared/auth/origin";
 import { loadAuthContext } from "@atende/shared/auth/tokens";
 import { redeemWsTicket } from "@atende/shared/auth/ws-ticket";

@@ -1,5 +1,5 @@
 /**
- * `$default` (issue 2 §5; attendance.md §7 "Client emits"): the frames a browser sends on its socket.
+ * `$default` (docs/product/realtime.md#rooms): the frames a browser sends on its socket.
  *
  * - `{"action":"joinNotification"}` joins room `notification`.
  * - `{"action":"joinTickets","status":"open"|"pending"|"closed"}` joins room `tickets:<status>`.
@@ -15,9 +15,12 @@
  * handler per action (the shape of `@middy/ws-router`, by action instead of route key: the API has one `$default`
  * route, and `@middy/ws-router` is not in the package registry this project installs from).
  */
+// The composition root: every domain-event listener (this is an entry point).
+import "@atende/shared/events/wiring";
 import { ZodError, z } from "zod";
+import { zId } from "@atende/shared/common";
 import { log } from "@atende/shared/log";
-import { getSocket, getSocketMember, updateRooms } from "@atende/shared/realtime/connections";
+import { claimStatusFrame, getSocket, getSocketMember, updateRooms } from "@atende/shared/realtime/connections";
 import { sendToConnection, type SocketMember } from "@atende/shared/realtime/publish";
 import { rooms } from "@atende/shared/realtime/rooms";
 import { getTicketItem } from "@atende/shared/tickets/repository";
@@ -26,7 +29,7 @@ import { canSeeInCompany } from "@atende/shared/access/visibility";
 import { setUserOnline } from "@atende/shared/users/service";
 import type { WsEvent, WsResult } from "./event.ts";
 
-const id = z.coerce.number().int().positive();
+const id = zId;
 
 /** The frames a client may send (zod-parsed at the edge). */
 export const ClientFrame = z.discriminatedUnion("action", [
@@ -62,17 +65,25 @@ async function maySeeTicket(companyId: number, member: SocketMember, ticketId: n
   return canSeeInCompany(member, ticket, companyId);
 }
 
+/**
+ * Fewest milliseconds between two `userStatus` frames of one socket that are taken (the web sends one every 5 minutes);
+ * a frame sooner is answered 429 without a write.
+ */
+export const USER_STATUS_MIN_GAP_MS = 60_000;
+
 /** What an action handler gets: the parsed frame and the registration made at `$connect`. */
 interface FrameContext<F> {
   frame: F;
   connectionId: string;
   companyId: number;
   userId: number;
+  /** When this socket's last `userStatus` frame was taken (epoch ms), as the registration read for this frame says. */
+  statusAt?: number;
 }
 type Action = ClientFrame["action"];
 type FrameOf<A extends Action> = Extract<ClientFrame, { action: A }>;
 
-/** The route table of `$default`: one handler per client action (attendance.md §7 "Client emits"). */
+/** The route table of `$default`: one handler per client action (the frames the web emits). */
 const routes: { [A in Action]: (ctx: FrameContext<FrameOf<A>>) => Promise<WsResult> } = {
   async joinNotification({ companyId, connectionId }) {
     await updateRooms(companyId, connectionId, (r) => [...r, rooms.notification]);
@@ -95,7 +106,11 @@ const routes: { [A in Action]: (ctx: FrameContext<FrameOf<A>>) => Promise<WsResu
     await updateRooms(companyId, connectionId, (r) => r.filter((x) => x !== rooms.ticket(frame.ticketId)));
     return { statusCode: 200 };
   },
-  async userStatus({ companyId, userId }) {
+  async userStatus({ companyId, userId, connectionId, statusAt }) {
+    const now = Date.now();
+    // The registration was read for this frame anyway: a frame too soon costs no write at all.
+    if (statusAt !== undefined && now - statusAt < USER_STATUS_MIN_GAP_MS) return { statusCode: 429 };
+    if (!(await claimStatusFrame(connectionId, now, USER_STATUS_MIN_GAP_MS))) return { statusCode: 429 };
     await setUserOnline(companyId, userId, true);
     return { statusCode: 200 };
   },
@@ -111,5 +126,5 @@ export async function handler(event: WsEvent): Promise<WsResult> {
   const reg = await getSocket(connectionId);
   if (!reg) return { statusCode: 410 };
   const route = routes[frame.action] as (ctx: FrameContext<ClientFrame>) => Promise<WsResult>;
-  return route({ frame, connectionId, companyId: reg.companyId, userId: reg.userId });
+  return route({ frame, connectionId, companyId: reg.companyId, userId: reg.userId, statusAt: reg.statusAt });
 }

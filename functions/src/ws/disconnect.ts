@@ -1,7 +1,9 @@
 /**
- * `$disconnect` (issue 2 §5): removes the connection's registration and, when it was the user's last live socket,
+ * `$disconnect`: removes the connection's registration and, when it was the user's last live socket,
  * sets the user's `online` flag false. Unknown connection ids are ignored (a 410 may have removed them already).
  */
+// The composition root: every domain-event listener (this is an entry point).
+import "@atende/shared/events/wiring";
 import { log } from "@atende/shared/log";
 import { unregisterSocket, userSockets } from "@atende/shared/realtime/connections";
 import { schedulePresenceCheck } from "@atende/shared/realtime/presence";

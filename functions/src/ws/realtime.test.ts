@@ -1,6 +1,6 @@
 /**
- * Realtime, server side (issue 2 §5), end to end over the local stack: real `ws` clients on `/ws?ticket=` (a ticket from
- * `POST /api/auth/ws-ticket`; issue 8 §5: never the access token in the URL), the
+ * Realtime, server side, end to end over the local stack: real `ws` clients on `/ws?ticket=` (a ticket from
+ * `POST /api/auth/ws-ticket`; never the access token in the URL), the
  * `$connect/$default/$disconnect` handlers, `publish` posting through the `@connections` emulator.
  */
 import { PutCommand, GetCommand } from "@aws-sdk/lib-dynamodb";
@@ -136,7 +136,7 @@ describe("realtime over /ws", () => {
     await expect(openWith("")).rejects.toMatchObject({ statusCode: 401 });
   });
 
-  it("refuses a valid access token in the URL (?token=): only a ticket opens a socket (issue 8 §5)", async () => {
+  it("refuses a valid access token in the URL (?token=): only a ticket opens a socket", async () => {
     const a = await makeCompany();
     await expect(openWith(`token=${encodeURIComponent(a.admin.token)}`)).rejects.toMatchObject({ statusCode: 401 });
     expect(await connectionIdOf(a.companyId, a.admin.id)).toEqual([]);

@@ -1,4 +1,4 @@
-/** Two stacks side by side (issue 10 §5): each port gets its own data folder unless `DATA_DIR` names one. */
+/** Two stacks side by side: each port gets its own data folder unless `DATA_DIR` names one. */
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { localDataDir } from "./data-dir.ts";

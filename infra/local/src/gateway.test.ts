@@ -1,5 +1,5 @@
 /**
- * The local HTTP gateway (issue 2 §2): API Gateway HTTP API payload 2.0 events from real HTTP requests, responses
+ * The local HTTP gateway: API Gateway HTTP API payload 2.0 events from real HTTP requests, responses
  * written back with one Set-Cookie per cookie, failures contained. Uses stand-in area modules in a temp folder so the
  * event the handler receives can be asserted field by field.
  */

@@ -1,5 +1,5 @@
 /**
- * The local HTTP gateway (DESIGN.md §4; issue 2 §2): what API Gateway HTTP API + CloudFront do in the cloud.
+ * The local HTTP gateway (docs/architecture.md#2-one-machine-npm-start): what API Gateway HTTP API + CloudFront do in the cloud.
  *
  * - `/api/*`: matched against THE route manifest (`functions/src/http/routes.ts`; static paths before `{param}` ones),
  *   turned into an API Gateway HTTP API payload 2.0 event and handed to `handler(event, context)` of

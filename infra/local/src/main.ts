@@ -1,5 +1,5 @@
 /**
- * `npm start`'s server process (issue 2): starts the local stack on `PORT` (default 3000) with data in `.data/<port>/`
+ * `npm start`'s server process: starts the local stack on `PORT` (default 3000) with data in `.data/<port>/`
  * (`DATA_DIR` overrides; `--fresh` wipes it first; `data-dir.ts`), prints the URL and the local admin login, and stops everything on Ctrl-C / SIGTERM.
  * Exit code 1 with one line when it cannot start (e.g. Java missing, port in use).
  */

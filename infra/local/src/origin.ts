@@ -1,5 +1,5 @@
 /**
- * The local server is for the machine it runs on (issue 8 §5): it binds 127.0.0.1 by default, and every request must
+ * The local server is for the machine it runs on: it binds 127.0.0.1 by default, and every request must
  * name this server in `Host` (no DNS rebinding) and, when a browser sends `Origin`, come from this server's own page
  * (no other site driving `/sim`, `@connections` or the API from a visitor's browser). The cloud has CloudFront.
  */

@@ -1,5 +1,5 @@
 /**
- * The local SQS event-source poller (issue 2 §2; DESIGN.md §4) over fauxqs: SQS-shaped events, deletion of what
+ * The local SQS event-source poller (docs/architecture.md#2-one-machine-npm-start) over fauxqs: SQS-shaped events, deletion of what
  * succeeded, redelivery of `batchItemFailures`, DLQ after the redrive policy's receive count.
  */
 import { CreateQueueCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SendMessageCommand } from "@aws-sdk/client-sqs";

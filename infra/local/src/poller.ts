@@ -1,5 +1,5 @@
 /**
- * A local stand-in for Lambda's SQS event source mapping (DESIGN.md §4; issue 2 §2): long-polls a queue, invokes
+ * A local stand-in for Lambda's SQS event source mapping (docs/architecture.md#2-one-machine-npm-start): long-polls a queue, invokes
  * the consumer handler with an SQS-shaped event, deletes the records that succeeded and leaves the ones named in
  * `batchItemFailures` (ReportBatchItemFailures) to become visible again and be redelivered — up to the queue's
  * redrive policy, after which SQS moves them to the DLQ. A handler that throws fails the whole batch, as in Lambda.

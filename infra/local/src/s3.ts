@@ -1,5 +1,5 @@
 /**
- * S3 on one machine (DESIGN.md §4): `s3rver` on a free loopback port, objects under `directory`, with the media
+ * S3 on one machine (docs/architecture.md#2-one-machine-npm-start): `s3rver` on a free loopback port, objects under `directory`, with the media
  * bucket created and its CORS open to the local origins so presigned browser uploads and downloads work.
  * Signatures are checked for a known access key only (the process's dummy key is registered), not for the secret.
  */

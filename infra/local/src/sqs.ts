@@ -1,5 +1,5 @@
 /**
- * SQS on one machine (DESIGN.md §4): `fauxqs` on a free port with the product's queues —
+ * SQS on one machine (docs/architecture.md#2-one-machine-npm-start): `fauxqs` on a free port with the product's queues —
  * `session-commands-<n>.fifo` for each session shard (content-based dedupe off; dedupe id = our command id) with a
  * FIFO DLQ each, `jobs` with `jobs-dlq` and `dispatch` with `dispatch-dlq` — all with a redrive policy (5 receives),
  * as in the cloud.

@@ -1,5 +1,5 @@
 /**
- * `startLocalStack` (issue 2 §2) as other teams' browser tests use it: in memory, on a free port, against the run's
+ * `startLocalStack` as other teams' browser tests use it: in memory, on a free port, against the run's
  * DynamoDB Local. Proves the stand-ins are wired through configuration only: the seeded admin logs in through the
  * gateway, S3 presigned downloads carry CORS for the local origin, SQS takes the product's queues, the SPA falls back
  * to index.html, and stop() frees the port.
@@ -90,7 +90,7 @@ describe("local stack", () => {
   });
 });
 
-describe("local stack exposure (issue 8 §5)", () => {
+describe("local stack exposure", () => {
   const get = (path: string, headers: Record<string, string>, method = "GET") =>
     new Promise<number>((resolve, reject) => {
       const req = request({ host: "127.0.0.1", port: stack.port, path, method, headers }, (res) => {

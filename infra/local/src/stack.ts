@@ -1,5 +1,5 @@
 /**
- * The whole product on one machine (DESIGN.md §4; issue 2 §2): `startLocalStack` starts the stand-ins (DynamoDB Local,
+ * The whole product on one machine (docs/architecture.md#2-one-machine-npm-start): `startLocalStack` starts the stand-ins (DynamoDB Local,
  * s3rver, fauxqs), points the SDK clients at them through configuration only (`AWS_ENDPOINT_URL_*` and the variables
  * of `shared/src/config.ts`), creates the table, bucket and queues, seeds the first company, then serves on one port:
  * the HTTP gateway (`/api/*` → the manifest's area handlers; the SPA otherwise), the WebSocket emulator (`/ws`) with
@@ -200,7 +200,7 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     if (seedMod) seed = await seedMod.seedLocal();
     phase("table+seed");
     if (!seedMod) say("seed: shared/src/seed/seed.ts is not there yet; starting without the first company");
-    // The search backfill (issue 10 §1; `shared/src/search/backfill-job.ts`): each company not yet indexed gets its
+    // The search backfill (`shared/src/search/backfill-job.ts`): each company not yet indexed gets its
     // backfill timer, which the minute tick below continues until done (its cursor survives restarts).
     const backfill = await optionalImport<{ startSearchBackfill: () => Promise<number[]> }>("shared/src/search/backfill-job.ts");
     const backfilling = (await backfill?.startSearchBackfill()) ?? [];
@@ -257,7 +257,7 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     const consumers: { queueUrl: string; module: string }[] = [
       { queueUrl: sqs.dispatchQueueUrl, module: "functions/src/jobs/dispatch.ts" },
       { queueUrl: sqs.jobsQueueUrl, module: "functions/src/jobs/jobs.ts" },
-      // Session-command DLQs (issue 8 §2): dead-lettered sends are marked failed.
+      // Session-command DLQs: dead-lettered sends are marked failed.
       ...Array.from({ length: getConfig().SESSION_SHARDS }, (_, n) => ({ queueUrl: `${sqs.sessionCommandsPrefix}-${n}-dlq.fifo`, module: "functions/src/jobs/command-dlq.ts" })),
     ];
     for (const c of consumers) {

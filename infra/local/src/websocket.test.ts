@@ -1,5 +1,5 @@
 /**
- * The WebSocket emulator itself (issue 2 §2), with stand-in route handlers that record the API Gateway events they
+ * The WebSocket emulator itself, with stand-in route handlers that record the API Gateway events they
  * receive: the handshake refused with `$connect`'s status, frames to `$default`, `$disconnect` with the close code,
  * the `@connections` API (POST/GET/DELETE/410) and API Gateway's idle timeout.
  */

@@ -1,5 +1,5 @@
 /**
- * The local API Gateway WebSocket API (DESIGN.md §4; issue 2 §2, §5), on the gateway's own HTTP server:
+ * The local API Gateway WebSocket API (docs/architecture.md#2-one-machine-npm-start), on the gateway's own HTTP server:
  *
  * - `GET /ws?token=...` (upgrade): runs `$connect` (`functions/src/ws/connect.ts`) with an API Gateway-shaped event;
  *   a non-2xx result refuses the handshake with that HTTP status, as API Gateway does. Each text frame runs

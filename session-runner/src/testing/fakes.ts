@@ -24,7 +24,7 @@ export function recordingIngest() {
         const c = m.message;
         if (c?.imageMessage || c?.documentMessage || c?.audioMessage) {
           const got = await ctx.downloadMedia!(m);
-          // The runner answers a stream (issue 8 §3); the fake reads it whole to compare the bytes.
+          // The runner answers a stream; the fake reads it whole to compare the bytes.
           let bytes: Buffer | null = null;
           if (got && "stream" in got) {
             const chunks: Uint8Array[] = [];

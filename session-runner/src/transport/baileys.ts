@@ -1,5 +1,5 @@
 /**
- * The real WhatsApp transport (`WA_PROVIDER=baileys`; DESIGN.md §7): Baileys' `makeWASocket` with
+ * The real WhatsApp transport (`WA_PROVIDER=baileys`; docs/architecture.md#7-the-session-runner-session-runner): Baileys' `makeWASocket` with
  * - auth state in DynamoDB, one item per key (`auth-state.ts`, behind `makeCacheableSignalKeyStore`; `makeWASocket`
  *   adds `addTransactionCapability` with our `transactionOpts`), creds and keys written with the shard lease epoch —
  *   a write refused by a newer epoch ends the socket (440, the session manager fences);

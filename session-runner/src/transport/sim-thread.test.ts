@@ -1,5 +1,5 @@
 /**
- * The sandbox phone's thread (issue 10 §4): the chat with one number as the customer's phone shows it after a
+ * The sandbox phone's thread: the chat with one number as the customer's phone shows it after a
  * reload — the customer's own messages and reactions too, edits and deletes applied, other chats left out.
  */
 import type { WAMessage } from "@whiskeysockets/baileys";
@@ -37,5 +37,22 @@ describe("sandbox thread", () => {
     ]);
     expect(threadOf(log, "5511900000002").map((m) => m.text)).toEqual(["outra conversa"]);
     expect(threadOf(log, "5511900000003")).toEqual([]);
+  });
+
+  it("shows a reply with its quote: the quoted bubble as it stands now, or the quote the reply carried", () => {
+    const log = [
+      carried(ANA, false, "C1", { conversation: "qual o prazo?" }),
+      carried(ANA, false, "C2", { protocolMessage: { type: 14, key: { remoteJid: ANA, fromMe: false, id: "C1" }, editedMessage: { conversation: "qual o prazo de entrega?" } } }),
+      carried(ANA, true, "A1", { extendedTextMessage: { text: "Cinco dias.", contextInfo: { stanzaId: "C1", participant: ANA, quotedMessage: { conversation: "qual o prazo?" } } } }),
+      carried(ANA, false, "C3", { imageMessage: { caption: "esta?", contextInfo: { stanzaId: "A1", participant: "5511999990000@s.whatsapp.net", quotedMessage: { conversation: "Cinco dias." } } } }),
+      carried(ANA, true, "A2", { extendedTextMessage: { text: "Sobre aquilo", contextInfo: { stanzaId: "OLD", participant: ANA, quotedMessage: { imageMessage: { caption: "foto antiga" } } } } }),
+    ];
+    const thread = threadOf(log, "5511900000001");
+    expect(thread.map((m) => [m.id, m.quoted ?? null])).toEqual([
+      ["C1", null],
+      ["A1", { id: "C1", mine: true, kind: "text", text: "qual o prazo de entrega?", deleted: false }],
+      ["C3", { id: "A1", mine: false, kind: "text", text: "Cinco dias.", deleted: false }],
+      ["A2", { id: "OLD", mine: true, kind: "image", text: "foto antiga", deleted: false }],
+    ]);
   });
 });

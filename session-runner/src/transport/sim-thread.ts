@@ -1,10 +1,10 @@
 /**
- * The sandbox phone's thread (issue 10 §4): what the simulated network carried for one chat of a connection, both
+ * The sandbox phone's thread: what the simulated network carried for one chat of a connection, both
  * ways, as the customer's phone shows it. Built from the real `WAMessage`s the network saw (the customer's messages,
  * reactions, edits and deletes from `/sim`, and what the runner sent), so a reloaded sandbox page gets the whole
  * conversation back, including messages sent through `/sim` by anyone.
  *
- * `GET /sim/whatsapp/{id}/thread?number=<digits>` answers `threadOf(carried, number)`.
+ * `GET /sim/whatsapp/{id}/thread?number=<digits>` answers `threadOf(carried, number)`; a reply carries its quote.
  */
 import { jidNormalizedUser, type WAMessage } from "@whiskeysockets/baileys";
 
@@ -28,6 +28,8 @@ export interface ThreadMessage {
   deleted: boolean;
   /** Reactions on it, one per side (customer, business), empty ones removed. */
   reactions: { mine: boolean; emoji: string }[];
+  /** The message it replies to (WhatsApp's quote), as it stands now when this thread has it, else as quoted. */
+  quoted?: { id: string; mine: boolean; kind: ThreadKind; text: string; deleted: boolean };
 }
 
 /** Most messages kept per connection (oldest dropped first). */
@@ -44,6 +46,23 @@ type Content = NonNullable<WAMessage["message"]>;
 function textOf(m: Content | null | undefined): string {
   if (!m) return "";
   return m.conversation ?? m.extendedTextMessage?.text ?? "";
+}
+
+/** The reply context of a message's content (Baileys puts it inside the typed message), or undefined. */
+function contextOf(m: Content) {
+  const inner = m.extendedTextMessage ?? m.imageMessage ?? m.videoMessage ?? m.audioMessage ?? m.documentMessage ?? m.stickerMessage ?? m.locationMessage ?? m.contactMessage;
+  return inner?.contextInfo ?? undefined;
+}
+
+/** The quote of a reply: the quoted bubble of this thread (its current text), else the content the reply carried. */
+function quoteOf(m: Content, byId: ReadonlyMap<string, ThreadMessage>, number: string): ThreadMessage["quoted"] {
+  const ctx = contextOf(m);
+  const id = ctx?.stanzaId;
+  if (!id) return undefined;
+  const known = byId.get(id);
+  if (known) return { id, mine: known.mine, kind: known.kind, text: known.text, deleted: known.deleted };
+  const carried = ctx.quotedMessage ? bubbleOf(ctx.quotedMessage) : null;
+  return { id, mine: numberOf(ctx.participant) === number, kind: carried?.kind ?? "text", text: carried?.text ?? "", deleted: false };
 }
 
 function bubbleOf(m: Content): { kind: ThreadKind; text: string } | null {
@@ -89,7 +108,8 @@ export function threadOf(carried: readonly CarriedMessage[], number: string): Th
     const bubble = bubbleOf(m);
     const id = msg.key.id;
     if (!bubble || !id || byId.has(id)) continue;
-    const item: ThreadMessage = { id, mine, ...bubble, at, edited: false, deleted: false, reactions: [] };
+    const quoted = quoteOf(m, byId, number);
+    const item: ThreadMessage = { id, mine, ...bubble, at, edited: false, deleted: false, reactions: [], ...(quoted ? { quoted } : {}) };
     byId.set(id, item);
     list.push(item);
   }

@@ -1,5 +1,5 @@
 /**
- * The simulated WhatsApp network (DESIGN.md §4 "Session runner with the simulated WhatsApp network"; issue 3 §2).
+ * The simulated WhatsApp network (docs/architecture.md#2-one-machine-npm-start).
  *
  * `SimNetwork` plays WhatsApp's servers and the customers' phones for every connection of the process:
  * - its sockets are typed against Baileys' own `WASocket` (`RunnerSocket = Pick<WASocket, ...>`) and use Baileys' own
@@ -27,6 +27,7 @@ import {
   BufferJSON,
   buildPairingQRData,
   DisconnectReason,
+  downloadMediaMessage,
   generateMessageIDV2,
   generateWAMessage,
   initAuthCreds,
@@ -73,7 +74,7 @@ export interface SimMedia {
   caption?: string;
   fileName?: string;
   ptt?: boolean;
-  /** The size announced in the message (`fileLength`), when it should differ from `bytes` (issue 8 §3's 1.5 GB announcement). */
+  /** The size announced in the message (`fileLength`), when it should differ from `bytes` (e.g. the media storm's 1.5 GB announcement). */
   fileLength?: number;
 }
 
@@ -361,6 +362,23 @@ export class SimNetwork {
   /** The chat with `number` (digits) as the customer's phone shows it: both sides, edits, deletes and reactions applied. */
   thread(whatsappId: number, number: string): ThreadMessage[] {
     return threadOf(this.phones.get(whatsappId)?.carried ?? [], number);
+  }
+
+  /**
+   * The picture of a carried image or sticker message (`messageId`, either side), decrypted with Baileys'
+   * `downloadMediaMessage` from this network's media server, with its MIME type; null when the network has no such
+   * picture (unknown id, another kind, or media dropped from the server).
+   */
+  async picture(whatsappId: number, messageId: string): Promise<{ bytes: Buffer; mimetype: string } | null> {
+    const carried = this.phones.get(whatsappId)?.carried.find((c) => c.msg.key.id === messageId);
+    const inner = carried?.msg.message?.imageMessage ?? carried?.msg.message?.stickerMessage;
+    if (!carried || !inner) return null;
+    try {
+      const bytes = (await downloadMediaMessage(carried.msg, "buffer", {})) as Buffer;
+      return { bytes, mimetype: inner.mimetype || "image/jpeg" };
+    } catch {
+      return null;
+    }
   }
 
   /** Builds the real `WAMessage` a contact sends (media encrypted and served locally). */

@@ -1,5 +1,9 @@
 import { describe, expect, it } from "vitest";
-import { can, canEditQuickMessage, PERMISSIONS, type Permission } from "./permissions.ts";
+import { canEditQuickMessage } from "../quickMessages/access.ts";
+import { QUICK_MESSAGE_PERMISSIONS } from "../quickMessages/permissions.ts";
+import { TAG_PERMISSIONS } from "../tags/permissions.ts";
+import { composePermissions, definePermissions } from "./define.ts";
+import { can, PERMISSIONS, type Permission } from "./permissions.ts";
 import { canSee, type SeenTicket, type Viewer, type VisibilitySettings } from "./tickets.ts";
 
 const admin: Viewer = { userId: 1, profile: "admin", queueIds: [] };
@@ -40,7 +44,7 @@ describe("canSee", () => {
 });
 
 describe("can", () => {
-  it("gives the spec's admin permissions to admins and super users only", () => {
+  it("gives the named admin permissions to admins and super users only", () => {
     const adminOnly: Permission[] = [
       "tickets-manager:showall",
       "user-modal:editProfile",
@@ -87,7 +91,15 @@ describe("can", () => {
     expect(Object.keys(PERMISSIONS).length).toBeGreaterThan(10);
   });
 
-  it("applies the quick message edit rule (administration.md §6)", () => {
+  it("composes the table from the features' own rows, refusing a name declared twice or not <area>:<action>", () => {
+    for (const [name, profiles] of Object.entries({ ...TAG_PERMISSIONS, ...QUICK_MESSAGE_PERMISSIONS })) expect(PERMISSIONS[name as Permission]).toEqual(profiles);
+    expect(can({ profile: "supervisor" }, "tags:kanban")).toBe(true);
+    expect(can({ profile: "user" }, "quick-messages:editAny")).toBe(false);
+    expect(() => composePermissions(TAG_PERMISSIONS, definePermissions({ "tags:kanban": ["admin"] }))).toThrow(/declared twice/);
+    expect(() => definePermissions({ kanban: ["admin"] })).toThrow(/<area>:<action>/);
+  });
+
+  it("applies the quick message edit rule (admin and supervisor edit any, a user only their own non-global one)", () => {
     expect(canEditQuickMessage({ profile: "supervisor", userId: 5 }, { geral: true, userId: 1 })).toBe(true);
     expect(canEditQuickMessage({ profile: "user", userId: 5 }, { geral: true, userId: 5 })).toBe(false);
     expect(canEditQuickMessage({ profile: "user", userId: 5 }, { geral: false, userId: 5 })).toBe(true);

@@ -1,17 +1,20 @@
 /**
- * Roles and named permissions (attendance.md §6, administration.md §1, §6; issue 7 §2): the ONE table both the server
+ * Roles and named permissions (docs/product/users.md#profiles-and-rights): the ONE table both the server
  * (services, HTTP handlers) and the web (menus, buttons, route guards) read. Pure: no I/O, no Node imports, so the web
  * bundles it from `@atende/shared/access/permissions`.
  *
  * Profiles: `user`, `supervisor`, `admin`; the `super` flag grants everything (super users run the platform).
- * The spec names the admin permissions but shows no per-profile table: an admin permission is held by `admin`
- * (and `super`); the administration spec adds `supervisor` where it says so (tags' kanban switch, quick messages' edit
- * and delete).
+ * The product names the admin permissions but has no per-profile table: an admin permission is held by `admin`
+ * (and `super`); `supervisor` holds only the few the administration area grants it (tags' kanban switch, quick
+ * messages' edit and delete).
  */
 
-/** The profiles a user can have (the users schema's `Profile` enum mirrors this list). */
-export const PROFILES = ["user", "supervisor", "admin"] as const;
-export type ProfileName = (typeof PROFILES)[number];
+import { QUEUE_PERMISSIONS } from "../queues/permissions.ts";
+import { QUICK_MESSAGE_PERMISSIONS } from "../quickMessages/permissions.ts";
+import { TAG_PERMISSIONS } from "../tags/permissions.ts";
+import { composePermissions, definePermissions, PROFILES, type ProfileName } from "./define.ts";
+
+export { definePermissions, PROFILES, type ProfileName };
 
 /** Who is asking: the verified token's user (or a socket's registration, or the web's session user). */
 export interface Actor {
@@ -19,12 +22,9 @@ export interface Actor {
   super?: boolean | null;
 }
 
-/**
- * Permission → profiles that hold it. `super` users hold every permission. Names are the spec's
- * (`<area>:<action>`); add a feature's permissions here, one line each.
- */
-export const PERMISSIONS = {
-  // attendance.md §6 "Admin permissions (by name)"
+/** The core rows (areas without a folder of their own yet); features declare theirs with `definePermissions`. */
+const CORE_PERMISSIONS = definePermissions({
+  // the attendance area's named admin permissions
   "dashboard:view": ["admin"],
   "drawer-admin-items:view": ["admin"],
   /** The show-all toggle of the tickets manager (list every ticket of the company). */
@@ -38,18 +38,10 @@ export const PERMISSIONS = {
   "connections-page:actionButtons": ["admin"],
   "connections-page:addConnection": ["admin"],
   "connections-page:editOrDeleteConnection": ["admin"],
-  // administration.md §6
-  /** The Kanban switch of the tag modal (and the `kanban` field of tag writes). */
-  "tags:kanban": ["admin", "supervisor"],
-  /** The "geral" (global) selector of the quick message modal. */
-  "quick-messages:global": ["admin"],
-  /** Edit and delete of any quick message; a user edits only messages that are not geral (see {@link canEditQuickMessage}). */
-  "quick-messages:editAny": ["admin", "supervisor"],
-  // server-side administration of company entities (attendance.md §8 routes marked admin)
+  // server-side administration of company entities (the routes marked admin)
   /** HTTP operations the route manifest marks `admin` without a more specific permission (`contract.ts`). */
   "routes:admin": ["admin"],
-  /** Queues CRUD, company settings, closing every ticket at once. */
-  "queues:manage": ["admin"],
+  /** Company settings. */
   "settings:manage": ["admin"],
   /** The opening hours of the caller's own company (`PUT /api/companies/{id}/schedules`). */
   "company-schedules:edit": ["admin"],
@@ -62,7 +54,7 @@ export const PERMISSIONS = {
   "connections:qrcode": ["admin"],
   /** Deleting or editing notes and messages of other users. */
   "notes:deleteAny": ["admin"],
-  // super only (administration.md §6: announcements, companies, plans, helps, logo, global settings)
+  // super only (announcements, companies, plans, helps, logo, global settings)
   "announcements:manage": [],
   "companies:manage": [],
   "plans:manage": [],
@@ -76,7 +68,14 @@ export const PERMISSIONS = {
   "users:editSuper": [],
   /** Logging in and staying logged in after the company's due date. */
   "subscription:pastDueDate": [],
-} as const satisfies Record<string, readonly ProfileName[]>;
+});
+
+/**
+ * THE table: permission → profiles that hold it; `super` users hold every permission. Names are the spec's
+ * (`<area>:<action>`). A feature declares its rows in its own `permissions.ts` with `definePermissions` and adds
+ * one entry here.
+ */
+export const PERMISSIONS = composePermissions(CORE_PERMISSIONS, TAG_PERMISSIONS, QUEUE_PERMISSIONS, QUICK_MESSAGE_PERMISSIONS);
 
 export type Permission = keyof typeof PERMISSIONS;
 
@@ -89,13 +88,3 @@ export function can(actor: Actor | null | undefined, permission: Permission): bo
 
 /** Admin-like for ticket visibility and administration: `admin` profile or the `super` flag. */
 export const isAdminLike = (actor: Actor | null | undefined): boolean => !!actor && (actor.profile === "admin" || !!actor.super);
-
-/**
- * Quick messages (administration.md §6): admin and supervisor edit and delete any; a user only a message that is not
- * geral (`geral` true = global) and, for a personal one, their own (`ownerId` = the message's userId).
- */
-export function canEditQuickMessage(actor: Actor & { userId?: number }, message: { geral: boolean; userId?: number | null }): boolean {
-  if (can(actor, "quick-messages:editAny")) return true;
-  if (message.geral) return false;
-  return message.userId == null || message.userId === actor.userId;
-}

@@ -1,5 +1,5 @@
 /**
- * THE ticket visibility rule (attendance.md §6; issue 7 §2): one pure function used by the ticket service
+ * THE ticket visibility rule (docs/product/tickets.md#who-sees-a-ticket): one pure function used by the ticket service
  * (`getAccessibleTicket`), the realtime audience (`events/realtime.ts`), the WebSocket room join (`functions/src/ws`)
  * and the web's notification filter. No I/O, no Node imports (the web bundles it).
  */
@@ -11,7 +11,7 @@ export interface Viewer {
   profile: string;
   super?: boolean | null;
   queueIds?: number[] | null;
-  /** `enabled` lets a user see tickets without queue (spelt `enabled | desabled` as in the spec). */
+  /** `enabled` lets a user see tickets without queue (spelt `enabled | desabled`, the stored values of the old system). */
   allTicket?: string | null;
 }
 

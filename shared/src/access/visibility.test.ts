@@ -1,5 +1,5 @@
 /**
- * The company visibility settings behind list and search (issue 7 §2, issue 10 §2), against DynamoDB Local: read once
+ * The company visibility settings behind list and search, against DynamoDB Local: read once
  * and kept as briefly as the caller's context, so an agent's lists do not read the settings on every request; an
  * admin's change through the settings service is seen at once; a write that bypasses it within `AUTH_CACHE_MS`.
  */

@@ -1,5 +1,5 @@
 /**
- * The ticket visibility rule with the company's settings (attendance.md §6; issue 7 §2): `canSee` (pure, in
+ * The ticket visibility rule with the company's settings (docs/product/tickets.md#who-sees-a-ticket): `canSee` (pure, in
  * `./tickets.ts`) fed with `viewclosed` / `viewgroups`, read from the settings repository only when they can change
  * the answer, and then kept as briefly as the caller's context ({@link AUTH_CACHE_MS}, `authenticateCached`): this
  * process drops a company's entry at once on `setting.updated` (the auth cache listener), others see a change within

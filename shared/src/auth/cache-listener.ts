@@ -7,6 +7,7 @@
 import type { Listener } from "../events/registry.ts";
 import { forgetVisibility } from "../access/visibility.ts";
 import { forgetAuthContext } from "./tokens.ts";
+import type {} from "../users/events.ts"; // the users events handled here (types only)
 
 export const authCacheListener: Listener = {
   name: "authCache",

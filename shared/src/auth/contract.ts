@@ -1,5 +1,5 @@
 /**
- * Auth operations (attendance.md §4 Session, §7; issue 2 §3): login, refresh-token rotation, logout, me, version.
+ * Auth operations (docs/product/users.md#sessions): login, refresh-token rotation, logout, me, version.
  * The refresh token travels only in the httpOnly `jrt` cookie, never in a body.
  */
 import { z } from "zod";

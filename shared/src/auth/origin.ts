@@ -1,5 +1,5 @@
 /**
- * Requests that did not come through CloudFront are refused in the cloud (issue 8 §5): the execute-api endpoints of
+ * Requests that did not come through CloudFront are refused in the cloud: the execute-api endpoints of
  * the HTTP and WebSocket APIs are public, so CloudFront adds the origin secret (`x-atende-origin` =
  * `ORIGIN_VERIFY_SECRET`, a Secrets Manager value) to every API origin request, and every HTTP route and the WebSocket
  * `$connect` check it. Locally (no secret configured) every request passes.

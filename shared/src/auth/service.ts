@@ -1,5 +1,5 @@
 /**
- * Sessions (attendance.md §4 Session, §5 due date, §7 auth calls; issue 2 §3).
+ * Sessions (docs/product/users.md#sessions).
  *
  * - `login`: throttled per IP and per email+IP, slowed per email (throttle.ts); verifies the bcrypt hash; refuses a company whose due date is past
  *   (401 `ERR_SUBSCRIPTION_EXPIRED` `{dueDate}`) except to super users (they extend due dates); warns when fewer than 5 whole days remain (`dueDateWarningDays`).
@@ -18,6 +18,7 @@ import { getCompany, companySummary } from "../companies/service.ts";
 import { AppError } from "../errors.ts";
 import { log } from "../log.ts";
 import { dispatch } from "../events/index.ts";
+import "../users/events.ts";
 import { bumpTokenVersion, getEmailOwner, getUser, patchUser } from "../users/repository.ts";
 import type { PublicUser, UserItem } from "../users/schema.ts";
 import { hashPassword, publicUser, setUserOnline, verifyPassword } from "../users/service.ts";
@@ -31,7 +32,7 @@ import { signAccessToken, signRefreshToken, verifyToken } from "./tokens.ts";
  */
 export const REFRESH_REUSE_GRACE_SECONDS = 10;
 
-/** The subscription warning threshold in days (attendance.md §9: "Subscription warning under 5 days"). */
+/** The subscription warning threshold in days: the login warns when fewer than 5 whole days remain. */
 export const DUE_DATE_WARNING_DAYS = 5;
 const DAY_MS = 86_400_000;
 

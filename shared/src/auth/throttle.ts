@@ -1,11 +1,14 @@
 /**
- * Login throttling (issue 2 §3, hardened by issue 8 §5). Attempts are counted in TTL'd buckets (`keys.throttle`,
+ * Login throttling. Attempts are counted in TTL'd buckets (`keys.throttle`,
  * attributes `attempts` and `expiresAt` in epoch seconds, a window of `LOGIN_WINDOW_SECONDS` from the first attempt):
  *
  * - counted BEFORE the password is checked (an atomic `ADD` whose new value decides), so a parallel burst cannot slip
  *   past the limit: with a limit of N, at most N attempts of a burst reach the password check;
- * - `ip` (per client IP) and `pair` (per email AND IP): beyond `LOGIN_MAX_ATTEMPTS` the attempt is refused with 429
- *   `ERR_TOO_MANY_ATTEMPTS` `{retryAfterSeconds}` — an attacker locks out only their own address;
+ * - `pair` (per email AND IP): beyond `LOGIN_MAX_ATTEMPTS` (default 10) the attempt is refused with 429
+ *   `ERR_TOO_MANY_ATTEMPTS` `{retryAfterSeconds}`: brute force on one account stops, and one person's typos lock out
+ *   only that account from that address, never a colleague behind the same NAT;
+ * - `ip` (per client IP, any email): beyond `LOGIN_MAX_ATTEMPTS_PER_IP` (default 100) the same 429 — a spray over many
+ *   accounts from one address; high enough for an office of people mistyping behind one NAT;
  * - `email` (per email, any IP): never refuses (nobody can lock the super admin out); beyond the limit each attempt is
  *   answered after a progressive delay (250 ms doubling, at most {@link MAX_LOGIN_DELAY_MS}), the right password still works.
  *
@@ -72,14 +75,15 @@ async function bump(Key: { PK: string; SK: string }, delta = 1): Promise<{ attem
 
 /**
  * Counts this login attempt (before any password check) and decides: throws 429 `ERR_TOO_MANY_ATTEMPTS`
- * `{retryAfterSeconds}` when this IP, or this email from this IP, is over `LOGIN_MAX_ATTEMPTS` in the window; else
- * resolves after the email's progressive delay (0 until the email is over the limit).
+ * `{retryAfterSeconds}` when this email from this IP is over `LOGIN_MAX_ATTEMPTS`, or this IP (any email) over
+ * `LOGIN_MAX_ATTEMPTS_PER_IP`, in the window; else resolves after the email's progressive delay (0 until the email is
+ * over `LOGIN_MAX_ATTEMPTS`).
  */
 export async function countLoginAttempt(email: string, ip: string): Promise<void> {
-  const { LOGIN_MAX_ATTEMPTS: max } = getConfig();
+  const { LOGIN_MAX_ATTEMPTS: max, LOGIN_MAX_ATTEMPTS_PER_IP: maxPerIp } = getConfig();
   const [byIp, byPair, byEmail] = await Promise.all((["ip", "pair", "email"] as const).map((k) => bump(bucketKey(k, email, ip))));
   const now = nowSeconds();
-  const over = [byIp, byPair].filter((b) => b.attempts > max);
+  const over = [...(byIp.attempts > maxPerIp ? [byIp] : []), ...(byPair.attempts > max ? [byPair] : [])];
   if (over.length) {
     const retryAfterSeconds = Math.max(1, ...over.map((b) => b.expiresAt - now));
     log("warn", "auth: login throttled", { ip, retryAfterSeconds });

@@ -1,5 +1,5 @@
 /**
- * Access and refresh JWTs (jose, HS256) and the authenticated caller's context (attendance.md §4 Session; issue 2 §3).
+ * Access and refresh JWTs (jose, HS256) and the authenticated caller's context (docs/product/users.md#sessions).
  *
  * - Access token: `Authorization: Bearer`, `ACCESS_TOKEN_TTL_SECONDS` (900 s). Claims `sub` (user id), `cid`, `tv` (token version).
  * - Refresh token: httpOnly cookie `jrt` scoped to `/api/auth`; claims `sub`, `cid`, `tv`, `jti`. Rotated on every use.
@@ -110,13 +110,14 @@ export interface TokenClaims {
 }
 
 /**
- * Verifies a token of the given type. Throws `AppError("ERR_SESSION_EXPIRED")` with status 403 when an
- * access token has expired, 401 for anything else that is wrong.
+ * Verifies a token of the given type (HS256, with `exp`, `iat` and `sub`). Throws `AppError("ERR_SESSION_EXPIRED")`
+ * with status 403 when an access token has expired, 401 for anything else that is wrong (a missing claim included).
  */
 export async function verifyToken(token: string, typ: "access" | "refresh"): Promise<TokenClaims> {
   const key = await signingKey(); // a key that cannot be read is a server fault (500), never a 401
   try {
-    const { payload } = await jwtVerify(token, key, { algorithms: ["HS256"] });
+    // A token without an expiry would be valid forever, one without an issue time cannot be ours: both are refused.
+    const { payload } = await jwtVerify(token, key, { algorithms: ["HS256"], requiredClaims: ["exp", "iat", "sub"] });
     if (payload.typ !== typ || typeof payload.cid !== "number" || typeof payload.tv !== "number" || !payload.sub) {
       throw new AppError("ERR_SESSION_EXPIRED", 401);
     }
@@ -153,13 +154,13 @@ export async function authenticate(bearer: string | undefined): Promise<AuthCont
   return loadAuthContext(await verifyToken(bearer, "access"));
 }
 
-/** How long (ms) the HTTP path reuses a caller's context read from the user item (issue 10 §2). */
+/** How long (ms) the HTTP path reuses a caller's context read from the user item. */
 export const AUTH_CACHE_MS = 2000;
 const AUTH_CACHE_MAX = 10_000;
 const authCache = new Map<string, { tokenVersion: number; at: number; ctx: AuthContext }>();
 
 /**
- * {@link authenticate} for the HTTP API (issue 10 §2: the caller read once, cached briefly): the caller's context is
+ * {@link authenticate} for the HTTP API (the caller read once, cached briefly): the caller's context is
  * reused for {@link AUTH_CACHE_MS} when the token carries the same token version as the cached read (a token of
  * another version always reads the user item again, so a new login or a revocation is never served from the cache).
  * This process drops a user's entry at once on `user.updated|deleted|loggedIn|revoked` ({@link forgetAuthContext},
@@ -184,7 +185,7 @@ const verified = new Map<string, { claims: TokenClaims; until: number }>();
 /**
  * The claims of an access token whose signature this process verified within {@link AUTH_CACHE_MS} (the same exact
  * token string), never past the token's own expiry; else {@link verifyToken} (errors as it). Saves the HMAC check on
- * every request of a session's burst (issue 10 §2: a ticket-list page costs a few ms of CPU in all).
+ * every request of a session's burst (so a ticket-list page costs a few ms of CPU in all).
  */
 async function verifiedClaims(bearer: string): Promise<TokenClaims> {
   const now = Date.now();

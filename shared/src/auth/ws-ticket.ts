@@ -1,5 +1,5 @@
 /**
- * WebSocket tickets (issue 8 §5): the browser opens `/ws?ticket=<opaque>` instead of putting its access token in the
+ * WebSocket tickets: the browser opens `/ws?ticket=<opaque>` instead of putting its access token in the
  * URL (URLs land in CloudFront and API Gateway logs). `POST /api/auth/ws-ticket` (authenticated) issues a random
  * 256-bit ticket stored as its SHA-256 (`keys.wsTicket`) with the caller's company, user and token version, valid
  * {@link WS_TICKET_TTL_SECONDS} s; `$connect` redeems it once (a conditional delete: a second use finds nothing).

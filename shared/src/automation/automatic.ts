@@ -1,5 +1,5 @@
 /**
- * Automatic messages (issue 9 §3-§4): bot menus, greetings, out-of-hours texts, transfer notices, rating prompts,
+ * Automatic messages (docs/product/messages.md#automatic-messages): bot menus, greetings, out-of-hours texts, transfer notices, rating prompts,
  * closing texts. One way out for all of them: the idempotent outbound path (`sendOutbound`), stored in the ticket's
  * history with `isAutomatic: true` (shown as such, never signed by an agent). The phone's echo of the sent message
  * carries the same WhatsApp id, so the ingest's alias item drops it: never stored twice.
@@ -7,7 +7,7 @@
 import { AppError } from "../errors.ts";
 import { log } from "../log.ts";
 import { newOutboundId, sendOutbound, type OutboundInput } from "../messages/service.ts";
-import { copyMedia, headMedia, mediaKey } from "../storage/media.ts";
+import { copyIntoMessage, type StoredMedia } from "../media/attachments.ts";
 import type { MessageView } from "../messages/schema.ts";
 import type { TicketItem } from "../tickets/schema.ts";
 
@@ -37,32 +37,20 @@ export async function sendAutomatic(
   }
 }
 
-/** A stored file an automatic message carries (a queue option's or a queue's media): its S3 key and what is known of it. */
-export interface StoredMedia {
-  key: string;
-  name: string;
-  /** Bytes and MIME type as recorded at upload; read from S3 when absent (files uploaded before they were recorded). */
-  size?: number | null;
-  mime?: string | null;
-}
+export type { StoredMedia };
 
 /**
  * Sends a stored file (`media`, e.g. a queue option's) with caption `body` as an automatic message. The message gets its
- * own copy of the object (`media/<cid>/<ticketId>/<messageId>.<ext>`, a server-side copy), so the ticket's history keeps
+ * own copy of the object (`media/<cid>/<ticketId>/<messageId>.<ext>`, the media port's `copyIntoMessage`), so the ticket's history keeps
  * the file after the admin replaces or removes the option's media; it goes out with its real size and MIME type.
  * A source object that no longer exists sends the text alone. Returns as {@link sendAutomatic}.
  */
 export async function sendAutomaticMedia(companyId: number, ticket: TicketItem, body: string, media: StoredMedia, opts: { timeZone?: string } = {}): Promise<MessageView | null> {
-  const head = media.size && media.mime ? null : await headMedia(media.key);
-  if (!head && !(media.size && media.mime)) {
+  const messageId = await newOutboundId();
+  const copy = await copyIntoMessage(companyId, ticket.id, messageId, media);
+  if (!copy) {
     log("warn", "automatic media missing in storage: text sent alone", { companyId, ticketId: ticket.id, key: media.key });
     return body.trim() ? sendAutomatic(companyId, ticket, body, opts) : null;
   }
-  const size = media.size || head?.size || 0;
-  const mime = media.mime || head?.contentType || "application/octet-stream";
-  const messageId = await newOutboundId();
-  const ext = media.name.includes(".") ? media.name.split(".").pop() : media.key.includes(".") ? media.key.split(".").pop() : undefined;
-  const key = mediaKey(companyId, ticket.id, messageId, ext);
-  await copyMedia(media.key, key);
-  return sendAutomatic(companyId, ticket, body, { ...opts, messageId, media: { key, name: media.name, mime, size } });
+  return sendAutomatic(companyId, ticket, body, { ...opts, messageId, media: copy });
 }

@@ -1,5 +1,5 @@
 /**
- * Calls the company does not take (issue 9 §4 last bullet; administration.md §3 setting `call`, the Settings page's
+ * Calls the company does not take (docs/product/settings.md#calls: setting `call`, the Settings page's
  * "accept calls"): with `call` = `disabled` the session runner rejects a ringing call (Baileys' `rejectCall`, asked by
  * the ingest through `IngestContext.rejectCall`), the ingest stores the call's `call_log` message on the contact's
  * ticket as for every call, and this step answers that log with {@link CALL_REFUSED_MESSAGE}, once per call (the ingest
@@ -11,8 +11,8 @@ import { sendAutomatic } from "./automatic.ts";
 import type { InboundContext, InboundStep } from "./inbound.ts";
 
 /**
- * The automatic text after a refused call. The study of the old system names no wording (background/whaticket.md
- * §4.24), so this is our own, in Portuguese like the product's other system texts.
+ * The automatic text after a refused call. The old system had no wording for it, so this is our own, in Portuguese
+ * like the product's other system texts.
  */
 export const CALL_REFUSED_MESSAGE =
   "*Mensagem automática:* não atendemos chamadas de voz ou vídeo por este WhatsApp. Por favor, envie sua mensagem por escrito que já vamos te responder.";

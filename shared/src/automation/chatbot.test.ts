@@ -25,7 +25,7 @@ const tree = buildOptionTree([
   opt(5, "10", "Outros", null),
 ]);
 
-describe("chatbot menu texts (issue 9 §3)", () => {
+describe("chatbot menu texts", () => {
   it("lists the queues in orderQueue (unset last, then id) after the greeting, numbered from 1", () => {
     const queues = menuQueues([
       { id: 3, orderQueue: null, name: "Sem ordem" },
@@ -55,8 +55,8 @@ describe("chatbot menu texts (issue 9 §3)", () => {
     expect(walkOptions(tree, null, "10")).toMatchObject({ kind: "leaf", node: { id: 5 } });
     expect(walkOptions(tree, 1, "2")).toMatchObject({ kind: "leaf", node: { id: 3 } });
     expect(walkOptions(tree, 1, "0")).toEqual({ kind: "root" });
-    expect(walkOptions(tree, 1, "#")).toEqual({ kind: "root" });
-    expect(walkOptions(tree, null, "#")).toEqual({ kind: "root" });
+    expect(walkOptions(tree, 1, "#")).toEqual({ kind: "home" });
+    expect(walkOptions(tree, null, "#")).toEqual({ kind: "home" });
     expect(walkOptions(tree, null, "0")).toEqual({ kind: "invalid", at: null });
     expect(walkOptions(tree, 1, "3")).toMatchObject({ kind: "invalid", at: { id: 1 } });
     expect(walkOptions(tree, null, "2 ")).toMatchObject({ kind: "leaf", node: { id: 4 } });

@@ -1,6 +1,6 @@
 /**
- * What the customer meets (issue 9 §3; attendance.md §3 connection fields; administration.md §3 Queue, Queue option,
- * Setting keys): the one chatbot step of the automation seam (order 20, after ratings). For a customer's new message
+ * What the customer meets (docs/product/queues.md#chatbot; the connection's, queue's, option's and settings' fields):
+ * the one chatbot step of the automation seam (order 20, after ratings). For a customer's new message
  * on a ticket no agent holds:
  *
  * - connection without queues: its `greetingMessage`, once per ticket cycle (the message that opened the ticket);
@@ -12,7 +12,8 @@
  *   minutes (0 = for the rest of this ticket cycle) and the ticket waits pending without a queue;
  * - inside a queue with options: the queue greeting plus `*[ opt ]* - title` lines and `*[ # ]* - Menu inicial`; at a
  *   node its message, its children, `*[ 0 ]* - Menu anterior` and `*[ # ]* - Menu inicial`; `0` goes up, `#` back to
- *   the queue's menu; a leaf sends its message (and media) and hands the ticket to people (`chatbot` off, pending in
+ *   the start (several queues: the ticket leaves its queue and the connection's greeting and queue menu come again;
+ *   one queue: that queue's menu); a leaf sends its message (and media) and hands the ticket to people (`chatbot` off, pending in
  *   that queue; the media goes out as its own copy with its real size and type, `sendAutomaticMedia`). Invalid answers
  *   in the tree count against the same `maxUseBotQueues` limit;
  * - out of hours (`scheduleType` `company`: the company's hours; `queue`: the chosen queue's): the `outOfHoursMessage`
@@ -28,6 +29,7 @@
 import { getCompany } from "../companies/service.ts";
 import { AppError } from "../errors.ts";
 import { dispatch } from "../events/index.ts";
+import "../tickets/events.ts";
 import { buildOptionTree, type QueueOptionNode } from "../queues/options/schema.ts";
 import { listQueueOptions } from "../queues/options/repository.ts";
 import { listQueues } from "../queues/repository.ts";
@@ -36,6 +38,7 @@ import { getTicketItem, writeTicketTransition } from "../tickets/repository.ts";
 import type { TicketItem } from "../tickets/schema.ts";
 import { cachedConnection, cachedSettings } from "../ingest/read-cache.ts";
 import type { WhatsappItem } from "../whatsapp/schema.ts";
+import { storedMediaOf } from "../media/attachments.ts";
 import { sendAutomatic, sendAutomaticMedia, type StoredMedia } from "./automatic.ts";
 import { isOpenAt, nextOpening } from "./hours.ts";
 import type { InboundContext, InboundStep } from "./inbound.ts";
@@ -83,6 +86,7 @@ export function pickQueue<Q>(answer: string, queues: Q[]): Q | null {
 }
 
 export type TreeMove =
+  | { kind: "home" }
   | { kind: "root" }
   | { kind: "node"; node: QueueOptionNode }
   | { kind: "leaf"; node: QueueOptionNode }
@@ -100,13 +104,13 @@ function locate(tree: QueueOptionNode[], id: number, parent: QueueOptionNode | n
 
 /**
  * Where an answer leads in a queue's option tree from the node `currentId` (null or a lost node = the queue's menu):
- * `#` → the queue's menu; `0` at a node → its parent (the queue's menu for a root option); an offered option → that
+ * `#` → home (the start of the conversation with the bot); `0` at a node → its parent (the queue's menu for a root option); an offered option → that
  * node, or a leaf when it has no children; anything else → invalid (stay where you are).
  */
 export function walkOptions(tree: QueueOptionNode[], currentId: number | null, answer: string): TreeMove {
   const body = answer.trim();
   const here = currentId == null ? null : (locate(tree, currentId)?.node ?? null);
-  if (body === "#") return { kind: "root" };
+  if (body === "#") return { kind: "home" };
   if (body === "0" && here) {
     const parent = locate(tree, here.id)?.parent ?? null;
     return parent ? { kind: "node", node: parent } : { kind: "root" };
@@ -188,17 +192,10 @@ async function enterQueue(ctx: InboundContext, w: World, q: QueueItem, greet: bo
   const tree = await optionTree(ctx.companyId, q.id);
   const greeting = greet ? q.greetingMessage : "";
   const body = tree.length ? optionRootText(greeting, tree) : greeting;
-  // The queue's media goes out with its greeting, the text as its caption (as the system the spec describes did).
-  const media = greet ? withMedia(q) : undefined;
+  // The queue's media goes out with its greeting, the text as its caption (as the old system did).
+  const media = greet ? storedMediaOf(q) : undefined;
   const sends: Send[] = media ? [{ body, media }] : text(body);
   return { patch: { ...joinPatch, chatbot: tree.length > 0, queueOptionId: null, amountUsedBotQueues: 0, botSilentUntil: null }, sends };
-}
-
-/** A queue's or an option's media as uploaded (key, file name, size and MIME type), or undefined. */
-function withMedia(node: Pick<QueueOptionNode, "mediaPath" | "mediaName" | "mediaSize" | "mediaMime">): Send["media"] {
-  if (!node.mediaPath) return undefined;
-  const name = node.mediaName || node.mediaPath.split("/").pop() || "arquivo";
-  return { key: node.mediaPath, name, size: node.mediaSize ?? null, mime: node.mediaMime ?? null };
 }
 
 /** Decides what the bot does with this message on ticket `t` (reads only; the caller writes and sends). */
@@ -244,13 +241,24 @@ async function decideIn(ctx: InboundContext, t: TicketItem, created: boolean, w:
   if (!tree.length) return { patch: { chatbot: false, queueOptionId: null }, sends: [] };
   const greeting = w.queues.length > 1 || w.greetOneQueue ? queue.greetingMessage : "";
   const move = walkOptions(tree, t.queueOptionId, answer);
+  const toRoot: Plan = { patch: { queueOptionId: null, amountUsedBotQueues: 0, botSilentUntil: null }, sends: text(optionRootText(greeting, tree)) };
   switch (move.kind) {
+    case "home":
+      // `#` goes back to the start: with several queues the ticket leaves this one and the customer gets the
+      // connection's greeting and queue menu again; with one queue the start is that queue's menu.
+      if (w.queues.length > 1) {
+        return {
+          patch: { queueId: null, chatbot: true, queueOptionId: null, amountUsedBotQueues: 0, botSilentUntil: null, updatedAt: ctx.now.toISOString() },
+          sends: text(queueMenuText(w.wa.greetingMessage, w.queues)),
+        };
+      }
+      return toRoot;
     case "root":
-      return { patch: { queueOptionId: null, amountUsedBotQueues: 0, botSilentUntil: null }, sends: text(optionRootText(greeting, tree)) };
+      return toRoot;
     case "node":
       return { patch: { queueOptionId: move.node.id, amountUsedBotQueues: 0, botSilentUntil: null }, sends: text(optionNodeText(move.node)) };
     case "leaf": {
-      const media = withMedia(move.node);
+      const media = storedMediaOf(move.node);
       const sends: Send[] = media ? [{ body: move.node.message, media }] : text(move.node.message);
       return { patch: { chatbot: false, queueOptionId: move.node.id, amountUsedBotQueues: 0, botSilentUntil: null }, sends };
     }

@@ -5,8 +5,8 @@ import { isOpenAt } from "./hours.ts";
 const day = (weekdayEn: QueueSchedule["weekdayEn"], startTime: string, endTime: string): QueueSchedule => ({ weekday: weekdayEn, weekdayEn, startTime, endTime });
 const at = (iso: string) => new Date(iso);
 
-describe("business hours in the company's zone (issue 9 §2)", () => {
-  it("uses the spec's defaults in São Paulo, not the server's zone", () => {
+describe("business hours in the company's zone", () => {
+  it("uses the default week (Mon-Fri 08:00-18:00, Sat 08:00-12:00) in São Paulo, not the server's zone", () => {
     // Tuesday 2026-03-10; São Paulo is UTC-3.
     expect(isOpenAt(DEFAULT_SCHEDULES, at("2026-03-10T10:59:00Z"))).toBe(false); // 07:59
     expect(isOpenAt(DEFAULT_SCHEDULES, at("2026-03-10T11:00:00Z"))).toBe(true); // 08:00

@@ -1,5 +1,5 @@
 /**
- * Business hours (issue 9 §2; administration.md §3 Queue / Company schedules): is a company or a queue open at an
+ * Business hours (docs/product/business-hours.md): is a company or a queue open at an
  * instant? Evaluated on the wall clock of the company's IANA zone with `@date-fns/tz` (never the server's zone), so
  * daylight-saving changes move the hours with the local clock.
  *
@@ -7,11 +7,11 @@
  * - `start < end`: open from start (inclusive) to end (exclusive) on that weekday;
  * - `start > end`: the day runs across midnight (22:00-02:00 = 22:00 to 24:00 that weekday and 00:00 to 02:00 the
  *   next morning, which still belongs to the entry of the day it started);
- * - `start == end` (the spec's Sunday default 00:00-00:00), an empty time, or a weekday without an entry: closed that
- *   day. The spec shows 00:00-00:00 as "closed"; an empty time is what remains when an admin clears a day, which
+ * - `start == end` (the default Sunday, 00:00-00:00), an empty time, or a weekday without an entry: closed that
+ *   day. 00:00-00:00 is shown as "closed"; an empty time is what remains when an admin clears a day, which
  *   means the same. (The old system counted empty days as open, so clearing a day silently opened it all day.)
  * - An empty list (hours never saved, e.g. a queue created before `scheduleType` was switched to `queue`) uses the
- *   spec's defaults, Monday to Friday 08:00-18:00 and Saturday 08:00-12:00, like a new company or queue.
+ *   default week, Monday to Friday 08:00-18:00 and Saturday 08:00-12:00, like a new company or queue.
  */
 import { TZDate } from "@date-fns/tz";
 import { DEFAULT_SCHEDULES, type QueueSchedule } from "../queues/schema.ts";

@@ -1,5 +1,5 @@
 /**
- * What answers a customer's message (issue 9 §3-§4): the ingest calls {@link onInbound} once for every new inbound
+ * What answers a customer's message (ratings, chatbot, out-of-hours, refused calls): the ingest calls {@link onInbound} once for every new inbound
  * message it stored (never for own messages, history or redeliveries). Each automation registers one step
  * (`registerInboundStep`); steps run in `order` and the first that answers `true` (it handled the message) stops the
  * rest. Rating answers come before the chatbot. A step that throws is logged: the message is already stored and

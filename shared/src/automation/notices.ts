@@ -1,7 +1,7 @@
 /**
- * The automatic notices of the agent-side transitions and the timers (issue 9 §4-§5): transfer notices, and one helper
+ * The automatic notices of the agent-side transitions and the timers: transfer notices, and one helper
  * that sends any automatic text in the company's time zone (`{{ms}}`, `{{hora}}` are rendered there).
- * Wordings are the original system's (background/whaticket.md §4 "Closing, transfer, accept", UpdateTicketService).
+ * Wordings are the old system's (its closing, transfer and accept texts; docs/product/messages.md#automatic-messages).
  */
 import { getCompany } from "../companies/service.ts";
 import type { MessageView } from "../messages/schema.ts";

@@ -1,6 +1,6 @@
 /**
- * The customer's rating of the attendance (issue 9 §4 "Resolve with `userRating` enabled"; attendance.md "Rating scale
- * 1 to 3"). Done better than the original (background/whaticket.md §4.11 and "Closing"): the ticket does not vanish
+ * The customer's rating of the attendance (docs/product/ratings.md: asked when a ticket is resolved with `userRating`
+ * enabled, scale 1 to 3). Done better than the old system: the ticket does not vanish
  * from the agents' lists, any text is not taken as a rating, and an unanswered prompt does not stay open forever.
  *
  * 1. An agent resolves an open, assigned, non-group ticket while `userRating` is enabled ({@link ratingApplies}): the
@@ -19,6 +19,7 @@
 import { nowIso } from "../common.ts";
 import { AppError } from "../errors.ts";
 import { defineEvents, dispatch } from "../events/index.ts";
+import "../tickets/events.ts";
 import { counterFacts, outboxPut } from "../events/outbox.ts";
 import { log } from "../log.ts";
 import { getSetting } from "../settings/service.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { greetingOfDay, renderVariables } from "./variables.ts";
 
-describe("message variables (issue 9 §3)", () => {
+describe("message variables", () => {
   // 2026-03-10 14:05:09 UTC = 11:05:09 in São Paulo (UTC-3), 10:05:09 in New York (EDT from 8 March)
   const now = new Date("2026-03-10T14:05:09Z");
 

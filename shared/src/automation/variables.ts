@@ -1,5 +1,5 @@
 /**
- * Message variables (issue 9 §3; attendance.md §9): `{{firstName}}`, `{{name}}`, `{{ms}}` (Bom dia / Boa tarde /
+ * Message variables (docs/product/messages.md#variables): `{{firstName}}`, `{{name}}`, `{{ms}}` (Bom dia / Boa tarde /
  * Boa noite / Boa madrugada), `{{protocol}}` (yyyyMMddHHmmss + ticket id) and `{{hora}}` (HH:mm:ss), all in the
  * company's time zone. Parsed with mustache (logic-less); only these names are replaced: any other `{{...}}`,
  * section or partial an agent typed stays exactly as typed, and nothing is HTML-escaped (WhatsApp text).

@@ -1,5 +1,5 @@
 /**
- * Companies operations (administration.md §3 Company, §7; issue 2 §4): listPlan for any user of the company (any
+ * Companies operations: listPlan for any user of the company (any
  * company for super users); create, show, update for super users only.
  */
 import { z } from "zod";
@@ -16,6 +16,6 @@ export const companiesRoutes = defineRoutes("companies", {
   "POST /api/companies": { auth: "super", body: CreateCompanyBody, response: PublicCompany },
   "GET /api/companies/{id}": { auth: "super", params: IdParams, response: PublicCompany },
   "PUT /api/companies/{id}": { auth: "super", params: IdParams, body: UpdateCompanyBody, response: PublicCompany },
-  /** The company's weekly hours and time zone (issue 9 §2): an admin of that company, or a super user. */
+  /** The company's weekly hours and time zone (docs/product/business-hours.md): an admin of that company, or a super user. */
   "PUT /api/companies/{id}/schedules": { auth: "admin", params: IdParams, body: UpdateSchedulesBody, response: CompanyItem.pick({ id: true, schedules: true, timezone: true }) },
 });

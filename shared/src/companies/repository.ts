@@ -1,5 +1,5 @@
 /**
- * DynamoDB access for companies (DESIGN.md §6): `C#<cid>` / `#COMPANY` items, listed through GSI1 `COMPANIES`, parsed
+ * DynamoDB access for companies (docs/architecture.md#3-the-table): `C#<cid>` / `#COMPANY` items, listed through GSI1 `COMPANIES`, parsed
  * with {@link CompanyItem} on read. A new company is written in one transaction with its first admin (and email
  * marker) and its default settings.
  */
@@ -62,7 +62,7 @@ export async function updateCompanyFields(companyId: number, set: Record<string,
 
 /**
  * Ids of every company, from the `COMPANIES` index (GSI1). For one-shot work only (a deploy, the local stack's
- * start: the search backfill); nothing that runs every minute may list companies (issue 8 §5).
+ * start: the search backfill); nothing that runs every minute may list companies (its cost would grow with them).
  */
 export async function listCompanyIds(): Promise<number[]> {
   const items = await queryAll({

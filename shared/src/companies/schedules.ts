@@ -1,5 +1,5 @@
 /**
- * Company business hours (administration.md §2 Settings "Horários", §7 `PUT /companies/{id}/schedules`; issue 9 §2):
+ * Company business hours (the Settings page's "Horários", `PUT /companies/{id}/schedules`; docs/product/business-hours.md):
  * the weekly schedules used when setting `scheduleType` is `company`, and the company's IANA time zone in which
  * hours are evaluated.
  */

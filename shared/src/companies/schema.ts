@@ -1,7 +1,8 @@
 /**
- * Company entity (administration.md §3 Company) and the minimal super-only payloads of issue 2 §4.
+ * Company entity and the minimal super-only payloads (create, show, update).
  */
 import { z } from "zod";
+import { zId } from "../common.ts";
 import { DEFAULT_SCHEDULES, QueueSchedule } from "../queues/schema.ts";
 import { DEFAULT_TIME_ZONE } from "../automation/variables.ts";
 
@@ -14,10 +15,10 @@ export const CompanyItem = z.object({
   phone: z.string().default(""),
   planId: z.number().int(),
   status: z.boolean().default(true),
-  /** ISO date-time; login is refused once it is past (attendance.md §5). */
+  /** ISO date-time; login is refused once it is past (docs/product/users.md#sessions). */
   dueDate: z.string().nullable(),
   recurrence: Recurrence.default("MENSAL"),
-  /** IANA time zone of the company's business hours and message variables (issue 9 §2). */
+  /** IANA time zone of the company's business hours and message variables (docs/product/business-hours.md). */
   timezone: z.string().default(DEFAULT_TIME_ZONE),
   /** Company business hours (`scheduleType` = company), Monday to Sunday. */
   schedules: z.array(QueueSchedule).default(() => DEFAULT_SCHEDULES.map((s) => ({ ...s }))),
@@ -36,7 +37,7 @@ export const CreateCompanyBody = z.object({
   email: z.string().trim().email("Invalid email").max(200),
   phone: z.string().trim().max(30).default(""),
   password: z.string().min(5, "Too Short!").max(50, "Too Long!"),
-  planId: z.coerce.number().int().positive(),
+  planId: zId,
   dueDate: dueDate.optional(),
   recurrence: Recurrence.default("MENSAL"),
   status: z.boolean().default(true),
@@ -48,7 +49,7 @@ export const UpdateCompanyBody = z.object({
   name: z.string().trim().min(2, "Too Short!").max(100, "Too Long!").optional(),
   email: z.string().trim().email("Invalid email").max(200).optional(),
   phone: z.string().trim().max(30).optional(),
-  planId: z.coerce.number().int().positive().optional(),
+  planId: zId.optional(),
   dueDate: dueDate.optional(),
   recurrence: Recurrence.optional(),
   status: z.boolean().optional(),
@@ -66,11 +67,11 @@ export function isTimeZone(tz: string): boolean {
 }
 
 /**
- * PUT /api/companies/{id}/schedules (administration.md §7; issue 9 §2): the company's weekly hours, one entry per
+ * PUT /api/companies/{id}/schedules: the company's weekly hours, one entry per
  * weekday (Monday to Sunday, `weekdayEn` unique), and optionally its IANA time zone. `id`, when given, must match the path.
  */
 export const UpdateSchedulesBody = z.object({
-  id: z.coerce.number().int().positive().optional(),
+  id: zId.optional(),
   schedules: z
     .array(QueueSchedule)
     .length(7, "Seven days required")

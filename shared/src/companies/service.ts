@@ -1,5 +1,5 @@
 /**
- * Companies (administration.md §3 Company; issue 2 §4, minimal and super only except `listPlan`).
+ * Companies (minimal, and super only except `listPlan`).
  *
  * - `createCompany` writes, in one transaction, the company (listed through GSI1 `COMPANIES`), its first admin
  *   (named after the company, with the given email and password) with the global email marker, and the default settings.
@@ -17,6 +17,7 @@ import { getCompanySettings, visibleSettings, type SettingsMap } from "../settin
 import type { SettingKey } from "../settings/schema.ts";
 import { hashPassword } from "../users/service.ts";
 import type { UserItem } from "../users/schema.ts";
+import { getEmailOwner } from "../users/repository.ts";
 import { getCompany, putNewCompany, updateCompanyFields } from "./repository.ts";
 import type { CompanyItem, CreateCompanyBody, UpdateCompanyBody } from "./schema.ts";
 
@@ -82,6 +83,8 @@ export async function createCompany(
 ): Promise<{ company: PublicCompany; adminUserId: number }> {
   if (auth !== "system" && !can(auth, "companies:manage")) throw new AppError("ERR_NO_PERMISSION", 403);
   await requirePlan(body.planId);
+  // Checked before the id counters (a refused company takes no id); the email marker still settles a race.
+  if (await getEmailOwner(body.email)) throw new AppError("ERR_EMAIL_ALREADY_EXISTS");
   const now = new Date().toISOString();
   const companyId = opts.companyId ?? (await nextId("GLOBAL", "company"));
   const company: CompanyItem = {

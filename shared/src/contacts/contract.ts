@@ -1,4 +1,4 @@
-/** Contacts operations (attendance.md §2 Contacts page, §3 Contact, §5 validation, §7 calls; issue 3 §4). */
+/** Contacts operations (the Contacts page; docs/product/contacts.md). */
 import { z } from "zod";
 import { zPageNumber } from "../common.ts";
 import { defineRoutes, IdParams, MessageReply, page } from "../contract.ts";

@@ -1,5 +1,5 @@
 /**
- * Contacts' "Última interação" (issue 10 §4, attendance.md §2 Contacts page): a customer's message moves the contact's
+ * Contacts' "Última interação" (the Contacts page's column): a customer's message moves the contact's
  * `lastInteractionAt` to the message's time, live (`contact` update frame); a burst within a minute costs no further
  * write; an older (history) message never moves it back.
  */

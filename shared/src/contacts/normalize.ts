@@ -1,5 +1,5 @@
 /**
- * Search keys for contacts (DESIGN.md §6 Search; architecture §1.7): names are matched by a normalized prefix
+ * Search keys for contacts (docs/product/search.md): names are matched by a normalized prefix
  * (lowercase, accents stripped with NFD, spaces collapsed), numbers by a digits-only prefix.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Contacts in DynamoDB (DESIGN.md §6): item `C#<cid>#CT#<id>`/`#CONTACT` with GSI1 (normalized name) and GSI2
+ * Contacts in DynamoDB (docs/architecture.md#3-the-table): item `C#<cid>#CT#<id>`/`#CONTACT` with GSI1 (normalized name) and GSI2
  * (number digits) for listing and prefix search, plus uniqueness markers `C#<cid>#PHONE#<digits>` and
  * `C#<cid>#JID#<jid>` that hold `contactId`. Every key comes from `keys.ts`; every item read is parsed with `ContactItem`.
  */
@@ -219,8 +219,8 @@ export async function patchContact(companyId: number, contactId: number, patch: 
 }
 
 /**
- * Moves a contact's `lastInteractionAt` (ISO) forward to `at` (attendance.md §2 Contacts page, "Última interação";
- * issue 10 §4): one conditional UpdateItem that succeeds only when the stored time is unset or more than `stepMs`
+ * Moves a contact's `lastInteractionAt` (ISO) forward to `at` (docs/product/contacts.md#last-interaction):
+ * one conditional UpdateItem that succeeds only when the stored time is unset or more than `stepMs`
  * (ms, default 60 s) older, so a burst of messages costs one write a minute (and, known here, no call in between). `updatedAt` is left alone (it guards the
  * contact's own edits). Returns the new contact, or null when nothing changed (recent enough, or no such contact).
  */
@@ -263,7 +263,7 @@ export async function touchLastInteraction(companyId: number, contactId: number,
 
 /**
  * Per process: a time each contact's stored `lastInteractionAt` is known to be at or after (it never moves back), so
- * {@link touchLastInteraction} skips the write its condition would refuse (issue 8 ingest rate: one call a minute per
+ * {@link touchLastInteraction} skips the write its condition would refuse (for the ingest rate: one call a minute per
  * contact instead of one per message).
  */
 const knownInteraction = new Map<string, string>();

@@ -1,5 +1,5 @@
 /**
- * Contact entity (attendance.md §3 Contact; §5: name 2-50, number 8-50, email optional and valid).
+ * Contact entity (docs/product/contacts.md#fields: name 2-50, number 8-50, email optional and valid).
  * `number` is digits only with country code (E.164 without +); for groups it is the group id digits.
  */
 import { z } from "zod";

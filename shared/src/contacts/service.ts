@@ -1,5 +1,5 @@
 /**
- * Contact rules (attendance.md §3 Contact, §5 validation; issue 3 §4; DESIGN.md §6 "Create contact").
+ * Contact rules (docs/product/contacts.md; the create-contact write with its uniqueness markers, docs/architecture.md#3-the-table).
  *
  * - {@link findOrCreateContactByIdentity}: the ingest path (WhatsApp JIDs + phone digits → one contact per person).
  * - {@link createContact} / {@link updateContact} / {@link deleteContact}: the Contacts page (`ERR_DUPLICATED_CONTACT` via the phone marker).
@@ -8,12 +8,13 @@
  */
 import { randomUUID } from "node:crypto";
 import { nowIso } from "../common.ts";
-import { decodeCursor, encodeCursor } from "../db/cursor.ts";
+import { decodeCursor, encodeCursor, startKeyOf } from "../db/cursor.ts";
 import { nextId } from "../db/counters.ts";
 import { cancellationReasons, isConditionFailed } from "../db/errors.ts";
-import { belongsToCompany, keys } from "../db/keys.ts";
+import { keys } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
 import { dispatch } from "../events/index.ts";
+import "./events.ts";
 import { search } from "../search/index.ts";
 import { digitsOf, looksLikeNumber, normalizeName } from "./normalize.ts";
 import {
@@ -40,10 +41,7 @@ export function laterIso(prev?: string | null): string {
   return new Date(Date.parse(prev) + 1).toISOString();
 }
 
-/** What the API returns for a contact (the stored entity minus index keys; `jids` kept for the runner-facing views). */
-export function contactView(c: ContactItem): ContactItem {
-  return c;
-}
+export { contactView } from "./views.ts";
 
 /** `user:device@server` → `user@server` (a device suffix never identifies a different person). */
 export function normalizeJid(jid: string): string {
@@ -61,7 +59,7 @@ export interface ContactIdentity {
 }
 
 /**
- * Finds the company's contact for a WhatsApp identity, creating it when unknown (DESIGN.md §6 markers).
+ * Finds the company's contact for a WhatsApp identity, creating it when unknown (its JID and phone markers keep it unique).
  *
  * Looks up every JID marker and the phone marker. None → creates the contact (name from `name`, else the number)
  * with all markers in ONE transaction. Found → adds the markers still missing (a LID learnt for a known phone, or the
@@ -201,11 +199,13 @@ function requireDigits(number: string): string {
 }
 
 /**
- * Creates a contact from the Contacts page (attendance.md §5): number stored as digits; 409 `ERR_DUPLICATED_CONTACT`
+ * Creates a contact from the Contacts page (docs/product/contacts.md#fields): number stored as digits; 409 `ERR_DUPLICATED_CONTACT`
  * when the company already has that number. Publishes `contact` `create`.
  */
 export async function createContact(companyId: number, input: ContactInput): Promise<ContactItem> {
   const digits = requireDigits(input.number);
+  // Checked before the id counter (a refused contact takes no id); the phone marker still settles a race.
+  if (await findContactIdByNumber(companyId, digits)) throw new AppError("ERR_DUPLICATED_CONTACT");
   const now = nowIso();
   const contact = ContactItem.parse({
     id: await nextId(companyId, "contact"),
@@ -259,7 +259,7 @@ export async function updateContact(companyId: number, contactId: number, input:
   throw new AppError("ERR_CONFLICT", 409);
 }
 
-/** Deletes a contact and its markers (admin; attendance.md §6 contacts-page:deleteContact). Its tickets stay. Publishes `delete`. */
+/** Deletes a contact and its markers (admin: permission `contacts-page:deleteContact`). Its tickets stay. Publishes `delete`. */
 export async function deleteContact(companyId: number, contactId: number): Promise<void> {
   const c = await getContact(companyId, contactId);
   try {
@@ -285,11 +285,13 @@ export interface ContactSearch {
   search(companyId: number, term: string, opts: { limit: number; cursor?: string }): Promise<{ contacts: ContactItem[]; nextCursor?: string }>;
 }
 
-function checkCursorPartition(companyId: number, cur: ContactCursor): void {
-  const pk = keys.contactsIndexPK(companyId);
-  const own = (k: Record<string, unknown> | null | undefined, index: "GSI1PK" | "GSI2PK") =>
-    !k || belongsToCompany(k, companyId, { equal: { [index]: pk }, pkPrefix: keys.contactPartitionPrefix(companyId) });
-  if (!own(cur.n, "GSI1PK") || !own(cur.p, "GSI2PK")) throw new AppError("ERR_INVALID_CURSOR", 400);
+/** The cursor's start keys rebuilt in this company's name (GSI1) and number (GSI2) listings; else 400 `ERR_INVALID_CURSOR`. */
+function checkCursorPartition(companyId: number, raw: Record<string, unknown>): ContactCursor {
+  const place = (index: "GSI1" | "GSI2") => ({ pk: keys.contactsIndexPK(companyId), index, pkPrefix: keys.contactPartitionPrefix(companyId) });
+  const own = (k: unknown, index: "GSI1" | "GSI2") => (k === null ? null : startKeyOf(k, companyId, place(index)));
+  const extra = Object.keys(raw).some((k) => k !== "n" && k !== "p");
+  if (extra) throw new AppError("ERR_INVALID_CURSOR", 400);
+  return { n: own(raw.n, "GSI1"), p: own(raw.p, "GSI2") };
 }
 
 /**
@@ -300,8 +302,7 @@ function checkCursorPartition(companyId: number, cur: ContactCursor): void {
 export const contactSearch: ContactSearch = {
   async search(companyId, term, opts) {
     if (term.trim()) return search.contacts(companyId, term, opts);
-    const cur = (decodeCursor<ContactCursor>(opts.cursor) ?? {}) as ContactCursor;
-    checkCursorPartition(companyId, cur);
+    const cur = checkCursorPartition(companyId, decodeCursor<Record<string, unknown>>(opts.cursor) ?? {});
     const name = normalizeName(term);
     const digits = looksLikeNumber(term) ? digitsOf(term) : "";
     const out: ContactItem[] = [];

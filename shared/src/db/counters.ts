@@ -1,12 +1,16 @@
 /**
- * Numeric ids the UI shows (DESIGN.md §5): one atomic counter item per company and entity
+ * Numeric ids the UI shows: one atomic counter item per company and entity
  * (`GLOBAL` for companies and plans). `UpdateItem ADD` is atomic; a retried call may skip a number, never repeat one.
  */
 import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { ddb, tableName } from "./client.ts";
 import { keys } from "./keys.ts";
 
-/** Allocates the next id (1, 2, 3, ...) for `entity` in `scope` (a company id or `GLOBAL`). */
+/**
+ * Allocates the next id (1, 2, 3, ...) for `entity` in `scope` (a company id or `GLOBAL`). A number taken is never
+ * given back, so callers run every check they can (rights, body, references, uniqueness markers, an open ticket of
+ * the contact) before calling it: a refused creation must not leave a gap in the ids people see.
+ */
 export async function nextId(scope: number | "GLOBAL", entity: string): Promise<number> {
   const out = await ddb().send(
     new UpdateCommand({
@@ -22,11 +26,11 @@ export async function nextId(scope: number | "GLOBAL", entity: string): Promise<
 }
 
 /**
- * The daily counters (DESIGN.md §6 `C#<cid>#STATS` / `D#<yyyy-mm-dd>[#U#<uid>]`), written by `events/outbox.ts`.
+ * The daily counters (`C#<cid>#STATS` / `D#<yyyy-mm-dd>[#U#<uid>]`, docs/architecture.md#3-the-table), written by `events/outbox.ts`.
  * `ratings` / `ratingSum`: customers' 1-3 ratings of the attendant (count and sum; average = sum / count).
  * `messagesOut`: messages sent through Atende (agents' and automatic). Customers' messages are counted on their ticket
  * (the ticket item's `messagesIn`), not per day: a day item written for every inbound message was a third of the
- * ingest's cost (issue 8 ingest ratio).
+ * ingest's cost.
  */
 export const DAILY_COUNTERS = ["ticketsOpened", "ticketsAccepted", "ticketsClosed", "waitSeconds", "handlingSeconds", "contactsCreated", "messagesOut", "ratings", "ratingSum"] as const;
 export type DailyCounter = (typeof DAILY_COUNTERS)[number];

@@ -1,5 +1,5 @@
 /**
- * Translation of DynamoDB condition failures (DESIGN.md §6 write recipes). Repositories call these and
+ * Translation of DynamoDB condition failures (of the conditional writes and transactions). Repositories call these and
  * turn the outcome into domain `AppError`s; raw SDK errors never reach handlers.
  */
 

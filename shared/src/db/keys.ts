@@ -1,6 +1,6 @@
 /**
- * Every DynamoDB key string of the product (DESIGN.md §6). Nothing else builds keys.
- * Tenant keys start with `C#<companyId>`; ids are the spec's numeric ids (as strings of digits).
+ * Every DynamoDB key string of the product (docs/architecture.md#3-the-table). Nothing else builds keys.
+ * Tenant keys start with `C#<companyId>`; ids are the product's numeric ids (as strings of digits).
  */
 
 import { getConfig } from "../config.ts";
@@ -83,14 +83,16 @@ export const keys = {
   queue: (cid: Id, qid: Id) => ({ PK: `C#${cid}`, SK: `QUEUE#${pad(qid)}` }),
   /** Queue colour uniqueness marker inside a company. */
   queueColor: (cid: Id, color: string) => ({ PK: `C#${cid}`, SK: `QCOLOR#${color.toLowerCase()}` }),
-  /** Queue name uniqueness marker inside a company (trimmed, lower case; issue 10 §4). */
+  /** Queue name uniqueness marker inside a company (trimmed, lower case). */
   queueName: (cid: Id, name: string) => ({ PK: `C#${cid}`, SK: `QNAME#${name.trim().toLowerCase()}` }),
-  /** Queue option (chatbot tree node; administration.md §3 Queue option): all of a queue's options share the prefix. */
+  /** Queue option (chatbot tree node; docs/product/queues.md#options): all of a queue's options share the prefix. */
   queueOption: (cid: Id, qid: Id, optionId: Id) => ({ PK: `C#${cid}`, SK: `QOPT#${pad(qid)}#${pad(optionId)}` }),
   queueOptionsPrefix: (qid: Id) => `QOPT#${pad(qid)}#`,
   /** Option id → its queue (for `/queue-options/{id}` routes); holds `queueId`. */
   queueOptionRef: (cid: Id, optionId: Id) => ({ PK: `C#${cid}`, SK: `QOPTID#${pad(optionId)}` }),
   tag: (cid: Id, tagId: Id) => ({ PK: `C#${cid}`, SK: `TAG#${pad(tagId)}` }),
+  /** Tag name uniqueness marker inside a company (trimmed, lower case); holds `tagId`. */
+  tagName: (cid: Id, name: string) => ({ PK: `C#${cid}`, SK: `TNAME#${name.trim().toLowerCase()}` }),
   /** A background job (`jobs/`): its progress and resume point. */
   job: (cid: Id, jobId: string) => ({ PK: `C#${cid}#JOB#${jobId}`, SK: "#" }),
   setting: (cid: Id, key: string) => ({ PK: `C#${cid}`, SK: `SET#${key}` }),
@@ -171,7 +173,7 @@ export const keys = {
   /** One open/pending ticket per contact per connection. */
   activeTicket: (cid: Id, wid: Id, ctid: Id) => ({ PK: `C#${cid}#ACTIVE#${wid}#${ctid}`, SK: "#" }),
 
-  // ---- search index (shared/src/search; DESIGN.md §6 Search) ----------------
+  // ---- search index (shared/src/search; docs/product/search.md) ----------------
   /**
    * Contact search gram: one item per distinct gram of a contact (name/email word prefixes of 3-8 characters, 4-digit
    * runs of the number). Sorted by normalized name so a page lists contacts alphabetically. Holds `contactId`.
@@ -199,7 +201,7 @@ export const keys = {
   wsRoomPrefix: (cid: Id) => `C#${cid}#ROOM#`,
 
   // ---- runtime --------------------------------------------------------------
-  /** Daily counters (DESIGN.md §6): the company's day, or one user's day. `day` is `yyyy-mm-dd` (UTC). */
+  /** Daily counters: the company's day, or one user's day. `day` is `yyyy-mm-dd` (UTC). */
   stats: (cid: Id, day: string, uid?: Id | null) => ({ PK: `C#${cid}#STATS`, SK: uid != null ? `D#${day}#U#${uid}` : `D#${day}` }),
   statsPK: (cid: Id) => `C#${cid}#STATS`,
   /**
@@ -220,27 +222,34 @@ export const keys = {
   outboxDuePK: (shard: number, hour: string) => `OUTBOX#${shard}#${hour}`,
   /** The tick's walk position: one attribute per shard, the due time (ISO) up to which it is drained. */
   outboxCursor: { PK: "OUTBOX#CURSOR", SK: "#" },
+  /**
+   * A durable listener's pending run of one event (`events/durable.ts`): written when the event is dispatched, deleted
+   * once the listener applied it. Partition per shard (it holds only pending runs), sort `<dueAt ISO>#<cid>#<runId>`.
+   */
+  listenerRun: (shard: number, dueAt: string, cid: Id, runId: string) => ({ PK: `LRUN#${shard}`, SK: `${dueAt}#${cid}#${runId}` }),
+  /** One shard of the durable listeners' pending runs, read by the minute tick up to now. */
+  listenerRunPK: (shard: number) => `LRUN#${shard}`,
   waCreds: (wid: Id) => ({ PK: `WA#${wid}`, SK: "CREDS" }),
   waKey: (wid: Id, type: string, id: string) => ({ PK: `WA#${wid}`, SK: `K#${type}#${id}` }),
   waPartition: (wid: Id) => `WA#${wid}`,
   lease: (shard: number) => ({ PK: `LEASE#SHARD#${shard}`, SK: "#" }),
-  /** A live session-runner task (fair share of shards, issue 8 §5); `aliveUntil` says until when. */
+  /** A live session-runner task (tasks share the shards fairly); `aliveUntil` says until when. */
   runnerPresence: (owner: string) => ({ PK: "RUNNERS", SK: `R#${owner}` }),
   runnerPresencePK: "RUNNERS",
   /** Session command state (idempotency: PROCESSING → DONE). */
   command: (commandId: string) => ({ PK: `CMD#${commandId}`, SK: "#" }),
 
-  // ---- timers (issue 9 §5; shared/src/timers) -------------------------------
+  // ---- timers (docs/product/timers.md; shared/src/timers) -------------------------------
   /** One timer per (company, kind, ref): schedule = Put (replaces), cancel = Delete. Holds `dueAt`, `data`. */
   timer: (cid: Id, kind: string, ref: Id) => ({ PK: `C#${cid}#TIMER#${kind}#${ref}`, SK: "#" }),
   /** GSI1 due-time index of timers, per shard: `TIMER#<shard>` / `<dueAt ISO>#<cid>#<kind>#<ref>` (the tick reads `<= now`). */
   timerDueIndex: (shard: number, dueAt: string, cid: Id, kind: string, ref: Id) => ({ GSI1PK: `TIMER#${shard}`, GSI1SK: `${dueAt}#${cid}#${kind}#${ref}` }),
   timerDuePK: (shard: number) => `TIMER#${shard}`,
-  /** A customer's rating of one attendance (ticket cycle), in the ticket's partition: `RATING#<ratingAt>` (issue 9 §4). */
+  /** A customer's rating of one attendance (ticket cycle), in the ticket's partition: `RATING#<ratingAt>` (docs/product/ratings.md). */
   ticketRating: (cid: Id, tid: Id, ratingAt: string) => ({ PK: `C#${cid}#TK#${tid}`, SK: `RATING#${ratingAt}` }),
   ticketRatingPrefix: "RATING#",
 
-  // ---- delivery safety (issue 8 §1, §2) ------------------------------------
+  // ---- delivery safety (no inbound message dropped, no outbound one lost or sent twice) ----
   /** An inbound message whose ingest kept failing, parked for a later re-drive (raw WAMessage kept). */
   inboundParked: (cid: Id, wid: Id, waId: string) => ({ PK: `C#${cid}#INPARK#${wid}`, SK: `P#${waId}` }),
   /** GSI4 due-time index of parked inbound messages, per session shard: `<dueAt>#<cid>#<wid>#<waId>`. */
@@ -270,7 +279,7 @@ export const keys = {
 const PARTITION_ATTRS = ["PK", "GSI1PK", "GSI2PK", "GSI3PK", "GSI4PK"] as const;
 
 /**
- * The ownership check of every paged route's cursor (issue 7 §5): true when `key` is a key object whose `PK` and every
+ * The ownership check of every paged route's cursor: true when `key` is a key object whose `PK` and every
  * GSI partition key it carries name a partition of company `cid` (`C#<cid>` or `C#<cid>#…`), and, when given, whose
  * attributes equal `opts.equal` (e.g. `{GSI2PK: <the index partition this query reads>}`) and whose `PK` starts with
  * `opts.pkPrefix` (e.g. {@link keys.ticketPartitionPrefix}). Callers answer 400 `ERR_INVALID_CURSOR` when it is false.

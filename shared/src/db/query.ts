@@ -4,6 +4,8 @@
  *   per-shard budget);
  * - {@link queryPagesFrom}: pages from a resume key, each sized (or refused) by the caller's budget, each with the
  *   key to resume after it (search rounds, summary refreshes);
+ * - {@link pagesFrom}: the pages of a repository's one-page read (`{limit, startKey}` → `{…, lastKey}`), for services
+ *   and adapters that page through typed pages (deleting a tag's edges, closing every ticket, search rounds);
  * - {@link queryAll}: a whole bounded item collection (a company's queues, users, settings, connections; plans; a
  *   shard's connections), optionally capped at `max` items.
  * Lists that grow without bound page with client cursors instead (`cursor.ts`, one `Limit`ed Query per request).
@@ -60,6 +62,30 @@ export async function* queryPagesFrom(
     const items = page.Items ?? [];
     yield { items, scanned: page.ScannedCount ?? items.length, lastKey: page.LastEvaluatedKey };
     from = page.LastEvaluatedKey;
+    if (!from) return;
+  }
+}
+
+/** A page of a repository's one-page read: whatever it carries, and the key to resume after it. */
+export interface KeyedPage {
+  /** The page's `LastEvaluatedKey`: undefined on the last page. */
+  lastKey?: Item;
+}
+
+/**
+ * The pages of a repository's one-page read, each started where the previous one stopped: `read(startKey, round)`
+ * (`round` counts from 0; `startKey` is `start`, a cursor's key or undefined for the beginning, then each page's
+ * `lastKey`) until a page has no `lastKey`, or `read` answers null instead of a read (a caller's round or item budget
+ * spent: nothing more is read). Stop iterating to stop reading. Raw Query inputs use {@link queryPagesFrom}.
+ */
+export async function* pagesFrom<P extends KeyedPage>(read: (startKey: Item | undefined, round: number) => Promise<P> | null, start?: Item): AsyncGenerator<P> {
+  let from = start;
+  for (let round = 0; ; round++) {
+    const pending = read(from, round);
+    if (!pending) return;
+    const page = await pending;
+    yield page;
+    from = page.lastKey;
     if (!from) return;
   }
 }

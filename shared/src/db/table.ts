@@ -1,5 +1,5 @@
 /**
- * The one DynamoDB table's definition (DESIGN.md §6), shared by the CDK stack and `infra/local`.
+ * The one DynamoDB table's definition (docs/architecture.md#3-the-table), shared by the CDK stack and `infra/local`.
  * `PK`/`SK` strings, four sparse overloaded GSIs with projection ALL, TTL attribute `expiresAt`
  * (epoch seconds; cleanup only, never a timer: readers always filter on it).
  */

@@ -1,8 +1,8 @@
 /**
- * Issue 7 §1 proof against DynamoDB Local: the daily counters are exact when the process dies between the domain write
+ * Proof against DynamoDB Local that the daily counters are exact (never lost, never counted twice) when the process dies between the domain write
  * and the counters listener (the minute tick re-drives the outbox), when the same inbound message is delivered three
  * times, when the listener and the tick apply the same item at once, and under a burst on the hot day item; a
- * customer's messages are counted exactly on their ticket (issue 8: no day item per inbound message).
+ * customer's messages are counted exactly on their ticket (no day item per inbound message).
  */
 import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { afterEach, describe, expect, it } from "vitest";

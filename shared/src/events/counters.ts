@@ -1,5 +1,5 @@
 /**
- * The counters listener (issue 7 §1): applies the outbox entries of each counted event right after the domain write
+ * The counters listener: applies the outbox entries of each counted event right after the domain write
  * (see `./outbox.ts` for the exactly-once argument), grouped per counter item set while a transaction is in flight. The mapping event → entry is the SAME pure function the
  * repository used to write the outbox item, so both sides name the same item.
  */
@@ -7,6 +7,9 @@ import { applyOutboxes, counterFacts, type OutboxEntry } from "./outbox.ts";
 import type { DomainEvent, Listener } from "./registry.ts";
 // Type-only: brings the `ticket.rated` event declaration (automation/rating.ts) into every program that compiles this file.
 import type {} from "../automation/rating.ts";
+import type {} from "../messages/events.ts"; // the messages events handled here (types only)
+import type {} from "../tickets/events.ts"; // the tickets events handled here (types only)
+import type {} from "../contacts/events.ts"; // the contacts events handled here (types only)
 
 /** The outbox entries an event's writes carried (none when the event counts nothing). */
 export function outboxEntriesOf(event: DomainEvent): OutboxEntry[] {
@@ -46,7 +49,7 @@ interface Waiting {
 const buckets = new Map<string, { waiting: Waiting[]; running: boolean }>();
 
 /**
- * Group commit (issue 8 ingest rate): an event's entries are applied at once when nothing for its (company, day, user) is in
+ * Group commit (for the ingest rate): an event's entries are applied at once when nothing for its (company, day, user) is in
  * flight; otherwise it waits and goes with the others that arrived meanwhile in ONE transaction (`applyOutboxes`:
  * every outbox Delete conditional, the summed ADDs, item by item when any was already applied). Exactly once as
  * before; a burst of messages costs one counters transaction per batch instead of one per message. Resolves when the

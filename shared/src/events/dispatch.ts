@@ -1,18 +1,19 @@
 /**
- * `dispatch(event)` (issue 7 §1): the only way a service tells the rest of the system that something happened.
- * Checks the event has a registered schema (and, under tests or with `ATENDE_CHECK_EVENTS=1`, that it parses with it),
- * then hands it to every listener (realtime, counters, webhooks, in
- * registration order), each isolated: one listener failing is logged and never stops the others nor fails the caller
- * (the domain write is already committed). Deferred listeners (counters) run without holding up the caller. Counters survive a failure through the outbox; realtime is best-effort
- * (the web refetches on reconnect), as it was before.
+ * `dispatch(event)`: the only way a service tells the rest of the system that something happened. Checks the event
+ * has a registered schema (and, under tests or with `ATENDE_CHECK_EVENTS=1`, that it parses with it), then hands it to
+ * every listener in registration order (`./wiring.ts`), each isolated: one listener failing is logged and never stops
+ * the others nor fails the caller (the domain write is already committed). Deferred listeners (counters) run without
+ * holding up the caller; their effect is kept by the outbox item of the fact's own transaction (`./outbox.ts`).
+ * Durable listeners (timers, summaries) keep a pending run until they succeeded (`./durable.ts`). Only realtime
+ * frames and cache drops are best-effort (the web refetches on reconnect).
  */
 import { log } from "../log.ts";
-import { eventSchema, registeredListeners, type DomainEvent, type Listener } from "./registry.ts";
+import { eventSchema, getDurableRunner, registeredListeners, type DomainEvent, type Listener } from "./registry.ts";
 
 /**
  * Events are built by our own typed code, never read from outside (each outside input is parsed at its edge), so the
  * full zod parse of an event (a message with its whole ticket) is a development check: on under vitest or with
- * `ATENDE_CHECK_EVENTS=1`, off on the ingest's hot path in the cloud and the local stack (issue 8's ingest rate).
+ * `ATENDE_CHECK_EVENTS=1`, off on the ingest's hot path in the cloud and the local stack (it would cost the ingest rate).
  */
 const CHECK_EVENTS = !!process.env.VITEST || process.env.ATENDE_CHECK_EVENTS === "1";
 
@@ -33,9 +34,12 @@ export async function dispatch(event: DomainEvent): Promise<void> {
     return;
   }
   // The listeners get the event as given (schemas may apply defaults; the caller's objects are already complete).
+  const durable = getDurableRunner();
   const run = async (l: Listener) => {
     try {
-      await l.handle(event);
+      // A durable listener's run is kept until it succeeded (`./durable.ts`); the runner never throws.
+      if (l.durable && durable) await durable(l, event);
+      else if (!l.wants || l.wants(event)) await l.handle(event);
     } catch (err) {
       log("warn", "events: listener failed", { listener: l.name, type: e.type, companyId: e.companyId, err });
     }

@@ -1,32 +1,9 @@
 /**
- * Domain events, the ONE place (issue 7 §1): the core event catalog and the listeners — the ingest's read cache
- * (`ingest/read-cache.ts`: drops what an event changed), realtime, sockets (access
- * changes reach open sockets), auth cache (drops a changed user's cached context), ticket summaries (names, colours and statuses stored on ticket items,
- * `tickets/summaries.ts`), counters, the contacts' last interaction, webhooks, ticket timers (issue 9 §5: schedules due-index timers) — run in this order (counters deferred). Services import `dispatch` from here. See `./README.md`.
+ * Domain events, what a feature uses: `dispatch` (say what happened), `defineEvents` / `baseEvent` (declare a
+ * feature's events), `realtimeFrames` (their frames). A leaf: it loads the registry and the dispatcher only, never a
+ * listener, so a service importing it pulls in no other feature. The listeners are wired in `./wiring.ts`, imported
+ * by the entry points alone (Lambda handlers, the tick, the session runner's main, the test set-up). See `./README.md`.
  */
-import "./core.ts";
-import { lastInteractionListener } from "../contacts/listener.ts";
-import { countersListener } from "./counters.ts";
-import { realtimeListener } from "./realtime.ts";
-import { socketsListener } from "./sockets.ts";
-import { addListener } from "./registry.ts";
-import { webhooksListener } from "./webhooks.ts";
-import { ticketSummariesListener } from "../tickets/summaries.ts";
-import { authCacheListener } from "../auth/cache-listener.ts";
-import { ticketTimersListener } from "../timers/ticket-listener.ts";
-import { readCacheListener } from "../ingest/read-cache.ts";
-
-addListener(authCacheListener);
-addListener(readCacheListener);
-addListener(realtimeListener);
-addListener(socketsListener);
-addListener(ticketSummariesListener);
-addListener(countersListener);
-addListener(lastInteractionListener);
-addListener(webhooksListener);
-addListener(ticketTimersListener);
-
-export { dispatch, settleDeferred } from "./dispatch.ts";
-export { defineEvents, type DomainEvent, type EventMap, type EventType } from "./registry.ts";
-export { realtimeFrames } from "./realtime.ts";
-export { redriveOutbox } from "./outbox.ts";
+export { deferWork, dispatch, settleDeferred } from "./dispatch.ts";
+export { baseEvent, defineEvents, type DomainEvent, type EventMap, type EventOf, type EventType } from "./registry.ts";
+export { realtimeFrames, type Frame } from "./frames.ts";

@@ -1,8 +1,8 @@
 /**
- * The counters' outbox (issue 7 §1 "a counter must not be lost or counted twice"; DESIGN.md §6 daily counters).
+ * The counters' outbox: a daily counter must not be lost or counted twice.
  *
  * Why: the daily counter items (`C#<cid>#STATS` / `D#<day>[#U#<uid>]`) are hot (every message of a company bumps the
- * same item), so they stay OUT of the domain transactions (DESIGN.md §6: a hot item inside them causes
+ * same item), so they stay OUT of the domain transactions (a hot item inside them causes
  * `TransactionConflict`). Counting after the write instead loses the count when the process dies in between, and
  * counting twice happens when a step is retried.
  *
@@ -99,13 +99,13 @@ export const counterFacts = {
    * A message sent through Atende (an agent's, or an automatic one; `isAutomatic` or `userId` set): `messagesOut` for
    * the company and the sending agent. Null for every other message: a customer's and one sent from the phone are
    * counted on their ticket instead (`messagesIn` / `messagesOut` of the ticket item, `ADD`ed by the ingest write
-   * itself), which costs no item per inbound message (issue 8, ingest ratio).
+   * itself), which costs no item per inbound message.
    */
   message(m: { companyId: number; ticketId: number; id: string; fromMe: boolean; userId?: number | null; isAutomatic?: boolean; createdAt: string }): OutboxEntry | null {
     if (!m.fromMe || (m.userId == null && !m.isAutomatic)) return null;
     return {
       companyId: m.companyId,
-      // Keyed by ticket too: WhatsApp ids are unique per chat only, so two chats may share one (issue 8 §5).
+      // Keyed by ticket too: WhatsApp ids are unique per chat only, so two chats may share one.
       oid: keys.outboxId.message(m.ticketId, m.id),
       day: dayOf(m.createdAt),
       userId: m.userId ?? null,
@@ -136,7 +136,7 @@ export const counterFacts = {
     return { companyId: next.companyId, oid: keys.outboxId.ticket(next.id, next.version), day: dayOf(at), userId: next.userId, deltas: d, at };
   },
   /**
-   * A customer's rating (1-3) of the attendant of one ticket cycle (issue 9 §4): `ratings` +1 and `ratingSum` +rate for
+   * A customer's rating (1-3) of the attendant of one ticket cycle (docs/product/ratings.md): `ratings` +1 and `ratingSum` +rate for
    * the company and the rated user, on the day it was given. One per (ticket, ratingAt).
    */
   rating(r: { companyId: number; ticketId: number; userId: number; rate: number; ratingAt: string; at: string }): OutboxEntry {
@@ -255,7 +255,7 @@ function hoursFrom(from: string, to: string, max: number): string[] {
 }
 
 /**
- * The minute tick's re-drive (DESIGN.md §1): applies every outbox item due by `now` (ms), each exactly once
+ * The minute tick's re-drive: applies every outbox item due by `now` (ms), each exactly once
  * ({@link applyOutbox}). Each shard reads its items due from its cursor (the due time up to which it is drained) to
  * `now`, one Query per due hour (usually one), at most `limitPerShard` items, and moves the cursor to `now` −
  * {@link CURSOR_LAG_MS}, or to the first item left (hot counter, error), which the next tick tries again (an item

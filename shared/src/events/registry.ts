@@ -1,22 +1,23 @@
 /**
- * The domain event registry (issue 7 §1): event type → zod schema, and the listeners, in ONE place.
+ * The domain event registry: event type → zod schema, and the listeners. A leaf (it imports nothing of ours), so
+ * declaring events and dispatching them loads no listener: the listeners are added by the composition root
+ * (`./wiring.ts`), which only entry points import.
  *
- * A feature adds its events from its own folder, with no central edit:
+ * A feature adds its events from its own folder (`<feature>/events.ts`, e.g. `shared/src/tags/events.ts`):
  * ```ts
- * // shared/src/tags/events.ts
  * declare module "../events/registry.ts" {
  *   interface EventMap { "tag.created": { type: "tag.created"; companyId: number; tag: TagItem } }
  * }
- * defineEvents({ "tag.created": z.object({ type: z.literal("tag.created"), companyId: z.number().int(), tag: TagItem }) });
+ * defineEvents({ "tag.created": baseEvent("tag.created").extend({ tag: TagItem }) });
  * realtimeFrames("tag.created", (e) => [{ name: "tag", data: { action: "create", tag: e.tag } }]);
  * ```
- * and its service imports `./events.ts` (self-registration happens before its first dispatch).
+ * and every module that dispatches those events imports `./events.ts` (registration happens before its first dispatch).
  */
-import type { z } from "zod";
+import { z } from "zod";
 
 /**
- * Every domain event by type. Core events are declared in `./catalog.ts`; features augment this interface
- * (`declare module`) from their own folder. Every event has `type` and `companyId` (the tenant it belongs to).
+ * Every domain event by type. Each feature augments this interface (`declare module`) from its own `events.ts`.
+ * Every event has `type` and `companyId` (the tenant it belongs to).
  */
 // biome-ignore lint/suspicious/noEmptyInterface: an interface, so features extend it by declaration merging
 export interface EventMap {}
@@ -29,6 +30,11 @@ export type EventOf<T extends EventType> = EventMap[T];
 export interface EventBase {
   type: string;
   companyId: number;
+}
+
+/** The schema every event starts from: `{type, companyId}`; a feature `.extend`s it with its payload. */
+export function baseEvent<T extends string>(type: T) {
+  return z.object({ type: z.literal(type), companyId: z.number().int() });
 }
 
 const schemas = new Map<string, z.ZodType>();
@@ -57,17 +63,42 @@ export function definedEventTypes(): string[] {
  */
 export interface Listener {
   name: string;
-  handle(event: DomainEvent): Promise<void>;
+  /**
+   * `redriven`: this is the minute tick running a durable listener's failed run again, maybe after newer events of the
+   * same entity: the listener then acts on the entity's current state, not on the event's copy.
+   */
+  handle(event: DomainEvent, run?: { redriven?: boolean }): Promise<void>;
   /**
    * Deferred listeners do not hold up the caller: `dispatch` resolves without waiting for them (see `settleDeferred`).
    * Only for listeners whose work is kept durable elsewhere (the counters' outbox).
    */
   deferred?: boolean;
+  /**
+   * Carries a rule (timers, summaries, webhooks...): each run is kept as a pending-run item until it succeeded, and
+   * the minute tick runs it again after a failure or a dead process (`./durable.ts`). Its `handle` must throw when
+   * its write failed, and be idempotent.
+   */
+  durable?: boolean;
+  /** The events it acts on: a durable listener keeps a pending run only for these (no write for the others). */
+  wants?(event: DomainEvent): boolean;
+}
+
+type DurableRunner = (l: Listener, event: DomainEvent) => Promise<void>;
+let durableRunner: DurableRunner | null = null;
+
+/** Installs how durable listeners are run (`./durable.ts` `runDurable`, by `./wiring.ts`; none: they run like others). */
+export function setDurableRunner(run: DurableRunner | null): void {
+  durableRunner = run;
+}
+
+/** The installed durable runner, if any. */
+export function getDurableRunner(): DurableRunner | null {
+  return durableRunner;
 }
 
 const listeners: Listener[] = [];
 
-/** Adds a listener (the ONE list is assembled in `./index.ts`). A name registered again replaces the earlier one. */
+/** Adds a listener (the ONE list is assembled in `./wiring.ts`). A name registered again replaces the earlier one. */
 export function addListener(l: Listener): void {
   const i = listeners.findIndex((x) => x.name === l.name);
   if (i >= 0) listeners[i] = l;

@@ -1,7 +1,7 @@
 /**
- * Issue 8 §4 proof: access revoked means revoked on open sockets too. A socket registered at `$connect` follows its
+ * Access revoked means revoked on open sockets too. A socket registered at `$connect` follows its
  * user's later changes (queues, profile, deletion, logout, refresh-token reuse) at once, through the real services and
- * the real `publish` path; and issue 8 §5: a credential setting's update reaches admins only.
+ * the real `publish` path; and a credential setting's update reaches admins only.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeCompany, makeUser } from "../../../test/helpers.ts";

@@ -1,5 +1,5 @@
 /**
- * The sockets listener (issue 8 §4 "access revoked means revoked, on open sockets too"): when a user's access changes,
+ * The sockets listener (access revoked means revoked, on open sockets too; docs/product/realtime.md#who-gets-a-frame): when a user's access changes,
  * their open sockets follow at once — the registration's profile, queues and allTicket are rewritten (so the realtime
  * audience uses the current rule), and a deleted user's sockets, or sockets older than a token version bump (logout,
  * single login, revocation), are closed with `DeleteConnection`. Runs after the realtime listener, so a user who is
@@ -7,6 +7,7 @@
  */
 import { syncUserSockets } from "../realtime/connections.ts";
 import type { Listener } from "./registry.ts";
+import type {} from "../users/events.ts"; // the users events handled here (types only)
 
 export const socketsListener: Listener = {
   name: "sockets",

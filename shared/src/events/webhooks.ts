@@ -1,6 +1,6 @@
 /**
- * The webhook listener slot (issue 7 §1): delivers domain events to a company's webhooks. Company webhooks arrive with
- * the integrations work (administration.md "queue-integration" / webhooks); until then the directory has none, so no
+ * The webhook listener slot: delivers domain events to a company's webhooks. Company webhooks arrive with
+ * the integrations work (the queue integrations' webhooks); until then the directory has none, so no
  * request is made. The port is real: give {@link setWebhookPort} a directory and a sender and every event reaches them.
  */
 import { log } from "../log.ts";

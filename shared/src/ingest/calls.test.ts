@@ -1,5 +1,5 @@
 /**
- * Issue 8 "Proof, overall": what a customer's plain text on an open ticket costs in DynamoDB calls once the ingest's
+ * What a customer's plain text on an open ticket costs in DynamoDB calls once the ingest's
  * caches are warm, pinned so that a change adding a read or a write to the hot path is noticed here (the bench prints
  * the same count with the ratio to the bare transaction). Calls are counted with a middleware on the shared client,
  * counters (deferred) included; the message must still be stored once and reach the agent's socket.
@@ -38,7 +38,7 @@ it("a customer's plain text on an open ticket costs a pinned number of DynamoDB 
     calls.remove();
   }
   expect(skipped).toEqual([]);
-  // Before the issue 8 work it was 10 (marker, connection, company, settings, the ticket view's BatchGet, the
+  // Before the ingest's caches it was 10 (marker, connection, company, settings, the ticket view's BatchGet, the
   // last-interaction write on top of these three), then 3 (with a day-counter outbox item and its apply). The ticket is
   // the copy kept at its `rev` (read-cache.ts), which the transaction's condition confirms: no read. The message is
   // counted on its ticket by the same transaction (`messagesIn`).

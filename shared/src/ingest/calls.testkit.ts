@@ -1,6 +1,6 @@
 // biome-ignore-all lint/suspicious/noExplicitAny: the counter inspects raw SDK command inputs of every shape
 /**
- * Counting DynamoDB calls (tests and the bench only; issue 8 "Proof, overall"): a middleware on the shared client
+ * Counting DynamoDB calls (tests and the bench only): a middleware on the shared client
  * that counts every call by command and by what it reads or writes, so a test can pin what one ingested message costs
  * and the bench can print it.
  */

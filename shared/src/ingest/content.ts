@@ -1,9 +1,9 @@
 /**
- * Message content → what an agent sees (issue 3 §3; attendance.md §3 Message, §2 "Location messages").
+ * Message content → what an agent sees (docs/product/messages.md#kinds-of-message).
  *
  * `mapContent` unwraps Baileys' wrappers (ephemeral, view-once v1/v2/v2-extension, document-with-caption,
  * edited; buttons/template content via `extractMessageContent`) and returns one of:
- * - `message`: a row to store, with the spec's `mediaType` (`chat`, `image`, `audio` — voice notes too —, `video`,
+ * - `message`: a row to store, with the product's `mediaType` (`chat`, `image`, `audio` — voice notes too —, `video`,
  *   `application` for documents, `sticker`, `locationMessage`, `contactMessage`), its `body`, a short `preview` for the
  *   ticket's `lastMessage`, `quotedMsgId` (contextInfo.stanzaId), `isForwarded`, and `media` when bytes are to be
  *   downloaded;
@@ -16,7 +16,7 @@
  * Pure: no I/O.
  */
 import { extractMessageContent, getContentType } from "@whiskeysockets/baileys/lib/Utils/messages.js";
-import type { MediaType } from "../messages/schema.ts";
+import { type MediaType, previewOf } from "../messages/schema.ts";
 import {
   ContactMessage,
   ContactsArrayMessage,
@@ -95,7 +95,7 @@ export function mapsLink(lat: number, lng: number): string {
   return `https://maps.google.com/maps?q=${lat}%2C${lng}&z=17`;
 }
 
-/** The spec's location body `<image>|<link>[|<description>]`. */
+/** The location body `<image>|<link>[|<description>]` (the old system's format, which the web renders). */
 export function locationBody(p: { lat: number; lng: number; thumbnailBase64?: string; description?: string }): string {
   const image = p.thumbnailBase64 && p.thumbnailBase64.length < 60_000 ? `data:image/jpeg;base64,${p.thumbnailBase64}` : "";
   const parts = [image, mapsLink(p.lat, p.lng)];
@@ -114,8 +114,6 @@ function contextOf(c: unknown): ContextInfo | undefined {
  * WhatsApp texts stop at 65,536 characters; longer bodies are cut, a location whose thumbnail would not fit drops it.
  */
 export const MAX_BODY_CHARS = 65_536;
-/** Longest `preview` (ticket `lastMessage`) and quoted snippet. */
-export const MAX_PREVIEW_CHARS = 1_000;
 
 const cut = (s: string, max: number) => (s.length > max ? s.slice(0, max) : s);
 
@@ -127,7 +125,7 @@ function message(contentType: string, m: Omit<MappedMessage, "kind" | "contentTy
     contentType,
     ...m,
     body: cut(m.body, MAX_BODY_CHARS),
-    preview: cut(m.preview, MAX_PREVIEW_CHARS),
+    preview: previewOf(m.preview),
     quotedMsgId: ctx?.stanzaId ?? null,
     ...(quotedContent?.kind === "message"
       ? { quoted: { body: quotedContent.preview, mediaType: quotedContent.mediaType, ...(ctx?.participant ? { participant: ctx.participant } : {}) } }

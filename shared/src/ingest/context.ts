@@ -1,5 +1,5 @@
 /**
- * What every ingest handler shares (issue 7 §5 split): the context the runner passes, the skip list, the tunables,
+ * What every ingest handler shares: the context the runner passes, the skip list, the tunables,
  * and the few helpers more than one Baileys event handler uses (per-item guard with retries, payload arrays, the
  * group setting, contact lookups by JID).
  */
@@ -30,7 +30,7 @@ export interface IngestContext {
   rejectCall?: (callId: string, callFrom: string) => Promise<void>;
 }
 
-/** What {@link IngestContext.downloadMedia} answers (issue 8 §3). */
+/** What {@link IngestContext.downloadMedia} answers (see `./media.ts` for the size limits). */
 export type MediaDownload =
   | { stream: AsyncIterable<Uint8Array>; mimetype: string }
   | { bytes: Uint8Array; mimetype: string }
@@ -61,7 +61,7 @@ const isRefusal = (err: unknown) => err instanceof AppError && (err.status === 4
 export async function guard(skipped: Skips, fn: () => Promise<void>): Promise<void> {
   try {
     // Infrastructure failures (throttling, 5xx, conflicts that kept failing, ERR_CREATING_TICKET) are retried with
-    // backoff a few times; every write is idempotent, so a retry after a partial success is harmless (issue 8 §1).
+    // backoff a few times; every write is idempotent, so a retry after a partial success is harmless.
     await withRetries(fn, (err) => !isRefusal(err));
   } catch (err) {
     if (isRefusal(err)) {

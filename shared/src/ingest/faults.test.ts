@@ -1,5 +1,5 @@
 /**
- * Issue 8 §1 proof against DynamoDB Local: inbound messages are never dropped. DynamoDB fails (throttling, 5xx,
+ * Proof against DynamoDB Local that inbound messages are never dropped. DynamoDB fails (throttling, 5xx,
  * transaction conflicts) for the first calls of a burst of 200 messages from 20 customers; what the in-process retries
  * cannot store is parked and re-driven, and in the end every message is stored exactly once, in order per chat, and
  * reached the agent's socket. Retries wait on a controlled clock (no real waiting, no timing assertions).

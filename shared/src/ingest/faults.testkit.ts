@@ -1,5 +1,5 @@
 /**
- * Fault injection for DynamoDB (tests and the bench only, issue 8 §1): a middleware on the shared client that throws
+ * Fault injection for DynamoDB (tests and the bench only): a middleware on the shared client that throws
  * the errors DynamoDB gives under load — throttling, a 5xx, a transaction cancelled by a conflict — as they surface
  * after the SDK's own retries (it sits before the retry step), for the calls a plan chooses.
  */

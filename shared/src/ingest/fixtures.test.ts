@@ -1,5 +1,5 @@
 /**
- * Issue 3 §5 proof: every Baileys payload under `../shared/fixtures/wa/` goes through the ingest service and the test
+ * Every Baileys payload under `../shared/fixtures/wa/` goes through the ingest service and the test
  * asserts what an agent would see (ticket list row, message bubble, contact) — or, for payloads that carry no
  * user-visible message, that nothing at all was stored and nothing was published. A guard test fails when a fixture
  * exists without an expectation here.

@@ -1,5 +1,5 @@
 /**
- * WhatsApp identity resolution (issue 3 §3; fixtures README "Version notes").
+ * WhatsApp identity resolution (across Baileys 6.7 and 7, whose key fields differ; see below).
  *
  * A person may be addressed by phone-number JID (`<digits>@s.whatsapp.net`, old `@c.us`) or by LID (`<id>@lid`).
  * Baileys 7 names the other one in `key.remoteJidAlt` (chat) / `key.participantAlt` (group sender) and says which is
@@ -8,7 +8,7 @@
  * one contact per person per company and merge a LID with its phone number when a later event shows both.
  *
  * JIDs stay inside the ingest service and the runner; contacts get `number` = E.164 digits without `+`
- * (DESIGN.md §5), and only when a phone-number JID is known.
+ * (docs/product/contacts.md#numbers), and only when a phone-number JID is known.
  */
 import {
   isJidBroadcast,

@@ -1,8 +1,8 @@
 /**
- * The ingest service (issue 3 §3; DESIGN.md §1 "Inbound", §6 "Ingest an inbound message"): the one place where
+ * The ingest service (docs/architecture.md#1-parts-and-data-flow): the one place where
  * Baileys events become contacts, tickets and messages. The session runner calls {@link handleBaileysEvent} for every
  * event it receives; the simulator feeds the same shapes. This file is the dispatcher: one handler module per Baileys
- * event under `./handlers/` (issue 7 §5), the new-message path in `./store.ts`, changes to stored messages in
+ * event under `./handlers/`, the new-message path in `./store.ts`, changes to stored messages in
  * `./targets.ts`, media in `./media.ts`, delivery safety in `./parking.ts`, shared helpers in `./context.ts`.
  *
  * Events handled: `messages.upsert` (`notify` and `append`; `append`/history never bumps unread), `messages.update`

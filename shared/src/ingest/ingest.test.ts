@@ -1,5 +1,5 @@
 /**
- * Issue 3 §5 integration proof of the ingest service against DynamoDB Local: concurrent redelivery, racing first
+ * Integration proof of the ingest service against DynamoDB Local: concurrent redelivery, racing first
  * messages of a new contact, LID → phone-number merge, new ticket after close, media failures, history without unread,
  * acks only moving forward, and payloads that must never throw.
  */

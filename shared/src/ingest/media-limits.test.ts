@@ -1,5 +1,5 @@
 /**
- * Issue 8 §3 proof at the ingest: one customer cannot take every session down with media. The announced size
+ * Proof at the ingest that one customer cannot take every session down with media. The announced size
  * (`fileLength`) is read before any download: a 1.5 GB document is never downloaded and is stored marked too large
  * with a note for the agent; a download that passes its kind's limit is cut the same way; 50 images at once are all
  * stored while another customer's text goes through. Files under the limit are streamed to S3 with a multipart

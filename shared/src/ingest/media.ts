@@ -1,5 +1,5 @@
 /**
- * Inbound media (issue 8 §3): the announced size is read first, a file under its kind's limit is streamed from
+ * Inbound media (docs/product/messages.md#media): the announced size is read first, a file under its kind's limit is streamed from
  * WhatsApp's CDN to S3 (multipart, never held whole) and cut at the limit; what is too large is stored without its
  * file, marked, with a note for the agent. Used by `store.ts` for every new message that carries media.
  */
@@ -11,7 +11,7 @@ import type { MappedMessage, MediaKind } from "./content.ts";
 import { ingestOptions, type IngestContext, type MediaDownload } from "./context.ts";
 
 /**
- * Largest inbound media stored per kind, in bytes (issue 8 §3; the same table limits browser uploads): a message
+ * Largest inbound media stored per kind, in bytes (the same table limits browser uploads): a message
  * announcing more (`fileLength`), or whose download passes it, is stored without its file, marked too large, with a
  * note for the agent.
  */
@@ -65,14 +65,14 @@ export async function storeMedia(
   let body = content.body;
   if (!content.media) return { media: NO_MEDIA, body };
   const limit = mediaSizeLimits[content.media.kind];
-  // `fileLength` is read first: an announced 1.5 GB document is never downloaded (issue 8 §3).
+  // `fileLength` is read first: an announced 1.5 GB document is never downloaded.
   const announcedTooLarge = content.media.size != null && content.media.size > limit;
   const got = announcedTooLarge ? ({ tooLarge: true, size: content.media.size! } as const) : await download(ctx, at.raw, limit);
   const mimetype = (got && "mimetype" in got ? got.mimetype : "") || content.media.mimetype;
   let media: StoredMedia = { mediaKey: null, mediaName: content.media.fileName, mediaMime: mimetype, mediaSize: content.media.size, mediaError: true };
   let tooLarge = got && "tooLarge" in got ? got.size : null;
   if (got && !("tooLarge" in got)) {
-    // Streamed from the CDN to S3 (multipart), never held whole; cut at the kind's limit (issue 8 §3).
+    // Streamed from the CDN to S3 (multipart), never held whole; cut at the kind's limit.
     const key = mediaKey(companyId, at.ticketId, at.waId, extOf(mimetype, content.media.fileName));
     try {
       const put = await putMediaStream(key, "stream" in got ? got.stream : got.bytes, mimetype, { maxBytes: limit, timeoutMs: ingestOptions.mediaTransferTimeoutMs });

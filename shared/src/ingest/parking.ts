@@ -1,5 +1,5 @@
 /**
- * Delivery safety of inbound messages (issue 8 §1). Baileys has acknowledged a message to WhatsApp before we see it,
+ * Delivery safety of inbound messages. Baileys has acknowledged a message to WhatsApp before we see it,
  * so an ingest that fails must never drop it:
  *
  * - {@link withRetries}: one message's ingest is retried in-process with exponential backoff and jitter (bounded).

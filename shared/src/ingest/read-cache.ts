@@ -1,5 +1,5 @@
 /**
- * The inbound path's short-lived, per-process read cache (issue 8 "Proof, overall": the ingest rate). A customer's
+ * The inbound path's short-lived, per-process read cache (for the ingest rate). A customer's
  * text on an open ticket used to read its contact, the ACTIVE marker, the ticket, the connection, the company and its
  * settings every time; here the reads that rarely change are kept briefly:
  *
@@ -11,7 +11,7 @@
  *   used without a read and a ticket another process changed (closed, moved, read, retagged) is never used stale:
  *   the condition fails, nothing is stored, and the message is taken again from a fresh read (`store.ts`).
  *
- * Invalidation: {@link readCacheListener} (registered in `events/index.ts`) drops an entry as soon as this process
+ * Invalidation: {@link readCacheListener} (wired in `events/wiring.ts`) drops an entry as soon as this process
  * dispatches the event that changes it (`whatsapp.updated|session|deleted`, `setting.updated`, `contact.updated|deleted`,
  * `ticket.updated|deleted`: the ticket copy is dropped, its new `rev` being unknown; its id stays while it is open). A change
  * made by another process (an HTTP Lambda) reaches this one within the TTL. Only what was found is kept: a missing
@@ -24,6 +24,10 @@ import type { DomainEvent, Listener } from "../events/registry.ts";
 import { readSettings, type SettingsMap } from "../settings/repository.ts";
 import { getWhatsappItem } from "../whatsapp/repository.ts";
 import type { WhatsappItem } from "../whatsapp/schema.ts";
+import type {} from "../whatsapp/events.ts"; // the whatsapp events handled here (types only)
+import type {} from "../settings/events.ts"; // the settings events handled here (types only)
+import type {} from "../contacts/events.ts"; // the contacts events handled here (types only)
+import type {} from "../tickets/events.ts"; // the tickets events handled here (types only)
 
 /** How long a connection or a settings map is reused (ms). Tests may shorten it. */
 export const readCacheOptions = { ttlMs: 10_000, maxEntries: 5_000 };

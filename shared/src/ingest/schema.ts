@@ -1,6 +1,6 @@
 /**
- * Lenient zod schemas for the parts of Baileys 7 events the ingest service reads (issue 3 §3; fixtures README
- * "Version notes"). Nothing in a Baileys payload is trusted to be present or well-typed:
+ * Lenient zod schemas for the parts of Baileys 7 events the ingest service reads (Baileys 6.7 payloads too).
+ * Nothing in a Baileys payload is trusted to be present or well-typed:
  * - a field of the wrong type becomes `undefined` (`opt`), it never fails the whole message;
  * - only what the pipeline cannot work without (a key with an id and a chat JID) is required, and its absence is a
  *   skip with a reason, decided by the caller;

@@ -1,13 +1,14 @@
 /**
- * Storing a new message (DESIGN.md §6 "Ingest an inbound message"), shared by `messages.upsert` and `call`: contact
+ * Storing a new message (one transaction for message, ticket and markers), shared by `messages.upsert` and `call`: contact
  * (by JID/LID/phone) → ticket (the open one, or a new pending one) → media → ONE ingest transaction (alias put if
  * absent, message, ref, ticket, outbox, search index) → `message.created` → the automation seam.
  */
 import { findOrCreateContactByIdentity, updateContact } from "../contacts/service.ts";
 import type { ContactItem } from "../contacts/schema.ts";
-import type { MessageItem } from "../messages/schema.ts";
+import { MAX_PREVIEW_CHARS, type MessageItem } from "../messages/schema.ts";
 import { ingestMessage, StaleTicket } from "../messages/repository.ts";
 import { dispatch } from "../events/index.ts";
+import "../messages/events.ts";
 import { onInbound } from "../automation/inbound.ts";
 import { getActiveTicketId, getTicketItem, isActiveStatus, queryContactTickets } from "../tickets/repository.ts";
 import type { TicketItem } from "../tickets/schema.ts";
@@ -15,7 +16,7 @@ import { getWhatsappItem } from "../whatsapp/repository.ts";
 import { findOrCreateTicket } from "../tickets/service.ts";
 import { summariesOf } from "../tickets/summaries.ts";
 import { clearReadCache, contactCache, forgetOpenTicket, keepOpenTicket, openTicketCopy, readCacheOptions } from "./read-cache.ts";
-import { MAX_PREVIEW_CHARS, type MappedMessage } from "./content.ts";
+import type { MappedMessage } from "./content.ts";
 import { hasPlaceholderName, ingestOptions, type IngestContext, type Skips } from "./context.ts";
 import { jidUser, normalizeUserJid, type ChatIdentity } from "./identity.ts";
 import { storeMedia } from "./media.ts";
@@ -51,7 +52,7 @@ export function waTime(ts: number | undefined, receivedAtMs = Date.now()): strin
   return new Date(second + (late >= 0 && late < 1000 ? late : 0)).toISOString();
 }
 
-/** Baileys `WebMessageInfo.Status` → the spec's ack (0 pending, 1-2 sent, 3 delivered, 4-5 read; -1 failed). */
+/** Baileys `WebMessageInfo.Status` → the product's ack (0 pending, 1-2 sent, 3 delivered, 4-5 read; -1 failed). */
 export function ackOf(status: number | undefined, fromMe: boolean): number {
   if (status == null) return fromMe ? 1 : 0;
   if (status === MessageStatus.ERROR) return fromMe ? -1 : 0;
@@ -82,7 +83,7 @@ async function storeOnce(ctx: IngestContext, inc: Incoming, skipped: Skips, useC
   // A redelivery (also under the chat's other JID) is recognised before any download or new ticket; the ingest
   // transaction below stays the real guard (its alias put under the chat JID is conditional). The common case, a
   // customer's text in a chat known by one JID with an open ticket, skips the pre-check: the transaction alone
-  // refuses a duplicate there, and nothing was downloaded or created before it (issue 8 ingest ratio: 2 reads saved).
+  // refuses a duplicate there, and nothing was downloaded or created before it (2 reads saved per message).
   const contactIdentity = {
     jids: identity.contact.jids,
     number: identity.contact.number,
@@ -183,7 +184,7 @@ async function storeOnce(ctx: IngestContext, inc: Incoming, skipped: Skips, useC
   }
   // Stored: `dispatch` never throws (listeners log their failures), so the caller never retries a stored message.
   await dispatch({ type: "message.created", companyId, message: res.message, ticket: res.ticket, ticketCreated });
-  // The automation seam (issue 9): a customer's new message may get an automatic answer (rating, chatbot, hours).
+  // The automation seam: a customer's new message may get an automatic answer (rating, chatbot, hours).
   if (!fromMe && inc.type === "notify") {
     await onInbound({ companyId, whatsappId, ticket: res.ticket, ticketCreated, message: res.message, contact, now: new Date() });
   }

@@ -1,5 +1,5 @@
 /**
- * Changes that land on an already stored message (issue 3 §3): acks (`messages.update` status,
+ * Changes that land on an already stored message: acks (`messages.update` status,
  * `message-receipt.update`), edits (`isEdited`, the previous body kept in `previousBody`), revokes (`isDeleted`) and
  * reactions (attached to the target, one per sender; an empty emoji removes the sender's reaction).
  *
@@ -11,6 +11,7 @@ import { DELETED_MESSAGE_PREVIEW, type MessageItem } from "../messages/schema.ts
 import { refreshPreview } from "../messages/service.ts";
 import { findByWaId, getMessageById, updateMessage } from "../messages/repository.ts";
 import { dispatch } from "../events/index.ts";
+import "../messages/events.ts";
 import { getTicket } from "../tickets/service.ts";
 import type { IngestContext, Skips } from "./context.ts";
 import type { ChatIdentity } from "./identity.ts";

@@ -1,5 +1,5 @@
 /**
- * The ingest's kept copy of an open ticket (issue 8 ingest ratio; `read-cache.ts`, `tickets/revision.ts`): a
+ * The ingest's kept copy of an open ticket (`read-cache.ts`, `tickets/revision.ts`): a
  * customer's text is stored without reading the ticket, and a ticket another process changed meanwhile (an agent
  * reading it, resolving it) is never written or shown stale: the transaction's condition on `rev` refuses the copy and
  * the message is taken again from a fresh read. "Another process" here is a write made with the repository directly,

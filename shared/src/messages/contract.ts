@@ -1,11 +1,11 @@
 /**
- * Messages and media operations (attendance.md §2 Conversation view, §3 Message, §6, §7; issue 3 §4, issue 4 §6).
+ * Messages and media operations (the conversation view; docs/product/messages.md).
  * `POST /api/messages/{ticketId}` takes JSON `{body, quotedMsg?, signMessage?}` (one message back) or multipart
  * `medias` (+ `body` captions; one message per file back), or JSON `{body, medias: [{key, fileName}]}` for files the
- * browser uploaded through the presigned PUT of `POST /api/media/uploads` (issue 8 §3).
+ * browser uploaded through the presigned PUT of `POST /api/media/uploads` (docs/product/messages.md#media).
  */
 import { z } from "zod";
-import { zId, zPageNumber } from "../common.ts";
+import { zId, zPageNumber, zQueryBool } from "../common.ts";
 import { defineRoutes } from "../contract.ts";
 import { TicketView } from "../tickets/contract.ts";
 import { MediaUpload, MediaUploadBody, MessageItem, SendMessageBody } from "./schema.ts";
@@ -23,7 +23,8 @@ export const messagesRoutes = defineRoutes("messages", {
   "GET /api/messages/{ticketId}": {
     auth: "user",
     params: TicketParams,
-    query: z.object({ pageNumber: zPageNumber, cursor: z.string().max(4000).optional() }),
+    /** `peek`: an admin's look at a waiting ticket; nothing is marked read (no unread reset, no read receipts). */
+    query: z.object({ pageNumber: zPageNumber, cursor: z.string().max(4000).optional(), peek: zQueryBool.optional() }),
     response: z.object({ messages: z.array(MessageView), ticket: TicketView, count: z.number().int(), hasMore: z.boolean(), nextCursor: z.string().optional() }),
   },
   /** The contact's earlier tickets' messages, before this ticket (one ticket per page; `ticketId` on each message). */
@@ -50,6 +51,6 @@ export const mediaRoutes = defineRoutes("media", {
     params: z.object({ messageId: z.string().min(1).max(128) }),
     response: z.object({ url: z.string(), expiresInSeconds: z.number().int() }),
   },
-  /** A presigned PUT for one outbound file (issue 8 §3); then `POST /api/messages/{ticketId}` `{medias: [{key, fileName}]}`. */
+  /** A presigned PUT for one outbound file; then `POST /api/messages/{ticketId}` `{medias: [{key, fileName}]}`. */
   "POST /api/media/uploads": { auth: "user", body: MediaUploadBody, response: MediaUpload },
 });

@@ -1,9 +1,9 @@
 /**
- * Outbound messages never vanish at `ack 0` (issue 8 §2). An outbound message waits at ack 0 from the moment it is
+ * Outbound messages never vanish at `ack 0` (docs/product/messages.md#delivery). An outbound message waits at ack 0 from the moment it is
  * stored until the runner sends it (ack 1) or fails it (ack -1). Three things make sure it ends one way or the other:
  *
  * - {@link outboundWatch}: stored with the message itself (one transaction), a pending item with a due-time GSI4 key
- *   (`OUTDUE#<shard>` / `<dueAt>#…`, DESIGN.md "timers are due-time index items, never scans"); every company's sends
+ *   (`OUTDUE#<shard>` / `<dueAt>#…`: due work is a due-time index item, never a scan); every company's sends
  *   spread over `dueShardsOf("outbound")` partitions (`db/keys.ts`), and the tick reads the due part of each shard ever
  *   written to: one Query per shard.
  * - {@link failPendingSend}: the session-command DLQ consumer and the sweep mark a message still at ack 0 failed
@@ -14,6 +14,7 @@
 import { dueShardsToRead } from "../db/keys.ts";
 import { log } from "../log.ts";
 import { dispatch } from "../events/index.ts";
+import "./events.ts";
 import { enqueue } from "../sqs/enqueue.ts";
 import { getTicketItem } from "../tickets/repository.ts";
 import { commandQueueUrl, SessionCommand, shardOf } from "../whatsapp/commands.ts";

@@ -1,5 +1,5 @@
 /**
- * Messages in DynamoDB (DESIGN.md §6): `C#<cid>#TK#<tid>` / `M#<waTimestamp>#<msgId>` in the ticket's partition,
+ * Messages in DynamoDB (docs/architecture.md#3-the-table): `C#<cid>#TK#<tid>` / `M#<waTimestamp>#<msgId>` in the ticket's partition,
  * plus two small aliases written with it:
  * - `keys.waMessage(cid, wid, remoteJid, waId)` (dedupe, acks, edits, reactions, Baileys `getMessage`): holds
  *   `ticketId`, `messageSK`, `messageId`;
@@ -11,9 +11,9 @@ import { counterFacts, outboxPut } from "../events/outbox.ts";
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { nowIso } from "../common.ts";
 import { ddb, tableName } from "../db/client.ts";
-import { decodeCursor, encodeCursor } from "../db/cursor.ts";
+import { decodeCursor, encodeCursor, startKeyOf } from "../db/cursor.ts";
 import { cancellationReasons, withConflictRetry } from "../db/errors.ts";
-import { belongsToCompany, dueShardOfName, keys } from "../db/keys.ts";
+import { dueShardOfName, keys } from "../db/keys.ts";
 import { queryPages } from "../db/query.ts";
 import { AppError } from "../errors.ts";
 import { atRev, bumpRev } from "../tickets/revision.ts";
@@ -44,7 +44,7 @@ export class StaleTicket extends Error {
 }
 
 /**
- * Stores a message and bumps its ticket in ONE `TransactWriteItems` (DESIGN.md §6 "Ingest an inbound message"):
+ * Stores a message and bumps its ticket in ONE `TransactWriteItems` (as the ingest of an inbound message does):
  * Put WA alias (`attribute_not_exists`) + Put message + Put message ref + Update ticket (`lastMessage`, `updatedAt` and
  * the GSI1-3 sort keys, `ADD unreadMessages` 1 when `incrementUnread`, else 0). A cancelled alias put means a duplicate
  * (redelivery, history overlap, our own echo): returns `{stored:false}` with the existing message and changes nothing.
@@ -244,8 +244,7 @@ export async function listMessages(
   opts: { limit?: number; cursor?: string } = {},
 ): Promise<{ messages: MessageItem[]; nextCursor?: string }> {
   const pk = keys.ticketPartition(companyId, ticketId);
-  const start = decodeCursor<Record<string, unknown>>(opts.cursor);
-  if (start && !belongsToCompany(start, companyId, { equal: { PK: pk } })) throw new AppError("ERR_INVALID_CURSOR", 400);
+  const start = startKeyOf(decodeCursor<Record<string, unknown>>(opts.cursor), companyId, { pk });
   const out = await ddb().send(
     new QueryCommand({
       TableName: tableName(),

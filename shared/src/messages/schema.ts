@@ -1,8 +1,10 @@
 /**
- * Message entity (attendance.md §3 Message; issue 3 §3-§4). `id` is the WhatsApp message id
+ * Message entity (docs/product/messages.md). `id` is the WhatsApp message id
  * (outbound: generated with Baileys' `generateMessageIDV2` before sending).
  */
 import { z } from "zod";
+import { defineAttachmentKind } from "../media/kinds.ts";
+import { zId } from "../common.ts";
 
 export const MediaType = z.enum([
   "chat", "image", "audio", "video", "application", "sticker", "locationMessage", "contactMessage", "vcard", "reactionMessage", "call_log",
@@ -14,6 +16,10 @@ export type MediaType = z.infer<typeof MediaType>;
  * (pt; the web shows its translated text for this exact value).
  */
 export const DELETED_MESSAGE_PREVIEW = "Esta mensagem foi apagada";
+/** Longest ticket-list preview (the ticket's `lastMessage`) and quoted snippet, in characters. */
+export const MAX_PREVIEW_CHARS = 1_000;
+/** A message's text as the ticket list's preview: its first {@link MAX_PREVIEW_CHARS} characters (customers' and agents' alike). */
+export const previewOf = (text: string): string => (text.length > MAX_PREVIEW_CHARS ? text.slice(0, MAX_PREVIEW_CHARS) : text);
 
 export const MessageItem = z.object({
   id: z.string(),
@@ -70,7 +76,7 @@ export type MessageItem = z.infer<typeof MessageItem>;
  */
 export type MessageView = MessageItem & { mediaUrl: string | null; quotedMsg: NonNullable<MessageItem["quotedMsg"]> | null };
 
-/** `POST /api/messages/{ticketId}` JSON body (attendance.md §7). `signMessage` defaults to true (the web's sign toggle). */
+/** `POST /api/messages/{ticketId}` JSON body. `signMessage` defaults to true (the web's sign toggle). */
 export const SendMessageBody = z.object({
   body: z.string().max(65536).default(""),
   quotedMsg: z.object({ id: z.string().min(1) }).passthrough().nullable().optional(),
@@ -78,16 +84,27 @@ export const SendMessageBody = z.object({
   fromMe: z.unknown().optional(),
   read: z.unknown().optional(),
   mediaUrl: z.unknown().optional(),
-  /** Files the browser already uploaded through `POST /api/media/uploads` (issue 8 §3): one message per file, `body` its caption. */
+  /** Files the browser already uploaded through `POST /api/media/uploads`: one message per file, `body` its caption. */
   medias: z
     .array(z.object({ key: z.string().min(1).max(300), fileName: z.string().trim().min(1).max(255) }))
     .min(1)
     .max(10)
     .optional(),
+  /**
+   * A quick message the composer sends (its media, if any, as a server-side copy with `body` as the caption; else
+   * `body` as text). The caller must be allowed to see the quick message (`shared/src/quickMessages/service.ts`).
+   */
+  quickMessageId: zId.optional(),
 });
 export type SendMessageBody = z.infer<typeof SendMessageBody>;
 
-/** `POST /api/media/uploads` (issue 8 §3): the file a browser is about to upload for a ticket. */
+/**
+ * A ticket's outbound uploads (`POST /api/media/uploads`): files a browser puts straight into S3 under
+ * `media/<cid>/uploads/<ticketId>/` before sending them; any type, each within its type's outbound limit.
+ */
+export const TICKET_UPLOADS = defineAttachmentKind({ folder: "uploads" });
+
+/** `POST /api/media/uploads`: the file a browser is about to upload for a ticket. */
 export const MediaUploadBody = z.object({
   ticketId: z.number().int().positive(),
   fileName: z.string().trim().min(1).max(255),

@@ -1,6 +1,6 @@
 /**
- * Message rules (attendance.md §2 Conversation view, §3 Message, §6 "only own messages", §7 calls; issue 3 §4;
- * DESIGN.md §1 Outbound): views with presigned `mediaUrl`, realtime `appMessage`, the outbound send path (store with
+ * Message rules (docs/product/messages.md; the outbound path, docs/architecture.md#1-parts-and-data-flow): views with
+ * presigned `mediaUrl`, realtime `appMessage`, the outbound send path (store with
  * `ack: 0` → `send` session command → runner acks; failures end as `ack: -1` + `sendError` and 400
  * `ERR_SENDING_WAPP_MSG`), reading a conversation (zero unread, read receipts), edit, delete, react, forward.
  */
@@ -11,7 +11,11 @@ import type { ContactItem } from "../contacts/schema.ts";
 import { AppError } from "../errors.ts";
 import { log } from "../log.ts";
 import { dispatch } from "../events/index.ts";
-import { headMedia, mediaKey, presignMediaGet, presignMediaPut, putMedia, uploadKey, uploadLimitOf, uploadPrefix } from "../storage/media.ts";
+import "./events.ts";
+import "../tickets/events.ts";
+import { presignAttachment, uploadedAttachment } from "../media/attachments.ts";
+import { mediaKey, presignMediaGet, putMedia } from "../storage/media.ts";
+import { otherOpenTicket } from "../tickets/access.ts";
 import { getTicketItem, queryTicketIndex, writeTicketTransition, zeroUnread } from "../tickets/repository.ts";
 import { decodeCursor, encodeCursor } from "../db/cursor.ts";
 import { keys } from "../db/keys.ts";
@@ -29,28 +33,16 @@ import { outboundWatch } from "./delivery.ts";
 import { getWhatsappItem } from "../whatsapp/repository.ts";
 import type { WhatsappItem } from "../whatsapp/schema.ts";
 import { getMessageById, ingestMessage, listMessages, replaceLastMessage, updateMessage } from "./repository.ts";
-import { DELETED_MESSAGE_PREVIEW, MessageItem, type MediaType, type MediaUpload, type MediaUploadBody, type MessageView } from "./schema.ts";
+import { DELETED_MESSAGE_PREVIEW, MessageItem, previewOf, TICKET_UPLOADS, type MediaType, type MediaUpload, type MediaUploadBody, type MessageView } from "./schema.ts";
 import { renderVariables } from "../automation/variables.ts";
 import { getCompany } from "../companies/repository.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Views and realtime
 
-/** Presigned URL lifetime of media links (seconds). */
-export const MEDIA_URL_TTL_SECONDS = 300;
+import { MEDIA_URL_TTL_SECONDS, toMessageView } from "./views.ts";
 
-/** A message as the API returns it: `mediaUrl` is a presigned GET (300 s) scoped to the company, or null. */
-export async function toMessageView(companyId: number, m: MessageItem): Promise<MessageView> {
-  let mediaUrl: string | null = null;
-  if (m.mediaKey) {
-    try {
-      mediaUrl = await presignMediaGet(companyId, m.mediaKey, MEDIA_URL_TTL_SECONDS, m.mediaName ?? undefined, m.mediaMime);
-    } catch (err) {
-      log("warn", "media presign failed", { companyId, messageId: m.id, err });
-    }
-  }
-  return { ...m, mediaUrl, quotedMsg: m.quotedMsg ?? null };
-}
+export { MEDIA_URL_TTL_SECONDS, toMessageView } from "./views.ts";
 
 /** The chat JID of a contact: `<digits>@g.us` for groups, its phone JID, else its first known JID (LID). */
 export function chatJidOf(contact: Pick<ContactItem, "number" | "isGroup" | "jids">): string {
@@ -118,7 +110,7 @@ export async function sendOutbound(companyId: number, sender: Sender, ticket: Ti
   const [contact, wa] = await Promise.all([getContactItem(companyId, ticket.contactId), getWhatsappItem(companyId, ticket.whatsappId)]);
   if (!contact) throw new AppError("ERR_NO_CONTACT_FOUND", 404);
   const remoteJid = chatJidOf(contact);
-  // Variables render in the company's zone (issue 9 §3), agents' texts included; the company is read only when the
+  // Variables render in the company's zone, agents' texts included; the company is read only when the
   // text holds a variable and the caller did not pass the zone (automatic messages do).
   const timeZone = input.timeZone ?? (input.body.includes("{{") ? (await getCompany(companyId))?.timezone : undefined);
   let text = renderVariables(input.body, { contactName: contact.name, ticketId: ticket.id, timeZone });
@@ -158,7 +150,7 @@ export async function sendOutbound(companyId: number, sender: Sender, ticket: Ti
   const { createdAt: _c, updatedAt: _u, ...toStore } = draft;
   const commandId = randomUUID();
   const stored = await ingestMessage(companyId, ticket, toStore, {
-    lastMessage: text || input.media?.name || "",
+    lastMessage: previewOf(text || input.media?.name || ""),
     incrementUnread: false,
     waAliasJid: remoteJid,
     pending: outboundWatch(companyId, ticket.id, ticket.whatsappId, id, commandId),
@@ -236,42 +228,27 @@ export async function sendMediaMessages(actor: TicketActor, ticketId: number, fi
 /** Lifetime of an upload URL (seconds). */
 export const UPLOAD_URL_TTL_SECONDS = 300;
 
-const tooLarge = (limit: number) =>
-  new AppError("ERR_VALIDATION", 400, { fields: [{ path: "size", message: `Larger than ${Math.floor(limit / 2 ** 20)} MB` }] });
-
 /**
- * `POST /api/media/uploads` (issue 8 §3): a presigned PUT for one file the caller will send on a ticket they may act
+ * `POST /api/media/uploads`: a presigned PUT for one file the caller will send on a ticket they may act
  * on (403/404 as {@link getAccessibleTicket}). The server chooses the key, `media/<cid>/uploads/<ticketId>/<uuid>.<ext>`;
  * the content type and size are bound in the signature. A size over the kind's limit (`MEDIA_SIZE_LIMITS`) is refused
  * with 400 `ERR_VALIDATION` (`size`) before anything is signed.
  */
 export async function createMediaUpload(actor: TicketActor, input: MediaUploadBody): Promise<MediaUpload> {
   const ticket = await getAccessibleTicket(actor, input.ticketId);
-  const limit = uploadLimitOf(input.contentType);
-  if (input.size > limit) throw tooLarge(limit);
-  const ext = input.fileName.includes(".") ? input.fileName.split(".").pop() : undefined;
-  const key = uploadKey(actor.companyId, ticket.id, ext);
-  const { url, headers } = await presignMediaPut(key, input.contentType, input.size, UPLOAD_URL_TTL_SECONDS);
-  return { key, url, method: "PUT", headers, expiresInSeconds: UPLOAD_URL_TTL_SECONDS };
+  return presignAttachment(TICKET_UPLOADS, actor.companyId, ticket.id, input, UPLOAD_URL_TTL_SECONDS);
 }
 
 /**
- * `POST /api/messages/{ticketId}` `{body, medias: [{key, fileName}]}` (issue 8 §3): sends files the browser uploaded,
+ * `POST /api/messages/{ticketId}` `{body, medias: [{key, fileName}]}`: sends files the browser uploaded,
  * one message each (body = the caption, else the file name), like {@link sendMediaMessages}. A key is accepted only
  * under the caller's company and this ticket's upload prefix (another company's or ticket's key: 404 `ERR_NOT_FOUND`,
  * nothing sent); the object must exist and be within its type's limit (read from S3, not from the browser).
  */
 export async function sendUploadedMedia(actor: TicketActor, ticketId: number, medias: { key: string; fileName: string }[], caption: string): Promise<MessageView[]> {
   const ticket = await getAccessibleTicket(actor, ticketId);
-  const prefix = uploadPrefix(actor.companyId, ticket.id);
   const files: { key: string; fileName: string; size: number; mime: string }[] = [];
-  for (const m of medias) {
-    if (!m.key.startsWith(prefix) || m.key.includes("..")) throw new AppError("ERR_NOT_FOUND", 404);
-    const head = await headMedia(m.key);
-    if (!head) throw new AppError("ERR_NOT_FOUND", 404);
-    if (head.size > uploadLimitOf(head.contentType)) throw tooLarge(uploadLimitOf(head.contentType));
-    files.push({ key: m.key, fileName: m.fileName, size: head.size, mime: head.contentType });
-  }
+  for (const m of medias) files.push({ ...(await uploadedAttachment(TICKET_UPLOADS, actor.companyId, ticket.id, m.key)), fileName: m.fileName });
   const wa = await getWhatsappItem(actor.companyId, ticket.whatsappId);
   const out: MessageView[] = [];
   let failed: AppError | null = null;
@@ -303,18 +280,19 @@ export async function sendUploadedMedia(actor: TicketActor, ticketId: number, me
  * `GET /api/messages/{ticketId}`: 20 messages per page, the newest page first, each page returned oldest → newest.
  * `cursor` (from `nextCursor`) or `pageNumber` (walked, at most 50 pages). Opening the first page zeroes the ticket's
  * unread count (publishing a ticket update) and, best-effort, marks the page's unread inbound messages read and
- * enqueues a `read` command for them. 403/404 as {@link getAccessibleTicket}.
+ * enqueues a `read` command for them, unless `peek` (looking without attending: nothing changes). 403/404 as
+ * {@link getAccessibleTicket}.
  */
 export async function listTicketMessages(
   actor: TicketActor,
   ticketId: number,
-  opts: { pageNumber?: number; cursor?: string },
+  opts: { pageNumber?: number; cursor?: string; peek?: boolean },
 ): Promise<{ messages: MessageView[]; ticket: Awaited<ReturnType<typeof toTicketView>>; count: number; hasMore: boolean; nextCursor?: string }> {
   const ticket = await getAccessibleTicket(actor, ticketId);
   const cid = actor.companyId;
   let cursor = opts.cursor;
   let walked = 0;
-  const first = !cursor && (opts.pageNumber ?? 1) <= 1;
+  const first = !cursor && (opts.pageNumber ?? 1) <= 1 && !opts.peek;
   if (!cursor && (opts.pageNumber ?? 1) > 1) {
     for (let i = 0; i < Math.min((opts.pageNumber ?? 1) - 1, 50); i++) {
       const p = await listMessages(cid, ticket.id, { cursor });
@@ -361,7 +339,7 @@ async function accessibleMessage(actor: TicketActor, messageId: string): Promise
 }
 
 /**
- * Edit and delete act only on the caller's own sent messages (attendance.md §6 "only own messages"): `fromMe` and
+ * Edit and delete act only on the caller's own sent messages (docs/product/messages.md#editing-and-deleting): `fromMe` and
  * written by this user (`userId`); admins may act on any sent message. 403 `ERR_NO_PERMISSION` otherwise.
  */
 function assertOwnMessage(actor: TicketActor, message: MessageItem): void {
@@ -384,9 +362,10 @@ const SIGNATURE = /^\*[^*\n]+:\*\n/;
 /**
  * Keeps the ticket list's preview true after `message` changed (edited: its new text; deleted for everyone:
  * {@link DELETED_MESSAGE_PREVIEW}): when it is the ticket's newest message (reactions aside), the ticket's
- * `lastMessage` becomes `preview`; `updatedAt` and the list order stay. Returns the ticket as it now is.
+ * `lastMessage` becomes `text` cut by `previewOf`; `updatedAt` and the list order stay. Returns the ticket as it now is.
  */
-export async function refreshPreview(companyId: number, ticket: TicketItem, message: MessageItem, preview: string): Promise<TicketItem> {
+export async function refreshPreview(companyId: number, ticket: TicketItem, message: MessageItem, text: string): Promise<TicketItem> {
+  const preview = previewOf(text);
   if (ticket.lastMessage === preview) return ticket;
   const newest = (await listMessages(companyId, ticket.id, { limit: 5 })).messages.find((m) => m.mediaType !== "reactionMessage");
   if (newest?.id !== message.id) return ticket;
@@ -453,7 +432,8 @@ export async function reactToMessage(actor: TicketActor, messageId: string, emoj
  * same media object) to the contact through the source ticket's connection, in the contact's open/pending ticket there
  * (a new one is opened and assigned to the caller, in the source ticket's queue). `isForwarded` is set. The caller must
  * be allowed on the destination ticket too: an existing ticket of a queue they may not see (held by someone else) is
- * 403 `ERR_NO_PERMISSION` and nothing is sent.
+ * 409 `ERR_OTHER_OPEN_TICKET` with who holds it and in which queue (`otherOpenTicket`: no uuid, contact or messages)
+ * and nothing is sent.
  */
 export async function forwardMessage(actor: TicketActor, input: { messageId: string; contactId: number; signMessage?: boolean }): Promise<MessageView> {
   const { message, ticket: source } = await accessibleMessage(actor, input.messageId);
@@ -465,7 +445,7 @@ export async function forwardMessage(actor: TicketActor, input: { messageId: str
     isGroup: contact.isGroup,
     queueId: source.queueId,
   });
-  if (!created && !(await canSeeInCompany(actor, ticket, actor.companyId))) throw new AppError("ERR_NO_PERMISSION", 403);
+  if (!created && !(await canSeeInCompany(actor, ticket, actor.companyId))) throw await otherOpenTicket(actor, ticket.id);
   if (created) {
     const opened = ticket;
     ticket = await writeTicketTransition(opened, { status: "open", userId: actor.userId, updatedAt: nowIso() });
@@ -497,14 +477,16 @@ export const EARLIER_PAGE_SIZE = 20;
 /** Earlier tickets without messages skipped in one call at most (each costs one Query). */
 const EARLIER_TICKETS_PER_CALL = 10;
 
-/** Cursor of {@link listEarlierMessages}: the earlier ticket being read (`tk`, its contact-index key `sk`), and where in it (`m`). */
-interface EarlierCursor {
-  tk: number;
-  sk: string;
+/** Where {@link listEarlierMessages} reads: an earlier ticket of the contact, and where in it (`m`, a message cursor). */
+interface EarlierPlace {
+  ticket: TicketItem;
   m?: string;
 }
 
 const contactTicketSK = (t: Pick<TicketItem, "createdAt" | "id">) => keys.ticketEdgeSK(t.createdAt, t.id);
+
+/** The opaque cursor of a place: the ticket (`tk`), its contact-index key (`sk`) and the message cursor (`m`). */
+const placeCursor = (p: EarlierPlace) => encodeCursor({ tk: p.ticket.id, sk: contactTicketSK(p.ticket), ...(p.m ? { m: p.m } : {}) });
 
 /** The contact's ticket created just before the one with contact-index key `beforeSK` (one Query of GSI4), or null. */
 async function previousContactTicket(companyId: number, contactId: number, beforeSK: string): Promise<TicketItem | null> {
@@ -513,12 +495,14 @@ async function previousContactTicket(companyId: number, contactId: number, befor
 }
 
 /**
- * `GET /api/messages/{ticketId}/earlier`: the contact's conversation before this ticket (attendance.md §2 Conversation
- * view; issue 10 §4 "a new ticket after a close shows the earlier conversation"): the messages of the contact's earlier
+ * `GET /api/messages/{ticketId}/earlier`: the contact's conversation before this ticket (a new ticket after a close
+ * shows the earlier conversation, docs/product/messages.md#earlier-conversation): the messages of the contact's earlier
  * tickets, newest ticket first, {@link EARLIER_PAGE_SIZE} per page, each page oldest → newest; every message carries
  * its `ticketId` (the web draws a divider per ticket). A page holds messages of one ticket; `nextCursor` continues in
  * it or in the ticket before. The caller must be allowed to see THIS ticket (403/404 as {@link getAccessibleTicket});
- * a cursor naming another contact's or company's ticket is 400 `ERR_INVALID_CURSOR`.
+ * each earlier ticket goes through the same visibility rule (queues, assignee, `viewclosed`, `viewgroups`), and one the
+ * caller may not see is skipped unread, as is one without messages. A cursor naming another contact's or company's
+ * ticket is 400 `ERR_INVALID_CURSOR`.
  */
 export async function listEarlierMessages(
   actor: TicketActor,
@@ -528,33 +512,37 @@ export async function listEarlierMessages(
   const ticket = await getAccessibleTicket(actor, ticketId);
   const cid = actor.companyId;
   const at = decodeCursor<Record<string, unknown>>(opts.cursor);
-  let cursor: EarlierCursor | null = null;
+  let place: EarlierPlace | null = null;
   if (at) {
     const tk = Number(at.tk);
     const from = Number.isInteger(tk) && tk !== ticket.id ? await getTicketItem(cid, tk) : null;
     if (!from || from.contactId !== ticket.contactId || contactTicketSK(from) !== at.sk || contactTicketSK(from) >= contactTicketSK(ticket)) {
       throw new AppError("ERR_INVALID_CURSOR", 400);
     }
-    cursor = { tk, sk: String(at.sk), m: typeof at.m === "string" ? at.m : undefined };
+    if (at.m !== undefined && typeof at.m !== "string") throw new AppError("ERR_INVALID_CURSOR", 400);
+    place = { ticket: from, m: at.m };
   } else {
     const prev = await previousContactTicket(cid, ticket.contactId, contactTicketSK(ticket));
     if (!prev) return { messages: [], hasMore: false };
-    cursor = { tk: prev.id, sk: contactTicketSK(prev) };
+    place = { ticket: prev };
   }
-  for (let i = 0; cursor && i < EARLIER_TICKETS_PER_CALL; i++) {
-    const page = await listMessages(cid, cursor.tk, { cursor: cursor.m, limit: EARLIER_PAGE_SIZE });
-    let next: EarlierCursor | null = null;
-    if (page.nextCursor) next = { ...cursor, m: page.nextCursor };
+  for (let i = 0; place && i < EARLIER_TICKETS_PER_CALL; i++) {
+    const visible = await canSeeInCompany(actor, place.ticket, cid);
+    const page: Awaited<ReturnType<typeof listMessages>> = visible
+      ? await listMessages(cid, place.ticket.id, { cursor: place.m, limit: EARLIER_PAGE_SIZE })
+      : { messages: [] };
+    let next: EarlierPlace | null = null;
+    if (page.nextCursor) next = { ticket: place.ticket, m: page.nextCursor };
     else {
-      const prev = await previousContactTicket(cid, ticket.contactId, cursor.sk);
-      if (prev) next = { tk: prev.id, sk: contactTicketSK(prev) };
+      const prev = await previousContactTicket(cid, ticket.contactId, contactTicketSK(place.ticket));
+      if (prev) next = { ticket: prev };
     }
     const shown = page.messages.filter((m) => m.mediaType !== "reactionMessage");
     if (shown.length || !next) {
       const messages = await Promise.all([...shown].reverse().map((m) => toMessageView(cid, m)));
-      return { messages, hasMore: !!next, nextCursor: next ? encodeCursor({ ...next }) : undefined };
+      return { messages, hasMore: !!next, nextCursor: next ? placeCursor(next) : undefined };
     }
-    cursor = next;
+    place = next;
   }
-  return { messages: [], hasMore: !!cursor, nextCursor: cursor ? encodeCursor({ ...cursor }) : undefined };
+  return { messages: [], hasMore: !!place, nextCursor: place ? placeCursor(place) : undefined };
 }

@@ -1,4 +1,4 @@
-/** Ticket notes operations (attendance.md §3 Ticket note, §4, §5; issue 4 §6). */
+/** Ticket notes operations (docs/product/tickets.md#notes). */
 import { z } from "zod";
 import { zId } from "../common.ts";
 import { defineRoutes, IdParams, MessageReply } from "../contract.ts";
@@ -7,8 +7,8 @@ import { NoteItem } from "./schema.ts";
 /** `POST /api/ticket-notes` body. */
 export const CreateNoteBody = z.object({
   note: z.string().trim().min(2, "Too Short!").max(5000, "Too Long!"),
-  ticketId: z.coerce.number().int().positive(),
-  contactId: z.coerce.number().int().positive().optional(),
+  ticketId: zId,
+  contactId: zId.optional(),
 });
 export type CreateNoteBody = z.infer<typeof CreateNoteBody>;
 

@@ -1,5 +1,5 @@
 /**
- * DynamoDB access for ticket notes (DESIGN.md §6): a note lives in its ticket's partition at
+ * DynamoDB access for ticket notes (docs/architecture.md#3-the-table): a note lives in its ticket's partition at
  * `NOTE#<createdAt>#<id>`, with a ref `keys.noteRef(cid, id)` (ticketId + SK) written in the same transaction so a
  * note is found by id alone. Items are parsed with {@link NoteItem} on read.
  */

@@ -1,4 +1,4 @@
-/** Ticket note (attendance.md §3 Ticket note, §5: note required, minimum 2 characters). */
+/** Ticket note (note required, minimum 2 characters; docs/product/tickets.md#notes). */
 import { z } from "zod";
 
 export const NoteItem = z.object({

@@ -1,6 +1,6 @@
 /**
- * Ticket notes (attendance.md §3 Ticket note, §4 "Ticket notes", §5 "Ticket note: required, minimum 2 characters";
- * issue 4 §6). Stored in the ticket's partition at `NOTE#<createdAt>#<id>` with a ref `keys.noteRef(cid, id)`
+ * Ticket notes (docs/product/tickets.md#notes; a note is required, at least 2 characters).
+ * Stored in the ticket's partition at `NOTE#<createdAt>#<id>` with a ref `keys.noteRef(cid, id)`
  * (ticketId + SK) written in the same transaction, so `DELETE /ticket-notes/{id}` finds it by id.
  */
 import { can } from "../access/permissions.ts";

@@ -1,4 +1,4 @@
-/** Plans operations (administration.md §3 Plan, §7; issue 2 §4): the public list (sign-up reads it), `value` in reais. */
+/** Plans operations: the public list (sign-up reads it), `value` in reais. */
 import { z } from "zod";
 import { defineRoutes } from "../contract.ts";
 import { PlanItem } from "./schema.ts";

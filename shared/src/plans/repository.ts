@@ -1,5 +1,5 @@
 /**
- * DynamoDB access for plans (DESIGN.md §6): global items `PLANS` / `PLAN#<id>`, parsed with {@link PlanItem} on read.
+ * DynamoDB access for plans: global items `PLANS` / `PLAN#<id>`, parsed with {@link PlanItem} on read.
  */
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { ddb, tableName } from "../db/client.ts";

@@ -1,5 +1,5 @@
 /**
- * Plan entity (administration.md §3 Plan). Money in BRL cents (`valueCents`); the API also returns `value` in reais.
+ * Plan entity. Money in BRL cents (`valueCents`); the API also returns `value` in reais.
  */
 import { z } from "zod";
 

@@ -1,5 +1,5 @@
 /**
- * Plans (administration.md §3 Plan; issue 2 §4). Plans are global items `PLANS` / `PLAN#<id>`; money is stored in
+ * Plans. Plans are global items `PLANS` / `PLAN#<id>`; money is stored in
  * BRL cents (`valueCents`) and the API also returns `value` in reais (e.g. 3000 → 30).
  */
 import { AppError } from "../errors.ts";

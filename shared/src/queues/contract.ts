@@ -1,6 +1,6 @@
 /**
- * Queues operations (administration.md §3 Queue, §5, §7; issue 2 §4). `companyId` in `GET /api/queue`'s query (the
- * spec's optional parameter) is accepted and ignored: the token's company is used.
+ * Queues operations (docs/product/queues.md). `companyId` in `GET /api/queue`'s query (an optional parameter the old
+ * clients send) is accepted and ignored: the token's company is used.
  */
 import { z } from "zod";
 import { defineRoutes, IdParams, MessageReply } from "../contract.ts";

@@ -1,5 +1,5 @@
 /**
- * Queues' own error codes (issue 10 §4: duplicate names and colours that are not CSS colours; issue 9 §1: options),
+ * Queues' own error codes (duplicate names, colours that are not CSS colours, and the options'),
  * declared from the feature's folder with `defineErrors`; their pt/en/es texts live in the web's queues bundle
  * (`web/src/features/queues/i18n.ts`, `errors.<CODE>`).
  */

@@ -1,7 +1,7 @@
 /**
- * DynamoDB access for queues (DESIGN.md §6): `C#<cid>` / `QUEUE#<id>` items plus two per-company uniqueness markers,
+ * DynamoDB access for queues (docs/architecture.md#3-the-table): `C#<cid>` / `QUEUE#<id>` items plus two per-company uniqueness markers,
  * `C#<cid>` / `QCOLOR#<color>` and `C#<cid>` / `QNAME#<name>` (lower case), written in the same transaction as the
- * queue so two queues never share a colour or a name (issue 2 §4, issue 10 §4).
+ * queue so two queues never share a colour or a name.
  */
 import { GetCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import { ddb, tableName, type TxItem } from "../db/client.ts";

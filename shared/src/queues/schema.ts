@@ -1,9 +1,17 @@
 /**
- * Queue entity and payloads (administration.md §3 Queue, §5; issue 2 §4: name 2-50, color 3-9 unique in the company).
+ * Queue entity and payloads (docs/product/queues.md#queues: name 2-50, color 3-9 unique in the company).
  */
 import { z } from "zod";
+// The queue error codes named below (type only: nothing of it reaches the web bundle).
+import type {} from "./errors.ts";
+import { defineAttachmentKind } from "../media/kinds.ts";
+import { attachedMedia } from "../media/schema.ts";
+import { zId } from "../common.ts";
 
-/** `HH:MM`, 00:00 to 23:59 (administration.md §5 "Working-hours times use HH:MM"), or empty. */
+/** A queue's media (sent with its greeting): any type, the outbound limit of its type. */
+export const QUEUE_MEDIA = defineAttachmentKind({ folder: "queues", missingFile: "ERR_QUEUE_MEDIA_REQUIRED" });
+
+/** `HH:MM`, 00:00 to 23:59 (working-hours times), or empty. */
 const hhmm = z
   .string()
   .regex(/^([01]\d|2[0-3]):[0-5]\d$/, "Invalid time")
@@ -19,7 +27,7 @@ export const QueueSchedule = z.object({
 export type QueueSchedule = z.infer<typeof QueueSchedule>;
 
 /**
- * Default weekly hours of a company and of a new queue (administration.md §3 Queue): Monday to Friday 08:00-18:00,
+ * Default weekly hours of a company and of a new queue (docs/product/business-hours.md): Monday to Friday 08:00-18:00,
  * Saturday 08:00-12:00, Sunday closed (00:00-00:00). `weekdayEn` is the key the hours check uses.
  */
 export const DEFAULT_SCHEDULES: QueueSchedule[] = [
@@ -42,16 +50,6 @@ export function fullWeek<S extends QueueSchedule>(schedules: readonly S[]): (Que
   return DEFAULT_SCHEDULES.map((d) => schedules.find((s) => s.weekdayEn === d.weekdayEn) ?? { ...d, startTime: "00:00", endTime: "00:00" });
 }
 
-/**
- * A media file attached to a queue or a queue option (administration.md §3 mediaPath, mediaName): its S3 key and file
- * name, and its bytes and MIME type as uploaded (absent on media that predates them: read from S3 then).
- */
-export const attachedMedia = {
-  mediaPath: z.string().nullable().default(null),
-  mediaName: z.string().nullable().default(null),
-  mediaSize: z.number().int().nullable().optional(),
-  mediaMime: z.string().nullable().optional(),
-};
 export const QueueItem = z.object({
   id: z.number().int(),
   companyId: z.number().int(),
@@ -73,6 +71,7 @@ export type QueueItem = z.infer<typeof QueueItem>;
 const queueName = z.string({ error: (iss) => (iss.input == null ? "Required" : "Invalid input") }).trim().min(2, "Too Short!").max(50, "Too Long!");
 const queueColor = z.string({ error: (iss) => (iss.input == null ? "Required" : "Invalid input") }).trim().min(3, "Too Short!").max(9, "Too Long!");
 const optionalInt = z.union([z.literal("").transform(() => null), z.coerce.number().int().nullable()]);
+const optionalId = z.union([z.literal("").transform(() => null), zId.nullable()]);
 
 /** POST /api/queue */
 export const CreateQueueBody = z.object({
@@ -82,8 +81,8 @@ export const CreateQueueBody = z.object({
   outOfHoursMessage: z.string().max(4096).default(""),
   orderQueue: optionalInt.optional(),
   schedules: z.array(QueueSchedule).max(7).optional(),
-  promptId: optionalInt.optional(),
-  integrationId: optionalInt.optional(),
+  promptId: optionalId.optional(),
+  integrationId: optionalId.optional(),
 });
 export type CreateQueueBody = z.infer<typeof CreateQueueBody>;
 
@@ -95,7 +94,7 @@ export const UpdateQueueBody = z.object({
   outOfHoursMessage: z.string().max(4096).optional(),
   orderQueue: optionalInt.optional(),
   schedules: z.array(QueueSchedule).max(7).optional(),
-  promptId: optionalInt.optional(),
-  integrationId: optionalInt.optional(),
+  promptId: optionalId.optional(),
+  integrationId: optionalId.optional(),
 });
 export type UpdateQueueBody = z.infer<typeof UpdateQueueBody>;

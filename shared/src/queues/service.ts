@@ -1,38 +1,33 @@
 /**
- * Queue rules (administration.md §3 Queue, §5 validation; issue 2 §4).
+ * Queue rules (docs/product/queues.md#queues).
  *
  * - Any user of the company reads its queues; admins create, edit and delete them.
  * - name 2-50, unique in the company in any letter case (409 `ERR_QUEUE_NAME_ALREADY_EXISTS`); color 3-9 characters,
  *   a CSS colour (400 `ERR_QUEUE_INVALID_COLOR`, e.g. "azul") and unique in the company (409
- *   `ERR_QUEUE_COLOR_ALREADY_EXISTS`) (issue 10 §4).
- * - Media (issue 9 §1): one file per queue under `media/<cid>/queues/<queueId>/`, `POST/DELETE .../media-upload`; its
- *   size and MIME type are recorded; the object a new upload replaces, or a removal drops, is deleted from S3.
+ *   `ERR_QUEUE_COLOR_ALREADY_EXISTS`).
+ * - Media: one file per queue ({@link QUEUE_MEDIA}, through the media port `media/attachments.ts`),
+ *   `POST/DELETE .../media-upload`; its size and MIME type are recorded; the object a new upload replaces, or a
+ *   removal drops, is deleted from S3.
  * - Deleting a queue removes it from its users' `queueIds` and deletes its option tree and their media objects.
  * - Every change publishes `company-{id}-queue` `{action: "create"|"update", queue}` or `{action: "delete", queueId}`.
  */
-import { randomUUID } from "node:crypto";
 import colorString from "color-string";
 import { can } from "../access/permissions.ts";
 import type { AuthContext } from "../auth/tokens.ts";
 import { nextId } from "../db/counters.ts";
 import { AppError } from "../errors.ts";
 import { dispatch } from "../events/index.ts";
+import "./events.ts";
+import "../users/events.ts";
 import { listUsers, patchUser } from "../users/repository.ts";
 import { publicUser } from "../users/service.ts";
 import { removeQueueFromWhatsapps } from "../whatsapp/service.ts";
-import { deleteMedia, putMedia } from "../storage/media.ts";
-import { log } from "../log.ts";
+import { NO_MEDIA } from "../media/schema.ts";
+import { dropAttachments, replaceAttachment, type Upload } from "../media/attachments.ts";
 import { deleteQueueOptions, listQueueOptions } from "./options/repository.ts";
 import { deleteQueueItems, getQueue, listQueues, putNewQueue, replaceQueue } from "./repository.ts";
 import "./errors.ts";
-import type { CreateQueueBody, QueueItem, UpdateQueueBody } from "./schema.ts";
-
-/** One uploaded file as the HTTP pipeline hands it over (multipart). */
-export interface Upload {
-  filename: string;
-  mimetype: string;
-  content: Uint8Array;
-}
+import { QUEUE_MEDIA, type CreateQueueBody, type QueueItem, type UpdateQueueBody } from "./schema.ts";
 
 const requireAdmin = (a: AuthContext) => {
   if (!can(a, "queues:manage")) throw new AppError("ERR_NO_PERMISSION", 403);
@@ -64,10 +59,23 @@ function requireCssColor(color: string | undefined): void {
   if (color !== undefined && !isCssColor(color)) throw new AppError("ERR_QUEUE_INVALID_COLOR", { fields: [{ path: "color", message: "Invalid color" }] });
 }
 
+/**
+ * 409 `ERR_QUEUE_NAME_ALREADY_EXISTS` / `ERR_QUEUE_COLOR_ALREADY_EXISTS` when another queue of the company has this
+ * name or colour (any letter case), read before the id counter so a refused queue takes no id; the markers written
+ * with the queue still settle two saves at the same time.
+ */
+async function requireFreeNameAndColor(companyId: number, name: string, color: string): Promise<void> {
+  const same = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+  const queues = await listQueues(companyId);
+  if (queues.some((q) => same(q.name, name))) throw new AppError("ERR_QUEUE_NAME_ALREADY_EXISTS");
+  if (queues.some((q) => same(q.color, color))) throw new AppError("ERR_QUEUE_COLOR_ALREADY_EXISTS");
+}
+
 /** `POST /api/queue` (admin): creates a queue in the caller's company; publishes `{action: "create", queue}`. */
 export async function createQueue(auth: AuthContext, body: CreateQueueBody): Promise<PublicQueue> {
   requireAdmin(auth);
   requireCssColor(body.color);
+  await requireFreeNameAndColor(auth.companyId, body.name, body.color);
   const now = new Date().toISOString();
   const q: QueueItem = {
     id: await nextId(auth.companyId, "queue"),
@@ -113,7 +121,7 @@ export async function deleteQueue(auth: AuthContext, queueId: number): Promise<v
   await deleteQueueItems(q);
   const options = await listQueueOptions(auth.companyId, queueId);
   await deleteQueueOptions(options);
-  await dropMedia(q.mediaPath, ...options.map((o) => o.mediaPath));
+  await dropAttachments(q.mediaPath, ...options.map((o) => o.mediaPath));
   await removeQueueFromWhatsapps(auth.companyId, queueId);
   for (const u of await listUsers(auth.companyId)) {
     if (!u.queueIds.includes(queueId)) continue;
@@ -121,30 +129,6 @@ export async function deleteQueue(auth: AuthContext, queueId: number): Promise<v
     if (updated) await dispatch({ type: "user.updated", companyId: auth.companyId, user: await publicUser(updated) });
   }
   await dispatch({ type: "queue.deleted", companyId: auth.companyId, queueId });
-}
-
-/** Object key of a queue's (or option's) media: `media/<cid>/<folder>/<id>/<uuid>[.<ext>]`, under the company prefix. */
-export function entityMediaKey(companyId: number, folder: "queues" | "queue-options", id: number, fileName: string): string {
-  const ext = fileName.includes(".") ? fileName.split(".").pop()!.replace(/[^a-z0-9]/gi, "").slice(0, 10) : "";
-  return `media/${companyId}/${folder}/${id}/${randomUUID()}${ext ? `.${ext}` : ""}`;
-}
-
-/**
- * Deletes media objects no item names any more (a replaced or removed queue or option media), after the item was
- * written. Best effort: a failure is logged and leaves an orphan object, never an item pointing at nothing.
- */
-export async function dropMedia(...keys: (string | null | undefined)[]): Promise<void> {
-  for (const key of keys) {
-    if (!key) continue;
-    await deleteMedia(key).catch((err) => log("warn", "replaced media not deleted", { key, err }));
-  }
-}
-
-/** The first uploaded file, else 400 `ERR_QUEUE_MEDIA_REQUIRED`. */
-export function requireOneFile(upload: { files: Upload[] } | undefined): Upload {
-  const f = upload?.files[0];
-  if (!f) throw new AppError("ERR_QUEUE_MEDIA_REQUIRED", { fields: [{ path: "file", message: "Required" }] });
-  return f;
 }
 
 /**
@@ -155,18 +139,11 @@ export function requireOneFile(upload: { files: Upload[] } | undefined): Upload 
 export async function uploadQueueMedia(auth: AuthContext, queueId: number, upload: { files: Upload[] } | undefined): Promise<PublicQueue> {
   requireAdmin(auth);
   const before = await showQueue(auth, queueId);
-  const file = requireOneFile(upload);
-  const key = entityMediaKey(auth.companyId, "queues", queueId, file.filename);
-  await putMedia(key, file.content, file.mimetype || "application/octet-stream");
-  const mime = file.mimetype || "application/octet-stream";
-  const after: QueueItem = { ...before, mediaPath: key, mediaName: file.filename, mediaSize: file.content.length, mediaMime: mime, updatedAt: new Date().toISOString() };
-  try {
-    await replaceQueue(before, after);
-  } catch (err) {
-    await dropMedia(key);
-    throw err;
-  }
-  await dropMedia(before.mediaPath);
+  const after = await replaceAttachment(QUEUE_MEDIA, auth.companyId, queueId, upload, before.mediaPath, async (media) => {
+    const next: QueueItem = { ...before, ...media, updatedAt: new Date().toISOString() };
+    await replaceQueue(before, next);
+    return next;
+  });
   await dispatch({ type: "queue.updated", companyId: auth.companyId, queue: after });
   return after;
 }
@@ -175,9 +152,9 @@ export async function uploadQueueMedia(auth: AuthContext, queueId: number, uploa
 export async function deleteQueueMedia(auth: AuthContext, queueId: number): Promise<PublicQueue> {
   requireAdmin(auth);
   const before = await showQueue(auth, queueId);
-  const after: QueueItem = { ...before, mediaPath: null, mediaName: null, mediaSize: null, mediaMime: null, updatedAt: new Date().toISOString() };
+  const after: QueueItem = { ...before, ...NO_MEDIA, updatedAt: new Date().toISOString() };
   await replaceQueue(before, after);
-  await dropMedia(before.mediaPath);
+  await dropAttachments(before.mediaPath);
   await dispatch({ type: "queue.updated", companyId: auth.companyId, queue: after });
   return after;
 }

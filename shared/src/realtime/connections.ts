@@ -1,5 +1,5 @@
 /**
- * WebSocket connection registry (DESIGN.md §3, §6; issue 2 §5): the repository behind `functions/src/ws`.
+ * WebSocket connection registry (docs/product/realtime.md): the repository behind `functions/src/ws`.
  *
  * Two items per socket, both with `expiresAt` (epoch seconds; TTL is cleanup, readers filter on it):
  * - `WS#<connectionId>` / `#`: {connectionId, companyId, userId, connectedAt (ISO), expiresAt} — looked up by id on
@@ -24,6 +24,8 @@ const ConnectionItem = z.object({
   userId: z.number().int(),
   connectedAt: z.string(),
   expiresAt: z.number(),
+  /** When the socket's last `userStatus` frame was taken (epoch ms; `claimStatusFrame`). */
+  statusAt: z.number().optional(),
 });
 export type ConnectionItem = z.infer<typeof ConnectionItem>;
 
@@ -104,6 +106,28 @@ export async function getSocket(connectionId: string): Promise<ConnectionItem | 
   return item.expiresAt > nowSeconds() ? item : undefined;
 }
 
+/**
+ * Takes a `userStatus` frame of a connection at `now` (epoch ms) when none was taken in the last `minGapMs`: one
+ * conditional write of `statusAt` on the registration. False when one was (or the registration is gone).
+ */
+export async function claimStatusFrame(connectionId: string, now: number, minGapMs: number): Promise<boolean> {
+  try {
+    await ddb().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.wsConnection(connectionId),
+        UpdateExpression: "SET statusAt = :now",
+        ConditionExpression: "attribute_exists(PK) AND (attribute_not_exists(statusAt) OR statusAt <= :cutoff)",
+        ExpressionAttributeValues: { ":now": now, ":cutoff": now - minGapMs },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (isConditionFailed(err)) return false;
+    throw err;
+  }
+}
+
 /** The company-room member item of a connection (rooms, queues), or undefined. */
 export async function getSocketMember(companyId: number, connectionId: string): Promise<SocketMember | undefined> {
   const out = await ddb().send(
@@ -182,7 +206,7 @@ export interface SocketAccess {
 }
 
 /**
- * Keeps a user's open sockets in step with their access (issue 8 §4): `access: null` (user deleted) closes every
+ * Keeps a user's open sockets in step with their access (docs/product/realtime.md#who-gets-a-frame): `access: null` (user deleted) closes every
  * socket of the user; a socket registered with a token version below `minTokenVersion` (logout, single login,
  * revocation) is closed (`DeleteConnection`) and unregistered; with `access` given, the others get the new profile,
  * super flag, queues and allTicket. Returns how many sockets were closed.

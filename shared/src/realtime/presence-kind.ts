@@ -1,6 +1,6 @@
 /**
- * What the presence check does when it fires (issue 2 §5 user status; issue 8 §5: the minute tick no longer lists every
- * company): a user whose `online` flag is true and who has no live socket registration left (all expired, or removed
+ * What the presence check does when it fires (a user's online status, docs/product/users.md#online-status; a due-time
+ * item, so the minute tick never lists every company): a user whose `online` flag is true and who has no live socket registration left (all expired, or removed
  * without `$disconnect`) is set offline (`user.updated`); a user who still has live sockets is looked at again when the
  * newest of them expires. Scheduled through `./presence.ts`; imported by the minute tick (`functions/src/jobs/tick.ts`).
  */

@@ -1,5 +1,5 @@
 /**
- * The presence check's due-time item (issue 8 §5; DESIGN.md "timers are due-time index items, never scans"): one timer
+ * The presence check's due-time item (due work is a due-time index item, never a scan): one timer
  * per user (`shared/src/timers`, kind {@link PRESENCE_CHECK}, ref = userId). Scheduled at every socket registration
  * for the registration's `expiresAt` (the newest registration replaces it, so it is due when the user's last socket
  * runs out), and for "now" wherever a socket is removed without `$disconnect` (a 410 on post, a revocation) or

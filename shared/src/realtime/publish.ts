@@ -1,5 +1,5 @@
 /**
- * Realtime publishing (DESIGN.md §1, §3; issue 2 §5): `publish` sends `{"event": "company-{id}-{name}", "data": ...}`
+ * Realtime publishing (docs/product/realtime.md): `publish` sends `{"event": "company-{id}-{name}", "data": ...}`
  * to the company's open WebSocket connections that may see it, through the API Gateway management API
  * (`@connections`; the local emulator speaks the same protocol). A 410 (GoneException) removes the stale registration.
  *
@@ -32,8 +32,11 @@ export type Audience =
   | { kind: "ticketLost"; before: SeenTicket; after: SeenTicket }
   /** Users of this queue, admins, and — when `queueId` is null — users with allTicket enabled. Plus `alsoUserId` (the assignee). */
   | { kind: "queue"; queueId: number | null; alsoUserId?: number | null }
-  /** Holders of a permission (`can`), or everyone but them (`not: true`), e.g. a setting's value redacted for non-admins. */
-  | { kind: "permission"; permission: Permission; not?: boolean };
+  /**
+   * Holders of a permission (`can`), or everyone but them (`not: true`), e.g. a setting's value redacted for non-admins;
+   * plus `alsoUserId` (e.g. the owner of a personal record).
+   */
+  | { kind: "permission"; permission: Permission; not?: boolean; alsoUserId?: number };
 
 /** A registered socket as stored in the company room. */
 export interface SocketMember {
@@ -81,7 +84,7 @@ export function inAudience(m: SocketMember, audience: Audience, settings?: Visib
     case "queue":
       return canSee(m, { queueId: audience.queueId, userId: audience.alsoUserId });
     case "permission":
-      return can(m, audience.permission) !== !!audience.not;
+      return can(m, audience.permission) !== !!audience.not || m.userId === audience.alsoUserId;
   }
 }
 
@@ -90,7 +93,7 @@ const listings = new Map<number, Promise<SocketMember[]>>();
 
 /**
  * Lists the live sockets of a company (expired registrations filtered out). Calls that arrive while a listing of the
- * same company is in flight share it (issue 8 ingest rate: a burst of messages costs fewer Queries); nothing is kept
+ * same company is in flight share it (for the ingest rate: a burst of messages costs fewer Queries); nothing is kept
  * once it resolves, and {@link forgetSocketListing} (every registration change of this process) makes the next call
  * start a new one, so a publish after a change always sees it.
  */

@@ -1,5 +1,5 @@
 /**
- * Room names a socket can join through `$default` frames (issue 2 §5) — the optional `room` argument of `publish`
+ * Room names a socket can join through `$default` frames (docs/product/realtime.md#rooms) — the optional `room` argument of `publish`
  * narrows an event to sockets that joined it (on top of the audience check).
  */
 export const rooms = {

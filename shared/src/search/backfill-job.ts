@@ -1,5 +1,5 @@
 /**
- * Wiring of the search backfill (issue 10 §1: data stored before the word index existed becomes findable). The
+ * Wiring of the search backfill (data stored before the word index existed becomes findable). The
  * bounded, resumable `backfillSearchIndex` runs as a timer (`shared/src/timers`) of kind {@link SEARCH_BACKFILL_KIND},
  * one per company, so the minute tick (EventBridge in the cloud, in-process locally) drives it through the timers' due
  * index, never a scan:

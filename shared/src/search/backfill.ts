@@ -1,5 +1,5 @@
 /**
- * Search-index backfill (issue 10 §1): indexes the contacts and messages a company stored before the word index existed
+ * Search-index backfill: indexes the contacts and messages a company stored before the word index existed
  * (contact grams `keys.searchGram`, each ticket's grams `keys.searchTicketGram`, message words `keys.searchWord` with
  * `_sw` on the message). Walks by keys only:
  * the company's contacts on their name index (GSI1 `C#<cid>#CONTACTS`), then its tickets per status (GSI1

@@ -1,5 +1,5 @@
 /**
- * Search (issue 10 §1; DESIGN.md §6 "Search"): the {@link Search} port and its DynamoDB adapter {@link search}.
+ * Search (docs/product/search.md): the {@link Search} port and its DynamoDB adapter {@link search}.
  *
  * ## What is found
  * A query is split into normalized tokens (accents and case ignored, see `tokens.ts`; a text that looks like a phone
@@ -24,7 +24,8 @@
  *   summaries). So a ticket search by name, number or
  *   email reads ONE partition, newest ticket first, and the candidates in one BatchGet: two requests a round,
  *   however many contacts share the word (it was one Query per matching contact).
- * - Message words `C#<cid>#SW#<word>` / `T#<ticketId>`: one item per word and ticket: the ticket holds the word.
+ * - Message words `C#<cid>#SW#<word>` / `T#<ticketId>`: one item per word and ticket: the ticket holds the word, and
+ *   `s`, the text around the word in a message holding it, which the list shows for a ticket found by it (no read).
  *   Written in the message's own transaction (≤ 40 words, stop words and 1-letter words left out), only for the words
  *   the writer does not know the ticket to hold already (the runner knows its open ticket's words: `knownWords` in
  *   `writes.ts`); the items a message adds are measured by `npm run bench`. Edits and deletes add the new words and
@@ -50,9 +51,9 @@
 import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { batchGetRaw } from "../db/batch.ts";
 import { ddb, tableName } from "../db/client.ts";
-import { decodeCursor, encodeCursor } from "../db/cursor.ts";
-import { queryPagesFrom } from "../db/query.ts";
-import { belongsToCompany, keys } from "../db/keys.ts";
+import { decodeCursor, encodeCursor, startKeyOf } from "../db/cursor.ts";
+import { pagesFrom, queryPagesFrom } from "../db/query.ts";
+import { keys } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
 import { batchGetContacts, queryContactsByName, queryContactsByNumber } from "../contacts/repository.ts";
 import type { ContactItem } from "../contacts/schema.ts";
@@ -69,13 +70,14 @@ export interface Search {
   contacts(companyId: number, term: string, opts: { limit: number; cursor?: string }): Promise<{ contacts: ContactItem[]; nextCursor?: string }>;
   /**
    * Tickets matching `term`, `limit` per page, each once; `accept` is the caller's rule (access and list filters):
-   * refused tickets are skipped, not counted.
+   * refused tickets are skipped, not counted. `snippets`: for tickets found by a message word, the text around that
+   * word in a message holding it (ticket id → text), carried by the index item itself (no read of the message).
    */
   tickets(
     companyId: number,
     term: string,
     opts: { limit: number; cursor?: string; accept: (t: TicketItem) => boolean },
-  ): Promise<{ tickets: TicketItem[]; nextCursor?: string }>;
+  ): Promise<{ tickets: TicketItem[]; nextCursor?: string; snippets?: Map<number, string> }>;
 }
 
 type Key = Record<string, unknown>;
@@ -111,18 +113,12 @@ function contactKey(plan: Plan, companyId: number, c: ContactItem, gramKey?: Key
 
 /** Rejects a contact-side cursor key that is not in the plan's partition of this company. */
 function checkContactKey(plan: Plan, companyId: number, k: unknown): Key | undefined {
-  if (k === undefined) return undefined;
-  if (!k || typeof k !== "object") throw new AppError("ERR_INVALID_CURSOR", 400);
-  const key = k as Key;
-  const ok =
-    plan.kind === "gram"
-      ? belongsToCompany(key, companyId, { equal: { PK: keys.searchGramPK(companyId, plan.gram) } }) && typeof key.SK === "string"
-      : belongsToCompany(key, companyId, {
-          equal: { [plan.kind === "name" ? "GSI1PK" : "GSI2PK"]: keys.contactsIndexPK(companyId) },
-          pkPrefix: keys.contactPartitionPrefix(companyId),
-        });
-  if (!ok) throw new AppError("ERR_INVALID_CURSOR", 400);
-  return key;
+  if (plan.kind === "gram") return startKeyOf(k, companyId, { pk: keys.searchGramPK(companyId, plan.gram) });
+  return startKeyOf(k, companyId, {
+    pk: keys.contactsIndexPK(companyId),
+    index: plan.kind === "name" ? "GSI1" : "GSI2",
+    pkPrefix: keys.contactPartitionPrefix(companyId),
+  });
 }
 
 /** A listed contact: its id, its cursor key and (when asked for, or free) the contact. */
@@ -130,10 +126,10 @@ type Row = { contactId: number; key: Key; contact?: ContactItem };
 
 /**
  * One read of the contact side from `start`: the listed contacts in index order with their cursor keys, and the
- * index's next start (undefined when exhausted). Gram items carry the fields a query checks, so non-matching
+ * index's next start, `lastKey` (undefined when exhausted). Gram items carry the fields a query checks, so non-matching
  * candidates cost no read of the contact; `hydrate` reads the matching contacts (one BatchGet).
  */
-async function readContacts(companyId: number, plan: Plan, start: Key | undefined, limit: number, hydrate: boolean): Promise<{ rows: Row[]; next?: Key }> {
+async function readContacts(companyId: number, plan: Plan, start: Key | undefined, limit: number, hydrate: boolean): Promise<{ rows: Row[]; lastKey?: Key }> {
   if (plan.kind === "gram") {
     const out = await ddb().send(
       new QueryCommand({
@@ -149,15 +145,15 @@ async function readContacts(companyId: number, plan: Plan, start: Key | undefine
       .map((it) => ({ contactId: Number(it.contactId), key: { PK: it.PK, SK: it.SK } }));
     if (hydrate && rows.length) {
       const got = await batchGetContacts(companyId, rows.map((r) => r.contactId));
-      return { rows: rows.filter((r) => (r.contact = got.get(r.contactId))), next: out.LastEvaluatedKey };
+      return { rows: rows.filter((r) => (r.contact = got.get(r.contactId))), lastKey: out.LastEvaluatedKey };
     }
-    return { rows, next: out.LastEvaluatedKey };
+    return { rows, lastKey: out.LastEvaluatedKey };
   }
   const page =
     plan.kind === "number"
       ? await queryContactsByNumber(companyId, { digits: plan.digits, limit, startKey: start })
       : await queryContactsByName(companyId, { prefix: plan.prefix, limit, startKey: start });
-  return { rows: page.items.map((c) => ({ contactId: c.id, contact: c, key: contactKey(plan, companyId, c) })), next: page.lastKey };
+  return { rows: page.items.map((c) => ({ contactId: c.id, contact: c, key: contactKey(plan, companyId, c) })), lastKey: page.lastKey };
 }
 
 type ContactsCursor = { k?: Key };
@@ -179,14 +175,15 @@ export const search: Search = {
     const cur = decodeCursor<ContactsCursor>(opts.cursor) ?? {};
     let start = checkContactKey(plan, companyId, cur.k);
     const out: ContactItem[] = [];
-    for (let round = 0; round < MAX_ROUNDS; round++) {
-      const r = await readContacts(companyId, plan, start, Math.max(opts.limit - out.length, 20), true);
+    // At most MAX_ROUNDS reads; a page that runs out of rounds resumes after the last contact index page read.
+    const pages = pagesFrom((startKey, round) => (round < MAX_ROUNDS ? readContacts(companyId, plan, startKey, Math.max(opts.limit - out.length, 20), true) : null), start);
+    for await (const r of pages) {
       for (const row of r.rows) {
         out.push(row.contact!);
         if (out.length === opts.limit) return { contacts: out, nextCursor: encodeCursor({ k: row.key }) };
       }
-      if (!r.next) return { contacts: out };
-      start = r.next;
+      if (!r.lastKey) return { contacts: out };
+      start = r.lastKey;
     }
     return { contacts: out, nextCursor: encodeCursor({ k: start }) };
   },
@@ -199,7 +196,8 @@ export const search: Search = {
     const raw = decodeCursor<TicketsCursor>(opts.cursor) ?? ({ p: "c" } as TicketsCursor);
     if (raw.p !== "c" && raw.p !== "m") throw new AppError("ERR_INVALID_CURSOR", 400);
     const out: TicketItem[] = [];
-    const done = (k: TicketsCursor) => ({ tickets: out, nextCursor: encodeCursor(k as unknown as Key) });
+    const snippets = new Map<number, string>();
+    const done = (k: TicketsCursor) => ({ tickets: out, nextCursor: encodeCursor(k as unknown as Key), snippets });
     let rounds = 0;
 
     if (raw.p === "c" && plan.kind === "gram") {
@@ -207,7 +205,7 @@ export const search: Search = {
       // against every token on the item itself, then the candidate tickets in one BatchGet. Two requests per round,
       // however many contacts match.
       const pk = keys.searchTicketGramPK(companyId, plan.gram);
-      let start = cursorIn(raw.k, pk);
+      let start = startKeyOf(raw.k, companyId, { pk });
       let spent = false;
       // A first round sized to the page; later rounds (many candidates refused) read more at once.
       const pages = queryPagesFrom(newestFirst(pk), start, () => {
@@ -228,12 +226,14 @@ export const search: Search = {
       }
       if (spent) return done({ p: "c", k: start });
     } else if (raw.p === "c") {
-      let start = checkContactKey(plan, companyId, raw.k);
       let skip = typeof raw.s === "number" && raw.s > 0 ? raw.s : 0;
-      let last: Key | undefined = start;
-      for (;;) {
-        if (rounds++ >= MAX_ROUNDS) return done({ p: "c", k: last, s: skip });
-        const r = await readContacts(companyId, plan, start, Math.max(opts.limit - out.length, 20), false);
+      let last: Key | undefined = checkContactKey(plan, companyId, raw.k);
+      let spent = false;
+      const pages = pagesFrom((startKey) => {
+        spent = rounds++ >= MAX_ROUNDS;
+        return spent ? null : readContacts(companyId, plan, startKey, Math.max(opts.limit - out.length, 20), false);
+      }, last);
+      for await (const r of pages) {
         // The contacts' tickets, read for as many contacts at a time as the page still has room for.
         for (let from = 0; from < r.rows.length; ) {
           const batch = r.rows.slice(from, from + Math.max(opts.limit - out.length, 1));
@@ -256,15 +256,14 @@ export const search: Search = {
             last = batch[i].key;
           }
         }
-        if (!r.next) break;
-        start = r.next;
-        last = r.next;
+        if (r.lastKey) last = r.lastKey;
       }
+      if (spent) return done({ p: "c", k: last, s: skip });
     }
 
     if (!word) return { tickets: out };
     const pk = keys.searchWordPK(companyId, word);
-    let start = raw.p === "m" ? cursorIn(raw.k, pk) : undefined;
+    let start = raw.p === "m" ? startKeyOf(raw.k, companyId, { pk }) : undefined;
     const others = toks.filter((t) => t.text !== word);
     let spent = false;
     const pages = queryPagesFrom(newestFirst(pk), start, () => {
@@ -298,24 +297,18 @@ export const search: Search = {
         const ok = others.every((tok) => !isIndexedWord(tok.text) || hasWord(tok.text, t.id) || (c ? contactMatchesAll(c, [tok]) : false));
         if (!ok || !opts.accept(t)) continue;
         out.push(t);
+        if (typeof it.s === "string" && it.s) snippets.set(t.id, it.s);
         if (out.length === opts.limit) return done({ p: "m", k: { PK: it.PK, SK: it.SK } });
       }
       start = page.lastKey;
     }
-    return spent ? done({ p: "m", k: start }) : { tickets: out };
+    return spent ? done({ p: "m", k: start }) : { tickets: out, snippets };
   },
 };
 
 /** A ticket of `queryTicketIndex` as a plain ticket (its index position is not enumerable: nothing to strip). */
 const stripTicket = (t: TicketItem): TicketItem => t;
 
-/** A search cursor's start key, which must lie in partition `pk` (else `ERR_INVALID_CURSOR`, 400); undefined when absent. */
-function cursorIn(k: unknown, pk: string): Key | undefined {
-  if (k === undefined) return undefined;
-  const key = k as { PK?: unknown; SK?: unknown } | null;
-  if (!key || typeof key !== "object" || key.PK !== pk || typeof key.SK !== "string") throw new AppError("ERR_INVALID_CURSOR", 400);
-  return { PK: key.PK, SK: key.SK };
-}
 
 /** The Query of index partition `pk`, newest first (paged by {@link queryPagesFrom}). */
 function newestFirst(pk: string) {

@@ -10,7 +10,7 @@ import { MessageItem } from "../messages/schema.ts";
 import { makeContact, makeQueue, makeTicket, makeWhatsapp } from "../tickets/fixtures.testkit.ts";
 import { listTickets, type TicketActor } from "../tickets/service.ts";
 import type { TicketItem } from "../tickets/schema.ts";
-import { contactGrams, messageWords, queryTokens } from "./tokens.ts";
+import { contactGrams, messageWords, queryTokens, snippetOf } from "./tokens.ts";
 
 const admin = (companyId: number): TicketActor => ({ userId: 1, companyId, profile: "admin", name: "Admin", queueIds: [], allTicket: "desabled" });
 const agent = (companyId: number, userId: number, queueIds: number[]): TicketActor => ({ userId, companyId, profile: "user", name: "Agente", queueIds, allTicket: "desabled" });
@@ -33,6 +33,18 @@ describe("tokens", () => {
     expect(queryTokens("+55 (11) 9777-1")).toEqual([{ text: "551197771", digits: true }]);
     expect(messageWords("Quero o REEMBOLSO do pedido 4521, por favor! Reembolso.")).toEqual(["quero", "reembolso", "pedido", "4521", "favor"]);
     expect(contactGrams({ name: "Ana", number: "5511977", email: "a@ex.io" })).toEqual(["5511", "5119", "1197", "1977", "ana"]);
+  });
+
+  it("cuts a snippet around the word's first occurrence, accents and case ignored", () => {
+    expect(snippetOf("Olá,\n meu pedido de  Reembolso", "reembolso")).toBe("Olá, meu pedido de Reembolso");
+    expect(snippetOf("Conceição chegou", "conceicao")).toBe("Conceição chegou");
+    expect(snippetOf("nada aqui", "reembolso")).toBe("");
+    const long = `${"palavra ".repeat(20)}o reembolso ${"depois ".repeat(40)}`;
+    const s = snippetOf(long, "reembolso");
+    expect(s.length).toBeLessThanOrEqual(120);
+    expect(s.startsWith("…")).toBe(true);
+    expect(s.endsWith("…")).toBe(true);
+    expect(s).toContain("palavra o reembolso depois");
   });
 });
 
@@ -58,6 +70,23 @@ describe("ticket search", () => {
     const shop = await makeTicket(cid, { whatsappId: wa.id, contact: await makeContact(cid, "Loja 20001", "5511900000001") });
     expect(await ids(admin(cid), "20001")).toEqual([shop.id]);
   }, 90_000);
+
+  it("shows, for a ticket found by a message word, that message's text around the word; none for a contact match", async () => {
+    const cid = 29;
+    const wa = await makeWhatsapp(cid);
+    const t = await makeTicket(cid, { whatsappId: wa.id, contact: await makeContact(cid, "Renata Prado", "5511933332222") });
+    await say(t, "Sobre o reembolso: enviei o comprovante");
+    const first = await say(t, "Bom dia, o meu Reembolso do pedido 4521 ainda não caiu na conta");
+    await say(t, "Alguma novidade?");
+    await say(t, "Obrigada, aguardo.", true);
+    const found = async (q: string) => (await listTickets(admin(cid), { searchParam: q })).tickets.map((x) => [x.id, x.lastMessage, x.searchSnippet]);
+    // The row's last message is "Obrigada, aguardo."; the search shows the message holding the word.
+    expect(await found("reembolso")).toEqual([[t.id, "Obrigada, aguardo.", "Bom dia, o meu Reembolso do pedido 4521 ainda não caiu na conta"]]);
+    expect(await found("renata")).toEqual([[t.id, "Obrigada, aguardo.", undefined]]);
+    // Edited away from that message while an earlier message still holds the word: the snippet follows the earlier one.
+    await updateMessage(cid, t.id, first.id, { body: "Bom dia, o meu pedido 4521 ainda não caiu na conta", previousBody: first.body, isEdited: true });
+    expect(await found("reembolso")).toEqual([[t.id, "Obrigada, aguardo.", "Sobre o reembolso: enviei o comprovante"]]);
+  }, 60_000);
 
   it("finds tickets by any word of the contact's name, without accents, and by its email", async () => {
     const cid = 21;

@@ -1,5 +1,5 @@
 /**
- * Words, grams and query tokens of the search index (issue 10 §1). Pure functions, no I/O.
+ * Words, grams and query tokens of the search index (docs/product/search.md). Pure functions, no I/O.
  *
  * Normalization (everywhere): Unicode NFD, combining marks removed, lowercase; words are maximal runs of letters and
  * digits (`\p{L}\p{N}`), so "João Conceição" → ["joao", "conceicao"], "ana.lima@exemplo.com.br" →
@@ -40,6 +40,30 @@ export function fold(text: string): string {
 /** The normalized words of a text, in order, duplicates kept. */
 export function words(text: string): string[] {
   return fold(text).match(/[\p{L}\p{N}]+/gu) ?? [];
+}
+
+/** Longest snippet a word item carries, in characters (about one list row's line). */
+export const SNIPPET_MAX = 120;
+/** Characters of context kept before the word in a snippet. */
+const SNIPPET_BEFORE = 30;
+
+/**
+ * The text around the first occurrence of normalized word `word` in `body` (whitespace collapsed, at most
+ * {@link SNIPPET_MAX} characters, "…" where it was cut), or "" when the body does not hold the word. The list shows
+ * it for a ticket found by that word, with the word marked.
+ */
+export function snippetOf(body: string, word: string): string {
+  const text = body.replace(/\s+/g, " ").trim();
+  for (const m of text.matchAll(/[\p{L}\p{N}\p{M}]+/gu)) {
+    if (fold(m[0]) !== word) continue;
+    const at = m.index ?? 0;
+    const start = at <= SNIPPET_BEFORE ? 0 : text.lastIndexOf(" ", at - SNIPPET_BEFORE) + 1 || at - SNIPPET_BEFORE;
+    const head = start > 0 ? "…" : "";
+    const room = SNIPPET_MAX - head.length;
+    const cut = text.length - start > room;
+    return head + text.slice(start, start + (cut ? room - 1 : room)).trimEnd() + (cut ? "…" : "");
+  }
+  return "";
 }
 
 /** Digits only. */

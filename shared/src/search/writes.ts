@@ -1,5 +1,5 @@
 /**
- * The search index's writes (issue 10 §1), added by the contact and message repositories to their own transactions:
+ * The search index's writes, added by the contact and message repositories to their own transactions:
  * - {@link contactIndexWrites}: the gram items of a contact (`keys.searchGram`), diffed against its previous state;
  * - {@link ticketGramWrites}: the ticket-side grams of a ticket (`keys.searchTicketGram`): its contact's grams once per
  *   ticket, written with the ticket's creation and moved when the contact's name, email or number change;
@@ -19,7 +19,7 @@ import { keys } from "../db/keys.ts";
 import { queryPages } from "../db/query.ts";
 import { atRev, bumpRev } from "../tickets/revision.ts";
 import { log } from "../log.ts";
-import { contactGrams, digitsOnly, messageWords, sortName, words, type ContactFields } from "./tokens.ts";
+import { contactGrams, digitsOnly, messageWords, snippetOf, sortName, words, type ContactFields } from "./tokens.ts";
 
 /** One action of a `TransactWriteItems` request (the document client's shape). */
 export type TransactItem = Record<string, unknown>;
@@ -103,10 +103,11 @@ const wordsOf = (m: IndexedMessage) => (m.isDeleted ? [] : messageWords(m.body))
 
 /**
  * A word item: the ticket holds the word (`n` > 0; items written before presence semantics counted the messages, and
- * readers skip the ones a count left at 0). A Put: idempotent.
+ * readers skip the ones a count left at 0) and `s`, the text around it in a message that holds it (`snippetOf`), which
+ * the list shows for a ticket found by the word without reading the message. A Put: idempotent.
  */
-const wordPut = (companyId: number, ticketId: number, word: string): TransactItem => ({
-  Put: { TableName: tableName(), Item: { ...keys.searchWord(companyId, word, ticketId), _type: "searchWord", ticketId, n: 1 } },
+const wordPut = (companyId: number, ticketId: number, word: string, body: string): TransactItem => ({
+  Put: { TableName: tableName(), Item: { ...keys.searchWord(companyId, word, ticketId), _type: "searchWord", ticketId, n: 1, s: snippetOf(body, word) } },
 });
 
 /** True when a stored word item says its ticket holds the word (see {@link wordPut}). */
@@ -129,7 +130,7 @@ export const MAX_KNOWN_WORDS = 400;
  */
 export function messageIndexWrites(m: IndexedMessage, known?: ReadonlySet<string>): { attrs: { _sw: string }; words: string[]; items: TransactItem[] } {
   const ws = wordsOf(m);
-  return { attrs: { _sw: ws.join(" ") }, words: ws, items: ws.filter((w) => !known?.has(w)).map((w) => wordPut(m.companyId, m.ticketId, w)) };
+  return { attrs: { _sw: ws.join(" ") }, words: ws, items: ws.filter((w) => !known?.has(w)).map((w) => wordPut(m.companyId, m.ticketId, w, m.body)) };
 }
 
 /** `known` plus `words`, as the words of the copy written next (bounded by {@link MAX_KNOWN_WORDS}). */
@@ -140,11 +141,11 @@ export function withKnownWords(known: ReadonlySet<string> | undefined, words: st
   return out;
 }
 
-/** The word items of a whole ticket's messages as stored (bulk loaders): one per distinct word with its count `n`. */
+/** The word items of a whole ticket's messages as stored (bulk loaders): one per distinct word with its count `n` and the snippet of its first message. */
 export function ticketWordItems(companyId: number, ticketId: number, bodies: string[]): Record<string, unknown>[] {
-  const counts = new Map<string, number>();
-  for (const b of bodies) for (const w of messageWords(b)) counts.set(w, (counts.get(w) ?? 0) + 1);
-  return [...counts].map(([w, n]) => ({ ...keys.searchWord(companyId, w, ticketId), _type: "searchWord", ticketId, n }));
+  const counts = new Map<string, { n: number; body: string }>();
+  for (const b of bodies) for (const w of messageWords(b)) counts.set(w, { n: (counts.get(w)?.n ?? 0) + 1, body: counts.get(w)?.body ?? b });
+  return [...counts].map(([w, c]) => ({ ...keys.searchWord(companyId, w, ticketId), _type: "searchWord", ticketId, n: c.n, s: snippetOf(c.body, w) }));
 }
 
 /**
@@ -179,7 +180,7 @@ async function reindex(raw: Record<string, unknown>): Promise<void> {
   const came = now.filter((w) => !before.includes(w));
   if (!gone.length && !came.length && had !== undefined) return;
   for (let attempt = 1; ; attempt++) {
-    const drop = gone.length && attempt <= REINDEX_TRIES ? await wordsNoOtherMessageHolds(companyId, ticketId, String(raw.SK), gone) : { words: [], rev: 0 };
+    const drop = gone.length && attempt <= REINDEX_TRIES ? await wordsNoOtherMessageHolds(companyId, ticketId, String(raw.SK), gone) : { words: [], rev: 0, held: new Map<string, string>() };
     const revAt = atRev(drop.rev);
     try {
       await withConflictRetry(() => ddb().send(
@@ -195,7 +196,9 @@ async function reindex(raw: Record<string, unknown>): Promise<void> {
                 ExpressionAttributeValues: { ":now": now.join(" "), ...(had === undefined ? {} : { ":had": had }) },
               },
             },
-            ...came.map((w) => wordPut(companyId, ticketId, w)),
+            ...came.map((w) => wordPut(companyId, ticketId, w, String(raw.body ?? ""))),
+            // Words that left this message but another still holds: their snippet is taken from that one.
+            ...[...drop.held].map(([w, body]) => wordPut(companyId, ticketId, w, body)),
             ...drop.words.map((w) => ({ Delete: { TableName: tableName(), Key: keys.searchWord(companyId, w, ticketId) } })),
             ...(drop.words.length
               ? [{ Update: bumpRev({ TableName: tableName(), Key: keys.ticket(companyId, ticketId), UpdateExpression: "", ConditionExpression: `attribute_exists(PK) AND ${revAt.condition}`, ExpressionAttributeValues: revAt.values }) }]
@@ -215,25 +218,34 @@ async function reindex(raw: Record<string, unknown>): Promise<void> {
 }
 
 /**
- * Of `gone` (words message `sk` no longer holds), those no other message of the ticket holds (from their `_sw`), and
- * the ticket's `rev` read before them (so a message stored after the read moves it).
+ * Of `gone` (words message `sk` no longer holds), those no other message of the ticket holds (from their `_sw`), the
+ * others with the body of a message that holds them (`held`, for their snippet), and the ticket's `rev` read before
+ * them (so a message stored after the read moves it).
  */
-async function wordsNoOtherMessageHolds(companyId: number, ticketId: number, sk: string, gone: string[]): Promise<{ words: string[]; rev: number }> {
+async function wordsNoOtherMessageHolds(
+  companyId: number,
+  ticketId: number,
+  sk: string,
+  gone: string[],
+): Promise<{ words: string[]; rev: number; held: Map<string, string> }> {
   const t = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.ticket(companyId, ticketId), ConsistentRead: true, ProjectionExpression: "#rev", ExpressionAttributeNames: { "#rev": "rev" } }));
   const rev = Number(t.Item?.rev ?? 0);
   const left = new Set(gone);
+  const held = new Map<string, string>();
   for await (const page of queryPages({
     KeyConditionExpression: "PK = :pk AND begins_with(SK, :m)",
     ExpressionAttributeValues: { ":pk": keys.ticketPartition(companyId, ticketId), ":m": keys.messagePrefix },
-    ProjectionExpression: "SK, #sw",
+    ProjectionExpression: "SK, #sw, body",
     ExpressionAttributeNames: { "#sw": "_sw" },
     ConsistentRead: true,
   })) {
     for (const it of page) {
       if (it.SK === sk || typeof it._sw !== "string") continue;
-      for (const w of it._sw.split(" ")) left.delete(w);
+      for (const w of it._sw.split(" ")) {
+        if (left.delete(w)) held.set(w, String(it.body ?? ""));
+      }
     }
     if (!left.size) break;
   }
-  return { words: [...left], rev };
+  return { words: [...left], rev, held };
 }

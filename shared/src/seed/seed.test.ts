@@ -1,5 +1,5 @@
 /**
- * The local first-start seed (DESIGN.md §4): plan, company, super admin and default settings, exactly once.
+ * The local first-start seed: plan, company, super admin and default settings, exactly once.
  */
 import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { describe, expect, it } from "vitest";
@@ -33,7 +33,7 @@ describe("seedLocal", () => {
     const settings = Object.fromEntries(login.body.user.company.settings.map((s: any) => [s.key, s.value]));
     expect(settings).toMatchObject({ CheckMsgIsGroup: "enabled", chatBotType: "text", sendGreetingAccepted: "disabled", userRating: "disabled", call: "disabled" });
 
-    // Issue 8 §5: the seeded company keeps Whaticket's year-ahead due date, and its super admin is exempt from the
+    // The seeded company keeps the old system's year-ahead due date, and its super admin is exempt from the
     // due-date refusal, so once that date passes the super admin still logs in (and can extend it).
     await ddb().send(
       new UpdateCommand({ TableName: tableName(), Key: keys.company(first.companyId), UpdateExpression: "SET dueDate = :d", ExpressionAttributeValues: { ":d": new Date(Date.now() - 86400000).toISOString() } }),

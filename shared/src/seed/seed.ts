@@ -1,5 +1,5 @@
 /**
- * First-start seed of the one-machine stack (DESIGN.md §4; background/whaticket.md §10): plan "Plano 1"
+ * First-start seed of the one-machine stack (the old system's first-start data): plan "Plano 1"
  * (10 users, 10 connections, 10 queues, R$ 30, every flag on), company "Empresa 1" due a year ahead, the super admin
  * `admin@admin.com` (name "Admin", profile admin, super) and the default settings. Idempotent: once the admin's
  * email exists the call changes nothing and returns `created: false`.

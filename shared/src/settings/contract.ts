@@ -1,4 +1,4 @@
-/** Settings operations (administration.md §3 Setting, §7; issue 2 §4). Unknown keys → 400 `ERR_VALIDATION`. */
+/** Settings operations (docs/product/settings.md). Unknown keys → 400 `ERR_VALIDATION`. */
 import { z } from "zod";
 import { defineRoutes } from "../contract.ts";
 import { PublicSettingKey, SettingKey, UpdateSettingBody } from "./schema.ts";

@@ -1,5 +1,5 @@
 /**
- * DynamoDB access for company settings (DESIGN.md §6): one item per key at `C#<cid>` / `SET#<key>`; a key without an
+ * DynamoDB access for company settings: one item per key at `C#<cid>` / `SET#<key>`; a key without an
  * item has its default from {@link SETTING_DEFAULTS}. Items are parsed with {@link SettingItem} on read.
  */
 import { GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
@@ -36,7 +36,7 @@ export async function settingEnabled(companyId: number, key: SettingKey): Promis
 
 /**
  * The settings the ticket visibility rule reads (`canSee` in `access/tickets.ts`): `viewclosed` and `viewgroups`
- * (attendance.md §6: closed and group tickets of others depend on them unless admin). One Query.
+ * (closed and group tickets of others depend on them unless admin; docs/product/tickets.md#who-sees-a-ticket). One Query.
  */
 export async function visibilitySettings(companyId: number): Promise<Required<VisibilitySettings>> {
   const map = await readSettings(companyId);

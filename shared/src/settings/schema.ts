@@ -1,6 +1,5 @@
 /**
- * Company settings (administration.md §3 Setting keys; defaults from the system the spec describes,
- * background/whaticket.md §10). Unknown keys are refused with 400.
+ * Company settings (docs/product/settings.md; defaults are the old system's). Unknown keys are refused with 400.
  */
 import { z } from "zod";
 
@@ -31,14 +30,17 @@ export const SETTING_DEFAULTS = {
 export const SettingKey = z.enum(Object.keys(SETTING_DEFAULTS) as [keyof typeof SETTING_DEFAULTS, ...(keyof typeof SETTING_DEFAULTS)[]]);
 export type SettingKey = z.infer<typeof SettingKey>;
 
+/** Keys holding third-party credentials: never sent to non-admin users. */
+export const SECRET_SETTINGS: readonly SettingKey[] = ["ipixc", "tokenixc", "ipmkauth", "clientidmkauth", "clientsecretmkauth", "asaas"];
+
 /** Keys only a super user may change (global section of the Settings page). */
 export const SUPER_ONLY_SETTINGS: readonly SettingKey[] = ["allowregister", "viewregister", "trial", "ipixc", "tokenixc", "ipmkauth", "clientidmkauth", "clientsecretmkauth", "asaas"];
 
 /**
- * The platform-wide keys of the super's global section (administration.md §2 Settings: "registration allowed,
+ * The platform-wide keys of the super's global section of the Settings page ("registration allowed,
  * registration visible, trial days"). They belong to no company: one item each at `SETTINGS` / `SET#<key>`
  * (`keys.globalSetting`), written by a super user from any company, shown in every company's settings list and read
- * unauthenticated by the login and sign-up screens (`GET /api/settings/{key}`, administration.md §7).
+ * unauthenticated by the login and sign-up screens (`GET /api/settings/{key}`).
  */
 export const GLOBAL_SETTINGS = ["allowregister", "viewregister", "trial"] as const satisfies readonly SettingKey[];
 /** A key `GET /api/settings/{key}` answers without a token (only the global, non-secret ones). */

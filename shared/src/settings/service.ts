@@ -1,5 +1,5 @@
 /**
- * Company settings (administration.md §3 Setting, §9 enumerations; issue 2 §4). One item per key at
+ * Company settings (docs/product/settings.md). One item per key at
  * `C#<cid>` / `SET#<key>`; a key without an item has its default from {@link SETTING_DEFAULTS}.
  *
  * - `GET /api/settings` returns `[{key, value}]` for every known key. Integration credentials (ipixc, tokenixc,
@@ -16,13 +16,13 @@ import { z } from "zod";
 import type { AuthContext } from "../auth/tokens.ts";
 import { AppError } from "../errors.ts";
 import { dispatch } from "../events/index.ts";
+import "./events.ts";
 import { putGlobalSetting, putSetting, readGlobalSetting, readGlobalSettings, readSetting, readSettings, type SettingsMap } from "./repository.ts";
-import { GLOBAL_SETTINGS, type PublicSettingKey, type SettingItem, SUPER_ONLY_SETTINGS, type SettingKey } from "./schema.ts";
+import { GLOBAL_SETTINGS, type PublicSettingKey, SECRET_SETTINGS, type SettingItem, SUPER_ONLY_SETTINGS, type SettingKey } from "./schema.ts";
 
 export { defaultSettingItems, type SettingsMap } from "./repository.ts";
 
-/** Keys holding third-party credentials: never sent to non-admin users. */
-export const SECRET_SETTINGS: readonly SettingKey[] = ["ipixc", "tokenixc", "ipmkauth", "clientidmkauth", "clientsecretmkauth", "asaas"];
+export { SECRET_SETTINGS };
 
 const enabledDisabled = z.enum(["enabled", "disabled"]);
 /** Allowed values per key (keys not listed take any string up to 2000 characters). */
@@ -61,7 +61,7 @@ export async function listSettings(auth: AuthContext): Promise<{ key: SettingKey
 }
 
 /**
- * `GET /api/settings/{key}` (public, administration.md §7 "GET /settings/allowregister (response value)"): the
+ * `GET /api/settings/{key}` (public; e.g. `GET /settings/allowregister` answers the value): the
  * platform-wide value of a global key (`allowregister`, `viewregister`, `trial`). No company is involved: the caller
  * is not logged in, and these keys belong to the platform, so no company's data can be read this way.
  */

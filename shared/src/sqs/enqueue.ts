@@ -1,5 +1,5 @@
 /**
- * SQS producer (DESIGN.md §2 `queue/`, renamed `sqs/` so it is not confused with the attendance queues of `queues/`): the same `@aws-sdk/client-sqs` calls in the cloud and on one machine
+ * SQS producer (named `sqs/` so it is not confused with the attendance queues of `queues/`): the same `@aws-sdk/client-sqs` calls in the cloud and on one machine
  * (fauxqs, through `AWS_ENDPOINT_URL_SQS`). Bodies are JSON; consumers parse them with zod.
  */
 import { SendMessageCommand, SQSClient } from "@aws-sdk/client-sqs";

@@ -1,5 +1,5 @@
 /**
- * Issue 8 §3: the runner's media memory is bounded however many connections receive media at once. Every
+ * The runner's media memory is bounded however many connections receive media at once. Every
  * `putMediaStream` of a process takes one of `MEDIA_TRANSFERS_IN_FLIGHT` slots for its whole transfer; the others wait
  * with their download unread. Twelve transfers started together (twelve connections' customers sending a file at the
  * same moment): never more than the slots are being read at once, the rest wait, and every file ends up stored whole.

@@ -1,10 +1,9 @@
 /**
- * S3 media (DESIGN.md §2 `storage/`, architecture §1.9): objects under `media/<companyId>/...` in the private
+ * S3 media (docs/architecture.md#1-parts-and-data-flow): objects under `media/<companyId>/...` in the private
  * media bucket; browsers get short-lived presigned URLs scoped to the caller's company. The endpoint comes from
  * `AWS_ENDPOINT_URL_S3` (s3rver on one machine, path-style).
  */
 import { Readable, Transform } from "node:stream";
-import { randomUUID } from "node:crypto";
 import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
@@ -32,7 +31,7 @@ export function mediaKey(companyId: number, ticketId: number, messageId: string,
 }
 
 /**
- * Largest media per kind, in bytes (issue 8 §3), inbound and outbound: an inbound message announcing more
+ * Largest media per kind, in bytes (docs/product/messages.md#media), inbound and outbound: an inbound message announcing more
  * (`fileLength`), or whose download passes it, is stored without its file, marked too large; a browser upload over it
  * is refused before any URL is signed. WhatsApp's own limits are 16 MB for images and audio, 64 MB for video (2 GB
  * documents): the runner's memory, not WhatsApp, sets ours.
@@ -52,19 +51,7 @@ export function uploadLimitOf(contentType: string): number {
 }
 
 /**
- * A new key for a browser upload (issue 8 §3), chosen by the server: `media/<cid>/uploads/<ticketId>/<uuid>[.<ext>]`.
- * Sending by key accepts only keys under the caller's company and ticket ({@link uploadPrefix}).
- */
-export function uploadKey(companyId: number, ticketId: number, ext?: string): string {
-  const e = ext?.replace(/[^a-z0-9]/gi, "").slice(0, 8);
-  return `${uploadPrefix(companyId, ticketId)}${randomUUID()}${e ? `.${e.toLowerCase()}` : ""}`;
-}
-
-/** The prefix of every upload key of a company's ticket. */
-export const uploadPrefix = (companyId: number, ticketId: number) => `media/${companyId}/uploads/${ticketId}/`;
-
-/**
- * A presigned PUT (issue 8 §3) for exactly one object: `key`, `contentType` and `size` bytes are part of the signature,
+ * A presigned PUT for exactly one object: `key`, `contentType` and `size` bytes are part of the signature,
  * so S3 refuses a PUT with another type or length. The browser sends the returned `headers` with the body.
  */
 export async function presignMediaPut(
@@ -113,7 +100,7 @@ export async function putMedia(key: string, body: Uint8Array, contentType: strin
 export const MEDIA_PART_BYTES = 5 * 2 ** 20;
 export const MEDIA_PARTS_IN_FLIGHT = 1;
 /**
- * Media transfers one process runs at once (issue 8 §3): every {@link putMediaStream} of the process (the session
+ * Media transfers one process runs at once (so media cannot exhaust a runner's memory): every {@link putMediaStream} of the process (the session
  * runner: all its sessions) takes one of these slots for its whole transfer, the others wait their turn with their
  * download not yet read. The runner's media buffers are thus at most MEDIA_TRANSFERS_IN_FLIGHT ×
  * (MEDIA_PARTS_IN_FLIGHT + 1) × MEDIA_PART_BYTES (40 MiB), however many connections receive media at once.
@@ -135,7 +122,7 @@ class TooLarge extends Error {
 }
 
 /**
- * Streams `body` to S3 under `key` without holding it whole (issue 8 §3): `@aws-sdk/lib-storage`'s `Upload`, a plain
+ * Streams `body` to S3 under `key` without holding it whole: `@aws-sdk/lib-storage`'s `Upload`, a plain
  * PutObject below one part, a multipart upload above it, at most {@link MEDIA_PART_BYTES} ×
  * ({@link MEDIA_PARTS_IN_FLIGHT} + 1) bytes in memory. Bytes are counted as they pass: past `maxBytes` the stream is
  * cut, the multipart upload aborted (no object is left) and `{stored: false, tooLarge, size}` answered (size = bytes

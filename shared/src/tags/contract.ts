@@ -1,6 +1,6 @@
 /**
- * Tags operations (administration.md §7 "Tags and kanban"; attendance.md §7 `GET /tags/list`, `POST /tags/sync`;
- * issue 7 §7). Every route is open to any logged-in user; the service decides who may do what (the kanban switch
+ * Tags operations (docs/product/tags.md), `GET /tags/list` and `POST /tags/sync` included.
+ * Every route is open to any logged-in user; the service decides who may do what (the kanban switch
  * needs the `tags:kanban` permission). Ticket-tag operations answer the ticket as the list shows it.
  */
 import { JobStarted } from "../jobs/schema.ts";

@@ -1,6 +1,6 @@
 /**
- * Tags' domain events (issue 7 §1, §7; administration.md §7 "Live channels": `company-{id}-tag`), declared from the
- * feature's own folder: `tag.created|updated` carry the tag, `tag.deleted` its id. The realtime frame is the spec's
+ * Tags' domain events (live channel `company-{id}-tag`, docs/product/realtime.md#channels), declared from the
+ * feature's own folder: `tag.created|updated` carry the tag, `tag.deleted` its id. The realtime frame is the old clients'
  * `{action: "create"|"update", tag}` / `{action: "delete", tagId}` to the whole company.
  */
 import { z } from "zod";

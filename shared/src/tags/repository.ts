@@ -1,6 +1,8 @@
 /**
- * Tags in DynamoDB (DESIGN.md §6). Every key comes from `db/keys.ts`:
- * - tag item `C#<cid>` / `TAG#<id>` (a small, bounded collection in the company partition);
+ * Tags in DynamoDB (docs/architecture.md#3-the-table). Every key comes from `db/keys.ts`:
+ * - tag item `C#<cid>` / `TAG#<id>` (a small, bounded collection in the company partition) and its name marker
+ *   `C#<cid>` / `TNAME#<name>` (lower case, holds `tagId`), written in the same transaction as the tag so two tags of
+ *   a company never share a name;
  * - tag edge `C#<cid>#TK#<tid>` / `TAG#<tagId>`, in the ticket's partition, indexed on GSI4 `C#<cid>#TAG#<tagId>` /
  *   `T#<ticketCreatedAt>#<tid>` so the tickets of a tag are found by key (newest ticket first);
  * - the ticket item's `tagIds` (sorted ids), so ticket rows get their tags without reading edges.
@@ -11,10 +13,12 @@
  * (two concurrent syncs cannot lose each other's change). So `ticketsCount` equals the number of edges at all times,
  * and reads of it are one consistent GetItem, not a COUNT query over an eventually consistent index.
  */
-import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import { batchGetRaw } from "../db/batch.ts";
 import { ddb, tableName, type TxItem } from "../db/client.ts";
-import { cancellationReasons, isConditionFailed, withConflictRetry } from "../db/errors.ts";
+import { cancellationReasons, failedConditionAt, withConflictRetry } from "../db/errors.ts";
+import { AppError } from "../errors.ts";
+import "./errors.ts";
 import { keys } from "../db/keys.ts";
 import { queryAllByPrefix } from "../db/query.ts";
 import { bumpRev } from "../tickets/revision.ts";
@@ -43,52 +47,94 @@ export async function batchGetTags(companyId: number, tagIds: number[]): Promise
   return out;
 }
 
-/** Writes a new tag item (its id must be fresh). */
+const sameName = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+
+/** Puts the name marker for `tagId`; `reclaim`: also when the marker already names this tag. */
+const nameMarkerPut = (companyId: number, name: string, tagId: number, reclaim = false): TxItem => ({
+  Put: {
+    TableName: tableName(),
+    Item: { ...keys.tagName(companyId, name), _type: "tagName", tagId },
+    ConditionExpression: reclaim ? "attribute_not_exists(PK) OR tagId = :tid" : "attribute_not_exists(PK)",
+    ...(reclaim ? { ExpressionAttributeValues: { ":tid": tagId } } : {}),
+  },
+});
+
+/** Writes a new tag item (its id must be fresh) with its name marker; name taken → 409 `ERR_TAG_NAME_ALREADY_EXISTS`. */
 export async function putNewTag(tag: TagItem): Promise<void> {
-  await ddb().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: { ...keys.tag(tag.companyId, tag.id), _type: "tag", ...tag },
-      ConditionExpression: "attribute_not_exists(PK)",
-    }),
-  );
+  try {
+    await ddb().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Put: { TableName: tableName(), Item: { ...keys.tag(tag.companyId, tag.id), _type: "tag", ...tag }, ConditionExpression: "attribute_not_exists(PK)" } },
+          nameMarkerPut(tag.companyId, tag.name, tag.id),
+        ],
+      }),
+    );
+  } catch (err) {
+    if (failedConditionAt(err, 1)) throw new AppError("ERR_TAG_NAME_ALREADY_EXISTS");
+    throw err;
+  }
 }
 
 /**
- * Sets the editable fields of a tag (never `ticketsCount`, which only the edge transactions change). Returns the
- * tag after the write, or `undefined` when it no longer exists.
+ * Sets the editable fields of a tag (never `ticketsCount`, which only the edge transactions change), moving its name
+ * marker when the name changes (another letter case is the same name; a tag saved before markers existed gets its
+ * marker here). Returns the tag after the write, or `undefined` when it no longer exists; name taken → 409
+ * `ERR_TAG_NAME_ALREADY_EXISTS`.
  */
 export async function updateTagFields(
-  companyId: number,
-  tagId: number,
+  before: TagItem,
   fields: Pick<TagItem, "name" | "color" | "kanban" | "userId" | "updatedAt">,
 ): Promise<TagItem | undefined> {
-  try {
-    const out = await ddb().send(
-      new UpdateCommand({
+  const { companyId, id: tagId } = before;
+  const items: TxItem[] = [
+    {
+      Update: {
         TableName: tableName(),
         Key: keys.tag(companyId, tagId),
         UpdateExpression: "SET #n = :n, color = :c, kanban = :k, userId = :u, updatedAt = :t",
         ConditionExpression: "attribute_exists(PK)",
         ExpressionAttributeNames: { "#n": "name" },
         ExpressionAttributeValues: { ":n": fields.name, ":c": fields.color, ":k": fields.kanban, ":u": fields.userId, ":t": fields.updatedAt },
-        ReturnValues: "ALL_NEW",
-      }),
-    );
-    return TagItem.parse(out.Attributes);
+      },
+    },
+  ];
+  if (sameName(before.name, fields.name)) items.push(nameMarkerPut(companyId, fields.name, tagId, true));
+  else items.push(nameMarkerPut(companyId, fields.name, tagId), nameMarkerDelete(companyId, before.name, tagId));
+  try {
+    await ddb().send(new TransactWriteCommand({ TransactItems: items }));
   } catch (err) {
-    if (isConditionFailed(err)) return undefined;
+    if (failedConditionAt(err, 0)) return undefined;
+    if (failedConditionAt(err, 1)) throw new AppError("ERR_TAG_NAME_ALREADY_EXISTS");
     throw err;
   }
+  return getTag(companyId, tagId);
 }
 
-/** Deletes the tag item; false when it was already gone. Its edges are removed afterwards by the service. */
-export async function deleteTagItem(companyId: number, tagId: number): Promise<boolean> {
+/** Deletes the name marker when it names this tag (a marker of another tag with the same name stays). */
+const nameMarkerDelete = (companyId: number, name: string, tagId: number): TxItem => ({
+  Delete: {
+    TableName: tableName(),
+    Key: keys.tagName(companyId, name),
+    ConditionExpression: "attribute_not_exists(PK) OR tagId = :tid",
+    ExpressionAttributeValues: { ":tid": tagId },
+  },
+});
+
+/** Deletes the tag item and its name marker; false when it was already gone. Its edges are removed afterwards by the service. */
+export async function deleteTagItem(tag: TagItem): Promise<boolean> {
   try {
-    await ddb().send(new DeleteCommand({ TableName: tableName(), Key: keys.tag(companyId, tagId), ConditionExpression: "attribute_exists(PK)" }));
+    await ddb().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Delete: { TableName: tableName(), Key: keys.tag(tag.companyId, tag.id), ConditionExpression: "attribute_exists(PK)" } },
+          nameMarkerDelete(tag.companyId, tag.name, tag.id),
+        ],
+      }),
+    );
     return true;
   } catch (err) {
-    if (isConditionFailed(err)) return false;
+    if (failedConditionAt(err, 0)) return false;
     throw err;
   }
 }

@@ -1,6 +1,6 @@
 /**
- * Tags (administration.md §3 Tag, §5 validation, §6 roles, §7 "Tags and kanban"; attendance.md §7 `GET /tags/list`,
- * `POST /tags/sync`; issue 7 §7). Three blocks, kept apart so each moves into the per-operation contract files
+ * Tags (docs/product/tags.md: fields, validation, rights, kanban; `GET /tags/list`, `POST /tags/sync`).
+ * Three blocks, kept apart so each moves into the per-operation contract files
  * (`contract.ts`) unchanged:
  *
  * 1. stored items (what DynamoDB holds),
@@ -46,7 +46,7 @@ export type TicketTagEdge = z.infer<typeof TicketTagEdge>;
 // ---------------------------------------------------------------------------------------------
 // 2. Requests
 
-/** name: required ("Obrigatório"), at least 3 characters ("Mensagem muito curta"), at most 50 (spec §9 names). */
+/** name: required ("Obrigatório"), at least 3 characters ("Mensagem muito curta"), at most 50 (the product's limit for names). */
 const tagName = z
   .string({ error: (iss) => (iss.input == null ? "Obrigatório" : "Invalid input") })
   .trim()
@@ -91,7 +91,7 @@ export const ListTagsQuery = z.object({
 });
 export type ListTagsQuery = z.infer<typeof ListTagsQuery>;
 
-/** `GET /api/tags/list`: optional `searchParam`; `companyId` (the spec's parameter) is accepted and ignored. */
+/** `GET /api/tags/list`: optional `searchParam`; `companyId` (sent by the old clients) is accepted and ignored. */
 export const SimpleListTagsQuery = z.object({
   searchParam: z.string().max(100).optional(),
   companyId: z.string().max(20).optional(),
@@ -115,7 +115,7 @@ export const TicketParams = z.object({ ticketId: zId });
 // ---------------------------------------------------------------------------------------------
 // 3. Responses and realtime
 
-/** A tag as every route returns it (spec §3 Tag: id, name, color, kanban, userId, ticketsCount). */
+/** A tag as every route returns it (id, name, color, kanban, userId, ticketsCount; docs/product/tags.md#fields). */
 export const Tag = TagItem;
 export type Tag = TagItem;
 
@@ -126,7 +126,7 @@ export type TagsPage = z.infer<typeof TagsPage>;
 /** `GET /api/tags/list`: every tag of the company, by name. */
 export const TagList = z.array(Tag);
 
-/** `GET /api/tags/kanban`: the tags that are kanban lanes (the spec's `lista`). */
+/** `GET /api/tags/kanban`: the tags that are kanban lanes (answered under `lista`, as the old clients read it). */
 export const KanbanTags = z.object({ lista: z.array(Tag) });
 export type KanbanTags = z.infer<typeof KanbanTags>;
 

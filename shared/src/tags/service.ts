@@ -1,11 +1,13 @@
 /**
- * Tag rules (administration.md §2 Tags, §3 Tag, §5, §6, §7 "Tags and kanban"; attendance.md §7; issue 7 §7).
+ * Tag rules (docs/product/tags.md).
  *
  * - Every user of the company reads, creates, edits and deletes tags (the Tags page is in the agents' menu too);
  *   the kanban switch (setting or changing `kanban`) only for admin and supervisor profiles and super users
  *   (403 `ERR_NO_PERMISSION`, nothing written).
- * - name required, at least 3 characters; colour a hex colour (default {@link DEFAULT_TAG_COLOR}); `userId` a user of
- *   the company (default: the creator).
+ * - name required, at least 3 characters, unique in the company in any letter case (409
+ *   `ERR_TAG_NAME_ALREADY_EXISTS`, by a name marker written with the tag); colour a hex colour (default
+ *   {@link DEFAULT_TAG_COLOR}); `userId` a user of the company (default: the creator).
+ * - A refused creation takes no id: every check runs before the id counter.
  * - A ticket's tags change only for a caller who may see the ticket (404 / 403 as for the ticket itself); every
  *   change keeps `ticketsCount` exact (see `repository.ts`) and publishes the ticket (`company-{id}-ticket` update)
  *   and the tags whose count moved (`company-{id}-tag` update).
@@ -19,6 +21,7 @@ import { nextId } from "../db/counters.ts";
 import { AppError } from "../errors.ts";
 import { normalizeName } from "../contacts/normalize.ts";
 import { dispatch } from "../events/index.ts";
+import "../tickets/events.ts";
 import "./errors.ts";
 import "./events.ts";
 import { z } from "zod";
@@ -69,7 +72,7 @@ export async function emitTag(companyId: number, event: TagEvent): Promise<void>
 // ---------------------------------------------------------------------------------------------
 // Rights
 
-/** True when the caller may use the tag modal's kanban switch (administration.md §6): admin, supervisor or super. */
+/** True when the caller may use the tag modal's kanban switch (docs/product/tags.md#rights): admin, supervisor or super. */
 export const mayUseKanbanSwitch = (a: Pick<AuthContext, "profile" | "super">) => can(a, "tags:kanban");
 
 async function checkOwner(auth: AuthContext, userId: number | null | undefined): Promise<void> {
@@ -117,13 +120,26 @@ export async function showTag(auth: AuthContext, tagId: number): Promise<Tag> {
 }
 
 /**
+ * 409 `ERR_TAG_NAME_ALREADY_EXISTS` when another tag of the company (not `exceptTagId`) has `name` in any letter case.
+ * Read from the company's tags before anything is written, so a refused save takes no id; the name marker written
+ * with the tag settles two saves at the same time.
+ */
+async function requireFreeName(companyId: number, name: string, exceptTagId?: number): Promise<void> {
+  const wanted = name.trim().toLowerCase();
+  const taken = (await listTags(companyId)).some((t) => t.id !== exceptTagId && t.name.trim().toLowerCase() === wanted);
+  if (taken) throw new AppError("ERR_TAG_NAME_ALREADY_EXISTS");
+}
+
+/**
  * `POST /api/tags` (any user): creates a tag in the caller's company (`userId` default the caller). `kanban = 1` from a
- * plain user → 403 `ERR_NO_PERMISSION`; an unknown `userId` → 404 `ERR_NO_USER_FOUND`. Emits `create`.
+ * plain user → 403 `ERR_NO_PERMISSION`; an unknown `userId` → 404 `ERR_NO_USER_FOUND`; a name taken → 409
+ * `ERR_TAG_NAME_ALREADY_EXISTS`. Emits `create`.
  */
 export async function createTag(auth: AuthContext, body: CreateTagBody): Promise<Tag> {
   const kanban = body.kanban ?? 0;
   if (kanban === 1 && !mayUseKanbanSwitch(auth)) throw new AppError("ERR_NO_PERMISSION", 403);
   await checkOwner(auth, body.userId);
+  await requireFreeName(auth.companyId, body.name);
   const now = nowIso();
   const tag: TagItem = {
     id: await nextId(auth.companyId, "tag"),
@@ -150,7 +166,8 @@ export async function updateTag(auth: AuthContext, tagId: number, body: UpdateTa
   const before = await showTag(auth, tagId);
   if (body.kanban !== undefined && body.kanban !== before.kanban && !mayUseKanbanSwitch(auth)) throw new AppError("ERR_NO_PERMISSION", 403);
   if (body.userId !== undefined && body.userId !== before.userId) await checkOwner(auth, body.userId);
-  const after = await updateTagFields(auth.companyId, tagId, {
+  if (body.name !== undefined) await requireFreeName(auth.companyId, body.name, tagId);
+  const after = await updateTagFields(before, {
     name: body.name ?? before.name,
     color: body.color ?? before.color,
     kanban: body.kanban ?? before.kanban,
@@ -167,8 +184,8 @@ export async function updateTag(auth: AuthContext, tagId: number, body: UpdateTa
  * starts the background job that takes it off every ticket (`deleteTag` kind below). Returns the job.
  */
 export async function deleteTag(auth: AuthContext, tagId: number): Promise<JobView> {
-  await showTag(auth, tagId);
-  if (!(await deleteTagItem(auth.companyId, tagId))) throw new AppError("ERR_NO_TAG_FOUND");
+  const tag = await showTag(auth, tagId);
+  if (!(await deleteTagItem(tag))) throw new AppError("ERR_NO_TAG_FOUND");
   await emitTag(auth.companyId, { action: "delete", tagId });
   return startJob(auth.companyId, auth.userId, "deleteTag", { tagId });
 }

@@ -1,10 +1,10 @@
 /**
- * The tickets of some tags, by key (attendance.md §2 Tickets screen, search tab's tag filter; DESIGN.md §6 tag edge
- * on GSI4): one GSI4 query per tag, merged newest ticket first, deduplicated (a ticket carrying two of the tags
+ * The tickets of some tags, by key (the Tickets screen's search tab, tag filter; the tag edges on GSI4,
+ * docs/architecture.md#3-the-table): one GSI4 query per tag, merged newest ticket first, deduplicated (a ticket carrying two of the tags
  * appears once: the filter is "any of these tags"). No page of all tickets is read and filtered.
  */
-import { decodeCursor, encodeCursor } from "../db/cursor.ts";
-import { belongsToCompany, keys } from "../db/keys.ts";
+import { decodeCursor, encodeCursor, startKeyOf } from "../db/cursor.ts";
+import { keys } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
 import { queryTagEdges, type TagEdgeRef } from "./repository.ts";
 
@@ -28,11 +28,8 @@ export async function pageTaggedTicketIds(
     if (!cur.g || typeof cur.g !== "object") throw new AppError("ERR_INVALID_CURSOR", 400);
     for (const [tag, key] of Object.entries(cur.g)) {
       if (!tags.includes(Number(tag))) throw new AppError("ERR_INVALID_CURSOR", 400);
-      if (key !== null) {
-        const own = { equal: { GSI4PK: keys.tagTicketsPK(companyId, Number(tag)) }, pkPrefix: keys.ticketPartitionPrefix(companyId) };
-        if (!belongsToCompany(key, companyId, own)) throw new AppError("ERR_INVALID_CURSOR", 400);
-      }
-      starts[tag] = key;
+      const own = { pk: keys.tagTicketsPK(companyId, Number(tag)), index: "GSI4", pkPrefix: keys.ticketPartitionPrefix(companyId) } as const;
+      starts[tag] = key === null ? null : startKeyOf(key, companyId, own);
     }
   }
   // Each unfinished tag gives up to `limit` edges; the newest `limit` distinct tickets of the union then never lie

@@ -1,5 +1,5 @@
 /**
- * Ticket access (attendance.md §6; issue 7 §2): who the caller is as far as tickets are concerned and the one read of
+ * Ticket access (docs/product/tickets.md#who-sees-a-ticket): who the caller is as far as tickets are concerned and the one read of
  * a ticket the caller may see. The rule itself is `access/tickets.ts` `canSee`.
  */
 import { can } from "../access/permissions.ts";
@@ -7,6 +7,7 @@ import { canSeeInCompany } from "../access/visibility.ts";
 import { AppError } from "../errors.ts";
 import { getTicketIdByUuid, getTicketItem } from "./repository.ts";
 import type { TicketItem } from "./schema.ts";
+import { toTicketView } from "./views.ts";
 
 async function getTicketItemByUuid(companyId: number, uuid: string): Promise<TicketItem | null> {
   const id = await getTicketIdByUuid(companyId, uuid);
@@ -36,4 +37,27 @@ export async function getAccessibleTicket(a: TicketActor, ticketId: number | str
   if (!t) throw new AppError("ERR_NO_TICKET_FOUND", 404);
   if (!(await canSeeInCompany(a, t, a.companyId))) throw new AppError("ERR_NO_PERMISSION", 403);
   return t;
+}
+
+/**
+ * Turns a marker conflict into a 409 (docs/product/tickets.md#one-open-ticket-per-contact: the dialog shows who holds it and in which queue, or
+ * opens it when it is the caller's). The body carries only `{id, uuid?, status, userId, queueId, whatsappId, user:
+ * {id,name}|null, queue: {id,name,color}|null}`: never the contact, messages or tags of a ticket the caller may not
+ * see, and `uuid` (to open it) only when the caller may see it.
+ */
+export async function otherOpenTicket(actor: TicketActor, ticketId: number | null | undefined): Promise<AppError> {
+  const other = ticketId ? await getTicketItem(actor.companyId, ticketId, true) : null;
+  if (!other) return new AppError("ERR_OTHER_OPEN_TICKET", 409, { ticket: null });
+  const view = await toTicketView(actor.companyId, other);
+  const ticket = {
+    id: view.id,
+    ...((await canSeeInCompany(actor, other, actor.companyId)) ? { uuid: view.uuid } : {}),
+    status: view.status,
+    userId: view.userId,
+    queueId: view.queueId,
+    whatsappId: view.whatsappId,
+    user: view.user,
+    queue: view.queue,
+  };
+  return new AppError("ERR_OTHER_OPEN_TICKET", 409, { ticket });
 }

@@ -1,5 +1,5 @@
 /**
- * Agent-side ticket operations (attendance.md §4 Ticket status table, §5 "New ticket", §6; issue 3 §4):
+ * Agent-side ticket operations (docs/product/tickets.md#statuses-and-transitions):
  * create, accept, return, close (justClose), resolve, reopen, transfer, delete, close-all. Each transition is one
  * `writeTicketTransition` (GSI keys recomputed, ACTIVE marker moved, version-checked) followed by a realtime update.
  */
@@ -15,6 +15,7 @@ import { can } from "../access/permissions.ts";
 import { log } from "../log.ts";
 import { getContactItem } from "../contacts/repository.ts";
 import { dispatch } from "../events/index.ts";
+import "./events.ts";
 import { notify, transferNotice } from "../automation/notices.ts";
 import { ratingApplies, startRating } from "../automation/rating.ts";
 import { getQueue } from "../queues/repository.ts";
@@ -28,15 +29,15 @@ import {
   countTicketIndex,
   createTicketItem,
   deleteTicketItems,
+  getActiveTicketId,
   getTicketItem,
   queryTicketIndex,
   writeTicketTransition,
 } from "./repository.ts";
 import { TicketItem, type CreateTicketBody, type TicketView, type UpdateTicketBody } from "./schema.ts";
-import { canSeeInCompany } from "../access/visibility.ts";
-import { getAccessibleTicket, isAdminActor, toTicketView, type TicketActor } from "./service.ts";
+import { getAccessibleTicket, isAdminActor, otherOpenTicket, toTicketView, type TicketActor } from "./service.ts";
 
-/** The greeting sent on accept when `sendGreetingAccepted` is enabled (the original system's wording, background/whaticket.md §4). */
+/** The greeting sent on accept when `sendGreetingAccepted` is enabled (the old system's wording). */
 export const ACCEPT_GREETING = (agentName: string) =>
   `*Mensagem Automática:*\n{{ms}} *{{name}}*, meu nome é *${agentName}* e agora vou prosseguir com seu atendimento!`;
 
@@ -46,28 +47,6 @@ async function requireWhatsapp(companyId: number, whatsappId: number) {
   return wa;
 }
 
-/**
- * Turns a marker conflict into the spec's 409 (attendance.md §8: the dialog shows who holds it and in which queue, or
- * opens it when it is the caller's). The body carries only `{id, uuid?, status, userId, queueId, whatsappId, user:
- * {id,name}|null, queue: {id,name,color}|null}`: never the contact, messages or tags of a ticket the caller may not
- * see, and `uuid` (to open it) only when the caller may see it.
- */
-async function otherOpenTicket(actor: TicketActor, ticketId: number | null | undefined): Promise<AppError> {
-  const other = ticketId ? await getTicketItem(actor.companyId, ticketId, true) : null;
-  if (!other) return new AppError("ERR_OTHER_OPEN_TICKET", 409, { ticket: null });
-  const view = await toTicketView(actor.companyId, other);
-  const ticket = {
-    id: view.id,
-    ...((await canSeeInCompany(actor, other, actor.companyId)) ? { uuid: view.uuid } : {}),
-    status: view.status,
-    userId: view.userId,
-    queueId: view.queueId,
-    whatsappId: view.whatsappId,
-    user: view.user,
-    queue: view.queue,
-  };
-  return new AppError("ERR_OTHER_OPEN_TICKET", 409, { ticket });
-}
 
 /**
  * `POST /api/tickets`: opens a ticket for a contact on a connection (default: the body's, else the caller's default
@@ -95,6 +74,9 @@ export async function createTicketByUser(actor: TicketActor & { whatsappId?: num
   const status = body.status === "pending" ? "pending" : "open";
   const userId = status === "open" ? (body.userId ?? actor.userId) : null;
   if (userId != null && userId !== actor.userId) await requireUser(cid, userId);
+  // The contact's open or pending ticket on that connection refuses the new one before it takes an id.
+  const held = await getActiveTicketId(cid, whatsappId, contact.id);
+  if (held) throw await otherOpenTicket(actor, held);
   const now = nowIso();
   const ticket = TicketItem.parse({
     id: await nextId(cid, "ticket"),
@@ -123,7 +105,7 @@ export async function createTicketByUser(actor: TicketActor & { whatsappId?: num
 export type TicketAction = "accept" | "return" | "close" | "resolve" | "reopen" | "transfer" | "update" | "rating";
 
 /**
- * Computes the next state of a ticket for a `PUT /api/tickets/{id}` body (attendance.md §4):
+ * Computes the next state of a ticket for a `PUT /api/tickets/{id}` body (docs/product/tickets.md#statuses-and-transitions):
  * - accept: pending → open, assigned to the caller (or the given user);
  * - return: open → pending with no user;
  * - close (justClose: from the list, no completion message) / resolve: → closed, queue and user kept;
@@ -173,7 +155,7 @@ export function planTransition(actor: TicketActor, prev: TicketItem, body: Updat
 
 /**
  * `PUT /api/tickets/{id}`: applies an accept/return/close/resolve/reopen/transfer to a ticket the caller may see.
- * Side effects (automatic messages, `sendAutomatic`; issue 9 §4): accept sends the `sendGreetingAccepted` greeting
+ * Side effects (automatic messages, `sendAutomatic`): accept sends the `sendGreetingAccepted` greeting
  * naming the agent (setting enabled, not a group; once: only the pending → open transition, version-checked, sends it);
  * a transfer sends the `sendMsgTransfTicket` notice naming the new queue and/or agent; resolve with `userRating`
  * enabled keeps the ticket open with `ratingAt` and sends the rating prompt (`automation/rating.ts`), a plain resolve
@@ -196,7 +178,7 @@ export async function updateTicketByUser(actor: TicketActor, ticketId: number | 
   if (patch.whatsappId != null) await requireWhatsapp(cid, patch.whatsappId);
   let next: TicketItem;
   try {
-    // Issue 9 (automation/chatbot.ts): once an agent acts on a ticket, people own this cycle and the bot stays out.
+    // automation/chatbot.ts: once an agent acts on a ticket, people own this cycle and the bot stays out.
     const botOff = body.chatbot === undefined ? { chatbot: false, botSilentUntil: SILENT_FOR_GOOD } : {};
     next = await writeTicketTransition(prev, { ...patch, ...botOff, updatedAt: laterIso(prev.updatedAt) });
   } catch (err) {

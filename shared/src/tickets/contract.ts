@@ -1,5 +1,5 @@
 /**
- * Tickets operations (attendance.md §2 Tickets screen, §4 transitions, §6 access, §7 calls; issue 3 §4).
+ * Tickets operations (the Tickets screen; docs/product/tickets.md).
  * `GET /api/tickets` answers `{tickets, count, hasMore, nextCursor}` (`count` = tickets returned so far).
  */
 import { JobStarted } from "../jobs/schema.ts";
@@ -15,6 +15,8 @@ export const TicketView = TicketItem.extend({
   whatsapp: z.object({ id: z.number().int(), name: z.string(), status: z.string() }).nullable(),
   user: NamedRef.nullable(),
   tags: z.array(ColoredRef),
+  /** Search results only: for a ticket found by a message word, the text around that word in a message holding it. */
+  searchSnippet: z.string().optional(),
 });
 
 /** Query-string id list: `[1,2]` (JSON, as the web sends it), `1,2`, or a single id. */
@@ -35,12 +37,12 @@ export const zIdList = z
       ctx.addIssue({ code: "custom", message: "Invalid list" });
       return z.NEVER;
     }
-    const ids = arr.map((x) => Number(typeof x === "object" && x && "id" in x ? (x as { id: unknown }).id : x));
-    if (ids.some((n) => !Number.isInteger(n) || n <= 0)) {
+    const ids = arr.map((x) => zId.safeParse(typeof x === "object" && x && "id" in x ? (x as { id: unknown }).id : x));
+    if (ids.some((r) => !r.success)) {
       ctx.addIssue({ code: "custom", message: "Invalid id" });
       return z.NEVER;
     }
-    return ids.slice(0, 100);
+    return ids.map((r) => r.data as number).slice(0, 100);
   });
 
 const zDay = z.string().regex(/^\d{4}-\d{2}-\d{2}/, "Invalid date").transform((d) => d.slice(0, 10));

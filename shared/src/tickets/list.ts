@@ -1,19 +1,21 @@
 /**
- * The ticket list, `GET /api/tickets` (attendance.md §2 Tickets screen, §6; issue 10 §2): the tabs as merged index
+ * The ticket list, `GET /api/tickets` (docs/product/tickets.md#the-list-and-its-tabs): the tabs as merged index
  * pages (one Query per index partition; the rows' nested data come from the summaries stored on the ticket items, so
  * a tab with one partition is ONE Query), the tag filter by its edges, and the search through `search.ts`.
  */
 import { can } from "../access/permissions.ts";
 import { canSee } from "../access/tickets.ts";
 import { visibilityFor } from "../access/visibility.ts";
-import { decodeCursor, encodeCursor } from "../db/cursor.ts";
-import { belongsToCompany, keys } from "../db/keys.ts";
+import { decodeCursor, encodeCursor, startKeyOf } from "../db/cursor.ts";
+import { keys } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
 import { pageTaggedTicketIds } from "../tags/ticket-filter.ts";
 import { isAdminActor, type TicketActor } from "./access.ts";
 import { batchGetTickets, queryTicketIndex, type TicketIndex } from "./repository.ts";
 import type { TicketItem, TicketStatus, TicketView } from "./schema.ts";
-import { searchTickets } from "./search.ts";
+import { MAX_WALK, searchTickets } from "./search.ts";
+
+export { MAX_WALK };
 import { toTicketViews } from "./views.ts";
 
 /** `GET /api/tickets` query, already parsed. */
@@ -53,15 +55,13 @@ interface Source {
 type MergeCursor = { s: Record<string, Record<string, unknown> | null> };
 
 const PAGE = 40;
-/** Pages walked server-side at most for `pageNumber`. */
-export const MAX_WALK = 25;
 /** At most this many users or queues in one list filter (each is one index partition read per status). */
 export const MAX_LIST_FILTER_IDS = 20;
 /** At most this many index partitions merged for one page (guards the fan-out of queues × statuses). */
 export const MAX_LIST_SOURCES = 64;
 
 /**
- * Lists tickets for the actor (attendance.md §2 Tickets screen, §6). No scans and no page-discarding filters:
+ * Lists tickets for the actor (docs/product/tickets.md#the-list-and-its-tabs). No scans and no page-discarding filters:
  * - open (not showAll) and closed (not showAll): the actor's own tickets, GSI3 `S#<status>#U#<me>`;
  * - pending, or showAll (admins only): admins without queue filter read GSI1 `S#<status>`; otherwise one GSI2 query per
  *   allowed queue (`Q#NONE` for admins and allTicket users) merged k-way by `<updatedAt>#<id>` with a map cursor;
@@ -76,7 +76,7 @@ export async function listTickets(a: TicketActor, q: ListTicketsQuery): Promise<
   const limit = q.limit ?? PAGE;
   const term = q.searchParam?.trim() ?? "";
   const admin = isAdminActor(a);
-  // The user filter is the admins' (attendance.md §2 search tab); other callers' `users` is ignored.
+  // The user filter is the admins' (search tab); other callers' `users` is ignored.
   if (!admin && q.users?.length) q = { ...q, users: undefined };
   if (term.length >= 3) return searchTickets(a, term, q, limit);
   if (q.tags?.length) return listTaggedTickets(a, q, limit);
@@ -128,7 +128,7 @@ export async function listTickets(a: TicketActor, q: ListTicketsQuery): Promise<
     filterParts.push("begins_with(createdAt, :createdDay)");
     values[":createdDay"] = q.date;
   }
-  // Group tickets of others only with viewgroups (attendance.md §6; `canSee`); closed ones of others are never listed
+  // Group tickets of others only with viewgroups (`canSee`); closed ones of others are never listed
   // here for non-admins (closed lists their own, GSI3).
   if (!admin && (await visibilityFor(a, cid))?.viewgroups !== "enabled") {
     filterParts.push("(attribute_not_exists(isGroup) OR isGroup = :notGroup OR userId = :me)");
@@ -174,10 +174,7 @@ async function mergePage(
     for (const [id, key] of Object.entries(cur.s)) {
       const src = sources.find((s) => s.id === id);
       if (!src) throw new AppError("ERR_INVALID_CURSOR", 400);
-      if (key !== null && !belongsToCompany(key, companyId, { equal: { [`${src.index}PK`]: src.pk }, pkPrefix: keys.ticketPartitionPrefix(companyId) })) {
-        throw new AppError("ERR_INVALID_CURSOR", 400);
-      }
-      starts[id] = key;
+      starts[id] = key === null ? null : startKeyOf(key, companyId, { pk: src.pk, index: src.index, pkPrefix: keys.ticketPartitionPrefix(companyId) });
     }
   }
   type Item = Awaited<ReturnType<typeof queryTicketIndex>>["items"][number];
@@ -242,7 +239,7 @@ async function mergePage(
 }
 
 /**
- * The search tab's tag filter, served by keys (issue 7 §7; DESIGN.md §6 tag edge on GSI4): pages of the tickets
+ * The search tab's tag filter, served by keys (the tag edges on GSI4): pages of the tickets
  * carrying any of `q.tags` (newest ticket first, see `tags/ticket-filter.ts`), read in one BatchGet per page, then kept
  * when the actor may see them (as in {@link searchTickets}) and they match status, users (admins), queues and the
  * other filters. Filtering discards only tagged tickets, never pages of a status index. `nextCursor` / `pageNumber`.

@@ -1,5 +1,5 @@
 /**
- * Tickets in DynamoDB (DESIGN.md §6): item `C#<cid>#TK#<id>`/`#TICKET` with the four list indexes from
+ * Tickets in DynamoDB (docs/architecture.md#3-the-table): item `C#<cid>#TK#<id>`/`#TICKET` with the four list indexes from
  * `keys.ticketIndexes` (GSI1 by status, GSI2 by status+queue, GSI3 by status+assignee, GSI4 by contact), the uuid
  * alias `C#<cid>#TKUUID#<uuid>` and the ACTIVE marker `C#<cid>#ACTIVE#<wid>#<contactId>` (one open/pending ticket per
  * contact per connection; holds `ticketId`). Items are read into `TicketItem`s once (`summaries.ts` `parseTicket`: the
@@ -135,7 +135,7 @@ const MUTABLE = [
 ] as const;
 
 /**
- * Writes a ticket transition in one transaction (DESIGN.md §6 Close/Reopen recipes):
+ * Writes a ticket transition in one transaction (close and reopen alike):
  * - Update ticket: the mutable fields + recomputed GSI1-3 keys (GSI3 removed when unassigned), `version + 1`,
  *   condition `version = prev.version` (two agents acting at once: the second gets 409 `ERR_CONFLICT`);
  * - ACTIVE marker: Delete when leaving open/pending (condition: it is ours or gone), Put when entering open/pending
@@ -418,7 +418,7 @@ export { pad };
 
 /**
  * The transaction item that stores the rating of one ticket cycle, once (`C#<cid>#TK#<tid>` / `RATING#<ratingAt>`;
- * issue 9 §4). Written with the transition that closes the ticket (`automation/rating.ts` passes it as `extra`).
+ * docs/product/ratings.md). Written with the transition that closes the ticket (`automation/rating.ts` passes it as `extra`).
  */
 export function ticketRatingPut(rating: { companyId: number; ticketId: number; ratingAt: string } & Record<string, unknown>) {
   return {

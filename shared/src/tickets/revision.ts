@@ -1,5 +1,5 @@
 /**
- * The ticket item's revision, `rev` (issue 8 "Proof, overall": the ingest ratio): every write of a ticket item adds 1
+ * The ticket item's revision, `rev` (so the ingest can skip reading the ticket): every write of a ticket item adds 1
  * to it, so a copy kept in memory (the ingest's open-ticket cache, `ingest/read-cache.ts`) is confirmed current by a
  * write conditioned on `rev` instead of a read before each message. Unlike `version` (the agents' optimistic lock,
  * bumped only by transitions), `rev` also moves with messages, unread counts, presence, summaries and tags.

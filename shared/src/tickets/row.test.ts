@@ -1,5 +1,5 @@
 /**
- * The packed list row (`row.ts`, issue 10 §2): a tab page is one Query while the rows are current; a customer's text
+ * The packed list row (`row.ts`): a tab page is one Query while the rows are current; a customer's text
  * keeps its ticket's row current (written with the message at the copy's `rev`); a write that does not pack the row
  * (here an agent reading the conversation) shows at once anyway: that row is read whole, then re-packed.
  */

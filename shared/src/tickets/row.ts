@@ -1,5 +1,5 @@
 /**
- * The ticket's packed row (issue 10 §2: a tab page costs one Query and little CPU): beside its attributes, a ticket
+ * The ticket's packed row (so a tab page costs one Query and little CPU): beside its attributes, a ticket
  * item carries `row`, one JSON string of everything a list row reads of it (the ticket's fields and its summaries,
  * {@link ROW_ATTRIBUTES}), and `rowRev`, the `rev` (`revision.ts`) it was packed at. A list Query projects only the
  * keys, `rev`, `row` and `rowRev`: DynamoDB sends one string per item instead of some forty nested attributes, and we

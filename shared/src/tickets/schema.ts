@@ -1,7 +1,8 @@
 /**
- * Ticket entity (attendance.md §3 Ticket, §4 transitions; issue 3 §4).
+ * Ticket entity (docs/product/tickets.md).
  */
 import { z } from "zod";
+import { zId } from "../common.ts";
 
 export const TicketStatus = z.enum(["open", "pending", "closed"]);
 export type TicketStatus = z.infer<typeof TicketStatus>;
@@ -24,7 +25,7 @@ export const TicketItem = z.object({
   messagesIn: z.number().int().default(0),
   messagesOut: z.number().int().default(0),
   isGroup: z.boolean().default(false),
-  /** The chatbot awaits the customer's answer to a menu (queue menu or option tree; issue 9 §3, automation/chatbot.ts). */
+  /** The chatbot awaits the customer's answer to a menu (queue menu or option tree; automation/chatbot.ts). */
   chatbot: z.boolean().default(false),
   /** Chatbot: the option-tree node the customer is at (null = the queue's own menu). */
   queueOptionId: z.number().int().nullable().default(null),
@@ -39,7 +40,7 @@ export const TicketItem = z.object({
   promptId: z.number().int().nullable().default(null),
   /**
    * Set (ISO time the rating prompt was sent) while the ticket awaits the customer's 1-3 rating after a resolve with
-   * setting `userRating` enabled (issue 9 §4): the ticket stays open and listed, marked as awaiting a rating; null otherwise.
+   * setting `userRating` enabled (docs/product/ratings.md): the ticket stays open and listed, marked as awaiting a rating; null otherwise.
    */
   ratingAt: z.string().nullable().default(null),
   /** Optimistic-lock counter: every agent-side update is conditioned on it and increments it (no lost updates). */
@@ -52,7 +53,7 @@ export const TicketItem = z.object({
 export type TicketItem = z.infer<typeof TicketItem>;
 
 /**
- * What the API returns: the item plus the spec's nested objects (denormalized or joined on read):
+ * What the API returns: the item plus its nested objects (denormalized or joined on read):
  * contact{id,name,number,profilePicUrl,email,extraInfo}, queue{id,name,color}|null, whatsapp{id,name,status},
  * user{id,name}|null, tags[{id,name,color}].
  */
@@ -62,29 +63,31 @@ export type TicketView = TicketItem & {
   whatsapp: { id: number; name: string; status: string } | null;
   user: { id: number; name: string } | null;
   tags: { id: number; name: string; color: string }[];
+  /** Search results only: for a ticket found by a message word, the text around that word in a message holding it. */
+  searchSnippet?: string;
 };
 
-/** `PUT /api/tickets/{id}` body (attendance.md §7): the transition is inferred from status/userId/queueId/whatsappId. */
+/** `PUT /api/tickets/{id}` body: the transition is inferred from status/userId/queueId/whatsappId. */
 export const UpdateTicketBody = z.object({
   status: TicketStatus.optional(),
-  userId: z.coerce.number().int().positive().nullable().optional(),
-  queueId: z.coerce.number().int().positive().nullable().optional(),
-  whatsappId: z.coerce.number().int().positive().optional(),
+  userId: zId.nullable().optional(),
+  queueId: zId.nullable().optional(),
+  whatsappId: zId.optional(),
   /** Close from the list: no completion message. The queue is kept on every close. */
   justClose: z.boolean().optional(),
   useIntegration: z.boolean().optional(),
-  promptId: z.coerce.number().int().positive().nullable().optional(),
-  integrationId: z.coerce.number().int().positive().nullable().optional(),
+  promptId: zId.nullable().optional(),
+  integrationId: zId.nullable().optional(),
   chatbot: z.boolean().optional(),
 });
 export type UpdateTicketBody = z.infer<typeof UpdateTicketBody>;
 
 /** `POST /api/tickets` body. */
 export const CreateTicketBody = z.object({
-  contactId: z.coerce.number().int().positive(),
-  queueId: z.coerce.number().int().positive().nullable().optional(),
-  whatsappId: z.coerce.number().int().positive().nullable().optional(),
-  userId: z.coerce.number().int().positive().nullable().optional(),
+  contactId: zId,
+  queueId: zId.nullable().optional(),
+  whatsappId: zId.nullable().optional(),
+  userId: zId.nullable().optional(),
   status: TicketStatus.optional(),
 });
 export type CreateTicketBody = z.infer<typeof CreateTicketBody>;

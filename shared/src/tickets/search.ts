@@ -1,19 +1,22 @@
 /**
- * Ticket search in the list (issue 10 §1): `GET /api/tickets?searchParam=` through the `Search` port
+ * Ticket search in the list (docs/product/search.md): `GET /api/tickets?searchParam=` through the `Search` port
  * (`search/index.ts`), filtered by the caller's access and the list filters, pages of 40 like the tabs.
  */
 import { canSee } from "../access/tickets.ts";
 import { visibilityFor } from "../access/visibility.ts";
 import { search } from "../search/index.ts";
 import type { TicketActor } from "./access.ts";
-import { MAX_WALK, type ListTicketsQuery, type ListTicketsResult } from "./list.ts";
+import type { ListTicketsQuery, ListTicketsResult } from "./list.ts";
 import type { TicketItem } from "./schema.ts";
 import { toTicketViews } from "./views.ts";
 
+/** Pages walked server-side at most for `pageNumber` (the list and the search alike). */
+export const MAX_WALK = 25;
+
 /**
- * Ticket search (issue 10 §1) through the `Search` port (`search/index.ts`): tickets whose contact's name or email words
+ * Ticket search through the `Search` port (`search/index.ts`): tickets whose contact's name or email words
  * start with the words of `term` or whose number contains its digit runs (≥ 4), and tickets whose messages hold its
- * words; accent- and case-insensitive. Each ticket once, `limit` (40) per page, only those the actor may see
+ * words (those carry `searchSnippet`, the matching message's text around the word); accent- and case-insensitive. Each ticket once, `limit` (40) per page, only those the actor may see
  * ({@link canSee}) and that match status, tags, users (admins), unread and the day filters. `nextCursor` (opaque,
  * rejected for another company) or `pageNumber` (walked server-side, at most 25 pages).
  */
@@ -39,6 +42,9 @@ export async function searchTickets(a: TicketActor, term: string, q: ListTickets
     }
   }
   const page = await search.tickets(cid, term, { limit, cursor, accept });
-  const views = await toTicketViews(cid, page.tickets);
+  const views = (await toTicketViews(cid, page.tickets)).map((v) => {
+    const snippet = page.snippets?.get(v.id);
+    return snippet ? { ...v, searchSnippet: snippet } : v;
+  });
   return { tickets: views, count: walked + views.length, hasMore: !!page.nextCursor, nextCursor: page.nextCursor };
 }

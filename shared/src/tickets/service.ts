@@ -1,6 +1,6 @@
 /**
- * Ticket rules shared by the API and the session runner (attendance.md §3 Ticket, §4 transitions, §6 access;
- * issue 3 §4; DESIGN.md §6 "Find-or-create a ticket").
+ * Ticket rules shared by the API and the session runner (docs/product/tickets.md), find-or-create of the ingest's
+ * ticket included.
  *
  * Contract functions other features call: {@link findOrCreateTicket}, {@link getTicket}, {@link toTicketView},
  * {@link toTicketViews}, {@link setTicketPresence}. Changes are told with `dispatch` (events `ticket.*`).
@@ -18,6 +18,7 @@ import { nextId } from "../db/counters.ts";
 import { keys } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
 import { dispatch } from "../events/index.ts";
+import "./events.ts";
 import {
   createTicketItem,
   deleteStaleMarker,
@@ -29,7 +30,7 @@ import {
 } from "./repository.ts";
 import { TicketItem } from "./schema.ts";
 
-export { getAccessibleTicket, isAdminActor, type TicketActor } from "./access.ts";
+export { getAccessibleTicket, isAdminActor, otherOpenTicket, type TicketActor } from "./access.ts";
 export { listTickets, MAX_LIST_FILTER_IDS, MAX_LIST_SOURCES, type ListTicketsQuery, type ListTicketsResult } from "./list.ts";
 export { TicketDirectory, toTicketView, toTicketViews } from "./views.ts";
 
@@ -37,7 +38,7 @@ export { TicketDirectory, toTicketView, toTicketViews } from "./views.ts";
 // Contract: find-or-create, read, presence
 
 /**
- * The ingest path's ticket (DESIGN.md §6): returns the contact's open/pending ticket on that connection (the ACTIVE
+ * The ingest path's ticket: returns the contact's open/pending ticket on that connection (the ACTIVE
  * marker), or creates a new `pending` ticket (queue `queueId`, else `resolveQueueId()` when that queue still exists, else none) when there is none — so a customer writing after
  * a close starts a new ticket while the earlier ones stay readable. Race-safe: concurrent calls give one ticket (the
  * loser reads the winner through the marker). Dispatches nothing: the caller dispatches after storing its message

@@ -15,7 +15,7 @@ const adminAuth = (companyId: number, userId: number): AuthContext => ({
   userId, companyId, profile: "admin", super: false, name: "Admin", email: "admin@test", queueIds: [], allTicket: "desabled", whatsappId: null, tokenVersion: 0,
 });
 
-describe("ticket rows from stored summaries (issue 10 §2)", () => {
+describe("ticket rows from stored summaries", () => {
   it("serves a page of a tab with one Query and the nested contact, queue, connection, user and tags", async () => {
     const { companyId: cid, admin } = await makeCompany();
     const auth = adminAuth(cid, admin.id);

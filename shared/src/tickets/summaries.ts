@@ -1,5 +1,5 @@
 /**
- * Summaries stored on ticket items (issue 10 §2): what a ticket-list row shows of the ticket's contact, queue,
+ * Summaries stored on ticket items: what a ticket-list row shows of the ticket's contact, queue,
  * connection, user and tags, denormalized so a page of a tab is ONE Query (`views.ts` builds the API's nested objects
  * from them). Stored attributes of the ticket item (never returned raw: `TicketItem` does not carry them):
  * - `sumContact` `{id, name, number, profilePicUrl, email, extraInfo, isGroup, presence, disableBot, uuid}`;
@@ -7,7 +7,7 @@
  * - `sumTags` `{"<tagId>": {id, name, color}}` (a map, so one tag's entry is updated in place).
  *
  * Written whole when a ticket is created (`createTicketItem`) and, for the parts whose id changes, by every
- * transition (`writeTicketTransition`). Kept current by {@link ticketSummariesListener} when the entities change.
+ * transition (`writeTicketTransition`). Kept current by the `ticketSummaries` listener (`./summaries-listener.ts`) when the entities change.
  *
  * ## What is eventually consistent
  * The listener runs inside `dispatch`, right after the entity's own write: a list read in between shows the old name,
@@ -18,15 +18,8 @@
  * that related item instead, so ids are always exact; only names, colours, pictures and statuses can lag.
  */
 import { batchGetRaw } from "../db/batch.ts";
-import { ticketGramWrites } from "../search/writes.ts";
 import { keys } from "../db/keys.ts";
-import { queryPagesFrom } from "../db/query.ts";
 import { ContactItem } from "../contacts/schema.ts";
-import type { Listener } from "../events/registry.ts";
-import { log } from "../log.ts";
-import { queryTagEdges } from "../tags/repository.ts";
-import type {} from "../tags/events.ts"; // the tag.* event types this listener handles (types only: no import cycle)
-import { setTicketSummaryPart, setTicketTagSummary } from "./repository.ts";
 import { TicketItem } from "./schema.ts";
 
 /** `{id, name, color}`: a queue or tag as a row shows it. */
@@ -58,12 +51,10 @@ export interface TicketSummaries {
 
 /** Tickets refreshed per index partition and event, newest first (see the module doc). */
 export const SUMMARY_REFRESH_LIMIT = 500;
-/** Concurrent ticket updates of one refresh. */
-const PARALLEL = 8;
 
 /** The nested contact from a stored contact item. */
 /** The contact fields a ticket's `sumContact` holds (see {@link contactSummaryOf}). */
-const CONTACT_SUMMARY_FIELDS = new Set(["id", "name", "number", "profilePicUrl", "email", "extraInfo", "isGroup", "presence", "disableBot", "uuid"]);
+export const CONTACT_SUMMARY_FIELDS = new Set(["id", "name", "number", "profilePicUrl", "email", "extraInfo", "isGroup", "presence", "disableBot", "uuid"]);
 
 export function contactSummaryOf(c: ContactItem): ContactSummary {
   return {
@@ -124,7 +115,7 @@ const FIELDS: [string, unknown][] = Object.keys(TicketItem.shape).map((k) => {
 const REQUIRED_NUMBERS = ["id", "companyId", "contactId", "whatsappId"];
 
 /**
- * A stored ticket item as a `TicketItem` without a schema parse on the hot path (issue 10 §2): items are written only by
+ * A stored ticket item as a `TicketItem` without a schema parse on the hot path (the list's CPU): items are written only by
  * this folder's repository from parsed tickets, so each field is copied in schema order with the schema's default when
  * absent (the same object `TicketItem.parse` gives). An item that lacks a required field or has an unknown status goes
  * through `TicketItem.parse` (and its error).
@@ -202,139 +193,3 @@ export async function loadSummaries(
   }
   return s;
 }
-
-// ---------------------------------------------------------------------------------------------
-// Keeping them current: the listener
-
-type Part = "sumContact" | "sumQueue" | "sumUser" | "sumWhatsapp";
-/** The ticket attribute a part's summary must match (a ticket moved meanwhile is left alone). */
-const OWNER: Record<Part, string> = { sumContact: "contactId", sumQueue: "queueId", sumUser: "userId", sumWhatsapp: "whatsappId" };
-
-/** One source of affected tickets: an index partition (newest first), optionally narrowed by the owner id. */
-type Source = { index: "GSI1" | "GSI2" | "GSI3" | "GSI4"; pk: string; skPrefix?: string; filterOwner?: boolean };
-
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-
-/** Runs `fn` over `xs` with at most {@link PARALLEL} at once. */
-async function eachLimited<T>(xs: T[], fn: (x: T) => Promise<void>): Promise<void> {
-  for (let i = 0; i < xs.length; i += PARALLEL) await Promise.all(xs.slice(i, i + PARALLEL).map(fn));
-}
-
-/**
- * Sets `part` = `value` on the tickets of each source whose `OWNER[part]` is `ownerId` and whose stored value differs,
- * at most {@link SUMMARY_REFRESH_LIMIT} tickets read per source. Each write is conditioned on the owner id still being
- * `ownerId`. Returns how many tickets were updated.
- */
-async function refreshPart(
-  part: Part,
-  ownerId: number,
-  value: unknown,
-  sources: Source[],
-  alsoWrite?: (ticketId: number, stored: unknown) => ReturnType<typeof ticketGramWrites>,
-): Promise<number> {
-  let updated = 0;
-  const owner = OWNER[part];
-  for (const src of sources) {
-    let read = 0;
-    const values: Record<string, unknown> = { ":pk": src.pk };
-    let cond = `${src.index}PK = :pk`;
-    if (src.skPrefix) {
-      cond += ` AND begins_with(${src.index}SK, :sp)`;
-      values[":sp"] = src.skPrefix;
-    }
-    if (src.filterOwner) values[":o"] = ownerId;
-    const input = {
-      IndexName: src.index,
-      KeyConditionExpression: cond,
-      ExpressionAttributeValues: values,
-      ProjectionExpression: "PK, SK, id, #o, #p",
-      ExpressionAttributeNames: { "#o": owner, "#p": part },
-      ...(src.filterOwner ? { FilterExpression: "#o = :o" } : {}),
-      ScanIndexForward: false,
-    };
-    // Pages of at most 100, until SUMMARY_REFRESH_LIMIT items were read (a filtered read counts what it scanned).
-    for await (const page of queryPagesFrom(input, undefined, () => (read < SUMMARY_REFRESH_LIMIT ? Math.min(100, SUMMARY_REFRESH_LIMIT - read) : null))) {
-      read += page.scanned;
-      const stale = page.items.filter((it) => Number(it[owner]) === ownerId && it[part] !== undefined && !same(it[part], value));
-      await eachLimited(stale, async (it) => {
-        if (await setTicketSummaryPart({ PK: String(it.PK), SK: String(it.SK) }, part, owner, ownerId, value, alsoWrite?.(Number(it.id), it[part]) ?? [])) updated++;
-      });
-    }
-  }
-  return updated;
-}
-
-const STATUSES = ["open", "pending", "closed"] as const;
-
-/** Sets one tag's entry in `sumTags` on the tickets carrying it (tag edges on GSI4), at most {@link SUMMARY_REFRESH_LIMIT}. */
-async function refreshTag(companyId: number, tag: NamedColored): Promise<number> {
-  let updated = 0;
-  let start: Record<string, unknown> | undefined;
-  let read = 0;
-  do {
-    const page = await queryTagEdges(companyId, tag.id, { limit: Math.min(100, SUMMARY_REFRESH_LIMIT - read), startKey: start });
-    read += page.edges.length;
-    await eachLimited(page.edges, async (e) => {
-      if (await setTicketTagSummary(companyId, e.ticketId, tag)) updated++;
-    });
-    start = page.lastKey;
-  } while (start && read < SUMMARY_REFRESH_LIMIT);
-  return updated;
-}
-
-/**
- * Keeps the stored summaries current (events pattern, `shared/src/events/README.md`): `contact.updated` → the
- * contact's tickets (GSI4 `C#<cid>#CT#<contactId>`); `queue.updated` → GSI2 `S#<status>#Q#<qid>` per status;
- * `user.updated` → GSI3 `S#<status>#U#<uid>` per status; `whatsapp.updated|session` → GSI1 `S#<status>` per status,
- * narrowed to that connection; `tag.updated` → the tag's edges (GSI4 `C#<cid>#TAG#<tagId>`). Only tickets whose
- * stored summary differs are written; bounded by {@link SUMMARY_REFRESH_LIMIT} per partition; never a scan. Deleted
- * entities need nothing: the ticket's id no longer names them (or views fall back to a read that finds nothing).
- * Eventually consistent: see the module doc.
- */
-export const ticketSummariesListener: Listener = {
-  name: "ticketSummaries",
-  async handle(event) {
-    const cid = event.companyId;
-    try {
-      switch (event.type) {
-        case "contact.updated": {
-          const c = event.contact;
-          // Only "Última interação" moved (one write a minute per chatting contact): no summary field changed.
-          if (event.changed && !event.changed.some((f) => CONTACT_SUMMARY_FIELDS.has(f))) break;
-          const next = contactSummaryOf(c);
-          // With the summary, the ticket-side search grams move to the contact's new words (search/writes.ts).
-          await refreshPart("sumContact", c.id, next, [{ index: "GSI4", pk: keys.contactTicketsPK(cid, c.id), skPrefix: keys.ticketEdgePrefix }], (tid, stored) =>
-            ticketGramWrites(cid, tid, stored as ContactSummary, next),
-          );
-          break;
-        }
-        case "queue.updated": {
-          const q = event.queue as unknown as Record<string, unknown>;
-          const id = Number(q.id);
-          await refreshPart("sumQueue", id, queueSummaryOf(q), STATUSES.map((s) => ({ index: "GSI2" as const, pk: keys.ticketQueuePK(cid, s, id) })));
-          break;
-        }
-        case "user.updated": {
-          const u = event.user as unknown as Record<string, unknown>;
-          const id = Number(u.id);
-          await refreshPart("sumUser", id, userSummaryOf(u), STATUSES.map((s) => ({ index: "GSI3" as const, pk: keys.ticketUserPK(cid, s, id) })));
-          break;
-        }
-        case "whatsapp.updated":
-        case "whatsapp.session": {
-          const w = event.whatsapp as unknown as Record<string, unknown>;
-          const id = Number(w.id);
-          await refreshPart("sumWhatsapp", id, whatsappSummaryOf(w), STATUSES.map((s) => ({ index: "GSI1" as const, pk: keys.ticketStatusPK(cid, s), filterOwner: true })));
-          break;
-        }
-        case "tag.updated": {
-          const g = event.tag as unknown as Record<string, unknown>;
-          await refreshTag(cid, tagSummaryOf(g));
-          break;
-        }
-      }
-    } catch (err) {
-      log("warn", "ticket summaries refresh failed", { companyId: cid, type: event.type, err });
-    }
-  },
-};

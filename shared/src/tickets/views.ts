@@ -1,5 +1,5 @@
 /**
- * Ticket views (attendance.md §3 Ticket; issue 10 §2): a ticket as the API returns it, with its contact, queue,
+ * Ticket views: a ticket as the API returns it, with its contact, queue,
  * connection, user and tags — built from the **summaries stored on the ticket item** (`summaries.ts`) so a page of a
  * list needs no read besides its Query. A summary is used only when it names the ticket's current id (a ticket moved
  * to another queue by a writer that did not refresh it, or tagged since, is not shown with the old one): whatever is
@@ -63,7 +63,7 @@ export class TicketDirectory {
     return this.items.get(keyId(k)) ?? null;
   }
 
-  /** The ticket with its nested contact, queue, whatsapp, user and tags (spec §3 Ticket). Call {@link load} first. */
+  /** The ticket with its nested contact, queue, whatsapp, user and tags (as the API returns it). Call {@link load} first. */
   view(t: TicketItem): TicketView {
     const cid = this.companyId;
     const s: TicketSummaries | undefined = summariesOf(t);

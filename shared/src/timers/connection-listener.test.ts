@@ -1,5 +1,5 @@
 /**
- * Timers follow the connection's settings (issue 9 §5), through `PUT /api/whatsapp/{id}` and the minute tick's
+ * Timers follow the connection's settings (docs/product/timers.md), through `PUT /api/whatsapp/{id}` and the minute tick's
  * `runDueTimers` with a controlled clock: tickets already open or pending on the connection get their `expiresTicket`,
  * `timeToTransfer` and rating-wait timers when the admin turns the field on or changes it, lose them when it is turned
  * off, and the timer then fires at the new time; tickets of the company's other connection are left alone.

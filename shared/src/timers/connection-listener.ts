@@ -1,5 +1,5 @@
 /**
- * Timers follow the connection's settings (issue 9 §5): when an admin changes a connection's `expiresTicket`,
+ * Timers follow the connection's settings (docs/product/timers.md): when an admin changes a connection's `expiresTicket`,
  * `timeToTransfer` / `transferQueueId` or `ratingWaitMinutes` (`whatsapp.updated` with `previous`), the tickets that
  * are already open or pending on THAT connection get their timers scheduled again at the new time, or removed when the
  * field was turned off. Called by the `ticketTimers` listener (`./ticket-listener.ts`); the tickets come from

@@ -1,5 +1,5 @@
 /**
- * The due-index timers (issue 9 §5) with a controlled clock: due items only, replaced and cancelled timers, a tick that
+ * The due-index timers with a controlled clock: due items only, replaced and cancelled timers, a tick that
  * runs twice at once, a timer whose time passed while nothing ran, a handler that asks to run again, and one that
  * fails (retried after the claim, then given up).
  */

@@ -1,5 +1,5 @@
 /**
- * Timers from due-time index items (issue 9 §5; DESIGN.md "timers are due-time index items, never scans").
+ * Timers from due-time index items, never from scans (docs/product/timers.md).
  *
  * A timer is ONE item per (company, kind, ref) — `keys.timer` — with a `dueAt` and a small `data` object, indexed in
  * GSI1 under `TIMER#<shard>` / `<dueAt>#<cid>#<kind>#<ref>` (`keys.timerDueIndex`). Scheduling again replaces it (one

@@ -1,4 +1,4 @@
-/** The names of the timer kinds (issue 9 §5), in one module without imports so listeners and handlers share them. */
+/** The names of the timer kinds, in one module without imports so listeners and handlers share them. */
 
 /** An open ticket idle for the connection's `expiresTicket` minutes (ref = ticket id). */
 export const EXPIRES_TICKET = "expiresTicket";

@@ -1,6 +1,6 @@
 /**
  * Every DynamoDB call of the timers: the timer items themselves (`keys.timer`, indexed by due time under
- * `keys.timerDueIndex`; the engine that claims and fires them is `./index.ts`), and the reads for the timers that follow a connection's settings (issue 9 §5; `./connection-listener.ts`): the tickets of
+ * `keys.timerDueIndex`; the engine that claims and fires them is `./index.ts`), and the reads for the timers that follow a connection's settings (`./connection-listener.ts`): the tickets of
  * ONE connection that a timer may concern, found through the ticket list indexes, page by page (`queryPages`), never
  * a scan:
  * - `open`: GSI1 `C#<cid>#S#open` (the `expiresTicket` and rating-wait timers);

@@ -1,6 +1,6 @@
 /**
- * What the ticket timers do when they fire (issue 9 §5; background/whaticket.md §6 "Auto-close" and "Transfer timer",
- * without their every-minute scans of every company). Scheduled by `./ticket-listener.ts`; each handler re-reads the
+ * What the ticket timers do when they fire (docs/product/timers.md: auto-close and transfer, as in the old system but
+ * without its every-minute scans of every company). Scheduled by `./ticket-listener.ts`; each handler re-reads the
  * ticket and the connection, so a timer that no longer applies ends quietly, and acts with the ticket's version-checked
  * transition, so running twice changes nothing twice. Imported by the minute tick (`functions/src/jobs/tick.ts`).
  *
@@ -14,6 +14,7 @@
  */
 import { AppError } from "../errors.ts";
 import { dispatch } from "../events/index.ts";
+import "../tickets/events.ts";
 import { log } from "../log.ts";
 import { listMessages } from "../messages/repository.ts";
 import { laterIso } from "../contacts/service.ts";

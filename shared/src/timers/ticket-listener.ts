@@ -1,6 +1,6 @@
 /**
- * Schedules the ticket timers (issue 9 §5) from the domain events, so every path that opens or moves a ticket (ingest,
- * agents, the chatbot, the timers themselves) is covered in one place. A listener (registered in `events/index.ts`),
+ * Schedules the ticket timers (docs/product/timers.md) from the domain events, so every path that opens or moves a ticket (ingest,
+ * agents, the chatbot, the timers themselves) is covered in one place. A listener (wired in `events/wiring.ts`),
  * awaited by `dispatch`. It only schedules: whether a timer still applies is checked when it fires
  * (`./ticket-kinds.ts`), so activity on a ticket costs no timer write.
  *
@@ -13,45 +13,79 @@
  * An admin's edit of a connection's timer fields (`whatsapp.updated` with `previous`) re-schedules or removes the
  * timers of the tickets already open or pending on it (`./connection-listener.ts`).
  */
-import type { Listener } from "../events/registry.ts";
-import { log } from "../log.ts";
+import type { DomainEvent, Listener } from "../events/registry.ts";
 import type { TicketItem } from "../tickets/schema.ts";
+import { getTicketItem } from "../tickets/repository.ts";
 import { getWhatsappItem } from "../whatsapp/repository.ts";
-import { followConnectionTimers } from "./connection-listener.ts";
+import { followConnectionTimers, timerFieldsChanged } from "./connection-listener.ts";
 import { scheduleTimer } from "./index.ts";
 import { EXPIRES_TICKET, TIME_TO_TRANSFER } from "./kinds.ts";
+import type {} from "../tickets/events.ts"; // the tickets events handled here (types only)
+import type {} from "../messages/events.ts"; // the messages events handled here (types only)
+import type {} from "../whatsapp/events.ts"; // the whatsapp events handled here (types only)
 
 export { EXPIRES_TICKET, TIME_TO_TRANSFER };
 
 const MINUTE = 60_000;
 
-/** Schedules what applies to ticket `t` after it changed from `prev` (null: just created). */
-export async function scheduleTicketTimers(companyId: number, prev: TicketItem | null, t: TicketItem): Promise<void> {
-  const enteredOpen = t.status === "open" && prev?.status !== "open" && !t.isGroup;
+/** Which timers ticket `t` may need after it changed from `prev` (null: just created); pure. */
+function timersEntered(prev: TicketItem | null, t: TicketItem): { open: boolean; pendingNoQueue: boolean } {
   const waitingNoQueue = (x: TicketItem | null) => !!x && x.status === "pending" && x.queueId == null;
-  const enteredPendingNoQueue = waitingNoQueue(t) && !waitingNoQueue(prev);
-  if (!enteredOpen && !enteredPendingNoQueue) return;
+  return { open: t.status === "open" && prev?.status !== "open" && !t.isGroup, pendingNoQueue: waitingNoQueue(t) && !waitingNoQueue(prev) };
+}
+
+/** Schedules what applies to ticket `t` after it changed from `prev` (null: just created). Throws when a write failed. */
+export async function scheduleTicketTimers(companyId: number, prev: TicketItem | null, t: TicketItem): Promise<void> {
+  const entered = timersEntered(prev, t);
+  if (!entered.open && !entered.pendingNoQueue) return;
   const wa = await getWhatsappItem(companyId, t.whatsappId);
   if (!wa) return;
   const since = Date.parse(t.updatedAt);
-  if (enteredOpen && wa.expiresTicket > 0) {
+  if (entered.open && wa.expiresTicket > 0) {
     await scheduleTimer(companyId, EXPIRES_TICKET, t.id, since + wa.expiresTicket * MINUTE);
   }
-  if (enteredPendingNoQueue && wa.timeToTransfer > 0 && wa.transferQueueId != null) {
+  if (entered.pendingNoQueue && wa.timeToTransfer > 0 && wa.transferQueueId != null) {
     await scheduleTimer(companyId, TIME_TO_TRANSFER, t.id, since + wa.timeToTransfer * MINUTE, { since: t.updatedAt });
   }
 }
 
+/** The ticket change an event carries, when it may start a timer: `[prev, ticket]` (prev null: a new ticket). */
+function ticketChange(event: DomainEvent): [TicketItem | null, TicketItem] | null {
+  if (event.type === "ticket.created") return [null, event.ticket];
+  if (event.type === "message.created" && event.ticketCreated) return [null, event.ticket];
+  if (event.type === "ticket.updated" && event.previous) return [event.previous, event.ticket];
+  return null;
+}
+
+/**
+ * Durable (`events/durable.ts`): a schedule whose write failed, or that a dead process never made, is made by the
+ * minute tick's re-drive; scheduling again puts the same timer (idempotent). Re-driven, a ticket's change applies only
+ * while the ticket is still at that version, and a connection edit uses the connection as it is now.
+ */
 export const ticketTimersListener: Listener = {
   name: "ticketTimers",
-  async handle(event) {
-    try {
-      if (event.type === "ticket.created") await scheduleTicketTimers(event.companyId, null, event.ticket);
-      else if (event.type === "message.created" && event.ticketCreated) await scheduleTicketTimers(event.companyId, null, event.ticket);
-      else if (event.type === "ticket.updated" && event.previous) await scheduleTicketTimers(event.companyId, event.previous, event.ticket);
-      else if (event.type === "whatsapp.updated" && event.previous) await followConnectionTimers(event.previous, event.whatsapp);
-    } catch (err) {
-      log("warn", "ticket timer not scheduled", { companyId: event.companyId, type: event.type, err });
+  durable: true,
+  wants(event) {
+    const change = ticketChange(event);
+    if (change) {
+      const entered = timersEntered(change[0], change[1]);
+      return entered.open || entered.pendingNoQueue;
+    }
+    if (event.type === "whatsapp.updated" && event.previous) {
+      const changed = timerFieldsChanged(event.previous, event.whatsapp);
+      return changed.expires || changed.transfer || changed.rating;
+    }
+    return false;
+  },
+  async handle(event, run) {
+    const change = ticketChange(event);
+    if (change) {
+      // Re-driven after newer changes of the ticket: those scheduled its timers already.
+      if (run?.redriven && (await getTicketItem(event.companyId, change[1].id, true))?.version !== change[1].version) return;
+      await scheduleTicketTimers(event.companyId, change[0], change[1]);
+    } else if (event.type === "whatsapp.updated" && event.previous) {
+      const next = run?.redriven ? await getWhatsappItem(event.companyId, event.whatsapp.id) : event.whatsapp;
+      if (next) await followConnectionTimers(event.previous, next);
     }
   },
 };

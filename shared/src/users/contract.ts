@@ -1,5 +1,5 @@
 /**
- * Users operations (attendance.md §3 User, §5, §7; issue 2 §4): requests and answers. `PublicUser` is the user as the
+ * Users operations (docs/product/users.md): requests and answers. `PublicUser` is the user as the
  * API shows it (no hash, no token version), with its queues `{id,name,color}` and default connection `{id,name}`.
  */
 import { z } from "zod";

@@ -1,5 +1,5 @@
 /**
- * DynamoDB access for users (DESIGN.md §6): `C#<cid>` / `USER#<id>` items plus the global `EMAIL#<email>` marker
+ * DynamoDB access for users (docs/architecture.md#3-the-table): `C#<cid>` / `USER#<id>` items plus the global `EMAIL#<email>` marker
  * (email unique across the product), always written in the same transaction as the user.
  * Items are parsed with {@link UserItem} on read; `passwordHash` never leaves this layer except through
  * {@link getUser} for the auth and user services.
@@ -113,18 +113,24 @@ export async function deleteUserItems(u: UserItem): Promise<void> {
 
 /**
  * Updates some attributes of an existing user (`updatedAt` is set too); returns the new item.
- * `expectTokenVersion` / `expectRefreshJti` make the write conditional (lost race → `undefined`).
+ * `expectTokenVersion` / `expectRefreshJti` make the write conditional (lost race → `undefined`); `onlyIfOnlineChanges`
+ * writes only when the stored `online` differs from `set.online` (same value → nothing written, `undefined`).
  */
 export async function patchUser(
   companyId: number,
   userId: number,
   set: Partial<Pick<UserItem, "online" | "refreshJti" | "prevRefreshJti" | "prevRefreshUntil" | "tokenVersion" | "queueIds" | "whatsappId">>,
-  cond: { expectTokenVersion?: number; expectRefreshJti?: string | null } = {},
+  cond: { expectTokenVersion?: number; expectRefreshJti?: string | null; onlyIfOnlineChanges?: boolean } = {},
 ): Promise<UserItem | undefined> {
   const update = setFields(set);
   const names = update.ExpressionAttributeNames;
   const values = update.ExpressionAttributeValues;
   const conds = ["attribute_exists(PK)"];
+  if (cond.onlyIfOnlineChanges && set.online !== undefined) {
+    names["#onc"] = "online";
+    values[":onc"] = set.online;
+    conds.push("(attribute_not_exists(#onc) OR #onc <> :onc)");
+  }
   if (cond.expectTokenVersion !== undefined) {
     names["#tvc"] = "tokenVersion";
     values[":tvc"] = cond.expectTokenVersion;

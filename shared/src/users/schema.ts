@@ -1,6 +1,6 @@
 /**
- * User entity and API payloads (attendance.md §3 User, §5 validation; issue 2 §4).
- * `allTicket` is spelt `enabled | desabled` as in the spec.
+ * User entity and API payloads (docs/product/users.md#fields).
+ * `allTicket` is spelt `enabled | desabled`, the stored values of the old system.
  */
 import { z } from "zod";
 import { zId } from "../common.ts";
@@ -23,7 +23,7 @@ export const UserItem = z.object({
   queueIds: z.array(z.number().int()).default([]),
   /** Incremented to revoke every refresh token and access token of the user (single login, logout). */
   tokenVersion: z.number().int().default(0),
-  /** `jti` of the one refresh token currently valid for the user (rotated on every refresh; issue 2 §3). */
+  /** `jti` of the one refresh token currently valid for the user (rotated on every refresh). */
   refreshJti: z.string().optional(),
   /** The refresh `jti` rotated away last, still accepted until `prevRefreshUntil` (epoch ms): two tabs refreshing at once. */
   prevRefreshJti: z.string().optional(),
@@ -39,7 +39,7 @@ export type PublicUser = Omit<UserItem, "passwordHash" | "tokenVersion" | "refre
   whatsapp?: { id: number; name: string } | null;
 };
 
-/** zod's message for a missing field, as the spec words it ("Required"). */
+/** zod's message for a missing field, as the API words it ("Required"). */
 const required = (iss: { input?: unknown }) => (iss.input === undefined || iss.input === null ? "Required" : "Invalid input");
 const name = z.string({ error: required }).trim().min(2, "Too Short!").max(50, "Too Long!");
 const password = z.string({ error: required }).min(5, "Too Short!").max(50, "Too Long!");
@@ -69,7 +69,7 @@ export const UpdateUserBody = z.object({
   name: name.optional(),
   email: email.optional(),
   password: password.optional().or(z.literal("")),
-  /** The caller's current password: required when users change their own password (issue 8 §4). */
+  /** The caller's current password: required when users change their own password (docs/product/users.md#passwords). */
   oldPassword: z.string().max(200).optional(),
   profile: Profile.optional(),
   allTicket: allTicket.optional(),

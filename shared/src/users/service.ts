@@ -1,5 +1,5 @@
 /**
- * User rules (attendance.md §3 User, §5 validation, §6 roles; issue 2 §4).
+ * User rules (docs/product/users.md).
  *
  * - Admins (profile admin or super) list, create, edit and delete the users of their own company.
  * - Any user may read themselves and change their own name and password, nothing else (other fields sent with
@@ -18,7 +18,8 @@ import { AppError } from "../errors.ts";
 import { listQueues } from "../queues/repository.ts";
 import type { QueueItem } from "../queues/schema.ts";
 import { dispatch } from "../events/index.ts";
-import { bumpTokenVersion, deleteUserItems, getUser, getWhatsappRef, listUsers, patchUser, putNewUser, updateUserFields, type UserChanges } from "./repository.ts";
+import "./events.ts";
+import { bumpTokenVersion, deleteUserItems, getEmailOwner, getUser, getWhatsappRef, listUsers, patchUser, putNewUser, updateUserFields, type UserChanges } from "./repository.ts";
 import type { CreateUserBody, PublicUser, UpdateUserBody, UserItem } from "./schema.ts";
 
 /** bcrypt cost factor for stored password hashes. */
@@ -36,7 +37,7 @@ export function verifyPassword(password: string, hash: string): Promise<boolean>
   return bcrypt.compare(password, hash);
 }
 
-/** Editing other users (profile, queues) is the user modal's admin permission (attendance.md §6). */
+/** Editing other users (profile, queues) is the user modal's admin permission (docs/product/users.md#profiles-and-rights). */
 const isAdminCaller = (a: Pick<AuthContext, "profile" | "super">) => can(a, "user-modal:editProfile");
 
 /** Lower-case, accent-free text for searching names and emails. */
@@ -141,6 +142,8 @@ export async function createUser(auth: AuthContext, body: CreateUserBody): Promi
   if (!isAdminCaller(auth)) throw new AppError("ERR_NO_PERMISSION", 403);
   const queueIds = uniq(body.queueIds);
   await checkReferences(auth.companyId, queueIds, body.whatsappId);
+  // Checked before the id counter (a refused user takes no id); the email marker still settles a race.
+  if (await getEmailOwner(body.email)) throw new AppError("ERR_EMAIL_ALREADY_EXISTS");
   const now = new Date().toISOString();
   const item: UserItem = {
     id: await nextId(auth.companyId, "user"),
@@ -225,7 +228,7 @@ export async function updateUser(auth: AuthContext, userId: number, body: Update
   if (revoke) {
     const jti = self ? randomUUID() : undefined;
     const bumped = await bumpTokenVersion(auth.companyId, userId, jti);
-    // A new password closes the sockets opened with an older token version (issue 8 §4; `events/sockets.ts`); a
+    // A new password closes the sockets opened with an older token version (`events/sockets.ts`); a
     // profile or queue change keeps them open, rewritten with the new rule by the `user.updated` below.
     if (bumped && changes.passwordHash) await dispatch({ type: "user.revoked", companyId: auth.companyId, userId, tokenVersion: bumped.tokenVersion });
     // The caller keeps working with a fresh pair; every other session of theirs is revoked.
@@ -267,10 +270,11 @@ export async function deleteUser(auth: AuthContext, userId: number): Promise<voi
 
 /**
  * Sets a user's `online` flag (WebSocket connect/disconnect and `userStatus` pings) and publishes
- * `company-{id}-user` `{action: "update", user}`. A user that no longer exists is ignored (returns `undefined`).
+ * `company-{id}-user` `{action: "update", user}`, only when the flag changes: the same value again writes and publishes
+ * nothing. Returns the user when it changed; `undefined` when it did not, or the user no longer exists.
  */
 export async function setUserOnline(companyId: number, userId: number, online: boolean): Promise<PublicUser | undefined> {
-  const u = await patchUser(companyId, userId, { online });
+  const u = await patchUser(companyId, userId, { online }, { onlyIfOnlineChanges: true });
   if (!u) return undefined;
   const user = await publicUser(u);
   await dispatch({ type: "user.updated", companyId, user });

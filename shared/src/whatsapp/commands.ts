@@ -1,5 +1,5 @@
 /**
- * Session commands (DESIGN.md §3, §7; issue 3 §2): what the API asks the session runner to do, through the
+ * Session commands (docs/architecture.md#7-the-session-runner-session-runner): what the API asks the session runner to do, through the
  * FIFO queue of the connection's shard (MessageGroupId = whatsappId, MessageDeduplicationId = commandId).
  * Each command is idempotent: the runner records `CMD#<commandId>` PROCESSING → DONE and acknowledges a
  * redelivered DONE command without acting again.

@@ -1,5 +1,5 @@
 /**
- * Connections operations (attendance.md §2 Connections page, §7 routes; issue 3 §1). `session=0` (and `companyId`)
+ * Connections operations (the Connections page; docs/product/connections.md). `session=0` (and `companyId`)
  * in the list query are accepted for compatibility and ignored: the company is the caller's.
  */
 import { z } from "zod";

@@ -1,5 +1,5 @@
 /**
- * Connections repository (DESIGN.md §6: `C#<cid>` / `WACONN#<id>`, GSI1 `WASHARD#<n>`; token marker `WATOKEN#<token>`).
+ * Connections repository (`C#<cid>` / `WACONN#<id>`, GSI1 `WASHARD#<n>`; token marker `WATOKEN#<token>`).
  * Every DynamoDB access of the connection entity lives here; items are parsed with {@link WhatsappItem} on read.
  * Multi-item writes (default flag moves, token marker) are single `TransactWriteItems`.
  */

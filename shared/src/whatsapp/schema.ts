@@ -1,7 +1,8 @@
 /**
- * WhatsApp connection entity (attendance.md §3 Whatsapp connection, §4 Connection status; issue 3 §1).
+ * WhatsApp connection entity (docs/product/connections.md).
  */
 import { z } from "zod";
+import { zId } from "../common.ts";
 
 export const WhatsappStatus = z.enum(["CONNECTED", "qrcode", "PAIRING", "DISCONNECTED", "TIMEOUT", "OPENING"]);
 export type WhatsappStatus = z.infer<typeof WhatsappStatus>;
@@ -31,8 +32,8 @@ export const WhatsappItem = z.object({
   timeUseBotQueues: z.number().int().default(0),
   maxUseBotQueues: z.number().int().default(3),
   /**
-   * Minutes a resolved ticket waits for the customer's 1-3 rating before it closes without one (issue 9 §4; default
-   * 1440 = the 24 hours of administration.md §10 "Auto-close ticket hours").
+   * Minutes a resolved ticket waits for the customer's 1-3 rating before it closes without one (docs/product/ratings.md;
+   * default 1440 = 24 hours, the product's auto-close hours).
    */
   ratingWaitMinutes: z.number().int().default(1440),
   transferQueueId: z.number().int().nullable().default(null),
@@ -45,11 +46,11 @@ export const WhatsappItem = z.object({
 });
 export type WhatsappItem = z.infer<typeof WhatsappItem>;
 
-/** Fields an admin may set on a connection (attendance.md §3; name 2-50 per §6 "Connection form"). */
+/** Fields an admin may set on a connection (name 2-50; docs/product/connections.md#fields). */
 const editable = {
   name: z.string().trim().min(2, "Too Short!").max(50, "Too Long!"),
   isDefault: z.boolean(),
-  queueIds: z.array(z.coerce.number().int().positive()).max(200),
+  queueIds: z.array(zId).max(200),
   greetingMessage: z.string().max(5000),
   complationMessage: z.string().max(5000),
   outOfHoursMessage: z.string().max(5000),
@@ -63,9 +64,9 @@ const editable = {
   timeUseBotQueues: z.coerce.number().int().min(0).max(525600),
   maxUseBotQueues: z.coerce.number().int().min(0).max(1000),
   ratingWaitMinutes: z.coerce.number().int().min(1).max(525600),
-  transferQueueId: z.coerce.number().int().positive().nullable(),
-  promptId: z.coerce.number().int().positive().nullable(),
-  integrationId: z.coerce.number().int().positive().nullable(),
+  transferQueueId: zId.nullable(),
+  promptId: zId.nullable(),
+  integrationId: zId.nullable(),
 };
 
 /** `POST /api/whatsapp` body: `name` required, every other field optional with the entity's defaults. */
@@ -95,7 +96,7 @@ export type CreateWhatsappBody = z.infer<typeof CreateWhatsappBody>;
 export const UpdateWhatsappBody = z.object(editable).partial();
 export type UpdateWhatsappBody = z.infer<typeof UpdateWhatsappBody>;
 
-/** Session fields the runner changes as a session lives (attendance.md §4 Connection status). */
+/** Session fields the runner changes as a session lives (docs/product/connections.md#session-status). */
 export const SessionStatePatch = z.object({
   status: WhatsappStatus.optional(),
   /** QR string to render ("" when none). */

@@ -1,6 +1,5 @@
 /**
- * Connections service (attendance.md §2 Connections page, §3 Whatsapp connection, §4 Connection status, §8 errors;
- * issue 3 §1). Holds the rules:
+ * Connections service (docs/product/connections.md). Holds the rules:
  * - defaults of every field (provider "beta", expiresTicket 0, timeUseBotQueues 0, maxUseBotQueues 3, ...);
  * - the first connection of a company becomes its default; making another one default unsets the old one; the
  *   default flag cannot be taken off the default (nor the default deleted while others exist): `ERR_NO_OTHER_WHATSAPP`
@@ -16,6 +15,7 @@ import { AppError } from "../errors.ts";
 import { log } from "../log.ts";
 import { nowIso } from "../common.ts";
 import { dispatch } from "../events/index.ts";
+import "./events.ts";
 import { sendSessionCommand, shardOf, type SessionCommandInput } from "./commands.ts";
 import {
   deleteWhatsappItem,
@@ -42,19 +42,9 @@ export interface Caller {
   admin: boolean;
 }
 
-/**
- * The item as the API and realtime events show it (internal shard dropped; API token and pairing QR code blanked for
- * non-admins: issue 8 §5, a QR code pairs a phone with the company's number).
- */
-export function toView(item: WhatsappItem, opts: { admin: boolean; queues?: QueueRef[] }): WhatsappView {
-  const { shard: _shard, ...rest } = item;
-  const view: WhatsappView = { ...rest, token: opts.admin ? item.token : "", qrcode: opts.admin ? item.qrcode : "" };
-  if (opts.queues) {
-    const byId = new Map(opts.queues.map((q) => [q.id, q]));
-    view.queues = item.queueIds.map((id) => byId.get(id)).filter((q): q is QueueRef => !!q);
-  }
-  return view;
-}
+import { toView } from "./views.ts";
+
+export { toView };
 
 const notFound = () => new AppError("ERR_NO_WAPP_FOUND", 404);
 
@@ -99,7 +89,7 @@ async function command(cmd: SessionCommandInput): Promise<void> {
 }
 
 /**
- * `POST /api/whatsapp`: creates a connection with the spec's defaults, makes it default when it is the company's first
+ * `POST /api/whatsapp`: creates a connection with the product's defaults, makes it default when it is the company's first
  * (or when asked, unsetting the old default), publishes `whatsapp update` and asks the runner to start its session
  * (status OPENING until the runner reports a QR). Errors: `ERR_WAPP_GREETING_REQUIRED`, `ERR_NO_QUEUE_FOUND`,
  * `ERR_CONFLICT` (token taken).
@@ -111,6 +101,9 @@ export async function createWhatsapp(caller: Caller, body: CreateWhatsappBody): 
   const queues = await checkQueues(companyId, queueIds, body.transferQueueId ?? null);
   const oldDefault = existing.find((w) => w.isDefault) ?? null;
   const isDefault = existing.length === 0 || !oldDefault || body.isDefault === true;
+  // Every check before the id counter, so a refused connection takes no id (the token marker still settles a race).
+  checkGreeting({ queueIds, greetingMessage: body.greetingMessage ?? "" });
+  if (body.token && (await getWhatsappByToken(body.token))) throw new AppError("ERR_CONFLICT", { field: "token" });
   // Global ids: sessions, auth state (`WA#<wid>`), shards and command groups are keyed by the connection id alone.
   const id = await nextId("GLOBAL", "whatsapp");
   const now = nowIso();
@@ -128,7 +121,6 @@ export async function createWhatsapp(caller: Caller, body: CreateWhatsappBody): 
     createdAt: now,
     updatedAt: now,
   });
-  checkGreeting(item);
   await insertWhatsappItem(item, isDefault && oldDefault ? oldDefault.id : null);
   if (isDefault && oldDefault) await publishWhatsapp({ ...oldDefault, isDefault: false, updatedAt: now });
   await publishWhatsapp(item);
@@ -218,7 +210,7 @@ export async function restartWhatsappSessions(caller: Caller): Promise<{ restart
 }
 
 /**
- * Called by the session runner as a session lives (attendance.md §4): sets status / qrcode / retries / number and
+ * Called by the session runner as a session lives (docs/product/connections.md#session-status): sets status / qrcode / retries / number and
  * `updatedAt`, then publishes `company-{id}-whatsappSession` `{action:"update", session}` and
  * `company-{id}-whatsapp` `{action:"update", whatsapp}` to the company's admins. Returns the new item, or null when
  * the connection was deleted meanwhile (nothing published).

@@ -1,5 +1,5 @@
 /**
- * The one HTTP client of the SPA (issue 2 §6): aws-amplify's REST API category pointed at `/api` on the page's
+ * The one HTTP client of the SPA: aws-amplify's REST API category pointed at `/api` on the page's
  * origin, with a headers function that supplies the bearer token, and the session rule in ONE place:
  * - 403 `ERR_SESSION_EXPIRED` (expired access token) → refresh once (`POST /api/auth/refresh_token`, cookie) → replay;
  * - 401 (any code) → clear the session (the route guard then shows /login).

@@ -1,5 +1,5 @@
 /**
- * Turns any failure into the text a person sees (attendance.md §8): a known `{"error":"ERR_..."}` code → its
+ * Turns any failure into the text a person sees (codes of the error table, `shared/src/errors.ts`): a known `{"error":"ERR_..."}` code → its
  * translation (`errors.<CODE>`, interpolated with the body's fields, `date` = formatted `dueDate`); else the raw
  * response text; else 'An error occurred!'.
  */

@@ -1,5 +1,5 @@
 /**
- * The service's health as this tab sees it (issue 10 §5): the API (`api`) and the realtime socket (`socket`), each
+ * The service's health as this tab sees it: the API (`api`) and the realtime socket (`socket`), each
  * "ok" or "down", so the shell shows a visible "service unavailable / reconnecting" banner instead of retrying in
  * silence.
  * - The HTTP client reports every answer: a 5xx or no answer at all (network failure) → api down; any other answer

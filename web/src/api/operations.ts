@@ -1,5 +1,5 @@
 /**
- * The typed API client (issue 7 §3): a call names a manifest operation — `call("GET /api/users/{id}", {params: {id}})`
+ * The typed API client (docs/architecture.md#6-http-contracts-manifest-pipeline): a call names a manifest operation — `call("GET /api/users/{id}", {params: {id}})`
  * — and gets its answer typed from the operation's response schema (`shared/src/<feature>/contract.ts`, listed in
  * `functions/src/http/routes.ts`). Path params, query keys and the body are typed from the same contract. Only
  * TYPES are imported from the manifest: nothing of the server (and no zod) is bundled into the web.
@@ -19,10 +19,14 @@ export type ResponseOf<K extends OperationId> = z.output<Manifest[K]["response"]
 /** The JSON body an operation takes. */
 export type BodyOf<K extends OperationId> = z.input<Schema<K, "body">>;
 
-/** What a call passes: `params` for `{name}` path parts, `query` (keys of the query schema), `body`. */
+/**
+ * What a call passes: `params` for `{name}` path parts, `query` (keys of the query schema), `body`, and `form` (a
+ * multipart body) for the operations the contract marks `multipart` (uploads).
+ */
 export type InputOf<K extends OperationId> = ([Schema<K, "params">] extends [never] ? unknown : { params: Record<keyof z.input<Schema<K, "params">>, string | number> }) &
   ([Schema<K, "query">] extends [never] ? unknown : { query?: Partial<Record<keyof z.input<Schema<K, "query">>, QueryValue>> }) &
   ([Schema<K, "body">] extends [never] ? unknown : { body: BodyOf<K> }) &
+  (Manifest[K] extends { multipart: true } ? { form?: FormData } : unknown) &
   Pick<RequestOptions, "noSessionRule">;
 
 type Args<K extends OperationId> = Record<never, never> extends InputOf<K> ? [input?: InputOf<K>] : [input: InputOf<K>];
@@ -42,7 +46,7 @@ export function resolveOperation(op: string, params: Record<string, string | num
  * @throws HttpError for any non-2xx answer (after the session rule), or the network error.
  */
 export function call<K extends OperationId>(op: K, ...[input]: Args<K>): Promise<ResponseOf<K>> {
-  const i = (input ?? {}) as { params?: Record<string, string | number>; query?: RequestOptions["query"]; body?: unknown; noSessionRule?: boolean };
+  const i = (input ?? {}) as { params?: Record<string, string | number>; query?: RequestOptions["query"]; body?: unknown; form?: FormData; noSessionRule?: boolean };
   const [method, path] = resolveOperation(op, i.params);
-  return apiRequest<ResponseOf<K>>(method, path, { query: i.query, body: i.body, noSessionRule: i.noSessionRule });
+  return apiRequest<ResponseOf<K>>(method, path, { query: i.query, body: i.form ?? i.body, noSessionRule: i.noSessionRule });
 }

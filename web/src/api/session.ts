@@ -1,5 +1,5 @@
 /**
- * The browser session (attendance.md §4 Session, §9 "Token kept in browser storage"): the access token and the
+ * The browser session (docs/product/users.md#sessions; the token is kept in browser storage): the access token and the
  * logged-in user, persisted in localStorage and shared with React through `useSession()`.
  *
  * The refresh token never reaches JavaScript: it is the httpOnly cookie `jrt` the API sets on login/refresh.

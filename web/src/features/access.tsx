@@ -1,10 +1,10 @@
 /**
- * THE access rule of the web's pages and menu (issue 10 §3; issue 7 §2; attendance.md §2 Route table, §6,
- * administration.md §6, §8): a feature declares its `Access` (a permission, super flag, plan flag) in its `index.tsx`;
+ * THE access rule of the web's pages and menu (docs/product/users.md#profiles-and-rights): a feature declares its
+ * `Access` (a permission, super flag, plan flag) in its `index.tsx`;
  * `mayAccess` decides with the shared permission table (`can` of `@atende/shared/access/permissions`, the one the
  * server reads), the side menu hides what it refuses and `RequireAccess` guards the routes:
- * - a refused permission goes to "/" at once with the no-permission toast (the translated text of the spec's
- *   `ERR_NO_PERMISSION`; issue 10 §3: an agent typing /users, /queues or /connections);
+ * - a refused permission goes to "/" at once with the no-permission toast (the translated text of
+ *   `ERR_NO_PERMISSION`; e.g. an agent typing /users, /queues or /connections);
  * - a missing plan flag, or a page for super users only, shows 'Esta empresa não possui permissão para acessar essa
  *   página! Estamos lhe redirecionando.' and goes to "/" after {@link NO_PERMISSION_REDIRECT_MS}.
  */
@@ -26,7 +26,7 @@ registerTexts("access", {
   es: { noPermission: "¡Esta empresa no tiene permiso para acceder a esta página! Le estamos redirigiendo." },
 });
 
-/** Delay before a page the plan does not allow sends the user to "/" (administration.md §9 "redirect delay 1 s"), in ms. */
+/** Delay before a page the plan does not allow sends the user to "/" (the product's redirect delay, 1 s), in ms. */
 export const NO_PERMISSION_REDIRECT_MS = 1000;
 
 /** Why a user may not open a page: its profile lacks the permission, or the plan / super flag (answered with a toast). */
@@ -46,7 +46,7 @@ export function mayAccess(user: Pick<SessionUser, "profile" | "super">, access: 
   return refusal(user, access, flags) === null;
 }
 
-/** Renders `children` only for a user `access` allows; otherwise sends them to "/" as the spec says. */
+/** Renders `children` only for a user `access` allows; otherwise sends them to "/" as described above. */
 export function RequireAccess({ access, children }: { access: Access | undefined; children: ReactNode }) {
   const { t } = useTranslation();
   const toast = useToast();

@@ -1,5 +1,5 @@
 /**
- * The feature declarations (issue 7 §6, issue 10 §3): who may open which page, every feature's texts complete in the
+ * The feature declarations: who may open which page, every feature's texts complete in the
  * three languages, and the realtime frames a feature declares reaching its cache (tags as the example).
  */
 import { can, PERMISSIONS, PROFILES, type Permission } from "@atende/shared/access/permissions";
@@ -67,7 +67,7 @@ describe("feature texts", () => {
       }
   });
 
-  it("uses the spec's tag texts verbatim", async () => {
+  it("uses the product's fixed tag texts verbatim", async () => {
     const { tagsTexts } = await import("./tags/i18n.ts");
     expect(tagsTexts.pt.validation).toEqual({ required: "Obrigatório", tooShort: "Mensagem muito curta" });
     expect([tagsTexts.pt.added, tagsTexts.pt.removed]).toEqual(["Ticket Tag Adicionado com Sucesso!", "Ticket Tag Removido!"]);
@@ -77,7 +77,8 @@ describe("feature texts", () => {
 describe("company-{id}-tag frames", () => {
   const session = { token: "x.e30.y", user: { id: 7, companyId: 2, profile: "admin", super: false } } as unknown as Session;
   const ctx = (queryClient: QueryClient) => ({ queryClient, session, endSessionElsewhere: () => undefined });
-  const page = (tags: TagsPage["tags"]): InfiniteData<TagsPage> => ({ pages: [{ tags, count: tags.length, hasMore: false }], pageParams: [1] });
+  // Pages hold only the fields these checks read.
+  const page = (tags: Partial<TagsPage["tags"][number]>[]) => ({ pages: [{ tags, count: tags.length, hasMore: false }], pageParams: [1] }) as unknown as InfiniteData<TagsPage>;
   const names = (qc: QueryClient, search: string) => qc.getQueryData<InfiniteData<TagsPage>>(tagsKeys.pages(search))!.pages[0].tags.map((x) => x.name);
 
   it("adds, renames and removes tags in the loaded pages and the picker list, and skips searches a new tag does not match", () => {
@@ -116,5 +117,23 @@ describe("company-{id}-tag frames on tickets", () => {
     dispatchRealtime("company-2-tag", { action: "delete", tagId: 5 }, ctx);
     expect(list()[0].tags).toEqual([]);
     expect(qc.getQueryData<ReturnType<typeof ticket>>(ticketsKeys.byUuid("u1"))!.tags).toEqual([]);
+  });
+});
+
+describe("feature slots", () => {
+  it("fill the screens' slots from the registry: tags in the header and the list's filters, settings' tabs, the tickets' notes and bell", async () => {
+    const { slotItems } = await import("./slots.ts");
+    expect(slotItems("conversationHeader").map((x) => x.id)).toContain("tags");
+    expect(slotItems("contactDrawer").map((x) => x.id)).toContain("notes");
+    expect(slotItems("topBar").map((x) => x.id)).toContain("notifications");
+    const tabs = slotItems("settingsTabs");
+    expect(tabs.map((x) => x.id).slice(0, 2)).toEqual(["options", "hours"]);
+    const hours = tabs.find((x) => x.id === "hours")!;
+    expect(hours.shown?.([{ key: "scheduleType", value: "queue" }])).toBe(false);
+    expect(hours.shown?.([{ key: "scheduleType", value: "company" }])).toBe(true);
+    const tags = slotItems("ticketListFilters").find((x) => x.id === "tags")! as unknown as import("./types.ts").TicketListFilter<number[]>;
+    expect(tags.query([3, 1])).toEqual({ tags: [1, 3] });
+    expect(tags.query([])).toEqual({});
+    expect(tags.active(tags.initial)).toBe(false);
   });
 });

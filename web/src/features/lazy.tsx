@@ -15,3 +15,18 @@ export function lazyPage<M extends Record<string, unknown>>(load: () => Promise<
     );
   };
 }
+
+/**
+ * A slot component from its own chunk (`lazyPart(() => import("./X.tsx"), "X")`): nothing is shown while the chunk
+ * arrives, so a feature's slot items do not grow the initial bundle.
+ */
+export function lazyPart<P extends object, M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M & string): ComponentType<P> {
+  const Part = lazy(async () => ({ default: (await load())[name] as ComponentType<P> }));
+  return function LazyPart(props: P) {
+    return (
+      <Suspense fallback={null}>
+        <Part {...props} />
+      </Suspense>
+    );
+  };
+}

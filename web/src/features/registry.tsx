@@ -1,8 +1,8 @@
 /**
  * THE list of feature areas. A feature is declared whole in its own `features/<area>/index.tsx` (routes, access,
- * menu entry, texts, realtime handlers; see `types.ts`); adding one means one line here. The router
- * (`routes/index.tsx`), the side menu (`layout/AppShell.tsx`), i18next and the realtime table
- * (`realtime/handlers.ts`) read this list.
+ * menu entry, texts, realtime handlers, slots in other features' screens; see `types.ts`); adding one means one line
+ * here. The router (`routes/index.tsx`), the side menu (`layout/AppShell.tsx`), i18next and the realtime table
+ * (`realtime/handlers.ts`) read this list, and the screens' slots (`slots.ts`) are filled from it.
  */
 import { registerTexts } from "../i18n/index.ts";
 import type { RealtimeHandler } from "../realtime/handlers.ts";
@@ -11,6 +11,7 @@ import { contactsFeature } from "./contacts/index.tsx";
 import { queuesFeature } from "./queues/index.tsx";
 import { sandboxFeature } from "./sandbox/index.tsx";
 import { settingsFeature } from "./settings/index.tsx";
+import { registerSlots } from "./slots.ts";
 import { tagsFeature } from "./tags/index.tsx";
 import { ticketsFeature } from "./tickets/index.tsx";
 import type { Feature } from "./types.ts";
@@ -27,6 +28,7 @@ export const features: Feature[] = [
   ...(sandboxFeature ? [sandboxFeature] : []),
 ];
 
+registerSlots(features);
 for (const f of features) for (const [ns, bundles] of Object.entries(f.texts ?? {})) registerTexts(ns, bundles);
 
 /** The realtime handlers of every feature, by event name (`company-{id}-{name}`). */

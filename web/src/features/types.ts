@@ -1,24 +1,25 @@
 /**
- * A feature area of the SPA, declared whole in its own `features/<area>/index.tsx` (issue 7 §6): its routes, who may
+ * A feature area of the SPA, declared whole in its own `features/<area>/index.tsx` (docs/architecture.md#8-the-web-web): its routes, who may
  * open them (`access`: permission, super flag, plan flag), its side-menu entry, its texts in pt/en/es and its realtime
  * handlers. `features/registry.tsx` lists the features; the router, the route guard, the side menu, i18next and the
  * realtime table are built from that list, so adding a feature changes no central file but the registry's list.
  */
 import type { Permission, ProfileName } from "@atende/shared/access/permissions";
-import type { ReactNode } from "react";
+import type { TicketView } from "@atende/shared/tickets/schema";
+import type { ComponentType, ReactNode } from "react";
 import type { TextBundles } from "../i18n/index.ts";
 import type { RealtimeHandler } from "../realtime/handlers.ts";
 
 export type PlanFlag = "useCampaigns" | "useKanban" | "useOpenAi" | "useIntegrations" | "useSchedules" | "useInternalChat" | "useExternalApi";
 
-/** User profiles (administration.md §1), as the shared permission table lists them. */
+/** User profiles (docs/product/users.md#profiles-and-rights), as the shared permission table lists them. */
 export type Profile = ProfileName;
 
-/** Menu groups of attendance.md §2 Side menu, in display order. */
+/** Menu groups of the side menu, in display order. */
 export type MenuGroup = "attendance" | "management" | "administration";
 
 /**
- * Who may open a page or see its menu entry (attendance.md §2 Route table, administration.md §6). Omitted parts do not
+ * Who may open a page or see its menu entry (docs/product/users.md#profiles-and-rights). Omitted parts do not
  * restrict. Read only through `features/access.tsx`, which decides with the shared permission table (`can`).
  */
 export interface Access {
@@ -63,9 +64,110 @@ export interface Feature {
   texts?: Record<string, TextBundles>;
   /** Handlers of `company-{id}-{name}` frames, by name (several features may handle the same name). */
   realtime?: Record<string, RealtimeHandler>;
+  /** What the feature adds to other features' screens (read through `features/slots.ts`). */
+  slots?: FeatureSlots;
 }
 
-/** The access of the side menu's admin items and their pages (attendance.md §6 `drawer-admin-items:view`). */
+/**
+ * The places of the screens a feature plugs into without editing the component that hosts them. Each
+ * host renders every feature's items of its slot in `order` (lower first), after `access` (omitted: everyone).
+ * The side menu's badge is `menu.Badge`.
+ */
+export interface FeatureSlots {
+  /** Buttons of the conversation's composer, beside the emoji and attach buttons. */
+  composerActions?: SlotItem<{ composer: ComposerApi }>[];
+  /** Suggestions offered while the composer's text starts with "/" (quick messages, for one). */
+  composerShortcuts?: ShortcutProvider[];
+  /** Items of the conversation header, between the contact and the ticket's actions. */
+  conversationHeader?: SlotItem<{ ticket: TicketView }>[];
+  /** Sections of the contact drawer, after the contact's details. */
+  contactDrawer?: SlotItem<{ ticket: TicketView }>[];
+  /** Filters of the ticket list's search tab. */
+  ticketListFilters?: TicketListFilter<never>[];
+  /** Buttons with a popover in the top bar, before the profile button. */
+  topBar?: SlotItem<Record<never, never>>[];
+  /** Tabs of the /settings page. */
+  settingsTabs?: SettingsTab[];
+}
+
+/** One component a feature puts into a host's slot. */
+export interface SlotItem<P> {
+  id: string;
+  order: number;
+  access?: Access;
+  Component: ComponentType<P>;
+}
+
+/** What the composer lends to its actions and to the "/" suggestions. */
+export interface ComposerApi {
+  ticket: TicketView;
+  /** The text in the box. */
+  text: string;
+  /** Replaces the text in the box and puts the caret at its end. */
+  setText(text: string): void;
+  /** Sends a text at once, with the composer's sign choice and reply. */
+  sendText(body: string): Promise<void>;
+  /** Sends files with a caption, with the composer's upload progress. */
+  sendFiles(files: File[], caption: string): Promise<void>;
+}
+
+/** One suggestion of a "/" provider: what the list shows and what choosing it does. */
+export interface ShortcutSuggestion {
+  /** Unique among the provider's suggestions. */
+  key: string;
+  label: string;
+  /** A second line (e.g. the text, cut short). */
+  detail?: string;
+  /** Inserts a text (`composer.setText`) or sends something (`composer.sendText` / `sendFiles`). */
+  choose(composer: ComposerApi): void | Promise<void>;
+}
+
+/**
+ * A source of "/" suggestions. `useSuggestions` is a React hook, called on every render of the composer with the text
+ * typed after "/" (`query`, possibly empty) and `active` false while the text does not start with "/" (it must then
+ * fetch nothing).
+ */
+export interface ShortcutProvider {
+  id: string;
+  access?: Access;
+  useSuggestions(query: string, ticket: TicketView, active: boolean): ShortcutSuggestion[];
+}
+
+/** The query of the ticket list a filter may narrow (`GET /api/tickets`). */
+export interface TicketListQuery {
+  tags?: number[];
+  users?: number[];
+  queueIds?: number[];
+}
+
+/**
+ * A filter of the ticket list's search tab. The list keeps its value (starting at `initial`), renders `Component`, and
+ * adds `query(value)` to its request; `active(value)` says whether the filter alone is enough to search.
+ */
+export interface TicketListFilter<V> {
+  id: string;
+  order: number;
+  access?: Access;
+  initial: V;
+  Component: ComponentType<{ value: V; onChange(value: V): void }>;
+  query(value: V): TicketListQuery;
+  active(value: V): boolean;
+}
+
+/** Declares a ticket-list filter with its value type checked, stored as the slot's common type. */
+export const ticketListFilter = <V>(f: TicketListFilter<V>): TicketListFilter<never> => f as unknown as TicketListFilter<never>;
+
+/** A tab of /settings: `labelKey` is an i18n key; `shown` hides the tab while the company's settings say so. */
+export interface SettingsTab {
+  id: string;
+  order: number;
+  labelKey: string;
+  access?: Access;
+  shown?: (settings: { key: string; value: string }[]) => boolean;
+  Component: ComponentType;
+}
+
+/** The access of the side menu's admin items and their pages (permission `drawer-admin-items:view`). */
 export const ADMIN_ONLY: Access = { permission: "drawer-admin-items:view" };
 
 /**

@@ -1,4 +1,4 @@
-/** The three languages stay complete: same keys as Portuguese, every error code translated, spec texts verbatim. */
+/** The three languages stay complete: same keys as Portuguese, every error code translated, fixed texts verbatim. */
 import { describe, expect, it } from "vitest";
 import { ERROR_CODES } from "@atende/shared/errors";
 import { en, es, pt } from "./texts.ts";
@@ -21,7 +21,7 @@ describe("translations", () => {
     }
   });
 
-  it("uses the spec's quoted Portuguese texts verbatim", () => {
+  it("uses the product's fixed Portuguese texts verbatim", () => {
     expect(pt.session.otherComputer).toBe("Sua conta foi acessada em outro computador.");
     expect(pt.common.confirmDelete).toBe("Deseja realmente excluir este registro?");
     expect(pt.login.forgot).toBe("Esqueceu sua senha?");

@@ -1,5 +1,5 @@
 /**
- * i18next setup (issue 2 §6): Portuguese default and fallback, English and Spanish; the chosen language is
+ * i18next setup: Portuguese default and fallback, English and Spanish; the chosen language is
  * persisted in localStorage (`language`) and reflected in `<html lang>`.
  */
 import i18n from "i18next";

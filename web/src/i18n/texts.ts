@@ -1,7 +1,7 @@
 /**
  * The shell's texts (`app`, `common`, `validation`, `errors`, `login`, `shell`, `session`, ...) in Portuguese (default
  * and fallback), English and Spanish, written once per key (`defineTexts`: a missing language does not type-check).
- * The spec's quoted texts are used verbatim.
+ * The product's fixed Portuguese texts are used verbatim.
  */
 import { defineTexts } from "./define.ts";
 
@@ -49,6 +49,8 @@ export const shellTexts = defineTexts({
     dueDateWarning: ["Sua assinatura vence em {{count}} dia(s)", "Your subscription expires in {{count}} day(s)", "Su suscripción vence en {{count}} día(s)"],
     showPassword: ["Mostrar senha", "Show password", "Mostrar contraseña"],
     hidePassword: ["Ocultar senha", "Hide password", "Ocultar contraseña"],
+    passwordIsHidden: ["A senha está oculta", "Password is hidden", "La contraseña está oculta"],
+    passwordIsShown: ["A senha está visível", "Password is shown", "La contraseña está visible"],
   },
   session: {
     otherComputer: ["Sua conta foi acessada em outro computador.", "Your account was accessed from another computer.", "Su cuenta fue accedida desde otra computadora."],

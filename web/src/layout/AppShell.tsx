@@ -1,8 +1,8 @@
 /**
- * The private app shell (attendance.md §1, §2 Side menu / Top bar): top bar with the drawer toggle, greeting
+ * The private app shell (side menu and top bar): top bar with the drawer toggle, greeting
  * (user and company name; 'Ativo até {date}' for admins), language switch, theme toggle, notification volume
- * (`VolumeControl`), refresh (refetches what is on screen), unread-tickets popover (`NotificationsPopover`), profile edit (`ProfileDialog`) and logout; side menu
- * built from the feature registry (profile, super flag and plan flags), ending with logout and, for admins, the
+ * (`VolumeControl`), refresh (refetches what is on screen), the features' top-bar popovers (`topBar` slot: the
+ * tickets' unread popover), profile edit (`ProfileDialog`) and logout; side menu built from the feature registry (profile, super flag and plan flags), ending with logout and, for admins, the
  * version. The drawer is open by default above 1200 px and is a temporary overlay below 600 px.
  */
 import { can } from "@atende/shared/access/permissions";
@@ -17,11 +17,11 @@ import { usePlanFlags, useVersion, type PlanFlags } from "../api/company.ts";
 import { clearSession, useSession, type SessionUser } from "../api/session.ts";
 import { mayAccess } from "../features/access.tsx";
 import { features } from "../features/registry.tsx";
+import { useSlot } from "../features/slots.ts";
 import type { Feature, MenuGroup } from "../features/types.ts";
 import { realtime } from "../realtime/socket.ts";
 import { formatDate } from "../ui/format.ts";
 import { RefreshIcon, UserIcon } from "./icons.tsx";
-import { NotificationsPopover } from "./NotificationsPopover.tsx";
 import { ProfileDialog } from "./ProfileDialog.tsx";
 import { ServiceBanner } from "./ServiceBanner.tsx";
 import { LanguageSelect, ThemeToggle } from "./ShellTools.tsx";
@@ -61,6 +61,7 @@ export function AppShell() {
   const user = session.user;
   const { t } = useTranslation();
   const qc = useQueryClient();
+  const topBar = useSlot("topBar");
   const width = useWidth();
   const temporary = width < 600;
   const [open, setOpen] = useState(() => window.innerWidth > 1200);
@@ -124,7 +125,9 @@ export function AppShell() {
             <RefreshIcon />
           </button>
           <VolumeControl />
-          <NotificationsPopover />
+          {topBar.map(({ id, Component }) => (
+            <Component key={id} />
+          ))}
           <button type="button" className="topbar-icon" onClick={() => setProfileOpen(true)} aria-label={t("shell.profile")} title={t("shell.profile")} data-testid="profile-button">
             <UserIcon />
           </button>

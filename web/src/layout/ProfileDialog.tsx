@@ -1,9 +1,10 @@
 /**
- * The account menu's profile edit (attendance.md §2 Top bar "account menu with profile edit", §5 User form): the
+ * The account menu's profile edit (docs/product/users.md#passwords): the
  * logged-in user changes their own name (2-50) and, optionally, their password (5-50) through
  * `PUT /api/users/{id}` — the only fields a user may change about themselves. The greeting follows at once.
  */
-import { Button, PasswordField, TextField } from "@aws-amplify/ui-react";
+import { Button, TextField } from "@aws-amplify/ui-react";
+import { PasswordField } from "../ui/PasswordField.tsx";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { rotatingSession } from "../api/client.ts";

@@ -1,5 +1,5 @@
 /**
- * The shell's service banner (issue 10 §5): when the API answers 5xx or not at all, 'Serviço indisponível no
+ * The shell's service banner: when the API answers 5xx or not at all, 'Serviço indisponível no
  * momento. Tentando novamente…'; when only the realtime socket is lost for more than {@link SOCKET_GRACE_MS} ms,
  * 'Sem conexão em tempo real. Reconectando…'. It goes away by itself once the service answers / the socket reopens
  * (`api/health.ts`). A polite live region, so screen readers hear it too.

@@ -1,6 +1,6 @@
 /**
- * The language switch and the light/dark toggle, shown on the login page and in the app's top bar (attendance.md §1,
- * §2 Top bar). `short` shows language codes instead of names (narrow top bar).
+ * The language switch and the light/dark toggle, shown on the login page and in the app's top bar.
+ * `short` shows language codes instead of names (narrow top bar).
  */
 import { Button, SelectField } from "@aws-amplify/ui-react";
 import { Moon, Sun } from "lucide-react";

@@ -1,6 +1,6 @@
 /**
- * Top-bar notification volume (attendance.md §2 Dialogs "notification volume slider", §9 "Volume 0 to 1 in steps of
- * 0.1, stored as volume"): a speaker button opening a small popover with a 0..1 slider (step 0.1). The value is saved
+ * Top-bar notification volume (docs/product/tickets.md#notifications: volume 0 to 1 in steps of 0.1, stored as
+ * `volume`): a speaker button opening a small popover with a 0..1 slider (step 0.1). The value is saved
  * in localStorage `volume`, read by the chime of `features/tickets/realtime.ts`; releasing the slider plays the chime
  * at the chosen volume. Other tabs follow through the `storage` event.
  */

@@ -11,7 +11,7 @@ import { useToast } from "../ui/Toast.tsx";
 import { dispatchRealtime } from "./handlers.ts";
 import { realtime } from "./socket.ts";
 
-/** Delay between the single-login message and the clearing of local data (attendance.md §4), in ms. */
+/** Delay between the single-login message and the clearing of local data (docs/product/users.md#sessions), in ms. */
 export const SINGLE_LOGIN_CLEAR_MS = 1000;
 
 export function RealtimeProvider({ children }: { children: ReactNode }) {

@@ -1,5 +1,5 @@
 /**
- * The realtime event table (DESIGN.md §8, Chatwoot style). A frame `{"event":"company-{id}-{name}","data":...}` runs
+ * The realtime event table (Chatwoot style; docs/product/realtime.md). A frame `{"event":"company-{id}-{name}","data":...}` runs
  * the handlers of `name`: the session's own (`auth`, below) and those the features declare in their `index.tsx`
  * (`Feature.realtime`, gathered by `features/registry.tsx`). Unknown names are ignored. A new feature adds its handlers
  * in its own folder; this file does not change.
@@ -23,7 +23,7 @@ const obj = (v: unknown): Record<string, unknown> => (v && typeof v === "object"
 
 /** The session's own handlers. */
 export const sessionHandlers: Record<string, RealtimeHandler> = {
-  /** Single login: another login of this user bumped its token version (attendance.md §4 Session). */
+  /** Single login: another login of this user bumped its token version (docs/product/users.md#sessions). */
   auth: (data, { session, endSessionElsewhere }) => {
     const d = obj(data);
     const userId = Number(obj(d.user).id ?? d.userId);

@@ -1,5 +1,5 @@
 /**
- * The realtime socket (attendance.md §7 "Realtime socket", §4 Socket): ONE WebSocket per tab at `/ws?ticket=<single-use
+ * The realtime socket (docs/product/realtime.md): ONE WebSocket per tab at `/ws?ticket=<single-use
  * ticket from POST /api/auth/ws-ticket>` on the page's origin (the access token never goes in the URL). Frames in are `{"event":"company-{id}-{name}","data":{...}}`; frames out are
  * `{"action":"joinNotification"|"joinTickets"|"joinChatBox"|"leaveChatBox"|"userStatus", ...}`.
  *
@@ -15,7 +15,7 @@ import { apiRequest, refreshSession } from "../api/client.ts";
 import { reportSocket } from "../api/health.ts";
 import { clearSession, getToken } from "../api/session.ts";
 
-/** Interval of the user status ping (attendance.md §9), in ms. */
+/** Interval of the user status ping (a product constant, 5 minutes), in ms. */
 export const USER_STATUS_INTERVAL_MS = 300_000;
 const BACKOFF_BASE_MS = 1_000;
 const BACKOFF_CAP_MS = 30_000;

@@ -1,8 +1,8 @@
 /**
- * The router (attendance.md §2 Route table): public routes (/login; /signup and /forgetpsw when their features
+ * The router: public routes (/login; /signup and /forgetpsw when their features
  * exist) redirect an authenticated user to "/"; private routes redirect an unauthenticated user to /login.
  * Feature routes come from `features/registry.tsx`, each behind `RequireAccess` with the access its feature declares
- * (issue 10 §3: an agent typing /users is sent to /).
+ * (e.g. an agent typing /users is sent to /).
  */
 import type { ReactNode } from "react";
 import { BrowserRouter, Navigate, Route, Routes } from "react-router-dom";

@@ -1,4 +1,4 @@
-/** Yes/no confirmation dialog; the default message is the spec's 'Deseja realmente excluir este registro?'. */
+/** Yes/no confirmation dialog; the default message is the product's 'Deseja realmente excluir este registro?'. */
 import { Button, Text } from "@aws-amplify/ui-react";
 import { useTranslation } from "react-i18next";
 import { Dialog } from "./Dialog.tsx";

@@ -1,6 +1,6 @@
 /**
  * A tiny toast system: `useToast()` returns `{success, error, info}`; each toast closes after 3 s
- * (attendance.md §9; pass `durationMs: 2000` in the attendance area) or when dismissed.
+ * (pass `durationMs: 2000` in the attendance area, whose toasts last 2 s) or when dismissed.
  * Error toasts are announced assertively (role="alert"), others politely (role="status").
  */
 import { Alert } from "@aws-amplify/ui-react";

@@ -1,4 +1,4 @@
-/** Display formatting helpers (DESIGN.md §5: times stored as ISO-8601 UTC, shown in the browser's zone). */
+/** Display formatting helpers (times are stored as ISO-8601 UTC and shown in the browser's zone). */
 
 /**
  * Formats an ISO date or date-time as dd/MM/yyyy. A bare `yyyy-mm-dd` is shown as is (no zone shift);

@@ -1,5 +1,5 @@
 /**
- * Amplify UI theme (issue 2 §6): green primary colour, light and dark modes. The mode defaults to the saved
+ * Amplify UI theme: green primary colour, light and dark modes. The mode defaults to the saved
  * choice (localStorage `theme`), else the system preference; `useColorMode()` reads and toggles it.
  */
 import { ThemeProvider, createTheme, defaultDarkModeOverride } from "@aws-amplify/ui-react";

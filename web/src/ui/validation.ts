@@ -1,5 +1,5 @@
 /**
- * Form validation with the spec's messages (attendance.md §5, administration.md §5): 'Required', 'Too Short!',
+ * Form validation with the product's messages: 'Required', 'Too Short!',
  * 'Too Long!', 'Invalid email'. Each rule returns an i18n key or undefined.
  */
 export type Rule = (v: string) => string | undefined;

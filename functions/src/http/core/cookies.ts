@@ -1,5 +1,5 @@
 /**
- * The refresh-token cookie (issue 2 §3): httpOnly, SameSite=Strict, Path=/api/auth, Secure over https.
+ * The refresh-token cookie (docs/product/users.md#sessions): httpOnly, SameSite=Strict, Path=/api/auth, Secure over https.
  */
 export const REFRESH_COOKIE = "jrt";
 

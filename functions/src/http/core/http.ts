@@ -1,12 +1,19 @@
 /**
- * The HTTP pipeline every area Lambda shares (DESIGN.md §2: handlers are thin; issue 7 §4). A route's contract
- * (`shared/src/<feature>/contract.ts`, listed in the manifest `../routes.ts`) decides which middy middlewares run:
+ * The HTTP pipeline every area Lambda shares (handlers are thin; docs/architecture.md#6-http-contracts-manifest-pipeline).
+ * A route's contract (`shared/src/<feature>/contract.ts`, listed in the manifest `../routes.ts`) decides which middy
+ * middlewares run:
  *
- *   errorHandler → responseContract (tests) → auth(level) → jsonBody | multipartOrJsonBody → validate → implementation
+ *   errorHandler → responseContract (tests) → originGuard → auth(level) → jsonBody | multipartOrJsonBody → validate
+ *   → implementation
+ *
+ * `originGuard` runs on every route before any token is read: in the cloud a request without CloudFront's origin
+ * secret header is refused with 403 (`./middlewares/origin.ts`).
  *
  * `areaHandler(area, impls)` builds one `@middy/http-router` Lambda for every manifest route of the area; `impls`
  * maps each operation key (`"METHOD /api/path"`) to its implementation, whose `ctx` is typed from the contract.
  */
+// The composition root: every domain-event listener (this is an entry point).
+import "@atende/shared/events/wiring";
 import middy from "@middy/core";
 import httpRouterHandler from "@middy/http-router";
 import type { z, ZodType } from "zod";
@@ -71,7 +78,7 @@ export type Impl<K extends OperationId> = (ctx: ContextOf<K>) => Promise<z.input
 
 /** The implementations an area must give: exactly its manifest operations. */
 /**
- * A route that runs `work` and answers `{ message }` (the spec's delete responses, e.g. `{"message": "Queue deleted"}`).
+ * A route that runs `work` and answers `{ message }` (the confirmation replies of deletes, e.g. `{"message": "Queue deleted"}`).
  */
 /** 202 for work a background job does (`jobs/`): `{message, jobId, job}`, the job to follow by its id. */
 export function started(message: string, job: { id: string }): Reply {

@@ -1,5 +1,5 @@
 /**
- * The manifest's auth levels read the shared permission table (issue 7 §2): every `admin` operation resolves to a
+ * The manifest's auth levels read the shared permission table: every `admin` operation resolves to a
  * named permission that `can` checks, held by admins and super users and by no agent.
  */
 import { describe, expect, it } from "vitest";

@@ -1,6 +1,6 @@
 /**
  * `call`: one `call_log` message per call (its id is the message id), on the caller's ticket; a ringing call the
- * company does not take (setting `call` disabled) is rejected through `IngestContext.rejectCall` first (issue 9 §4).
+ * company does not take (setting `call` disabled) is rejected through `IngestContext.rejectCall` first.
  */
 import { callsRefused } from "../../automation/calls.ts";
 import { log } from "../../log.ts";
@@ -46,7 +46,7 @@ export async function onCall(ctx: IngestContext, data: unknown, skipped: Skips):
       skipped.push({ reason: "group messages ignored (CheckMsgIsGroup)" });
       return;
     }
-    // Issue 9 §4 (automation/calls.ts): a ringing call the company does not take is rejected; its log below gets the text.
+    // automation/calls.ts: a ringing call the company does not take is rejected; its log below gets the text.
     if (c.status === "offer" && !inGroup && caller && ctx.rejectCall && (await callsRefused(ctx.companyId))) {
       await ctx.rejectCall(callId, caller).catch((err) => log("warn", "ingest: call not rejected", { companyId: ctx.companyId, callId, err }));
     }

@@ -6,6 +6,7 @@
 import { patchContact } from "../../contacts/repository.ts";
 import { updateContact } from "../../contacts/service.ts";
 import { dispatch } from "../../events/index.ts";
+import "../../contacts/events.ts";
 import { eachGuarded, hasPlaceholderName, knownContact, type IngestContext, type Skips } from "../context.ts";
 import { normalizeUserJid } from "../identity.ts";
 import { ContactUpdate } from "../schema.ts";

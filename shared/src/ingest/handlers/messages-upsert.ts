@@ -1,6 +1,6 @@
 /**
  * `messages.upsert` (`notify` and `append`; `append`/history never bumps unread): each message of the batch on its
- * own (issue 8 §1), with bounded retries; one that keeps failing is parked and re-driven by {@link redriveParked}.
+ * own, with bounded retries; one that keeps failing is parked and re-driven by {@link redriveParked}.
  * A message is stored (`store.ts`), or, when it is a reaction, an edit or a revoke, applied to its target (`targets.ts`).
  */
 import { log } from "../../log.ts";
@@ -24,7 +24,7 @@ export async function onMessagesUpsert(ctx: IngestContext, data: unknown, skippe
   }
   // Only live messages (`notify`, or a payload printed without its type) count as unread.
   const type = p.data.type === undefined || p.data.type === "notify" ? "notify" : "append";
-  // Each message on its own (issue 8 §1): one that keeps failing is parked for a re-drive, the rest go on.
+  // Each message on its own: one that keeps failing is parked for a re-drive, the rest go on.
   for (const raw of p.data.messages) {
     try {
       await guard(skipped, () => ingestOne(ctx, raw, type, skipped));
@@ -37,7 +37,7 @@ export async function onMessagesUpsert(ctx: IngestContext, data: unknown, skippe
 }
 
 /**
- * Re-drives the parked inbound messages of `shards` that are due at `now` (issue 8 §1): each is ingested again (a
+ * Re-drives the parked inbound messages of `shards` that are due at `now`: each is ingested again (a
  * duplicate is recognised by its alias and simply unparked); a failure is rescheduled with backoff, and given up as
  * dead (kept raw) after `retryOptions.parkedMaxAttempts`. Messages this process held in memory are parked first.
  * `contextFor` gives the live session's context (media download) when the runner has one. Returns the counts.

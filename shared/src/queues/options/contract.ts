@@ -1,5 +1,5 @@
 /**
- * Queue option operations (administration.md §7 "Queues and options"; issue 9 §1): the chatbot tree of a queue.
+ * Queue option operations (docs/product/queues.md#options): the chatbot tree of a queue.
  * Admins only; every read and write is in the caller's company.
  */
 import { z } from "zod";

@@ -1,5 +1,5 @@
 /**
- * Queue options' domain events (issue 9 §1; events pattern of `shared/src/events/README.md`), declared from the
+ * Queue options' domain events (events pattern of `shared/src/events/README.md`), declared from the
  * feature's own folder. Every change of a queue's chatbot tree (an option created, changed, moved, given or relieved
  * of media, deleted with its subtree) says which option and carries the queue's whole tree as it now is (siblings are
  * renumbered, so one change may move several nodes). Realtime frame `company-{id}-queueOption`

@@ -1,5 +1,5 @@
 /**
- * DynamoDB access for queue options (issue 9 §1). Items live in the company partition (`C#<cid>` /
+ * DynamoDB access for queue options. Items live in the company partition (`C#<cid>` /
  * `QOPT#<queueId>#<optionId>`), so one Query reads a queue's whole tree; a ref item (`QOPTID#<optionId>`, holding
  * `queueId`) finds an option by id alone. Both are written and deleted together.
  */

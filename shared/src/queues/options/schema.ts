@@ -1,10 +1,17 @@
 /**
- * Queue option: one node of a queue's chatbot tree (administration.md §3 Queue option: id, title, message, option
- * (position), queueId, parentId, mediaPath, mediaName, children; issue 9 §1). Root options have `parentId` null.
+ * Queue option: one node of a queue's chatbot tree (docs/product/queues.md#options: id, title, message, option
+ * (position), queueId, parentId, mediaPath, mediaName, children). Root options have `parentId` null.
  * `option` is what the customer types to pick it ("1", "2", ...); siblings are shown ordered by `option`.
  */
 import { z } from "zod";
-import { attachedMedia } from "../schema.ts";
+import { zId } from "../../common.ts";
+// The queue error codes named below (type only: nothing of it reaches the web bundle).
+import type {} from "../errors.ts";
+import { defineAttachmentKind } from "../../media/kinds.ts";
+import { attachedMedia } from "../../media/schema.ts";
+
+/** A queue option's media (sent with its message when the option is reached): any type, the outbound limit of its type. */
+export const QUEUE_OPTION_MEDIA = defineAttachmentKind({ folder: "queue-options", missingFile: "ERR_QUEUE_MEDIA_REQUIRED" });
 
 export const QueueOptionItem = z.object({
   id: z.number().int(),
@@ -51,20 +58,17 @@ export function buildOptionTree(items: QueueOptionItem[]): QueueOptionNode[] {
 /** A node as the API answers it: the stored fields and its ordered children (whole subtree). */
 export const QueueOptionView: z.ZodType<QueueOptionNode> = z.lazy(() => QueueOptionItem.extend({ children: z.array(QueueOptionView) })) as never;
 
-/** `-1`, empty or absent = top level (administration.md §7 "parentId; -1 for top level"). */
-const parentRef = z
-  .union([z.literal("").transform(() => null), z.null(), z.coerce.number().int()])
-  .transform((v) => (v == null || v === -1 ? null : v))
-  .refine((v) => v === null || v > 0, "Invalid parent");
+/** `-1`, empty or absent = top level (the old clients send `parentId` -1 for the top level). */
+const parentRef = z.union([z.enum(["", "-1"]).transform(() => null), z.literal(-1).transform(() => null), z.null(), zId]);
 /** A position typed by the admin: a whole number 1-99 (what the customer types to pick the option). */
 const position = z.coerce.string().trim().regex(/^[1-9]\d?$/, "Invalid position");
 
 /** `GET /api/queue-options` query: `queueId` required; `parentId` absent or -1 = the whole tree from the top level. */
-export const ListQueueOptionsQuery = z.object({ queueId: z.coerce.number().int().positive(), parentId: parentRef.optional() });
+export const ListQueueOptionsQuery = z.object({ queueId: zId, parentId: parentRef.optional() });
 
 /** `POST /api/queue-options`: `option` absent = after the last sibling. */
 export const CreateQueueOptionBody = z.object({
-  queueId: z.coerce.number().int().positive(),
+  queueId: zId,
   parentId: parentRef.optional(),
   title: z.string({ error: (iss) => (iss.input == null ? "Required" : "Invalid input") }).trim().min(1, "Required").max(100, "Too Long!"),
   message: z.string().max(4096, "Too Long!").default(""),

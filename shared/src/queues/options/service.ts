@@ -1,5 +1,5 @@
 /**
- * Queue option rules (administration.md §3 Queue option, §7; issue 9 §1): the nested chatbot tree of a queue.
+ * Queue option rules (docs/product/queues.md#options): the nested chatbot tree of a queue.
  *
  * - Admins only (`can(actor, "queues:manage")`, 403 `ERR_NO_PERMISSION`); the queue and the option must be of the
  *   caller's company (404 `ERR_NO_QUEUE_FOUND` / `ERR_NO_QUEUE_OPTION_FOUND`, never another company's data).
@@ -18,13 +18,13 @@ import type { AuthContext } from "../../auth/tokens.ts";
 import { nextId } from "../../db/counters.ts";
 import { AppError } from "../../errors.ts";
 import { dispatch } from "../../events/index.ts";
-import { putMedia } from "../../storage/media.ts";
+import { dropAttachments, replaceAttachment, type Upload } from "../../media/attachments.ts";
+import { NO_MEDIA } from "../../media/schema.ts";
 import "../errors.ts";
 import { getQueue } from "../repository.ts";
-import { dropMedia, entityMediaKey, requireOneFile, type Upload } from "../service.ts";
 import "./events.ts";
 import { deleteQueueOptions, getQueueOption, listQueueOptions, putQueueOption } from "./repository.ts";
-import { buildOptionTree, compareOptions, type CreateQueueOptionBody, type QueueOptionItem, type QueueOptionNode, type UpdateQueueOptionBody } from "./schema.ts";
+import { buildOptionTree, compareOptions, QUEUE_OPTION_MEDIA, type CreateQueueOptionBody, type QueueOptionItem, type QueueOptionNode, type UpdateQueueOptionBody } from "./schema.ts";
 
 const requireAdmin = (a: AuthContext) => {
   if (!can(a, "queues:manage")) throw new AppError("ERR_NO_PERMISSION", 403);
@@ -175,7 +175,7 @@ export async function deleteOption(auth: AuthContext, optionId: number): Promise
   const node = nodeOf(all, optionId);
   const doomed = node ? flatten(node) : [o];
   await deleteQueueOptions(doomed);
-  await dropMedia(...doomed.map((d) => d.mediaPath));
+  await dropAttachments(...doomed.map((d) => d.mediaPath));
   const gone = new Set(doomed.map((d) => d.id));
   await renumber(
     all.filter((x) => !gone.has(x.id)),
@@ -191,17 +191,9 @@ export async function deleteOption(auth: AuthContext, optionId: number): Promise
 export async function uploadOptionMedia(auth: AuthContext, optionId: number, upload: { files: Upload[] } | undefined): Promise<QueueOptionNode> {
   requireAdmin(auth);
   const before = await requireOption(auth.companyId, optionId);
-  const file = requireOneFile(upload);
-  const key = entityMediaKey(auth.companyId, "queue-options", optionId, file.filename);
-  await putMedia(key, file.content, file.mimetype || "application/octet-stream");
-  const mime = file.mimetype || "application/octet-stream";
-  try {
-    await putQueueOption({ ...before, mediaPath: key, mediaName: file.filename, mediaSize: file.content.length, mediaMime: mime, updatedAt: new Date().toISOString() });
-  } catch (err) {
-    await dropMedia(key);
-    throw err;
-  }
-  await dropMedia(before.mediaPath);
+  await replaceAttachment(QUEUE_OPTION_MEDIA, auth.companyId, optionId, upload, before.mediaPath, (media) =>
+    putQueueOption({ ...before, ...media, updatedAt: new Date().toISOString() }),
+  );
   return nodeIn(await announce("updated", before), optionId) ?? { ...before, children: [] };
 }
 
@@ -209,7 +201,7 @@ export async function uploadOptionMedia(auth: AuthContext, optionId: number, upl
 export async function deleteOptionMedia(auth: AuthContext, optionId: number): Promise<QueueOptionNode> {
   requireAdmin(auth);
   const before = await requireOption(auth.companyId, optionId);
-  await putQueueOption({ ...before, mediaPath: null, mediaName: null, mediaSize: null, mediaMime: null, updatedAt: new Date().toISOString() });
-  await dropMedia(before.mediaPath);
+  await putQueueOption({ ...before, ...NO_MEDIA, updatedAt: new Date().toISOString() });
+  await dropAttachments(before.mediaPath);
   return nodeIn(await announce("updated", before), optionId) ?? { ...before, children: [] };
 }

@@ -1,5 +1,6 @@
 
-import { Button, Card, Flex, Heading, Link as ALink, PasswordField, Text, TextField } from "@aws-amplify/ui-react";
+import { Button, Card, Flex, Heading, Link as ALink, Text, TextField } from "@aws-amplify/ui-react";
+import { PasswordField } from "../../ui/PasswordField.tsx";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -86,8 +87,6 @@ export function LoginPage() {
               required
               value={password}
               onChange={(e) => setPassword(e.target.value)}
-              showPasswordButtonLabel={t("login.showPassword")}
-              hidePasswordButtonLabel={t("login.hidePassword")}
             />
             <Button type="submit" variation="primary" isFullWidth isLoading={busy} loadingText={t("login.submitting")}>
               {t("login.submit")}

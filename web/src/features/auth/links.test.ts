@@ -1,4 +1,4 @@
-/** The login screen's links (issue 10 §4): driven by the pages that exist and the platform's register settings. */
+/** The login screen's links: driven by the pages that exist and the platform's register settings. */
 import { describe, expect, it } from "vitest";
 import { loginLinks } from "./links.ts";
 

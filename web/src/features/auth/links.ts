@@ -1,9 +1,9 @@
 /**
- * Which links the login screen offers (attendance.md §2 "/login: links to /forgetpsw ('Esqueceu sua senha?') and
- * /signup"; administration.md §2 Settings "registration allowed, registration visible", §7 public
- * `GET /settings/allowregister`; issue 10 §4: a link must never silently land back on /login).
+ * Which links the login screen offers (/login links to /forgetpsw ('Esqueceu sua senha?') and /signup; the
+ * platform's "registration allowed" and "registration visible" settings, read through the public
+ * `GET /settings/allowregister`; a link must never silently land back on /login).
  *
- * - 'Esqueceu sua senha?' → /forgetpsw: shown once the password-reset page exists (the spec gates it on no setting).
+ * - 'Esqueceu sua senha?' → /forgetpsw: shown once the password-reset page exists (no setting gates it).
  * - 'Cadastre-se!' → /signup: shown when the sign-up page exists, the platform's `viewregister` is `enabled`
  *   ("registration visible") and its `allowregister` is `enabled` ("registration allowed"; with it disabled the
  *   sign-up page sends the visitor back to /login, so the link would only bounce). Settings not known yet (loading or

@@ -1,9 +1,9 @@
 /**
- * Add/edit connection dialog (attendance.md §3 Whatsapp connection, §5 "Connection form: name required, 2 to 50") on
+ * Add/edit connection dialog (docs/product/connections.md#fields: name required, 2 to 50) on
  * the kit's form dialog: name, default flag, queues, greeting/completion/out-of-hours/rating/inactivity messages, API
  * token, minutes to close open chats (expiresTicket), minutes to transfer and the target queue, bot queue time and max
  * uses, and the minutes a rating is awaited. An empty name (or a missing greeting with more than one queue, `ERR_WAPP_GREETING_REQUIRED` under the field)
- * focuses and scrolls to the field (issue 10 §4). The server's `ERR_WAPP_GREETING_REQUIRED`,
+ * focuses and scrolls to the field. The server's `ERR_WAPP_GREETING_REQUIRED`,
  * `ERR_NO_OTHER_WHATSAPP` and others show as translated toasts.
  */
 import { Flex, SelectField, SwitchField, TextAreaField, TextField } from "@aws-amplify/ui-react";
@@ -35,7 +35,7 @@ const schema = z.object({
   ratingWaitMinutes: rules.numberText().refine((v) => v >= 1, "validation.invalidNumber"),
   transferQueueId: z.number().nullable(),
 }).superRefine((v, ctx) => {
-  // attendance.md §3: a connection with more than one queue needs a greeting (the bot's menu opens with it).
+  // A connection with more than one queue needs a greeting (the bot's menu opens with it).
   if (v.queueIds.length > 1 && !v.greetingMessage.trim()) ctx.addIssue({ code: "custom", path: ["greetingMessage"], message: "errors.ERR_WAPP_GREETING_REQUIRED" });
 });
 

@@ -1,5 +1,5 @@
 /**
- * /connections (attendance.md §2 Connections page, §4 Connection status; admin) on the kit's CRUD list page: table of name, number, status,
+ * /connections (docs/product/connections.md; admin) on the kit's CRUD list page: table of name, number, status,
  * session actions, last update (dd/MM/yy HH:mm), default flag and actions; add/edit dialog; QR dialog; restart all;
  * per status: qrcode → QR code, DISCONNECTED → try again + new QR, CONNECTED/PAIRING/TIMEOUT → disconnect,
  * OPENING → a disabled "connecting" button. Delete after 'Deseja realmente excluir este registro?'. Live through the
@@ -45,30 +45,30 @@ export function ConnectionsPage() {
     switch (w.status) {
       case "qrcode":
         return (
-          <Button size="small" variation="primary" onClick={() => setQrFor(w.id)} data-testid="qr-button">
+          <Button key="qr" size="small" variation="primary" onClick={() => setQrFor(w.id)} data-testid="qr-button">
             {t("connections.qrcode")}
           </Button>
         );
       case "DISCONNECTED":
         return (
           <>
-            <Button size="small" onClick={() => void run(() => sessionActions.start(w.id))}>
+            <Button key="start" size="small" onClick={() => void run(() => sessionActions.start(w.id))}>
               {t("connections.tryAgain")}
             </Button>
-            <Button size="small" onClick={() => void run(() => sessionActions.newQr(w.id))}>
+            <Button key="new-qr" size="small" onClick={() => void run(() => sessionActions.newQr(w.id))}>
               {t("connections.newQr")}
             </Button>
           </>
         );
       case "OPENING":
         return (
-          <Button size="small" isDisabled isLoading loadingText={t("connections.connecting")}>
+          <Button key="connecting" size="small" isDisabled isLoading loadingText={t("connections.connecting")}>
             {t("connections.connecting")}
           </Button>
         );
       default:
         return (
-          <Button size="small" onClick={() => setDisconnecting(w)}>
+          <Button key="disconnect" size="small" onClick={() => setDisconnecting(w)}>
             {t("connections.disconnect")}
           </Button>
         );

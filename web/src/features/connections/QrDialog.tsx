@@ -1,5 +1,5 @@
 /**
- * QR code dialog (attendance.md §2 Connections page): shows the connection's current `qrcode` at size 256, refreshed
+ * QR code dialog (the Connections page): shows the connection's current `qrcode` at size 256, refreshed
  * live as `whatsappSession` events update the cache, and closes itself when the QR becomes empty (paired or stopped).
  */
 import { Button, Loader, Text } from "@aws-amplify/ui-react";
@@ -9,7 +9,7 @@ import { useTranslation } from "react-i18next";
 import { Dialog } from "../../ui/Dialog.tsx";
 import { useWhatsapps } from "./api.ts";
 
-/** Size of the rendered QR (attendance.md §2), in px. */
+/** Size of the rendered QR, in px. */
 export const QR_SIZE = 256;
 
 export function QrDialog({ whatsappId, onClose }: { whatsappId: number | null; onClose: () => void }) {

@@ -1,24 +1,23 @@
 /**
- * Connections data (attendance.md §2 Connections page, §4 Connection status, §7 `/whatsapp` calls):
+ * Connections data (docs/product/connections.md; the `/whatsapp` calls):
  * `useWhatsapps()` (GET /api/whatsapp → array), `useWhatsappMutations()` (POST/PUT/DELETE through the kit), and the session
  * calls `sessionActions` (restart all, start, new QR, disconnect). The cache follows `company-{id}-whatsapp` and
  * `company-{id}-whatsappSession` through `upsertWhatsapp`/`removeWhatsapp` (stale updates dropped by `updatedAt`).
  */
 import { useQuery, type QueryClient } from "@tanstack/react-query";
 import type { WhatsappView } from "@atende/shared/whatsapp/schema";
-import { apiRequest } from "../../api/client.ts";
 import { call } from "../../api/operations.ts";
 import { useCrudMutations, type CrudCalls, type EntityCache } from "../../ui/kit/crud.ts";
 
 export type Whatsapp = WhatsappView;
 
-/** Statuses that raise the menu's warning badge (attendance.md §2 Side menu). */
+/** Statuses that raise the side menu's warning badge (docs/product/connections.md#session-status). */
 export const WARNING_STATUSES = ["qrcode", "PAIRING", "DISCONNECTED", "TIMEOUT", "OPENING"];
 
 export const whatsappKeys = { all: ["whatsapps"] as const };
 
 export function useWhatsapps(enabled = true) {
-  return useQuery({ queryKey: whatsappKeys.all, queryFn: () => apiRequest<Whatsapp[]>("GET", "/whatsapp", { query: { session: 0 } }), enabled });
+  return useQuery({ queryKey: whatsappKeys.all, queryFn: () => call("GET /api/whatsapp", { query: { session: 0 } }), enabled });
 }
 
 /** Inserts or replaces a connection in the cache; drops an update older than the cached one. */
@@ -36,7 +35,7 @@ export function removeWhatsapp(qc: QueryClient, id: number): void {
   qc.setQueryData<Whatsapp[]>(whatsappKeys.all, (xs) => xs?.filter((x) => x.id !== id));
 }
 
-/** The add/edit form body (attendance.md §3 Whatsapp connection). */
+/** The add/edit form body (docs/product/connections.md#fields). */
 export interface WhatsappForm {
   name: string;
   isDefault: boolean;
@@ -52,7 +51,7 @@ export interface WhatsappForm {
   timeToTransfer: number;
   timeUseBotQueues: number;
   maxUseBotQueues: number;
-  /** Minutes a resolved ticket waits for the customer's rating before it closes without one (issue 9 §4). */
+  /** Minutes a resolved ticket waits for the customer's rating before it closes without one (docs/product/ratings.md). */
   ratingWaitMinutes: number;
   transferQueueId: number | null;
 }

@@ -18,7 +18,11 @@ export const connectionsTexts = defineTexts({
   tryAgain: ["Tentar novamente", "Try again", "Intentar de nuevo"],
   newQr: ["Novo QR CODE", "New QR CODE", "Nuevo CÓDIGO QR"],
   disconnect: ["Desconectar", "Disconnect", "Desconectar"],
-  disconnectConfirm: ["Tem certeza? Essa ação não pode ser revertida.", "Are you sure? This cannot be undone.", "¿Está seguro? Esta acción no se puede deshacer."],
+  disconnectConfirm: [
+    "A sessão do WhatsApp desta conexão será encerrada e as mensagens deixarão de chegar. Para reconectar, use “Novo QR CODE” e leia o código com o celular.",
+    "This connection's WhatsApp session will be ended and messages will stop arriving. To reconnect, use “New QR CODE” and scan it with the phone.",
+    "La sesión de WhatsApp de esta conexión se cerrará y los mensajes dejarán de llegar. Para reconectar, use “Nuevo CÓDIGO QR” y léalo con el celular.",
+  ],
   connecting: ["Conectando", "Connecting", "Conectando"],
   qrTitle: ["Leia o QR Code para iniciar a sessão", "Scan the QR code to start the session", "Lea el código QR para iniciar la sesión"],
   qrHelp: ["Abra o WhatsApp no telefone, toque em Aparelhos conectados e aponte a câmera para este código.", "Open WhatsApp on the phone, tap Linked devices and point the camera at this code.", "Abra WhatsApp en el teléfono, toque Dispositivos vinculados y apunte la cámara a este código."],

@@ -1,7 +1,7 @@
 /**
- * Connections area (attendance.md §2 Connections page; admin): /connections, its texts, the `company-{id}-whatsapp`
+ * Connections area (docs/product/connections.md; admin): /connections, its texts, the `company-{id}-whatsapp`
  * and `company-{id}-whatsappSession` frames (table, QR dialog, badge), and the menu's warning badge shown 2 s after any
- * connection enters qrcode, PAIRING, DISCONNECTED, TIMEOUT or OPENING (attendance.md §2 Side menu).
+ * connection enters qrcode, PAIRING, DISCONNECTED, TIMEOUT or OPENING.
  */
 import { TriangleAlert } from "lucide-react";
 import { useEffect, useState } from "react";
@@ -15,7 +15,7 @@ import { connectionsTexts } from "./i18n.ts";
 
 const ConnectionsPage = lazyPage(() => import("./ConnectionsPage.tsx"), "ConnectionsPage");
 
-/** Delay before the warning badge shows (attendance.md §9), in ms. */
+/** Delay before the warning badge shows (a product constant, 2 s), in ms. */
 export const BADGE_DELAY_MS = 2000;
 
 function ConnectionsBadge() {

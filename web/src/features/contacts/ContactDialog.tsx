@@ -1,5 +1,5 @@
 /**
- * Add/edit contact dialog (attendance.md §5 Contact form) on the kit's form dialog: name required 2-50, number 8-50
+ * Add/edit contact dialog (docs/product/contacts.md#fields) on the kit's form dialog: name required 2-50, number 8-50
  * (placeholder in the country-code format), email optional and valid ('Invalid email'), disable-bot flag and extra
  * info fields. Calls `onSaved(contact)` after a successful save; API errors (e.g. `ERR_DUPLICATED_CONTACT`) show as
  * toasts. The saved contact updates every cached copy (pages, the contact drawer) through `contactsCache`.

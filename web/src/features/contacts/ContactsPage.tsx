@@ -1,5 +1,5 @@
 /**
- * /contacts (attendance.md §2 Contacts page, §5, §6, §9; issue 4 §4) on the kit's CRUD list page: search box (3+
+ * /contacts (docs/product/contacts.md) on the kit's CRUD list page: search box (3+
  * characters, 500 ms debounce), select all / unselect all and delete selected (admins: `contacts-page:deleteContact`),
  * add button; a table of checkbox, photo, name, WhatsApp number (`+CC (AA) number`), email, last interaction, status
  * and actions (start a conversation, edit, delete after 'Deseja realmente excluir este registro?'); infinite scroll;
@@ -34,7 +34,7 @@ const clock = (iso: string) => {
 export function ContactsPage() {
   const { t } = useTranslation();
   const toast = useToast();
-  // Select all, delete selected and delete: `contacts-page:deleteContact` (attendance.md §6).
+  // Select all, delete selected and delete: `contacts-page:deleteContact` (admins).
   const admin = can(useSession()?.user, "contacts-page:deleteContact");
   const search = useListSearch();
   const list = fromPages(useContactPages(search.term), "contacts");

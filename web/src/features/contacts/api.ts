@@ -1,21 +1,16 @@
 /**
- * Contacts data (attendance.md §2 Contacts page, §7 `/contacts` calls): `useContactPages(search)` (GET /api/contacts,
+ * Contacts data (the Contacts page's `/contacts` calls): `useContactPages(search)` (GET /api/contacts,
  * cursor pages `{contacts, count, hasMore, nextCursor}`), `useContact(id)` (GET /api/contacts/{id}), and
  * `useContactMutations()` (POST / PUT / DELETE through the kit). `contactsCache` keeps every loaded page and single
  * contact current for mutations and `company-{id}-contact` events.
  */
 import { useInfiniteQuery, useQuery, type QueryClient } from "@tanstack/react-query";
 import type { ContactItem } from "@atende/shared/contacts/schema";
-import { call } from "../../api/operations.ts";
+import { call, type ResponseOf } from "../../api/operations.ts";
 import { isStale, pagedCache, useCrudMutations, type CrudCalls, type EntityCache } from "../../ui/kit/crud.ts";
 
 export type Contact = ContactItem;
-export interface ContactsPage {
-  contacts: Contact[];
-  count: number;
-  hasMore: boolean;
-  nextCursor?: string;
-}
+export type ContactsPage = ResponseOf<"GET /api/contacts">;
 export interface ContactForm {
   name: string;
   number: string;

@@ -1,5 +1,5 @@
 /**
- * Contacts area (attendance.md §2 Contacts page): /contacts in the attendance menu for every user, its texts and the
+ * Contacts area (docs/product/contacts.md): /contacts in the attendance menu for every user, its texts and the
  * `company-{id}-contact` frames (pages and the contact drawer).
  */
 import { crudRealtime } from "../../ui/kit/crud.ts";

@@ -1,4 +1,4 @@
-/** The contacts page shows stored numbers as `+CC (AA) number` (attendance.md §9). */
+/** The contacts page shows stored numbers as `+CC (AA) number` (docs/product/contacts.md#numbers). */
 import { describe, expect, it } from "vitest";
 import { formatContactNumber } from "./phone.ts";
 

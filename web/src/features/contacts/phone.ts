@@ -1,6 +1,6 @@
 /**
- * Contact number display (attendance.md §9 "Phone display: 12 or 13 digit numbers shown as +CC (AA) number").
- * Contacts store digits only with the country code (E.164 without `+`, DESIGN.md §5); libphonenumber-js finds where
+ * Contact number display (docs/product/contacts.md#numbers: 12 or 13 digit numbers shown as +CC (AA) number).
+ * Contacts store digits only with the country code (E.164 without `+`); libphonenumber-js finds where
  * the country code ends and how the country groups its numbers.
  */
 import { parsePhoneNumberFromString } from "libphonenumber-js";

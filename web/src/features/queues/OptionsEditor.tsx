@@ -1,6 +1,6 @@
 /**
- * The queue's chatbot option editor (administration.md §2 Queues "a nested option tree per queue (title, message,
- * position, optional media, children)"; issue 9 §1): every node edited in place (title and message saved when the
+ * The queue's chatbot option editor (docs/product/queues.md#options: a nested option tree per queue, each node with
+ * title, message, position, optional media, children): every node edited in place (title and message saved when the
  * field loses focus), children added under any node, a node deleted with its subtree after a confirmation, media
  * attached or removed, and siblings reordered by drag and drop or from the keyboard (dnd-kit: focus the handle, Space
  * to lift, arrows to move, Space to drop). The number shown is what the customer types.

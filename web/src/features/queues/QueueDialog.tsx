@@ -1,13 +1,15 @@
 /**
- * Add/edit queue dialog (administration.md §2 Queues, §3 Queue, §5; issue 9 §1; issue 10 §4) on the kit's form dialog,
+ * Add/edit queue dialog (docs/product/queues.md) on the kit's form dialog,
  * in tabs:
  * - queue data: name required 2-50 ('Required', 'Too Short!', 'Too Long!'), colour required 3-9 and a valid CSS colour
  *   (text plus a colour picker), bot order, greeting and out-of-hours messages, prompt and integration selects (empty
  *   until prompts and integrations exist), and the queue's media (saved queues);
  * - weekly schedules, only when the setting `scheduleType` is `queue` (a first edit shows 'Clique em salvar para
  *   registar as alterações');
- * - the chatbot option tree (saved queues; each change is saved at once).
- * `ERR_QUEUE_NAME_ALREADY_EXISTS`, `ERR_QUEUE_COLOR_ALREADY_EXISTS`, `ERR_QUEUE_INVALID_COLOR` show as translated toasts.
+ * - the chatbot option tree (saved queues; each change is saved at once). Saving a new queue keeps the dialog open,
+ *   now editing that queue, on this tab, so its options are added right away.
+ * `ERR_QUEUE_NAME_ALREADY_EXISTS`, `ERR_QUEUE_COLOR_ALREADY_EXISTS`, `ERR_QUEUE_INVALID_COLOR` show as translated toasts
+ * and under the name or colour field.
  */
 import { Button, Flex, SelectField, Tabs, Text, TextAreaField, TextField } from "@aws-amplify/ui-react";
 import { fullWeek } from "@atende/shared/queues/schema";
@@ -36,18 +38,22 @@ const schema = z.object({
 /** The queue's schedules, Monday to Sunday, as the bot reads them (`fullWeek`: none = the defaults, a missing day closed). */
 const weekOf = (q: Queue | null): Schedule[] => fullWeek(q?.schedules ?? []) as Schedule[];
 
-export function QueueDialog({ open, queue, onClose }: { open: boolean; queue: Queue | null; onClose: () => void }) {
+export function QueueDialog({ open, queue: given, onClose }: { open: boolean; queue: Queue | null; onClose: () => void }) {
   const { t } = useTranslation();
   const toast = useToast();
   const { save } = useQueueMutations();
   const scheduleType = useSetting("scheduleType");
   const [tab, setTab] = useState("data");
+  const [created, setCreated] = useState<Queue | null>(null);
   const hinted = useRef(false);
   useEffect(() => {
     if (!open) return;
     setTab("data");
+    setCreated(null);
     hinted.current = false;
   }, [open]);
+  // The queue being edited: the one opened, or the one this dialog has just created.
+  const queue = given ?? created;
   const withSchedules = scheduleType === "queue";
   return (
     <FormDialog
@@ -57,6 +63,7 @@ export function QueueDialog({ open, queue, onClose }: { open: boolean; queue: Qu
       width="46rem"
       saveTestId="save-queue"
       schema={schema}
+      codeFields={{ ERR_QUEUE_NAME_ALREADY_EXISTS: "name", ERR_QUEUE_COLOR_ALREADY_EXISTS: "color", ERR_QUEUE_INVALID_COLOR: "color" }}
       initial={() => ({
         name: queue?.name ?? "",
         color: queue?.color ?? randomColor(),
@@ -80,6 +87,12 @@ export function QueueDialog({ open, queue, onClose }: { open: boolean; queue: Qu
         })
       }
       successText={t("queues.saved")}
+      stayOpen={!queue}
+      onSaved={(saved) => {
+        if (queue) return;
+        setCreated(saved as Queue);
+        setTab("options");
+      }}
     >
       {(f) => {
         const data = (

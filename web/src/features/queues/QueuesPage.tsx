@@ -1,5 +1,5 @@
 /**
- * /queues (administration.md §2 Queues, admin) on the kit's list page: table of id, name, colour, greeting message
+ * /queues (docs/product/queues.md, admin) on the kit's list page: table of id, name, colour, greeting message
  * and actions; add/edit dialog; delete after 'Deseja realmente excluir este registro?'; live through
  * `company-{id}-queue`.
  */

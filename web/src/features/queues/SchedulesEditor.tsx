@@ -1,5 +1,5 @@
 /**
- * Weekly hours editor (administration.md §3 Queue schedules, Company schedules; issue 9 §2): one row per weekday,
+ * Weekly hours editor (queue and company schedules, docs/product/business-hours.md): one row per weekday,
  * Monday to Sunday, with start and end times (HH:MM, native time inputs). Used by the queue dialog's schedules tab and
  * the Settings page's Horários tab. 00:00-00:00 means closed.
  */

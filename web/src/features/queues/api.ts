@@ -1,12 +1,11 @@
 /**
- * Queues data hooks (administration.md §3 Queue, §7 "Queues and options"): `useQueues()` (GET /api/queue → array),
+ * Queues data hooks (docs/product/queues.md): `useQueues()` (GET /api/queue → array),
  * `queueCalls` (POST /api/queue, PUT /api/queue/{id}, DELETE /api/queue/{id}) run by `useQueueMutations()`, the queue's
  * media (`POST/DELETE /api/queue/{id}/media-upload`), and the option tree of a queue (`useQueueOptions`,
  * `useOptionMutations`: GET/POST/PUT/DELETE /api/queue-options, option media) kept live by `company-{id}-queueOption`
  * frames (`onQueueOptionFrame`).
  */
 import { type QueryClient, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { apiRequest } from "../../api/client.ts";
 import { call } from "../../api/operations.ts";
 import { useCrudMutations, type CrudCalls } from "../../ui/kit/crud.ts";
 import { queuesCache, queuesKeys } from "./cache.ts";
@@ -35,7 +34,7 @@ const oneFile = (file: File) => {
 export function useQueueMedia() {
   const qc = useQueryClient();
   const upload = useMutation({
-    mutationFn: ({ id, file }: { id: number; file: File }) => apiRequest<Queue>("POST", `/queue/${id}/media-upload`, { body: oneFile(file) }),
+    mutationFn: ({ id, file }: { id: number; file: File }) => call("POST /api/queue/{id}/media-upload", { params: { id }, form: oneFile(file) }),
     onSuccess: (q) => queuesCache.upsert(qc, q),
   });
   const remove = useMutation({
@@ -98,7 +97,7 @@ export function useOptionMutations(queueId: number) {
   });
   const remove = useMutation({ mutationFn: (id: number) => call("DELETE /api/queue-options/{id}", { params: { id } }), onSuccess: refresh });
   const upload = useMutation({
-    mutationFn: ({ id, file }: { id: number; file: File }) => apiRequest<QueueOption>("POST", `/queue-options/${id}/media-upload`, { body: oneFile(file) }),
+    mutationFn: ({ id, file }: { id: number; file: File }) => call("POST /api/queue-options/{id}/media-upload", { params: { id }, form: oneFile(file) }),
     onSuccess: refresh,
   });
   const removeMedia = useMutation({ mutationFn: (id: number) => call("DELETE /api/queue-options/{id}/media-upload", { params: { id } }), onSuccess: refresh });

@@ -1,7 +1,7 @@
 /**
  * Texts of the queues page, queue dialog, schedules and option editor (`queues.*`), the queues' error codes
- * (`errors.*`) and the weekday names (`weekdays.*`) in pt, en and es. Spec texts verbatim: "Queue saved successfully"
- * is the English text of `saved`; "Clique em salvar para registar as alterações" (administration.md §8).
+ * (`errors.*`) and the weekday names (`weekdays.*`) in pt, en and es. The product's fixed texts verbatim: "Queue saved
+ * successfully" is the English text of `saved`; "Clique em salvar para registar as alterações".
  */
 import type { TextBundles } from "../../i18n/index.ts";
 

@@ -1,5 +1,5 @@
 /**
- * Queues area (administration.md §2 Queues; admin): /queues, its menu entry, texts (queues, weekdays, the queues'
+ * Queues area (docs/product/queues.md; admin): /queues, its menu entry, texts (queues, weekdays, the queues'
  * error codes), `company-{id}-queue` frames and `company-{id}-queueOption` frames (an open option editor follows other
  * admins' edits).
  */

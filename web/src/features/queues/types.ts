@@ -1,4 +1,4 @@
-/** Queue and queue option as the API returns them (administration.md §3 Queue, Queue option) and the queue form. */
+/** Queue and queue option as the API returns them (docs/product/queues.md) and the queue form. */
 import type { ResponseOf } from "../../api/operations.ts";
 
 /** A queue as the lists hold it (the API's fields; frames and other features may carry only some). */

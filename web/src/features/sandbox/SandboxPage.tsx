@@ -1,11 +1,12 @@
 /**
- * /sandbox — the sandbox phone (DESIGN.md §4; issue 4 §5), local stack only: a person plays the customers of one
+ * /sandbox — the sandbox phone (docs/architecture.md#2-one-machine-npm-start), local stack only: a person plays the customers of one
  * connection. Pick a connection, see its QR and scan it; pick or type a contact (number and name); chat as that
  * contact in a phone-like view with text, image, audio, location and vCard, edit or delete own messages, react to the
  * agent's; the thread is what the simulated network carried (polled from `/sim/.../thread`, both sides, so a reload
  * or another tab shows the same conversation, messages sent through `/sim` included) and this phone sends the agent's
  * messages' receipts itself (delivered on arrival, read while the page is visible), so the agent sees real ticks and
- * the phone shows them. The vCard and the edit use the kit's form dialog.
+ * the phone shows them. Pictures (images, stickers) show as pictures and replies with their quote, as on a phone. The
+ * vCard ("Enviar") and the edit use the kit's form dialog.
  */
 import { TextField } from "@aws-amplify/ui-react";
 import { Ban, Check, CheckCheck, Contact, FileText, Image, MapPin, Mic, Paperclip, SendHorizontal, Sticker, Video, type LucideIcon } from "lucide-react";
@@ -22,7 +23,7 @@ import { formatPhone, timeOf } from "../tickets/format.ts";
 import { WhatsappText } from "../tickets/WhatsappText.tsx";
 import { HiddenFileInput } from "../../ui/kit/FileInput.tsx";
 import "./sandbox.css";
-import { fileToBase64, simEdit, simReceipts, simRevoke, simScan, simSend, simState, simThread, type SimInboundBody, type ThreadMessage } from "./api.ts";
+import { fileToBase64, simEdit, simPictureUrl, simReceipts, simRevoke, simScan, simSend, simState, simThread, type SimInboundBody, type ThreadMessage } from "./api.ts";
 
 type Kind = ThreadMessage["kind"];
 interface SavedContact {
@@ -180,6 +181,19 @@ export function SandboxPage() {
   );
 }
 
+/** The quote of a reply, as WhatsApp shows it above the answer: who wrote it and its first lines. */
+function Quote({ q }: { q: NonNullable<ThreadMessage["quoted"]> }) {
+  const { t } = useTranslation();
+  return (
+    <div className={`quoted ${q.mine ? "me" : ""}`} data-testid="phone-quoted">
+      <span className="quoted-who">{q.mine ? t("tickets.messages.you") : t("sandbox.business")}</span>
+      <span className="quoted-body">
+        {q.deleted ? t("tickets.messages.deleted") : q.text ? <WhatsappText text={q.text} links={false} /> : t(`sandbox.kind.${q.kind}`)}
+      </span>
+    </div>
+  );
+}
+
 const { z } = rules;
 const vcardSchema = z.object({ name: rules.name(1, 50), number: z.string().trim().regex(/^\+?[\d\s()-]{8,25}$/, "validation.invalidNumber") });
 const editSchema = z.object({ text: rules.name(1, 4096) });
@@ -316,10 +330,18 @@ function Phone({ wid, business, number, name }: { wid: number; business?: string
                   <Ban size={14} aria-hidden="true" /> {t("tickets.messages.deleted")}
                 </div>
               ) : (
-                <div className="msg-body">
-                  <KindIcon kind={m.kind} />
-                  {m.text ? <WhatsappText text={m.text} /> : m.kind !== "text" ? t(`sandbox.kind.${m.kind}`) : ""}
-                </div>
+                <>
+                  {m.quoted && <Quote q={m.quoted} />}
+                  {(m.kind === "image" || m.kind === "sticker") && (
+                    <img className={`phone-picture ${m.kind}`} src={simPictureUrl(wid, m.id)} alt={m.text || t(`sandbox.kind.${m.kind}`)} loading="lazy" data-testid="phone-picture" />
+                  )}
+                  {(m.text || (m.kind !== "text" && m.kind !== "image" && m.kind !== "sticker")) && (
+                    <div className="msg-body">
+                      <KindIcon kind={m.kind} />
+                      {m.text ? <WhatsappText text={m.text} /> : t(`sandbox.kind.${m.kind}`)}
+                    </div>
+                  )}
+                </>
               )}
               <div className="msg-meta">
                 {m.edited && !m.deleted && <span className="msg-flag">{t("tickets.messages.edited")}</span>}
@@ -405,6 +427,7 @@ function Phone({ wid, business, number, name }: { wid: number; business?: string
         initial={() => ({ name: "Maria Souza", number: "5511977776666" })}
         onSubmit={sendVcard}
         successText={t("sandbox.vcardSent")}
+        submitText={t("sandbox.send")}
         toastMs={2000}
         saveTestId="phone-vcard-send"
       >

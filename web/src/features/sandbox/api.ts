@@ -7,7 +7,8 @@
  * - `simEvent(id, event, data)` POST `/events` (raw Baileys events: customer edits and deletes);
  * - `simSent(id)` GET `/sent` → what the agents sent; `simReceipts(id, body)` POST `/receipts`;
  * - `simThread(id, number)` GET `/thread?number=` → the chat with that number as the customer's phone shows it, both
- *   sides (kept by the simulated network, so a reload gets the customer's own messages and reactions back).
+ *   sides (kept by the simulated network, so a reload gets the customer's own messages and reactions back), replies
+ *   with their quote; `simPictureUrl(id, messageId)` the picture of an image or sticker of it.
  * @throws SimHttpError with the `{"error"}` code of a non-2xx answer.
  */
 export class SimHttpError extends Error {
@@ -74,7 +75,12 @@ export interface ThreadMessage {
   edited: boolean;
   deleted: boolean;
   reactions: { mine: boolean; emoji: string }[];
+  /** The message it replies to, when it is a reply. */
+  quoted?: { id: string; mine: boolean; kind: ThreadMessage["kind"]; text: string; deleted: boolean };
 }
+
+/** Where the phone shows the picture of an image or sticker message of the thread (`GET /sim/whatsapp/{id}/media/{messageId}`). */
+export const simPictureUrl = (id: number, messageId: string) => `/sim/whatsapp/${id}/media/${encodeURIComponent(messageId)}`;
 
 export const simThread = (id: number, number: string) => call<ThreadMessage[]>("GET", `${id}/thread?number=${encodeURIComponent(number)}`);
 export const simState = (id: number) => call<{ qrcode: string; open: boolean }>("GET", `${id}`);

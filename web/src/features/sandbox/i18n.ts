@@ -29,6 +29,8 @@ export const sandboxTexts = defineTexts({
   editTitle: ["Editar mensagem", "Edit message", "Editar mensaje"],
   edited: ["Mensagem editada.", "Message edited.", "Mensaje editado."],
   vcardSent: ["Contato enviado.", "Contact sent.", "Contacto enviado."],
+  send: ["Enviar", "Send", "Enviar"],
+  business: ["Empresa", "Business", "Empresa"],
   edit: ["Editar", "Edit", "Editar"],
   delete: ["Apagar", "Delete", "Eliminar"],
   react: ["Reagir com 👍", "React with 👍", "Reaccionar con 👍"],

@@ -1,5 +1,6 @@
 /**
- * /settings (administration.md §2 Settings; issue 9 §6), admins: the Opções tab (ratings, working-hours management,
+ * /settings (docs/product/settings.md), admins: the features' tabs (`settingsTabs` slot), among them this feature's
+ * own two: the Opções tab (ratings, working-hours management,
  * ignore group messages, accept calls, chatbot type, greeting on accept, message on transfer, greeting with one queue,
  * agents see closed tickets, agents see groups), each saved at once with 'Operação atualizada com sucesso.' and live
  * for other admins through `company-{id}-settings`; and the Horários tab, only while `scheduleType` is `company`: the
@@ -15,10 +16,11 @@ import { useSession } from "../../api/session.ts";
 import { useToast } from "../../ui/Toast.tsx";
 import { SchedulesEditor } from "../queues/SchedulesEditor.tsx";
 import type { Schedule } from "../queues/types.ts";
+import { useSlot } from "../slots.ts";
 import { useCompany, useSaveCompanySchedules, useSettings, useUpdateSetting } from "./api.ts";
 
 const ON_OFF = ["disabled", "enabled"];
-/** The Opções tab, in the spec's order, with each key's allowed values. */
+/** The Opções tab, in the product's order, with each key's allowed values. */
 const OPTIONS: { key: SettingKey; values: string[] }[] = [
   { key: "userRating", values: ON_OFF },
   { key: "scheduleType", values: ["disabled", "queue", "company"] },
@@ -36,13 +38,12 @@ export function SettingsPage() {
   const { t } = useTranslation();
   const titleId = useId();
   const settings = useSettings();
-  const scheduleType = settings.data?.find((s) => s.key === "scheduleType")?.value;
-  const [tab, setTab] = useState("options");
+  const tabs = useSlot("settingsTabs");
+  const items = tabs.filter((x) => x.shown?.(settings.data ?? []) ?? true).map(({ id, labelKey, Component }) => ({ value: id, label: t(labelKey), content: <Component /> }));
+  const [tab, setTab] = useState(items[0]?.value ?? "");
   useEffect(() => {
-    if (tab === "hours" && scheduleType !== "company") setTab("options");
-  }, [tab, scheduleType]);
-  const items = [{ value: "options", label: t("settings.tabOptions"), content: <OptionsTab /> }];
-  if (scheduleType === "company") items.push({ value: "hours", label: t("settings.tabHours"), content: <HoursTab /> });
+    if (items.length && !items.some((x) => x.value === tab)) setTab(items[0].value);
+  }, [items, tab]);
   return (
     <section className="page settings-page" aria-labelledby={titleId}>
       <Flex className="page-header" alignItems="center">
@@ -62,7 +63,8 @@ function valueLabel(t: (k: string) => string, key: SettingKey, v: string): strin
   return t(`settings.values.${v}`);
 }
 
-function OptionsTab() {
+/** The Opções tab: each setting saved as soon as it changes. */
+export function OptionsTab() {
   const { t } = useTranslation();
   const toast = useToast();
   const settings = useSettings();
@@ -104,7 +106,8 @@ function timeZones(current: string): string[] {
   return all.includes(current) ? all : [current, ...all];
 }
 
-function HoursTab() {
+/** The Horários tab (shown while `scheduleType` is `company`): the company's weekly hours and time zone. */
+export function HoursTab() {
   const { t } = useTranslation();
   const toast = useToast();
   const companyId = useSession()?.user.companyId;

@@ -6,13 +6,10 @@
 import type { VisibilitySettings } from "@atende/shared/access/tickets";
 import { useMutation, useQuery, useQueryClient, type QueryClient } from "@tanstack/react-query";
 import type { SettingKey } from "@atende/shared/settings/schema";
-import { call } from "../../api/operations.ts";
+import { call, type ResponseOf } from "../../api/operations.ts";
 import type { Schedule } from "../queues/types.ts";
 
-export interface Setting {
-  key: string;
-  value: string;
-}
+export type Setting = ResponseOf<"GET /api/settings">[number];
 export const settingsKeys = { all: ["settings"] as const };
 
 export function useSettings() {

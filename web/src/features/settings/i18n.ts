@@ -1,7 +1,7 @@
 /**
- * Texts of the Settings page (`settings.*`, plus `menu.settings`) in pt, en and es. Spec texts verbatim:
- * 'Operação atualizada com sucesso.', 'Horários atualizados com sucesso.' (administration.md §8); the option labels
- * follow the spec's Settings screen (§2).
+ * Texts of the Settings page (`settings.*`, plus `menu.settings`) in pt, en and es. The product's fixed texts verbatim:
+ * 'Operação atualizada com sucesso.', 'Horários atualizados com sucesso.'; the option labels
+ * follow the product's Settings screen (docs/product/settings.md).
  */
 import type { TextBundles } from "../../i18n/index.ts";
 

@@ -1,28 +1,35 @@
 /**
- * Company settings (administration.md §2 Settings; issue 9 §6): the /settings page for admins (menu entry, texts) and
+ * Company settings (docs/product/settings.md): the /settings page for admins (menu entry, texts) and
  * the `company-{id}-settings` handler that keeps the cached settings current for every open tab (viewclosed,
  * viewgroups, scheduleType, ...); a changed key is applied in place, anything else refetches.
  */
-import { lazyPage } from "../lazy.tsx";
+import { lazyPage, lazyPart } from "../lazy.tsx";
 import { ADMIN_ONLY, onePage, type Feature } from "../types.ts";
-import { settingsKeys, upsertSetting } from "./api.ts";
+import { type Setting, settingsKeys, upsertSetting } from "./api.ts";
 import { settingsMenuTexts, settingsTexts } from "./i18n.ts";
 import "./settings.css";
 
 const obj = (v: unknown): Record<string, unknown> => (v && typeof v === "object" ? (v as Record<string, unknown>) : {});
-const SettingsPage = lazyPage(() => import("./SettingsPage.tsx"), "SettingsPage");
+const loadPage = () => import("./SettingsPage.tsx");
+const SettingsPage = lazyPage(loadPage, "SettingsPage");
 
 export const settingsFeature: Feature = {
   ...onePage("settings", <SettingsPage />, "administration", 80),
   access: ADMIN_ONLY,
   texts: { settings: settingsTexts, menu: settingsMenuTexts },
+  slots: {
+    settingsTabs: [
+      { id: "options", order: 10, labelKey: "settings.tabOptions", Component: lazyPart(loadPage, "OptionsTab") },
+      { id: "hours", order: 20, labelKey: "settings.tabHours", shown: (all) => all.some((s) => s.key === "scheduleType" && s.value === "company"), Component: lazyPart(loadPage, "HoursTab") },
+    ],
+  },
   realtime: {
     settings: (data, { queryClient }) => {
       const d = obj(data);
       const s = obj(d.setting);
       const key = typeof s.key === "string" ? s.key : typeof d.key === "string" ? d.key : undefined;
       const value = s.value ?? d.value;
-      if (key && typeof value === "string") upsertSetting(queryClient, { key, value });
+      if (key && typeof value === "string") upsertSetting(queryClient, { key: key as Setting["key"], value });
       else void queryClient.invalidateQueries({ queryKey: settingsKeys.all });
     },
   },

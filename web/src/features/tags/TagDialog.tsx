@@ -1,6 +1,7 @@
 /**
- * Add/edit tag dialog (administration.md §3 Tag, §5, §6) on the kit's form dialog: name required, at least 3
- * characters ('Obrigatório', 'Mensagem muito curta'), colour (text plus a colour picker, a valid CSS colour) and the
+ * Add/edit tag dialog (docs/product/tags.md) on the kit's form dialog: name required, at least 3
+ * characters ('Obrigatório', 'Mensagem muito curta'; a name another tag has shows `ERR_TAG_NAME_ALREADY_EXISTS` under
+ * it), colour (text plus a colour picker, a valid CSS colour) and the
  * kanban switch, shown only to admin and supervisor profiles (and super users). Sends name, color, kanban (0/1) and
  * the saving user's id.
  */
@@ -13,7 +14,7 @@ import type { Access } from "../types.ts";
 import { useTagMutations } from "./api.ts";
 import type { Tag } from "./types.ts";
 
-/** Who may flag a tag as a kanban lane (administration.md §6): the shared table's `tags:kanban`. */
+/** Who may flag a tag as a kanban lane (docs/product/tags.md#rights): the shared table's `tags:kanban`. */
 export const KANBAN_SWITCH: Access = { permission: "tags:kanban" };
 
 const { z } = rules;
@@ -36,6 +37,7 @@ export function TagDialog(props: RecordDialogProps<Tag>) {
       {...props}
       width="26rem"
       schema={schema}
+      codeFields={{ ERR_TAG_NAME_ALREADY_EXISTS: "name" }}
       initial={() => ({ name: tag?.name ?? "", color: tag?.color ?? randomColor(), kanban: !!tag?.kanban })}
       onSubmit={(v) => save.mutateAsync({ id: tag?.id, form: { name: v.name, color: v.color, kanban: canKanban ? (v.kanban ? 1 : 0) : (tag?.kanban ?? 0), userId: me.id } })}
     >

@@ -1,5 +1,5 @@
 /**
- * /tags (administration.md §2 Tags, §4 Lists) on the kit's CRUD list page: search (500 ms debounce, back to page 1),
+ * /tags (docs/product/tags.md) on the kit's CRUD list page: search (500 ms debounce, back to page 1),
  * infinite scroll, a table of name (in its colour), kanban flag, ticket count and actions; add/edit dialog; delete after
  * 'Deseja realmente excluir este registro?'; live through `company-{id}-tag`.
  */

@@ -1,5 +1,5 @@
 /**
- * The tags of a ticket in the conversation header (attendance.md §2 Tickets screen, issue 7 §7): its chips and an
+ * The tags of a ticket in the conversation header (docs/product/tags.md#tags-on-tickets): its chips and an
  * edit button opening a checklist of the company's tags (GET /api/tags/list); saving sends the whole set with
  * POST /api/tags/sync, toasts 'Ticket Tag Adicionado com Sucesso!' or 'Ticket Tag Removido!', and shows the new tags in
  * the header and the ticket's row at once (the server's ticket update follows through the realtime table).
@@ -131,7 +131,7 @@ export function TicketTags({ ticket }: { ticket: Ticket }) {
   );
 }
 
-/** The search tab's tag filter (attendance.md §2 Tickets screen): a disclosure with the company's tags to check. */
+/** The search tab's tag filter (Tickets screen): a disclosure with the company's tags to check. */
 export function TagFilter({ value, onChange }: { value: number[]; onChange: (ids: number[]) => void }) {
   const { t } = useTranslation();
   const list = useTagList();

@@ -1,5 +1,5 @@
 /**
- * Tags data (administration.md §2 Tags, §3 Tag, §7 "Tags and kanban"; attendance.md §7 `/tags/list`, `/tags/sync`):
+ * Tags data (docs/product/tags.md; `/tags/list`, `/tags/sync` included):
  * - `useTagPages(search)`: GET /api/tags?searchParam&pageNumber → pages of `{tags, count, hasMore}`;
  * - `useTagList()`: GET /api/tags/list → every tag of the company (pickers, filters);
  * - `tagCalls` (POST /api/tags, PUT /api/tags/{id}, DELETE /api/tags/{id}) run by `useTagMutations()`;
@@ -7,9 +7,9 @@
  * `tagsCache` keeps pages and list current for mutations and `company-{id}-tag` frames.
  */
 import { useQuery } from "@tanstack/react-query";
-import { apiRequest } from "../../api/client.ts";
+import { call } from "../../api/operations.ts";
 import { pagedCache, useCrudMutations, useNumberedPages, type CrudCalls } from "../../ui/kit/crud.ts";
-import type { Tag, TagForm, TagsPage } from "./types.ts";
+import type { Tag, TagForm } from "./types.ts";
 
 export const tagsCache = pagedCache<Tag, "tags">({
   root: "tags",
@@ -19,26 +19,23 @@ export const tagsCache = pagedCache<Tag, "tags">({
 });
 export const tagsKeys = tagsCache.keys;
 
-export const useTagPages = (search: string) => useNumberedPages(tagsCache, "/tags", search, (path, query) => apiRequest<TagsPage>("GET", path, { query }));
+export const useTagPages = (search: string) => useNumberedPages(tagsCache, search, (query) => call("GET /api/tags", { query }));
 
 export function useTagList(enabled = true) {
   return useQuery({
     queryKey: tagsKeys.list,
     enabled,
-    queryFn: async () => {
-      const r = await apiRequest<Tag[] | { tags: Tag[] }>("GET", "/tags/list");
-      return Array.isArray(r) ? r : (r?.tags ?? []);
-    },
+    queryFn: () => call("GET /api/tags/list"),
   });
 }
 
 export const tagCalls: CrudCalls<Tag, TagForm> = {
-  create: (form) => apiRequest<Tag>("POST", "/tags", { body: form }),
-  update: (id, form) => apiRequest<Tag>("PUT", `/tags/${id}`, { body: form }),
-  remove: (id) => apiRequest("DELETE", `/tags/${id}`),
+  create: (form) => call("POST /api/tags", { body: form }),
+  update: (id, form) => call("PUT /api/tags/{id}", { params: { id }, body: form }),
+  remove: (id) => call("DELETE /api/tags/{id}", { params: { id } }),
 };
 
 export const useTagMutations = () => useCrudMutations(tagCalls, tagsCache);
 
 /** Replaces the tags of a ticket with `tagIds` (POST /api/tags/sync). */
-export const syncTicketTags = (ticketId: number, tagIds: number[]) => apiRequest<unknown>("POST", "/tags/sync", { body: { ticketId, tags: tagIds.map((id) => ({ id })) } });
+export const syncTicketTags = (ticketId: number, tagIds: number[]) => call("POST /api/tags/sync", { body: { ticketId, tags: tagIds.map((id) => ({ id })) } });

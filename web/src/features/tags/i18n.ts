@@ -1,9 +1,9 @@
 /**
  * Texts of the tags page, tag dialog and ticket tags (`tags.*`, plus `menu.tags`) in pt, en and es, written once per
- * key (`defineTexts`). Spec texts are verbatim: 'Obrigatório', 'Mensagem muito curta' (administration.md §5 Tag), 'Ticket Tag Adicionado com Sucesso!',
- * 'Ticket Tag Removido!' (§8).
+ * key (`defineTexts`). The product's fixed texts are verbatim: 'Obrigatório', 'Mensagem muito curta' (tag name
+ * validation), 'Ticket Tag Adicionado com Sucesso!', 'Ticket Tag Removido!'.
  */
-import { defineTexts } from "../../i18n/index.ts";
+import { defineTexts, type TextBundles } from "../../i18n/index.ts";
 
 export const tagsTexts = defineTexts({
   title: ["Tags", "Tags", "Etiquetas"],
@@ -34,3 +34,10 @@ export const tagsTexts = defineTexts({
   },
 });
 export const tagsMenuTexts = defineTexts({ tags: ["Tags", "Tags", "Etiquetas"] });
+
+/** The tags' error codes (`shared/src/tags/errors.ts`). */
+export const tagsErrorTexts: TextBundles<Record<string, string>> = {
+  pt: { ERR_TAG_NAME_ALREADY_EXISTS: "Já existe uma tag com este nome." },
+  en: { ERR_TAG_NAME_ALREADY_EXISTS: "A tag with this name already exists." },
+  es: { ERR_TAG_NAME_ALREADY_EXISTS: "Ya existe una etiqueta con este nombre." },
+};

@@ -1,34 +1,12 @@
-/** Tag as the API returns it (administration.md §3 Tag) and the form the dialog sends. */
-export interface Tag {
-  id: number;
-  name: string;
-  color: string;
-  /** 1 when the tag is a lane of the kanban board, else 0. */
-  kanban: number;
-  userId?: number | null;
-  /** How many tickets carry the tag. */
-  ticketsCount?: number;
-  updatedAt?: string;
-}
+/** Tags as the contract describes them (`shared/src/tags/contract.ts`): the record, a page, the form body. */
+import type { BodyOf, ResponseOf } from "../../api/operations.ts";
+import type { Ticket } from "../tickets/types.ts";
 
+/** A tag: `kanban` is 1 when the tag is a lane of the kanban board. */
+export type Tag = ResponseOf<"GET /api/tags/{id}">;
 /** `GET /api/tags` answer. */
-export interface TagsPage {
-  tags: Tag[];
-  count: number;
-  hasMore: boolean;
-}
-
-/** POST /api/tags and PUT /api/tags/{id} body. */
-export interface TagForm {
-  name: string;
-  color: string;
-  kanban: number;
-  userId?: number;
-}
-
+export type TagsPage = ResponseOf<"GET /api/tags">;
+/** POST /api/tags body (PUT /api/tags/{id} takes the same fields). */
+export type TagForm = BodyOf<"POST /api/tags">;
 /** A tag as a ticket carries it. */
-export interface TicketTag {
-  id: number;
-  name: string;
-  color: string;
-}
+export type TicketTag = Ticket["tags"][number];

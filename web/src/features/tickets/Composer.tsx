@@ -1,8 +1,9 @@
 /**
- * Message composer (attendance.md §2 Conversation view, §5, §9): a text box that grows to 5 rows, Enter sends and
+ * Message composer (docs/product/messages.md#sending): a text box that grows to 5 rows, Enter sends and
  * Shift+Enter breaks the line, empty text is not sent; sign toggle (default on, stored as `signOption`); attachments
  * with preview, caption and upload progress; voice recording (start, cancel, send; under 10000 bytes discarded);
- * emoji picker; reply preview with cancel.
+ * emoji picker; reply preview with cancel. The features' buttons (`composerActions` slot) sit beside emoji and attach,
+ * and a text starting with "/" opens the features' suggestions (`composerShortcuts` slot, `ComposerShortcuts.tsx`).
  */
 import { Check, FileText, Mic, Paperclip, SendHorizontal, Smile, X } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
@@ -13,10 +14,14 @@ import { useToast } from "../../ui/Toast.tsx";
 import { uploadMedia, useSendText } from "./api.ts";
 import { upsertMessage } from "./cache.ts";
 import { EmojiPickerLazy } from "./EmojiPickerLazy.tsx";
-import type { Message } from "./types.ts";
+import { QuotedText } from "./MediaLabel.tsx";
 import { HiddenFileInput } from "../../ui/kit/FileInput.tsx";
+import { useSlot } from "../slots.ts";
+import type { ComposerApi } from "../types.ts";
+import { useShortcuts } from "./ComposerShortcuts.tsx";
+import type { Message, Ticket } from "./types.ts";
 
-/** Recorded audio below this size is discarded (attendance.md §9), in bytes. */
+/** Recorded audio below this size is discarded (a product constant), in bytes. */
 export const MIN_AUDIO_BYTES = 10_000;
 const SIGN_KEY = "signOption";
 const MAX_ROWS = 5;
@@ -26,7 +31,8 @@ export function savedSign(): boolean {
   return localStorage.getItem(SIGN_KEY) !== "false";
 }
 
-export function Composer({ ticketId, enabled, replyTo, onCancelReply }: { ticketId: number; enabled: boolean; replyTo: Message | null; onCancelReply: () => void }) {
+export function Composer({ ticket, enabled, replyTo, onCancelReply }: { ticket: Ticket; enabled: boolean; replyTo: Message | null; onCancelReply: () => void }) {
+  const ticketId = ticket.id;
   const { t } = useTranslation();
   const toast = useToast();
   const qc = useQueryClient();
@@ -66,17 +72,20 @@ export function Composer({ ticketId, enabled, replyTo, onCancelReply }: { ticket
     setSign(!sign);
   };
 
-  const submitText = async () => {
-    const body = text.trim();
-    if (!body || !enabled) return;
-    setText("");
-    setEmoji(false);
+  const sendBody = async (body: string) => {
     try {
       await send.mutateAsync({ ticketId, body, quotedMsg: replyTo, signMessage: sign });
       onCancelReply();
     } catch (e) {
       toast.error(errorMessage(e, t), { durationMs: 2000 });
     }
+  };
+  const submitText = async () => {
+    const body = text.trim();
+    if (!body || !enabled) return;
+    setText("");
+    setEmoji(false);
+    await sendBody(body);
   };
 
   const sendFiles = async (list: File[], cap: string) => {
@@ -93,6 +102,23 @@ export function Composer({ ticketId, enabled, replyTo, onCancelReply }: { ticket
       setProgress(null);
     }
   };
+
+  const composerApi: ComposerApi = {
+    ticket,
+    text,
+    setText: (next) => {
+      setText(next);
+      requestAnimationFrame(() => {
+        const el = box.current;
+        el?.focus();
+        el?.setSelectionRange(next.length, next.length);
+      });
+    },
+    sendText: (body) => sendBody(body),
+    sendFiles: (list, cap) => sendFiles(list, cap),
+  };
+  const actions = useSlot("composerActions");
+  const shortcuts = useShortcuts(text, composerApi);
 
   const startRecording = async () => {
     try {
@@ -141,7 +167,9 @@ export function Composer({ ticketId, enabled, replyTo, onCancelReply }: { ticket
         <div className="reply-preview">
           <div>
             <div className="quoted-who">{t("tickets.messages.replyingTo")}</div>
-            <div className="quoted-body">{replyTo.body || replyTo.mediaType}</div>
+            <div className="quoted-body">
+              <QuotedText body={replyTo.body} mediaType={replyTo.mediaType} />
+            </div>
           </div>
           <button type="button" className="icon-btn" onClick={onCancelReply} aria-label={t("tickets.composer.cancelReply")}>
             <X size={18} aria-hidden="true" />
@@ -175,6 +203,8 @@ export function Composer({ ticketId, enabled, replyTo, onCancelReply }: { ticket
           </div>
         </div>
       )}
+      {shortcuts.sources}
+      {shortcuts.list}
       {emoji && (
         <div className="emoji-pop">
           <EmojiPickerLazy
@@ -195,6 +225,9 @@ export function Composer({ ticketId, enabled, replyTo, onCancelReply }: { ticket
           <Paperclip size={22} aria-hidden="true" />
         </button>
         <HiddenFileInput inputRef={fileInput} multiple testId="file-input" onFiles={setFiles} />
+        {actions.map(({ id, Component }) => (
+          <Component key={id} composer={composerApi} />
+        ))}
         <label className="sign-toggle">
           <input type="checkbox" checked={sign} onChange={toggleSign} />
           <span className="sign-text">{t("tickets.composer.sign")}</span>
@@ -219,7 +252,9 @@ export function Composer({ ticketId, enabled, replyTo, onCancelReply }: { ticket
               aria-label={t("tickets.composer.placeholder")}
               value={text}
               onChange={(e) => setText(e.target.value)}
+              {...shortcuts.inputProps}
               onKeyDown={(e) => {
+                if (shortcuts.onKeyDown(e)) return;
                 if (e.key === "Enter" && !e.shiftKey && !e.nativeEvent.isComposing) {
                   e.preventDefault();
                   void submitText();

@@ -1,33 +1,22 @@
 /**
- * Contact side drawer (attendance.md §2 Dialogs, §4 Ticket notes, §5): name, number (tel link), email (mailto link),
- * extra info, edit form, and the ticket's notes (add with at least 2 characters, delete; toasts
- * 'Observação adicionada com sucesso!' and 'Observação excluída com sucesso!').
+ * Contact side drawer: name, number (tel link), email (mailto link), extra info, edit form, then the features'
+ * sections (the `contactDrawer` slot: the ticket's notes, `NotesSection.tsx`, docs/product/tickets.md#notes).
  */
-import { can } from "@atende/shared/access/permissions";
-import { Trash2, X } from "lucide-react";
+import { X } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { errorMessage } from "../../api/errors.ts";
-import { useSession } from "../../api/session.ts";
-import { useToast } from "../../ui/Toast.tsx";
 import { ContactDialog } from "../contacts/ContactDialog.tsx";
-import { useAddNote, useDeleteNote, useNotes } from "./api.ts";
-import { dayOf, formatPhone, timeOf } from "./format.ts";
+import { useSlot } from "../slots.ts";
+import { formatPhone } from "./format.ts";
 import type { Ticket } from "./types.ts";
 import { useContact, type Contact } from "../contacts/api.ts";
 
 export function ContactDrawer({ ticket, onClose }: { ticket: Ticket; onClose: () => void }) {
   const { t } = useTranslation();
-  const toast = useToast();
-  const me = useSession()!.user;
   // The contacts feature's cache: live `company-{id}-contact` updates and saves reach the drawer.
   const contact = useContact(ticket.contactId);
-  const notes = useNotes(ticket.id, ticket.contactId);
-  const add = useAddNote();
-  const del = useDeleteNote();
-  const [note, setNote] = useState("");
-  const [noteErr, setNoteErr] = useState("");
   const [editing, setEditing] = useState(false);
+  const sections = useSlot("contactDrawer");
   const c = contact.data ?? (ticket.contact as unknown as Contact);
   const head = useRef<HTMLDivElement>(null);
 
@@ -46,21 +35,6 @@ export function ContactDrawer({ ticket, onClose }: { ticket: Ticket; onClose: ()
     document.addEventListener("keydown", onKey);
     return () => document.removeEventListener("keydown", onKey);
   }, []);
-
-  const submitNote = async () => {
-    if (note.trim().length < 2) {
-      setNoteErr(t(note.trim() ? "validation.tooShort" : "validation.required"));
-      return;
-    }
-    try {
-      await add.mutateAsync({ note: note.trim(), ticketId: ticket.id, contactId: ticket.contactId });
-      setNote("");
-      setNoteErr("");
-      toast.success(t("tickets.drawer.noteAdded"), { durationMs: 2000 });
-    } catch (e) {
-      toast.error(errorMessage(e, t), { durationMs: 2000 });
-    }
-  };
 
   return (
     <aside className="contact-drawer" aria-label={t("tickets.drawer.title")} data-testid="contact-drawer">
@@ -93,57 +67,9 @@ export function ContactDrawer({ ticket, onClose }: { ticket: Ticket; onClose: ()
             </dl>
           </section>
         )}
-        <section>
-          <h4>{t("tickets.drawer.notes")}</h4>
-          <form
-            className="note-form"
-            onSubmit={(e) => {
-              e.preventDefault();
-              void submitNote();
-            }}
-          >
-            <textarea className="text-input" rows={2} value={note} onChange={(e) => setNote(e.target.value)} placeholder={t("tickets.drawer.notePlaceholder")} aria-label={t("tickets.drawer.notePlaceholder")} aria-invalid={!!noteErr} />
-            {noteErr && <span className="field-error">{noteErr}</span>}
-            <button type="submit" className="btn-primary" disabled={add.isPending}>
-              {t("tickets.drawer.addNote")}
-            </button>
-          </form>
-          {notes.isPending ? (
-            <p className="sub-line">{t("common.loading")}</p>
-          ) : notes.isError ? (
-            <p className="sub-line">{errorMessage(notes.error, t)}</p>
-          ) : !notes.data?.length ? (
-            <p className="sub-line">{t("tickets.drawer.noNotes")}</p>
-          ) : (
-            <ul className="notes">
-              {notes.data.map((n) => (
-                <li key={n.id} data-testid="note">
-                  <div className="note-text">{n.note}</div>
-                  <div className="sub-line">
-                    {n.user?.name} · {dayOf(n.createdAt)} {timeOf(n.createdAt)}
-                  </div>
-                  {(n.userId === me.id || can(me, "notes:deleteAny")) && (
-                    <button
-                      type="button"
-                      className="icon-btn"
-                      aria-label={t("common.delete")}
-                      onClick={async () => {
-                        try {
-                          await del.mutateAsync({ id: n.id, ticketId: ticket.id });
-                          toast.success(t("tickets.drawer.noteDeleted"), { durationMs: 2000 });
-                        } catch (e) {
-                          toast.error(errorMessage(e, t), { durationMs: 2000 });
-                        }
-                      }}
-                    >
-                      <Trash2 size={16} aria-hidden="true" />
-                    </button>
-                  )}
-                </li>
-              ))}
-            </ul>
-          )}
-        </section>
+        {sections.map((x) => (
+          <x.Component key={x.id} ticket={ticket} />
+        ))}
       </div>
       <ContactDialog open={editing} contact={contact.data ?? null} onClose={() => setEditing(false)} />
     </aside>

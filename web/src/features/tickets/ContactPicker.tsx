@@ -1,5 +1,5 @@
 /**
- * Contact search box (attendance.md §5: 3 or more characters, 500 ms debounce) over `GET /api/contacts/list`, with an
+ * Contact search box (3 or more characters, 500 ms debounce) over `GET /api/contacts/list`, with an
  * optional "create new contact" entry when the typed name is not found (new ticket dialog). An accessible combobox
  * (downshift `useCombobox`): ArrowDown/ArrowUp move through the results, Enter chooses, Escape closes the list.
  */

@@ -1,9 +1,10 @@
 /**
- * The open conversation (attendance.md §2 Tickets screen right pane, Conversation view, §4 transitions): the header
+ * The open conversation (the Tickets screen's right pane; docs/product/tickets.md#statuses-and-transitions): the header
  * (`ConversationHeader.tsx`), the message list grouped by day with the contact's earlier tickets above this one's
  * (`useConversationMessages.ts`: older pages on scroll-up without jumping; a divider per ticket), the composer and
  * the contact drawer. The message dialogs live in `MessageDialogs.tsx`. Joins the socket room `joinChatBox` of the
  * ticket while open. A ticket the user may not open shows 'Acesso não permitido' and goes back to /tickets.
+ * `peek` (an admin's eye on a waiting ticket) shows it read-only: no composer, nothing marked read, still pending.
  */
 import { can } from "@atende/shared/access/permissions";
 import { Fragment, useEffect, useRef, useState } from "react";
@@ -31,7 +32,7 @@ import { useConversationMessages } from "./useConversationMessages.ts";
 import type { Message, Ticket } from "./types.ts";
 import { ListNote } from "../../ui/PageState.tsx";
 
-export function Conversation({ uuid }: { uuid: string }) {
+export function Conversation({ uuid, peek = false }: { uuid: string; peek?: boolean }) {
   const { t } = useTranslation();
   const toast = useToast();
   const navigate = useNavigate();
@@ -51,10 +52,11 @@ export function Conversation({ uuid }: { uuid: string }) {
         {ticketQ.isPending ? t("common.loading") : ""}
       </div>
     );
-  return <ConversationView key={ticketQ.data.id} ticket={ticketQ.data} />;
+  // Leaving the peek remounts the view: its first page is read again, now as attended (unread reset, receipts).
+  return <ConversationView key={`${ticketQ.data.id}-${peek}`} ticket={ticketQ.data} peek={peek} />;
 }
 
-function ConversationView({ ticket }: { ticket: Ticket }) {
+function ConversationView({ ticket, peek }: { ticket: Ticket; peek: boolean }) {
   const { t } = useTranslation();
   const toast = useToast();
   const navigate = useNavigate();
@@ -63,7 +65,7 @@ function ConversationView({ ticket }: { ticket: Ticket }) {
   const update = useUpdateTicket();
   const del = useDeleteTicket();
   const send = useSendText();
-  const { pages, messages, listRef, onScroll, loadingOlder, hasEarlier } = useConversationMessages(ticket.id);
+  const { pages, messages, listRef, onScroll, loadingOlder, hasEarlier } = useConversationMessages(ticket.id, peek);
   const [drawer, setDrawer] = useState(false);
   const contactButton = useRef<HTMLButtonElement>(null);
   const [transfer, setTransfer] = useState(false);
@@ -78,7 +80,7 @@ function ConversationView({ ticket }: { ticket: Ticket }) {
   const [lightbox, setLightbox] = useState<string | null>(null);
   const [startContact, setStartContact] = useState<{ name: string; number: string } | null>(null);
 
-  // Socket room of the open ticket (attendance.md §7 "joinChatBox ... leave").
+  // Socket room of the open ticket (`joinChatBox`, left on unmount; docs/product/realtime.md#rooms).
   useEffect(() => {
     const join = { action: "joinChatBox", ticketId: ticket.id };
     realtime.join(join);
@@ -124,7 +126,16 @@ function ConversationView({ ticket }: { ticket: Ticket }) {
 
   const actions: HeaderAction[] = [];
   if (ticket.status === "pending")
-    actions.push({ id: "accept", label: t("tickets.accept"), variation: "primary", busy: update.isPending, run: () => void act({ status: "open", userId: me.id }, showInList, t("tickets.accepted")) });
+    actions.push({ id: "accept", label: t("tickets.accept"), variation: "primary", busy: update.isPending, run: () =>
+        void act(
+          { status: "open", userId: me.id },
+          (changed) => {
+            showInList(changed);
+            if (peek) navigate(`/tickets/${ticket.uuid}`, { replace: true });
+          },
+          t("tickets.accepted"),
+        ),
+    });
   if (ticket.status === "open") {
     actions.push({ id: "return", label: t("tickets.return"), run: () => void act({ status: "pending", userId: null }, () => navigate("/tickets")) });
     actions.push({
@@ -229,8 +240,12 @@ function ConversationView({ ticket }: { ticket: Ticket }) {
               {t("tickets.messages.forward")}
             </Button>
           </div>
+        ) : peek ? (
+          <div className="composer-disabled" role="note" data-testid="peek-note">
+            {t("tickets.peekNote")}
+          </div>
         ) : (
-          <Composer ticketId={ticket.id} enabled={canAct} replyTo={replyTo} onCancelReply={() => setReplyTo(null)} />
+          <Composer ticket={ticket} enabled={canAct} replyTo={replyTo} onCancelReply={() => setReplyTo(null)} />
         )}
       </div>
       {drawer && <ContactDrawer ticket={ticket} onClose={closeDrawer} />}

@@ -1,22 +1,40 @@
 /**
- * The conversation's header (attendance.md §2 Conversation view, §4 transitions): back, the contact (opens the drawer),
- * the ticket's tags and the actions: accept (pending), return and resolve (open), reopen (closed), transfer, delete
- * (admins). On narrow screens (under 600 px) the main action stays a button and the others move into one overflow
- * menu (Radix dropdown menu: arrows, Escape), so the header keeps one row.
+ * The conversation's header (docs/product/tickets.md#statuses-and-transitions): back, the contact (opens the drawer),
+ * the features' items (the `conversationHeader` slot: the ticket's tags) and the actions: accept (pending), return
+ * and resolve (open), reopen (closed), transfer, delete (admins). When the header is narrow (a screen under 600 px, or
+ * a pane under {@link COMPACT_BELOW_PX} beside the contact drawer) the main action stays a button and the others move
+ * into one overflow menu (Radix dropdown menu: arrows, Escape), so the header keeps one row.
  */
 import * as Menu from "@radix-ui/react-dropdown-menu";
 import { Button } from "@aws-amplify/ui-react";
 import { ArrowLeft, EllipsisVertical } from "lucide-react";
-import type { Ref } from "react";
+import { type Ref, useLayoutEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
-import { TicketTags } from "../tags/TicketTags.tsx";
+import { useSlot } from "../slots.ts";
 import { Avatar } from "./ContactDrawer.tsx";
 import { useMediaQuery } from "./listView.ts";
 import type { Ticket } from "./types.ts";
 
 /** Below this width the secondary actions go into the overflow menu. */
 export const NARROW_QUERY = "(max-width: 599px)";
+/** A header narrower than this (px) is compact whatever the screen (every action inline needs about this much). */
+export const COMPACT_BELOW_PX = 640;
+
+/** True while the element is narrower than `px` (ResizeObserver). */
+function useNarrowerThan(ref: { current: HTMLElement | null }, px: number): boolean {
+  const [narrow, setNarrow] = useState(false);
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const check = () => setNarrow(el.getBoundingClientRect().width < px);
+    check();
+    const ro = new ResizeObserver(check);
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [ref, px]);
+  return narrow;
+}
 
 export interface HeaderAction {
   id: "accept" | "return" | "resolve" | "reopen" | "transfer" | "delete";
@@ -35,14 +53,17 @@ export function ConversationHeader(props: {
 }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const narrow = useMediaQuery(NARROW_QUERY);
+  const headerRef = useRef<HTMLElement>(null);
+  const narrowPane = useNarrowerThan(headerRef, COMPACT_BELOW_PX);
+  const narrow = useMediaQuery(NARROW_QUERY) || narrowPane;
   const { ticket } = props;
   const c = ticket.contact;
   const main = props.actions.find((a) => a.id === "accept" || a.id === "resolve" || a.id === "reopen");
   const inline = narrow ? (main ? [main] : []) : props.actions;
   const overflow = narrow ? props.actions.filter((a) => a !== main) : [];
+  const items = useSlot("conversationHeader");
   return (
-    <header className="conv-header">
+    <header className={`conv-header ${narrow ? "compact" : ""}`} ref={headerRef} data-compact={narrow}>
       <button type="button" className="icon-btn back-btn" onClick={() => navigate("/tickets")} aria-label={t("tickets.back")}>
         <ArrowLeft size={20} aria-hidden="true" />
       </button>
@@ -64,7 +85,9 @@ export function ConversationHeader(props: {
           </span>
         </span>
       </button>
-      <TicketTags ticket={ticket} />
+      {items.map(({ id, Component }) => (
+        <Component key={id} ticket={ticket} />
+      ))}
       <div className="conv-actions" data-testid="conversation-actions">
         {inline.map((a) => (
           <Button key={a.id} size="small" variation={a.variation} isLoading={a.busy} onClick={a.run}>

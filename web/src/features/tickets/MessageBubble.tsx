@@ -1,9 +1,9 @@
 /**
- * One message of the conversation (attendance.md §2 Conversation view, §3 Message): side by `fromMe`, time and ticks
+ * One message of the conversation (docs/product/messages.md): side by `fromMe`, time and ticks
  * (ack 0 clock, 1-2 one tick, 3 two ticks, 4-5 blue), media by type (image with enlarge, sticker, video, audio with a
  * persisted playback rate 0.5/1/1.5/2, document with name and size, location as a map link, vCard with a
  * start-conversation action), quoted reply (click scrolls to the original), reactions, edited/deleted/forwarded marks,
- * the automatic-message mark (bot menus, greetings, notices: `isAutomatic`, issue 9 §3),
+ * the automatic-message mark (bot menus, greetings, notices: `isAutomatic`),
  * failed sends with retry, and the options menu (reply, react, edit, delete, forward).
  */
 import * as Menu from "@radix-ui/react-dropdown-menu";
@@ -12,10 +12,12 @@ import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { messageActions } from "./api.ts";
 import { ackState, fileSize, parseLocation, parseVcard, timeOf } from "./format.ts";
+import { QuotedText } from "./MediaLabel.tsx";
 import { WhatsappText } from "./WhatsappText.tsx";
+import { withoutAutomaticMark } from "./whatsappText.ts";
 import type { Message } from "./types.ts";
 
-/** Quick reactions of the reaction picker (attendance.md §2: 6 quick emojis plus the full list). */
+/** Quick reactions of the reaction picker (6 quick emojis plus the full list). */
 export const QUICK_REACTIONS = ["👍", "❤️", "😂", "😮", "😢", "🙏"];
 const RATES = [0.5, 1, 1.5, 2];
 const RATE_KEY = "audioPlaybackRate";
@@ -222,7 +224,7 @@ export function MessageBubble(p: BubbleProps) {
       {p.selecting && (
         <input type="checkbox" className="msg-select" checked={p.selected} onChange={p.onToggleSelect} aria-label={t("tickets.messages.select")} />
       )}
-      <div className={`bubble ${m.isDeleted ? "deleted" : ""} ${m.ack < 0 ? "failed" : ""}`}>
+      <div className={`bubble ${m.isDeleted ? "deleted" : ""} ${m.ack < 0 ? "failed" : ""} ${m.mediaType === "image" && m.mediaUrl && !m.isDeleted ? "with-image" : ""}`}>
         {withMenu && (
           <div className="msg-menu">
             <MessageMenu {...p} />
@@ -242,7 +244,9 @@ export function MessageBubble(p: BubbleProps) {
         {m.quotedMsg && (
           <button type="button" className={`quoted ${m.quotedMsg.fromMe ? "me" : ""}`} onClick={() => p.onQuoteClick(m.quotedMsg!.id)}>
             <span className="quoted-who">{m.quotedMsg.fromMe ? t("tickets.messages.you") : (m.quotedMsg.senderName ?? "")}</span>
-            <span className="quoted-body">{m.quotedMsg.body ? <WhatsappText text={m.quotedMsg.body} links={false} /> : m.quotedMsg.mediaType}</span>
+            <span className="quoted-body">
+              <QuotedText body={m.quotedMsg.body} mediaType={m.quotedMsg.mediaType} />
+            </span>
           </button>
         )}
         {m.isDeleted ? (
@@ -255,7 +259,7 @@ export function MessageBubble(p: BubbleProps) {
             {isMedia && <MediaContent m={m} onStartConversation={p.onStartConversation} onEnlarge={p.onEnlarge} />}
             {showBody && (
               <div className="msg-body">
-                <WhatsappText text={m.body} />
+                <WhatsappText text={m.isAutomatic ? withoutAutomaticMark(m.body) : m.body} />
               </div>
             )}
           </>

@@ -1,14 +1,15 @@
 /**
- * The conversation's message dialogs (attendance.md §2 Conversation view, Dialogs; §6 "only own messages"):
+ * The conversation's message dialogs (edit and delete only one's own messages, docs/product/messages.md#editing-and-deleting):
  * - {@link EditMessageDialog}: the text without the agent signature (the server keeps it); Enter saves and Shift+Enter
  *   breaks the line, as in the composer;
  * - {@link ForwardDialog}: the selected messages to a contact, one after another with {@link FORWARD_PAUSE_MS} between;
  * - {@link StartFromVcard}: a vCard's "start conversation" finds (or creates) the contact and opens the new ticket dialog.
  */
-import { Button } from "@aws-amplify/ui-react";
+import { Button, Text } from "@aws-amplify/ui-react";
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { HttpError } from "../../api/client.ts";
 import { errorMessage } from "../../api/errors.ts";
 import { call } from "../../api/operations.ts";
 import { Dialog } from "../../ui/Dialog.tsx";
@@ -18,10 +19,10 @@ import { messageActions } from "./api.ts";
 import { upsertMessage } from "./cache.ts";
 import { savedSign } from "./Composer.tsx";
 import { ContactPicker, type Contact } from "./ContactPicker.tsx";
-import { NewTicketDialog } from "./NewTicketDialog.tsx";
-import type { Message } from "./types.ts";
+import { NewTicketDialog, otherTicketText } from "./NewTicketDialog.tsx";
+import type { Message, Ticket } from "./types.ts";
 
-/** Pause between forwarded messages (attendance.md §9), in ms. */
+/** Pause between forwarded messages (a product constant), in ms. */
 export const FORWARD_PAUSE_MS = 900;
 
 /** The agent signature a signed text starts with (`*Name:*` and a newline). */
@@ -85,18 +86,33 @@ export function ForwardDialog(props: { open: boolean; messages: Message[]; onClo
   const toast = useToast();
   const [to, setTo] = useState<Contact | null>(null);
   const [sign, setSign] = useState(savedSign);
+  const [blocked, setBlocked] = useState("");
   const { busy, run } = useAction({ durationMs: 2000 });
+  const choose = (c: Contact | null) => {
+    setTo(c);
+    setBlocked("");
+  };
   const forward = async () => {
     if (!props.messages.length) {
       toast.error(t("tickets.messages.forwardNone"), { durationMs: 2000 });
       return;
     }
     if (!to) return;
+    setBlocked("");
     const sent = await run(async () => {
-      for (const [i, m] of props.messages.entries()) {
-        if (i > 0) await new Promise((r) => setTimeout(r, FORWARD_PAUSE_MS));
-        await messageActions.forward(m.id, to.id, sign);
+      try {
+        for (const [i, m] of props.messages.entries()) {
+          if (i > 0) await new Promise((r) => setTimeout(r, FORWARD_PAUSE_MS));
+          await messageActions.forward(m.id, to.id, sign);
+        }
+      } catch (e) {
+        // The contact's open ticket is in a queue the agent may not open: say where and who holds it, and what to do.
+        const other = e instanceof HttpError && e.code === "ERR_OTHER_OPEN_TICKET" ? (e.body as { ticket?: Ticket | null })?.ticket : undefined;
+        if (!other) throw e;
+        setBlocked(t("tickets.messages.forwardBlocked", { other: otherTicketText(t, other) }));
+        return false;
       }
+      return true;
     }, t("tickets.messages.forwarded_ok"));
     if (sent) props.onDone();
   };
@@ -115,7 +131,12 @@ export function ForwardDialog(props: { open: boolean; messages: Message[]; onClo
         </>
       }
     >
-      <ContactPicker label={t("tickets.messages.forwardTo")} value={to} onChange={setTo} />
+      <ContactPicker label={t("tickets.messages.forwardTo")} value={to} onChange={choose} />
+      {blocked && (
+        <Text role="alert" variation="warning" data-testid="forward-blocked">
+          {blocked}
+        </Text>
+      )}
       <label className="sign-toggle">
         <input type="checkbox" checked={sign} onChange={(e) => setSign(e.target.checked)} /> {t("tickets.composer.sign")}
       </label>

@@ -1,12 +1,13 @@
 /**
- * New ticket dialog (attendance.md §2 Dialogs, §5): contact search with create-new, queue select (required for
+ * New ticket dialog: contact search with create-new, queue select (required for
  * non-admins: 'Selecione uma fila'; an admin in no queue is offered the company's queues), connection select; the button stays disabled until a contact is chosen.
  * `ERR_OTHER_OPEN_TICKET`: the current user's own ticket → close and open it; another user's → say who and where.
  */
 import { can } from "@atende/shared/access/permissions";
-import { Button, SelectField, Text } from "@aws-amplify/ui-react";
+import { Button, Text } from "@aws-amplify/ui-react";
 import { useQuery } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
+import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
 import { HttpError } from "../../api/client.ts";
@@ -14,6 +15,7 @@ import { call } from "../../api/operations.ts";
 import { errorMessage } from "../../api/errors.ts";
 import { useSession } from "../../api/session.ts";
 import { Dialog } from "../../ui/Dialog.tsx";
+import { EntitySelect } from "../../ui/kit/index.ts";
 import { useToast } from "../../ui/Toast.tsx";
 import { ContactDialog } from "../contacts/ContactDialog.tsx";
 import { useWhatsapps } from "../connections/api.ts";
@@ -21,6 +23,17 @@ import { queuesKeys } from "../queues/cache.ts";
 import { useCreateTicket } from "./api.ts";
 import { ContactPicker, type Contact } from "./ContactPicker.tsx";
 import type { Ticket } from "./types.ts";
+
+/**
+ * Who holds the contact's existing ticket, as the dialog says it: the agent and the queue when there are both, and
+ * in words of their own when the ticket waits with no agent or has no queue.
+ */
+export function otherTicketText(t: TFunction, other: Pick<Ticket, "user" | "queue">): string {
+  const user = other.user?.name;
+  const queue = other.queue?.name;
+  if (user) return queue ? t("tickets.newTicketDialog.otherUser", { user, queue }) : t("tickets.newTicketDialog.otherUserNoQueue", { user });
+  return queue ? t("tickets.newTicketDialog.otherWaitingInQueue", { queue }) : t("tickets.newTicketDialog.otherWaiting");
+}
 
 export function NewTicketDialog(props: { open: boolean; onClose: () => void; initialContact?: Contact | null }) {
   const { t } = useTranslation();
@@ -30,13 +43,13 @@ export function NewTicketDialog(props: { open: boolean; onClose: () => void; ini
   const admin = can(user, "tickets:seeAll");
   const wa = useWhatsapps(props.open);
   const create = useCreateTicket();
-  // An admin outside every queue may still open a ticket in any of the company's queues (issue 10 §4).
+  // An admin outside every queue may still open a ticket in any of the company's queues.
   const ownQueues = user.queues ?? [];
   const companyQueues = useQuery({ queryKey: queuesKeys.all, queryFn: () => call("GET /api/queue"), enabled: props.open && admin && !ownQueues.length });
   const queues = ownQueues.length ? ownQueues : admin ? (companyQueues.data ?? []) : [];
   const [contact, setContact] = useState<Contact | null>(null);
-  const [queueId, setQueueId] = useState("");
-  const [whatsappId, setWhatsappId] = useState("");
+  const [queueId, setQueueId] = useState<number | null>(null);
+  const [whatsappId, setWhatsappId] = useState<number | null>(null);
   const [queueError, setQueueError] = useState("");
   const [otherInfo, setOtherInfo] = useState("");
   const [newName, setNewName] = useState<string | null>(null);
@@ -44,8 +57,8 @@ export function NewTicketDialog(props: { open: boolean; onClose: () => void; ini
   useEffect(() => {
     if (!props.open) return;
     setContact(props.initialContact ?? null);
-    setQueueId(user.queues?.length === 1 ? String(user.queues[0].id) : "");
-    setWhatsappId(user.whatsappId ? String(user.whatsappId) : "");
+    setQueueId(user.queues?.length === 1 ? user.queues[0].id : null);
+    setWhatsappId(user.whatsappId ?? null);
     setQueueError("");
     setOtherInfo("");
   }, [props.open]); // eslint-disable-line react-hooks/exhaustive-deps
@@ -59,8 +72,8 @@ export function NewTicketDialog(props: { open: boolean; onClose: () => void; ini
     try {
       const ticket = await create.mutateAsync({
         contactId: contact.id,
-        queueId: queueId ? Number(queueId) : null,
-        whatsappId: whatsappId ? Number(whatsappId) : null,
+        queueId,
+        whatsappId,
         userId: user.id,
         status: "open",
       });
@@ -75,7 +88,7 @@ export function NewTicketDialog(props: { open: boolean; onClose: () => void; ini
           return;
         }
         if (other) {
-          setOtherInfo(t("tickets.newTicketDialog.otherUser", { user: other.user?.name ?? "—", queue: other.queue?.name ?? t("tickets.noQueue") }));
+          setOtherInfo(otherTicketText(t, other));
           return;
         }
       }
@@ -101,31 +114,26 @@ export function NewTicketDialog(props: { open: boolean; onClose: () => void; ini
         }
       >
         <ContactPicker label={t("tickets.newTicketDialog.contact")} value={contact} onChange={setContact} onCreate={(name) => setNewName(name)} />
-        <SelectField
+        <EntitySelect
           label={t("tickets.newTicketDialog.queue")}
+          items={queues}
           value={queueId}
-          onChange={(e) => {
-            setQueueId(e.target.value);
+          placeholder={t("tickets.newTicketDialog.selectQueue")}
+          onChange={(id) => {
+            setQueueId(id);
             setQueueError("");
           }}
-          hasError={!!queueError}
-          errorMessage={queueError}
-        >
-          <option value="">{t("tickets.newTicketDialog.selectQueue")}</option>
-          {queues.map((q) => (
-            <option key={q.id} value={q.id}>
-              {q.name}
-            </option>
-          ))}
-        </SelectField>
-        <SelectField label={t("tickets.newTicketDialog.connection")} value={whatsappId} onChange={(e) => setWhatsappId(e.target.value)}>
-          <option value="">{t("tickets.newTicketDialog.defaultConnection")}</option>
-          {(wa.data ?? []).map((w) => (
-            <option key={w.id} value={w.id}>
-              {w.name}
-            </option>
-          ))}
-        </SelectField>
+          error={queueError}
+          testId="new-ticket-queue"
+        />
+        <EntitySelect
+          label={t("tickets.newTicketDialog.connection")}
+          items={wa.data ?? []}
+          value={whatsappId}
+          onChange={setWhatsappId}
+          noneLabel={t("tickets.newTicketDialog.defaultConnection")}
+          testId="new-ticket-connection"
+        />
         {otherInfo && (
           <Text role="alert" variation="warning">
             {otherInfo}

@@ -1,5 +1,5 @@
 /**
- * The tickets list pane (attendance.md §2 Tickets screen left pane, §6, §9): tabs open, group (setting viewgroups or
+ * The tickets list pane (docs/product/tickets.md#the-list-and-its-tabs): tabs open, group (setting viewgroups or
  * admin), closed (setting viewclosed or admin) and search; inside open and group the sub-tabs assigned (status open)
  * and pending with their counts; admin show-all toggle and close-all with yes/no confirmation; new ticket button.
  * The list is virtualized (@tanstack/react-virtual) and loads the next page 100 px from the bottom. Search waits
@@ -8,7 +8,7 @@
 import { can } from "@atende/shared/access/permissions";
 import { DELETED_MESSAGE_PREVIEW } from "@atende/shared/messages/schema";
 import { useVirtualizer } from "@tanstack/react-virtual";
-import { Ban, Star } from "lucide-react";
+import { Ban, Eye, Star } from "lucide-react";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { NavLink, useNavigate } from "react-router-dom";
@@ -19,20 +19,22 @@ import { realtime } from "../../realtime/socket.ts";
 import { ConfirmDialog } from "../../ui/ConfirmDialog.tsx";
 import { useDebounced } from "../../ui/useDebounced.ts";
 import { useToast } from "../../ui/Toast.tsx";
+import { EntitySelect } from "../../ui/kit/index.ts";
 import { useSetting } from "../settings/api.ts";
 import { useUserList } from "../users/api.ts";
 import { TagChip } from "../tags/TagChip.tsx";
-import { TagFilter } from "../tags/TicketTags.tsx";
+import { useSlot } from "../slots.ts";
 import { useCloseAll, useTicketPages, useUpdateTicket } from "./api.ts";
 import { Avatar } from "./ContactDrawer.tsx";
 import { ticketAge, useNow } from "./format.ts";
 import { showInList, useShowInList, type ListSub, type ListTab } from "./listView.ts";
 import { NewTicketDialog } from "./NewTicketDialog.tsx";
-import { WhatsappText } from "./WhatsappText.tsx";
+import { ChipRow } from "./ChipRow.tsx";
+import { MarkedSnippet, PreviewText } from "./MediaLabel.tsx";
 import type { Ticket, TicketListParams } from "./types.ts";
 import { ListNote } from "../../ui/PageState.tsx";
 
-/** Distance from the bottom that loads the next page (attendance.md §9), in px. */
+/** Distance from the bottom that loads the next page (a product constant), in px. */
 export const BOTTOM_THRESHOLD_PX = 100;
 const ROW_PX = 84;
 
@@ -43,7 +45,7 @@ export function TicketList({ selectedUuid }: { selectedUuid?: string }) {
   const { t } = useTranslation();
   const toast = useToast();
   const me = useSession()!.user;
-  // attendance.md §6: every ticket, the user filter and the groups/closed tabs whatever the settings; the show-all toggle; close all.
+  // Admins: every ticket, the user filter and the groups/closed tabs whatever the settings; the show-all toggle; close all.
   const seeAll = can(me, "tickets:seeAll");
   const mayShowAll = can(me, "tickets-manager:showall");
   const mayCloseAll = can(me, "tickets:closeAll");
@@ -53,8 +55,12 @@ export function TicketList({ selectedUuid }: { selectedUuid?: string }) {
   const [sub, setSub] = useState<Sub>(() => (sessionStorage.getItem("tickets.sub") as Sub) || "open");
   const [showAll, setShowAll] = useState(() => mayShowAll && localStorage.getItem("tickets.showAll") === "true");
   const [search, setSearch] = useState("");
-  const [userFilter, setUserFilter] = useState("");
-  const [tagFilter, setTagFilter] = useState<number[]>([]);
+  const [userFilter, setUserFilter] = useState<number | null>(null);
+  // The features' filters of the search tab (`ticketListFilters` slot, e.g. tags), by filter id.
+  const filters = useSlot("ticketListFilters");
+  const [filterValues, setFilterValues] = useState<Record<string, unknown>>({});
+  const filterValue = (f: (typeof filters)[number]) => (f.id in filterValues ? filterValues[f.id] : f.initial) as never;
+  const filterQuery = filters.map((f) => f.query(filterValue(f)));
   const [newOpen, setNewOpen] = useState(false);
   const [closeAllOpen, setCloseAllOpen] = useState(false);
   const closeAll = useCloseAll();
@@ -79,19 +85,19 @@ export function TicketList({ selectedUuid }: { selectedUuid?: string }) {
   const closedParams: TicketListParams = { status: "closed", ...common };
   const searchParams: TicketListParams = {
     searchParam: term.length >= 3 ? term : undefined,
-    users: userFilter ? [Number(userFilter)] : undefined,
-    tags: tagFilter.length ? [...tagFilter].sort((a, b) => a - b) : undefined,
+    users: userFilter ? [userFilter] : undefined,
+    tags: filterQuery.flatMap((q) => q.tags ?? []).length ? filterQuery.flatMap((q) => q.tags ?? []) : undefined,
     showAll: seeAll ? true : undefined,
   };
   const inSubTabs = tab === "open" || tab === "group";
   const openQ = useTicketPages(openParams, inSubTabs);
   const pendingQ = useTicketPages(pendingParams, inSubTabs);
   const closedQ = useTicketPages(closedParams, tab === "closed");
-  const searchOk = term.length >= 3 || !!userFilter || tagFilter.length > 0;
+  const searchOk = term.length >= 3 || !!userFilter || filters.some((f) => f.active(filterValue(f)));
   const searchQ = useTicketPages(searchParams, tab === "search" && searchOk);
   const current = tab === "closed" ? closedQ : tab === "search" ? searchQ : sub === "open" ? openQ : pendingQ;
 
-  // Socket room of the visible status (attendance.md §7 joinTickets).
+  // Socket room of the visible status (`joinTickets`; docs/product/realtime.md#rooms).
   const roomStatus = tab === "closed" ? "closed" : tab === "search" ? null : sub;
   useEffect(() => {
     if (!roomStatus) return;
@@ -138,16 +144,11 @@ export function TicketList({ selectedUuid }: { selectedUuid?: string }) {
               aria-label={t("tickets.searchPlaceholder")}
               data-testid="ticket-search"
             />
-            <TagFilter value={tagFilter} onChange={setTagFilter} />
+            {filters.map((f) => (
+              <f.Component key={f.id} value={filterValue(f)} onChange={(v) => setFilterValues((o) => ({ ...o, [f.id]: v }))} />
+            ))}
             {seeAll && (
-              <select className="text-input" value={userFilter} onChange={(e) => setUserFilter(e.target.value)} aria-label={t("tickets.userFilter")}>
-                <option value="">{t("tickets.allUsers")}</option>
-                {(users.data ?? []).map((u) => (
-                  <option key={u.id} value={u.id}>
-                    {u.name}
-                  </option>
-                ))}
-              </select>
+              <EntitySelect label={t("tickets.userFilter")} labelHidden items={users.data ?? []} value={userFilter} onChange={setUserFilter} noneLabel={t("tickets.allUsers")} testId="user-filter" />
             )}
           </div>
         ) : (
@@ -189,7 +190,7 @@ export function TicketList({ selectedUuid }: { selectedUuid?: string }) {
       {tab === "search" && !searchOk ? (
         <p className="list-note">{t("tickets.searchHint")}</p>
       ) : (
-        <VirtualTickets q={current} selectedUuid={selectedUuid} />
+        <VirtualTickets q={current} selectedUuid={selectedUuid} mark={tab === "search" ? term : undefined} />
       )}
       <NewTicketDialog open={newOpen} onClose={() => setNewOpen(false)} />
       <ConfirmDialog
@@ -211,7 +212,7 @@ export function TicketList({ selectedUuid }: { selectedUuid?: string }) {
   );
 }
 
-function VirtualTickets({ q, selectedUuid }: { q: ReturnType<typeof useTicketPages>; selectedUuid?: string }) {
+function VirtualTickets({ q, selectedUuid, mark }: { q: ReturnType<typeof useTicketPages>; selectedUuid?: string; mark?: string }) {
   const { t } = useTranslation();
   const ref = useRef<HTMLDivElement>(null);
   const tickets = q.data?.pages.flatMap((p) => p.tickets) ?? [];
@@ -245,7 +246,7 @@ function VirtualTickets({ q, selectedUuid }: { q: ReturnType<typeof useTicketPag
           const tk = tickets[row.index];
           return (
             <li key={tk.id} className="tl-row-slot" style={{ transform: `translateY(${row.start}px)`, height: ROW_PX }}>
-              <TicketRow ticket={tk} now={now} selected={tk.uuid === selectedUuid} />
+              <TicketRow ticket={tk} now={now} selected={tk.uuid === selectedUuid} mark={mark} />
             </li>
           );
         })}
@@ -259,7 +260,7 @@ function VirtualTickets({ q, selectedUuid }: { q: ReturnType<typeof useTicketPag
   );
 }
 
-function TicketRow({ ticket, now, selected }: { ticket: Ticket; now: number; selected: boolean }) {
+function TicketRow({ ticket, now, selected, mark }: { ticket: Ticket; now: number; selected: boolean; mark?: string }) {
   const { t } = useTranslation();
   const toast = useToast();
   const navigate = useNavigate();
@@ -282,12 +283,14 @@ function TicketRow({ ticket, now, selected }: { ticket: Ticket; now: number; sel
           <span className="tl-line2">
             <span className={`tl-last ${presence ? "presence" : ""}`} data-testid="ticket-preview">
               {presence ||
-                (ticket.lastMessage === DELETED_MESSAGE_PREVIEW ? (
+                (ticket.searchSnippet && mark ? (
+                  <MarkedSnippet text={ticket.searchSnippet} term={mark} />
+                ) : ticket.lastMessage === DELETED_MESSAGE_PREVIEW ? (
                   <span className="deleted-text">
                     <Ban size={13} aria-hidden="true" /> {t("tickets.messages.deleted")}
                   </span>
                 ) : (
-                  <WhatsappText text={ticket.lastMessage} links={false} />
+                  <PreviewText text={ticket.lastMessage} />
                 ))}
             </span>
             {ticket.unreadMessages > 0 && (
@@ -296,24 +299,37 @@ function TicketRow({ ticket, now, selected }: { ticket: Ticket; now: number; sel
               </span>
             )}
           </span>
-          <span className="tl-line3">
+          <ChipRow className="tl-line3">
+            {/* The ticket's state first: it stays in view when the other chips give way to "+N". */}
+            {ticket.ratingAt && (
+              <span className="tag rating-pending" data-testid="rating-pending">
+                <Star size={12} aria-hidden="true" /> {t("tickets.ratingPending")}
+              </span>
+            )}
             <span className="tag" style={{ borderColor: ticket.queue?.color ?? undefined }}>
               {ticket.queue?.name ?? t("tickets.noQueue")}
             </span>
             {ticket.whatsapp && <span className="tag">{ticket.whatsapp.name}</span>}
             {ticket.user && <span className="tag">{ticket.user.name}</span>}
             {ticket.isGroup && <span className="tag">{t("tickets.group")}</span>}
-            {ticket.ratingAt && (
-              <span className="tag rating-pending" data-testid="rating-pending">
-                <Star size={12} aria-hidden="true" /> {t("tickets.ratingPending")}
-              </span>
-            )}
             {ticket.tags?.map((tg) => (
               <TagChip key={tg.id} tag={tg} small />
             ))}
-          </span>
+          </ChipRow>
         </span>
       </NavLink>
+      {ticket.status === "pending" && can(me, "tickets:seeAll") && (
+        <button
+          type="button"
+          className="icon-btn tl-peek"
+          data-testid="peek"
+          aria-label={t("tickets.peek")}
+          title={t("tickets.peek")}
+          onClick={() => navigate(`/tickets/${ticket.uuid}?peek`)}
+        >
+          <Eye size={18} aria-hidden="true" />
+        </button>
+      )}
       {ticket.status === "pending" && (
         <button
           type="button"

@@ -1,15 +1,17 @@
 /**
- * /tickets and /tickets/{uuid} (attendance.md §2 Tickets screen): the list on the left, the open conversation (or a
- * welcome panel) on the right; one pane at a time on narrow screens (under 900 px).
+ * /tickets and /tickets/{uuid} (the Tickets screen): the list on the left, the open conversation (or a
+ * welcome panel) on the right; one pane at a time on narrow screens (under 900 px). `?peek` opens the conversation
+ * read-only without attending it (an admin's eye on a waiting ticket).
  */
 import { useTranslation } from "react-i18next";
-import { useParams } from "react-router-dom";
+import { useParams, useSearchParams } from "react-router-dom";
 import { Conversation } from "./Conversation.tsx";
 import { TicketList } from "./TicketList.tsx";
 
 export function TicketsPage() {
   const { t } = useTranslation();
   const { ticketId } = useParams();
+  const [search] = useSearchParams();
   return (
     <section className={`tickets-page ${ticketId ? "has-ticket" : ""}`} aria-label={t("tickets.title")}>
       <div className="tickets-left">
@@ -17,7 +19,7 @@ export function TicketsPage() {
       </div>
       <div className="tickets-right">
         {ticketId ? (
-          <Conversation uuid={ticketId} />
+          <Conversation uuid={ticketId} peek={search.has("peek")} />
         ) : (
           <div className="welcome-panel">
             <div className="brand">

@@ -1,5 +1,5 @@
 /**
- * Tickets screen data (attendance.md §7 calls): ticket lists, one ticket by uuid, its messages and notes, and the
+ * Tickets screen data: ticket lists, one ticket by uuid, its messages and notes, and the
  * actions. Successful writes update the caches with the same helpers the realtime table uses (`cache.ts`).
  *
  * - `useTicketPages(params)`: GET /api/tickets (cursor paging) → pages `{tickets, count, hasMore, nextCursor}`.
@@ -59,11 +59,13 @@ export function useTicketByUuid(uuid: string | undefined) {
   });
 }
 
-export function useMessagePages(ticketId: number | undefined) {
+/** The conversation's pages; `peek` reads them without marking anything read (the admin's eye on a waiting ticket). */
+export function useMessagePages(ticketId: number | undefined, peek = false) {
   return useInfiniteQuery({
     queryKey: ticketsKeys.messages(ticketId ?? 0),
     enabled: !!ticketId,
-    queryFn: ({ pageParam }) => call("GET /api/messages/{ticketId}", { params: { ticketId: ticketId! }, query: { cursor: pageParam } }),
+    queryFn: ({ pageParam }) =>
+      call("GET /api/messages/{ticketId}", { params: { ticketId: ticketId! }, query: { cursor: pageParam, ...(peek ? { peek: true } : {}) } }),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => (last.hasMore && last.nextCursor ? last.nextCursor : undefined),
     staleTime: 0,
@@ -135,7 +137,7 @@ export function useSendText() {
 }
 
 /**
- * Sends files (issue 8 §3): each file is uploaded straight to S3 through a presigned PUT from `POST /api/media/uploads`
+ * Sends files (docs/product/messages.md#media): each file is uploaded straight to S3 through a presigned PUT from `POST /api/media/uploads`
  * (the key, content type and size are fixed by the server), with upload progress (0..1 over all files) through
  * XMLHttpRequest (fetch has no upload progress); then `POST /api/messages/{ticketId}` `{body: caption, medias}` sends
  * them by key, one message each. The API calls go through `call` (session refresh rule included).

@@ -1,5 +1,5 @@
 /**
- * Tickets and messages cache updates, shared by mutations and the realtime table (attendance.md §7 Realtime:
+ * Tickets and messages cache updates, shared by mutations and the realtime table (docs/product/realtime.md#channels:
  * `company-{id}-ticket` update/delete, `company-{id}-appMessage` create/update). An update older than the cached
  * `updatedAt` of the same record is dropped, so late or replayed frames never undo newer data.
  */

@@ -1,10 +1,10 @@
 /**
- * Display helpers of the attendance screens (attendance.md §9): the ticket age label and its colour, times, day
+ * Display helpers of the attendance screens (docs/product/tickets.md#the-list-and-its-tabs): the ticket age label and its colour, times, day
  * headers, phone display `+CC (AA) number`, ack ticks, and the location body `image | link | description`.
  */
 import { useEffect, useState } from "react";
 
-/** Period of the age label refresh (attendance.md §9), in ms. */
+/** Period of the age label refresh (a product constant), in ms. */
 export const AGE_REFRESH_MS = 30_000;
 
 /** `Date.now()` re-read every `ms` milliseconds (default 30 s), for labels that age. */
@@ -21,7 +21,7 @@ export type AgeColor = "green" | "orange" | "red" | undefined;
 
 /**
  * The age of a ticket's last activity: under 1 minute "now", then minutes, hours from 60 minutes, days after 24 hours.
- * Colour: green 3-10 minutes, orange 30-59 minutes, red from 60 minutes (attendance.md §9).
+ * Colour: green 3-10 minutes, orange 30-59 minutes, red from 60 minutes (the product's age colours).
  */
 export function ticketAge(updatedAt: string, now: number): { unit: "now" | "min" | "h" | "d"; n: number; color: AgeColor } {
   const minutes = Math.max(0, Math.floor((now - Date.parse(updatedAt)) / 60_000));
@@ -55,7 +55,7 @@ export function shortDateTime(iso: string | null | undefined): string {
   return `${pad(d.getDate())}/${pad(d.getMonth() + 1)}/${String(d.getFullYear()).slice(2)} ${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
 
-/** Phone display (attendance.md §9): the one contact-number formatter, `contacts/phone.ts`. */
+/** Phone display (docs/product/contacts.md#numbers): the one contact-number formatter, `contacts/phone.ts`. */
 export { formatContactNumber as formatPhone } from "../contacts/phone.ts";
 
 /** Tick state of an outbound message: ack 0 clock, 1-2 one tick, 3 two ticks, 4-5 two blue ticks, -1 failed. */

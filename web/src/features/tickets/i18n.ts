@@ -1,6 +1,6 @@
 /**
  * Texts of the tickets screen (`tickets.*`) in pt, en and es, registered with `i18n.addResourceBundle` so they live
- * beside the feature (the shell owns `web/src/i18n/*`). Spec texts are verbatim: 'Acesso não permitido',
+ * beside the feature (the shell owns `web/src/i18n/*`). The product's fixed texts are verbatim: 'Acesso não permitido',
  * 'Selecione uma fila', 'Observação adicionada com sucesso!', 'Observação excluída com sucesso!'.
  */
 import { defineTexts, registerTexts } from "../../i18n/index.ts";
@@ -53,6 +53,9 @@ export const ticketsTexts = defineTexts({
   accepted: ["Atendimento aceito.", "Ticket accepted.", "Atención aceptada."],
   resolved: ["Atendimento resolvido.", "Ticket resolved.", "Atención resuelta."],
   moreActions: ["Mais ações", "More actions", "Más acciones"],
+  moreChips: ["Mais {{count}}: {{names}}", "{{count}} more: {{names}}", "{{count}} más: {{names}}"],
+  peek: ["Espiar a conversa", "Look at the conversation", "Espiar la conversación"],
+  peekNote: ["Você está vendo esta conversa sem aceitá-la.", "You are viewing this conversation without accepting it.", "Está viendo esta conversación sin aceptarla."],
   messages: {
     loadingEarlier: ["Carregando mensagens anteriores…", "Loading earlier messages…", "Cargando mensajes anteriores…"],
     noMessages: ["Nenhuma mensagem ainda.", "No messages yet.", "Aún no hay mensajes."],
@@ -87,16 +90,51 @@ export const ticketsTexts = defineTexts({
     forwardTo: ["Contato", "Contact", "Contacto"],
     forwardNone: ["Nenhuma mensagem selecionada.", "No message selected.", "Ningún mensaje seleccionado."],
     forwarded_ok: ["Mensagens encaminhadas.", "Messages forwarded.", "Mensajes reenviados."],
+    forwardBlocked: [
+      "Nada foi encaminhado: {{other}} Você não tem acesso a essa fila. Peça a quem atende ou a um administrador para transferir o atendimento a você, ou encaminhe para outro contato.",
+      "Nothing was forwarded: {{other}} You have no access to that queue. Ask whoever holds it or an administrator to transfer the ticket to you, or forward to another contact.",
+      "No se reenvió nada: {{other}} No tiene acceso a esa cola. Pida a quien la atiende o a un administrador que le transfiera la atención, o reenvíe a otro contacto.",
+    ],
     cancelSelection: ["Cancelar seleção", "Cancel selection", "Cancelar selección"],
     replyingTo: ["Respondendo a", "Replying to", "Respondiendo a"],
     you: ["Você", "You", "Usted"],
     call: ["Chamada de voz/vídeo", "Voice/video call", "Llamada de voz/video"],
+    kind: {
+      image: ["Foto", "Photo", "Foto"],
+      video: ["Vídeo", "Video", "Video"],
+      audio: ["Áudio", "Audio", "Audio"],
+      document: ["Documento", "Document", "Documento"],
+      sticker: ["Figurinha", "Sticker", "Sticker"],
+      location: ["Localização", "Location", "Ubicación"],
+      contact: ["Contato", "Contact", "Contacto"],
+      poll: ["Enquete", "Poll", "Encuesta"],
+    },
     ack: {
       pending: ["Pendente", "Pending", "Pendiente"],
       sent: ["Enviada", "Sent", "Enviado"],
       delivered: ["Entregue", "Delivered", "Entregado"],
       read: ["Lida", "Read", "Leído"],
     },
+  },
+  emojiPicker: {
+    searchPlaceholder: ["Pesquisar", "Search", "Buscar"],
+    searchLabel: ["Pesquisar emoji", "Search emoji", "Buscar emoji"],
+    searchClear: ["Limpar pesquisa", "Clear search", "Borrar búsqueda"],
+    searchResultsNone: ["Nenhum emoji encontrado", "No emoji found", "No se encontró ningún emoji"],
+    searchResultsOne: ["1 emoji encontrado", "1 emoji found", "1 emoji encontrado"],
+    searchResultsMany: ["%n emojis encontrados", "%n emojis found", "%n emojis encontrados"],
+    categoryNavigation: ["Categorias de emoji", "Emoji categories", "Categorías de emoji"],
+    reactions: ["Reações", "Reactions", "Reacciones"],
+    expandReactions: ["Mais emojis", "More emojis", "Más emojis"],
+    loading: ["Carregando emojis…", "Loading emojis…", "Cargando emojis…"],
+    loadingError: ["Não foi possível carregar os emojis.", "Could not load the emojis.", "No se pudieron cargar los emojis."],
+    retryLoading: ["Tentar novamente", "Try again", "Reintentar"],
+    skinToneNeutral: ["Tom de pele neutro", "Neutral skin tone", "Tono de piel neutro"],
+    skinToneLight: ["Tom de pele claro", "Light skin tone", "Tono de piel claro"],
+    skinToneMediumLight: ["Tom de pele médio-claro", "Medium-light skin tone", "Tono de piel medio claro"],
+    skinToneMedium: ["Tom de pele médio", "Medium skin tone", "Tono de piel medio"],
+    skinToneMediumDark: ["Tom de pele médio-escuro", "Medium-dark skin tone", "Tono de piel medio oscuro"],
+    skinToneDark: ["Tom de pele escuro", "Dark skin tone", "Tono de piel oscuro"],
   },
   composer: {
     placeholder: ["Digite uma mensagem", "Type a message", "Escriba un mensaje"],
@@ -115,6 +153,7 @@ export const ticketsTexts = defineTexts({
     uploading: ["Enviando… {{pct}}%", "Sending… {{pct}}%", "Enviando… {{pct}}%"],
     removeFile: ["Remover", "Remove", "Quitar"],
     cancelReply: ["Cancelar resposta", "Cancel reply", "Cancelar respuesta"],
+    shortcuts: ["Respostas rápidas", "Quick replies", "Respuestas rápidas"],
   },
   newTicketDialog: {
     title: ["Novo atendimento", "New ticket", "Nueva atención"],
@@ -128,6 +167,9 @@ export const ticketsTexts = defineTexts({
     defaultConnection: ["Conexão padrão", "Default connection", "Conexión predeterminada"],
     submit: ["Iniciar", "Start", "Iniciar"],
     otherUser: ["Já existe um atendimento aberto para este contato com {{user}} na fila {{queue}}.", "This contact already has an open ticket with {{user}} in queue {{queue}}.", "Este contacto ya tiene una atención abierta con {{user}} en la cola {{queue}}."],
+    otherUserNoQueue: ["Já existe um atendimento aberto para este contato com {{user}}, sem fila.", "This contact already has an open ticket with {{user}}, in no queue.", "Este contacto ya tiene una atención abierta con {{user}}, sin cola."],
+    otherWaitingInQueue: ["Já existe um atendimento deste contato aguardando na fila {{queue}}, ainda sem atendente.", "This contact already has a ticket waiting in queue {{queue}}, with no agent yet.", "Este contacto ya tiene una atención esperando en la cola {{queue}}, aún sin agente."],
+    otherWaiting: ["Já existe um atendimento deste contato aguardando, ainda sem fila nem atendente.", "This contact already has a ticket waiting, with no queue or agent yet.", "Este contacto ya tiene una atención esperando, aún sin cola ni agente."],
   },
   transferDialog: {
     title: ["Transferir atendimento", "Transfer ticket", "Transferir atención"],
@@ -138,6 +180,8 @@ export const ticketsTexts = defineTexts({
     submit: ["Transferir", "Transfer", "Transferir"],
     queueRequired: ["Selecione uma fila", "Select a queue", "Seleccione una cola"],
     done: ["Atendimento transferido.", "Ticket transferred.", "Atención transferida."],
+    unchanged: ["Escolha outra fila ou um usuário para transferir.", "Choose another queue or a user to transfer to.", "Elija otra cola o un usuario para transferir."],
+    noUsersInQueue: ["Nenhum usuário nesta fila.", "No users in this queue.", "Ningún usuario en esta cola."],
   },
   drawer: {
     title: ["Dados do contato", "Contact details", "Datos del contacto"],

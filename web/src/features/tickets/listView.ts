@@ -1,5 +1,5 @@
 /**
- * Which tab of the ticket list shows a ticket (issue 10 §4: accepting from "Aguardando" shows the ticket under
+ * Which tab of the ticket list shows a ticket (e.g. accepting from "Aguardando" shows the ticket under
  * "Atendendo"). The conversation and the list are siblings, so the conversation asks through a window event that the
  * list listens to ({@link SHOW_IN_LIST_EVENT}).
  */

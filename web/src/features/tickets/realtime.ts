@@ -1,5 +1,5 @@
 /**
- * Realtime entries of the attendance screens (attendance.md §7 Realtime socket), merged into THE event table
+ * Realtime entries of the attendance screens (docs/product/realtime.md), merged into THE event table
  * (`web/src/realtime/handlers.ts`):
  * - `ticket` `{action:"update", ticket}` → lists and the open ticket; `{action:"delete", ticketId}` → removed;
  * - `appMessage` `{action:"create"|"update", message, ticket}` → the conversation and the ticket's row; a new inbound
@@ -23,12 +23,12 @@ const obj = (v: unknown): Record<string, unknown> => (v && typeof v === "object"
 const isTicket = (v: unknown): v is Ticket => typeof obj(v).id === "number" && typeof obj(v).uuid === "string";
 const isMessage = (v: unknown): v is Message => typeof obj(v).id === "string" && typeof obj(v).ticketId === "number";
 
-/** localStorage key of the notification volume (attendance.md §9 "stored as volume"). */
+/** localStorage key of the notification volume. */
 export const VOLUME_KEY = "volume";
 /** Event fired on `window` when the volume changes in this tab (other tabs get the `storage` event). */
 export const VOLUME_EVENT = "atende:volume";
 
-/** Rounds and clamps a volume to 0..1 in steps of 0.1 (attendance.md §9); non-numbers give 1. */
+/** Rounds and clamps a volume to 0..1 in steps of 0.1; non-numbers give 1. */
 export function normalizeVolume(v: unknown): number {
   const n = Number(v);
   return Number.isFinite(n) ? Math.round(Math.min(1, Math.max(0, n)) * 10) / 10 : 1;
@@ -85,7 +85,9 @@ export function playChime(volume = notificationVolume()): void {
 }
 
 /** True while this tab shows the ticket's conversation. */
-const lookingAt = (ticket: Ticket) => document.visibilityState === "visible" && location.pathname === `/tickets/${ticket.uuid}`;
+/** The user has this conversation open and attends it (a peek at a waiting ticket reads nothing). */
+const lookingAt = (ticket: Ticket) =>
+  document.visibilityState === "visible" && location.pathname === `/tickets/${ticket.uuid}` && !new URLSearchParams(location.search).has("peek");
 
 const readTimers = new Map<number, ReturnType<typeof setTimeout>>();
 /** Delay before a message that arrives in the open conversation is marked read, in ms (batches a burst). */

@@ -1,7 +1,8 @@
 /**
- * Shapes the tickets screen reads from the API (attendance.md §3 Ticket, Message, Ticket note). They are the backend's
+ * Shapes the tickets screen reads from the API (ticket, message, ticket note). They are the backend's
  * own view types (`shared/src/{tickets,messages,notes}/schema.ts`), imported as types only.
  */
+import type { ResponseOf } from "../../api/operations.ts";
 import type { MessageView } from "@atende/shared/messages/schema";
 import type { NoteItem } from "@atende/shared/notes/schema";
 import type { TicketStatus, TicketView } from "@atende/shared/tickets/schema";
@@ -12,21 +13,10 @@ export type Note = NoteItem;
 export type { TicketStatus };
 
 /** `GET /api/tickets` answer. */
-export interface TicketsPage {
-  tickets: Ticket[];
-  count: number;
-  hasMore: boolean;
-  nextCursor?: string;
-}
+export type TicketsPage = ResponseOf<"GET /api/tickets">;
 
 /** `GET /api/messages/{ticketId}` answer: one page, oldest → newest; page 1 is the newest. */
-export interface MessagesPage {
-  messages: Message[];
-  ticket?: Ticket;
-  count: number;
-  hasMore: boolean;
-  nextCursor?: string;
-}
+export type MessagesPage = ResponseOf<"GET /api/messages/{ticketId}">;
 
 /** The list a tab shows: the `GET /api/tickets` filters plus the client-side group flag. */
 export interface TicketListParams {

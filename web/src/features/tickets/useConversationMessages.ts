@@ -1,11 +1,12 @@
 /**
- * The messages a conversation shows and how the list scrolls (attendance.md §2 Conversation view, §9; issue 10 §4):
+ * The messages a conversation shows and how the list scrolls (docs/product/messages.md#earlier-conversation):
  * this ticket's pages (`GET /api/messages/{ticketId}`, newest page first) and, once they are all loaded, the contact's
  * earlier tickets' messages above them (`GET /api/messages/{ticketId}/earlier`, one earlier ticket per page), so a
  * customer's new ticket after a close still shows the conversation before it. Scrolling within
  * {@link TOP_THRESHOLD_PX} of the top loads the next older page (this ticket's first, then the earlier tickets');
  * a list too short to scroll loads the earlier conversation at once. Prepending keeps the reader's place; new
- * messages at the bottom are followed when the reader is at the bottom (or sent them).
+ * messages at the bottom are followed when the reader is at the bottom (or sent them), and a conversation opens at
+ * its newest message and stays there while its media load (unless the reader scrolls up).
  */
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
@@ -14,7 +15,7 @@ import { useMessagePages } from "./api.ts";
 import { flattenMessages, ticketsKeys } from "./cache.ts";
 import type { Message } from "./types.ts";
 
-/** Earlier messages load when the list is scrolled within this many px of the top (attendance.md §9). */
+/** Earlier messages load when the list is scrolled within this many px of the top (a product constant). */
 export const TOP_THRESHOLD_PX = 50;
 /** Within this many px of the bottom the list follows new messages. */
 const FOLLOW_PX = 120;
@@ -31,8 +32,8 @@ export function useEarlierMessages(ticketId: number, enabled: boolean) {
   });
 }
 
-export function useConversationMessages(ticketId: number) {
-  const pages = useMessagePages(ticketId);
+export function useConversationMessages(ticketId: number, peek = false) {
+  const pages = useMessagePages(ticketId, peek);
   const [wantEarlier, setWantEarlier] = useState(false);
   const earlier = useEarlierMessages(ticketId, wantEarlier);
   const current = flattenMessages(pages.data);
@@ -85,6 +86,25 @@ export function useConversationMessages(ticketId: number) {
     const last = current[current.length - 1];
     if (nearBottom.current || last?.fromMe) el.scrollTop = el.scrollHeight;
   }, [lastId]); // eslint-disable-line react-hooks/exhaustive-deps
+
+  // Stay at the newest message while images, videos and maps load or the pane resizes, unless the reader scrolled up:
+  // media grow the list after the first scroll (`load` does not bubble, so it is caught on the way down).
+  useEffect(() => {
+    const el = listRef.current;
+    if (!el) return;
+    const stick = () => {
+      if (nearBottom.current) el.scrollTop = el.scrollHeight;
+    };
+    el.addEventListener("load", stick, true);
+    el.addEventListener("loadedmetadata", stick, true);
+    const ro = new ResizeObserver(stick);
+    ro.observe(el);
+    return () => {
+      el.removeEventListener("load", stick, true);
+      el.removeEventListener("loadedmetadata", stick, true);
+      ro.disconnect();
+    };
+  }, []); // eslint-disable-line react-hooks/exhaustive-deps
 
   // A list too short to scroll cannot be scrolled up: bring the earlier conversation in at once.
   useEffect(() => {

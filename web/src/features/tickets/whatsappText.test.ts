@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseWhatsappText } from "./whatsappText.ts";
+import { parseWhatsappText, withoutAutomaticMark } from "./whatsappText.ts";
 
 describe("WhatsApp text formatting", () => {
   it("shows the signature prefix and marked words formatted, as the phone does", () => {
@@ -31,5 +31,19 @@ describe("WhatsApp text formatting", () => {
       { kind: "link", text: "www.loja.com", href: "https://www.loja.com" },
       { kind: "text", text: "!" },
     ]);
+  });
+});
+
+describe("the automatic mark", () => {
+  it("leaves the label alone to say 'Mensagem automática': the body starts with its own words", () => {
+    expect(withoutAutomaticMark("*Mensagem automática*:\nVocê foi transferido para o departamento *Suporte*")).toBe("Você foi transferido para o departamento *Suporte*");
+    expect(withoutAutomaticMark("*Mensagem Automática:*\nBom dia *Ana*")).toBe("Bom dia *Ana*");
+    expect(withoutAutomaticMark("*Mensagem automática:* não atendemos chamadas")).toBe("não atendemos chamadas");
+  });
+
+  it("keeps texts that only mention the words, and a mark with nothing after it", () => {
+    expect(withoutAutomaticMark("Esta é uma *Mensagem automática*: nada mais")).toBe("Esta é uma *Mensagem automática*: nada mais");
+    expect(withoutAutomaticMark("*Mensagem automática*:")).toBe("*Mensagem automática*:");
+    expect(withoutAutomaticMark("*Mensagem automática* sem dois-pontos")).toBe("*Mensagem automática* sem dois-pontos");
   });
 });

@@ -89,3 +89,18 @@ function merge(segs: Segment[]): Segment[] {
   }
   return out;
 }
+
+/**
+ * The start of the old system's automatic texts as the customer reads them on the phone ("*Mensagem automática*:",
+ * "*Mensagem Automática:*"), then the line break or spaces after it.
+ */
+const AUTOMATIC_MARK = /^\s*\*\s*mensagem autom[aá]tica\s*(?::\s*\*|\*\s*:)[ \t]*\n?/i;
+
+/**
+ * The body of an automatic message as the conversation shows it under its "Mensagem automática" label: without the
+ * same words at its start (the customer's phone has no label, so the sent text keeps them). Other texts unchanged.
+ */
+export function withoutAutomaticMark(body: string): string {
+  const rest = body.replace(AUTOMATIC_MARK, "");
+  return rest.trim() ? rest : body;
+}

@@ -1,10 +1,11 @@
 /**
- * Add/edit user dialog (attendance.md §2 Users page, §5 User form) on the kit's form dialog: name (2-50), email
+ * Add/edit user dialog (docs/product/users.md#fields) on the kit's form dialog: name (2-50), email
  * (valid), password (5-50; may stay empty on edit), profile, queues, default connection and allTicket (admin fields:
  * user-modal:editProfile and user-modal:editQueues). The connections come from the connections feature's cache, so
  * the select follows live connection changes.
  */
-import { Flex, PasswordField, SelectField, SwitchField, TextField } from "@aws-amplify/ui-react";
+import { Flex, SelectField, SwitchField, TextField } from "@aws-amplify/ui-react";
+import { PasswordField } from "../../ui/PasswordField.tsx";
 import { useTranslation } from "react-i18next";
 import { CrudDialog, rules } from "../../ui/kit/index.ts";
 import { useWhatsapps } from "../connections/api.ts";
@@ -68,8 +69,6 @@ export function UserDialog({ open, user, onClose }: { open: boolean; user: User 
               descriptiveText={user ? t("users.passwordEditHint") : undefined}
               {...f.text("password")}
               isRequired={!user}
-              showPasswordButtonLabel={t("login.showPassword")}
-              hidePasswordButtonLabel={t("login.hidePassword")}
             />
           </Flex>
           <QueueChecklist legend={t("users.queues")} emptyText={t("users.noQueues")} value={f.values.queueIds} onChange={(ids) => f.set("queueIds", ids)} />

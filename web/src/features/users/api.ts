@@ -1,5 +1,5 @@
 /**
- * Users data hooks (attendance.md §2 Users page, §7 `/users` calls) on react-query:
+ * Users data hooks (the Users page's `/users` calls) on react-query:
  * - `useUsersPages(search)`: GET /api/users?searchParam&pageNumber → pages of `{users, count, hasMore}` (20 per page).
  * - `useUserList()`: GET /api/users/list (every user of the company, for pickers).
  * - `userCalls`: POST /api/users, PUT /api/users/{id}, DELETE /api/users/{id}; `useUserMutations()` runs them through
@@ -11,7 +11,7 @@ import { useCrudMutations, useNumberedPages, type CrudCalls } from "../../ui/kit
 import { usersCache, usersKeys } from "./cache.ts";
 import type { User, UserForm } from "./types.ts";
 
-export const useUsersPages = (search: string) => useNumberedPages(usersCache, "/users", search, (_path, query) => call("GET /api/users", { query }));
+export const useUsersPages = (search: string) => useNumberedPages(usersCache, search, (query) => call("GET /api/users", { query }));
 
 export function useUserList() {
   return useQuery({ queryKey: usersKeys.list(), queryFn: () => call("GET /api/users/list") });

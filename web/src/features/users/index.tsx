@@ -1,5 +1,5 @@
 /**
- * Users area (attendance.md §2 Users page; admin): /users, its menu entry, texts and the `company-{id}-user` frames
+ * Users area (docs/product/users.md; admin): /users, its menu entry, texts and the `company-{id}-user` frames
  * (the pages and lists; the logged-in user's own record also refreshes the session).
  */
 import { updateSessionUser, type Session } from "../../api/session.ts";

@@ -1,34 +1,9 @@
-/** Users as the API returns them (attendance.md §3 User) and the form the dialog sends. */
-import type { QueueRef } from "../../api/session.ts";
+/** Users as the contract describes them (`shared/src/users/contract.ts`): the record, a page, the form body. */
+import type { BodyOf, ResponseOf } from "../../api/operations.ts";
 
-export interface User {
-  id: number;
-  companyId: number;
-  name: string;
-  email: string;
-  profile: "admin" | "user" | "supervisor";
-  super?: boolean;
-  online?: boolean;
-  allTicket?: "enabled" | "desabled";
-  whatsappId?: number | null;
-  whatsapp?: { id: number; name: string } | null;
-  queueIds?: number[];
-  queues?: QueueRef[];
-}
-
-export interface UsersPage {
-  users: User[];
-  count: number;
-  hasMore: boolean;
-}
-
+/** A user as the API returns it. */
+export type User = ResponseOf<"GET /api/users/{id}">;
+/** `GET /api/users` answer. */
+export type UsersPage = ResponseOf<"GET /api/users">;
 /** POST /api/users and PUT /api/users/{id} body; an empty password on edit keeps the current one. */
-export interface UserForm {
-  name: string;
-  email: string;
-  password?: string;
-  profile: "admin" | "supervisor" | "user";
-  allTicket: "enabled" | "desabled";
-  whatsappId: number | null;
-  queueIds: number[];
-}
+export type UserForm = Omit<BodyOf<"POST /api/users">, "password"> & { password?: string };

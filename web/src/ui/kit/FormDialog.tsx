@@ -1,8 +1,9 @@
 /**
- * The kit's form dialog (issue 7 §6, issue 10 §4): a zod schema whose messages are the spec's texts as i18n keys
+ * The kit's form dialog: a zod schema whose messages are the product's validation texts as i18n keys
  * ('validation.required' → 'Required', ...), the values of the fields, errors under each field (after the first
  * submit they follow every change), the save button's busy state, Enter submits and Escape closes (the `Dialog`), a
- * success toast, and on failure the server's field messages under the fields plus the translated error toast. Every
+ * success toast, and on failure the server's field messages under the fields (and the text of an error code the
+ * dialog ties to a field, `codeFields`, such as a name already taken) plus the translated error toast. Every
  * failed submit focuses and scrolls to the first invalid field (bringing its tab forward in a dialog in tabs), so an
  * error out of view is never silent.
  */
@@ -10,6 +11,7 @@ import { Button, Flex } from "@aws-amplify/ui-react";
 import { useEffect, useRef, useState, type ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import type { z } from "zod";
+import { HttpError } from "../../api/client.ts";
 import { reportSaveError } from "../../api/errors.ts";
 import i18n from "../../i18n/index.ts";
 import { Dialog } from "../Dialog.tsx";
@@ -51,10 +53,16 @@ export interface FormDialogProps<S extends z.ZodType<unknown, Values>> {
   onSubmit: (values: z.output<S>) => Promise<unknown>;
   successText: string;
   onSaved?: (result: unknown) => void;
+  /** The submit button's text ('Salvar' by default). */
+  submitText?: string;
+  /** Keep the dialog open after a successful save (e.g. a new record that has more to set once it exists). */
+  stayOpen?: boolean;
   /** Toast duration (the attendance area uses 2 s). */
   toastMs?: number;
   width?: string;
   saveTestId?: string;
+  /** Server error codes about one field (e.g. `ERR_TAG_NAME_ALREADY_EXISTS` → `name`): their text also goes under it. */
+  codeFields?: Record<string, string>;
   children: (f: FormApi<z.input<S> & Values>) => ReactNode;
 }
 
@@ -118,15 +126,22 @@ export function FormDialog<S extends z.ZodType<unknown, Values>>(p: FormDialogPr
       const result = await p.onSubmit(r.data as z.output<S>);
       toast.success(p.successText, { durationMs: p.toastMs });
       p.onSaved?.(result);
-      p.onClose();
+      if (!p.stayOpen) p.onClose();
     } catch (e) {
+      const field = e instanceof HttpError && e.code ? p.codeFields?.[e.code] : undefined;
       reportSaveError(
         e,
         (fields) => {
           setErrors(fields);
           setFocusTick((n) => n + 1);
         },
-        (m) => toast.error(m, { durationMs: p.toastMs }),
+        (m) => {
+          if (field) {
+            setErrors({ [field]: m });
+            setFocusTick((n) => n + 1);
+          }
+          toast.error(m, { durationMs: p.toastMs });
+        },
         t,
       );
     } finally {
@@ -158,7 +173,7 @@ export function FormDialog<S extends z.ZodType<unknown, Values>>(p: FormDialogPr
         <>
           <Button onClick={p.onClose}>{t("common.cancel")}</Button>
           <Button type="submit" variation="primary" isLoading={busy} data-testid={p.saveTestId}>
-            {t("common.save")}
+            {p.submitText ?? t("common.save")}
           </Button>
         </>
       }

@@ -1,5 +1,5 @@
 /**
- * The kit's list page (administration.md §4 Lists, attendance.md §9): a header (title, optional count, search box,
+ * The kit's list page: a header (title, optional count, search box,
  * tools), then a scrolling table with the loading, error (retry) and empty states; the next page loads when the table
  * is scrolled within {@link NEAR_BOTTOM_PX} of the bottom (and while a short first page leaves no scrollbar).
  * `useListSearch()` debounces the box by {@link SEARCH_DEBOUNCE_MS}; a new term is a new query key, so the list
@@ -14,9 +14,9 @@ import { HeaderCells, type HeaderColumn } from "../HeaderCells.tsx";
 import { LoadingMore, PageState } from "../PageState.tsx";
 import { useDebounced } from "../useDebounced.ts";
 
-/** Distance from the bottom at which the next page loads (attendance.md §9), in px. */
+/** Distance from the bottom at which the next page loads (a product constant), in px. */
 export const NEAR_BOTTOM_PX = 100;
-/** Search debounce (administration.md §9), in ms. */
+/** Search debounce (a product constant), in ms. */
 export const SEARCH_DEBOUNCE_MS = 500;
 
 export interface ListSearch {

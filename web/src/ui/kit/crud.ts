@@ -1,13 +1,12 @@
 /**
- * The kit's data half (issue 7 §6): one cache shape per kind of list, the realtime handler that merges a feature's
+ * The kit's data half: one cache shape per kind of list, the realtime handler that merges a feature's
  * `company-{id}-{entity}` frames into it, and one `useCrudMutations` for every add/edit/delete dialog.
  *
  * - `pagedCache({root, field})`: infinite pages `{[field]: T[], count, hasMore}` under `[...root, "pages", search]`
  *   (plus, optionally, a whole-company array under `listKey`); new records go first where they match the search.
  * - `arrayCache({key, sort})`: one array (GET answers that are not paged: queues, connections).
  * - `crudRealtime(entity, cache)`: `{action:"create"|"update", [entity]}` → upsert, `{action:"delete", [entity]Id}` →
- *   remove, `{action:"reload"}` → refetch (administration.md §4 Lists: "live create, update, delete and reload events
- *   merge into the list").
+ *   remove, `{action:"reload"}` → refetch (lists merge live create, update, delete and reload events).
  * Updates older than the cached `updatedAt` of the same record are dropped, so late frames never undo newer data.
  */
 import { useInfiniteQuery, useMutation, useQueryClient, type InfiniteData, type QueryClient, type QueryKey } from "@tanstack/react-query";
@@ -165,13 +164,13 @@ export function useCrudMutations<T extends Identified, F>(calls: CrudCalls<T, F>
 }
 
 /**
- * The pages of a list searched with `searchParam` and paged with `pageNumber` (1, 2, ...) at `path`, under the cache's
- * key for `search` (a new term is a new key, so it starts again at page 1).
+ * The pages of a list searched with `searchParam` and paged with `pageNumber` (1, 2, ...) by `get` (the feature's
+ * contract call), under the cache's key for `search` (a new term is a new key, so it starts again at page 1).
  */
-export function useNumberedPages<P extends { hasMore: boolean }>(cache: PagedCache<Identified>, path: string, search: string, get: (path: string, query: Record<string, string | number>) => Promise<P>) {
+export function useNumberedPages<P extends { hasMore: boolean }>(cache: PagedCache<Identified>, search: string, get: (query: { searchParam: string; pageNumber: number }) => Promise<P>) {
   return useInfiniteQuery({
     queryKey: cache.keys.pages(search),
-    queryFn: ({ pageParam }) => get(path, { searchParam: search, pageNumber: pageParam }),
+    queryFn: ({ pageParam }) => get({ searchParam: search, pageNumber: pageParam }),
     initialPageParam: 1,
     getNextPageParam: (last: P, all: P[]) => (last?.hasMore ? all.length + 1 : undefined),
   });

@@ -1,5 +1,5 @@
 /**
- * The web's kit (issue 7 §6): list page, form dialog, row actions with the delete confirmation, CRUD caches, realtime
+ * The web's kit: list page, form dialog, row actions with the delete confirmation, CRUD caches, realtime
  * merge and mutations. A feature's page is its columns and its row; its dialog is its schema and its fields.
  */
 import "./kit.css";
@@ -10,6 +10,7 @@ export { CrudDialog, FormDialog, fieldErrors, type FormApi, type RecordDialogPro
 export { ChatIcon, DeleteIcon, EditIcon } from "./icons.tsx";
 export { fromArray, fromPages, ListPage, NEAR_BOTTOM_PX, SEARCH_DEBOUNCE_MS, useListSearch, type ListQuery, type ListSearch } from "./ListPage.tsx";
 export { IconAction, RowActions, useCrudPage, useDeleteConfirm, type CrudPage } from "./RowActions.tsx";
+export { EntitySelect, type EntityOption, type EntitySelectProps } from "./EntitySelect.tsx";
 export { HiddenFileInput } from "./FileInput.tsx";
 export { useAction } from "./useAction.ts";
 export { CrudListPage, useCrudList, type Column, type CrudListPageProps } from "./CrudListPage.tsx";

@@ -1,4 +1,4 @@
-/** The kit's form rules give the specs' messages (as i18n keys), first failing rule per field. */
+/** The kit's form rules give the product's validation messages (as i18n keys), first failing rule per field. */
 import { describe, expect, it } from "vitest";
 import type { ZodType } from "zod";
 import { fieldErrors } from "./FormDialog.tsx";

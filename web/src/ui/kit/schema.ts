@@ -1,5 +1,5 @@
 /**
- * zod building blocks with the specs' messages as i18n keys (attendance.md §5, administration.md §5): 'Required',
+ * zod building blocks with the product's validation messages as i18n keys: 'Required',
  * 'Too Short!', 'Too Long!', 'Invalid email'. The form dialog translates them when shown.
  */
 import { z } from "zod";
@@ -36,6 +36,6 @@ export { z };
 /** True when the browser accepts `v` as a CSS colour (anything passes where CSS.supports is missing). */
 const isCssColor = (v: string) => typeof CSS === "undefined" || typeof CSS.supports !== "function" || CSS.supports("color", v);
 
-/** A required CSS colour of 3 to 9 characters (administration.md §5 Queue colour). */
+/** A required CSS colour of 3 to 9 characters (the queue and tag colour rule). */
 export const color = () =>
   z.string().trim().min(1, "validation.required").min(3, "validation.tooShort").max(9, "validation.tooLong").refine(isCssColor, "validation.invalidColor");

@@ -8,7 +8,7 @@ const es: typeof pt = { searchHint: "Escriba al menos 3 caracteres.", clearSearc
 export const kitTexts = { pt, en, es };
 registerTexts("kit", kitTexts);
 
-/** Messages of the kit's rules beyond the spec's four (`validation.*`). */
+/** Messages of the kit's rules beyond the product's four ('Required', 'Too Short!', 'Too Long!', 'Invalid email'; `validation.*`). */
 export const kitValidationTexts = {
   pt: { invalidColor: "Cor inválida", invalidNumber: "Número inválido" },
   en: { invalidColor: "Invalid colour", invalidNumber: "Invalid number" },

@@ -1,7 +1,7 @@
 /**
- * One user action with its feedback (issue 7 §6 kit): `run(work, ok?)` marks the action busy, awaits `work`, shows
+ * One user action with its feedback (part of the kit): `run(work, ok?)` marks the action busy, awaits `work`, shows
  * `ok` as a success toast when given, and shows the API's translated error as an error toast instead of throwing.
- * Resolves true when the work succeeded.
+ * Resolves true when the work succeeded; `work` resolving `false` is a failure it already explained (no toast).
  */
 import { useCallback, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -17,7 +17,7 @@ export function useAction(opts: { durationMs?: number } = {}) {
     async (work: () => Promise<unknown>, ok?: string): Promise<boolean> => {
       setBusy(true);
       try {
-        await work();
+        if ((await work()) === false) return false;
         if (ok) toast.success(ok, durationMs ? { durationMs } : undefined);
         return true;
       } catch (e) {

@@ -1,7 +1,7 @@
 /**
  * Body parsing: the raw bytes (base64 or utf8 as API Gateway sent them) always; JSON when the operation declares a
  * `body` (empty body → `{}`; malformed → 400 `ERR_INVALID_JSON`); `multipart/form-data` for operations declared
- * `multipart` (files `medias` up to 16 MiB each, 10 files; captions `body`) through `@middy/http-multipart-body-parser`.
+ * `multipart` (files `medias` up to 16 MiB each, at most 10 files, an 11th is 400; captions `body`) through `@middy/http-multipart-body-parser`.
  */
 import type middy from "@middy/core";
 import httpMultipartBodyParser from "@middy/http-multipart-body-parser";
@@ -10,6 +10,8 @@ import { header, stateOf, type HttpEvent, type HttpResponse, type Upload } from 
 
 /** Largest upload accepted per file (bytes). */
 export const MAX_FILE_BYTES = 16 * 1024 * 1024;
+/** Most files accepted in one upload; one more is 400 `ERR_VALIDATION` (never silently dropped). */
+export const MAX_FILES = 10;
 
 function rawBodyOf(event: HttpEvent): Buffer {
   if (!event.body) return Buffer.alloc(0);
@@ -41,13 +43,15 @@ type Attachment = { filename: string; mimetype: string; content: Buffer; truncat
 async function parseMultipart(event: HttpEvent): Promise<{ files: Upload[]; captions: string[] }> {
   const copy = { ...event, headers: { ...(event.headers ?? {}) } } as HttpEvent & { body: unknown };
   try {
-    await httpMultipartBodyParser({ busboy: { limits: { fileSize: MAX_FILE_BYTES, files: 10 } } }).before!({ event: copy } as never);
+    // Busboy drops the files past its limit without a word: read one more than allowed, and refuse it below.
+    await httpMultipartBodyParser({ busboy: { limits: { fileSize: MAX_FILE_BYTES, files: MAX_FILES + 1 } } }).before!({ event: copy } as never);
   } catch {
     throw invalid("Invalid multipart body");
   }
   const body = (copy.body ?? {}) as Record<string, unknown>;
   const raw = body.medias ?? body.file;
   const list = (Array.isArray(raw) ? [...raw].reverse() : raw ? [raw] : []) as Attachment[];
+  if (list.length > MAX_FILES) throw invalid(`At most ${MAX_FILES} files`);
   if (list.some((f) => !f || typeof f !== "object" || !Buffer.isBuffer(f.content))) throw invalid("Invalid file");
   if (list.some((f) => f.truncated)) throw new AppError("ERR_PAYLOAD_TOO_LARGE");
   if (list.some((f) => f.content.length === 0)) throw invalid("Empty file");

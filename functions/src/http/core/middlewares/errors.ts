@@ -10,7 +10,7 @@ import { AppError } from "@atende/shared/errors";
 import { log } from "@atende/shared/log";
 import { json, type HttpEvent, type HttpResponse } from "../types.ts";
 
-/** Renders any error as the spec's `{"error": "ERR_..."}` response. Never leaks a stack. */
+/** Renders any error as the `{"error": "ERR_..."}` response of the error table. Never leaks a stack. */
 export function errorResponse(err: unknown, event?: HttpEvent): HttpResponse {
   if (err instanceof AppError) return json(err.status, err.toJSON());
   if (err instanceof ZodError) {

@@ -1,5 +1,5 @@
 /**
- * Origin guard (issue 8 §5), first after the error handler on every route: in the cloud (`ORIGIN_VERIFY_SECRET` set) a
+ * Origin guard, first after the error handler on every route: in the cloud (`ORIGIN_VERIFY_SECRET` set) a
  * request without CloudFront's origin secret header (a direct call to the execute-api endpoint) is refused with 403
  * `ERR_NO_PERMISSION` before any token is read or anything is written. Locally (no secret) it passes everything.
  */

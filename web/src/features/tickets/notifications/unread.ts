@@ -1,6 +1,6 @@
 /**
- * The unread-tickets list behind the top bar's notifications popover (attendance.md §2 Dialogs "unread-ticket
- * notifications popover", §6 "allTicket enabled lets a user see pending tickets without queue in notifications").
+ * The unread-tickets list behind the top bar's notifications popover (docs/product/tickets.md#notifications:
+ * `allTicket` enabled lets a user see pending tickets without queue in notifications).
  *
  * Which tickets: status open or pending with `unreadMessages > 0` that the user can see: open ones assigned to the
  * user; pending ones of the user's queues (any queue for admins; without queue only for admins and allTicket users).
@@ -27,7 +27,7 @@ export interface UnreadTickets {
 /** Most tickets loaded per status for the popover (pages of 40 are followed until this many or the end). */
 export const UNREAD_LOAD_LIMIT = 120;
 
-/** Whether `t` belongs in this viewer's notifications popover (mirrors the server's list rules, §6). */
+/** Whether `t` belongs in this viewer's notifications popover (mirrors the server's visibility rule). */
 export function isUnreadFor(t: Pick<Ticket, "status" | "unreadMessages" | "userId" | "queueId">, v: Viewer): boolean {
   if (!(t.unreadMessages > 0)) return false;
   if (t.status === "open") return t.userId === v.userId;
@@ -103,7 +103,7 @@ export function unreadTitle(base: string, count: number, more = false): string {
 const baseTitle = typeof document !== "undefined" ? document.title || "Atende" : "Atende";
 
 /**
- * Keeps the browser tab's title showing how many tickets have unread messages for this user (issue 10 §4), live with
+ * Keeps the browser tab's title showing how many tickets have unread messages for this user, live with
  * the unread list; the plain title comes back on logout (unmount).
  */
 export function useUnreadTitle(): void {

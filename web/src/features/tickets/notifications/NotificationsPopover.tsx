@@ -1,5 +1,5 @@
 /**
- * Top-bar unread-tickets popover (attendance.md §2 Dialogs "unread-ticket notifications popover", §6): a bell with a
+ * Top-bar unread-tickets popover (docs/product/tickets.md#notifications): a bell with a
  * badge counting the tickets with unread messages the user can see (open ones assigned to the user, pending ones of the
  * user's queues; without queue for admins and allTicket users), and a panel listing them newest first with contact,
  * last message, unread count, queue and age. Choosing one opens `/tickets/{uuid}` and closes the panel; Escape or a
@@ -10,14 +10,14 @@
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router-dom";
-import { ticketAge, useNow } from "../features/tickets/format.ts";
-import { useUnreadTickets } from "../features/tickets/notifications/unread.ts";
-import { unlockAudio } from "../features/tickets/realtime.ts";
-import type { Ticket } from "../features/tickets/types.ts";
-import { BellIcon } from "./icons.tsx";
-import { WhatsappText } from "../features/tickets/WhatsappText.tsx";
-import { usePopover } from "./usePopover.ts";
-import { ListNote } from "../ui/PageState.tsx";
+import { ticketAge, useNow } from "../format.ts";
+import { useUnreadTickets } from "./unread.ts";
+import { unlockAudio } from "../realtime.ts";
+import type { Ticket } from "../types.ts";
+import { BellIcon } from "../../../layout/icons.tsx";
+import { WhatsappText } from "../WhatsappText.tsx";
+import { usePopover } from "../../../layout/usePopover.ts";
+import { ListNote } from "../../../ui/PageState.tsx";
 
 /** Badge text: the count, capped at 99+; a `+` when the server had more than were loaded. */
 export function badgeText(count: number, more: boolean): string {
