@@ -20,7 +20,7 @@ import { cancellationReasons, failedConditionAt, withConflictRetry } from "../db
 import { AppError } from "../errors.ts";
 import "./errors.ts";
 import { keys } from "../db/keys.ts";
-import { queryAllByPrefix } from "../db/query.ts";
+import { countQuery, queryAllByPrefix } from "../db/query.ts";
 import { bumpRev } from "../tickets/revision.ts";
 import { TagItem, TicketTagEdge } from "./schema.ts";
 
@@ -146,6 +146,13 @@ export interface TagEdgeRef {
   key: Record<string, unknown>;
 }
 
+/** The Query of a tag's edges on GSI4 (its partition of the tag index). */
+const tagEdgesQuery = (companyId: number, tagId: number) => ({
+  IndexName: "GSI4",
+  KeyConditionExpression: "GSI4PK = :pk",
+  ExpressionAttributeValues: { ":pk": keys.tagTicketsPK(companyId, tagId) },
+});
+
 /** One page of a tag's edges from GSI4, newest ticket first. */
 export async function queryTagEdges(
   companyId: number,
@@ -155,9 +162,7 @@ export async function queryTagEdges(
   const out = await ddb().send(
     new QueryCommand({
       TableName: tableName(),
-      IndexName: "GSI4",
-      KeyConditionExpression: "GSI4PK = :pk",
-      ExpressionAttributeValues: { ":pk": keys.tagTicketsPK(companyId, tagId) },
+      ...tagEdgesQuery(companyId, tagId),
       ScanIndexForward: false,
       Limit: opts.limit,
       ExclusiveStartKey: opts.startKey,
@@ -172,24 +177,8 @@ export async function queryTagEdges(
 }
 
 /** How many edges tag `tagId` has on the tag index (a COUNT query, paged). */
-export async function countTagEdges(companyId: number, tagId: number): Promise<number> {
-  let n = 0;
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await ddb().send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: "GSI4",
-        KeyConditionExpression: "GSI4PK = :pk",
-        ExpressionAttributeValues: { ":pk": keys.tagTicketsPK(companyId, tagId) },
-        Select: "COUNT",
-        ExclusiveStartKey: start,
-      }),
-    );
-    n += out.Count ?? 0;
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return n;
+export function countTagEdges(companyId: number, tagId: number): Promise<number> {
+  return countQuery(tagEdgesQuery(companyId, tagId));
 }
 
 /** What a ticket-tags transaction needs to know about the ticket (as read). */

@@ -9,7 +9,7 @@ import { counterFacts, outboxPut } from "../events/outbox.ts";
 import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { batchGetRaw, batchWriteAll } from "../db/batch.ts";
 import { ddb, tableName, type TxItem } from "../db/client.ts";
-import { queryPages } from "../db/query.ts";
+import { countQuery, queryPages } from "../db/query.ts";
 import { cancellationReasons } from "../db/errors.ts";
 import { keys, pad } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
@@ -289,17 +289,8 @@ export type TicketIndex = "GSI1" | "GSI2" | "GSI3" | "GSI4";
  * `filter` adds an optional FilterExpression (rare filters only: unread, created day, tags).
  */
 /** How many tickets partition `pk` of list index `index` holds (a COUNT query, paged). */
-export async function countTicketIndex(index: TicketIndex, pk: string): Promise<number> {
-  let n = 0;
-  let start: Record<string, unknown> | undefined;
-  do {
-    const out = await ddb().send(
-      new QueryCommand({ TableName: tableName(), IndexName: index, KeyConditionExpression: `${index}PK = :pk`, ExpressionAttributeValues: { ":pk": pk }, Select: "COUNT", ExclusiveStartKey: start }),
-    );
-    n += out.Count ?? 0;
-    start = out.LastEvaluatedKey;
-  } while (start);
-  return n;
+export function countTicketIndex(index: TicketIndex, pk: string): Promise<number> {
+  return countQuery({ IndexName: index, KeyConditionExpression: `${index}PK = :pk`, ExpressionAttributeValues: { ":pk": pk } });
 }
 
 export async function queryTicketIndex(
