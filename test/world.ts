@@ -11,7 +11,7 @@ import { DeleteMessageCommand, ReceiveMessageCommand } from "@aws-sdk/client-sqs
 import { afterAll, beforeAll } from "vitest";
 import { startS3, type S3Handle } from "../infra/local/src/s3.ts";
 import { startSqs, type SqsHandle } from "../infra/local/src/sqs.ts";
-import { resetConfig } from "../shared/src/config.ts";
+import { getConfig, resetConfig } from "../shared/src/config.ts";
 import { resetSqs, sqsClient } from "../shared/src/sqs/enqueue.ts";
 import { resetS3 } from "../shared/src/storage/media.ts";
 import { commandQueueUrl, shardOf } from "../shared/src/whatsapp/commands.ts";
@@ -88,6 +88,7 @@ export function useLocalAws(opts: { sqs?: boolean; bucket?: string } = {}): Loca
       aws.sqs = await startSqs({ region: "us-east-1", shards: 2 });
       process.env.AWS_ENDPOINT_URL_SQS = aws.sqs.endpoint;
       process.env.SESSION_COMMANDS_QUEUE_URL_PREFIX = aws.sqs.sessionCommandsPrefix;
+      process.env.JOBS_QUEUE_URL = aws.sqs.jobsQueueUrl;
     }
     dir = mkdtempSync(join(tmpdir(), "atende-s3-"));
     const bucket = opts.bucket ?? "atende-media-test";
@@ -119,4 +120,33 @@ export async function drainCommands(whatsappId: number): Promise<any[]> {
     }
   }
   return out;
+}
+
+/**
+ * The jobs queue's consumer as Lambda runs it: receives the waiting job messages and hands them to
+ * `functions/src/jobs/jobs.ts` until the queue is empty (a failed record is left to come back, as with
+ * `batchItemFailures`). Returns how many messages were handled.
+ */
+export async function runQueuedJobs(): Promise<number> {
+  const { handler } = await import("../functions/src/jobs/jobs.ts");
+  const url = getConfig().JOBS_QUEUE_URL!;
+  let n = 0;
+  let returning = 0;
+  for (let i = 0; i < 50; i++) {
+    const res = await sqsClient().send(new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, WaitTimeSeconds: 0, VisibilityTimeout: 1 }));
+    if (!res.Messages?.length) {
+      if (!returning) return n;
+      returning = 0;
+      await new Promise((r) => setTimeout(r, 1200)); // a failed record is visible again after its 1 s
+      continue;
+    }
+    const out = await handler({ Records: res.Messages.map((m) => ({ messageId: m.MessageId!, body: m.Body! })) });
+    const failed = new Set(out.batchItemFailures.map((f) => f.itemIdentifier));
+    for (const m of res.Messages) {
+      n++;
+      if (failed.has(m.MessageId!)) returning++;
+      else await sqsClient().send(new DeleteMessageCommand({ QueueUrl: url, ReceiptHandle: m.ReceiptHandle! }));
+    }
+  }
+  return n;
 }

@@ -27,6 +27,8 @@ export interface ApiProps {
   environment: Record<string, string>;
   /** The campaign/schedule dispatch queue, consumed by `functions/src/jobs/dispatch.ts` when that module exists. */
   dispatchQueue: IQueue;
+  /** The background jobs queue, consumed by `functions/src/jobs/jobs.ts`. */
+  jobsQueue?: IQueue;
   /** The session-command DLQs (one per shard), consumed by `functions/src/jobs/command-dlq.ts`. */
   sessionCommandDlqs?: IQueue[];
 }
@@ -49,6 +51,8 @@ export class Api extends Construct {
   readonly dispatch?: NodejsFunction;
   /** Consumer of the session-command DLQs: marks dead-lettered sends failed and tells the agent. */
   readonly commandDlq?: NodejsFunction;
+  /** Consumer of the background jobs queue (`shared/src/jobs/`). */
+  readonly jobs?: NodejsFunction;
   /** `{apiId}.execute-api.{region}.amazonaws.com`: the CloudFront origin. */
   readonly domainName: string;
 
@@ -121,6 +125,17 @@ export class Api extends Construct {
       this.dispatch.addEventSource(new SqsEventSource(props.dispatchQueue, { batchSize: 10, reportBatchItemFailures: true }));
     }
 
+    if (props.jobsQueue) {
+      this.jobs = atendeFunction(this, "Jobs", {
+        entry: "functions/src/jobs/jobs.ts",
+        environment: props.environment,
+        description: "Atende background jobs: a deleted tag taken off every ticket, every ticket of a tab closed (resumable steps).",
+        timeoutSeconds: 60,
+      });
+      // One job per invocation; a failed step returns its record in batchItemFailures and the job resumes later.
+      this.jobs.addEventSource(new SqsEventSource(props.jobsQueue, { batchSize: 1, reportBatchItemFailures: true }));
+    }
+
     if (props.sessionCommandDlqs?.length) {
       this.commandDlq = atendeFunction(this, "CommandDlq", {
         entry: "functions/src/jobs/command-dlq.ts",
@@ -134,6 +149,6 @@ export class Api extends Construct {
 
   /** Every function of this construct (areas, tick and the queue consumers). */
   get functions(): NodejsFunction[] {
-    return [...this.areaFunctions.values(), this.tick, ...(this.dispatch ? [this.dispatch] : []), ...(this.commandDlq ? [this.commandDlq] : [])];
+    return [...this.areaFunctions.values(), this.tick, ...(this.dispatch ? [this.dispatch] : []), ...(this.commandDlq ? [this.commandDlq] : []), ...(this.jobs ? [this.jobs] : [])];
   }
 }

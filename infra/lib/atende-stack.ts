@@ -60,6 +60,7 @@ export class AtendeStack extends Stack {
       SESSION_COMMANDS_QUEUE_URL_PREFIX: d.sessionCommandsUrlPrefix,
       SESSION_SHARDS: String(SESSION_SHARDS),
       DISPATCH_QUEUE_URL: d.dispatch.queue.queueUrl,
+      JOBS_QUEUE_URL: d.jobs.queue.queueUrl,
       SECURE_COOKIES: "true",
       WA_PROVIDER: "baileys",
       LOG_LEVEL: "info",
@@ -69,7 +70,7 @@ export class AtendeStack extends Stack {
 
     this.realtime = new Realtime(this, "Realtime", { environment: baseEnv });
     const env = { ...baseEnv, WS_MANAGEMENT_ENDPOINT: this.realtime.managementEndpoint };
-    this.api = new Api(this, "Api", { environment: env, dispatchQueue: d.dispatch.queue, sessionCommandDlqs: d.sessionCommands.map((q) => q.dlq) });
+    this.api = new Api(this, "Api", { environment: env, dispatchQueue: d.dispatch.queue, jobsQueue: d.jobs.queue, sessionCommandDlqs: d.sessionCommands.map((q) => q.dlq) });
     this.sessions = new Sessions(this, "Sessions", {
       environment: env,
       desiredCount: props.runnerDesiredCount ?? 1,
@@ -88,6 +89,7 @@ export class AtendeStack extends Stack {
     const sendCommands = (g: IGrantable) => {
       for (const q of d.sessionCommands) q.queue.grantSendMessages(g);
       d.dispatch.queue.grantSendMessages(g);
+      d.jobs.queue.grantSendMessages(g);
     };
     for (const fn of this.realtime.functions) {
       tableRw(fn);
@@ -103,7 +105,7 @@ export class AtendeStack extends Stack {
       sendCommands(fn);
       this.realtime.grantManageConnections(fn);
     }
-    for (const fn of [this.api.tick, ...(this.api.dispatch ? [this.api.dispatch] : []), ...(this.api.commandDlq ? [this.api.commandDlq] : [])]) {
+    for (const fn of [this.api.tick, ...(this.api.dispatch ? [this.api.dispatch] : []), ...(this.api.commandDlq ? [this.api.commandDlq] : []), ...(this.api.jobs ? [this.api.jobs] : [])]) {
       tableRw(fn);
       sendCommands(fn);
       this.realtime.grantManageConnections(fn);

@@ -86,6 +86,8 @@ export class Data extends Construct {
   /** `session-commands-<n>.fifo`, n = 0..SESSION_SHARDS-1 (index = shard). */
   readonly sessionCommands: QueueWithDlq[];
   readonly dispatch: QueueWithDlq;
+  /** Background jobs (`shared/src/jobs/`): deleting a tag from every ticket, closing every ticket of a tab. */
+  readonly jobs: QueueWithDlq;
   /** Queue URL prefix the code appends `-<n>.fifo` to (`SESSION_COMMANDS_QUEUE_URL_PREFIX`). */
   readonly sessionCommandsUrlPrefix: string;
 
@@ -184,6 +186,12 @@ export class Data extends Construct {
         visibilityTimeout: Duration.minutes(2),
       }),
     );
+    this.jobs = this.queueWithDlq("Jobs", {
+      queueName: `${props.namePrefix}-jobs`,
+      fifo: false,
+      // 6× the consumer's 60 s timeout (AWS's advice for event source mappings): a consumer that died comes back then.
+      visibilityTimeout: Duration.minutes(6),
+    });
     this.dispatch = this.queueWithDlq("Dispatch", {
       queueName: `${props.namePrefix}-dispatch`,
       fifo: false,

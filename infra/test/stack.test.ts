@@ -74,9 +74,9 @@ describe("the Lambdas", () => {
     for (const area of areas()) {
       expect(descriptions.filter((d) => d.startsWith(`Atende HTTP area "${area}"`))).toHaveLength(1);
     }
-    // areas + three WebSocket routes + the minute tick + the deploy-time seed + the session-command DLQ consumer
-    // (+ the dispatch consumer once written)
-    expect(ours()).toHaveLength(areas().length + 6 + (hasDispatchConsumer ? 1 : 0));
+    // areas + three WebSocket routes + the minute tick + the deploy-time seed + the session-command DLQ consumer +
+    // the jobs consumer (+ the dispatch consumer once written)
+    expect(ours()).toHaveLength(areas().length + 7 + (hasDispatchConsumer ? 1 : 0));
     for (const f of ours()) {
       expect(f.Properties.Runtime).toBe("nodejs24.x");
       expect(f.Properties.Architectures).toEqual(["arm64"]);
@@ -89,6 +89,7 @@ describe("the Lambdas", () => {
           "WS_MANAGEMENT_ENDPOINT",
           "SESSION_COMMANDS_QUEUE_URL_PREFIX",
           "DISPATCH_QUEUE_URL",
+          "JOBS_QUEUE_URL",
           "STAGE",
         ]),
       );
@@ -98,12 +99,18 @@ describe("the Lambdas", () => {
   });
 
   it("consumes the dispatch queue with partial batch failures once functions/src/jobs/dispatch.ts exists", () => {
-    const mappings = resources("AWS::Lambda::EventSourceMapping").filter((m) => !JSON.stringify(m.Properties.EventSourceArn).match(/SessionCommands\d+Dlq/));
+    const mappings = resources("AWS::Lambda::EventSourceMapping").filter((m) => !JSON.stringify(m.Properties.EventSourceArn).match(/SessionCommands\d+Dlq|DataJobs/));
     expect(mappings).toHaveLength(hasDispatchConsumer ? 1 : 0);
     for (const m of mappings) {
       expect(m.Properties.FunctionResponseTypes).toEqual(["ReportBatchItemFailures"]);
       expect(m.Properties.EventSourceArn["Fn::GetAtt"][0]).toMatch(/^DataDispatch[0-9A-F]{8}$/);
     }
+  });
+
+  it("consumes the jobs queue one job at a time with partial batch failures", () => {
+    const mappings = resources("AWS::Lambda::EventSourceMapping").filter((m) => JSON.stringify(m.Properties.EventSourceArn).match(/DataJobs/));
+    expect(mappings).toHaveLength(1);
+    expect(mappings[0].Properties).toMatchObject({ BatchSize: 1, FunctionResponseTypes: ["ReportBatchItemFailures"] });
   });
 
   it("runs the minute tick from an EventBridge rule every minute", () => {
@@ -156,8 +163,8 @@ describe("the WebSocket API", () => {
       ),
     );
     const roles = withManage.flatMap((p) => p.Properties.Roles.map((r: { Ref: string }) => r.Ref) as string[]);
-    // areas + ws functions + tick + runner task + the session-command DLQ consumer (+ the dispatch consumer)
-    expect(roles).toHaveLength(areas().length + 3 + 1 + 1 + 1 + (hasDispatchConsumer ? 1 : 0));
+    // areas + ws functions + tick + runner task + the session-command DLQ consumer + the jobs consumer (+ dispatch)
+    expect(roles).toHaveLength(areas().length + 3 + 1 + 1 + 1 + 1 + (hasDispatchConsumer ? 1 : 0));
     expect(roles.some((r) => r.startsWith("SessionsTaskTaskRole"))).toBe(true);
   });
 });
@@ -177,7 +184,9 @@ describe("the SQS queues", () => {
     }
     expect(byName.get("atende-prod-dispatch")!.Properties.RedrivePolicy).toBeDefined();
     expect(byName.get("atende-prod-dispatch-dlq")).toBeDefined();
-    expect(queues).toHaveLength(34);
+    expect(byName.get("atende-prod-jobs")!.Properties.RedrivePolicy).toBeDefined();
+    expect(byName.get("atende-prod-jobs-dlq")).toBeDefined();
+    expect(queues).toHaveLength(36);
     expect(queues.every((q) => q.Properties.SqsManagedSseEnabled === true)).toBe(true);
   });
 
@@ -190,12 +199,12 @@ describe("the SQS queues", () => {
         ? p.Properties.Queues
         : [],
     );
-    expect(covered).toHaveLength(34);
+    expect(covered).toHaveLength(36);
   });
 
   it("alarms when any dead-letter queue holds a message", () => {
     const alarms = resources("AWS::CloudWatch::Alarm").filter((a) => a.Properties.MetricName === "ApproximateNumberOfMessagesVisible");
-    expect(alarms).toHaveLength(17);
+    expect(alarms).toHaveLength(18);
     for (const a of alarms) {
       expect(a.Properties.Threshold).toBe(0);
       expect(a.Properties.ComparisonOperator).toBe("GreaterThanThreshold");

@@ -51,6 +51,8 @@ const ConfigSchema = z.object({
   RUNNER_MAX_SHARDS: z.coerce.number().int().min(1).max(64).optional(),
   /** File the runner touches on every lease tick; the container health check reads its age. */
   RUNNER_HEARTBEAT_FILE: z.string().optional(),
+  /** The background jobs queue (`jobs/`: deleting a tag from every ticket, closing every ticket of a tab). */
+  JOBS_QUEUE_URL: z.string().optional(),
   /** Campaign and schedule dispatch queue URL. */
   DISPATCH_QUEUE_URL: z.string().optional(),
   /** `simulator` (local default) or `baileys`. */

@@ -5,11 +5,14 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, makeUser, type TestUser } from "../../../test/helpers.ts";
-import { companyWorld } from "../../../test/world.ts";
+import { companyWorld, runQueuedJobs, useLocalAws } from "../../../test/world.ts";
 import { makeQueue, makeTicket } from "../../../shared/src/tickets/fixtures.testkit.ts";
 import { registerSocket } from "../../../shared/src/users/realtime-capture.testkit.ts";
-import { Tag, TagDeleted, TagsPage, KanbanTags, TagList } from "../../../shared/src/tags/schema.ts";
+import { Tag, TagsPage, KanbanTags, TagList } from "../../../shared/src/tags/schema.ts";
+import { JobStarted } from "../../../shared/src/jobs/schema.ts";
 import { listTickets } from "../../../shared/src/tickets/service.ts";
+
+useLocalAws({ sqs: true });
 
 /** The file's preamble; every test takes a company of its own from it ({@link world}), so counts start at zero. */
 const base = companyWorld({ queues: ["Suporte"], whatsapp: true, agents: [{ queues: [0], name: "Ana" }, { queues: [0], name: "Sofia", profile: "supervisor" }] });
@@ -162,7 +165,7 @@ describe("PUT /api/tags/{id}", () => {
     expect((await api("PUT", `/api/tags/${urgente.id}`, { token: w.admin.token, body: { name: "urgente" } })).body.name).toBe("urgente");
     expect((await api("PUT", `/api/tags/${urgente.id}`, { token: w.admin.token, body: { name: "Muito urgente" } })).status).toBe(200);
     expect((await createTag(w.admin.token, { name: "Urgente" })).status).toBe(200);
-    expect((await api("DELETE", `/api/tags/${outra.id}`, { token: w.admin.token })).status).toBe(200);
+    expect((await api("DELETE", `/api/tags/${outra.id}`, { token: w.admin.token })).status).toBe(202); // the tag and its name go at once; its tickets follow in the background
     expect((await createTag(w.admin.token, { name: "outra" })).status).toBe(200);
   });
 
@@ -270,10 +273,17 @@ describe("DELETE /api/tags/{id}", () => {
     await api("POST", "/api/tags/sync", { token: w.admin.token, body: { ticketId: t1.id, tags: [keep.id, gone.id] } });
     const sock = await registerSocket(w.cid, { id: w.admin.id, profile: "admin" });
     base.capture.clear();
+    const agentSock = await registerSocket(w.cid, { id: w.agent.id, profile: "user" });
     const res = await api("DELETE", `/api/tags/${gone.id}`, { token: w.agent.token });
-    expect(res.status).toBe(200);
-    expect(TagDeleted.parse(res.body)).toEqual({ message: "Tag deleted" });
+    // The tag is gone at once; taking it off its tickets is a background job the answer names.
+    expect(res.status).toBe(202);
+    expect(JobStarted.parse(res.body)).toMatchObject({ message: "Tag deleted", job: { kind: "deleteTag", status: "running", done: 0 } });
     expect((await api("GET", `/api/tags/${gone.id}`, { token: w.admin.token })).status).toBe(404);
+    expect(await runQueuedJobs()).toBeGreaterThanOrEqual(1);
+    // Whoever deleted it sees the job's progress, up to done.
+    const progress = base.capture.frames.filter((f) => f.connectionId === agentSock && f.event === `company-${w.cid}-job`).map((f) => f.data.job);
+    expect(progress.at(-1)).toMatchObject({ id: res.body.jobId, status: "done", done: 1, total: 1 });
+    expect(base.capture.frames.some((f) => f.connectionId === sock && f.event === `company-${w.cid}-job`)).toBe(false);
     expect((await api("GET", `/api/tickets/${t1.id}`, { token: w.admin.token })).body.tags.map((x: any) => x.id)).toEqual([keep.id]);
     expect(base.capture.frames).toContainEqual({ connectionId: sock, event: `company-${w.cid}-tag`, data: { action: "delete", tagId: gone.id } });
     expect(base.capture.frames.some((f) => f.event === `company-${w.cid}-ticket` && f.data.ticket.id === t1.id && f.data.ticket.tags.length === 1)).toBe(true);

@@ -14,7 +14,7 @@ import {
   syncTicketTags,
   updateTag,
 } from "@atende/shared/tags/service";
-import { answering, areaHandler } from "./core/http.ts";
+import { areaHandler, started } from "./core/http.ts";
 
 export const handler = areaHandler("tags", {
   "GET /api/tags": async (ctx) => listTagsPage(ctx.auth, ctx.query),
@@ -23,7 +23,7 @@ export const handler = areaHandler("tags", {
   "GET /api/tags/{id}": async (ctx) => showTag(ctx.auth, ctx.params.id),
   "POST /api/tags": async (ctx) => createTag(ctx.auth, ctx.body),
   "PUT /api/tags/{id}": async (ctx) => updateTag(ctx.auth, ctx.params.id, ctx.body),
-  "DELETE /api/tags/{id}": answering("Tag deleted", (ctx) => deleteTag(ctx.auth, ctx.params.id)),
+  "DELETE /api/tags/{id}": async (ctx) => started("Tag deleted", await deleteTag(ctx.auth, ctx.params.id)),
   "POST /api/tags/sync": async (ctx) => syncTicketTags(ctx.auth, ctx.body),
   "PUT /api/ticket-tags/{ticketId}/{tagId}": async (ctx) => addTicketTag(ctx.auth, ctx.params.ticketId, ctx.params.tagId),
   "DELETE /api/ticket-tags/{ticketId}": async (ctx) => removeTicketTags(ctx.auth, ctx.params.ticketId),

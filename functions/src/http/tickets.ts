@@ -4,7 +4,7 @@
  */
 import { closeAllTickets, createTicketByUser, deleteTicketByAdmin, updateTicketByUser } from "@atende/shared/tickets/actions";
 import { getAccessibleTicket, listTickets, toTicketView } from "@atende/shared/tickets/service";
-import { answering, areaHandler } from "./core/http.ts";
+import { answering, areaHandler, started } from "./core/http.ts";
 
 export { zIdList } from "@atende/shared/tickets/contract";
 
@@ -15,5 +15,5 @@ export const handler = areaHandler("tickets", {
   "POST /api/tickets": async (ctx) => createTicketByUser(ctx.auth, ctx.body),
   "PUT /api/tickets/{id}": async (ctx) => updateTicketByUser(ctx.auth, ctx.params.id, ctx.body),
   "DELETE /api/tickets/{id}": answering("ticket deleted", (ctx) => deleteTicketByAdmin(ctx.auth, ctx.params.id)),
-  "POST /api/tickets/closeAll": async (ctx) => closeAllTickets(ctx.auth, ctx.body),
+  "POST /api/tickets/closeAll": async (ctx) => started("Closing tickets", await closeAllTickets(ctx.auth, ctx.body)),
 });

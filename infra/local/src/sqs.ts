@@ -1,7 +1,8 @@
 /**
  * SQS on one machine (docs/architecture.md#2-one-machine-npm-start): `fauxqs` on a free port with the product's queues —
  * `session-commands-<n>.fifo` for each session shard (content-based dedupe off; dedupe id = our command id) with a
- * FIFO DLQ each, and `dispatch` with `dispatch-dlq` — all with a redrive policy (5 receives), as in the cloud.
+ * FIFO DLQ each, `jobs` with `jobs-dlq` and `dispatch` with `dispatch-dlq` — all with a redrive policy (5 receives),
+ * as in the cloud.
  *
  * fauxqs names queues `http://sqs.<region>.localhost:<port>/000000000000/<name>` and the SQS SDK sends each call to
  * its queue URL's host, so this module makes `*.localhost` resolve to 127.0.0.1 inside this process (RFC 6761 says it
@@ -20,6 +21,8 @@ export interface SqsHandle {
   sessionCommandsPrefix: string;
   dispatchQueueUrl: string;
   dispatchDlqUrl: string;
+  /** `JOBS_QUEUE_URL`: background jobs (`shared/src/jobs/`). */
+  jobsQueueUrl: string;
   stop(): Promise<void>;
 }
 
@@ -56,6 +59,8 @@ export async function startSqs(opts: { port?: number; region: string; shards: nu
     const q = server.createQueue(`session-commands-${n}.fifo`, { attributes: { ...fifo, VisibilityTimeout: "60", RedrivePolicy: redrive(dlq.queueArn) } });
     prefix = q.queueUrl.replace(/-\d+\.fifo$/, "");
   }
+  const jobsDlq = server.createQueue("jobs-dlq", { attributes: { MessageRetentionPeriod: "1209600" } });
+  const jobs = server.createQueue("jobs", { attributes: { VisibilityTimeout: "120", RedrivePolicy: redrive(jobsDlq.queueArn) } });
   const dispatchDlq = server.createQueue("dispatch-dlq", { attributes: { MessageRetentionPeriod: "1209600" } });
   const dispatch = server.createQueue("dispatch", { attributes: { VisibilityTimeout: "60", RedrivePolicy: redrive(dispatchDlq.queueArn) } });
   return {
@@ -64,6 +69,7 @@ export async function startSqs(opts: { port?: number; region: string; shards: nu
     sessionCommandsPrefix: prefix,
     dispatchQueueUrl: dispatch.queueUrl,
     dispatchDlqUrl: dispatchDlq.queueUrl,
+    jobsQueueUrl: jobs.queueUrl,
     async stop() {
       await server.stop();
       if (dnsPatch && --dnsPatch.users === 0) {

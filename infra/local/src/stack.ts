@@ -186,6 +186,7 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     process.env.AWS_ENDPOINT_URL_SQS = sqs.endpoint;
     process.env.SESSION_COMMANDS_QUEUE_URL_PREFIX = sqs.sessionCommandsPrefix;
     process.env.DISPATCH_QUEUE_URL = sqs.dispatchQueueUrl;
+    process.env.JOBS_QUEUE_URL = sqs.jobsQueueUrl;
     resetConfig();
     resetDdb();
     resetS3();
@@ -255,6 +256,7 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     const pollers: Poller[] = [];
     const consumers: { queueUrl: string; module: string }[] = [
       { queueUrl: sqs.dispatchQueueUrl, module: "functions/src/jobs/dispatch.ts" },
+      { queueUrl: sqs.jobsQueueUrl, module: "functions/src/jobs/jobs.ts" },
       // Session-command DLQs: dead-lettered sends are marked failed.
       ...Array.from({ length: getConfig().SESSION_SHARDS }, (_, n) => ({ queueUrl: `${sqs.sessionCommandsPrefix}-${n}-dlq.fifo`, module: "functions/src/jobs/command-dlq.ts" })),
     ];

@@ -93,6 +93,8 @@ export const keys = {
   tag: (cid: Id, tagId: Id) => ({ PK: `C#${cid}`, SK: `TAG#${pad(tagId)}` }),
   /** Tag name uniqueness marker inside a company (trimmed, lower case); holds `tagId`. */
   tagName: (cid: Id, name: string) => ({ PK: `C#${cid}`, SK: `TNAME#${name.trim().toLowerCase()}` }),
+  /** A background job (`jobs/`): its progress and resume point. */
+  job: (cid: Id, jobId: string) => ({ PK: `C#${cid}#JOB#${jobId}`, SK: "#" }),
   setting: (cid: Id, key: string) => ({ PK: `C#${cid}`, SK: `SET#${key}` }),
   /** A platform-wide setting (the super's global section: `allowregister`, `viewregister`, `trial`), read unauthenticated by /login. */
   globalSetting: (key: string) => ({ PK: "SETTINGS", SK: `SET#${key}` }),

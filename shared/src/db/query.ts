@@ -116,3 +116,15 @@ export function queryAllByPrefix(
   const { max, ...rest } = extra;
   return queryAll({ KeyConditionExpression: "PK = :pk AND begins_with(SK, :sk)", ExpressionAttributeValues: { ":pk": pk, ":sk": skPrefix }, ...rest }, max);
 }
+
+/** How many items a Query matches over all its pages (`Select: "COUNT"`: no item is read back). */
+export async function countQuery(input: QueryInput): Promise<number> {
+  let n = 0;
+  let start: Record<string, unknown> | undefined;
+  do {
+    const out = await ddb().send(new QueryCommand({ ...input, TableName: tableName(), Select: "COUNT", ExclusiveStartKey: start }));
+    n += out.Count ?? 0;
+    start = out.LastEvaluatedKey;
+  } while (start);
+  return n;
+}

@@ -33,17 +33,18 @@ export function ddbError(kind: FaultKind, commandName: string): Error {
 /**
  * Makes DynamoDB calls fail while `plan(call)` answers a fault kind (before the call: nothing applied; `lostAnswer`:
  * after it was applied, the answer replaced by a 5xx); `call.n` counts every call since injection
- * (0-based), `call.command` is the low-level command name (`TransactWriteItemsCommand`, `GetItemCommand`, ...).
+ * (0-based), `call.command` is the low-level command name (`TransactWriteItemsCommand`, `GetItemCommand`, ...),
+ * `call.input` the command's input (its `Key`, `TableName`...).
  * Returns `{failed, calls, remove}`: how many calls failed and were made so far, and the undo.
  */
-export function injectDdbFaults(plan: (call: { n: number; command: string }) => FaultKind | LostAnswer | null) {
+export function injectDdbFaults(plan: (call: { n: number; command: string; input: Record<string, unknown> }) => FaultKind | LostAnswer | null) {
   const name = `atendeFaults${Math.random().toString(36).slice(2)}`;
   const state = { failed: 0, calls: 0 };
   const stack = ddb().middlewareStack;
   stack.add(
     (next, context) => async (args) => {
       const command = String((context as { commandName?: string }).commandName ?? "");
-      const kind = plan({ n: state.calls++, command });
+      const kind = plan({ n: state.calls++, command, input: ((args as { input?: Record<string, unknown> }).input ?? {}) });
       if (kind === "lostAnswer") {
         await next(args);
         state.failed++;

@@ -3,6 +3,7 @@
  * Every route is open to any logged-in user; the service decides who may do what (the kanban switch
  * needs the `tags:kanban` permission). Ticket-tag operations answer the ticket as the list shows it.
  */
+import { JobStarted } from "../jobs/schema.ts";
 import { defineRoutes } from "../contract.ts";
 import { TicketView } from "../tickets/contract.ts";
 import {
@@ -12,7 +13,6 @@ import {
   SimpleListTagsQuery,
   SyncTagsBody,
   Tag,
-  TagDeleted,
   TagIdParams,
   TagList,
   TagsPage,
@@ -28,7 +28,7 @@ export const tagsRoutes = defineRoutes("tags", {
   "GET /api/tags/{id}": { auth: "user", params: TagIdParams, response: Tag },
   "POST /api/tags": { auth: "user", body: CreateTagBody, response: Tag },
   "PUT /api/tags/{id}": { auth: "user", params: TagIdParams, body: UpdateTagBody, response: Tag },
-  "DELETE /api/tags/{id}": { auth: "user", params: TagIdParams, response: TagDeleted },
+  "DELETE /api/tags/{id}": { auth: "user", params: TagIdParams, response: JobStarted },
   "POST /api/tags/sync": { auth: "user", body: SyncTagsBody, response: TicketView },
   "PUT /api/ticket-tags/{ticketId}/{tagId}": { auth: "user", params: TicketTagParams, response: TicketView },
   "DELETE /api/ticket-tags/{ticketId}": { auth: "user", params: TicketParams, response: TicketView },

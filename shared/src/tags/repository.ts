@@ -20,7 +20,7 @@ import { cancellationReasons, failedConditionAt, withConflictRetry } from "../db
 import { AppError } from "../errors.ts";
 import "./errors.ts";
 import { keys } from "../db/keys.ts";
-import { queryAllByPrefix } from "../db/query.ts";
+import { countQuery, queryAllByPrefix } from "../db/query.ts";
 import { bumpRev } from "../tickets/revision.ts";
 import { TagItem, TicketTagEdge } from "./schema.ts";
 import { parseStored } from "../db/items.ts";
@@ -147,6 +147,13 @@ export interface TagEdgeRef {
   key: Record<string, unknown>;
 }
 
+/** The Query of a tag's edges on GSI4 (its partition of the tag index). */
+const tagEdgesQuery = (companyId: number, tagId: number) => ({
+  IndexName: "GSI4",
+  KeyConditionExpression: "GSI4PK = :pk",
+  ExpressionAttributeValues: { ":pk": keys.tagTicketsPK(companyId, tagId) },
+});
+
 /** One page of a tag's edges from GSI4, newest ticket first. */
 export async function queryTagEdges(
   companyId: number,
@@ -156,9 +163,7 @@ export async function queryTagEdges(
   const out = await ddb().send(
     new QueryCommand({
       TableName: tableName(),
-      IndexName: "GSI4",
-      KeyConditionExpression: "GSI4PK = :pk",
-      ExpressionAttributeValues: { ":pk": keys.tagTicketsPK(companyId, tagId) },
+      ...tagEdgesQuery(companyId, tagId),
       ScanIndexForward: false,
       Limit: opts.limit,
       ExclusiveStartKey: opts.startKey,
@@ -170,6 +175,11 @@ export async function queryTagEdges(
     key: { PK: it.PK, SK: it.SK, GSI4PK: it.GSI4PK, GSI4SK: it.GSI4SK },
   }));
   return { edges, lastKey: out.LastEvaluatedKey };
+}
+
+/** How many edges tag `tagId` has on the tag index (a COUNT query, paged). */
+export function countTagEdges(companyId: number, tagId: number): Promise<number> {
+  return countQuery(tagEdgesQuery(companyId, tagId));
 }
 
 /** What a ticket-tags transaction needs to know about the ticket (as read). */

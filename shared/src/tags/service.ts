@@ -18,13 +18,15 @@ import { can } from "../access/permissions.ts";
 import type { AuthContext } from "../auth/tokens.ts";
 import { nowIso } from "../common.ts";
 import { nextId } from "../db/counters.ts";
-import { pagesFrom } from "../db/query.ts";
 import { AppError } from "../errors.ts";
 import { normalizeName } from "../contacts/normalize.ts";
 import { dispatch } from "../events/index.ts";
 import "../tickets/events.ts";
 import "./errors.ts";
 import "./events.ts";
+import { z } from "zod";
+import { registerJobKind, startJob } from "../jobs/service.ts";
+import type { JobView } from "../jobs/schema.ts";
 import { getTicketItem } from "../tickets/repository.ts";
 import { canSeeInCompany } from "../access/visibility.ts";
 import { getAccessibleTicket, toTicketView } from "../tickets/service.ts";
@@ -33,6 +35,7 @@ import { getUser } from "../users/repository.ts";
 import {
   batchGetTags,
   deleteEdge,
+  countTagEdges,
   deleteTagItem,
   getTag,
   listTags,
@@ -177,25 +180,37 @@ export async function updateTag(auth: AuthContext, tagId: number, body: UpdateTa
 }
 
 /**
- * `DELETE /api/tags/{id}` (any user): deletes the tag, then every edge of it (found by key on GSI4), taking the tag
- * off each ticket (each gets a `company-{id}-ticket` update). Emits `delete` with `tagId`.
- * The index is read until a pass finds no edge, so an edge whose index entry lagged is still removed.
+ * `DELETE /api/tags/{id}` (any user): deletes the tag at once (it leaves every list: `delete` with `tagId`) and
+ * starts the background job that takes it off every ticket (`deleteTag` kind below). Returns the job.
  */
-export async function deleteTag(auth: AuthContext, tagId: number): Promise<void> {
+export async function deleteTag(auth: AuthContext, tagId: number): Promise<JobView> {
   const tag = await showTag(auth, tagId);
   if (!(await deleteTagItem(tag))) throw new AppError("ERR_NO_TAG_FOUND");
   await emitTag(auth.companyId, { action: "delete", tagId });
-  for (let pass = 0; pass < 3; pass++) {
-    let found = 0;
-    for await (const page of pagesFrom((startKey) => queryTagEdges(auth.companyId, tagId, { limit: 100, startKey }))) {
-      found += page.edges.length;
-      for (let i = 0; i < page.edges.length; i += 8) {
-        await Promise.all(page.edges.slice(i, i + 8).map((e) => untagTicketOfDeletedTag(auth.companyId, e.ticketId, tagId)));
-      }
-    }
-    if (!found) break;
-  }
+  return startJob(auth.companyId, auth.userId, "deleteTag", { tagId });
 }
+
+/** Where a `deleteTag` job goes on: the index pass (0-2) and the last edge key handled in it. */
+const DeleteTagCursor = z.object({ pass: z.number().int(), found: z.number().int(), key: z.record(z.string(), z.unknown()).optional() });
+
+/**
+ * One step of a `deleteTag` job: takes the deleted tag off the next `limit` tickets of its edges (each one
+ * conditional, so a repeated ticket changes nothing) and publishes each. The index is walked again until a pass finds
+ * no edge (at most 3 passes), so an edge whose index entry lagged is still removed.
+ */
+registerJobKind("deleteTag", async (job, limit) => {
+  const tagId = Number(job.params.tagId);
+  const at = job.cursor ? DeleteTagCursor.parse(JSON.parse(job.cursor)) : { pass: 0, found: 0 };
+  const total = job.total === null ? await countTagEdges(job.companyId, tagId) : undefined;
+  const page = await queryTagEdges(job.companyId, tagId, { limit, startKey: at.key });
+  for (let i = 0; i < page.edges.length; i += 8) {
+    await Promise.all(page.edges.slice(i, i + 8).map((e) => untagTicketOfDeletedTag(job.companyId, e.ticketId, tagId)));
+  }
+  const found = at.found + page.edges.length;
+  if (page.lastKey) return { handled: page.edges.length, total, cursor: JSON.stringify({ pass: at.pass, found, key: page.lastKey }), finished: false };
+  const again = found > 0 && at.pass < 2;
+  return { handled: page.edges.length, total, cursor: again ? JSON.stringify({ pass: at.pass + 1, found: 0 }) : null, finished: !again };
+});
 
 /** Takes a deleted tag off one ticket (edge + `tagIds`, no count: the tag is gone) and publishes the ticket. */
 async function untagTicketOfDeletedTag(companyId: number, ticketId: number, tagId: number): Promise<void> {

@@ -10,7 +10,6 @@ import { settingEnabled } from "../settings/repository.ts";
 import { requireUser } from "../users/service.ts";
 import { nextId } from "../db/counters.ts";
 import { keys } from "../db/keys.ts";
-import { pagesFrom } from "../db/query.ts";
 import { AppError } from "../errors.ts";
 import { can } from "../access/permissions.ts";
 import { log } from "../log.ts";
@@ -23,7 +22,11 @@ import { getQueue } from "../queues/repository.ts";
 import { getWhatsappItem, listWhatsappItems } from "../whatsapp/repository.ts";
 import { laterIso } from "../contacts/service.ts";
 import { SILENT_FOR_GOOD } from "../automation/chatbot.ts";
+import { z } from "zod";
+import { registerJobKind, startJob } from "../jobs/service.ts";
+import type { JobView } from "../jobs/schema.ts";
 import {
+  countTicketIndex,
   createTicketItem,
   deleteTicketItems,
   getActiveTicketId,
@@ -218,31 +221,50 @@ export async function deleteTicketByAdmin(actor: TicketActor, ticketId: number):
 }
 
 /**
- * `POST /api/tickets/closeAll` (admin) `{status, selectedQueueIds}`: closes (justClose: no message) every ticket of that
- * status in those queues (all queues and no-queue when none are selected), up to 500 per call. Returns how many closed.
+ * `POST /api/tickets/closeAll` (admin) `{status, selectedQueueIds}`: starts the background job that closes
+ * (justClose: no message) every ticket of that status in those queues (all queues and no-queue when none are
+ * selected); `closeAllTickets` kind below. Returns the job.
  */
-export async function closeAllTickets(actor: TicketActor, input: { status: "open" | "pending"; selectedQueueIds?: number[] }): Promise<{ closed: number }> {
+export async function closeAllTickets(actor: TicketActor, input: { status: "open" | "pending"; selectedQueueIds?: number[] }): Promise<JobView> {
   if (!can(actor, "tickets:closeAll")) throw new AppError("ERR_NO_PERMISSION");
-  const cid = actor.companyId;
-  const pks = input.selectedQueueIds?.length
-    ? input.selectedQueueIds.map((q) => ({ index: "GSI2" as const, pk: keys.ticketQueuePK(cid, input.status, q) }))
-    : [{ index: "GSI1" as const, pk: keys.ticketStatusPK(cid, input.status) }];
-  let closed = 0;
-  for (const { index, pk } of pks) {
-    for await (const page of pagesFrom((startKey) => queryTicketIndex(index, pk, { limit: 100, startKey }))) {
-      for (const it of page.items) {
-        if (closed >= 500) return { closed };
-        const fresh = await getTicketItem(cid, it.id, true);
-        if (!fresh || fresh.status !== input.status) continue;
-        try {
-          const next = await writeTicketTransition(fresh, { status: "closed", updatedAt: laterIso(fresh.updatedAt) });
-          closed++;
-          await dispatch({ type: "ticket.updated", companyId: cid, ticket: next, previous: fresh });
-        } catch (err) {
-          if (!(err instanceof AppError)) throw err;
-        }
-      }
+  return startJob(actor.companyId, actor.userId, "closeAllTickets", { status: input.status, selectedQueueIds: input.selectedQueueIds ?? [] });
+}
+
+const CloseAllParams = z.object({ status: z.enum(["open", "pending"]), selectedQueueIds: z.array(z.number().int()) });
+/** Where a `closeAllTickets` job goes on: the partition (index into its list) and the last key handled in it. */
+const CloseAllCursor = z.object({ part: z.number().int(), key: z.record(z.string(), z.unknown()).optional() });
+
+/**
+ * One step of a `closeAllTickets` job: closes the next `limit` tickets of the status partitions (each re-read and
+ * closed only while still in that status, through the version-checked transition, so a repeated ticket changes
+ * nothing) and publishes each.
+ */
+registerJobKind("closeAllTickets", async (job, limit) => {
+  const cid = job.companyId;
+  const params = CloseAllParams.parse(job.params);
+  const parts = params.selectedQueueIds.length
+    ? params.selectedQueueIds.map((q) => ({ index: "GSI2" as const, pk: keys.ticketQueuePK(cid, params.status, q) }))
+    : [{ index: "GSI1" as const, pk: keys.ticketStatusPK(cid, params.status) }];
+  let total: number | undefined;
+  if (job.total === null) {
+    total = 0;
+    for (const p of parts) total += await countTicketIndex(p.index, p.pk);
+  }
+  const at = job.cursor ? CloseAllCursor.parse(JSON.parse(job.cursor)) : { part: 0 };
+  const part = parts[at.part];
+  if (!part) return { handled: 0, total, cursor: null, finished: true };
+  const page = await queryTicketIndex(part.index, part.pk, { limit, startKey: at.key });
+  for (const it of page.items) {
+    const fresh = await getTicketItem(cid, it.id, true);
+    if (!fresh || fresh.status !== params.status) continue;
+    try {
+      const next = await writeTicketTransition(fresh, { status: "closed", updatedAt: laterIso(fresh.updatedAt) });
+      await dispatch({ type: "ticket.updated", companyId: cid, ticket: next, previous: fresh });
+    } catch (err) {
+      if (!(err instanceof AppError)) throw err;
     }
   }
-  return { closed };
-}
+  const cursor = page.lastKey ? { part: at.part, key: page.lastKey } : { part: at.part + 1 };
+  const finished = !page.lastKey && at.part + 1 >= parts.length;
+  return { handled: page.items.length, total, cursor: finished ? null : JSON.stringify(cursor), finished };
+});

@@ -2,6 +2,7 @@
  * Tickets operations (the Tickets screen; docs/product/tickets.md).
  * `GET /api/tickets` answers `{tickets, count, hasMore, nextCursor}` (`count` = tickets returned so far).
  */
+import { JobStarted } from "../jobs/schema.ts";
 import { z } from "zod";
 import { zId, zPageNumber, zQueryBool } from "../common.ts";
 import { ColoredRef, defineRoutes, IdParams, MessageReply, NamedRef, page } from "../contract.ts";
@@ -75,6 +76,6 @@ export const ticketsRoutes = defineRoutes("tickets", {
   "POST /api/tickets/closeAll": {
     auth: "admin",
     body: z.object({ status: z.enum(["open", "pending"]), selectedQueueIds: z.array(zId).max(100).optional() }),
-    response: z.object({ closed: z.number().int() }),
+    response: JobStarted,
   },
 });

@@ -9,7 +9,7 @@ import { counterFacts, outboxPut } from "../events/outbox.ts";
 import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { batchGetRaw, batchWriteAll } from "../db/batch.ts";
 import { ddb, tableName, type TxItem } from "../db/client.ts";
-import { queryPages } from "../db/query.ts";
+import { countQuery, queryPages } from "../db/query.ts";
 import { cancellationReasons } from "../db/errors.ts";
 import { keys, pad } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
@@ -288,6 +288,11 @@ export type TicketIndex = "GSI1" | "GSI2" | "GSI3" | "GSI4";
  * One Query of a ticket list index, newest first. `skBetween` narrows the sort key (`updatedAt` day filter);
  * `filter` adds an optional FilterExpression (rare filters only: unread, created day, tags).
  */
+/** How many tickets partition `pk` of list index `index` holds (a COUNT query, paged). */
+export function countTicketIndex(index: TicketIndex, pk: string): Promise<number> {
+  return countQuery({ IndexName: index, KeyConditionExpression: `${index}PK = :pk`, ExpressionAttributeValues: { ":pk": pk } });
+}
+
 export async function queryTicketIndex(
   index: TicketIndex,
   pk: string,

@@ -80,6 +80,11 @@ export type Impl<K extends OperationId> = (ctx: ContextOf<K>) => Promise<z.input
 /**
  * A route that runs `work` and answers `{ message }` (the confirmation replies of deletes, e.g. `{"message": "Queue deleted"}`).
  */
+/** 202 for work a background job does (`jobs/`): `{message, jobId, job}`, the job to follow by its id. */
+export function started(message: string, job: { id: string }): Reply {
+  return reply(202, { message, jobId: job.id, job });
+}
+
 export function answering<C>(message: string, work: (ctx: C) => Promise<unknown>): (ctx: C) => Promise<{ message: string }> {
   return async (ctx) => {
     await work(ctx);

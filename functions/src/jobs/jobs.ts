@@ -1,0 +1,40 @@
+/**
+ * Consumer of the background jobs queue (`shared/src/jobs/`): each message names a job (`{companyId, jobId}`, parsed
+ * with zod; an unreadable one is logged and dropped). The job runs step by step from its last saved step for about
+ * 20 s; with work left it queues itself again. A step that throws returns the record in `batchItemFailures`
+ * (ReportBatchItemFailures): it comes back after the visibility timeout and the job goes on from where it stopped.
+ */
+import { JobMessage } from "@atende/shared/jobs/schema";
+import { runJob } from "@atende/shared/jobs/service";
+import { log } from "@atende/shared/log";
+// The features whose job kinds this consumer runs register them at import.
+import "@atende/shared/tags/service";
+import "@atende/shared/tickets/actions";
+import type { SqsEvent } from "./command-dlq.ts";
+
+/** How long one message works on its job before queuing the rest (ms): well under the function's 60 s timeout. */
+const BUDGET_MS = 20_000;
+
+export async function handler(event: SqsEvent): Promise<{ batchItemFailures: { itemIdentifier: string }[] }> {
+  const batchItemFailures: { itemIdentifier: string }[] = [];
+  for (const r of event.Records ?? []) {
+    const parsed = JobMessage.safeParse((() => {
+      try {
+        return JSON.parse(r.body);
+      } catch {
+        return null;
+      }
+    })());
+    if (!parsed.success) {
+      log("error", "job message unreadable: dropped", { messageId: r.messageId });
+      continue;
+    }
+    try {
+      await runJob(parsed.data.companyId, parsed.data.jobId, BUDGET_MS);
+    } catch (err) {
+      log("error", "job step failed; the message comes back", { ...parsed.data, err });
+      batchItemFailures.push({ itemIdentifier: r.messageId });
+    }
+  }
+  return { batchItemFailures };
+}

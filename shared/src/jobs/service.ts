@@ -1,0 +1,94 @@
+/**
+ * Background jobs (`schema.ts`). A route starts one ({@link startJob}: the job item, then a message on the jobs queue)
+ * and answers 202 with its id; the jobs queue's consumer runs it ({@link runJob}) in steps of a few items, saving
+ * progress and the resume point after each, and publishing `job.updated`. A consumer that dies (or a Lambda that
+ * times out) leaves the message to come back: the next run starts from the last saved step, and each kind's step is
+ * idempotent for the items between that save and the death (re-checked, never applied twice).
+ */
+import { randomUUID } from "node:crypto";
+import { nowIso } from "../common.ts";
+import { getConfig } from "../config.ts";
+import { dispatch } from "../events/index.ts";
+import { log } from "../log.ts";
+import { enqueue } from "../sqs/enqueue.ts";
+import "./events.ts";
+import { getJob, putJob, saveJobStep } from "./repository.ts";
+import { type JobItem, type JobKind, JobView } from "./schema.ts";
+
+/** What one step of a kind did: items handled, the total when first known, where the next step starts, and whether it is the last. */
+export interface JobStepResult {
+  handled: number;
+  total?: number;
+  cursor: string | null;
+  finished: boolean;
+}
+
+/** One step of a kind: handles at most `limit` items from `job.cursor`; must be idempotent for items handled before. */
+export type JobStep = (job: JobItem, limit: number) => Promise<JobStepResult>;
+
+const kinds = new Map<JobKind, JobStep>();
+
+/** Registers the step of a job kind (once, at module load, by the feature that owns the work). */
+export function registerJobKind(kind: JobKind, step: JobStep): void {
+  kinds.set(kind, step);
+}
+
+/** Items per step: each step is saved, so a death repeats at most this many checks. */
+export const JOB_STEP_ITEMS = 25;
+
+const viewOf = (job: JobItem): JobView => JobView.parse(job);
+
+/**
+ * Creates job `kind` with `params` for user `userId` of company `companyId` and queues it. Returns its view (status
+ * `running`, `done` 0). Throws when the queue refuses the message (the job item is then left unfinished, unseen).
+ */
+export async function startJob(companyId: number, userId: number, kind: JobKind, params: Record<string, unknown>): Promise<JobView> {
+  const now = nowIso();
+  const job: JobItem = { id: randomUUID(), companyId, userId, kind, params, status: "running", done: 0, total: null, cursor: null, step: 0, createdAt: now, updatedAt: now };
+  await putJob(job);
+  await enqueueJob(companyId, job.id);
+  return viewOf(job);
+}
+
+async function enqueueJob(companyId: number, jobId: string): Promise<void> {
+  const url = getConfig().JOBS_QUEUE_URL;
+  if (!url) throw new Error("JOBS_QUEUE_URL is not set");
+  await enqueue(url, { companyId, jobId });
+}
+
+/**
+ * Runs job `jobId` of company `companyId` step by step for about `budgetMs` (ms); when time is up with work left, it
+ * queues itself again and returns `"continued"`. `"done"` when finished (or already), `"lost"` when another consumer
+ * saved a step first, `"unknown"` for a job that does not exist. Errors of a step propagate (the message comes back).
+ */
+export async function runJob(companyId: number, jobId: string, budgetMs = 20_000): Promise<"done" | "continued" | "lost" | "unknown"> {
+  const started = Date.now();
+  let job = await getJob(companyId, jobId);
+  if (!job) return "unknown";
+  const step = kinds.get(job.kind);
+  if (!step) throw new Error(`no step registered for job kind ${job.kind}`);
+  while (job.status === "running") {
+    if (Date.now() - started > budgetMs) {
+      await enqueueJob(companyId, jobId);
+      return "continued";
+    }
+    const r = await step(job, JOB_STEP_ITEMS);
+    const total = r.total ?? job.total;
+    // A finished job handled everything, including items a dead consumer handled in a step it could not save.
+    const done = r.finished ? Math.max(job.done + r.handled, total ?? 0) : job.done + r.handled;
+    const saved: JobItem | null = await saveJobStep(job, {
+      done,
+      total,
+      cursor: r.cursor,
+      status: r.finished ? "done" : "running",
+      updatedAt: nowIso(),
+    });
+    if (!saved) {
+      log("info", "job step saved by another consumer", { companyId, jobId });
+      return "lost";
+    }
+    job = saved;
+    await dispatch({ type: "job.updated", companyId, userId: job.userId, job: viewOf(job) });
+  }
+  return "done";
+}
