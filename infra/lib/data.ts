@@ -1,7 +1,7 @@
 /**
  * Data layer of the cloud (docs/deploy.md#what-it-creates): the one DynamoDB table built from the definition `infra/local`
  * also uses, the private media bucket (with its server-access-log bucket), the SQS queues with their DLQs and
- * DLQ-depth alarms, and the Secrets Manager secrets (JWT signing key, first admin's password).
+ * DLQ-depth alarms, and the Secrets Manager secrets (JWT signing key, the key sealing connections' API tokens, CloudFront's origin secret, first admin's password).
  */
 import { Duration, RemovalPolicy, Stack } from "aws-cdk-lib";
 import { Alarm, ComparisonOperator, TreatMissingData } from "aws-cdk-lib/aws-cloudwatch";
