@@ -6,7 +6,8 @@
  * - a second tab on /tags shows a tag created in the first tab and a tag's ticket count change without a reload;
  * - tagging a ticket from the conversation header toasts 'Ticket Tag Adicionado com Sucesso!' and shows the chip in the
  *   header and on the ticket's row;
- * - the search tab filters by tag (only the tagged ticket, with its chip) and by user (only that user's ticket).
+ * - the search tab filters by tag (only the tagged ticket, with its chip) and by user (only that user's ticket);
+ * - deleting a tag a ticket carries shows the background job's progress on the page until done, and the chip leaves.
  *
  * Needs `web/dist` (`npm run build -w web`) and `/usr/bin/chromium`.
  */
@@ -183,5 +184,21 @@ describe("tags in the browser", () => {
     await toast(page, "Ticket Tag Removido!").waitFor();
     await headerTags.getByTestId("tag-chip").waitFor({ state: "detached" });
     await until(async () => (await tagRow(other, "Urgente").getByTestId("tag-tickets-count").innerText()) === "0", "the other tab's count back to 0");
+
+    // Deleting a tag a ticket carries: the row goes at once, and the background job taking it off the ticket shows
+    // its progress on the page until "done" with the count of tickets.
+    await headerTags.getByRole("button", { name: "Editar tags" }).click();
+    await pick.getByRole("checkbox", { name: "VIP Ouro" }).check();
+    await pick.getByRole("button", { name: "Salvar" }).click();
+    await pick.waitFor({ state: "hidden" });
+    await until(async () => (await tagRow(other, "VIP Ouro").getByTestId("tag-tickets-count").innerText()) === "1", "VIP Ouro on one ticket");
+    await tagRow(other, "VIP Ouro").getByTestId("tag-delete").click();
+    await other.getByRole("dialog", { name: "Excluir registro" }).getByRole("button", { name: "Sim" }).click();
+    await tagRow(other, "VIP Ouro").waitFor({ state: "detached" });
+    const progress = other.getByTestId("job-progress");
+    await progress.and(other.locator('[data-status="done"]')).getByText("Etiqueta removida de 1 atendimento(s).").waitFor();
+    await headerTags.getByTestId("tag-chip").getByText("VIP Ouro", { exact: true }).waitFor({ state: "detached" });
+    await progress.getByRole("button").click(); // dismissed
+    await progress.waitFor({ state: "detached" });
   }, TEST_MS);
 });

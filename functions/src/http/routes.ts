@@ -9,6 +9,7 @@ import type { Operation } from "@atende/shared/contract";
 import { authRoutes } from "@atende/shared/auth/contract";
 import { companiesRoutes } from "@atende/shared/companies/contract";
 import { contactsRoutes } from "@atende/shared/contacts/contract";
+import { jobsRoutes } from "@atende/shared/jobs/contract";
 import { mediaRoutes, messagesRoutes } from "@atende/shared/messages/contract";
 import { notesRoutes } from "@atende/shared/notes/contract";
 import { plansRoutes } from "@atende/shared/plans/contract";
@@ -39,6 +40,7 @@ export const manifest = {
   ...mediaRoutes,
   ...tagsRoutes,
   ...quickMessagesRoutes,
+  ...jobsRoutes,
 };
 
 /** Every operation, keyed `"METHOD /api/path"`, with its contract (types for the pipeline and the web client). */

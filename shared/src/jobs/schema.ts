@@ -32,6 +32,9 @@ export type JobItem = z.infer<typeof JobItem>;
 export const JobView = JobItem.pick({ id: true, kind: true, status: true, done: true, total: true, createdAt: true, updatedAt: true });
 export type JobView = z.infer<typeof JobView>;
 
+/** `GET /api/jobs/{jobId}`'s path: the job's id, a UUID. */
+export const JobIdParams = z.object({ jobId: z.string().uuid() });
+
 /** The jobs queue's message body: which job to run (parsed at the consumer's edge). */
 export const JobMessage = z.object({ companyId: z.number().int().positive(), jobId: z.string().uuid() });
 export type JobMessage = z.infer<typeof JobMessage>;

@@ -6,8 +6,10 @@
  * idempotent for the items between that save and the death (re-checked, never applied twice).
  */
 import { randomUUID } from "node:crypto";
+import type { AuthContext } from "../auth/tokens.ts";
 import { nowIso } from "../common.ts";
 import { getConfig } from "../config.ts";
+import { notFound } from "../errors.ts";
 import { dispatch } from "../events/index.ts";
 import { log } from "../log.ts";
 import { enqueue } from "../sqs/enqueue.ts";
@@ -47,6 +49,16 @@ export async function startJob(companyId: number, userId: number, kind: JobKind,
   const job: JobItem = { id: randomUUID(), companyId, userId, kind, params, status: "running", done: 0, total: null, cursor: null, step: 0, createdAt: now, updatedAt: now };
   await putJob(job);
   await enqueueJob(companyId, job.id);
+  return viewOf(job);
+}
+
+/**
+ * Job `jobId` of the caller's company as the API shows it. Only who started it and the company's admins may read it;
+ * anyone else, and a job of another company or past its 7 days, gets `ERR_NOT_FOUND` (nothing tells them it exists).
+ */
+export async function showJob(auth: AuthContext, jobId: string): Promise<JobView> {
+  const job = await getJob(auth.companyId, jobId);
+  if (!job || (job.userId !== auth.userId && auth.profile !== "admin")) throw notFound();
   return viewOf(job);
 }
 

@@ -151,3 +151,22 @@ describe("quick messages in the composer's '/' list", () => {
     expect(cut("a".repeat(36))).toBe(`${"a".repeat(35)}...`);
   });
 });
+
+describe("company-{id}-job frames", () => {
+  it("keep the progress of a job current, never going back to an older step, and ignore malformed frames", async () => {
+    const { jobKey } = await import("./jobs/api.ts");
+    const qc = new QueryClient();
+    const session = { token: "x.e30.y", user: { id: 7, companyId: 2, profile: "user", super: false } } as unknown as Session;
+    const ctx = { queryClient: qc, session, endSessionElsewhere: () => undefined };
+    const id = "6f1c2d3e-4b5a-4c6d-8e7f-8091a2b3c4d5";
+    const job = (done: number, updatedAt: string, status = "running") => ({ id, kind: "deleteTag", status, done, total: 60, createdAt: "2026-01-01T00:00:00.000Z", updatedAt });
+    dispatchRealtime("company-2-job", { action: "update", job: job(25, "2026-01-01T00:00:02.000Z") }, ctx);
+    expect(qc.getQueryData(jobKey(id))).toMatchObject({ done: 25, total: 60 });
+    dispatchRealtime("company-2-job", { action: "update", job: job(0, "2026-01-01T00:00:01.000Z") }, ctx);
+    dispatchRealtime("company-2-job", { action: "update", job: { ...job(50, "2026-01-01T00:00:03.000Z"), done: "50" } }, ctx);
+    dispatchRealtime("company-3-job", { action: "update", job: job(60, "2026-01-01T00:00:04.000Z", "done") }, ctx);
+    expect(qc.getQueryData(jobKey(id))).toMatchObject({ done: 25, status: "running" });
+    dispatchRealtime("company-2-job", { action: "update", job: job(60, "2026-01-01T00:00:04.000Z", "done") }, ctx);
+    expect(qc.getQueryData(jobKey(id))).toMatchObject({ done: 60, status: "done" });
+  });
+});

@@ -8,6 +8,7 @@ import { registerTexts } from "../i18n/index.ts";
 import type { RealtimeHandler } from "../realtime/handlers.ts";
 import { connectionsFeature } from "./connections/index.tsx";
 import { contactsFeature } from "./contacts/index.tsx";
+import { jobsFeature } from "./jobs/index.tsx";
 import { queuesFeature } from "./queues/index.tsx";
 import { quickMessagesFeature } from "./quickMessages/index.tsx";
 import { sandboxFeature } from "./sandbox/index.tsx";
@@ -27,6 +28,7 @@ export const features: Feature[] = [
   tagsFeature,
   quickMessagesFeature,
   settingsFeature,
+  jobsFeature,
   ...(sandboxFeature ? [sandboxFeature] : []),
 ];
 

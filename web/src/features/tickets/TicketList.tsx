@@ -9,7 +9,8 @@ import { can } from "@atende/shared/access/permissions";
 import { DELETED_MESSAGE_PREVIEW } from "@atende/shared/messages/schema";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { Ban, Eye, Star } from "lucide-react";
-import { useEffect, useRef, useState } from "react";
+import { useQueryClient } from "@tanstack/react-query";
+import { useCallback, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { NavLink, useNavigate } from "react-router-dom";
 import { Button, SwitchField } from "@aws-amplify/ui-react";
@@ -24,7 +25,10 @@ import { useSetting } from "../settings/api.ts";
 import { useUserList } from "../users/api.ts";
 import { TagChip } from "../tags/TagChip.tsx";
 import { useSlot } from "../slots.ts";
+import { useSeedJob } from "../jobs/api.ts";
+import { JobProgress } from "../jobs/JobProgress.tsx";
 import { useCloseAll, useTicketPages, useUpdateTicket } from "./api.ts";
+import { ticketsKeys } from "./cache.ts";
 import { Avatar } from "./ContactDrawer.tsx";
 import { ticketAge, useNow } from "./format.ts";
 import { showInList, useShowInList, type ListSub, type ListTab } from "./listView.ts";
@@ -64,6 +68,11 @@ export function TicketList({ selectedUuid }: { selectedUuid?: string }) {
   const [newOpen, setNewOpen] = useState(false);
   const [closeAllOpen, setCloseAllOpen] = useState(false);
   const closeAll = useCloseAll();
+  // Closing all is a background job: its progress shows above the list; the lists refresh when it is done.
+  const [closeJobId, setCloseJobId] = useState<string | null>(null);
+  const seedJob = useSeedJob();
+  const qc = useQueryClient();
+  const refreshLists = useCallback(() => void qc.invalidateQueries({ queryKey: ticketsKeys.listsAll }), [qc]);
   const users = useUserList();
   const term = useDebounced(search.trim(), 500);
 
@@ -187,6 +196,7 @@ export function TicketList({ selectedUuid }: { selectedUuid?: string }) {
           ))}
         </div>
       )}
+      <JobProgress jobId={closeJobId} onDone={refreshLists} onDismiss={() => setCloseJobId(null)} />
       {tab === "search" && !searchOk ? (
         <p className="list-note">{t("tickets.searchHint")}</p>
       ) : (
@@ -201,7 +211,9 @@ export function TicketList({ selectedUuid }: { selectedUuid?: string }) {
         onClose={() => setCloseAllOpen(false)}
         onConfirm={async () => {
           try {
-            await closeAll.mutateAsync({ status: sub, selectedQueueIds: me.queues?.map((q) => q.id) });
+            const started = await closeAll.mutateAsync({ status: sub, selectedQueueIds: me.queues?.map((q) => q.id) });
+            seedJob(started.job);
+            setCloseJobId(started.jobId);
           } catch (e) {
             toast.error(errorMessage(e, t), { durationMs: 2000 });
           }
