@@ -6,6 +6,7 @@
  * idempotent for the items between that save and the death (re-checked, never applied twice).
  */
 import { randomUUID } from "node:crypto";
+import { can } from "../access/permissions.ts";
 import type { AuthContext } from "../auth/tokens.ts";
 import { nowIso } from "../common.ts";
 import { getConfig } from "../config.ts";
@@ -58,7 +59,7 @@ export async function startJob(companyId: number, userId: number, kind: JobKind,
  */
 export async function showJob(auth: AuthContext, jobId: string): Promise<JobView> {
   const job = await getJob(auth.companyId, jobId);
-  if (!job || (job.userId !== auth.userId && auth.profile !== "admin")) throw notFound();
+  if (!job || (job.userId !== auth.userId && !can(auth, "jobs:readAny"))) throw notFound();
   return viewOf(job);
 }
 
