@@ -35,6 +35,8 @@ import { TEST_MS, useBrowserStack } from "./harness.ts";
 
 const e2e = useBrowserStack("conversation");
 const { newContext, newPage, login, http, until, connectedWhatsapp, customerSays } = e2e;
+/** Waits until `read` answers `want` (compared as JSON): what a click changes shows on a later frame, not at once. */
+const settles = (read: () => Promise<unknown>, want: unknown, what: string) => until(async () => JSON.stringify(await read()) === JSON.stringify(want), what);
 
 const row = (page: Page, contact: string) => page.getByTestId("ticket-row").filter({ hasText: contact });
 /** The accessible name of the focused element (the highlighted menu item follows focus in a Radix menu). */
@@ -389,7 +391,7 @@ describe("the conversation and the ticket list in the browser", () => {
     await customerSays(wid, "5511955550003", "Ulisses Etiquetas", "Bom dia");
     await until(async () => (await http<{ tickets: unknown[] }>(admin, "GET", "/api/tickets?status=pending&showAll=true")).tickets.length === 3, "three pending tickets");
     const byName = async (name: string) =>
-      (await http<{ tickets: { id: number; uuid: string; status: string; unreadMessages: number; contact: { name: string } }[] }>(other, "GET", "/api/tickets?showAll=true&searchParam=" + encodeURIComponent(name))).tickets.find((t) => t.contact.name === name)!;
+      (await http<{ tickets: { id: number; uuid: string; status: string; unreadMessages: number; contact: { name: string } }[] }>(other, "GET", `/api/tickets?showAll=true&searchParam=${encodeURIComponent(name)}`)).tickets.find((t) => t.contact.name === name)!;
     const tomas = await byName("Tomás Busca");
     await http(other, "PUT", `/api/tickets/${tomas.id}`, { status: "open", userId: other.id });
     await http(other, "POST", `/api/messages/${tomas.id}`, { body: "Certo, já vou verificar." });
@@ -486,21 +488,21 @@ describe("the conversation and the ticket list in the browser", () => {
     await conv.getByRole("button", { name: "Transferir" }).click();
     const dlg = page.getByRole("dialog", { name: "Transferir atendimento" });
     const submit = dlg.getByTestId("transfer-submit");
-    await expect(dlg.getByRole("combobox", { name: "Fila" }).inputValue()).resolves.toBe("Fila Vendas");
-    await expect(dlg.getByRole("combobox", { name: "Usuário" }).inputValue()).resolves.toBe("Sem usuário");
-    await expect(submit.isDisabled()).resolves.toBe(true);
+    await settles(() => dlg.getByRole("combobox", { name: "Fila" }).inputValue(), "Fila Vendas", "inputValue");
+    await settles(() => dlg.getByRole("combobox", { name: "Usuário" }).inputValue(), "Sem usuário", "inputValue");
+    await settles(() => submit.isDisabled(), true, "isDisabled");
     await dlg.getByTestId("transfer-unchanged").waitFor();
     // The users offered are the chosen queue's: Vendas has Ana and Caio, Suporte only Bia.
     await dlg.getByRole("combobox", { name: "Usuário" }).click();
-    await expect(dlg.getByRole("option").allInnerTexts()).resolves.toEqual(["Sem usuário", "Ana Vendas", "Caio Vendas"]);
+    await settles(() => dlg.getByRole("option").allInnerTexts(), ["Sem usuário", "Ana Vendas", "Caio Vendas"], "allInnerTexts");
     await page.keyboard.press("Escape");
     const queue = dlg.getByRole("combobox", { name: "Fila" });
     await queue.click();
     await queue.fill("sup");
     await dlg.getByRole("option", { name: "Fila Suporte" }).click();
-    await expect(submit.isDisabled()).resolves.toBe(false);
+    await settles(() => submit.isDisabled(), false, "isDisabled");
     await dlg.getByRole("combobox", { name: "Usuário" }).click();
-    await expect(dlg.getByRole("option").allInnerTexts()).resolves.toEqual(["Sem usuário", "Bia Suporte"]);
+    await settles(() => dlg.getByRole("option").allInnerTexts(), ["Sem usuário", "Bia Suporte"], "allInnerTexts");
     await page.keyboard.press("Escape");
     await dlg.getByRole("button", { name: "Cancelar" }).click();
     await dlg.waitFor({ state: "hidden" });

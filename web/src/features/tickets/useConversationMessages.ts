@@ -97,12 +97,20 @@ export function useConversationMessages(ticketId: number, peek = false) {
     };
     el.addEventListener("load", stick, true);
     el.addEventListener("loadedmetadata", stick, true);
+    // The pane and each message row: a row that grows (a photo decoded, a map drawn) is seen even when its media's
+    // `load` came before this listener or never fires.
     const ro = new ResizeObserver(stick);
     ro.observe(el);
+    for (const row of el.children) ro.observe(row);
+    const rows = new MutationObserver((changes) => {
+      for (const c of changes) for (const n of c.addedNodes) if (n instanceof Element) ro.observe(n);
+    });
+    rows.observe(el, { childList: true });
     return () => {
       el.removeEventListener("load", stick, true);
       el.removeEventListener("loadedmetadata", stick, true);
       ro.disconnect();
+      rows.disconnect();
     };
   }, []); // eslint-disable-line react-hooks/exhaustive-deps
 
