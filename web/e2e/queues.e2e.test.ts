@@ -100,7 +100,8 @@ describe("queues, options and settings in the browser", () => {
       const token = await tokenOf(page);
       const stored = async () => Object.fromEntries((await http<{ key: string; value: string }[]>(token, "GET", "/api/settings")).map((s) => [s.key, s.value]));
       const before = await stored();
-      expect(await page.getByTestId("settings-options").getByRole("combobox").count()).toBe(OPTION_LABELS.length);
+      const options = page.getByTestId("settings-options").getByRole("combobox");
+      await until(async () => (await options.count()) === OPTION_LABELS.length, "the ten options on the settings page");
       for (const [key, label] of OPTION_LABELS) {
         const mine = page.getByRole("combobox", { name: label, exact: true });
         const theirs = other.getByRole("combobox", { name: label, exact: true });
