@@ -1,5 +1,8 @@
 import { defineConfig } from "vitest/config";
 
+// The AWS SDK's notice that Node 20 support ends (printed once per process) says nothing about the tests.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = "true";
+
 /** One run for every test: unit, integration (DynamoDB Local), CDK assertions, browser (playwright-core + chromium). */
 export default defineConfig({
   test: {

@@ -15,6 +15,7 @@ import { ddb, tableName } from "../shared/src/db/client.ts";
 import { nextId } from "../shared/src/db/counters.ts";
 import { keys } from "../shared/src/db/keys.ts";
 import type { Profile } from "../shared/src/users/schema.ts";
+import type { PlanFlag } from "../shared/src/plans/schema.ts";
 import { routes, type Method } from "../functions/src/http/routes.ts";
 
 export interface TestUser {
@@ -74,8 +75,8 @@ export async function makeUser(
   return { id, companyId, email, password, token, profile };
 }
 
-/** Writes a plan (all flags on), a company on it and its admin; returns ids and the admin. */
-export async function makeCompany(opts: { name?: string; dueDate?: string | null; adminSuper?: boolean } = {}) {
+/** Writes a plan (all flags on, but those `planFlags` sets), a company on it and its admin; returns ids and the admin. */
+export async function makeCompany(opts: { name?: string; dueDate?: string | null; adminSuper?: boolean; planFlags?: Partial<Record<PlanFlag, boolean>> } = {}) {
   const now = new Date().toISOString();
   const planId = await nextId("GLOBAL", "plan");
   await ddb().send(
@@ -83,7 +84,7 @@ export async function makeCompany(opts: { name?: string; dueDate?: string | null
       TableName: tableName(),
       Item: {
         ...keys.plan(planId), _type: "plan", id: planId, name: `Plano ${planId}`, users: 10, connections: 10, queues: 10, valueCents: 3000,
-        useCampaigns: true, useKanban: true, useOpenAi: true, useIntegrations: true, useSchedules: true, useInternalChat: true, useExternalApi: true, useInternal: true,
+        useCampaigns: true, useKanban: true, useOpenAi: true, useIntegrations: true, useSchedules: true, useInternalChat: true, useExternalApi: true, useInternal: true, ...opts.planFlags,
         createdAt: now, updatedAt: now,
       },
     }),

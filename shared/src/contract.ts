@@ -11,6 +11,7 @@
 import { z, type ZodType } from "zod";
 import { zId } from "./common.ts";
 import type { Permission } from "./access/permissions.ts";
+import type { PlanFlag } from "./plans/schema.ts";
 
 export type Method = "GET" | "POST" | "PUT" | "DELETE" | "PATCH";
 /**
@@ -32,6 +33,11 @@ export interface OperationSpec {
   auth: AuthLevel;
   /** The named permission the caller needs (checked with `can`); `admin` operations default to `routes:admin`. */
   permission?: Permission;
+  /**
+   * The company plan's feature flag the operation needs (`useKanban`, `useSchedules`, ...): a company whose plan has
+   * it off gets 403 `ERR_PLAN_FEATURE_DISABLED` and nothing is read or written, whatever the caller's profile.
+   */
+  plan?: PlanFlag;
   body?: ZodType;
   query?: ZodType;
   params?: ZodType;

@@ -10,7 +10,8 @@ import { can } from "../access/permissions.ts";
 import type { AuthContext } from "../auth/tokens.ts";
 import { nextId } from "../db/counters.ts";
 import { AppError } from "../errors.ts";
-import { requirePlan, toPublicPlan, type PublicPlan } from "../plans/service.ts";
+import { getPlan, planFlags, requirePlan, toPublicPlan, type PublicPlan } from "../plans/service.ts";
+import { PLAN_FLAGS, type PlanFlag } from "../plans/schema.ts";
 import { DEFAULT_TIME_ZONE } from "../automation/variables.ts";
 import { DEFAULT_SCHEDULES } from "../queues/schema.ts";
 import { getCompanySettings, visibleSettings, type SettingsMap } from "../settings/service.ts";
@@ -36,6 +37,26 @@ export async function requireCompany(companyId: number): Promise<CompanyItem> {
 async function toPublicCompany(c: CompanyItem): Promise<PublicCompany> {
   const plan = await requirePlan(c.planId).then(toPublicPlan, () => null);
   return { ...c, plan };
+}
+
+const PLAN_CACHE_MS = 5_000;
+const planCache = new Map<number, { at: number; flags: Record<PlanFlag, boolean> }>();
+
+/**
+ * Whether the company's plan has feature `flag` on (the server-side gate of an operation's `plan`, see
+ * `shared/src/contract.ts`). The company's flags are read once per {@link PLAN_CACHE_MS} per process, so a plan
+ * change reaches every Lambda within 5 s. A missing company or plan allows nothing.
+ */
+export async function planAllows(companyId: number, flag: PlanFlag): Promise<boolean> {
+  const now = Date.now();
+  const hit = planCache.get(companyId);
+  if (hit && now - hit.at < PLAN_CACHE_MS) return hit.flags[flag];
+  const company = await getCompany(companyId);
+  const plan = company ? await getPlan(company.planId) : undefined;
+  const flags = plan ? planFlags(plan) : (Object.fromEntries(PLAN_FLAGS.map((f) => [f, false])) as Record<PlanFlag, boolean>);
+  if (planCache.size >= 10_000) planCache.delete(planCache.keys().next().value!);
+  planCache.set(companyId, { at: now, flags });
+  return flags[flag];
 }
 
 /** Normalizes an API due date (ISO date-time or `yyyy-mm-dd`) to an ISO-8601 UTC string; null/undefined kept. */

@@ -4,6 +4,8 @@
 import { z } from "zod";
 
 export const PLAN_FLAGS = ["useCampaigns", "useKanban", "useOpenAi", "useIntegrations", "useSchedules", "useInternalChat", "useExternalApi"] as const;
+/** One of a plan's feature flags. */
+export type PlanFlag = (typeof PLAN_FLAGS)[number];
 
 export const PlanItem = z.object({
   id: z.number().int(),

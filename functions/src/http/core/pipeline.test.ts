@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineRoutes } from "@atende/shared/contract";
 import { AppError } from "@atende/shared/errors";
-import { httpEvent } from "../../../../test/helpers.ts";
+import { httpEvent, makeCompany } from "../../../../test/helpers.ts";
 import type { RouteDef } from "../routes.ts";
 import { areaHandler } from "./http.ts";
 
@@ -47,5 +47,24 @@ describe("HTTP pipeline", () => {
     expect(await call(h, "POST", "{not json")).toEqual({ status: 400, body: { error: "ERR_INVALID_JSON" } });
     expect(await call(h, "POST", { name: "taken" })).toEqual({ status: 409, body: { error: "ERR_CONFLICT" } });
     expect(await call(h, "POST", { name: "fine" })).toEqual({ status: 200, body: { id: 1 } });
+  });
+});
+
+describe("plan-gated operations", () => {
+  const gated = defineRoutes("plans", { "GET /api/plans/list": { auth: "user", plan: "useKanban", response: z.object({ ok: z.boolean() }) } });
+  let reads = 0;
+  const h = areaHandler("plans", { "GET /api/plans/list": async () => ({ ok: !!++reads }) } as never, Object.values(gated) as RouteDef[]);
+
+  it("answers a company whose plan has the flag, and refuses one whose plan has it off with 403 before the handler runs", async () => {
+    const on = await makeCompany();
+    const off = await makeCompany({ planFlags: { useKanban: false } });
+    const get = async (token: string) => {
+      const res = await h(httpEvent("GET", "/api/plans/list", { token }) as never);
+      return { status: res.statusCode, body: JSON.parse(res.body ?? "null") };
+    };
+    expect(await get(on.admin.token)).toEqual({ status: 200, body: { ok: true } });
+    expect(reads).toBe(1);
+    expect(await get(off.admin.token)).toEqual({ status: 403, body: { error: "ERR_PLAN_FEATURE_DISABLED" } });
+    expect(reads).toBe(1);
   });
 });

@@ -3,16 +3,18 @@
  * caller loaded (companyId only from the token; the user item read is reused for 2 s per token version, see
  * `authenticateCached`) — 401/403 `ERR_SESSION_EXPIRED` when it is not valid; an
  * operation's permission (`permissionOf`: its own, or `routes:admin` for the `admin` level) is checked with `can` of the
- * shared table, and `super` needs the super flag (403 `ERR_NO_PERMISSION`).
+ * shared table, and `super` needs the super flag (403 `ERR_NO_PERMISSION`); an operation with a `plan` flag needs the
+ * caller's company plan to have it on (403 `ERR_PLAN_FEATURE_DISABLED`).
  */
 import type middy from "@middy/core";
 import { can } from "@atende/shared/access/permissions";
 import { authenticateCached } from "@atende/shared/auth/tokens";
+import { planAllows } from "@atende/shared/companies/service";
 import { permissionOf, type OperationSpec } from "@atende/shared/contract";
 import { AppError } from "@atende/shared/errors";
 import { header, stateOf, type HttpEvent, type HttpResponse } from "../types.ts";
 
-export const auth = (op: Pick<OperationSpec, "auth" | "permission">): middy.MiddlewareObj<HttpEvent, HttpResponse> => ({
+export const auth = (op: Pick<OperationSpec, "auth" | "permission" | "plan">): middy.MiddlewareObj<HttpEvent, HttpResponse> => ({
   before: async ({ event }) => {
     const level = op.auth;
     const permission = permissionOf(op);
@@ -21,6 +23,7 @@ export const auth = (op: Pick<OperationSpec, "auth" | "permission">): middy.Midd
     const caller = await authenticateCached(bearer);
     if (permission && !can(caller, permission)) throw new AppError("ERR_NO_PERMISSION");
     if (level === "super" && !can(caller, "routes:super")) throw new AppError("ERR_NO_PERMISSION");
+    if (op.plan && !(await planAllows(caller.companyId, op.plan))) throw new AppError("ERR_PLAN_FEATURE_DISABLED");
     stateOf(event).auth = caller;
   },
 });
