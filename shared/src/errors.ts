@@ -56,6 +56,8 @@ export const ERRORS = {
   ERR_NO_QUEUE_FOUND: { status: 404, meaning: "no such queue in the caller's company" },
   ERR_NO_COMPANY_FOUND: { status: 404, meaning: "no such company" },
   ERR_NO_PLAN_FOUND: { status: 404, meaning: "no such plan" },
+  ERR_PLAN_NAME_ALREADY_EXISTS: { status: 409, meaning: "another plan has this name" },
+  ERR_PLAN_IN_USE: { status: 409, meaning: "a company is on this plan: move it first" },
   ERR_PLAN_FEATURE_DISABLED: { status: 403, meaning: "the company's plan does not include this feature" },
   ERR_USER_CREATION_COUNT: { status: 403, meaning: "the company's plan allows no more users (`limit` beside the code)" },
   ERR_CONNECTION_CREATION_COUNT: { status: 403, meaning: "the company's plan allows no more connections (`limit` beside the code)" },

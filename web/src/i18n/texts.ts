@@ -133,6 +133,8 @@ export const shellTexts = defineTexts({
     ERR_EMAIL_ALREADY_EXISTS: ["Já existe um usuário com este email.", "A user with this email already exists.", "Ya existe un usuario con este email."],
     ERR_NO_QUEUE_FOUND: ["Nenhuma fila encontrada com este ID.", "No queue found with this ID.", "No se encontró ninguna cola con este ID."],
     ERR_NO_COMPANY_FOUND: ["Nenhuma empresa encontrada com este ID.", "No company found with this ID.", "No se encontró ninguna empresa con este ID."],
+    ERR_PLAN_NAME_ALREADY_EXISTS: ["Já existe um plano com este nome.", "A plan with this name already exists.", "Ya existe un plan con este nombre."],
+    ERR_PLAN_IN_USE: ["Há empresas neste plano: mude-as de plano antes de excluí-lo.", "Companies are on this plan: move them before deleting it.", "Hay empresas en este plan: cámbielas antes de eliminarlo."],
     ERR_NO_PLAN_FOUND: ["Nenhum plano encontrado com este ID.", "No plan found with this ID.", "No se encontró ningún plan con este ID."],
     ERR_NO_MESSAGE_FOUND: ["Nenhuma mensagem encontrada com este ID.", "No message found with this ID.", "No se encontró ningún mensaje con este ID."],
     ERR_NO_NOTE_FOUND: ["Nenhuma observação encontrada com este ID.", "No note found with this ID.", "No se encontró ninguna nota con este ID."],
