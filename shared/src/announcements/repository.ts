@@ -5,7 +5,7 @@
  */
 import { DeleteCommand, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { ddb, tableName } from "../db/client.ts";
-import { isConditionFailed } from "../db/errors.ts";
+import { appliedUnlessChanged } from "../db/errors.ts";
 import { parseStored } from "../db/items.ts";
 import { keys } from "../db/keys.ts";
 import { queryAllByPrefix } from "../db/query.ts";
@@ -32,22 +32,13 @@ export async function putNewAnnouncement(item: AnnouncementItem): Promise<void> 
 
 /** Replaces an announcement with `after`; false when it changed (or vanished) since `before` was read. */
 export async function replaceAnnouncement(before: AnnouncementItem, after: AnnouncementItem): Promise<boolean> {
-  return conditioned(() => ddb().send(new PutCommand({ TableName: tableName(), Item: { ...keys.announcement(after.id), _type: "announcement", ...after }, ...sameAs(before) })));
+  return appliedUnlessChanged(() => ddb().send(new PutCommand({ TableName: tableName(), Item: { ...keys.announcement(after.id), _type: "announcement", ...after }, ...sameAs(before) })));
 }
 
 /** Deletes an announcement as read; false when it changed or was already gone. */
 export async function deleteAnnouncementItem(before: AnnouncementItem): Promise<boolean> {
-  return conditioned(() => ddb().send(new DeleteCommand({ TableName: tableName(), Key: keys.announcement(before.id), ...sameAs(before) })));
+  return appliedUnlessChanged(() => ddb().send(new DeleteCommand({ TableName: tableName(), Key: keys.announcement(before.id), ...sameAs(before) })));
 }
 
 const sameAs = (before: AnnouncementItem) => ({ ConditionExpression: "updatedAt = :prev", ExpressionAttributeValues: { ":prev": before.updatedAt } });
 
-async function conditioned(write: () => Promise<unknown>): Promise<boolean> {
-  try {
-    await write();
-    return true;
-  } catch (err) {
-    if (isConditionFailed(err)) return false;
-    throw err;
-  }
-}

@@ -7,7 +7,7 @@
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { batchWriteAll } from "../db/batch.ts";
 import { ddb, tableName } from "../db/client.ts";
-import { isConditionFailed } from "../db/errors.ts";
+import { appliedUnlessChanged, isConditionFailed } from "../db/errors.ts";
 import { parseStored } from "../db/items.ts";
 import { keys } from "../db/keys.ts";
 import { countQuery, queryAll, queryAllByPrefix, queryPages } from "../db/query.ts";
@@ -34,7 +34,7 @@ export async function putNewChat(item: ChatItem): Promise<void> {
 
 /** Replaces a chat's title and members with `after`'s; false when it changed (or vanished) since `before` was read. */
 export async function replaceChat(before: ChatItem, after: ChatItem): Promise<boolean> {
-  return unlessChanged(() =>
+  return appliedUnlessChanged(() =>
     ddb().send(
       new PutCommand({
         TableName: tableName(),
@@ -48,7 +48,7 @@ export async function replaceChat(before: ChatItem, after: ChatItem): Promise<bo
 
 /** Deletes a chat as read and every message of it; false when the chat changed or was already gone. */
 export async function deleteChatItems(before: ChatItem): Promise<boolean> {
-  const deleted = await unlessChanged(() =>
+  const deleted = await appliedUnlessChanged(() =>
     ddb().send(
       new DeleteCommand({ TableName: tableName(), Key: keys.chat(before.companyId, before.id), ConditionExpression: "updatedAt = :prev", ExpressionAttributeValues: { ":prev": before.updatedAt } }),
     ),
@@ -122,13 +122,3 @@ export async function pageChatMessages(companyId: number, chatId: number, pageNu
   return { items: raw.slice((pageNumber - 1) * size).map((it) => parseStored(ChatMessageItem, it)), count };
 }
 
-/** Runs a conditioned write: true when applied, false when the condition failed. */
-async function unlessChanged(write: () => Promise<unknown>): Promise<boolean> {
-  try {
-    await write();
-    return true;
-  } catch (err) {
-    if (isConditionFailed(err)) return false;
-    throw err;
-  }
-}

@@ -3,12 +3,11 @@
  * (1 Alta, 2 Média, 3 Baixa; default 3), status Ativo/Inativo, and one image (.png, .jpg, .jpeg), uploaded after the
  * save or removed.
  */
-import { Button, Flex, SelectField, Text, TextAreaField, TextField } from "@aws-amplify/ui-react";
+import { Flex, SelectField, TextAreaField, TextField } from "@aws-amplify/ui-react";
 import { useQueryClient } from "@tanstack/react-query";
-import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useToast } from "../../ui/Toast.tsx";
-import { CrudDialog, HiddenFileInput, type RecordDialogProps, rules } from "../../ui/kit/index.ts";
+import { AttachmentField, CrudDialog, type RecordDialogProps, rules, useAttachmentChoice } from "../../ui/kit/index.ts";
 import { type Announcement, announcementsCache, removeAnnouncementMedia, uploadAnnouncementMedia, useAnnouncementMutations } from "./api.ts";
 
 const IMAGE_TYPES = ["image/png", "image/jpeg"];
@@ -26,25 +25,17 @@ export function AnnouncementDialog(props: RecordDialogProps<Announcement>) {
   const qc = useQueryClient();
   const toast = useToast();
   const { save } = useAnnouncementMutations();
-  const [file, setFile] = useState<File | null>(null);
-  const [dropMedia, setDropMedia] = useState(false);
-  const fileRef = useRef<HTMLInputElement>(null);
-  useEffect(() => {
-    if (!props.open) return;
-    setFile(null);
-    setDropMedia(false);
-  }, [props.open]);
+  const media = useAttachmentChoice(props.open, record?.mediaName);
 
   const submit = async (v: { title: string; text: string; priority: "1" | "2" | "3"; status: "true" | "false" }) => {
     const form = { title: v.title, text: v.text, priority: Number(v.priority), status: v.status === "true" };
     let saved = await save.mutateAsync({ id: record?.id, form });
-    if (file) saved = await uploadAnnouncementMedia(saved.id, file);
-    else if (dropMedia && saved.mediaPath) saved = await removeAnnouncementMedia(saved.id);
+    if (media.file) saved = await uploadAnnouncementMedia(saved.id, media.file);
+    else if (media.drop && saved.mediaPath) saved = await removeAnnouncementMedia(saved.id);
     announcementsCache.upsert(qc, saved);
     return saved;
   };
 
-  const mediaName = file?.name ?? (dropMedia ? null : record?.mediaName);
   return (
     <CrudDialog
       ns="announcements"
@@ -75,42 +66,19 @@ export function AnnouncementDialog(props: RecordDialogProps<Announcement>) {
               <option value="false">{t("announcements.inactive")}</option>
             </SelectField>
           </Flex>
-          <Flex alignItems="center" gap="0.75rem" wrap="wrap">
-            <Text fontWeight="bold" fontSize="small">
-              {t("announcements.media")}
-            </Text>
-            {mediaName ? (
-              <>
-                <Text as="span" className="cell-clip" data-testid="announcement-media-name">
-                  {mediaName}
-                </Text>
-                <Button
-                  size="small"
-                  variation="link"
-                  onClick={() => {
-                    setFile(null);
-                    setDropMedia(true);
-                  }}
-                >
-                  {t("announcements.removeMedia")}
-                </Button>
-              </>
-            ) : (
-              <Button size="small" onClick={() => fileRef.current?.click()}>
-                {t("announcements.attach")}
-              </Button>
-            )}
-            <HiddenFileInput
-              inputRef={fileRef}
-              accept=".png,.jpg,.jpeg,image/png,image/jpeg"
-              testId="announcement-file"
-              onFiles={([x]) => {
-                if (!x) return;
-                if (!IMAGE_TYPES.includes(x.type)) toast.error(t("announcements.badType"));
-                else setFile(x);
-              }}
-            />
-          </Flex>
+          <AttachmentField
+            label={t("announcements.media")}
+            choice={media}
+            attachText={t("announcements.attach")}
+            removeText={t("announcements.removeMedia")}
+            accept=".png,.jpg,.jpeg,image/png,image/jpeg"
+            accepts={(x) => {
+              if (IMAGE_TYPES.includes(x.type)) return true;
+              toast.error(t("announcements.badType"));
+              return false;
+            }}
+            testId="announcement"
+          />
         </>
       )}
     </CrudDialog>

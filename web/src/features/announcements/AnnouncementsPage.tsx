@@ -36,7 +36,7 @@ export function AnnouncementsPage() {
       ]}
       row={(a) => (
         <TableRow key={a.id} data-testid="announcement-row" data-announcement-id={a.id}>
-          <TableCell className="cell-clip">
+          <TableCell className="cell-clip announcement-title-cell">
             <strong>{a.title}</strong>
           </TableCell>
           <TableCell>
