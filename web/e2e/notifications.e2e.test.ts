@@ -128,7 +128,8 @@ describe("top bar notifications in the browser", () => {
       await pa.getByText("Por favor, preencha o título da conversa.").waitFor();
       await pa.getByText("Por favor, selecione pelo menos um usuário.").waitFor();
       await pa.getByLabel("Título").fill("Plantão de sábado");
-      await pa.getByRole("checkbox", { name: "Bruno Chat" }).check();
+      await pa.getByRole("dialog").getByText("Bruno Chat").click();
+      expect(await pa.getByRole("checkbox", { name: "Bruno Chat" }).isChecked()).toBe(true);
       await pa.getByTestId("save-chat").click();
       await expect.poll(() => pa.getByTestId("chat-view-title").textContent()).toBe("Plantão de sábado");
       const uuid = (/\/chats\/([0-9a-f-]{36})/.exec(pa.url()) ?? [])[1];
