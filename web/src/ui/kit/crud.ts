@@ -10,6 +10,7 @@
  * Updates older than the cached `updatedAt` of the same record are dropped, so late frames never undo newer data.
  */
 import { useInfiniteQuery, useMutation, useQueryClient, type InfiniteData, type QueryClient, type QueryKey } from "@tanstack/react-query";
+import type { FrameName } from "@atende/shared/events/frame-map";
 import type { RealtimeHandler } from "../../realtime/handlers.ts";
 
 export interface Identified {
@@ -118,9 +119,10 @@ const obj = (v: unknown): Record<string, unknown> => (v && typeof v === "object"
 
 /**
  * The realtime handler of `company-{id}-{entity}` for a CRUD list: create/update → upsert, delete → remove (id from
- * `{entity}Id` or `{entity}.id`), reload → refetch. `after` runs after an upsert (e.g. the session's own user).
+ * `{entity}Id` or `{entity}.id`), reload → refetch. `after` runs after an upsert (e.g. the session's own user). The
+ * handler's data is the frame's type; it is read here by the entity's name, the same way for every entity.
  */
-export function crudRealtime<T extends Identified>(entity: string, cache: EntityCache<T>, after?: RealtimeHandler): RealtimeHandler {
+export function crudRealtime<N extends FrameName, T extends Identified>(entity: N, cache: EntityCache<T>, after?: RealtimeHandler<N>): RealtimeHandler<N> {
   return (data, ctx) => {
     const d = obj(data);
     if (d.action === "reload") return cache.reload(ctx.queryClient);
