@@ -1,7 +1,8 @@
 /**
  * The realtime frames of each event type: which frames an event produces (`realtimeFrames`, one mapper per type,
- * declared in the feature's `events.ts` beside its schemas) and the zod schema of each frame's data (`defineFrames`,
- * beside the mapper). A leaf: the mappers and schemas are registered here and read by the realtime listener
+ * declared in the feature's `events.ts` beside its schemas) and the zod schema of each frame name's data
+ * (`defineFrames`, registered beside the mapper; the schema itself lives beside the view it carries, in the feature's
+ * `schema.ts` or `contract.ts`). A leaf: the mappers and schemas are registered here and read by the realtime listener
  * (`./realtime.ts`, wired in `./wiring.ts`), so declaring frames loads no sending code.
  *
  * A frame's data is typed by `FrameMap` (`./frame-map.ts`, frame name → the type of its schema): tsc checks every
