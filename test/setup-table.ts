@@ -3,7 +3,7 @@
  * see each other's data. Runs before the file's own imports are evaluated.
  */
 import { randomUUID } from "node:crypto";
-import { inject } from "vitest";
+import { afterEach, inject } from "vitest";
 import { resetConfig } from "../shared/src/config.ts";
 import { ensureTable, resetDdb } from "../shared/src/db/client.ts";
 
@@ -19,3 +19,8 @@ resetDdb();
 await ensureTable();
 // The composition root of the domain events, as every entry point loads it (after the environment above is set).
 await import("../shared/src/events/wiring.ts");
+
+// A realtime frame that does not match its schema (`defineFrames`) fails the test that produced it, as an answer that
+// does not match its contract does (docs/architecture.md §4).
+const { assertNoFrameViolations } = await import("../shared/src/events/realtime.ts");
+afterEach(assertNoFrameViolations);

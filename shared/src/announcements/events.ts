@@ -6,9 +6,9 @@
  * super users and as a delete to everyone else (they no longer see it).
  */
 import { z } from "zod";
-import { baseEvent, defineEvents, realtimeFrames, type Frame } from "../events/index.ts";
+import { baseEvent, defineEvents, defineFrames, realtimeFrames, type Frame } from "../events/index.ts";
 import type { Audience } from "../realtime/publish.ts";
-import { Announcement } from "./schema.ts";
+import { Announcement, AnnouncementFrame } from "./schema.ts";
 
 declare module "../events/registry.ts" {
   interface EventMap {
@@ -23,6 +23,8 @@ defineEvents({
   "announcement.updated": baseEvent("announcement.updated").extend({ record: Announcement }),
   "announcement.deleted": baseEvent("announcement.deleted").extend({ id: z.number().int() }),
 });
+
+defineFrames({ announcement: AnnouncementFrame });
 
 const SUPERS: Audience = { kind: "permission", permission: "routes:super" };
 const NOT_SUPERS: Audience = { kind: "permission", permission: "routes:super", not: true };

@@ -107,3 +107,11 @@ export const AnnouncementEvent = z.discriminatedUnion("action", [
   z.object({ action: z.literal("delete"), id: z.number().int() }),
 ]);
 export type AnnouncementEvent = z.infer<typeof AnnouncementEvent>;
+
+/** `company-{id}-announcement` frames' data (platform frames): an announcement created or changed, or gone. */
+export const AnnouncementFrame = z.discriminatedUnion("action", [
+  z.object({ action: z.literal("create"), record: Announcement }),
+  z.object({ action: z.literal("update"), record: Announcement }),
+  z.object({ action: z.literal("delete"), id: z.number().int() }),
+]);
+export type AnnouncementFrame = z.infer<typeof AnnouncementFrame>;

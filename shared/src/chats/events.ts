@@ -7,8 +7,8 @@
  * other tabs and devices clear the unread dot).
  */
 import { z } from "zod";
-import { baseEvent, defineEvents, realtimeFrames, type Frame } from "../events/index.ts";
-import { Chat, ChatMessage } from "./schema.ts";
+import { baseEvent, defineEvents, defineFrames, realtimeFrames, type Frame } from "../events/index.ts";
+import { Chat, ChatFrame, ChatMessage } from "./schema.ts";
 
 declare module "../events/registry.ts" {
   interface EventMap {
@@ -28,8 +28,10 @@ defineEvents({
   "chat.read": baseEvent("chat.read").extend({ record: Chat, userId: z.number().int() }),
 });
 
+defineFrames({ chat: ChatFrame });
+
 /** One `chat` frame per user in `userIds`. */
-const toUsers = (userIds: number[], data: unknown): Frame[] => userIds.map((userId) => ({ name: "chat", data, audience: { kind: "user", userId } }));
+const toUsers = (userIds: number[], data: ChatFrame): Frame[] => userIds.map((userId) => ({ name: "chat", data, audience: { kind: "user", userId } }));
 const membersOf = (c: Chat) => c.users.map((u) => u.userId);
 
 realtimeFrames("chat.created", (e) => toUsers(membersOf(e.record), { action: "create", record: e.record }));

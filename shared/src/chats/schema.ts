@@ -140,3 +140,15 @@ export const ChatEvent = z.discriminatedUnion("action", [
   z.object({ action: z.literal("new-message"), newMessage: ChatMessage, chat: Chat }),
 ]);
 export type ChatEvent = z.infer<typeof ChatEvent>;
+
+/**
+ * `company-{id}-chat` frames' data (to members only): a chat created or changed (`record`, with the member's unread
+ * counts), deleted or left (`id`), or a new message with its chat.
+ */
+export const ChatFrame = z.discriminatedUnion("action", [
+  z.object({ action: z.literal("create"), record: Chat }),
+  z.object({ action: z.literal("update"), record: Chat }),
+  z.object({ action: z.literal("delete"), id: z.number().int() }),
+  z.object({ action: z.literal("new-message"), newMessage: ChatMessage, chat: Chat }),
+]);
+export type ChatFrame = z.infer<typeof ChatFrame>;

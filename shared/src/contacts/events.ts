@@ -4,8 +4,8 @@
  * whole company.
  */
 import { z } from "zod";
-import { baseEvent, defineEvents, realtimeFrames } from "../events/index.ts";
-import { ContactItem } from "./schema.ts";
+import { baseEvent, defineEvents, defineFrames, realtimeFrames } from "../events/index.ts";
+import { ContactFrame, ContactItem } from "./schema.ts";
 import { contactView } from "./views.ts";
 
 type Base<T extends string> = { type: T; companyId: number };
@@ -24,6 +24,8 @@ defineEvents({
   "contact.updated": baseEvent("contact.updated").extend({ contact: ContactItem, changed: z.array(z.string()).optional() }),
   "contact.deleted": baseEvent("contact.deleted").extend({ contact: ContactItem }),
 });
+
+defineFrames({ contact: ContactFrame });
 
 realtimeFrames("contact.created", (e) => [{ name: "contact", data: { action: "create", contact: contactView(e.contact) } }]);
 realtimeFrames("contact.updated", (e) => [{ name: "contact", data: { action: "update", contact: contactView(e.contact) } }]);

@@ -46,3 +46,11 @@ export const ContactPatch = z.object({
   disableBot: z.boolean().optional(),
   extraInfo: z.array(ExtraInfo).max(50).optional(),
 });
+
+/** `company-{id}-contact` frames: the contact as the API shows it, or the deleted one's id. */
+export const ContactFrame = z.discriminatedUnion("action", [
+  z.object({ action: z.literal("create"), contact: ContactItem }),
+  z.object({ action: z.literal("update"), contact: ContactItem }),
+  z.object({ action: z.literal("delete"), contactId: z.number().int() }),
+]);
+export type ContactFrame = z.infer<typeof ContactFrame>;

@@ -17,6 +17,9 @@ import { eventSchema, getDurableRunner, registeredListeners, type DomainEvent, t
  */
 const CHECK_EVENTS = !!process.env.VITEST || process.env.ATENDE_CHECK_EVENTS === "1";
 
+/** True when events (and the realtime frames they produce) are parsed with their schemas: under tests or `ATENDE_CHECK_EVENTS=1`. */
+export const checksSchemas = (): boolean => CHECK_EVENTS;
+
 /**
  * Resolves when every listener has settled. Never throws; an unknown event (or, when checked, a malformed one) is
  * logged and dropped.

@@ -6,4 +6,4 @@
  */
 export { deferWork, dispatch, settleDeferred } from "./dispatch.ts";
 export { baseEvent, defineEvents, type DomainEvent, type EventMap, type EventOf, type EventType } from "./registry.ts";
-export { realtimeFrames, type Frame } from "./frames.ts";
+export { defineFrames, realtimeFrames, type Frame } from "./frames.ts";

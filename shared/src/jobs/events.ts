@@ -3,8 +3,8 @@
  * `company-{id}-job` `{action: "update", job}` goes to the user who started it (their progress bar).
  */
 import { z } from "zod";
-import { defineEvents, realtimeFrames } from "../events/index.ts";
-import { JobView } from "./schema.ts";
+import { defineEvents, defineFrames, realtimeFrames } from "../events/index.ts";
+import { JobFrame, JobView } from "./schema.ts";
 
 declare module "../events/registry.ts" {
   interface EventMap {
@@ -15,5 +15,7 @@ declare module "../events/registry.ts" {
 defineEvents({
   "job.updated": z.object({ type: z.literal("job.updated"), companyId: z.number().int(), userId: z.number().int(), job: JobView }),
 });
+
+defineFrames({ job: JobFrame });
 
 realtimeFrames("job.updated", (e) => [{ name: "job", data: { action: "update", job: e.job }, audience: { kind: "user", userId: e.userId } }]);

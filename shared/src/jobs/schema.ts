@@ -41,3 +41,7 @@ export type JobMessage = z.infer<typeof JobMessage>;
 
 /** What a route that starts a job answers (202): the job, to follow by its id. */
 export const JobStarted = z.object({ message: z.string(), jobId: z.string().uuid(), job: JobView });
+
+/** `company-{id}-job` frames: the job as `GET /api/jobs/{jobId}` shows it. */
+export const JobFrame = z.object({ action: z.literal("update"), job: JobView });
+export type JobFrame = z.infer<typeof JobFrame>;

@@ -54,3 +54,12 @@ export const mediaRoutes = defineRoutes("media", {
   /** A presigned PUT for one outbound file; then `POST /api/messages/{ticketId}` `{medias: [{key, fileName}]}`. */
   "POST /api/media/uploads": { auth: "user", body: MediaUploadBody, response: MediaUpload },
 });
+
+/** `company-{id}-appMessage` frames: the message and its ticket as the API shows them, and the ticket's contact. */
+export const AppMessageFrame = z.object({
+  action: z.enum(["create", "update"]),
+  message: MessageView,
+  ticket: TicketView,
+  contact: TicketView.shape.contact,
+});
+export type AppMessageFrame = z.infer<typeof AppMessageFrame>;

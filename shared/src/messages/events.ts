@@ -4,10 +4,11 @@
  * contact}` to whoever may see the ticket.
  */
 import { z } from "zod";
-import { baseEvent, defineEvents, realtimeFrames, type Frame } from "../events/index.ts";
+import { baseEvent, defineEvents, defineFrames, realtimeFrames, type Frame } from "../events/index.ts";
 import "../tickets/events.ts"; // `message.created` may fold in a `ticket.created`; the ticket events are defined wherever messages are
 import { TicketItem } from "../tickets/schema.ts";
 import { toTicketView } from "../tickets/views.ts";
+import { AppMessageFrame } from "./contract.ts";
 import { MessageItem } from "./schema.ts";
 import { toMessageView } from "./views.ts";
 
@@ -28,6 +29,8 @@ defineEvents({
   "message.created": baseEvent("message.created").extend({ message: MessageItem, ticket: TicketItem, ticketCreated: z.boolean().optional() }),
   "message.updated": baseEvent("message.updated").extend({ message: MessageItem, ticket: TicketItem }),
 });
+
+defineFrames({ appMessage: AppMessageFrame });
 
 /**
  * `company-{id}-appMessage` `{action, message: MessageView, ticket: TicketView, contact}` to whoever may see the ticket.

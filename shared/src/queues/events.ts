@@ -3,8 +3,8 @@
  * `queue.deleted` its id. Realtime frame `company-{id}-queue` `{action, queue | queueId}` to the whole company.
  */
 import { z } from "zod";
-import { baseEvent, defineEvents, realtimeFrames } from "../events/index.ts";
-import { QueueItem } from "./schema.ts";
+import { baseEvent, defineEvents, defineFrames, realtimeFrames } from "../events/index.ts";
+import { QueueFrame, QueueItem } from "./schema.ts";
 
 type Base<T extends string> = { type: T; companyId: number };
 
@@ -21,6 +21,8 @@ defineEvents({
   "queue.updated": baseEvent("queue.updated").extend({ queue: QueueItem }),
   "queue.deleted": baseEvent("queue.deleted").extend({ queueId: z.number().int() }),
 });
+
+defineFrames({ queue: QueueFrame });
 
 realtimeFrames("queue.created", (e) => [{ name: "queue", data: { action: "create", queue: e.queue } }]);
 realtimeFrames("queue.updated", (e) => [{ name: "queue", data: { action: "update", queue: e.queue } }]);

@@ -98,3 +98,11 @@ export const UpdateQueueBody = z.object({
   integrationId: optionalId.optional(),
 });
 export type UpdateQueueBody = z.infer<typeof UpdateQueueBody>;
+
+/** `company-{id}-queue` frames: the queue as the API shows it, or the deleted one's id. */
+export const QueueFrame = z.discriminatedUnion("action", [
+  z.object({ action: z.literal("create"), queue: QueueItem }),
+  z.object({ action: z.literal("update"), queue: QueueItem }),
+  z.object({ action: z.literal("delete"), queueId: z.number().int() }),
+]);
+export type QueueFrame = z.infer<typeof QueueFrame>;

@@ -6,9 +6,9 @@
  * may see it).
  */
 import { z } from "zod";
-import { baseEvent, defineEvents, realtimeFrames } from "../events/index.ts";
+import { baseEvent, defineEvents, defineFrames, realtimeFrames } from "../events/index.ts";
 import type { Audience } from "../realtime/publish.ts";
-import { QuickMessage } from "./schema.ts";
+import { QuickMessage, QuickMessageEvent } from "./schema.ts";
 
 declare module "../events/registry.ts" {
   interface EventMap {
@@ -23,6 +23,8 @@ defineEvents({
   "quickMessage.updated": baseEvent("quickMessage.updated").extend({ record: QuickMessage }),
   "quickMessage.deleted": baseEvent("quickMessage.deleted").extend({ id: z.number().int(), userId: z.number().int(), geral: z.boolean() }),
 });
+
+defineFrames({ quickmessage: QuickMessageEvent });
 
 /** Who may see a quick message: everyone for a `geral` one, else its owner and the editAny holders. */
 const seers = (m: { geral: boolean; userId: number }): Audience =>

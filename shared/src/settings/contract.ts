@@ -12,3 +12,7 @@ export const settingsRoutes = defineRoutes("settings", {
   "GET /api/settings/{key}": { auth: "public", params: z.object({ key: PublicSettingKey }), response: SettingView },
   "PUT /api/settings/{key}": { auth: "admin", permission: "settings:manage", params: z.object({ key: SettingKey }), body: UpdateSettingBody, response: SettingView },
 });
+
+/** `company-{id}-settings` frames: the changed setting as `GET /api/settings` lists it. */
+export const SettingFrame = z.object({ action: z.literal("update"), setting: SettingView });
+export type SettingFrame = z.infer<typeof SettingFrame>;

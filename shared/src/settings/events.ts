@@ -5,7 +5,8 @@
  * keys.
  */
 import { z } from "zod";
-import { baseEvent, defineEvents, realtimeFrames } from "../events/index.ts";
+import { baseEvent, defineEvents, defineFrames, realtimeFrames } from "../events/index.ts";
+import { SettingFrame } from "./contract.ts";
 import { SECRET_SETTINGS, type SettingKey } from "./schema.ts";
 
 declare module "../events/registry.ts" {
@@ -15,6 +16,8 @@ declare module "../events/registry.ts" {
 }
 
 defineEvents({ "setting.updated": baseEvent("setting.updated").extend({ key: z.string(), value: z.string() }) });
+
+defineFrames({ settings: SettingFrame });
 
 realtimeFrames("setting.updated", (e) => [
   {

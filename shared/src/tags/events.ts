@@ -4,8 +4,8 @@
  * `{action: "create"|"update", tag}` / `{action: "delete", tagId}` to the whole company.
  */
 import { z } from "zod";
-import { defineEvents, realtimeFrames } from "../events/index.ts";
-import { TagItem } from "./schema.ts";
+import { defineEvents, defineFrames, realtimeFrames } from "../events/index.ts";
+import { TagEvent, TagItem } from "./schema.ts";
 
 declare module "../events/registry.ts" {
   interface EventMap {
@@ -21,6 +21,8 @@ defineEvents({
   "tag.updated": base("tag.updated").extend({ tag: TagItem }),
   "tag.deleted": base("tag.deleted").extend({ tagId: z.number().int() }),
 });
+
+defineFrames({ tag: TagEvent });
 
 realtimeFrames("tag.created", (e) => [{ name: "tag", data: { action: "create", tag: e.tag } }]);
 realtimeFrames("tag.updated", (e) => [{ name: "tag", data: { action: "update", tag: e.tag } }]);

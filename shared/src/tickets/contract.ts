@@ -79,3 +79,10 @@ export const ticketsRoutes = defineRoutes("tickets", {
     response: JobStarted,
   },
 });
+
+/** `company-{id}-ticket` frames: `{action: "update", ticket}` (the ticket as the API shows it) or `{action: "delete", ticketId}`. */
+export const TicketFrame = z.discriminatedUnion("action", [
+  z.object({ action: z.literal("update"), ticket: TicketView }),
+  z.object({ action: z.literal("delete"), ticketId: z.number().int() }),
+]);
+export type TicketFrame = z.infer<typeof TicketFrame>;

@@ -4,7 +4,8 @@
  * `{action:"delete", ticketId}` to those who no longer may (names and shapes as the spec gives them).
  */
 import { z } from "zod";
-import { baseEvent, defineEvents, realtimeFrames, type Frame } from "../events/index.ts";
+import { baseEvent, defineEvents, defineFrames, realtimeFrames, type Frame } from "../events/index.ts";
+import { TicketFrame } from "./contract.ts";
 import { TicketItem } from "./schema.ts";
 import { toTicketView } from "./views.ts";
 
@@ -28,6 +29,8 @@ defineEvents({
   "ticket.updated": baseEvent("ticket.updated").extend({ ticket: TicketItem, previous: TicketItem.optional(), created: z.boolean().optional() }),
   "ticket.deleted": baseEvent("ticket.deleted").extend({ ticket: TicketItem }),
 });
+
+defineFrames({ ticket: TicketFrame });
 
 /** `company-{id}-ticket` `{action:"update", ticket: TicketView}` to whoever may see the ticket. */
 async function ticketUpdateFrame(companyId: number, ticket: TicketItem): Promise<Frame> {

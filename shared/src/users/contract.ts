@@ -27,3 +27,15 @@ export const usersRoutes = defineRoutes("users", {
   "PUT /api/users/{id}": { auth: "user", params: IdParams, body: UpdateUserBody, response: PublicUser.extend({ token: z.string().optional() }) },
   "DELETE /api/users/{id}": { auth: "admin", permission: "user-modal:editProfile", params: IdParams, response: MessageReply },
 });
+
+/** `company-{id}-user` frames: the user as the API shows it, or the deleted one's id. */
+export const UserFrame = z.discriminatedUnion("action", [
+  z.object({ action: z.literal("create"), user: PublicUser }),
+  z.object({ action: z.literal("update"), user: PublicUser }),
+  z.object({ action: z.literal("delete"), userId: z.number().int() }),
+]);
+export type UserFrame = z.infer<typeof UserFrame>;
+
+/** `company-{id}-auth` frames (single login): the user who logged in again and their new token version. */
+export const AuthFrame = z.object({ action: z.literal("update"), user: PublicUser.pick({ id: true, email: true, companyId: true }), tokenVersion: z.number().int() });
+export type AuthFrame = z.infer<typeof AuthFrame>;

@@ -5,7 +5,8 @@
  * `company-{id}-auth` `{action:"update", user, tokenVersion}` to that user only (single login).
  */
 import { z } from "zod";
-import { baseEvent, defineEvents, realtimeFrames } from "../events/index.ts";
+import { baseEvent, defineEvents, defineFrames, realtimeFrames } from "../events/index.ts";
+import { AuthFrame, UserFrame } from "./contract.ts";
 import type { PublicUser } from "./schema.ts";
 
 type Base<T extends string> = { type: T; companyId: number };
@@ -34,6 +35,8 @@ defineEvents({
   }),
   "user.revoked": baseEvent("user.revoked").extend({ userId: z.number().int(), tokenVersion: z.number().int() }),
 });
+
+defineFrames({ user: UserFrame, auth: AuthFrame });
 
 realtimeFrames("user.created", (e) => [{ name: "user", data: { action: "create", user: e.user } }]);
 realtimeFrames("user.updated", (e) => [{ name: "user", data: { action: "update", user: e.user } }]);

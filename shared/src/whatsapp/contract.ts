@@ -24,3 +24,14 @@ export const whatsappRoutes = defineRoutes("whatsapp", {
   "PUT /api/whatsappsession/{id}": { auth: "admin", params: IdParams, response: MessageReply },
   "DELETE /api/whatsappsession/{id}": { auth: "admin", params: IdParams, response: MessageReply },
 });
+
+/** `company-{id}-whatsapp` frames: the connection as an admin reads it (token blank), or the deleted one's id. */
+export const WhatsappFrame = z.discriminatedUnion("action", [
+  z.object({ action: z.literal("update"), whatsapp: WhatsappView }),
+  z.object({ action: z.literal("delete"), whatsappId: z.number().int() }),
+]);
+export type WhatsappFrame = z.infer<typeof WhatsappFrame>;
+
+/** `company-{id}-whatsappSession` frames: the connection after a session change (status, QR code, retries, number). */
+export const WhatsappSessionFrame = z.object({ action: z.literal("update"), session: WhatsappView });
+export type WhatsappSessionFrame = z.infer<typeof WhatsappSessionFrame>;

@@ -5,7 +5,8 @@
  * codes, so only holders of `connections:qrcode` (admins) get them.
  */
 import { z } from "zod";
-import { baseEvent, defineEvents, realtimeFrames } from "../events/index.ts";
+import { baseEvent, defineEvents, defineFrames, realtimeFrames } from "../events/index.ts";
+import { WhatsappFrame, WhatsappSessionFrame } from "./contract.ts";
 import { WhatsappItem } from "./schema.ts";
 import { toView } from "./views.ts";
 
@@ -26,6 +27,9 @@ defineEvents({
   "whatsapp.deleted": baseEvent("whatsapp.deleted").extend({ whatsappId: z.number().int() }),
   "whatsapp.session": baseEvent("whatsapp.session").extend({ whatsapp: WhatsappItem }),
 });
+
+
+defineFrames({ whatsapp: WhatsappFrame, whatsappSession: WhatsappSessionFrame });
 
 const admins = { kind: "permission", permission: "connections:qrcode" } as const;
 realtimeFrames("whatsapp.updated", (e) => [{ name: "whatsapp", data: { action: "update", whatsapp: toView(e.whatsapp, { admin: true }) }, audience: admins }]);

@@ -5,7 +5,8 @@
  * (`realtime/handlers.ts`) read this list, and the screens' slots (`slots.ts`) are filled from it.
  */
 import { registerTexts } from "../i18n/index.ts";
-import type { RealtimeHandler } from "../realtime/handlers.ts";
+import type { FrameName } from "@atende/shared/events/frame-map";
+import type { AnyRealtimeHandler } from "../realtime/handlers.ts";
 import { announcementsFeature } from "./announcements/index.tsx";
 import { chatsFeature } from "./chats/index.tsx";
 import { connectionsFeature } from "./connections/index.tsx";
@@ -41,10 +42,10 @@ export const features: Feature[] = [
 registerSlots(features);
 for (const f of features) for (const [ns, bundles] of Object.entries(f.texts ?? {})) registerTexts(ns, bundles);
 
-/** The realtime handlers of every feature, by event name (`company-{id}-{name}`). */
-export const featureHandlers: Record<string, RealtimeHandler[]> = {};
+/** The realtime handlers of every feature, by frame name (`company-{id}-{name}`; each typed by name in its feature). */
+export const featureHandlers: { [N in FrameName]?: AnyRealtimeHandler[] } = {};
 for (const f of features) {
-  for (const [name, h] of Object.entries(f.realtime ?? {})) {
+  for (const [name, h] of Object.entries(f.realtime ?? {}) as [FrameName, AnyRealtimeHandler][]) {
     featureHandlers[name] ??= [];
     featureHandlers[name].push(h);
   }

@@ -8,7 +8,7 @@ import type { Permission, ProfileName } from "@atende/shared/access/permissions"
 import type { TicketView } from "@atende/shared/tickets/schema";
 import type { ComponentType, ReactNode } from "react";
 import type { TextBundles } from "../i18n/index.ts";
-import type { RealtimeHandler } from "../realtime/handlers.ts";
+import type { RealtimeHandlers } from "../realtime/handlers.ts";
 
 export type PlanFlag = "useCampaigns" | "useKanban" | "useOpenAi" | "useIntegrations" | "useSchedules" | "useInternalChat" | "useExternalApi";
 
@@ -62,8 +62,8 @@ export interface Feature {
   };
   /** Texts per i18n namespace, added to i18next when the registry loads. */
   texts?: Record<string, TextBundles>;
-  /** Handlers of `company-{id}-{name}` frames, by name (several features may handle the same name). */
-  realtime?: Record<string, RealtimeHandler>;
+  /** Handlers of `company-{id}-{name}` frames, by name (several features may handle the same name); `data` is typed by name. */
+  realtime?: RealtimeHandlers;
   /** What the feature adds to other features' screens (read through `features/slots.ts`). */
   slots?: FeatureSlots;
 }

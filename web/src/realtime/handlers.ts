@@ -2,8 +2,11 @@
  * The realtime event table (Chatwoot style; docs/product/realtime.md). A frame `{"event":"company-{id}-{name}","data":...}` runs
  * the handlers of `name`: the session's own (`auth`, below) and those the features declare in their `index.tsx`
  * (`Feature.realtime`, gathered by `features/registry.tsx`). Unknown names are ignored. A new feature adds its handlers
- * in its own folder; this file does not change.
+ * in its own folder; this file does not change. A handler's `data` is typed by the frame map of the server
+ * (`@atende/shared/events/frame-map` `FrameMap`: each name's zod schema, checked in the server's tests), imported as
+ * types only.
  */
+import type { FrameMap, FrameName } from "@atende/shared/events/frame-map";
 import type { QueryClient } from "@tanstack/react-query";
 import { tokenVersionOf, type Session } from "../api/session.ts";
 import { featureHandlers } from "../features/registry.tsx";
@@ -16,19 +19,20 @@ export interface RealtimeContext {
   endSessionElsewhere: () => void;
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: a frame's data is checked by each handler (zod or guards) before use
-export type RealtimeHandler = (data: any, ctx: RealtimeContext) => void;
+/** The handler of `company-{id}-{name}` frames: `data` is what the server's schema of `name` says it is. */
+export type RealtimeHandler<N extends FrameName> = (data: FrameMap[N], ctx: RealtimeContext) => void;
 
-const obj = (v: unknown): Record<string, unknown> => (v && typeof v === "object" ? (v as Record<string, unknown>) : {});
+/** Handlers by frame name (the session's own, a feature's `realtime`). */
+export type RealtimeHandlers = { [N in FrameName]?: RealtimeHandler<N> };
+
+/** A handler of some frame name, its data type left aside: only {@link dispatchRealtime} calls these, by name. */
+export type AnyRealtimeHandler = (data: never, ctx: RealtimeContext) => void;
 
 /** The session's own handlers. */
-export const sessionHandlers: Record<string, RealtimeHandler> = {
+export const sessionHandlers: RealtimeHandlers = {
   /** Single login: another login of this user bumped its token version (docs/product/users.md#sessions). */
   auth: (data, { session, endSessionElsewhere }) => {
-    const d = obj(data);
-    const userId = Number(obj(d.user).id ?? d.userId);
-    const tv = Number(d.tokenVersion);
-    if (d.action === "update" && userId === session.user.id && Number.isFinite(tv) && tv > tokenVersionOf(session.token)) endSessionElsewhere();
+    if (data.action === "update" && data.user.id === session.user.id && data.tokenVersion > tokenVersionOf(session.token)) endSessionElsewhere();
   },
 };
 
@@ -38,10 +42,14 @@ export function parseEventName(event: string): { companyId: number; name: string
   return m ? { companyId: Number(m[1]), name: m[2] } : null;
 }
 
-/** Runs the handlers for one frame when it belongs to the session's company. */
+/**
+ * Runs the handlers for one frame when it belongs to the session's company. `data` is handed over as the frame map
+ * types it: the server sends each name's data as its schema says; a name without handlers is ignored.
+ */
 export function dispatchRealtime(event: string, data: unknown, ctx: RealtimeContext): void {
   const parsed = parseEventName(event);
   if (!parsed || parsed.companyId !== ctx.session.user.companyId) return;
-  sessionHandlers[parsed.name]?.(data, ctx);
-  for (const h of featureHandlers[parsed.name] ?? []) h(data, ctx);
+  const name = parsed.name as FrameName;
+  const handlers: (AnyRealtimeHandler | undefined)[] = [sessionHandlers[name], ...(featureHandlers[name] ?? [])];
+  for (const h of handlers) h?.(data as never, ctx);
 }

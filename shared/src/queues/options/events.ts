@@ -8,8 +8,8 @@
  * edits live. The `company-{id}-queue` frames are unchanged.
  */
 import { z } from "zod";
-import { defineEvents, realtimeFrames } from "../../events/index.ts";
-import { QueueOptionItem, type QueueOptionNode, QueueOptionView } from "./schema.ts";
+import { defineEvents, defineFrames, realtimeFrames } from "../../events/index.ts";
+import { QueueOptionFrame, QueueOptionItem, type QueueOptionNode, QueueOptionView } from "./schema.ts";
 
 declare module "../../events/registry.ts" {
   interface EventMap {
@@ -25,6 +25,8 @@ defineEvents({
   "queueOption.updated": base("queueOption.updated").extend({ option: QueueOptionItem }),
   "queueOption.deleted": base("queueOption.deleted").extend({ optionId: z.number().int() }),
 });
+
+defineFrames({ queueOption: QueueOptionFrame });
 
 const admins = { kind: "permission", permission: "queues:manage" } as const;
 realtimeFrames("queueOption.created", (e) => [{ name: "queueOption", data: { action: "create", queueId: e.queueId, option: e.option, options: e.options }, audience: admins }]);

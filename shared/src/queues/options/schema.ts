@@ -83,3 +83,12 @@ export const UpdateQueueOptionBody = z.object({
   option: position.optional(),
 });
 export type UpdateQueueOptionBody = z.infer<typeof UpdateQueueOptionBody>;
+
+/** `company-{id}-queueOption` frames: the option changed (or the deleted one's id) and the queue's whole tree after it. */
+const tree = z.object({ queueId: z.number().int(), options: z.array(QueueOptionView) });
+export const QueueOptionFrame = z.discriminatedUnion("action", [
+  tree.extend({ action: z.literal("create"), option: QueueOptionItem }),
+  tree.extend({ action: z.literal("update"), option: QueueOptionItem }),
+  tree.extend({ action: z.literal("delete"), optionId: z.number().int() }),
+]);
+export type QueueOptionFrame = z.infer<typeof QueueOptionFrame>;

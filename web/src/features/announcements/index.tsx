@@ -4,15 +4,18 @@
  * popover for every user, and the `company-{id}-announcement` frames (`{action, record}` or `{action: "delete", id}`).
  */
 import { lazyPage, lazyPart } from "../lazy.tsx";
-import { crudRealtime } from "../../ui/kit/crud.ts";
+import type { RealtimeHandler } from "../../realtime/handlers.ts";
 import type { Feature } from "../types.ts";
-import { type Announcement, announcementsCache } from "./api.ts";
+import { announcementsCache } from "./api.ts";
 import "./announcements.css";
 import { announcementsErrorTexts, announcementsMenuTexts, announcementsTexts } from "./i18n.ts";
 
 const AnnouncementsPage = lazyPage(() => import("./AnnouncementsPage.tsx"), "AnnouncementsPage");
 
-const onFrame = crudRealtime<Announcement>("record", announcementsCache);
+const onFrame: RealtimeHandler<"announcement"> = (d, { queryClient }) => {
+  if (d.action === "delete") announcementsCache.remove(queryClient, d.id);
+  else announcementsCache.upsert(queryClient, d.record);
+};
 
 export const announcementsFeature: Feature = {
   id: "announcements",
@@ -20,11 +23,6 @@ export const announcementsFeature: Feature = {
   routes: [{ path: "/announcements", element: <AnnouncementsPage /> }],
   menu: { path: "/announcements", labelKey: "menu.announcements", group: "administration", order: 90 },
   texts: { announcements: announcementsTexts, menu: announcementsMenuTexts, errors: announcementsErrorTexts },
-  realtime: {
-    announcement: (data, ctx) => {
-      const d = (data ?? {}) as { action?: string; id?: unknown };
-      onFrame(d.action === "delete" ? { action: "delete", recordId: d.id } : data, ctx);
-    },
-  },
+  realtime: { announcement: onFrame },
   slots: { topBar: [{ id: "announcements", order: 20, Component: lazyPart(() => import("./AnnouncementsPopover.tsx"), "AnnouncementsPopover") }] },
 };

@@ -7,7 +7,7 @@
 import type { RealtimeHandler } from "../../realtime/handlers.ts";
 import { lazyPage, lazyPart } from "../lazy.tsx";
 import type { Access, Feature } from "../types.ts";
-import { addChatMessage, type Chat, type ChatMessage, chatsCache, deletedChats } from "./api.ts";
+import { addChatMessage, chatsCache, deletedChats } from "./api.ts";
 import { ChatsDot } from "./ChatsDot.tsx";
 import "./chats.css";
 import { chatsErrorTexts, chatsMenuTexts, chatsTexts } from "./i18n.ts";
@@ -16,16 +16,14 @@ const ChatsPage = lazyPage(() => import("./ChatsPage.tsx"), "ChatsPage");
 
 const access: Access = { planFlag: "useInternalChat" };
 
-const onFrame: RealtimeHandler = (data, { queryClient }) => {
-  const d = (data ?? {}) as { action?: string; record?: Chat; id?: number; chat?: Chat; newMessage?: ChatMessage };
-  if (d.action === "delete" && typeof d.id === "number") {
+const onFrame: RealtimeHandler<"chat"> = (d, { queryClient }) => {
+  if (d.action === "delete") {
     chatsCache.remove(queryClient, d.id);
     deletedChats.dispatchEvent(new CustomEvent("deleted", { detail: d.id }));
-  } else if ((d.action === "create" || d.action === "update") && d.record && typeof d.record.id === "number") chatsCache.upsert(queryClient, d.record);
-  else if (d.action === "new-message" && d.chat && d.newMessage) {
+  } else if (d.action === "new-message") {
     chatsCache.upsert(queryClient, d.chat);
     addChatMessage(queryClient, d.newMessage);
-  }
+  } else chatsCache.upsert(queryClient, d.record);
 };
 
 export const chatsFeature: Feature = {

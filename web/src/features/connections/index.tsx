@@ -10,7 +10,7 @@ import "../tickets/attendance.css";
 import { crudRealtime } from "../../ui/kit/crud.ts";
 import { lazyPage } from "../lazy.tsx";
 import { ADMIN_ONLY, type Feature } from "../types.ts";
-import { upsertWhatsapp, useWhatsapps, WARNING_STATUSES, whatsappCache, type Whatsapp } from "./api.ts";
+import { upsertWhatsapp, useWhatsapps, WARNING_STATUSES, whatsappCache } from "./api.ts";
 import { connectionsTexts } from "./i18n.ts";
 
 const ConnectionsPage = lazyPage(() => import("./ConnectionsPage.tsx"), "ConnectionsPage");
@@ -46,9 +46,6 @@ export const connectionsFeature: Feature = {
   texts: { connections: connectionsTexts },
   realtime: {
     whatsapp: crudRealtime("whatsapp", whatsappCache),
-    whatsappSession: (data, { queryClient }) => {
-      const w = (data as { session?: Whatsapp } | undefined)?.session;
-      if (w && typeof w.id === "number") upsertWhatsapp(queryClient, w);
-    },
+    whatsappSession: (data, { queryClient }) => upsertWhatsapp(queryClient, data.session),
   },
 };

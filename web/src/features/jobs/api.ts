@@ -24,9 +24,9 @@ function putJob(qc: QueryClient, job: JobView): void {
 }
 
 /** `company-{id}-job` `{action: "update", job}`: the progress of a job this user started; other shapes are ignored. */
-export const jobFrame: RealtimeHandler = (data, { queryClient }) => {
-  const parsed = JobView.safeParse(data?.job);
-  if (data?.action !== "update" || !parsed.success) return;
+export const jobFrame: RealtimeHandler<"job"> = (data, { queryClient }) => {
+  const parsed = JobView.safeParse(data.job);
+  if (data.action !== "update" || !parsed.success) return;
   lastFrameAt.set(parsed.data.id, Date.now());
   putJob(queryClient, parsed.data);
 };

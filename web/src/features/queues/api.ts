@@ -5,6 +5,7 @@
  * `useOptionMutations`: GET/POST/PUT/DELETE /api/queue-options, option media) kept live by `company-{id}-queueOption`
  * frames (`onQueueOptionFrame`).
  */
+import type { FrameMap } from "@atende/shared/events/frame-map";
 import { type QueryClient, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { call } from "../../api/operations.ts";
 import { useCrudMutations, type CrudCalls } from "../../ui/kit/crud.ts";
@@ -59,10 +60,8 @@ export function useQueueOptions(queueId: number | undefined) {
  * `company-{id}-queueOption` (`{action, queueId, option | optionId, options}`): the frame carries the queue's whole tree
  * after the change, so a queue dialog open on that queue (here or in another admin's browser) shows it at once.
  */
-export function onQueueOptionFrame(data: unknown, qc: QueryClient): void {
-  const d = (data && typeof data === "object" ? data : {}) as { queueId?: unknown; options?: unknown };
-  if (typeof d.queueId !== "number" || !Array.isArray(d.options)) return;
-  qc.setQueryData<QueueOption[]>(optionKeys.tree(d.queueId), d.options as QueueOption[]);
+export function onQueueOptionFrame(data: FrameMap["queueOption"], qc: QueryClient): void {
+  qc.setQueryData<QueueOption[]>(optionKeys.tree(data.queueId), data.options);
 }
 
 /** Moves `id` to `index` among its siblings in a cached tree (the server renumbers the same way). */

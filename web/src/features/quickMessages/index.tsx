@@ -5,17 +5,15 @@
 import type { RealtimeHandler } from "../../realtime/handlers.ts";
 import { lazyPage } from "../lazy.tsx";
 import { type Feature, onePage } from "../types.ts";
-import { quickMessagesCache, type QuickMessage } from "./api.ts";
+import { quickMessagesCache } from "./api.ts";
 import { quickMessagesMenuTexts, quickMessagesTexts } from "./i18n.ts";
 import { quickMessageShortcuts } from "./shortcuts.ts";
 
 const QuickMessagesPage = lazyPage(() => import("./QuickMessagesPage.tsx"), "QuickMessagesPage");
 
-const onFrame: RealtimeHandler = (data, { queryClient }) => {
-  const d = (data ?? {}) as { action?: string; record?: QuickMessage; id?: number };
-  if (d.action === "delete" && typeof d.id === "number") quickMessagesCache.remove(queryClient, d.id);
-  else if ((d.action === "create" || d.action === "update") && d.record && typeof d.record.id === "number") quickMessagesCache.upsert(queryClient, d.record);
-  else quickMessagesCache.reload(queryClient);
+const onFrame: RealtimeHandler<"quickmessage"> = (data, { queryClient }) => {
+  if (data.action === "delete") quickMessagesCache.remove(queryClient, data.id);
+  else quickMessagesCache.upsert(queryClient, data.record);
 };
 
 export const quickMessagesFeature: Feature = {

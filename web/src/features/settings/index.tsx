@@ -1,15 +1,14 @@
 /**
  * Company settings (docs/product/settings.md): the /settings page for admins (menu entry, texts) and
  * the `company-{id}-settings` handler that keeps the cached settings current for every open tab (viewclosed,
- * viewgroups, scheduleType, ...); a changed key is applied in place, anything else refetches.
+ * viewgroups, scheduleType, ...): the changed key is applied in place.
  */
 import { lazyPage, lazyPart } from "../lazy.tsx";
 import { ADMIN_ONLY, onePage, type Feature } from "../types.ts";
-import { type Setting, settingsKeys, upsertSetting } from "./api.ts";
+import { upsertSetting } from "./api.ts";
 import { settingsMenuTexts, settingsTexts } from "./i18n.ts";
 import "./settings.css";
 
-const obj = (v: unknown): Record<string, unknown> => (v && typeof v === "object" ? (v as Record<string, unknown>) : {});
 const loadPage = () => import("./SettingsPage.tsx");
 const SettingsPage = lazyPage(loadPage, "SettingsPage");
 
@@ -24,13 +23,6 @@ export const settingsFeature: Feature = {
     ],
   },
   realtime: {
-    settings: (data, { queryClient }) => {
-      const d = obj(data);
-      const s = obj(d.setting);
-      const key = typeof s.key === "string" ? s.key : typeof d.key === "string" ? d.key : undefined;
-      const value = s.value ?? d.value;
-      if (key && typeof value === "string") upsertSetting(queryClient, { key: key as Setting["key"], value });
-      else void queryClient.invalidateQueries({ queryKey: settingsKeys.all });
-    },
+    settings: (data, { queryClient }) => upsertSetting(queryClient, data.setting),
   },
 };

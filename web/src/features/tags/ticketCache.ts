@@ -20,14 +20,13 @@ function mapTickets(qc: QueryClient, fn: (tags: TicketTag[]) => TicketTag[] | nu
 }
 
 /** Applies a tag frame to the tickets that carry the tag (others are left as they are). */
-export const tagOnTickets: RealtimeHandler = (data, { queryClient }) => {
-  const d = (data ?? {}) as { action?: string; tag?: TicketTag; tagId?: number };
-  if (d.action === "delete") {
-    const id = Number(d.tagId ?? d.tag?.id);
-    if (Number.isFinite(id)) mapTickets(queryClient, (tags) => (tags.some((x) => x.id === id) ? tags.filter((x) => x.id !== id) : null));
+export const tagOnTickets: RealtimeHandler<"tag"> = (data, { queryClient }) => {
+  if (data.action === "delete") {
+    const id = data.tagId;
+    mapTickets(queryClient, (tags) => (tags.some((x) => x.id === id) ? tags.filter((x) => x.id !== id) : null));
     return;
   }
-  const tag = d.tag;
-  if (d.action === "update" && tag && typeof tag.id === "number")
-    mapTickets(queryClient, (tags) => (tags.some((x) => x.id === tag.id) ? tags.map((x) => (x.id === tag.id ? { id: x.id, name: tag.name ?? x.name, color: tag.color ?? x.color } : x)) : null));
+  const tag = data.tag;
+  if (data.action === "update")
+    mapTickets(queryClient, (tags) => (tags.some((x) => x.id === tag.id) ? tags.map((x) => (x.id === tag.id ? { id: x.id, name: tag.name, color: tag.color } : x)) : null));
 };

@@ -19,9 +19,6 @@ import { removeTicket, upsertMessage, upsertTicket } from "./cache.ts";
 import { applyUnreadTicket, removeUnreadTicket } from "./notifications/unread.ts";
 import type { Message, Ticket } from "./types.ts";
 
-const obj = (v: unknown): Record<string, unknown> => (v && typeof v === "object" ? (v as Record<string, unknown>) : {});
-const isTicket = (v: unknown): v is Ticket => typeof obj(v).id === "number" && typeof obj(v).uuid === "string";
-const isMessage = (v: unknown): v is Message => typeof obj(v).id === "string" && typeof obj(v).ticketId === "number";
 
 /** localStorage key of the notification volume. */
 export const VOLUME_KEY = "volume";
@@ -134,38 +131,26 @@ function notify(message: Message, ticket: Ticket): void {
   else if (Notification.permission === "default") void Notification.requestPermission().then((p) => p === "granted" && show());
 }
 
-export const attendanceHandlers: Record<string, RealtimeHandler> = {
+export const attendanceHandlers: { ticket: RealtimeHandler<"ticket">; appMessage: RealtimeHandler<"appMessage"> } = {
   ticket: (data, { queryClient, session }) => {
-    const d = obj(data);
-    if (d.action === "delete") {
-      const id = Number(d.ticketId ?? obj(d.ticket).id);
-      if (Number.isFinite(id)) {
-        removeTicket(queryClient, id);
-        removeUnreadTicket(queryClient, id);
-      }
+    if (data.action === "delete") {
+      removeTicket(queryClient, data.ticketId);
+      removeUnreadTicket(queryClient, data.ticketId);
       return;
     }
-    if (isTicket(d.ticket)) {
-      upsertTicket(queryClient, d.ticket, viewerOf(session.user));
-      applyUnreadTicket(queryClient, d.ticket, viewerOf(session.user));
-    }
+    upsertTicket(queryClient, data.ticket, viewerOf(session.user));
+    applyUnreadTicket(queryClient, data.ticket, viewerOf(session.user));
   },
 
   appMessage: (data, { queryClient, session }) => {
-    const d = obj(data);
-    const message = d.message;
-    if (!isMessage(message)) return;
+    const { message, ticket: t } = data;
     const fresh = upsertMessage(queryClient, message);
-    if (isTicket(d.ticket)) {
-      upsertTicket(queryClient, d.ticket, viewerOf(session.user));
-      applyUnreadTicket(queryClient, d.ticket, viewerOf(session.user));
-      const t = d.ticket;
-      // Notify for my tickets, and for pending ones I may see (the one access rule, shared with the server).
-      const me = { ...session.user, userId: session.user.id };
-      const mine = t.userId === session.user.id || (t.status === "pending" && canSee(me, t, visibilityOf(queryClient)));
-      if (fresh && d.action === "create" && !message.fromMe && t.unreadMessages > 0 && lookingAt(t)) readWhileLooking(t);
-      if (fresh && d.action === "create" && !message.fromMe && !t.isGroup && t.status !== "closed" && mine && message.mediaType !== "reactionMessage") notify(message, t);
-    }
+    upsertTicket(queryClient, t, viewerOf(session.user));
+    applyUnreadTicket(queryClient, t, viewerOf(session.user));
+    // Notify for my tickets, and for pending ones I may see (the one access rule, shared with the server).
+    const me = { ...session.user, userId: session.user.id };
+    const mine = t.userId === session.user.id || (t.status === "pending" && canSee(me, t, visibilityOf(queryClient)));
+    if (fresh && data.action === "create" && !message.fromMe && t.unreadMessages > 0 && lookingAt(t)) readWhileLooking(t);
+    if (fresh && data.action === "create" && !message.fromMe && !t.isGroup && t.status !== "closed" && mine && message.mediaType !== "reactionMessage") notify(message, t);
   },
-
 };

@@ -17,8 +17,9 @@ export const usersFeature: Feature = {
   access: ADMIN_ONLY,
   texts: { users: usersTexts },
   realtime: {
-    user: crudRealtime<User>("user", usersCache, (data, { session }) => {
-      const user = (data as { user: User }).user;
+    user: crudRealtime("user", usersCache, (data, { session }) => {
+      if (data.action === "delete") return;
+      const user = data.user;
       if (user.id !== session.user.id) return;
       const { company: _c, ...rest } = user as User & { company?: unknown };
       updateSessionUser({ ...session.user, ...rest, queues: user.queues ?? session.user.queues } as Session["user"]);

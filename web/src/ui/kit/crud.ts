@@ -10,6 +10,7 @@
  * Updates older than the cached `updatedAt` of the same record are dropped, so late frames never undo newer data.
  */
 import { useInfiniteQuery, useMutation, useQueryClient, type InfiniteData, type QueryClient, type QueryKey } from "@tanstack/react-query";
+import type { FrameMap, FrameName } from "@atende/shared/events/frame-map";
 import type { RealtimeHandler } from "../../realtime/handlers.ts";
 
 export interface Identified {
@@ -116,11 +117,15 @@ export function arrayCache<T extends Identified>(opts: { key: readonly unknown[]
 
 const obj = (v: unknown): Record<string, unknown> => (v && typeof v === "object" ? (v as Record<string, unknown>) : {});
 
+/** The record a CRUD frame carries under its own name (`{action: "create"|"update", [name]: record}`). */
+type RecordOf<N extends FrameName> = (FrameMap[N] extends infer F ? (F extends { [K in N]: infer R } ? R : never) : never) & Identified;
+
 /**
  * The realtime handler of `company-{id}-{entity}` for a CRUD list: create/update → upsert, delete → remove (id from
- * `{entity}Id` or `{entity}.id`), reload → refetch. `after` runs after an upsert (e.g. the session's own user).
+ * `{entity}Id` or `{entity}.id`), reload → refetch. `after` runs after an upsert (e.g. the session's own user). The
+ * handler's data is the frame's type; it is read here by the entity's name, the same way for every entity.
  */
-export function crudRealtime<T extends Identified>(entity: string, cache: EntityCache<T>, after?: RealtimeHandler): RealtimeHandler {
+export function crudRealtime<N extends FrameName>(entity: N, cache: EntityCache<RecordOf<N>>, after?: RealtimeHandler<N>): RealtimeHandler<N> {
   return (data, ctx) => {
     const d = obj(data);
     if (d.action === "reload") return cache.reload(ctx.queryClient);
@@ -129,7 +134,7 @@ export function crudRealtime<T extends Identified>(entity: string, cache: Entity
       if (Number.isFinite(id)) cache.remove(ctx.queryClient, id);
       return;
     }
-    const item = d[entity] as T | undefined;
+    const item = d[entity] as RecordOf<N> | undefined;
     if (!item || typeof item.id !== "number") return;
     cache.upsert(ctx.queryClient, item);
     after?.(data, ctx);
