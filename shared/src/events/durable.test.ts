@@ -44,8 +44,9 @@ function failOnce(match: (cmd: Cmd) => boolean): { failed: () => number } {
   return { failed: () => failed };
 }
 /**
- * The process dies right after the first transaction `fact` accepts has committed: from then on every DynamoDB call
- * fails (nothing else this process would have written reaches the table). Returns whether it died.
+ * The process dies right after the first write `fact` accepts (a transaction's items, or a single Put or Update as
+ * one item) has committed: from then on every DynamoDB call fails (nothing else this process would have written
+ * reaches the table). Returns whether it died.
  */
 function dieAfterCommit(fact: (items: Record<string, Record<string, unknown>>[]) => boolean): { died: () => boolean } {
   const client = ddb();
@@ -54,7 +55,10 @@ function dieAfterCommit(fact: (items: Record<string, Record<string, unknown>>[])
   vi.spyOn(client, "send").mockImplementation((async (cmd: Cmd, ...rest: unknown[]) => {
     if (dead) throw Object.assign(new Error("process killed (test)"), { name: "ProcessKilled" });
     const out = await send(cmd, ...rest);
-    if (cmd.constructor.name === "TransactWriteCommand" && fact(cmd.input.TransactItems as Record<string, Record<string, unknown>>[])) dead = true;
+    const name = cmd.constructor.name;
+    // A transaction's items, or a single write as one item.
+    const items = name === "TransactWriteCommand" ? cmd.input.TransactItems : name === "UpdateCommand" ? [{ Update: cmd.input }] : name === "PutCommand" ? [{ Put: cmd.input }] : [];
+    if (fact(items as Record<string, Record<string, unknown>>[])) dead = true;
     return out;
   }) as never);
   return { died: () => dead };
