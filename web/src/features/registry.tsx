@@ -11,6 +11,7 @@ import { contactsFeature } from "./contacts/index.tsx";
 import { jobsFeature } from "./jobs/index.tsx";
 import { queuesFeature } from "./queues/index.tsx";
 import { quickMessagesFeature } from "./quickMessages/index.tsx";
+import { plansFeature } from "./plans/index.tsx";
 import { sandboxFeature } from "./sandbox/index.tsx";
 import { settingsFeature } from "./settings/index.tsx";
 import { registerSlots } from "./slots.ts";
@@ -27,6 +28,7 @@ export const features: Feature[] = [
   contactsFeature,
   tagsFeature,
   quickMessagesFeature,
+  plansFeature,
   settingsFeature,
   jobsFeature,
   ...(sandboxFeature ? [sandboxFeature] : []),
