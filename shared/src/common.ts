@@ -23,3 +23,10 @@ export const zEnabled = z.enum(["enabled", "disabled"]);
 
 /** Current time as an ISO-8601 UTC string. */
 export const nowIso = () => new Date().toISOString();
+
+/** An ISO time strictly after `prev` (conditional writes on `updatedAt` need each write to move it). */
+export function laterIso(prev?: string | null): string {
+  const now = nowIso();
+  if (!prev || now > prev) return now;
+  return new Date(Date.parse(prev) + 1).toISOString();
+}

@@ -95,6 +95,7 @@ export async function putContactWithMarkers(c: ContactItem, markers: Marker[]): 
  * Adds markers to an existing contact and writes its new state (jids/number/...) in one transaction.
  * `repoint` markers currently owned by another contact are moved (condition: still owned by `fromContactId`).
  * The contact write is conditioned on `prevUpdatedAt` (no lost update between two concurrent identity merges).
+ * `extra`: more items of the same transaction (the pending runs of its `contact.updated`, `events/durable.ts`).
  * Throws `TransactionCanceledException` when a new marker appeared meanwhile.
  */
 export async function addMarkersAndSave(
@@ -102,6 +103,7 @@ export async function addMarkersAndSave(
   prevUpdatedAt: string,
   add: Marker[],
   repoint: { marker: Marker; fromContactId: number }[] = [],
+  extra: TxItem[] = [],
 ): Promise<void> {
   await ddb().send(
     new TransactWriteCommand({
@@ -124,6 +126,7 @@ export async function addMarkersAndSave(
           },
         })),
         ...contactIndexWrites(null, c),
+        ...extra,
       ],
     }),
   );
@@ -133,8 +136,9 @@ export async function addMarkersAndSave(
  * Saves an edited contact; when the number changes, moves the phone marker in the same transaction
  * (Delete old marker if it is ours + Put new marker `attribute_not_exists`). Index 1 of the cancellation reasons
  * is the new marker when `newDigits` is given. Condition on `updatedAt` of the previous state (no lost update).
+ * `extra`: more items of the same transaction, last (the pending runs of its `contact.updated`, `events/durable.ts`).
  */
-export async function saveContact(prev: ContactItem, next: ContactItem): Promise<void> {
+export async function saveContact(prev: ContactItem, next: ContactItem, extra: TxItem[] = []): Promise<void> {
   const items: TxItem[] = [
     {
       Put: {
@@ -158,7 +162,7 @@ export async function saveContact(prev: ContactItem, next: ContactItem): Promise
       });
     }
   }
-  await ddb().send(new TransactWriteCommand({ TransactItems: [...items, ...contactIndexWrites(prev, next)] }));
+  await ddb().send(new TransactWriteCommand({ TransactItems: [...items, ...contactIndexWrites(prev, next), ...extra] }));
 }
 
 /** Deletes a contact and the markers that still point to it, in one transaction. */

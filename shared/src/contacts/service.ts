@@ -7,13 +7,14 @@
  * Every change publishes `company-{id}-contact` `{action, contact}` (delete: `{action:"delete", contactId}`).
  */
 import { randomUUID } from "node:crypto";
-import { nowIso } from "../common.ts";
+import { laterIso, nowIso } from "../common.ts";
 import { decodeCursor, encodeCursor, startKeyOf } from "../db/cursor.ts";
 import { nextId } from "../db/counters.ts";
 import { cancellationReasons, isConditionFailed } from "../db/errors.ts";
 import { keys } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
 import { dispatch } from "../events/index.ts";
+import { pendingRunPuts } from "../events/durable.ts";
 import "./events.ts";
 import { search } from "../search/index.ts";
 import { digitsOf, looksLikeNumber, normalizeName } from "./normalize.ts";
@@ -34,12 +35,7 @@ import {
 } from "./repository.ts";
 import { type ContactBody, ContactItem } from "./schema.ts";
 
-/** An ISO time strictly after `prev` (conditional writes on `updatedAt` need each write to move it). */
-export function laterIso(prev?: string | null): string {
-  const now = nowIso();
-  if (!prev || now > prev) return now;
-  return new Date(Date.parse(prev) + 1).toISOString();
-}
+export { laterIso } from "../common.ts";
 
 export { contactView } from "./views.ts";
 
@@ -144,8 +140,9 @@ export async function findOrCreateContactByIdentity(companyId: number, identity:
     if (!changed) return winner;
     const next: ContactItem = { ...winner, jids: nextJids, number: nextNumber, profilePicUrl: nextPic, updatedAt: laterIso(winner.updatedAt) };
     // A marker whose value equals the winner's own number must not be "added" twice (already covered by found).
+    const event = { type: "contact.updated", companyId, contact: next } as const;
     try {
-      await addMarkersAndSave(next, winner.updatedAt, missing, repoint);
+      await addMarkersAndSave(next, winner.updatedAt, missing, repoint, pendingRunPuts(event));
     } catch (err) {
       if (cancellationReasons(err)) {
         await backoff(attempt);
@@ -153,7 +150,7 @@ export async function findOrCreateContactByIdentity(companyId: number, identity:
       }
       throw err;
     }
-    await dispatch({ type: "contact.updated", companyId, contact: next });
+    await dispatch(event);
     return next;
   }
   throw new AppError("ERR_CONFLICT");
@@ -230,10 +227,10 @@ export async function createContact(companyId: number, input: ContactInput): Pro
 }
 
 /**
- * Edits a contact (name, number, email, disableBot, extraInfo). A new number moves the phone marker in the same
+ * Edits a contact (name, number, email, disableBot, extraInfo; the ingest also sets profilePicUrl). A new number moves the phone marker in the same
  * transaction; 409 `ERR_DUPLICATED_CONTACT` when another contact has it; 404 `ERR_NO_CONTACT_FOUND`. Publishes `update`.
  */
-export async function updateContact(companyId: number, contactId: number, input: Partial<ContactInput>): Promise<ContactItem> {
+export async function updateContact(companyId: number, contactId: number, input: Partial<ContactInput> & { profilePicUrl?: string }): Promise<ContactItem> {
   for (let attempt = 0; attempt < 4; attempt++) {
     const prev = await getContact(companyId, contactId);
     const next: ContactItem = {
@@ -243,17 +240,19 @@ export async function updateContact(companyId: number, contactId: number, input:
       ...(input.email !== undefined ? { email: input.email } : {}),
       ...(input.disableBot !== undefined ? { disableBot: input.disableBot } : {}),
       ...(input.extraInfo !== undefined ? { extraInfo: withExtraInfoIds(input.extraInfo) } : {}),
+      ...(input.profilePicUrl !== undefined ? { profilePicUrl: input.profilePicUrl } : {}),
       updatedAt: laterIso(prev.updatedAt),
     };
+    const event = { type: "contact.updated", companyId, contact: next } as const;
     try {
-      await saveContact(prev, next);
+      await saveContact(prev, next, pendingRunPuts(event));
     } catch (err) {
       const reasons = cancellationReasons(err);
       if (reasons?.[1]?.Code === "ConditionalCheckFailed" && prev.number !== next.number) throw new AppError("ERR_DUPLICATED_CONTACT");
       if (reasons?.[0]?.Code === "ConditionalCheckFailed" || reasons?.some((r) => r.Code === "TransactionConflict")) continue;
       throw err;
     }
-    await dispatch({ type: "contact.updated", companyId, contact: next });
+    await dispatch(event);
     return next;
   }
   throw new AppError("ERR_CONFLICT");

@@ -1,6 +1,8 @@
 /**
  * Durable listeners (`./durable.ts`): a listener carrying a rule whose write fails once loses nothing: the minute
- * tick's re-drive applies it later, once; an old event re-driven after newer ones never writes stale data back.
+ * tick's re-drive applies it later, once; an old event re-driven after newer ones never writes stale data back. A
+ * process killed right after a fact's transaction committed (before any other write) loses nothing either: the
+ * pending run was part of that transaction.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { api, makeCompany } from "../../../test/helpers.ts";
@@ -8,13 +10,16 @@ import type { AuthContext } from "../auth/tokens.ts";
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { ddb, tableName } from "../db/client.ts";
 import { keys } from "../db/keys.ts";
+import { handleBaileysEvent } from "../ingest/index.ts";
+import { storedState } from "../ingest/testkit.ts";
 import { updateQueue } from "../queues/service.ts";
 import { updateTicketByUser } from "../tickets/actions.ts";
 import { makeQueue, makeTicket, makeWhatsapp } from "../tickets/fixtures.testkit.ts";
 import { getTicketItem } from "../tickets/repository.ts";
 import type { TicketActor } from "../tickets/service.ts";
 import { getTimer } from "../timers/index.ts";
-import { EXPIRES_TICKET } from "../timers/kinds.ts";
+import { EXPIRES_TICKET, TIME_TO_TRANSFER } from "../timers/kinds.ts";
+import { updateSessionState } from "../whatsapp/service.ts";
 import { redriveDurable, RUN_GRACE_MS } from "./durable.ts";
 import { settleDeferred } from "./index.ts";
 
@@ -38,6 +43,33 @@ function failOnce(match: (cmd: Cmd) => boolean): { failed: () => number } {
   }) as never);
   return { failed: () => failed };
 }
+/**
+ * The process dies right after the first write `fact` accepts (a transaction's items, or a single Put or Update as
+ * one item) has committed: from then on every DynamoDB call fails (nothing else this process would have written
+ * reaches the table). Returns whether it died.
+ */
+function dieAfterCommit(fact: (items: Record<string, Record<string, unknown>>[]) => boolean): { died: () => boolean } {
+  const client = ddb();
+  const send = client.send.bind(client) as (c: unknown, ...r: unknown[]) => Promise<unknown>;
+  let dead = false;
+  vi.spyOn(client, "send").mockImplementation((async (cmd: Cmd, ...rest: unknown[]) => {
+    if (dead) throw Object.assign(new Error("process killed (test)"), { name: "ProcessKilled" });
+    const out = await send(cmd, ...rest);
+    const name = cmd.constructor.name;
+    // A transaction's items, or a single write as one item.
+    const items = name === "TransactWriteCommand" ? cmd.input.TransactItems : name === "UpdateCommand" ? [{ Update: cmd.input }] : name === "PutCommand" ? [{ Put: cmd.input }] : [];
+    if (fact(items as Record<string, Record<string, unknown>>[])) dead = true;
+    return out;
+  }) as never);
+  return { died: () => dead };
+}
+/** A transaction writing the item with key `key` (an Update or a Put of it). */
+const writes = (key: { PK: string; SK: string }) => (items: Record<string, Record<string, unknown>>[]) =>
+  items.some((it) => {
+    const k = (it.Update?.Key ?? it.Put?.Item) as { PK?: string; SK?: string } | undefined;
+    return k?.PK === key.PK && k?.SK === key.SK;
+  });
+
 const isTimerPut = (cid: number) => (c: Cmd) => c.constructor.name === "PutCommand" && String((c.input.Item as { PK?: string })?.PK).startsWith(`C#${cid}#TIMER#`);
 
 afterEach(async () => {
@@ -99,5 +131,72 @@ describe("durable listeners", { timeout: 120_000 }, () => {
     expect(await stored()).toMatchObject({ name: "Atendimento" });
     await tick();
     expect(await stored()).toEqual({ id: q.id, name: "Atendimento", color: "#6a1b9a" });
+  });
+
+  describe("a process killed right after the fact's transaction", () => {
+    it("a new customer's first message: the new ticket's timeToTransfer arrives at the tick", async () => {
+      const { companyId: cid, admin } = await makeCompany();
+      const wa = await makeWhatsapp(cid, { name: "Loja" });
+      const q = await makeQueue(cid, { name: "Triagem", color: "#00897b" });
+      await api("PUT", `/api/whatsapp/${wa.id}`, { token: admin.token, body: { timeToTransfer: 10, transferQueueId: q.id } });
+
+      // The ticket's creation commits, then the process dies (the message itself is redelivered later by WhatsApp).
+      const kill = dieAfterCommit((items) => items.some((it) => it.Put?.Item && (it.Put.Item as { _type?: string })._type === "ticket"));
+      const message = { key: { remoteJid: "5511955557001@s.whatsapp.net", fromMe: false, id: "3EB0DURABLEKILL01" }, messageTimestamp: Math.floor(Date.now() / 1000), pushName: "Ana", message: { conversation: "oi" } };
+      await handleBaileysEvent({ companyId: cid, whatsappId: wa.id }, "messages.upsert", { type: "notify", messages: [message] }).catch(() => undefined);
+      await settleDeferred();
+      expect(kill.died()).toBe(true);
+      vi.restoreAllMocks();
+      const [ticket] = (await storedState(cid)).tickets;
+      expect(ticket).toMatchObject({ status: "pending", queueId: null });
+      expect(await getTimer(cid, TIME_TO_TRANSFER, ticket.id)).toBeNull();
+
+      await tick();
+      expect((await getTimer(cid, TIME_TO_TRANSFER, ticket.id))?.dueAt).toBe(at(ticket.createdAt, 10));
+    });
+
+    it("an agent's accept: the expiresTicket timer arrives at the tick", async () => {
+      const { companyId: cid, admin } = await makeCompany();
+      const wa = await makeWhatsapp(cid, { name: "Loja" });
+      await api("PUT", `/api/whatsapp/${wa.id}`, { token: admin.token, body: { expiresTicket: 30 } });
+      const t = await makeTicket(cid, { whatsappId: wa.id });
+      const agent: TicketActor = { userId: admin.id, companyId: cid, profile: "admin", name: "Ana", queueIds: [], allTicket: "desabled" };
+
+      const kill = dieAfterCommit(writes(keys.ticket(cid, t.id)));
+      await updateTicketByUser(agent, t.id, { status: "open" }).catch(() => undefined);
+      await settleDeferred();
+      expect(kill.died()).toBe(true);
+      vi.restoreAllMocks();
+      const accepted = (await getTicketItem(cid, t.id, true))!;
+      expect(accepted.status).toBe("open");
+      expect(await getTimer(cid, EXPIRES_TICKET, t.id)).toBeNull();
+
+      await tick();
+      expect((await getTimer(cid, EXPIRES_TICKET, t.id))?.dueAt).toBe(at(accepted.updatedAt, 30));
+    });
+
+    it("a queue rename and a connection's status: the tickets' rows show them after the tick", async () => {
+      const { companyId: cid, admin } = await makeCompany();
+      const auth = { userId: admin.id, companyId: cid, profile: "admin", super: false, name: "Admin", email: "a@test", queueIds: [], allTicket: "desabled", whatsappId: null, tokenVersion: 0 } as AuthContext;
+      const wa = await makeWhatsapp(cid, { name: "Loja" });
+      const q = await makeQueue(cid, { name: "Vendas", color: "#2e7d32" });
+      const t = await makeTicket(cid, { whatsappId: wa.id, status: "open", queueId: q.id, userId: admin.id });
+      const row = async () => (await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.ticket(cid, t.id), ConsistentRead: true }))).Item;
+
+      let kill = dieAfterCommit(writes(keys.queue(cid, q.id)));
+      await updateQueue(auth, q.id, { name: "Comercial", color: "#1565c0" }).catch(() => undefined);
+      expect(kill.died()).toBe(true);
+      vi.restoreAllMocks();
+      kill = dieAfterCommit(writes(keys.whatsapp(cid, wa.id)));
+      await updateSessionState(cid, wa.id, { status: "DISCONNECTED" }).catch(() => undefined);
+      expect(kill.died()).toBe(true);
+      vi.restoreAllMocks();
+      expect((await row())?.sumQueue).toMatchObject({ name: "Vendas" });
+      expect((await row())?.sumWhatsapp).toMatchObject({ status: "CONNECTED" });
+
+      await tick();
+      expect((await row())?.sumQueue).toEqual({ id: q.id, name: "Comercial", color: "#1565c0" });
+      expect((await row())?.sumWhatsapp).toEqual({ id: wa.id, name: "Loja", status: "DISCONNECTED" });
+    });
   });
 });

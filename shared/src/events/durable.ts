@@ -3,19 +3,18 @@
  * declares `durable: true` and `wants(event)`; its effect is then never lost to a failed write or a dead process
  * between two steps.
  *
- * How: for each event it wants, `dispatch` (through {@link runDurable}, installed by `./wiring.ts`) first writes a
- * pending-run item (`keys.listenerRun`: the listener's name and the event), then runs the listener, then deletes the
- * item. A listener that throws (a failed write) leaves it; so does a process that dies meanwhile. The minute tick
- * ({@link redriveDurable}) reads each shard's items due by now (one Query per shard: the partitions hold only pending
- * runs, no scan, no cursor), claims each one (a transaction moving it to a later due time, so two ticks never run it
- * at once), runs the listener again with the stored event (`{redriven: true}`: the listener reads the entity's current
- * state, so an old event replayed after newer ones never writes stale data) and deletes it. Listeners are idempotent
- * (they put the state the entity is in), so a run repeated after a crash changes nothing twice: exactly once in effect.
- *
- * What this does not cover: the pending-run item is written right after the fact's own transaction, not inside it, so
- * a process that dies in the few milliseconds between the fact's commit and this Put loses that listener's run (the
- * fact itself is kept). Carrying the item in the fact's transaction needs each repository write to know its events;
- * the counters do it (`./outbox.ts`), the other listeners accept this window. See `./README.md`.
+ * How: the write of a fact puts, IN ITS OWN TRANSACTION, one pending-run item per durable listener that wants the
+ * event it will dispatch ({@link pendingRunPuts}: `keys.listenerRun`, the listener's name and the event). The item's
+ * key is derived from the fact ({@link factOf}: the entity and its version, or its `updatedAt`; due a minute after the
+ * fact), so `dispatch` (through {@link runDurable}, installed by `./wiring.ts`) names the same item without being told:
+ * it runs the listener, then deletes the item. A listener that throws (a failed write) leaves it; so does a process
+ * that dies anywhere after the fact's commit. The minute tick ({@link redriveDurable}) reads each shard's items due by
+ * now (one Query per shard: the partitions hold only pending runs, no scan, no cursor), claims each one (a transaction
+ * moving it to a later due time, so two ticks never run it at once), runs the listener again with the stored event
+ * (`{redriven: true}`: the listener reads the entity's current state, so an old event replayed after newer ones never
+ * writes stale data) and deletes it. Listeners are idempotent (they put the state the entity is in), so a run repeated
+ * after a crash changes nothing twice: exactly once in effect. A fact whose write has no transaction (a session's
+ * state) writes its runs the same way, in a transaction with its update. See `./README.md`.
  */
 import { randomUUID } from "node:crypto";
 import { DeleteCommand, PutCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
@@ -25,10 +24,18 @@ import { keys, shardOfName } from "../db/keys.ts";
 import { queryPages } from "../db/query.ts";
 import { log } from "../log.ts";
 import { registeredListeners, type DomainEvent, type Listener } from "./registry.ts";
+// Types only: the events whose facts carry their pending runs (see `factOf`).
+import type {} from "../tickets/events.ts";
+import type {} from "../messages/events.ts";
+import type {} from "../whatsapp/events.ts";
+import type {} from "../contacts/events.ts";
+import type {} from "../queues/events.ts";
+import type {} from "../users/events.ts";
+import type {} from "../tags/events.ts";
 
 /** Shards of the pending runs (every company's events spread over this many partitions). */
 export const RUN_SHARDS = 8;
-/** A pending run becomes due for the tick this long after the dispatch (the listener normally finished by then). */
+/** A pending run becomes due for the tick this long after its fact (the listener normally finished by then). */
 export const RUN_GRACE_MS = 60_000;
 /** How long a tick's claim holds a run before another tick may take it (the handler's time budget). */
 const CLAIM_MS = 2 * 60_000;
@@ -45,30 +52,100 @@ interface Run {
   attempts: number;
 }
 
+/** A fact that carries its pending runs: an id unique per fact and the ISO time it happened. */
+export interface Fact {
+  id: string;
+  at: string;
+}
+
 const iso = (ms: number) => new Date(ms).toISOString();
+/** Under tests (or `ATENDE_CHECK_EVENTS=1`), a dispatched fact whose pending run is missing is logged as an error. */
+const CHECK_RUNS = !!process.env.VITEST || process.env.ATENDE_CHECK_EVENTS === "1";
 const keyOf = (dueAt: string, companyId: number, runId: string) => keys.listenerRun(shardOfName(runId, RUN_SHARDS), dueAt, companyId, runId);
 
 /**
- * Runs durable listener `l` on `event`, keeping a pending-run item from before it starts until it succeeded. Never
- * throws: a failure is logged and left to the tick. When the item cannot be written, the listener still runs (logged
- * as an error: that run is then best-effort).
+ * The fact an event reports, for the events a durable listener may want: a ticket created or moved (its id and
+ * version; a new contact's first message reports its ticket's creation), a connection, contact, queue, user or tag
+ * changed (its id and `updatedAt`, which each of their writes moves). The writer of the fact and `dispatch` derive the
+ * same pending-run keys from it. Null for the other events.
+ */
+export function factOf(event: DomainEvent): Fact | null {
+  switch (event.type) {
+    case "ticket.created":
+      return { id: `T#${event.ticket.id}#v${event.ticket.version}`, at: event.ticket.createdAt };
+    case "message.created":
+      return event.ticketCreated ? { id: `T#${event.ticket.id}#v${event.ticket.version}`, at: event.ticket.createdAt } : null;
+    case "ticket.updated":
+      return event.previous ? { id: `T#${event.ticket.id}#v${event.ticket.version}`, at: event.ticket.updatedAt } : null;
+    case "whatsapp.updated":
+    case "whatsapp.session":
+      return { id: `W#${event.whatsapp.id}#${event.whatsapp.updatedAt}`, at: event.whatsapp.updatedAt };
+    case "contact.updated":
+      return { id: `CT#${event.contact.id}#${event.contact.updatedAt}`, at: event.contact.updatedAt };
+    case "queue.updated":
+      return { id: `Q#${event.queue.id}#${event.queue.updatedAt}`, at: event.queue.updatedAt };
+    case "user.updated":
+      return { id: `U#${event.user.id}#${event.user.updatedAt}`, at: event.user.updatedAt };
+    case "tag.updated":
+      return { id: `TG#${event.tag.id}#${event.tag.updatedAt}`, at: event.tag.updatedAt };
+    default:
+      return null;
+  }
+}
+
+/** The pending-run key of listener `name` for `fact` of company `companyId`. */
+function runKey(name: string, companyId: number, fact: Fact) {
+  const runId = `${name}#${fact.id}`;
+  return { runId, key: keyOf(iso(Date.parse(fact.at) + RUN_GRACE_MS), companyId, runId) };
+}
+
+/** The durable listeners that want `event` (none in a process without `./wiring.ts`). */
+const durableFor = (event: DomainEvent) => registeredListeners().filter((l) => l.durable && (!l.wants || l.wants(event)));
+
+/**
+ * The `Put`s of the pending runs of `event` (one per durable listener that wants it), for the `TransactWriteItems` of
+ * the fact it reports: what makes the listener's rule survive a process dying right after the commit. Empty when no
+ * durable listener wants it. A plain Put: the same fact written again names the same items.
+ */
+export function pendingRunPuts(event: DomainEvent): { Put: { TableName: string; Item: Record<string, unknown> } }[] {
+  const fact = factOf(event);
+  if (!fact) return [];
+  const e = event as unknown as { companyId: number };
+  return durableFor(event).map((l) => {
+    const { runId, key } = runKey(l.name, e.companyId, fact);
+    return {
+      Put: {
+        TableName: tableName(),
+        Item: { ...key, _type: "listenerRun", listener: l.name, companyId: e.companyId, runId, event: JSON.stringify(event), attempts: 0 },
+      },
+    };
+  });
+}
+
+/**
+ * Runs durable listener `l` on `event` and deletes its pending run once it succeeded. The run was written by the
+ * fact's own transaction ({@link pendingRunPuts}) when the event reports a fact ({@link factOf}); for an event that
+ * reports none, it is written here, before the listener. Never throws: a failure is logged and left to the tick.
  */
 export async function runDurable(l: Listener, event: DomainEvent): Promise<void> {
   if (l.wants && !l.wants(event)) return;
   const e = event as unknown as { type: string; companyId: number };
-  const runId = `${l.name}#${randomUUID()}`;
-  const key = keyOf(iso(Date.now() + RUN_GRACE_MS), e.companyId, runId);
-  let kept = true;
-  try {
-    await ddb().send(
-      new PutCommand({
-        TableName: tableName(),
-        Item: { ...key, _type: "listenerRun", listener: l.name, companyId: e.companyId, runId, event: JSON.stringify(event), attempts: 0 },
-      }),
-    );
-  } catch (err) {
-    kept = false;
-    log("error", "events: durable listener's pending run not written; running it best-effort", { listener: l.name, type: e.type, companyId: e.companyId, err });
+  const fact = factOf(event);
+  let key: { PK: string; SK: string } | null = fact ? runKey(l.name, e.companyId, fact).key : null;
+  if (!key) {
+    const runId = `${l.name}#${randomUUID()}`;
+    key = keyOf(iso(Date.now() + RUN_GRACE_MS), e.companyId, runId);
+    try {
+      await ddb().send(
+        new PutCommand({
+          TableName: tableName(),
+          Item: { ...key, _type: "listenerRun", listener: l.name, companyId: e.companyId, runId, event: JSON.stringify(event), attempts: 0 },
+        }),
+      );
+    } catch (err) {
+      key = null;
+      log("error", "events: durable listener's pending run not written; running it best-effort", { listener: l.name, type: e.type, companyId: e.companyId, err });
+    }
   }
   try {
     await l.handle(event);
@@ -76,10 +153,12 @@ export async function runDurable(l: Listener, event: DomainEvent): Promise<void>
     log("warn", "events: durable listener failed; the tick runs it again", { listener: l.name, type: e.type, companyId: e.companyId, err });
     return;
   }
-  if (kept) {
-    await ddb()
-      .send(new DeleteCommand({ TableName: tableName(), Key: key }))
+  if (key) {
+    const gone = await ddb()
+      .send(new DeleteCommand({ TableName: tableName(), Key: key, ...(CHECK_RUNS && fact ? { ReturnValues: "ALL_OLD" as const } : {}) }))
       .catch((err: unknown) => log("warn", "events: applied run not deleted; the tick runs it again (idempotent)", { listener: l.name, err }));
+    // A development check: a write that reports a fact must carry its pending run (a tick may also have taken it).
+    if (CHECK_RUNS && fact && gone && !gone.Attributes) log("error", "events: the fact's write carried no pending run", { listener: l.name, type: e.type, fact: fact.id });
   }
 }
 

@@ -58,9 +58,10 @@ export async function putNewQueue(q: QueueItem): Promise<void> {
 /**
  * Replaces a queue item (it must still exist). A colour or name change moves its marker in the same transaction;
  * colour taken → 409 `ERR_QUEUE_COLOR_ALREADY_EXISTS`, name taken → 409 `ERR_QUEUE_NAME_ALREADY_EXISTS`.
- * A queue created before name markers existed gets its marker on its first save.
+ * A queue created before name markers existed gets its marker on its first save. `extra`: more items of the same
+ * transaction, last (the pending runs of its `queue.updated`, `events/durable.ts`).
  */
-export async function replaceQueue(before: QueueItem, after: QueueItem): Promise<void> {
+export async function replaceQueue(before: QueueItem, after: QueueItem, extra: TxItem[] = []): Promise<void> {
   const items: TxItem[] = [
     {
       Put: {
@@ -91,6 +92,7 @@ export async function replaceQueue(before: QueueItem, after: QueueItem): Promise
       },
     });
   }
+  items.push(...extra);
   try {
     await ddb().send(new TransactWriteCommand({ TransactItems: items }));
   } catch (err) {

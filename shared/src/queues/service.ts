@@ -18,6 +18,7 @@ import type { AuthContext } from "../auth/tokens.ts";
 import { nextId } from "../db/counters.ts";
 import { AppError } from "../errors.ts";
 import { dispatch } from "../events/index.ts";
+import { pendingRunPuts } from "../events/durable.ts";
 import "./events.ts";
 import "../users/events.ts";
 import { listUsers, patchUser } from "../users/repository.ts";
@@ -110,8 +111,9 @@ export async function updateQueue(auth: AuthContext, queueId: number, body: Upda
   const before = await showQueue(auth, queueId);
   const defined = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined));
   const after: QueueItem = { ...before, ...defined, id: before.id, companyId: before.companyId, updatedAt: new Date().toISOString() };
-  await replaceQueue(before, after);
-  await dispatch({ type: "queue.updated", companyId: auth.companyId, queue: after });
+  const event = { type: "queue.updated", companyId: auth.companyId, queue: after } as const;
+  await replaceQueue(before, after, pendingRunPuts(event));
+  await dispatch(event);
   return after;
 }
 
@@ -131,7 +133,7 @@ export async function deleteQueue(auth: AuthContext, queueId: number): Promise<v
   for (const u of await listUsers(auth.companyId)) {
     if (!u.queueIds.includes(queueId)) continue;
     const updated = await patchUser(auth.companyId, u.id, { queueIds: u.queueIds.filter((id) => id !== queueId) });
-    if (updated) await dispatch({ type: "user.updated", companyId: auth.companyId, user: await publicUser(updated) });
+    if (updated) await dispatch({ type: "user.updated", companyId: auth.companyId, user: await publicUser(updated), changed: ["queueIds"] });
   }
   await dispatch({ type: "queue.deleted", companyId: auth.companyId, queueId });
 }
@@ -146,7 +148,7 @@ export async function uploadQueueMedia(auth: AuthContext, queueId: number, uploa
   const before = await showQueue(auth, queueId);
   const after = await replaceAttachment(QUEUE_MEDIA, auth.companyId, queueId, upload, before.mediaPath, async (media) => {
     const next: QueueItem = { ...before, ...media, updatedAt: new Date().toISOString() };
-    await replaceQueue(before, next);
+    await replaceQueue(before, next, pendingRunPuts({ type: "queue.updated", companyId: auth.companyId, queue: next }));
     return next;
   });
   await dispatch({ type: "queue.updated", companyId: auth.companyId, queue: after });
@@ -158,8 +160,9 @@ export async function deleteQueueMedia(auth: AuthContext, queueId: number): Prom
   requireAdmin(auth);
   const before = await showQueue(auth, queueId);
   const after: QueueItem = { ...before, ...NO_MEDIA, updatedAt: new Date().toISOString() };
-  await replaceQueue(before, after);
+  const event = { type: "queue.updated", companyId: auth.companyId, queue: after } as const;
+  await replaceQueue(before, after, pendingRunPuts(event));
   await dropAttachments(before.mediaPath);
-  await dispatch({ type: "queue.updated", companyId: auth.companyId, queue: after });
+  await dispatch(event);
   return after;
 }

@@ -10,7 +10,8 @@ import { TagEvent, TagItem } from "./schema.ts";
 declare module "../events/registry.ts" {
   interface EventMap {
     "tag.created": { type: "tag.created"; companyId: number; tag: TagItem };
-    "tag.updated": { type: "tag.updated"; companyId: number; tag: TagItem };
+    /** `changed`: the only fields that moved, when the writer knows them (absent: any may have). */
+    "tag.updated": { type: "tag.updated"; companyId: number; tag: TagItem; changed?: string[] };
     "tag.deleted": { type: "tag.deleted"; companyId: number; tagId: number };
   }
 }
@@ -18,7 +19,7 @@ declare module "../events/registry.ts" {
 const base = <T extends string>(type: T) => z.object({ type: z.literal(type), companyId: z.number().int() });
 defineEvents({
   "tag.created": base("tag.created").extend({ tag: TagItem }),
-  "tag.updated": base("tag.updated").extend({ tag: TagItem }),
+  "tag.updated": base("tag.updated").extend({ tag: TagItem, changed: z.array(z.string()).optional() }),
   "tag.deleted": base("tag.deleted").extend({ tagId: z.number().int() }),
 });
 

@@ -80,12 +80,14 @@ export async function putNewTag(tag: TagItem): Promise<void> {
 /**
  * Sets the editable fields of a tag (never `ticketsCount`, which only the edge transactions change), moving its name
  * marker when the name changes (another letter case is the same name; a tag saved before markers existed gets its
- * marker here). Returns the tag after the write, or `undefined` when it no longer exists; name taken → 409
+ * marker here), with `extra` last in the same transaction (the pending runs of its `tag.updated`,
+ * `events/durable.ts`). Returns the tag after the write, or `undefined` when it no longer exists; name taken → 409
  * `ERR_TAG_NAME_ALREADY_EXISTS`.
  */
 export async function updateTagFields(
   before: TagItem,
   fields: Pick<TagItem, "name" | "color" | "kanban" | "userId" | "updatedAt">,
+  extra: TxItem[] = [],
 ): Promise<TagItem | undefined> {
   const { companyId, id: tagId } = before;
   const items: TxItem[] = [
@@ -102,6 +104,7 @@ export async function updateTagFields(
   ];
   if (sameName(before.name, fields.name)) items.push(nameMarkerPut(companyId, fields.name, tagId, true));
   else items.push(nameMarkerPut(companyId, fields.name, tagId), nameMarkerDelete(companyId, before.name, tagId));
+  items.push(...extra);
   try {
     await ddb().send(new TransactWriteCommand({ TransactItems: items }));
   } catch (err) {

@@ -21,6 +21,7 @@ import { nextId } from "../db/counters.ts";
 import { AppError } from "../errors.ts";
 import { normalizeName } from "../contacts/normalize.ts";
 import { dispatch } from "../events/index.ts";
+import { pendingRunPuts } from "../events/durable.ts";
 import "../tickets/events.ts";
 import "./errors.ts";
 import "./events.ts";
@@ -63,10 +64,14 @@ import {
 // ---------------------------------------------------------------------------------------------
 // Realtime: the ONE place tag changes become domain events (`./events.ts` maps them to `company-{id}-tag`).
 
-/** Emits `tag.created|updated|deleted` for the `{action, tag|tagId}` change. Never throws (dispatch logs). */
-export async function emitTag(companyId: number, event: TagEvent): Promise<void> {
+/**
+ * Emits `tag.created|updated|deleted` for the `{action, tag|tagId}` change (`changed`: the only fields an update moved,
+ * when known). Never throws (dispatch logs).
+ */
+export async function emitTag(companyId: number, event: TagEvent, changed?: string[]): Promise<void> {
   if (event.action === "delete") await dispatch({ type: "tag.deleted", companyId, tagId: event.tagId });
-  else await dispatch({ type: event.action === "create" ? "tag.created" : "tag.updated", companyId, tag: event.tag });
+  else if (event.action === "create") await dispatch({ type: "tag.created", companyId, tag: event.tag });
+  else await dispatch({ type: "tag.updated", companyId, tag: event.tag, ...(changed ? { changed } : {}) });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -167,13 +172,15 @@ export async function updateTag(auth: AuthContext, tagId: number, body: UpdateTa
   if (body.kanban !== undefined && body.kanban !== before.kanban && !mayUseKanbanSwitch(auth)) throw new AppError("ERR_NO_PERMISSION");
   if (body.userId !== undefined && body.userId !== before.userId) await checkOwner(auth, body.userId);
   if (body.name !== undefined) await requireFreeName(auth.companyId, body.name, tagId);
-  const after = await updateTagFields(before, {
+  const fields = {
     name: body.name ?? before.name,
     color: body.color ?? before.color,
     kanban: body.kanban ?? before.kanban,
     userId: body.userId === undefined ? before.userId : body.userId,
     updatedAt: nowIso(),
-  });
+  };
+  // Written with the pending runs of its `tag.updated` (the rows of the tag's tickets show its name and colour).
+  const after = await updateTagFields(before, fields, pendingRunPuts({ type: "tag.updated", companyId: auth.companyId, tag: { ...before, ...fields } }));
   if (!after) throw new AppError("ERR_NO_TAG_FOUND");
   await emitTag(auth.companyId, { action: "update", tag: after });
   return after;
@@ -251,7 +258,7 @@ async function changeTicketTags(auth: AuthContext, ticketId: number, compute: (c
       if (r.added.length || r.removed.length) {
         await dispatch({ type: "ticket.updated", companyId: cid, ticket: fresh });
         const moved = await batchGetTags(cid, [...r.added, ...r.removed]);
-        for (const tag of moved.values()) await emitTag(cid, { action: "update", tag });
+        for (const tag of moved.values()) await emitTag(cid, { action: "update", tag }, ["ticketsCount"]);
       }
       return toTicketView(cid, fresh);
     }

@@ -6,6 +6,7 @@
  * schema's fields and defaults, no schema parse for well-formed items).
  */
 import { counterFacts, outboxPut } from "../events/outbox.ts";
+import { pendingRunPuts } from "../events/durable.ts";
 import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { batchGetRaw, batchWriteAll } from "../db/batch.ts";
 import { ddb, tableName, type TxItem } from "../db/client.ts";
@@ -72,8 +73,10 @@ const markerItem = (t: TicketItem) => ({ ...keys.activeTicket(t.companyId, t.wha
 /**
  * Creates an open or pending ticket: Put ACTIVE marker (`attribute_not_exists`, `ALL_OLD` on failure) + Put ticket
  * (with its row summaries, read in one BatchGet of its contact, queue, user and connection) + Put uuid alias, one
- * transaction. Returns `{created:true}` or `{created:false, existingTicketId}` when another ticket holds the marker
- * (the race winner). `t` keeps its summaries beside it (`summariesOf`).
+ * transaction, with the counters' outbox item and the pending runs of the durable listeners wanting `ticket.created`
+ * (`events/durable.ts`: a ticket's timers survive a process dying right after). Returns `{created:true}` or
+ * `{created:false, existingTicketId}` when another ticket holds the marker (the race winner). `t` keeps its summaries
+ * beside it (`summariesOf`).
  */
 export async function createTicketItem(t: TicketItem): Promise<{ created: true } | { created: false; existingTicketId: number }> {
   const summaries = await loadSummaries(t.companyId, { contactId: t.contactId, queueId: t.queueId, userId: t.userId, whatsappId: t.whatsappId, tagIds: t.tagIds });
@@ -93,6 +96,7 @@ export async function createTicketItem(t: TicketItem): Promise<{ created: true }
           { Put: { TableName: tableName(), Item: ticketRecord(t, summaries), ConditionExpression: "attribute_not_exists(PK)" } },
           { Put: { TableName: tableName(), Item: { ...keys.ticketUuid(t.companyId, t.uuid), _type: "ticketUuid", ticketId: t.id } } },
           ...outboxPut(counterFacts.ticket(null, t)),
+          ...pendingRunPuts({ type: "ticket.created", companyId: t.companyId, ticket: t }),
           // The search index's ticket-side grams (search/writes.ts): found by its contact's words from the start.
           ...ticketGramWrites(t.companyId, t.id, null, summaries.contact),
         ],
@@ -142,6 +146,8 @@ const MUTABLE = [
  *   (`attribute_not_exists` → 409 `ERR_OTHER_OPEN_TICKET` with `{ticketId}` of the holder), both when the connection changes.
  * - the row summaries (`summaries.ts`) of the queue, user and connection that changed (or all of them when `prev` was
  *   read without any), read in one BatchGet before the write.
+ * - the pending runs of the durable listeners wanting the `ticket.updated` `{ticket: next, previous: prev}` it
+ *   reports (`events/durable.ts`), so a timer the transition starts survives a process dying right after the commit.
  * `extra`: more items written in the same transaction, after the ticket's (e.g. the rating item and its counters'
  * outbox item: stored exactly when the ticket closes).
  * Returns the new ticket (lastMessage/unreadMessages as read in `prev`), with its summaries beside it.
@@ -222,6 +228,7 @@ export async function writeTicketTransition(
   }
   items.push(...outboxPut(counterFacts.ticket(prev, next))); // counters' outbox (events/outbox.ts), last: indexes above unchanged
   items.push(...extra);
+  items.push(...pendingRunPuts({ type: "ticket.updated", companyId: prev.companyId, ticket: next, previous: prev }));
   try {
     await ddb().send(new TransactWriteCommand({ TransactItems: items }));
   } catch (err) {

@@ -124,11 +124,14 @@ export const ticketSummariesListener: Listener = {
     switch (event.type) {
       case "contact.updated":
         return !event.changed || event.changed.some((f) => CONTACT_SUMMARY_FIELDS.has(f));
-      case "queue.updated":
+      // A user's online flag or queues, a tag's ticket count: nothing a row shows.
       case "user.updated":
+        return !event.changed || event.changed.includes("name");
+      case "tag.updated":
+        return !event.changed || event.changed.some((f) => f === "name" || f === "color");
+      case "queue.updated":
       case "whatsapp.updated":
       case "whatsapp.session":
-      case "tag.updated":
         return true;
       default:
         return false;

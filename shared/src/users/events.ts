@@ -14,7 +14,8 @@ type Base<T extends string> = { type: T; companyId: number };
 declare module "../events/registry.ts" {
   interface EventMap {
     "user.created": Base<"user.created"> & { user: PublicUser };
-    "user.updated": Base<"user.updated"> & { user: PublicUser };
+    /** `changed`: the only fields that moved, when the writer knows them (absent: any may have). */
+    "user.updated": Base<"user.updated"> & { user: PublicUser; changed?: string[] };
     "user.deleted": Base<"user.deleted"> & { userId: number };
     /** A user logged in (token version bumped): their other tabs learn it (single login). */
     "user.loggedIn": Base<"user.loggedIn"> & { user: { id: number; email: string; companyId: number }; tokenVersion: number };
@@ -27,7 +28,7 @@ const publicUser = z.object({ id: z.number().int(), companyId: z.number().int(),
 
 defineEvents({
   "user.created": baseEvent("user.created").extend({ user: publicUser }),
-  "user.updated": baseEvent("user.updated").extend({ user: publicUser }),
+  "user.updated": baseEvent("user.updated").extend({ user: publicUser, changed: z.array(z.string()).optional() }),
   "user.deleted": baseEvent("user.deleted").extend({ userId: z.number().int() }),
   "user.loggedIn": baseEvent("user.loggedIn").extend({
     user: z.object({ id: z.number().int(), email: z.string(), companyId: z.number().int() }),

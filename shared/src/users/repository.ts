@@ -69,13 +69,14 @@ export async function putNewUser(u: UserItem): Promise<void> {
 export type UserChanges = Partial<Pick<UserItem, "name" | "email" | "passwordHash" | "profile" | "allTicket" | "whatsappId" | "queueIds">>;
 
 /**
- * Sets the given fields (and `updatedAt`) on an existing user. When the email changes (ignoring case), the old
- * marker is deleted and the new one put in the same transaction (taken → 409 `ERR_EMAIL_ALREADY_EXISTS`).
+ * Sets the given fields (and `updatedAt` = `now`, ISO) on an existing user. When the email changes (ignoring case), the
+ * old marker is deleted and the new one put in the same transaction (taken → 409 `ERR_EMAIL_ALREADY_EXISTS`).
  * A user deleted meanwhile → 404 `ERR_NO_USER_FOUND`. Other attributes (online, token version) are untouched.
+ * `extra`: more items of the same transaction, last (the pending runs of its `user.updated`, `events/durable.ts`).
  */
-export async function updateUserFields(before: UserItem, changes: UserChanges): Promise<void> {
+export async function updateUserFields(before: UserItem, changes: UserChanges, now = new Date().toISOString(), extra: TxItem[] = []): Promise<void> {
   const items: TxItem[] = [
-    { Update: { TableName: tableName(), Key: keys.user(before.companyId, before.id), ...setFields(changes), ConditionExpression: "attribute_exists(PK)" } },
+    { Update: { TableName: tableName(), Key: keys.user(before.companyId, before.id), ...setFields(changes, now), ConditionExpression: "attribute_exists(PK)" } },
   ];
   const emailChanged = changes.email !== undefined && before.email.trim().toLowerCase() !== changes.email.trim().toLowerCase();
   if (emailChanged) {
@@ -90,6 +91,7 @@ export async function updateUserFields(before: UserItem, changes: UserChanges): 
       },
     );
   }
+  items.push(...extra);
   try {
     await transactWrite(items);
   } catch (err) {

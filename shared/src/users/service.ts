@@ -19,6 +19,8 @@ import { AppError } from "../errors.ts";
 import { listQueues } from "../queues/repository.ts";
 import type { QueueItem } from "../queues/schema.ts";
 import { dispatch } from "../events/index.ts";
+import { pendingRunPuts } from "../events/durable.ts";
+import { laterIso } from "../common.ts";
 import "./events.ts";
 import { bumpTokenVersion, deleteUserItems, getEmailOwner, getUser, getWhatsappRef, listUsers, patchUser, putNewUser, updateUserFields, type UserChanges } from "./repository.ts";
 import type { CreateUserBody, PublicUser, UpdateUserBody, UserItem } from "./schema.ts";
@@ -219,7 +221,11 @@ export async function updateUser(auth: AuthContext, userId: number, body: Update
     });
     await checkReferences(auth.companyId, changes.queueIds, changes.whatsappId);
   }
-  await updateUserFields(before, changes);
+  // The user as this write leaves it: its `user.updated` is written with the write (its pending runs) and published.
+  const now = laterIso(before.updatedAt);
+  const set = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as UserChanges;
+  const event = { type: "user.updated", companyId: auth.companyId, user: await publicUser({ ...before, ...set, updatedAt: now }) } as const;
+  await updateUserFields(before, changes, now, pendingRunPuts(event));
   // A password, profile, queue or allTicket change revokes the user's tokens (and sockets registered with them).
   const revoke =
     !!changes.passwordHash ||
@@ -236,9 +242,8 @@ export async function updateUser(auth: AuthContext, userId: number, body: Update
     // The caller keeps working with a fresh pair; every other session of theirs is revoked.
     if (bumped && jti) session = await freshSession(bumped, jti);
   }
-  const user = await publicUser(await requireUser(auth.companyId, userId));
-  await dispatch({ type: "user.updated", companyId: auth.companyId, user });
-  return session ? { ...user, session } : user;
+  await dispatch(event);
+  return session ? { ...event.user, session } : event.user;
 }
 
 /** New tokens for the caller after a self-change revoked their older ones (the HTTP layer sets the cookie). */
@@ -279,6 +284,7 @@ export async function setUserOnline(companyId: number, userId: number, online: b
   const u = await patchUser(companyId, userId, { online }, { onlyIfOnlineChanges: true });
   if (!u) return undefined;
   const user = await publicUser(u);
-  await dispatch({ type: "user.updated", companyId, user });
+  // Only the online flag moved: no ticket row shows it (no summary to refresh).
+  await dispatch({ type: "user.updated", companyId, user, changed: ["online"] });
   return user;
 }

@@ -104,21 +104,24 @@ function storedItem(item: WhatsappItem) {
 
 /**
  * Writes a new connection, its token lookup item (when it has a token) and, when `unsetDefaultId` is given, clears that
- * connection's default flag, in one transaction.
+ * connection's default flag, in one transaction; `extra`: more items of the same transaction (the pending runs of the
+ * events it reports, `events/durable.ts`).
  */
-export async function insertWhatsappItem(item: WhatsappItem, unsetDefaultId: number | null): Promise<void> {
+export async function insertWhatsappItem(item: WhatsappItem, unsetDefaultId: number | null, extra: TxItem[] = []): Promise<void> {
   const tx: TxItem[] = [{ Put: { TableName: tableName(), Item: storedItem(item), ConditionExpression: "attribute_not_exists(PK)" } }];
   if (item.tokenHash) tx.push(tokenPut(item));
   if (unsetDefaultId != null) tx.push(unsetDefault(item.companyId, unsetDefaultId, item.updatedAt));
+  tx.push(...extra);
   await ddb().send(new TransactWriteCommand({ TransactItems: tx }));
 }
 
 /**
  * Replaces a connection item with `next` (same id), guarded by its previous `updatedAt` (optimistic concurrency),
  * moving the token lookup item when the token changed and clearing `unsetDefaultId`'s default flag, in one
- * transaction. Throws `ERR_CONFLICT` (409) when the item changed meanwhile.
+ * transaction, with `extra` (the pending runs of the events it reports, `events/durable.ts`). Throws `ERR_CONFLICT`
+ * (409) when the item changed meanwhile.
  */
-export async function replaceWhatsappItem(prev: WhatsappItem, next: WhatsappItem, unsetDefaultId: number | null): Promise<void> {
+export async function replaceWhatsappItem(prev: WhatsappItem, next: WhatsappItem, unsetDefaultId: number | null, extra: TxItem[] = []): Promise<void> {
   const tx: TxItem[] = [
     {
       Put: {
@@ -134,6 +137,7 @@ export async function replaceWhatsappItem(prev: WhatsappItem, next: WhatsappItem
     if (next.tokenHash) tx.push(tokenPut(next));
   }
   if (unsetDefaultId != null) tx.push(unsetDefault(next.companyId, unsetDefaultId, next.updatedAt));
+  tx.push(...extra);
   try {
     await ddb().send(new TransactWriteCommand({ TransactItems: tx }));
   } catch (err) {
@@ -156,12 +160,13 @@ export async function deleteWhatsappItem(item: WhatsappItem): Promise<boolean> {
 }
 
 /**
- * Sets the session fields of a connection (status, qrcode, retries, number) and `updatedAt`; returns the new item,
- * or null when the connection no longer exists (deleted while its session was alive).
+ * Sets the session fields of connection `prev` (status, qrcode, retries, number) and `updatedAt` = `now`, conditioned
+ * on the `updatedAt` it was read with, in one transaction with `extra` (the pending runs of the `whatsapp.session` it
+ * reports, `events/durable.ts`). Throws `ERR_CONFLICT` (409) when the connection changed or was deleted meanwhile.
  */
-export async function patchSessionFields(companyId: number, whatsappId: number, patch: SessionStatePatch, now: string): Promise<WhatsappItem | null> {
+export async function patchSessionFields(prev: WhatsappItem, patch: SessionStatePatch, now: string, extra: TxItem[] = []): Promise<void> {
   const names: Record<string, string> = { "#u": "updatedAt" };
-  const values: Record<string, unknown> = { ":now": now };
+  const values: Record<string, unknown> = { ":now": now, ":prev": prev.updatedAt };
   const sets = ["#u = :now"];
   for (const [k, v] of Object.entries(patch)) {
     if (v === undefined) continue;
@@ -169,21 +174,18 @@ export async function patchSessionFields(companyId: number, whatsappId: number, 
     values[`:${k}`] = v;
     sets.push(`#${k} = :${k}`);
   }
+  const update = {
+    TableName: tableName(),
+    Key: keys.whatsapp(prev.companyId, prev.id),
+    UpdateExpression: `SET ${sets.join(", ")}`,
+    ConditionExpression: "attribute_exists(PK) AND #u = :prev",
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  };
   try {
-    const out = await ddb().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.whatsapp(companyId, whatsappId),
-        UpdateExpression: `SET ${sets.join(", ")}`,
-        ConditionExpression: "attribute_exists(PK)",
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-        ReturnValues: "ALL_NEW",
-      }),
-    );
-    return parse(out.Attributes);
+    await (extra.length ? ddb().send(new TransactWriteCommand({ TransactItems: [{ Update: update }, ...extra] })) : ddb().send(new UpdateCommand(update)));
   } catch (err) {
-    if (isConditionFailed(err)) return null;
+    if (failedConditionAt(err, 0) || isConditionFailed(err)) throw new AppError("ERR_CONFLICT");
     throw err;
   }
 }

@@ -15,8 +15,9 @@ import { assertPlanRoom } from "../plans/service.ts";
 import { nextId } from "../db/counters.ts";
 import { AppError } from "../errors.ts";
 import { log } from "../log.ts";
-import { nowIso } from "../common.ts";
-import { dispatch } from "../events/index.ts";
+import { laterIso, nowIso } from "../common.ts";
+import { dispatch, type EventOf } from "../events/index.ts";
+import { pendingRunPuts } from "../events/durable.ts";
 import "./events.ts";
 import { sendSessionCommand, shardOf, type SessionCommandInput } from "./commands.ts";
 import {
@@ -94,9 +95,13 @@ function checkGreeting(item: Pick<WhatsappItem, "queueIds" | "greetingMessage">)
   if (item.queueIds.length > 1 && !item.greetingMessage.trim()) throw new AppError("ERR_WAPP_GREETING_REQUIRED");
 }
 
-async function publishWhatsapp(item: WhatsappItem, previous?: WhatsappItem): Promise<void> {
-  await dispatch({ type: "whatsapp.updated", companyId: item.companyId, whatsapp: item, ...(previous ? { previous } : {}) });
+/** The `whatsapp.updated` of connection `item` (`previous`: an edit's state before, for the timers that follow it). */
+function updatedEvent(item: WhatsappItem, previous?: WhatsappItem): EventOf<"whatsapp.updated"> {
+  return { type: "whatsapp.updated", companyId: item.companyId, whatsapp: item, ...(previous ? { previous } : {}) };
 }
+
+/** The pending runs of `events` for the transaction that writes them (`events/durable.ts`). */
+const runsOf = (...events: EventOf<"whatsapp.updated">[]) => events.flatMap((e) => pendingRunPuts(e));
 
 async function command(cmd: SessionCommandInput): Promise<void> {
   await sendSessionCommand(cmd);
@@ -138,9 +143,9 @@ export async function createWhatsapp(caller: Caller, body: CreateWhatsappBody): 
     createdAt: now,
     updatedAt: now,
   });
-  await insertWhatsappItem(item, isDefault && oldDefault ? oldDefault.id : null);
-  if (isDefault && oldDefault) await publishWhatsapp({ ...oldDefault, isDefault: false, updatedAt: now });
-  await publishWhatsapp(item);
+  const events = [...(isDefault && oldDefault ? [updatedEvent({ ...oldDefault, isDefault: false, updatedAt: now })] : []), updatedEvent(item)];
+  await insertWhatsappItem(item, isDefault && oldDefault ? oldDefault.id : null, runsOf(...events));
+  for (const e of events) await dispatch(e);
   await command({ type: "start", companyId, whatsappId: id });
   return toView(item, { admin: true, token, queues });
 }
@@ -165,14 +170,14 @@ export async function updateWhatsapp(caller: Caller, whatsappId: number, body: U
     if (next.isDefault && !prev.isDefault) {
       oldDefault = (await listWhatsappItems(companyId)).find((w) => w.isDefault && w.id !== whatsappId) ?? null;
     }
+    const events = [...(oldDefault ? [updatedEvent({ ...oldDefault, isDefault: false, updatedAt: now })] : []), updatedEvent(next, prev)];
     try {
-      await replaceWhatsappItem(prev, next, oldDefault?.id ?? null);
+      await replaceWhatsappItem(prev, next, oldDefault?.id ?? null, runsOf(...events));
     } catch (err) {
       if (err instanceof AppError && err.code === "ERR_CONFLICT" && !err.data && attempt < 3) continue;
       throw err;
     }
-    if (oldDefault) await publishWhatsapp({ ...oldDefault, isDefault: false, updatedAt: now });
-    await publishWhatsapp(next, prev);
+    for (const e of events) await dispatch(e);
     return apiView(caller, next, queues);
   }
 }
@@ -187,13 +192,14 @@ export async function regenerateWhatsappToken(caller: Caller, whatsappId: number
     const prev = await requireWhatsapp(caller.companyId, whatsappId);
     const { token, tokenSealed, tokenHash } = await freshToken();
     const next: WhatsappItem = { ...prev, tokenSealed, tokenHash, updatedAt: nowIso() };
+    const event = updatedEvent(next, prev);
     try {
-      await replaceWhatsappItem(prev, next, null);
+      await replaceWhatsappItem(prev, next, null, runsOf(event));
     } catch (err) {
       if (err instanceof AppError && err.code === "ERR_CONFLICT" && attempt < 3) continue;
       throw err;
     }
-    await publishWhatsapp(next, prev);
+    await dispatch(event);
     return toView(next, { admin: caller.admin, token, queues: await listQueueRefs(caller.companyId) });
   }
 }
@@ -255,13 +261,25 @@ export async function restartWhatsappSessions(caller: Caller): Promise<{ restart
  */
 export async function updateSessionState(companyId: number, whatsappId: number, patch: SessionStatePatch): Promise<WhatsappItem | null> {
   const parsed = SessionStatePatch.parse(patch);
-  const item = await patchSessionFields(companyId, whatsappId, parsed, nowIso());
-  if (!item) {
-    log("info", "session state for a deleted connection", { companyId, whatsappId });
-    return null;
+  const set = Object.fromEntries(Object.entries(parsed).filter(([, v]) => v !== undefined));
+  for (let attempt = 0; ; attempt++) {
+    const prev = await getWhatsappItem(companyId, whatsappId);
+    if (!prev) {
+      log("info", "session state for a deleted connection", { companyId, whatsappId });
+      return null;
+    }
+    const item: WhatsappItem = { ...prev, ...set, updatedAt: laterIso(prev.updatedAt) };
+    // The state is written with the pending runs of its event (ticket rows show the connection's status).
+    const event = { type: "whatsapp.session", companyId, whatsapp: item } as const;
+    try {
+      await patchSessionFields(prev, parsed, item.updatedAt, pendingRunPuts(event));
+    } catch (err) {
+      if (err instanceof AppError && err.code === "ERR_CONFLICT" && attempt < 3) continue;
+      throw err;
+    }
+    await dispatch(event);
+    return item;
   }
-  await dispatch({ type: "whatsapp.session", companyId, whatsapp: item });
-  return item;
 }
 
 /**
@@ -298,8 +316,9 @@ export async function removeQueueFromWhatsapps(companyId: number, queueId: numbe
         updatedAt: nowIso(),
       });
       try {
-        await replaceWhatsappItem(prev, next, null);
-        await publishWhatsapp(next);
+        const event = updatedEvent(next);
+        await replaceWhatsappItem(prev, next, null, runsOf(event));
+        await dispatch(event);
         break;
       } catch (err) {
         if (!(err instanceof AppError && err.code === "ERR_CONFLICT")) throw err;
