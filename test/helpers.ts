@@ -75,8 +75,16 @@ export async function makeUser(
   return { id, companyId, email, password, token, profile };
 }
 
+/** A company's own fields in tests: `dueDate` `null` for none (default a year ahead); `planFlags` turns plan flags off. */
+export interface CompanyOptions {
+  name?: string;
+  dueDate?: string | null;
+  adminSuper?: boolean;
+  planFlags?: Partial<Record<PlanFlag, boolean>>;
+}
+
 /** Writes a plan (all flags on, but those `planFlags` sets), a company on it and its admin; returns ids and the admin. */
-export async function makeCompany(opts: { name?: string; dueDate?: string | null; adminSuper?: boolean; planFlags?: Partial<Record<PlanFlag, boolean>> } = {}) {
+export async function makeCompany(opts: CompanyOptions = {}) {
   const now = new Date().toISOString();
   const planId = await nextId("GLOBAL", "plan");
   await ddb().send(
