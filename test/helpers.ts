@@ -75,15 +75,19 @@ export async function makeUser(
   return { id, companyId, email, password, token, profile };
 }
 
-/** A company's own fields in tests: `dueDate` `null` for none (default a year ahead); `planFlags` turns plan flags off. */
+/** A company's own fields in tests: `dueDate` `null` for none (default a year ahead); `planFlags` turns plan flags off; `planLimits` sets the plan's counts. */
 export interface CompanyOptions {
   name?: string;
   dueDate?: string | null;
   adminSuper?: boolean;
   planFlags?: Partial<Record<PlanFlag, boolean>>;
+  planLimits?: Partial<Record<"users" | "connections" | "queues", number>>;
 }
 
-/** Writes a plan (all flags on, but those `planFlags` sets), a company on it and its admin; returns ids and the admin. */
+/**
+ * Writes a plan (all flags on but those `planFlags` sets; 10 users, connections and queues unless `planLimits` says),
+ * a company on it and its admin; returns ids and the admin.
+ */
 export async function makeCompany(opts: CompanyOptions = {}) {
   const now = new Date().toISOString();
   const planId = await nextId("GLOBAL", "plan");
@@ -92,7 +96,7 @@ export async function makeCompany(opts: CompanyOptions = {}) {
       TableName: tableName(),
       Item: {
         ...keys.plan(planId), _type: "plan", id: planId, name: `Plano ${planId}`, users: 10, connections: 10, queues: 10, valueCents: 3000,
-        useCampaigns: true, useKanban: true, useOpenAi: true, useIntegrations: true, useSchedules: true, useInternalChat: true, useExternalApi: true, useInternal: true, ...opts.planFlags,
+        useCampaigns: true, useKanban: true, useOpenAi: true, useIntegrations: true, useSchedules: true, useInternalChat: true, useExternalApi: true, useInternal: true, ...opts.planFlags, ...opts.planLimits,
         createdAt: now, updatedAt: now,
       },
     }),
