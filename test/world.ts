@@ -48,7 +48,7 @@ export interface World {
 
 type WhatsappFields = Parameters<typeof makeWhatsapp>[1];
 
-/** What a world is built from: see {@link companyWorld}. The company's own fields (`name`, `dueDate`, `planFlags`, `adminSuper`) are `makeCompany`'s. */
+/** What a world is built from: see {@link companyWorld}. The company's own fields (`name`, `dueDate`, `planFlags`, `planLimits`, `adminSuper`) are `makeCompany`'s. */
 export interface WorldOptions extends CompanyOptions {
   queues?: string[];
   whatsapp?: boolean | WhatsappFields | WhatsappFields[];
@@ -89,8 +89,8 @@ async function buildWorld(opts: WorldOptions): Promise<Omit<World, "capture">> {
 }
 
 /**
- * Declares the test file's world. Company fields: `name`, `dueDate`, `planFlags` (flags turned off), `adminSuper`;
- * `queues`: queue names; `agents`: one user per entry, with the indexes of their queues in `queues`, an optional name,
+ * Declares the test file's world. Company fields: `name`, `dueDate`, `planFlags` (flags turned off), `planLimits`,
+ * `adminSuper`; `queues`: queue names; `agents`: one user per entry, with the indexes of their queues in `queues`, an optional name,
  * profile (default `user`), `super` and `allTicket`; `whatsapp`: a default connection (`true`, its fields, or a list of
  * connections' fields); `contact`: a contact (`true`, a name, or name and number); `ticket`: that contact's ticket on
  * the first connection (open and the admin's by default; `status`, `queue` index, `agent` index or `null`); `other`: a
