@@ -6,11 +6,14 @@
  */
 import { registerTexts } from "../i18n/index.ts";
 import type { RealtimeHandler } from "../realtime/handlers.ts";
+import { announcementsFeature } from "./announcements/index.tsx";
+import { chatsFeature } from "./chats/index.tsx";
 import { connectionsFeature } from "./connections/index.tsx";
 import { contactsFeature } from "./contacts/index.tsx";
 import { jobsFeature } from "./jobs/index.tsx";
 import { queuesFeature } from "./queues/index.tsx";
 import { quickMessagesFeature } from "./quickMessages/index.tsx";
+import { plansFeature } from "./plans/index.tsx";
 import { sandboxFeature } from "./sandbox/index.tsx";
 import { settingsFeature } from "./settings/index.tsx";
 import { registerSlots } from "./slots.ts";
@@ -27,8 +30,11 @@ export const features: Feature[] = [
   contactsFeature,
   tagsFeature,
   quickMessagesFeature,
+  plansFeature,
   settingsFeature,
   jobsFeature,
+  chatsFeature,
+  announcementsFeature,
   ...(sandboxFeature ? [sandboxFeature] : []),
 ];
 
