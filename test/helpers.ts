@@ -75,11 +75,20 @@ export async function makeUser(
   return { id, companyId, email, password, token, profile };
 }
 
+/** A company's own fields in tests: `dueDate` `null` for none (default a year ahead); `planFlags` turns plan flags off; `planLimits` sets the plan's counts. */
+export interface CompanyOptions {
+  name?: string;
+  dueDate?: string | null;
+  adminSuper?: boolean;
+  planFlags?: Partial<Record<PlanFlag, boolean>>;
+  planLimits?: Partial<Record<"users" | "connections" | "queues", number>>;
+}
+
 /**
  * Writes a plan (all flags on but those `planFlags` sets; 10 users, connections and queues unless `planLimits` says),
  * a company on it and its admin; returns ids and the admin.
  */
-export async function makeCompany(opts: { name?: string; dueDate?: string | null; adminSuper?: boolean; planFlags?: Partial<Record<PlanFlag, boolean>>; planLimits?: Partial<Record<"users" | "connections" | "queues", number>> } = {}) {
+export async function makeCompany(opts: CompanyOptions = {}) {
   const now = new Date().toISOString();
   const planId = await nextId("GLOBAL", "plan");
   await ddb().send(

@@ -1,7 +1,7 @@
 /**
  * The shared preamble of the integration tests (used by `*.test.ts` only): `companyWorld(...)` registers the
- * `beforeAll`/`afterAll` hooks that start the realtime capture and build a company with its admin, optional queues, a
- * connection and agents, and optionally another company; the returned object is filled in by `beforeAll`.
+ * `beforeAll`/`afterAll` hooks that start the realtime capture and build a company with its admin, optional queues,
+ * connections, agents, a contact and its ticket, and optionally another company and a super admin; the returned object is filled in by `beforeAll`.
  * `useLocalAws(...)` does the same for the local S3 and SQS; `drainCommands` reads a connection's session commands.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -15,57 +15,98 @@ import { getConfig, resetConfig } from "../shared/src/config.ts";
 import { resetSqs, sqsClient } from "../shared/src/sqs/enqueue.ts";
 import { resetS3 } from "../shared/src/storage/media.ts";
 import { commandQueueUrl, shardOf } from "../shared/src/whatsapp/commands.ts";
-import { makeQueue, makeWhatsapp } from "../shared/src/tickets/fixtures.testkit.ts";
+import { makeContact, makeQueue, makeTicket, makeWhatsapp } from "../shared/src/tickets/fixtures.testkit.ts";
+import type { ContactItem } from "../shared/src/contacts/schema.ts";
+import type { TicketItem } from "../shared/src/tickets/schema.ts";
 import { startRealtimeCapture } from "../shared/src/users/realtime-capture.testkit.ts";
 import type { Profile } from "../shared/src/users/schema.ts";
-import { makeCompany, makeUser, type TestUser } from "./helpers.ts";
+import { makeCompany, makeUser, type CompanyOptions, type TestUser } from "./helpers.ts";
 
 export interface World {
   cid: number;
+  /** The company's plan (all flags on but those `opts.planFlags` sets). */
+  planId: number;
   admin: TestUser;
   /** Queue ids, in the order of `opts.queues`. */
   queues: number[];
-  /** The connection id (0 without `opts.whatsapp`). */
+  /** The first connection's id (0 without `opts.whatsapp`). */
   wa: number;
+  /** Every connection's id, in the order of `opts.whatsapp` (a list) — `[wa]` for one, `[]` for none. */
+  whatsapps: number[];
   /** Agents (profile user unless their entry names another), in the order of `opts.agents`. */
   agents: TestUser[];
+  /** The contact (only with `opts.contact` or `opts.ticket`). */
+  contact: ContactItem;
+  /** The ticket of {@link World.contact} on the first connection (only with `opts.ticket`). */
+  ticket: TicketItem;
   /** Another company (only with `opts.other`). */
   other: { companyId: number; admin: TestUser };
+  /** A super admin, in a company of its own (only with `opts.root`). */
+  root: TestUser;
   capture: Awaited<ReturnType<typeof startRealtimeCapture>>;
 }
 
-/** What a world is built from: see {@link companyWorld}. */
-export interface WorldOptions {
+type WhatsappFields = Parameters<typeof makeWhatsapp>[1];
+
+/** What a world is built from: see {@link companyWorld}. The company's own fields (`name`, `dueDate`, `planFlags`, `planLimits`, `adminSuper`) are `makeCompany`'s. */
+export interface WorldOptions extends CompanyOptions {
   queues?: string[];
-  whatsapp?: boolean | Parameters<typeof makeWhatsapp>[1];
-  agents?: { queues?: number[]; name?: string; profile?: Profile }[];
+  whatsapp?: boolean | WhatsappFields | WhatsappFields[];
+  agents?: { queues?: number[]; name?: string; profile?: Profile; super?: boolean; allTicket?: "enabled" | "desabled" }[];
+  /** A contact: `true`, its name, or its name and number. */
+  contact?: boolean | string | { name: string; number?: string };
+  /** A ticket of the contact on the first connection (implies both): `true` = open and assigned to the admin. */
+  ticket?: boolean | { status?: TicketItem["status"]; queue?: number; agent?: number | "admin" | null };
   other?: boolean;
+  root?: boolean;
+  /** `false`: no realtime capture (the file's own stack receives the frames, e.g. a local WebSocket gateway). */
+  capture?: false;
 }
 
 /** Builds one company as `opts` describes it (everything of {@link World} but the capture). */
 async function buildWorld(opts: WorldOptions): Promise<Omit<World, "capture">> {
-  const c = await makeCompany();
-  const w = { cid: c.companyId, admin: c.admin, queues: [] as number[], agents: [] as TestUser[], wa: 0 } as Omit<World, "capture">;
-  for (const name of opts.queues ?? []) w.queues.push((await makeQueue(w.cid, { name })).id);
-  if (opts.whatsapp) w.wa = (await makeWhatsapp(w.cid, opts.whatsapp === true ? {} : opts.whatsapp)).id;
-  for (const a of opts.agents ?? []) w.agents.push(await makeUser(w.cid, { queueIds: (a.queues ?? []).map((i) => w.queues[i]), name: a.name, profile: a.profile }));
-  if (opts.other) w.other = await makeCompany();
+  const { queues = [], whatsapp, agents = [], contact, ticket, other, root, capture: _capture, ...company } = opts;
+  const c = await makeCompany(company);
+  const w = { cid: c.companyId, planId: c.planId, admin: c.admin, queues: [] as number[], agents: [] as TestUser[], wa: 0, whatsapps: [] as number[] } as Omit<World, "capture">;
+  for (const name of queues) w.queues.push((await makeQueue(w.cid, { name })).id);
+  const connections = Array.isArray(whatsapp) ? whatsapp : whatsapp || ticket ? [whatsapp === true || !whatsapp ? {} : whatsapp] : [];
+  for (const fields of connections) w.whatsapps.push((await makeWhatsapp(w.cid, fields)).id);
+  w.wa = w.whatsapps[0] ?? 0;
+  for (const a of agents) w.agents.push(await makeUser(w.cid, { ...a, queueIds: (a.queues ?? []).map((i) => w.queues[i]) }));
+  if (contact || ticket) {
+    const named = typeof contact === "string" ? { name: contact } : typeof contact === "object" ? contact : { name: "Cliente" };
+    w.contact = await makeContact(w.cid, named.name, named.number);
+  }
+  if (ticket) {
+    const t = ticket === true ? {} : ticket;
+    const agent = t.agent === undefined || t.agent === "admin" ? w.admin.id : t.agent === null ? null : w.agents[t.agent].id;
+    const status = t.status ?? "open";
+    w.ticket = await makeTicket(w.cid, { whatsappId: w.wa, contact: w.contact, status, queueId: t.queue === undefined ? null : w.queues[t.queue], userId: status === "pending" ? null : agent });
+  }
+  if (other) w.other = await makeCompany();
+  if (root) w.root = (await makeCompany({ adminSuper: true })).admin;
   return w;
 }
 
 /**
- * Declares the test file's world. `queues`: queue names; `agents`: one agent per entry, with the indexes of their queues
- * in `queues`, an optional name and profile (default `user`); `whatsapp`: a default connection (or its fields); `other`: a second company (cross-company checks).
- * `fresh()` builds another company of the same shape (sharing the capture), for a test that needs one untouched by the others.
+ * Declares the test file's world. Company fields: `name`, `dueDate`, `planFlags` (flags turned off), `planLimits`,
+ * `adminSuper`; `queues`: queue names; `agents`: one user per entry, with the indexes of their queues in `queues`, an optional name,
+ * profile (default `user`), `super` and `allTicket`; `whatsapp`: a default connection (`true`, its fields, or a list of
+ * connections' fields); `contact`: a contact (`true`, a name, or name and number); `ticket`: that contact's ticket on
+ * the first connection (open and the admin's by default; `status`, `queue` index, `agent` index or `null`); `other`: a
+ * second company (cross-company checks); `root`: a super admin in a company of its own; `capture: false`: no realtime
+ * capture (a file whose own local stack receives the frames).
+ * `fresh(overrides)` builds another company of the same shape (sharing the capture), with `overrides` replacing
+ * options, for a test that needs one untouched by the others or a company of another kind (`fresh({ dueDate: null })`).
  */
-export function companyWorld(opts: WorldOptions = {}): World & { fresh(): Promise<World> } {
-  const w = { queues: [] as number[], agents: [] as TestUser[], wa: 0 } as unknown as World & { fresh(): Promise<World> };
+export function companyWorld(opts: WorldOptions = {}): World & { fresh(overrides?: WorldOptions): Promise<World> } {
+  const w = { queues: [] as number[], agents: [] as TestUser[], wa: 0, whatsapps: [] as number[] } as unknown as World & { fresh(overrides?: WorldOptions): Promise<World> };
   beforeAll(async () => {
-    w.capture = await startRealtimeCapture();
+    if (opts.capture !== false) w.capture = await startRealtimeCapture();
     Object.assign(w, await buildWorld(opts));
   });
   afterAll(async () => w.capture?.stop());
-  w.fresh = async () => ({ ...(await buildWorld(opts)), capture: w.capture });
+  w.fresh = async (overrides = {}) => ({ ...(await buildWorld({ ...opts, ...overrides })), capture: w.capture });
   return w;
 }
 

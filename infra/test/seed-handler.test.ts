@@ -8,8 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { login } from "@atende/shared/auth/service";
 import { SEARCH_BACKFILL_KIND } from "@atende/shared/search/backfill-job";
 import { getTimer } from "@atende/shared/timers/index";
-import { makeCompany } from "../../test/helpers.ts";
+import { companyWorld } from "../../test/world.ts";
 import { makeSeedHandler, SEARCH_BACKFILL_PHYSICAL_ID, SEED_PHYSICAL_ID } from "../lib/seed-handler.ts";
+
+const w = companyWorld();
 
 let server: Server;
 let url: string;
@@ -66,7 +68,7 @@ describe("deploy-time seed", () => {
   it("schedules the search backfill of each company not yet indexed for Custom::AtendeSearchBackfill", async () => {
     const session = await login({ email: "admin@admin.com", password: "s3cret-Pass-123" }, "127.0.0.1");
     // A company stored before the index existed (no backfill progress), beside the seeded one, born indexed.
-    const { companyId: older } = await makeCompany();
+    const { cid: older } = await w.fresh();
     const backfill = { ...event("Create"), LogicalResourceId: "SearchBackfill", ResourceProperties: { ServiceToken: "arn", Task: "searchBackfill", IndexVersion: "1" } };
     await makeSeedHandler({ secrets: fakeSecrets("unused") })(backfill);
     expect(responses.at(-1)).toMatchObject({ Status: "SUCCESS", PhysicalResourceId: SEARCH_BACKFILL_PHYSICAL_ID, LogicalResourceId: "SearchBackfill" });

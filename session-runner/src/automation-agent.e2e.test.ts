@@ -12,10 +12,13 @@ import { getTicketItem } from "@atende/shared/tickets/repository";
 import { setSetting, makeQueue } from "@atende/shared/tickets/fixtures.testkit";
 import { getTimer } from "@atende/shared/timers/index";
 import { RATING_PROMPT } from "@atende/shared/automation/rating";
-import { api, makeCompany, makeUser, type TestUser } from "../../test/helpers.ts";
+import { api, makeUser, type TestUser } from "../../test/helpers.ts";
+import { companyWorld } from "../../test/world.ts";
 import { handler as tick } from "../../functions/src/jobs/tick.ts";
 import { eventually, registerSocket } from "./testing/harness.ts";
 import { useOneMachine } from "./testing/one-machine.ts";
+
+const companies = companyWorld({ capture: false });
 
 const world = useOneMachine();
 const sim = world.sim;
@@ -30,7 +33,7 @@ interface Setup {
 
 /** A company with a connected connection configured with `fields`. */
 async function connected(fields: Record<string, unknown>): Promise<Setup> {
-  const { companyId, admin } = await makeCompany();
+  const { cid: companyId, admin } = await companies.fresh();
   const created = await api("POST", "/api/whatsapp", { token: admin.token, body: { name: "Loja", ...fields } });
   expect(created.status).toBe(200);
   const whatsappId = created.body.id as number;
@@ -211,7 +214,7 @@ describe("timers as the customer sees them", { timeout: 180_000 }, () => {
   });
 
   it("timeToTransfer moves a pending ticket without a queue to the transfer queue, tells agents, and announces it when enabled", async () => {
-    const { companyId, admin } = await makeCompany();
+    const { cid: companyId, admin } = await companies.fresh();
     const q = await makeQueue(companyId, { name: "Triagem" });
     const q2 = await makeQueue(companyId, { name: "Outra" });
     const created = await api("POST", "/api/whatsapp", {

@@ -15,9 +15,12 @@ import { writeTicketTransition } from "@atende/shared/tickets/repository";
 import { getWhatsappItem } from "@atende/shared/whatsapp/repository";
 import { CALL_REFUSED_MESSAGE } from "@atende/shared/automation/calls";
 import { putMedia } from "@atende/shared/storage/media";
-import { api, makeCompany } from "../../test/helpers.ts";
+import { api } from "../../test/helpers.ts";
+import { companyWorld } from "../../test/world.ts";
 import { eventually, registerSocket } from "./testing/harness.ts";
 import { useOneMachine } from "./testing/one-machine.ts";
+
+const companies = companyWorld({ capture: false });
 
 const world = useOneMachine();
 const sim = world.sim;
@@ -74,7 +77,7 @@ async function setting(companyId: number, key: string, value: string) {
 
 /** A company with a connected connection (created through the API, paired on the simulated network). */
 async function shop(connection: Record<string, unknown> = {}) {
-  const { companyId, admin } = await makeCompany();
+  const { cid: companyId, admin } = await companies.fresh();
   const queueIds = (connection.queueIds as number[] | undefined) ?? [];
   const created = await api("POST", "/api/whatsapp", { token: admin.token, body: { name: "Loja", greetingMessage: "", ...connection, queueIds: [] } });
   expect(created.status).toBe(200);

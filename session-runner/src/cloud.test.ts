@@ -6,11 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sendSessionCommand } from "@atende/shared/whatsapp/commands";
 import { getWhatsappItem } from "@atende/shared/whatsapp/repository";
 import { createWhatsapp } from "@atende/shared/whatsapp/service";
-import { makeCompany } from "../../test/helpers.ts";
+import { companyWorld } from "../../test/world.ts";
 import { startCloudRunner, type CloudRunner } from "./cloud.ts";
 import { memoryStore, recordingIngest } from "./testing/fakes.ts";
 import { eventually, startQueues, type Queues } from "./testing/harness.ts";
 import { SimNetwork } from "./transport/simulator.ts";
+
+const companies = companyWorld({ capture: false });
 
 let queues: Queues;
 let network: SimNetwork;
@@ -54,7 +56,7 @@ describe("leased runner tasks", () => {
     expect(a.leases.shards()).toHaveLength(16);
     expect(b.leases.shards()).toEqual([]);
 
-    const { companyId } = await makeCompany();
+    const { cid: companyId } = await companies.fresh();
     const w = await createWhatsapp({ companyId, admin: true }, { name: "Central" });
     await eventually(() => network.currentQr(w.id));
     await network.scan(w.id, "5511955554444");

@@ -14,13 +14,15 @@ import { sendAutomatic } from "@atende/shared/automation/automatic";
 import { sqsClient } from "@atende/shared/sqs/enqueue";
 import { makeTicket, makeWhatsapp } from "@atende/shared/tickets/fixtures.testkit";
 import { shardOf, type SessionCommand } from "@atende/shared/whatsapp/commands";
-import { makeCompany } from "../../test/helpers.ts";
+import { companyWorld } from "../../test/world.ts";
 import { handler as commandDlq } from "../../functions/src/jobs/command-dlq.ts";
 import { CommandHandler, RetryLater, retryVisibility } from "./commands.ts";
 import type { SessionManager } from "./sessions.ts";
 import { memoryStore } from "./testing/fakes.ts";
 import { registerSocket } from "./testing/harness.ts";
 import { useQueuesAndRealtime } from "./testing/one-machine.ts";
+
+const companies = companyWorld({ capture: false });
 
 const world = useQueuesAndRealtime();
 
@@ -147,7 +149,7 @@ describe("a connection held in reconnect", () => {
 
 /** A company with an admin's socket, a CONNECTED connection, a ticket, and an outbound message stored at ack 0. */
 async function pendingOutbound(body: string) {
-  const { companyId, admin } = await makeCompany();
+  const { cid: companyId, admin } = await companies.fresh();
   const socket = await registerSocket(companyId, admin.id, "admin");
   const wa = await makeWhatsapp(companyId);
   const ticket = await makeTicket(companyId, { whatsappId: wa.id });
@@ -246,7 +248,7 @@ describe("a process that dies between storing an outbound message and enqueuing 
   };
 
   it.each(Object.entries(paths))("leaves %s to the tick, which sends it (the same command) instead of leaving it at ack 0", async (_name, send) => {
-    const { companyId, admin } = await makeCompany();
+    const { cid: companyId, admin } = await companies.fresh();
     const wa = await makeWhatsapp(companyId);
     const ticket = await makeTicket(companyId, { whatsappId: wa.id });
     const death = dieAtTheEnqueue();

@@ -7,15 +7,18 @@ import { describe, expect, it } from "vitest";
 import { getMedia } from "@atende/shared/storage/media";
 import { getWhatsappItem } from "@atende/shared/whatsapp/repository";
 import { storedState } from "@atende/shared/ingest/testkit";
-import { api, makeCompany } from "../../test/helpers.ts";
+import { api } from "../../test/helpers.ts";
+import { companyWorld } from "../../test/world.ts";
 import { eventually } from "./testing/harness.ts";
 import { useOneMachine } from "./testing/one-machine.ts";
+
+const companies = companyWorld({ capture: false });
 
 const { sim } = useOneMachine();
 
 describe("one machine, end to end", () => {
   it("turns a contact's messages into a ticket, stores media in S3 and sends the agent's reply with ticks", async () => {
-    const { companyId, admin } = await makeCompany();
+    const { cid: companyId, admin } = await companies.fresh();
     const created = await api("POST", "/api/whatsapp", { token: admin.token, body: { name: "Loja" } });
     expect(created.status).toBe(200);
     const whatsappId = created.body.id as number;
@@ -58,7 +61,7 @@ describe("one machine, end to end", () => {
   });
 
   it("media storm: a 1.5 GB document announcement is not downloaded, a 6 MiB image streams to S3 in parts, another connection keeps working", async () => {
-    const { companyId, admin } = await makeCompany();
+    const { cid: companyId, admin } = await companies.fresh();
     const connect = async (name: string) => {
       const created = await api("POST", "/api/whatsapp", { token: admin.token, body: { name } });
       const id = created.body.id as number;

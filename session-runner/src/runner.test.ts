@@ -12,15 +12,16 @@ import { enqueue } from "@atende/shared/sqs/enqueue";
 import { commandQueueUrl, sendSessionCommand, shardOf } from "@atende/shared/whatsapp/commands";
 import { getWhatsappItem } from "@atende/shared/whatsapp/repository";
 import { createWhatsapp, startWhatsappSession } from "@atende/shared/whatsapp/service";
-import { makeCompany } from "../../test/helpers.ts";
+import { companyWorld } from "../../test/world.ts";
 import { loadCreds } from "./auth-state.ts";
 import { startLocalRunner, type LocalRunner } from "./local.ts";
 import type { MessageStorePort } from "./ports.ts";
 import { memoryStore, recordingIngest } from "./testing/fakes.ts";
-import { eventually, registerSocket, startQueues, startRealtimeCapture, type Queues, type RealtimeCapture } from "./testing/harness.ts";
+import { eventually, registerSocket, startQueues, type Queues } from "./testing/harness.ts";
+
+const companies = companyWorld();
 
 let queues: Queues;
-let rt: RealtimeCapture;
 const running: LocalRunner[] = [];
 let server: Server;
 let base = "";
@@ -28,7 +29,6 @@ let current: LocalRunner | undefined;
 
 beforeAll(async () => {
   queues = await startQueues();
-  rt = await startRealtimeCapture();
   server = createServer(async (req, res) => {
     if (!current || !(await current.handleSim(req, res))) res.writeHead(404).end();
   });
@@ -42,7 +42,6 @@ afterEach(async () => {
 afterAll(async () => {
   await new Promise<void>((r) => server.close(() => r()));
   await queues.stop();
-  await rt.stop();
 });
 
 async function startRunner(opts: { ingest?: ReturnType<typeof recordingIngest>; store?: MessageStorePort; receiptDelayMs?: number } = {}) {
@@ -68,7 +67,7 @@ async function sim(method: string, path: string, body?: unknown) {
 
 /** A company with one connection whose `start` command is queued; returns ids and the admin. */
 async function connection() {
-  const { companyId, admin } = await makeCompany();
+  const { cid: companyId, admin } = await companies.fresh();
   const w = await createWhatsapp({ companyId, admin: true }, { name: "Atendimento" });
   return { companyId, admin, whatsappId: w.id };
 }
@@ -93,13 +92,13 @@ describe("pairing", () => {
       return w?.status === "qrcode" ? w.qrcode : "";
     });
     expect(qr.split(",").length).toBeGreaterThanOrEqual(4);
-    expect(rt.frames.some((f) => f.connectionId === sock && f.event === `company-${c.companyId}-whatsappSession` && f.data.session.qrcode === qr)).toBe(true);
+    expect(companies.capture.frames.some((f) => f.connectionId === sock && f.event === `company-${c.companyId}-whatsappSession` && f.data.session.qrcode === qr)).toBe(true);
 
     const scan = await sim("POST", `/sim/whatsapp/${c.whatsappId}/scan`, { number: "5511988887777" });
     expect(scan.body).toEqual({ number: "5511988887777" });
     const w = await getWhatsappItem(c.companyId, c.whatsappId);
     expect(w).toMatchObject({ status: "CONNECTED", number: "5511988887777", qrcode: "" });
-    expect(rt.frames.some((f) => f.connectionId === sock && f.data.session?.status === "CONNECTED")).toBe(true);
+    expect(companies.capture.frames.some((f) => f.connectionId === sock && f.data.session?.status === "CONNECTED")).toBe(true);
   });
 
   it("resumes a paired connection without a new QR when the runner restarts", async () => {

@@ -4,8 +4,8 @@
  * hidden from users who are not super, priority order, the image upload (png/jpg/jpeg only), and the live frame to
  * every company's sockets through the platform channel.
  */
-import { beforeAll, describe, expect, it } from "vitest";
-import { api, makeCompany, makeUser, multipartBody, type TestUser } from "../../../test/helpers.ts";
+import { describe, expect, it } from "vitest";
+import { api, makeUser, multipartBody, type TestUser } from "../../../test/helpers.ts";
 import { companyWorld, useLocalAws } from "../../../test/world.ts";
 import { registerSocket } from "../../../shared/src/users/realtime-capture.testkit.ts";
 import { getAnnouncement } from "../../../shared/src/announcements/repository.ts";
@@ -13,11 +13,7 @@ import { Announcement, AnnouncementsPage } from "../../../shared/src/announcemen
 import { headMedia } from "../../../shared/src/storage/media.ts";
 
 useLocalAws({ bucket: "atende-announcements-test" });
-const w = companyWorld({ agents: [{ name: "Ana" }, { name: "Sofia", profile: "supervisor" }], other: true });
-let root: { companyId: number; admin: TestUser };
-beforeAll(async () => {
-  root = await makeCompany({ adminSuper: true });
-});
+const w = companyWorld({ agents: [{ name: "Ana" }, { name: "Sofia", profile: "supervisor" }], other: true, root: true });
 
 let n = 0;
 const title = (base: string) => `${base} ${++n}`;
@@ -27,7 +23,7 @@ const png = Buffer.from("89504e470d0a1a0a0000000d49484452", "hex");
 
 describe("writes", () => {
   it("only super users write: admin, supervisor and user of any company get 403 and nothing changes", async () => {
-    const a = Announcement.parse((await create(root.admin, { title: title("Manutenção"), text: "Sábado às 22h" })).body);
+    const a = Announcement.parse((await create(w.root, { title: title("Manutenção"), text: "Sábado às 22h" })).body);
     expect(a).toMatchObject({ priority: 3, status: true, mediaPath: null, mediaUrl: null });
     for (const u of [w.admin, w.agents[0], w.agents[1], w.other.admin]) {
       const tries = [
@@ -44,27 +40,27 @@ describe("writes", () => {
 
   it("requires title and text, takes priority 1-3, and answers 404 for an unknown id", async () => {
     for (const body of [{ text: "y" }, { title: " ", text: "y" }, { title: "x" }, { title: "x", text: "y", priority: 4 }, { title: "x", text: "y", status: "talvez" }]) {
-      const res = await create(root.admin, body);
+      const res = await create(w.root, body);
       expect(res.status, JSON.stringify(body)).toBe(400);
       expect(res.body.error).toBe("ERR_VALIDATION");
     }
-    expect((await api("PUT", "/api/announcements/987654", { token: root.admin.token, body: { title: "x" } })).body).toEqual({ error: "ERR_NO_ANNOUNCEMENT_FOUND" });
+    expect((await api("PUT", "/api/announcements/987654", { token: w.root.token, body: { title: "x" } })).body).toEqual({ error: "ERR_NO_ANNOUNCEMENT_FOUND" });
   });
 
   it("stores a png/jpg/jpeg image through the media port and refuses other types", async () => {
-    const a = Announcement.parse((await create(root.admin, { title: title("Com foto"), text: "veja", priority: "1" })).body);
-    const bad = await api("POST", `/api/announcements/${a.id}/media-upload`, { token: root.admin.token, ...multipartBody([{ field: "file", name: "a.gif", type: "image/gif", data: png }]) });
+    const a = Announcement.parse((await create(w.root, { title: title("Com foto"), text: "veja", priority: "1" })).body);
+    const bad = await api("POST", `/api/announcements/${a.id}/media-upload`, { token: w.root.token, ...multipartBody([{ field: "file", name: "a.gif", type: "image/gif", data: png }]) });
     expect(bad.status).toBe(400);
     const ok = Announcement.parse(
-      (await api("POST", `/api/announcements/${a.id}/media-upload`, { token: root.admin.token, ...multipartBody([{ field: "file", name: "aviso.png", type: "image/png", data: png }]) })).body,
+      (await api("POST", `/api/announcements/${a.id}/media-upload`, { token: w.root.token, ...multipartBody([{ field: "file", name: "aviso.png", type: "image/png", data: png }]) })).body,
     );
     expect(ok.mediaName).toBe("aviso.png");
-    expect(ok.mediaPath).toMatch(new RegExp(`^media/${root.companyId}/announcements/${a.id}/`));
+    expect(ok.mediaPath).toMatch(new RegExp(`^media/${w.root.companyId}/announcements/${a.id}/`));
     expect(ok.mediaUrl).toMatch(/^http/);
     expect(await headMedia(ok.mediaPath as string)).toBeTruthy();
     const seenByOther = Announcement.parse((await api("GET", `/api/announcements/${a.id}`, { token: w.other.admin.token })).body);
     expect(seenByOther.mediaUrl).toMatch(/^http/);
-    const removed = Announcement.parse((await api("DELETE", `/api/announcements/${a.id}/media-upload`, { token: root.admin.token })).body);
+    const removed = Announcement.parse((await api("DELETE", `/api/announcements/${a.id}/media-upload`, { token: w.root.token })).body);
     expect(removed.mediaPath).toBeNull();
     expect(await headMedia(ok.mediaPath as string)).toBeNull();
   });
@@ -72,12 +68,12 @@ describe("writes", () => {
 
 describe("reads", () => {
   it("every user of every company reads the active ones, highest priority and newest first; inactive only for super", async () => {
-    const low = Announcement.parse((await create(root.admin, { title: title("Baixa"), text: "t", priority: 3 })).body);
-    const high = Announcement.parse((await create(root.admin, { title: title("Alta"), text: "t", priority: 1 })).body);
-    const mid = Announcement.parse((await create(root.admin, { title: title("Média"), text: "t", priority: 2 })).body);
-    const off = Announcement.parse((await create(root.admin, { title: title("Desligado"), text: "t", status: false })).body);
-    const fresh = await makeCompany();
-    const agent = await makeUser(fresh.companyId, { name: "Novo" });
+    const low = Announcement.parse((await create(w.root, { title: title("Baixa"), text: "t", priority: 3 })).body);
+    const high = Announcement.parse((await create(w.root, { title: title("Alta"), text: "t", priority: 1 })).body);
+    const mid = Announcement.parse((await create(w.root, { title: title("Média"), text: "t", priority: 2 })).body);
+    const off = Announcement.parse((await create(w.root, { title: title("Desligado"), text: "t", status: false })).body);
+    const fresh = await w.fresh({ agents: [], other: false, root: false });
+    const agent = await makeUser(fresh.cid, { name: "Novo" });
     for (const u of [agent, w.agents[0], w.other.admin]) {
       const ids = (await list(u)).records.map((r) => r.id);
       expect(ids).toEqual(expect.arrayContaining([high.id, mid.id, low.id]));
@@ -86,8 +82,8 @@ describe("reads", () => {
       expect(ids).not.toContain(off.id);
       expect((await api("GET", `/api/announcements/${off.id}`, { token: u.token })).body).toEqual({ error: "ERR_NO_ANNOUNCEMENT_FOUND" });
     }
-    expect((await list(root.admin)).records.map((r) => r.id)).toContain(off.id);
-    await api("PUT", `/api/announcements/${high.id}`, { token: root.admin.token, body: { status: false } });
+    expect((await list(w.root)).records.map((r) => r.id)).toContain(off.id);
+    await api("PUT", `/api/announcements/${high.id}`, { token: w.root.token, body: { status: false } });
     expect((await list(agent)).records.map((r) => r.id)).not.toContain(high.id);
     expect((await list(agent, `?searchParam=${encodeURIComponent(mid.title)}`)).records.map((r) => r.id)).toEqual([mid.id]);
   });
@@ -95,16 +91,16 @@ describe("reads", () => {
   it("sends each company's sockets a company-{its id}-announcement frame, inactive ones as a delete to non-super users", async () => {
     const mine = await registerSocket(w.cid, { id: w.agents[0].id, profile: "user" });
     const theirs = await registerSocket(w.other.companyId, { id: w.other.admin.id, profile: "admin" });
-    const superSock = await registerSocket(root.companyId, { id: root.admin.id, profile: "admin", super: true });
+    const superSock = await registerSocket(w.root.companyId, { id: w.root.id, profile: "admin", super: true });
     w.capture.clear();
-    const a = Announcement.parse((await create(root.admin, { title: title("Ao vivo"), text: "agora", priority: 1 })).body);
+    const a = Announcement.parse((await create(w.root, { title: title("Ao vivo"), text: "agora", priority: 1 })).body);
     const frameOf = (sock: string) => w.capture.frames.find((f) => f.connectionId === sock);
     expect(frameOf(mine)).toEqual({ connectionId: mine, event: `company-${w.cid}-announcement`, data: { action: "create", record: a } });
     expect(frameOf(theirs)?.event).toBe(`company-${w.other.companyId}-announcement`);
-    expect(frameOf(superSock)?.event).toBe(`company-${root.companyId}-announcement`);
+    expect(frameOf(superSock)?.event).toBe(`company-${w.root.companyId}-announcement`);
 
     w.capture.clear();
-    await api("PUT", `/api/announcements/${a.id}`, { token: root.admin.token, body: { status: false } });
+    await api("PUT", `/api/announcements/${a.id}`, { token: w.root.token, body: { status: false } });
     expect(frameOf(mine)?.data).toEqual({ action: "delete", id: a.id });
     expect(frameOf(superSock)?.data).toMatchObject({ action: "update", record: { id: a.id, status: false } });
   });

@@ -2,16 +2,17 @@
  * Auth area through the real Lambda handler: login, due date, single login, refresh rotation and reuse,
  * logout, throttling, expired vs revoked tokens, version.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { SignJWT } from "jose";
-import { api, makeCompany, makeUser } from "../../../test/helpers.ts";
+import { api, makeUser } from "../../../test/helpers.ts";
+import { companyWorld } from "../../../test/world.ts";
 import { signingKey } from "@atende/shared/auth/tokens";
 import { resetConfig } from "@atende/shared/config";
 import { ddb, tableName } from "@atende/shared/db/client";
 import { keys } from "@atende/shared/db/keys";
 import { setUserOnline } from "@atende/shared/users/service";
-import { registerSocket, startRealtimeCapture } from "@atende/shared/users/realtime-capture.testkit";
+import { registerSocket } from "@atende/shared/users/realtime-capture.testkit";
 import { getSocketMember } from "@atende/shared/realtime/connections";
 
 process.env.LOGIN_MAX_ATTEMPTS = "3";
@@ -21,13 +22,7 @@ process.env.ORIGIN_VERIFY_SECRET = ORIGIN_SECRET;
 process.env.LOGIN_WINDOW_SECONDS = "300";
 resetConfig();
 
-let capture: Awaited<ReturnType<typeof startRealtimeCapture>>;
-beforeAll(async () => {
-  capture = await startRealtimeCapture();
-});
-afterAll(async () => {
-  await capture.stop();
-});
+const w = companyWorld();
 
 let ipSeq = 0;
 const freshIp = () => `10.0.${Math.floor(++ipSeq / 250)}.${ipSeq % 250}`;
@@ -56,7 +51,7 @@ async function loginAs(u: { email: string; password: string }, ip = freshIp(), h
 
 describe("POST /api/auth/login", () => {
   it("returns a token, the public user with company and settings, and an httpOnly strict refresh cookie", async () => {
-    const { companyId, admin } = await makeCompany({ name: "Loja Azul" });
+    const { cid: companyId, admin } = await w.fresh({ name: "Loja Azul" });
     const res = await loginAs(admin);
     expect(res.status).toBe(200);
     expect(typeof res.body.token).toBe("string");
@@ -79,20 +74,20 @@ describe("POST /api/auth/login", () => {
   });
 
   it("marks the refresh cookie Secure when the request came over https", async () => {
-    const { admin } = await makeCompany();
+    const { admin } = await w.fresh();
     const res = await loginAs(admin, freshIp(), { "x-forwarded-proto": "https" });
     expect(res.status).toBe(200);
     expect(jrt(res.cookies)).toMatch(/; Secure/);
   });
 
   it("accepts the email in any letter case", async () => {
-    const { admin } = await makeCompany();
+    const { admin } = await w.fresh();
     const res = await loginAs({ email: admin.email.toUpperCase(), password: admin.password });
     expect(res.status).toBe(200);
   });
 
   it("refuses a wrong password or an unknown email with ERR_INVALID_CREDENTIALS and sets no cookie", async () => {
-    const { admin } = await makeCompany();
+    const { admin } = await w.fresh();
     const wrong = await loginAs({ email: admin.email, password: "nope-nope" });
     expect(wrong.status).toBe(401);
     expect(wrong.body).toEqual({ error: "ERR_INVALID_CREDENTIALS" });
@@ -103,7 +98,7 @@ describe("POST /api/auth/login", () => {
   });
 
   it("answers 400 with an error code for malformed bodies and does not log in", async () => {
-    const { companyId, admin } = await makeCompany();
+    const { cid: companyId, admin } = await w.fresh();
     const missing = await api("POST", "/api/auth/login", { body: { email: admin.email }, ip: freshIp() });
     expect(missing.status).toBe(400);
     expect(missing.body.error).toBe("ERR_VALIDATION");
@@ -117,7 +112,7 @@ describe("POST /api/auth/login", () => {
 
   it("refuses login with the due date when the company subscription is past due, and issues no session", async () => {
     const past = new Date(Date.now() - 2 * 86400000).toISOString();
-    const { companyId, admin } = await makeCompany({ dueDate: past });
+    const { cid: companyId, admin } = await w.fresh({ dueDate: past });
     const res = await loginAs(admin);
     expect(res.status).toBe(401);
     expect(res.body).toEqual({ error: "ERR_SUBSCRIPTION_EXPIRED", dueDate: past });
@@ -128,18 +123,18 @@ describe("POST /api/auth/login", () => {
 
   it("adds dueDateWarningDays when fewer than 5 days remain", async () => {
     const soon = new Date(Date.now() + 3 * 86400000 + 3600000).toISOString();
-    const { admin } = await makeCompany({ dueDate: soon });
+    const { admin } = await w.fresh({ dueDate: soon });
     const res = await loginAs(admin);
     expect(res.status).toBe(200);
     expect(res.body.dueDateWarningDays).toBe(3);
-    const later = await makeCompany({ dueDate: new Date(Date.now() + 5 * 86400000 + 3600000).toISOString() });
+    const later = await w.fresh({ dueDate: new Date(Date.now() + 5 * 86400000 + 3600000).toISOString() });
     const res2 = await loginAs(later.admin);
     expect(res2.status).toBe(200);
     expect(res2.body).not.toHaveProperty("dueDateWarningDays");
   });
 
   it("lets a company without a due date log in", async () => {
-    const { admin } = await makeCompany({ dueDate: null });
+    const { admin } = await w.fresh({ dueDate: null });
     const res = await loginAs(admin);
     expect(res.status).toBe(200);
     expect(res.body.user.company.dueDate).toBeNull();
@@ -148,11 +143,11 @@ describe("POST /api/auth/login", () => {
 
 describe("single login", () => {
   it("revokes the earlier session and tells the old tab through company-{id}-auth", async () => {
-    const { companyId, admin } = await makeCompany();
+    const { cid: companyId, admin } = await w.fresh();
     const agent = await makeUser(companyId, { profile: "user" });
     const otherTab = await registerSocket(companyId, { id: agent.id, profile: "user" });
     const bystander = await registerSocket(companyId, { id: admin.id, profile: "admin" });
-    capture.clear();
+    w.capture.clear();
 
     const first = await loginAs(agent);
     expect(first.status).toBe(200);
@@ -169,7 +164,7 @@ describe("single login", () => {
     const oldRefresh = await api("POST", "/api/auth/refresh_token", { cookies: [cookieValue(jrt(first.cookies)!)] });
     expect(oldRefresh.status).toBe(401);
 
-    const authFrames = capture.frames.filter((f) => f.event === `company-${companyId}-auth`);
+    const authFrames = w.capture.frames.filter((f) => f.event === `company-${companyId}-auth`);
     expect(authFrames.every((f) => f.connectionId === otherTab)).toBe(true);
     expect(authFrames.some((f) => f.connectionId === bystander)).toBe(false);
     // The old tab is told why (tokenVersion 1), then its socket is closed: the second login reaches nothing there.
@@ -190,7 +185,7 @@ describe("tokens without exp or iat", () => {
   };
 
   it("refuses an access token that never expires or has no issue time (401), and takes one that has both", async () => {
-    const { admin } = await makeCompany();
+    const { admin } = await w.fresh();
     const claims = { cid: admin.companyId, tv: 0, profile: "admin", typ: "access" };
     for (const opts of [{ iat: true }, { exp: true }, {}]) {
       const r = await api("GET", "/api/auth/me", { token: await forge(claims, admin.id, opts) });
@@ -200,7 +195,7 @@ describe("tokens without exp or iat", () => {
   });
 
   it("refuses a refresh token that never expires, even with the session's current jti", async () => {
-    const { admin } = await makeCompany();
+    const { admin } = await w.fresh();
     await loginAs(admin);
     const stored = await rawUser(admin.companyId, admin.id);
     const jti = stored.refreshJti as string;
@@ -219,7 +214,7 @@ describe("tokens without exp or iat", () => {
 
 describe("POST /api/auth/refresh_token", () => {
   it("rotates the refresh cookie and returns a new working access token", async () => {
-    const { admin } = await makeCompany();
+    const { admin } = await w.fresh();
     const login = await loginAs(admin);
     const c1 = cookieValue(jrt(login.cookies)!);
     const r1 = await api("POST", "/api/auth/refresh_token", { cookies: [c1] });
@@ -233,7 +228,7 @@ describe("POST /api/auth/refresh_token", () => {
   });
 
   it("revokes the whole session when a refresh token is used twice", async () => {
-    const { companyId, admin } = await makeCompany();
+    const { cid: companyId, admin } = await w.fresh();
     const login = await loginAs(admin);
     const c1 = cookieValue(jrt(login.cookies)!);
     const r1 = await api("POST", "/api/auth/refresh_token", { cookies: [c1] });
@@ -255,7 +250,7 @@ describe("POST /api/auth/refresh_token", () => {
   });
 
   it("lets two tabs refresh with the same cookie at once without logging the user out", async () => {
-    const { companyId, admin } = await makeCompany();
+    const { cid: companyId, admin } = await w.fresh();
     const login = await loginAs(admin);
     const c1 = cookieValue(jrt(login.cookies)!);
     const versionBefore = (await rawUser(companyId, admin.id)).tokenVersion;
@@ -276,7 +271,7 @@ describe("POST /api/auth/refresh_token", () => {
 
   it("lets a super user whose own company is past due log in and refresh (they extend due dates)", async () => {
     const past = new Date(Date.now() - 2 * 86400000).toISOString();
-    const { admin } = await makeCompany({ dueDate: past, adminSuper: true });
+    const { admin } = await w.fresh({ dueDate: past, adminSuper: true });
     const res = await loginAs(admin);
     expect(res.status).toBe(200);
     const r = await api("POST", "/api/auth/refresh_token", { cookies: [cookieValue(jrt(res.cookies)!)] });
@@ -290,13 +285,13 @@ describe("POST /api/auth/refresh_token", () => {
     const forged = await api("POST", "/api/auth/refresh_token", { cookies: ["jrt=eyJhbGciOiJIUzI1NiJ9.e30.bad"] });
     expect(forged.status).toBe(401);
     // An access token is not a refresh token.
-    const { admin } = await makeCompany();
+    const { admin } = await w.fresh();
     const asCookie = await api("POST", "/api/auth/refresh_token", { cookies: [`jrt=${admin.token}`] });
     expect(asCookie.status).toBe(401);
   });
 
   it("refuses to refresh once the company's due date has passed", async () => {
-    const { companyId, admin } = await makeCompany();
+    const { cid: companyId, admin } = await w.fresh();
     const login = await loginAs(admin);
     const past = new Date(Date.now() - 86400000).toISOString();
     await setDueDate(companyId, past);
@@ -308,7 +303,7 @@ describe("POST /api/auth/refresh_token", () => {
 
 describe("access tokens", () => {
   it("answers 403 for an expired access token and 401 for a garbage one", async () => {
-    const { companyId, admin } = await makeCompany();
+    const { cid: companyId, admin } = await w.fresh();
     const expired = await new SignJWT({ cid: companyId, tv: 0, profile: "admin", typ: "access" })
       .setProtectedHeader({ alg: "HS256" })
       .setSubject(String(admin.id))
@@ -325,7 +320,7 @@ describe("access tokens", () => {
 
 describe("DELETE /api/auth/logout", () => {
   it("revokes the session, clears the cookie and marks the user offline", async () => {
-    const { companyId, admin } = await makeCompany();
+    const { cid: companyId, admin } = await w.fresh();
     const login = await loginAs(admin);
     await setUserOnline(companyId, admin.id, true);
     expect((await rawUser(companyId, admin.id)).online).toBe(true);
@@ -339,7 +334,7 @@ describe("DELETE /api/auth/logout", () => {
   });
 
   it("answers 204 without a session and changes nothing", async () => {
-    const { companyId, admin } = await makeCompany();
+    const { cid: companyId, admin } = await w.fresh();
     const out = await api("DELETE", "/api/auth/logout", {});
     expect(out.status).toBe(204);
     expect((await rawUser(companyId, admin.id)).tokenVersion).toBe(0);
@@ -348,7 +343,7 @@ describe("DELETE /api/auth/logout", () => {
 
 describe("login throttling", () => {
   it("refuses an email from the IP that failed too often, but the right password from elsewhere still works", async () => {
-    const { admin } = await makeCompany();
+    const { admin } = await w.fresh();
     const ip = freshIp();
     for (let i = 0; i < 3; i++) expect((await loginAs({ email: admin.email, password: "wrong-pass" }, ip)).status).toBe(401);
     const blocked = await loginAs(admin, ip);
@@ -360,7 +355,7 @@ describe("login throttling", () => {
   });
 
   it("lets at most the limit of a parallel burst reach the password check", async () => {
-    const { admin } = await makeCompany();
+    const { admin } = await w.fresh();
     const ip = freshIp();
     const burst = await Promise.all(Array.from({ length: 10 }, () => loginAs({ email: admin.email, password: "wrong-pass" }, ip)));
     // Each attempt is counted before the check, so no more than the limit (3) are ever verified.
@@ -371,7 +366,7 @@ describe("login throttling", () => {
   });
 
   it("does not lock a colleague on the same IP out when one person mistypes their password too often", async () => {
-    const { companyId, admin } = await makeCompany();
+    const { cid: companyId, admin } = await w.fresh();
     const colleague = await makeUser(companyId);
     const office = freshIp();
     for (let i = 0; i < 3; i++) expect((await loginAs({ email: admin.email, password: "wrong-pass" }, office)).status).toBe(401);
@@ -383,7 +378,7 @@ describe("login throttling", () => {
   });
 
   it("refuses further attempts from an IP after a spray of failures over many emails (the IP-wide limit)", async () => {
-    const { admin } = await makeCompany();
+    const { admin } = await w.fresh();
     const ip = freshIp();
     for (let i = 0; i < 6; i++) expect((await loginAs({ email: `nobody${i}@x.test`, password: "wrong-pass" }, ip)).status).toBe(401);
     const blocked = await loginAs(admin, ip);
@@ -393,7 +388,7 @@ describe("login throttling", () => {
   });
 
   it("counts by the viewer IP CloudFront sets only when CloudFront's origin secret comes with it", async () => {
-    const { admin } = await makeCompany();
+    const { admin } = await w.fresh();
     const viaCloudFront = (viewerIp: string) => ({ "x-atende-origin": ORIGIN_SECRET, "x-atende-viewer-ip": viewerIp });
     for (let i = 0; i < 6; i++) {
       expect((await loginAs({ email: `cf${i}@x.test`, password: "wrong-pass" }, freshIp(), viaCloudFront("203.0.113.7"))).status).toBe(401);
@@ -414,7 +409,7 @@ describe("login throttling", () => {
   });
 
   it("ignores a bucket whose window is over even before TTL removes it, and starts a new window", async () => {
-    const { admin } = await makeCompany();
+    const { admin } = await w.fresh();
     const ip = freshIp();
     const past = Math.floor(Date.now() / 1000) - 10;
     const pair = keys.throttle("pair", `${admin.email.toLowerCase()}|${ip}`);
@@ -427,7 +422,7 @@ describe("login throttling", () => {
   });
 
   it("clears the email's count after a successful login", async () => {
-    const { admin } = await makeCompany();
+    const { admin } = await w.fresh();
     const ip = freshIp();
     for (let i = 0; i < 2; i++) await loginAs({ email: admin.email, password: "wrong-pass" }, ip);
     expect((await loginAs(admin, ip)).status).toBe(200);

@@ -4,7 +4,7 @@
  * and messages, validation, the plan flag, and realtime frames to the members only.
  */
 import { describe, expect, it } from "vitest";
-import { api, makeCompany, makeUser, type TestUser } from "../../../test/helpers.ts";
+import { api, makeUser, type TestUser } from "../../../test/helpers.ts";
 import { companyWorld } from "../../../test/world.ts";
 import { registerSocket } from "../../../shared/src/users/realtime-capture.testkit.ts";
 import { getChat } from "../../../shared/src/chats/repository.ts";
@@ -118,8 +118,8 @@ describe("messages and unreads", () => {
   });
 
   it("pages messages newest first and chats by latest activity", async () => {
-    const c = await makeCompany();
-    const x = await makeUser(c.companyId, { name: "X" });
+    const c = await w.fresh({ agents: [], other: false });
+    const x = await makeUser(c.cid, { name: "X" });
     const chat = await newChat(c.admin, [x.id], "Longa");
     for (let i = 1; i <= 23; i++) expect((await send(i % 2 ? c.admin : x, chat.id, `m${i}`)).status).toBe(200);
     const p1 = ChatMessagesPage.parse((await api("GET", `/api/chats/${chat.id}/messages`, { token: x.token })).body);
@@ -144,8 +144,8 @@ describe("messages and unreads", () => {
 
 describe("plan and realtime", () => {
   it("answers 403 ERR_PLAN_FEATURE_DISABLED on every route when the plan has no internal chat", async () => {
-    const c = await makeCompany({ planFlags: { useInternalChat: false } });
-    const x = await makeUser(c.companyId, { name: "X" });
+    const c = await w.fresh({ agents: [], other: false, planFlags: { useInternalChat: false } });
+    const x = await makeUser(c.cid, { name: "X" });
     const calls = [
       await api("GET", "/api/chats", { token: c.admin.token }),
       await create(c.admin, { title: "t", users: [x.id] }),

@@ -4,9 +4,12 @@
  */
 import { describe, expect, it } from "vitest";
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
-import { api, makeCompany, makeUser } from "../../../test/helpers.ts";
+import { api, makeUser } from "../../../test/helpers.ts";
+import { companyWorld } from "../../../test/world.ts";
 import { ddb, tableName } from "@atende/shared/db/client";
 import { keys } from "@atende/shared/db/keys";
+
+const w = companyWorld();
 
 const emailMarker = async (email: string) => (await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.email(email), ConsistentRead: true }))).Item;
 let ipSeq = 0;
@@ -14,7 +17,7 @@ const login = (email: string, password: string) => api("POST", "/api/auth/login"
 
 describe("GET /api/companies/listPlan/{companyId}", () => {
   it("returns the caller's company with its plan flags", async () => {
-    const { companyId, planId } = await makeCompany();
+    const { cid: companyId, planId } = await w.fresh();
     const agent = await makeUser(companyId);
     const res = await api("GET", `/api/companies/listPlan/${companyId}`, { token: agent.token });
     expect(res.status).toBe(200);
@@ -26,15 +29,15 @@ describe("GET /api/companies/listPlan/{companyId}", () => {
   });
 
   it("answers 403 for another company unless the caller is super", async () => {
-    const a = await makeCompany();
-    const b = await makeCompany();
-    const res = await api("GET", `/api/companies/listPlan/${a.companyId}`, { token: b.admin.token });
+    const a = await w.fresh();
+    const b = await w.fresh();
+    const res = await api("GET", `/api/companies/listPlan/${a.cid}`, { token: b.admin.token });
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ error: "ERR_NO_PERMISSION" });
-    const root = await makeCompany({ adminSuper: true });
-    const bySuper = await api("GET", `/api/companies/listPlan/${a.companyId}`, { token: root.admin.token });
+    const root = await w.fresh({ adminSuper: true });
+    const bySuper = await api("GET", `/api/companies/listPlan/${a.cid}`, { token: root.admin.token });
     expect(bySuper.status).toBe(200);
-    expect(bySuper.body.id).toBe(a.companyId);
+    expect(bySuper.body.id).toBe(a.cid);
     expect((await api("GET", "/api/companies/listPlan/99999", { token: root.admin.token })).status).toBe(404);
     expect((await api("GET", "/api/companies/listPlan/abc", { token: root.admin.token })).status).toBe(400);
   });
@@ -42,7 +45,7 @@ describe("GET /api/companies/listPlan/{companyId}", () => {
 
 describe("POST /api/companies", () => {
   it("lets a super user create a company with its first admin and default settings", async () => {
-    const root = await makeCompany({ adminSuper: true });
+    const root = await w.fresh({ adminSuper: true });
     const due = new Date(Date.now() + 30 * 86400000).toISOString();
     const res = await api("POST", "/api/companies", {
       token: root.admin.token,
@@ -64,29 +67,29 @@ describe("POST /api/companies", () => {
   });
 
   it("takes no id for refused companies: after refusals the next company gets the next number", async () => {
-    const root = await makeCompany({ adminSuper: true });
+    const root = await w.fresh({ adminSuper: true });
     const body = (email: string, extra: Record<string, unknown> = {}) => ({ name: "Loja", email, password: "segredo1", planId: root.planId, ...extra });
-    const first = await api("POST", "/api/companies", { token: root.admin.token, body: body(`loja-${root.companyId}@x.test`) });
+    const first = await api("POST", "/api/companies", { token: root.admin.token, body: body(`loja-${root.cid}@x.test`) });
     expect(first.status).toBe(200);
     const refused = [
-      await api("POST", "/api/companies", { token: root.admin.token, body: body(`LOJA-${root.companyId}@x.test`) }),
-      await api("POST", "/api/companies", { token: root.admin.token, body: body(`plano-${root.companyId}@x.test`, { planId: 999999 }) }),
+      await api("POST", "/api/companies", { token: root.admin.token, body: body(`LOJA-${root.cid}@x.test`) }),
+      await api("POST", "/api/companies", { token: root.admin.token, body: body(`plano-${root.cid}@x.test`, { planId: 999999 }) }),
       await api("POST", "/api/companies", { token: root.admin.token, body: body("sem-arroba") }),
     ];
     expect(refused.map((r) => r.status)).toEqual([409, 404, 400]);
-    const next = await api("POST", "/api/companies", { token: root.admin.token, body: body(`outra-${root.companyId}@x.test`) });
+    const next = await api("POST", "/api/companies", { token: root.admin.token, body: body(`outra-${root.cid}@x.test`) });
     expect(next.body.id).toBe(first.body.id + 1);
   });
 
   it("answers 403 to a caller who is not super and creates nothing", async () => {
-    const { admin, planId } = await makeCompany();
+    const { admin, planId } = await w.fresh();
     const res = await api("POST", "/api/companies", { token: admin.token, body: { name: "Golpe", email: "golpe@x.test", password: "segredo1", planId } });
     expect(res.status).toBe(403);
     expect(await emailMarker("golpe@x.test")).toBeUndefined();
   });
 
   it("answers 400 to malformed bodies, 404 to an unknown plan, 409 to a used email, and creates nothing", async () => {
-    const root = await makeCompany({ adminSuper: true });
+    const root = await w.fresh({ adminSuper: true });
     const base = { name: "Loja", email: "loja@x.test", password: "segredo1", planId: root.planId };
     for (const body of [{ ...base, email: "nope" }, { ...base, name: "L" }, { ...base, password: "1" }, { ...base, planId: "x" }, { ...base, dueDate: "amanhã" }, { ...base, recurrence: "DIARIA" }]) {
       const res = await api("POST", "/api/companies", { token: root.admin.token, body });
@@ -100,51 +103,51 @@ describe("POST /api/companies", () => {
     const dup = await api("POST", "/api/companies", { token: root.admin.token, body: { ...base, email: root.admin.email } });
     expect(dup.status).toBe(409);
     expect(dup.body).toEqual({ error: "ERR_EMAIL_ALREADY_EXISTS" });
-    expect(await emailMarker(root.admin.email)).toMatchObject({ companyId: root.companyId });
+    expect(await emailMarker(root.admin.email)).toMatchObject({ companyId: root.cid });
   });
 });
 
 describe("GET and PUT /api/companies/{id}", () => {
   it("lets a super user read and move the due date, which login then enforces", async () => {
-    const root = await makeCompany({ adminSuper: true });
-    const target = await makeCompany({ name: "Cliente" });
-    const shown = await api("GET", `/api/companies/${target.companyId}`, { token: root.admin.token });
+    const root = await w.fresh({ adminSuper: true });
+    const target = await w.fresh({ name: "Cliente" });
+    const shown = await api("GET", `/api/companies/${target.cid}`, { token: root.admin.token });
     expect(shown.status).toBe(200);
-    expect(shown.body).toMatchObject({ id: target.companyId, name: "Cliente", plan: { id: target.planId } });
+    expect(shown.body).toMatchObject({ id: target.cid, name: "Cliente", plan: { id: target.planId } });
 
-    const res = await api("PUT", `/api/companies/${target.companyId}`, { token: root.admin.token, body: { dueDate: "2020-01-31" } });
+    const res = await api("PUT", `/api/companies/${target.cid}`, { token: root.admin.token, body: { dueDate: "2020-01-31" } });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ name: "Cliente", dueDate: "2020-01-31T00:00:00.000Z", recurrence: "MENSAL", status: true });
     const refused = await login(target.admin.email, target.admin.password);
     expect(refused.status).toBe(401);
     expect(refused.body).toEqual({ error: "ERR_SUBSCRIPTION_EXPIRED", dueDate: "2020-01-31T00:00:00.000Z" });
 
-    await api("PUT", `/api/companies/${target.companyId}`, { token: root.admin.token, body: { dueDate: null } });
+    await api("PUT", `/api/companies/${target.cid}`, { token: root.admin.token, body: { dueDate: null } });
     expect((await login(target.admin.email, target.admin.password)).status).toBe(200);
     expect((await api("PUT", "/api/companies/99999", { token: root.admin.token, body: { name: "Nada" } })).status).toBe(404);
   });
 
   it("answers 403 to non-super callers, even for their own company, and changes nothing", async () => {
-    const a = await makeCompany({ name: "Original" });
-    const b = await makeCompany();
-    expect((await api("GET", `/api/companies/${a.companyId}`, { token: b.admin.token })).status).toBe(403);
-    expect((await api("GET", `/api/companies/${a.companyId}`, { token: a.admin.token })).status).toBe(403);
+    const a = await w.fresh({ name: "Original" });
+    const b = await w.fresh();
+    expect((await api("GET", `/api/companies/${a.cid}`, { token: b.admin.token })).status).toBe(403);
+    expect((await api("GET", `/api/companies/${a.cid}`, { token: a.admin.token })).status).toBe(403);
     for (const token of [a.admin.token, b.admin.token]) {
-      const res = await api("PUT", `/api/companies/${a.companyId}`, { token, body: { name: "Trocado", dueDate: "2099-01-01" } });
+      const res = await api("PUT", `/api/companies/${a.cid}`, { token, body: { name: "Trocado", dueDate: "2099-01-01" } });
       expect(res.status).toBe(403);
     }
-    const root = await makeCompany({ adminSuper: true });
-    const after = await api("GET", `/api/companies/${a.companyId}`, { token: root.admin.token });
+    const root = await w.fresh({ adminSuper: true });
+    const after = await api("GET", `/api/companies/${a.cid}`, { token: root.admin.token });
     expect(after.body.name).toBe("Original");
-    const bad = await api("PUT", `/api/companies/${a.companyId}`, { token: root.admin.token, body: { name: "X", status: "sim" } });
+    const bad = await api("PUT", `/api/companies/${a.cid}`, { token: root.admin.token, body: { name: "X", status: "sim" } });
     expect(bad.status).toBe(400);
-    expect((await api("GET", `/api/companies/${a.companyId}`, { token: root.admin.token })).body.name).toBe("Original");
+    expect((await api("GET", `/api/companies/${a.cid}`, { token: root.admin.token })).body.name).toBe("Original");
   });
 });
 
 describe("GET /api/plans/list", () => {
   it("lists plans publicly with value in reais", async () => {
-    const { planId } = await makeCompany();
+    const { planId } = await w.fresh();
     const res = await api("GET", "/api/plans/list");
     expect(res.status).toBe(200);
     const plan = res.body.find((p: any) => p.id === planId);
@@ -154,14 +157,14 @@ describe("GET /api/plans/list", () => {
 
 describe("a company switched off or past its due date", () => {
   it("is refused on every authenticated request with a live token, not only at login; its super users are exempt", async () => {
-    const root = await makeCompany({ adminSuper: true });
-    const target = await makeCompany({ name: "Cliente" });
-    const agent = await makeUser(target.companyId);
-    const insider = await makeUser(target.companyId, { profile: "admin", super: true });
+    const root = await w.fresh({ adminSuper: true });
+    const target = await w.fresh({ name: "Cliente" });
+    const agent = await makeUser(target.cid);
+    const insider = await makeUser(target.cid, { profile: "admin", super: true });
     const settings = (token: string) => api("GET", "/api/settings", { token });
     expect((await settings(agent.token)).status).toBe(200);
 
-    await api("PUT", `/api/companies/${target.companyId}`, { token: root.admin.token, body: { dueDate: "2020-01-31" } });
+    await api("PUT", `/api/companies/${target.cid}`, { token: root.admin.token, body: { dueDate: "2020-01-31" } });
     for (const token of [agent.token, target.admin.token]) {
       const res = await settings(token);
       expect(res.status).toBe(401);
@@ -169,13 +172,13 @@ describe("a company switched off or past its due date", () => {
     }
     expect((await settings(insider.token)).status).toBe(200);
 
-    await api("PUT", `/api/companies/${target.companyId}`, { token: root.admin.token, body: { dueDate: null, status: false } });
+    await api("PUT", `/api/companies/${target.cid}`, { token: root.admin.token, body: { dueDate: null, status: false } });
     const off = await settings(agent.token);
     expect(off).toMatchObject({ status: 401, body: { error: "ERR_COMPANY_INACTIVE" } });
     expect((await login(agent.email, agent.password)).body).toEqual({ error: "ERR_COMPANY_INACTIVE" });
     expect((await settings(insider.token)).status).toBe(200);
 
-    await api("PUT", `/api/companies/${target.companyId}`, { token: root.admin.token, body: { status: true } });
+    await api("PUT", `/api/companies/${target.cid}`, { token: root.admin.token, body: { status: true } });
     expect((await login(agent.email, agent.password)).status).toBe(200);
   });
 });

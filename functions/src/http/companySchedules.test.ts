@@ -4,14 +4,17 @@
  */
 import { describe, expect, it } from "vitest";
 import { DEFAULT_SCHEDULES } from "@atende/shared/queues/schema";
-import { api, makeCompany, makeUser } from "../../../test/helpers.ts";
+import { api, makeUser } from "../../../test/helpers.ts";
+import { companyWorld } from "../../../test/world.ts";
+
+const w = companyWorld();
 
 const week = (start: string, end: string) => DEFAULT_SCHEDULES.map((d) => ({ ...d, startTime: start, endTime: end }));
 const company = async (token: string, id: number) => (await api("GET", `/api/companies/listPlan/${id}`, { token })).body;
 
 describe("PUT /api/companies/{id}/schedules", () => {
   it("a new company has the default hours in America/Sao_Paulo; an admin changes hours and zone", async () => {
-    const { companyId, admin } = await makeCompany();
+    const { cid: companyId, admin } = await w.fresh();
     const before = await company(admin.token, companyId);
     expect(before.timezone).toBe("America/Sao_Paulo");
     expect(before.schedules.map((s: any) => `${s.weekdayEn} ${s.startTime}-${s.endTime}`)).toEqual([
@@ -31,17 +34,17 @@ describe("PUT /api/companies/{id}/schedules", () => {
   });
 
   it("answers 403 to an admin of another company and to agents, changing nothing", async () => {
-    const a = await makeCompany();
-    const b = await makeCompany();
-    const agent = await makeUser(a.companyId);
+    const a = await w.fresh();
+    const b = await w.fresh();
+    const agent = await makeUser(a.cid);
     const body = { schedules: week("10:00", "11:00") };
-    expect((await api("PUT", `/api/companies/${a.companyId}/schedules`, { token: b.admin.token, body })).status).toBe(403);
-    expect((await api("PUT", `/api/companies/${a.companyId}/schedules`, { token: agent.token, body })).status).toBe(403);
-    expect((await company(a.admin.token, a.companyId)).schedules[0].startTime).toBe("08:00");
+    expect((await api("PUT", `/api/companies/${a.cid}/schedules`, { token: b.admin.token, body })).status).toBe(403);
+    expect((await api("PUT", `/api/companies/${a.cid}/schedules`, { token: agent.token, body })).status).toBe(403);
+    expect((await company(a.admin.token, a.cid)).schedules[0].startTime).toBe("08:00");
   });
 
   it("answers 400 to bad bodies (missing days, bad times, unknown zone, id differing from the path), changing nothing", async () => {
-    const { companyId, admin } = await makeCompany();
+    const { cid: companyId, admin } = await w.fresh();
     const bad = [
       { schedules: week("09:00", "17:00").slice(0, 6) },
       { schedules: [...week("09:00", "17:00").slice(0, 6), { ...DEFAULT_SCHEDULES[0] }] },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { api, makeCompany } from "../../../test/helpers.ts";
+import { api } from "../../../test/helpers.ts";
 import { companyWorld } from "../../../test/world.ts";
 import { getContact } from "../../../shared/src/contacts/service.ts";
 import { registerSocket } from "../../../shared/src/users/realtime-capture.testkit.ts";
@@ -50,7 +50,7 @@ describe("POST /api/contacts", () => {
 
 describe("GET /api/contacts", () => {
   it("searches by accent-insensitive name prefix or number prefix from 3 characters", async () => {
-    const c = await makeCompany();
+    const c = await w.fresh();
     for (const [n, num] of [["Élida Souza", "5511970000001"], ["Elias", "5521970000002"], ["Zeca", "5511970000003"]]) {
       await api("POST", "/api/contacts", { token: c.admin.token, body: body(n, num) });
     }

@@ -4,11 +4,13 @@
  * or no `SK` is 400 `ERR_INVALID_CURSOR` (it once reached DynamoDB and answered 500).
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, makeCompany, type TestUser } from "../../../test/helpers.ts";
+import { api, type TestUser } from "../../../test/helpers.ts";
+import { companyWorld } from "../../../test/world.ts";
 import { keys } from "@atende/shared/db/keys";
-import { makeContact, makeTicket, makeWhatsapp } from "@atende/shared/tickets/fixtures.testkit";
+import { makeTicket } from "@atende/shared/tickets/fixtures.testkit";
 import type { TicketItem } from "@atende/shared/tickets/schema";
 
+const w = companyWorld({ contact: "Cliente Cursor", ticket: true });
 let cid: number;
 let admin: TestUser;
 let ticket: TicketItem;
@@ -29,12 +31,8 @@ function forgeries(key: Record<string, unknown>, sortAttrs: string[]): Record<st
 }
 
 beforeAll(async () => {
-  const c = await makeCompany();
-  cid = c.companyId;
-  admin = c.admin;
-  const wa = (await makeWhatsapp(cid)).id;
-  const contact = await makeContact(cid, "Cliente Cursor");
-  earlier = await makeTicket(cid, { whatsappId: wa, contact, status: "open", userId: admin.id });
+  ({ cid, admin, ticket: earlier } = w);
+  const { wa, contact } = w;
   expect((await api("PUT", `/api/tickets/${earlier.id}`, { token: admin.token, body: { status: "closed" } })).status).toBe(200);
   ticket = await makeTicket(cid, { whatsappId: wa, contact, status: "open", userId: admin.id });
   tagId = (await api("POST", "/api/tags", { token: admin.token, body: { name: "Cursor" } })).body.id;

@@ -4,27 +4,23 @@
  * `ERR_VALIDATION` and nothing changes.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, makeCompany, type TestUser } from "../../../test/helpers.ts";
-import { makeContact, makeQueue, makeTicket, makeWhatsapp } from "@atende/shared/tickets/fixtures.testkit";
+import { api, type TestUser } from "../../../test/helpers.ts";
+import { companyWorld } from "../../../test/world.ts";
 import { ClientFrame } from "../ws/default.ts";
 
 const FORGED = ["0x1", "1e0", " 1", "1 ", "+1", "1.0"];
-let cid: number;
+const w = companyWorld({ queues: ["Fila 1"], ticket: true });
 let admin: TestUser;
 let queueId: number;
 let ticketId: number;
 let contactId: number;
 
-beforeAll(async () => {
-  const c = await makeCompany();
-  cid = c.companyId;
-  admin = c.admin;
-  queueId = (await makeQueue(cid)).id;
+beforeAll(() => {
+  admin = w.admin;
+  [queueId] = w.queues;
   expect(queueId).toBe(1);
-  const wa = (await makeWhatsapp(cid)).id;
-  const contact = await makeContact(cid);
-  contactId = contact.id;
-  ticketId = (await makeTicket(cid, { whatsappId: wa, contact, status: "open", userId: admin.id })).id;
+  contactId = w.contact.id;
+  ticketId = w.ticket.id;
 });
 
 const refused = (r: { status: number; body: any }) => {

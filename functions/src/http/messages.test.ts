@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { api, makeCompany, makeUser, type TestUser, multipartBody } from "../../../test/helpers.ts";
-import { drainCommands, useLocalAws } from "../../../test/world.ts";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { api, makeUser, type TestUser, multipartBody } from "../../../test/helpers.ts";
+import { companyWorld, drainCommands, useLocalAws, type World } from "../../../test/world.ts";
 import { nowIso } from "../../../shared/src/common.ts";
 import { resetConfig } from "../../../shared/src/config.ts";
 import { keys } from "../../../shared/src/db/keys.ts";
@@ -15,10 +15,11 @@ import type { TicketItem } from "../../../shared/src/tickets/schema.ts";
 import { makeContact, makeQueue, makeTicket, makeWhatsapp, setSetting } from "../../../shared/src/tickets/fixtures.testkit.ts";
 import { greetingOfDay, zonedParts } from "../../../shared/src/automation/variables.ts";
 import { DEFAULT_SCHEDULES } from "../../../shared/src/queues/schema.ts";
-import { registerSocket, startRealtimeCapture } from "../../../shared/src/users/realtime-capture.testkit.ts";
+import { registerSocket } from "../../../shared/src/users/realtime-capture.testkit.ts";
 
 const aws = useLocalAws({ sqs: true });
-let capture: Awaited<ReturnType<typeof startRealtimeCapture>>;
+const world = companyWorld({ queues: ["Fila 1"], whatsapp: true, agents: [{ queues: [0], name: "Ana" }, {}], other: true });
+let capture: World["capture"];
 let cid: number;
 let admin: TestUser;
 let agent: TestUser;
@@ -55,20 +56,10 @@ async function inbound(
   return (await ingestMessage(ticket.companyId, ticket, m, { lastMessage: body, incrementUnread: true, waAliasJid: m.remoteJid })).message;
 }
 
-beforeAll(async () => {
-  capture = await startRealtimeCapture();
-  const c = await makeCompany();
-  cid = c.companyId;
-  admin = c.admin;
-  q1 = (await makeQueue(cid)).id;
-  wa = (await makeWhatsapp(cid)).id;
-  agent = await makeUser(cid, { queueIds: [q1], name: "Ana" });
-  outsider = await makeUser(cid, { queueIds: [] });
-  other = await makeCompany();
-});
-
-afterAll(async () => {
-  await capture?.stop();
+beforeAll(() => {
+  ({ capture, cid, admin, wa, other } = world);
+  [q1] = world.queues;
+  [agent, outsider] = world.agents;
 });
 
 beforeEach(async () => {
@@ -113,13 +104,11 @@ describe("POST /api/messages/{ticketId}", () => {
   });
 
   it("renders an agent's variables in the company's time zone (Tokyo), not São Paulo's", async () => {
-    const c = await makeCompany();
-    const zone = await api("PUT", `/api/companies/${c.companyId}/schedules`, { token: c.admin.token, body: { schedules: DEFAULT_SCHEDULES, timezone: "Asia/Tokyo" } });
+    const c = await world.fresh({ agents: [{ queues: [0], name: "Bia" }], other: false });
+    const zone = await api("PUT", `/api/companies/${c.cid}/schedules`, { token: c.admin.token, body: { schedules: DEFAULT_SCHEDULES, timezone: "Asia/Tokyo" } });
     expect(zone.status).toBe(200);
-    const q = (await makeQueue(c.companyId)).id;
-    const w = (await makeWhatsapp(c.companyId)).id;
-    const bia = await makeUser(c.companyId, { queueIds: [q], name: "Bia" });
-    const ticket = await makeTicket(c.companyId, { whatsappId: w, queueId: q, status: "open", userId: bia.id, contact: await makeContact(c.companyId, "Maria Clara") });
+    const [q, w, bia] = [c.queues[0], c.wa, c.agents[0]];
+    const ticket = await makeTicket(c.cid, { whatsappId: w, queueId: q, status: "open", userId: bia.id, contact: await makeContact(c.cid, "Maria Clara") });
     const before = new Date();
     const res = await api("POST", `/api/messages/${ticket.id}`, { token: bia.token, body: { body: "{{ms}}, {{firstName}}! São {{hora}}.", signMessage: false } });
     const after = new Date();
@@ -133,21 +122,19 @@ describe("POST /api/messages/{ticketId}", () => {
   });
 
   it("counts an agent's sent message on the ticket and in the day's messagesOut of the company and the agent; a customer's only on the ticket", async () => {
-    const c = await makeCompany();
-    const q = (await makeQueue(c.companyId)).id;
-    const w = (await makeWhatsapp(c.companyId)).id;
-    const bia = await makeUser(c.companyId, { queueIds: [q], name: "Bia" });
-    const ticket = await makeTicket(c.companyId, { whatsappId: w, queueId: q, status: "open", userId: bia.id });
+    const c = await world.fresh({ agents: [{ queues: [0], name: "Bia" }], other: false });
+    const [q, w, bia] = [c.queues[0], c.wa, c.agents[0]];
+    const ticket = await makeTicket(c.cid, { whatsappId: w, queueId: q, status: "open", userId: bia.id });
     const day = new Date().toISOString().slice(0, 10);
     await inbound(ticket, "3EB0COUNTIN000001", "bom dia");
     const res = await api("POST", `/api/messages/${ticket.id}`, { token: bia.token, body: { body: "Bom dia! Como posso ajudar?" } });
     expect(res.status).toBe(200);
     await settleDeferred();
     const days = [...new Set([day, new Date().toISOString().slice(0, 10)])];
-    const sum = async (userId?: number) => (await Promise.all(days.map((d) => readDailyCounters(c.companyId, d, userId)))).reduce((a, x) => a + x.messagesOut, 0);
+    const sum = async (userId?: number) => (await Promise.all(days.map((d) => readDailyCounters(c.cid, d, userId)))).reduce((a, x) => a + x.messagesOut, 0);
     expect(await sum()).toBe(1);
     expect(await sum(bia.id)).toBe(1);
-    expect(await getTicket(c.companyId, ticket.id)).toMatchObject({ messagesIn: 1, messagesOut: 1 });
+    expect(await getTicket(c.cid, ticket.id)).toMatchObject({ messagesIn: 1, messagesOut: 1 });
     await drain(w);
   });
 

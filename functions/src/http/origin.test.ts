@@ -7,9 +7,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetConfig } from "@atende/shared/config";
-import { api, makeCompany } from "../../../test/helpers.ts";
+import { api } from "../../../test/helpers.ts";
+import { companyWorld } from "../../../test/world.ts";
 import { handler as wsConnect } from "../ws/connect.ts";
 import { routes } from "./routes.ts";
+
+const w = companyWorld();
 
 const SECRET = "cloudfront-origin-secret-for-origin-test";
 
@@ -27,7 +30,7 @@ const concrete = (path: string) => path.replace(/\{(\w+)\}/g, (_m, name: string)
 
 describe("origin secret", () => {
   it("refuses every route of the manifest without CloudFront's origin secret, even with a valid token", async () => {
-    const { admin } = await makeCompany();
+    const { admin } = await w.fresh();
     expect(routes.length).toBeGreaterThan(50);
     for (const r of routes) {
       for (const presented of ["", "guessed-secret-0123456789"]) {
@@ -38,7 +41,7 @@ describe("origin secret", () => {
   });
 
   it("serves the same requests when the secret comes with them", async () => {
-    const { admin } = await makeCompany();
+    const { admin } = await w.fresh();
     expect((await api("GET", "/api/version", { headers: { "x-atende-origin": SECRET } })).status).toBe(200);
     const me = await api("GET", "/api/auth/me", { token: admin.token, headers: { "x-atende-origin": SECRET } });
     expect(me.status).toBe(200);
@@ -46,7 +49,7 @@ describe("origin secret", () => {
   });
 
   it("refuses the WebSocket upgrade without the secret and accepts a ticket with it", async () => {
-    const { admin } = await makeCompany();
+    const { admin } = await w.fresh();
     const ticketOf = async () => (await api("POST", "/api/auth/ws-ticket", { token: admin.token })).body.ticket as string;
     const event = (headers: Record<string, string>, ticket: string) =>
       ({ requestContext: { connectionId: `origin-${Math.random()}`, routeKey: "$connect", eventType: "CONNECT" }, headers, queryStringParameters: { ticket } }) as never;

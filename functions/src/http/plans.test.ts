@@ -3,14 +3,17 @@
  * public lists, names unique, a plan in use kept, and every write refused to admins and agents with nothing changed.
  */
 import { describe, expect, it } from "vitest";
-import { api, makeCompany, makeUser } from "../../../test/helpers.ts";
+import { api, makeUser } from "../../../test/helpers.ts";
+import { companyWorld } from "../../../test/world.ts";
+
+const w = companyWorld();
 
 const body = (name: string, extra: Record<string, unknown> = {}) => ({ name, users: 5, connections: 2, queues: 3, value: 149.9, useKanban: true, ...extra });
 
 describe("plans", () => {
   it("lets a super user create, read, change and delete a plan, shown publicly for sign-up", async () => {
-    const root = await makeCompany({ adminSuper: true });
-    const name = `Plano Ouro ${root.companyId}`;
+    const root = await w.fresh({ adminSuper: true });
+    const name = `Plano Ouro ${root.cid}`;
     const created = await api("POST", "/api/plans", { token: root.admin.token, body: body(name) });
     expect(created.status).toBe(200);
     expect(created.body).toMatchObject({ name, users: 5, connections: 2, queues: 3, value: 149.9, valueCents: 14990, useKanban: true, useCampaigns: false, useInternal: true });
@@ -32,8 +35,8 @@ describe("plans", () => {
   });
 
   it("refuses a taken name, bad numbers and deleting a plan a company is on, changing nothing", async () => {
-    const root = await makeCompany({ adminSuper: true });
-    const name = `Plano Prata ${root.companyId}`;
+    const root = await w.fresh({ adminSuper: true });
+    const name = `Plano Prata ${root.cid}`;
     const first = await api("POST", "/api/plans", { token: root.admin.token, body: body(name) });
     const taken = await api("POST", "/api/plans", { token: root.admin.token, body: body(name.toUpperCase()) });
     expect(taken).toMatchObject({ status: 409, body: { error: "ERR_PLAN_NAME_ALREADY_EXISTS" } });
@@ -51,8 +54,8 @@ describe("plans", () => {
   });
 
   it("answers 403 to admins and agents on every super route, even for their own company's plan, and changes nothing", async () => {
-    const root = await makeCompany({ adminSuper: true });
-    const { companyId, planId, admin } = await makeCompany();
+    const root = await w.fresh({ adminSuper: true });
+    const { cid: companyId, planId, admin } = await w.fresh();
     const agent = await makeUser(companyId);
     for (const token of [admin.token, agent.token]) {
       expect((await api("GET", "/api/plans/all", { token })).status).toBe(403);

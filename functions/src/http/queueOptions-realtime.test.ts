@@ -3,32 +3,29 @@
  * sends `company-{id}-queueOption` with the queue's whole tree as it now is (siblings renumbered) to the company's
  * admins only: not to its agents, not to another company. The `company-{id}-queue` frames stay as they were.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, makeCompany, makeUser } from "../../../test/helpers.ts";
-import { registerSocket, startRealtimeCapture } from "../../../shared/src/users/realtime-capture.testkit.ts";
+import { describe, expect, it } from "vitest";
+import { api, makeUser } from "../../../test/helpers.ts";
+import { companyWorld } from "../../../test/world.ts";
+import { registerSocket } from "../../../shared/src/users/realtime-capture.testkit.ts";
 
-let capture: Awaited<ReturnType<typeof startRealtimeCapture>>;
-beforeAll(async () => {
-  capture = await startRealtimeCapture();
-});
-afterAll(async () => capture.stop());
+const w = companyWorld();
 
 type Node = { id: number; option: string; title: string; children: Node[] };
 const shape = (nodes: Node[]): unknown[] => nodes.map((n) => ({ option: n.option, title: n.title, children: shape(n.children) }));
 
 describe("company-{id}-queueOption frames", () => {
   it("tell the company's admins each create, change, move and delete with the queue's whole tree, and nobody else", async () => {
-    const { companyId, admin } = await makeCompany();
-    const other = await makeCompany();
+    const { cid: companyId, admin } = await w.fresh();
+    const other = await w.fresh();
     const q = (await api("POST", "/api/queue", { token: admin.token, body: { name: "Suporte", color: "#1e88e5" } })).body as { id: number };
     const agent = await makeUser(companyId, { queueIds: [q.id] });
     const adminSock = await registerSocket(companyId, { id: admin.id, profile: "admin" });
     await registerSocket(companyId, { id: agent.id, profile: "user", queueIds: [q.id] });
-    await registerSocket(other.companyId, { id: other.admin.id, profile: "admin" });
+    await registerSocket(other.cid, { id: other.admin.id, profile: "admin" });
     const event = `company-${companyId}-queueOption`;
-    const optionFrames = () => capture.frames.filter((f) => f.event.endsWith("-queueOption"));
+    const optionFrames = () => w.capture.frames.filter((f) => f.event.endsWith("-queueOption"));
 
-    capture.clear();
+    w.capture.clear();
     const a = (await api("POST", "/api/queue-options", { token: admin.token, body: { queueId: q.id, title: "Financeiro", message: "Escolha:" } })).body as Node;
     expect(optionFrames()).toEqual([
       {
@@ -40,7 +37,7 @@ describe("company-{id}-queueOption frames", () => {
 
     const b = (await api("POST", "/api/queue-options", { token: admin.token, body: { queueId: q.id, title: "Técnico" } })).body as Node;
     await api("POST", "/api/queue-options", { token: admin.token, body: { queueId: q.id, parentId: a.id, title: "Boleto" } });
-    capture.clear();
+    w.capture.clear();
     // A move renumbers the siblings: the frame carries the whole new order.
     expect((await api("PUT", `/api/queue-options/${b.id}`, { token: admin.token, body: { option: "1", title: "Suporte técnico" } })).status).toBe(200);
     const moved = optionFrames();
@@ -51,7 +48,7 @@ describe("company-{id}-queueOption frames", () => {
       { option: "2", title: "Financeiro", children: [{ option: "1", title: "Boleto", children: [] }] },
     ]);
 
-    capture.clear();
+    w.capture.clear();
     expect((await api("DELETE", `/api/queue-options/${a.id}`, { token: admin.token })).status).toBe(200);
     const deleted = optionFrames();
     expect(deleted).toHaveLength(1);
@@ -59,10 +56,10 @@ describe("company-{id}-queueOption frames", () => {
     expect(shape(deleted[0].data.options)).toEqual([{ option: "1", title: "Suporte técnico", children: [] }]);
 
     // A refused change sends nothing; the queue's own frames are unchanged.
-    capture.clear();
+    w.capture.clear();
     expect((await api("PUT", `/api/queue-options/${b.id}`, { token: other.admin.token, body: { title: "Invasor" } })).status).toBe(404);
     expect(optionFrames()).toEqual([]);
     const renamed = await api("PUT", `/api/queue/${q.id}`, { token: admin.token, body: { name: "Atendimento" } });
-    expect(capture.frames.filter((f) => f.connectionId === adminSock)).toEqual([{ connectionId: adminSock, event: `company-${companyId}-queue`, data: { action: "update", queue: renamed.body } }]);
+    expect(w.capture.frames.filter((f) => f.connectionId === adminSock)).toEqual([{ connectionId: adminSock, event: `company-${companyId}-queue`, data: { action: "update", queue: renamed.body } }]);
   });
 });

@@ -8,11 +8,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, makeCompany, makeUser, multipartBody } from "../../../test/helpers.ts";
+import { api, makeUser, multipartBody } from "../../../test/helpers.ts";
+import { companyWorld } from "../../../test/world.ts";
 import { startS3, type S3Handle } from "../../../infra/local/src/s3.ts";
 import { resetConfig } from "../../../shared/src/config.ts";
 import { listQueueOptions } from "../../../shared/src/queues/options/repository.ts";
 import { getMedia, headMedia, resetS3 } from "../../../shared/src/storage/media.ts";
+
+const w = companyWorld();
 
 let s3: S3Handle;
 let s3Dir: string;
@@ -46,7 +49,7 @@ const shape = (nodes: any[]): any[] => nodes.map((n) => ({ option: n.option, tit
 
 describe("queue options: the nested tree", () => {
   it("creates options on two levels, numbers siblings 1..n and answers the ordered tree", async () => {
-    const { admin } = await makeCompany();
+    const { admin } = await w.fresh();
     const q = await newQueue(admin.token);
     const fin = await addOption(admin.token, { queueId: q.id, parentId: -1, title: "Financeiro", message: "Escolha:" });
     expect(fin.status).toBe(200);
@@ -65,7 +68,7 @@ describe("queue options: the nested tree", () => {
   });
 
   it("inserts at a given position and moves an option with PUT, renumbering its siblings", async () => {
-    const { admin } = await makeCompany();
+    const { admin } = await w.fresh();
     const q = await newQueue(admin.token);
     const a = await addOption(admin.token, { queueId: q.id, title: "A" });
     await addOption(admin.token, { queueId: q.id, title: "B" });
@@ -82,7 +85,7 @@ describe("queue options: the nested tree", () => {
   });
 
   it("deletes an option with its whole subtree and closes the gap among siblings", async () => {
-    const { companyId, admin } = await makeCompany();
+    const { cid: companyId, admin } = await w.fresh();
     const q = await newQueue(admin.token);
     const one = await addOption(admin.token, { queueId: q.id, title: "Um" });
     await addOption(admin.token, { queueId: q.id, title: "Dois" });
@@ -96,7 +99,7 @@ describe("queue options: the nested tree", () => {
   });
 
   it("deleting the queue deletes its options", async () => {
-    const { companyId, admin } = await makeCompany();
+    const { cid: companyId, admin } = await w.fresh();
     const q = await newQueue(admin.token);
     const o = await addOption(admin.token, { queueId: q.id, title: "Um" });
     await addOption(admin.token, { queueId: q.id, parentId: o.body.id, title: "Filho" });
@@ -108,7 +111,7 @@ describe("queue options: the nested tree", () => {
 
 describe("queue options: bad input and access", () => {
   it("answers 400 to bad bodies and queries, writing nothing", async () => {
-    const { companyId, admin } = await makeCompany();
+    const { cid: companyId, admin } = await w.fresh();
     const q = await newQueue(admin.token);
     for (const body of [{ queueId: q.id }, { queueId: q.id, title: "" }, { title: "Sem fila" }, { queueId: q.id, title: "x", option: "zero" }, { queueId: q.id, title: "x", parentId: "abc" }]) {
       const res = await addOption(admin.token, body);
@@ -123,7 +126,7 @@ describe("queue options: bad input and access", () => {
   });
 
   it("refuses a parent of another queue and an unknown queue with 404, writing nothing", async () => {
-    const { companyId, admin } = await makeCompany();
+    const { cid: companyId, admin } = await w.fresh();
     const q1 = await newQueue(admin.token, "Um");
     const q2 = await newQueue(admin.token, "Dois");
     const p = await addOption(admin.token, { queueId: q1.id, title: "Pai" });
@@ -135,7 +138,7 @@ describe("queue options: bad input and access", () => {
   });
 
   it("answers 403 to agents on every route and changes nothing", async () => {
-    const { companyId, admin } = await makeCompany();
+    const { cid: companyId, admin } = await w.fresh();
     const agent = await makeUser(companyId);
     const q = await newQueue(admin.token);
     const o = await addOption(admin.token, { queueId: q.id, title: "Um" });
@@ -154,8 +157,8 @@ describe("queue options: bad input and access", () => {
   });
 
   it("another company's admin gets 404 on every route and sees nothing", async () => {
-    const a = await makeCompany();
-    const b = await makeCompany();
+    const a = await w.fresh();
+    const b = await w.fresh();
     const q = await newQueue(a.admin.token);
     const o = await addOption(a.admin.token, { queueId: q.id, title: "Segredo" });
     const png = multipart("medias", { name: "a.png", type: "image/png", data: Buffer.from("89504e47", "hex") });
@@ -180,7 +183,7 @@ describe("queue options: bad input and access", () => {
 
 describe("media uploads", () => {
   it("stores an option's media under the company's prefix, and removes it from the option", async () => {
-    const { companyId, admin } = await makeCompany();
+    const { cid: companyId, admin } = await w.fresh();
     const q = await newQueue(admin.token);
     const o = await addOption(admin.token, { queueId: q.id, title: "Catálogo" });
     const data = Buffer.from("%PDF-1.4 catálogo");
@@ -195,7 +198,7 @@ describe("media uploads", () => {
   });
 
   it("stores a queue's media, replaces it, clears it, and refuses an upload without a file", async () => {
-    const { companyId, admin } = await makeCompany();
+    const { cid: companyId, admin } = await w.fresh();
     const q = await newQueue(admin.token);
     const up = await api("POST", `/api/queue/${q.id}/media-upload`, { token: admin.token, ...multipart("medias", { name: "boas-vindas.png", type: "image/png", data: Buffer.from("89504e47", "hex") }) });
     expect(up.status).toBe(200);
@@ -215,7 +218,7 @@ describe("replaced and removed media leave no object behind", () => {
   const gone = async (key: string) => (await headMedia(key)) === null;
 
   it("records an option's media size and type, and deletes the old object when the media is replaced, removed or its option deleted", async () => {
-    const { admin } = await makeCompany();
+    const { admin } = await w.fresh();
     const q = await newQueue(admin.token);
     const parent = await addOption(admin.token, { queueId: q.id, title: "Planos" });
     const child = await addOption(admin.token, { queueId: q.id, parentId: parent.body.id, title: "Tabela" });
@@ -240,7 +243,7 @@ describe("replaced and removed media leave no object behind", () => {
   });
 
   it("deletes a queue's old media object when replaced or removed, and its options' media with the queue", async () => {
-    const { admin } = await makeCompany();
+    const { admin } = await w.fresh();
     const q = await newQueue(admin.token, "Vendas");
     const png = (name: string, hex: string) => multipart("medias", { name, type: "image/png", data: Buffer.from(hex, "hex") });
     const a = await api("POST", `/api/queue/${q.id}/media-upload`, { token: admin.token, ...png("a.png", "89504e4701") });

@@ -2,17 +2,12 @@
  * Settings area through the real Lambda handler: defaults, per-key values, unknown keys, super-only
  * keys, tenant isolation and the `company-{id}-settings` event.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, makeCompany, makeUser } from "../../../test/helpers.ts";
-import { registerSocket, startRealtimeCapture } from "@atende/shared/users/realtime-capture.testkit";
+import { describe, expect, it } from "vitest";
+import { api, makeUser } from "../../../test/helpers.ts";
+import { companyWorld } from "../../../test/world.ts";
+import { registerSocket } from "@atende/shared/users/realtime-capture.testkit";
 
-let capture: Awaited<ReturnType<typeof startRealtimeCapture>>;
-beforeAll(async () => {
-  capture = await startRealtimeCapture();
-});
-afterAll(async () => {
-  await capture.stop();
-});
+const w = companyWorld();
 
 const settingsOf = async (token: string) => {
   const res = await api("GET", "/api/settings", { token });
@@ -22,7 +17,7 @@ const settingsOf = async (token: string) => {
 
 describe("GET /api/settings", () => {
   it("returns every key with the defaults of the reference system", async () => {
-    const { admin } = await makeCompany();
+    const { admin } = await w.fresh();
     const s = await settingsOf(admin.token);
     expect(s).toMatchObject({
       CheckMsgIsGroup: "enabled",
@@ -38,7 +33,7 @@ describe("GET /api/settings", () => {
   });
 
   it("hides integration credentials from non-admin users", async () => {
-    const { companyId } = await makeCompany();
+    const { cid: companyId } = await w.fresh();
     const agent = await makeUser(companyId);
     const s = await settingsOf(agent.token);
     expect(s.viewclosed).toBe("disabled");
@@ -49,27 +44,27 @@ describe("GET /api/settings", () => {
 
 describe("PUT /api/settings/{key}", () => {
   it("stores the value for the caller's company only and announces it", async () => {
-    const a = await makeCompany();
-    const b = await makeCompany();
-    const sockA = await registerSocket(a.companyId, { id: a.admin.id, profile: "admin" });
-    const sockB = await registerSocket(b.companyId, { id: b.admin.id, profile: "admin" });
-    capture.clear();
+    const a = await w.fresh();
+    const b = await w.fresh();
+    const sockA = await registerSocket(a.cid, { id: a.admin.id, profile: "admin" });
+    const sockB = await registerSocket(b.cid, { id: b.admin.id, profile: "admin" });
+    w.capture.clear();
     const res = await api("PUT", "/api/settings/viewclosed", { token: a.admin.token, body: { key: "viewclosed", value: "enabled" } });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ key: "viewclosed", value: "enabled" });
     expect((await settingsOf(a.admin.token)).viewclosed).toBe("enabled");
     expect((await settingsOf(b.admin.token)).viewclosed).toBe("disabled");
-    expect(capture.frames).toEqual([
-      { connectionId: sockA, event: `company-${a.companyId}-settings`, data: { action: "update", setting: { key: "viewclosed", value: "enabled" } } },
+    expect(w.capture.frames).toEqual([
+      { connectionId: sockA, event: `company-${a.cid}-settings`, data: { action: "update", setting: { key: "viewclosed", value: "enabled" } } },
     ]);
-    expect(capture.frames.some((f) => f.connectionId === sockB)).toBe(false);
+    expect(w.capture.frames.some((f) => f.connectionId === sockB)).toBe(false);
     // The body key is optional.
     expect((await api("PUT", "/api/settings/CheckMsgIsGroup", { token: a.admin.token, body: { value: "disabled" } })).status).toBe(200);
     expect((await settingsOf(a.admin.token)).CheckMsgIsGroup).toBe("disabled");
   });
 
   it("answers 400 for unknown keys, values the key does not allow, or malformed bodies, and writes nothing", async () => {
-    const { admin } = await makeCompany();
+    const { admin } = await w.fresh();
     const before = await settingsOf(admin.token);
     const cases: [string, unknown][] = [
       ["/api/settings/notAKey", { value: "enabled" }],
@@ -90,7 +85,7 @@ describe("PUT /api/settings/{key}", () => {
   });
 
   it("refuses non-admins, and super-only keys to admins without the super flag", async () => {
-    const { companyId, admin } = await makeCompany();
+    const { cid: companyId, admin } = await w.fresh();
     const agent = await makeUser(companyId);
     expect((await api("PUT", "/api/settings/viewclosed", { token: agent.token, body: { value: "enabled" } })).status).toBe(403);
     const superOnly = await api("PUT", "/api/settings/allowregister", { token: admin.token, body: { value: "enabled" } });
@@ -99,7 +94,7 @@ describe("PUT /api/settings/{key}", () => {
     const s = await settingsOf(admin.token);
     expect(s.viewclosed).toBe("disabled");
     expect(s.allowregister).toBe("disabled");
-    const root = await makeCompany({ adminSuper: true });
+    const root = await w.fresh({ adminSuper: true });
     expect((await api("PUT", "/api/settings/allowregister", { token: root.admin.token, body: { value: "enabled" } })).status).toBe(200);
     expect((await settingsOf(root.admin.token)).allowregister).toBe("enabled");
   });
@@ -112,8 +107,8 @@ describe("GET /api/settings/{key} (public; the global section)", () => {
     expect((await anon("trial")).body).toEqual({ key: "trial", value: "3" });
 
     // A super user of some company opens registration: it is the platform's, so every company and /login see it.
-    const root = await makeCompany({ adminSuper: true });
-    const other = await makeCompany();
+    const root = await w.fresh({ adminSuper: true });
+    const other = await w.fresh();
     expect((await api("PUT", "/api/settings/viewregister", { token: root.admin.token, body: { value: "enabled" } })).status).toBe(200);
     expect((await api("PUT", "/api/settings/allowregister", { token: root.admin.token, body: { value: "enabled" } })).status).toBe(200);
     expect((await anon("viewregister")).body).toEqual({ key: "viewregister", value: "enabled" });
@@ -125,7 +120,7 @@ describe("GET /api/settings/{key} (public; the global section)", () => {
   });
 
   it("answers no other key without a token: a company's settings and credentials stay private", async () => {
-    const { admin } = await makeCompany();
+    const { admin } = await w.fresh();
     expect((await api("PUT", "/api/settings/viewclosed", { token: admin.token, body: { value: "enabled" } })).status).toBe(200);
     for (const key of ["viewclosed", "asaas", "tokenixc", "notAKey"]) {
       const res = await api("GET", `/api/settings/${key}`);

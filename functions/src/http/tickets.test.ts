@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { api, makeCompany, makeUser } from "../../../test/helpers.ts";
+import { api, makeUser } from "../../../test/helpers.ts";
 import { companyWorld, runQueuedJobs, useLocalAws } from "../../../test/world.ts";
 import { injectDdbFaults } from "../../../shared/src/ingest/faults.testkit.ts";
 import { getJob } from "../../../shared/src/jobs/repository.ts";
@@ -257,11 +257,11 @@ describe("DELETE /api/tickets/{id}", () => {
 
 describe("POST /api/tickets/closeAll", () => {
   it("goes on where it stopped when its consumer dies mid-way, closing each of 60 tickets once", async () => {
-    const c = await makeCompany();
-    const conn = (await makeWhatsapp(c.companyId)).id;
+    const c = await w.fresh({ queues: [], agents: [], other: false });
+    const conn = c.wa;
     const tickets = [];
-    for (let i = 0; i < 60; i++) tickets.push(await makeTicket(c.companyId, { whatsappId: conn }));
-    const sock = await registerSocket(c.companyId, { id: c.admin.id, profile: "admin" });
+    for (let i = 0; i < 60; i++) tickets.push(await makeTicket(c.cid, { whatsappId: conn }));
+    const sock = await registerSocket(c.cid, { id: c.admin.id, profile: "admin" });
     const res = await api("POST", "/api/tickets/closeAll", { token: c.admin.token, body: { status: "pending" } });
     expect(res.status).toBe(202);
     // The consumer dies on its second save: the first step is saved, the second closed its tickets unsaved.
@@ -269,31 +269,30 @@ describe("POST /api/tickets/closeAll", () => {
     const isJobSave = (command: string, input: Record<string, unknown>) => command === "UpdateItemCommand" && String((input.Key as { PK?: string })?.PK).includes("#JOB#");
     const faults = injectDdbFaults(({ command, input }) => (isJobSave(command, input) && ++saves === 2 ? "5xx" : null));
     await runQueuedJobs().finally(() => faults.remove());
-    const stopped = await getJob(c.companyId, res.body.jobId);
+    const stopped = await getJob(c.cid, res.body.jobId);
     // The message came back (batchItemFailures) and a later delivery finished the job from its last saved step.
     expect(stopped).toMatchObject({ status: "done", total: 60 });
-    for (const t of tickets) expect((await getTicket(c.companyId, t.id))?.status).toBe("closed");
+    for (const t of tickets) expect((await getTicket(c.cid, t.id))?.status).toBe("closed");
     // Each ticket was closed once: one "closed" update per ticket reached the admin.
-    const closedFrames = w.capture.frames.filter((f) => f.connectionId === sock && f.event === `company-${c.companyId}-ticket` && f.data.action === "update" && f.data.ticket.status === "closed");
+    const closedFrames = w.capture.frames.filter((f) => f.connectionId === sock && f.event === `company-${c.cid}-ticket` && f.data.action === "update" && f.data.ticket.status === "closed");
     expect(closedFrames.map((f) => f.data.ticket.id).sort((x, y) => x - y)).toEqual(tickets.map((t) => t.id).sort((x, y) => x - y));
-    const jobFrames = w.capture.frames.filter((f) => f.connectionId === sock && f.event === `company-${c.companyId}-job`).map((f) => f.data.job.done);
+    const jobFrames = w.capture.frames.filter((f) => f.connectionId === sock && f.event === `company-${c.cid}-job`).map((f) => f.data.job.done);
     expect(jobFrames.at(-1)).toBeGreaterThanOrEqual(60);
   }, 120_000);
 
   it("closes every pending ticket of the chosen queues only", async () => {
-    const c = await makeCompany();
-    const qa = (await makeQueue(c.companyId)).id;
-    const qb = (await makeQueue(c.companyId)).id;
-    const conn = (await makeWhatsapp(c.companyId)).id;
-    const a = await makeTicket(c.companyId, { whatsappId: conn, queueId: qa });
-    const b = await makeTicket(c.companyId, { whatsappId: conn, queueId: qb });
+    const c = await w.fresh({ agents: [], other: false });
+    const [qa, qb] = c.queues;
+    const conn = c.wa;
+    const a = await makeTicket(c.cid, { whatsappId: conn, queueId: qa });
+    const b = await makeTicket(c.cid, { whatsappId: conn, queueId: qb });
     const res = await api("POST", "/api/tickets/closeAll", { token: c.admin.token, body: { status: "pending", selectedQueueIds: [qa] } });
     expect(res.status).toBe(202);
     expect(res.body).toMatchObject({ jobId: expect.any(String), job: { kind: "closeAllTickets", status: "running" } });
     await runQueuedJobs();
-    expect(await getJob(c.companyId, res.body.jobId)).toMatchObject({ status: "done", done: 1, total: 1 });
-    expect((await getTicket(c.companyId, a.id))?.status).toBe("closed");
-    expect((await getTicket(c.companyId, b.id))?.status).toBe("pending");
+    expect(await getJob(c.cid, res.body.jobId)).toMatchObject({ status: "done", done: 1, total: 1 });
+    expect((await getTicket(c.cid, a.id))?.status).toBe("closed");
+    expect((await getTicket(c.cid, b.id))?.status).toBe("pending");
     expect((await api("POST", "/api/tickets/closeAll", { token: w.agents[0].token, body: { status: "pending" } })).status).toBe(403);
   });
 });

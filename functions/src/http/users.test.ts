@@ -2,20 +2,15 @@
  * Users area through the real Lambda handler: admin CRUD, self-edit limits, global email uniqueness,
  * validation messages, tenant isolation and realtime events.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
-import { api, makeCompany, makeUser } from "../../../test/helpers.ts";
+import { api, makeUser } from "../../../test/helpers.ts";
+import { companyWorld } from "../../../test/world.ts";
 import { ddb, tableName } from "@atende/shared/db/client";
 import { keys } from "@atende/shared/db/keys";
-import { registerSocket, startRealtimeCapture } from "@atende/shared/users/realtime-capture.testkit";
+import { registerSocket } from "@atende/shared/users/realtime-capture.testkit";
 
-let capture: Awaited<ReturnType<typeof startRealtimeCapture>>;
-beforeAll(async () => {
-  capture = await startRealtimeCapture();
-});
-afterAll(async () => {
-  await capture.stop();
-});
+const w = companyWorld();
 
 const rawUser = async (cid: number, uid: number) =>
   (await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.user(cid, uid), ConsistentRead: true }))).Item;
@@ -27,14 +22,14 @@ const expectNoSecrets = (u: Record<string, unknown>) => {
 };
 
 async function tenantPair() {
-  const a = await makeCompany({ name: "Alfa" });
-  const b = await makeCompany({ name: "Beta" });
+  const a = await w.fresh({ name: "Alfa" });
+  const b = await w.fresh({ name: "Beta" });
   return { a, b };
 }
 
 describe("GET /api/users", () => {
   it("pages the company's users 20 at a time with count and hasMore, without secrets", async () => {
-    const { companyId, admin } = await makeCompany();
+    const { cid: companyId, admin } = await w.fresh();
     for (let i = 0; i < 21; i++) await makeUser(companyId, { name: `Agente ${i}` });
     const p1 = await api("GET", "/api/users?pageNumber=1", { token: admin.token });
     expect(p1.status).toBe(200);
@@ -48,7 +43,7 @@ describe("GET /api/users", () => {
   });
 
   it("searches name and email from 3 characters, ignoring case and accents", async () => {
-    const { companyId, admin } = await makeCompany();
+    const { cid: companyId, admin } = await w.fresh();
     await makeUser(companyId, { name: "José Antônio" });
     await makeUser(companyId, { name: "Maria", email: "maria.jose@firma.test" });
     await makeUser(companyId, { name: "Pedro" });
@@ -62,9 +57,9 @@ describe("GET /api/users", () => {
   it("never lists users of another company and refuses non-admins", async () => {
     const { a, b } = await tenantPair();
     const res = await api("GET", "/api/users", { token: b.admin.token });
-    expect(res.body.users.map((u: any) => u.companyId)).toEqual([b.companyId]);
+    expect(res.body.users.map((u: any) => u.companyId)).toEqual([b.cid]);
     expect(res.body.users.some((u: any) => u.id === a.admin.id && u.email === a.admin.email)).toBe(false);
-    const agent = await makeUser(a.companyId);
+    const agent = await makeUser(a.cid);
     expect((await api("GET", "/api/users", { token: agent.token })).status).toBe(403);
   });
 });
@@ -72,18 +67,18 @@ describe("GET /api/users", () => {
 describe("GET /api/users/list and /api/users/{id}", () => {
   it("lists every user of the caller's company for any profile", async () => {
     const { a, b } = await tenantPair();
-    const agent = await makeUser(a.companyId);
+    const agent = await makeUser(a.cid);
     const res = await api("GET", "/api/users/list", { token: agent.token });
     expect(res.status).toBe(200);
     expect(res.body.map((u: any) => u.id).sort()).toEqual([a.admin.id, agent.id].sort());
-    expect(res.body.every((u: any) => u.companyId === a.companyId)).toBe(true);
+    expect(res.body.every((u: any) => u.companyId === a.cid)).toBe(true);
     res.body.forEach(expectNoSecrets);
     const resB = await api("GET", "/api/users/list", { token: b.admin.token });
-    expect(resB.body.every((u: any) => u.companyId === b.companyId)).toBe(true);
+    expect(resB.body.every((u: any) => u.companyId === b.cid)).toBe(true);
   });
 
   it("lets admins read any user of their company and users only themselves", async () => {
-    const { companyId, admin } = await makeCompany();
+    const { cid: companyId, admin } = await w.fresh();
     const agent = await makeUser(companyId);
     const other = await makeUser(companyId);
     const byAdmin = await api("GET", `/api/users/${agent.id}`, { token: admin.token });
@@ -98,8 +93,8 @@ describe("GET /api/users/list and /api/users/{id}", () => {
     const { a, b } = await tenantPair();
     const res = await api("GET", `/api/users/${a.admin.id}`, { token: b.admin.token });
     // Same numeric id may exist in company B (ids are per company): it must be B's own user, never A's.
-    if (res.status === 200) expect(res.body.companyId).toBe(b.companyId);
-    const agentA = await makeUser(a.companyId);
+    if (res.status === 200) expect(res.body.companyId).toBe(b.cid);
+    const agentA = await makeUser(a.cid);
     const cross = await api("GET", `/api/users/${agentA.id}`, { token: b.admin.token });
     expect(cross.status).toBe(404);
     expect(cross.body).toEqual({ error: "ERR_NO_USER_FOUND" });
@@ -108,7 +103,7 @@ describe("GET /api/users/list and /api/users/{id}", () => {
 
 describe("POST /api/users", () => {
   it("takes no id for refused users: after refusals the next user gets the next number", async () => {
-    const { companyId, admin } = await makeCompany();
+    const { cid: companyId, admin } = await w.fresh();
     const agent = await makeUser(companyId, {});
     const body = (email: string, extra: Record<string, unknown> = {}) => ({ name: "Pessoa", email, password: "segredo1", profile: "user", queueIds: [], ...extra });
     const first = await api("POST", "/api/users", { token: admin.token, body: body(`primeira-${companyId}@firma.test`) });
@@ -129,9 +124,9 @@ describe("POST /api/users", () => {
   it("creates a user in the caller's company, with queues, and announces it to that company only", async () => {
     const { a, b } = await tenantPair();
     const q = await api("POST", "/api/queue", { token: a.admin.token, body: { name: "Vendas", color: "#ff0000" } });
-    const sockA = await registerSocket(a.companyId, { id: a.admin.id, profile: "admin" });
-    const sockB = await registerSocket(b.companyId, { id: b.admin.id, profile: "admin" });
-    capture.clear();
+    const sockA = await registerSocket(a.cid, { id: a.admin.id, profile: "admin" });
+    const sockB = await registerSocket(b.cid, { id: b.admin.id, profile: "admin" });
+    w.capture.clear();
     const res = await api("POST", "/api/users", {
       token: a.admin.token,
       body: { name: "Nova Pessoa", email: "Nova@Firma.test", password: "segredo1", profile: "user", queueIds: [q.body.id], allTicket: "enabled" },
@@ -139,7 +134,7 @@ describe("POST /api/users", () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       name: "Nova Pessoa",
-      companyId: a.companyId,
+      companyId: a.cid,
       profile: "user",
       allTicket: "enabled",
       queueIds: [q.body.id],
@@ -147,8 +142,8 @@ describe("POST /api/users", () => {
       super: false,
     });
     expectNoSecrets(res.body);
-    const frames = capture.frames.filter((f) => f.event.endsWith("-user"));
-    expect(frames.map((f) => [f.connectionId, f.event, f.data.action])).toEqual([[sockA, `company-${a.companyId}-user`, "create"]]);
+    const frames = w.capture.frames.filter((f) => f.event.endsWith("-user"));
+    expect(frames.map((f) => [f.connectionId, f.event, f.data.action])).toEqual([[sockA, `company-${a.cid}-user`, "create"]]);
     expect(frames.some((f) => f.connectionId === sockB)).toBe(false);
     expect(frames[0].data.user).toMatchObject({ id: res.body.id });
     expectNoSecrets(frames[0].data.user);
@@ -164,11 +159,11 @@ describe("POST /api/users", () => {
     expect(res.status).toBe(409);
     expect(res.body).toEqual({ error: "ERR_EMAIL_ALREADY_EXISTS" });
     expect((await api("GET", "/api/users", { token: b.admin.token })).body.count).toBe(before);
-    expect((await emailMarker(a.admin.email))!.companyId).toBe(a.companyId);
+    expect((await emailMarker(a.admin.email))!.companyId).toBe(a.cid);
   });
 
   it("validates with the product's messages and writes nothing", async () => {
-    const { admin } = await makeCompany();
+    const { admin } = await w.fresh();
     const cases: [unknown, string, string][] = [
       [{ name: "A", email: "a@b.test", password: "12345" }, "name", "Too Short!"],
       [{ name: "x".repeat(51), email: "a@b.test", password: "12345" }, "name", "Too Long!"],
@@ -194,10 +189,10 @@ describe("POST /api/users", () => {
 
   it("creates the user in the caller's company even when the body names another company", async () => {
     const { a, b } = await tenantPair();
-    const res = await api("POST", "/api/users", { token: b.admin.token, body: { name: "Ana", email: "ana@alvo.test", password: "12345", companyId: a.companyId } });
+    const res = await api("POST", "/api/users", { token: b.admin.token, body: { name: "Ana", email: "ana@alvo.test", password: "12345", companyId: a.cid } });
     expect(res.status).toBe(200);
-    expect(res.body.companyId).toBe(b.companyId);
-    expect(await emailMarker("ana@alvo.test")).toMatchObject({ companyId: b.companyId });
+    expect(res.body.companyId).toBe(b.cid);
+    expect(await emailMarker("ana@alvo.test")).toMatchObject({ companyId: b.cid });
     expect((await api("GET", "/api/users", { token: a.admin.token })).body.count).toBe(1);
   });
 
@@ -207,7 +202,7 @@ describe("POST /api/users", () => {
     const res = await api("POST", "/api/users", { token: b.admin.token, body: { name: "Ana", email: "ana@b.test", password: "12345", queueIds: [qA.body.id + 100] } });
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ error: "ERR_NO_QUEUE_FOUND" });
-    const agent = await makeUser(a.companyId);
+    const agent = await makeUser(a.cid);
     const byAgent = await api("POST", "/api/users", { token: agent.token, body: { name: "Ana", email: "ana@b.test", password: "12345" } });
     expect(byAgent.status).toBe(403);
     expect(await emailMarker("ana@b.test")).toBeUndefined();
@@ -216,7 +211,7 @@ describe("POST /api/users", () => {
 
 describe("PUT /api/users/{id}", () => {
   it("lets an admin change profile, queues, connection flag and email; the old email becomes free", async () => {
-    const { companyId, admin } = await makeCompany();
+    const { cid: companyId, admin } = await w.fresh();
     const agent = await makeUser(companyId);
     const q = await api("POST", "/api/queue", { token: admin.token, body: { name: "Financeiro", color: "#123456" } });
     const res = await api("PUT", `/api/users/${agent.id}`, {
@@ -236,7 +231,7 @@ describe("PUT /api/users/{id}", () => {
   });
 
   it("does not let an admin without the super flag edit or delete a super user", async () => {
-    const { companyId } = await makeCompany({ adminSuper: true });
+    const { cid: companyId } = await w.fresh({ adminSuper: true });
     const root = (await api("GET", "/api/users/list", { token: (await makeUser(companyId, { profile: "admin" })).token })).body.find((u: any) => u.super);
     const plainAdmin = await makeUser(companyId, { profile: "admin" });
     expect((await api("PUT", `/api/users/${root.id}`, { token: plainAdmin.token, body: { name: "Tomado" } })).status).toBe(403);
@@ -246,17 +241,17 @@ describe("PUT /api/users/{id}", () => {
 
   it("refuses an email that another user holds with 409 and changes nothing", async () => {
     const { a, b } = await tenantPair();
-    const agent = await makeUser(b.companyId, { name: "Sem Mudar" });
+    const agent = await makeUser(b.cid, { name: "Sem Mudar" });
     const res = await api("PUT", `/api/users/${agent.id}`, { token: b.admin.token, body: { name: "Mudou", email: a.admin.email } });
     expect(res.status).toBe(409);
     expect(res.body).toEqual({ error: "ERR_EMAIL_ALREADY_EXISTS" });
-    const raw = await rawUser(b.companyId, agent.id);
+    const raw = await rawUser(b.cid, agent.id);
     expect(raw).toMatchObject({ name: "Sem Mudar", email: agent.email });
     expect(await emailMarker(agent.email)).toMatchObject({ userId: agent.id });
   });
 
   it("lets a user change their own name and password and nothing else", async () => {
-    const { companyId, admin } = await makeCompany();
+    const { cid: companyId, admin } = await w.fresh();
     const agent = await makeUser(companyId, { name: "Antes" });
     const ok = await api("PUT", `/api/users/${agent.id}`, {
       token: agent.token,
@@ -282,7 +277,7 @@ describe("PUT /api/users/{id}", () => {
   });
 
   it("needs the current password to change one's own, and then revokes every other session of that user", async () => {
-    const { companyId } = await makeCompany();
+    const { cid: companyId } = await w.fresh();
     const agent = await makeUser(companyId, { name: "Cuidadosa" });
     const login = await api("POST", "/api/auth/login", { body: { email: agent.email, password: agent.password }, ip: "10.9.3.1" });
     const stolen = login.body.token;
@@ -308,7 +303,7 @@ describe("PUT /api/users/{id}", () => {
   });
 
   it("revokes a user's tokens when an admin changes their password, profile or queues", async () => {
-    const { companyId, admin } = await makeCompany();
+    const { cid: companyId, admin } = await w.fresh();
     const q = await api("POST", "/api/queue", { token: admin.token, body: { name: "Fila TV", color: "#123456" } });
     for (const body of [{ password: "trocada-1" }, { profile: "admin" }, { queueIds: [q.body.id] }, { allTicket: "enabled" }]) {
       const agent = await makeUser(companyId);
@@ -326,18 +321,18 @@ describe("PUT /api/users/{id}", () => {
 
   it("answers 404 to an admin of another company and 400 to malformed bodies, changing nothing", async () => {
     const { a, b } = await tenantPair();
-    const agentA = await makeUser(a.companyId); // id 2 in A; company B has only its admin (id 1)
-    const before = await rawUser(a.companyId, agentA.id);
+    const agentA = await makeUser(a.cid); // id 2 in A; company B has only its admin (id 1)
+    const before = await rawUser(a.cid, agentA.id);
     const cross = await api("PUT", `/api/users/${agentA.id}`, { token: b.admin.token, body: { name: "Invasor" } });
     expect(cross.status).toBe(404);
     expect(cross.body).toEqual({ error: "ERR_NO_USER_FOUND" });
-    expect(await rawUser(a.companyId, agentA.id)).toEqual(before);
+    expect(await rawUser(a.cid, agentA.id)).toEqual(before);
 
     const bad = await api("PUT", `/api/users/${agentA.id}`, { token: a.admin.token, body: { name: "A", email: "nope" } });
     expect(bad.status).toBe(400);
     expect(bad.body.error).toBe("ERR_VALIDATION");
     expect(bad.body.fields.map((f: any) => f.message).sort()).toEqual(["Invalid email", "Too Short!"]);
-    expect(await rawUser(a.companyId, agentA.id)).toEqual(before);
+    expect(await rawUser(a.cid, agentA.id)).toEqual(before);
     const badId = await api("PUT", "/api/users/abc", { token: a.admin.token, body: { name: "Valido" } });
     expect(badId.status).toBe(400);
   });
@@ -345,29 +340,29 @@ describe("PUT /api/users/{id}", () => {
 
 describe("DELETE /api/users/{id}", () => {
   it("deletes the user, frees the email, ends their session and announces it", async () => {
-    const { companyId, admin } = await makeCompany();
+    const { cid: companyId, admin } = await w.fresh();
     const agent = await makeUser(companyId);
     const sock = await registerSocket(companyId, { id: admin.id, profile: "admin" });
-    capture.clear();
+    w.capture.clear();
     const res = await api("DELETE", `/api/users/${agent.id}`, { token: admin.token });
     expect(res.status).toBe(200);
     expect(await rawUser(companyId, agent.id)).toBeUndefined();
     expect(await emailMarker(agent.email)).toBeUndefined();
     expect((await api("GET", "/api/auth/me", { token: agent.token })).status).toBe(401);
-    expect(capture.frames).toContainEqual({ connectionId: sock, event: `company-${companyId}-user`, data: { action: "delete", userId: agent.id } });
+    expect(w.capture.frames).toContainEqual({ connectionId: sock, event: `company-${companyId}-user`, data: { action: "delete", userId: agent.id } });
   });
 
   it("refuses deleting yourself, non-admin callers, and users of another company", async () => {
     const { a, b } = await tenantPair();
     expect((await api("DELETE", `/api/users/${a.admin.id}`, { token: a.admin.token })).status).toBe(403);
-    const agentA = await makeUser(a.companyId);
-    const agentA2 = await makeUser(a.companyId);
+    const agentA = await makeUser(a.cid);
+    const agentA2 = await makeUser(a.cid);
     expect((await api("DELETE", `/api/users/${agentA2.id}`, { token: agentA.token })).status).toBe(403);
     // Company B has only its admin (id 1): A's user ids 2 and 3 do not exist there.
     const cross = await api("DELETE", `/api/users/${agentA.id}`, { token: b.admin.token });
     expect(cross.status).toBe(404);
-    expect(await rawUser(a.companyId, a.admin.id)).toBeDefined();
-    expect(await rawUser(a.companyId, agentA.id)).toBeDefined();
-    expect(await rawUser(a.companyId, agentA2.id)).toBeDefined();
+    expect(await rawUser(a.cid, a.admin.id)).toBeDefined();
+    expect(await rawUser(a.cid, agentA.id)).toBeDefined();
+    expect(await rawUser(a.cid, agentA2.id)).toBeDefined();
   });
 });

@@ -3,7 +3,8 @@
  * and tenant isolation on every `/api/whatsapp*` route.
  */
 import { beforeEach, describe, expect, it } from "vitest";
-import { api, makeCompany, makeUser } from "../../../test/helpers.ts";
+import { api, makeUser } from "../../../test/helpers.ts";
+import { companyWorld } from "../../../test/world.ts";
 import { shardOf } from "@atende/shared/whatsapp/commands";
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { ddb, tableName } from "@atende/shared/db/client";
@@ -11,6 +12,8 @@ import { keys } from "@atende/shared/db/keys";
 import { findWhatsappByToken, updateSessionState } from "@atende/shared/whatsapp/service";
 import { makeQueue, registerSocket } from "../../../session-runner/src/testing/harness.ts";
 import { useQueuesAndRealtime } from "../../../session-runner/src/testing/one-machine.ts";
+
+const base = companyWorld();
 
 const world = useQueuesAndRealtime();
 beforeEach(() => {
@@ -23,7 +26,7 @@ async function drain(shard: number) {
 
 describe("connections", () => {
   it("creates a connection with the product's defaults, makes the first one default and asks the runner to start it", async () => {
-    const { companyId, admin } = await makeCompany();
+    const { cid: companyId, admin } = await base.fresh();
     const res = await api("POST", "/api/whatsapp", { token: admin.token, body: { name: "Vendas" } });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
@@ -53,7 +56,7 @@ describe("connections", () => {
   });
 
   it("takes no id for refused connections: after refusals the next connection gets the next number", async () => {
-    const { companyId, admin } = await makeCompany();
+    const { cid: companyId, admin } = await base.fresh();
     const agent = await makeUser(companyId, {});
     await makeQueue(companyId, 1);
     await makeQueue(companyId, 2);
@@ -74,7 +77,7 @@ describe("connections", () => {
   });
 
   it("moves the default flag when another connection is made default, and refuses to leave the company without one", async () => {
-    const { admin } = await makeCompany();
+    const { admin } = await base.fresh();
     const a = (await api("POST", "/api/whatsapp", { token: admin.token, body: { name: "Linha A" } })).body;
     const b = (await api("POST", "/api/whatsapp", { token: admin.token, body: { name: "Linha B" } })).body;
     expect(b.isDefault).toBe(false);
@@ -95,11 +98,11 @@ describe("connections", () => {
   });
 
   it("requires a greeting when more than one queue is linked and refuses queues of another company", async () => {
-    const { companyId, admin } = await makeCompany();
-    const other = await makeCompany();
+    const { cid: companyId, admin } = await base.fresh();
+    const other = await base.fresh();
     await makeQueue(companyId, 1);
     await makeQueue(companyId, 2);
-    await makeQueue(other.companyId, 9);
+    await makeQueue(other.cid, 9);
     const noGreeting = await api("POST", "/api/whatsapp", { token: admin.token, body: { name: "Suporte", queueIds: [1, 2] } });
     expect(noGreeting).toMatchObject({ status: 400, body: { error: "ERR_WAPP_GREETING_REQUIRED" } });
     const foreign = await api("POST", "/api/whatsapp", { token: admin.token, body: { name: "Suporte", queueIds: [9] } });
@@ -117,10 +120,10 @@ describe("connections", () => {
   });
 
   it("answers 400 ERR_VALIDATION to bad automation fields and 404 to another company's transfer queue, writing nothing", async () => {
-    const { companyId, admin } = await makeCompany();
-    const other = await makeCompany();
+    const { cid: companyId, admin } = await base.fresh();
+    const other = await base.fresh();
     await makeQueue(companyId, 1);
-    await makeQueue(other.companyId, 9);
+    await makeQueue(other.cid, 9);
     const created = await api("POST", "/api/whatsapp", { token: admin.token, body: { name: "Loja", expiresTicket: 30, ratingWaitMinutes: 60 } });
     expect(created.status).toBe(200);
     const id = created.body.id;
@@ -149,18 +152,18 @@ describe("connections", () => {
   });
 
   it("generates the API token on the server, shows it (and the QR code) to admins only, and never takes a client's", async () => {
-    const a = await makeCompany();
-    const b = await makeCompany();
+    const a = await base.fresh();
+    const b = await base.fresh();
     const created = await api("POST", "/api/whatsapp", { token: a.admin.token, body: { name: "API", token: "tok-chosen-1" } });
     expect(created.status).toBe(200);
     const token: string = created.body.token;
     expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    await updateSessionState(a.companyId, created.body.id, { status: "qrcode", qrcode: "2@pairing-secret" });
+    await updateSessionState(a.cid, created.body.id, { status: "qrcode", qrcode: "2@pairing-secret" });
     // Another company "choosing" the same token gets its own: no 409 telling it the value is someone's credential.
     const other = await api("POST", "/api/whatsapp", { token: b.admin.token, body: { name: "API", token: token } });
     expect(other.status).toBe(200);
     expect(other.body.token).not.toBe(token);
-    const agent = await makeUser(a.companyId, { profile: "user" });
+    const agent = await makeUser(a.cid, { profile: "user" });
     for (const path of ["/api/whatsapp", `/api/whatsapp/${created.body.id}`]) {
       const seen = await api("GET", path, { token: agent.token });
       expect(seen.status).toBe(200);
@@ -170,7 +173,7 @@ describe("connections", () => {
     const shown = await api("GET", "/api/whatsapp", { token: a.admin.token });
     expect(shown.body[0]).toMatchObject({ token, qrcode: "2@pairing-secret" });
     // Stored encrypted; the lookup item is keyed by the token's hash, so the public API still finds the connection.
-    const raw = (await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.whatsapp(a.companyId, created.body.id) }))).Item!;
+    const raw = (await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.whatsapp(a.cid, created.body.id) }))).Item!;
     expect(JSON.stringify(raw)).not.toContain(token);
     expect((await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.whatsappToken(token) }))).Item).toBeUndefined();
     expect((await findWhatsappByToken(token))?.id).toBe(created.body.id);
@@ -180,10 +183,10 @@ describe("connections", () => {
   });
 
   it("regenerates the token (admins of the company only): the old one stops working, the new one works", async () => {
-    const a = await makeCompany();
-    const b = await makeCompany();
+    const a = await base.fresh();
+    const b = await base.fresh();
     const w = (await api("POST", "/api/whatsapp", { token: a.admin.token, body: { name: "API" } })).body;
-    const agent = await makeUser(a.companyId, { profile: "user" });
+    const agent = await makeUser(a.cid, { profile: "user" });
     expect((await api("POST", `/api/whatsapp/${w.id}/token`, { token: agent.token })).status).toBe(403);
     expect((await api("POST", `/api/whatsapp/${w.id}/token`, { token: b.admin.token })).status).toBe(404);
     expect((await findWhatsappByToken(w.token))?.id).toBe(w.id);
@@ -203,7 +206,7 @@ describe("connections", () => {
   });
 
   it("sends start, new-QR, disconnect and restart commands to the connection's shard queue", async () => {
-    const { admin } = await makeCompany();
+    const { admin } = await base.fresh();
     const w = (await api("POST", "/api/whatsapp", { token: admin.token, body: { name: "Fila" } })).body;
     const shard = shardOf(w.id);
     await drain(shard);
@@ -216,17 +219,17 @@ describe("connections", () => {
   });
 
   it("publishes session updates to the company's admins only", async () => {
-    const a = await makeCompany();
-    const b = await makeCompany();
-    const agent = await makeUser(a.companyId, { profile: "user" });
-    const adminSock = await registerSocket(a.companyId, a.admin.id, "admin");
-    const agentSock = await registerSocket(a.companyId, agent.id, "user");
-    const otherSock = await registerSocket(b.companyId, b.admin.id, "admin");
+    const a = await base.fresh();
+    const b = await base.fresh();
+    const agent = await makeUser(a.cid, { profile: "user" });
+    const adminSock = await registerSocket(a.cid, a.admin.id, "admin");
+    const agentSock = await registerSocket(a.cid, agent.id, "user");
+    const otherSock = await registerSocket(b.cid, b.admin.id, "admin");
     const w = (await api("POST", "/api/whatsapp", { token: a.admin.token, body: { name: "Tempo real" } })).body;
     world.rt.frames.length = 0;
-    await updateSessionState(a.companyId, w.id, { status: "qrcode", qrcode: "2@abc", retries: 1 });
+    await updateSessionState(a.cid, w.id, { status: "qrcode", qrcode: "2@abc", retries: 1 });
     const got = world.rt.frames.filter((f) => f.connectionId === adminSock);
-    expect(got.map((f) => f.event)).toEqual([`company-${a.companyId}-whatsappSession`, `company-${a.companyId}-whatsapp`]);
+    expect(got.map((f) => f.event)).toEqual([`company-${a.cid}-whatsappSession`, `company-${a.cid}-whatsapp`]);
     expect(got[0].data).toMatchObject({ action: "update", session: { id: w.id, status: "qrcode", qrcode: "2@abc", retries: 1 } });
     expect(world.rt.frames.some((f) => f.connectionId === agentSock || f.connectionId === otherSock)).toBe(false);
     // Nor does an agent read the pairing QR code through the API (it would pair a phone with the company's number).
@@ -237,12 +240,12 @@ describe("connections", () => {
 
 describe("tenant isolation", () => {
   it("answers 404 to a user of another company on every connection route, changing nothing and publishing nothing", async () => {
-    const a = await makeCompany();
-    const b = await makeCompany();
+    const a = await base.fresh();
+    const b = await base.fresh();
     const w = (await api("POST", "/api/whatsapp", { token: a.admin.token, body: { name: "Privada", token: "tok-private" } })).body;
     const shard = shardOf(w.id);
     await drain(shard);
-    const sockA = await registerSocket(a.companyId, a.admin.id, "admin");
+    const sockA = await registerSocket(a.cid, a.admin.id, "admin");
     const before = (await api("GET", `/api/whatsapp/${w.id}`, { token: a.admin.token })).body;
     world.rt.frames.length = 0;
 

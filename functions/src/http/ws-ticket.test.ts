@@ -4,10 +4,13 @@
  */
 import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { describe, expect, it } from "vitest";
-import { api, makeCompany } from "../../../test/helpers.ts";
+import { api } from "../../../test/helpers.ts";
+import { companyWorld } from "../../../test/world.ts";
 import { ddb, tableName } from "@atende/shared/db/client";
 import { keys } from "@atende/shared/db/keys";
 import { handler as connect } from "../ws/connect.ts";
+
+const w = companyWorld();
 
 let seq = 0;
 const connectWith = (query: Record<string, string>) =>
@@ -17,7 +20,7 @@ const registered = async (connectionId: string) =>
 
 describe("POST /api/auth/ws-ticket and $connect with ?ticket=", () => {
   it("opens a socket once with a fresh ticket; the same ticket again is refused", async () => {
-    const { admin } = await makeCompany();
+    const { admin } = await w.fresh();
     const res = await api("POST", "/api/auth/ws-ticket", { token: admin.token });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ ticket: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), expiresInSeconds: 60 });
@@ -28,7 +31,7 @@ describe("POST /api/auth/ws-ticket and $connect with ?ticket=", () => {
   });
 
   it("registers the socket for the ticket's user, and refuses unknown tickets and anonymous callers", async () => {
-    const { admin } = await makeCompany();
+    const { admin } = await w.fresh();
     const { body } = await api("POST", "/api/auth/ws-ticket", { token: admin.token });
     const id = `wsticket-reg-${Date.now()}`;
     const out = await connect({ requestContext: { connectionId: id, routeKey: "$connect", eventType: "CONNECT" }, queryStringParameters: { ticket: body.ticket } } as any);
@@ -40,7 +43,7 @@ describe("POST /api/auth/ws-ticket and $connect with ?ticket=", () => {
   });
 
   it("refuses a ticket whose session was revoked after it was issued", async () => {
-    const { companyId, admin } = await makeCompany();
+    const { cid: companyId, admin } = await w.fresh();
     const { body } = await api("POST", "/api/auth/ws-ticket", { token: admin.token });
     await ddb().send(
       new UpdateCommand({ TableName: tableName(), Key: keys.user(companyId, admin.id), UpdateExpression: "ADD tokenVersion :one", ExpressionAttributeValues: { ":one": 1 } }),

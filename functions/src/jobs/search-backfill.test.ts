@@ -9,8 +9,11 @@ import { getTimer } from "@atende/shared/timers/index";
 import { SEARCH_BACKFILL_KIND, startSearchBackfill } from "@atende/shared/search/backfill-job";
 import { storeWithoutIndex } from "@atende/shared/search/backfill.testkit";
 import { makeWhatsapp } from "@atende/shared/tickets/fixtures.testkit";
-import { api, makeCompany } from "../../../test/helpers.ts";
+import { api } from "../../../test/helpers.ts";
+import { companyWorld } from "../../../test/world.ts";
 import { handler as tick } from "./tick.ts";
+
+const w = companyWorld();
 
 const ticketContacts = async (token: string, q: string) =>
   ((await api("GET", `/api/tickets?searchParam=${encodeURIComponent(q)}`, { token })).body.tickets as { contact: { name: string } }[]).map((t) => t.contact.name).sort();
@@ -19,24 +22,24 @@ const contactNames = async (token: string, q: string) =>
 
 describe("search backfill on deploy / start, carried by the minute tick", () => {
   it("makes every company's old tickets and contacts findable by message word, surname and number fragment", async () => {
-    const a = await makeCompany();
-    const b = await makeCompany();
-    await storeWithoutIndex(a.companyId, (await makeWhatsapp(a.companyId)).id);
-    await storeWithoutIndex(b.companyId, (await makeWhatsapp(b.companyId)).id);
+    const a = await w.fresh();
+    const b = await w.fresh();
+    await storeWithoutIndex(a.cid, (await makeWhatsapp(a.cid)).id);
+    await storeWithoutIndex(b.cid, (await makeWhatsapp(b.cid)).id);
     expect(await ticketContacts(a.admin.token, "reembolso")).toEqual([]);
     expect(await contactNames(a.admin.token, "Lima")).toEqual([]);
 
     // The deploy (or the local start) schedules it; the ticks do the work.
     const scheduled = await startSearchBackfill();
-    expect(scheduled).toEqual(expect.arrayContaining([a.companyId, b.companyId]));
+    expect(scheduled).toEqual(expect.arrayContaining([a.cid, b.cid]));
     expect(await startSearchBackfill()).toEqual([]); // already scheduled: nothing twice
     let t = Date.now();
-    for (let i = 0; i < 10 && (await getTimer(a.companyId, SEARCH_BACKFILL_KIND, "index")); i++) {
+    for (let i = 0; i < 10 && (await getTimer(a.cid, SEARCH_BACKFILL_KIND, "index")); i++) {
       t += 60_000;
       await tick({ time: new Date(t).toISOString() });
     }
-    expect(await getTimer(a.companyId, SEARCH_BACKFILL_KIND, "index")).toBeNull();
-    expect(await getTimer(b.companyId, SEARCH_BACKFILL_KIND, "index")).toBeNull();
+    expect(await getTimer(a.cid, SEARCH_BACKFILL_KIND, "index")).toBeNull();
+    expect(await getTimer(b.cid, SEARCH_BACKFILL_KIND, "index")).toBeNull();
 
     for (const c of [a, b]) {
       expect(await ticketContacts(c.admin.token, "reembolso")).toEqual(["Helena Lima"]);
@@ -49,7 +52,7 @@ describe("search backfill on deploy / start, carried by the minute tick", () => 
   }, 90_000);
 
   it("never schedules a company created through the product: its writes index themselves", async () => {
-    const { planId } = await makeCompany();
+    const { planId } = await w.fresh();
     const { company } = await createCompany("system", { name: "Empresa Nova", email: "nova@empresa.test", phone: "", password: "segredo1", planId, recurrence: "MENSAL", status: true });
     const scheduled = await startSearchBackfill();
     expect(scheduled).not.toContain(company.id);

@@ -4,35 +4,30 @@
  * in a loop costs no write and no frame to the company.
  */
 import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { makeCompany, makeUser, type TestUser } from "../../../test/helpers.ts";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { TestUser } from "../../../test/helpers.ts";
+import { companyWorld } from "../../../test/world.ts";
 import { ddb, tableName } from "@atende/shared/db/client";
 import { keys } from "@atende/shared/db/keys";
 import { registerSocket } from "@atende/shared/realtime/connections";
-import { startRealtimeCapture } from "@atende/shared/users/realtime-capture.testkit";
 import { patchUser } from "@atende/shared/users/repository";
 import { handler, USER_STATUS_MIN_GAP_MS } from "./default.ts";
 
-let capture: Awaited<ReturnType<typeof startRealtimeCapture>>;
+const w = companyWorld({ agents: [{}] });
 let cid: number;
 let user: TestUser;
 
-beforeAll(async () => {
-  capture = await startRealtimeCapture();
-  const c = await makeCompany();
-  cid = c.companyId;
-  user = await makeUser(cid);
+beforeAll(() => {
+  cid = w.cid;
+  [user] = w.agents;
 });
-afterAll(async () => {
-  await capture.stop();
-});
-beforeEach(() => capture.clear());
+beforeEach(() => w.capture.clear());
 
 const userStatus = (connectionId: string) =>
   handler({ requestContext: { connectionId, routeKey: "$default", eventType: "MESSAGE" }, body: JSON.stringify({ action: "userStatus" }) });
 const stored = async () => (await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.user(cid, user.id), ConsistentRead: true }))).Item!;
 /** The `company-{id}-user` frames one socket received. */
-const userFrames = (connectionId: string) => capture.frames.filter((f) => f.event === `company-${cid}-user` && f.connectionId === connectionId);
+const userFrames = (connectionId: string) => w.capture.frames.filter((f) => f.event === `company-${cid}-user` && f.connectionId === connectionId);
 async function open(): Promise<string> {
   const id = `status-${Math.random().toString(36).slice(2, 10)}`;
   await registerSocket(id, { companyId: cid, userId: user.id, profile: "user", super: false, queueIds: [], allTicket: "desabled" });
@@ -47,7 +42,7 @@ describe("userStatus frames", () => {
     expect((await stored()).online).toBe(true);
     expect(userFrames(first).map((f) => f.data.user.online)).toEqual([true]);
 
-    capture.clear();
+    w.capture.clear();
     const before = (await stored()).updatedAt;
     const second = await open();
     expect((await userStatus(second)).statusCode).toBe(200);
@@ -62,7 +57,7 @@ describe("userStatus frames", () => {
     expect((await stored()).online).toBe(true);
     // Cleared behind the socket's back: the frames that follow at once are not taken.
     await patchUser(cid, user.id, { online: false });
-    capture.clear();
+    w.capture.clear();
     for (let i = 0; i < 5; i++) expect((await userStatus(socket)).statusCode).toBe(429);
     expect((await stored()).online).toBe(false);
     expect(userFrames(socket)).toEqual([]);

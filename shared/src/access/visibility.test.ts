@@ -4,18 +4,20 @@
  * admin's change through the settings service is seen at once; a write that bypasses it within `AUTH_CACHE_MS`.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { makeCompany } from "../../../test/helpers.ts";
+import { companyWorld } from "../../../test/world.ts";
 import { AUTH_CACHE_MS, authenticate } from "../auth/tokens.ts";
 import { settleDeferred } from "../events/index.ts";
 import { putSetting } from "../settings/repository.ts";
 import { updateSetting } from "../settings/service.ts";
 import { visibilityFor } from "./visibility.ts";
 
+const w = companyWorld();
+
 afterEach(() => vi.useRealTimers());
 
 describe("visibilityFor", () => {
   it("keeps a company's settings for a short time, drops them when a setting is updated", async () => {
-    const { companyId, admin } = await makeCompany();
+    const { cid: companyId, admin } = await w.fresh();
     const agent = { userId: admin.id + 1000, profile: "user" };
     vi.useFakeTimers({ toFake: ["Date"] });
     expect(await visibilityFor(agent, companyId)).toEqual({ viewclosed: "disabled", viewgroups: "disabled" });
@@ -33,7 +35,7 @@ describe("visibilityFor", () => {
   });
 
   it("reads nothing for an admin (they see every ticket)", async () => {
-    const { companyId, admin } = await makeCompany();
+    const { cid: companyId, admin } = await w.fresh();
     expect(await visibilityFor({ userId: admin.id, profile: "admin" }, companyId)).toBeUndefined();
   });
 });

@@ -3,18 +3,13 @@
  * `lastInteractionAt` to the message's time, live (`contact` update frame); a burst within a minute costs no further
  * write; an older (history) message never moves it back.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { handleBaileysEvent, type IngestContext } from "../ingest/index.ts";
 import { freshCompanyId, storedState } from "../ingest/testkit.ts";
-import { registerSocket, startRealtimeCapture } from "../users/realtime-capture.testkit.ts";
+import { registerSocket } from "../users/realtime-capture.testkit.ts";
+import { companyWorld } from "../../../test/world.ts";
 
-let capture: Awaited<ReturnType<typeof startRealtimeCapture>>;
-beforeAll(async () => {
-  capture = await startRealtimeCapture();
-});
-afterAll(async () => {
-  await capture?.stop();
-});
+const w = companyWorld();
 
 const T0 = 1767366759; // 2026-01-02T15:12:39Z, WhatsApp seconds
 const says = (ctx: IngestContext, id: string, body: string, ts: number, type = "notify") =>
@@ -31,7 +26,7 @@ describe("contact's last interaction", () => {
 
     await says(ctx, "LI-1", "bom dia", T0);
     expect(await lastInteraction(ctx.companyId)).toBe(new Date(T0 * 1000).toISOString());
-    const frames = () => capture.frames.filter((f) => f.event === `company-${ctx.companyId}-contact` && f.data.action === "update");
+    const frames = () => w.capture.frames.filter((f) => f.event === `company-${ctx.companyId}-contact` && f.data.action === "update");
     expect(frames().at(-1)?.data.contact).toMatchObject({ name: "Lia Prado", lastInteractionAt: new Date(T0 * 1000).toISOString() });
     const framesAfterFirst = frames().length;
 

@@ -5,7 +5,8 @@
  * pending run was part of that transaction.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { api, makeCompany } from "../../../test/helpers.ts";
+import { api } from "../../../test/helpers.ts";
+import { companyWorld } from "../../../test/world.ts";
 import type { AuthContext } from "../auth/tokens.ts";
 import { GetCommand } from "@aws-sdk/lib-dynamodb";
 import { ddb, tableName } from "../db/client.ts";
@@ -22,6 +23,8 @@ import { EXPIRES_TICKET, TIME_TO_TRANSFER } from "../timers/kinds.ts";
 import { updateSessionState } from "../whatsapp/service.ts";
 import { redriveDurable, RUN_GRACE_MS } from "./durable.ts";
 import { settleDeferred } from "./index.ts";
+
+const w = companyWorld();
 
 const MIN = 60_000;
 const at = (iso: string, minutes: number) => new Date(Date.parse(iso) + minutes * MIN).toISOString();
@@ -79,7 +82,7 @@ afterEach(async () => {
 
 describe("durable listeners", { timeout: 120_000 }, () => {
   it("ticket timers: an accept whose expiresTicket write failed gets its timer from the tick, once", async () => {
-    const { companyId: cid, admin } = await makeCompany();
+    const { cid, admin } = await w.fresh();
     const wa = await makeWhatsapp(cid, { name: "Loja" });
     await api("PUT", `/api/whatsapp/${wa.id}`, { token: admin.token, body: { expiresTicket: 30 } });
     const t = await makeTicket(cid, { whatsappId: wa.id });
@@ -98,7 +101,7 @@ describe("durable listeners", { timeout: 120_000 }, () => {
   });
 
   it("connection timers: an admin's edit whose timer write failed moves the open tickets' timers at the tick", async () => {
-    const { companyId: cid, admin } = await makeCompany();
+    const { cid, admin } = await w.fresh();
     const wa = await makeWhatsapp(cid, { name: "Loja" });
     const open = await makeTicket(cid, { whatsappId: wa.id, status: "open", userId: admin.id });
 
@@ -113,7 +116,7 @@ describe("durable listeners", { timeout: 120_000 }, () => {
   });
 
   it("ticket summaries: a queue rename whose summary write failed reaches the ticket at the tick; an older rename replayed later does not win", async () => {
-    const { companyId: cid, admin } = await makeCompany();
+    const { cid, admin } = await w.fresh();
     const auth = { userId: admin.id, companyId: cid, profile: "admin", super: false, name: "Admin", email: "a@test", queueIds: [], allTicket: "desabled", whatsappId: null, tokenVersion: 0 } as AuthContext;
     const wa = await makeWhatsapp(cid);
     const q = await makeQueue(cid, { name: "Vendas", color: "#2e7d32" });

@@ -3,24 +3,18 @@
  * user's later changes (queues, profile, deletion, logout, refresh-token reuse) at once, through the real services and
  * the real `publish` path; and a credential setting's update reaches admins only.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeCompany, makeUser } from "../../../test/helpers.ts";
+import { describe, expect, it } from "vitest";
+import { makeUser } from "../../../test/helpers.ts";
+import { companyWorld } from "../../../test/world.ts";
 import { authenticate } from "../auth/tokens.ts";
 import { logout } from "../auth/service.ts";
 import { getSocketMember, registerSocket } from "../realtime/connections.ts";
 import { publish } from "../realtime/publish.ts";
 import { updateSetting } from "../settings/service.ts";
 import { makeQueue } from "../tickets/fixtures.testkit.ts";
-import { startRealtimeCapture } from "../users/realtime-capture.testkit.ts";
 import { deleteUser, updateUser } from "../users/service.ts";
 
-let capture: Awaited<ReturnType<typeof startRealtimeCapture>>;
-beforeAll(async () => {
-  capture = await startRealtimeCapture();
-});
-afterAll(async () => {
-  await capture?.stop();
-});
+const w = companyWorld();
 
 /** Registers a socket as `$connect` does, from the user's verified token. */
 async function connectAs(token: string, id: string): Promise<string> {
@@ -30,11 +24,11 @@ async function connectAs(token: string, id: string): Promise<string> {
 }
 
 const queueTicket = (queueId: number) => ({ kind: "ticket" as const, ticket: { queueId, userId: null } });
-const framesTo = (conn: string, event: string) => capture.frames.filter((f) => f.connectionId === conn && f.event === event);
+const framesTo = (conn: string, event: string) => w.capture.frames.filter((f) => f.connectionId === conn && f.event === event);
 
 describe("open sockets follow access changes", () => {
   it("stops a queue's frames the moment the user leaves the queue", async () => {
-    const { companyId, admin } = await makeCompany();
+    const { cid: companyId, admin } = await w.fresh();
     const [q1, q2] = [await makeQueue(companyId), await makeQueue(companyId)];
     const agent = await makeUser(companyId, { queueIds: [q1.id, q2.id] });
     const sock = await connectAs(agent.token, `rv-q-${companyId}`);
@@ -49,7 +43,7 @@ describe("open sockets follow access changes", () => {
   });
 
   it("stops everything an admin saw once demoted to user", async () => {
-    const { companyId, admin } = await makeCompany();
+    const { cid: companyId, admin } = await w.fresh();
     const boss = await makeUser(companyId, { profile: "admin" });
     const sock = await connectAs(boss.token, `rv-d-${companyId}`);
     await updateUser(await authenticate(admin.token), boss.id, { profile: "user" });
@@ -60,7 +54,7 @@ describe("open sockets follow access changes", () => {
   });
 
   it("closes a deleted user's sockets", async () => {
-    const { companyId, admin } = await makeCompany();
+    const { cid: companyId, admin } = await w.fresh();
     const agent = await makeUser(companyId, { queueIds: [1] });
     const sock = await connectAs(agent.token, `rv-x-${companyId}`);
     await deleteUser(await authenticate(admin.token), agent.id);
@@ -70,7 +64,7 @@ describe("open sockets follow access changes", () => {
   });
 
   it("closes the sockets of a session that logged out, and keeps other users'", async () => {
-    const { companyId, admin } = await makeCompany();
+    const { cid: companyId, admin } = await w.fresh();
     const agent = await makeUser(companyId, { queueIds: [1] });
     const sock = await connectAs(agent.token, `rv-l-${companyId}`);
     const other = await connectAs(admin.token, `rv-l2-${companyId}`);
@@ -85,7 +79,7 @@ describe("open sockets follow access changes", () => {
 
 describe("credential settings", () => {
   it("sends a credential setting's update to admins only, and an ordinary one to everyone", async () => {
-    const { companyId, admin } = await makeCompany();
+    const { cid: companyId, admin } = await w.fresh();
     const agent = await makeUser(companyId);
     const root = await makeUser(companyId, { profile: "admin", super: true }); // credential keys are super-only to set
     const adminSock = await connectAs(admin.token, `rv-s1-${companyId}`);

@@ -5,7 +5,8 @@
  * reached the agent's socket. Retries wait on a controlled clock (no real waiting, no timing assertions).
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { registerSocket, startRealtimeCapture } from "../users/realtime-capture.testkit.ts";
+import { registerSocket } from "../users/realtime-capture.testkit.ts";
+import { companyWorld } from "../../../test/world.ts";
 import { shardOf } from "../whatsapp/commands.ts";
 import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { ddb, tableName } from "../db/client.ts";
@@ -14,20 +15,18 @@ import { handleBaileysEvent, redriveParked, type IngestContext } from "./index.t
 import { dueParked, heldCount, retryOptions } from "./parking.ts";
 import { freshCompanyId, storedState } from "./testkit.ts";
 
-let capture: Awaited<ReturnType<typeof startRealtimeCapture>>;
+const w = companyWorld();
 const realSleep = retryOptions.sleep;
 /** The controlled clock: every backoff the retries ask for is recorded and returns at once. */
 const waited: number[] = [];
-beforeAll(async () => {
-  capture = await startRealtimeCapture();
+beforeAll(() => {
   retryOptions.sleep = async (ms) => void waited.push(ms);
 });
 afterEach(() => {
   waited.length = 0;
 });
-afterAll(async () => {
+afterAll(() => {
   retryOptions.sleep = realSleep;
-  await capture?.stop();
 });
 
 const KINDS: FaultKind[] = ["throttle", "5xx", "conflict"];
@@ -83,7 +82,7 @@ describe("inbound under DynamoDB faults", () => {
       // In order per chat: the ticket's messages, as the conversation lists them, are the customer's in sending order.
       expect(chat.map((m) => m.body)).toEqual(sent.filter((s) => s.chat === chat[0].remoteJid).map((s) => s.body));
     }
-    const created = capture.frames.filter((f) => f.connectionId === socket && f.event === `company-${ctx.companyId}-appMessage` && f.data.action === "create");
+    const created = w.capture.frames.filter((f) => f.connectionId === socket && f.event === `company-${ctx.companyId}-appMessage` && f.data.action === "create");
     expect(new Set(created.map((f) => f.data.message.id))).toEqual(new Set(sent.map((s) => s.id)));
   }, 240_000);
 
@@ -106,7 +105,7 @@ describe("inbound under DynamoDB faults", () => {
     // Each customer's 4 messages are counted once: unread badge and the ticket's own count.
     expect(st.tickets.map((t) => [t.unreadMessages, t.messagesIn])).toEqual(st.tickets.map(() => [4, 4]));
     // The agent is told of every message once: a try that finds its own earlier store (answer lost) still publishes it.
-    const created = capture.frames.filter((f) => f.connectionId === socket && f.event === `company-${ctx.companyId}-appMessage` && f.data.action === "create");
+    const created = w.capture.frames.filter((f) => f.connectionId === socket && f.event === `company-${ctx.companyId}-appMessage` && f.data.action === "create");
     expect(created.map((f) => f.data.message.id).sort()).toEqual(sent.map((s) => s.id).sort());
   }, 120_000);
 

@@ -7,9 +7,11 @@ import { updateQueue } from "../queues/service.ts";
 import { addTicketTag, createTag, updateTag } from "../tags/service.ts";
 import { updateUser } from "../users/service.ts";
 import { updateSessionState, updateWhatsapp } from "../whatsapp/service.ts";
-import { makeCompany } from "../../../test/helpers.ts";
+import { companyWorld } from "../../../test/world.ts";
 import { makeContact, makeQueue, makeTicket, makeWhatsapp } from "./fixtures.testkit.ts";
 import { listTickets, toTicketView } from "./service.ts";
+
+const w = companyWorld();
 
 const adminAuth = (companyId: number, userId: number): AuthContext => ({
   userId, companyId, profile: "admin", super: false, name: "Admin", email: "admin@test", queueIds: [], allTicket: "desabled", whatsappId: null, tokenVersion: 0,
@@ -17,7 +19,7 @@ const adminAuth = (companyId: number, userId: number): AuthContext => ({
 
 describe("ticket rows from stored summaries", () => {
   it("serves a page of a tab with one Query and the nested contact, queue, connection, user and tags", async () => {
-    const { companyId: cid, admin } = await makeCompany();
+    const { cid, admin } = await w.fresh();
     const auth = adminAuth(cid, admin.id);
     const wa = await makeWhatsapp(cid, { name: "Principal" });
     const q = await makeQueue(cid, { name: "Vendas", color: "#2e7d32" });
@@ -54,7 +56,7 @@ describe("ticket rows from stored summaries", () => {
   }, 60_000);
 
   it("shows renamed contacts, queues, users, connections and a connection's new status in the list", async () => {
-    const { companyId: cid, admin } = await makeCompany();
+    const { cid, admin } = await w.fresh();
     const auth = adminAuth(cid, admin.id);
     const wa = await makeWhatsapp(cid, { name: "Principal" });
     const q = await makeQueue(cid, { name: "Vendas", color: "#2e7d32" });
@@ -85,7 +87,7 @@ describe("ticket rows from stored summaries", () => {
   }, 60_000);
 
   it("follows a transfer at once: the row names the new queue and user", async () => {
-    const { companyId: cid, admin } = await makeCompany();
+    const { cid, admin } = await w.fresh();
     const wa = await makeWhatsapp(cid);
     const q1 = await makeQueue(cid, { name: "Vendas" });
     const q2 = await makeQueue(cid, { name: "Suporte", color: "#123456" });

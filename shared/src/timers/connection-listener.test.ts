@@ -5,10 +5,11 @@
  * off, and the timer then fires at the new time; tickets of the company's other connection are left alone.
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, makeCompany, type TestUser } from "../../../test/helpers.ts";
+import { api, type TestUser } from "../../../test/helpers.ts";
+import { companyWorld } from "../../../test/world.ts";
 import { nowIso } from "../common.ts";
 import { getTicketItem, writeTicketTransition } from "../tickets/repository.ts";
-import { makeQueue, makeTicket, makeWhatsapp } from "../tickets/fixtures.testkit.ts";
+import { makeTicket } from "../tickets/fixtures.testkit.ts";
 import type { TicketItem } from "../tickets/schema.ts";
 import { getTimer, runDueTimers, scheduleTimer } from "./index.ts";
 import { EXPIRES_TICKET, RATING_WAIT, TIME_TO_TRANSFER } from "./kinds.ts";
@@ -16,19 +17,17 @@ import "./ticket-kinds.ts";
 import "../automation/rating.ts";
 
 const MIN = 60_000;
+const w = companyWorld({ queues: ["Triagem"], whatsapp: [{ name: "Loja" }, { name: "Outra", isDefault: false }] });
 let cid: number;
 let admin: TestUser;
 let wa: number;
 let otherWa: number;
 let transferQueue: number;
 
-beforeAll(async () => {
-  const c = await makeCompany();
-  cid = c.companyId;
-  admin = c.admin;
-  transferQueue = (await makeQueue(cid, { name: "Triagem" })).id;
-  wa = (await makeWhatsapp(cid, { name: "Loja" })).id;
-  otherWa = (await makeWhatsapp(cid, { name: "Outra", isDefault: false })).id;
+beforeAll(() => {
+  ({ cid, admin } = w);
+  [wa, otherWa] = w.whatsapps;
+  [transferQueue] = w.queues;
 });
 
 const edit = async (body: Record<string, unknown>, id = wa) => {

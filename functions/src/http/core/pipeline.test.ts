@@ -6,9 +6,12 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineRoutes } from "@atende/shared/contract";
 import { AppError } from "@atende/shared/errors";
-import { httpEvent, makeCompany } from "../../../../test/helpers.ts";
+import { httpEvent } from "../../../../test/helpers.ts";
+import { companyWorld } from "../../../../test/world.ts";
 import type { RouteDef } from "../routes.ts";
 import { areaHandler } from "./http.ts";
+
+const w = companyWorld();
 
 const ops = defineRoutes("plans", {
   "GET /api/plans/list": { auth: "public", response: z.array(z.object({ id: z.number().int(), name: z.string() })) },
@@ -56,8 +59,8 @@ describe("plan-gated operations", () => {
   const h = areaHandler("plans", { "GET /api/plans/list": async () => ({ ok: !!++reads }) } as never, Object.values(gated) as RouteDef[]);
 
   it("answers a company whose plan has the flag, and refuses one whose plan has it off with 403 before the handler runs", async () => {
-    const on = await makeCompany();
-    const off = await makeCompany({ planFlags: { useKanban: false } });
+    const on = await w.fresh();
+    const off = await w.fresh({ planFlags: { useKanban: false } });
     const get = async (token: string) => {
       const res = await h(httpEvent("GET", "/api/plans/list", { token }) as never);
       return { status: res.statusCode, body: JSON.parse(res.body ?? "null") };
