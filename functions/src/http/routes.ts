@@ -9,6 +9,7 @@ import type { Operation } from "@atende/shared/contract";
 import { authRoutes } from "@atende/shared/auth/contract";
 import { companiesRoutes } from "@atende/shared/companies/contract";
 import { contactsRoutes } from "@atende/shared/contacts/contract";
+import { helpsRoutes } from "@atende/shared/helps/contract";
 import { jobsRoutes } from "@atende/shared/jobs/contract";
 import { mediaRoutes, messagesRoutes } from "@atende/shared/messages/contract";
 import { notesRoutes } from "@atende/shared/notes/contract";
@@ -41,6 +42,7 @@ export const manifest = {
   ...tagsRoutes,
   ...quickMessagesRoutes,
   ...jobsRoutes,
+  ...helpsRoutes,
 };
 
 /** Every operation, keyed `"METHOD /api/path"`, with its contract (types for the pipeline and the web client). */

@@ -8,6 +8,7 @@ import { registerTexts } from "../i18n/index.ts";
 import type { RealtimeHandler } from "../realtime/handlers.ts";
 import { connectionsFeature } from "./connections/index.tsx";
 import { contactsFeature } from "./contacts/index.tsx";
+import { helpsFeature } from "./helps/index.tsx";
 import { jobsFeature } from "./jobs/index.tsx";
 import { queuesFeature } from "./queues/index.tsx";
 import { quickMessagesFeature } from "./quickMessages/index.tsx";
@@ -16,6 +17,7 @@ import { settingsFeature } from "./settings/index.tsx";
 import { registerSlots } from "./slots.ts";
 import { tagsFeature } from "./tags/index.tsx";
 import { ticketsFeature } from "./tickets/index.tsx";
+import { todoFeature } from "./todo/index.tsx";
 import type { Feature } from "./types.ts";
 import { usersFeature } from "./users/index.tsx";
 
@@ -29,6 +31,8 @@ export const features: Feature[] = [
   quickMessagesFeature,
   settingsFeature,
   jobsFeature,
+  todoFeature,
+  helpsFeature,
   ...(sandboxFeature ? [sandboxFeature] : []),
 ];
 
