@@ -10,8 +10,7 @@ import { useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSession } from "../../api/session.ts";
 import { formatDate } from "../../ui/format.ts";
-import { IconAction } from "../../ui/kit/RowActions.tsx";
-import { DeleteIcon, EditIcon } from "../../ui/kit/icons.tsx";
+import { DeleteIcon, EditIcon, IconAction } from "../../ui/kit/index.ts";
 import { type Task, todoKey, useTasks } from "./store.ts";
 
 /** How long the undo bar of a deleted task stays, in ms. */
@@ -170,7 +169,7 @@ function TaskEditor({ task, onSave, onCancel }: { task: Task; onSave: (text: str
           maxLength={500}
           autoComplete="off"
           data-testid="todo-edit-input"
-          flex="1"
+          className="todo-edit-field"
         />
         <Button type="submit" size="small" variation="primary" data-testid="todo-save">
           {t("common.save")}
