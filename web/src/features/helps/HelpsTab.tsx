@@ -1,7 +1,7 @@
 /**
  * The Ajuda tab of /settings (docs/product/helps.md#managing-helps), for super users only: a form (title, video code
  * or YouTube address, description) that adds a help or, after a row's edit button, updates it ('Limpar' goes back to
- * adding), and the table of every help (thumbnail code, title, description) with edit and delete after
+ * adding), and the table of every help (title, video code, description) with edit and delete after
  * 'Deseja realmente excluir este registro?'. Field errors show under the fields (the same rules the server applies);
  * a failed save shows the product's 'Não foi possível realizar a operação...' message.
  */
@@ -9,7 +9,7 @@ import { videoCodeOf } from "@atende/shared/helps/schema";
 import { Button, Flex, Table, TableBody, TableCell, TableHead, TableRow, Text, TextAreaField, TextField } from "@aws-amplify/ui-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { reportSaveError } from "../../api/errors.ts";
+import { errorMessage, reportSaveError } from "../../api/errors.ts";
 import { ConfirmDialog } from "../../ui/ConfirmDialog.tsx";
 import { HeaderCells } from "../../ui/HeaderCells.tsx";
 import { fieldErrors, RowActions, rules } from "../../ui/kit/index.ts";
@@ -20,13 +20,13 @@ import { type Help, useHelpMutations, useHelps } from "./api.ts";
 const { z } = rules;
 /** The form's rules, as the server's (`shared/src/helps/schema.ts`), with i18n keys as messages. */
 const schema = z.object({
-  title: z.string().trim().min(1, "helps.required").max(100, "helps.tooLong"),
+  title: z.string().trim().min(1, "helps.required").max(100, "validation.tooLong"),
   video: z
     .string()
     .trim()
     .min(1, "helps.required")
     .refine((v) => !!videoCodeOf(v), "helps.invalidVideo"),
-  description: z.string().trim().max(1000, "helps.tooLong"),
+  description: z.string().trim().max(1000, "validation.tooLong"),
 });
 type Values = { title: string; video: string; description: string };
 const EMPTY: Values = { title: "", video: "", description: "" };
@@ -120,7 +120,7 @@ export function HelpsTab() {
           </Button>
         </Flex>
       </form>
-      <PageState loading={helps.isPending} error={helps.isError ? String(helps.error) : undefined} empty={items.length === 0} onRetry={() => void helps.refetch()}>
+      <PageState loading={helps.isPending} error={helps.isError ? errorMessage(helps.error, t) : undefined} empty={items.length === 0} onRetry={() => void helps.refetch()}>
         <div className="helps-table-scroll">
           <Table className="data-table" size="small" highlightOnHover>
             <TableHead>

@@ -22,7 +22,6 @@ export const helpsTexts = defineTexts({
   ],
   invalidVideo: ["Código de vídeo inválido", "Invalid video code", "Código de video no válido"],
   required: ["Obrigatório", "Required", "Obligatorio"],
-  tooLong: ["Muito longo!", "Too Long!", "¡Demasiado largo!"],
   add: ["Adicionar", "Add", "Agregar"],
   update: ["Atualizar", "Update", "Actualizar"],
   clear: ["Limpar", "Clear", "Limpiar"],
