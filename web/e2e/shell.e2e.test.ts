@@ -3,7 +3,9 @@
  * wrong password → error toast; the admin sees the shell in Portuguese and switches to English; creates a queue and
  * a user in that queue; the user logs in in a second browser context; the same user logging in in a third context
  * makes the second show 'Sua conta foi acessada em outro computador.' and return to /login; a company whose due date
- * is past is refused with the product's message.
+ * is past is refused with the product's message. The agent's tools: a super user adds a help video in the Ajuda tab of
+ * the settings and an agent of another company plays it from /helps (the player closes with Escape); the to-do list
+ * adds with Enter, edits in place, deletes with undo, ignores blank text and survives a reload.
  *
  * Needs `web/dist` (the root `npm test` runs `npm run build:web` first) and `/usr/bin/chromium`.
  */
@@ -317,5 +319,117 @@ describe("web shell in the browser", () => {
     await login(page, soon.email, "secret1");
     await toast(page, "Sua assinatura vence em 3 dia(s)").waitFor();
     await page.getByTestId("greeting").waitFor();
+  }, TEST_MS);
+
+  it("lets a super user add a help in the Ajuda tab, and an agent of another company play it from /helps and close it with Escape", async () => {
+    const platform = await makeCompany({ adminSuper: true });
+    const title = `Como transferir um atendimento ${Date.now()}`;
+    const description = "Passo a passo da transferência entre filas.";
+    const root = await newPage();
+    await e2e.login(root, platform.admin.email, platform.admin.password);
+    await root.goto(`${e2e.stack.url}/settings`);
+    await root.getByRole("tab", { name: "Ajuda" }).click();
+    const tab = root.getByTestId("helps-tab");
+    await tab.getByRole("button", { name: "Adicionar" }).click();
+    await expect(tab.getByText("Obrigatório").count()).resolves.toBe(2); // title and video, nothing sent
+    await tab.getByRole("textbox", { name: /^Título/ }).fill(title);
+    await tab.getByRole("textbox", { name: /^Código do vídeo/ }).fill("https://vimeo.com/123");
+    await tab.getByRole("button", { name: "Adicionar" }).click();
+    await tab.getByText("Código de vídeo inválido").waitFor();
+    await tab.getByRole("textbox", { name: /^Código do vídeo/ }).fill("https://youtu.be/dQw4w9WgXcQ");
+    await tab.getByRole("textbox", { name: /^Descrição/ }).fill(description);
+    await tab.getByRole("textbox", { name: /^Título/ }).press("Enter");
+    await toast(root, "Operação realizada com sucesso!").waitFor();
+    const row = root.getByTestId("help-row").filter({ hasText: title });
+    await row.getByText("dQw4w9WgXcQ").waitFor(); // the address was stored as its code
+    expect(await tab.getByRole("textbox", { name: /^Título/ }).inputValue()).toBe(""); // the form is ready for the next one
+
+    // An admin who is not super has no Ajuda tab.
+    const other = await makeCompany();
+    const plainAdmin = await newPage();
+    await e2e.login(plainAdmin, other.admin.email, other.admin.password);
+    await plainAdmin.goto(`${e2e.stack.url}/settings`);
+    await plainAdmin.getByRole("tab", { name: "Opções" }).waitFor();
+    expect(await plainAdmin.getByRole("tab", { name: "Ajuda" }).count()).toBe(0);
+
+    // An agent of that other company: the help is platform-wide. Without YouTube (no network) the card keeps its texts.
+    const agentOfOther = await makeUser(other.companyId, { name: "Agente Outra Empresa" });
+    const page = await newPage();
+    await page.route(/^https:\/\/(img|www)\.youtube\.com\//, (route) => route.abort());
+    await e2e.login(page, agentOfOther.email, agentOfOther.password);
+    await page.getByRole("navigation", { name: "Menu principal" }).getByRole("link", { name: "Ajuda" }).click();
+    const card = page.getByTestId("help-card").filter({ hasText: title });
+    await card.getByText(description).waitFor();
+    await card.getByTestId("help-thumb-fallback").waitFor();
+    await card.click();
+    const player = page.getByRole("dialog", { name: title });
+    await player.waitFor();
+    expect(await player.getByTestId("help-player").getAttribute("src")).toMatch(/^https:\/\/www\.youtube\.com\/embed\/dQw4w9WgXcQ\b/);
+    await page.keyboard.press("Escape");
+    await player.waitFor({ state: "hidden" });
+    // Focus goes back to the card, so the keyboard opens it again.
+    await page.keyboard.press("Enter");
+    await player.waitFor();
+    await page.keyboard.press("Escape");
+    await player.waitFor({ state: "hidden" });
+  }, TEST_MS);
+
+  it("keeps an agent's to-do list in the browser: Enter adds, blank text is ignored, edits in place, deletes with undo, survives a reload", async () => {
+    const { companyId } = await makeCompany();
+    const user = await makeUser(companyId, { name: "Agente Organizada" });
+    const page = await newPage();
+    await e2e.login(page, user.email, user.password);
+    await page.getByRole("navigation", { name: "Menu principal" }).getByRole("link", { name: "Tarefas" }).click();
+    await page.getByTestId("todo-empty").waitFor();
+    const box = page.getByRole("textbox", { name: "Nova tarefa" });
+    const items = page.getByTestId("todo-item");
+    const texts = () => page.getByTestId("todo-text").allTextContents();
+
+    await box.fill("Ligar para o cliente");
+    await box.press("Enter");
+    await items.first().waitFor();
+    expect(await box.inputValue()).toBe("");
+    await box.fill("   ");
+    await box.press("Enter");
+    await box.fill("Enviar proposta");
+    await page.getByRole("button", { name: "Adicionar" }).click();
+    await items.nth(1).waitFor();
+    expect(await texts()).toEqual(["Ligar para o cliente", "Enviar proposta"]); // the blank one was ignored
+
+    // Edit in place: Enter keeps the change; Escape and blank text leave the task as it was.
+    await items.first().getByTestId("todo-edit").click();
+    const edit = page.getByTestId("todo-edit-input");
+    await edit.fill("Ligar para o cliente às 15h");
+    await edit.press("Enter");
+    await edit.waitFor({ state: "hidden" });
+    await items.nth(1).getByTestId("todo-edit").click();
+    await edit.fill("Não era isso");
+    await edit.press("Escape");
+    await edit.waitFor({ state: "hidden" });
+    await items.nth(1).getByTestId("todo-edit").click();
+    await edit.fill("  ");
+    await edit.press("Enter");
+    expect(await edit.isVisible()).toBe(true); // blank text is not saved
+    await edit.press("Escape");
+    expect(await texts()).toEqual(["Ligar para o cliente às 15h", "Enviar proposta"]);
+
+    // Delete, undo puts it back in its place; delete again.
+    await box.fill("Revisar contrato");
+    await box.press("Enter");
+    await items.nth(2).waitFor();
+    await items.nth(1).getByTestId("todo-delete").click();
+    await page.getByTestId("todo-undo").getByText("Tarefa excluída: Enviar proposta").waitFor();
+    expect(await texts()).toEqual(["Ligar para o cliente às 15h", "Revisar contrato"]);
+    await page.getByRole("button", { name: "Desfazer" }).click();
+    expect(await texts()).toEqual(["Ligar para o cliente às 15h", "Enviar proposta", "Revisar contrato"]);
+    await items.nth(2).getByTestId("todo-delete").click();
+    expect(await texts()).toEqual(["Ligar para o cliente às 15h", "Enviar proposta"]);
+
+    await page.reload();
+    await items.nth(1).waitFor();
+    expect(await texts()).toEqual(["Ligar para o cliente às 15h", "Enviar proposta"]);
+    // Kept only in this browser, under this user.
+    const stored = await page.evaluate((key) => localStorage.getItem(key), `todolist:${companyId}:${user.id}`);
+    expect(JSON.parse(stored ?? "[]").map((x: { text: string }) => x.text)).toEqual(["Ligar para o cliente às 15h", "Enviar proposta"]);
   }, TEST_MS);
 });

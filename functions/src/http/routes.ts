@@ -11,6 +11,7 @@ import { authRoutes } from "@atende/shared/auth/contract";
 import { chatsRoutes } from "@atende/shared/chats/contract";
 import { companiesRoutes } from "@atende/shared/companies/contract";
 import { contactsRoutes } from "@atende/shared/contacts/contract";
+import { helpsRoutes } from "@atende/shared/helps/contract";
 import { jobsRoutes } from "@atende/shared/jobs/contract";
 import { mediaRoutes, messagesRoutes } from "@atende/shared/messages/contract";
 import { notesRoutes } from "@atende/shared/notes/contract";
@@ -45,6 +46,7 @@ export const manifest = {
   ...jobsRoutes,
   ...chatsRoutes,
   ...announcementsRoutes,
+  ...helpsRoutes,
 };
 
 /** Every operation, keyed `"METHOD /api/path"`, with its contract (types for the pipeline and the web client). */

@@ -69,6 +69,9 @@ export const keys = {
   /** Plans are global (super user). */
   plan: (planId: Id) => ({ PK: "PLANS", SK: `PLAN#${pad(planId)}` }),
   plansPrefix: () => ({ PK: "PLANS", SKPrefix: "PLAN#" }),
+  /** Help videos are global: one platform list every company reads (super user writes). */
+  help: (helpId: Id) => ({ PK: "HELPS", SK: `HELP#${pad(helpId)}` }),
+  helpsPrefix: () => ({ PK: "HELPS", SKPrefix: "HELP#" }),
   /** Global email uniqueness marker (holds cid, uid). */
   email: (email: string) => ({ PK: `EMAIL#${email.trim().toLowerCase()}`, SK: "#" }),
   /** Atomic id counter: `scope` is a company id or `GLOBAL`; `entity` e.g. `user`, `ticket`. */

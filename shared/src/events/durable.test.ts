@@ -138,7 +138,7 @@ describe("durable listeners", { timeout: 120_000 }, () => {
 
   describe("a process killed right after the fact's transaction", () => {
     it("a new customer's first message: the new ticket's timeToTransfer arrives at the tick", async () => {
-      const { companyId: cid, admin } = await makeCompany();
+      const { cid, admin } = await w.fresh();
       const wa = await makeWhatsapp(cid, { name: "Loja" });
       const q = await makeQueue(cid, { name: "Triagem", color: "#00897b" });
       await api("PUT", `/api/whatsapp/${wa.id}`, { token: admin.token, body: { timeToTransfer: 10, transferQueueId: q.id } });
@@ -159,7 +159,7 @@ describe("durable listeners", { timeout: 120_000 }, () => {
     });
 
     it("an agent's accept: the expiresTicket timer arrives at the tick", async () => {
-      const { companyId: cid, admin } = await makeCompany();
+      const { cid, admin } = await w.fresh();
       const wa = await makeWhatsapp(cid, { name: "Loja" });
       await api("PUT", `/api/whatsapp/${wa.id}`, { token: admin.token, body: { expiresTicket: 30 } });
       const t = await makeTicket(cid, { whatsappId: wa.id });
@@ -179,7 +179,7 @@ describe("durable listeners", { timeout: 120_000 }, () => {
     });
 
     it("a queue rename and a connection's status: the tickets' rows show them after the tick", async () => {
-      const { companyId: cid, admin } = await makeCompany();
+      const { cid, admin } = await w.fresh();
       const auth = { userId: admin.id, companyId: cid, profile: "admin", super: false, name: "Admin", email: "a@test", queueIds: [], allTicket: "desabled", whatsappId: null, tokenVersion: 0 } as AuthContext;
       const wa = await makeWhatsapp(cid, { name: "Loja" });
       const q = await makeQueue(cid, { name: "Vendas", color: "#2e7d32" });

@@ -3,7 +3,7 @@
  * fails the test that produced it: tsc refuses the wrong shape in a mapper, and under tests the realtime listener
  * refuses to send it and the test set-up fails the test.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import "../announcements/events.ts";
 import "../chats/events.ts";
 import "../contacts/events.ts";
@@ -18,7 +18,8 @@ import "../tickets/events.ts";
 import "../users/events.ts";
 import "../whatsapp/events.ts";
 import type { TagItem } from "../tags/schema.ts";
-import { registerSocket, startRealtimeCapture } from "../users/realtime-capture.testkit.ts";
+import { registerSocket } from "../users/realtime-capture.testkit.ts";
+import { companyWorld } from "../../../test/world.ts";
 import { definedFrameNames, frameIssues, type FrameName } from "./frames.ts";
 import { baseEvent, defineEvents, dispatch, realtimeFrames } from "./index.ts";
 import { assertNoFrameViolations, takeFrameViolations } from "./realtime.ts";
@@ -36,13 +37,7 @@ realtimeFrames("test.tagFrames", (e) => [
   { name: "tag", data: { action: "update", tag: { ...e.tag, color: 7 } } },
 ]);
 
-let capture: Awaited<ReturnType<typeof startRealtimeCapture>>;
-beforeAll(async () => {
-  capture = await startRealtimeCapture();
-});
-afterAll(async () => {
-  await capture?.stop();
-});
+const w = companyWorld();
 
 const now = new Date().toISOString();
 const tag = (companyId: number): TagItem => ({ id: 5, companyId, name: "VIP", color: "#A4CCCC", kanban: 0, userId: null, ticketsCount: 0, createdAt: now, updatedAt: now });
@@ -69,7 +64,7 @@ describe("realtime frame schemas", () => {
     const conn = await registerSocket(companyId, { id: 1, profile: "admin" });
     await dispatch({ type: "test.tagFrames", companyId, tag: tag(companyId) });
 
-    const sent = capture.frames.filter((f) => f.connectionId === conn);
+    const sent = w.capture.frames.filter((f) => f.connectionId === conn);
     expect(sent.map((f) => [f.event, f.data.tag.color])).toEqual([[`company-${companyId}-tag`, "#A4CCCC"]]);
     // What the set-up's afterEach runs: it throws, naming the event, the frame and the field.
     let failure: unknown;

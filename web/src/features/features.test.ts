@@ -45,6 +45,14 @@ describe("feature access", () => {
     expect(mayAccess(user("user"), KANBAN_SWITCH, undefined)).toBe(false);
   });
 
+  it("shows the settings' Ajuda tab (help videos) to super users only, and /helps and /todolist to every profile", () => {
+    const tab = features.flatMap((f) => f.slots?.settingsTabs ?? []).find((x) => x.id === "helps");
+    expect(tab).toBeDefined();
+    for (const p of ["user", "supervisor", "admin"] as const) expect(mayAccess(user(p), tab!.access, {}), p).toBe(false);
+    expect(mayAccess(user("admin", true), tab!.access, {})).toBe(true);
+    for (const id of ["helps", "todolist"]) for (const p of ["user", "supervisor", "admin"] as const) expect(mayAccess(user(p), accessOf(id), {}), `${id} ${p}`).toBe(true);
+  });
+
   it("lets every profile open tickets, contacts and tags", () => {
     for (const id of ["tickets", "contacts", "tags"]) for (const p of ["user", "supervisor", "admin"] as const) expect(mayAccess(user(p), accessOf(id), {}), `${id} ${p}`).toBe(true);
   });

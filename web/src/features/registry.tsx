@@ -11,6 +11,7 @@ import { announcementsFeature } from "./announcements/index.tsx";
 import { chatsFeature } from "./chats/index.tsx";
 import { connectionsFeature } from "./connections/index.tsx";
 import { contactsFeature } from "./contacts/index.tsx";
+import { helpsFeature } from "./helps/index.tsx";
 import { jobsFeature } from "./jobs/index.tsx";
 import { queuesFeature } from "./queues/index.tsx";
 import { quickMessagesFeature } from "./quickMessages/index.tsx";
@@ -20,6 +21,7 @@ import { settingsFeature } from "./settings/index.tsx";
 import { registerSlots } from "./slots.ts";
 import { tagsFeature } from "./tags/index.tsx";
 import { ticketsFeature } from "./tickets/index.tsx";
+import { todoFeature } from "./todo/index.tsx";
 import type { Feature } from "./types.ts";
 import { usersFeature } from "./users/index.tsx";
 
@@ -36,6 +38,8 @@ export const features: Feature[] = [
   jobsFeature,
   chatsFeature,
   announcementsFeature,
+  todoFeature,
+  helpsFeature,
   ...(sandboxFeature ? [sandboxFeature] : []),
 ];
 
