@@ -9,6 +9,7 @@ import type { Operation } from "@atende/shared/contract";
 import { authRoutes } from "@atende/shared/auth/contract";
 import { companiesRoutes } from "@atende/shared/companies/contract";
 import { contactsRoutes } from "@atende/shared/contacts/contract";
+import { dashboardRoutes } from "@atende/shared/dashboard/contract";
 import { jobsRoutes } from "@atende/shared/jobs/contract";
 import { mediaRoutes, messagesRoutes } from "@atende/shared/messages/contract";
 import { notesRoutes } from "@atende/shared/notes/contract";
@@ -38,6 +39,7 @@ export const manifest = {
   ...contactsRoutes,
   ...notesRoutes,
   ...mediaRoutes,
+  ...dashboardRoutes,
   ...tagsRoutes,
   ...quickMessagesRoutes,
   ...jobsRoutes,

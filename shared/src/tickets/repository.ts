@@ -6,6 +6,7 @@
  * schema's fields and defaults, no schema parse for well-formed items).
  */
 import { counterFacts, outboxPut } from "../events/outbox.ts";
+import { cycleAfter, cycleItemPut, finishedCycle } from "./cycles.ts";
 import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { batchGetRaw, batchWriteAll } from "../db/batch.ts";
 import { ddb, tableName, type TxItem } from "../db/client.ts";
@@ -76,6 +77,7 @@ const markerItem = (t: TicketItem) => ({ ...keys.activeTicket(t.companyId, t.wha
  * (the race winner). `t` keeps its summaries beside it (`summariesOf`).
  */
 export async function createTicketItem(t: TicketItem): Promise<{ created: true } | { created: false; existingTicketId: number }> {
+  Object.assign(t, cycleAfter(null, t));
   const summaries = await loadSummaries(t.companyId, { contactId: t.contactId, queueId: t.queueId, userId: t.userId, whatsappId: t.whatsappId, tagIds: t.tagIds });
   attachSummaries(t, summaries);
   try {
@@ -131,6 +133,10 @@ const MUTABLE = [
   "botSilentUntil",
   // the rating wait (automation/rating.ts)
   "ratingAt",
+  // the current service cycle (cycles.ts)
+  "queuedAt",
+  "acceptedAt",
+  "acceptedBy",
   "updatedAt",
 ] as const;
 
@@ -143,15 +149,19 @@ const MUTABLE = [
  * - the row summaries (`summaries.ts`) of the queue, user and connection that changed (or all of them when `prev` was
  *   read without any), read in one BatchGet before the write.
  * `extra`: more items written in the same transaction, after the ticket's (e.g. the rating item and its counters'
- * outbox item: stored exactly when the ticket closes).
+ * outbox item: stored exactly when the ticket closes); `rating`: the customer's rate stored on the cycle it finishes.
+ * A close also stores the finished service cycle (`cycles.ts`).
  * Returns the new ticket (lastMessage/unreadMessages as read in `prev`), with its summaries beside it.
  */
 export async function writeTicketTransition(
   prev: TicketItem,
   patch: Partial<Pick<TicketItem, (typeof MUTABLE)[number]>>,
   extra: Record<string, unknown>[] = [],
+  rating?: { rate: number; ratedAt: string },
 ): Promise<TicketItem> {
   const next: TicketItem = { ...prev, ...patch, version: prev.version + 1 };
+  Object.assign(next, cycleAfter(prev, next));
+  const cycle = finishedCycle(prev, next, rating);
   const had = summariesOf(prev);
   const fresh = await loadSummaries(prev.companyId, {
     contactId: had?.contact?.id === next.contactId ? undefined : next.contactId,
@@ -221,6 +231,7 @@ export async function writeTicketTransition(
     });
   }
   items.push(...outboxPut(counterFacts.ticket(prev, next))); // counters' outbox (events/outbox.ts), last: indexes above unchanged
+  if (cycle) items.push(cycleItemPut(cycle)); // the finished service cycle, stored exactly when the ticket closes
   items.push(...extra);
   try {
     await ddb().send(new TransactWriteCommand({ TransactItems: items }));
@@ -347,7 +358,8 @@ export async function queryContactTickets(companyId: number, contactId: number, 
 }
 
 /**
- * Deletes a ticket: the item, its uuid alias and its ACTIVE marker (if it holds it) in one transaction, then
+ * Deletes a ticket: the item, its uuid alias and its ACTIVE marker (if it holds it) in one transaction with its counters'
+ * outbox item (`t.updatedAt` is the deletion time), then
  * (best-effort) the rest of its partition (messages, notes, tag edges with their tags' counts) and the message id references.
  */
 export async function deleteTicketItems(t: TicketItem): Promise<void> {
@@ -364,6 +376,7 @@ export async function deleteTicketItems(t: TicketItem): Promise<void> {
             ExpressionAttributeValues: { ":tid": t.id },
           },
         },
+        ...outboxPut(counterFacts.ticketDeleted(t)), // it leaves the current open/pending counts
       ],
     }),
   );
