@@ -22,7 +22,7 @@
  * Hot items: a conflicting apply is retried with jittered backoff; what still conflicts is left for the tick.
  *
  * Days are the company's local `yyyy-mm-dd` of the fact's time (its `timezone`, read when the item is applied and
- * kept for five minutes; UTC for a company without an item), so a ticket opened at 23:30 in São Paulo counts on that
+ * kept for five minutes), so a ticket opened at 23:30 in São Paulo counts on that
  * day. The company's day item also counts the tickets opened in each local hour (`openedInHour`). Wait and handling
  * times are the service cycle's (`tickets/cycles.ts`). A ticket fact also moves the company's current counts
  * (`GAUGES`: open, pending) on `keys.statsNow`, in the same apply. See docs/product/dashboard.md#counters.
@@ -33,6 +33,7 @@ import { cancellationReasons } from "../db/errors.ts";
 import { dueShardOfName, dueShardsToRead, keys } from "../db/keys.ts";
 import { queryPages } from "../db/query.ts";
 import { TZDate } from "@date-fns/tz";
+import { DEFAULT_TIME_ZONE } from "../automation/variables.ts";
 import { format } from "date-fns";
 import { DAILY_COUNTERS, type Gauge, openedInHour } from "../db/counters.ts";
 import { finishedCycle, secondsBetween } from "../tickets/cycles.ts";
@@ -208,8 +209,9 @@ const ZONE_TTL_MS = 5 * 60_000;
 async function zoneOf(companyId: number): Promise<string> {
   const hit = zones.get(companyId);
   if (hit && hit.until > Date.now()) return hit.tz;
-  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.company(companyId), ProjectionExpression: "#tz", ExpressionAttributeNames: { "#tz": "timezone" } }));
-  const tz = typeof out.Item?.timezone === "string" && out.Item.timezone ? out.Item.timezone : "UTC";
+  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.company(companyId), ProjectionExpression: "PK, #tz", ExpressionAttributeNames: { "#tz": "timezone" } }));
+  // As the company's schema reads it: its zone, else the default zone; no company item (tests of the counters alone): UTC.
+  const tz = !out.Item ? "UTC" : typeof out.Item.timezone === "string" && out.Item.timezone ? out.Item.timezone : DEFAULT_TIME_ZONE;
   if (zones.size >= 10_000) zones.delete(zones.keys().next().value!);
   zones.set(companyId, { tz, until: Date.now() + ZONE_TTL_MS });
   return tz;

@@ -8,6 +8,7 @@ import { registerTexts } from "../i18n/index.ts";
 import type { RealtimeHandler } from "../realtime/handlers.ts";
 import { connectionsFeature } from "./connections/index.tsx";
 import { contactsFeature } from "./contacts/index.tsx";
+import { dashboardFeature } from "./dashboard/index.tsx";
 import { jobsFeature } from "./jobs/index.tsx";
 import { queuesFeature } from "./queues/index.tsx";
 import { quickMessagesFeature } from "./quickMessages/index.tsx";
@@ -20,6 +21,7 @@ import type { Feature } from "./types.ts";
 import { usersFeature } from "./users/index.tsx";
 
 export const features: Feature[] = [
+  dashboardFeature,
   queuesFeature,
   usersFeature,
   ticketsFeature,
