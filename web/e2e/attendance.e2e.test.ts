@@ -288,5 +288,23 @@ describe("attendance screens in the browser", () => {
     const hours = page.getByRole("region", { name: "Tickets por hora" });
     await hours.getByText("Total: 2").waitFor();
     await hours.locator(".recharts-bar-rectangle").first().waitFor();
+
+    // Screenshots (only with SCREENSHOTS_DIR): light and dark at 1440 and 375 px, the last 7 days filtered.
+    const shots = process.env.SCREENSHOTS_DIR;
+    if (shots) {
+      for (const scheme of ["light", "dark"] as const) {
+        for (const [w, h] of [[1440, 900], [375, 812]] as const) {
+          await page.evaluate(() => localStorage.removeItem("theme"));
+          await page.emulateMedia({ colorScheme: scheme });
+          await page.setViewportSize({ width: w, height: h });
+          await page.goto(`${e2e.stack.url}/`);
+          await page.getByLabel("Período").selectOption({ label: "Últimos 7 dias" });
+          await page.getByRole("button", { name: "Filtrar" }).click();
+          await page.getByRole("region", { name: "Tickets por dia" }).locator(".recharts-bar-rectangle").first().waitFor();
+          await page.waitForTimeout(400);
+          await page.screenshot({ path: `${shots}/dashboard-${scheme}-${w}.png`, fullPage: true });
+        }
+      }
+    }
   }, TEST_MS);
 });

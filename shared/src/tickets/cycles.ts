@@ -2,14 +2,12 @@
  * Service cycles of a ticket (docs/product/dashboard.md#service-cycles): each cycle is queued, accepted by an
  * attendant, finished and maybe rated. The ticket item carries its current cycle (`queuedAt`, `acceptedAt`,
  * `acceptedBy`); a finished cycle is stored as its own item in the ticket's partition, in the transaction that closes
- * the ticket ({@link cycleItemPut}). A reopened ticket starts a new cycle. Pure, except the item builder's table name.
+ * the ticket (`repository.ts` `cycleItemPut`). A reopened ticket starts a new cycle. Pure.
  *
  * Wait time = accepted − queued; handling time = finished (or the rating prompt, when one was sent: the customer's
  * time to answer is not the attendant's) − accepted. Seconds, never negative.
  */
 import { z } from "zod";
-import { tableName } from "../db/client.ts";
-import { keys } from "../db/keys.ts";
 
 type CycleFields = { queuedAt: string | null; acceptedAt: string | null; acceptedBy: number | null };
 type Ticket = CycleFields & { status: string; userId: number | null; createdAt: string; updatedAt: string; ratingAt?: string | null };
@@ -83,16 +81,5 @@ export function finishedCycle(
     handlingSeconds: acceptedAt ? secondsBetween(acceptedAt, prev.ratingAt ?? next.updatedAt) : 0,
     ratedAt: rating?.ratedAt ?? null,
     rate: rating?.rate ?? null,
-  };
-}
-
-/** The `Put` of a finished cycle for the closing transaction. */
-export function cycleItemPut(c: TicketCycle) {
-  return {
-    Put: {
-      TableName: tableName(),
-      Item: { ...keys.ticketCycle(c.companyId, c.ticketId, c.finishedAt), ...keys.ticketCycleIndex(c.companyId, c.ticketId, c.finishedAt, c.userId), _type: "ticketCycle", ...c },
-      ConditionExpression: "attribute_not_exists(PK)",
-    },
   };
 }

@@ -6,7 +6,7 @@
  * schema's fields and defaults, no schema parse for well-formed items).
  */
 import { counterFacts, outboxPut } from "../events/outbox.ts";
-import { cycleAfter, cycleItemPut, finishedCycle } from "./cycles.ts";
+import { cycleAfter, finishedCycle, type TicketCycle } from "./cycles.ts";
 import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { batchGetRaw, batchWriteAll } from "../db/batch.ts";
 import { ddb, tableName, type TxItem } from "../db/client.ts";
@@ -429,6 +429,17 @@ export function ticketRatingPut(rating: { companyId: number; ticketId: number; r
     Put: {
       TableName: tableName(),
       Item: { ...keys.ticketRating(rating.companyId, rating.ticketId, rating.ratingAt), _type: "ticketRating", ...rating },
+      ConditionExpression: "attribute_not_exists(PK)",
+    },
+  };
+}
+
+/** The `Put` of a finished service cycle (`cycles.ts`) for the closing transaction, listed by month of finish. */
+function cycleItemPut(c: TicketCycle) {
+  return {
+    Put: {
+      TableName: tableName(),
+      Item: { ...keys.ticketCycle(c.companyId, c.ticketId, c.finishedAt), ...keys.ticketCycleIndex(c.companyId, c.ticketId, c.finishedAt, c.userId), _type: "ticketCycle", ...c },
       ConditionExpression: "attribute_not_exists(PK)",
     },
   };
