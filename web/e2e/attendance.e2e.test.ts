@@ -263,7 +263,7 @@ describe("attendance screens in the browser", () => {
     const page = await newPage();
     await login(page, admin.email, admin.password);
     await page.getByText("Parametrize o filtro").waitFor(); // an admin lands on the dashboard
-    await page.getByLabel("Período").selectOption({ label: "Últimos 7 dias" });
+    await page.getByLabel("Período", { exact: true }).selectOption({ label: "Últimos 7 dias" });
     await page.getByRole("button", { name: "Filtrar" }).click();
     const card = (key: string) => page.getByTestId(`card-${key}`);
     await expect(card("supportPending").textContent()).resolves.toContain("1");
@@ -281,7 +281,7 @@ describe("attendance screens in the browser", () => {
 
     // One day: the chart is per hour.
     const today = new Intl.DateTimeFormat("en-CA", { timeZone: "America/Sao_Paulo" }).format(new Date());
-    await page.getByLabel("Filtro por data").check();
+    await page.getByText("Filtro por data").click();
     await page.getByLabel("Data inicial").fill(today);
     await page.getByLabel("Data final").fill(today);
     await page.getByRole("button", { name: "Filtrar" }).click();
@@ -298,7 +298,7 @@ describe("attendance screens in the browser", () => {
           await page.emulateMedia({ colorScheme: scheme });
           await page.setViewportSize({ width: w, height: h });
           await page.goto(`${e2e.stack.url}/`);
-          await page.getByLabel("Período").selectOption({ label: "Últimos 7 dias" });
+          await page.getByLabel("Período", { exact: true }).selectOption({ label: "Últimos 7 dias" });
           await page.getByRole("button", { name: "Filtrar" }).click();
           await page.getByRole("region", { name: "Tickets por dia" }).locator(".recharts-bar-rectangle").first().waitFor();
           await page.waitForTimeout(400);

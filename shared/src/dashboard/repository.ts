@@ -6,7 +6,7 @@
  */
 import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { ddb, tableName } from "../db/client.ts";
-import { DAILY_COUNTERS, type DailyCounter, GAUGES, type Gauge, openedInHour } from "../db/counters.ts";
+import { DAILY_COUNTERS, type DailyCounter, openedInHour } from "../db/counters.ts";
 import { keys } from "../db/keys.ts";
 import { queryPages } from "../db/query.ts";
 
@@ -46,12 +46,6 @@ export async function readPeriodStats(companyId: number, from: string, to: strin
     }
   }
   return { days, users };
-}
-
-/** The company's current counts (tickets open and pending now). */
-export async function readCurrentCounts(companyId: number): Promise<Record<Gauge, number>> {
-  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.statsNow(companyId) }));
-  return Object.fromEntries(GAUGES.map((g) => [g, Math.max(0, Number(out.Item?.[g] ?? 0))])) as Record<Gauge, number>;
 }
 
 /** The platform's counts: companies and connected sessions. */

@@ -10,7 +10,8 @@ import type { AuthContext } from "../auth/tokens.ts";
 import { getCompany } from "../companies/repository.ts";
 import { AppError } from "../errors.ts";
 import { listUsers } from "../users/repository.ts";
-import { type Counts, readCurrentCounts, readPeriodStats, readPlatformCounts } from "./repository.ts";
+import { readCurrentCounts } from "../db/counters.ts";
+import { type Counts, readPeriodStats, readPlatformCounts } from "./repository.ts";
 import { DASHBOARD_MAX_DAYS, type DashboardChartQuery, type DashboardQuery, type DashboardResponse, type TicketsDayResponse, type TicketsUsersResponse } from "./schema.ts";
 
 /** Minutes, one decimal, from a sum of seconds over a count (0 when the count is 0). */

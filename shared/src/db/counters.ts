@@ -44,9 +44,18 @@ export async function readDailyCounters(companyId: number, day: string, userId?:
   return Object.fromEntries(DAILY_COUNTERS.map((c) => [c, Number(out.Item?.[c] ?? 0)])) as Record<DailyCounter, number>;
 }
 
-/** The company's current counts, kept by every ticket create, transition and delete: tickets `open` and `pending` now. */
-export const GAUGES = ["open", "pending"] as const;
+/**
+ * The company's current counts (`keys.statsNow`), kept by the outbox of every ticket create, transition and delete
+ * (tickets `open` and `pending` now) and of every contact create and delete (`contacts`: the company's contacts).
+ */
+export const GAUGES = ["open", "pending", "contacts"] as const;
 export type Gauge = (typeof GAUGES)[number];
 
 /** The attribute of a company day item counting the tickets opened in local hour `hour` (0-23) of that day. */
 export const openedInHour = (hour: number) => `ticketsOpenedH${String(hour).padStart(2, "0")}`;
+
+/** The company's current counts (zeros when nothing was counted; never below zero). */
+export async function readCurrentCounts(companyId: number): Promise<Record<Gauge, number>> {
+  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.statsNow(companyId) }));
+  return Object.fromEntries(GAUGES.map((g) => [g, Math.max(0, Number(out.Item?.[g] ?? 0))])) as Record<Gauge, number>;
+}

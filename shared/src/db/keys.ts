@@ -235,6 +235,7 @@ export const keys = {
     ticket: (tid: Id, version: number | "deleted") => `T#${tid}#v${version}`,
     rating: (tid: Id, ratingAt: string) => `R#${tid}#${ratingAt}`,
     contact: (ctid: Id) => `CT#${ctid}`,
+    contactDeleted: (ctid: Id) => `CT#${ctid}#deleted`,
   },
   /** One due hour of one outbox shard (`hour`: `yyyy-mm-ddThh`), read by the minute tick. */
   outboxDuePK: (shard: number, hour: string) => `OUTBOX#${shard}#${hour}`,

@@ -32,6 +32,9 @@ export function outboxEntriesOf(event: DomainEvent): OutboxEntry[] {
     case "contact.created":
       out.push(counterFacts.contact(event.contact));
       break;
+    case "contact.deleted":
+      out.push(counterFacts.contactDeleted(event.contact));
+      break;
     case "ticket.rated":
       out.push(counterFacts.rating(event.rating));
       break;

@@ -182,9 +182,13 @@ export const counterFacts = {
   rating(r: { companyId: number; ticketId: number; userId: number; rate: number; ratingAt: string; at: string }): OutboxEntry {
     return { companyId: r.companyId, oid: keys.outboxId.rating(r.ticketId, r.ratingAt), day: dayOf(r.at), userId: r.userId, deltas: { ratings: 1, ratingSum: r.rate }, at: r.at };
   },
-  /** A new contact. */
+  /** A new contact: counted on its day, and in the company's current contacts. */
   contact(c: { companyId: number; id: number; createdAt: string }): OutboxEntry {
-    return { companyId: c.companyId, oid: keys.outboxId.contact(c.id), day: dayOf(c.createdAt), userId: null, deltas: { contactsCreated: 1 }, at: c.createdAt };
+    return { companyId: c.companyId, oid: keys.outboxId.contact(c.id), day: dayOf(c.createdAt), userId: null, deltas: { contactsCreated: 1 }, gauges: { contacts: 1 }, at: c.createdAt };
+  },
+  /** A contact deleted (its `updatedAt` is the deletion time): it leaves the company's current contacts. */
+  contactDeleted(c: { companyId: number; id: number; updatedAt: string }): OutboxEntry {
+    return { companyId: c.companyId, oid: keys.outboxId.contactDeleted(c.id), day: dayOf(c.updatedAt), userId: null, deltas: {}, gauges: { contacts: -1 }, at: c.updatedAt };
   },
 };
 

@@ -160,7 +160,8 @@ function Stars({ rating }: { rating: number }) {
   );
 }
 
-const axis = { stroke: "var(--amplify-colors-font-tertiary)", fontSize: 12 };
+/** Axis ticks; their colours, the grid's and the bars' come from the theme's CSS variables in `dashboard.css`. */
+const axis = { fontSize: 12 };
 const tooltipStyle = { background: "var(--amplify-colors-background-primary)", border: "1px solid var(--amplify-colors-border-primary)", color: "var(--amplify-colors-font-primary)" };
 
 function ChartBox({ title, total, error, loading, empty, children }: { title: string; total?: number; error?: string; loading: boolean; empty: boolean; children: React.ReactNode }) {
@@ -193,11 +194,11 @@ function UsersChart({ range }: { range: { from: string; to: string } }) {
     <ChartBox title={t("dashboard.ticketsUsers")} total={q.data?.count} error={q.isError ? t("dashboard.errorUsers") : undefined} loading={q.isLoading} empty={!q.data?.data.length}>
       <ResponsiveContainer width="100%" height={260}>
         <BarChart data={q.data?.data ?? []} margin={{ top: 8, right: 8, left: -16, bottom: 8 }}>
-          <CartesianGrid strokeDasharray="3 3" stroke="var(--amplify-colors-border-secondary)" />
-          <XAxis dataKey="name" tick={axis} stroke={axis.stroke} />
-          <YAxis allowDecimals={false} tick={axis} stroke={axis.stroke} />
+          <CartesianGrid strokeDasharray="3 3" />
+          <XAxis dataKey="name" tick={axis} />
+          <YAxis allowDecimals={false} tick={axis} />
           <Tooltip contentStyle={tooltipStyle} cursor={{ fill: "var(--amplify-colors-background-tertiary)" }} />
-          <Bar dataKey="total" name={t("dashboard.tickets")} fill="var(--amplify-colors-brand-primary-60)" radius={[4, 4, 0, 0]} />
+          <Bar dataKey="total" name={t("dashboard.tickets")} className="bar-users" radius={[4, 4, 0, 0]} />
         </BarChart>
       </ResponsiveContainer>
     </ChartBox>
@@ -222,11 +223,11 @@ function DayChart({ range }: { range: { from: string; to: string } }) {
     >
       <ResponsiveContainer width="100%" height={260}>
         <BarChart data={data} margin={{ top: 8, right: 8, left: -16, bottom: 8 }}>
-          <CartesianGrid strokeDasharray="3 3" stroke="var(--amplify-colors-border-secondary)" />
-          <XAxis dataKey="label" tick={axis} stroke={axis.stroke} interval="preserveStartEnd" />
-          <YAxis allowDecimals={false} tick={axis} stroke={axis.stroke} />
+          <CartesianGrid strokeDasharray="3 3" />
+          <XAxis dataKey="label" tick={axis} interval="preserveStartEnd" />
+          <YAxis allowDecimals={false} tick={axis} />
           <Tooltip contentStyle={tooltipStyle} cursor={{ fill: "var(--amplify-colors-background-tertiary)" }} />
-          <Bar dataKey="total" name={t("dashboard.tickets")} fill="var(--amplify-colors-brand-secondary-60, var(--amplify-colors-brand-primary-80))" radius={[4, 4, 0, 0]} />
+          <Bar dataKey="total" name={t("dashboard.tickets")} className="bar-day" radius={[4, 4, 0, 0]} />
         </BarChart>
       </ResponsiveContainer>
     </ChartBox>
