@@ -23,7 +23,9 @@
  * - platform (`scripts/bench/platform.ts`): one announcement frame to every socket of every company through the
  *   platform channel (`--platformSockets=2000 --platformCompanies=500`): ms per send and posts/s (posts to a local
  *   capture server; not part of the default run).
- * Usage: `npm run bench [-- --sizes=1000,10000,100000] [-- --reps=200,400] [-- --searchSizes=1000,10000,100000] [-- --only=ingest,ratio,tickets,search,web,faults,storm] [-- --renderTickets=5000] [-- --ratioRounds=5] [-- --ratioProfile=ingest.cpuprofile]`.
+ * - dashboard (`scripts/bench/dashboard.ts`): `GET /api/dashboard` for 30 and 90 days at `--dashboardSizes` tickets
+ *   (default 1k and 10k) with their cycles' counter items over 90 days: p50/p99 (target: flat across sizes).
+ * Usage: `npm run bench [-- --sizes=1000,10000,100000] [-- --reps=200,400] [-- --searchSizes=1000,10000,100000] [-- --only=ingest,ratio,tickets,search,dashboard,web,faults,storm] [-- --dashboardSizes=1000,10000] [-- --renderTickets=5000] [-- --ratioRounds=5] [-- --ratioProfile=ingest.cpuprofile]`.
  *   `[-- --ingestMessages=2000] [-- --botCustomers=200]` (the bot conversation is 8 messages per customer).
  *   `[-- --keepDb=.bench/db]` or `[-- --dynamoEndpoint=http://127.0.0.1:8766]`: the tab and search seeds are written
  *   once and measured again by later runs while their item builders are unchanged (`bench/kept.ts`).
@@ -42,7 +44,7 @@ import { keepSeed, keptSeed } from "./bench/kept.ts";
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, "").split("=")) as [string, string][]);
 const sizes = (args.sizes ?? "1000,10000,100000").split(",").map(Number);
-const only = new Set((args.only ?? "ingest,ratio,tickets,search,web,faults,storm").split(","));
+const only = new Set((args.only ?? "ingest,ratio,tickets,search,dashboard,web,faults,storm").split(","));
 /** Requests per case at concurrency 1 and 10 (`--reps=200,400`). */
 const [c1Reps, c10Reps] = (args.reps ?? "200,400").split(",").map(Number);
 const reps = { c1: c1Reps, c10: c10Reps };
@@ -361,6 +363,19 @@ try {
     });
     results.platform = row;
     table("Announcements: one frame to every company's sockets through the platform channel (median of 5)", [row]);
+  }
+
+  if (only.has("dashboard")) {
+    const { seedDashboardCounters, runDashboardCases } = await import("./bench/dashboard.ts");
+    const rows: Record<string, unknown>[] = [];
+    for (const n of (args.dashboardSizes ?? "1000,10000").split(",").map(Number)) {
+      const t = await tenant();
+      await seedTickets({ companyId: t.companyId, whatsappId: t.whatsappId, userId: t.admin.id, queueIds: t.queueIds, n, names: t.names });
+      const counterItems = await seedDashboardCounters(t.companyId, n);
+      rows.push(...(await runDashboardCases(stack.url, t.admin.token, n, counterItems, ddbPids, { c1: Math.min(reps.c1, 200), c10: Math.min(reps.c10, 400) })));
+    }
+    results.dashboard = rows;
+    table("GET /api/dashboard through the local gateway (last 30 / 90 days; counter items only; ms)", rows);
   }
 
   if (only.has("web")) {

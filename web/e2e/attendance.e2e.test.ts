@@ -10,7 +10,9 @@
  * - a non-admin who opens another queue's ticket sees 'Acesso não permitido' and lands on /tickets;
  * - the search tab finds a ticket by the contact's name;
  * - earlier message pages load on scroll-up;
- * - a message edited and one deleted by the customer are shown as such.
+ * - a message edited and one deleted by the customer are shown as such;
+ * - after a short day (two customers, one ticket accepted and closed) the admin lands on the dashboard at `/`:
+ *   'Parametrize o filtro', then the cards, the attendants table with its stars and the two charts (per hour for one day).
  *
  * Needs `web/dist` (`npm run build -w web`) and `/usr/bin/chromium`.
  */
@@ -244,5 +246,65 @@ describe("attendance screens in the browser", () => {
     await edited.getByTestId("message-edited").waitFor();
     await conv.getByTestId("message-deleted").getByText("Esta mensagem foi apagada").waitFor();
     await expect(conv.getByTestId("message").filter({ hasText: "Mensagem errada" }).count()).resolves.toBe(0);
+  }, TEST_MS);
+  it("shows the admin the day on the dashboard at / after the filter: cards, attendants table and charts", async () => {
+    const { admin } = await makeCompany();
+    const wid = await connectedWhatsapp(admin, "Conexão Painel");
+    await customerSays(wid, "5511944441111", "Cliente Um", "Olá");
+    await customerSays(wid, "5511944442222", "Cliente Dois", "Bom dia");
+    const pending = await until(async () => {
+      const r = await http<{ tickets: { id: number }[] }>(admin, "GET", "/api/tickets?status=pending&showAll=true");
+      return r.tickets.length === 2 ? r.tickets : null;
+    }, "two pending tickets");
+    await http(admin, "PUT", `/api/tickets/${pending[0].id}`, { status: "open", userId: admin.id });
+    await http(admin, "PUT", `/api/tickets/${pending[0].id}`, { status: "closed", justClose: true });
+    await until(async () => (await http<{ counters: { supportFinished: number } }>(admin, "GET", "/api/dashboard?days=7")).counters.supportFinished === 1, "the close counted");
+
+    const page = await newPage();
+    await login(page, admin.email, admin.password);
+    await page.getByText("Parametrize o filtro").waitFor(); // an admin lands on the dashboard
+    await page.getByLabel("Período", { exact: true }).selectOption({ label: "Últimos 7 dias" });
+    await page.getByRole("button", { name: "Filtrar" }).click();
+    const card = (key: string) => page.getByTestId(`card-${key}`);
+    await expect(card("supportPending").textContent()).resolves.toContain("1");
+    await expect(card("supportFinished").textContent()).resolves.toContain("1");
+    await expect(card("newContacts").textContent()).resolves.toContain("2");
+    await expect(card("avgWaitTime").textContent()).resolves.toMatch(/\dh \d+m/);
+    await expect(card("totalCompanies").count()).resolves.toBe(0); // super users only
+    const row = page.getByTestId("attendants").getByRole("row").filter({ hasText: "Admin" });
+    await expect(row.getByRole("img", { name: "Nota 0 de 3" }).getAttribute("title")).resolves.toBe("1 - Insatisfeito, 2 - Satisfeito, 3 - Muito Satisfeito");
+    const users = page.getByRole("region", { name: "Conversas por usuário" });
+    await users.getByText("Total: 1").waitFor();
+    await users.locator(".recharts-bar-rectangle").first().waitFor();
+    const days = page.getByRole("region", { name: "Tickets por dia" });
+    await days.getByText("Total: 2").waitFor();
+
+    // One day: the chart is per hour.
+    const today = new Intl.DateTimeFormat("en-CA", { timeZone: "America/Sao_Paulo" }).format(new Date());
+    await page.getByText("Filtro por data").click();
+    await page.getByLabel("Data inicial").fill(today);
+    await page.getByLabel("Data final").fill(today);
+    await page.getByRole("button", { name: "Filtrar" }).click();
+    const hours = page.getByRole("region", { name: "Tickets por hora" });
+    await hours.getByText("Total: 2").waitFor();
+    await hours.locator(".recharts-bar-rectangle").first().waitFor();
+
+    // Screenshots (only with SCREENSHOTS_DIR): light and dark at 1440 and 375 px, the last 7 days filtered.
+    const shots = process.env.SCREENSHOTS_DIR;
+    if (shots) {
+      for (const scheme of ["light", "dark"] as const) {
+        for (const [w, h] of [[1440, 900], [375, 812]] as const) {
+          await page.evaluate(() => localStorage.removeItem("theme"));
+          await page.emulateMedia({ colorScheme: scheme });
+          await page.setViewportSize({ width: w, height: h });
+          await page.goto(`${e2e.stack.url}/`);
+          await page.getByLabel("Período", { exact: true }).selectOption({ label: "Últimos 7 dias" });
+          await page.getByRole("button", { name: "Filtrar" }).click();
+          await page.getByRole("region", { name: "Tickets por dia" }).locator(".recharts-bar-rectangle").first().waitFor();
+          await page.waitForTimeout(400);
+          await page.screenshot({ path: `${shots}/dashboard-${scheme}-${w}.png`, fullPage: true });
+        }
+      }
+    }
   }, TEST_MS);
 });

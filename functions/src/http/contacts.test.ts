@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { api } from "../../../test/helpers.ts";
 import { companyWorld } from "../../../test/world.ts";
 import { getContact } from "../../../shared/src/contacts/service.ts";
+import { settleDeferred } from "../../../shared/src/events/index.ts";
 import { registerSocket } from "../../../shared/src/users/realtime-capture.testkit.ts";
 
 const w = companyWorld({ agents: [{}], other: true });
@@ -111,5 +112,25 @@ describe("GET, PUT, DELETE /api/contacts/{id}", () => {
     expect((await api("DELETE", `/api/contacts/${n.body.id}`, { token: w.admin.token })).status).toBe(200);
     expect((await api("GET", `/api/contacts/${n.body.id}`, { token: w.admin.token })).status).toBe(404);
     expect((await api("POST", "/api/contacts", { token: w.agents[0].token, body: body("Nina 2", "5511988880030") })).status).toBe(200);
+  });
+});
+
+describe("GET /api/contacts total", () => {
+  it("counts every contact of the company exactly, beyond the first page, created and deleted, and none of another company", async () => {
+    const c = await w.fresh();
+    const other = await w.fresh();
+    for (let i = 0; i < 23; i++) expect((await api("POST", "/api/contacts", { token: c.admin.token, body: body(`Total ${i}`, `55119777700${String(i).padStart(2, "0")}`) })).status).toBe(200);
+    await api("POST", "/api/contacts", { token: other.admin.token, body: body("Fora", "5511977779999") });
+    const first = await api("GET", "/api/contacts", { token: c.admin.token });
+    await settleDeferred();
+    const settled = await api("GET", "/api/contacts", { token: c.admin.token });
+    expect(first.body.contacts).toHaveLength(20);
+    expect(settled.body).toMatchObject({ count: 23, hasMore: true });
+    expect((await api("DELETE", `/api/contacts/${settled.body.contacts[0].id}`, { token: c.admin.token })).status).toBe(200);
+    await settleDeferred();
+    expect((await api("GET", "/api/contacts", { token: c.admin.token })).body.count).toBe(22);
+    expect((await api("GET", "/api/contacts", { token: other.admin.token })).body.count).toBe(1);
+    // A search still counts what it found.
+    expect((await api("GET", "/api/contacts?searchParam=Fora", { token: c.admin.token })).body.count).toBe(0);
   });
 });

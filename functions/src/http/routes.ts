@@ -12,6 +12,7 @@ import { chatsRoutes } from "@atende/shared/chats/contract";
 import { companiesRoutes } from "@atende/shared/companies/contract";
 import { contactsRoutes } from "@atende/shared/contacts/contract";
 import { helpsRoutes } from "@atende/shared/helps/contract";
+import { dashboardRoutes } from "@atende/shared/dashboard/contract";
 import { jobsRoutes } from "@atende/shared/jobs/contract";
 import { mediaRoutes, messagesRoutes } from "@atende/shared/messages/contract";
 import { notesRoutes } from "@atende/shared/notes/contract";
@@ -41,6 +42,7 @@ export const manifest = {
   ...contactsRoutes,
   ...notesRoutes,
   ...mediaRoutes,
+  ...dashboardRoutes,
   ...tagsRoutes,
   ...quickMessagesRoutes,
   ...jobsRoutes,

@@ -108,7 +108,7 @@ export async function finishRating(companyId: number, ticketId: number, ratingAt
     : [];
   let next: TicketItem;
   try {
-    next = await writeTicketTransition(prev, { status: "closed", ratingAt: null, updatedAt: laterIso(prev.updatedAt) }, extra);
+    next = await writeTicketTransition(prev, { status: "closed", ratingAt: null, updatedAt: laterIso(prev.updatedAt) }, extra, rating ? { rate: rating.rate, ratedAt: rating.at } : undefined);
   } catch (err) {
     if (err instanceof AppError && err.code === "ERR_CONFLICT") return false; // someone else ended it first
     throw err;

@@ -3,6 +3,7 @@
  * with {@link CompanyItem} on read. A new company is written in one transaction with its first admin (and email
  * marker) and its default settings.
  */
+import { platformCompanyAdded } from "../dashboard/repository.ts";
 import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { ddb, tableName, transactWrite } from "../db/client.ts";
 import { bornIndexedPut } from "../search/backfill.ts";
@@ -40,6 +41,7 @@ export async function putNewCompany(company: CompanyItem, admin: UserItem, setti
           ...userCreateItems(admin),
           ...defaultSettingItems(company.id, settingOverrides),
           bornIndexedPut(company.id), // its writes index themselves: no search backfill (search/backfill-job.ts)
+          platformCompanyAdded(), // the super users' companies card (dashboard/repository.ts)
         ]);
   } catch (err) {
     if (failedConditionAt(err, 2)) throw new AppError("ERR_EMAIL_ALREADY_EXISTS");

@@ -165,7 +165,7 @@ export async function saveContact(prev: ContactItem, next: ContactItem, extra: T
   await ddb().send(new TransactWriteCommand({ TransactItems: [...items, ...contactIndexWrites(prev, next), ...extra] }));
 }
 
-/** Deletes a contact and the markers that still point to it, in one transaction. */
+/** Deletes a contact and the markers that still point to it, in one transaction with its counters' outbox item (`c.updatedAt`: the deletion time). */
 export async function deleteContactWithMarkers(c: ContactItem): Promise<void> {
   const markers: Marker[] = [...(c.number ? [{ kind: "phone", value: c.number } as Marker] : []), ...c.jids.map((j) => ({ kind: "jid", value: j }) as Marker)];
   await ddb().send(
@@ -181,6 +181,7 @@ export async function deleteContactWithMarkers(c: ContactItem): Promise<void> {
           },
         })),
         ...contactIndexWrites(c, null),
+        ...outboxPut(counterFacts.contactDeleted(c)), // it leaves the company's contacts count
       ],
     }),
   );

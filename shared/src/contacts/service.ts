@@ -9,7 +9,7 @@
 import { randomUUID } from "node:crypto";
 import { laterIso, nowIso } from "../common.ts";
 import { decodeCursor, encodeCursor, startKeyOf } from "../db/cursor.ts";
-import { nextId } from "../db/counters.ts";
+import { nextId, readCurrentCounts } from "../db/counters.ts";
 import { cancellationReasons, isConditionFailed } from "../db/errors.ts";
 import { keys } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
@@ -260,7 +260,8 @@ export async function updateContact(companyId: number, contactId: number, input:
 
 /** Deletes a contact and its markers (admin: permission `contacts-page:deleteContact`). Its tickets stay. Publishes `delete`. */
 export async function deleteContact(companyId: number, contactId: number): Promise<void> {
-  const c = await getContact(companyId, contactId);
+  const read = await getContact(companyId, contactId);
+  const c = { ...read, updatedAt: laterIso(read.updatedAt) }; // the deletion time (the contacts count's fact)
   try {
     await deleteContactWithMarkers(c);
   } catch (err) {
@@ -328,7 +329,8 @@ export const contactSearch: ContactSearch = {
  * `GET /api/contacts`: 20 per page by name; `searchParam` of 3+ characters searches name and email words (prefix) and
  * number fragments (see `search/index.ts`).
  * Accepts an opaque `cursor`; with only `pageNumber` walks pages server-side (at most 50).
- * Returns `{contacts, count, hasMore, nextCursor}` where `count` is the number of contacts up to and including this page.
+ * Returns `{contacts, count, hasMore, nextCursor}`: without a search `count` is the company's number of contacts (its
+ * counter item, docs/product/contacts.md#total), with one the number found up to and including this page.
  */
 export async function listContacts(
   companyId: number,
@@ -347,6 +349,7 @@ export async function listContacts(
       if (!cursor) return { contacts: [], count: skipped, hasMore: false };
     }
   }
-  const page = await contactSearch.search(companyId, term, { limit, cursor });
-  return { contacts: page.contacts, count: skipped + page.contacts.length, hasMore: !!page.nextCursor, nextCursor: page.nextCursor };
+  const [page, total] = await Promise.all([contactSearch.search(companyId, term, { limit, cursor }), term ? null : readCurrentCounts(companyId)]);
+  const seen = skipped + page.contacts.length;
+  return { contacts: page.contacts, count: total ? Math.max(total.contacts, seen) : seen, hasMore: !!page.nextCursor, nextCursor: page.nextCursor };
 }

@@ -26,17 +26,36 @@ export async function nextId(scope: number | "GLOBAL", entity: string): Promise<
 }
 
 /**
- * The daily counters (`C#<cid>#STATS` / `D#<yyyy-mm-dd>[#U#<uid>]`, docs/architecture.md#3-the-table), written by `events/outbox.ts`.
+ * The daily counters (`C#<cid>#STATS` / `D#<yyyy-mm-dd>[#U#<uid>]`, the company's local day, docs/architecture.md#3-the-table),
+ * written by `events/outbox.ts` (docs/product/dashboard.md#counters).
+ * `ticketsAccepted` / `waitSeconds`: cycles accepted and their summed wait; `handled` / `handlingSeconds`: accepted
+ * cycles finished and their summed handling time (`ticketsClosed` also counts closes of tickets never accepted).
  * `ratings` / `ratingSum`: customers' 1-3 ratings of the attendant (count and sum; average = sum / count).
  * `messagesOut`: messages sent through Atende (agents' and automatic). Customers' messages are counted on their ticket
  * (the ticket item's `messagesIn`), not per day: a day item written for every inbound message was a third of the
  * ingest's cost.
  */
-export const DAILY_COUNTERS = ["ticketsOpened", "ticketsAccepted", "ticketsClosed", "waitSeconds", "handlingSeconds", "contactsCreated", "messagesOut", "ratings", "ratingSum"] as const;
+export const DAILY_COUNTERS = ["ticketsOpened", "ticketsAccepted", "ticketsClosed", "handled", "waitSeconds", "handlingSeconds", "contactsCreated", "messagesOut", "ratings", "ratingSum"] as const;
 export type DailyCounter = (typeof DAILY_COUNTERS)[number];
 
-/** A company's (or one user's) counters of one UTC day `yyyy-mm-dd`; zeros when nothing was counted. For the dashboard. */
+/** A company's (or one user's) counters of one local day `yyyy-mm-dd`; zeros when nothing was counted. */
 export async function readDailyCounters(companyId: number, day: string, userId?: number): Promise<Record<DailyCounter, number>> {
   const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.stats(companyId, day, userId), ConsistentRead: true }));
   return Object.fromEntries(DAILY_COUNTERS.map((c) => [c, Number(out.Item?.[c] ?? 0)])) as Record<DailyCounter, number>;
+}
+
+/**
+ * The company's current counts (`keys.statsNow`), kept by the outbox of every ticket create, transition and delete
+ * (tickets `open` and `pending` now) and of every contact create and delete (`contacts`: the company's contacts).
+ */
+export const GAUGES = ["open", "pending", "contacts"] as const;
+export type Gauge = (typeof GAUGES)[number];
+
+/** The attribute of a company day item counting the tickets opened in local hour `hour` (0-23) of that day. */
+export const openedInHour = (hour: number) => `ticketsOpenedH${String(hour).padStart(2, "0")}`;
+
+/** The company's current counts (zeros when nothing was counted; never below zero). */
+export async function readCurrentCounts(companyId: number): Promise<Record<Gauge, number>> {
+  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.statsNow(companyId) }));
+  return Object.fromEntries(GAUGES.map((g) => [g, Math.max(0, Number(out.Item?.[g] ?? 0))])) as Record<Gauge, number>;
 }

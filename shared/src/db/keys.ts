@@ -227,9 +227,26 @@ export const keys = {
   companyOfRoomPK: (pk: string): number | undefined => Number(/^C#(\d+)#ROOM#/.exec(pk)?.[1]) || undefined,
 
   // ---- runtime --------------------------------------------------------------
-  /** Daily counters: the company's day, or one user's day. `day` is `yyyy-mm-dd` (UTC). */
+  /** Daily counters: the company's day, or one user's day. `day` is `yyyy-mm-dd` in the company's time zone (`events/outbox.ts`). */
   stats: (cid: Id, day: string, uid?: Id | null) => ({ PK: `C#${cid}#STATS`, SK: uid != null ? `D#${day}#U#${uid}` : `D#${day}` }),
   statsPK: (cid: Id) => `C#${cid}#STATS`,
+  /** SK of a company's day item (`statsDayPrefix(day)` + `#U#` starts its users' items of that day). */
+  statsDaySK: (day: string) => `D#${day}`,
+  /** The company's current counts (tickets open and pending now), beside its day items (docs/product/dashboard.md). */
+  statsNow: (cid: Id) => ({ PK: `C#${cid}#STATS`, SK: "NOW" }),
+  /** The platform's counts for super users: companies created, connections whose session is connected (a set). */
+  platformStats: { PK: "STATS", SK: "PLATFORM" },
+  /**
+   * A finished service cycle of a ticket (queued, accepted, finished, rated), in the ticket's partition `CYCLE#<finishedAt>`;
+   * GSI1 lists a company's cycles by month of finish, GSI3 one user's (docs/product/dashboard.md#service-cycles).
+   */
+  ticketCycle: (cid: Id, tid: Id, finishedAt: string) => ({ PK: `C#${cid}#TK#${tid}`, SK: `CYCLE#${finishedAt}` }),
+  ticketCyclePrefix: "CYCLE#",
+  ticketCycleIndex: (cid: Id, tid: Id, finishedAt: string, uid: Id | null) => ({
+    GSI1PK: `C#${cid}#CYCLES#${finishedAt.slice(0, 7)}`,
+    GSI1SK: `${finishedAt}#${pad(tid)}`,
+    ...(uid != null ? { GSI3PK: `C#${cid}#CYCLES#U#${uid}#${finishedAt.slice(0, 7)}`, GSI3SK: `${finishedAt}#${pad(tid)}` } : {}),
+  }),
   /**
    * Event outbox item (shared/src/events/README.md, `events/outbox.ts`): written in the domain write's transaction,
    * deleted by the transaction that applies it. The item IS its due-time entry (no index): the partition is its shard
@@ -240,9 +257,10 @@ export const keys = {
   /** Outbox ids, deterministic per counted fact (a replay of the same fact finds the same item). */
   outboxId: {
     message: (tid: Id, msgId: string) => `M#${tid}#${msgId}`,
-    ticket: (tid: Id, version: number) => `T#${tid}#v${version}`,
+    ticket: (tid: Id, version: number | "deleted") => `T#${tid}#v${version}`,
     rating: (tid: Id, ratingAt: string) => `R#${tid}#${ratingAt}`,
     contact: (ctid: Id) => `CT#${ctid}`,
+    contactDeleted: (ctid: Id) => `CT#${ctid}#deleted`,
   },
   /** One due hour of one outbox shard (`hour`: `yyyy-mm-ddThh`), read by the minute tick. */
   outboxDuePK: (shard: number, hour: string) => `OUTBOX#${shard}#${hour}`,

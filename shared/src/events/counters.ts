@@ -26,8 +26,14 @@ export function outboxEntriesOf(event: DomainEvent): OutboxEntry[] {
       if (event.previous && event.created) out.push(counterFacts.ticket(null, event.previous));
       if (event.previous) out.push(counterFacts.ticket(event.previous, event.ticket));
       break;
+    case "ticket.deleted":
+      out.push(counterFacts.ticketDeleted(event.ticket));
+      break;
     case "contact.created":
       out.push(counterFacts.contact(event.contact));
+      break;
+    case "contact.deleted":
+      out.push(counterFacts.contactDeleted(event.contact));
       break;
     case "ticket.rated":
       out.push(counterFacts.rating(event.rating));

@@ -21,15 +21,22 @@
  *    many partitions; an item keeps the shard it was written to (`shard`), whatever the count is later.
  * Hot items: a conflicting apply is retried with jittered backoff; what still conflicts is left for the tick.
  *
- * Days are UTC `yyyy-mm-dd` of the fact's time. Wait time = accept time − ticket creation; handling time = close
- * time − ticket creation (seconds; the ticket keeps no accept time yet).
+ * Days are the company's local `yyyy-mm-dd` of the fact's time (its `timezone`, read when the item is applied and
+ * kept for five minutes), so a ticket opened at 23:30 in São Paulo counts on that
+ * day. The company's day item also counts the tickets opened in each local hour (`openedInHour`). Wait and handling
+ * times are the service cycle's (`tickets/cycles.ts`). A ticket fact also moves the company's current counts
+ * (`GAUGES`: open, pending) on `keys.statsNow`, in the same apply. See docs/product/dashboard.md#counters.
  */
 import { GetCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { ddb, tableName } from "../db/client.ts";
 import { cancellationReasons } from "../db/errors.ts";
 import { dueShardOfName, dueShardsToRead, keys } from "../db/keys.ts";
 import { queryPages } from "../db/query.ts";
-import { DAILY_COUNTERS } from "../db/counters.ts";
+import { TZDate } from "@date-fns/tz";
+import { DEFAULT_TIME_ZONE } from "../automation/variables.ts";
+import { format } from "date-fns";
+import { DAILY_COUNTERS, type Gauge, openedInHour } from "../db/counters.ts";
+import { finishedCycle, secondsBetween } from "../tickets/cycles.ts";
 import { log } from "../log.ts";
 
 /** The counters of a day item (company-wide, or per user). All sums; averages are computed on read. */
@@ -62,6 +69,8 @@ export interface OutboxEntry {
   day: string;
   userId: number | null;
   deltas: Deltas;
+  /** Moves of the company's current counts (a ticket fact). */
+  gauges?: Partial<Record<Gauge, number>>;
   /** ISO time the fact happened. */
   at: string;
   /** The shard the item was written to (read items); a new fact's is computed from `oid` with the current shard count. */
@@ -91,7 +100,23 @@ export function outboxPut(e: OutboxEntry | null): { Put: { TableName: string; It
 }
 
 const dayOf = (iso: string) => iso.slice(0, 10);
-const seconds = (from: string, to: string) => Math.max(0, Math.round((Date.parse(to) - Date.parse(from)) / 1000));
+type TicketFact = {
+  companyId: number;
+  id: number;
+  status: string;
+  userId: number | null;
+  version: number;
+  createdAt: string;
+  updatedAt: string;
+  contactId: number;
+  queueId: number | null;
+  whatsappId: number;
+  queuedAt: string | null;
+  acceptedAt: string | null;
+  acceptedBy: number | null;
+  ratingAt?: string | null;
+};
+const ACTIVE: Record<string, Gauge | undefined> = { open: "open", pending: "pending" };
 
 /** Counter facts of the domain writes, pure: the repositories put them, the listener applies the same entries. */
 export const counterFacts = {
@@ -114,26 +139,41 @@ export const counterFacts = {
     };
   },
   /**
-   * A ticket created (`prev` null) or transitioned: opened (+ accepted with wait 0 when created open), accepted
-   * (pending → open, wait time), closed (→ closed, handling time). Null when nothing counts.
+   * A ticket created (`prev` null) or transitioned, as service cycles (`tickets/cycles.ts`): opened; a cycle accepted
+   * (entering open: created open, accepted, reopened open; its wait time); closed (+ `handled` and the handling time
+   * when the cycle had been accepted); and the moves of the current open/pending counts. Null when nothing counts.
    */
-  ticket(
-    prev: { status: string } | null,
-    next: { companyId: number; id: number; status: string; userId: number | null; version: number; createdAt: string; updatedAt: string },
-  ): OutboxEntry | null {
+  ticket(prev: TicketFact | null, next: TicketFact): OutboxEntry | null {
     const at = prev ? next.updatedAt : next.createdAt;
     const d: Deltas = {};
     if (!prev) d.ticketsOpened = 1;
-    if (next.status === "open" && prev?.status !== "open" && prev?.status !== "closed") {
+    if (next.status === "open" && prev?.status !== "open") {
       d.ticketsAccepted = 1;
-      d.waitSeconds = seconds(next.createdAt, at);
+      d.waitSeconds = secondsBetween(next.queuedAt ?? next.createdAt, next.acceptedAt ?? at);
     }
-    if (next.status === "closed" && prev && prev.status !== "closed") {
+    const cycle = prev ? finishedCycle(prev, next) : null;
+    if (cycle) {
       d.ticketsClosed = 1;
-      d.handlingSeconds = seconds(next.createdAt, at);
+      if (cycle.acceptedAt) {
+        d.handled = 1;
+        d.handlingSeconds = cycle.handlingSeconds;
+      }
     }
-    if (!Object.keys(d).length) return null;
-    return { companyId: next.companyId, oid: keys.outboxId.ticket(next.id, next.version), day: dayOf(at), userId: next.userId, deltas: d, at };
+    const g: Partial<Record<Gauge, number>> = {};
+    const was = prev ? ACTIVE[prev.status] : undefined;
+    const is = ACTIVE[next.status];
+    if (was !== is) {
+      if (was) g[was] = -1;
+      if (is) g[is] = 1;
+    }
+    if (!Object.keys(d).length && !Object.keys(g).length) return null;
+    return { companyId: next.companyId, oid: keys.outboxId.ticket(next.id, next.version), day: dayOf(at), userId: next.userId, deltas: d, gauges: g, at };
+  },
+  /** A ticket deleted (its `updatedAt` is the deletion time): it leaves the current open/pending counts (null when it was closed). */
+  ticketDeleted(t: { companyId: number; id: number; status: string; updatedAt: string }): OutboxEntry | null {
+    const was = ACTIVE[t.status];
+    if (!was) return null;
+    return { companyId: t.companyId, oid: keys.outboxId.ticket(t.id, "deleted"), day: dayOf(t.updatedAt), userId: null, deltas: {}, gauges: { [was]: -1 }, at: t.updatedAt };
   },
   /**
    * A customer's rating (1-3) of the attendant of one ticket cycle (docs/product/ratings.md): `ratings` +1 and `ratingSum` +rate for
@@ -142,13 +182,17 @@ export const counterFacts = {
   rating(r: { companyId: number; ticketId: number; userId: number; rate: number; ratingAt: string; at: string }): OutboxEntry {
     return { companyId: r.companyId, oid: keys.outboxId.rating(r.ticketId, r.ratingAt), day: dayOf(r.at), userId: r.userId, deltas: { ratings: 1, ratingSum: r.rate }, at: r.at };
   },
-  /** A new contact. */
+  /** A new contact: counted on its day, and in the company's current contacts. */
   contact(c: { companyId: number; id: number; createdAt: string }): OutboxEntry {
-    return { companyId: c.companyId, oid: keys.outboxId.contact(c.id), day: dayOf(c.createdAt), userId: null, deltas: { contactsCreated: 1 }, at: c.createdAt };
+    return { companyId: c.companyId, oid: keys.outboxId.contact(c.id), day: dayOf(c.createdAt), userId: null, deltas: { contactsCreated: 1 }, gauges: { contacts: 1 }, at: c.createdAt };
+  },
+  /** A contact deleted (its `updatedAt` is the deletion time): it leaves the company's current contacts. */
+  contactDeleted(c: { companyId: number; id: number; updatedAt: string }): OutboxEntry {
+    return { companyId: c.companyId, oid: keys.outboxId.contactDeleted(c.id), day: dayOf(c.updatedAt), userId: null, deltas: {}, gauges: { contacts: -1 }, at: c.updatedAt };
   },
 };
 
-function addExpression(deltas: Deltas) {
+function addExpression(deltas: Record<string, number>) {
   const names: Record<string, string> = {};
   const values: Record<string, number> = {};
   const parts: string[] = [];
@@ -162,18 +206,65 @@ function addExpression(deltas: Deltas) {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Companies' time zones as read by this process (kept {@link ZONE_TTL_MS}; a changed zone counts from then on). */
+const zones = new Map<number, { tz: string; until: number }>();
+const ZONE_TTL_MS = 5 * 60_000;
+
+async function zoneOf(companyId: number): Promise<string> {
+  const hit = zones.get(companyId);
+  if (hit && hit.until > Date.now()) return hit.tz;
+  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.company(companyId), ProjectionExpression: "PK, #tz", ExpressionAttributeNames: { "#tz": "timezone" } }));
+  // As the company's schema reads it: its zone, else the default zone; no company item (tests of the counters alone): UTC.
+  const tz = !out.Item ? "UTC" : typeof out.Item.timezone === "string" && out.Item.timezone ? out.Item.timezone : DEFAULT_TIME_ZONE;
+  if (zones.size >= 10_000) zones.delete(zones.keys().next().value!);
+  zones.set(companyId, { tz, until: Date.now() + ZONE_TTL_MS });
+  return tz;
+}
+
+/** The company-local day (`yyyy-mm-dd`) and hour (0-23) of ISO time `at` in zone `tz` (UTC when the zone is unknown). */
+export function localDayHour(at: string, tz: string): { day: string; hour: number } {
+  let local: TZDate;
+  try {
+    local = new TZDate(Date.parse(at), tz);
+  } catch {
+    local = new TZDate(Date.parse(at), "UTC");
+  }
+  return { day: format(local, "yyyy-MM-dd"), hour: local.getHours() };
+}
+
+/** `e` with its `day` in the company's zone, and the local hour for the opened-per-hour count. */
+async function localized(e: OutboxEntry): Promise<OutboxEntry & { hour: number }> {
+  const { day, hour } = localDayHour(e.at, await zoneOf(e.companyId));
+  return { ...e, day, hour };
+}
+
+/** The updates of one applied group: the company's day (with its opened-per-hour), the user's day, the current counts. */
+function counterUpdates(first: OutboxEntry, entries: (OutboxEntry & { hour: number })[]) {
+  const day: Record<string, number> = {};
+  const hourly: Record<string, number> = {};
+  const now: Record<string, number> = {};
+  for (const e of entries) {
+    for (const [k, v] of Object.entries(e.deltas)) day[k] = (day[k] ?? 0) + (v as number);
+    if (e.deltas.ticketsOpened) hourly[openedInHour(e.hour)] = (hourly[openedInHour(e.hour)] ?? 0) + e.deltas.ticketsOpened;
+    for (const [k, v] of Object.entries(e.gauges ?? {})) now[k] = (now[k] ?? 0) + (v as number);
+  }
+  const out: { Update: { TableName: string; Key: { PK: string; SK: string }; UpdateExpression: string; ExpressionAttributeNames: Record<string, string>; ExpressionAttributeValues: Record<string, number> } }[] = [];
+  if (Object.keys(day).length) {
+    out.push({ Update: { TableName: tableName(), Key: keys.stats(first.companyId, first.day), ...addExpression({ ...day, ...hourly }) } });
+    if (first.userId != null) out.push({ Update: { TableName: tableName(), Key: keys.stats(first.companyId, first.day, first.userId), ...addExpression(day) } });
+  }
+  if (Object.values(now).some((v) => v !== 0)) out.push({ Update: { TableName: tableName(), Key: keys.statsNow(first.companyId), ...addExpression(now) } });
+  return out;
+}
+
 /**
  * Applies one outbox entry exactly once: Delete outbox item (must exist) + ADD to the company's day item and, when
  * `userId` is set, the user's day item, in one transaction. Returns `applied` (counted now), `done` (already applied:
  * the outbox item is gone) or `left` (kept conflicting: the tick re-drives it). Other errors propagate.
  */
-export async function applyOutbox(e: OutboxEntry, attempts = 6): Promise<"applied" | "done" | "left"> {
-  const add = addExpression(e.deltas);
-  const items = [
-    { Delete: { TableName: tableName(), Key: outboxKey(e), ConditionExpression: "attribute_exists(PK)" } },
-    { Update: { TableName: tableName(), Key: keys.stats(e.companyId, e.day), ...add } },
-    ...(e.userId != null ? [{ Update: { TableName: tableName(), Key: keys.stats(e.companyId, e.day, e.userId), ...add } }] : []),
-  ];
+export async function applyOutbox(entry: OutboxEntry, attempts = 6): Promise<"applied" | "done" | "left"> {
+  const e = await localized(entry);
+  const items = [{ Delete: { TableName: tableName(), Key: outboxKey(e), ConditionExpression: "attribute_exists(PK)" } }, ...counterUpdates(e, [e])];
   for (let i = 0; i < attempts; i++) {
     try {
       await ddb().send(new TransactWriteCommand({ TransactItems: items }));
@@ -194,22 +285,19 @@ export async function applyOutbox(e: OutboxEntry, attempts = 6): Promise<"applie
  * Applies several entries of one event (a new contact's first message: contact, ticket, message) in ONE transaction
  * when they share a company day and user, falling back to {@link applyOutbox} one by one when any was already applied.
  */
-export async function applyOutboxes(entries: OutboxEntry[]): Promise<void> {
+export async function applyOutboxes(raw: OutboxEntry[]): Promise<void> {
+  const entries = await Promise.all(raw.map(localized));
   if (entries.length <= 1 || entries.some((e) => e.companyId !== entries[0].companyId || e.day !== entries[0].day || e.userId !== entries[0].userId)) {
     for (const e of entries) await applyOutbox(e);
     return;
   }
-  const sum: Deltas = {};
-  for (const e of entries) for (const [k, v] of Object.entries(e.deltas)) sum[k as CounterName] = (sum[k as CounterName] ?? 0) + (v as number);
   const first = entries[0];
-  const add = addExpression(sum);
   try {
     await ddb().send(
       new TransactWriteCommand({
         TransactItems: [
           ...entries.map((e) => ({ Delete: { TableName: tableName(), Key: outboxKey(e), ConditionExpression: "attribute_exists(PK)" } })),
-          { Update: { TableName: tableName(), Key: keys.stats(first.companyId, first.day), ...add } },
-          ...(first.userId != null ? [{ Update: { TableName: tableName(), Key: keys.stats(first.companyId, first.day, first.userId), ...add } }] : []),
+          ...counterUpdates(first, entries),
         ],
       }),
     );
@@ -228,6 +316,7 @@ const entryOf = (it: Record<string, unknown>): OutboxEntry => ({
   day: String(it.day),
   userId: it.userId == null ? null : Number(it.userId),
   deltas: it.deltas as Deltas,
+  gauges: (it.gauges ?? {}) as Partial<Record<Gauge, number>>,
   at: String(it.at),
   shard: Number(String(it.PK).split("#")[1]),
 });

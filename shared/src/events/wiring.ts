@@ -9,6 +9,7 @@
  */
 import { authCacheListener } from "../auth/cache-listener.ts";
 import { lastInteractionListener } from "../contacts/listener.ts";
+import { platformSessionsListener } from "../dashboard/listener.ts";
 import { readCacheListener } from "../ingest/read-cache.ts";
 import { ticketSummariesListener } from "../tickets/summaries-listener.ts";
 import { ticketTimersListener } from "../timers/ticket-listener.ts";
@@ -31,3 +32,4 @@ addListener(countersListener);
 addListener(lastInteractionListener);
 addListener(webhooksListener);
 addListener(ticketTimersListener);
+addListener(platformSessionsListener);

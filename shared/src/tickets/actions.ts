@@ -214,8 +214,9 @@ async function runSideEffects(actor: TicketActor, action: TicketAction, prev: Ti
 /** `DELETE /api/tickets/{id}` (admin): removes the ticket, its marker, uuid alias and partition; publishes `delete`. */
 export async function deleteTicketByAdmin(actor: TicketActor, ticketId: number): Promise<void> {
   if (!can(actor, "ticket-options:deleteTicket")) throw new AppError("ERR_NO_PERMISSION");
-  const t = await getTicketItem(actor.companyId, ticketId, true);
-  if (!t) throw new AppError("ERR_NO_TICKET_FOUND");
+  const read = await getTicketItem(actor.companyId, ticketId, true);
+  if (!read) throw new AppError("ERR_NO_TICKET_FOUND");
+  const t = { ...read, updatedAt: laterIso(read.updatedAt) }; // the deletion time (the current counts' fact)
   await deleteTicketItems(t);
   await dispatch({ type: "ticket.deleted", companyId: actor.companyId, ticket: t });
 }

@@ -7,6 +7,7 @@
  */
 import { counterFacts, outboxPut } from "../events/outbox.ts";
 import { pendingRunPuts } from "../events/durable.ts";
+import { cycleAfter, finishedCycle, type TicketCycle } from "./cycles.ts";
 import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { batchGetRaw, batchWriteAll } from "../db/batch.ts";
 import { ddb, tableName, type TxItem } from "../db/client.ts";
@@ -79,6 +80,7 @@ const markerItem = (t: TicketItem) => ({ ...keys.activeTicket(t.companyId, t.wha
  * beside it (`summariesOf`).
  */
 export async function createTicketItem(t: TicketItem): Promise<{ created: true } | { created: false; existingTicketId: number }> {
+  Object.assign(t, cycleAfter(null, t));
   const summaries = await loadSummaries(t.companyId, { contactId: t.contactId, queueId: t.queueId, userId: t.userId, whatsappId: t.whatsappId, tagIds: t.tagIds });
   attachSummaries(t, summaries);
   try {
@@ -135,6 +137,10 @@ const MUTABLE = [
   "botSilentUntil",
   // the rating wait (automation/rating.ts)
   "ratingAt",
+  // the current service cycle (cycles.ts)
+  "queuedAt",
+  "acceptedAt",
+  "acceptedBy",
   "updatedAt",
 ] as const;
 
@@ -149,15 +155,19 @@ const MUTABLE = [
  * - the pending runs of the durable listeners wanting the `ticket.updated` `{ticket: next, previous: prev}` it
  *   reports (`events/durable.ts`), so a timer the transition starts survives a process dying right after the commit.
  * `extra`: more items written in the same transaction, after the ticket's (e.g. the rating item and its counters'
- * outbox item: stored exactly when the ticket closes).
+ * outbox item: stored exactly when the ticket closes); `rating`: the customer's rate stored on the cycle it finishes.
+ * A close also stores the finished service cycle (`cycles.ts`).
  * Returns the new ticket (lastMessage/unreadMessages as read in `prev`), with its summaries beside it.
  */
 export async function writeTicketTransition(
   prev: TicketItem,
   patch: Partial<Pick<TicketItem, (typeof MUTABLE)[number]>>,
   extra: Record<string, unknown>[] = [],
+  rating?: { rate: number; ratedAt: string },
 ): Promise<TicketItem> {
   const next: TicketItem = { ...prev, ...patch, version: prev.version + 1 };
+  Object.assign(next, cycleAfter(prev, next));
+  const cycle = finishedCycle(prev, next, rating);
   const had = summariesOf(prev);
   const fresh = await loadSummaries(prev.companyId, {
     contactId: had?.contact?.id === next.contactId ? undefined : next.contactId,
@@ -227,6 +237,7 @@ export async function writeTicketTransition(
     });
   }
   items.push(...outboxPut(counterFacts.ticket(prev, next))); // counters' outbox (events/outbox.ts), last: indexes above unchanged
+  if (cycle) items.push(cycleItemPut(cycle)); // the finished service cycle, stored exactly when the ticket closes
   items.push(...extra);
   items.push(...pendingRunPuts({ type: "ticket.updated", companyId: prev.companyId, ticket: next, previous: prev }));
   try {
@@ -354,7 +365,8 @@ export async function queryContactTickets(companyId: number, contactId: number, 
 }
 
 /**
- * Deletes a ticket: the item, its uuid alias and its ACTIVE marker (if it holds it) in one transaction, then
+ * Deletes a ticket: the item, its uuid alias and its ACTIVE marker (if it holds it) in one transaction with its counters'
+ * outbox item (`t.updatedAt` is the deletion time), then
  * (best-effort) the rest of its partition (messages, notes, tag edges with their tags' counts) and the message id references.
  */
 export async function deleteTicketItems(t: TicketItem): Promise<void> {
@@ -371,6 +383,7 @@ export async function deleteTicketItems(t: TicketItem): Promise<void> {
             ExpressionAttributeValues: { ":tid": t.id },
           },
         },
+        ...outboxPut(counterFacts.ticketDeleted(t)), // it leaves the current open/pending counts
       ],
     }),
   );
@@ -423,6 +436,17 @@ export function ticketRatingPut(rating: { companyId: number; ticketId: number; r
     Put: {
       TableName: tableName(),
       Item: { ...keys.ticketRating(rating.companyId, rating.ticketId, rating.ratingAt), _type: "ticketRating", ...rating },
+      ConditionExpression: "attribute_not_exists(PK)",
+    },
+  };
+}
+
+/** The `Put` of a finished service cycle (`cycles.ts`) for the closing transaction, listed by month of finish. */
+function cycleItemPut(c: TicketCycle) {
+  return {
+    Put: {
+      TableName: tableName(),
+      Item: { ...keys.ticketCycle(c.companyId, c.ticketId, c.finishedAt), ...keys.ticketCycleIndex(c.companyId, c.ticketId, c.finishedAt, c.userId), _type: "ticketCycle", ...c },
       ConditionExpression: "attribute_not_exists(PK)",
     },
   };

@@ -43,6 +43,13 @@ export const TicketItem = z.object({
    * setting `userRating` enabled (docs/product/ratings.md): the ticket stays open and listed, marked as awaiting a rating; null otherwise.
    */
   ratingAt: z.string().nullable().default(null),
+  /**
+   * The current service cycle (`cycles.ts`, docs/product/dashboard.md#service-cycles): when it was queued, accepted
+   * and by whom (null: not accepted yet). Kept by every create and transition write.
+   */
+  queuedAt: z.string().nullable().default(null),
+  acceptedAt: z.string().nullable().default(null),
+  acceptedBy: z.number().int().nullable().default(null),
   /** Optimistic-lock counter: every agent-side update is conditioned on it and increments it (no lost updates). */
   version: z.number().int().default(0),
   /** Revision: +1 on every write of the item, whatever it changes (`revision.ts`); confirms an in-memory copy. */

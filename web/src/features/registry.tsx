@@ -12,6 +12,7 @@ import { chatsFeature } from "./chats/index.tsx";
 import { connectionsFeature } from "./connections/index.tsx";
 import { contactsFeature } from "./contacts/index.tsx";
 import { helpsFeature } from "./helps/index.tsx";
+import { dashboardFeature } from "./dashboard/index.tsx";
 import { jobsFeature } from "./jobs/index.tsx";
 import { queuesFeature } from "./queues/index.tsx";
 import { quickMessagesFeature } from "./quickMessages/index.tsx";
@@ -26,6 +27,7 @@ import type { Feature } from "./types.ts";
 import { usersFeature } from "./users/index.tsx";
 
 export const features: Feature[] = [
+  dashboardFeature,
   queuesFeature,
   usersFeature,
   ticketsFeature,

@@ -45,6 +45,8 @@ export interface Feature {
   access?: Access;
   /** Routes inside the private shell (react-router paths, e.g. "/tickets/:ticketId?"), guarded by `access`. */
   routes: FeatureRoute[];
+  /** What `/` shows a user its `access` allows (the first such feature of the registry; else `/` opens the first menu page). */
+  home?: ReactNode;
   /** Public routes outside the shell (e.g. "/sandbox"), rendered without the session guard. */
   publicRoutes?: { path: string; element: ReactNode }[];
   /** Side menu entry; omit for features without one. Shown to whoever passes `access`. */

@@ -3,6 +3,7 @@ import type { TextBundles } from "../../i18n/index.ts";
 
 const pt = {
   title: "Contatos",
+  count: "{{count}} contato(s)",
   searchPlaceholder: "Pesquisar contatos",
   add: "Adicionar contato",
   addTitle: "Adicionar contato",
@@ -34,6 +35,7 @@ const pt = {
 };
 const en: typeof pt = {
   title: "Contacts",
+  count: "{{count}} contact(s)",
   searchPlaceholder: "Search contacts",
   add: "Add contact",
   addTitle: "Add contact",
@@ -65,6 +67,7 @@ const en: typeof pt = {
 };
 const es: typeof pt = {
   title: "Contactos",
+  count: "{{count}} contacto(s)",
   searchPlaceholder: "Buscar contactos",
   add: "Agregar contacto",
   addTitle: "Agregar contacto",
