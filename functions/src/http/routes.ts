@@ -10,6 +10,7 @@ import { authRoutes } from "@atende/shared/auth/contract";
 import { companiesRoutes } from "@atende/shared/companies/contract";
 import { contactsRoutes } from "@atende/shared/contacts/contract";
 import { jobsRoutes } from "@atende/shared/jobs/contract";
+import { kanbanRoutes } from "@atende/shared/kanban/contract";
 import { mediaRoutes, messagesRoutes } from "@atende/shared/messages/contract";
 import { notesRoutes } from "@atende/shared/notes/contract";
 import { plansRoutes } from "@atende/shared/plans/contract";
@@ -41,6 +42,7 @@ export const manifest = {
   ...tagsRoutes,
   ...quickMessagesRoutes,
   ...jobsRoutes,
+  ...kanbanRoutes,
 };
 
 /** Every operation, keyed `"METHOD /api/path"`, with its contract (types for the pipeline and the web client). */

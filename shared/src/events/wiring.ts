@@ -10,6 +10,7 @@
 import { authCacheListener } from "../auth/cache-listener.ts";
 import { lastInteractionListener } from "../contacts/listener.ts";
 import { readCacheListener } from "../ingest/read-cache.ts";
+import { kanbanLanesListener } from "../kanban/listener.ts";
 import { ticketSummariesListener } from "../tickets/summaries-listener.ts";
 import { ticketTimersListener } from "../timers/ticket-listener.ts";
 import { countersListener } from "./counters.ts";
@@ -31,3 +32,4 @@ addListener(countersListener);
 addListener(lastInteractionListener);
 addListener(webhooksListener);
 addListener(ticketTimersListener);
+addListener(kanbanLanesListener);
