@@ -9,6 +9,7 @@ import type { RealtimeHandler } from "../realtime/handlers.ts";
 import { connectionsFeature } from "./connections/index.tsx";
 import { contactsFeature } from "./contacts/index.tsx";
 import { jobsFeature } from "./jobs/index.tsx";
+import { kanbanFeature } from "./kanban/index.tsx";
 import { queuesFeature } from "./queues/index.tsx";
 import { quickMessagesFeature } from "./quickMessages/index.tsx";
 import { sandboxFeature } from "./sandbox/index.tsx";
@@ -29,6 +30,7 @@ export const features: Feature[] = [
   quickMessagesFeature,
   settingsFeature,
   jobsFeature,
+  kanbanFeature,
   ...(sandboxFeature ? [sandboxFeature] : []),
 ];
 
