@@ -57,6 +57,7 @@ export const ERRORS = {
   ERR_NO_COMPANY_FOUND: { status: 404, meaning: "no such company" },
   ERR_NO_PLAN_FOUND: { status: 404, meaning: "no such plan" },
   ERR_PLAN_FEATURE_DISABLED: { status: 403, meaning: "the company's plan does not include this feature" },
+  ERR_COMPANY_INACTIVE: { status: 401, meaning: "the caller's company is switched off (status false): signed out" },
   ERR_NO_MESSAGE_FOUND: { status: 404, meaning: "no such message in the caller's company" },
   ERR_NO_NOTE_FOUND: { status: 404, meaning: "no such ticket note in the caller's company" },
   ERR_INVALID_CURSOR: { status: 400, meaning: "the page cursor is malformed or belongs to another company or list" },

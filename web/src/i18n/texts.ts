@@ -108,6 +108,7 @@ export const shellTexts = defineTexts({
     ERR_SESSION_EXPIRED: ["Sessão expirada. Por favor, entre.", "Session expired. Please sign in.", "Sesión expirada. Por favor, ingrese."],
     ERR_USER_CREATION_DISABLED: ["A criação de usuários foi desabilitada pelo administrador.", "User creation was disabled by the administrator.", "La creación de usuarios fue deshabilitada por el administrador."],
     ERR_NO_PERMISSION: ["Você não tem permissão para acessar este recurso.", "You don't have permission to access this resource.", "No tiene permiso para acceder a este recurso."],
+    ERR_COMPANY_INACTIVE: ["Esta empresa está inativa. Entre em contato com o Suporte para mais informações!", "This company is inactive. Contact Support for more information!", "Esta empresa está inactiva. ¡Póngase en contacto con Soporte para más información!"],
     ERR_PLAN_FEATURE_DISABLED: ["O plano desta empresa não inclui este recurso.", "This company's plan does not include this feature.", "El plan de esta empresa no incluye esta función."],
     ERR_DUPLICATED_CONTACT: ["Já existe um contato com este número.", "A contact with this number already exists.", "Ya existe un contacto con este número."],
     ERR_NO_SETTING_FOUND: ["Nenhuma configuração encontrada com este ID.", "No setting found with this ID.", "No se encontró ninguna configuración con este ID."],
