@@ -182,10 +182,10 @@ function DraggableCard({ card, lane, laneName, now }: { card: Card; lane: number
   return (
     <div
       ref={setNodeRef}
-      role="button"
-      tabIndex={0}
       {...attributes}
       {...listeners}
+      role="button"
+      tabIndex={0}
       aria-label={t("kanban.cardLabel", { name: card.contact.name, lane: laneName })}
       className={`kb-card ${isDragging ? "dragging" : ""}`}
       data-testid="kanban-card"
