@@ -9,19 +9,10 @@
  *   loaded and the most cards present in the DOM meanwhile (virtualization);
  * and, outside the browser, `apiMs`: `GET /api/ticket/kanban` latency (median of 20, after 3 warm-ups).
  */
-import { chromium } from "playwright-core";
 import { laneEntryRecord } from "../../shared/src/kanban/repository.ts";
 import { TicketItem } from "../../shared/src/tickets/schema.ts";
 import { batchPut, seedCounters, seedTicketItems, type SeedTenant } from "./seed.ts";
-
-const CHROMIUM = "/usr/bin/chromium";
-const ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"];
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-const round = (n: number) => Math.round(n * 10) / 10;
+import { median, openLoggedIn, round } from "./web-render.ts";
 
 /** Seeds `n` open tickets of the tenant's user, each with its "Em aberto" lane entry, in chunks. */
 export async function seedKanbanTickets(o: SeedTenant, n: number): Promise<void> {
@@ -61,27 +52,8 @@ export async function measureKanbanRender(opts: { baseUrl: string; email: string
     if (i >= 3) api.push(performance.now() - t0);
   }
   api.sort((a, b) => a - b);
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  const { browser, page } = await openLoggedIn(opts, "kanban-card", "__firstCards");
   try {
-    const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: "pt-BR", timezoneId: "UTC" });
-    ctx.setDefaultTimeout(60_000);
-    await ctx.addInitScript(() => {
-      const w = window as unknown as { __firstCards?: number };
-      let scheduled = false;
-      const obs = new MutationObserver(() => {
-        if (scheduled || !document.querySelector("[data-testid=kanban-card]")) return;
-        scheduled = true;
-        obs.disconnect();
-        requestAnimationFrame(() => setTimeout(() => (w.__firstCards = performance.now()), 0));
-      });
-      obs.observe(document, { childList: true, subtree: true });
-    });
-    const page = await ctx.newPage();
-    await page.goto(`${opts.baseUrl}/login`);
-    await page.getByRole("textbox", { name: "Email" }).fill(opts.email);
-    await page.getByLabel(/^Senha/).fill(opts.password);
-    await page.getByRole("button", { name: "Entrar", exact: true }).click();
-    await page.getByTestId("greeting").waitFor();
     const runs: number[] = [];
     for (let i = 0; i < (opts.runs ?? 3); i++) {
       await page.goto(`${opts.baseUrl}/kanban`);
