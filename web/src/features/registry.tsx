@@ -12,6 +12,7 @@ import { jobsFeature } from "./jobs/index.tsx";
 import { kanbanFeature } from "./kanban/index.tsx";
 import { queuesFeature } from "./queues/index.tsx";
 import { quickMessagesFeature } from "./quickMessages/index.tsx";
+import { plansFeature } from "./plans/index.tsx";
 import { sandboxFeature } from "./sandbox/index.tsx";
 import { settingsFeature } from "./settings/index.tsx";
 import { registerSlots } from "./slots.ts";
@@ -28,6 +29,7 @@ export const features: Feature[] = [
   contactsFeature,
   tagsFeature,
   quickMessagesFeature,
+  plansFeature,
   settingsFeature,
   jobsFeature,
   kanbanFeature,
