@@ -82,7 +82,7 @@ describe("GET /api/ticket/kanban", () => {
     const alice = out.lanes[0].tickets.find((t) => t.id === a.id)!;
     expect(alice).toMatchObject({ uuid: a.uuid, contact: { name: "Alice" }, status: "pending" });
     expect(out.tickets.map((t) => t.id).sort()).toEqual([a.id, b.id, c.id].sort());
-  });
+  }, 90_000); // the file's first handler calls load the areas' modules
 
   it("moving a card (the tags' sync: previous kanban tag off, the target's on) moves it between lanes and tells the other boards", async () => {
     const w = await world();
