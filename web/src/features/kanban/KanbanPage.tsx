@@ -207,7 +207,7 @@ function CardBody({ card, now, overlay }: { card: Card; now?: number; overlay?: 
           {card.contact.name}
         </Link>
         <span className={`kb-age kb-age-${age.color ?? "none"}`} title={card.updatedAt}>
-          {t(`kanban.age.${age.unit}`, { n: age.n })}
+          {t(`tickets.age.${age.unit}`, { n: age.n })}
         </span>
       </div>
       <div className="kb-number">{formatPhone(card.contact.number)}</div>

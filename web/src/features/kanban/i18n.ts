@@ -1,6 +1,6 @@
 /**
  * Texts of the Kanban board (`kanban.*`, plus `menu.kanban`) in pt, en and es. The product's fixed text is verbatim:
- * 'Em aberto' (the lane of tickets with no kanban tag).
+ * 'Em aberto' (the lane of tickets with no kanban tag). A card's age reads the ticket list's labels (`tickets.age.*`).
  */
 import { defineTexts } from "../../i18n/index.ts";
 
@@ -26,11 +26,5 @@ export const kanbanTexts = defineTexts({
   over: ["{{name}} sobre a coluna {{lane}}.", "{{name}} over column {{lane}}.", "{{name}} sobre la columna {{lane}}."],
   dropped: ["{{name}} solto na coluna {{lane}}.", "{{name}} dropped in column {{lane}}.", "{{name}} soltado en la columna {{lane}}."],
   cancelled: ["Movimento cancelado.", "Move cancelled.", "Movimiento cancelado."],
-  age: {
-    now: ["agora", "now", "ahora"],
-    min: ["{{n}} min", "{{n}} min", "{{n}} min"],
-    h: ["{{n}} h", "{{n}} h", "{{n}} h"],
-    d: ["{{n}} d", "{{n}} d", "{{n}} d"],
-  },
 });
 export const kanbanMenuTexts = defineTexts({ kanban: ["Kanban", "Kanban", "Kanban"] });
