@@ -23,6 +23,9 @@
  * - storm (`scripts/bench/storm.ts`): a 1.5 GB document announcement and 50 images of 1 MiB at once through
  *   the simulator, the session runner in its own process: its peak RSS from the OS against the stated bound, what was
  *   stored, and round trips of another session of the same runner meanwhile.
+ * - platform (`scripts/bench/platform.ts`): one announcement frame to every socket of every company through the
+ *   platform channel (`--platformSockets=2000 --platformCompanies=500`): ms per send and posts/s (posts to a local
+ *   capture server; not part of the default run).
  * Usage: `npm run bench [-- --sizes=1000,10000,100000] [-- --reps=200,400] [-- --searchSizes=1000,10000,100000] [-- --only=ingest,ratio,tickets,search,web,kanban,faults,storm] [-- --kanbanSizes=1000,5000,10000] [-- --renderTickets=5000] [-- --ratioRounds=5] [-- --ratioProfile=ingest.cpuprofile]`.
  *   `[-- --ingestMessages=2000] [-- --botCustomers=200]` (the bot conversation is 8 messages per customer).
  *   `[-- --keepDb=.bench/db]` or `[-- --dynamoEndpoint=http://127.0.0.1:8766]`: the tab and search seeds are written
@@ -350,6 +353,18 @@ try {
     results.search = { rows, writeCostPerMessage: cost };
     table("Search through the local gateway (page of 40 tickets / 20 contacts, nested data; ms)", rows);
     table("Search index write cost per message (ingestMessage as the runner writes: items added to the message's transaction)", [cost ?? {}]);
+  }
+
+  if (only.has("platform")) {
+    const { measurePlatformFanout } = await import("./bench/platform.ts");
+    const row = await measurePlatformFanout({
+      companies: Number(args.platformCompanies ?? 500),
+      sockets: Number(args.platformSockets ?? 2000),
+      rounds: 5,
+      firstCompanyId: 900_000,
+    });
+    results.platform = row;
+    table("Announcements: one frame to every company's sockets through the platform channel (median of 5)", [row]);
   }
 
   if (only.has("web")) {

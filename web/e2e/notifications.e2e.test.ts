@@ -6,7 +6,12 @@
  *   newest first; Escape and a click outside close it; choosing a ticket opens its conversation and, once read, it
  *   leaves the list;
  * - an agent of another queue sees no count and the empty text;
- * - the volume slider's value (0..1, step 0.1, localStorage `volume`) survives a reload.
+ * - the volume slider's value (0..1, step 0.1, localStorage `volume`) survives a reload;
+ * - internal chat (docs/product/chats.md): two agents chat live, each seeing the other's messages, the menu's unread dot
+ *   and the top bar's chats count rise and clear in the other's browser, the popover opens the chat; the owner deletes
+ *   it and the other agent's open view clears and goes back to /chats;
+ * - announcements (docs/product/announcements.md): a super user's announcement appears live in the popover of an agent
+ *   of another company, with its priority colour, and the unread badge stays cleared after a reload.
  *
  * Needs `web/dist` (`npm run build -w web`) and `/usr/bin/chromium`.
  */
@@ -101,6 +106,135 @@ describe("top bar notifications in the browser", () => {
       expect(await page.getByTestId("volume-button").getAttribute("aria-label")).toBe("Volume das notificações: 20%");
       await page.getByTestId("volume-button").click();
       expect(await page.getByRole("slider", { name: "Volume das notificações" }).inputValue()).toBe("0.2");
+    },
+    TEST_MS,
+  );
+
+  it(
+    "two agents chat live: messages, the unread dot and the chats popover follow in each other's browser; a deleted chat clears the other's view",
+    async () => {
+      const { companyId } = await makeCompany();
+      const ana = await makeUser(companyId, { name: "Ana Chat" });
+      const bruno = await makeUser(companyId, { name: "Bruno Chat" });
+      const pa = await newPage();
+      const pb = await newPage();
+      await login(pa, ana.email, ana.password);
+      await login(pb, bruno.email, bruno.password);
+
+      // Ana creates the chat with Bruno from the page (the dialog's rules first).
+      await pa.getByRole("link", { name: "Chat interno" }).click();
+      await pa.getByTestId("chats-add").click();
+      await pa.getByTestId("save-chat").click();
+      await pa.getByText("Por favor, preencha o título da conversa.").waitFor();
+      await pa.getByText("Por favor, selecione pelo menos um usuário.").waitFor();
+      await pa.getByLabel("Título").fill("Plantão de sábado");
+      await pa.getByRole("dialog").getByText("Bruno Chat").click();
+      expect(await pa.getByRole("checkbox", { name: "Bruno Chat" }).isChecked()).toBe(true);
+      await pa.getByTestId("save-chat").click();
+      await expect.poll(() => pa.getByTestId("chat-view-title").textContent()).toBe("Plantão de sábado");
+      const uuid = (/\/chats\/([0-9a-f-]{36})/.exec(pa.url()) ?? [])[1];
+      expect(uuid).toBeTruthy();
+
+      // A blank message is not sent; a real one reaches Bruno live: dot in the menu, count on the chats button.
+      await pa.getByTestId("chat-input").fill("   ");
+      expect(await pa.getByTestId("chat-send").isDisabled()).toBe(true);
+      await pa.getByTestId("chat-input").fill("Oi Bruno, tudo certo?");
+      await pa.getByTestId("chat-input").press("Enter");
+      await pa.getByTestId("chat-messages").getByText("Oi Bruno, tudo certo?").waitFor();
+      await pb.getByTestId("chats-unread-dot").waitFor();
+      await expect.poll(() => pb.getByTestId("chats-count").textContent()).toBe("1");
+      expect(await pa.getByTestId("chats-unread-dot").count()).toBe(0);
+
+      // Bruno opens it from the popover: its unread count shows, the click opens /chats/{uuid} and reads it.
+      await pb.getByTestId("chats-button").click();
+      const item = pb.getByTestId("chats-panel").getByTestId("chats-popover-item");
+      await expect.poll(() => item.first().textContent()).toContain("Oi Bruno, tudo certo?");
+      expect(await item.first().getByTestId("chats-popover-unread").textContent()).toMatch(/^1/);
+      await item.first().click();
+      await pb.waitForURL(`**/chats/${uuid}`);
+      await pb.getByTestId("chat-messages").getByText("Oi Bruno, tudo certo?").waitFor();
+      await pb.getByTestId("chats-unread-dot").waitFor({ state: "detached" });
+      await pb.getByTestId("chats-count").waitFor({ state: "detached" });
+
+      // Bruno answers while Ana has the chat open: she sees it at once and it never stays unread for her.
+      await pb.getByTestId("chat-input").fill("Tudo certo, Ana!");
+      await pb.getByTestId("chat-send").click();
+      await pa.getByTestId("chat-messages").getByText("Tudo certo, Ana!").waitFor();
+      await expect.poll(async () => (await pa.getByTestId("chats-unread-dot").count()) + (await pa.getByTestId("chats-count").count())).toBe(0);
+
+      // Ana leaves the chat; Bruno's next message raises her dot and count, another tab of hers follows.
+      await pa.getByRole("link", { name: "Contatos" }).click();
+      const pa2 = await newPage(pa.context());
+      await pa2.goto(pa.url());
+      await pa2.getByTestId("chats-button").waitFor();
+      await pb.getByTestId("chat-input").fill("Mais uma coisa");
+      await pb.getByTestId("chat-input").press("Enter");
+      for (const p of [pa, pa2]) {
+        await p.getByTestId("chats-unread-dot").waitFor();
+        await expect.poll(() => p.getByTestId("chats-count").textContent()).toBe("1");
+      }
+      await pa2.goto(`${new URL(pa.url()).origin}/chats/${uuid}`);
+      await pa2.getByTestId("chat-messages").getByText("Mais uma coisa").waitFor();
+      for (const p of [pa, pa2]) await p.getByTestId("chats-unread-dot").waitFor({ state: "detached" });
+      await pa2.close();
+
+      // Only the owner sees edit and delete; when Ana deletes it, Bruno's open view clears and goes back to /chats.
+      expect(await pb.getByTestId("chat-delete").count()).toBe(0);
+      await pa.goto(`${new URL(pa.url()).origin}/chats/${uuid}`);
+      await pa.getByTestId("chat-delete").click();
+      await pa.getByRole("dialog").getByRole("button", { name: "Sim" }).click();
+      await pb.waitForURL((u) => u.pathname === "/chats");
+      await pb.getByTestId("chats-pick").waitFor();
+      expect(await pb.getByTestId("chat-view").count()).toBe(0);
+      expect(await pb.getByTestId("chat-item").count()).toBe(0);
+    },
+    TEST_MS,
+  );
+
+  it(
+    "shows a super user's announcement live in the popover of an agent of another company, in its priority colour",
+    async () => {
+      const root = await makeCompany({ adminSuper: true });
+      const { companyId } = await makeCompany();
+      const agent = await makeUser(companyId, { name: "Agente Avisos" });
+      const pa = await newPage();
+      await login(pa, agent.email, agent.password);
+      await pa.getByTestId("announcements-button").waitFor();
+      const before = Number((await pa.getByTestId("announcements-count").count()) ? await pa.getByTestId("announcements-count").textContent() : 0);
+
+      // An agent may not open the page: the toast, then "/" after 1 s.
+      await pa.goto(`${new URL(pa.url()).origin}/announcements`);
+      await pa.getByText("Esta empresa não possui permissão para acessar essa página! Estamos lhe redirecionando.").waitFor();
+      await pa.waitForURL((u) => u.pathname === "/");
+
+      // The super user writes one with high priority from the page.
+      const ps = await newPage();
+      await login(ps, root.admin.email, root.admin.password);
+      await ps.getByRole("link", { name: "Informativos" }).click();
+      await ps.getByTestId("announcements-add").click();
+      await ps.getByLabel("Título").fill("Manutenção programada");
+      await ps.getByLabel("Texto").fill("O sistema para no sábado às 22h.");
+      await ps.getByTestId("announcement-priority-select").selectOption("1");
+      await ps.getByTestId("save-announcement").click();
+      await ps.getByTestId("announcement-row").filter({ hasText: "Manutenção programada" }).waitFor();
+
+      // It reaches the agent of the other company live: the count rises, the panel shows it in red (high).
+      await expect.poll(() => pa.getByTestId("announcements-count").textContent()).toBe(String(before + 1));
+      await pa.getByTestId("announcements-button").click();
+      const item = pa.getByTestId("announcements-panel").getByTestId("announcement-item").filter({ hasText: "Manutenção programada" });
+      await item.waitFor();
+      expect(await item.getAttribute("data-priority")).toBe("1");
+      expect(await item.getByTestId("announcement-priority").evaluate((el) => getComputedStyle(el).backgroundColor)).toBe("rgb(211, 47, 47)");
+      expect(await item.first().textContent()).toContain("O sistema para no sábado às 22h.");
+      expect(await pa.getByTestId("announcements-panel").getByTestId("announcement-item").first().textContent()).toContain("Manutenção programada");
+      await pa.keyboard.press("Escape");
+      await pa.getByTestId("announcements-count").waitFor({ state: "detached" });
+
+      // Seen stays seen after a reload.
+      await pa.reload();
+      await pa.getByTestId("announcements-button").waitFor();
+      await pa.waitForTimeout(1000);
+      expect(await pa.getByTestId("announcements-count").count()).toBe(0);
     },
     TEST_MS,
   );

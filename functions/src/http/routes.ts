@@ -6,7 +6,9 @@
  * client is typed from {@link Manifest}. Paths include the `/api` prefix the browser uses.
  */
 import type { Operation } from "@atende/shared/contract";
+import { announcementsRoutes } from "@atende/shared/announcements/contract";
 import { authRoutes } from "@atende/shared/auth/contract";
+import { chatsRoutes } from "@atende/shared/chats/contract";
 import { companiesRoutes } from "@atende/shared/companies/contract";
 import { contactsRoutes } from "@atende/shared/contacts/contract";
 import { jobsRoutes } from "@atende/shared/jobs/contract";
@@ -43,6 +45,8 @@ export const manifest = {
   ...quickMessagesRoutes,
   ...jobsRoutes,
   ...kanbanRoutes,
+  ...chatsRoutes,
+  ...announcementsRoutes,
 };
 
 /** Every operation, keyed `"METHOD /api/path"`, with its contract (types for the pipeline and the web client). */

@@ -40,3 +40,17 @@ export async function withConflictRetry<T>(fn: () => Promise<T>, attempts = 6): 
     }
   }
 }
+
+/**
+ * Runs a conditional single-item write: resolves true when it applied, false when its `ConditionExpression` failed
+ * (the item changed or is gone); any other error propagates.
+ */
+export async function appliedUnlessChanged(write: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await write();
+    return true;
+  } catch (err) {
+    if (isConditionFailed(err)) return false;
+    throw err;
+  }
+}

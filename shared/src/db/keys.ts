@@ -15,6 +15,9 @@ export const pad = (n: Id, width = 10) => String(n).padStart(width, "0");
  * increasing), so it takes at most about 1,000 writes/s: the defaults cap the platform at about 8,000 outbox,
  * 8,000 outbound and 4,000 timer writes per second (docs/architecture.md §3 "Due indexes and their ceiling").
  */
+/** Partitions of the platform socket channel (`keys.wsPlatformIndex`). */
+export const WS_PLATFORM_SHARDS = 8;
+
 export const DUE_INDEX_SHARDS = { outbox: 8, outbound: 8, timers: 4 } as const;
 export type DueIndex = keyof typeof DUE_INDEX_SHARDS;
 
@@ -100,6 +103,16 @@ export const keys = {
   globalSetting: (key: string) => ({ PK: "SETTINGS", SK: `SET#${key}` }),
   globalSettingsPartition: "SETTINGS",
   quickMessage: (cid: Id, id: Id) => ({ PK: `C#${cid}`, SK: `QUICK#${pad(id)}` }),
+  /** Internal chat (docs/product/chats.md): the chat item, with its members and their unread counts, in the company partition. */
+  chat: (cid: Id, id: Id) => ({ PK: `C#${cid}`, SK: `CHAT#${pad(id)}` }),
+  chatPrefix: "CHAT#",
+  /** A chat's messages: one partition per chat, sorted by time (`createdAt` ISO, then the message id). */
+  chatMessage: (cid: Id, chatId: Id, createdAt: string, id: Id) => ({ PK: `C#${cid}#CHAT#${pad(chatId)}`, SK: `CM#${createdAt}#${pad(id)}` }),
+  chatMessagesPK: (cid: Id, chatId: Id) => `C#${cid}#CHAT#${pad(chatId)}`,
+  /** Announcements (docs/product/announcements.md): platform-wide, one partition for all of them. */
+  announcement: (id: Id) => ({ PK: "ANNOUNCEMENTS", SK: `ANN#${pad(id)}` }),
+  announcementsPK: "ANNOUNCEMENTS",
+  announcementPrefix: "ANN#",
   whatsapp: (cid: Id, wid: Id) => ({ PK: `C#${cid}`, SK: `WACONN#${pad(wid)}` }),
   /** Connections by session shard (sparse), read by the runner at boot. */
   whatsappShardIndex: (shard: number, cid: Id, wid: Id) => ({ GSI1PK: `WASHARD#${shard}`, GSI1SK: `${cid}#${pad(wid)}` }),
@@ -223,6 +236,15 @@ export const keys = {
   wsRoomPK: (cid: Id, room: string) => `C#${cid}#ROOM#${room}`,
   /** Prefix of every room partition of a company. */
   wsRoomPrefix: (cid: Id) => `C#${cid}#ROOM#`,
+  /**
+   * The platform channel (docs/product/announcements.md#live): every socket's company-room member item is also in
+   * GSI2 under `SOCKETS#<shard>` (shard of its connection id), so a platform-wide frame lists every socket with one
+   * Query per shard, never a loop over companies.
+   */
+  wsPlatformIndex: (connectionId: string) => ({ GSI2PK: `SOCKETS#${shardOfName(connectionId, WS_PLATFORM_SHARDS)}`, GSI2SK: connectionId }),
+  wsPlatformPK: (shard: number) => `SOCKETS#${shard}`,
+  /** The company id of a room member item's PK (`C#<cid>#ROOM#<room>`), or undefined. */
+  companyOfRoomPK: (pk: string): number | undefined => Number(/^C#(\d+)#ROOM#/.exec(pk)?.[1]) || undefined,
 
   // ---- runtime --------------------------------------------------------------
   /** Daily counters: the company's day, or one user's day. `day` is `yyyy-mm-dd` (UTC). */

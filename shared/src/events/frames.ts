@@ -13,6 +13,11 @@ export interface Frame {
   audience?: Audience;
   /** Only sockets that joined this room (`realtime/rooms.ts`). */
   room?: string;
+  /**
+   * A platform frame: to the sockets of EVERY company (each addressed `company-{its id}-{name}`), through the platform
+   * channel (`realtime/publish.ts` `sendPlatformFrames`); `audience` still filters each socket.
+   */
+  platform?: boolean;
 }
 
 type Mapper = (event: DomainEvent) => Frame[] | Promise<Frame[]>;

@@ -5,7 +5,7 @@
  * one access rule (`access/tickets.ts` `canSee`, `access/permissions.ts` `can`). Best-effort: the web refetches on
  * reconnect.
  */
-import { sendFrames, type OutboundFrame } from "../realtime/publish.ts";
+import { sendFrames, sendPlatformFrames, type OutboundFrame } from "../realtime/publish.ts";
 import { framesOf } from "./frames.ts";
 import type { Listener } from "./registry.ts";
 
@@ -17,7 +17,10 @@ export const realtimeListener: Listener = {
   async handle(event) {
     const frames = await framesOf(event);
     if (!frames.length) return;
-    const out: OutboundFrame[] = frames.map((f) => ({ name: f.name, data: f.data, audience: f.audience ?? { kind: "company" }, room: f.room }));
-    await sendFrames((event as { companyId: number }).companyId, out);
+    const outbound = (f: (typeof frames)[number]): OutboundFrame => ({ name: f.name, data: f.data, audience: f.audience ?? { kind: "company" }, room: f.room });
+    const company = frames.filter((f) => !f.platform).map(outbound);
+    const platform = frames.filter((f) => f.platform).map(outbound);
+    if (company.length) await sendFrames((event as { companyId: number }).companyId, company);
+    if (platform.length) await sendPlatformFrames(platform);
   },
 };

@@ -6,7 +6,7 @@
  */
 import { DeleteCommand, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { ddb, tableName } from "../db/client.ts";
-import { isConditionFailed } from "../db/errors.ts";
+import { appliedUnlessChanged } from "../db/errors.ts";
 import { keys } from "../db/keys.ts";
 import { queryAllByPrefix } from "../db/query.ts";
 import { QuickMessageItem } from "./schema.ts";
@@ -37,26 +37,16 @@ export async function putNewQuickMessage(item: QuickMessageItem): Promise<void> 
 
 /** Replaces a quick message with `after`; false when it changed (or vanished) since `before` was read. */
 export async function replaceQuickMessage(before: QuickMessageItem, after: QuickMessageItem): Promise<boolean> {
-  return unlessChanged(() =>
+  return appliedUnlessChanged(() =>
     ddb().send(new PutCommand({ TableName: tableName(), Item: { ...keys.quickMessage(after.companyId, after.id), _type: "quickMessage", ...after }, ...sameAs(before) })),
   );
 }
 
 /** Deletes a quick message as read (`before`); false when it changed or was already gone. */
 export async function deleteQuickMessageItem(before: QuickMessageItem): Promise<boolean> {
-  return unlessChanged(() => ddb().send(new DeleteCommand({ TableName: tableName(), Key: keys.quickMessage(before.companyId, before.id), ...sameAs(before) })));
+  return appliedUnlessChanged(() => ddb().send(new DeleteCommand({ TableName: tableName(), Key: keys.quickMessage(before.companyId, before.id), ...sameAs(before) })));
 }
 
 /** The condition that the stored item is still the one read (`updatedAt` unchanged). */
 const sameAs = (before: QuickMessageItem) => ({ ConditionExpression: "updatedAt = :prev", ExpressionAttributeValues: { ":prev": before.updatedAt } });
 
-/** Runs a write conditioned by {@link sameAs}: true when applied, false when the item changed or is gone. */
-async function unlessChanged(write: () => Promise<unknown>): Promise<boolean> {
-  try {
-    await write();
-    return true;
-  } catch (err) {
-    if (isConditionFailed(err)) return false;
-    throw err;
-  }
-}

@@ -4,7 +4,8 @@
  * Two items per socket, both with `expiresAt` (epoch seconds; TTL is cleanup, readers filter on it):
  * - `WS#<connectionId>` / `#`: {connectionId, companyId, userId, connectedAt (ISO), expiresAt} — looked up by id on
  *   `$default` / `$disconnect`, whose events carry only the connection id.
- * - `C#<cid>#ROOM#company` / `WS#<connectionId>`: the {@link SocketMember} `publish.ts` reads to fan events out.
+ * - `C#<cid>#ROOM#company` / `WS#<connectionId>`: the {@link SocketMember} `publish.ts` reads to fan events out, also
+ *   indexed in the platform channel (GSI2 `SOCKETS#<shard>`) for platform-wide frames.
  */
 import { GetCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { z } from "zod";
@@ -90,7 +91,8 @@ export async function registerSocket(connectionId: string, owner: SocketOwner, n
             },
           },
         },
-        { Put: { TableName: tableName(), Item: { ...keys.wsRoomMember(owner.companyId, "company", connectionId), _type: "wsMember", ...member } } },
+        // The member item is also in the platform channel (announcements reach every company's sockets from it).
+        { Put: { TableName: tableName(), Item: { ...keys.wsRoomMember(owner.companyId, "company", connectionId), ...keys.wsPlatformIndex(connectionId), _type: "wsMember", ...member } } },
       ],
     }),
   );

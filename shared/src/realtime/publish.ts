@@ -5,12 +5,14 @@
  *
  * Registry items (written by `functions/src/ws`): `WS#<connectionId>` and one member item per company at
  * `C#<cid>#ROOM#company` / `WS#<connectionId>` holding {connectionId, userId, profile, super, queueIds, allTicket,
- * rooms: string[] (joined rooms, e.g. "notification", "tickets:open", "ticket:<id>"), expiresAt (epoch s)}.
+ * rooms: string[] (joined rooms, e.g. "notification", "tickets:open", "ticket:<id>"), expiresAt (epoch s)}. The member
+ * item is also in the platform channel (GSI2 `SOCKETS#<shard>`, `keys.wsPlatformIndex`): {@link sendPlatformFrames}
+ * lists every socket of every company with one Query per shard (announcements, docs/product/announcements.md#live).
  */
 import { ApiGatewayManagementApiClient, DeleteConnectionCommand, PostToConnectionCommand } from "@aws-sdk/client-apigatewaymanagementapi";
 import { batchWriteAll } from "../db/batch.ts";
 import { getConfig } from "../config.ts";
-import { keys } from "../db/keys.ts";
+import { keys, WS_PLATFORM_SHARDS } from "../db/keys.ts";
 import { queryPages } from "../db/query.ts";
 import { log, sdkLogger } from "../log.ts";
 import { schedulePresenceCheck } from "./presence.ts";
@@ -205,6 +207,70 @@ export async function sendFrames(companyId: number, frames: OutboundFrame[]): Pr
       }
     }),
   );
+}
+
+/** Posts at the same time to at most this many sockets per platform frame batch (one Lambda's HTTP connections). */
+const PLATFORM_POST_CONCURRENCY = 50;
+
+/** Every live socket of every company: one Query per platform shard (GSI2 `SOCKETS#<n>`), expired ones filtered out. */
+async function platformSockets(): Promise<{ companyId: number; member: SocketMember }[]> {
+  const now = Math.floor(Date.now() / 1000);
+  const shards = await Promise.all(
+    Array.from({ length: WS_PLATFORM_SHARDS }, async (_, shard) => {
+      const out: { companyId: number; member: SocketMember }[] = [];
+      const pages = queryPages({ IndexName: "GSI2", KeyConditionExpression: "GSI2PK = :pk", ExpressionAttributeValues: { ":pk": keys.wsPlatformPK(shard) } });
+      for await (const items of pages) {
+        for (const it of items) {
+          const companyId = keys.companyOfRoomPK(String(it.PK));
+          if ((it.expiresAt as number) > now && companyId) out.push({ companyId, member: it as unknown as SocketMember });
+        }
+      }
+      return out;
+    }),
+  );
+  return shards.flat();
+}
+
+/**
+ * Sends platform frames (announcements) to every socket of every company allowed by each frame's `audience`, each
+ * socket addressed with its own company: `{event: "company-{its companyId}-{name}", data}`. One listing of the platform
+ * channel (one Query per shard), no loop over companies; posts run {@link PLATFORM_POST_CONCURRENCY} at a time. Never
+ * throws: a failed post is logged, a 410 removes the stale registration.
+ */
+export async function sendPlatformFrames(frames: OutboundFrame[]): Promise<void> {
+  const api = mgmt();
+  if (!api || !frames.length) return;
+  let sockets: { companyId: number; member: SocketMember }[];
+  try {
+    sockets = await platformSockets();
+  } catch (err) {
+    log("warn", "realtime: cannot list the platform channel", { err });
+    return;
+  }
+  const data = frames.map((f) => JSON.stringify(f.data));
+  let next = 0;
+  const worker = async () => {
+    while (next < sockets.length) {
+      const { companyId, member: m } = sockets[next++];
+      for (let i = 0; i < frames.length; i++) {
+        const f = frames[i];
+        if (!inAudience(m, f.audience) || (f.room && !(m.rooms ?? []).includes(f.room))) continue;
+        const bytes = Buffer.from(`{"event":${JSON.stringify(`company-${companyId}-${f.name}`)},"data":${data[i]}}`);
+        try {
+          await api.send(new PostToConnectionCommand({ ConnectionId: m.connectionId, Data: bytes }));
+        } catch (err) {
+          const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+          if (status === 410 || (err as Error).name === "GoneException") {
+            await removeSocket(companyId, m.connectionId).catch(() => undefined);
+            await schedulePresenceCheck(companyId, m.userId).catch(() => undefined);
+            break;
+          }
+          log("warn", "realtime: platform post failed", { companyId, connectionId: m.connectionId, err });
+        }
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(PLATFORM_POST_CONCURRENCY, sockets.length) }, worker));
 }
 
 /** Closes a socket from the server side (e.g. single login). */

@@ -55,6 +55,7 @@ export async function registerSocket(
       TableName: tableName(),
       Item: {
         ...keys.wsRoomMember(companyId, "company", connectionId),
+        ...keys.wsPlatformIndex(connectionId),
         connectionId,
         userId: user.id,
         profile: user.profile,

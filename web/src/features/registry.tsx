@@ -6,6 +6,8 @@
  */
 import { registerTexts } from "../i18n/index.ts";
 import type { RealtimeHandler } from "../realtime/handlers.ts";
+import { announcementsFeature } from "./announcements/index.tsx";
+import { chatsFeature } from "./chats/index.tsx";
 import { connectionsFeature } from "./connections/index.tsx";
 import { contactsFeature } from "./contacts/index.tsx";
 import { jobsFeature } from "./jobs/index.tsx";
@@ -33,6 +35,8 @@ export const features: Feature[] = [
   settingsFeature,
   jobsFeature,
   kanbanFeature,
+  chatsFeature,
+  announcementsFeature,
   ...(sandboxFeature ? [sandboxFeature] : []),
 ];
 

@@ -5,11 +5,10 @@
  * (the server stores its name with underscores for spaces) or removed.
  */
 import { can } from "@atende/shared/access/permissions";
-import { Button, Flex, SelectField, SwitchField, Text, TextAreaField, TextField } from "@aws-amplify/ui-react";
-import { useEffect, useRef, useState } from "react";
+import { SelectField, SwitchField, TextAreaField, TextField } from "@aws-amplify/ui-react";
 import { useTranslation } from "react-i18next";
 import { useSession } from "../../api/session.ts";
-import { CrudDialog, HiddenFileInput, type RecordDialogProps, rules } from "../../ui/kit/index.ts";
+import { AttachmentField, CrudDialog, type RecordDialogProps, rules, useAttachmentChoice } from "../../ui/kit/index.ts";
 import { type QuickMessage, quickMessagesCache, removeQuickMessageMedia, uploadQuickMessageMedia, useQuickMessageMutations } from "./api.ts";
 import { useQueryClient } from "@tanstack/react-query";
 
@@ -31,25 +30,17 @@ export function QuickMessageDialog(props: RecordDialogProps<QuickMessage>) {
   const me = useSession()!.user;
   const mayGlobal = can(me, "quick-messages:global");
   const { save } = useQuickMessageMutations();
-  const [file, setFile] = useState<File | null>(null);
-  const [dropMedia, setDropMedia] = useState(false);
-  const fileRef = useRef<HTMLInputElement>(null);
-  useEffect(() => {
-    if (!props.open) return;
-    setFile(null);
-    setDropMedia(false);
-  }, [props.open]);
+  const media = useAttachmentChoice(props.open, record?.mediaName);
 
   const submit = async (v: { shortcode: string; message: string; status: "true" | "false"; geral: boolean }) => {
     const form = { shortcode: v.shortcode, message: v.message, status: v.status === "true", ...(mayGlobal ? { geral: v.geral } : {}) };
     let saved = await save.mutateAsync({ id: record?.id, form });
-    if (file) saved = await uploadQuickMessageMedia(saved.id, file);
-    else if (dropMedia && saved.isMedia) saved = await removeQuickMessageMedia(saved.id);
+    if (media.file) saved = await uploadQuickMessageMedia(saved.id, media.file);
+    else if (media.drop && saved.isMedia) saved = await removeQuickMessageMedia(saved.id);
     quickMessagesCache.upsert(qc, saved);
     return saved;
   };
 
-  const mediaName = file?.name ?? (dropMedia ? null : record?.mediaName);
   return (
     <CrudDialog
       ns="quickMessages"
@@ -69,33 +60,7 @@ export function QuickMessageDialog(props: RecordDialogProps<QuickMessage>) {
             <option value="false">{t("quickMessages.inactive")}</option>
           </SelectField>
           {mayGlobal && <SwitchField label={t("quickMessages.geral")} name="geral" isChecked={f.values.geral} onChange={(e) => f.set("geral", e.target.checked)} />}
-          <Flex alignItems="center" gap="0.75rem" wrap="wrap">
-            <Text fontWeight="bold" fontSize="small">
-              {t("quickMessages.media")}
-            </Text>
-            {mediaName ? (
-              <>
-                <Text as="span" data-testid="quick-message-media-name" className="cell-clip">
-                  {mediaName}
-                </Text>
-                <Button
-                  size="small"
-                  variation="link"
-                  onClick={() => {
-                    setFile(null);
-                    setDropMedia(true);
-                  }}
-                >
-                  {t("quickMessages.removeMedia")}
-                </Button>
-              </>
-            ) : (
-              <Button size="small" onClick={() => fileRef.current?.click()} data-testid="quick-message-attach">
-                {t("quickMessages.attach")}
-              </Button>
-            )}
-            <HiddenFileInput inputRef={fileRef} testId="quick-message-file" onFiles={([x]) => x && setFile(x)} />
-          </Flex>
+          <AttachmentField label={t("quickMessages.media")} choice={media} attachText={t("quickMessages.attach")} removeText={t("quickMessages.removeMedia")} testId="quick-message" />
         </>
       )}
     </CrudDialog>

@@ -12,6 +12,7 @@ export { fromArray, fromPages, ListPage, NEAR_BOTTOM_PX, SEARCH_DEBOUNCE_MS, use
 export { IconAction, RowActions, useCrudPage, useDeleteConfirm, type CrudPage } from "./RowActions.tsx";
 export { EntitySelect, type EntityOption, type EntitySelectProps } from "./EntitySelect.tsx";
 export { HiddenFileInput } from "./FileInput.tsx";
+export { AttachmentField, useAttachmentChoice } from "./AttachmentField.tsx";
 export { useAction } from "./useAction.ts";
 export { CrudListPage, useCrudList, type Column, type CrudListPageProps } from "./CrudListPage.tsx";
 export * as rules from "./schema.ts";
