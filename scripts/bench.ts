@@ -17,6 +17,9 @@
  *   parked ones re-driven and every message counted as stored.
  * - ratio (`scripts/bench/ingest-ratio.ts`): ingest rate over DynamoDB Local's rate for the
  *   ingest's bare 4-item transaction, alternated in one run (target ≥ 0.8), and DynamoDB calls per message by purpose;
+ * - kanban (`scripts/bench/kanban.ts`): the board at `--kanbanSizes` open tickets (default 1k, 5k): navigation to the
+ *   first cards painted in headless chromium (target ≤ 1 s, flat across sizes), `GET /api/ticket/kanban` latency,
+ *   and scrolling the "Em aberto" lane through 10 more pages with the cards kept in the DOM;
  * - storm (`scripts/bench/storm.ts`): a 1.5 GB document announcement and 50 images of 1 MiB at once through
  *   the simulator, the session runner in its own process: its peak RSS from the OS against the stated bound, what was
  *   stored, and round trips of another session of the same runner meanwhile.
@@ -25,7 +28,7 @@
  *   capture server; not part of the default run).
  * - dashboard (`scripts/bench/dashboard.ts`): `GET /api/dashboard` for 30 and 90 days at `--dashboardSizes` tickets
  *   (default 1k and 10k) with their cycles' counter items over 90 days: p50/p99 (target: flat across sizes).
- * Usage: `npm run bench [-- --sizes=1000,10000,100000] [-- --reps=200,400] [-- --searchSizes=1000,10000,100000] [-- --only=ingest,ratio,tickets,search,dashboard,web,faults,storm] [-- --dashboardSizes=1000,10000] [-- --renderTickets=5000] [-- --ratioRounds=5] [-- --ratioProfile=ingest.cpuprofile]`.
+ * Usage: `npm run bench [-- --sizes=1000,10000,100000] [-- --reps=200,400] [-- --searchSizes=1000,10000,100000] [-- --only=ingest,ratio,tickets,search,dashboard,web,kanban,faults,storm] [-- --dashboardSizes=1000,10000] [-- --kanbanSizes=1000,5000,10000] [-- --renderTickets=5000] [-- --ratioRounds=5] [-- --ratioProfile=ingest.cpuprofile]`.
  *   `[-- --ingestMessages=2000] [-- --botCustomers=200]` (the bot conversation is 8 messages per customer).
  *   `[-- --keepDb=.bench/db]` or `[-- --dynamoEndpoint=http://127.0.0.1:8766]`: the tab and search seeds are written
  *   once and measured again by later runs while their item builders are unchanged (`bench/kept.ts`).
@@ -40,11 +43,12 @@ import { load, summarize } from "./bench/stats.ts";
 import { seedTickets, type SeedNames } from "./bench/seed.ts";
 import { caseRow, cpuMs, dynamoPids } from "./bench/http-load.ts";
 import { measureTicketListRender } from "./bench/web-render.ts";
+import { measureKanbanRender, seedKanbanTickets } from "./bench/kanban.ts";
 import { keepSeed, keptSeed } from "./bench/kept.ts";
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, "").split("=")) as [string, string][]);
 const sizes = (args.sizes ?? "1000,10000,100000").split(",").map(Number);
-const only = new Set((args.only ?? "ingest,ratio,tickets,search,dashboard,web,faults,storm").split(","));
+const only = new Set((args.only ?? "ingest,ratio,tickets,search,dashboard,web,kanban,faults,storm").split(","));
 /** Requests per case at concurrency 1 and 10 (`--reps=200,400`). */
 const [c1Reps, c10Reps] = (args.reps ?? "200,400").split(",").map(Number);
 const reps = { c1: c1Reps, c10: c10Reps };
@@ -407,6 +411,43 @@ try {
         { measure: "ticket rows in the DOM (max during scroll / at the end)", value: `${r.maxDomRows} / ${r.domRowsAtEnd}` },
         { measure: "JS heap after loading all, MB", value: r.jsHeapMB ?? "n/a" },
       ]);
+    }
+  }
+
+  if (only.has("kanban")) {
+    if (!existsSync(join(root, "web/dist/index.html"))) console.log("\nweb/dist is missing: run `npm run build:web` first");
+    else {
+      const rows: Record<string, unknown>[] = [];
+      const out: unknown[] = [];
+      for (const n of (args.kanbanSizes ?? "1000,5000").split(",").map(Number)) {
+        const t = await tenant();
+        const t0 = Date.now();
+        await seedKanbanTickets({ companyId: t.companyId, whatsappId: t.whatsappId, userId: t.admin.id, queueIds: t.queueIds, names: t.names }, n);
+        // Three kanban tags with 10 of the newest tickets each, moved through the API (the listener writes their entries).
+        const post = async (path: string, body: unknown) => {
+          const r = await fetch(`${stack.url}${path}`, { method: "POST", headers: { authorization: `Bearer ${t.admin.token}`, "content-type": "application/json" }, body: JSON.stringify(body) });
+          if (!r.ok) throw new Error(`POST ${path} → ${r.status} ${await r.text()}`);
+          return (await r.json()) as { id: number };
+        };
+        for (let k = 0; k < 3; k++) {
+          const tag = await post("/api/tags", { name: `Etapa ${k + 1}`, kanban: 1 });
+          for (let j = 0; j < 10; j++) await post("/api/tags/sync", { ticketId: n - k * 10 - j, tags: [tag.id] });
+        }
+        const seedSeconds = Math.round((Date.now() - t0) / 100) / 10;
+        const r = await measureKanbanRender({ baseUrl: stack.url, email: t.admin.email, password: t.admin.password, token: t.admin.token, tickets: n });
+        out.push({ ...r, seedSeconds });
+        rows.push({
+          tickets: n,
+          "first cards painted (median)": r.firstCardsMs.median,
+          "min / max": `${r.firstCardsMs.min} / ${r.firstCardsMs.max}`,
+          "GET board p50 / p90": `${r.apiMs.median} / ${r.apiMs.p90}`,
+          "scroll 10 pages": r.scrollMs,
+          "cards loaded / max in DOM": `${r.cardsLoaded} / ${r.maxDomCards}`,
+          "seed s": seedSeconds,
+        });
+      }
+      results.kanban = out;
+      table("Kanban board load (headless chromium 1440×900, ms; 4 lanes, pages of 40)", rows);
     }
   }
 } finally {

@@ -27,44 +27,56 @@ export interface TicketListRender {
   jsHeapMB: number | null;
 }
 
-const median = (xs: number[]) => {
+export const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
-const round = (n: number) => Math.round(n * 10) / 10;
+export const round = (n: number) => Math.round(n * 10) / 10;
+
+/**
+ * Headless chromium at 1440×900 (pt-BR, UTC) logged in on `baseUrl` as `email`/`password`. Each page of its context
+ * sets `window[marker]` to `performance.now()` at the first frame painted after an element with data-testid `testId`
+ * exists (MutationObserver + requestAnimationFrame). Close `browser` when done.
+ */
+export async function openLoggedIn(opts: { baseUrl: string; email: string; password: string }, testId: string, marker: string) {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: "pt-BR", timezoneId: "UTC" });
+  ctx.setDefaultTimeout(60_000);
+  await ctx.addInitScript(
+    ([id, key]) => {
+      const w = window as unknown as Record<string, number>;
+      let scheduled = false;
+      const obs = new MutationObserver(() => {
+        if (scheduled || !document.querySelector(`[data-testid=${id}]`)) return;
+        scheduled = true;
+        obs.disconnect();
+        requestAnimationFrame(() => setTimeout(() => (w[key] = performance.now()), 0));
+      });
+      obs.observe(document, { childList: true, subtree: true });
+    },
+    [testId, marker] as const,
+  );
+  const page = await ctx.newPage();
+  await page.goto(`${opts.baseUrl}/login`);
+  await page.getByRole("textbox", { name: "Email" }).fill(opts.email);
+  await page.getByLabel(/^Senha/).fill(opts.password);
+  await page.getByRole("button", { name: "Entrar", exact: true }).click();
+  await page.getByTestId("greeting").waitFor();
+  return { browser, page };
+}
 
 /**
  * Logs in as `email`/`password` on `baseUrl`, then measures the tickets list as described above. `expected` is the
  * number of tickets the assigned tab should end with. Throws when the list never reaches it (5 minutes).
  */
 export async function measureTicketListRender(opts: { baseUrl: string; email: string; password: string; expected: number; runs?: number }): Promise<TicketListRender> {
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  const { browser, page } = await openLoggedIn(opts, "ticket-row", "__firstRows");
   try {
-    const ctx = await browser.newContext({ viewport: { width: 1440, height: 900 }, locale: "pt-BR", timezoneId: "UTC" });
-    ctx.setDefaultTimeout(60_000);
-    await ctx.addInitScript(() => {
-      const w = window as unknown as { __firstRows?: number };
-      let scheduled = false;
-      const obs = new MutationObserver(() => {
-        if (scheduled || !document.querySelector("[data-testid=ticket-row]")) return;
-        scheduled = true;
-        obs.disconnect();
-        requestAnimationFrame(() => setTimeout(() => (w.__firstRows = performance.now()), 0));
-      });
-      obs.observe(document, { childList: true, subtree: true });
-    });
-    const page = await ctx.newPage();
     let requests = 0;
     page.on("request", (r) => {
       const u = new URL(r.url());
       if (u.pathname === "/api/tickets" && u.searchParams.get("status") === "open" && !u.searchParams.has("withUnreadMessages")) requests++;
     });
-
-    await page.goto(`${opts.baseUrl}/login`);
-    await page.getByRole("textbox", { name: "Email" }).fill(opts.email);
-    await page.getByLabel(/^Senha/).fill(opts.password);
-    await page.getByRole("button", { name: "Entrar", exact: true }).click();
-    await page.getByTestId("greeting").waitFor();
 
     const runs: number[] = [];
     const n = opts.runs ?? 3;

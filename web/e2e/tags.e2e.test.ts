@@ -7,7 +7,9 @@
  * - tagging a ticket from the conversation header toasts 'Ticket Tag Adicionado com Sucesso!' and shows the chip in the
  *   header and on the ticket's row;
  * - the search tab filters by tag (only the tagged ticket, with its chip) and by user (only that user's ticket);
- * - deleting a tag a ticket carries shows the background job's progress on the page until done, and the chip leaves.
+ * - deleting a tag a ticket carries shows the background job's progress on the page until done, and the chip leaves;
+ * - the Kanban board (docs/product/kanban.md): a card dragged with the mouse, and another moved with the keyboard, from
+ *   "Em aberto" to a kanban tag's lane moves live on a second browser's board.
  *
  * Needs `web/dist` (`npm run build -w web`) and `/usr/bin/chromium`.
  */
@@ -200,5 +202,70 @@ describe("tags in the browser", () => {
     await headerTags.getByTestId("tag-chip").getByText("VIP Ouro", { exact: true }).waitFor({ state: "detached" });
     await progress.getByRole("button").click(); // dismissed
     await progress.waitFor({ state: "detached" });
+  }, TEST_MS);
+
+  it("moves kanban cards from 'Em aberto' to a kanban tag's lane by mouse and by keyboard, live on a second browser", async () => {
+    const { companyId, admin } = await makeCompany();
+    const agent = await makeUser(companyId, { name: "Carla Agente", allTicket: "enabled" });
+    const wid = await connectedWhatsapp(admin, "Conexão Kanban", []);
+    await customerSays(wid, "5511922220001", "Alice Kanban", "Quero um orçamento");
+    await customerSays(wid, "5511922220002", "Bruno Kanban", "Ainda pensando");
+    await until(async () => (await http<{ tickets: unknown[] }>(admin, "GET", "/api/tickets?status=pending&showAll=true")).tickets.length === 2, "two pending tickets");
+    const negociacao = (await http<{ id: number }>(admin, "POST", "/api/tags", { name: "Negociação", kanban: 1 })).id;
+    const fechado = (await http<{ id: number }>(admin, "POST", "/api/tags", { name: "Fechado", kanban: 1 })).id;
+    await http(admin, "POST", "/api/tags", { name: "Sem coluna", kanban: 0 });
+
+    const lane = (page: Page, id: number) => page.locator(`[data-testid=kanban-lane][data-lane-id="${id}"]`);
+    const card = (page: Page, id: number, name: string) => lane(page, id).getByTestId("kanban-card").filter({ hasText: name });
+
+    const page = await newPage();
+    await login(page, admin.email, admin.password);
+    await page.getByRole("navigation", { name: "Menu principal" }).getByRole("link", { name: "Kanban" }).click();
+    await page.waitForURL(`${e2e.stack.url}/kanban`);
+    const other = await newPage();
+    await login(other, agent.email, agent.password);
+    await other.goto(`${e2e.stack.url}/kanban`);
+    for (const p of [page, other]) {
+      await card(p, 0, "Alice Kanban").waitFor();
+      await expect(p.getByTestId("kanban-lane").locator("h3").allInnerTexts()).resolves.toEqual(["Em aberto", "Negociação", "Fechado"]);
+      await card(p, 0, "Bruno Kanban").getByText("Ainda pensando").waitFor();
+      await lane(p, fechado).getByText("Nenhum atendimento").waitFor();
+    }
+    await expect(card(page, 0, "Alice Kanban").getByTestId("kanban-card-link").getAttribute("href")).resolves.toMatch(/^\/tickets\/[0-9a-f-]{36}$/);
+
+    // With the mouse: Alice's card dragged onto "Negociação".
+    const from = (await card(page, 0, "Alice Kanban").boundingBox())!;
+    const to = (await lane(page, negociacao).boundingBox())!;
+    await page.mouse.move(from.x + from.width / 2, from.y + from.height - 10);
+    await page.mouse.down();
+    await page.mouse.move(from.x + from.width / 2 + 20, from.y + from.height, { steps: 5 });
+    await page.mouse.move(to.x + to.width / 2, to.y + 150, { steps: 15 });
+    await page.mouse.up();
+    await card(page, negociacao, "Alice Kanban").waitFor();
+    await card(other, negociacao, "Alice Kanban").waitFor(); // the second browser, live
+    await card(other, 0, "Alice Kanban").waitFor({ state: "detached" });
+
+    // With the keyboard: Bruno's card picked up with Space, two lanes to the right, dropped with Space.
+    await card(page, 0, "Bruno Kanban").focus();
+    await page.keyboard.press("Space");
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("ArrowRight");
+    await page.keyboard.press("Space");
+    await card(page, fechado, "Bruno Kanban").waitFor();
+    await card(other, fechado, "Bruno Kanban").waitFor();
+    await card(other, 0, "Bruno Kanban").waitFor({ state: "detached" });
+    await lane(other, 0).getByText("Nenhum atendimento").waitFor();
+
+    // The moves are the tickets' tags: the target lane's tag only, the previous lane's tag gone.
+    const board = await other.evaluate(async () => {
+      const token = JSON.parse(localStorage.getItem("token") ?? "null");
+      const r = await fetch("/api/ticket/kanban", { headers: { authorization: `Bearer ${token}` } });
+      return (await r.json()) as { lanes: { id: number; tickets: { contact: { name: string }; tags: { id: number }[] }[] }[] };
+    });
+    expect(board.lanes.map((l) => [l.id, l.tickets.map((t) => [t.contact.name, t.tags.map((x) => x.id)])])).toEqual([
+      [0, []],
+      [negociacao, [["Alice Kanban", [negociacao]]]],
+      [fechado, [["Bruno Kanban", [fechado]]]],
+    ]);
   }, TEST_MS);
 });

@@ -14,6 +14,7 @@ import { contactsRoutes } from "@atende/shared/contacts/contract";
 import { helpsRoutes } from "@atende/shared/helps/contract";
 import { dashboardRoutes } from "@atende/shared/dashboard/contract";
 import { jobsRoutes } from "@atende/shared/jobs/contract";
+import { kanbanRoutes } from "@atende/shared/kanban/contract";
 import { mediaRoutes, messagesRoutes } from "@atende/shared/messages/contract";
 import { notesRoutes } from "@atende/shared/notes/contract";
 import { plansRoutes } from "@atende/shared/plans/contract";
@@ -46,6 +47,7 @@ export const manifest = {
   ...tagsRoutes,
   ...quickMessagesRoutes,
   ...jobsRoutes,
+  ...kanbanRoutes,
   ...chatsRoutes,
   ...announcementsRoutes,
   ...helpsRoutes,

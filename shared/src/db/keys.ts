@@ -179,6 +179,29 @@ export const keys = {
   /** Tag edge's GSI4 entry: the tickets of a tag, newest ticket (creation) first. `ticketCreatedAt` never changes. */
   tagTicketsIndex: (cid: Id, tagId: Id, ticketCreatedAt: string, tid: Id) => ({ GSI4PK: `C#${cid}#TAG#${tagId}`, GSI4SK: ticketEdgeSK(ticketCreatedAt, tid) }),
   tagTicketsPK: (cid: Id, tagId: Id) => `C#${cid}#TAG#${tagId}`,
+  /**
+   * Kanban lane entry (`shared/src/kanban`): one per lane an open or pending ticket stands in (lane 0 = "Em aberto",
+   * else a kanban tag id), in the ticket's partition; newest ticket (creation) first on each of its indexes.
+   */
+  kanbanEntry: (cid: Id, tid: Id, lane: Id) => ({ PK: `C#${cid}#TK#${tid}`, SK: `KANBAN#${pad(lane)}` }),
+  /** SK prefix of the kanban lane entries inside a ticket's partition. */
+  kanbanEntryPrefix: "KANBAN#",
+  /** A lane entry's indexes: GSI1 the whole lane, GSI2 the lane in one queue (`NONE`), GSI3 the lane of one assignee. */
+  kanbanIndexes: (t: { companyId: Id; id: Id; queueId?: Id | null; userId?: Id | null; createdAt: string }, lane: Id) => {
+    const sk = ticketEdgeSK(t.createdAt, t.id);
+    return {
+      GSI1PK: `C#${t.companyId}#KB#${lane}`,
+      GSI1SK: sk,
+      GSI2PK: `C#${t.companyId}#KB#${lane}#Q#${t.queueId ?? "NONE"}`,
+      GSI2SK: sk,
+      ...(t.userId != null ? { GSI3PK: `C#${t.companyId}#KB#${lane}#U#${t.userId}`, GSI3SK: sk } : {}),
+    };
+  },
+  kanbanLanePK: (cid: Id, lane: Id) => `C#${cid}#KB#${lane}`,
+  kanbanQueuePK: (cid: Id, lane: Id, qid: Id | null) => `C#${cid}#KB#${lane}#Q#${qid ?? "NONE"}`,
+  kanbanUserPK: (cid: Id, lane: Id, uid: Id) => `C#${cid}#KB#${lane}#U#${uid}`,
+  /** The company's kanban lane set the entries were written for (ids of the tags flagged kanban). */
+  kanbanLanes: (cid: Id) => ({ PK: `C#${cid}`, SK: "KANBANLANES" }),
   /** WhatsApp message alias: dedupe, acks, edits, reactions, getMessage. */
   waMessage: (cid: Id, wid: Id, remoteJid: string, waId: string) => ({ PK: `C#${cid}#WAMSG#${wid}#${remoteJid}#${waId}`, SK: "#" }),
   /**

@@ -14,6 +14,7 @@ import { contactsFeature } from "./contacts/index.tsx";
 import { helpsFeature } from "./helps/index.tsx";
 import { dashboardFeature } from "./dashboard/index.tsx";
 import { jobsFeature } from "./jobs/index.tsx";
+import { kanbanFeature } from "./kanban/index.tsx";
 import { queuesFeature } from "./queues/index.tsx";
 import { quickMessagesFeature } from "./quickMessages/index.tsx";
 import { plansFeature } from "./plans/index.tsx";
@@ -38,6 +39,7 @@ export const features: Feature[] = [
   plansFeature,
   settingsFeature,
   jobsFeature,
+  kanbanFeature,
   chatsFeature,
   announcementsFeature,
   todoFeature,

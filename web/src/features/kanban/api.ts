@@ -1,0 +1,131 @@
+/**
+ * Kanban data (docs/product/kanban.md):
+ * - `useKanbanBoard(queueIds)`: GET /api/ticket/kanban → the lanes with their first page of cards;
+ * - `loadMoreCards(...)`: GET /api/ticket/kanban/{laneId} with the lane's cursor, appended to the lane;
+ * - `moveCard(...)`: the ticket's tags without its previous kanban tag and with the target lane's (POST /api/tags/sync),
+ *   shown at once and confirmed by the answer.
+ * `applyTicket` / `dropTicket` / `onKanbanTag` keep every loaded board current with the `company-{id}-ticket`,
+ * `appMessage` and `tag` frames, so a card moved elsewhere moves here.
+ */
+import type { KanbanBoard } from "@atende/shared/kanban/schema";
+import { type QueryClient, useQuery } from "@tanstack/react-query";
+import { call } from "../../api/operations.ts";
+import { syncTicketTags } from "../tags/api.ts";
+
+export type Board = KanbanBoard;
+export type Lane = Board["lanes"][number];
+/** A card: the ticket as the ticket list shows it. */
+export type Card = Lane["tickets"][number];
+
+export const OPEN_LANE = 0;
+const ROOT = "kanban";
+
+/** The board's query key for a queue filter (sorted ids; empty = the caller's whole view). */
+export const boardKey = (queueIds: number[]) => [ROOT, "board", [...queueIds].sort((a, b) => a - b).join(",")] as const;
+
+const queryOf = (queueIds: number[]) => (queueIds.length ? { queueIds: JSON.stringify(queueIds) } : {});
+
+export function useKanbanBoard(queueIds: number[]) {
+  return useQuery({ queryKey: boardKey(queueIds), queryFn: () => call("GET /api/ticket/kanban", { query: queryOf(queueIds) }) });
+}
+
+/** The lanes card `c` stands in on `board` (its kanban tags, else "Em aberto"); none when closed or outside the filter. */
+export function lanesOfCard(board: Board, c: Card, queueIds: number[]): number[] {
+  if (c.status === "closed") return [];
+  if (queueIds.length && c.queueId != null && !queueIds.includes(c.queueId)) return [];
+  const tagLanes = c.tags.map((t) => t.id).filter((id) => board.lanes.some((l) => l.id === id && id !== OPEN_LANE));
+  return tagLanes.length ? tagLanes : [OPEN_LANE];
+}
+
+const newestFirst = (a: Card, b: Card) => (a.createdAt < b.createdAt ? 1 : a.createdAt > b.createdAt ? -1 : b.id - a.id);
+
+/**
+ * `board` with card `c` where it stands now: out of every lane, into each of its lanes in creation order. A card older
+ * than the last one loaded of a lane with more pages is left to that lane's paging (no hole in the order), unless
+ * `force` (the user's own move: the card stays in sight).
+ */
+export function placeCard(board: Board, c: Card, queueIds: number[], force = false): Board {
+  const target = new Set(lanesOfCard(board, c, queueIds));
+  const lanes = board.lanes.map((l) => {
+    const rest = l.tickets.filter((t) => t.id !== c.id);
+    if (!target.has(l.id)) return rest.length === l.tickets.length ? l : { ...l, tickets: rest };
+    const last = rest.at(-1);
+    if (!force && l.hasMore && last && newestFirst(c, last) > 0) return { ...l, tickets: rest };
+    return { ...l, tickets: [...rest, c].sort(newestFirst) };
+  });
+  return { ...board, lanes };
+}
+
+/** `board` without ticket `ticketId`. */
+export const withoutCard = (board: Board, ticketId: number): Board => ({
+  ...board,
+  lanes: board.lanes.map((l) => (l.tickets.some((t) => t.id === ticketId) ? { ...l, tickets: l.tickets.filter((t) => t.id !== ticketId) } : l)),
+});
+
+/** Every loaded board, with its queue filter. */
+function eachBoard(qc: QueryClient, fn: (b: Board, queueIds: number[]) => Board): void {
+  for (const [key, data] of qc.getQueriesData<Board>({ queryKey: [ROOT, "board"] })) {
+    if (!data) continue;
+    const ids = String(key[2] ?? "");
+    qc.setQueryData(key, fn(data, ids ? ids.split(",").map(Number) : []));
+  }
+}
+
+/** A ticket as a frame or an answer tells it: moved to its lanes on every loaded board. */
+export const applyTicket = (qc: QueryClient, c: Card, force = false) => eachBoard(qc, (b, q) => placeCard(b, c, q, force));
+/** A ticket the caller no longer sees (or deleted): off every loaded board. */
+export const dropTicket = (qc: QueryClient, ticketId: number) => eachBoard(qc, (b) => withoutCard(b, ticketId));
+
+/** A tag frame: a lane's name or colour changes in place; a tag that becomes or stops being a lane reloads the boards. */
+export function onKanbanTag(qc: QueryClient, d: { action?: string; tag?: { id: number; name: string; color: string; kanban?: number }; tagId?: number }): void {
+  let reload = false;
+  eachBoard(qc, (b) => {
+    const id = d.tag?.id ?? d.tagId;
+    const lane = b.lanes.find((l) => l.id === id);
+    const isLane = d.action !== "delete" && d.tag?.kanban === 1;
+    if (!!lane !== isLane) reload = true;
+    if (!lane || !isLane || !d.tag) return b;
+    const { name, color } = d.tag;
+    if (lane.tag?.name === name && lane.tag?.color === color) return b;
+    return { ...b, lanes: b.lanes.map((l) => (l.id === id ? { ...l, tag: { id: l.id, name, color } } : l)) };
+  });
+  if (reload) void qc.invalidateQueries({ queryKey: [ROOT, "board"] });
+}
+
+/** Loads the next page of lane `laneId` into the board of `queueIds`. */
+export async function loadMoreCards(qc: QueryClient, queueIds: number[], laneId: number, cursor: string): Promise<void> {
+  const page = await call("GET /api/ticket/kanban/{laneId}", { params: { laneId }, query: { ...queryOf(queueIds), cursor } });
+  const key = boardKey(queueIds);
+  const b = qc.getQueryData<Board>(key);
+  if (!b) return;
+  qc.setQueryData<Board>(key, {
+    ...b,
+    lanes: b.lanes.map((l) => {
+      if (l.id !== laneId) return l;
+      const have = new Set(l.tickets.map((t) => t.id));
+      return { ...l, tickets: [...l.tickets, ...page.tickets.filter((t) => !have.has(t.id))], hasMore: page.hasMore, nextCursor: page.nextCursor };
+    }),
+  });
+}
+
+/**
+ * Moves card `c` from lane `from` to lane `to` of the board of `queueIds`: at once on screen, then the ticket's tags
+ * lose the previous lane's tag and gain the target's (to "Em aberto": every lane tag off), through POST /api/tags/sync.
+ * The answer (the ticket as stored) settles it; on a refusal the boards are read again and the error is thrown.
+ */
+export async function moveCard(qc: QueryClient, queueIds: number[], c: Card, from: number, to: number): Promise<Card> {
+  const b = qc.getQueryData<Board>(boardKey(queueIds));
+  const laneIds = new Set((b?.lanes ?? []).map((l) => l.id).filter((id) => id !== OPEN_LANE));
+  const kept = c.tags.filter((t) => (to === OPEN_LANE ? !laneIds.has(t.id) : t.id !== from && t.id !== to));
+  const target = b?.lanes.find((l) => l.id === to)?.tag;
+  const tags = target ? [...kept, target] : kept;
+  applyTicket(qc, { ...c, tags }, true);
+  try {
+    const saved = await syncTicketTags(c.id, tags.map((t) => t.id));
+    applyTicket(qc, saved, true);
+    return saved;
+  } catch (err) {
+    void qc.invalidateQueries({ queryKey: [ROOT, "board"] });
+    throw err;
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * Kanban area (docs/product/kanban.md; an attendance item of the side menu, for companies whose plan has `useKanban`):
+ * /kanban, its menu entry, texts, and the frames that keep a loaded board current: `company-{id}-ticket` and
+ * `appMessage` (a ticket moved, closed, created or no longer seen), `tag` (a lane renamed, added or removed).
+ */
+import type { RealtimeHandler } from "../../realtime/handlers.ts";
+import { lazyPage } from "../lazy.tsx";
+import type { Feature } from "../types.ts";
+import { applyTicket, dropTicket, onKanbanTag, type Card } from "./api.ts";
+import { kanbanMenuTexts, kanbanTexts } from "./i18n.ts";
+
+const KanbanPage = lazyPage(() => import("./KanbanPage.tsx"), "KanbanPage");
+
+const isCard = (v: unknown): v is Card => !!v && typeof v === "object" && typeof (v as Card).id === "number" && Array.isArray((v as Card).tags);
+
+const onTicket: RealtimeHandler<"ticket"> = (data, { queryClient }) => {
+  const d = data as { action?: string; ticket?: unknown; ticketId?: number };
+  if (d.action === "delete" && typeof d.ticketId === "number") dropTicket(queryClient, d.ticketId);
+  else if (isCard(d.ticket)) applyTicket(queryClient, d.ticket);
+};
+
+export const kanbanFeature: Feature = {
+  id: "kanban",
+  access: { planFlag: "useKanban" },
+  routes: [{ path: "/kanban", element: <KanbanPage /> }],
+  menu: { path: "/kanban", labelKey: "menu.kanban", group: "attendance", order: 30 },
+  texts: { kanban: kanbanTexts, menu: kanbanMenuTexts },
+  realtime: {
+    ticket: onTicket,
+    appMessage: (data, ctx) => {
+      const d = data as { ticket?: unknown };
+      if (isCard(d.ticket)) applyTicket(ctx.queryClient, d.ticket);
+    },
+    tag: (data, { queryClient }) => onKanbanTag(queryClient, data),
+  },
+};
