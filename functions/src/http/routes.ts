@@ -16,6 +16,7 @@ import { plansRoutes } from "@atende/shared/plans/contract";
 import { queuesRoutes } from "@atende/shared/queues/contract";
 import { queueOptionsRoutes } from "@atende/shared/queues/options/contract";
 import { quickMessagesRoutes } from "@atende/shared/quickMessages/contract";
+import { schedulesRoutes } from "@atende/shared/schedules/contract";
 import { settingsRoutes } from "@atende/shared/settings/contract";
 import { tagsRoutes } from "@atende/shared/tags/contract";
 import { ticketsRoutes } from "@atende/shared/tickets/contract";
@@ -40,6 +41,7 @@ export const manifest = {
   ...mediaRoutes,
   ...tagsRoutes,
   ...quickMessagesRoutes,
+  ...schedulesRoutes,
   ...jobsRoutes,
 };
 

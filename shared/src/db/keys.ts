@@ -15,7 +15,7 @@ export const pad = (n: Id, width = 10) => String(n).padStart(width, "0");
  * increasing), so it takes at most about 1,000 writes/s: the defaults cap the platform at about 8,000 outbox,
  * 8,000 outbound and 4,000 timer writes per second (docs/architecture.md §3 "Due indexes and their ceiling").
  */
-export const DUE_INDEX_SHARDS = { outbox: 8, outbound: 8, timers: 4 } as const;
+export const DUE_INDEX_SHARDS = { outbox: 8, outbound: 8, timers: 4, schedules: 8 } as const;
 export type DueIndex = keyof typeof DUE_INDEX_SHARDS;
 
 /** How many shards new items of due index `index` are spread over: setting `DUE_SHARDS`, else the index's default. */
@@ -78,7 +78,7 @@ export const keys = {
   // ---- company partition (small, bounded config entities) -----------------
   companyPartition: (cid: Id) => `C#${cid}`,
   /** SK prefixes of the entities in the company partition (and of notes in a ticket partition), for prefix queries. */
-  prefix: { user: "USER#", queue: "QUEUE#", setting: "SET#", whatsapp: "WACONN#", tag: "TAG#", quickMessage: "QUICK#", note: "NOTE#" },
+  prefix: { user: "USER#", queue: "QUEUE#", setting: "SET#", whatsapp: "WACONN#", tag: "TAG#", quickMessage: "QUICK#", note: "NOTE#", schedule: "SCHED#" },
   user: (cid: Id, uid: Id) => ({ PK: `C#${cid}`, SK: `USER#${pad(uid)}` }),
   queue: (cid: Id, qid: Id) => ({ PK: `C#${cid}`, SK: `QUEUE#${pad(qid)}` }),
   /** Queue colour uniqueness marker inside a company. */
@@ -108,6 +108,9 @@ export const keys = {
   whatsappToken: (tokenHash: string) => ({ PK: `WATOKEN#${tokenHash}`, SK: "#" }),
   campaign: (cid: Id, id: Id) => ({ PK: `C#${cid}`, SK: `CAMPAIGN#${pad(id)}` }),
   schedule: (cid: Id, id: Id) => ({ PK: `C#${cid}`, SK: `SCHED#${pad(id)}` }),
+  /** GSI1 due-time index of a scheduled message while it waits to be sent: `SCHEDDUE#<shard>` / `<due ISO>#<cid>#<id>`. */
+  scheduleDueIndex: (shard: number, dueAt: string, cid: Id, id: Id) => ({ GSI1PK: `SCHEDDUE#${shard}`, GSI1SK: `${dueAt}#${cid}#${pad(id)}` }),
+  scheduleDuePK: (shard: number) => `SCHEDDUE#${shard}`,
 
   // ---- contacts -----------------------------------------------------------
   contact: (cid: Id, ctid: Id) => ({ PK: `C#${cid}#CT#${ctid}`, SK: "#CONTACT" }),
