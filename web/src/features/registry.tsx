@@ -12,6 +12,7 @@ import { jobsFeature } from "./jobs/index.tsx";
 import { queuesFeature } from "./queues/index.tsx";
 import { quickMessagesFeature } from "./quickMessages/index.tsx";
 import { sandboxFeature } from "./sandbox/index.tsx";
+import { schedulesFeature } from "./schedules/index.tsx";
 import { settingsFeature } from "./settings/index.tsx";
 import { registerSlots } from "./slots.ts";
 import { tagsFeature } from "./tags/index.tsx";
@@ -27,6 +28,7 @@ export const features: Feature[] = [
   contactsFeature,
   tagsFeature,
   quickMessagesFeature,
+  schedulesFeature,
   settingsFeature,
   jobsFeature,
   ...(sandboxFeature ? [sandboxFeature] : []),
