@@ -265,8 +265,10 @@ describe("sending at sendAt", () => {
     const sends = (await drainCommands(w.wa)).filter((cmd) => cmd.messageId === sent?.messageId);
     expect(sends).toHaveLength(1);
 
-    const statuses = w.capture.frames.filter((f) => f.connectionId === adminSock && f.event === `company-${w.cid}-schedule`).map((f) => (f.data as any).schedule.status);
-    expect(statuses).toEqual(["AGENDADA", "ENVIADA"]);
+    const frames = w.capture.frames.filter((f) => f.connectionId === adminSock && f.event === `company-${w.cid}-schedule`).map((f) => (f.data as any).schedule);
+    expect(frames.map((f) => f.status)).toEqual(["AGENDADA", "ENVIADA"]);
+    // Screens keep the newest by `updatedAt`: the tick ran on its own (later) clock, yet the sent one is newer.
+    expect(frames[1].updatedAt > frames[0].updatedAt).toBe(true);
     const shown = Schedule.parse((await api("GET", `/api/schedules/${s.id}`, { token: ana().token })).body);
     expect(shown).toMatchObject({ status: "ENVIADA", late: false });
     expect(shown).not.toHaveProperty("messageId");

@@ -40,3 +40,13 @@ export async function withConflictRetry<T>(fn: () => Promise<T>, attempts = 6): 
     }
   }
 }
+
+/** Runs a conditional write: its result, or null when DynamoDB refused its condition (any other error is rethrown). */
+export async function unlessConditionFails<T>(write: () => Promise<T>): Promise<T | null> {
+  try {
+    return await write();
+  } catch (err) {
+    if (isConditionFailed(err)) return null;
+    throw err;
+  }
+}

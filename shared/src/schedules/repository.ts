@@ -8,7 +8,7 @@
  */
 import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { ddb, tableName } from "../db/client.ts";
-import { isConditionFailed } from "../db/errors.ts";
+import { unlessConditionFails } from "../db/errors.ts";
 import { parseStored } from "../db/items.ts";
 import { dueShardOfName, keys } from "../db/keys.ts";
 import { queryAllByPrefix, queryPages } from "../db/query.ts";
@@ -46,12 +46,12 @@ export async function putNewSchedule(item: ScheduleItem): Promise<void> {
  * changed (or vanished) since `before` was read.
  */
 export async function replaceSchedule(before: ScheduleItem, after: ScheduleItem): Promise<boolean> {
-  return unlessChanged(() => ddb().send(new PutCommand({ TableName: tableName(), Item: record(after), ...sameAs(before) })));
+  return (await unlessConditionFails(() => ddb().send(new PutCommand({ TableName: tableName(), Item: record(after), ...sameAs(before) })))) !== null;
 }
 
 /** Deletes a schedule as read (`before`); false when it changed or was already gone. */
 export async function deleteScheduleItem(before: ScheduleItem): Promise<boolean> {
-  return unlessChanged(() => ddb().send(new DeleteCommand({ TableName: tableName(), Key: keys.schedule(before.companyId, before.id), ...sameAs(before) })));
+  return (await unlessConditionFails(() => ddb().send(new DeleteCommand({ TableName: tableName(), Key: keys.schedule(before.companyId, before.id), ...sameAs(before) })))) !== null;
 }
 
 /** A due-index entry as the tick reads it. */
@@ -81,8 +81,8 @@ export async function* dueSchedulePages(shard: number, nowIso: string): AsyncGen
  * then if the send never finished). Returns the claimed item, or null when another tick, an edit or a send came first.
  */
 export async function claimDueSchedule(due: DueSchedule, claimUntil: string, now: string): Promise<ScheduleItem | null> {
-  try {
-    const out = await ddb().send(
+  const out = await unlessConditionFails(() =>
+    ddb().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: keys.schedule(due.companyId, due.id),
@@ -98,12 +98,9 @@ export async function claimDueSchedule(due: DueSchedule, claimUntil: string, now
         },
         ReturnValues: "ALL_NEW",
       }),
-    );
-    return out.Attributes ? parse(out.Attributes) : null;
-  } catch (err) {
-    if (isConditionFailed(err)) return null;
-    throw err;
-  }
+    ),
+  );
+  return out?.Attributes ? parse(out.Attributes) : null;
 }
 
 /**
@@ -111,8 +108,8 @@ export async function claimDueSchedule(due: DueSchedule, claimUntil: string, now
  * one. Returns the item after, or null when the condition failed (re-read it).
  */
 export async function reserveMessageId(before: ScheduleItem, messageId: string, now: string): Promise<ScheduleItem | null> {
-  try {
-    const out = await ddb().send(
+  const out = await unlessConditionFails(() =>
+    ddb().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: keys.schedule(before.companyId, before.id),
@@ -122,12 +119,9 @@ export async function reserveMessageId(before: ScheduleItem, messageId: string, 
         ExpressionAttributeValues: { ":m": messageId, ":now": now, ":prev": before.updatedAt, ":agendada": "AGENDADA", ":null": null },
         ReturnValues: "ALL_NEW",
       }),
-    );
-    return out.Attributes ? parse(out.Attributes) : null;
-  } catch (err) {
-    if (isConditionFailed(err)) return null;
-    throw err;
-  }
+    ),
+  );
+  return out?.Attributes ? parse(out.Attributes) : null;
 }
 
 /**
@@ -143,8 +137,8 @@ export async function finishSchedule(
   const names = Object.fromEntries(Object.keys(patch).map((k) => [`#${k}`, k]));
   const values = Object.fromEntries(Object.entries(patch).map(([k, v]) => [`:${k}`, v]));
   const sameMessage = before.messageId ? "messageId = :mid" : "(attribute_not_exists(messageId) OR messageId = :null)";
-  try {
-    const out = await ddb().send(
+  const out = await unlessConditionFails(() =>
+    ddb().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: keys.schedule(before.companyId, before.id),
@@ -154,24 +148,10 @@ export async function finishSchedule(
         ExpressionAttributeValues: { ...values, ":agendada": "AGENDADA", ...(before.messageId ? { ":mid": before.messageId } : { ":null": null }) },
         ReturnValues: "ALL_NEW",
       }),
-    );
-    return out.Attributes ? parse(out.Attributes) : null;
-  } catch (err) {
-    if (isConditionFailed(err)) return null;
-    throw err;
-  }
+    ),
+  );
+  return out?.Attributes ? parse(out.Attributes) : null;
 }
 
 /** The condition that the stored item is still the one read (`updatedAt` unchanged). */
 const sameAs = (before: ScheduleItem) => ({ ConditionExpression: "updatedAt = :prev", ExpressionAttributeValues: { ":prev": before.updatedAt } });
-
-/** Runs a write conditioned by {@link sameAs}: true when applied, false when the item changed or is gone. */
-async function unlessChanged(write: () => Promise<unknown>): Promise<boolean> {
-  try {
-    await write();
-    return true;
-  } catch (err) {
-    if (isConditionFailed(err)) return false;
-    throw err;
-  }
-}

@@ -9,7 +9,7 @@
 import { z } from "zod";
 import { zId, zIso, zPageNumber } from "../common.ts";
 import { defineAttachmentKind } from "../media/kinds.ts";
-import { attachedMedia } from "../media/schema.ts";
+import { attachedMedia, NO_MEDIA } from "../media/schema.ts";
 
 /** Schedules per page of `GET /api/schedules/`. */
 export const SCHEDULES_PAGE_SIZE = 20;
@@ -65,6 +65,25 @@ export const ScheduleItem = z.object({
   updatedAt: z.string(),
 });
 export type ScheduleItem = z.infer<typeof ScheduleItem>;
+
+/** A new schedule as created: PENDENTE, nothing sent, no picture; `at` its creation time (ISO). */
+export function pendingSchedule(
+  s: Pick<ScheduleItem, "id" | "companyId" | "contactId" | "ticketId" | "userId" | "body" | "sendAt">,
+  at: string,
+): ScheduleItem {
+  return {
+    ...s,
+    sentAt: null,
+    status: "PENDENTE",
+    error: null,
+    messageId: null,
+    whatsappId: null,
+    lateSeconds: null,
+    ...NO_MEDIA,
+    createdAt: at,
+    updatedAt: at,
+  };
+}
 
 // ---------------------------------------------------------------------------------------------
 // 2. Requests

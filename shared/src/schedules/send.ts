@@ -66,7 +66,8 @@ export async function sweepDueSchedules(now: Date = new Date()): Promise<{ claim
         const claimed: ScheduleItem[] = [];
         await eachLimited(page, CLAIM_CONCURRENCY, async (due: DueSchedule) => {
           try {
-            const item = await claimDueSchedule(due, claimUntil, at);
+            // `updatedAt` is the real time (the claim's own clock may be the tick's): clients order updates by it.
+            const item = await claimDueSchedule(due, claimUntil, new Date().toISOString());
             if (item) claimed.push(item);
             else counts.lost++;
           } catch (err) {

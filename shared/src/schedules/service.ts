@@ -28,6 +28,7 @@ import { canEditSchedule } from "./access.ts";
 import { deleteScheduleItem, getSchedule, listSchedules, putNewSchedule, replaceSchedule } from "./repository.ts";
 import {
   LATE_AFTER_SECONDS,
+  pendingSchedule,
   SCHEDULE_MEDIA,
   SCHEDULES_PAGE_SIZE,
   type CreateScheduleBody,
@@ -116,25 +117,18 @@ export async function createSchedule(auth: AuthContext, body: CreateScheduleBody
     const ticket = await getAccessibleTicket(auth, body.ticketId);
     if (ticket.contactId !== contact.id) throw new AppError("ERR_VALIDATION", { fields: [{ path: "ticketId", message: "Invalid input" }] });
   }
-  const now = nowIso();
-  const item: ScheduleItem = {
-    id: await nextId(auth.companyId, "schedule"),
-    companyId: auth.companyId,
-    contactId: contact.id,
-    ticketId: body.ticketId ?? null,
-    userId: auth.userId,
-    body: body.body,
-    sendAt: body.sendAt,
-    sentAt: null,
-    status: "PENDENTE",
-    error: null,
-    messageId: null,
-    whatsappId: null,
-    lateSeconds: null,
-    ...NO_MEDIA,
-    createdAt: now,
-    updatedAt: now,
-  };
+  const item = pendingSchedule(
+    {
+      id: await nextId(auth.companyId, "schedule"),
+      companyId: auth.companyId,
+      contactId: contact.id,
+      ticketId: body.ticketId ?? null,
+      userId: auth.userId,
+      body: body.body,
+      sendAt: body.sendAt,
+    },
+    nowIso(),
+  );
   await putNewSchedule(item);
   const schedule = scheduleView(item, contact);
   await dispatch({ type: "schedule.created", companyId: auth.companyId, schedule });

@@ -67,6 +67,7 @@ export function SchedulesCalendar(props: { schedules: Schedule[]; onOpen: (s: Sc
         onNavigate={setDate}
         views={[Views.MONTH, Views.WEEK, Views.DAY, Views.AGENDA]}
         messages={messages}
+        formats={{ weekdayFormat: (d, c, l) => l?.format(d, "EEE", c) ?? "" }}
         selectable
         popup
         onSelectEvent={(e) => props.onOpen(e.resource)}
