@@ -659,9 +659,22 @@ describe("the conversation and the ticket list in the browser", () => {
     await themedScreens(cal, "schedules-list", async () => {
       await cal.getByTestId("schedule-row").first().waitFor();
     });
-    await conv.getByTestId("conversation-schedule").click();
-    await themedScreens(page, "schedules-dialog", async () => {
-      await page.getByRole("dialog", { name: "Agendar mensagem" }).waitFor();
-    });
+    // With SCREENS_DIR, the dialog in both themes and widths (the theme set before it opens: a modal dialog keeps the
+    // top bar's toggle out of reach).
+    const dir = process.env.SCREENS_DIR;
+    for (const theme of dir ? ["light", "dark"] : []) {
+      await page.evaluate((th) => localStorage.setItem("theme", th), theme);
+      await page.reload();
+      for (const width of [1440, 375]) {
+        await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
+        await conv.getByTestId("conversation-schedule").click();
+        const open = page.getByRole("dialog", { name: "Agendar mensagem" });
+        await open.waitFor();
+        await page.waitForTimeout(400);
+        await page.screenshot({ path: `${dir}/schedules-dialog-${theme}-${width}.png` });
+        await page.keyboard.press("Escape");
+        await open.waitFor({ state: "hidden" });
+      }
+    }
   }, TEST_MS);
 });
