@@ -75,8 +75,11 @@ export async function makeUser(
   return { id, companyId, email, password, token, profile };
 }
 
-/** Writes a plan (all flags on, but those `planFlags` sets), a company on it and its admin; returns ids and the admin. */
-export async function makeCompany(opts: { name?: string; dueDate?: string | null; adminSuper?: boolean; planFlags?: Partial<Record<PlanFlag, boolean>> } = {}) {
+/**
+ * Writes a plan (all flags on but those `planFlags` sets; 10 users, connections and queues unless `planLimits` says),
+ * a company on it and its admin; returns ids and the admin.
+ */
+export async function makeCompany(opts: { name?: string; dueDate?: string | null; adminSuper?: boolean; planFlags?: Partial<Record<PlanFlag, boolean>>; planLimits?: Partial<Record<"users" | "connections" | "queues", number>> } = {}) {
   const now = new Date().toISOString();
   const planId = await nextId("GLOBAL", "plan");
   await ddb().send(
@@ -84,7 +87,7 @@ export async function makeCompany(opts: { name?: string; dueDate?: string | null
       TableName: tableName(),
       Item: {
         ...keys.plan(planId), _type: "plan", id: planId, name: `Plano ${planId}`, users: 10, connections: 10, queues: 10, valueCents: 3000,
-        useCampaigns: true, useKanban: true, useOpenAi: true, useIntegrations: true, useSchedules: true, useInternalChat: true, useExternalApi: true, useInternal: true, ...opts.planFlags,
+        useCampaigns: true, useKanban: true, useOpenAi: true, useIntegrations: true, useSchedules: true, useInternalChat: true, useExternalApi: true, useInternal: true, ...opts.planFlags, ...opts.planLimits,
         createdAt: now, updatedAt: now,
       },
     }),

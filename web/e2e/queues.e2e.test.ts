@@ -13,7 +13,8 @@
  *   schedules tab;
  * - the connection dialog at 1440×900: saving with an empty name focuses the name field in view; two queues and no
  *   greeting show `ERR_WAPP_GREETING_REQUIRED` under the greeting, focused; its messages, timers, bot limits and
- *   transfer queue are then saved as typed.
+ *   transfer queue are then saved as typed;
+ * - a super user's Planos tab: a plan added (name required), changed and deleted; an admin has no such tab.
  * With `SCREENSHOTS_DIR` set, it also saves the queue dialog, option editor, Settings page and connection dialog,
  * light and dark, at 1440 and 375 px wide.
  *
@@ -345,4 +346,51 @@ describe("queues, options and settings in the browser", () => {
     },
     TEST_MS * 4,
   );
+
+  it("lets a super user add, change and delete a plan in the Planos tab, which an admin does not see", async () => {
+    const root = await makeCompany({ adminSuper: true });
+    const { admin } = await makeCompany();
+    const page = await newPage(await newContext());
+    await login(page, root.admin.email, root.admin.password);
+    await page.goto(`${e2e.stack.url}/settings`);
+    const token = await tokenOf(page);
+    await page.getByRole("tab", { name: "Planos" }).click();
+    const name = `Plano Bronze ${root.companyId}`;
+    await page.getByTestId("plans-add").click();
+    const dlg = page.getByRole("dialog", { name: "Adicionar plano" });
+    await dlg.getByTestId("save-plan").click();
+    await dlg.getByText("Obrigatório").waitFor();
+    await dlg.getByRole("textbox", { name: /^Nome/ }).fill(name);
+    await dlg.getByRole("textbox", { name: "Usuários" }).fill("7");
+    await dlg.getByRole("textbox", { name: "Valor (R$)" }).fill("89,90");
+    await dlg.getByText("Kanban", { exact: true }).click();
+    await expect(dlg.getByRole("switch", { name: "Kanban" }).isChecked()).resolves.toBe(true);
+    await dlg.getByTestId("save-plan").click();
+    await toast(page, "Plano salvo com sucesso!").waitFor();
+    const row = page.getByTestId("plan-row").filter({ hasText: name });
+    await expect(row.innerText()).resolves.toMatch(/7[\s\S]*R\$\s?89,90[\s\S]*Kanban/);
+    const stored = (await http<{ name: string; users: number; valueCents: number; useKanban: boolean }[]>(token, "GET", "/api/plans/all")).find((p) => p.name === name);
+    expect(stored).toMatchObject({ users: 7, valueCents: 8990, useKanban: true });
+
+    await row.getByTestId("plan-edit").click();
+    const edit = page.getByRole("dialog", { name: "Editar plano" });
+    await edit.getByRole("textbox", { name: "Filas" }).fill("4");
+    await edit.getByTestId("save-plan").click();
+    await edit.waitFor({ state: "hidden" });
+    await until(async () => (await http<{ name: string; queues: number }[]>(token, "GET", "/api/plans/all")).find((p) => p.name === name)?.queues === 4, "the plan's queues saved");
+
+    await row.getByTestId("plan-delete").click();
+    await page.getByRole("button", { name: "Sim" }).click();
+    await row.waitFor({ state: "detached" });
+    await shots(page, "plans-tab", "/settings", async () => {
+      await page.getByRole("tab", { name: "Planos" }).click();
+      await page.getByTestId("plan-row").first().waitFor();
+    });
+
+    const other = await newPage(await newContext());
+    await login(other, admin.email, admin.password);
+    await other.goto(`${e2e.stack.url}/settings`);
+    await other.getByRole("tab", { name: "Opções" }).waitFor();
+    expect(await other.getByRole("tab", { name: "Planos" }).count()).toBe(0);
+  }, TEST_MS);
 });

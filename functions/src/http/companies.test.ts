@@ -151,3 +151,31 @@ describe("GET /api/plans/list", () => {
     expect(plan).toMatchObject({ name: `Plano ${planId}`, users: 10, connections: 10, queues: 10, value: 30, valueCents: 3000, useCampaigns: true });
   });
 });
+
+describe("a company switched off or past its due date", () => {
+  it("is refused on every authenticated request with a live token, not only at login; its super users are exempt", async () => {
+    const root = await makeCompany({ adminSuper: true });
+    const target = await makeCompany({ name: "Cliente" });
+    const agent = await makeUser(target.companyId);
+    const insider = await makeUser(target.companyId, { profile: "admin", super: true });
+    const settings = (token: string) => api("GET", "/api/settings", { token });
+    expect((await settings(agent.token)).status).toBe(200);
+
+    await api("PUT", `/api/companies/${target.companyId}`, { token: root.admin.token, body: { dueDate: "2020-01-31" } });
+    for (const token of [agent.token, target.admin.token]) {
+      const res = await settings(token);
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ error: "ERR_SUBSCRIPTION_EXPIRED", dueDate: "2020-01-31T00:00:00.000Z" });
+    }
+    expect((await settings(insider.token)).status).toBe(200);
+
+    await api("PUT", `/api/companies/${target.companyId}`, { token: root.admin.token, body: { dueDate: null, status: false } });
+    const off = await settings(agent.token);
+    expect(off).toMatchObject({ status: 401, body: { error: "ERR_COMPANY_INACTIVE" } });
+    expect((await login(agent.email, agent.password)).body).toEqual({ error: "ERR_COMPANY_INACTIVE" });
+    expect((await settings(insider.token)).status).toBe(200);
+
+    await api("PUT", `/api/companies/${target.companyId}`, { token: root.admin.token, body: { status: true } });
+    expect((await login(agent.email, agent.password)).status).toBe(200);
+  });
+});

@@ -83,7 +83,8 @@ async function issue(u: UserItem, jti: string): Promise<{ token: string; refresh
 /**
  * `POST /api/auth/login`. Errors: 429 `ERR_TOO_MANY_ATTEMPTS` (the attempt is counted before the password check; see
  * throttle.ts: per IP and per email+IP, progressive delay per email), 401
- * `ERR_INVALID_CREDENTIALS`, 401 `ERR_SUBSCRIPTION_EXPIRED` `{dueDate}` (no token issued).
+ * `ERR_INVALID_CREDENTIALS`, 401 `ERR_COMPANY_INACTIVE` (company switched off), 401 `ERR_SUBSCRIPTION_EXPIRED`
+ * `{dueDate}` (no token issued).
  */
 export async function login(body: LoginBody, ip: string): Promise<SessionResult> {
   await countLoginAttempt(body.email, ip); // counted before the password check: a parallel burst cannot pass
@@ -94,6 +95,7 @@ export async function login(body: LoginBody, ip: string): Promise<SessionResult>
   const company = await getCompany(found.companyId);
   if (!company) throw new AppError("ERR_INVALID_CREDENTIALS");
   // Super users run the platform (they extend due dates): their own company's due date never locks them out.
+  if (!can(found, "subscription:pastDueDate") && !company.status) throw new AppError("ERR_COMPANY_INACTIVE");
   if (!can(found, "subscription:pastDueDate") && isExpired(company.dueDate)) throw new AppError("ERR_SUBSCRIPTION_EXPIRED", { dueDate: company.dueDate });
 
   const jti = randomUUID();
@@ -131,6 +133,7 @@ export async function refresh(refreshToken: string | undefined): Promise<Session
   }
   const company = await getCompany(u.companyId);
   if (!company) throw new AppError("ERR_SESSION_EXPIRED");
+  if (!can(u, "subscription:pastDueDate") && !company.status) throw new AppError("ERR_COMPANY_INACTIVE");
   if (!can(u, "subscription:pastDueDate") && isExpired(company.dueDate)) throw new AppError("ERR_SUBSCRIPTION_EXPIRED", { dueDate: company.dueDate });
 
   let jti: string;

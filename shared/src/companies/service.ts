@@ -39,24 +39,44 @@ async function toPublicCompany(c: CompanyItem): Promise<PublicCompany> {
   return { ...c, plan };
 }
 
-const PLAN_CACHE_MS = 5_000;
-const planCache = new Map<number, { at: number; flags: Record<PlanFlag, boolean> }>();
+const GATE_CACHE_MS = 5_000;
+const gateCache = new Map<number, { at: number; gate: CompanyGate | null }>();
+
+/** What every authenticated request of a company is checked against: its status, due date and plan flags. */
+export interface CompanyGate {
+  status: boolean;
+  dueDate: string | null;
+  flags: Record<PlanFlag, boolean>;
+}
 
 /**
- * Whether the company's plan has feature `flag` on (the server-side gate of an operation's `plan`, see
- * `shared/src/contract.ts`). The company's flags are read once per {@link PLAN_CACHE_MS} per process, so a plan
- * change reaches every Lambda within 5 s. A missing company or plan allows nothing.
+ * The company's {@link CompanyGate}, or null when the company is gone. Read once per {@link GATE_CACHE_MS} per
+ * process, so a status, due-date or plan change reaches every Lambda within 5 s.
  */
-export async function planAllows(companyId: number, flag: PlanFlag): Promise<boolean> {
+export async function companyGate(companyId: number): Promise<CompanyGate | null> {
   const now = Date.now();
-  const hit = planCache.get(companyId);
-  if (hit && now - hit.at < PLAN_CACHE_MS) return hit.flags[flag];
+  const hit = gateCache.get(companyId);
+  if (hit && now - hit.at < GATE_CACHE_MS) return hit.gate;
   const company = await getCompany(companyId);
   const plan = company ? await getPlan(company.planId) : undefined;
   const flags = plan ? planFlags(plan) : (Object.fromEntries(PLAN_FLAGS.map((f) => [f, false])) as Record<PlanFlag, boolean>);
-  if (planCache.size >= 10_000) planCache.delete(planCache.keys().next().value!);
-  planCache.set(companyId, { at: now, flags });
-  return flags[flag];
+  const gate = company ? { status: company.status, dueDate: company.dueDate, flags } : null;
+  if (gateCache.size >= 10_000) gateCache.delete(gateCache.keys().next().value!);
+  gateCache.set(companyId, { at: now, gate });
+  return gate;
+}
+
+/** Forgets this process's cached gates (tests that change a company behind the services' back). */
+export function forgetCompanyGates(): void {
+  gateCache.clear();
+}
+
+/**
+ * Whether the company's plan has feature `flag` on (the server-side gate of an operation's `plan`, see
+ * `shared/src/contract.ts`); a missing company or plan allows nothing.
+ */
+export async function planAllows(companyId: number, flag: PlanFlag): Promise<boolean> {
+  return (await companyGate(companyId))?.flags[flag] ?? false;
 }
 
 /** Normalizes an API due date (ISO date-time or `yyyy-mm-dd`) to an ISO-8601 UTC string; null/undefined kept. */
@@ -149,5 +169,7 @@ export async function updateCompany(auth: AuthContext, companyId: number, body: 
   if (body.planId !== undefined) await requirePlan(body.planId);
   const set: Record<string, unknown> = { ...body };
   if (body.dueDate !== undefined) set.dueDate = normalizeDueDate(body.dueDate);
-  return toPublicCompany(await updateCompanyFields(companyId, set));
+  const updated = await updateCompanyFields(companyId, set);
+  gateCache.delete(companyId);
+  return toPublicCompany(updated);
 }

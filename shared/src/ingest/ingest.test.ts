@@ -3,7 +3,7 @@
  * messages of a new contact, LID → phone-number merge, new ticket after close, media failures, history without unread,
  * acks only moving forward, and payloads that must never throw.
  */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { makeQueue, makeWhatsapp } from "../tickets/fixtures.testkit.ts";
 import { writeTicketTransition } from "../tickets/repository.ts";
 import { registerSocket } from "../users/realtime-capture.testkit.ts";
@@ -366,11 +366,17 @@ describe("view-once", () => {
 describe("message order", () => {
   it("keeps a burst of messages sent within one second in the order they arrived", async () => {
     const ctx = await company();
-    await new Promise((r) => setTimeout(r, 1000 - (Date.now() % 1000))); // start of a second: the burst fits in it
-    const second = Math.floor(Date.now() / 1000);
-    // Ids chosen so that their sort order is the reverse of the arrival order.
-    for (const [i, id] of ["3A0000BURST0000Z", "3A0000BURST0000M", "3A0000BURST0000A"].entries()) {
-      await upsert(ctx, [text({ remoteJid: "5511912340031@s.whatsapp.net", id }, `parte ${i + 1}`, "Rui", second)]);
+    // The burst arrives 100 ms apart within one second, on a clock the test holds (a busy machine cannot stretch it).
+    const second = Math.floor(Date.now() / 1000) + 1;
+    vi.useFakeTimers({ toFake: ["Date"], now: second * 1000 });
+    try {
+      // Ids chosen so that their sort order is the reverse of the arrival order.
+      for (const [i, id] of ["3A0000BURST0000Z", "3A0000BURST0000M", "3A0000BURST0000A"].entries()) {
+        vi.setSystemTime(second * 1000 + 100 * (i + 1));
+        await upsert(ctx, [text({ remoteJid: "5511912340031@s.whatsapp.net", id }, `parte ${i + 1}`, "Rui", second)]);
+      }
+    } finally {
+      vi.useRealTimers();
     }
     const st = await storedState(ctx.companyId);
     expect(st.messages.map((m) => m.body)).toEqual(["parte 1", "parte 2", "parte 3"]);

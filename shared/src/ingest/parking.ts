@@ -83,6 +83,8 @@ export interface ParkedInbound {
   dueAt: string;
   parkedAt: string;
   lastError: string;
+  /** The delivery's processing token (`store.ts` `Incoming.token`), so a re-drive finishes a lost-answer store. */
+  token?: string;
 }
 
 const errText = (err: unknown) => {
@@ -112,7 +114,8 @@ async function putParked(p: ParkedInbound): Promise<void> {
 }
 
 /**
- * Parks one inbound message (`raw` WAMessage of connection `whatsappId`) for a re-drive after `retryOptions.redriveBaseMs`.
+ * Parks one inbound message (`raw` WAMessage of connection `whatsappId`, with its processing `token`) for a re-drive
+ * after `retryOptions.redriveBaseMs`.
  * Never throws: when the table refuses the write (after retries) the message is held in memory and logged.
  */
 export async function parkInbound(
@@ -122,8 +125,10 @@ export async function parkInbound(
   type: "notify" | "append",
   err: unknown,
   now = Date.now(),
+  token?: string,
 ): Promise<void> {
   const p: ParkedInbound = {
+    ...(token ? { token } : {}),
     companyId: ctx.companyId,
     whatsappId: ctx.whatsappId,
     waId,
@@ -210,6 +215,7 @@ export async function dueParked(shard: number, now: number, limit = 100): Promis
     dueAt: String(i.dueAt),
     parkedAt: String(i.parkedAt),
     lastError: String(i.lastError ?? ""),
+    ...(typeof i.token === "string" ? { token: i.token } : {}),
   }));
 }
 

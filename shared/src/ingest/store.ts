@@ -6,7 +6,7 @@
 import { findOrCreateContactByIdentity, updateContact } from "../contacts/service.ts";
 import type { ContactItem } from "../contacts/schema.ts";
 import { MAX_PREVIEW_CHARS, type MessageItem } from "../messages/schema.ts";
-import { ingestMessage, StaleTicket } from "../messages/repository.ts";
+import { aliasOwnedBy, ingestMessage, StaleTicket } from "../messages/repository.ts";
 import { dispatch } from "../events/index.ts";
 import "../messages/events.ts";
 import { onInbound } from "../automation/inbound.ts";
@@ -36,6 +36,11 @@ export interface Incoming {
   status?: number;
   type: "notify" | "append";
   content: MappedMessage;
+  /**
+   * This delivery's processing token (one per message of an event, kept through its retries and its parking): a try
+   * that finds the message already stored under the same token finishes what an earlier try's lost answer left undone.
+   */
+  token?: string;
 }
 
 /**
@@ -94,10 +99,7 @@ async function storeOnce(ctx: IngestContext, inc: Incoming, skipped: Skips, useC
   const keepClosed = fromMe || inc.type === "append";
   const cheap = !keepClosed && !content.media && identity.altChatJids.length === 0;
   const [duplicate, resolved] = await Promise.all([cheap ? null : findTarget(ctx, identity, inc.waId), resolveContact(companyId, contactIdentity)]);
-  if (duplicate) {
-    skipped.push({ reason: "duplicate message" });
-    return;
-  }
+  if (duplicate) return duplicateOrOwn(ctx, inc, resolved.contact, skipped);
   let contact = resolved.contact;
   if (identity.isGroup && ctx.groupSubject && hasPlaceholderName(contact)) {
     const named = await nameGroup(ctx, contact, identity.chatJid);
@@ -115,8 +117,7 @@ async function storeOnce(ctx: IngestContext, inc: Incoming, skipped: Skips, useC
   }
   if (cheap && !open && (await findTarget(ctx, identity, inc.waId))) {
     // No open ticket: a redelivery must not start one.
-    skipped.push({ reason: "duplicate message" });
-    return;
+    return duplicateOrOwn(ctx, inc, contact, skipped);
   }
   if (open && resolved.cached) contact = withSummary(contact, open);
   const { ticket, created: ticketCreated } = open ? { ticket: open, created: false } : await ticketFor(ctx, contact.id, identity.isGroup, keepClosed);
@@ -174,20 +175,42 @@ async function storeOnce(ctx: IngestContext, inc: Incoming, skipped: Skips, useC
     incrementUnread: !fromMe && inc.type === "notify",
     waAliasJid: identity.chatJid,
     atRev,
+    attempt: inc.token ? { token: inc.token, ticketCreated } : undefined,
   });
   if (atRev && res.stored) keepOpenTicket(res.ticket);
   else if (!atRev && isActiveStatus(ticket.status)) keepOpenTicket(res.ticket, false);
   else if (!atRev) forgetOpenTicket(companyId, whatsappId, contact.id);
-  if (!res.stored) {
+  if (!res.stored) return duplicateOrOwn(ctx, inc, contact, skipped);
+  await afterStore(ctx, inc, res.message, res.ticket, ticketCreated, contact);
+}
+
+/**
+ * What follows a stored message: `message.created`, then the automation seam (a customer's new message may get an
+ * automatic answer: rating, chatbot, hours). `dispatch` never throws (listeners log their failures), so the caller
+ * never retries a stored message.
+ */
+async function afterStore(ctx: IngestContext, inc: Incoming, message: MessageItem, ticket: TicketItem, ticketCreated: boolean, contact: ContactItem): Promise<void> {
+  const { companyId, whatsappId } = ctx;
+  await dispatch({ type: "message.created", companyId, message, ticket, ticketCreated });
+  if (!inc.fromMe && inc.type === "notify") {
+    await onInbound({ companyId, whatsappId, ticket, ticketCreated, message, contact, now: new Date() });
+  }
+}
+
+/**
+ * A message found already stored: a redelivery (skipped as a duplicate), or this very delivery's earlier try whose
+ * answer from DynamoDB was lost after the store (same processing token on the alias): then what follows a store runs
+ * now, on the ticket as stored, so the agent still sees the message live and the customer still gets the automatic
+ * answer.
+ */
+async function duplicateOrOwn(ctx: IngestContext, inc: Incoming, contact: ContactItem, skipped: Skips): Promise<void> {
+  const own = inc.token ? await aliasOwnedBy(ctx.companyId, ctx.whatsappId, inc.identity.chatJid, inc.waId, inc.token) : null;
+  const ticket = own ? await getTicketItem(ctx.companyId, own.message.ticketId, true) : null;
+  if (!own || !ticket) {
     skipped.push({ reason: "duplicate message" });
     return;
   }
-  // Stored: `dispatch` never throws (listeners log their failures), so the caller never retries a stored message.
-  await dispatch({ type: "message.created", companyId, message: res.message, ticket: res.ticket, ticketCreated });
-  // The automation seam: a customer's new message may get an automatic answer (rating, chatbot, hours).
-  if (!fromMe && inc.type === "notify") {
-    await onInbound({ companyId, whatsappId, ticket: res.ticket, ticketCreated, message: res.message, contact, now: new Date() });
-  }
+  await afterStore(ctx, inc, own.message, ticket, own.ticketCreated, contact);
 }
 
 const CONTACT_CACHE_MS = 60_000;

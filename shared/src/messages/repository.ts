@@ -59,7 +59,15 @@ export async function ingestMessage(
   companyId: number,
   ticket: TicketItem,
   message: Omit<MessageItem, "createdAt" | "updatedAt">,
-  opts: { lastMessage: string; incrementUnread: boolean; waAliasJid: string; atRev?: boolean; pending?: OutboundPending },
+  opts: {
+    lastMessage: string;
+    incrementUnread: boolean;
+    waAliasJid: string;
+    atRev?: boolean;
+    pending?: OutboundPending;
+    /** The processing token of this delivery and whether it created the ticket, kept on the alias ({@link aliasOwnedBy}). */
+    attempt?: { token: string; ticketCreated: boolean };
+  },
 ): Promise<{ stored: boolean; message: MessageItem; ticket: TicketItem }> {
   const now = nowIso();
   const m = MessageItem.parse({ ...message, companyId, ticketId: ticket.id, createdAt: now, updatedAt: now });
@@ -88,7 +96,15 @@ export async function ingestMessage(
             {
               Put: {
                 TableName: tableName(),
-                Item: { ...alias, _type: "waMessage", ticketId: ticket.id, messageSK: msgKey.SK, messageId: m.id, fromMe: m.fromMe },
+                Item: {
+                  ...alias,
+                  _type: "waMessage",
+                  ticketId: ticket.id,
+                  messageSK: msgKey.SK,
+                  messageId: m.id,
+                  fromMe: m.fromMe,
+                  ...(opts.attempt ? { attemptToken: opts.attempt.token, ticketCreated: opts.attempt.ticketCreated } : {}),
+                },
                 ConditionExpression: "attribute_not_exists(PK)",
               },
             },
@@ -203,6 +219,25 @@ export async function findByWaId(companyId: number, whatsappId: number, remoteJi
   );
   if (!out.Item) return null;
   return getBySk(companyId, Number(out.Item.ticketId), String(out.Item.messageSK), true);
+}
+
+/**
+ * Whether the alias of WhatsApp message `waId` in chat `remoteJid` was written by the delivery holding processing
+ * `token`: an earlier try of this same delivery stored the message but lost DynamoDB's answer, so this try must finish
+ * what follows a store (publish, automatic answers) rather than skip it as a redelivery. Returns what that try stored
+ * (`ticketCreated`: whether it opened the ticket), or null when the alias is absent or another delivery's.
+ */
+export async function aliasOwnedBy(
+  companyId: number,
+  whatsappId: number,
+  remoteJid: string,
+  waId: string,
+  token: string,
+): Promise<{ message: MessageItem; ticketCreated: boolean } | null> {
+  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.waMessage(companyId, whatsappId, remoteJid, waId), ConsistentRead: true }));
+  if (!out.Item || out.Item.attemptToken !== token) return null;
+  const message = await getBySk(companyId, Number(out.Item.ticketId), String(out.Item.messageSK), true);
+  return message ? { message, ticketCreated: out.Item.ticketCreated === true } : null;
 }
 
 const IMMUTABLE = new Set(["id", "ticketId", "companyId", "waTimestamp", "createdAt", "PK", "SK"]);

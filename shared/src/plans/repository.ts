@@ -1,10 +1,12 @@
 /**
  * DynamoDB access for plans: global items `PLANS` / `PLAN#<id>`, parsed with {@link PlanItem} on read.
  */
-import { GetCommand } from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { ddb, tableName } from "../db/client.ts";
+import { isConditionFailed } from "../db/errors.ts";
+import { AppError } from "../errors.ts";
 import { keys } from "../db/keys.ts";
-import { queryAllByPrefix } from "../db/query.ts";
+import { queryAll, queryAllByPrefix } from "../db/query.ts";
 import { PlanItem } from "./schema.ts";
 import { parseStored } from "../db/items.ts";
 
@@ -18,4 +20,55 @@ export async function getPlan(planId: number): Promise<PlanItem | undefined> {
 export async function listPlans(): Promise<PlanItem[]> {
   const { PK, SKPrefix } = keys.plansPrefix();
   return (await queryAllByPrefix(PK, SKPrefix)).map((it) => parseStored(PlanItem, it));
+}
+
+/** Writes a new plan (`attribute_not_exists`: a taken id → 409 `ERR_CONFLICT`). */
+export async function putNewPlan(plan: PlanItem): Promise<void> {
+  try {
+    await ddb().send(new PutCommand({ TableName: tableName(), Item: { ...keys.plan(plan.id), _type: "plan", ...plan }, ConditionExpression: "attribute_not_exists(PK)" }));
+  } catch (err) {
+    if (isConditionFailed(err)) throw new AppError("ERR_CONFLICT");
+    throw err;
+  }
+}
+
+/** Replaces a plan read as `before` (conditioned on its `updatedAt`: a concurrent change → 409 `ERR_CONFLICT`). */
+export async function replacePlan(before: PlanItem, after: PlanItem): Promise<void> {
+  try {
+    await ddb().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...keys.plan(after.id), _type: "plan", ...after },
+        ConditionExpression: "updatedAt = :seen",
+        ExpressionAttributeValues: { ":seen": before.updatedAt },
+      }),
+    );
+  } catch (err) {
+    if (isConditionFailed(err)) throw new AppError("ERR_CONFLICT");
+    throw err;
+  }
+}
+
+/** Deletes a plan; false when it was already gone. */
+export async function deletePlanItem(planId: number): Promise<boolean> {
+  const out = await ddb().send(new DeleteCommand({ TableName: tableName(), Key: keys.plan(planId), ReturnValues: "ALL_OLD" }));
+  return !!out.Attributes;
+}
+
+/**
+ * Whether any company is on plan `planId`: the `COMPANIES` index (GSI1) read with a filter until the first match. A
+ * one-shot check for a super user's delete, never something that runs on a schedule.
+ */
+export async function planInUse(planId: number): Promise<boolean> {
+  const hit = await queryAll(
+    {
+      IndexName: "GSI1",
+      KeyConditionExpression: "GSI1PK = :pk",
+      FilterExpression: "planId = :plan",
+      ExpressionAttributeValues: { ":pk": keys.companiesIndex(0).GSI1PK, ":plan": planId },
+      ProjectionExpression: "id",
+    },
+    1,
+  );
+  return hit.length > 0;
 }

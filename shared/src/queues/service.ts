@@ -11,6 +11,7 @@
  * - Deleting a queue removes it from its users' `queueIds` and deletes its option tree and their media objects.
  * - Every change publishes `company-{id}-queue` `{action: "create"|"update", queue}` or `{action: "delete", queueId}`.
  */
+import { assertPlanRoom } from "../plans/service.ts";
 import colorString from "color-string";
 import { can } from "../access/permissions.ts";
 import type { AuthContext } from "../auth/tokens.ts";
@@ -71,11 +72,15 @@ async function requireFreeNameAndColor(companyId: number, name: string, color: s
   if (queues.some((q) => same(q.color, color))) throw new AppError("ERR_QUEUE_COLOR_ALREADY_EXISTS");
 }
 
-/** `POST /api/queue` (admin): creates a queue in the caller's company; publishes `{action: "create", queue}`. */
+/**
+ * `POST /api/queue` (admin): creates a queue in the caller's company; publishes `{action: "create", queue}`. The plan's
+ * queue count reached → 403 `ERR_QUEUE_CREATION_COUNT`.
+ */
 export async function createQueue(auth: AuthContext, body: CreateQueueBody): Promise<PublicQueue> {
   requireAdmin(auth);
   requireCssColor(body.color);
   await requireFreeNameAndColor(auth.companyId, body.name, body.color);
+  await assertPlanRoom(auth.companyId, "queues", (await listQueues(auth.companyId)).length);
   const now = new Date().toISOString();
   const q: QueueItem = {
     id: await nextId(auth.companyId, "queue"),

@@ -8,6 +8,7 @@
  * - Responses never carry `passwordHash`, `tokenVersion` or `refreshJti`.
  * - Every change publishes `company-{id}-user` `{action: "create"|"update", user}` or `{action: "delete", userId}`.
  */
+import { assertPlanRoom } from "../plans/service.ts";
 import { can } from "../access/permissions.ts";
 import bcrypt from "bcryptjs";
 import { randomUUID } from "node:crypto";
@@ -135,8 +136,8 @@ const uniq = (ids: number[]) => [...new Set(ids)];
 
 /**
  * `POST /api/users` (admin): creates a user in the caller's company (never another's) with its email marker.
- * Unknown queue → 404 `ERR_NO_QUEUE_FOUND`; unknown connection → 404 `ERR_NO_WAPP_FOUND`; email taken → 409.
- * Publishes `company-{id}-user` `{action: "create", user}`.
+ * Unknown queue → 404 `ERR_NO_QUEUE_FOUND`; unknown connection → 404 `ERR_NO_WAPP_FOUND`; email taken → 409; the
+ * plan's user count reached → 403 `ERR_USER_CREATION_COUNT`. Publishes `company-{id}-user` `{action: "create", user}`.
  */
 export async function createUser(auth: AuthContext, body: CreateUserBody): Promise<PublicUser> {
   if (!isAdminCaller(auth)) throw new AppError("ERR_NO_PERMISSION");
@@ -144,6 +145,7 @@ export async function createUser(auth: AuthContext, body: CreateUserBody): Promi
   await checkReferences(auth.companyId, queueIds, body.whatsappId);
   // Checked before the id counter (a refused user takes no id); the email marker still settles a race.
   if (await getEmailOwner(body.email)) throw new AppError("ERR_EMAIL_ALREADY_EXISTS");
+  await assertPlanRoom(auth.companyId, "users", (await listUsers(auth.companyId)).length);
   const now = new Date().toISOString();
   const item: UserItem = {
     id: await nextId(auth.companyId, "user"),

@@ -11,6 +11,7 @@
  * - session actions go to the session runner as commands (`sendSessionCommand`); the runner reports back through
  *   {@link updateSessionState}, which publishes `company-{id}-whatsappSession` and `company-{id}-whatsapp` to admins.
  */
+import { assertPlanRoom } from "../plans/service.ts";
 import { nextId } from "../db/counters.ts";
 import { AppError } from "../errors.ts";
 import { log } from "../log.ts";
@@ -105,7 +106,7 @@ async function command(cmd: SessionCommandInput): Promise<void> {
  * `POST /api/whatsapp`: creates a connection with the product's defaults, makes it default when it is the company's first
  * (or when asked, unsetting the old default), publishes `whatsapp update` and asks the runner to start its session
  * (status OPENING until the runner reports a QR). The API token is generated here (a client's is never taken).
- * Errors: `ERR_WAPP_GREETING_REQUIRED`, `ERR_NO_QUEUE_FOUND`.
+ * Errors: `ERR_WAPP_GREETING_REQUIRED`, `ERR_NO_QUEUE_FOUND`, 403 `ERR_CONNECTION_CREATION_COUNT` (the plan's count reached).
  */
 export async function createWhatsapp(caller: Caller, body: CreateWhatsappBody): Promise<WhatsappView> {
   const companyId = caller.companyId;
@@ -116,6 +117,7 @@ export async function createWhatsapp(caller: Caller, body: CreateWhatsappBody): 
   const isDefault = existing.length === 0 || !oldDefault || body.isDefault === true;
   // Every check before the id counter, so a refused connection takes no id.
   checkGreeting({ queueIds, greetingMessage: body.greetingMessage ?? "" });
+  await assertPlanRoom(companyId, "connections", existing.length);
   // Global ids: sessions, auth state (`WA#<wid>`), shards and command groups are keyed by the connection id alone.
   const id = await nextId("GLOBAL", "whatsapp");
   const now = nowIso();

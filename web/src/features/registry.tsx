@@ -11,6 +11,7 @@ import { contactsFeature } from "./contacts/index.tsx";
 import { jobsFeature } from "./jobs/index.tsx";
 import { queuesFeature } from "./queues/index.tsx";
 import { quickMessagesFeature } from "./quickMessages/index.tsx";
+import { plansFeature } from "./plans/index.tsx";
 import { sandboxFeature } from "./sandbox/index.tsx";
 import { schedulesFeature } from "./schedules/index.tsx";
 import { settingsFeature } from "./settings/index.tsx";
@@ -29,6 +30,7 @@ export const features: Feature[] = [
   tagsFeature,
   quickMessagesFeature,
   schedulesFeature,
+  plansFeature,
   settingsFeature,
   jobsFeature,
   ...(sandboxFeature ? [sandboxFeature] : []),

@@ -3,6 +3,7 @@
  * own, with bounded retries; one that keeps failing is parked and re-driven by {@link redriveParked}.
  * A message is stored (`store.ts`), or, when it is a reaction, an edit or a revoke, applied to its target (`targets.ts`).
  */
+import { randomUUID } from "node:crypto";
 import { log } from "../../log.ts";
 import { mapContent } from "../content.ts";
 import { groupsIgnored, guard, MAX_WA_ID_CHARS, type IngestContext, type Skips } from "../context.ts";
@@ -26,11 +27,13 @@ export async function onMessagesUpsert(ctx: IngestContext, data: unknown, skippe
   const type = p.data.type === undefined || p.data.type === "notify" ? "notify" : "append";
   // Each message on its own: one that keeps failing is parked for a re-drive, the rest go on.
   for (const raw of p.data.messages) {
+    // One processing token per message, kept through the retries and the parking (`store.ts` `Incoming.token`).
+    const token = randomUUID();
     try {
-      await guard(skipped, () => ingestOne(ctx, raw, type, skipped));
+      await guard(skipped, () => ingestOne(ctx, raw, type, skipped, token));
     } catch (err) {
       const waId = (raw as { key?: { id?: unknown } } | null)?.key?.id;
-      await parkInbound(ctx, raw, typeof waId === "string" ? waId : "unknown", type, err);
+      await parkInbound(ctx, raw, typeof waId === "string" ? waId : "unknown", type, err, Date.now(), token);
       skipped.push({ reason: `parked for re-drive: ${(err as Error)?.name ?? "Error"}` });
     }
   }
@@ -55,7 +58,8 @@ export async function redriveParked(opts: {
       const ctx = opts.contextFor?.(p.companyId, p.whatsappId) ?? { companyId: p.companyId, whatsappId: p.whatsappId };
       const skipped: Skips = [];
       try {
-        await guard(skipped, () => ingestOne(ctx, rawFromJson(p.raw), p.type, skipped));
+        const token = p.token ?? randomUUID();
+        await guard(skipped, () => ingestOne(ctx, rawFromJson(p.raw), p.type, skipped, token));
         await unpark(p);
         counts.stored++;
       } catch (err) {
@@ -72,7 +76,7 @@ export async function redriveParked(opts: {
 }
 
 /** One WAMessage of a batch: stored, applied to its target, or skipped with a reason (unreadable ones kept raw). */
-async function ingestOne(ctx: IngestContext, raw: unknown, type: "notify" | "append", skipped: Skips): Promise<void> {
+async function ingestOne(ctx: IngestContext, raw: unknown, type: "notify" | "append", skipped: Skips, token: string): Promise<void> {
   const parsed = WAMessage.safeParse(raw);
   if (!parsed.success) {
     skipped.push({ reason: "unreadable message" });
@@ -115,6 +119,6 @@ async function ingestOne(ctx: IngestContext, raw: unknown, type: "notify" | "app
     case "revoke":
       return applyRevoke(ctx, identity, content.targetId, skipped, sender);
     case "message":
-      return storeMessage(ctx, { raw, waId: m.key.id, identity, fromMe, pushName: m.pushName, timestamp: m.messageTimestamp, status: m.status, type, content }, skipped);
+      return storeMessage(ctx, { raw, waId: m.key.id, identity, fromMe, pushName: m.pushName, timestamp: m.messageTimestamp, status: m.status, type, content, token }, skipped);
   }
 }
