@@ -4,6 +4,7 @@
  * `?contactId=<id>` opens the dialog for that contact. Live through `company-{id}-schedule`.
  */
 import { Button, Flex, Heading, Loader, TableCell, TableRow, ToggleButton, ToggleButtonGroup } from "@aws-amplify/ui-react";
+import { Eye } from "lucide-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useSearchParams } from "react-router-dom";
@@ -117,9 +118,9 @@ export function SchedulesPage() {
           <TableCell className="col-actions">
             <Flex gap="0.25rem" justifyContent="flex-end" alignItems="center">
               {s.status === "ENVIADA" && (
-                <Button size="small" variation="link" onClick={() => page.edit(s)} data-testid="schedule-view">
-                  {t("schedules.sentTitle")}
-                </Button>
+                <button type="button" className="icon-btn" onClick={() => page.edit(s)} aria-label={t("schedules.sentTitle")} title={t("schedules.sentTitle")} data-testid="schedule-view">
+                  <Eye size={18} aria-hidden="true" />
+                </button>
               )}
               <RowActions
                 name={s.contact?.name ?? String(s.id)}
