@@ -28,7 +28,9 @@
  *   capture server; not part of the default run).
  * - dashboard (`scripts/bench/dashboard.ts`): `GET /api/dashboard` for 30 and 90 days at `--dashboardSizes` tickets
  *   (default 1k and 10k) with their cycles' counter items over 90 days: p50/p99 (target: flat across sizes).
- * Usage: `npm run bench [-- --sizes=1000,10000,100000] [-- --reps=200,400] [-- --searchSizes=1000,10000,100000] [-- --only=ingest,ratio,tickets,search,dashboard,web,kanban,faults,storm] [-- --dashboardSizes=1000,10000] [-- --kanbanSizes=1000,5000,10000] [-- --renderTickets=5000] [-- --ratioRounds=5] [-- --ratioProfile=ingest.cpuprofile]`.
+ * - schedules (`scripts/bench/schedules.ts`): 10,000 scheduled messages of 1,000 companies due in the same minute:
+ *   each sent exactly once, lateness p50/p99/max (target: the last within 60 s of its time), DynamoDB calls per schedule.
+ * Usage: `npm run bench [-- --sizes=1000,10000,100000] [-- --reps=200,400] [-- --searchSizes=1000,10000,100000] [-- --only=ingest,ratio,tickets,search,dashboard,web,kanban,faults,storm,schedules] [-- --dashboardSizes=1000,10000] [-- --kanbanSizes=1000,5000,10000] [-- --scheduleCompanies=1000] [-- --renderTickets=5000] [-- --ratioRounds=5] [-- --ratioProfile=ingest.cpuprofile]`.
  *   `[-- --ingestMessages=2000] [-- --botCustomers=200]` (the bot conversation is 8 messages per customer).
  *   `[-- --keepDb=.bench/db]` or `[-- --dynamoEndpoint=http://127.0.0.1:8766]`: the tab and search seeds are written
  *   once and measured again by later runs while their item builders are unchanged (`bench/kept.ts`).
@@ -48,7 +50,7 @@ import { keepSeed, keptSeed } from "./bench/kept.ts";
 
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, "").split("=")) as [string, string][]);
 const sizes = (args.sizes ?? "1000,10000,100000").split(",").map(Number);
-const only = new Set((args.only ?? "ingest,ratio,tickets,search,dashboard,web,kanban,faults,storm").split(","));
+const only = new Set((args.only ?? "ingest,ratio,tickets,search,dashboard,web,kanban,faults,storm,schedules").split(","));
 /** Requests per case at concurrency 1 and 10 (`--reps=200,400`). */
 const [c1Reps, c10Reps] = (args.reps ?? "200,400").split(",").map(Number);
 const reps = { c1: c1Reps, c10: c10Reps };
@@ -312,6 +314,22 @@ try {
     table("Media storm: 1.5 GB document announcement + 50 images at once, the session runner in its own process", mediaStormRows(storm));
   }
 
+  if (only.has("schedules")) {
+    const { benchSchedules } = await import("./bench/schedules.ts");
+    const r = await benchSchedules({ companies: Number(args.scheduleCompanies ?? 1000) });
+    results.schedules = r;
+    table(`Scheduled messages: ${r.schedules} of ${r.companies} companies due in the same minute`, [
+      { measure: "sent (ENVIADA) / not sent", value: `${r.sent} / ${r.notSent}` },
+      { measure: "messages stored (one per schedule) / tickets with other than one", value: `${r.messagesStored} / ${r.ticketsWithOtherThanOneMessage}` },
+      { measure: "lateness p50 / p99 / max, ms", value: `${r.latenessMs.p50} / ${r.latenessMs.p99} / ${r.latenessMs.max}` },
+      { measure: "last within 60 s of its time", value: r.lastWithin60s },
+      { measure: "tick: claimed / lost / failed", value: `${r.tick.schedules?.claimed} / ${r.tick.schedules?.lost} / ${r.tick.schedules?.failed}` },
+      { measure: "from the minute to the queue drained, s", value: r.drainedSeconds },
+      { measure: "DynamoDB calls per schedule", value: r.ddbCallsPerSchedule },
+      { measure: "seed (connections, contacts, schedules), s", value: r.seedSeconds },
+    ]);
+    table("Scheduled messages: DynamoDB calls per schedule by command", Object.entries(r.ddbCallsByCommand).map(([command, perSchedule]) => ({ command, perSchedule })));
+  }
   if (only.has("tickets")) {
     const rows: Record<string, unknown>[] = [];
     for (const n of sizes) {

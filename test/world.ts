@@ -130,6 +130,7 @@ export function useLocalAws(opts: { sqs?: boolean; bucket?: string } = {}): Loca
       process.env.AWS_ENDPOINT_URL_SQS = aws.sqs.endpoint;
       process.env.SESSION_COMMANDS_QUEUE_URL_PREFIX = aws.sqs.sessionCommandsPrefix;
       process.env.JOBS_QUEUE_URL = aws.sqs.jobsQueueUrl;
+      process.env.DISPATCH_QUEUE_URL = aws.sqs.dispatchQueueUrl;
     }
     dir = mkdtempSync(join(tmpdir(), "atende-s3-"));
     const bucket = opts.bucket ?? "atende-media-test";

@@ -22,7 +22,10 @@
  *   screen-reader state is in Portuguese;
  * - quick messages: the /quick-messages page saves one with a file (spaces in its name become underscores); "/" in the
  *   composer lists them as one types (text cut at 35 characters), Enter inserts a text one, sent with its variables
- *   rendered, and a click on a media one sends its file, which reaches the customer's phone.
+ *   rendered, and a click on a media one sends its file, which reaches the customer's phone;
+ * - scheduled messages: "Agendar mensagem" in the conversation's header schedules a text for a minute ahead; the minute
+ *   tick (driven here with that minute's time) sends it: it reaches the sandbox phone, shows in the conversation, and
+ *   the /schedules calendar shows it sent, live.
  * With `SCREENS_DIR=<dir>` it also saves screenshots of the list and the conversation (light, dark; 1440 and 375 px).
  *
  * Needs `web/dist` (`npm run build -w web`) and `/usr/bin/chromium`.
@@ -597,5 +600,81 @@ describe("the conversation and the ticket list in the browser", () => {
     }, "the file on the customer's phone");
     expect(sent.content).toMatchObject({ fileName: "tabela_de_precos.pdf", caption: "Segue o catálogo, Fábio." });
     expect(Buffer.from(sent.content.document?.data ?? "", "base64").equals(PDF)).toBe(true);
+  }, TEST_MS);
+
+  it("schedules a message from the conversation: at its minute it reaches the phone, the history and the calendar as sent", async () => {
+    const { admin, companyId } = await makeCompany();
+    // Logging in revokes a user's other sessions: the calendar's viewer and the API's caller are users of their own.
+    const viewer = await makeUser(companyId, { profile: "admin", name: "Vera Agenda" });
+    const caller = await makeUser(companyId, { profile: "admin", name: "Api Agenda" });
+    const wid = await connectedWhatsapp(admin, "Conexão Agenda");
+    await customerSays(wid, "5511933330001", "Gabriela Cliente", "Pode me lembrar amanhã?");
+    const ticket = await until(async () => (await http<{ tickets: { id: number; uuid: string }[] }>(admin, "GET", "/api/tickets?status=pending&showAll=true")).tickets[0], "Gabriela's ticket");
+    await http(admin, "PUT", `/api/tickets/${ticket.id}`, { status: "open", userId: admin.id });
+
+    const page = await newPage(await newContext());
+    await login(page, admin.email, admin.password);
+    await page.goto(`${e2e.stack.url}/tickets/${ticket.uuid}`);
+    const conv = page.getByTestId("conversation");
+    await conv.getByTestId("message").filter({ hasText: "Pode me lembrar amanhã?" }).waitFor();
+
+    // The header's button opens the dialog for this contact; the text is checked before anything is saved.
+    await conv.getByTestId("conversation-schedule").click();
+    const dlg = page.getByRole("dialog", { name: "Agendar mensagem" });
+    await expect(dlg.getByTestId("schedule-contact-fixed").inputValue()).resolves.toBe("Gabriela Cliente");
+    await dlg.getByRole("textbox", { name: /Mensagem/ }).fill("Oi");
+    await dlg.getByTestId("save-schedule").click();
+    await dlg.getByText("Mensagem muito curta").waitFor();
+    // The browser is in UTC: the next whole minute plus one, as the datetime box takes it.
+    const at = new Date(Math.ceil(Date.now() / 60_000) * 60_000 + 60_000);
+    await dlg.getByRole("textbox", { name: /Mensagem/ }).fill("Lembrete: sua consulta é amanhã, {{firstName}}.");
+    await dlg.getByTestId("schedule-send-at").fill(at.toISOString().slice(0, 16));
+    await dlg.getByTestId("save-schedule").click();
+    await dlg.waitFor({ state: "hidden" });
+    const [scheduled] = (await http<{ schedules: { id: number; status: string; sendAt: string }[] }>(caller, "GET", "/api/schedules")).schedules;
+    expect(scheduled).toMatchObject({ status: "PENDENTE", sendAt: at.toISOString() });
+
+    // The calendar shows it pending; the minute tick of its time sends it, and the calendar follows live.
+    const cal = await newPage(await newContext());
+    await login(cal, viewer.email, viewer.password);
+    await cal.goto(`${e2e.stack.url}/schedules`);
+    const event = cal.getByTestId("schedule-event").filter({ hasText: "Gabriela Cliente" });
+    await expect(event.first().getAttribute("data-status")).resolves.toBe("PENDENTE");
+    const { handler: tick } = await import("../../functions/src/jobs/tick.ts");
+    await tick({ "detail-type": "Scheduled Event", source: "aws.events", time: new Date(at.getTime() + 1000).toISOString() });
+
+    const onPhone = await until(async () => {
+      const all = (await (await fetch(`${e2e.stack.url}/sim/whatsapp/${wid}/sent`)).json()) as { content: { text?: string } }[];
+      return all.find((x) => x.content.text?.includes("Lembrete: sua consulta"));
+    }, "the scheduled text on the customer's phone");
+    expect(onPhone.content.text).toContain("Lembrete: sua consulta é amanhã, Gabriela.");
+    await conv.getByTestId("message").filter({ hasText: "Lembrete: sua consulta é amanhã, Gabriela." }).waitFor();
+    await cal.locator("[data-testid=schedule-event][data-status=ENVIADA]").filter({ hasText: "Gabriela Cliente" }).waitFor();
+    expect((await http<{ status: string; sentAt: string | null }>(caller, "GET", `/api/schedules/${scheduled.id}`)).status).toBe("ENVIADA");
+    await themedScreens(cal, "schedules-calendar", async () => {
+      await cal.getByTestId("schedules-calendar").waitFor();
+    });
+    await cal.getByTestId("schedules-view-list").click();
+    await cal.getByTestId("schedule-row").first().getByTestId("schedule-status").getByText("Enviada").waitFor();
+    await themedScreens(cal, "schedules-list", async () => {
+      await cal.getByTestId("schedule-row").first().waitFor();
+    });
+    // With SCREENS_DIR, the dialog in both themes and widths (the theme set before it opens: a modal dialog keeps the
+    // top bar's toggle out of reach).
+    const dir = process.env.SCREENS_DIR;
+    for (const theme of dir ? ["light", "dark"] : []) {
+      await page.evaluate((th) => localStorage.setItem("theme", th), theme);
+      await page.reload();
+      for (const width of [1440, 375]) {
+        await page.setViewportSize({ width, height: width === 375 ? 812 : 900 });
+        await conv.getByTestId("conversation-schedule").click();
+        const open = page.getByRole("dialog", { name: "Agendar mensagem" });
+        await open.waitFor();
+        await page.waitForTimeout(400);
+        await page.screenshot({ path: `${dir}/schedules-dialog-${theme}-${width}.png` });
+        await page.keyboard.press("Escape");
+        await open.waitFor({ state: "hidden" });
+      }
+    }
   }, TEST_MS);
 });

@@ -21,6 +21,7 @@ import { plansRoutes } from "@atende/shared/plans/contract";
 import { queuesRoutes } from "@atende/shared/queues/contract";
 import { queueOptionsRoutes } from "@atende/shared/queues/options/contract";
 import { quickMessagesRoutes } from "@atende/shared/quickMessages/contract";
+import { schedulesRoutes } from "@atende/shared/schedules/contract";
 import { settingsRoutes } from "@atende/shared/settings/contract";
 import { tagsRoutes } from "@atende/shared/tags/contract";
 import { ticketsRoutes } from "@atende/shared/tickets/contract";
@@ -46,6 +47,7 @@ export const manifest = {
   ...dashboardRoutes,
   ...tagsRoutes,
   ...quickMessagesRoutes,
+  ...schedulesRoutes,
   ...jobsRoutes,
   ...kanbanRoutes,
   ...chatsRoutes,

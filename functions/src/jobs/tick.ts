@@ -23,6 +23,7 @@ import "@atende/shared/timers/ticket-kinds";
 import "@atende/shared/automation/rating";
 import { presenceCounts } from "@atende/shared/realtime/presence-kind";
 import "@atende/shared/search/backfill-job";
+import { sweepDueSchedules } from "@atende/shared/schedules/send";
 
 /** The EventBridge scheduled event (only `time` is read, for logs). */
 export interface ScheduledEvent {
@@ -38,6 +39,7 @@ export async function handler(
   outboxApplied: number;
   outbound?: Awaited<ReturnType<typeof sweepOutbound>>;
   timers?: Awaited<ReturnType<typeof runDueTimers>>;
+  schedules?: Awaited<ReturnType<typeof sweepDueSchedules>>;
 }> {
   let outboxApplied = 0;
   const parsed = event.time ? Date.parse(event.time) : NaN;
@@ -70,9 +72,16 @@ export async function handler(
   } catch (err) {
     log("error", "tick: outbound sweep failed", { err });
   }
+  // Scheduled messages due by now (docs/product/schedules.md#sending): claimed and put on the dispatch queue.
+  let schedules: Awaited<ReturnType<typeof sweepDueSchedules>> | undefined;
+  try {
+    schedules = await sweepDueSchedules(new Date(at));
+  } catch (err) {
+    log("error", "tick: scheduled messages sweep failed", { err });
+  }
   // Presence checks fired with the timers above (`presence` kind).
   const usersSetOffline = presenceCounts.setOffline - offlineBefore;
   if (usersSetOffline) log("info", "tick: users set offline", { usersSetOffline, time: event.time });
   if (outboxApplied) log("info", "tick: outbox items applied", { outboxApplied, time: event.time });
-  return { usersSetOffline, outboxApplied, ...(outbound ? { outbound } : {}), ...(timers ? { timers } : {}) };
+  return { usersSetOffline, outboxApplied, ...(outbound ? { outbound } : {}), ...(timers ? { timers } : {}), ...(schedules ? { schedules } : {}) };
 }

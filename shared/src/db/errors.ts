@@ -46,11 +46,20 @@ export async function withConflictRetry<T>(fn: () => Promise<T>, attempts = 6): 
  * (the item changed or is gone); any other error propagates.
  */
 export async function appliedUnlessChanged(write: () => Promise<unknown>): Promise<boolean> {
+  return (
+    (await unlessConditionFails(async () => {
+      await write();
+      return true;
+    })) ?? false
+  );
+}
+
+/** Runs a conditional write: its result, or null when DynamoDB refused its condition (any other error is rethrown). */
+export async function unlessConditionFails<T>(write: () => Promise<T>): Promise<T | null> {
   try {
-    await write();
-    return true;
+    return await write();
   } catch (err) {
-    if (isConditionFailed(err)) return false;
+    if (isConditionFailed(err)) return null;
     throw err;
   }
 }

@@ -18,7 +18,7 @@ export const pad = (n: Id, width = 10) => String(n).padStart(width, "0");
 /** Partitions of the platform socket channel (`keys.wsPlatformIndex`). */
 export const WS_PLATFORM_SHARDS = 8;
 
-export const DUE_INDEX_SHARDS = { outbox: 8, outbound: 8, timers: 4 } as const;
+export const DUE_INDEX_SHARDS = { outbox: 8, outbound: 8, timers: 4, schedules: 8 } as const;
 export type DueIndex = keyof typeof DUE_INDEX_SHARDS;
 
 /** How many shards new items of due index `index` are spread over: setting `DUE_SHARDS`, else the index's default. */
@@ -84,7 +84,7 @@ export const keys = {
   // ---- company partition (small, bounded config entities) -----------------
   companyPartition: (cid: Id) => `C#${cid}`,
   /** SK prefixes of the entities in the company partition (and of notes in a ticket partition), for prefix queries. */
-  prefix: { user: "USER#", queue: "QUEUE#", setting: "SET#", whatsapp: "WACONN#", tag: "TAG#", quickMessage: "QUICK#", note: "NOTE#" },
+  prefix: { user: "USER#", queue: "QUEUE#", setting: "SET#", whatsapp: "WACONN#", tag: "TAG#", quickMessage: "QUICK#", note: "NOTE#", schedule: "SCHED#" },
   user: (cid: Id, uid: Id) => ({ PK: `C#${cid}`, SK: `USER#${pad(uid)}` }),
   queue: (cid: Id, qid: Id) => ({ PK: `C#${cid}`, SK: `QUEUE#${pad(qid)}` }),
   /** Queue colour uniqueness marker inside a company. */
@@ -124,6 +124,9 @@ export const keys = {
   whatsappToken: (tokenHash: string) => ({ PK: `WATOKEN#${tokenHash}`, SK: "#" }),
   campaign: (cid: Id, id: Id) => ({ PK: `C#${cid}`, SK: `CAMPAIGN#${pad(id)}` }),
   schedule: (cid: Id, id: Id) => ({ PK: `C#${cid}`, SK: `SCHED#${pad(id)}` }),
+  /** GSI1 due-time index of a scheduled message while it waits to be sent: `SCHEDDUE#<shard>` / `<due ISO>#<cid>#<id>`. */
+  scheduleDueIndex: (shard: number, dueAt: string, cid: Id, id: Id) => ({ GSI1PK: `SCHEDDUE#${shard}`, GSI1SK: `${dueAt}#${cid}#${pad(id)}` }),
+  scheduleDuePK: (shard: number) => `SCHEDDUE#${shard}`,
 
   // ---- contacts -----------------------------------------------------------
   contact: (cid: Id, ctid: Id) => ({ PK: `C#${cid}#CT#${ctid}`, SK: "#CONTACT" }),
@@ -296,6 +299,12 @@ export const keys = {
   listenerRun: (shard: number, dueAt: string, cid: Id, runId: string) => ({ PK: `LRUN#${shard}`, SK: `${dueAt}#${cid}#${runId}` }),
   /** One shard of the durable listeners' pending runs, read by the minute tick up to now. */
   listenerRunPK: (shard: number) => `LRUN#${shard}`,
+  /**
+   * The fact a pending run is keyed by (`events/durable.ts` `factOf`): a ticket at a version, or a connection, contact,
+   * queue, user or tag at an `updatedAt` (each of their writes moves it).
+   */
+  listenerFact: (kind: "ticket" | "whatsapp" | "contact" | "queue" | "user" | "tag", id: Id, at: string | number) =>
+    kind === "ticket" ? `T#${id}#v${at}` : `${{ whatsapp: "W", contact: "CT", queue: "Q", user: "U", tag: "TG" }[kind]}#${id}#${at}`,
   waCreds: (wid: Id) => ({ PK: `WA#${wid}`, SK: "CREDS" }),
   waKey: (wid: Id, type: string, id: string) => ({ PK: `WA#${wid}`, SK: `K#${type}#${id}` }),
   waPartition: (wid: Id) => `WA#${wid}`,

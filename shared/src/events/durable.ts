@@ -72,22 +72,22 @@ const keyOf = (dueAt: string, companyId: number, runId: string) => keys.listener
 export function factOf(event: DomainEvent): Fact | null {
   switch (event.type) {
     case "ticket.created":
-      return { id: `T#${event.ticket.id}#v${event.ticket.version}`, at: event.ticket.createdAt };
+      return { id: keys.listenerFact("ticket", event.ticket.id, event.ticket.version), at: event.ticket.createdAt };
     case "message.created":
-      return event.ticketCreated ? { id: `T#${event.ticket.id}#v${event.ticket.version}`, at: event.ticket.createdAt } : null;
+      return event.ticketCreated ? { id: keys.listenerFact("ticket", event.ticket.id, event.ticket.version), at: event.ticket.createdAt } : null;
     case "ticket.updated":
-      return event.previous ? { id: `T#${event.ticket.id}#v${event.ticket.version}`, at: event.ticket.updatedAt } : null;
+      return event.previous ? { id: keys.listenerFact("ticket", event.ticket.id, event.ticket.version), at: event.ticket.updatedAt } : null;
     case "whatsapp.updated":
     case "whatsapp.session":
-      return { id: `W#${event.whatsapp.id}#${event.whatsapp.updatedAt}`, at: event.whatsapp.updatedAt };
+      return { id: keys.listenerFact("whatsapp", event.whatsapp.id, event.whatsapp.updatedAt), at: event.whatsapp.updatedAt };
     case "contact.updated":
-      return { id: `CT#${event.contact.id}#${event.contact.updatedAt}`, at: event.contact.updatedAt };
+      return { id: keys.listenerFact("contact", event.contact.id, event.contact.updatedAt), at: event.contact.updatedAt };
     case "queue.updated":
-      return { id: `Q#${event.queue.id}#${event.queue.updatedAt}`, at: event.queue.updatedAt };
+      return { id: keys.listenerFact("queue", event.queue.id, event.queue.updatedAt), at: event.queue.updatedAt };
     case "user.updated":
-      return { id: `U#${event.user.id}#${event.user.updatedAt}`, at: event.user.updatedAt };
+      return { id: keys.listenerFact("user", event.user.id, event.user.updatedAt), at: event.user.updatedAt };
     case "tag.updated":
-      return { id: `TG#${event.tag.id}#${event.tag.updatedAt}`, at: event.tag.updatedAt };
+      return { id: keys.listenerFact("tag", event.tag.id, event.tag.updatedAt), at: event.tag.updatedAt };
     default:
       return null;
   }

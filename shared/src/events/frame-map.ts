@@ -13,6 +13,7 @@ import type { AppMessageFrame } from "../messages/contract.ts";
 import type { QueueFrame } from "../queues/schema.ts";
 import type { QueueOptionFrame } from "../queues/options/schema.ts";
 import type { QuickMessageEvent } from "../quickMessages/schema.ts";
+import type { ScheduleFrame } from "../schedules/schema.ts";
 import type { SettingFrame } from "../settings/contract.ts";
 import type { TagEvent } from "../tags/schema.ts";
 import type { TicketFrame } from "../tickets/contract.ts";
@@ -35,6 +36,7 @@ export interface FrameMap {
   job: JobFrame;
   chat: ChatFrame;
   announcement: AnnouncementFrame;
+  schedule: ScheduleFrame;
 }
 
 /** A frame's name: the part of its event name after `company-{id}-` (`ticket`, `appMessage`, ...). */

@@ -6,6 +6,7 @@
 import { describe, expect, it } from "vitest";
 import "../announcements/events.ts";
 import "../chats/events.ts";
+import "../schedules/events.ts";
 import "../contacts/events.ts";
 import "../jobs/events.ts";
 import "../messages/events.ts";
@@ -48,6 +49,7 @@ describe("realtime frame schemas", () => {
     const names: Record<FrameName, true> = {
       ticket: true, appMessage: true, contact: true, user: true, auth: true, whatsapp: true, whatsappSession: true,
       queue: true, queueOption: true, tag: true, quickmessage: true, settings: true, job: true, chat: true, announcement: true,
+      schedule: true,
     };
     expect(definedFrameNames()).toEqual(Object.keys(names).sort());
   });

@@ -155,6 +155,8 @@ export async function sendOutbound(companyId: number, sender: Sender, ticket: Ti
     waAliasJid: remoteJid,
     pending: outboundWatch(companyId, ticket.id, ticket.whatsappId, id, commandId),
   });
+  // The same message id stored before (a retried send with a reserved id, e.g. a scheduled message): already sent.
+  if (!stored.stored) return toMessageView(companyId, stored.message);
   await dispatch({ type: "message.created", companyId, message: stored.message, ticket: stored.ticket });
 
   if (wa?.status !== "CONNECTED") {

@@ -2,7 +2,7 @@
  * SQS producer (named `sqs/` so it is not confused with the attendance queues of `queues/`): the same `@aws-sdk/client-sqs` calls in the cloud and on one machine
  * (fauxqs, through `AWS_ENDPOINT_URL_SQS`). Bodies are JSON; consumers parse them with zod.
  */
-import { SendMessageCommand, SQSClient } from "@aws-sdk/client-sqs";
+import { SendMessageBatchCommand, SendMessageCommand, SQSClient } from "@aws-sdk/client-sqs";
 import { getConfig } from "../config.ts";
 import { sdkLogger } from "../log.ts";
 
@@ -50,4 +50,20 @@ export async function enqueue(queueUrl: string, body: unknown, opts: EnqueueOpti
       DelaySeconds: opts.delaySeconds,
     }),
   );
+}
+
+/**
+ * Sends JSON messages to a standard queue, ten per SendMessageBatch call. Returns the bodies SQS refused (to retry
+ * later); throws the SDK error when a call fails as a whole.
+ */
+export async function enqueueBatch<T>(queueUrl: string, bodies: T[]): Promise<T[]> {
+  const refused: T[] = [];
+  for (let i = 0; i < bodies.length; i += 10) {
+    const chunk = bodies.slice(i, i + 10);
+    const out = await sqsClient().send(
+      new SendMessageBatchCommand({ QueueUrl: queueUrl, Entries: chunk.map((b, n) => ({ Id: String(n), MessageBody: sqsJson(b) })) }),
+    );
+    for (const f of out.Failed ?? []) refused.push(chunk[Number(f.Id)]);
+  }
+  return refused;
 }

@@ -19,6 +19,7 @@ import { queuesFeature } from "./queues/index.tsx";
 import { quickMessagesFeature } from "./quickMessages/index.tsx";
 import { plansFeature } from "./plans/index.tsx";
 import { sandboxFeature } from "./sandbox/index.tsx";
+import { schedulesFeature } from "./schedules/index.tsx";
 import { settingsFeature } from "./settings/index.tsx";
 import { registerSlots } from "./slots.ts";
 import { tagsFeature } from "./tags/index.tsx";
@@ -36,6 +37,7 @@ export const features: Feature[] = [
   contactsFeature,
   tagsFeature,
   quickMessagesFeature,
+  schedulesFeature,
   plansFeature,
   settingsFeature,
   jobsFeature,

@@ -1,0 +1,43 @@
+/**
+ * Consumer of the dispatch queue: each message names one send the minute tick found due (`{kind: "schedule",
+ * companyId, scheduleId}`, parsed with zod; an unreadable one is logged and dropped). A scheduled message goes out
+ * exactly once however often its message is delivered (`shared/src/schedules/send.ts`). A send that throws returns
+ * the record in `batchItemFailures` (ReportBatchItemFailures): it comes back after the visibility timeout.
+ */
+// The composition root: every domain-event listener (this is an entry point).
+import "@atende/shared/events/wiring";
+import { log } from "@atende/shared/log";
+import { ScheduleDispatchMessage } from "@atende/shared/schedules/schema";
+import { sendDueSchedule } from "@atende/shared/schedules/send";
+import type { SqsEvent } from "./command-dlq.ts";
+
+/** The kinds of message the dispatch queue carries. */
+const DispatchMessage = ScheduleDispatchMessage;
+
+export async function handler(event: SqsEvent): Promise<{ batchItemFailures: { itemIdentifier: string }[] }> {
+  const batchItemFailures: { itemIdentifier: string }[] = [];
+  await Promise.all(
+    (event.Records ?? []).map(async (r) => {
+      const parsed = DispatchMessage.safeParse(
+        (() => {
+          try {
+            return JSON.parse(r.body);
+          } catch {
+            return null;
+          }
+        })(),
+      );
+      if (!parsed.success) {
+        log("error", "dispatch message unreadable: dropped", { messageId: r.messageId });
+        return;
+      }
+      try {
+        await sendDueSchedule(parsed.data);
+      } catch (err) {
+        log("error", "scheduled message send failed; the message comes back", { ...parsed.data, err });
+        batchItemFailures.push({ itemIdentifier: r.messageId });
+      }
+    }),
+  );
+  return { batchItemFailures };
+}

@@ -1,0 +1,114 @@
+/**
+ * Scheduled messages at the minute (`npm run bench -- --only=schedules`): `companies` × `perCompany` schedules (default
+ * 1,000 × 10), each to its own contact, all due in the same minute. At that minute the tick (`functions/src/jobs/tick.ts`,
+ * called with the minute's time as EventBridge would) claims them through the due-time index and fills the dispatch
+ * queue; `consumers` workers stand in for Lambda's concurrent invocations of `functions/src/jobs/dispatch.ts` (ten
+ * records each, as the event source mapping delivers them), beside the local stack's own poller. Reports every
+ * schedule's lateness (`sentAt - sendAt`), that each is ENVIADA with exactly one message in its ticket, and the
+ * DynamoDB calls per schedule from the tick to the last send (the sends' own: tickets opened, messages, frames).
+ * The connections are marked CONNECTED without a session: the runner's failed deliveries that follow are not counted.
+ */
+import { DeleteMessageBatchCommand, ReceiveMessageCommand } from "@aws-sdk/client-sqs";
+import { getConfig } from "../../shared/src/config.ts";
+import { countDdbCalls } from "../../shared/src/ingest/calls.testkit.ts";
+import { listMessages } from "../../shared/src/messages/repository.ts";
+import { listSchedules, putNewSchedule } from "../../shared/src/schedules/repository.ts";
+import { pendingSchedule } from "../../shared/src/schedules/schema.ts";
+import { sqsClient } from "../../shared/src/sqs/enqueue.ts";
+import { makeContact, makeWhatsapp } from "../../shared/src/tickets/fixtures.testkit.ts";
+import { load, summarize } from "./stats.ts";
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function benchSchedules(opts: { companies?: number; perCompany?: number; consumers?: number; firstCompanyId?: number }) {
+  const companies = opts.companies ?? 1000;
+  const perCompany = opts.perCompany ?? 10;
+  const total = companies * perCompany;
+  const base = opts.firstCompanyId ?? 800_000 + Math.floor(Math.random() * 100_000) * 10;
+  const cids = Array.from({ length: companies }, (_, i) => base + i);
+
+  // Seed: per company a CONNECTED default connection and `perCompany` contacts.
+  const s0 = performance.now();
+  const contacts = new Map<number, number[]>();
+  await load(companies, 16, async (i) => {
+    const cid = cids[i];
+    await makeWhatsapp(cid, { status: "CONNECTED", isDefault: true });
+    const ids: number[] = [];
+    for (let k = 0; k < perCompany; k++) ids.push((await makeContact(cid, `Cliente ${k}`, `5511${String(i).padStart(5, "0")}${String(k).padStart(4, "0")}`)).id);
+    contacts.set(cid, ids);
+  });
+  // All due at the same whole minute, far enough ahead for the schedules to be written first.
+  const writeEstimateMs = total * 2;
+  const sendAt = new Date(Math.ceil((Date.now() + writeEstimateMs + 10_000) / 60_000) * 60_000);
+  const now = new Date().toISOString();
+  await load(total, 32, async (i) => {
+    const cid = cids[Math.floor(i / perCompany)];
+    const item = pendingSchedule(
+      { id: (i % perCompany) + 1, companyId: cid, contactId: contacts.get(cid)![i % perCompany], ticketId: null, userId: null, body: `Lembrete agendado número ${i}`, sendAt: sendAt.toISOString() },
+      now,
+    );
+    await putNewSchedule(item);
+  });
+  const seedSeconds = Math.round((performance.now() - s0) / 100) / 10;
+  if (Date.now() >= sendAt.getTime()) throw new Error("seeding outran the chosen minute: lower --scheduleCompanies");
+  await sleep(sendAt.getTime() - Date.now());
+
+  // The minute: the tick claims and queues; the consumers send.
+  const calls = countDdbCalls();
+  const url = getConfig().DISPATCH_QUEUE_URL!;
+  const { handler: tick } = await import("../../functions/src/jobs/tick.ts");
+  const { handler: consume } = await import("../../functions/src/jobs/dispatch.ts");
+  let ticking = true;
+  const t0 = performance.now();
+  const tickRun = tick({ "detail-type": "Scheduled Event", source: "aws.events", time: sendAt.toISOString() }).finally(() => (ticking = false));
+  let handled = 0;
+  const consumer = async () => {
+    let idle = 0;
+    while (idle < 3 || ticking) {
+      const res = await sqsClient().send(new ReceiveMessageCommand({ QueueUrl: url, MaxNumberOfMessages: 10, WaitTimeSeconds: 1, VisibilityTimeout: 60 }));
+      if (!res.Messages?.length) {
+        idle++;
+        continue;
+      }
+      idle = 0;
+      const out = await consume({ Records: res.Messages.map((m) => ({ messageId: m.MessageId!, body: m.Body! })) });
+      const failed = new Set(out.batchItemFailures.map((f) => f.itemIdentifier));
+      const done = res.Messages.filter((m) => !failed.has(m.MessageId!));
+      handled += done.length;
+      if (done.length) await sqsClient().send(new DeleteMessageBatchCommand({ QueueUrl: url, Entries: done.map((m, n) => ({ Id: String(n), ReceiptHandle: m.ReceiptHandle! })) }));
+    }
+  };
+  const tickResult = (await Promise.all([tickRun, ...Array.from({ length: opts.consumers ?? 8 }, consumer)]))[0];
+  const drainedSeconds = Math.round((performance.now() - t0) / 100) / 10;
+  calls.remove();
+
+  // Every schedule sent once: ENVIADA, one message in its ticket; lateness from its time.
+  const stored = (await Promise.all(cids.map((cid) => listSchedules(cid)))).flat();
+  const sent = stored.filter((s) => s.status === "ENVIADA" && s.sentAt);
+  const lateness = sent.map((s) => Date.parse(s.sentAt!) - Date.parse(s.sendAt));
+  let messages = 0;
+  let duplicated = 0;
+  await load(sent.length, 32, async (i) => {
+    const s = sent[i];
+    const n = (await listMessages(s.companyId, s.ticketId!, { limit: 10 })).messages.length;
+    messages += n;
+    if (n !== 1) duplicated++;
+  });
+  const late = summarize(lateness);
+  return {
+    schedules: total,
+    companies,
+    seedSeconds,
+    tick: tickResult,
+    handledByBenchConsumers: handled,
+    sent: sent.length,
+    notSent: stored.length - sent.length,
+    messagesStored: messages,
+    ticketsWithOtherThanOneMessage: duplicated,
+    latenessMs: { p50: late.p50, p99: late.p99, max: late.max },
+    lastWithin60s: late.max <= 60_000,
+    drainedSeconds,
+    ddbCallsPerSchedule: Math.round((calls.total / total) * 10) / 10,
+    ddbCallsByCommand: Object.fromEntries([...calls.byCommand].map(([k, v]) => [k, Math.round((v / total) * 100) / 100])),
+  };
+}

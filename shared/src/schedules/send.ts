@@ -1,0 +1,215 @@
+/**
+ * Sending scheduled messages (docs/product/schedules.md#sending), in two steps:
+ *
+ * 1. {@link sweepDueSchedules}, run by the minute tick: one Query per due-index shard (`SCHEDDUE#<shard>`, items due
+ *    `<= now`; never a scan of companies), each entry claimed with a conditional update (PENDENTE → AGENDADA, entry moved
+ *    to `now + CLAIM`: a second tick loses the claim; a send that never finished is claimed again then), then put on the
+ *    dispatch queue ten per call. A schedule whose time passed while nothing ran is found by the first tick back.
+ * 2. {@link sendDueSchedule}, run by the dispatch queue's consumer for each message: the schedule's one WhatsApp id is
+ *    reserved on it (conditional), the message is stored and sent through the outbound path (`sendOutbound`) on the
+ *    contact's open ticket of the connection, or a ticket opened for the scheduler, and the schedule moves AGENDADA →
+ *    ENVIADA (or ERRO with the reason) on the condition that it still holds that id. A redelivered or re-driven message
+ *    finds the schedule sent, or finds its message already stored under the reserved id, and sends nothing again.
+ */
+import { randomUUID } from "node:crypto";
+import { getConfig } from "../config.ts";
+import { getContactItem } from "../contacts/repository.ts";
+import { dueShardsToRead } from "../db/keys.ts";
+import { AppError } from "../errors.ts";
+import { dispatch } from "../events/index.ts";
+import "../tickets/events.ts";
+import { log } from "../log.ts";
+import { copyIntoMessage, storedMediaOf } from "../media/attachments.ts";
+import { getMessageById } from "../messages/repository.ts";
+import { newOutboundId, sendOutbound } from "../messages/service.ts";
+import { enqueueBatch } from "../sqs/enqueue.ts";
+import { createTicketItem, getActiveTicketId, getTicketItem, isActiveStatus } from "../tickets/repository.ts";
+import { TicketItem } from "../tickets/schema.ts";
+import { nextId } from "../db/counters.ts";
+import { getUser } from "../users/repository.ts";
+import { getDefaultWhatsapp } from "../whatsapp/service.ts";
+import { getWhatsappItem } from "../whatsapp/repository.ts";
+import type { WhatsappItem } from "../whatsapp/schema.ts";
+import "./errors.ts";
+import "./events.ts";
+import { claimDueSchedule, dueSchedulePages, finishSchedule, getSchedule, reserveMessageId, type DueSchedule } from "./repository.ts";
+import type { ScheduleDispatchMessage, ScheduleItem } from "./schema.ts";
+import { viewOf } from "./service.ts";
+
+/** How long a claimed schedule is left to its send before a tick claims it again. */
+export const SCHEDULE_CLAIM_MS = 5 * 60_000;
+/** Claims running at once per shard (each one conditional UpdateItem). */
+const CLAIM_CONCURRENCY = 16;
+
+/** Runs `fn` over `items`, at most `limit` at a time. */
+async function eachLimited<T>(items: T[], limit: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      while (next < items.length) await fn(items[next++]);
+    }),
+  );
+}
+
+/**
+ * The minute tick's part: claims every schedule due at `now` or before (all shards at once) and puts one message
+ * per claimed schedule on the dispatch queue. Returns the counts (`claimed`, `lost` to another claimer, `failed`).
+ * @throws Error when `DISPATCH_QUEUE_URL` is not set and something is due.
+ */
+export async function sweepDueSchedules(now: Date = new Date()): Promise<{ claimed: number; lost: number; failed: number }> {
+  const counts = { claimed: 0, lost: 0, failed: 0 };
+  const at = now.toISOString();
+  const claimUntil = new Date(now.getTime() + SCHEDULE_CLAIM_MS).toISOString();
+  await Promise.all(
+    Array.from({ length: dueShardsToRead("schedules") }, async (_, shard) => {
+      for await (const page of dueSchedulePages(shard, at)) {
+        const claimed: ScheduleItem[] = [];
+        await eachLimited(page, CLAIM_CONCURRENCY, async (due: DueSchedule) => {
+          try {
+            // `updatedAt` is the real time (the claim's own clock may be the tick's): clients order updates by it.
+            const item = await claimDueSchedule(due, claimUntil, new Date().toISOString());
+            if (item) claimed.push(item);
+            else counts.lost++;
+          } catch (err) {
+            counts.failed++;
+            log("error", "schedule claim failed", { companyId: due.companyId, scheduleId: due.id, err });
+          }
+        });
+        if (!claimed.length) continue;
+        const url = getConfig().DISPATCH_QUEUE_URL;
+        if (!url) throw new Error("DISPATCH_QUEUE_URL is not set");
+        const refused = await enqueueBatch<ScheduleDispatchMessage>(
+          url,
+          claimed.map((s) => ({ kind: "schedule", companyId: s.companyId, scheduleId: s.id })),
+        );
+        // A refused message is claimed again when its claim runs out.
+        if (refused.length) log("warn", "schedules not queued (claimed again later)", { count: refused.length });
+        counts.claimed += claimed.length - refused.length;
+        counts.failed += refused.length;
+        // The calendar shows AGENDADA live (best effort: realtime only).
+        await eachLimited(claimed, CLAIM_CONCURRENCY, async (s) => {
+          await dispatch({ type: "schedule.updated", companyId: s.companyId, schedule: await viewOf(s) });
+        });
+      }
+    }),
+  );
+  return counts;
+}
+
+/** The connection that sends: the one of the conversation it was scheduled from when connected, else the company's. */
+async function connectionFor(s: ScheduleItem): Promise<WhatsappItem> {
+  if (s.ticketId != null) {
+    const t = await getTicketItem(s.companyId, s.ticketId);
+    const wa = t ? await getWhatsappItem(s.companyId, t.whatsappId) : null;
+    if (wa?.status === "CONNECTED") return wa;
+  }
+  return getDefaultWhatsapp(s.companyId);
+}
+
+/**
+ * The contact's open or pending ticket on the connection, else a new ticket opened for the scheduler (status open,
+ * assigned to them, as an agent's new ticket; pending without a user when the scheduler is gone).
+ */
+async function ticketFor(s: ScheduleItem, wa: WhatsappItem, isGroup: boolean, schedulerExists: boolean): Promise<TicketItem> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const activeId = await getActiveTicketId(s.companyId, wa.id, s.contactId);
+    if (activeId) {
+      const t = await getTicketItem(s.companyId, activeId, true);
+      if (t && isActiveStatus(t.status)) return t;
+    }
+    const now = new Date().toISOString();
+    const open = schedulerExists && s.userId != null;
+    const ticket = TicketItem.parse({
+      id: await nextId(s.companyId, "ticket"),
+      uuid: randomUUID(),
+      companyId: s.companyId,
+      status: open ? "open" : "pending",
+      contactId: s.contactId,
+      whatsappId: wa.id,
+      queueId: null,
+      userId: open ? s.userId : null,
+      isGroup,
+      version: 0,
+      createdAt: now,
+      updatedAt: now,
+    });
+    const res = await createTicketItem(ticket);
+    if (res.created) {
+      await dispatch({ type: "ticket.created", companyId: s.companyId, ticket });
+      return ticket;
+    }
+  }
+  throw new AppError("ERR_CREATING_TICKET");
+}
+
+/** Ends the send (ENVIADA or ERRO) and tells the calendar; null when another delivery ended it first. */
+async function finish(s: ScheduleItem, outcome: { sent: true; ticketId: number; whatsappId: number } | { sent: false; error: string }, now: Date) {
+  const at = now.toISOString();
+  const done = await finishSchedule(
+    s,
+    outcome.sent
+      ? {
+          status: "ENVIADA",
+          sentAt: at,
+          error: null,
+          ticketId: outcome.ticketId,
+          whatsappId: outcome.whatsappId,
+          lateSeconds: Math.max(0, Math.round((now.getTime() - Date.parse(s.sendAt)) / 1000)),
+          updatedAt: at,
+        }
+      : { status: "ERRO", sentAt: null, error: outcome.error, ticketId: s.ticketId, whatsappId: s.whatsappId, lateSeconds: null, updatedAt: at },
+  );
+  if (done) await dispatch({ type: "schedule.updated", companyId: done.companyId, schedule: await viewOf(done) });
+  return done;
+}
+
+export type SendOutcome = "sent" | "failed" | "skipped";
+
+/**
+ * Sends one due schedule (the dispatch queue's message): `skipped` when it is gone or not AGENDADA (sent, failed,
+ * edited back to PENDENTE: only a tick's claim of a due schedule makes it AGENDADA); `failed` when it ended as ERRO (`ERR_NO_DEF_WAPP_FOUND` when no connection
+ * is connected, `ERR_SENDING_WAPP_MSG`, `ERR_NO_CONTACT_FOUND`); `sent` once its message is stored and queued.
+ * Throws on an unexpected error (the queue redelivers; the next delivery sends nothing twice).
+ */
+export async function sendDueSchedule(msg: ScheduleDispatchMessage, now: () => Date = () => new Date()): Promise<SendOutcome> {
+  let s = await getSchedule(msg.companyId, msg.scheduleId);
+  if (s?.status !== "AGENDADA") return "skipped";
+  if (!s.messageId) {
+    const reserved = await reserveMessageId(s, await newOutboundId(), now().toISOString());
+    s = reserved ?? (await getSchedule(msg.companyId, msg.scheduleId));
+    if (s?.status !== "AGENDADA" || !s.messageId) return "skipped";
+  }
+  // A delivery that stored the message and died before ending the schedule: the message is there, end it.
+  const stored = await getMessageById(s.companyId, s.messageId);
+  if (stored) return (await finish(s, { sent: true, ticketId: stored.ticketId, whatsappId: stored.whatsappId }, now())) ? "sent" : "skipped";
+
+  const contact = await getContactItem(s.companyId, s.contactId);
+  if (!contact) return (await finish(s, { sent: false, error: "ERR_NO_CONTACT_FOUND" }, now())) ? "failed" : "skipped";
+  let wa: WhatsappItem;
+  try {
+    wa = await connectionFor(s);
+  } catch (err) {
+    if (err instanceof AppError) return (await finish(s, { sent: false, error: err.code }, now())) ? "failed" : "skipped";
+    throw err;
+  }
+  const user = s.userId != null ? await getUser(s.companyId, s.userId, { consistent: false }) : undefined;
+  const ticket = await ticketFor(s, wa, contact.isGroup, !!user);
+  const media = storedMediaOf(s);
+  const copy = media ? await copyIntoMessage(s.companyId, ticket.id, s.messageId, media) : undefined;
+  try {
+    // Like an agent's message: signed with the scheduler's name, variables rendered in the company's zone.
+    await sendOutbound(s.companyId, { userId: user?.id ?? null, name: user?.name ?? "" }, ticket, {
+      body: s.body,
+      messageId: s.messageId,
+      signMessage: !!user,
+      ...(copy ? { media: copy } : {}),
+    });
+  } catch (err) {
+    // The message is stored (ack -1 with the reason) when the connection refused it: the schedule shows the reason.
+    if (err instanceof AppError && err.code === "ERR_SENDING_WAPP_MSG") {
+      return (await finish(s, { sent: false, error: err.code }, now())) ? "failed" : "skipped";
+    }
+    throw err;
+  }
+  return (await finish(s, { sent: true, ticketId: ticket.id, whatsappId: wa.id }, now())) ? "sent" : "skipped";
+}
