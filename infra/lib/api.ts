@@ -85,7 +85,9 @@ export class Api extends Construct {
         description: `Atende HTTP area "${area}": ${routesOf(area).length} routes of the manifest.`,
       });
       this.areaFunctions.set(area, fn);
-      const integration = new HttpLambdaIntegration(`${area}Integration`, fn);
+      // One invoke permission per area function for this API (not one per route): the stack stays under
+      // CloudFormation's 500 resources as areas grow.
+      const integration = new HttpLambdaIntegration(`${area}Integration`, fn, { scopePermissionToRoute: false });
       for (const r of routesOf(area)) {
         new HttpRoute(this, `${r.method} ${r.path}`, {
           httpApi: this.api,

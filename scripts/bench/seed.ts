@@ -7,6 +7,7 @@
  * What the seed leaves out: the message id references and WhatsApp aliases (`/messages/{id}` routes and dedupe; no
  * list or search reads them), the outbox's counters, and the ACTIVE markers (one open ticket per contact is not checked).
  */
+import { cycleAfter } from "../../shared/src/tickets/cycles.ts";
 import { randomUUID } from "node:crypto";
 import { BatchWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { ddb, tableName } from "../../shared/src/db/client.ts";
@@ -100,6 +101,7 @@ export function seedTicketItems(o: SeedTenant, s: SeedTicket): Record<string, un
     id: s.id, uuid: randomUUID(), companyId, status: s.status, contactId: s.id, whatsappId, queueId: o.queueIds[s.id % o.queueIds.length],
     userId: s.status === "pending" ? null : o.userId, lastMessage: s.bodies.at(-1) ?? "", unreadMessages: s.id % 3, createdAt: at, updatedAt: lastAt,
   });
+  Object.assign(ticket, cycleAfter(null, ticket)); // its current service cycle, as the product's create writes it
   const sums = seedSummaries(o.names, contact, ticket);
   const items: Record<string, unknown>[] = [contactRecord(contact), ticketRecord(ticket, sums)];
   if (s.index) items.push(...contactIndexItems(contact), ...ticketGramItems(companyId, ticket.id, contact));
