@@ -246,11 +246,24 @@ describe("tags in the browser", () => {
     await card(other, 0, "Alice Kanban").waitFor({ state: "detached" });
 
     // With the keyboard: Bruno's card picked up with Space, two lanes to the right, dropped with Space.
+    // Each key waits for what the board announces to screen readers, as a keyboard user hears it.
+    let heard = "";
+    const said = (text: string) =>
+      until(async () => {
+        heard = await page.locator('[id^="DndLiveRegion"]').evaluateAll((els) => els.map((e) => e.textContent ?? "").join("|"));
+        return heard.includes(text);
+      }, `"${text}" announced`).catch((e: Error) => {
+        throw new Error(`${e.message}; the board said: ${heard}`);
+      });
     await card(page, 0, "Bruno Kanban").focus();
     await page.keyboard.press("Space");
+    await said("Bruno Kanban sobre a coluna Em aberto."); // picked up: over its own lane
     await page.keyboard.press("ArrowRight");
+    await said("Bruno Kanban sobre a coluna Negociação.");
     await page.keyboard.press("ArrowRight");
+    await said("Bruno Kanban sobre a coluna Fechado.");
     await page.keyboard.press("Space");
+    await said("Bruno Kanban solto na coluna Fechado.");
     await card(page, fechado, "Bruno Kanban").waitFor();
     await card(other, fechado, "Bruno Kanban").waitFor();
     await card(other, 0, "Bruno Kanban").waitFor({ state: "detached" });
