@@ -66,19 +66,6 @@ export async function companyGate(companyId: number): Promise<CompanyGate | null
   return gate;
 }
 
-/** Forgets this process's cached gates (tests that change a company behind the services' back). */
-export function forgetCompanyGates(): void {
-  gateCache.clear();
-}
-
-/**
- * Whether the company's plan has feature `flag` on (the server-side gate of an operation's `plan`, see
- * `shared/src/contract.ts`); a missing company or plan allows nothing.
- */
-export async function planAllows(companyId: number, flag: PlanFlag): Promise<boolean> {
-  return (await companyGate(companyId))?.flags[flag] ?? false;
-}
-
 /** Normalizes an API due date (ISO date-time or `yyyy-mm-dd`) to an ISO-8601 UTC string; null/undefined kept. */
 export function normalizeDueDate(d: string | null | undefined): string | null | undefined {
   if (d == null) return d;
