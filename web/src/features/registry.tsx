@@ -12,6 +12,7 @@ import { chatsFeature } from "./chats/index.tsx";
 import { connectionsFeature } from "./connections/index.tsx";
 import { contactsFeature } from "./contacts/index.tsx";
 import { helpsFeature } from "./helps/index.tsx";
+import { invoicesFeature } from "./invoices/index.tsx";
 import { dashboardFeature } from "./dashboard/index.tsx";
 import { jobsFeature } from "./jobs/index.tsx";
 import { kanbanFeature } from "./kanban/index.tsx";
@@ -46,6 +47,7 @@ export const features: Feature[] = [
   announcementsFeature,
   todoFeature,
   helpsFeature,
+  invoicesFeature,
   ...(sandboxFeature ? [sandboxFeature] : []),
 ];
 
