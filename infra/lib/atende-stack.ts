@@ -66,6 +66,9 @@ export class AtendeStack extends Stack {
       LOG_LEVEL: "info",
       // Resolved by CloudFormation at deploy (dynamic reference); the same value CloudFront sends in x-atende-origin.
       ORIGIN_VERIFY_SECRET: d.originVerifySecret.secretValue.unsafeUnwrap(),
+      // Resolved at deploy like the origin secret: the Pix webhook's ?hmac= (docs/product/invoices.md#pix).
+      PIX_WEBHOOK_SECRET: d.pixWebhookSecret.secretValue.unsafeUnwrap(),
+      SETTINGS_KMS_KEY_ID: d.settingsKey.keyArn,
     };
 
     this.realtime = new Realtime(this, "Realtime", { environment: baseEnv });
@@ -100,6 +103,7 @@ export class AtendeStack extends Stack {
       tableRw(fn);
       d.jwtSecret.grantRead(fn);
       d.connectionTokenKey.grantRead(fn);
+      d.settingsKey.grantEncryptDecrypt(fn);
       d.mediaBucket.grantReadWrite(fn);
       d.mediaBucket.grantDelete(fn);
       sendCommands(fn);

@@ -68,6 +68,8 @@ const ConfigSchema = z.object({
    * is counted by the source IP API Gateway saw. Unset locally.
    */
   ORIGIN_VERIFY_SECRET: z.string().min(16).optional(),
+  /** Cloud: the KMS key that seals the integration credentials at rest (`settings/sealed.ts`); unset locally. */
+  SETTINGS_KMS_KEY_ID: z.string().optional(),
   /** The platform's Pix key: every invoice's BR Code pays into it (docs/product/invoices.md#pix). */
   PIX_KEY: z.string().min(1).max(77).default("financeiro@atende.local"),
   /** Merchant name and city of the BR Code (upper case ASCII in the code; at most 25 and 15 characters). */
