@@ -99,11 +99,13 @@ export class AtendeStack extends Stack {
       d.jwtSecret.grantRead(fn);
       this.realtime.grantManageConnections(fn);
     }
+    // Only the settings area seals and opens integration credentials (docs/product/settings.md#integration-credentials).
+    const settingsFn = this.api.areaFunctions.get("settings");
+    if (settingsFn) d.settingsKey.grant(settingsFn, "kms:Encrypt", "kms:Decrypt");
     for (const fn of this.api.areaFunctions.values()) {
       tableRw(fn);
       d.jwtSecret.grantRead(fn);
       d.connectionTokenKey.grantRead(fn);
-      d.settingsKey.grantEncryptDecrypt(fn);
       d.mediaBucket.grantReadWrite(fn);
       d.mediaBucket.grantDelete(fn);
       sendCommands(fn);

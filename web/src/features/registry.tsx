@@ -19,6 +19,7 @@ import { kanbanFeature } from "./kanban/index.tsx";
 import { queuesFeature } from "./queues/index.tsx";
 import { quickMessagesFeature } from "./quickMessages/index.tsx";
 import { plansFeature } from "./plans/index.tsx";
+import { platformFeature } from "./platform/index.tsx";
 import { sandboxFeature } from "./sandbox/index.tsx";
 import { schedulesFeature } from "./schedules/index.tsx";
 import { settingsFeature } from "./settings/index.tsx";
@@ -48,6 +49,7 @@ export const features: Feature[] = [
   todoFeature,
   helpsFeature,
   invoicesFeature,
+  platformFeature,
   ...(sandboxFeature ? [sandboxFeature] : []),
 ];
 
