@@ -61,6 +61,7 @@ export class AtendeStack extends Stack {
       SESSION_SHARDS: String(SESSION_SHARDS),
       DISPATCH_QUEUE_URL: d.dispatch.queue.queueUrl,
       JOBS_QUEUE_URL: d.jobs.queue.queueUrl,
+      WEBHOOKS_QUEUE_URL: d.webhooks.queue.queueUrl,
       SECURE_COOKIES: "true",
       WA_PROVIDER: "baileys",
       LOG_LEVEL: "info",
@@ -70,7 +71,7 @@ export class AtendeStack extends Stack {
 
     this.realtime = new Realtime(this, "Realtime", { environment: baseEnv });
     const env = { ...baseEnv, WS_MANAGEMENT_ENDPOINT: this.realtime.managementEndpoint };
-    this.api = new Api(this, "Api", { environment: env, dispatchQueue: d.dispatch.queue, jobsQueue: d.jobs.queue, sessionCommandDlqs: d.sessionCommands.map((q) => q.dlq) });
+    this.api = new Api(this, "Api", { environment: env, dispatchQueue: d.dispatch.queue, jobsQueue: d.jobs.queue, webhooksQueue: d.webhooks.queue, sessionCommandDlqs: d.sessionCommands.map((q) => q.dlq) });
     this.sessions = new Sessions(this, "Sessions", {
       environment: env,
       desiredCount: props.runnerDesiredCount ?? 1,
@@ -90,6 +91,7 @@ export class AtendeStack extends Stack {
       for (const q of d.sessionCommands) q.queue.grantSendMessages(g);
       d.dispatch.queue.grantSendMessages(g);
       d.jobs.queue.grantSendMessages(g);
+      d.webhooks.queue.grantSendMessages(g);
     };
     for (const fn of this.realtime.functions) {
       tableRw(fn);
@@ -105,7 +107,7 @@ export class AtendeStack extends Stack {
       sendCommands(fn);
       this.realtime.grantManageConnections(fn);
     }
-    for (const fn of [this.api.tick, ...(this.api.dispatch ? [this.api.dispatch] : []), ...(this.api.commandDlq ? [this.api.commandDlq] : []), ...(this.api.jobs ? [this.api.jobs] : [])]) {
+    for (const fn of [this.api.tick, ...(this.api.dispatch ? [this.api.dispatch] : []), ...(this.api.commandDlq ? [this.api.commandDlq] : []), ...(this.api.jobs ? [this.api.jobs] : []), ...(this.api.webhooks ? [this.api.webhooks] : [])]) {
       tableRw(fn);
       sendCommands(fn);
       this.realtime.grantManageConnections(fn);

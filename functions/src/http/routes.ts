@@ -27,6 +27,7 @@ import { tagsRoutes } from "@atende/shared/tags/contract";
 import { ticketsRoutes } from "@atende/shared/tickets/contract";
 import { usersRoutes } from "@atende/shared/users/contract";
 import { whatsappRoutes } from "@atende/shared/whatsapp/contract";
+import { webhooksRoutes } from "@atende/shared/webhooks/contract";
 
 export type { AuthLevel, Method } from "@atende/shared/contract";
 
@@ -53,6 +54,7 @@ export const manifest = {
   ...chatsRoutes,
   ...announcementsRoutes,
   ...helpsRoutes,
+  ...webhooksRoutes,
 };
 
 /** Every operation, keyed `"METHOD /api/path"`, with its contract (types for the pipeline and the web client). */

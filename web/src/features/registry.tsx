@@ -27,6 +27,7 @@ import { ticketsFeature } from "./tickets/index.tsx";
 import { todoFeature } from "./todo/index.tsx";
 import type { Feature } from "./types.ts";
 import { usersFeature } from "./users/index.tsx";
+import { webhooksFeature } from "./webhooks/index.tsx";
 
 export const features: Feature[] = [
   dashboardFeature,
@@ -46,6 +47,7 @@ export const features: Feature[] = [
   announcementsFeature,
   todoFeature,
   helpsFeature,
+  webhooksFeature,
   ...(sandboxFeature ? [sandboxFeature] : []),
 ];
 
