@@ -9,8 +9,11 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingHttpHeaders, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { DeleteMessageCommand, ReceiveMessageCommand } from "@aws-sdk/client-sqs";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { getConfig, resetConfig } from "../../../shared/src/config.ts";
+import { ddb } from "../../../shared/src/db/client.ts";
+import { keys } from "../../../shared/src/db/keys.ts";
+import { redriveDurable, RUN_GRACE_MS } from "../../../shared/src/events/durable.ts";
 import { sqsClient } from "../../../shared/src/sqs/enqueue.ts";
 import { makeContact, makeTicket } from "../../../shared/src/tickets/fixtures.testkit.ts";
 import { runDueTimers } from "../../../shared/src/timers/index.ts";
@@ -217,6 +220,34 @@ describe("webhook deliveries", () => {
     expect(payload.data).toHaveProperty("contact.id", t.contactId);
     // A view, never a raw protocol record.
     expect(got.body).not.toMatch(/remoteJid|"key":\{/);
+  });
+
+  it("loses no event when the process dies right after a ticket's close commits: the tick delivers it", async () => {
+    const t = await makeTicket(w.cid, { whatsappId: w.wa, contact: await makeContact(w.cid, "Queda", "5511977776666"), status: "open", userId: w.admin.id });
+    await pump();
+    const h = await hook(w.admin, ["ticket.closed"]);
+    // From the ticket's commit on, every DynamoDB call fails: nothing after the fact's transaction reaches the table.
+    const client = ddb();
+    const send = client.send.bind(client) as (c: unknown, ...r: unknown[]) => Promise<unknown>;
+    const key = keys.ticket(w.cid, t.id);
+    let dead = false;
+    vi.spyOn(client, "send").mockImplementation((async (cmd: { constructor: { name: string }; input: Record<string, unknown> }, ...rest: unknown[]) => {
+      if (dead) throw Object.assign(new Error("process killed (test)"), { name: "ProcessKilled" });
+      const out = await send(cmd, ...rest);
+      const items = cmd.constructor.name === "TransactWriteCommand" ? (cmd.input.TransactItems as Record<string, { Key?: typeof key; Item?: typeof key }>[]) : [];
+      if (items.some((it) => (it.Update?.Key ?? it.Put?.Item)?.PK === key.PK && (it.Update?.Key ?? it.Put?.Item)?.SK === key.SK)) dead = true;
+      return out;
+    }) as never);
+    await api("PUT", `/api/tickets/${t.id}`, { token: w.admin.token, body: { status: "closed" } }).catch(() => undefined);
+    vi.restoreAllMocks();
+    expect(dead).toBe(true);
+    expect(await pump()).toBe(0);
+    expect(at(h.path)).toHaveLength(0);
+
+    await redriveDurable(Date.now() + RUN_GRACE_MS + 1000);
+    expect(await pump()).toBe(1);
+    const [got] = at(h.path);
+    expect(WebhookPayload.parse(JSON.parse(got.body))).toMatchObject({ type: "ticket.closed", data: { ticket: { id: t.id, status: "closed" } } });
   });
 
   it("never delivers a company's events to another company's webhook", async () => {
