@@ -459,7 +459,8 @@ describe("web shell in the browser", () => {
       await dialog.getByText("Escolha ao menos um evento").waitFor(); // nothing sent
       await dialog.getByRole("textbox", { name: /^Nome/ }).fill("CRM");
       await dialog.getByRole("textbox", { name: /^URL/ }).fill(`http://127.0.0.1:${(receiver.address() as AddressInfo).port}/atende`);
-      await dialog.getByRole("checkbox", { name: "Ticket fechado" }).check();
+      await dialog.getByText("Ticket fechado").click();
+      expect(await dialog.getByRole("checkbox", { name: "Ticket fechado" }).isChecked()).toBe(true);
       await dialog.getByRole("button", { name: "Salvar" }).click();
       await toast(page, "Webhook salvo com sucesso!").waitFor();
       const secretDialog = page.getByRole("dialog", { name: "Segredo do webhook" });
