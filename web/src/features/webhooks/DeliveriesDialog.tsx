@@ -30,7 +30,17 @@ export function DeliveriesDialog(props: { webhook: Webhook | null; onClose: () =
       await qc.invalidateQueries({ queryKey: deliveriesKey(hook!.id) });
     }, t("webhooks.testSent"));
   return (
-    <Dialog open={!!hook} title={hook ? t("webhooks.logTitle", { name: hook.name }) : ""} onClose={props.onClose} width="60rem">
+    <Dialog
+      open={!!hook}
+      title={hook ? t("webhooks.logTitle", { name: hook.name }) : ""}
+      onClose={props.onClose}
+      width="60rem"
+      footer={
+        <Button onClick={props.onClose} data-testid="webhook-log-close">
+          {t("webhooks.close")}
+        </Button>
+      }
+    >
       <Flex direction="column" gap="0.75rem">
         <Flex justifyContent="space-between" alignItems="center" wrap="wrap" gap="0.5rem">
           <Text variation="secondary" fontSize="small">
@@ -50,9 +60,9 @@ export function DeliveriesDialog(props: { webhook: Webhook | null; onClose: () =
               <Table size="small" variation="striped" data-testid="webhook-log">
                 <TableHead>
                   <TableRow>
+                    <TableCell as="th">{t("webhooks.status")}</TableCell>
                     <TableCell as="th">{t("webhooks.when")}</TableCell>
                     <TableCell as="th">{t("webhooks.event")}</TableCell>
-                    <TableCell as="th">{t("webhooks.status")}</TableCell>
                     <TableCell as="th" className="hide-narrow">
                       {t("webhooks.attempts")}
                     </TableCell>
@@ -65,13 +75,13 @@ export function DeliveriesDialog(props: { webhook: Webhook | null; onClose: () =
                 <TableBody>
                   {records.map((d) => (
                     <TableRow key={d.eventId} data-testid="webhook-delivery" data-status={d.status} data-event={d.eventType}>
-                      <TableCell>{when(d.at)}</TableCell>
-                      <TableCell>{t(eventLabelKey(d.eventType))}</TableCell>
                       <TableCell>
                         <Badge size="small" variation={STATUS_BADGE[d.status]}>
                           {t(`webhooks.delivery_${d.status}`)}
                         </Badge>
                       </TableCell>
+                      <TableCell>{when(d.at)}</TableCell>
+                      <TableCell>{t(eventLabelKey(d.eventType))}</TableCell>
                       <TableCell className="hide-narrow" data-testid="webhook-delivery-attempts">
                         {d.attempts}
                       </TableCell>
