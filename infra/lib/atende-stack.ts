@@ -114,6 +114,8 @@ export class AtendeStack extends Stack {
     }
     // Campaign messages may carry media: the dispatch consumer reads objects to attach them.
     if (this.api.dispatch) d.mediaBucket.grantRead(this.api.dispatch);
+    // Company webhooks' secrets are sealed with the connections' token key: their consumer opens them to sign.
+    if (this.api.webhooks) d.connectionTokenKey.grantRead(this.api.webhooks);
 
     const taskRole = this.sessions.taskDefinition.taskRole;
     tableRw(taskRole);

@@ -18,7 +18,7 @@ import { sqsClient } from "../../../shared/src/sqs/enqueue.ts";
 import { makeContact, makeTicket } from "../../../shared/src/tickets/fixtures.testkit.ts";
 import { runDueTimers } from "../../../shared/src/timers/index.ts";
 import { attemptDelivery, RETRY_WINDOW_MS } from "../../../shared/src/webhooks/delivery.ts";
-import { getDelivery } from "../../../shared/src/webhooks/repository.ts";
+import { getDelivery, getWebhook } from "../../../shared/src/webhooks/repository.ts";
 import { DeliveriesPage, Webhook, WebhookDeliveryMessage, WebhookList, WebhookPayload, WebhookWithSecret } from "../../../shared/src/webhooks/schema.ts";
 import { checkWebhookUrl, postWebhook } from "../../../shared/src/webhooks/send.ts";
 import { api, type TestUser } from "../../../test/helpers.ts";
@@ -118,6 +118,11 @@ describe("webhooks CRUD", () => {
 
     const regen = WebhookWithSecret.parse((await api("POST", `/api/webhooks/${made.id}/secret`, { token: w.admin.token })).body);
     expect(regen.secret).not.toBe(made.secret);
+    expect(regen.secretHint).toBe(regen.secret.slice(-4));
+    // Stored only sealed.
+    const stored = JSON.stringify(await getWebhook(w.cid, made.id));
+    expect(stored).not.toContain(regen.secret);
+    expect(stored).not.toContain(made.secret);
 
     expect((await api("DELETE", `/api/webhooks/${made.id}`, { token: w.admin.token })).status).toBe(200);
     expect((await api("GET", `/api/webhooks/${made.id}`, { token: w.admin.token })).body).toEqual({ error: "ERR_NO_WEBHOOK_FOUND" });
@@ -224,6 +229,8 @@ describe("webhook deliveries", () => {
 
   it("loses no event when the process dies right after a ticket's close commits: the tick delivers it", async () => {
     const t = await makeTicket(w.cid, { whatsappId: w.wa, contact: await makeContact(w.cid, "Queda", "5511977776666"), status: "open", userId: w.admin.id });
+    // Runs the fixtures left (their facts were written without a dispatch) are applied first.
+    await redriveDurable(Date.now() + RUN_GRACE_MS + 1000);
     await pump();
     const h = await hook(w.admin, ["ticket.closed"]);
     // From the ticket's commit on, every DynamoDB call fails: nothing after the fact's transaction reaches the table.
@@ -245,7 +252,8 @@ describe("webhook deliveries", () => {
     expect(at(h.path)).toHaveLength(0);
 
     await redriveDurable(Date.now() + RUN_GRACE_MS + 1000);
-    expect(await pump()).toBe(1);
+    await pump();
+    expect(at(h.path)).toHaveLength(1);
     const [got] = at(h.path);
     expect(WebhookPayload.parse(JSON.parse(got.body))).toMatchObject({ type: "ticket.closed", data: { ticket: { id: t.id, status: "closed" } } });
   });
@@ -305,7 +313,7 @@ describe("webhook deliveries", () => {
     expect(beforeWindowEnd.status).toBe("pending");
     expect(d).toMatchObject({ status: "failed", responseCode: 503, lastError: "HTTP 503", nextAttemptAt: null });
     expect(d.attempts).toBe(at(h.path).length);
-    expect(d.attempts).toBeGreaterThanOrEqual(10);
+    expect(d.attempts).toBe(13); // 1, 2, 4 ... 128 minutes apart, then every 4 hours, for 24 hours (docs/product/webhooks.md#delivery)
     expect(Date.parse(d.lastAttemptAt!)).toBeLessThanOrEqual(Date.parse(first.at) + RETRY_WINDOW_MS + 60_000);
     // Nothing more is ever tried.
     await runDueTimers(new Date(clock + 2 * RETRY_WINDOW_MS));

@@ -8,6 +8,7 @@
  */
 import { getConfig } from "../config.ts";
 import { enqueue } from "../sqs/enqueue.ts";
+import { openConnectionToken } from "../whatsapp/token.ts";
 import { registerTimerKind, scheduleTimer } from "../timers/index.ts";
 import { getDelivery, getWebhook, putNewDelivery, recordAttempt } from "./repository.ts";
 import { DELIVERY_RETENTION_DAYS, WebhookDeliveryMessage, type DeliveryItem, type WebhookItem } from "./schema.ts";
@@ -90,7 +91,7 @@ export async function attemptDelivery(msg: WebhookDeliveryMessage, nowMs = Date.
   }
   const hook = await getWebhook(d.companyId, d.webhookId);
   const result = hook
-    ? await postWebhook(hook, d.body, { eventId: d.eventId, eventType: d.eventType }, nowMs)
+    ? await postWebhook({ url: hook.url, secret: await openConnectionToken(hook.secretSealed) }, d.body, { eventId: d.eventId, eventType: d.eventType }, nowMs)
     : { ok: false, responseCode: null, error: "webhook deleted" };
   const attempts = d.attempts + 1;
   const next = nowMs + retryDelayMs(attempts);

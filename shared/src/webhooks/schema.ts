@@ -34,7 +34,10 @@ export const WEBHOOKS_PER_COMPANY = 20;
 // ---------------------------------------------------------------------------------------------
 // 1. Stored items
 
-/** A webhook, `C#<cid>` / `HOOK#<id>`. `secret` is the signing secret (returned only on create and regenerate). */
+/**
+ * A webhook, `C#<cid>` / `HOOK#<id>`. Its signing secret is stored only sealed (AES-256-GCM with the platform's at-rest
+ * key, `whatsapp/token.ts`), and answered in clear only by create and regenerate; `secretHint` is its last four characters.
+ */
 export const WebhookItem = z.object({
   id: z.number().int(),
   companyId: z.number().int(),
@@ -42,7 +45,8 @@ export const WebhookItem = z.object({
   url: z.string(),
   events: z.array(WebhookEventType),
   enabled: z.boolean(),
-  secret: z.string(),
+  secretSealed: z.string(),
+  secretHint: z.string(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -91,7 +95,7 @@ export type DeliveriesQuery = z.infer<typeof DeliveriesQuery>;
 // 3. Answers
 
 /** A webhook as the API shows it: the secret only as its last four characters. */
-export const Webhook = WebhookItem.omit({ secret: true }).extend({ secretHint: z.string() });
+export const Webhook = WebhookItem.omit({ secretSealed: true });
 export type Webhook = z.infer<typeof Webhook>;
 /** Create and regenerate: the webhook with its secret, shown this once. */
 export const WebhookWithSecret = Webhook.extend({ secret: z.string() });

@@ -36,13 +36,20 @@ import {
 } from "./schema.ts";
 import { checkWebhookUrl } from "./send.ts";
 import { newWebhookSecret } from "./signature.ts";
+import { sealConnectionToken } from "../whatsapp/token.ts";
 
 /** A webhook as the API answers it (no secret). */
 export function webhookView(h: WebhookItem): Webhook {
-  const { secret, ...rest } = h;
-  return { ...rest, secretHint: secret.slice(-4) };
+  const { secretSealed: _sealed, ...rest } = h;
+  return rest;
 }
-const withSecret = (h: WebhookItem): WebhookWithSecret => ({ ...webhookView(h), secret: h.secret });
+const withSecret = (h: WebhookItem, secret: string): WebhookWithSecret => ({ ...webhookView(h), secret });
+
+/** A new secret and its stored fields. */
+async function newSecret(): Promise<{ secret: string; fields: Pick<WebhookItem, "secretSealed" | "secretHint"> }> {
+  const secret = newWebhookSecret();
+  return { secret, fields: { secretSealed: await sealConnectionToken(secret), secretHint: secret.slice(-4) } };
+}
 
 /** The company's webhook `id`, else 404 `ERR_NO_WEBHOOK_FOUND`. */
 async function requireWebhook(auth: AuthContext, id: number): Promise<WebhookItem> {
@@ -66,6 +73,7 @@ export async function createWebhook(auth: AuthContext, body: CreateWebhookBody):
   const url = checkWebhookUrl(body.url).toString();
   if ((await listWebhooks(auth.companyId)).length >= WEBHOOKS_PER_COMPANY) throw new AppError("ERR_WEBHOOKS_LIMIT");
   const at = nowIso();
+  const { secret, fields } = await newSecret();
   const item: WebhookItem = {
     id: await nextId(auth.companyId, "webhook"),
     companyId: auth.companyId,
@@ -73,13 +81,13 @@ export async function createWebhook(auth: AuthContext, body: CreateWebhookBody):
     url,
     events: body.events,
     enabled: body.enabled,
-    secret: newWebhookSecret(),
+    ...fields,
     createdAt: at,
     updatedAt: at,
   };
   await putNewWebhook(item);
   forgetCompanyWebhooks(auth.companyId);
-  return withSecret(item);
+  return withSecret(item, secret);
 }
 
 async function save(before: WebhookItem, after: WebhookItem): Promise<WebhookItem> {
@@ -111,7 +119,8 @@ export async function updateWebhook(auth: AuthContext, id: number, body: UpdateW
 /** Replaces the webhook's secret with a new one, answered this once; the old one stops signing at once. */
 export async function regenerateWebhookSecret(auth: AuthContext, id: number): Promise<WebhookWithSecret> {
   const before = await requireWebhook(auth, id);
-  return withSecret(await save(before, { ...before, secret: newWebhookSecret(), updatedAt: later(before.updatedAt) }));
+  const { secret, fields } = await newSecret();
+  return withSecret(await save(before, { ...before, ...fields, updatedAt: later(before.updatedAt) }), secret);
 }
 
 /** Deletes a webhook: no further attempt is made to it; its log expires with its TTL. */
