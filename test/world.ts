@@ -131,6 +131,7 @@ export function useLocalAws(opts: { sqs?: boolean; bucket?: string } = {}): Loca
       process.env.SESSION_COMMANDS_QUEUE_URL_PREFIX = aws.sqs.sessionCommandsPrefix;
       process.env.JOBS_QUEUE_URL = aws.sqs.jobsQueueUrl;
       process.env.DISPATCH_QUEUE_URL = aws.sqs.dispatchQueueUrl;
+      process.env.WEBHOOKS_QUEUE_URL = aws.sqs.webhooksQueueUrl;
     }
     dir = mkdtempSync(join(tmpdir(), "atende-s3-"));
     const bucket = opts.bucket ?? "atende-media-test";

@@ -30,6 +30,8 @@ export interface ApiProps {
   dispatchQueue: IQueue;
   /** The background jobs queue, consumed by `functions/src/jobs/jobs.ts`. */
   jobsQueue?: IQueue;
+  /** Company webhooks' attempts, consumed by `functions/src/jobs/webhooks.ts`. */
+  webhooksQueue?: IQueue;
   /** The session-command DLQs (one per shard), consumed by `functions/src/jobs/command-dlq.ts`. */
   sessionCommandDlqs?: IQueue[];
 }
@@ -69,6 +71,8 @@ export class Api extends Construct {
   readonly commandDlq?: NodejsFunction;
   /** Consumer of the background jobs queue (`shared/src/jobs/`). */
   readonly jobs?: NodejsFunction;
+  /** Consumer of the company webhooks queue (one attempt per message). */
+  readonly webhooks?: NodejsFunction;
   /** `{apiId}.execute-api.{region}.amazonaws.com`: the CloudFront origin. */
   readonly domainName: string;
 
@@ -157,6 +161,16 @@ export class Api extends Construct {
       this.jobs.addEventSource(new SqsEventSource(props.jobsQueue, { batchSize: 1, reportBatchItemFailures: true }));
     }
 
+    if (props.webhooksQueue) {
+      this.webhooks = atendeFunction(this, "Webhooks", {
+        entry: "functions/src/jobs/webhooks.ts",
+        environment: props.environment,
+        description: "Atende company webhooks: one signed attempt per message (10 s each); retries come back through the tick's timers.",
+        timeoutSeconds: 60,
+      });
+      this.webhooks.addEventSource(new SqsEventSource(props.webhooksQueue, { batchSize: 5, reportBatchItemFailures: true }));
+    }
+
     if (props.sessionCommandDlqs?.length) {
       this.commandDlq = atendeFunction(this, "CommandDlq", {
         entry: "functions/src/jobs/command-dlq.ts",
@@ -170,6 +184,6 @@ export class Api extends Construct {
 
   /** Every function of this construct (areas, tick and the queue consumers). */
   get functions(): NodejsFunction[] {
-    return [...this.areaFunctions.values(), this.tick, ...(this.dispatch ? [this.dispatch] : []), ...(this.commandDlq ? [this.commandDlq] : []), ...(this.jobs ? [this.jobs] : [])];
+    return [...this.areaFunctions.values(), this.tick, ...(this.dispatch ? [this.dispatch] : []), ...(this.commandDlq ? [this.commandDlq] : []), ...(this.jobs ? [this.jobs] : []), ...(this.webhooks ? [this.webhooks] : [])];
   }
 }

@@ -61,6 +61,7 @@ export class AtendeStack extends Stack {
       SESSION_SHARDS: String(SESSION_SHARDS),
       DISPATCH_QUEUE_URL: d.dispatch.queue.queueUrl,
       JOBS_QUEUE_URL: d.jobs.queue.queueUrl,
+      WEBHOOKS_QUEUE_URL: d.webhooks.queue.queueUrl,
       SECURE_COOKIES: "true",
       WA_PROVIDER: "baileys",
       LOG_LEVEL: "info",
@@ -73,7 +74,7 @@ export class AtendeStack extends Stack {
 
     this.realtime = new Realtime(this, "Realtime", { environment: baseEnv });
     const env = { ...baseEnv, WS_MANAGEMENT_ENDPOINT: this.realtime.managementEndpoint };
-    this.api = new Api(this, "Api", { environment: env, dispatchQueue: d.dispatch.queue, jobsQueue: d.jobs.queue, sessionCommandDlqs: d.sessionCommands.map((q) => q.dlq) });
+    this.api = new Api(this, "Api", { environment: env, dispatchQueue: d.dispatch.queue, jobsQueue: d.jobs.queue, webhooksQueue: d.webhooks.queue, sessionCommandDlqs: d.sessionCommands.map((q) => q.dlq) });
     this.sessions = new Sessions(this, "Sessions", {
       environment: env,
       desiredCount: props.runnerDesiredCount ?? 1,
@@ -93,6 +94,7 @@ export class AtendeStack extends Stack {
       for (const q of d.sessionCommands) q.queue.grantSendMessages(g);
       d.dispatch.queue.grantSendMessages(g);
       d.jobs.queue.grantSendMessages(g);
+      d.webhooks.queue.grantSendMessages(g);
     };
     for (const fn of this.realtime.functions) {
       tableRw(fn);
@@ -111,13 +113,15 @@ export class AtendeStack extends Stack {
       sendCommands(fn);
       this.realtime.grantManageConnections(fn);
     }
-    for (const fn of [this.api.tick, ...(this.api.dispatch ? [this.api.dispatch] : []), ...(this.api.commandDlq ? [this.api.commandDlq] : []), ...(this.api.jobs ? [this.api.jobs] : [])]) {
+    for (const fn of [this.api.tick, ...(this.api.dispatch ? [this.api.dispatch] : []), ...(this.api.commandDlq ? [this.api.commandDlq] : []), ...(this.api.jobs ? [this.api.jobs] : []), ...(this.api.webhooks ? [this.api.webhooks] : [])]) {
       tableRw(fn);
       sendCommands(fn);
       this.realtime.grantManageConnections(fn);
     }
     // Campaign messages may carry media: the dispatch consumer reads objects to attach them.
     if (this.api.dispatch) d.mediaBucket.grantRead(this.api.dispatch);
+    // Company webhooks' secrets are sealed with the connections' token key: their consumer opens them to sign.
+    if (this.api.webhooks) d.connectionTokenKey.grantRead(this.api.webhooks);
 
     const taskRole = this.sessions.taskDefinition.taskRole;
     tableRw(taskRole);

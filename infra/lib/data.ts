@@ -92,6 +92,8 @@ export class Data extends Construct {
   readonly dispatch: QueueWithDlq;
   /** Background jobs (`shared/src/jobs/`): deleting a tag from every ticket, closing every ticket of a tab. */
   readonly jobs: QueueWithDlq;
+  /** Company webhooks' attempts (`shared/src/webhooks/`), consumed by `functions/src/jobs/webhooks.ts`. */
+  readonly webhooks: QueueWithDlq;
   /** Queue URL prefix the code appends `-<n>.fifo` to (`SESSION_COMMANDS_QUEUE_URL_PREFIX`). */
   readonly sessionCommandsUrlPrefix: string;
 
@@ -214,6 +216,12 @@ export class Data extends Construct {
       queueName: `${props.namePrefix}-dispatch`,
       fifo: false,
       // Must be ≥ the consumer Lambda's timeout (6× is AWS's advice for event source mappings).
+      visibilityTimeout: Duration.minutes(6),
+    });
+    this.webhooks = this.queueWithDlq("Webhooks", {
+      queueName: `${props.namePrefix}-webhooks`,
+      fifo: false,
+      // 6× the consumer's 60 s timeout (AWS's advice for event source mappings).
       visibilityTimeout: Duration.minutes(6),
     });
   }

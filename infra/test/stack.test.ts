@@ -94,8 +94,8 @@ describe("the Lambdas", () => {
       expect(descriptions.filter((d) => d.startsWith(`Atende HTTP area "${area}"`))).toHaveLength(1);
     }
     // areas + three WebSocket routes + the minute tick + the deploy-time seed + the session-command DLQ consumer +
-    // the jobs consumer (+ the dispatch consumer once written)
-    expect(ours()).toHaveLength(areas().length + 7 + (hasDispatchConsumer ? 1 : 0));
+    // the jobs consumer + the webhooks consumer (+ the dispatch consumer once written)
+    expect(ours()).toHaveLength(areas().length + 8 + (hasDispatchConsumer ? 1 : 0));
     for (const f of ours()) {
       expect(f.Properties.Runtime).toBe("nodejs24.x");
       expect(f.Properties.Architectures).toEqual(["arm64"]);
@@ -109,6 +109,7 @@ describe("the Lambdas", () => {
           "SESSION_COMMANDS_QUEUE_URL_PREFIX",
           "DISPATCH_QUEUE_URL",
           "JOBS_QUEUE_URL",
+          "WEBHOOKS_QUEUE_URL",
           "STAGE",
         ]),
       );
@@ -118,7 +119,7 @@ describe("the Lambdas", () => {
   });
 
   it("consumes the dispatch queue with partial batch failures once functions/src/jobs/dispatch.ts exists", () => {
-    const mappings = resources("AWS::Lambda::EventSourceMapping").filter((m) => !JSON.stringify(m.Properties.EventSourceArn).match(/SessionCommands\d+Dlq|DataJobs/));
+    const mappings = resources("AWS::Lambda::EventSourceMapping").filter((m) => !JSON.stringify(m.Properties.EventSourceArn).match(/SessionCommands\d+Dlq|DataJobs|DataWebhooks/));
     expect(mappings).toHaveLength(hasDispatchConsumer ? 1 : 0);
     for (const m of mappings) {
       expect(m.Properties.FunctionResponseTypes).toEqual(["ReportBatchItemFailures"]);
@@ -130,6 +131,12 @@ describe("the Lambdas", () => {
     const mappings = resources("AWS::Lambda::EventSourceMapping").filter((m) => JSON.stringify(m.Properties.EventSourceArn).match(/DataJobs/));
     expect(mappings).toHaveLength(1);
     expect(mappings[0].Properties).toMatchObject({ BatchSize: 1, FunctionResponseTypes: ["ReportBatchItemFailures"] });
+  });
+
+  it("consumes the company webhooks queue with partial batch failures", () => {
+    const mappings = resources("AWS::Lambda::EventSourceMapping").filter((m) => JSON.stringify(m.Properties.EventSourceArn).match(/DataWebhooks/));
+    expect(mappings).toHaveLength(1);
+    expect(mappings[0].Properties).toMatchObject({ BatchSize: 5, FunctionResponseTypes: ["ReportBatchItemFailures"] });
   });
 
   it("runs the minute tick from an EventBridge rule every minute", () => {
@@ -188,8 +195,8 @@ describe("the WebSocket API", () => {
       ),
     );
     const roles = withManage.flatMap((p) => p.Properties.Roles.map((r: { Ref: string }) => r.Ref) as string[]);
-    // areas + ws functions + tick + runner task + the session-command DLQ consumer + the jobs consumer (+ dispatch)
-    expect(roles).toHaveLength(areas().length + 3 + 1 + 1 + 1 + 1 + (hasDispatchConsumer ? 1 : 0));
+    // areas + ws functions + tick + runner task + the session-command DLQ consumer + the jobs and webhooks consumers (+ dispatch)
+    expect(roles).toHaveLength(areas().length + 3 + 1 + 1 + 1 + 1 + 1 + (hasDispatchConsumer ? 1 : 0));
     expect(roles.some((r) => r.startsWith("SessionsTaskTaskRole"))).toBe(true);
   });
 });
@@ -211,7 +218,9 @@ describe("the SQS queues", () => {
     expect(byName.get("atende-prod-dispatch-dlq")).toBeDefined();
     expect(byName.get("atende-prod-jobs")!.Properties.RedrivePolicy).toBeDefined();
     expect(byName.get("atende-prod-jobs-dlq")).toBeDefined();
-    expect(queues).toHaveLength(36);
+    expect(byName.get("atende-prod-webhooks")!.Properties.RedrivePolicy).toBeDefined();
+    expect(byName.get("atende-prod-webhooks-dlq")).toBeDefined();
+    expect(queues).toHaveLength(38);
     expect(queues.every((q) => q.Properties.SqsManagedSseEnabled === true)).toBe(true);
   });
 
@@ -224,12 +233,12 @@ describe("the SQS queues", () => {
         ? p.Properties.Queues
         : [],
     );
-    expect(covered).toHaveLength(36);
+    expect(covered).toHaveLength(38);
   });
 
   it("alarms when any dead-letter queue holds a message", () => {
     const alarms = resources("AWS::CloudWatch::Alarm").filter((a) => a.Properties.MetricName === "ApproximateNumberOfMessagesVisible");
-    expect(alarms).toHaveLength(18);
+    expect(alarms).toHaveLength(19);
     for (const a of alarms) {
       expect(a.Properties.Threshold).toBe(0);
       expect(a.Properties.ComparisonOperator).toBe("GreaterThanThreshold");

@@ -55,6 +55,8 @@ const ConfigSchema = z.object({
   JOBS_QUEUE_URL: z.string().optional(),
   /** Campaign and schedule dispatch queue URL. */
   DISPATCH_QUEUE_URL: z.string().optional(),
+  /** Company webhooks' delivery queue (`webhooks/`: one message per attempt). */
+  WEBHOOKS_QUEUE_URL: z.string().optional(),
   /** `simulator` (local default) or `baileys`. */
   WA_PROVIDER: z.enum(["simulator", "baileys"]).default("simulator"),
   /** Throttle: login attempts allowed per (email, IP) pair inside the window; past it the email is also slowed down. */

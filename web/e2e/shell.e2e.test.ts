@@ -7,10 +7,14 @@
  * the settings and an agent of another company plays it from /helps (the player closes with Escape); the to-do list
  * adds with Enter, edits in place, deletes with undo, ignores blank text and survives a reload. Billing: an admin pays
  * the invoice the minute tick made through the checkout's Pix, paid from the sandbox's test bank, and sees the renewal
- * toast with the new due date, then /.
+ * toast with the new due date, then /. An admin registers a company webhook (its secret shown once), sends a test
+ * event and sees it delivered, signed, in the webhook's log.
  *
  * Needs `web/dist` (the root `npm test` runs `npm run build:web` first) and `/usr/bin/chromium`.
  */
+import { createHmac } from "node:crypto";
+import { createServer, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
 import type { Page } from "playwright-core";
 import { addMonths } from "date-fns";
 import { describe, expect, it } from "vitest";
@@ -485,5 +489,56 @@ describe("web shell in the browser", () => {
     await page.getByTestId("subscription-due").getByText(fmt(renewed)).waitFor();
     await page.goto(`${e2e.stack.url}/financeiro`);
     await page.getByTestId("invoice-row").first().getByTestId("invoice-status").getByText("Pago", { exact: true }).waitFor();
+  }, TEST_MS);
+
+  it("lets an admin register a webhook, copy its secret shown once, send a test event and see it delivered in the log", async () => {
+    const got: { headers: IncomingHttpHeaders; body: string }[] = [];
+    const receiver = createServer((req, res) => {
+      let body = "";
+      req.on("data", (c) => (body += c));
+      req.on("end", () => {
+        got.push({ headers: req.headers, body });
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
+    try {
+      const { admin: owner } = await makeCompany();
+      const page = await newPage();
+      await e2e.login(page, owner.email, owner.password);
+      await page.getByRole("navigation", { name: "Menu principal" }).getByRole("link", { name: "Webhooks" }).click();
+      await page.getByRole("button", { name: "Adicionar" }).click();
+      const dialog = page.getByRole("dialog", { name: "Adicionar webhook" });
+      await dialog.getByRole("button", { name: "Salvar" }).click();
+      await dialog.getByText("Escolha ao menos um evento").waitFor(); // nothing sent
+      await dialog.getByRole("textbox", { name: /^Nome/ }).fill("CRM");
+      await dialog.getByRole("textbox", { name: /^URL/ }).fill(`http://127.0.0.1:${(receiver.address() as AddressInfo).port}/atende`);
+      await dialog.getByText("Ticket fechado").click();
+      expect(await dialog.getByRole("checkbox", { name: "Ticket fechado" }).isChecked()).toBe(true);
+      await dialog.getByRole("button", { name: "Salvar" }).click();
+      await toast(page, "Webhook salvo com sucesso!").waitFor();
+      const secretDialog = page.getByRole("dialog", { name: "Segredo do webhook" });
+      const secret = await secretDialog.getByTestId("webhook-secret").inputValue();
+      expect(secret).toMatch(/^whsec_/);
+      await secretDialog.getByRole("button", { name: "Fechar" }).click();
+      await secretDialog.waitFor({ state: "hidden" });
+      const row = page.getByTestId("webhook-row").filter({ hasText: "CRM" });
+      await row.getByText("1 evento(s)").waitFor();
+      await row.getByText(`Segredo: …${secret.slice(-4)}`).waitFor(); // never the whole secret again
+
+      await row.getByRole("button", { name: "Histórico de envios CRM" }).click();
+      const log = page.getByRole("dialog", { name: "Histórico de envios: CRM" });
+      await log.getByText("Nenhum envio ainda.").waitFor();
+      await log.getByRole("button", { name: "Enviar evento de teste" }).click();
+      const delivery = log.getByTestId("webhook-delivery").filter({ hasText: "Evento de teste" });
+      await delivery.getByText("Entregue").waitFor({ timeout: 30_000 });
+      await expect(delivery.getByTestId("webhook-delivery-attempts").textContent()).resolves.toBe("1");
+      expect(got).toHaveLength(1);
+      const ts = got[0].headers["x-atende-timestamp"];
+      expect(got[0].headers["x-atende-signature"]).toBe(`v1=${createHmac("sha256", secret).update(`${ts}.${got[0].body}`).digest("hex")}`);
+      expect(JSON.parse(got[0].body)).toMatchObject({ type: "webhook.test" });
+    } finally {
+      await new Promise<void>((r) => receiver.close(() => r()));
+    }
   }, TEST_MS);
 });

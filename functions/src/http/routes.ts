@@ -28,6 +28,7 @@ import { tagsRoutes } from "@atende/shared/tags/contract";
 import { ticketsRoutes } from "@atende/shared/tickets/contract";
 import { usersRoutes } from "@atende/shared/users/contract";
 import { whatsappRoutes } from "@atende/shared/whatsapp/contract";
+import { webhooksRoutes } from "@atende/shared/webhooks/contract";
 
 export type { AuthLevel, Method } from "@atende/shared/contract";
 
@@ -55,6 +56,7 @@ export const manifest = {
   ...announcementsRoutes,
   ...helpsRoutes,
   ...invoicesRoutes,
+  ...webhooksRoutes,
 };
 
 /** Every operation, keyed `"METHOD /api/path"`, with its contract (types for the pipeline and the web client). */

@@ -1,7 +1,7 @@
 /**
  * SQS on one machine (docs/architecture.md#2-one-machine-npm-start): `fauxqs` on a free port with the product's queues —
  * `session-commands-<n>.fifo` for each session shard (content-based dedupe off; dedupe id = our command id) with a
- * FIFO DLQ each, `jobs` with `jobs-dlq` and `dispatch` with `dispatch-dlq` — all with a redrive policy (5 receives),
+ * FIFO DLQ each, `jobs` with `jobs-dlq`, `dispatch` with `dispatch-dlq` and `webhooks` with `webhooks-dlq` — all with a redrive policy (5 receives),
  * as in the cloud.
  *
  * fauxqs names queues `http://sqs.<region>.localhost:<port>/000000000000/<name>` and the SQS SDK sends each call to
@@ -23,6 +23,8 @@ export interface SqsHandle {
   dispatchDlqUrl: string;
   /** `JOBS_QUEUE_URL`: background jobs (`shared/src/jobs/`). */
   jobsQueueUrl: string;
+  /** `WEBHOOKS_QUEUE_URL`: company webhooks' attempts (`shared/src/webhooks/`). */
+  webhooksQueueUrl: string;
   stop(): Promise<void>;
 }
 
@@ -63,6 +65,8 @@ export async function startSqs(opts: { port?: number; region: string; shards: nu
   const jobs = server.createQueue("jobs", { attributes: { VisibilityTimeout: "120", RedrivePolicy: redrive(jobsDlq.queueArn) } });
   const dispatchDlq = server.createQueue("dispatch-dlq", { attributes: { MessageRetentionPeriod: "1209600" } });
   const dispatch = server.createQueue("dispatch", { attributes: { VisibilityTimeout: "60", RedrivePolicy: redrive(dispatchDlq.queueArn) } });
+  const webhooksDlq = server.createQueue("webhooks-dlq", { attributes: { MessageRetentionPeriod: "1209600" } });
+  const webhooks = server.createQueue("webhooks", { attributes: { VisibilityTimeout: "60", RedrivePolicy: redrive(webhooksDlq.queueArn) } });
   return {
     // The queue URLs' own origin, so the SDK's endpoint and QueueUrl agree (no per-call endpoint switch).
     endpoint: new URL(dispatch.queueUrl).origin,
@@ -70,6 +74,7 @@ export async function startSqs(opts: { port?: number; region: string; shards: nu
     dispatchQueueUrl: dispatch.queueUrl,
     dispatchDlqUrl: dispatchDlq.queueUrl,
     jobsQueueUrl: jobs.queueUrl,
+    webhooksQueueUrl: webhooks.queueUrl,
     async stop() {
       await server.stop();
       if (dnsPatch && --dnsPatch.users === 0) {

@@ -190,6 +190,7 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     process.env.SESSION_COMMANDS_QUEUE_URL_PREFIX = sqs.sessionCommandsPrefix;
     process.env.DISPATCH_QUEUE_URL = sqs.dispatchQueueUrl;
     process.env.JOBS_QUEUE_URL = sqs.jobsQueueUrl;
+    process.env.WEBHOOKS_QUEUE_URL = sqs.webhooksQueueUrl;
     resetConfig();
     resetDdb();
     resetS3();
@@ -261,6 +262,7 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     const consumers: { queueUrl: string; module: string }[] = [
       { queueUrl: sqs.dispatchQueueUrl, module: "functions/src/jobs/dispatch.ts" },
       { queueUrl: sqs.jobsQueueUrl, module: "functions/src/jobs/jobs.ts" },
+      { queueUrl: sqs.webhooksQueueUrl, module: "functions/src/jobs/webhooks.ts" },
       // Session-command DLQs: dead-lettered sends are marked failed.
       ...Array.from({ length: getConfig().SESSION_SHARDS }, (_, n) => ({ queueUrl: `${sqs.sessionCommandsPrefix}-${n}-dlq.fifo`, module: "functions/src/jobs/command-dlq.ts" })),
     ];

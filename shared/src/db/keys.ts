@@ -134,6 +134,13 @@ export const keys = {
   /** GSI1 due-time index of a scheduled message while it waits to be sent: `SCHEDDUE#<shard>` / `<due ISO>#<cid>#<id>`. */
   scheduleDueIndex: (shard: number, dueAt: string, cid: Id, id: Id) => ({ GSI1PK: `SCHEDDUE#${shard}`, GSI1SK: `${dueAt}#${cid}#${pad(id)}` }),
   scheduleDuePK: (shard: number) => `SCHEDDUE#${shard}`,
+  /** A company webhook (docs/product/webhooks.md), in the company partition. */
+  webhook: (cid: Id, id: Id) => ({ PK: `C#${cid}`, SK: `HOOK#${pad(id)}` }),
+  webhookPrefix: "HOOK#",
+  /** A webhook's delivery log: one partition per webhook, by the event's time (TTL'd on `expiresAt`). */
+  webhookDelivery: (cid: Id, wid: Id, at: string, eventId: string) => ({ PK: `C#${cid}#HOOK#${pad(wid)}`, SK: `DLV#${at}#${eventId}` }),
+  webhookDeliveriesPK: (cid: Id, wid: Id) => `C#${cid}#HOOK#${pad(wid)}`,
+  webhookDeliveryPrefix: "DLV#",
 
   // ---- contacts -----------------------------------------------------------
   contact: (cid: Id, ctid: Id) => ({ PK: `C#${cid}#CT#${ctid}`, SK: "#CONTACT" }),

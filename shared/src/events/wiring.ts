@@ -14,12 +14,12 @@ import { readCacheListener } from "../ingest/read-cache.ts";
 import { kanbanLanesListener } from "../kanban/listener.ts";
 import { ticketSummariesListener } from "../tickets/summaries-listener.ts";
 import { ticketTimersListener } from "../timers/ticket-listener.ts";
+import { webhooksListener } from "../webhooks/listener.ts";
 import { countersListener } from "./counters.ts";
 import { runDurable } from "./durable.ts";
 import { realtimeListener } from "./realtime.ts";
 import { addListener, setDurableRunner } from "./registry.ts";
 import { socketsListener } from "./sockets.ts";
-import { webhooksListener } from "./webhooks.ts";
 
 // Listeners declared `durable` keep a pending run until they succeeded (re-driven by the minute tick).
 setDurableRunner(runDurable);

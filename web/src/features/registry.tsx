@@ -29,6 +29,7 @@ import { ticketsFeature } from "./tickets/index.tsx";
 import { todoFeature } from "./todo/index.tsx";
 import type { Feature } from "./types.ts";
 import { usersFeature } from "./users/index.tsx";
+import { webhooksFeature } from "./webhooks/index.tsx";
 
 export const features: Feature[] = [
   dashboardFeature,
@@ -50,6 +51,7 @@ export const features: Feature[] = [
   helpsFeature,
   invoicesFeature,
   platformFeature,
+  webhooksFeature,
   ...(sandboxFeature ? [sandboxFeature] : []),
 ];
 

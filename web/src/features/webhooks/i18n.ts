@@ -1,0 +1,92 @@
+/**
+ * Texts of the company webhooks page, its dialogs and the delivery log (`webhooks.*`, `menu.webhooks` and the
+ * feature's error codes) in pt, en and es.
+ */
+import { defineTexts, type TextBundles } from "../../i18n/index.ts";
+
+export const webhooksTexts = defineTexts({
+  title: ["Webhooks", "Webhooks", "Webhooks"],
+  subtitle: [
+    "Envie os eventos da empresa para outros sistemas: cada envio é assinado com o segredo do webhook.",
+    "Send the company's events to other systems: every delivery is signed with the webhook's secret.",
+    "Envíe los eventos de la empresa a otros sistemas: cada envío se firma con el secreto del webhook.",
+  ],
+  count: ["{{count}} webhook(s)", "{{count}} webhook(s)", "{{count}} webhook(s)"],
+  add: ["Adicionar", "Add", "Agregar"],
+  addTitle: ["Adicionar webhook", "Add webhook", "Agregar webhook"],
+  editTitle: ["Editar webhook", "Edit webhook", "Editar webhook"],
+  empty: ["Nenhum webhook cadastrado.", "No webhooks yet.", "Ningún webhook registrado."],
+  name: ["Nome", "Name", "Nombre"],
+  url: ["URL", "URL", "URL"],
+  urlHint: ["Endereço https que receberá um POST JSON por evento.", "An https address that receives one JSON POST per event.", "Dirección https que recibirá un POST JSON por evento."],
+  events: ["Eventos", "Events", "Eventos"],
+  eventsCount: ["{{count}} evento(s)", "{{count}} event(s)", "{{count}} evento(s)"],
+  enabled: ["Ativo", "Active", "Activo"],
+  disabled: ["Inativo", "Inactive", "Inactivo"],
+  status: ["Status", "Status", "Estado"],
+  required: ["Obrigatório", "Required", "Obligatorio"],
+  eventsRequired: ["Escolha ao menos um evento", "Choose at least one event", "Elija al menos un evento"],
+  saved: ["Webhook salvo com sucesso!", "Webhook saved successfully!", "¡Webhook guardado con éxito!"],
+  deleted: ["Webhook excluído com sucesso!", "Webhook deleted successfully!", "¡Webhook eliminado con éxito!"],
+  event_message_created: ["Mensagem criada", "Message created", "Mensaje creado"],
+  event_message_updated: ["Status da mensagem alterado", "Message status changed", "Estado del mensaje cambiado"],
+  event_ticket_created: ["Ticket criado", "Ticket created", "Ticket creado"],
+  event_ticket_statusChanged: ["Status do ticket alterado", "Ticket status changed", "Estado del ticket cambiado"],
+  event_ticket_transferred: ["Ticket transferido", "Ticket transferred", "Ticket transferido"],
+  event_ticket_closed: ["Ticket fechado", "Ticket closed", "Ticket cerrado"],
+  event_ticket_rated: ["Ticket avaliado", "Ticket rated", "Ticket calificado"],
+  event_contact_created: ["Contato criado", "Contact created", "Contacto creado"],
+  event_contact_updated: ["Contato alterado", "Contact updated", "Contacto modificado"],
+  event_webhook_test: ["Evento de teste", "Test event", "Evento de prueba"],
+  secretTitle: ["Segredo do webhook", "Webhook secret", "Secreto del webhook"],
+  secretOnce: [
+    "Copie e guarde este segredo agora: ele não será mostrado de novo. Use-o para verificar a assinatura X-Atende-Signature.",
+    "Copy and keep this secret now: it will not be shown again. Use it to verify the X-Atende-Signature header.",
+    "Copie y guarde este secreto ahora: no se mostrará de nuevo. Úselo para verificar la firma X-Atende-Signature.",
+  ],
+  secret: ["Segredo", "Secret", "Secreto"],
+  secretHint: ["Segredo: …{{hint}}", "Secret: …{{hint}}", "Secreto: …{{hint}}"],
+  copy: ["Copiar", "Copy", "Copiar"],
+  copied: ["Copiado!", "Copied!", "¡Copiado!"],
+  close: ["Fechar", "Close", "Cerrar"],
+  regenerate: ["Gerar novo segredo", "New secret", "Generar nuevo secreto"],
+  regenerateConfirm: [
+    "O segredo atual deixará de assinar os envios imediatamente. Continuar?",
+    "The current secret stops signing deliveries at once. Continue?",
+    "El secreto actual dejará de firmar los envíos de inmediato. ¿Continuar?",
+  ],
+  test: ["Enviar evento de teste", "Send test event", "Enviar evento de prueba"],
+  testSent: ["Evento de teste enviado: veja o resultado no histórico.", "Test event queued: see its result in the log.", "Evento de prueba enviado: vea el resultado en el historial."],
+  log: ["Histórico de envios", "Delivery log", "Historial de envíos"],
+  logTitle: ["Histórico de envios: {{name}}", "Delivery log: {{name}}", "Historial de envíos: {{name}}"],
+  logEmpty: ["Nenhum envio ainda.", "No deliveries yet.", "Ningún envío todavía."],
+  logRetention: ["Os envios ficam guardados por 14 dias.", "Deliveries are kept for 14 days.", "Los envíos se guardan durante 14 días."],
+  loadMore: ["Carregar mais", "Load more", "Cargar más"],
+  when: ["Quando", "When", "Cuándo"],
+  event: ["Evento", "Event", "Evento"],
+  attempts: ["Tentativas", "Attempts", "Intentos"],
+  response: ["Resposta", "Response", "Respuesta"],
+  lastError: ["Último erro", "Last error", "Último error"],
+  nextAttempt: ["Próxima tentativa: {{at}}", "Next attempt: {{at}}", "Próximo intento: {{at}}"],
+  delivery_pending: ["Pendente", "Pending", "Pendiente"],
+  delivery_delivered: ["Entregue", "Delivered", "Entregado"],
+  delivery_failed: ["Falhou", "Failed", "Falló"],
+});
+export const webhooksMenuTexts = defineTexts({ webhooks: ["Webhooks", "Webhooks", "Webhooks"] });
+export const webhooksErrorTexts: TextBundles<Record<string, string>> = {
+  pt: {
+    ERR_NO_WEBHOOK_FOUND: "Webhook não encontrado.",
+    ERR_WEBHOOK_URL_INVALID: "URL inválida: use um endereço https público.",
+    ERR_WEBHOOKS_LIMIT: "A empresa já tem o máximo de 20 webhooks.",
+  },
+  en: {
+    ERR_NO_WEBHOOK_FOUND: "Webhook not found.",
+    ERR_WEBHOOK_URL_INVALID: "Invalid URL: use a public https address.",
+    ERR_WEBHOOKS_LIMIT: "The company already has the most webhooks allowed (20).",
+  },
+  es: {
+    ERR_NO_WEBHOOK_FOUND: "Webhook no encontrado.",
+    ERR_WEBHOOK_URL_INVALID: "URL no válida: use una dirección https pública.",
+    ERR_WEBHOOKS_LIMIT: "La empresa ya tiene el máximo de 20 webhooks.",
+  },
+};
