@@ -15,8 +15,7 @@ import { useSession } from "../../api/session.ts";
 import { Dialog } from "../../ui/Dialog.tsx";
 import { formatDate } from "../../ui/format.ts";
 import { useToast } from "../../ui/Toast.tsx";
-import { type Invoice, PAYMENT_EVENT, type PaymentFrame, paymentEvents, payInvoice, type PixCharge, useCompanyPlan } from "./api.ts";
-import { brl } from "./InvoicesPage.tsx";
+import { brl, type Invoice, PAYMENT_EVENT, type PaymentFrame, paymentEvents, payInvoice, type PixCharge, useCompanyPlan } from "./api.ts";
 
 /** After the payment's toast, the checkout goes to / after this many ms. */
 export const REDIRECT_AFTER_PAYMENT_MS = 4000;

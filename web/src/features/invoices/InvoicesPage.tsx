@@ -8,11 +8,8 @@ import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
 import { formatDate } from "../../ui/format.ts";
 import { fromPages, ListPage } from "../../ui/kit/index.ts";
-import { type Invoice, invoiceDisplayStatus, useInvoicePages } from "./api.ts";
+import { brl, type Invoice, invoiceDisplayStatus, useInvoicePages } from "./api.ts";
 import { CheckoutDialog } from "./CheckoutDialog.tsx";
-
-/** An amount in reais in the interface's language. */
-export const brl = (v: number, lang: string) => new Intl.NumberFormat(lang, { style: "currency", currency: "BRL" }).format(v);
 
 export function InvoicesPage() {
   const { t, i18n } = useTranslation();

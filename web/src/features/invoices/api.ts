@@ -35,3 +35,6 @@ export function invoiceDisplayStatus(inv: Pick<Invoice, "status" | "dueDate">, n
 /** The `company-{id}-payment` frames, for the checkout's Pix screen (the realtime handler emits them here). */
 export const paymentEvents = new EventTarget();
 export const PAYMENT_EVENT = "payment";
+
+/** A value in reais as Brazilian money in the reader's language (e.g. "R$ 30,00"). */
+export const brl = (v: number, lang: string) => new Intl.NumberFormat(lang, { style: "currency", currency: "BRL" }).format(v);
