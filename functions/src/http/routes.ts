@@ -11,6 +11,7 @@ import { authRoutes } from "@atende/shared/auth/contract";
 import { chatsRoutes } from "@atende/shared/chats/contract";
 import { companiesRoutes } from "@atende/shared/companies/contract";
 import { contactsRoutes } from "@atende/shared/contacts/contract";
+import { contactListsRoutes } from "@atende/shared/contactLists/contract";
 import { helpsRoutes } from "@atende/shared/helps/contract";
 import { dashboardRoutes } from "@atende/shared/dashboard/contract";
 import { jobsRoutes } from "@atende/shared/jobs/contract";
@@ -53,6 +54,7 @@ export const manifest = {
   ...chatsRoutes,
   ...announcementsRoutes,
   ...helpsRoutes,
+  ...contactListsRoutes,
 };
 
 /** Every operation, keyed `"METHOD /api/path"`, with its contract (types for the pipeline and the web client). */

@@ -8,6 +8,7 @@ import "../announcements/events.ts";
 import "../chats/events.ts";
 import "../schedules/events.ts";
 import "../contacts/events.ts";
+import "../contactLists/events.ts";
 import "../jobs/events.ts";
 import "../messages/events.ts";
 import "../queues/events.ts";
@@ -50,6 +51,7 @@ describe("realtime frame schemas", () => {
       ticket: true, appMessage: true, contact: true, user: true, auth: true, whatsapp: true, whatsappSession: true,
       queue: true, queueOption: true, tag: true, quickmessage: true, settings: true, job: true, chat: true, announcement: true,
       schedule: true,
+      ContactList: true, ContactListItem: true,
     };
     expect(definedFrameNames()).toEqual(Object.keys(names).sort());
   });
