@@ -2,7 +2,7 @@
  * From spreadsheet rows to people, shared by the contact list and the contacts imports
  * (docs/product/contact-lists.md#import):
  * - the header is the first row (of the first 20) naming a number column (`numero`, `número`, `number`, `telefone`,
- *   `celular`, `whatsapp`, `phone`, any case and accents); its `nome`/`name` and `email`/`e-mail` columns are read too,
+ *   `celular`, `whatsapp`, `phone`, any case and accents); its `nome`/`name`/`nombre` and `email`/`e-mail`/`correo` columns are read too,
  *   other columns are ignored. Without such a row, columns A, B, C are name, number, e-mail from row 1;
  * - each number is normalized (`./phone.ts`); no digits → skipped `missingNumber`, not a phone number → skipped
  *   `invalidNumber`, a number already met in the file → skipped `duplicate` (the first row wins);
@@ -24,9 +24,9 @@ export interface ImportPerson {
   warning?: "invalidEmail";
 }
 
-const NUMBER_HEADERS = ["numero", "number", "telefone", "celular", "whatsapp", "phone", "fone"];
-const NAME_HEADERS = ["nome", "name"];
-const EMAIL_HEADERS = ["email", "e-mail", "mail"];
+const NUMBER_HEADERS = ["numero", "number", "telefone", "telefono", "celular", "whatsapp", "phone", "fone"];
+const NAME_HEADERS = ["nome", "name", "nombre"];
+const EMAIL_HEADERS = ["email", "e-mail", "mail", "correo"];
 /** Longest name kept (as the forms allow). */
 const NAME_MAX = 50;
 

@@ -11,6 +11,8 @@ import { announcementsFeature } from "./announcements/index.tsx";
 import { chatsFeature } from "./chats/index.tsx";
 import { connectionsFeature } from "./connections/index.tsx";
 import { contactsFeature } from "./contacts/index.tsx";
+import { contactListsFeature } from "./contactLists/index.tsx";
+import { fileListsFeature } from "./fileLists/index.tsx";
 import { helpsFeature } from "./helps/index.tsx";
 import { dashboardFeature } from "./dashboard/index.tsx";
 import { jobsFeature } from "./jobs/index.tsx";
@@ -46,6 +48,8 @@ export const features: Feature[] = [
   announcementsFeature,
   todoFeature,
   helpsFeature,
+  contactListsFeature,
+  fileListsFeature,
   ...(sandboxFeature ? [sandboxFeature] : []),
 ];
 
