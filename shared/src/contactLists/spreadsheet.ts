@@ -25,6 +25,12 @@ export const MAX_SPREADSHEET_BYTES = 10 * 1024 * 1024;
 /** The .xls reader's confinement: wall time (ms) and heap (MB) of its worker, largest file (bytes). */
 export const XLS_LIMITS = { timeoutMs: 20_000, heapMb: 256, maxBytes: 5 * 1024 * 1024 } as const;
 
+/**
+ * The first bytes a workbook of each kind starts with: an .xlsx is a ZIP, an .xls an OLE compound file. Anything else
+ * (text, HTML, or another format the .xls reader would also parse) is refused before a reader sees it.
+ */
+const MAGIC: Partial<Record<SpreadsheetKind, number[]>> = { xlsx: [0x50, 0x4b, 0x03, 0x04], xls: [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1] };
+
 /** The kind of an uploaded file by its name's extension (then its type), or undefined. */
 export function spreadsheetKind(fileName: string, mime = ""): SpreadsheetKind | undefined {
   const ext = /\.([a-z0-9]+)$/i.exec(fileName)?.[1]?.toLowerCase();
@@ -127,11 +133,13 @@ function readXls(bytes: Uint8Array): Promise<SheetRow[]> {
 
 /**
  * The rows of the first sheet of `bytes` (a file of `kind`), blank rows left out.
- * @throws AppError `ERR_IMPORT_FILE_UNREADABLE` (400) for a damaged file, one over {@link MAX_SPREADSHEET_BYTES} (or
+ * @throws AppError `ERR_IMPORT_FILE_UNREADABLE` (400) for a damaged file or one of another format, one over {@link MAX_SPREADSHEET_BYTES} (or
  * the .xls limits), or an .xls whose reading passes its time or memory limit.
  */
 export async function readSpreadsheet(kind: SpreadsheetKind, bytes: Uint8Array): Promise<SheetRow[]> {
   if (bytes.byteLength > MAX_SPREADSHEET_BYTES) throw new AppError("ERR_IMPORT_FILE_UNREADABLE");
+  const magic = MAGIC[kind];
+  if (magic && !magic.every((b, i) => bytes[i] === b)) throw new AppError("ERR_IMPORT_FILE_UNREADABLE");
   try {
     const rows = kind === "xls" ? await readXls(bytes) : kind === "csv" ? await readCsv(bytes) : await readXlsx(bytes);
     return rows.filter((r) => r.cells.some((c) => c.trim() !== ""));
