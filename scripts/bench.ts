@@ -30,6 +30,8 @@
  *   (default 1k and 10k) with their cycles' counter items over 90 days: p50/p99 (target: flat across sizes).
  * - schedules (`scripts/bench/schedules.ts`): 10,000 scheduled messages of 1,000 companies due in the same minute:
  *   each sent exactly once, lateness p50/p99/max (target: the last within 60 s of its time), DynamoDB calls per schedule.
+ * - contact-import (`scripts/bench/contact-import.ts`): rows/s of a 10,000-row .xlsx imported into a contact list
+ *   (`--importRows=10000`), read alone and end to end, first import and again (updates); not part of the default run.
  * Usage: `npm run bench [-- --sizes=1000,10000,100000] [-- --reps=200,400] [-- --searchSizes=1000,10000,100000] [-- --only=ingest,ratio,tickets,search,dashboard,web,kanban,faults,storm,schedules] [-- --dashboardSizes=1000,10000] [-- --kanbanSizes=1000,5000,10000] [-- --scheduleCompanies=1000] [-- --renderTickets=5000] [-- --ratioRounds=5] [-- --ratioProfile=ingest.cpuprofile]`.
  *   `[-- --ingestMessages=2000] [-- --botCustomers=200]` (the bot conversation is 8 messages per customer).
  *   `[-- --keepDb=.bench/db]` or `[-- --dynamoEndpoint=http://127.0.0.1:8766]`: the tab and search seeds are written
@@ -329,6 +331,18 @@ try {
       { measure: "seed (connections, contacts, schedules), s", value: r.seedSeconds },
     ]);
     table("Scheduled messages: DynamoDB calls per schedule by command", Object.entries(r.ddbCallsByCommand).map(([command, perSchedule]) => ({ command, perSchedule })));
+  }
+  if (only.has("contact-import")) {
+    const { benchContactImport } = await import("./bench/contact-import.ts");
+    const c = await makeCompany();
+    const r = await benchContactImport({ rows: Number(args.importRows ?? 10_000), auth: await authenticate(c.admin.token) });
+    results.contactImport = r;
+    table(`Contact list import: ${r.rows} rows of .xlsx (${Math.round(r.fileBytes / 1024)} KiB), one list`, [
+      { measure: "read only (exceljs, first sheet), rows/s", value: `${r.readRowsPerSecond} (${r.readMs} ms, ${r.readRows} rows)` },
+      { measure: "import into an empty list, rows/s", value: `${r.firstImport.rowsPerSecond} (${r.firstImport.ms} ms; added ${r.firstImport.added}, skipped ${r.firstImport.skipped})` },
+      { measure: "same file again (every row an update), rows/s", value: `${r.secondImport.rowsPerSecond} (${r.secondImport.ms} ms; updated ${r.secondImport.updated})` },
+      { measure: "contactsCount after both", value: r.contactsCount },
+    ]);
   }
   if (only.has("tickets")) {
     const rows: Record<string, unknown>[] = [];

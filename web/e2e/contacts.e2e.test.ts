@@ -7,10 +7,14 @@
  * - infinite scroll loads the next page; select all, unselect one, delete the selected after a confirmation;
  * - contacts created, edited and deleted by another user appear, change and vanish without a reload; a non-admin
  *   sees no delete or selection controls;
- * - starting a conversation from a contact opens the New ticket dialog with that contact and lands on its ticket.
+ * - starting a conversation from a contact opens the New ticket dialog with that contact and lands on its ticket;
+ * - a contact list is created and filled from a spreadsheet of `../shared/fixtures/contacts`: the preview report,
+ *   the import, the final report and the list's contacts and count.
  *
  * Needs `web/dist` (`npm run build -w web`) and `/usr/bin/chromium`.
  */
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
 import { makeCompany, makeUser, type TestUser } from "../../test/helpers.ts";
@@ -189,5 +193,40 @@ describe("contacts page in the browser", () => {
     await dialog.getByRole("button", { name: "Iniciar" }).click();
     await page.waitForURL(new RegExp(`^${e2e.stack.url}/tickets/[0-9a-f-]{36}$`));
     await page.getByTestId("conversation").getByText("Fábio Conversa").first().waitFor();
+  }, TEST_MS);
+
+  it("creates a contact list and imports the messy fixture workbook: preview, import, report, contacts and count", async () => {
+    const { admin } = await makeCompany();
+    const page = await newPage();
+    await login(page, admin);
+    await page.getByRole("navigation", { name: "Menu principal" }).getByRole("link", { name: "Listas de contatos" }).click();
+    await page.waitForURL(`${e2e.stack.url}/contact-lists`);
+    await page.getByTestId("contactLists-add").click();
+    const dialog = page.getByRole("dialog", { name: "Adicionar lista de contatos" });
+    await dialog.getByRole("textbox", { name: /^Nome/ }).fill("Clientes da loja");
+    await dialog.getByRole("button", { name: "Salvar" }).click();
+    await toast(page, "Lista de contatos salva com sucesso!").waitFor();
+    const listRow = page.getByTestId("contact-list-row").filter({ hasText: "Clientes da loja" });
+    await expect(listRow.getByTestId("contact-list-count").innerText()).resolves.toBe("0");
+    await listRow.getByTestId("contact-list-open").click();
+    await page.waitForURL(new RegExp(`^${e2e.stack.url}/contact-lists/\\d+/contacts$`));
+
+    await page.getByTestId("contact-list-import").click();
+    const importer = page.getByRole("dialog", { name: "Importar planilha" });
+    const workbook = readFileSync(fileURLToPath(new URL("../../../shared/fixtures/contacts/messy-contacts.xlsx", import.meta.url)));
+    await importer.getByTestId("import-file").setInputFiles({ name: "messy-contacts.xlsx", mimeType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", buffer: workbook });
+    await importer.getByTestId("import-summary").getByText("Serão 23 novo(s), 0 atualizado(s), 5 ignorado(s)").waitFor();
+    await expect(importer.locator('[data-testid="import-row"][data-status="skipped"]').count()).resolves.toBe(5);
+    await importer.locator('[data-testid="import-row"]').filter({ hasText: "repetido da linha 4" }).waitFor();
+    await importer.getByTestId("import-confirm").click();
+    await importer.getByTestId("import-summary").getByText("23 novo(s), 0 atualizado(s), 5 ignorado(s)").waitFor();
+    await importer.getByRole("button", { name: "Fechar" }).click();
+
+    await page.getByTestId("contact-list-name").getByText("Clientes da loja · 23 contato(s)").waitFor();
+    await until(async () => (await page.getByTestId("contact-list-item-row").count()) === 23, "the 23 imported contacts");
+    const joao = page.getByTestId("contact-list-item-row").filter({ hasText: "João da Silva" });
+    await expect(joao.getByTestId("contact-list-item-number").innerText()).resolves.toBe("5511900000001");
+    await page.getByTestId("contact-list-back").click();
+    await until(async () => (await listRow.getByTestId("contact-list-count").innerText()) === "23", "the list's count on the lists page");
   }, TEST_MS);
 });

@@ -3,6 +3,7 @@
  * contacts service. Every change dispatches a `contact.*` event (realtime `company-{id}-contact`). Contract: `shared/src/contacts/contract.ts`.
  */
 import { createContact, deleteContact, getContact, listContacts, updateContact } from "@atende/shared/contacts/service";
+import { deleteContacts, importContactsFile } from "@atende/shared/contacts/import";
 import { answering, areaHandler } from "./core/http.ts";
 
 export const handler = areaHandler("contacts", {
@@ -12,4 +13,6 @@ export const handler = areaHandler("contacts", {
   "POST /api/contacts": async (ctx) => createContact(ctx.auth.companyId, ctx.body),
   "PUT /api/contacts/{id}": async (ctx) => updateContact(ctx.auth.companyId, ctx.params.id, ctx.body),
   "DELETE /api/contacts/{id}": answering("Contact deleted", (ctx) => deleteContact(ctx.auth.companyId, ctx.params.id)),
+  "POST /api/contacts/upload": async (ctx) => importContactsFile(ctx.auth.companyId, ctx.upload, ctx.query.preview),
+  "DELETE /api/contacts": async (ctx) => deleteContacts(ctx.auth.companyId, ctx.body.contactIds),
 });

@@ -11,6 +11,8 @@ import { authRoutes } from "@atende/shared/auth/contract";
 import { chatsRoutes } from "@atende/shared/chats/contract";
 import { companiesRoutes } from "@atende/shared/companies/contract";
 import { contactsRoutes } from "@atende/shared/contacts/contract";
+import { contactListsRoutes } from "@atende/shared/contactLists/contract";
+import { fileListsRoutes } from "@atende/shared/fileLists/contract";
 import { helpsRoutes } from "@atende/shared/helps/contract";
 import { invoicesRoutes } from "@atende/shared/invoices/contract";
 import { dashboardRoutes } from "@atende/shared/dashboard/contract";
@@ -57,6 +59,8 @@ export const manifest = {
   ...helpsRoutes,
   ...invoicesRoutes,
   ...webhooksRoutes,
+  ...contactListsRoutes,
+  ...fileListsRoutes,
 };
 
 /** Every operation, keyed `"METHOD /api/path"`, with its contract (types for the pipeline and the web client). */

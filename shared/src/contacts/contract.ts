@@ -1,8 +1,12 @@
 /** Contacts operations (the Contacts page; docs/product/contacts.md). */
 import { z } from "zod";
-import { zPageNumber } from "../common.ts";
+import { zId, zPageNumber } from "../common.ts";
+import { ImportQuery, ImportReport } from "../contactLists/import-schema.ts";
 import { defineRoutes, IdParams, MessageReply, page } from "../contract.ts";
 import { ContactBody, ContactItem, ContactPatch } from "./schema.ts";
+
+/** Most contacts one bulk delete takes (`./import.ts`). */
+export const BULK_DELETE_MAX = 500;
 
 export const contactsRoutes = defineRoutes("contacts", {
   "GET /api/contacts": {
@@ -22,4 +26,13 @@ export const contactsRoutes = defineRoutes("contacts", {
   "POST /api/contacts": { auth: "user", body: ContactBody, response: ContactItem },
   "PUT /api/contacts/{id}": { auth: "user", params: IdParams, body: ContactPatch, response: ContactItem },
   "DELETE /api/contacts/{id}": { auth: "admin", params: IdParams, response: MessageReply },
+  /** Multipart: one .xls, .xlsx or .csv in `file` (or `medias`); `?preview=true` writes nothing. Answers the import report. */
+  "POST /api/contacts/upload": { auth: "user", query: ImportQuery, multipart: true, response: ImportReport },
+  /** Many contacts in one request (the page's "delete selected"). */
+  "DELETE /api/contacts": {
+    auth: "admin",
+    permission: "contacts-page:deleteContact",
+    body: z.object({ contactIds: z.array(zId).min(1).max(BULK_DELETE_MAX) }),
+    response: z.object({ deleted: z.number().int(), notFound: z.array(z.number().int()) }),
+  },
 });

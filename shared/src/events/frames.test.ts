@@ -8,6 +8,8 @@ import "../announcements/events.ts";
 import "../chats/events.ts";
 import "../schedules/events.ts";
 import "../contacts/events.ts";
+import "../contactLists/events.ts";
+import "../fileLists/events.ts";
 import "../jobs/events.ts";
 import "../invoices/events.ts";
 import "../messages/events.ts";
@@ -52,6 +54,8 @@ describe("realtime frame schemas", () => {
       queue: true, queueOption: true, tag: true, quickmessage: true, settings: true, job: true, chat: true, announcement: true,
       schedule: true,
       payment: true,
+      ContactList: true, ContactListItem: true,
+      file: true,
     };
     expect(definedFrameNames()).toEqual(Object.keys(names).sort());
   });

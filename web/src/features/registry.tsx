@@ -11,6 +11,8 @@ import { announcementsFeature } from "./announcements/index.tsx";
 import { chatsFeature } from "./chats/index.tsx";
 import { connectionsFeature } from "./connections/index.tsx";
 import { contactsFeature } from "./contacts/index.tsx";
+import { contactListsFeature } from "./contactLists/index.tsx";
+import { fileListsFeature } from "./fileLists/index.tsx";
 import { helpsFeature } from "./helps/index.tsx";
 import { invoicesFeature } from "./invoices/index.tsx";
 import { dashboardFeature } from "./dashboard/index.tsx";
@@ -52,6 +54,8 @@ export const features: Feature[] = [
   invoicesFeature,
   platformFeature,
   webhooksFeature,
+  contactListsFeature,
+  fileListsFeature,
   ...(sandboxFeature ? [sandboxFeature] : []),
 ];
 

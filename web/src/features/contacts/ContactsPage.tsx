@@ -4,13 +4,17 @@
  * add button; a table of checkbox, photo, name, WhatsApp number (`+CC (AA) number`), email, last interaction, status
  * and actions (start a conversation, edit, delete after 'Deseja realmente excluir este registro?'); infinite scroll;
  * live through `company-{id}-contact`. Starting a conversation opens the New ticket dialog with the contact chosen; on
- * success it goes to `/tickets/{uuid}`. Import/export is left out: the API has no upload/import/export route.
+ * success it goes to `/tickets/{uuid}`. The import/export menu imports a spreadsheet (.xls, .xlsx, .csv) with the
+ * contact list import's preview and report, and exports the searched contacts to .xlsx or .csv. "Delete selected" is
+ * one request (`DELETE /api/contacts`).
  */
 import { can } from "@atende/shared/access/permissions";
-import { Button } from "@aws-amplify/ui-react";
+import { Button, Menu, MenuButton, MenuItem } from "@aws-amplify/ui-react";
+import { useQueryClient } from "@tanstack/react-query";
 import { useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorMessage } from "../../api/errors.ts";
+import { call } from "../../api/operations.ts";
 import { useSession } from "../../api/session.ts";
 import { ConfirmDialog } from "../../ui/ConfirmDialog.tsx";
 import { formatDate } from "../../ui/format.ts";
@@ -18,7 +22,9 @@ import { ChatIcon, CrudListPage, fromPages, IconAction, useCrudPage, useListSear
 import { ATTENDANCE_TOAST_MS, useToast } from "../../ui/Toast.tsx";
 import { Avatar } from "../tickets/ContactDrawer.tsx";
 import { NewTicketDialog } from "../tickets/NewTicketDialog.tsx";
-import { useContactMutations, useContactPages, type Contact } from "./api.ts";
+import { ImportDialog } from "../contactLists/ImportDialog.tsx";
+import { contactsCache, useContactMutations, useContactPages, type Contact } from "./api.ts";
+import { allContacts, contactsCsv, contactsXlsx, download } from "./export.ts";
 import { ContactDialog } from "./ContactDialog.tsx";
 import "./contacts.css";
 import { formatContactNumber } from "./phone.ts";
@@ -44,6 +50,9 @@ export function ContactsPage() {
   const [bulkBusy, setBulkBusy] = useState(false);
   const [ticketFor, setTicketFor] = useState<Contact | null>(null);
   const [picked, setPicked] = useState<Set<number>>(() => new Set());
+  const [importing, setImporting] = useState(false);
+  const [exporting, setExporting] = useState(false);
+  const qc = useQueryClient();
 
   const contacts = list.items;
   // Only contacts still on screen count as selected (a live delete or a new search drops the others).
@@ -59,24 +68,32 @@ export function ContactsPage() {
     });
   const toggleAll = () => setPicked(allSelected ? new Set() : new Set(contacts.map((c) => c.id)));
 
-  /** Deletes the selected contacts one by one; the ones that failed stay selected. */
+  /** Deletes the selected contacts in one request; on a failure they stay selected. */
   const confirmDeleteSelected = async () => {
     setBulkBusy(true);
-    const failed = new Set<number>();
-    let firstError: unknown;
-    for (const c of selected) {
-      try {
-        await remove.mutateAsync(c.id);
-      } catch (e) {
-        failed.add(c.id);
-        firstError ??= e;
-      }
+    try {
+      const out = await call("DELETE /api/contacts", { body: { contactIds: selected.map((c) => c.id) } });
+      for (const c of selected) contactsCache.remove(qc, c.id);
+      setPicked(new Set());
+      toast.success(t("contacts.deletedMany", { count: out.deleted }), toastOpts);
+    } catch (e) {
+      toast.error(errorMessage(e, t), toastOpts);
+    } finally {
+      setBulkBusy(false);
+      setDeletingSelected(false);
     }
-    setBulkBusy(false);
-    setDeletingSelected(false);
-    setPicked(failed);
-    if (firstError) toast.error(errorMessage(firstError, t), toastOpts);
-    else toast.success(t("contacts.deletedMany", { count: selected.length }), toastOpts);
+  };
+
+  const exportAs = async (kind: "xlsx" | "csv") => {
+    setExporting(true);
+    try {
+      const all = await allContacts(search.term);
+      download(kind === "csv" ? contactsCsv(all) : await contactsXlsx(all), `contatos.${kind}`);
+    } catch (e) {
+      toast.error(errorMessage(e, t), toastOpts);
+    } finally {
+      setExporting(false);
+    }
   };
 
   const headerCheck = (
@@ -100,7 +117,19 @@ export function ContactsPage() {
       search={search}
       toolsClassName="contacts-tools"
       extraTools={
-        admin && (
+        <>
+          <Menu trigger={<MenuButton size="small" isLoading={exporting} data-testid="contacts-import-export">{t("contacts.importExport")}</MenuButton>}>
+            <MenuItem onClick={() => setImporting(true)} data-testid="contacts-import">
+              {t("contacts.import")}
+            </MenuItem>
+            <MenuItem onClick={() => void exportAs("xlsx")} data-testid="contacts-export-xlsx">
+              {t("contacts.exportXlsx")}
+            </MenuItem>
+            <MenuItem onClick={() => void exportAs("csv")} data-testid="contacts-export-csv">
+              {t("contacts.exportCsv")}
+            </MenuItem>
+          </Menu>
+          {admin && (
           <>
             <Button size="small" className="contacts-select-all" onClick={toggleAll} isDisabled={!contacts.length} data-testid="contacts-select-all">
               {allSelected ? t("contacts.unselectAll") : t("contacts.selectAll")}
@@ -109,7 +138,8 @@ export function ContactsPage() {
               {selected.length ? t("contacts.deleteSelectedCount", { count: selected.length }) : t("contacts.deleteSelected")}
             </Button>
           </>
-        )
+          )}
+        </>
       }
       list={list}
       tableClassName="contacts-table"
@@ -168,6 +198,18 @@ export function ContactsPage() {
         message={t("contacts.deleteSelectedConfirm", { count: selected.length })}
         onConfirm={confirmDeleteSelected}
         onClose={() => !bulkBusy && setDeletingSelected(false)}
+      />
+      <ImportDialog
+        open={importing}
+        onClose={() => setImporting(false)}
+        accept=".xls,.xlsx,.csv,text/csv,application/vnd.ms-excel,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+        hint={t("contactListItems.importHintContacts")}
+        upload={(file, preview) => {
+          const form = new FormData();
+          form.append("file", file, file.name);
+          return call("POST /api/contacts/upload", { query: { preview: String(preview) }, form });
+        }}
+        onDone={() => contactsCache.reload(qc)}
       />
       <NewTicketDialog open={!!ticketFor} initialContact={ticketFor} onClose={() => setTicketFor(null)} />
     </CrudListPage>

@@ -32,6 +32,11 @@ const pt = {
   select: "Selecionar {{name}}",
   openTicket: "Abrir conversa",
   searchHint: "Digite pelo menos 3 caracteres.",
+  importExport: "Importar / Exportar",
+  import: "Importar planilha",
+  exportXlsx: "Exportar .xlsx",
+  exportCsv: "Exportar .csv",
+  exporting: "Exportando…",
 };
 const en: typeof pt = {
   title: "Contacts",
@@ -64,6 +69,11 @@ const en: typeof pt = {
   select: "Select {{name}}",
   openTicket: "Open conversation",
   searchHint: "Type at least 3 characters.",
+  importExport: "Import / Export",
+  import: "Import spreadsheet",
+  exportXlsx: "Export .xlsx",
+  exportCsv: "Export .csv",
+  exporting: "Exporting…",
 };
 const es: typeof pt = {
   title: "Contactos",
@@ -96,6 +106,11 @@ const es: typeof pt = {
   select: "Seleccionar {{name}}",
   openTicket: "Abrir conversación",
   searchHint: "Escriba al menos 3 caracteres.",
+  importExport: "Importar / Exportar",
+  import: "Importar planilla",
+  exportXlsx: "Exportar .xlsx",
+  exportCsv: "Exportar .csv",
+  exporting: "Exportando…",
 };
 
 export const contactsTexts: TextBundles<typeof pt> = { pt, en, es };
