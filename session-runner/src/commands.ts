@@ -8,6 +8,8 @@
  */
 import { ChangeMessageVisibilityCommand, DeleteMessageCommand, ReceiveMessageCommand, type Message } from "@aws-sdk/client-sqs";
 import type { AnyMessageContent, WAMessage } from "@whiskeysockets/baileys";
+import { CHECK_PACE_MS, recordWhatsappChecks } from "@atende/shared/contactLists/whatsapp-check";
+import { whatsappSpellings } from "@atende/shared/contactLists/phone";
 import { log } from "@atende/shared/log";
 import type { MessageItem } from "@atende/shared/messages/schema";
 import { sqsClient } from "@atende/shared/sqs/enqueue";
@@ -37,6 +39,8 @@ export interface CommandHandlerOptions {
   owner: string;
   /** How long a claim protects a command being handled (ms). Default 120000. */
   claimMs?: number;
+  /** Pause after each batch of a WhatsApp number check (ms). Default `CHECK_PACE_MS`. */
+  checkPaceMs?: number;
 }
 
 const jidOf = (m: MessageItem) => m.remoteJid;
@@ -44,8 +48,10 @@ const jidOf = (m: MessageItem) => m.remoteJid;
 /** Runs session commands idempotently against the session manager and the message store. */
 export class CommandHandler {
   private readonly claimMs: number;
+  private readonly checkPaceMs: number;
   constructor(private readonly o: CommandHandlerOptions) {
     this.claimMs = o.claimMs ?? 120000;
+    this.checkPaceMs = o.checkPaceMs ?? CHECK_PACE_MS;
   }
 
   /**
@@ -102,6 +108,8 @@ export class CommandHandler {
         await this.socketFor(ref).readMessages(cmd.messageIds.map((id) => ({ remoteJid: cmd.remoteJid, id, fromMe: false })));
         return {};
       }
+      case "checkNumbers":
+        return this.checkNumbers(cmd);
     }
   }
 
@@ -116,6 +124,28 @@ export class CommandHandler {
     if (m.ack !== 0) return { waId: m.id, alreadySent: m.ack > 0 };
     await this.fail(m, "ERR_SENDING_WAPP_MSG");
     return { failed: "ERR_SENDING_WAPP_MSG", outcomeUnknown: true };
+  }
+
+  /**
+   * Asks WhatsApp which of a contact list batch's numbers have an account (each number and, for a Brazilian mobile,
+   * its spelling without the ninth digit), records the answers, then waits the check's pace so a connection never asks
+   * in bursts. A connection that is not running answers nothing (the items stay unchecked).
+   */
+  private async checkNumbers(cmd: Extract<SessionCommand, { type: "checkNumbers" }>): Promise<Record<string, unknown>> {
+    let sock: ReturnType<typeof this.socketFor>;
+    try {
+      sock = this.socketFor(cmd);
+    } catch (err) {
+      if (err instanceof NotInitialized) return { skipped: "ERR_WAPP_NOT_INITIALIZED" };
+      throw err;
+    }
+    const spellings = cmd.items.map((it) => whatsappSpellings(it.number));
+    const answers = (await sock.onWhatsApp(...spellings.flat())) ?? [];
+    const found = new Set(answers.filter((a) => a.exists).map((a) => a.jid.split("@")[0]));
+    const results = cmd.items.map((it, i) => ({ id: it.id, valid: spellings[i]!.some((n) => found.has(n)) }));
+    await recordWhatsappChecks(cmd.companyId, cmd.contactListId, results);
+    await new Promise((r) => setTimeout(r, this.checkPaceMs));
+    return { checked: results.length, valid: results.filter((r) => r.valid).length };
   }
 
   private socketFor(ref: { companyId: number; whatsappId: number }) {

@@ -14,6 +14,8 @@
  *   their MIME type; 404 `ERR_NO_MESSAGE_FOUND` for anything else): the sandbox phone shows it.
  * - `POST /sim/whatsapp/{id}/receipts` `{auto: boolean}` or `{id, status}`.
  * - `GET /sim/whatsapp/{id}` → `{qrcode, open}` (the sandbox phone page polls it to show what it can scan).
+ * - `GET /sim/whatsapp/book` → `{numbers}`; `POST /sim/whatsapp/book` `{add?, remove?}` (digits) → `{numbers}`: the
+ *   network's contact book, the numbers `onWhatsApp` finds (everyone who sent a message is in it).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { BufferJSON, type BaileysEventMap } from "@whiskeysockets/baileys";
@@ -53,6 +55,9 @@ const MessageBody = z
   .refine((b) => [b.text, b.image, b.audio, b.video, b.document, b.sticker, b.location, b.vcard, b.reaction].some((v) => v !== undefined), {
     message: "one of text, image, audio, video, document, sticker, location, vcard or reaction is required",
   });
+
+/** `POST /sim/whatsapp/book`: numbers to add to and remove from the contact book. */
+const BookBody = z.object({ add: z.array(digits).max(20_000).optional(), remove: z.array(digits).max(20_000).optional() });
 
 const DEFAULT_MIME: Record<SimMedia["kind"], string> = {
   image: "image/jpeg",
@@ -145,6 +150,15 @@ export function createSimHandler(network: SimNetwork | null, runner: Runner) {
         const type = /^image\/[\w.+-]+$/.test(found.mimetype) ? found.mimetype : "application/octet-stream";
         res.writeHead(200, { "content-type": type, "content-length": found.bytes.length, "cache-control": "private, max-age=3600", "x-content-type-options": "nosniff" });
         res.end(found.bytes);
+        return true;
+      }
+      if (path === "/sim/whatsapp/book") {
+        if (req.method === "POST") {
+          const body = BookBody.parse(await jsonBody(req));
+          network.addToBook(body.add ?? []);
+          network.removeFromBook(body.remove ?? []);
+        } else if (req.method !== "GET") throw new HttpError(404, { error: "ERR_ROUTE_NOT_FOUND" });
+        send(res, 200, { numbers: network.bookNumbers() });
         return true;
       }
       const m = path.match(/^\/sim\/whatsapp\/(\d+)(?:\/(scan|messages|events|sent|receipts|thread))?\/?$/);

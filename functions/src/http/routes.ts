@@ -11,6 +11,8 @@ import { authRoutes } from "@atende/shared/auth/contract";
 import { chatsRoutes } from "@atende/shared/chats/contract";
 import { companiesRoutes } from "@atende/shared/companies/contract";
 import { contactsRoutes } from "@atende/shared/contacts/contract";
+import { contactListsRoutes } from "@atende/shared/contactLists/contract";
+import { fileListsRoutes } from "@atende/shared/fileLists/contract";
 import { helpsRoutes } from "@atende/shared/helps/contract";
 import { campaignsRoutes } from "@atende/shared/campaigns/contract";
 import { dashboardRoutes } from "@atende/shared/dashboard/contract";
@@ -55,6 +57,8 @@ export const manifest = {
   ...announcementsRoutes,
   ...helpsRoutes,
   ...campaignsRoutes,
+  ...contactListsRoutes,
+  ...fileListsRoutes,
 };
 
 /** Every operation, keyed `"METHOD /api/path"`, with its contract (types for the pipeline and the web client). */

@@ -205,6 +205,15 @@ class SimSocket {
     return msg;
   };
 
+  /** Baileys' `onWhatsApp`: each number (digits or a JID) with whether the network's contact book has it. */
+  readonly onWhatsApp = async (...numbers: string[]): Promise<{ jid: string; exists: boolean }[] | undefined> => {
+    if (this.closed || this.state !== "open") throw new Boom("Connection Closed", { statusCode: DisconnectReason.connectionClosed });
+    return numbers.map((n) => {
+      const digits = n.split("@")[0]!.replace(/\D/g, "");
+      return { jid: `${digits}@s.whatsapp.net`, exists: this.net.onBook(digits) };
+    });
+  };
+
   readonly readMessages = async (keys: WAMessageKey[]): Promise<void> => {
     this.phone.reads.push(...keys);
   };
@@ -291,6 +300,32 @@ export class SimNetwork {
     }
     return { mediaUrl: `${this.baseUrl}/media/${id}`, directPath: "" };
   };
+
+  /**
+   * The network's contact book: the numbers (digits, country code first, as WhatsApp knows them) that have a WhatsApp
+   * account, what `onWhatsApp` answers from. Everyone who sent a message is in it; the sandbox adds and removes others.
+   */
+  private book = new Set<string>();
+
+  /** Adds numbers to the contact book. */
+  addToBook(numbers: string[]): void {
+    for (const n of numbers) this.book.add(n);
+  }
+
+  /** Removes numbers from the contact book. */
+  removeFromBook(numbers: string[]): void {
+    for (const n of numbers) this.book.delete(n);
+  }
+
+  /** True when `digits` has a WhatsApp account on this network. */
+  onBook(digits: string): boolean {
+    return this.book.has(digits);
+  }
+
+  /** The contact book's numbers, sorted. */
+  bookNumbers(): string[] {
+    return [...this.book].sort();
+  }
 
   private phone(whatsappId: number): Phone {
     let p = this.phones.get(whatsappId);
@@ -445,6 +480,7 @@ export class SimNetwork {
   async deliverInbound(whatsappId: number, input: SimInbound): Promise<WAMessage> {
     const msg = await this.buildInbound(whatsappId, input);
     const sock = this.openSocket(whatsappId);
+    this.book.add(input.from);
     this.carry(sock.phone, msg);
     sock.emit("messages.upsert", { messages: [msg], type: "notify" });
     if (msg.pushName) sock.emit("contacts.update", [{ id: msg.key.remoteJid!, notify: msg.pushName }]);

@@ -22,6 +22,9 @@ import { makeContact, makeTicket, makeWhatsapp } from "../tickets/fixtures.testk
 import { getTicketItem } from "../tickets/repository.ts";
 import { getWhatsappItem } from "../whatsapp/repository.ts";
 import { ingestInbound } from "./engine.testkit.ts";
+import { authenticate } from "../auth/tokens.ts";
+import { createContactList, createContactListItem } from "../contactLists/service.ts";
+import { recordWhatsappChecks } from "../contactLists/whatsapp-check.ts";
 import { runCampaignPlanner, sendShipping, type PlannedMessage } from "./engine.ts";
 import { getCampaign, getShipping, shippingPages } from "./repository.ts";
 import type { ShippingItem } from "./schema.ts";
@@ -331,6 +334,25 @@ describe("campaign engine", () => {
     expect((await sendsPerNumber(wa)).get(contact.number)).toEqual([`Olá Joana, oferta para ${contact.number}!`]);
     c = await getCampaign(w.cid, id);
     expect({ status: c?.status, awaiting: c?.awaiting, delivered: c?.delivered }).toEqual({ status: "FINALIZADA", awaiting: 0, delivered: 1 });
+  }, 240_000);
+
+  it("a contact list's valid numbers are the audience: each valid number once, the invalid ones never", async () => {
+    await setSettings({ messageInterval: 0, longerIntervalAfter: 0, greaterInterval: 0 });
+    const { wa } = await taggedAudience(0);
+    const auth = await authenticate(w.admin.token);
+    const list = await createContactList(auth, { name: "Clientes da loja" });
+    const items: Awaited<ReturnType<typeof createContactListItem>>[] = [];
+    for (let i = 0; i < 6; i++) items.push(await createContactListItem(auth, { contactListId: list.id, name: `Pessoa ${i}`, number: `551198877${String(i).padStart(4, "0")}`, email: `p${i}@ex.com` }));
+    // The WhatsApp check answers: the even ones are on WhatsApp.
+    await recordWhatsappChecks(w.cid, list.id, items.map((it, i) => ({ id: it.id, valid: i % 2 === 0 })));
+    const id = await newCampaign(wa, { contactListId: list.id, message1: "Olá {nome} ({email})", message2: null });
+    await drive(id, T0, T0 + 5 * 60_000, async (m, r) => {
+      r.outcomes.push(await sendShipping(m.msg), await sendShipping(m.msg));
+    });
+    const per = await sendsPerNumber(wa);
+    expect([...per.entries()].sort()).toEqual([0, 2, 4].map((i) => [items[i].number, [`Olá Pessoa ${i} (p${i}@ex.com)`]]));
+    const c = await getCampaign(w.cid, id);
+    expect({ status: c?.status, valid: c?.valid, delivered: c?.delivered }).toEqual({ status: "FINALIZADA", valid: 3, delivered: 3 });
   }, 240_000);
 
   it("through the real dispatch queue: the timer's planner queues the sends and the consumer sends them", async () => {

@@ -26,6 +26,24 @@ export async function nextId(scope: number | "GLOBAL", entity: string): Promise<
 }
 
 /**
+ * Allocates `n` consecutive ids for `entity` in `scope` with one atomic `ADD` (bulk creations such as an import):
+ * returns the first; the block is `first` … `first + n - 1`. Same rules as {@link nextId}.
+ */
+export async function nextIds(scope: number | "GLOBAL", entity: string, n: number): Promise<number> {
+  const out = await ddb().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: keys.counter(scope, entity),
+      UpdateExpression: "ADD #v :n",
+      ExpressionAttributeNames: { "#v": "value" },
+      ExpressionAttributeValues: { ":n": n },
+      ReturnValues: "UPDATED_NEW",
+    }),
+  );
+  return Number(out.Attributes?.value) - n + 1;
+}
+
+/**
  * The daily counters (`C#<cid>#STATS` / `D#<yyyy-mm-dd>[#U#<uid>]`, the company's local day, docs/architecture.md#3-the-table),
  * written by `events/outbox.ts` (docs/product/dashboard.md#counters).
  * `ticketsAccepted` / `waitSeconds`: cycles accepted and their summed wait; `handled` / `handlingSeconds`: accepted

@@ -146,6 +146,21 @@ export const keys = {
   scheduleDueIndex: (shard: number, dueAt: string, cid: Id, id: Id) => ({ GSI1PK: `SCHEDDUE#${shard}`, GSI1SK: `${dueAt}#${cid}#${pad(id)}` }),
   scheduleDuePK: (shard: number) => `SCHEDDUE#${shard}`,
 
+  // ---- contact lists and file lists (docs/product/contact-lists.md) -------------
+  /** A contact list (name, exact `contactsCount`) in the company partition. */
+  contactList: (cid: Id, id: Id) => ({ PK: `C#${cid}`, SK: `CLIST#${pad(id)}` }),
+  contactListPrefix: "CLIST#",
+  /** A contact list's own partition: its items (`CLI#<id>`) and one number marker per item (`NUM#<digits>`, holds `itemId`). */
+  contactListItemsPK: (cid: Id, listId: Id) => `C#${cid}#CLIST#${pad(listId)}`,
+  contactListItem: (cid: Id, listId: Id, id: Id) => ({ PK: `C#${cid}#CLIST#${pad(listId)}`, SK: `CLI#${pad(id)}` }),
+  contactListItemPrefix: "CLI#",
+  contactListNumber: (cid: Id, listId: Id, digits: string) => ({ PK: `C#${cid}#CLIST#${pad(listId)}`, SK: `NUM#${digits}` }),
+  /** Contact list item id → its list (for `/contact-list-items/{id}` routes); holds `contactListId`. */
+  contactListItemRef: (cid: Id, id: Id) => ({ PK: `C#${cid}#CLITEM#${pad(id)}`, SK: "#" }),
+  /** A file list (name, message, its files as `options`) in the company partition. */
+  fileList: (cid: Id, id: Id) => ({ PK: `C#${cid}`, SK: `FILES#${pad(id)}` }),
+  fileListPrefix: "FILES#",
+
   // ---- contacts -----------------------------------------------------------
   contact: (cid: Id, ctid: Id) => ({ PK: `C#${cid}#CT#${ctid}`, SK: "#CONTACT" }),
   /** GSI1: contacts by normalized name; GSI2: by number digits. */

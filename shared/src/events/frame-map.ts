@@ -8,7 +8,9 @@
 import type { AnnouncementFrame } from "../announcements/schema.ts";
 import type { ChatFrame } from "../chats/schema.ts";
 import type { ContactFrame } from "../contacts/schema.ts";
+import type { ContactListEvent, ContactListItemEvent } from "../contactLists/schema.ts";
 import type { JobFrame } from "../jobs/schema.ts";
+import type { FileListEvent } from "../fileLists/schema.ts";
 import type { AppMessageFrame } from "../messages/contract.ts";
 import type { QueueFrame } from "../queues/schema.ts";
 import type { QueueOptionFrame } from "../queues/options/schema.ts";
@@ -39,6 +41,9 @@ export interface FrameMap {
   announcement: AnnouncementFrame;
   schedule: ScheduleFrame;
   campaign: CampaignFrame;
+  ContactList: ContactListEvent;
+  ContactListItem: ContactListItemEvent;
+  file: FileListEvent;
 }
 
 /** A frame's name: the part of its event name after `company-{id}-` (`ticket`, `appMessage`, ...). */

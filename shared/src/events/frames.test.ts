@@ -8,6 +8,8 @@ import "../announcements/events.ts";
 import "../chats/events.ts";
 import "../schedules/events.ts";
 import "../contacts/events.ts";
+import "../contactLists/events.ts";
+import "../fileLists/events.ts";
 import "../jobs/events.ts";
 import "../messages/events.ts";
 import "../queues/events.ts";
@@ -51,6 +53,8 @@ describe("realtime frame schemas", () => {
       queue: true, queueOption: true, tag: true, quickmessage: true, settings: true, job: true, chat: true, announcement: true,
       schedule: true,
       campaign: true,
+      ContactList: true, ContactListItem: true,
+      file: true,
     };
     expect(definedFrameNames()).toEqual(Object.keys(names).sort());
   });

@@ -31,6 +31,16 @@ export const SessionCommand = z.discriminatedUnion("type", [
   z.object({ ...base, type: z.literal("react"), ticketId: z.number().int(), messageId: z.string(), emoji: z.string() }),
   /** Send read receipts for these inbound messages of a chat. */
   z.object({ ...base, type: z.literal("read"), remoteJid: z.string(), messageIds: z.array(z.string()).max(500) }),
+  /**
+   * Ask WhatsApp (`onWhatsApp`) which of these contact list items' numbers have an account and record the answers
+   * (`contactLists/whatsapp-check.ts`); the runner waits its pace after each batch.
+   */
+  z.object({
+    ...base,
+    type: z.literal("checkNumbers"),
+    contactListId: z.number().int(),
+    items: z.array(z.object({ id: z.number().int(), number: z.string().regex(/^\d{6,20}$/) })).max(100),
+  }),
 ]);
 export type SessionCommand = z.infer<typeof SessionCommand>;
 export type SessionCommandInput = SessionCommand extends infer C ? (C extends { commandId: string } ? Omit<C, "commandId"> : never) : never;

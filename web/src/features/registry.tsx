@@ -12,6 +12,8 @@ import { campaignsFeature } from "./campaigns/index.tsx";
 import { chatsFeature } from "./chats/index.tsx";
 import { connectionsFeature } from "./connections/index.tsx";
 import { contactsFeature } from "./contacts/index.tsx";
+import { contactListsFeature } from "./contactLists/index.tsx";
+import { fileListsFeature } from "./fileLists/index.tsx";
 import { helpsFeature } from "./helps/index.tsx";
 import { dashboardFeature } from "./dashboard/index.tsx";
 import { jobsFeature } from "./jobs/index.tsx";
@@ -48,6 +50,8 @@ export const features: Feature[] = [
   todoFeature,
   helpsFeature,
   campaignsFeature,
+  contactListsFeature,
+  fileListsFeature,
   ...(sandboxFeature ? [sandboxFeature] : []),
 ];
 

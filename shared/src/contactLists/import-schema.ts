@@ -1,0 +1,42 @@
+/**
+ * The import report (contact lists and contacts): what each row of a spreadsheet became. Beside `schema.ts` so both
+ * imports answer one shape (docs/product/contact-lists.md#import).
+ */
+import { z } from "zod";
+import { zQueryBool } from "../common.ts";
+
+/** Why a row was not imported. */
+export const SkipReason = z.enum(["missingNumber", "invalidNumber", "duplicate"]);
+export type SkipReason = z.infer<typeof SkipReason>;
+
+/** One data row of the file (`row`: its number in the sheet, 1-based, as the spreadsheet shows it). */
+export const ImportRowReport = z.object({
+  row: z.number().int(),
+  name: z.string(),
+  number: z.string(),
+  email: z.string(),
+  status: z.enum(["added", "updated", "skipped"]),
+  /** For a skipped row; `duplicate` names the earlier row (`duplicateOf`). */
+  reason: SkipReason.optional(),
+  duplicateOf: z.number().int().optional(),
+  /** The e-mail was not an e-mail: the row is imported without it. */
+  warning: z.literal("invalidEmail").optional(),
+  /** The item or contact written (absent for a skipped row and in a preview). */
+  id: z.number().int().optional(),
+  /** As WhatsApp answered when the report was made; null: not checked yet. */
+  isWhatsappValid: z.boolean().nullable().optional(),
+});
+export type ImportRowReport = z.infer<typeof ImportRowReport>;
+
+/** The answer of an upload: totals and one entry per data row (blank rows are not data). */
+export const ImportReport = z.object({
+  preview: z.boolean(),
+  added: z.number().int(),
+  updated: z.number().int(),
+  skipped: z.number().int(),
+  rows: z.array(ImportRowReport),
+});
+export type ImportReport = z.infer<typeof ImportReport>;
+
+/** `?preview=true`: read and check the file, write nothing. */
+export const ImportQuery = z.object({ preview: zQueryBool.default(false) });

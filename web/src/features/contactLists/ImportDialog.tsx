@@ -1,0 +1,154 @@
+/**
+ * The spreadsheet import dialog (contact lists and contacts share it): choose a file, see the preview report (what
+ * each row would become: new, updated, skipped with its reason, a dropped e-mail), confirm, follow the progress of
+ * a large file, and read the final report. Errors (a refused type, an unreadable file) show as the error's text.
+ */
+import { Alert, Button, Flex, Loader, Text } from "@aws-amplify/ui-react";
+import { useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { errorMessage } from "../../api/errors.ts";
+import { Dialog } from "../../ui/Dialog.tsx";
+import { HiddenFileInput } from "../../ui/kit/index.ts";
+import type { ImportReport } from "./api.ts";
+import "./contactLists.css";
+
+/** Rows of a report shown (the totals count them all). */
+const SHOWN_ROWS = 200;
+
+export interface ImportDialogProps {
+  open: boolean;
+  onClose: () => void;
+  /** `accept` of the file input (".xls,.xlsx"). */
+  accept: string;
+  hint: string;
+  upload: (file: File, preview: boolean) => Promise<ImportReport>;
+  /** The running import's progress (frames), when known. */
+  progress?: { done: number; total: number } | null;
+  onDone?: (report: ImportReport) => void;
+}
+
+export function ImportDialog(p: ImportDialogProps) {
+  const { t } = useTranslation();
+  const input = useRef<HTMLInputElement>(null);
+  const [file, setFile] = useState<File | null>(null);
+  const [report, setReport] = useState<ImportReport | null>(null);
+  const [busy, setBusy] = useState<"preview" | "import" | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const reset = () => {
+    setFile(null);
+    setReport(null);
+    setBusy(null);
+    setError(null);
+  };
+  const close = () => {
+    if (busy === "import") return;
+    reset();
+    p.onClose();
+  };
+  const run = async (f: File, preview: boolean) => {
+    setBusy(preview ? "preview" : "import");
+    setError(null);
+    try {
+      const r = await p.upload(f, preview);
+      setReport(r);
+      if (!preview) p.onDone?.(r);
+    } catch (e) {
+      setError(errorMessage(e, t));
+    } finally {
+      setBusy(null);
+    }
+  };
+  const choose = (files: File[]) => {
+    const f = files[0];
+    if (!f) return;
+    setFile(f);
+    setReport(null);
+    void run(f, true);
+  };
+  const toImport = report ? report.added + report.updated : 0;
+  const reason = (r: ImportReport["rows"][number]) =>
+    r.reason ? t(`contactListItems.reason.${r.reason}`, { row: r.duplicateOf }) : r.warning ? t(`contactListItems.reason.${r.warning}`) : "";
+
+  return (
+    <Dialog
+      open={p.open}
+      title={t("contactListItems.importTitle")}
+      onClose={close}
+      width="40rem"
+      footer={
+        <>
+          <Button onClick={close} isDisabled={busy === "import"}>
+            {t("contactListItems.close")}
+          </Button>
+          {report?.preview && file && (
+            <Button variation="primary" isLoading={busy === "import"} isDisabled={!toImport} onClick={() => void run(file, false)} data-testid="import-confirm">
+              {t("contactListItems.confirmImport", { count: toImport })}
+            </Button>
+          )}
+        </>
+      }
+    >
+      <Flex direction="column" gap="0.75rem">
+        <Text>{p.hint}</Text>
+        <HiddenFileInput inputRef={input} accept={p.accept} onFiles={choose} testId="import-file" />
+        <Flex alignItems="center" gap="0.5rem" wrap="wrap">
+          <Button size="small" onClick={() => input.current?.click()} isDisabled={!!busy} data-testid="import-choose">
+            {t("contactListItems.chooseFile")}
+          </Button>
+          {file && <Text className="cell-clip">{file.name}</Text>}
+        </Flex>
+        {busy === "preview" && (
+          <Flex alignItems="center" gap="0.5rem" role="status">
+            <Loader /> {t("contactListItems.previewing")}
+          </Flex>
+        )}
+        {busy === "import" && (
+          <div role="status" data-testid="import-progress">
+            <Text>{t("contactListItems.importing", { done: p.progress?.done ?? 0, total: p.progress?.total ?? toImport })}</Text>
+            <progress className="import-progress" max={p.progress?.total ?? toImport} value={p.progress?.done ?? 0} />
+          </div>
+        )}
+        {error && (
+          <Alert variation="error" role="alert">
+            {error}
+          </Alert>
+        )}
+        {report && (
+          <>
+            <Alert variation={report.preview ? "info" : "success"} data-testid="import-summary">
+              {!report.preview && <strong>{t("contactListItems.importDone")}: </strong>}
+              {t(report.preview ? "contactListItems.previewSummary" : "contactListItems.summary", report)}
+            </Alert>
+            <div className="import-report">
+              <table>
+                <thead>
+                  <tr>
+                    <th>{t("contactListItems.row")}</th>
+                    <th>{t("contactListItems.name")}</th>
+                    <th>{t("contactListItems.number")}</th>
+                    <th>{t("contactListItems.result")}</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {report.rows.slice(0, SHOWN_ROWS).map((r) => (
+                    <tr key={r.row} data-status={r.status} data-testid="import-row">
+                      <td>{r.row}</td>
+                      <td className="cell-clip">{r.name}</td>
+                      <td>{r.number}</td>
+                      <td>
+                        {t(`contactListItems.status.${r.status}`)}
+                        {reason(r) && <span className="sub-line">{reason(r)}</span>}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              {report.rows.length > SHOWN_ROWS && <Text>…</Text>}
+            </div>
+          </>
+        )}
+      </Flex>
+    </Dialog>
+  );
+}
