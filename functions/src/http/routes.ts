@@ -15,6 +15,7 @@ import { contactListsRoutes } from "@atende/shared/contactLists/contract";
 import { fileListsRoutes } from "@atende/shared/fileLists/contract";
 import { helpsRoutes } from "@atende/shared/helps/contract";
 import { campaignsRoutes } from "@atende/shared/campaigns/contract";
+import { invoicesRoutes } from "@atende/shared/invoices/contract";
 import { dashboardRoutes } from "@atende/shared/dashboard/contract";
 import { jobsRoutes } from "@atende/shared/jobs/contract";
 import { kanbanRoutes } from "@atende/shared/kanban/contract";
@@ -59,6 +60,7 @@ export const manifest = {
   ...campaignsRoutes,
   ...contactListsRoutes,
   ...fileListsRoutes,
+  ...invoicesRoutes,
 };
 
 /** Every operation, keyed `"METHOD /api/path"`, with its contract (types for the pipeline and the web client). */

@@ -11,6 +11,7 @@ import type { ContactFrame } from "../contacts/schema.ts";
 import type { ContactListEvent, ContactListItemEvent } from "../contactLists/schema.ts";
 import type { JobFrame } from "../jobs/schema.ts";
 import type { FileListEvent } from "../fileLists/schema.ts";
+import type { PaymentFrame } from "../invoices/schema.ts";
 import type { AppMessageFrame } from "../messages/contract.ts";
 import type { QueueFrame } from "../queues/schema.ts";
 import type { QueueOptionFrame } from "../queues/options/schema.ts";
@@ -44,6 +45,7 @@ export interface FrameMap {
   ContactList: ContactListEvent;
   ContactListItem: ContactListItemEvent;
   file: FileListEvent;
+  payment: PaymentFrame;
 }
 
 /** A frame's name: the part of its event name after `company-{id}-` (`ticket`, `appMessage`, ...). */

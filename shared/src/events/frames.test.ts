@@ -11,6 +11,7 @@ import "../contacts/events.ts";
 import "../contactLists/events.ts";
 import "../fileLists/events.ts";
 import "../jobs/events.ts";
+import "../invoices/events.ts";
 import "../messages/events.ts";
 import "../queues/events.ts";
 import "../queues/options/events.ts";
@@ -55,6 +56,7 @@ describe("realtime frame schemas", () => {
       campaign: true,
       ContactList: true, ContactListItem: true,
       file: true,
+      payment: true,
     };
     expect(definedFrameNames()).toEqual(Object.keys(names).sort());
   });
