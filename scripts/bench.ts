@@ -30,6 +30,9 @@
  *   (default 1k and 10k) with their cycles' counter items over 90 days: p50/p99 (target: flat across sizes).
  * - schedules (`scripts/bench/schedules.ts`): 10,000 scheduled messages of 1,000 companies due in the same minute:
  *   each sent exactly once, lateness p50/p99/max (target: the last within 60 s of its time), DynamoDB calls per schedule.
+ * - campaigns (`scripts/bench/campaigns.ts`): campaign sends/s with zero intervals (the ceiling) through the planner and
+ *   the dispatch consumer, for one connection and for 50 connections at once; each number sent once (not part of the
+ *   default run).
  * - contact-import (`scripts/bench/contact-import.ts`): rows/s of a 10,000-row .xlsx imported into a contact list
  *   (`--importRows=10000`), read alone and end to end, first import and again (updates); not part of the default run.
  * Usage: `npm run bench [-- --sizes=1000,10000,100000] [-- --reps=200,400] [-- --searchSizes=1000,10000,100000] [-- --only=ingest,ratio,tickets,search,dashboard,web,kanban,faults,storm,schedules] [-- --dashboardSizes=1000,10000] [-- --kanbanSizes=1000,5000,10000] [-- --scheduleCompanies=1000] [-- --renderTickets=5000] [-- --ratioRounds=5] [-- --ratioProfile=ingest.cpuprofile]`.
@@ -331,6 +334,16 @@ try {
       { measure: "seed (connections, contacts, schedules), s", value: r.seedSeconds },
     ]);
     table("Scheduled messages: DynamoDB calls per schedule by command", Object.entries(r.ddbCallsByCommand).map(([command, perSchedule]) => ({ command, perSchedule })));
+  }
+  if (only.has("campaigns")) {
+    const { benchCampaigns } = await import("./bench/campaigns.ts");
+    const r = await benchCampaigns({});
+    results.campaigns = r;
+    table("Campaign dispatch with zero intervals (the ceiling)", [
+      { case: `1 connection, ${r.perConnection} numbers`, sends: r.one.sends, seconds: r.one.seconds, sendsPerSecond: r.one.sendsPerSecond, msPerSendP50: r.one.msPerSend.p50, msPerSendP99: r.one.msPerSend.p99, delivered: `${r.one.delivered} (${r.one.status})` },
+      { case: `${r.connections} connections at once, ${r.perConnectionMany} numbers each`, sends: r.many.sends, seconds: r.many.seconds, sendsPerSecond: r.many.sendsPerSecond, msPerSendP50: r.many.msPerSend.p50, msPerSendP99: r.many.msPerSend.p99, delivered: `${r.many.delivered} (${r.many.finished} FINALIZADA)` },
+      { case: "per connection with 50 at once, sends/s", sendsPerSecond: r.many.perConnectionPerSecond },
+    ]);
   }
   if (only.has("contact-import")) {
     const { benchContactImport } = await import("./bench/contact-import.ts");

@@ -25,7 +25,10 @@
  *   rendered, and a click on a media one sends its file, which reaches the customer's phone;
  * - scheduled messages: "Agendar mensagem" in the conversation's header schedules a text for a minute ahead; the minute
  *   tick (driven here with that minute's time) sends it: it reaches the sandbox phone, shows in the conversation, and
- *   the /schedules calendar shows it sent, live.
+ *   the /schedules calendar shows it sent, live;
+ * - campaigns: a campaign with two variants and confirmation, created in its dialog and started by the minute tick,
+ *   sends the confirmation to the sandbox phone; the phone's reply brings one of the variants; the report follows
+ *   live to Finalizada and the dialog is then read-only.
  * With `SCREENS_DIR=<dir>` it also saves screenshots of the list and the conversation (light, dark; 1440 and 375 px).
  *
  * Needs `web/dist` (`npm run build -w web`) and `/usr/bin/chromium`.
@@ -683,5 +686,66 @@ describe("the conversation and the ticket list in the browser", () => {
         await open.waitFor({ state: "hidden" });
       }
     }
+  }, TEST_MS);
+
+  it("runs a campaign with two variants and confirmation: the phone gets the confirmation, replies, gets the message; the report reaches Finalizada", async () => {
+    const { admin, companyId } = await makeCompany();
+    const wid = await connectedWhatsapp(admin, "Conexão Campanhas");
+    // Open all week, so the campaign's quiet hours do not hold this test's sends.
+    const days = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
+    await http(admin, "PUT", `/api/companies/${companyId}/schedules`, { schedules: days.map((d) => ({ weekday: d, weekdayEn: d, startTime: "00:00", endTime: "23:59" })), timezone: "UTC" });
+    await http(admin, "POST", "/api/campaign-settings", { settings: { messageInterval: 0, longerIntervalAfter: 0, greaterInterval: 0, variables: [{ key: "cupom", value: "NATAL10" }] } });
+    await customerSays(wid, "5511944440001", "Helena Campanha", "Quero receber ofertas");
+    const ticket = await until(async () => (await http<{ tickets: { id: number }[] }>(admin, "GET", "/api/tickets?status=pending&showAll=true")).tickets[0], "Helena's ticket");
+    const tag = await http<{ id: number }>(admin, "POST", "/api/tags", { name: "Ofertas", color: "#A4CCCC" });
+    await http(admin, "PUT", `/api/ticket-tags/${ticket.id}/${tag.id}`);
+
+    const page = await newPage(await newContext());
+    await login(page, admin.email, admin.password);
+    await page.goto(`${e2e.stack.url}/campaigns`);
+    await page.getByTestId("campaigns-add").click();
+    const dlg = page.getByRole("dialog", { name: "Nova campanha" });
+    await dlg.getByTestId("campaign-name").fill("N");
+    await dlg.getByTestId("save-campaign").click();
+    await dlg.getByText("Too Short!").waitFor();
+    await dlg.getByTestId("campaign-name").fill("Natal");
+    await dlg.getByTestId("campaign-connection").selectOption(String(wid));
+    await dlg.getByTestId("campaign-tag").selectOption(String(tag.id));
+    await dlg.getByTestId("campaign-message1").fill("Olá {nome}, seu cupom é {cupom}!");
+    await dlg.getByTestId("campaign-message2").fill("Oi {nome}, use {cupom} hoje!");
+    await dlg.getByTestId("campaign-confirmation").click();
+    await dlg.getByTestId("campaign-confirmationMessage1").fill("{nome}, posso enviar nossa oferta de Natal?");
+    // Starts now: the browser is in UTC, the box takes local time with seconds.
+    await dlg.getByTestId("campaign-scheduled").fill(new Date().toISOString().slice(0, 19));
+    await dlg.getByTestId("save-campaign").click();
+    await dlg.waitFor({ state: "hidden" });
+    const row = page.getByTestId("campaign-row").filter({ hasText: "Natal" });
+    await row.getByText("Programada").waitFor();
+    const id = Number(await row.getAttribute("data-campaign-id"));
+
+    // The report, open while the campaign runs; the minute tick starts it and the phone gets the confirmation.
+    const report = await newPage(await newContext());
+    const rita = await makeUser(companyId, { profile: "admin", name: "Rita Relatório" });
+    await login(report, rita.email, rita.password);
+    await report.goto(`${e2e.stack.url}/campaign/${id}/report`);
+    await report.getByTestId("campaign-report-page").waitFor();
+    const { handler: tick } = await import("../../functions/src/jobs/tick.ts");
+    await tick({ "detail-type": "Scheduled Event", source: "aws.events", time: new Date(Date.now() + 1000).toISOString() });
+    const sent = async () => (await (await fetch(`${e2e.stack.url}/sim/whatsapp/${wid}/sent`)).json()) as { content: { text?: string } }[];
+    await until(async () => (await sent()).find((x) => x.content.text === "Helena Campanha, posso enviar nossa oferta de Natal?"), "the confirmation on the phone");
+    await report.getByTestId("shipping-status").getByText("Aguardando resposta").waitFor();
+    await report.getByTestId("campaign-status").getByText("Em Andamento").waitFor();
+
+    // The reply brings the real message (one of the two variants), and the report ends live.
+    await customerSays(wid, "5511944440001", "Helena Campanha", "Sim, pode enviar");
+    const message = await until(async () => (await sent()).find((x) => /cupom|use NATAL10/.test(x.content.text ?? "")), "the campaign message on the phone", 60_000);
+    expect(["Olá Helena Campanha, seu cupom é NATAL10!", "Oi Helena Campanha, use NATAL10 hoje!"]).toContain(message.content.text);
+    await report.getByTestId("campaign-status").getByText("Finalizada").waitFor();
+    await report.getByTestId("campaign-progress").getByText("1 de 1 entregues").waitFor();
+    await report.getByTestId("shipping-status").getByText("Entregue").waitFor();
+    // A finished campaign's dialog is read-only.
+    await page.reload();
+    await row.getByTestId("campaign-edit").click();
+    await page.getByTestId("campaign-readonly").waitFor();
   }, TEST_MS);
 });

@@ -14,6 +14,7 @@ import { contactsRoutes } from "@atende/shared/contacts/contract";
 import { contactListsRoutes } from "@atende/shared/contactLists/contract";
 import { fileListsRoutes } from "@atende/shared/fileLists/contract";
 import { helpsRoutes } from "@atende/shared/helps/contract";
+import { campaignsRoutes } from "@atende/shared/campaigns/contract";
 import { invoicesRoutes } from "@atende/shared/invoices/contract";
 import { dashboardRoutes } from "@atende/shared/dashboard/contract";
 import { jobsRoutes } from "@atende/shared/jobs/contract";
@@ -61,6 +62,7 @@ export const manifest = {
   ...webhooksRoutes,
   ...contactListsRoutes,
   ...fileListsRoutes,
+  ...campaignsRoutes,
 };
 
 /** Every operation, keyed `"METHOD /api/path"`, with its contract (types for the pipeline and the web client). */

@@ -1,7 +1,9 @@
 /**
  * Consumer of the dispatch queue: each message names one send the minute tick found due (`{kind: "schedule",
  * companyId, scheduleId}`, parsed with zod; an unreadable one is logged and dropped). A scheduled message goes out
- * exactly once however often its message is delivered (`shared/src/schedules/send.ts`). A send that throws returns
+ * exactly once however often its message is delivered (`shared/src/schedules/send.ts`). A campaign's shipping
+ * (`{kind: "campaign", companyId, campaignId, seq, run}`, planned by the campaign's timer) likewise
+ * (`shared/src/campaigns/engine.ts`). A send that throws returns
  * the record in `batchItemFailures` (ReportBatchItemFailures): it comes back after the visibility timeout.
  */
 // The composition root: every domain-event listener (this is an entry point).
@@ -9,10 +11,17 @@ import "@atende/shared/events/wiring";
 import { log } from "@atende/shared/log";
 import { ScheduleDispatchMessage } from "@atende/shared/schedules/schema";
 import { sendDueSchedule } from "@atende/shared/schedules/send";
+import { CampaignDispatchMessage } from "@atende/shared/campaigns/schema";
+import { sendShipping } from "@atende/shared/campaigns/engine";
 import type { SqsEvent } from "./command-dlq.ts";
 
 /** The kinds of message the dispatch queue carries. */
-const DispatchMessage = ScheduleDispatchMessage;
+const DispatchMessage = {
+  safeParse: (v: unknown) => {
+    const campaign = CampaignDispatchMessage.safeParse(v);
+    return campaign.success ? campaign : ScheduleDispatchMessage.safeParse(v);
+  },
+};
 
 export async function handler(event: SqsEvent): Promise<{ batchItemFailures: { itemIdentifier: string }[] }> {
   const batchItemFailures: { itemIdentifier: string }[] = [];
@@ -32,9 +41,10 @@ export async function handler(event: SqsEvent): Promise<{ batchItemFailures: { i
         return;
       }
       try {
-        await sendDueSchedule(parsed.data);
+        if (parsed.data.kind === "campaign") await sendShipping(parsed.data);
+        else await sendDueSchedule(parsed.data);
       } catch (err) {
-        log("error", "scheduled message send failed; the message comes back", { ...parsed.data, err });
+        log("error", "dispatch send failed; the message comes back", { ...parsed.data, err });
         batchItemFailures.push({ itemIdentifier: r.messageId });
       }
     }),

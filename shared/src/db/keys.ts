@@ -130,6 +130,24 @@ export const keys = {
   /** The lookup item of a connection's API token, keyed by the token's SHA-256 (`whatsapp/token.ts`), never the token. */
   whatsappToken: (tokenHash: string) => ({ PK: `WATOKEN#${tokenHash}`, SK: "#" }),
   campaign: (cid: Id, id: Id) => ({ PK: `C#${cid}`, SK: `CAMPAIGN#${pad(id)}` }),
+  campaignPrefix: "CAMPAIGN#",
+  /** A campaign's shipping (one per campaign and contact, docs/product/campaigns.md): its own partition, by sequence. */
+  campaignShipping: (cid: Id, campaignId: Id, seq: Id) => ({ PK: `C#${cid}#CAMP#${pad(campaignId)}`, SK: `SHIP#${pad(seq)}` }),
+  campaignShippingsPK: (cid: Id, campaignId: Id) => `C#${cid}#CAMP#${pad(campaignId)}`,
+  campaignShippingSK: (seq: Id) => `SHIP#${pad(seq)}`,
+  /** Above every shipping's sort key (the end of a range read). */
+  campaignShippingsEndSK: "SHIP#\uffff",
+  /** One audience member's uniqueness marker in a campaign (`number` digits): holds the shipping's `seq`. */
+  campaignMember: (cid: Id, campaignId: Id, digits: string) => ({ PK: `C#${cid}#CAMP#${pad(campaignId)}`, SK: `NUM#${digits}` }),
+  /** A connection's campaign pacing state (last send, sends since the longer pause, the day's count). */
+  campaignPacer: (cid: Id, wid: Id) => ({ PK: `C#${cid}`, SK: `CAMPPACE#${pad(wid)}` }),
+  /** A shipping waiting for its contact's reply on a connection (confirmation mode): holds `campaignId`, `seq`. */
+  campaignReply: (cid: Id, wid: Id, contactId: Id) => ({ PK: `C#${cid}`, SK: `CAMPREPLY#${pad(wid)}#${pad(contactId)}` }),
+  /** A campaign message's WhatsApp id → its shipping (holds `campaignId`, `seq`): a later failure of it is counted. */
+  campaignMessage: (cid: Id, messageId: string) => ({ PK: `C#${cid}#CAMPMSG#${messageId}`, SK: "#" }),
+  /** Campaign settings, one item per key (`messageInterval`, ..., `variables`), JSON-encoded value. */
+  campaignSetting: (cid: Id, key: string) => ({ PK: `C#${cid}`, SK: `CAMPSET#${key}` }),
+  campaignSettingPrefix: "CAMPSET#",
   schedule: (cid: Id, id: Id) => ({ PK: `C#${cid}`, SK: `SCHED#${pad(id)}` }),
   /** GSI1 due-time index of a scheduled message while it waits to be sent: `SCHEDDUE#<shard>` / `<due ISO>#<cid>#<id>`. */
   scheduleDueIndex: (shard: number, dueAt: string, cid: Id, id: Id) => ({ GSI1PK: `SCHEDDUE#${shard}`, GSI1SK: `${dueAt}#${cid}#${pad(id)}` }),

@@ -17,6 +17,7 @@ import type { QueueFrame } from "../queues/schema.ts";
 import type { QueueOptionFrame } from "../queues/options/schema.ts";
 import type { QuickMessageEvent } from "../quickMessages/schema.ts";
 import type { ScheduleFrame } from "../schedules/schema.ts";
+import type { CampaignFrame } from "../campaigns/schema.ts";
 import type { SettingFrame } from "../settings/contract.ts";
 import type { TagEvent } from "../tags/schema.ts";
 import type { TicketFrame } from "../tickets/contract.ts";
@@ -44,6 +45,7 @@ export interface FrameMap {
   ContactList: ContactListEvent;
   ContactListItem: ContactListItemEvent;
   file: FileListEvent;
+  campaign: CampaignFrame;
 }
 
 /** A frame's name: the part of its event name after `company-{id}-` (`ticket`, `appMessage`, ...). */

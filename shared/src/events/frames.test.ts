@@ -56,6 +56,7 @@ describe("realtime frame schemas", () => {
       payment: true,
       ContactList: true, ContactListItem: true,
       file: true,
+      campaign: true,
     };
     expect(definedFrameNames()).toEqual(Object.keys(names).sort());
   });

@@ -8,6 +8,7 @@
  * still gets the frame telling it why), then the listeners carrying rules. See `./README.md`.
  */
 import { authCacheListener } from "../auth/cache-listener.ts";
+import { campaignRepliesListener } from "../campaigns/engine.ts";
 import { lastInteractionListener } from "../contacts/listener.ts";
 import { platformSessionsListener } from "../dashboard/listener.ts";
 import { readCacheListener } from "../ingest/read-cache.ts";
@@ -35,3 +36,4 @@ addListener(webhooksListener);
 addListener(ticketTimersListener);
 addListener(platformSessionsListener);
 addListener(kanbanLanesListener);
+addListener(campaignRepliesListener);

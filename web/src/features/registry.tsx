@@ -8,6 +8,7 @@ import { registerTexts } from "../i18n/index.ts";
 import type { FrameName } from "@atende/shared/events/frame-map";
 import type { AnyRealtimeHandler } from "../realtime/handlers.ts";
 import { announcementsFeature } from "./announcements/index.tsx";
+import { campaignsFeature } from "./campaigns/index.tsx";
 import { chatsFeature } from "./chats/index.tsx";
 import { connectionsFeature } from "./connections/index.tsx";
 import { contactsFeature } from "./contacts/index.tsx";
@@ -56,6 +57,7 @@ export const features: Feature[] = [
   webhooksFeature,
   contactListsFeature,
   fileListsFeature,
+  campaignsFeature,
   ...(sandboxFeature ? [sandboxFeature] : []),
 ];
 

@@ -1,0 +1,448 @@
+/**
+ * The campaign engine (docs/product/campaigns.md#sending), in two steps like scheduled messages, on the same
+ * dispatch queue:
+ *
+ * 1. {@link runCampaignPlanner}, the campaign's timer (`campaign` kind, fired by the minute tick): starts a PROGRAMADA
+ *    campaign at `scheduledAt` (its audience written as one shipping per number), pauses while its connection is not
+ *    connected, pauses it for good (CANCELADA with the reason) past the failure or block thresholds, and plans the
+ *    next {@link PLAN_AHEAD_MS}: each pending shipping takes the connection's next slot (`./pacing.ts`, the pacer
+ *    item versioned so two planners never share a slot), is marked queued with its time and run, and goes on the
+ *    dispatch queue with that delay. It runs again a minute later while the campaign runs.
+ * 2. {@link sendShipping}, the dispatch queue's consumer for `{kind: "campaign"}`: sends only a shipping still queued
+ *    by that run of a campaign still EM_ANDAMENTO on a connected connection (else it goes back to pending: nothing
+ *    lost, nothing sent); reserves the WhatsApp ids of the step on the shipping (conditional) and sends each part
+ *    with its reserved id, so a redelivered or re-driven message finds its messages stored and sends nothing again;
+ *    then marks it awaiting (confirmation sent) or delivered, counts it once, and ends the campaign (FINALIZADA,
+ *    `completedAt`) when every shipping is delivered or failed.
+ *
+ * Replies ({@link campaignRepliesListener}): a contact's message on the connection answers its shipping waiting
+ * for a confirmation (the real message is queued within seconds), or closes the ticket at once when the campaign
+ * says so. A campaign message that fails later (ack -1) counts as failed.
+ */
+import { AppError } from "../errors.ts";
+import { dispatch } from "../events/index.ts";
+import type { Listener } from "../events/registry.ts";
+import "../tickets/events.ts";
+import { log } from "../log.ts";
+import { copyIntoMessage, storedMediaOf } from "../media/attachments.ts";
+import { getMessageById } from "../messages/repository.ts";
+import { newOutboundId, sendOutbound } from "../messages/service.ts";
+import type {} from "../messages/events.ts";
+import { getConfig } from "../config.ts";
+import { getCompany } from "../companies/repository.ts";
+import { findOrCreateContactByIdentity } from "../contacts/service.ts";
+import { nextId } from "../db/counters.ts";
+import { enqueue } from "../sqs/enqueue.ts";
+import { getTicketItem, writeTicketTransition } from "../tickets/repository.ts";
+import { findOrCreateTicket } from "../tickets/service.ts";
+import type { TicketItem } from "../tickets/schema.ts";
+import { registerTimerKind, type TimerResult } from "../timers/index.ts";
+import { getWhatsappItem } from "../whatsapp/repository.ts";
+import { audienceOf } from "./audience.ts";
+import "./errors.ts";
+import "./events.ts";
+import { CAMPAIGN_TIMER } from "./kinds.ts";
+import { nextSlot, type PacingRules } from "./pacing.ts";
+import {
+  addCampaignCounts,
+  campaignMessageRef,
+  deleteReplyWait,
+  getCampaign,
+  getCampaignSettings,
+  getPacer,
+  getReplyWait,
+  getShipping,
+  memberSeq,
+  noteCampaignMessages,
+  patchCampaign,
+  patchShipping,
+  putReplyWait,
+  putShippingOnce,
+  savePacer,
+  shippingPages,
+} from "./repository.ts";
+import { CONFIRMATION_FIELDS, MESSAGE_FIELDS, type CampaignDispatchMessage, type CampaignItem, type ShippingItem } from "./schema.ts";
+import { emitCampaign } from "./service.ts";
+
+/** How far ahead the planner takes slots (the tick runs every minute; SQS delays reach 15 minutes). */
+export const PLAN_AHEAD_MS = 120_000;
+/** Sends planned per campaign per run at most (a zero interval would otherwise plan the whole audience). */
+export const MAX_PLAN_PER_RUN = 600;
+/** A queued shipping not sent this long after its time is planned again (its message was lost). */
+export const STALE_QUEUED_MS = 5 * 60_000;
+/** The automatic pause: at least this many sends ended, and this share of them failed. */
+export const FAILURE_MIN_SAMPLE = 20;
+export const FAILURE_RATE = 0.1;
+/** The automatic pause: this many contacts blocked the number. */
+export const BLOCKS_LIMIT = 10;
+/** A confirmed shipping's real message goes out within this many ms of the reply. */
+const REPLY_JITTER_MS = 9000;
+
+type Rand = () => number;
+
+/** The campaign's variants that say something (trimmed non-empty). */
+const variants = (c: CampaignItem, fields: readonly (keyof CampaignItem)[]) => fields.map((f) => c[f]).filter((v): v is string => typeof v === "string" && !!v.trim());
+
+/** Whether the campaign asks for a confirmation first (confirmation on and some confirmation variant). */
+const wantsConfirmation = (c: CampaignItem) => c.confirmation && variants(c, CONFIRMATION_FIELDS).length > 0;
+
+/** `{nome}`, `{email}`, `{numero}` and the settings' `{key}` variables applied to `text`. */
+export function renderCampaignText(text: string, s: Pick<ShippingItem, "name" | "email" | "number">, vars: { key: string; value: string }[]): string {
+  const values = new Map<string, string>([["nome", s.name], ["email", s.email], ["numero", s.number], ...vars.map((v) => [v.key, v.value] as [string, string])]);
+  return text.replace(/\{([^{}\s]+)\}/g, (all, key: string) => values.get(key) ?? all);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1. Planner
+
+/** Writes one shipping per valid number of the audience (each number once), then the count and `audienceReady`. */
+async function writeAudience(c: CampaignItem): Promise<CampaignItem | null> {
+  const now = new Date().toISOString();
+  for await (const page of audienceOf(c)) {
+    for (const m of page) {
+      const number = m.number.replace(/\D/g, "");
+      if (number.length < 8 || (await memberSeq(c.companyId, c.id, number)) != null) continue;
+      const seq = await nextId(c.companyId, `campaignShipping-${c.id}`);
+      await putShippingOnce({
+        companyId: c.companyId,
+        campaignId: c.id,
+        seq,
+        number,
+        name: m.name,
+        email: m.email,
+        contactId: null,
+        status: "pending",
+        dueAt: null,
+        run: c.runs,
+        step: null,
+        messageIds: null,
+        message: null,
+        confirmationMessage: null,
+        confirmationRequestedAt: null,
+        confirmedAt: null,
+        deliveredAt: null,
+        error: null,
+        updatedAt: now,
+      });
+    }
+  }
+  let valid = 0;
+  for await (const page of shippingPages(c.companyId, c.id, 1, 1000)) valid += page.length;
+  return patchCampaign(c, { audienceReady: true, valid, updatedAt: new Date().toISOString() }, { anyUpdatedAt: true });
+}
+
+/** Ends the campaign when every shipping is delivered or failed (FINALIZADA, `completedAt`). Returns it after. */
+async function finishIfDone(c: CampaignItem): Promise<CampaignItem> {
+  if (c.status !== "EM_ANDAMENTO" || !c.audienceReady || c.delivered + c.failed < c.valid) return c;
+  const at = new Date().toISOString();
+  const done = await patchCampaign(c, { status: "FINALIZADA", completedAt: at, updatedAt: at }, { anyUpdatedAt: true, status: ["EM_ANDAMENTO"] });
+  if (!done) return (await getCampaign(c.companyId, c.id)) ?? c;
+  await emitCampaign(done);
+  return done;
+}
+
+/** Sets or clears the pause reason (emitting the change); returns the campaign after. */
+async function setPause(c: CampaignItem, reason: CampaignItem["pauseReason"], extra: Partial<CampaignItem> = {}): Promise<CampaignItem> {
+  if (c.pauseReason === reason && !Object.keys(extra).length) return c;
+  const at = new Date().toISOString();
+  const after = await patchCampaign(c, { pauseReason: reason, pausedAt: reason ? at : null, updatedAt: at, ...extra }, { anyUpdatedAt: true, status: ["EM_ANDAMENTO"] });
+  if (after) await emitCampaign(after);
+  return after ?? c;
+}
+
+/** The automatic pause's reason for the campaign's counts, or null while it is healthy. */
+export function unhealthyReason(c: Pick<CampaignItem, "delivered" | "failed" | "blocked">): "ERR_CAMPAIGN_BLOCKS" | "ERR_CAMPAIGN_FAILURE_RATE" | null {
+  const ended = c.delivered + c.failed;
+  if (c.blocked >= BLOCKS_LIMIT) return "ERR_CAMPAIGN_BLOCKS";
+  return ended >= FAILURE_MIN_SAMPLE && c.failed / ended >= FAILURE_RATE ? "ERR_CAMPAIGN_FAILURE_RATE" : null;
+}
+
+/**
+ * The automatic pause: past a threshold the campaign stops (CANCELADA with the reason, shown to the admin) until an
+ * admin restarts it. Returns the paused campaign, or null while it is healthy.
+ */
+async function pauseIfUnhealthy(c: CampaignItem): Promise<CampaignItem | null> {
+  const reason = unhealthyReason(c);
+  if (!reason) return null;
+  const at = new Date().toISOString();
+  const paused = await patchCampaign(c, { status: "CANCELADA", pauseReason: reason, pausedAt: at, updatedAt: at }, { anyUpdatedAt: true, status: ["EM_ANDAMENTO"] });
+  if (paused) {
+    await emitCampaign(paused);
+    log("warn", "campaign paused automatically", { companyId: c.companyId, campaignId: c.id, reason, delivered: c.delivered, failed: c.failed, blocked: c.blocked });
+  }
+  return paused ?? (await getCampaign(c.companyId, c.id)) ?? c;
+}
+
+/** The connection's pacing rules: the company's settings and business hours. */
+async function rulesOf(companyId: number): Promise<PacingRules> {
+  const [settings, company] = await Promise.all([getCampaignSettings(companyId), getCompany(companyId)]);
+  return { ...settings, hours: company ? { schedules: company.schedules, timeZone: company.timezone } : undefined };
+}
+
+/** What one planner run did. */
+export interface PlanOutcome {
+  status: CampaignItem["status"] | "gone";
+  planned: { seq: number; at: number; whatsappId: number }[];
+  nextRunAt: number | null;
+}
+
+/** A planned send as it goes on the dispatch queue. */
+export interface PlannedMessage {
+  msg: CampaignDispatchMessage;
+  delaySeconds: number;
+}
+
+/** Puts planned sends on the dispatch queue, each with its delay (one not queued is planned again when stale). */
+async function queueSends(messages: PlannedMessage[]): Promise<void> {
+  const url = getConfig().DISPATCH_QUEUE_URL;
+  if (!url) throw new Error("DISPATCH_QUEUE_URL is not set");
+  await Promise.all(messages.map((m) => enqueue(url, m.msg, { delaySeconds: m.delaySeconds }).catch((err) => log("warn", "campaign send not queued", { ...m.msg, err }))));
+}
+
+/**
+ * One planner run for campaign `campaignId` at `now` (epoch ms). `opts.rand` in [0, 1) for the jitter (default
+ * `Math.random`); `opts.send` where the planned sends go (default the dispatch queue, each delayed to its time).
+ * Returns what it planned and when it wants to run again (null: the campaign no longer runs).
+ * @throws Error when `DISPATCH_QUEUE_URL` is not set and something is due.
+ */
+export async function runCampaignPlanner(
+  companyId: number,
+  campaignId: number,
+  now: number,
+  opts: { rand?: Rand; send?: (messages: PlannedMessage[]) => Promise<void> } = {},
+): Promise<PlanOutcome> {
+  const rand = opts.rand ?? Math.random;
+  let c = await getCampaign(companyId, campaignId);
+  if (!c) return { status: "gone", planned: [], nextRunAt: null };
+  if (c.status === "PROGRAMADA") {
+    if (c.scheduledAt && Date.parse(c.scheduledAt) > now) return { status: c.status, planned: [], nextRunAt: Date.parse(c.scheduledAt) };
+    const started = await patchCampaign(c, { status: "EM_ANDAMENTO", runs: c.runs + 1, updatedAt: new Date().toISOString() }, { anyUpdatedAt: true, status: ["PROGRAMADA"] });
+    if (!started) return { status: c.status, planned: [], nextRunAt: null };
+    c = started;
+    await emitCampaign(c);
+  }
+  if (c.status !== "EM_ANDAMENTO") return { status: c.status, planned: [], nextRunAt: null };
+  if (!c.audienceReady) {
+    c = (await writeAudience(c)) ?? c;
+    await emitCampaign(c);
+  }
+  c = await finishIfDone(c);
+  if (c.status !== "EM_ANDAMENTO") return { status: c.status, planned: [], nextRunAt: null };
+  const waId = c.whatsappId;
+  const wa = waId != null ? await getWhatsappItem(companyId, waId) : null;
+  if (!wa || waId == null || wa.status !== "CONNECTED") {
+    c = await setPause(c, "ERR_CAMPAIGN_CONNECTION_DOWN");
+    return { status: c.status, planned: [], nextRunAt: now + 60_000 };
+  }
+  if (c.pauseReason === "ERR_CAMPAIGN_CONNECTION_DOWN") c = await setPause(c, null);
+  const paused = await pauseIfUnhealthy(c);
+  if (paused) return { status: paused.status, planned: [], nextRunAt: null };
+
+  const rules = await rulesOf(companyId);
+  let pacer = await getPacer(companyId, waId);
+  const planned: PlanOutcome["planned"] = [];
+  const messages: PlannedMessage[] = [];
+  let lowWater = c.lowWater;
+  let advancing = true;
+  outer: for await (const page of shippingPages(companyId, campaignId, c.lowWater)) {
+    for (const s of page) {
+      const done = s.status === "delivered" || s.status === "failed";
+      if (done && advancing) {
+        lowWater = s.seq + 1;
+        continue;
+      }
+      advancing = false;
+      const inFlight = s.status === "queued" && s.run === c.runs && Date.parse(s.dueAt ?? "") + STALE_QUEUED_MS > now;
+      if (done || s.status === "awaiting" || inFlight) continue;
+      const slot = nextSlot(pacer, rules, now, rand);
+      if (!slot || slot.at > now + PLAN_AHEAD_MS || planned.length >= MAX_PLAN_PER_RUN) {
+        break outer;
+      }
+      // Another planner of the same connection took a slot meanwhile: the next run plans from its state.
+      if (!(await savePacer(companyId, waId, slot.state, pacer.version))) break outer;
+      pacer = slot.state;
+      const after = await patchShipping(s, { status: "queued", dueAt: new Date(slot.at).toISOString(), run: c.runs, updatedAt: new Date().toISOString() });
+      if (!after) continue;
+      planned.push({ seq: s.seq, at: slot.at, whatsappId: waId });
+      messages.push({ msg: { kind: "campaign", companyId, campaignId, seq: s.seq, run: c.runs }, delaySeconds: Math.min(900, Math.max(0, Math.ceil((slot.at - now) / 1000))) });
+    }
+  }
+  if (messages.length) await (opts.send ?? queueSends)(messages);
+  if (lowWater !== c.lowWater) await patchCampaign(c, { lowWater, updatedAt: c.updatedAt }, { anyUpdatedAt: true });
+  return { status: c.status, planned, nextRunAt: now + 60_000 };
+}
+
+registerTimerKind(CAMPAIGN_TIMER, async (t, now): Promise<TimerResult> => {
+  const out = await runCampaignPlanner(t.companyId, Number(t.ref), now.getTime());
+  return out.nextRunAt == null ? undefined : { rescheduleAt: out.nextRunAt };
+});
+
+// ---------------------------------------------------------------------------------------------
+// 2. Sender
+
+export type ShippingOutcome = "sent" | "failed" | "skipped" | "released";
+
+/** Puts a queued shipping back to pending (its campaign stopped or its connection is down): nothing is lost. */
+async function release(s: ShippingItem): Promise<ShippingOutcome> {
+  await patchShipping(s, { status: "pending", dueAt: null, updatedAt: new Date().toISOString() });
+  return "released";
+}
+
+/** The ticket a campaign message goes on: the contact's open or pending one, else a new one (`created`). */
+async function ticketFor(c: CampaignItem, contactId: number, whatsappId: number): Promise<{ ticket: TicketItem; created: boolean }> {
+  const out = await findOrCreateTicket(c.companyId, { contactId, whatsappId, isGroup: false, queueId: null });
+  if (out.created) await dispatch({ type: "ticket.created", companyId: c.companyId, ticket: out.ticket });
+  return out;
+}
+
+/** Closes a ticket the campaign opened for its own message: no pending ticket waits for an agent before a reply. */
+async function closeCampaignTicket(companyId: number, ticketId: number): Promise<void> {
+  const t = await getTicketItem(companyId, ticketId, true);
+  if (!t || t.status === "closed") return;
+  try {
+    const next = await writeTicketTransition(t, { status: "closed", updatedAt: new Date().toISOString() });
+    await dispatch({ type: "ticket.updated", companyId, ticket: next, previous: t });
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+  }
+}
+
+/**
+ * Sends one queued shipping (the dispatch queue's message): see the module docstring. Returns `sent` (a step went
+ * out), `failed` (the connection refused it), `released` (campaign stopped or connection down: back to pending),
+ * `skipped` (already done, or planned again by a later run). Throws on an unexpected error (the queue redelivers;
+ * the next delivery sends nothing twice).
+ */
+export async function sendShipping(msg: CampaignDispatchMessage, rand: Rand = Math.random): Promise<ShippingOutcome> {
+  const [c, first] = await Promise.all([getCampaign(msg.companyId, msg.campaignId), getShipping(msg.companyId, msg.campaignId, msg.seq)]);
+  let s = first;
+  if (!c || !s || s.status !== "queued" || s.run !== msg.run) return "skipped";
+  if (c.status !== "EM_ANDAMENTO" || c.whatsappId == null) return release(s);
+  if (await pauseIfUnhealthy(c)) return release(s);
+  const wa = await getWhatsappItem(c.companyId, c.whatsappId);
+  if (wa?.status !== "CONNECTED") {
+    await setPause(c, "ERR_CAMPAIGN_CONNECTION_DOWN");
+    return release(s);
+  }
+  const step = wantsConfirmation(c) && !s.confirmedAt ? "confirmation" : "message";
+  if (s.step !== step || !s.messageIds) {
+    const pick = (list: string[]) => list[Math.floor(rand() * list.length)] ?? "";
+    const settings = await getCampaignSettings(c.companyId);
+    const text = renderCampaignText(pick(variants(c, step === "confirmation" ? CONFIRMATION_FIELDS : MESSAGE_FIELDS)), s, settings.variables);
+    const ids = [await newOutboundId(wa)];
+    const reserved = await patchShipping(s, {
+      step,
+      messageIds: ids,
+      ...(step === "confirmation" ? { confirmationMessage: text } : { message: text }),
+      updatedAt: new Date().toISOString(),
+    });
+    if (!reserved) return "skipped";
+    s = reserved;
+    await noteCampaignMessages(c.companyId, ids, c.id, s.seq);
+  }
+  const contact = await findOrCreateContactByIdentity(c.companyId, { jids: [`${s.number}@s.whatsapp.net`], number: s.number, name: s.name || s.number, isGroup: false });
+  const messageId = s.messageIds?.[0] ?? "";
+  const body = (step === "confirmation" ? s.confirmationMessage : s.message) ?? "";
+  let outcome: { ok: true } | { ok: false; error: string } = { ok: true };
+  let openedTicket: number | null = null;
+  const stored = await getMessageById(c.companyId, messageId);
+  // A delivery that stored the message and died before marking the shipping: the message is there, mark it.
+  if (stored?.ack === -1) outcome = { ok: false, error: stored.sendError ?? "ERR_SENDING_WAPP_MSG" };
+  if (!stored) {
+    const { ticket, created } = await ticketFor(c, contact.id, wa.id);
+    if (created) openedTicket = ticket.id;
+    const media = step === "message" ? storedMediaOf(c) : undefined;
+    const copy = media ? await copyIntoMessage(c.companyId, ticket.id, messageId, media) : undefined;
+    try {
+      // The system's message, not an agent's: never signed, stored as automatic (not counted as an agent's).
+      await sendOutbound(c.companyId, { userId: null, name: "" }, ticket, { body, messageId, automatic: true, ...(copy ? { media: copy } : {}) });
+    } catch (err) {
+      if (!(err instanceof AppError && err.code === "ERR_SENDING_WAPP_MSG")) throw err;
+      outcome = { ok: false, error: err.code };
+    }
+  }
+  const at = new Date().toISOString();
+  const patch: Partial<ShippingItem> = !outcome.ok
+    ? { status: "failed", error: outcome.error, contactId: contact.id, updatedAt: at }
+    : step === "confirmation"
+      ? { status: "awaiting", confirmationRequestedAt: at, contactId: contact.id, updatedAt: at }
+      : { status: "delivered", deliveredAt: at, contactId: contact.id, updatedAt: at };
+  const done = await patchShipping(s, patch);
+  if (!done) return "skipped";
+  if (openedTicket != null) await closeCampaignTicket(c.companyId, openedTicket);
+  if (done.status === "awaiting" || (done.status === "delivered" && c.closeTicketOnReply)) {
+    await putReplyWait(c.companyId, wa.id, contact.id, c.id, done.seq);
+  }
+  const after = await addCampaignCounts(
+    c.companyId,
+    c.id,
+    done.status === "failed" ? { failed: 1 } : done.status === "awaiting" ? { awaiting: 1 } : { delivered: 1, ...(s.confirmationRequestedAt ? { awaiting: -1 } : {}) },
+    at,
+  );
+  if (after) {
+    const ended = await finishIfDone(after);
+    if (ended === after) await emitCampaign(after);
+  }
+  return outcome.ok ? "sent" : "failed";
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3. Replies and later failures
+
+/**
+ * A contact's message on a connection where a shipping waits for it: a confirmation reply queues the real message
+ * (within {@link REPLY_JITTER_MS}); after a campaign that closes replies, the reply's ticket is closed at once.
+ * Returns what it did.
+ */
+export async function onContactReply(companyId: number, ticket: TicketItem, rand: Rand = Math.random): Promise<"confirmed" | "closed" | "none"> {
+  const wait = await getReplyWait(companyId, ticket.whatsappId, ticket.contactId);
+  if (!wait) return "none";
+  const [c, s] = await Promise.all([getCampaign(companyId, wait.campaignId), getShipping(companyId, wait.campaignId, wait.seq)]);
+  if (!c || !s) {
+    await deleteReplyWait(companyId, ticket.whatsappId, ticket.contactId, wait.campaignId, wait.seq);
+    return "none";
+  }
+  if (s.status === "awaiting") {
+    const at = new Date().toISOString();
+    const queued = await patchShipping(s, { status: "queued", confirmedAt: at, dueAt: at, run: c.runs, messageIds: null, step: null, updatedAt: at });
+    await deleteReplyWait(companyId, ticket.whatsappId, ticket.contactId, wait.campaignId, wait.seq);
+    if (!queued) return "none";
+    const url = getConfig().DISPATCH_QUEUE_URL;
+    if (!url) throw new Error("DISPATCH_QUEUE_URL is not set");
+    await enqueue(url, { kind: "campaign", companyId, campaignId: c.id, seq: s.seq, run: c.runs } satisfies CampaignDispatchMessage, { delaySeconds: Math.floor((rand() * REPLY_JITTER_MS) / 1000) });
+    return "confirmed";
+  }
+  await deleteReplyWait(companyId, ticket.whatsappId, ticket.contactId, wait.campaignId, wait.seq);
+  if (s.status === "delivered" && c.closeTicketOnReply && ticket.status !== "closed") {
+    await closeCampaignTicket(companyId, ticket.id);
+    return "closed";
+  }
+  return "none";
+}
+
+/** A campaign message that failed after it was handed over (ack -1): its shipping counts as failed (once). */
+export async function onCampaignMessageFailed(companyId: number, messageId: string, error: string | null): Promise<boolean> {
+  const ref = await campaignMessageRef(companyId, messageId);
+  if (!ref) return false;
+  const s = await getShipping(companyId, ref.campaignId, ref.seq);
+  if (!s || (s.status !== "delivered" && s.status !== "awaiting") || !s.messageIds?.includes(messageId)) return false;
+  const at = new Date().toISOString();
+  const failed = await patchShipping(s, { status: "failed", error: error ?? "ERR_SENDING_WAPP_MSG", updatedAt: at });
+  if (!failed) return false;
+  const blocked = /block/i.test(error ?? "");
+  const after = await addCampaignCounts(companyId, ref.campaignId, { failed: 1, ...(s.status === "delivered" ? { delivered: -1 } : { awaiting: -1 }), ...(blocked ? { blocked: 1 } : {}) }, at);
+  if (after) await emitCampaign(after);
+  return true;
+}
+
+/** The listener (wired in `events/wiring.ts`): customers' messages answer shippings; failed campaign messages count. */
+export const campaignRepliesListener: Listener = {
+  name: "campaigns.replies",
+  async handle(event) {
+    if (event.type === "message.created" && !event.message.fromMe && !event.ticket.isGroup) {
+      await onContactReply(event.companyId, event.ticket);
+    } else if (event.type === "message.updated" && event.message.fromMe && event.message.isAutomatic && event.message.ack === -1) {
+      await onCampaignMessageFailed(event.companyId, event.message.id, event.message.sendError ?? null);
+    }
+  },
+};
