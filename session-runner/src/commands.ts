@@ -102,6 +102,8 @@ export class CommandHandler {
         await this.socketFor(ref).readMessages(cmd.messageIds.map((id) => ({ remoteJid: cmd.remoteJid, id, fromMe: false })));
         return {};
       }
+      case "checkNumber":
+        return this.checkNumber(ref, cmd.number);
     }
   }
 
@@ -116,6 +118,19 @@ export class CommandHandler {
     if (m.ack !== 0) return { waId: m.id, alreadySent: m.ack > 0 };
     await this.fail(m, "ERR_SENDING_WAPP_MSG");
     return { failed: "ERR_SENDING_WAPP_MSG", outcomeUnknown: true };
+  }
+
+  /** Asks WhatsApp whether `number` has an account: `{exists, jid}`, or `{error}` when the session is not open. */
+  private async checkNumber(ref: { companyId: number; whatsappId: number }, number: string): Promise<Record<string, unknown>> {
+    let sock: ReturnType<typeof this.socketFor>;
+    try {
+      sock = this.socketFor(ref);
+    } catch (err) {
+      if (err instanceof NotInitialized) return { error: "ERR_WAPP_NOT_INITIALIZED" };
+      throw err;
+    }
+    const [found] = (await sock.onWhatsApp(number)) ?? [];
+    return { exists: !!found?.exists, jid: found?.exists ? found.jid : null };
   }
 
   private socketFor(ref: { companyId: number; whatsappId: number }) {

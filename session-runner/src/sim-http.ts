@@ -14,6 +14,8 @@
  *   their MIME type; 404 `ERR_NO_MESSAGE_FOUND` for anything else): the sandbox phone shows it.
  * - `POST /sim/whatsapp/{id}/receipts` `{auto: boolean}` or `{id, status}`.
  * - `GET /sim/whatsapp/{id}` → `{qrcode, open}` (the sandbox phone page polls it to show what it can scan).
+ * - `PUT /sim/contact-book/{number}` `{onWhatsApp}` → the network's contact book says whether that number has a
+ *   WhatsApp account (what `onWhatsApp` answers; numbers not in the book: see `SimNetwork.onWhatsApp`).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { BufferJSON, type BaileysEventMap } from "@whiskeysockets/baileys";
@@ -64,6 +66,7 @@ const DEFAULT_MIME: Record<SimMedia["kind"], string> = {
 
 const EventBody = z.object({ event: z.string().min(1).max(100), data: z.unknown() });
 const ScanBody = z.object({ number: digits.optional() });
+const ContactBookBody = z.object({ onWhatsApp: z.boolean() });
 const ReceiptsBody = z.union([z.object({ auto: z.boolean() }), z.object({ id: z.string().min(1), status: z.number().int().min(0).max(5) })]);
 
 const HttpError = SimHttpError;
@@ -145,6 +148,13 @@ export function createSimHandler(network: SimNetwork | null, runner: Runner) {
         const type = /^image\/[\w.+-]+$/.test(found.mimetype) ? found.mimetype : "application/octet-stream";
         res.writeHead(200, { "content-type": type, "content-length": found.bytes.length, "cache-control": "private, max-age=3600", "x-content-type-options": "nosniff" });
         res.end(found.bytes);
+        return true;
+      }
+      const book = path.match(/^\/sim\/contact-book\/(\d{8,20})$/);
+      if (book && req.method === "PUT") {
+        const body = ContactBookBody.parse(await jsonBody(req));
+        network.setOnWhatsApp(book[1], body.onWhatsApp);
+        send(res, 200, { number: book[1], onWhatsApp: body.onWhatsApp });
         return true;
       }
       const m = path.match(/^\/sim\/whatsapp\/(\d+)(?:\/(scan|messages|events|sent|receipts|thread))?\/?$/);

@@ -16,6 +16,7 @@ import { dashboardRoutes } from "@atende/shared/dashboard/contract";
 import { jobsRoutes } from "@atende/shared/jobs/contract";
 import { kanbanRoutes } from "@atende/shared/kanban/contract";
 import { mediaRoutes, messagesRoutes } from "@atende/shared/messages/contract";
+import { messagesApiRoutes } from "@atende/shared/messagesApi/contract";
 import { notesRoutes } from "@atende/shared/notes/contract";
 import { plansRoutes } from "@atende/shared/plans/contract";
 import { queuesRoutes } from "@atende/shared/queues/contract";
@@ -53,6 +54,7 @@ export const manifest = {
   ...chatsRoutes,
   ...announcementsRoutes,
   ...helpsRoutes,
+  ...messagesApiRoutes,
 };
 
 /** Every operation, keyed `"METHOD /api/path"`, with its contract (types for the pipeline and the web client). */

@@ -205,6 +205,15 @@ class SimSocket {
     return msg;
   };
 
+  /** Baileys' `onWhatsApp`: each number (or JID) answered from the network's contact book (`SimNetwork.onWhatsApp`). */
+  readonly onWhatsApp = async (...numbers: string[]): Promise<{ jid: string; exists: boolean }[]> => {
+    if (this.closed || this.state !== "open") throw new Boom("Connection Closed", { statusCode: DisconnectReason.connectionClosed });
+    return numbers.map((n) => {
+      const digits = n.split("@")[0].replace(/\D+/g, "");
+      return { jid: `${digits}@s.whatsapp.net`, exists: this.net.onWhatsApp(digits) };
+    });
+  };
+
   readonly readMessages = async (keys: WAMessageKey[]): Promise<void> => {
     this.phone.reads.push(...keys);
   };
@@ -325,6 +334,23 @@ export class SimNetwork {
     const s = this.phones.get(whatsappId)?.socket;
     if (!s || s.closed || s.state !== "open") throw new SimError("ERR_WAPP_NOT_INITIALIZED", "the connection is not open");
     return s;
+  }
+
+  /**
+   * The network's contact book: numbers marked with or without a WhatsApp account (`setOnWhatsApp`, the sandbox's
+   * `PUT /sim/contact-book/{number}`). A number the book does not hold has an account when it has 10 to 15 digits
+   * (country code, area code, number), so the sandbox phone can write from any plausible number.
+   */
+  private book = new Map<string, boolean>();
+
+  /** Whether `number` (digits) has a WhatsApp account on this network. */
+  onWhatsApp(number: string): boolean {
+    return this.book.get(number) ?? /^\d{10,15}$/.test(number);
+  }
+
+  /** Writes `number` (digits) into the contact book, with or without a WhatsApp account. */
+  setOnWhatsApp(number: string, exists: boolean): void {
+    this.book.set(number, exists);
   }
 
   /** The QR currently shown for a connection ("" when none). */

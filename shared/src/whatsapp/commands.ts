@@ -31,6 +31,11 @@ export const SessionCommand = z.discriminatedUnion("type", [
   z.object({ ...base, type: z.literal("react"), ticketId: z.number().int(), messageId: z.string(), emoji: z.string() }),
   /** Send read receipts for these inbound messages of a chat. */
   z.object({ ...base, type: z.literal("read"), remoteJid: z.string(), messageIds: z.array(z.string()).max(500) }),
+  /**
+   * Ask WhatsApp whether a number has an account (Baileys' `onWhatsApp`); the result on the command's record is
+   * `{exists, jid}`, or `{error: "ERR_WAPP_NOT_INITIALIZED"}` when the session is not open.
+   */
+  z.object({ ...base, type: z.literal("checkNumber"), number: z.string().regex(/^\d{8,20}$/) }),
 ]);
 export type SessionCommand = z.infer<typeof SessionCommand>;
 export type SessionCommandInput = SessionCommand extends infer C ? (C extends { commandId: string } ? Omit<C, "commandId"> : never) : never;
