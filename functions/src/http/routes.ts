@@ -17,6 +17,7 @@ import { jobsRoutes } from "@atende/shared/jobs/contract";
 import { kanbanRoutes } from "@atende/shared/kanban/contract";
 import { mediaRoutes, messagesRoutes } from "@atende/shared/messages/contract";
 import { messagesApiRoutes } from "@atende/shared/messagesApi/contract";
+import { privacyRoutes } from "@atende/shared/privacy/contract";
 import { notesRoutes } from "@atende/shared/notes/contract";
 import { plansRoutes } from "@atende/shared/plans/contract";
 import { queuesRoutes } from "@atende/shared/queues/contract";
@@ -55,6 +56,7 @@ export const manifest = {
   ...announcementsRoutes,
   ...helpsRoutes,
   ...messagesApiRoutes,
+  ...privacyRoutes,
 };
 
 /** Every operation, keyed `"METHOD /api/path"`, with its contract (types for the pipeline and the web client). */

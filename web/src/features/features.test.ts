@@ -34,10 +34,12 @@ describe("feature access", () => {
   it("decides with the shared permission table: a page opens for exactly the profiles its permission lists", () => {
     const declared = features.flatMap((f) => [f.access, ...f.routes.map((r) => r.access)]).filter((a) => a?.permission);
     expect(declared.length).toBeGreaterThan(0);
+    // Every plan flag on: a page behind a flag as well (Messages API) is decided here by its permission alone.
+    const allOn = { useCampaigns: true, useKanban: true, useOpenAi: true, useIntegrations: true, useSchedules: true, useInternalChat: true, useExternalApi: true };
     for (const access of declared) {
       for (const p of PROFILES) {
-        expect(mayAccess(user(p), access, {}), `${access!.permission} ${p}`).toBe(can(user(p), access!.permission!));
-        expect(mayAccess(user(p), access, {})).toBe((PERMISSIONS[access!.permission as Permission] as readonly string[]).includes(p));
+        expect(mayAccess(user(p), access, allOn), `${access!.permission} ${p}`).toBe(can(user(p), access!.permission!));
+        expect(mayAccess(user(p), access, allOn)).toBe((PERMISSIONS[access!.permission as Permission] as readonly string[]).includes(p));
       }
     }
     // The kanban switch follows the table too: supervisors hold `tags:kanban`, agents do not.

@@ -15,6 +15,8 @@ import { helpsFeature } from "./helps/index.tsx";
 import { dashboardFeature } from "./dashboard/index.tsx";
 import { jobsFeature } from "./jobs/index.tsx";
 import { kanbanFeature } from "./kanban/index.tsx";
+import { messagesApiFeature } from "./messagesApi/index.tsx";
+import { privacyFeature } from "./privacy/index.tsx";
 import { queuesFeature } from "./queues/index.tsx";
 import { quickMessagesFeature } from "./quickMessages/index.tsx";
 import { plansFeature } from "./plans/index.tsx";
@@ -46,6 +48,8 @@ export const features: Feature[] = [
   announcementsFeature,
   todoFeature,
   helpsFeature,
+  messagesApiFeature,
+  privacyFeature,
   ...(sandboxFeature ? [sandboxFeature] : []),
 ];
 
