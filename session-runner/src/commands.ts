@@ -110,6 +110,8 @@ export class CommandHandler {
       }
       case "checkNumbers":
         return this.checkNumbers(cmd);
+      case "checkNumber":
+        return this.checkNumber(ref, cmd.number);
     }
   }
 
@@ -146,6 +148,19 @@ export class CommandHandler {
     await recordWhatsappChecks(cmd.companyId, cmd.contactListId, results);
     await new Promise((r) => setTimeout(r, this.checkPaceMs));
     return { checked: results.length, valid: results.filter((r) => r.valid).length };
+  }
+
+  /** Asks WhatsApp whether `number` has an account: `{exists, jid}`, or `{error}` when the session is not open. */
+  private async checkNumber(ref: { companyId: number; whatsappId: number }, number: string): Promise<Record<string, unknown>> {
+    let sock: ReturnType<typeof this.socketFor>;
+    try {
+      sock = this.socketFor(ref);
+    } catch (err) {
+      if (err instanceof NotInitialized) return { error: "ERR_WAPP_NOT_INITIALIZED" };
+      throw err;
+    }
+    const [found] = (await sock.onWhatsApp(number)) ?? [];
+    return { exists: !!found?.exists, jid: found?.exists ? found.jid : null };
   }
 
   private socketFor(ref: { companyId: number; whatsappId: number }) {

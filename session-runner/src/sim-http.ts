@@ -15,7 +15,9 @@
  * - `POST /sim/whatsapp/{id}/receipts` `{auto: boolean}` or `{id, status}`.
  * - `GET /sim/whatsapp/{id}` → `{qrcode, open}` (the sandbox phone page polls it to show what it can scan).
  * - `GET /sim/whatsapp/book` → `{numbers}`; `POST /sim/whatsapp/book` `{add?, remove?}` (digits) → `{numbers}`: the
- *   network's contact book, the numbers `onWhatsApp` finds (everyone who sent a message is in it).
+ *   numbers the network's contact book marks with a WhatsApp account (everyone who sent a message is);
+ *   `PUT /sim/contact-book/{number}` `{onWhatsApp}` marks one number with or without an account. What `onWhatsApp`
+ *   answers for a number the book does not hold: see `SimNetwork.onWhatsApp`.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { BufferJSON, type BaileysEventMap } from "@whiskeysockets/baileys";
@@ -69,6 +71,7 @@ const DEFAULT_MIME: Record<SimMedia["kind"], string> = {
 
 const EventBody = z.object({ event: z.string().min(1).max(100), data: z.unknown() });
 const ScanBody = z.object({ number: digits.optional() });
+const ContactBookBody = z.object({ onWhatsApp: z.boolean() });
 const ReceiptsBody = z.union([z.object({ auto: z.boolean() }), z.object({ id: z.string().min(1), status: z.number().int().min(0).max(5) })]);
 
 const HttpError = SimHttpError;
@@ -159,6 +162,13 @@ export function createSimHandler(network: SimNetwork | null, runner: Runner) {
           network.removeFromBook(body.remove ?? []);
         } else if (req.method !== "GET") throw new HttpError(404, { error: "ERR_ROUTE_NOT_FOUND" });
         send(res, 200, { numbers: network.bookNumbers() });
+        return true;
+      }
+      const book = path.match(/^\/sim\/contact-book\/(\d{8,20})$/);
+      if (book && req.method === "PUT") {
+        const body = ContactBookBody.parse(await jsonBody(req));
+        network.setOnWhatsApp(book[1], body.onWhatsApp);
+        send(res, 200, { number: book[1], onWhatsApp: body.onWhatsApp });
         return true;
       }
       const m = path.match(/^\/sim\/whatsapp\/(\d+)(?:\/(scan|messages|events|sent|receipts|thread))?\/?$/);

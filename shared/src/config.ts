@@ -64,6 +64,10 @@ const ConfigSchema = z.object({
   /** Throttle: failed login attempts allowed per IP inside the window, whatever the emails (an office behind one NAT). */
   LOGIN_MAX_ATTEMPTS_PER_IP: z.coerce.number().int().positive().default(100),
   LOGIN_WINDOW_SECONDS: z.coerce.number().int().positive().default(300),
+  /** Public messages API: requests one connection token may make per window (then 429 with `Retry-After`). */
+  MESSAGES_API_RATE_LIMIT: z.coerce.number().int().positive().default(60),
+  /** Public messages API: the rate window, in seconds. */
+  MESSAGES_API_RATE_WINDOW_SECONDS: z.coerce.number().int().positive().default(60),
   /**
    * Cloud: the value CloudFront puts in `x-atende-origin` on every API request. Only a request carrying it may name
    * the client IP (`x-atende-viewer-ip`, set by a CloudFront Function from the viewer's address); any other request

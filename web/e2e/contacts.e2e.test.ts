@@ -10,6 +10,9 @@
  * - starting a conversation from a contact opens the New ticket dialog with that contact and lands on its ticket;
  * - a contact list is created and filled from a spreadsheet of `../shared/fixtures/contacts`: the preview report,
  *   the import, the final report and the list's contacts and count.
+ * - the Messages API page: its test form sends with a connection's token to a new contact and shows the answer (the
+ *   contact then appears on the Contacts page); a wrong token shows the error; a plan without the external API gets
+ *   the toast and the redirect.
  *
  * Needs `web/dist` (`npm run build -w web`) and `/usr/bin/chromium`.
  */
@@ -228,5 +231,52 @@ describe("contacts page in the browser", () => {
     await expect(joao.getByTestId("contact-list-item-number").innerText()).resolves.toBe("5511900000001");
     await page.getByTestId("contact-list-back").click();
     await until(async () => (await listRow.getByTestId("contact-list-count").innerText()) === "23", "the list's count on the lists page");
+  }, TEST_MS);
+
+  it("sends from the Messages API page's test form with a connection's token and shows the answer; refuses a plan without the external API", async () => {
+    const { admin } = await makeCompany();
+    const whatsappId = await e2e.connectedWhatsapp(admin, "Conexão API");
+    const { token } = await http<{ token: string }>(admin, "GET", `/api/whatsapp/${whatsappId}`);
+
+    const page = await newPage();
+    await login(page, admin);
+    await page.getByRole("navigation", { name: "Menu principal" }).getByRole("link", { name: "API", exact: true }).click();
+    await page.waitForURL(`${e2e.stack.url}/messages-api`);
+    await page.getByRole("heading", { name: "API de mensagens" }).waitFor();
+    await expect(page.locator("pre").first().innerText()).resolves.toContain(`${e2e.stack.url}/api/messages/send`);
+
+    // The form's rules, then a wrong token: the API's answer, nothing sent.
+    await page.getByTestId("messages-api-send").click();
+    await expect(page.getByText("Obrigatório").count()).resolves.toBe(3);
+    await page.getByLabel("Token", { exact: true }).fill("token-errado");
+    await page.getByLabel("Número", { exact: true }).fill("5511966665555");
+    await page.getByLabel("Mensagem", { exact: true }).fill("Olá pela API");
+    await page.getByTestId("messages-api-send").click();
+    await until(async () => (await page.getByTestId("messages-api-answer").innerText()).includes("ERR_SESSION_EXPIRED"), "the refusal");
+    await expect(page.url()).toBe(`${e2e.stack.url}/messages-api`); // the person's own session is untouched
+
+    // The connection's token: the answer carries the message id and status, and the network carries the text.
+    await page.getByLabel("Token", { exact: true }).fill(token);
+    await page.getByTestId("messages-api-send").click();
+    const answer = await until(async () => {
+      const text = await page.getByTestId("messages-api-answer").innerText();
+      return text.includes("Mensagem enviada") ? (JSON.parse(text) as { id: string; status: string }) : null;
+    }, "the answer");
+    expect(answer.status).toMatch(/queued|sent|delivered|read/);
+    await until(async () => {
+      const sent = (await (await fetch(`${e2e.stack.url}/sim/whatsapp/${whatsappId}/sent`)).json()) as { id: string; jid: string }[];
+      return sent.some((m) => m.id === answer.id && m.jid === "5511966665555@s.whatsapp.net");
+    }, "the message on the network");
+    await openContacts(page);
+    await until(async () => (await row(page, "5511966665555").count()) === 1, "the new contact");
+
+    // A plan without the external API: the product's toast, then back to /.
+    const off = await makeCompany({ planFlags: { useExternalApi: false } });
+    const other = await newPage();
+    await login(other, off.admin);
+    await expect(other.getByRole("navigation", { name: "Menu principal" }).getByRole("link", { name: "API", exact: true }).count()).resolves.toBe(0);
+    await other.goto(`${e2e.stack.url}/messages-api`);
+    await toast(other, "Esta empresa não possui permissão para acessar essa página! Estamos lhe redirecionando.").waitFor();
+    await other.waitForURL(`${e2e.stack.url}/`);
   }, TEST_MS);
 });

@@ -20,6 +20,8 @@ import { dashboardRoutes } from "@atende/shared/dashboard/contract";
 import { jobsRoutes } from "@atende/shared/jobs/contract";
 import { kanbanRoutes } from "@atende/shared/kanban/contract";
 import { mediaRoutes, messagesRoutes } from "@atende/shared/messages/contract";
+import { messagesApiRoutes } from "@atende/shared/messagesApi/contract";
+import { privacyRoutes } from "@atende/shared/privacy/contract";
 import { notesRoutes } from "@atende/shared/notes/contract";
 import { plansRoutes } from "@atende/shared/plans/contract";
 import { queuesRoutes } from "@atende/shared/queues/contract";
@@ -63,6 +65,8 @@ export const manifest = {
   ...contactListsRoutes,
   ...fileListsRoutes,
   ...campaignsRoutes,
+  ...messagesApiRoutes,
+  ...privacyRoutes,
 };
 
 /** Every operation, keyed `"METHOD /api/path"`, with its contract (types for the pipeline and the web client). */

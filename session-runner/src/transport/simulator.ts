@@ -205,12 +205,12 @@ class SimSocket {
     return msg;
   };
 
-  /** Baileys' `onWhatsApp`: each number (digits or a JID) with whether the network's contact book has it. */
-  readonly onWhatsApp = async (...numbers: string[]): Promise<{ jid: string; exists: boolean }[] | undefined> => {
+  /** Baileys' `onWhatsApp`: each number (or JID) answered from the network's contact book (`SimNetwork.onWhatsApp`). */
+  readonly onWhatsApp = async (...numbers: string[]): Promise<{ jid: string; exists: boolean }[]> => {
     if (this.closed || this.state !== "open") throw new Boom("Connection Closed", { statusCode: DisconnectReason.connectionClosed });
     return numbers.map((n) => {
-      const digits = n.split("@")[0]!.replace(/\D/g, "");
-      return { jid: `${digits}@s.whatsapp.net`, exists: this.net.onBook(digits) };
+      const digits = n.split("@")[0].replace(/\D+/g, "");
+      return { jid: `${digits}@s.whatsapp.net`, exists: this.net.onWhatsApp(digits) };
     });
   };
 
@@ -301,32 +301,6 @@ export class SimNetwork {
     return { mediaUrl: `${this.baseUrl}/media/${id}`, directPath: "" };
   };
 
-  /**
-   * The network's contact book: the numbers (digits, country code first, as WhatsApp knows them) that have a WhatsApp
-   * account, what `onWhatsApp` answers from. Everyone who sent a message is in it; the sandbox adds and removes others.
-   */
-  private book = new Set<string>();
-
-  /** Adds numbers to the contact book. */
-  addToBook(numbers: string[]): void {
-    for (const n of numbers) this.book.add(n);
-  }
-
-  /** Removes numbers from the contact book. */
-  removeFromBook(numbers: string[]): void {
-    for (const n of numbers) this.book.delete(n);
-  }
-
-  /** True when `digits` has a WhatsApp account on this network. */
-  onBook(digits: string): boolean {
-    return this.book.has(digits);
-  }
-
-  /** The contact book's numbers, sorted. */
-  bookNumbers(): string[] {
-    return [...this.book].sort();
-  }
-
   private phone(whatsappId: number): Phone {
     let p = this.phones.get(whatsappId);
     if (!p) {
@@ -360,6 +334,38 @@ export class SimNetwork {
     const s = this.phones.get(whatsappId)?.socket;
     if (!s || s.closed || s.state !== "open") throw new SimError("ERR_WAPP_NOT_INITIALIZED", "the connection is not open");
     return s;
+  }
+
+  /**
+   * The network's contact book: numbers marked with or without a WhatsApp account (`setOnWhatsApp`, the sandbox's
+   * `PUT /sim/contact-book/{number}`). A number the book does not hold has an account when it has 10 to 15 digits
+   * (country code, area code, number), so the sandbox phone can write from any plausible number.
+   */
+  private book = new Map<string, boolean>();
+
+  /** Whether `number` (digits) has a WhatsApp account on this network. */
+  onWhatsApp(number: string): boolean {
+    return this.book.get(number) ?? /^\d{10,15}$/.test(number);
+  }
+
+  /** Writes `number` (digits) into the contact book, with or without a WhatsApp account. */
+  setOnWhatsApp(number: string, exists: boolean): void {
+    this.book.set(number, exists);
+  }
+
+  /** Marks numbers (digits) as having a WhatsApp account. */
+  addToBook(numbers: string[]): void {
+    for (const n of numbers) this.book.set(n, true);
+  }
+
+  /** Marks numbers (digits) as having no WhatsApp account. */
+  removeFromBook(numbers: string[]): void {
+    for (const n of numbers) this.book.set(n, false);
+  }
+
+  /** The numbers the contact book marks as having an account, sorted. */
+  bookNumbers(): string[] {
+    return [...this.book].filter(([, exists]) => exists).map(([n]) => n).sort();
   }
 
   /** The QR currently shown for a connection ("" when none). */
@@ -480,7 +486,7 @@ export class SimNetwork {
   async deliverInbound(whatsappId: number, input: SimInbound): Promise<WAMessage> {
     const msg = await this.buildInbound(whatsappId, input);
     const sock = this.openSocket(whatsappId);
-    this.book.add(input.from);
+    this.book.set(input.from, true);
     this.carry(sock.phone, msg);
     sock.emit("messages.upsert", { messages: [msg], type: "notify" });
     if (msg.pushName) sock.emit("contacts.update", [{ id: msg.key.remoteJid!, notify: msg.pushName }]);

@@ -396,6 +396,18 @@ export const keys = {
   outboundDuePK,
   /** The outbound-pending marker of a message (exists while the message waits at ack 0). */
   outboundPending: (cid: Id, tid: Id, msgId: string) => ({ PK: `C#${cid}#OUTPEND#${pad(tid)}`, SK: `M#${msgId}` }),
+
+  // ---- public messages API (docs/product/messages-api.md) ----------------------------------------
+  /** A connection token's request counter in one rate window (`windowStart` epoch seconds), TTL'd. */
+  apiRate: (tokenHash: string, windowStart: number) => ({ PK: `APIRATE#${tokenHash}#${windowStart}`, SK: "#" }),
+  /** The first answer of a send with an `Idempotency-Key`, per connection; TTL'd. */
+  apiIdempotency: (cid: Id, wid: Id, key: string) => ({ PK: `C#${cid}#APIIDEM#${pad(wid)}#${key}`, SK: "#" }),
+
+  // ---- personal data (docs/product/personal-data.md) --------------------------------------------
+  /** One audit entry of the company (who exported or erased a contact's data, when): `AUDIT#<at>#<id>`. */
+  auditEntry: (cid: Id, at: string, id: string) => ({ PK: `C#${cid}#AUDIT`, SK: `AUDIT#${at}#${id}` }),
+  auditPK: (cid: Id) => `C#${cid}#AUDIT`,
+  auditPrefix: "AUDIT#",
 } as const;
 
 /** Partition-key attributes a cursor (a LastEvaluatedKey a client sends back) may carry. */

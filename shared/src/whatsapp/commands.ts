@@ -41,6 +41,11 @@ export const SessionCommand = z.discriminatedUnion("type", [
     contactListId: z.number().int(),
     items: z.array(z.object({ id: z.number().int(), number: z.string().regex(/^\d{6,20}$/) })).max(100),
   }),
+  /**
+   * Ask WhatsApp whether a number has an account (Baileys' `onWhatsApp`); the result on the command's record is
+   * `{exists, jid}`, or `{error: "ERR_WAPP_NOT_INITIALIZED"}` when the session is not open.
+   */
+  z.object({ ...base, type: z.literal("checkNumber"), number: z.string().regex(/^\d{8,20}$/) }),
 ]);
 export type SessionCommand = z.infer<typeof SessionCommand>;
 export type SessionCommandInput = SessionCommand extends infer C ? (C extends { commandId: string } ? Omit<C, "commandId"> : never) : never;

@@ -55,6 +55,8 @@ export interface RequestOptions {
   query?: Record<string, string | number | boolean | undefined | null>;
   /** Skip the 403/401 session rule (login and refresh themselves). */
   noSessionRule?: boolean;
+  /** Extra request headers; an `Authorization` here replaces the session's bearer (the messages API's test form). */
+  headers?: Record<string, string>;
 }
 
 function parseBody(text: string): unknown {
@@ -80,7 +82,8 @@ async function send<T>(method: Method, path: string, opts: RequestOptions): Prom
   configureApi();
   const queryParams: Record<string, string> = {};
   for (const [k, v] of Object.entries(opts.query ?? {})) if (v !== undefined && v !== null && v !== "") queryParams[k] = String(v);
-  const options: { queryParams?: Record<string, string>; body?: never } = {};
+  const options: { queryParams?: Record<string, string>; body?: never; headers?: Record<string, string> } = {};
+  if (opts.headers) options.headers = opts.headers;
   if (Object.keys(queryParams).length) options.queryParams = queryParams;
   if (opts.body !== undefined && method !== "GET" && method !== "DELETE") options.body = opts.body as never;
   const input = { apiName: API_NAME, path, options };

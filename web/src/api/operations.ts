@@ -27,7 +27,7 @@ export type InputOf<K extends OperationId> = ([Schema<K, "params">] extends [nev
   ([Schema<K, "query">] extends [never] ? unknown : { query?: Partial<Record<keyof z.input<Schema<K, "query">>, QueryValue>> }) &
   ([Schema<K, "body">] extends [never] ? unknown : { body: BodyOf<K> }) &
   (Manifest[K] extends { multipart: true } ? { form?: FormData } : unknown) &
-  Pick<RequestOptions, "noSessionRule">;
+  Pick<RequestOptions, "noSessionRule" | "headers">;
 
 type Args<K extends OperationId> = Record<never, never> extends InputOf<K> ? [input?: InputOf<K>] : [input: InputOf<K>];
 
@@ -46,7 +46,7 @@ export function resolveOperation(op: string, params: Record<string, string | num
  * @throws HttpError for any non-2xx answer (after the session rule), or the network error.
  */
 export function call<K extends OperationId>(op: K, ...[input]: Args<K>): Promise<ResponseOf<K>> {
-  const i = (input ?? {}) as { params?: Record<string, string | number>; query?: RequestOptions["query"]; body?: unknown; form?: FormData; noSessionRule?: boolean };
+  const i = (input ?? {}) as { params?: Record<string, string | number>; query?: RequestOptions["query"]; body?: unknown; form?: FormData; noSessionRule?: boolean; headers?: Record<string, string> };
   const [method, path] = resolveOperation(op, i.params);
-  return apiRequest<ResponseOf<K>>(method, path, { query: i.query, body: i.form ?? i.body, noSessionRule: i.noSessionRule });
+  return apiRequest<ResponseOf<K>>(method, path, { query: i.query, body: i.form ?? i.body, noSessionRule: i.noSessionRule, headers: i.headers });
 }

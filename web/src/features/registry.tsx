@@ -19,6 +19,8 @@ import { invoicesFeature } from "./invoices/index.tsx";
 import { dashboardFeature } from "./dashboard/index.tsx";
 import { jobsFeature } from "./jobs/index.tsx";
 import { kanbanFeature } from "./kanban/index.tsx";
+import { messagesApiFeature } from "./messagesApi/index.tsx";
+import { privacyFeature } from "./privacy/index.tsx";
 import { queuesFeature } from "./queues/index.tsx";
 import { quickMessagesFeature } from "./quickMessages/index.tsx";
 import { plansFeature } from "./plans/index.tsx";
@@ -58,6 +60,8 @@ export const features: Feature[] = [
   contactListsFeature,
   fileListsFeature,
   campaignsFeature,
+  messagesApiFeature,
+  privacyFeature,
   ...(sandboxFeature ? [sandboxFeature] : []),
 ];
 

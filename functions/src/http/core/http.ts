@@ -18,6 +18,7 @@ import middy from "@middy/core";
 import httpRouterHandler from "@middy/http-router";
 import type { z, ZodType } from "zod";
 import type { AuthContext } from "@atende/shared/auth/tokens";
+import type { ApiCaller } from "@atende/shared/messagesApi/service";
 import { AppError } from "@atende/shared/errors";
 import { manifest, routesOf, type Area, type Manifest, type OperationId, type RouteDef } from "../routes.ts";
 import { auth } from "./middlewares/auth.ts";
@@ -40,8 +41,10 @@ export interface RequestContext<B, Q, P, A extends AuthContext | null = AuthCont
   params: P;
   /** Raw body bytes. */
   rawBody: Buffer;
-  /** Files and captions of a multipart body (operations declared `multipart`, when the request was one). */
-  upload?: { files: Upload[]; captions: string[] };
+  /** Files and captions of a multipart body (operations declared `multipart`, when the request was one); `fields`: its other text fields. */
+  upload?: { files: Upload[]; captions: string[]; fields?: Record<string, string> };
+  /** The connection whose token authenticated an `apiToken` operation (absent on other levels). */
+  apiCaller?: ApiCaller;
   /** Cookies sent by the browser. */
   cookies: Record<string, string>;
   /** Caller IP as API Gateway saw it. */
@@ -131,6 +134,7 @@ export function routePipeline(def: RouteDef, impl: (ctx: RequestContext<any, any
         params: s.params,
         rawBody: s.rawBody,
         upload: s.upload,
+        apiCaller: s.apiCaller,
         cookies: parseCookies(event),
         ip: event.requestContext?.http?.sourceIp ?? "unknown",
         secure: header(event, "x-forwarded-proto") === "https",

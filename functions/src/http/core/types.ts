@@ -3,6 +3,7 @@
  */
 import type { APIGatewayProxyEventV2 } from "aws-lambda";
 import type { AuthContext } from "@atende/shared/auth/tokens";
+import type { ApiCaller } from "@atende/shared/messagesApi/service";
 
 export type HttpEvent = APIGatewayProxyEventV2;
 export type HttpResponse = { statusCode: number; headers?: Record<string, string>; body?: string; cookies?: string[]; isBase64Encoded?: boolean };
@@ -17,14 +18,16 @@ export interface Upload {
 /** What the middlewares found out about a request, read by the route's implementation. */
 export interface PipelineState {
   auth: AuthContext | null;
+  /** The connection whose token authenticated an `apiToken` operation. */
+  apiCaller?: ApiCaller;
   rawBody: Buffer;
   /** The body after JSON parsing (before validation; `undefined` for multipart). */
   json: unknown;
   body: unknown;
   query: unknown;
   params: unknown;
-  /** Files (`medias`) and captions (`body`) of a multipart body, when the request was one. */
-  upload?: { files: Upload[]; captions: string[] };
+  /** Files (`medias`) and captions (`body`) of a multipart body, when the request was one; `fields`: its other text fields (first value each). */
+  upload?: { files: Upload[]; captions: string[]; fields?: Record<string, string> };
 }
 
 const states = new WeakMap<object, PipelineState>();

@@ -1,5 +1,6 @@
 /**
- * Auth by the manifest's level: `public`/`apiToken` pass (no caller); otherwise the bearer token is verified and the
+ * Auth by the manifest's level: `public` passes (no caller); `apiToken` takes a connection's token (the public
+ * messages API: company gate, plan flag and the token's rate window, `authenticateApiToken`); otherwise the bearer token is verified and the
  * caller loaded (companyId only from the token; the user item read is reused for 2 s per token version, see
  * `authenticateCached`) — 401/403 `ERR_SESSION_EXPIRED` when it is not valid; an
  * operation's permission (`permissionOf`: its own, or `routes:admin` for the `admin` level) is checked with `can` of the
@@ -14,6 +15,7 @@ import { can } from "@atende/shared/access/permissions";
 import { authenticateCached } from "@atende/shared/auth/tokens";
 import { isExpired } from "@atende/shared/auth/service";
 import { companyGate } from "@atende/shared/companies/service";
+import { authenticateApiToken } from "@atende/shared/messagesApi/service";
 import { permissionOf, type OperationSpec } from "@atende/shared/contract";
 import { AppError } from "@atende/shared/errors";
 import { header, stateOf, type HttpEvent, type HttpResponse } from "../types.ts";
@@ -22,8 +24,12 @@ export const auth = (op: Pick<OperationSpec, "auth" | "permission" | "plan">): m
   before: async ({ event }) => {
     const level = op.auth;
     const permission = permissionOf(op);
-    if (level === "public" || level === "apiToken") return;
+    if (level === "public") return;
     const bearer = header(event, "authorization")?.match(/^Bearer\s+(.+)$/i)?.[1];
+    if (level === "apiToken") {
+      stateOf(event).apiCaller = await authenticateApiToken(bearer, op.plan);
+      return;
+    }
     const caller = await authenticateCached(bearer);
     if (permission && !can(caller, permission)) throw new AppError("ERR_NO_PERMISSION");
     if (level === "super" && !can(caller, "routes:super")) throw new AppError("ERR_NO_PERMISSION");

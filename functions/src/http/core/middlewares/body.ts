@@ -40,7 +40,7 @@ const invalid = (message: string) => new AppError("ERR_VALIDATION", { fields: [{
 
 type Attachment = { filename: string; mimetype: string; content: Buffer; truncated?: boolean };
 
-async function parseMultipart(event: HttpEvent): Promise<{ files: Upload[]; captions: string[] }> {
+async function parseMultipart(event: HttpEvent): Promise<{ files: Upload[]; captions: string[]; fields: Record<string, string> }> {
   const copy = { ...event, headers: { ...(event.headers ?? {}) } } as HttpEvent & { body: unknown };
   try {
     // Busboy drops the files past its limit without a word: read one more than allowed, and refuse it below.
@@ -59,6 +59,12 @@ async function parseMultipart(event: HttpEvent): Promise<{ files: Upload[]; capt
   return {
     files: list.map((f) => ({ filename: String(f.filename ?? "file").slice(0, 200), mimetype: String(f.mimetype ?? "application/octet-stream"), content: f.content })),
     captions,
+    fields: Object.fromEntries(
+      Object.entries(body)
+        .filter(([k]) => k !== "medias" && k !== "file" && k !== "body")
+        .map(([k, v]) => [k, ([] as unknown[]).concat(v).find((x): x is string => typeof x === "string")] as const)
+        .filter((e): e is readonly [string, string] => e[1] !== undefined),
+    ),
   };
 }
 

@@ -13,7 +13,11 @@ import { json, type HttpEvent, type HttpResponse } from "../types.ts";
 
 /** Renders any error as the `{"error": "ERR_..."}` response of the error table. Never leaks a stack. */
 export function errorResponse(err: unknown, event?: HttpEvent): HttpResponse {
-  if (err instanceof AppError) return json(err.status, err.toJSON());
+  if (err instanceof AppError) {
+    // A refusal that says when to come back (429) says it in the standard header as well.
+    const retry = err.status === 429 ? Number((err.toJSON() as { retryAfterSeconds?: unknown }).retryAfterSeconds) : Number.NaN;
+    return json(err.status, err.toJSON(), Number.isFinite(retry) ? { "retry-after": String(Math.ceil(retry)) } : undefined);
+  }
   if (err instanceof ZodError) {
     log("error", "schema failed past the edge", { path: event?.rawPath, requestId: event?.requestContext?.requestId, issues: err.issues.slice(0, 5) });
     return json(500, { error: "ERR_INTERNAL" });
