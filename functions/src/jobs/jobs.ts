@@ -10,6 +10,7 @@ import { log } from "@atende/shared/log";
 // The features whose job kinds this consumer runs register them at import.
 import "@atende/shared/tags/service";
 import "@atende/shared/tickets/actions";
+import "@atende/shared/companies/purge";
 import type { SqsEvent } from "./command-dlq.ts";
 
 /** How long one message works on its job before queuing the rest (ms): well under the function's 60 s timeout. */

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 
-export const JobKind = z.enum(["deleteTag", "closeAllTickets"]);
+export const JobKind = z.enum(["deleteTag", "closeAllTickets", "deleteCompany"]);
 export type JobKind = z.infer<typeof JobKind>;
 
 export const JobItem = z.object({
