@@ -8,6 +8,8 @@ import { registerTexts } from "../i18n/index.ts";
 import type { FrameName } from "@atende/shared/events/frame-map";
 import type { AnyRealtimeHandler } from "../realtime/handlers.ts";
 import { announcementsFeature } from "./announcements/index.tsx";
+import { accountFeature } from "./signup/index.tsx";
+import { companiesFeature } from "./companies/index.tsx";
 import { chatsFeature } from "./chats/index.tsx";
 import { connectionsFeature } from "./connections/index.tsx";
 import { contactsFeature } from "./contacts/index.tsx";
@@ -46,6 +48,8 @@ export const features: Feature[] = [
   announcementsFeature,
   todoFeature,
   helpsFeature,
+  accountFeature,
+  companiesFeature,
   ...(sandboxFeature ? [sandboxFeature] : []),
 ];
 
