@@ -4,7 +4,10 @@
  * reaches it through `AWS_ENDPOINT_URL_SESV2`, so the same SDK calls as in the cloud run here.
  */
 import type { AddressInfo } from "node:net";
-import server from "aws-ses-v2-local";
+import sesLocal from "aws-ses-v2-local";
+
+// A CommonJS module with `exports.default`: Node's ESM import gives the exports object, a bundler the function.
+const server = (sesLocal as unknown as { default?: typeof sesLocal }).default ?? sesLocal;
 
 /** A running emulator: its SDK endpoint (also the inbox page) and how to stop it. */
 export interface SesHandle {
