@@ -3,7 +3,7 @@
  * switches to the reset mode (verification code, new password, confirmation, each password with show/hide) and
  * 'Redefinir Senha'; success goes to /login. The rules are checked here and again by the server.
  */
-import { Button, Card, Flex, Heading, Link as ALink, TextField } from "@aws-amplify/ui-react";
+import { Button, Flex, Heading, Link as ALink, TextField } from "@aws-amplify/ui-react";
 import { StrongPassword } from "@atende/shared/auth/reset-schema";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -12,6 +12,7 @@ import { call } from "../../api/operations.ts";
 import { errorMessage } from "../../api/errors.ts";
 import { PasswordField } from "../../ui/PasswordField.tsx";
 import { useToast } from "../../ui/Toast.tsx";
+import { PublicFormCard } from "./PublicFormCard.tsx";
 
 export function ForgotPasswordPage() {
   const { t } = useTranslation();
@@ -52,16 +53,7 @@ export function ForgotPasswordPage() {
   };
 
   return (
-    <div className="login-page">
-      <Card variation="elevated" className="login-card">
-        <form
-          noValidate
-          onSubmit={(e) => {
-            e.preventDefault();
-            void submit();
-          }}
-        >
-          <Flex direction="column" gap="1rem">
+    <PublicFormCard onSubmit={() => void submit()}>
             <Heading level={1} className="login-title">
               {t("account.forgotTitle")}
             </Heading>
@@ -84,9 +76,6 @@ export function ForgotPasswordPage() {
                 {t("account.toSignup")}
               </ALink>
             </Flex>
-          </Flex>
-        </form>
-      </Card>
-    </div>
+    </PublicFormCard>
   );
 }

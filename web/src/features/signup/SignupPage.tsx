@@ -4,7 +4,7 @@
  * `?companyId=` is read (kept for the invite links of the old system; the new company is always created anew).
  * While the platform's `allowregister` is not `enabled` the page goes to /login. Success goes to /login.
  */
-import { Button, Card, Flex, Heading, Link as ALink, Loader, SelectField, TextField } from "@aws-amplify/ui-react";
+import { Button, Heading, Link as ALink, Loader, SelectField, TextField } from "@aws-amplify/ui-react";
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -13,6 +13,7 @@ import { call } from "../../api/operations.ts";
 import { errorMessage } from "../../api/errors.ts";
 import { PasswordField } from "../../ui/PasswordField.tsx";
 import { useToast } from "../../ui/Toast.tsx";
+import { PublicFormCard } from "./PublicFormCard.tsx";
 
 /** Formats up to 11 digits as (99) 99999-9999 while typing. */
 export function maskPhone(raw: string): string {
@@ -67,16 +68,7 @@ export function SignupPage() {
   };
 
   return (
-    <div className="login-page">
-      <Card variation="elevated" className="login-card">
-        <form
-          noValidate
-          onSubmit={(e) => {
-            e.preventDefault();
-            void submit();
-          }}
-        >
-          <Flex direction="column" gap="1rem">
+    <PublicFormCard onSubmit={() => void submit()}>
             <Heading level={1} className="login-title">
               {t("signup.title")}
             </Heading>
@@ -100,9 +92,6 @@ export function SignupPage() {
             <ALink as={Link} to="/login">
               {t("signup.toLogin")}
             </ALink>
-          </Flex>
-        </form>
-      </Card>
-    </div>
+    </PublicFormCard>
   );
 }
