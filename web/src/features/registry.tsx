@@ -14,12 +14,14 @@ import { chatsFeature } from "./chats/index.tsx";
 import { connectionsFeature } from "./connections/index.tsx";
 import { contactsFeature } from "./contacts/index.tsx";
 import { helpsFeature } from "./helps/index.tsx";
+import { invoicesFeature } from "./invoices/index.tsx";
 import { dashboardFeature } from "./dashboard/index.tsx";
 import { jobsFeature } from "./jobs/index.tsx";
 import { kanbanFeature } from "./kanban/index.tsx";
 import { queuesFeature } from "./queues/index.tsx";
 import { quickMessagesFeature } from "./quickMessages/index.tsx";
 import { plansFeature } from "./plans/index.tsx";
+import { platformFeature } from "./platform/index.tsx";
 import { sandboxFeature } from "./sandbox/index.tsx";
 import { schedulesFeature } from "./schedules/index.tsx";
 import { settingsFeature } from "./settings/index.tsx";
@@ -50,6 +52,8 @@ export const features: Feature[] = [
   helpsFeature,
   accountFeature,
   companiesFeature,
+  invoicesFeature,
+  platformFeature,
   ...(sandboxFeature ? [sandboxFeature] : []),
 ];
 
