@@ -11,6 +11,8 @@ import { DeleteMessageCommand, ReceiveMessageCommand } from "@aws-sdk/client-sqs
 import { afterAll, beforeAll } from "vitest";
 import { startS3, type S3Handle } from "../infra/local/src/s3.ts";
 import { startSqs, type SqsHandle } from "../infra/local/src/sqs.ts";
+import { startSes, type SesHandle } from "../infra/local/src/ses.ts";
+import { resetMail } from "../shared/src/mail/send.ts";
 import { getConfig, resetConfig } from "../shared/src/config.ts";
 import { resetSqs, sqsClient } from "../shared/src/sqs/enqueue.ts";
 import { resetS3 } from "../shared/src/storage/media.ts";
@@ -114,16 +116,23 @@ export interface LocalAws {
   /** The local SQS (elasticmq-compatible) with the shard command queues; only with `opts.sqs`. */
   sqs: SqsHandle;
   s3: S3Handle;
+  /** The local SES v2 emulator (`readInbox(ses.endpoint)` lists the emails sent); only with `opts.ses`. */
+  ses: SesHandle;
 }
 
 /**
  * Starts the local S3 (s3rver, bucket `bucket`, in a temporary folder) and, with `opts.sqs`, the local SQS with two
  * session-command shards, before the file's tests; points the SDK clients at them; stops and removes them after.
  */
-export function useLocalAws(opts: { sqs?: boolean; bucket?: string } = {}): LocalAws {
+export function useLocalAws(opts: { sqs?: boolean; bucket?: string; ses?: boolean } = {}): LocalAws {
   const aws = {} as LocalAws;
   let dir = "";
   beforeAll(async () => {
+    if (opts.ses) {
+      aws.ses = await startSes();
+      process.env.AWS_ENDPOINT_URL_SESV2 = aws.ses.endpoint;
+      resetMail();
+    }
     if (opts.sqs) {
       process.env.SESSION_SHARDS = "2";
       aws.sqs = await startSqs({ region: "us-east-1", shards: 2 });
@@ -145,6 +154,7 @@ export function useLocalAws(opts: { sqs?: boolean; bucket?: string } = {}): Loca
   afterAll(async () => {
     await aws.sqs?.stop();
     await aws.s3?.stop();
+    await aws.ses?.stop();
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
   return aws;

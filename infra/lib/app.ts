@@ -16,6 +16,7 @@ export function buildApp(app: App): AtendeStack {
     stage: String(ctx("atende:stage") ?? "prod"),
     runnerDesiredCount: Number.isInteger(desired) && desired >= 0 ? desired : 1,
     retainData: retain === undefined ? true : retain === true || retain === "true",
+    mailDomain: ctx("atende:mailDomain") === undefined ? undefined : String(ctx("atende:mailDomain")),
   });
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   return stack;

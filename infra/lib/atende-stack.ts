@@ -17,6 +17,7 @@ import { Api } from "./api.ts";
 import { Data, SESSION_SHARDS } from "./data.ts";
 import { atendeFunction } from "./function.ts";
 import { acknowledge, acknowledgeWildcards } from "./nag.ts";
+import { Mail } from "./mail.ts";
 import { Realtime } from "./realtime.ts";
 import { Sessions } from "./sessions.ts";
 import { Web } from "./web.ts";
@@ -34,6 +35,8 @@ export interface AtendeStackProps extends StackProps {
   runnerDesiredCount?: number;
   /** Keep the table, media bucket and secrets when the stack is deleted. Default true. */
   retainData?: boolean;
+  /** The domain the platform's emails are sent from (an SES identity, `infra/lib/mail.ts`). Default `atende.example.com`. */
+  mailDomain?: string;
 }
 
 /** Everything Atende runs on in AWS. */
@@ -43,6 +46,7 @@ export class AtendeStack extends Stack {
   readonly api: Api;
   readonly sessions: Sessions;
   readonly web: Web;
+  readonly mail: Mail;
 
   constructor(scope: Construct, id: string, props: AtendeStackProps = {}) {
     super(scope, id, props);
@@ -87,6 +91,14 @@ export class AtendeStack extends Stack {
       retainData,
       originHeaders: { "x-atende-origin": d.originVerifySecret.secretValue.unsafeUnwrap() },
     });
+
+    // Password-reset codes are mailed by the auth area only (shared/src/mail/send.ts).
+    this.mail = new Mail(this, "Mail", { domain: props.mailDomain ?? "atende.example.com" });
+    const authFn = this.api.areaFunctions.get("auth");
+    if (authFn) {
+      this.mail.grantSend(authFn);
+      for (const [k, v] of Object.entries(this.mail.environment)) authFn.addEnvironment(k, v);
+    }
 
     // Least privilege: each principal gets the data-plane actions its code makes, on our resources only.
     const tableRw = (g: IGrantable) => d.table.grantReadWriteData(g);

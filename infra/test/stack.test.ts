@@ -416,6 +416,19 @@ describe("the first admin", () => {
   });
 });
 
+describe("outgoing email", () => {
+  it("has an SES identity and configuration set, and lets only the auth area send through them", () => {
+    expect(resources("AWS::SES::EmailIdentity")).toHaveLength(1);
+    expect(resources("AWS::SES::ConfigurationSet")).toHaveLength(1);
+    const senders = resources("AWS::Lambda::Function").filter((f) => f.Properties.Environment?.Variables?.MAIL_FROM);
+    expect(senders).toHaveLength(1);
+    expect(senders[0].Properties.Environment.Variables.MAIL_FROM).toMatch(/^no-reply@/);
+    expect(JSON.stringify(senders[0].Properties.Handler ?? "") + JSON.stringify(senders[0].Properties.Description ?? "")).toMatch(/auth/);
+    const sendPolicies = Object.values(template.findResources("AWS::IAM::Policy")).filter((p) => JSON.stringify(p).includes("ses:SendEmail"));
+    expect(sendPolicies).toHaveLength(1);
+  });
+});
+
 describe("cdk-nag AwsSolutions", () => {
   it("reports no unacknowledged error", () => {
     const errors = nagViolations(app).filter((v) => v.severity === "error");

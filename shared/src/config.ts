@@ -57,6 +57,13 @@ const ConfigSchema = z.object({
   DISPATCH_QUEUE_URL: z.string().optional(),
   /** Company webhooks' delivery queue (`webhooks/`: one message per attempt). */
   WEBHOOKS_QUEUE_URL: z.string().optional(),
+  /**
+   * The sender of the platform's emails (password-reset codes): an address of the SES identity the stack manages
+   * (`infra/lib/mail.ts`); on one machine any address (the local SES emulator accepts everything).
+   */
+  MAIL_FROM: z.string().email().default("no-reply@atende.local"),
+  /** The SES configuration set the emails are sent through (cloud); unset on one machine. */
+  MAIL_CONFIGURATION_SET: z.string().optional(),
   /** `simulator` (local default) or `baileys`. */
   WA_PROVIDER: z.enum(["simulator", "baileys"]).default("simulator"),
   /** Throttle: login attempts allowed per (email, IP) pair inside the window; past it the email is also slowed down. */

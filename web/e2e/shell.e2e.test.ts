@@ -8,7 +8,9 @@
  * adds with Enter, edits in place, deletes with undo, ignores blank text and survives a reload. Billing: an admin pays
  * the invoice the minute tick made through the checkout's Pix, paid from the sandbox's test bank, and sees the renewal
  * toast with the new due date, then /. An admin registers a company webhook (its secret shown once), sends a test
- * event and sees it delivered, signed, in the webhook's log.
+ * event and sees it delivered, signed, in the webhook's log. Accounts: a company signs up from the login page's link
+ * and logs in; a forgotten password is reset with the code from the local mail inbox; a super user extends a company
+ * due in 3 days with +Vencimento and its row loses the yellow colouring.
  *
  * Needs `web/dist` (the root `npm test` runs `npm run build:web` first) and `/usr/bin/chromium`.
  */
@@ -18,6 +20,8 @@ import type { AddressInfo } from "node:net";
 import type { Page } from "playwright-core";
 import { addMonths } from "date-fns";
 import { describe, expect, it } from "vitest";
+import { putGlobalSetting } from "@atende/shared/settings/repository";
+import { readInbox } from "../../infra/local/src/ses.ts";
 import { makeCompany, makeUser } from "../../test/helpers.ts";
 import { TEST_MS, useBrowserStack } from "./harness.ts";
 
@@ -326,6 +330,79 @@ describe("web shell in the browser", () => {
     await login(page, soon.email, "secret1");
     await toast(page, "Sua assinatura vence em 3 dia(s)").waitFor();
     await page.getByTestId("greeting").waitFor();
+  }, TEST_MS);
+
+  it("signs a company up from the login page's link and logs in with it", async () => {
+    const platform = await makeCompany({ name: "Plataforma" });
+    await putGlobalSetting("allowregister", "enabled", { companyId: platform.companyId });
+    await putGlobalSetting("viewregister", "enabled", { companyId: platform.companyId });
+    const page = await newPage();
+    await page.goto(`${e2e.stack.url}/login`);
+    await page.getByRole("link", { name: "Cadastre-se!" }).click();
+    await page.waitForURL(/\/signup$/);
+    const email = `loja-${Date.now()}@example.com`;
+    await page.getByRole("button", { name: "Cadastrar" }).click();
+    await page.getByText("Required").first().waitFor(); // nothing sent with empty fields
+    await page.getByRole("textbox", { name: /^Nome da empresa/ }).fill("Loja da Esquina");
+    await page.getByRole("textbox", { name: /^Email/ }).fill(email);
+    await page.getByRole("textbox", { name: /^Telefone/ }).fill("11987654321");
+    expect(await page.getByRole("textbox", { name: /^Telefone/ }).inputValue()).toBe("(11) 98765-4321");
+    await page.getByLabel(/^Senha/).fill("segredo1");
+    const plan = page.getByRole("combobox", { name: /^Plano/ });
+    await expect(plan.locator("option[disabled]").textContent()).resolves.toBe("Selecione seu plano de assinatura");
+    await plan.selectOption({ index: 1 });
+    await page.getByRole("button", { name: "Cadastrar" }).click();
+    await page.waitForURL(/\/login$/);
+    await login(page, email, "segredo1");
+    await page.getByTestId("greeting").getByText("Olá Loja da Esquina, seja bem-vindo(a) a Loja da Esquina!").waitFor();
+  }, TEST_MS);
+
+  it("resets a forgotten password with the code from the local mail inbox, then logs in with the new one", async () => {
+    const c = await makeCompany();
+    const page = await newPage();
+    await page.goto(`${e2e.stack.url}/login`);
+    await page.getByRole("link", { name: "Esqueceu sua senha?" }).click();
+    await page.waitForURL(/\/forgetpsw$/);
+    await page.getByRole("textbox", { name: /^Email/ }).fill(c.admin.email);
+    await page.getByRole("button", { name: "Enviar Email" }).click();
+    await toast(page, "Email enviado com sucesso!").waitFor();
+    // The local SES emulator's inbox page shows the email; its code is read there.
+    const inbox = await newPage();
+    await inbox.goto(e2e.stack.mailInbox);
+    await inbox.getByText(c.admin.email).first().waitFor();
+    const code = await until(async () => {
+      const mails = (await readInbox(new URL(e2e.stack.mailInbox).origin)).filter((m) => m.destination.to.includes(c.admin.email));
+      return /\b(\d{6})\b/.exec(mails.at(-1)?.body.text ?? "")?.[1];
+    }, "the reset code in the inbox");
+    await page.getByRole("textbox", { name: /^Código de verificação/ }).fill(code);
+    await page.getByLabel(/^Nova senha/).fill("fraca");
+    await page.getByLabel(/^Confirme a senha/).fill("outra");
+    await page.getByRole("button", { name: "Redefinir Senha" }).click();
+    await page.getByText("Sua senha precisa ter no mínimo 8 caracteres, sendo uma letra maiúscula, uma minúscula e um número.").waitFor();
+    await page.getByText("As senhas não correspondem").waitFor();
+    await page.getByLabel(/^Nova senha/).fill("NovaSenha1");
+    await page.getByLabel(/^Confirme a senha/).fill("NovaSenha1");
+    await page.getByRole("button", { name: "Redefinir Senha" }).click();
+    await page.waitForURL(/\/login$/);
+    await login(page, c.admin.email, "NovaSenha1");
+    await page.getByTestId("greeting").waitFor();
+  }, TEST_MS);
+
+  it("lets a super user extend a company due in 3 days with +Vencimento, and the row turns from yellow to uncoloured", async () => {
+    const platform = await makeCompany({ adminSuper: true });
+    const name = `Vence Logo ${Date.now()}`;
+    await makeCompany({ name, dueDate: new Date(Date.now() + 3 * 86_400_000).toISOString() });
+    const root = await newPage();
+    await e2e.login(root, platform.admin.email, platform.admin.password);
+    await root.goto(`${e2e.stack.url}/settings`);
+    await root.getByRole("tab", { name: "Empresas" }).click();
+    await root.getByPlaceholder("Pesquisar por nome, email ou telefone").fill(name);
+    const row = root.getByTestId("company-row").filter({ hasText: name });
+    await row.and(root.locator('[data-due="yellow"]')).waitFor();
+    const yellow = await row.evaluate((el) => getComputedStyle(el.querySelector("td")!).backgroundColor);
+    await row.getByTestId("company-extend").click();
+    await row.and(root.locator('[data-due="ok"]')).waitFor();
+    expect(await row.evaluate((el) => getComputedStyle(el.querySelector("td")!).backgroundColor)).not.toBe(yellow);
   }, TEST_MS);
 
   it("lets a super user add a help in the Ajuda tab, and an agent of another company play it from /helps and close it with Escape", async () => {

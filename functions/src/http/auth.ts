@@ -6,6 +6,7 @@ import { isIP } from "node:net";
 import { hasOriginSecret } from "@atende/shared/auth/origin";
 import { login, logout, me, refresh, type SessionResult } from "@atende/shared/auth/service";
 import { issueWsTicket } from "@atende/shared/auth/ws-ticket";
+import { requestPasswordReset, resetPassword } from "@atende/shared/auth/password-reset";
 import { getConfig } from "@atende/shared/config";
 import { AppError } from "@atende/shared/errors";
 import { areaHandler, reply, type RequestContext } from "./core/http.ts";
@@ -67,4 +68,8 @@ export const handler = areaHandler("auth", {
   "POST /api/auth/ws-ticket": async (ctx) => issueWsTicket(ctx.auth),
 
   "GET /api/version": async () => ({ version: APP_VERSION }),
+
+  "POST /api/auth/forgot-password": async (ctx) => requestPasswordReset(ctx.body, clientIp(ctx)),
+
+  "POST /api/auth/reset-password": async (ctx) => resetPassword(ctx.body, clientIp(ctx)),
 });

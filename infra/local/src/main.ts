@@ -28,7 +28,8 @@ try {
 
 const { SEED_ADMIN_EMAIL, SEED_ADMIN_PASSWORD } = await import("@atende/shared/seed/seed");
 console.log(`\nAtende is running at ${stack.url}`);
-console.log(`Login: ${SEED_ADMIN_EMAIL} / ${SEED_ADMIN_PASSWORD}\n`);
+console.log(`Login: ${SEED_ADMIN_EMAIL} / ${SEED_ADMIN_PASSWORD}`);
+console.log(`Mail inbox (password-reset codes): ${stack.mailInbox}\n`);
 
 let stopping = false;
 const shutdown = async (signal: string) => {

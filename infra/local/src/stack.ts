@@ -28,6 +28,8 @@ import { createApiHandler, createStaticHandler } from "./gateway.ts";
 import { pollQueue, type Poller, type SqsHandler } from "./poller.ts";
 import { startS3, type S3Handle } from "./s3.ts";
 import { startSqs, type SqsHandle } from "./sqs.ts";
+import { startSes, type SesHandle } from "./ses.ts";
+import { resetMail } from "@atende/shared/mail/send";
 import { handleSimPixPay } from "./sim-pix.ts";
 import { attachWebSocketEmulator, type WsEmulator } from "./websocket.ts";
 import { DEFAULT_LOCAL_HOST, isAllowedLocalRequest } from "./origin.ts";
@@ -71,6 +73,8 @@ export interface LocalStack {
   port: number;
   /** What the seed reported (undefined when the seed module is not available). */
   seed?: { companyId: number; adminEmail: string; created: boolean };
+  /** The local SES v2 emulator's inbox page (the emails the platform sent: password-reset codes). */
+  mailInbox: string;
   stop(): Promise<void>;
 }
 
@@ -174,15 +178,18 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
         accessKeyId: process.env.AWS_ACCESS_KEY_ID,
       }),
       startSqs({ region: cfg0.AWS_REGION, shards: cfg0.SESSION_SHARDS }),
+      startSes(),
     ] as const);
-    const names = ["dynamodb", "s3rver", "fauxqs"];
+    const names = ["dynamodb", "s3rver", "fauxqs", "aws-ses-v2-local"];
     started.forEach((r, i) => {
       if (r.status === "fulfilled") stoppers.push({ name: names[i], stop: () => r.value.stop() });
     });
     const failed = started.find((r): r is PromiseRejectedResult => r.status === "rejected");
     if (failed) throw failed.reason;
     phase("stand-ins");
-    const [dynamo, s3, sqs] = started.map((r) => (r as PromiseFulfilledResult<unknown>).value) as [DynamoHandle, S3Handle, SqsHandle];
+    const [dynamo, s3, sqs, ses] = started.map((r) => (r as PromiseFulfilledResult<unknown>).value) as [DynamoHandle, S3Handle, SqsHandle, SesHandle];
+    process.env.AWS_ENDPOINT_URL_SESV2 = ses.endpoint;
+    resetMail();
 
     process.env.AWS_ENDPOINT_URL_DYNAMODB = dynamo.endpoint;
     process.env.AWS_ENDPOINT_URL_S3 = s3.endpoint;
@@ -301,7 +308,7 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     say(`local stack ready on ${url} in ${Date.now() - startedAt} ms (${phases.join(", ")})`);
     if (seed?.created) say("first start: seeded plan, company, admin and settings");
     let stopping: Promise<void> | undefined;
-    return { url, port, seed, stop: () => (stopping ??= stopAll()) };
+    return { url, port, seed, mailInbox: ses.inboxUrl, stop: () => (stopping ??= stopAll()) };
   } catch (err) {
     await stopAll();
     throw err;

@@ -3,7 +3,8 @@
  * The refresh token travels only in the httpOnly `jrt` cookie, never in a body.
  */
 import { z } from "zod";
-import { defineRoutes, NoContent } from "../contract.ts";
+import { defineRoutes, MessageReply, NoContent } from "../contract.ts";
+import { ForgotPasswordBody, ResetPasswordBody } from "./reset-schema.ts";
 import { PublicUser } from "../users/contract.ts";
 
 /** POST /api/auth/login body. */
@@ -34,4 +35,7 @@ export const authRoutes = defineRoutes("auth", {
   /** A single-use ticket (60 s) the browser presents on the WebSocket `$connect` instead of its access token. */
   "POST /api/auth/ws-ticket": { auth: "user", response: z.object({ ticket: z.string(), expiresInSeconds: z.number().int() }) },
   "GET /api/version": { auth: "public", response: z.object({ version: z.string() }) },
+  /** Password reset (docs/product/companies.md#password-reset): the same answer whether or not the email exists. */
+  "POST /api/auth/forgot-password": { auth: "public", body: ForgotPasswordBody, response: MessageReply },
+  "POST /api/auth/reset-password": { auth: "public", body: ResetPasswordBody, response: MessageReply },
 });

@@ -109,7 +109,7 @@ export async function login(body: LoginBody, ip: string): Promise<SessionResult>
 }
 
 /** Bumps the user's token version (every token and open socket of theirs stops working) and tells the listeners. */
-async function revokeSessions(u: UserItem): Promise<void> {
+export async function revokeSessions(u: UserItem): Promise<void> {
   const bumped = await bumpTokenVersion(u.companyId, u.id);
   await dispatch({ type: "user.revoked", companyId: u.companyId, userId: u.id, tokenVersion: bumped?.tokenVersion ?? u.tokenVersion + 1 });
 }

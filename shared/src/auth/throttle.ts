@@ -103,3 +103,39 @@ export async function clearLoginFailures(email: string, ip: string): Promise<voi
     bump(bucketKey("ip", email, ip), -1),
   ]);
 }
+
+/**
+ * Counts one submission of a public form (sign-up, password-reset request or code) in the bucket
+ * `keys.rateLimit(scope, value)`, a window of `windowSeconds` from its first submission; beyond `max` in the window,
+ * 429 `ERR_TOO_MANY_ATTEMPTS` `{retryAfterSeconds}`. Counted before any other check, so the answer is the same whether
+ * or not the email exists.
+ */
+export async function countFormAttempt(scope: string, value: string, max: number, windowSeconds: number): Promise<void> {
+  const Key = keys.rateLimit(scope, value);
+  const now = nowSeconds();
+  const exp = now + windowSeconds;
+  let b: { attempts: number; expiresAt: number } | undefined;
+  try {
+    const out = await ddb().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key,
+        UpdateExpression: "ADD attempts :one SET expiresAt = if_not_exists(expiresAt, :exp), #t = :t",
+        ConditionExpression: "attribute_not_exists(PK) OR expiresAt > :now",
+        ExpressionAttributeNames: { "#t": "_type" },
+        ExpressionAttributeValues: { ":one": 1, ":exp": exp, ":now": now, ":t": "rateLimit" },
+        ReturnValues: "ALL_NEW",
+      }),
+    );
+    b = { attempts: Number(out.Attributes?.attempts ?? 1), expiresAt: Number(out.Attributes?.expiresAt ?? exp) };
+  } catch (err) {
+    if (!isConditionFailed(err)) throw err;
+    // The window is over: a new one starts with this submission (a concurrent restart writes the same).
+    await ddb().send(new PutCommand({ TableName: tableName(), Item: { ...Key, _type: "rateLimit", attempts: 1, expiresAt: exp } }));
+    b = { attempts: 1, expiresAt: exp };
+  }
+  if (b.attempts > max) {
+    log("warn", "form throttled", { scope });
+    throw new AppError("ERR_TOO_MANY_ATTEMPTS", { retryAfterSeconds: Math.max(1, b.expiresAt - now) });
+  }
+}

@@ -4,7 +4,8 @@
  * marker) and its default settings.
  */
 import { platformCompanyAdded } from "../dashboard/repository.ts";
-import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { batchWriteAll } from "../db/batch.ts";
 import { ddb, tableName, transactWrite } from "../db/client.ts";
 import { bornIndexedPut } from "../search/backfill.ts";
 import { queryAll } from "../db/query.ts";
@@ -106,4 +107,54 @@ export async function listCompanyIds(): Promise<number[]> {
     ProjectionExpression: "id",
   });
   return items.flatMap((it) => (typeof it.id === "number" ? [it.id] : []));
+}
+
+/** Every company, from the `COMPANIES` index (GSI1), by id. For the super user's screens (one partition's Query). */
+export async function listCompanyItems(): Promise<CompanyItem[]> {
+  const items = await queryAll({ IndexName: "GSI1", KeyConditionExpression: "GSI1PK = :pk", ExpressionAttributeValues: { ":pk": keys.companiesIndex(0).GSI1PK } });
+  return items.map((it) => parseStored(CompanyItem, it));
+}
+
+/** A raw stored item as the company purge reads it: its keys and the few attributes that name its satellites. */
+export type PurgeItem = Record<string, unknown> & { PK: string; SK: string };
+
+/**
+ * One page (at most `limit` items) of partition `pk` of the table, or of `index` (GSI1-4), from its start: the company
+ * purge deletes what it read, so each step reads from the start again (no cursor to keep). Strongly consistent on the table.
+ */
+export async function purgePage(pk: string, limit: number, opts: { index?: "GSI1" | "GSI4"; skPrefix?: string } = {}): Promise<PurgeItem[]> {
+  const pkAttr = opts.index ? `${opts.index}PK` : "PK";
+  const skAttr = opts.index ? `${opts.index}SK` : "SK";
+  const out = await ddb().send(
+    new QueryCommand({
+      TableName: tableName(),
+      ...(opts.index ? { IndexName: opts.index } : { ConsistentRead: true }),
+      KeyConditionExpression: opts.skPrefix ? "#pk = :pk AND begins_with(#sk, :p)" : "#pk = :pk",
+      ExpressionAttributeNames: { "#pk": pkAttr, ...(opts.skPrefix ? { "#sk": skAttr } : {}) },
+      ExpressionAttributeValues: { ":pk": pk, ...(opts.skPrefix ? { ":p": opts.skPrefix } : {}) },
+      Limit: limit,
+    }),
+  );
+  return (out.Items ?? []) as PurgeItem[];
+}
+
+/** Deletes the items at `itemKeys` (batches of 25, retried); keys of items already gone are fine. */
+export async function deleteKeys(itemKeys: { PK: string; SK: string }[]): Promise<void> {
+  const seen = new Set<string>();
+  const unique = itemKeys.filter((k) => !seen.has(`${k.PK}|${k.SK}`) && seen.add(`${k.PK}|${k.SK}`));
+  await batchWriteAll(unique.map((Key) => ({ DeleteRequest: { Key: { PK: Key.PK, SK: Key.SK } } })));
+}
+
+/** Deletes the company item (last step of its purge) and takes it out of the super users' companies count; false when already gone. */
+export async function deleteCompanyRecord(companyId: number): Promise<boolean> {
+  try {
+    await transactWrite([
+      { Delete: { TableName: tableName(), Key: keys.company(companyId), ConditionExpression: "attribute_exists(PK)" } },
+      { Update: { TableName: tableName(), Key: keys.platformStats, UpdateExpression: "ADD companies :minus", ExpressionAttributeValues: { ":minus": -1 } } },
+    ]);
+    return true;
+  } catch (err) {
+    if (failedConditionAt(err, 0)) return false;
+    throw err;
+  }
 }

@@ -11,6 +11,11 @@ import type { CompanyItem, UpdateSchedulesBody } from "./schema.ts";
 
 const DAY_ORDER = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"];
 
+/** The seven weekly entries Monday first, `weekdayEn` lower case. */
+export function sortedWeek<T extends { weekdayEn: string }>(schedules: T[]): T[] {
+  return schedules.map((s) => ({ ...s, weekdayEn: s.weekdayEn.toLowerCase() })).sort((a, b) => DAY_ORDER.indexOf(a.weekdayEn) - DAY_ORDER.indexOf(b.weekdayEn));
+}
+
 /**
  * `PUT /api/companies/{id}/schedules`: stores the seven weekly entries (Monday first) and, when given, the time zone.
  * An admin may change only their own company (another id → 403 `ERR_NO_PERMISSION`, nothing written); a super user
@@ -26,9 +31,7 @@ export async function updateCompanySchedules(
     throw new AppError("ERR_VALIDATION", { fields: [{ path: "id", message: "id differs from the path" }] });
   }
   if (!can(auth, "companies:anyCompany") && (!can(auth, "company-schedules:edit") || auth.companyId !== companyId)) throw new AppError("ERR_NO_PERMISSION");
-  const schedules = [...body.schedules]
-    .map((s) => ({ ...s, weekdayEn: s.weekdayEn.toLowerCase() }))
-    .sort((a, b) => DAY_ORDER.indexOf(a.weekdayEn) - DAY_ORDER.indexOf(b.weekdayEn));
+  const schedules = sortedWeek(body.schedules);
   const set: Record<string, unknown> = { schedules, updatedAt: new Date().toISOString() };
   if (body.timezone) set.timezone = body.timezone;
   const c = await updateCompanyFields(companyId, set);

@@ -10,22 +10,30 @@ import { can } from "../access/permissions.ts";
 import type { AuthContext } from "../auth/tokens.ts";
 import { nextId } from "../db/counters.ts";
 import { AppError } from "../errors.ts";
-import { getPlan, planFlags, requirePlan, toPublicPlan, type PublicPlan } from "../plans/service.ts";
+import { getPlan, listPlans, planFlags, requirePlan, toPublicPlan, type PublicPlan } from "../plans/service.ts";
 import { PLAN_FLAGS, type PlanFlag } from "../plans/schema.ts";
 import { DEFAULT_TIME_ZONE } from "../automation/variables.ts";
 import { DEFAULT_SCHEDULES } from "../queues/schema.ts";
-import { getCompanySettings, visibleSettings, type SettingsMap } from "../settings/service.ts";
+import { getCompanySettings, getSetting, visibleSettings, type SettingsMap } from "../settings/service.ts";
+import { putSetting } from "../settings/repository.ts";
 import type { SettingKey } from "../settings/schema.ts";
 import { hashPassword } from "../users/service.ts";
 import type { UserItem } from "../users/schema.ts";
 import { getEmailOwner } from "../users/repository.ts";
-import { getCompany, putNewCompany, updateCompanyFields } from "./repository.ts";
-import type { CompanyItem, CreateCompanyBody, UpdateCompanyBody } from "./schema.ts";
+import { getCompany, listCompanyItems, putNewCompany, updateCompanyFields } from "./repository.ts";
+import { startJob } from "../jobs/service.ts";
+import type { JobView } from "../jobs/schema.ts";
+import { listWhatsappItems } from "../whatsapp/repository.ts";
+import { sendSessionCommand } from "../whatsapp/commands.ts";
+import "./purge.ts";
+import { sortedWeek } from "./schedules.ts";
+import type { CompanyItem, CreateCompanyBody, ListCompaniesQuery, UpdateCompanyBody } from "./schema.ts";
+import "./errors.ts";
 
 export { getCompany };
 
-/** A company as the API returns it, with its plan (`value` in reais). */
-export type PublicCompany = CompanyItem & { plan: PublicPlan | null };
+/** A company as the API returns it, with its plan (`value` in reais) and its `campaignsEnabled` setting. */
+export type PublicCompany = CompanyItem & { plan: PublicPlan | null; campaignsEnabled: boolean };
 
 /** Reads one company or throws 404 `ERR_NO_COMPANY_FOUND`. */
 export async function requireCompany(companyId: number): Promise<CompanyItem> {
@@ -34,9 +42,9 @@ export async function requireCompany(companyId: number): Promise<CompanyItem> {
   return c;
 }
 
-async function toPublicCompany(c: CompanyItem): Promise<PublicCompany> {
-  const plan = await requirePlan(c.planId).then(toPublicPlan, () => null);
-  return { ...c, plan };
+async function toPublicCompany(c: CompanyItem, plans?: Map<number, PublicPlan | null>): Promise<PublicCompany> {
+  const plan = plans?.has(c.planId) ? plans.get(c.planId)! : await requirePlan(c.planId).then(toPublicPlan, () => null);
+  return { ...c, plan, campaignsEnabled: (await getSetting(c.id, "campaignsEnabled")) === "true" };
 }
 
 const GATE_CACHE_MS = 5_000;
@@ -60,7 +68,8 @@ export async function companyGate(companyId: number): Promise<CompanyGate | null
   const company = await getCompany(companyId);
   const plan = company ? await getPlan(company.planId) : undefined;
   const flags = plan ? planFlags(plan) : (Object.fromEntries(PLAN_FLAGS.map((f) => [f, false])) as Record<PlanFlag, boolean>);
-  const gate = company ? { status: company.status, dueDate: company.dueDate, flags } : null;
+  // A company being deleted is refused like one switched off.
+  const gate = company ? { status: company.status && !company.deleting, dueDate: company.dueDate, flags } : null;
   if (gateCache.size >= 10_000) gateCache.delete(gateCache.keys().next().value!);
   gateCache.set(companyId, { at: now, gate });
   return gate;
@@ -106,7 +115,7 @@ export async function showCompany(auth: AuthContext, companyId: number): Promise
  */
 export async function createCompany(
   auth: Pick<AuthContext, "profile" | "super"> | "system",
-  body: CreateCompanyBody,
+  body: Omit<CreateCompanyBody, "campaignsEnabled"> & { campaignsEnabled?: boolean },
   opts: { settingOverrides?: Partial<SettingsMap>; adminName?: string; adminSuper?: boolean; companyId?: number } = {},
 ): Promise<{ company: PublicCompany; adminUserId: number }> {
   if (auth !== "system" && !can(auth, "companies:manage")) throw new AppError("ERR_NO_PERMISSION");
@@ -124,8 +133,9 @@ export async function createCompany(
     status: body.status,
     dueDate: normalizeDueDate(body.dueDate) ?? null,
     recurrence: body.recurrence,
+    ...billingOf(body),
     timezone: DEFAULT_TIME_ZONE,
-    schedules: DEFAULT_SCHEDULES.map((d) => ({ ...d })),
+    schedules: body.schedules ? sortedWeek(body.schedules) : DEFAULT_SCHEDULES.map((d) => ({ ...d })),
     createdAt: now,
     updatedAt: now,
   };
@@ -145,7 +155,7 @@ export async function createCompany(
     createdAt: now,
     updatedAt: now,
   };
-  await putNewCompany(company, admin, opts.settingOverrides);
+  await putNewCompany(company, admin, { campaignsEnabled: body.campaignsEnabled ? "true" : "false", ...opts.settingOverrides });
   return { company: await toPublicCompany(company), adminUserId: admin.id };
 }
 
@@ -154,9 +164,74 @@ export async function updateCompany(auth: AuthContext, companyId: number, body: 
   if (!can(auth, "companies:manage")) throw new AppError("ERR_NO_PERMISSION");
   await requireCompany(companyId);
   if (body.planId !== undefined) await requirePlan(body.planId);
-  const set: Record<string, unknown> = { ...body };
+  const { campaignsEnabled, ...fields } = body;
+  const set: Record<string, unknown> = Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== undefined));
   if (body.dueDate !== undefined) set.dueDate = normalizeDueDate(body.dueDate);
+  if (body.schedules) set.schedules = sortedWeek(body.schedules);
+  set.updatedAt = new Date().toISOString();
   const updated = await updateCompanyFields(companyId, set);
+  if (campaignsEnabled !== undefined) await putSetting({ key: "campaignsEnabled", value: String(campaignsEnabled), companyId, updatedAt: set.updatedAt as string });
   gateCache.delete(companyId);
   return toPublicCompany(updated);
+}
+
+
+/** The billing fields of a body, empty strings for those not given. */
+function billingOf(b: Partial<Pick<CompanyItem, "billingName" | "addressZipCode" | "addressStreet" | "addressState" | "addressCity" | "addressDistrict">>) {
+  return {
+    billingName: b.billingName ?? "",
+    addressZipCode: b.addressZipCode ?? "",
+    addressStreet: b.addressStreet ?? "",
+    addressState: b.addressState ?? "",
+    addressCity: b.addressCity ?? "",
+    addressDistrict: b.addressDistrict ?? "",
+  };
+}
+
+/** Number of companies per page of `GET /api/companies`. */
+export const COMPANIES_PAGE_SIZE = 20;
+
+const fold = (s: string) => s.normalize("NFD").replace(/\p{M}/gu, "").toLowerCase();
+
+/** Every company with its plan, by id (plans read once). */
+async function allPublicCompanies(): Promise<PublicCompany[]> {
+  const [companies, plans] = await Promise.all([listCompanyItems(), listPlans()]);
+  const byId = new Map<number, PublicPlan | null>(plans.map((p) => [p.id, toPublicPlan(p)]));
+  return Promise.all(companies.map((c) => toPublicCompany(c, byId)));
+}
+
+/**
+ * `GET /api/companies` (super): one page of {@link COMPANIES_PAGE_SIZE} companies by id whose name, email or phone
+ * contains `searchParam` (case and accents ignored) → `{companies, count, hasMore}`.
+ */
+export async function pageCompanies(auth: AuthContext, q: ListCompaniesQuery): Promise<{ companies: PublicCompany[]; count: number; hasMore: boolean }> {
+  if (!can(auth, "companies:manage")) throw new AppError("ERR_NO_PERMISSION");
+  const term = fold(q.searchParam ?? "");
+  const all = (await listCompanyItems()).filter((c) => !term || [c.name, c.email, c.phone].some((f) => fold(f).includes(term)));
+  const from = (q.pageNumber - 1) * COMPANIES_PAGE_SIZE;
+  const slice = all.slice(from, from + COMPANIES_PAGE_SIZE);
+  const plans = new Map<number, PublicPlan | null>((await listPlans()).map((p) => [p.id, toPublicPlan(p)]));
+  return { companies: await Promise.all(slice.map((c) => toPublicCompany(c, plans))), count: all.length, hasMore: from + slice.length < all.length };
+}
+
+/** `GET /api/companies/list` (super): every company with its plan, by id. */
+export async function listAllCompanies(auth: AuthContext): Promise<PublicCompany[]> {
+  if (!can(auth, "companies:manage")) throw new AppError("ERR_NO_PERMISSION");
+  return allPublicCompanies();
+}
+
+/**
+ * `DELETE /api/companies/{id}` (super; docs/product/companies.md#deleting-a-company): refuses the caller's own company
+ * (400 `ERR_CANNOT_DELETE_OWN_COMPANY`); marks the company `deleting` (its users are refused from now on), asks the
+ * session runner to log each connection out, then starts the background `deleteCompany` job (see `purge.ts`).
+ * Returns the job to follow. Unknown company → 404 `ERR_NO_COMPANY_FOUND`.
+ */
+export async function deleteCompany(auth: AuthContext, companyId: number): Promise<JobView> {
+  if (!can(auth, "companies:manage")) throw new AppError("ERR_NO_PERMISSION");
+  if (companyId === auth.companyId) throw new AppError("ERR_CANNOT_DELETE_OWN_COMPANY");
+  await requireCompany(companyId);
+  await updateCompanyFields(companyId, { deleting: true, status: false, updatedAt: new Date().toISOString() });
+  gateCache.delete(companyId);
+  for (const w of await listWhatsappItems(companyId)) await sendSessionCommand({ type: "disconnect", companyId, whatsappId: w.id });
+  return startJob(auth.companyId, auth.userId, "deleteCompany", { companyId });
 }

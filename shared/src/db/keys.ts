@@ -78,6 +78,12 @@ export const keys = {
   counter: (scope: Id | "GLOBAL", entity: string) => ({ PK: scope === "GLOBAL" ? "SEQ" : `C#${scope}`, SK: `SEQ#${entity}` }),
   /** Single-use WebSocket ticket, by the SHA-256 of the ticket (TTL'd, 60 s). */
   wsTicket: (digest: string) => ({ PK: `WSTICKET#${digest}`, SK: "#" }),
+  /** Rate-limit bucket of a public form (`scope`: e.g. `signup-ip`, `reset-email`; `value` lower-cased), TTL'd. */
+  rateLimit: (scope: string, value: string) => ({ PK: `RATE#${scope}#${value.toLowerCase()}`, SK: "#" }),
+  /** The pending password-reset code of an email (its hash, expiry and attempts), TTL'd. */
+  passwordReset: (email: string) => ({ PK: `PWRESET#${email.trim().toLowerCase()}`, SK: "#" }),
+  /** The company's media objects in the bucket (`media/<cid>/`), removed with the company. */
+  companyMediaPrefix: (cid: Id) => `media/${cid}/`,
   /** Login throttle bucket (per email, per IP, or per `email|ip` pair), TTL'd. */
   throttle: (kind: "email" | "ip" | "pair", value: string) => ({ PK: `THROTTLE#${kind}#${value.toLowerCase()}`, SK: "#" }),
 

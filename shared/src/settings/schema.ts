@@ -25,6 +25,8 @@ export const SETTING_DEFAULTS = {
   clientidmkauth: "",
   clientsecretmkauth: "",
   asaas: "",
+  /** The company's campaigns switch ("true"/"false"), set by super users through the company form. */
+  campaignsEnabled: "false",
 } as const satisfies Record<string, string>;
 
 export const SettingKey = z.enum(Object.keys(SETTING_DEFAULTS) as [keyof typeof SETTING_DEFAULTS, ...(keyof typeof SETTING_DEFAULTS)[]]);

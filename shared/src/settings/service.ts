@@ -42,6 +42,7 @@ const VALUE_RULES: Partial<Record<SettingKey, z.ZodType<string>>> = {
   scheduleType: z.enum(["disabled", "queue", "company"]),
   chatBotType: z.enum(["text"]),
   trial: z.enum(["1", "2", "3", "4", "5", "6", "7"]),
+  campaignsEnabled: z.enum(["true", "false"]),
 };
 
 /** Every setting of the company as a map, defaults filled in for keys without an item. */
@@ -86,6 +87,7 @@ export async function getPublicSetting(key: PublicSettingKey): Promise<{ key: Pu
 export async function updateSetting(auth: AuthContext, key: SettingKey, value: string): Promise<{ key: SettingKey; value: string }> {
   if (!can(auth, "settings:manage")) throw new AppError("ERR_NO_PERMISSION");
   if (SUPER_ONLY_SETTINGS.includes(key) && !can(auth, "settings:global")) throw new AppError("ERR_NO_PERMISSION");
+  if (key === "campaignsEnabled" && !can(auth, "companies:manage")) throw new AppError("ERR_NO_PERMISSION"); // the company form's field
   const rule = VALUE_RULES[key];
   if (rule && !rule.safeParse(value).success) {
     throw new AppError("ERR_VALIDATION", { fields: [{ path: "value", message: `Invalid value for ${key}` }] });

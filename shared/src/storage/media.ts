@@ -4,7 +4,7 @@
  * `AWS_ENDPOINT_URL_S3` (s3rver on one machine, path-style).
  */
 import { Readable, Transform } from "node:stream";
-import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
+import { CopyObjectCommand, DeleteObjectCommand, DeleteObjectsCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { Upload } from "@aws-sdk/lib-storage";
 import { getSignedUrl } from "@aws-sdk/s3-request-presigner";
 import contentDisposition from "content-disposition";
@@ -83,6 +83,19 @@ export async function headMedia(key: string): Promise<{ size: number; contentTyp
 /** Deletes an object (best effort callers catch). */
 export async function deleteMedia(key: string): Promise<void> {
   await s3Client().send(new DeleteObjectCommand({ Bucket: getConfig().MEDIA_BUCKET, Key: key }));
+}
+
+/**
+ * Deletes up to `max` (≤ 1000) objects under `prefix` (one listing, one batch delete); returns how many it deleted,
+ * 0 once nothing is left under the prefix (a company's whole media, when the company is removed).
+ */
+export async function deleteMediaPage(prefix: string, max = 1000): Promise<number> {
+  const Bucket = getConfig().MEDIA_BUCKET;
+  const out = await s3Client().send(new ListObjectsV2Command({ Bucket, Prefix: prefix, MaxKeys: Math.min(1000, max) }));
+  const objects = (out.Contents ?? []).flatMap((o) => (o.Key ? [{ Key: o.Key }] : []));
+  if (!objects.length) return 0;
+  await s3Client().send(new DeleteObjectsCommand({ Bucket, Delete: { Objects: objects, Quiet: true } }));
+  return objects.length;
 }
 
 /** Copies object `from` to `to` in the media bucket (server side; content type kept). */

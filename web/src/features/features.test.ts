@@ -55,6 +55,16 @@ describe("feature access", () => {
     for (const id of ["helps", "todolist"]) for (const p of ["user", "supervisor", "admin"] as const) expect(mayAccess(user(p), accessOf(id), {}), `${id} ${p}`).toBe(true);
   });
 
+  it("opens /settings and its Empresas and Cadastrar Empresa tabs to a super user whose profile is not admin, never to admins", () => {
+    const tabs = features.flatMap((f) => f.slots?.settingsTabs ?? []).filter((x) => x.id === "companies" || x.id === "newCompany");
+    expect(tabs).toHaveLength(2);
+    for (const p of ["user", "supervisor"] as const) {
+      expect(mayAccess(user(p, true), accessOf("settings"), {}), p).toBe(true);
+      for (const tab of tabs) expect(mayAccess(user(p, true), tab.access, {}), `${tab.id} ${p}`).toBe(true);
+    }
+    for (const tab of tabs) expect(mayAccess(user("admin"), tab.access, {}), tab.id).toBe(false);
+  });
+
   it("lets every profile open tickets, contacts and tags", () => {
     for (const id of ["tickets", "contacts", "tags"]) for (const p of ["user", "supervisor", "admin"] as const) expect(mayAccess(user(p), accessOf(id), {}), `${id} ${p}`).toBe(true);
   });

@@ -9,6 +9,8 @@ import type { FrameName } from "@atende/shared/events/frame-map";
 import type { AnyRealtimeHandler } from "../realtime/handlers.ts";
 import { announcementsFeature } from "./announcements/index.tsx";
 import { campaignsFeature } from "./campaigns/index.tsx";
+import { accountFeature } from "./signup/index.tsx";
+import { companiesFeature } from "./companies/index.tsx";
 import { chatsFeature } from "./chats/index.tsx";
 import { connectionsFeature } from "./connections/index.tsx";
 import { contactsFeature } from "./contacts/index.tsx";
@@ -54,6 +56,8 @@ export const features: Feature[] = [
   announcementsFeature,
   todoFeature,
   helpsFeature,
+  accountFeature,
+  companiesFeature,
   invoicesFeature,
   platformFeature,
   webhooksFeature,
