@@ -106,6 +106,11 @@ export const keys = {
   globalSetting: (key: string) => ({ PK: "SETTINGS", SK: `SET#${key}` }),
   globalSettingsPartition: "SETTINGS",
   quickMessage: (cid: Id, id: Id) => ({ PK: `C#${cid}`, SK: `QUICK#${pad(id)}` }),
+  /** An AI prompt (`shared/src/prompts/`, docs/product/prompts.md), in the company partition. */
+  prompt: (cid: Id, id: Id) => ({ PK: `C#${cid}`, SK: `PROMPT#${pad(id)}` }),
+  promptPrefix: "PROMPT#",
+  /** The AI provider's token use of a company on one local day (`yyyy-mm-dd`): counters ADDed after each answer. */
+  aiUsage: (cid: Id, day: string) => ({ PK: `C#${cid}#AIUSE`, SK: `D#${day}` }),
   /** Internal chat (docs/product/chats.md): the chat item, with its members and their unread counts, in the company partition. */
   chat: (cid: Id, id: Id) => ({ PK: `C#${cid}`, SK: `CHAT#${pad(id)}` }),
   chatPrefix: "CHAT#",

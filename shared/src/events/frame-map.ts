@@ -14,6 +14,7 @@ import type { QueueFrame } from "../queues/schema.ts";
 import type { QueueOptionFrame } from "../queues/options/schema.ts";
 import type { QuickMessageEvent } from "../quickMessages/schema.ts";
 import type { ScheduleFrame } from "../schedules/schema.ts";
+import type { PromptFrame } from "../prompts/schema.ts";
 import type { SettingFrame } from "../settings/contract.ts";
 import type { TagEvent } from "../tags/schema.ts";
 import type { TicketFrame } from "../tickets/contract.ts";
@@ -37,6 +38,7 @@ export interface FrameMap {
   chat: ChatFrame;
   announcement: AnnouncementFrame;
   schedule: ScheduleFrame;
+  prompt: PromptFrame;
 }
 
 /** A frame's name: the part of its event name after `company-{id}-` (`ticket`, `appMessage`, ...). */

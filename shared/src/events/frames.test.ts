@@ -13,6 +13,7 @@ import "../messages/events.ts";
 import "../queues/events.ts";
 import "../queues/options/events.ts";
 import "../quickMessages/events.ts";
+import "../prompts/events.ts";
 import "../settings/events.ts";
 import "../tags/events.ts";
 import "../tickets/events.ts";
@@ -50,6 +51,7 @@ describe("realtime frame schemas", () => {
       ticket: true, appMessage: true, contact: true, user: true, auth: true, whatsapp: true, whatsappSession: true,
       queue: true, queueOption: true, tag: true, quickmessage: true, settings: true, job: true, chat: true, announcement: true,
       schedule: true,
+      prompt: true,
     };
     expect(definedFrameNames()).toEqual(Object.keys(names).sort());
   });
