@@ -17,6 +17,7 @@ export interface StandinRequest {
   path: string;
   headers: Record<string, string | string[] | undefined>;
   /** JSON bodies parsed; multipart and SSML bodies as text. */
+  // biome-ignore lint/suspicious/noExplicitAny: whatever the client sent, for tests to assert on
   body: any;
 }
 
@@ -59,6 +60,7 @@ export async function startAiStandin(port = 0): Promise<AiStandin> {
     const raw = await bodyOf(req);
     const path = (req.url ?? "").split("?")[0];
     const json = (req.headers["content-type"] ?? "").includes("application/json");
+    // biome-ignore lint/suspicious/noExplicitAny: whatever the client sent (JSON or text)
     let body: any = raw.toString("utf8");
     if (json) {
       try {
