@@ -75,18 +75,6 @@ export type PromptItem = z.infer<typeof PromptItem>;
 // ---------------------------------------------------------------------------------------------
 // 2. Requests
 
-/** The old clients' other wire names, read as the product's: `max_tokens`, `max_messages`, `api key`, `api_key`. */
-const ALIASES: Record<string, string> = { max_tokens: "maxTokens", max_messages: "maxMessages", "api key": "apiKey", api_key: "apiKey" };
-const withAliases = (v: unknown) => {
-  if (!v || typeof v !== "object" || Array.isArray(v)) return v;
-  const out: Record<string, unknown> = {};
-  for (const [k, val] of Object.entries(v)) {
-    const name = ALIASES[k] ?? k;
-    if (!(name in out) || !(k in ALIASES)) out[name] = val;
-  }
-  return out;
-};
-
 const required = (max: number) =>
   z
     .string({ error: (iss) => (iss.input == null ? "Obrigatório" : "Invalid input") })
@@ -124,52 +112,62 @@ const fields = {
   baseUrl,
 };
 
+/** The old clients' other wire names, read as the product's when the product's is absent: `max_tokens`, `max_messages`, `api key`, `api_key`. */
+const aliases = {
+  max_tokens: fields.maxTokens.optional(),
+  max_messages: fields.maxMessages.optional(),
+  "api key": z.string().trim().max(500).optional(),
+  api_key: z.string().trim().max(500).optional(),
+};
+type Aliased = { maxTokens?: number; maxMessages?: number; apiKey?: string; max_tokens?: number; max_messages?: number; "api key"?: string; api_key?: string };
+function unalias<T extends Aliased>(v: T) {
+  const { max_tokens, max_messages, "api key": spaced, api_key, ...rest } = v;
+  return { ...rest, maxTokens: rest.maxTokens ?? max_tokens, maxMessages: rest.maxMessages ?? max_messages, apiKey: rest.apiKey ?? spaced ?? api_key };
+}
+
+const optionalFields = {
+  voice: fields.voice.optional(),
+  voiceKey: fields.voiceKey.optional(),
+  voiceRegion: fields.voiceRegion.optional(),
+  temperature: fields.temperature.optional(),
+  maxTokens: fields.maxTokens.optional(),
+  maxMessages: fields.maxMessages.optional(),
+  model: fields.model.optional(),
+  baseUrl: fields.baseUrl.optional(),
+};
+
 /**
  * `POST /api/prompt`: name, apiKey, prompt and queueId required ("Informe o setor" without a queue); voice (default
  * `texto`), voiceKey and voiceRegion (both needed for a voice other than `texto`), temperature 0-2 (default 1),
  * maxTokens 1-4096 (default 100), maxMessages 1-50 (default 10), model and baseUrl optional. `max_tokens`,
  * `max_messages` and `api key` are read as `maxTokens`, `maxMessages` and `apiKey`.
  */
-export const CreatePromptBody = z.preprocess(
-  withAliases,
-  z.object({
-    name: required(100),
-    apiKey: required(500),
-    queueId,
-    ...fields,
-    voice: fields.voice.optional(),
-    voiceKey: fields.voiceKey.optional(),
-    voiceRegion: fields.voiceRegion.optional(),
-    temperature: fields.temperature.optional(),
-    maxTokens: fields.maxTokens.optional(),
-    maxMessages: fields.maxMessages.optional(),
-    model: fields.model.optional(),
-    baseUrl: fields.baseUrl.optional(),
-  }),
-);
+export const CreatePromptBody = z
+  .object({ name: required(100), apiKey: z.string().trim().max(500).optional(), queueId, prompt: fields.prompt, ...optionalFields, ...aliases })
+  .transform((v, ctx) => {
+    const out = unalias(v);
+    if (!out.apiKey) {
+      ctx.addIssue({ code: "custom", path: ["apiKey"], message: "Obrigatório" });
+      return z.NEVER;
+    }
+    return { ...out, apiKey: out.apiKey };
+  });
 export type CreatePromptBody = z.infer<typeof CreatePromptBody>;
 
 /**
  * `PUT /api/prompt/{id}`: every field optional (absent = unchanged). `apiKey` / `voiceKey` absent, empty or the
  * mask the API answered keep the stored key: a key is replaced only when a new one is typed.
  */
-export const UpdatePromptBody = z.preprocess(
-  withAliases,
-  z.object({
+export const UpdatePromptBody = z
+  .object({
     name: required(100).optional(),
     apiKey: z.string().trim().max(500).optional(),
     queueId: queueId.optional(),
     prompt: fields.prompt.optional(),
-    voice: fields.voice.optional(),
-    voiceKey: fields.voiceKey.optional(),
-    voiceRegion: fields.voiceRegion.optional(),
-    temperature: fields.temperature.optional(),
-    maxTokens: fields.maxTokens.optional(),
-    maxMessages: fields.maxMessages.optional(),
-    model: fields.model.optional(),
-    baseUrl: fields.baseUrl.optional(),
-  }),
-);
+    ...optionalFields,
+    ...aliases,
+  })
+  .transform(unalias);
 export type UpdatePromptBody = z.infer<typeof UpdatePromptBody>;
 
 export const PromptIdParams = z.object({ id: zId });

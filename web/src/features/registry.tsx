@@ -18,6 +18,7 @@ import { kanbanFeature } from "./kanban/index.tsx";
 import { queuesFeature } from "./queues/index.tsx";
 import { quickMessagesFeature } from "./quickMessages/index.tsx";
 import { plansFeature } from "./plans/index.tsx";
+import { promptsFeature } from "./prompts/index.tsx";
 import { sandboxFeature } from "./sandbox/index.tsx";
 import { schedulesFeature } from "./schedules/index.tsx";
 import { settingsFeature } from "./settings/index.tsx";
@@ -46,6 +47,7 @@ export const features: Feature[] = [
   announcementsFeature,
   todoFeature,
   helpsFeature,
+  promptsFeature,
   ...(sandboxFeature ? [sandboxFeature] : []),
 ];
 
