@@ -57,6 +57,7 @@ export class AtendeStack extends Stack {
       MEDIA_BUCKET: d.mediaBucket.bucketName,
       JWT_SECRET_ARN: d.jwtSecret.secretArn,
       CONNECTION_TOKEN_KEY_ARN: d.connectionTokenKey.secretArn,
+      SECRETS_KMS_KEY_ID: d.secretsKey.keyArn,
       SESSION_COMMANDS_QUEUE_URL_PREFIX: d.sessionCommandsUrlPrefix,
       SESSION_SHARDS: String(SESSION_SHARDS),
       DISPATCH_QUEUE_URL: d.dispatch.queue.queueUrl,
@@ -110,6 +111,12 @@ export class AtendeStack extends Stack {
       sendCommands(fn);
       this.realtime.grantManageConnections(fn);
     }
+    // AI prompts: the prompts area seals the provider's keys; the assistant (in the runner, re-run by the tick) opens them.
+    const promptsFn = this.api.areaFunctions.get("prompts");
+    if (promptsFn) d.secretsKey.grantEncrypt(promptsFn);
+    d.secretsKey.grantDecrypt(this.api.tick);
+    d.mediaBucket.grantReadWrite(this.api.tick); // a re-run answer reads a voice note and stores a spoken reply
+    d.secretsKey.grantDecrypt(this.sessions.taskDefinition.taskRole);
     // Campaign messages may carry media: the dispatch consumer reads objects to attach them.
     if (this.api.dispatch) d.mediaBucket.grantRead(this.api.dispatch);
 

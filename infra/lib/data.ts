@@ -6,7 +6,7 @@
 import { Duration, RemovalPolicy, Stack } from "aws-cdk-lib";
 import { Alarm, ComparisonOperator, TreatMissingData } from "aws-cdk-lib/aws-cloudwatch";
 import { SnsAction } from "aws-cdk-lib/aws-cloudwatch-actions";
-import { Alias } from "aws-cdk-lib/aws-kms";
+import { Alias, Key } from "aws-cdk-lib/aws-kms";
 import { Topic } from "aws-cdk-lib/aws-sns";
 import { AttributeType, Billing, TableV2 } from "aws-cdk-lib/aws-dynamodb";
 import { BlockPublicAccess, Bucket, BucketEncryption, type CorsRule, HttpMethods, ObjectOwnership } from "aws-cdk-lib/aws-s3";
@@ -82,6 +82,8 @@ export class Data extends Construct {
   readonly jwtSecret: Secret;
   /** Key of the connections' API tokens at rest (AES-256-GCM, `CONNECTION_TOKEN_KEY_ARN`). */
   readonly connectionTokenKey: Secret;
+  /** Seals third-party secrets stored at rest: an AI prompt's provider keys (`SECRETS_KMS_KEY_ID`, `shared/src/crypto/sealing.ts`). */
+  readonly secretsKey: Key;
   readonly firstAdminSecret: Secret;
   /** `session-commands-<n>.fifo`, n = 0..SESSION_SHARDS-1 (index = shard). */
   readonly sessionCommands: QueueWithDlq[];
@@ -140,6 +142,11 @@ export class Data extends Construct {
       id: "AwsSolutions-SMG4",
       reason:
         "Rotating this key makes every stored connection token unreadable; it is rotated by hand together with regenerating the tokens (POST /api/whatsapp/{id}/token).",
+    });
+    this.secretsKey = new Key(this, "SecretsKey", {
+      description: "Atende: seals third-party secrets at rest, e.g. an AI prompt's provider keys (SECRETS_KMS_KEY_ID).",
+      enableKeyRotation: true,
+      removalPolicy: removal,
     });
     this.originVerifySecret = new Secret(this, "OriginVerify", {
       description: "Atende: value CloudFront adds as x-atende-origin to API requests (ORIGIN_VERIFY_SECRET).",
