@@ -11,7 +11,7 @@
  */
 import { CfnOutput, CustomResource, Stack, type StackProps } from "aws-cdk-lib";
 import { SnsAction } from "aws-cdk-lib/aws-cloudwatch-actions";
-import type { IGrantable } from "aws-cdk-lib/aws-iam";
+import { type IGrantable, PolicyStatement } from "aws-cdk-lib/aws-iam";
 import type { Construct } from "constructs";
 import { Api } from "./api.ts";
 import { Data, SESSION_SHARDS } from "./data.ts";
@@ -112,11 +112,12 @@ export class AtendeStack extends Stack {
       this.realtime.grantManageConnections(fn);
     }
     // AI prompts: the prompts area seals the provider's keys; the assistant (in the runner, re-run by the tick) opens them.
-    const promptsFn = this.api.areaFunctions.get("prompts");
-    if (promptsFn) d.secretsKey.grantEncrypt(promptsFn);
-    d.secretsKey.grantDecrypt(this.api.tick);
+    // Exactly kms:Encrypt / kms:Decrypt on that key (the grant helpers add data-key and re-encrypt wildcards).
+    const kms = (action: string) => new PolicyStatement({ actions: [action], resources: [d.secretsKey.keyArn] });
+    this.api.areaFunctions.get("prompts")?.addToRolePolicy(kms("kms:Encrypt"));
+    this.api.tick.addToRolePolicy(kms("kms:Decrypt"));
     d.mediaBucket.grantReadWrite(this.api.tick); // a re-run answer reads a voice note and stores a spoken reply
-    d.secretsKey.grantDecrypt(this.sessions.taskDefinition.taskRole);
+    this.sessions.taskDefinition.taskRole.addToPrincipalPolicy(kms("kms:Decrypt"));
     // Campaign messages may carry media: the dispatch consumer reads objects to attach them.
     if (this.api.dispatch) d.mediaBucket.grantRead(this.api.dispatch);
 

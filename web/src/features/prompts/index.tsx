@@ -8,6 +8,7 @@ import { lazyPage } from "../lazy.tsx";
 import { ADMIN_ONLY, type Feature } from "../types.ts";
 import { promptsCache } from "./api.ts";
 import { promptsErrorTexts, promptsMenuTexts, promptsTexts } from "./i18n.ts";
+import "./prompts.css";
 
 const PromptsPage = lazyPage(() => import("./PromptsPage.tsx"), "PromptsPage");
 
