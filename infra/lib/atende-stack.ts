@@ -11,7 +11,7 @@
  */
 import { CfnOutput, CustomResource, Stack, type StackProps } from "aws-cdk-lib";
 import { SnsAction } from "aws-cdk-lib/aws-cloudwatch-actions";
-import { type IGrantable, PolicyStatement } from "aws-cdk-lib/aws-iam";
+import type { IGrantable } from "aws-cdk-lib/aws-iam";
 import type { Construct } from "constructs";
 import { Api } from "./api.ts";
 import { Data, SESSION_SHARDS } from "./data.ts";
@@ -57,7 +57,6 @@ export class AtendeStack extends Stack {
       MEDIA_BUCKET: d.mediaBucket.bucketName,
       JWT_SECRET_ARN: d.jwtSecret.secretArn,
       CONNECTION_TOKEN_KEY_ARN: d.connectionTokenKey.secretArn,
-      SECRETS_KMS_KEY_ID: d.secretsKey.keyArn,
       SESSION_COMMANDS_QUEUE_URL_PREFIX: d.sessionCommandsUrlPrefix,
       SESSION_SHARDS: String(SESSION_SHARDS),
       DISPATCH_QUEUE_URL: d.dispatch.queue.queueUrl,
@@ -67,6 +66,9 @@ export class AtendeStack extends Stack {
       LOG_LEVEL: "info",
       // Resolved by CloudFormation at deploy (dynamic reference); the same value CloudFront sends in x-atende-origin.
       ORIGIN_VERIFY_SECRET: d.originVerifySecret.secretValue.unsafeUnwrap(),
+      // Resolved at deploy like the origin secret: the Pix webhook's ?hmac= (docs/product/invoices.md#pix).
+      PIX_WEBHOOK_SECRET: d.pixWebhookSecret.secretValue.unsafeUnwrap(),
+      SETTINGS_KMS_KEY_ID: d.settingsKey.keyArn,
     };
 
     this.realtime = new Realtime(this, "Realtime", { environment: baseEnv });
@@ -97,6 +99,9 @@ export class AtendeStack extends Stack {
       d.jwtSecret.grantRead(fn);
       this.realtime.grantManageConnections(fn);
     }
+    // Only the settings area seals and opens integration credentials (docs/product/settings.md#integration-credentials).
+    const settingsFn = this.api.areaFunctions.get("settings");
+    if (settingsFn) d.settingsKey.grant(settingsFn, "kms:Encrypt", "kms:Decrypt");
     for (const fn of this.api.areaFunctions.values()) {
       tableRw(fn);
       d.jwtSecret.grantRead(fn);
@@ -111,13 +116,13 @@ export class AtendeStack extends Stack {
       sendCommands(fn);
       this.realtime.grantManageConnections(fn);
     }
-    // AI prompts: the prompts area seals the provider's keys; the assistant (in the runner, re-run by the tick) opens them.
-    // Exactly kms:Encrypt / kms:Decrypt on that key (the grant helpers add data-key and re-encrypt wildcards).
-    const kms = (action: string) => new PolicyStatement({ actions: [action], resources: [d.secretsKey.keyArn] });
-    this.api.areaFunctions.get("prompts")?.addToRolePolicy(kms("kms:Encrypt"));
-    this.api.tick.addToRolePolicy(kms("kms:Decrypt"));
+    // AI prompts seal their provider's keys through the same port and key (docs/product/prompts.md#keys): the prompts
+    // area seals; the assistant (in the runner, re-run by the minute tick) opens them.
+    const promptsFn = this.api.areaFunctions.get("prompts");
+    if (promptsFn) d.settingsKey.grant(promptsFn, "kms:Encrypt");
+    d.settingsKey.grant(this.api.tick, "kms:Decrypt");
+    d.settingsKey.grant(this.sessions.taskDefinition.taskRole, "kms:Decrypt");
     d.mediaBucket.grantReadWrite(this.api.tick); // a re-run answer reads a voice note and stores a spoken reply
-    this.sessions.taskDefinition.taskRole.addToPrincipalPolicy(kms("kms:Decrypt"));
     // Campaign messages may carry media: the dispatch consumer reads objects to attach them.
     if (this.api.dispatch) d.mediaBucket.grantRead(this.api.dispatch);
 

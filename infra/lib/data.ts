@@ -76,14 +76,16 @@ export class Data extends Construct {
   readonly alarmTopic: Topic;
   /** The shared value proving an API request came through CloudFront (header `x-atende-origin`). */
   readonly originVerifySecret: Secret;
+  /** The Pix confirmation webhook's secret (`PIX_WEBHOOK_SECRET`; docs/product/invoices.md#pix). */
+  readonly pixWebhookSecret: Secret;
+  /** The KMS key that seals the companies' integration credentials (`SETTINGS_KMS_KEY_ID`; docs/product/settings.md). */
+  readonly settingsKey: Key;
   readonly table: TableV2;
   readonly mediaBucket: Bucket;
   readonly logsBucket: Bucket;
   readonly jwtSecret: Secret;
   /** Key of the connections' API tokens at rest (AES-256-GCM, `CONNECTION_TOKEN_KEY_ARN`). */
   readonly connectionTokenKey: Secret;
-  /** Seals third-party secrets stored at rest: an AI prompt's provider keys (`SECRETS_KMS_KEY_ID`, `shared/src/crypto/sealing.ts`). */
-  readonly secretsKey: Key;
   readonly firstAdminSecret: Secret;
   /** `session-commands-<n>.fifo`, n = 0..SESSION_SHARDS-1 (index = shard). */
   readonly sessionCommands: QueueWithDlq[];
@@ -143,11 +145,6 @@ export class Data extends Construct {
       reason:
         "Rotating this key makes every stored connection token unreadable; it is rotated by hand together with regenerating the tokens (POST /api/whatsapp/{id}/token).",
     });
-    this.secretsKey = new Key(this, "SecretsKey", {
-      description: "Atende: seals third-party secrets at rest, e.g. an AI prompt's provider keys (SECRETS_KMS_KEY_ID).",
-      enableKeyRotation: true,
-      removalPolicy: removal,
-    });
     this.originVerifySecret = new Secret(this, "OriginVerify", {
       description: "Atende: value CloudFront adds as x-atende-origin to API requests (ORIGIN_VERIFY_SECRET).",
       generateSecretString: { passwordLength: 48, excludePunctuation: true },
@@ -156,6 +153,20 @@ export class Data extends Construct {
     acknowledge(this.originVerifySecret, {
       id: "AwsSolutions-SMG4",
       reason: "Resolved into the CloudFront origin header and the functions' environment at deploy; a new value is set by replacing the secret and redeploying.",
+    });
+    this.pixWebhookSecret = new Secret(this, "PixWebhookSecret", {
+      description: "Atende: secret the Pix provider's webhook URL carries as ?hmac= (PIX_WEBHOOK_SECRET).",
+      generateSecretString: { passwordLength: 48, excludePunctuation: true },
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    acknowledge(this.pixWebhookSecret, {
+      id: "AwsSolutions-SMG4",
+      reason: "Registered at the Pix provider as part of the webhook URL; a new value is set by replacing the secret, redeploying and registering the webhook again.",
+    });
+    this.settingsKey = new Key(this, "SettingsKey", {
+      description: "Atende: seals the companies' integration credentials (IXC, MK-AUTH, ASAAS) at rest.",
+      enableKeyRotation: true,
+      removalPolicy: removal,
     });
     this.firstAdminSecret = new Secret(this, "FirstAdminPassword", {
       description: "Atende: password of the first super admin (admin@admin.com), seeded on first deploy.",

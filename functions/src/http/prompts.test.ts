@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { api } from "../../../test/helpers.ts";
 import { companyWorld } from "../../../test/world.ts";
-import { openSecret } from "../../../shared/src/crypto/sealing.ts";
+import { openSetting } from "../../../shared/src/settings/sealed.ts";
 import { getPrompt } from "../../../shared/src/prompts/repository.ts";
 import { Prompt, PromptList } from "../../../shared/src/prompts/schema.ts";
 import { registerSocket } from "../../../shared/src/users/realtime-capture.testkit.ts";
@@ -28,11 +28,11 @@ describe("POST /api/prompt", () => {
     expect(JSON.stringify(res.body)).not.toContain(KEY.slice(0, 12));
     const stored = (await getPrompt(w.cid, p.id))!;
     expect(JSON.stringify(stored)).not.toContain(KEY);
-    expect(stored.apiKeySealed).toMatch(/^aes1\./);
-    expect(await openSecret(stored.apiKeySealed, { companyId: w.cid, purpose: "prompt.apiKey" })).toBe(KEY);
+    expect(stored.apiKeySealed).toMatch(/^aes:/);
+    expect(await openSetting(stored.apiKeySealed, { companyId: w.cid, key: "prompt.apiKey" })).toBe(KEY);
     // Sealed for this company and field: it does not open as another company's or as the voice key.
-    await expect(openSecret(stored.apiKeySealed, { companyId: w.other.companyId, purpose: "prompt.apiKey" })).rejects.toThrow();
-    await expect(openSecret(stored.apiKeySealed, { companyId: w.cid, purpose: "prompt.voiceKey" })).rejects.toThrow();
+    await expect(openSetting(stored.apiKeySealed, { companyId: w.other.companyId, key: "prompt.apiKey" })).rejects.toThrow();
+    await expect(openSetting(stored.apiKeySealed, { companyId: w.cid, key: "prompt.voiceKey" })).rejects.toThrow();
     expect(await getPrompt(w.other.companyId, p.id)).toBeUndefined();
   });
 
@@ -42,7 +42,7 @@ describe("POST /api/prompt", () => {
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ maxTokens: 300, maxMessages: 5, temperature: 0.4, voice: "pt-BR-FranciscaNeural", voiceRegion: "brazilsouth", apiKey: "••••••••9876", voiceKey: "••••••••0001" });
     const stored = (await getPrompt(w.cid, res.body.id))!;
-    expect(await openSecret(stored.voiceKeySealed, { companyId: w.cid, purpose: "prompt.voiceKey" })).toBe("azure-key-0001");
+    expect(await openSetting(stored.voiceKeySealed, { companyId: w.cid, key: "prompt.voiceKey" })).toBe("azure-key-0001");
   });
 
   it("refuses a prompt without a queue ('Informe o setor'), bad fields, an unknown queue, a voice without its key; writes nothing", async () => {
@@ -84,14 +84,14 @@ describe("PUT, GET and DELETE /api/prompt/{id}", () => {
     expect(masked.status).toBe(200);
     expect(masked.body).toMatchObject({ name: "Assistente Vendas", maxTokens: 250, queueId: w.queues[1], queue: { name: "Suporte" }, apiKey: "••••••••WXYZ" });
     let stored = (await getPrompt(w.cid, p.id))!;
-    expect(await openSecret(stored.apiKeySealed, { companyId: w.cid, purpose: "prompt.apiKey" })).toBe(KEY);
+    expect(await openSetting(stored.apiKeySealed, { companyId: w.cid, key: "prompt.apiKey" })).toBe(KEY);
     await api("PUT", `/api/prompt/${p.id}`, { token: w.admin.token, body: { apiKey: "" } });
     stored = (await getPrompt(w.cid, p.id))!;
-    expect(await openSecret(stored.apiKeySealed, { companyId: w.cid, purpose: "prompt.apiKey" })).toBe(KEY);
+    expect(await openSetting(stored.apiKeySealed, { companyId: w.cid, key: "prompt.apiKey" })).toBe(KEY);
     const typed = await api("PUT", `/api/prompt/${p.id}`, { token: w.admin.token, body: { apiKey: "sk-brand-new-key-5555" } });
     expect(typed.body.apiKey).toBe("••••••••5555");
     stored = (await getPrompt(w.cid, p.id))!;
-    expect(await openSecret(stored.apiKeySealed, { companyId: w.cid, purpose: "prompt.apiKey" })).toBe("sk-brand-new-key-5555");
+    expect(await openSetting(stored.apiKeySealed, { companyId: w.cid, key: "prompt.apiKey" })).toBe("sk-brand-new-key-5555");
     const shown = await api("GET", `/api/prompt/${p.id}`, { token: w.admin.token });
     expect(shown.body).toMatchObject({ id: p.id, name: "Assistente Vendas", apiKey: "••••••••5555" });
     const all = PromptList.parse((await api("GET", "/api/prompt", { token: w.admin.token })).body);

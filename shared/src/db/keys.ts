@@ -111,6 +111,13 @@ export const keys = {
   promptPrefix: "PROMPT#",
   /** The AI provider's token use of a company on one local day (`yyyy-mm-dd`): counters ADDed after each answer. */
   aiUsage: (cid: Id, day: string) => ({ PK: `C#${cid}#AIUSE`, SK: `D#${day}` }),
+  /** An invoice (docs/product/invoices.md) in the company partition; `invoicePrefix` lists a company's. */
+  invoice: (cid: Id, id: Id) => ({ PK: `C#${cid}`, SK: `INV#${pad(id)}` }),
+  invoicePrefix: "INV#",
+  /** One invoice per company and due date: the marker its creation is conditioned on (holds `invoiceId`). */
+  invoiceDue: (cid: Id, dueDate: string) => ({ PK: `C#${cid}`, SK: `INVDUE#${dueDate}` }),
+  /** Invoice id → its company (holds `companyId`): a super user marks any company's invoice paid. */
+  invoiceRef: (id: Id) => ({ PK: `INVOICE#${pad(id)}`, SK: "#" }),
   /** Internal chat (docs/product/chats.md): the chat item, with its members and their unread counts, in the company partition. */
   chat: (cid: Id, id: Id) => ({ PK: `C#${cid}`, SK: `CHAT#${pad(id)}` }),
   chatPrefix: "CHAT#",

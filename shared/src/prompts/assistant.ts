@@ -22,7 +22,6 @@ import { SILENT_FOR_GOOD } from "../automation/chatbot.ts";
 import { laterIso, nowIso } from "../common.ts";
 import { getCompany } from "../companies/repository.ts";
 import { getContactItem } from "../contacts/repository.ts";
-import { openSecret } from "../crypto/sealing.ts";
 import { nextId } from "../db/counters.ts";
 import { AppError } from "../errors.ts";
 import { dispatch } from "../events/index.ts";
@@ -35,6 +34,7 @@ import { sendOutbound, type OutboundInput } from "../messages/service.ts";
 import { putNote } from "../notes/repository.ts";
 import { NoteItem } from "../notes/schema.ts";
 import { getQueue } from "../queues/repository.ts";
+import { openSetting } from "../settings/sealed.ts";
 import { getMedia, mediaKey, putMedia } from "../storage/media.ts";
 import "../tickets/events.ts";
 import { getTicketItem, writeTicketTransition } from "../tickets/repository.ts";
@@ -159,7 +159,7 @@ export async function answerCustomer(companyId: number, ticketId: number, messag
 
   let reply: string;
   try {
-    const client = aiClient(await openSecret(prompt.apiKeySealed, apiKeyContext(companyId)), prompt.baseUrl);
+    const client = aiClient(await openSetting(prompt.apiKeySealed, apiKeyContext(companyId)), prompt.baseUrl);
     const turns: ChatTurn[] = [];
     for (const m of history) {
       let content = textOf(m);
@@ -192,7 +192,7 @@ export async function answerCustomer(companyId: number, ticketId: number, messag
   }
   if (prompt.voice !== "texto") {
     try {
-      const audio = await synthesize(reply, prompt.voice, await openSecret(prompt.voiceKeySealed, voiceKeyContext(companyId)), prompt.voiceRegion);
+      const audio = await synthesize(reply, prompt.voice, await openSetting(prompt.voiceKeySealed, voiceKeyContext(companyId)), prompt.voiceRegion);
       const key = mediaKey(companyId, ticketId, voiceId, "ogg");
       await putMedia(key, audio, "audio/ogg; codecs=opus");
       await sendAsAssistant(companyId, ticket, reply, voiceId, { key, mime: "audio/ogg; codecs=opus", name: "resposta.ogg", size: audio.length, mediaType: "audio" });

@@ -3,7 +3,7 @@
  * instructions (`prompt`), the provider's key and the model's parameters; the assistant answers customers through it.
  * Three blocks:
  *
- * 1. the stored item (what DynamoDB holds: the keys only sealed, `crypto/sealing.ts`),
+ * 1. the stored item (what DynamoDB holds: the keys only sealed, `settings/sealed.ts`),
  * 2. request schemas (bodies and path params; both wire names of the old clients accepted),
  * 3. response and realtime shapes (the keys masked, never in clear).
  */

@@ -4,7 +4,7 @@
  *
  * - A prompt belongs to a queue of the company (`queueId` required, "Informe o setor"; another company's or unknown
  *   queue: 404 `ERR_NO_QUEUE_FOUND`, nothing written).
- * - The provider's keys (`apiKey`, `voiceKey`) are sealed by the encryption port before they are stored and never
+ * - The provider's keys (`apiKey`, `voiceKey`) are sealed by the credentials' sealing port (`settings/sealed.ts`) before they are stored and never
  *   answered in clear: answers and frames carry `••••••••` + the last four characters. An edit replaces a key only
  *   when a new one is typed (absent, empty or the mask keep the stored one).
  * - A voice other than `texto` needs `voiceKey` and `voiceRegion` (400 `ERR_VALIDATION` on the missing one).
@@ -12,20 +12,20 @@
  */
 import type { AuthContext } from "../auth/tokens.ts";
 import { laterIso, nowIso } from "../common.ts";
-import { sealSecret, type SealContext } from "../crypto/sealing.ts";
 import { nextId } from "../db/counters.ts";
 import { AppError } from "../errors.ts";
 import { dispatch } from "../events/index.ts";
 import { getQueue, listQueues } from "../queues/repository.ts";
+import { sealSetting, type SealContext } from "../settings/sealed.ts";
 import type { QueueItem } from "../queues/schema.ts";
 import "./errors.ts";
 import "./events.ts";
 import { deletePromptItem, getPrompt, listPrompts, putNewPrompt, replacePrompt } from "./repository.ts";
 import { PROMPT_DEFAULTS, isMasked, maskKey, type CreatePromptBody, type Prompt, type PromptItem, type PromptList, type UpdatePromptBody } from "./schema.ts";
 
-/** The sealing contexts of a prompt's two keys. */
-export const apiKeyContext = (companyId: number): SealContext => ({ companyId, purpose: "prompt.apiKey" });
-export const voiceKeyContext = (companyId: number): SealContext => ({ companyId, purpose: "prompt.voiceKey" });
+/** The sealing contexts of a prompt's two keys (the credentials' sealing port: KMS in the cloud, a local key on one machine). */
+export const apiKeyContext = (companyId: number): SealContext => ({ companyId, key: "prompt.apiKey" });
+export const voiceKeyContext = (companyId: number): SealContext => ({ companyId, key: "prompt.voiceKey" });
 
 /** A prompt as the API answers it: keys masked, its queue's name and colour. */
 export function promptView(p: PromptItem, queue: Pick<QueueItem, "id" | "name" | "color"> | undefined): Prompt {
@@ -92,10 +92,10 @@ export async function createPrompt(auth: AuthContext, body: CreatePromptBody): P
     companyId: cid,
     name: body.name,
     prompt: body.prompt,
-    apiKeySealed: await sealSecret(body.apiKey, apiKeyContext(cid)),
+    apiKeySealed: await sealSetting(body.apiKey, apiKeyContext(cid)),
     apiKeyHint: hintOf(body.apiKey),
     voice: draft.voice,
-    voiceKeySealed: await sealSecret(voiceKey, voiceKeyContext(cid)),
+    voiceKeySealed: await sealSetting(voiceKey, voiceKeyContext(cid)),
     voiceKeyHint: hintOf(voiceKey),
     voiceRegion: draft.voiceRegion,
     temperature: body.temperature ?? PROMPT_DEFAULTS.temperature,
@@ -126,8 +126,8 @@ export async function updatePrompt(auth: AuthContext, id: number, body: UpdatePr
     ...before,
     ...defined,
     queueId: queue.id,
-    ...(newApiKey ? { apiKeySealed: await sealSecret(newApiKey, apiKeyContext(cid)), apiKeyHint: hintOf(newApiKey) } : {}),
-    ...(newVoiceKey ? { voiceKeySealed: await sealSecret(newVoiceKey, voiceKeyContext(cid)), voiceKeyHint: hintOf(newVoiceKey) } : {}),
+    ...(newApiKey ? { apiKeySealed: await sealSetting(newApiKey, apiKeyContext(cid)), apiKeyHint: hintOf(newApiKey) } : {}),
+    ...(newVoiceKey ? { voiceKeySealed: await sealSetting(newVoiceKey, voiceKeyContext(cid)), voiceKeyHint: hintOf(newVoiceKey) } : {}),
     updatedAt: laterIso(before.updatedAt),
   };
   checkVoice(after);
