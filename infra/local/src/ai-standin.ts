@@ -55,7 +55,21 @@ async function bodyOf(req: IncomingMessage): Promise<Buffer> {
 
 /** Starts the stand-in on 127.0.0.1 (`port` 0 = any free port). */
 export async function startAiStandin(port = 0): Promise<AiStandin> {
-  const state = { requests: [] as StandinRequest[], reply: defaultReply, failWith: null as AiStandin["failWith"], delayMs: 0, transcript: "quero saber o horário de vocês" };
+  // The handler reads the stand-in's current settings (tests change them between requests).
+  const state: AiStandin = {
+    baseUrl: "",
+    ttsUrl: "",
+    requests: [],
+    reply: defaultReply,
+    failWith: null,
+    delayMs: 0,
+    transcript: "quero saber o horário de vocês",
+    stop: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
   const server: Server = createServer(async (req, res) => {
     const raw = await bodyOf(req);
     const path = (req.url ?? "").split("?")[0];
@@ -94,44 +108,7 @@ export async function startAiStandin(port = 0): Promise<AiStandin> {
   });
   await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
   const { port: bound } = server.address() as AddressInfo;
-  const standin: AiStandin = {
-    baseUrl: `http://127.0.0.1:${bound}/v1`,
-    ttsUrl: `http://127.0.0.1:${bound}/cognitiveservices/v1`,
-    get requests() {
-      return state.requests;
-    },
-    set requests(v) {
-      state.requests = v;
-    },
-    get reply() {
-      return state.reply;
-    },
-    set reply(v) {
-      state.reply = v;
-    },
-    get failWith() {
-      return state.failWith;
-    },
-    set failWith(v) {
-      state.failWith = v;
-    },
-    get delayMs() {
-      return state.delayMs;
-    },
-    set delayMs(v) {
-      state.delayMs = v;
-    },
-    get transcript() {
-      return state.transcript;
-    },
-    set transcript(v) {
-      state.transcript = v;
-    },
-    stop: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-  return standin;
+  state.baseUrl = `http://127.0.0.1:${bound}/v1`;
+  state.ttsUrl = `http://127.0.0.1:${bound}/cognitiveservices/v1`;
+  return state;
 }
