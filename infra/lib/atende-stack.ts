@@ -130,6 +130,13 @@ export class AtendeStack extends Stack {
       sendCommands(fn);
       this.realtime.grantManageConnections(fn);
     }
+    // AI prompts seal their provider's keys through the same port and key (docs/product/prompts.md#keys): the prompts
+    // area seals; the assistant (in the runner, re-run by the minute tick) opens them.
+    const promptsFn = this.api.areaFunctions.get("prompts");
+    if (promptsFn) d.settingsKey.grant(promptsFn, "kms:Encrypt");
+    d.settingsKey.grant(this.api.tick, "kms:Decrypt");
+    d.settingsKey.grant(this.sessions.taskDefinition.taskRole, "kms:Decrypt");
+    d.mediaBucket.grantReadWrite(this.api.tick); // a re-run answer reads a voice note and stores a spoken reply
     // Campaign messages may carry media: the dispatch consumer reads objects to attach them.
     if (this.api.dispatch) d.mediaBucket.grantRead(this.api.dispatch);
     // Company webhooks' secrets are sealed with the connections' token key: their consumer opens them to sign.

@@ -29,6 +29,8 @@ const ConfigSchema = z.object({
    */
   CONNECTION_TOKEN_KEY: z.string().min(16).optional(),
   CONNECTION_TOKEN_KEY_ARN: z.string().optional(),
+  /** The speech service's text-to-speech endpoint for an AI prompt's voice replies; `{region}` is the prompt's `voiceRegion`. */
+  SPEECH_TTS_URL: z.string().default("https://{region}.tts.speech.microsoft.com/cognitiveservices/v1"),
   /** Access token lifetime in seconds (default 15 min). */
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().positive().default(900),
   /** Refresh token lifetime in seconds (default 7 days). */

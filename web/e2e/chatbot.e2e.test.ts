@@ -11,6 +11,9 @@
  * "Aguardando avaliação"), the customer rates 3, the completion message arrives, the ticket closes, and the rating
  * is stored for that agent (rating item and daily counters: no screen shows ratings yet).
  * Every exact text the phone shows is asserted, in order.
+ * Also: an admin writes an AI prompt on the Prompts page ('Informe o setor' without a sector), a queue with it answers
+ * the customer through the local AI stand-in, and asking for a person hands the ticket to the prompt's queue, pending
+ * on its agent's screen.
  * Also: an admin's open queue dialog shows another admin's option edits (create, rename, move, delete) live, through
  * the `company-{id}-queueOption` frames.
  *
@@ -221,6 +224,71 @@ describe("the chatbot played from the sandbox phone", () => {
       expect(await readDailyCounters(companyId, day, sofia.id)).toMatchObject({ ratings: 1, ratingSum: 3 });
     },
     TEST_MS * 2,
+  );
+
+  it(
+    "a queue with a prompt (made on the Prompts page) answers through the local AI stand-in; asking for a person puts the ticket pending in the prompt's queue for its agents",
+    async () => {
+      const { companyId, admin } = await makeCompany();
+      const api = await makeUser(companyId, { profile: "admin", name: "Admin API" }); // the browser login revokes admin's API token
+      const vendas = await http<{ id: number }>(api, "POST", "/api/queue", { name: "Vendas", color: "#43a047" });
+      const humanos = await http<{ id: number }>(api, "POST", "/api/queue", { name: "Atendimento Humano", color: "#8e24aa" });
+      const hugo = await makeUser(companyId, { name: "Hugo Humano", queueIds: [humanos.id] });
+
+      // The admin writes the prompt on its page: without a sector the dialog says 'Informe o setor' and sends nothing.
+      const page = await newPage();
+      await login(page, admin.email, admin.password);
+      await page.goto(`${e2e.stack.url}/prompts`);
+      await page.getByTestId("prompts-banner").waitFor();
+      await page.getByTestId("add-prompt").click();
+      const dialog = page.getByRole("dialog", { name: "Adicionar prompt" });
+      await dialog.getByTestId("prompt-name").fill("Assistente de vendas");
+      await dialog.getByTestId("prompt-apikey").fill("sk-local-e2e-key-4321");
+      await dialog.getByTestId("prompt-text").fill("Você é a assistente da loja. Responda sobre horários e preços; chame uma pessoa quando pedirem.");
+      await dialog.getByTestId("prompt-baseurl").fill(e2e.stack.aiBaseUrl);
+      await dialog.getByTestId("save-prompt").click();
+      await dialog.getByText("Informe o setor").waitFor();
+      await dialog.getByTestId("prompt-queue").selectOption({ label: "Atendimento Humano" });
+      await dialog.getByTestId("save-prompt").click();
+      await dialog.waitFor({ state: "detached" });
+      const row = page.getByTestId("prompt-row").filter({ hasText: "Assistente de vendas" });
+      await row.getByText("Atendimento Humano").waitFor();
+      const prompt = (await http<{ prompts: { id: number; apiKey: string }[] }>(api, "GET", "/api/prompt")).prompts[0];
+      expect(prompt.apiKey).toBe("••••••••4321");
+      await http(api, "PUT", `/api/queue/${vendas.id}`, { promptId: prompt.id });
+      const wid = await connectedWhatsapp(api, "Loja Vendas", [vendas.id]);
+
+      // The customer writes: the assistant answers; asking for a person, the customer is told and handed over.
+      const phonePage = await newPage();
+      await phonePage.goto(`${e2e.stack.url}/sandbox?whatsappId=${wid}&number=5511987659876&name=Bruna%20Cliente`);
+      await phonePage.locator("[data-testid=sandbox-state][data-open=true]").waitFor();
+      const phone = phoneOf(phonePage);
+      await phone.say("Oi, vocês abrem sábado?");
+      await phone.businessCount(1, "the assistant's answer");
+      await phone.say("Quero falar com um atendente");
+      await phone.businessCount(2, "the handover notice");
+      expect(await phone.shown()).toEqual([
+        "cliente: Oi, vocês abrem sábado?",
+        "empresa: Olá! Sou o assistente virtual. Você disse: Oi, vocês abrem sábado?",
+        "cliente: Quero falar com um atendente",
+        "empresa: Um momento, vou chamar alguém da equipe.",
+      ]);
+
+      // Pending in the prompt's queue, on the screen of that queue's agent.
+      const agent = await newPage();
+      await login(agent, hugo.email, hugo.password);
+      await agent.goto(`${e2e.stack.url}/tickets`);
+      await agent.getByTestId("subtab-pending").click();
+      const ticketRow = agent.getByTestId("ticket-row").filter({ hasText: "Bruna Cliente" });
+      await ticketRow.waitFor();
+      expect(await ticketRow.getAttribute("data-status")).toBe("pending");
+      await ticketRow.getByText("Atendimento Humano", { exact: true }).waitFor();
+      // The bot is off for this cycle: another message reaches people only.
+      await phone.say("Alô?");
+      await new Promise((r) => setTimeout(r, 1500));
+      await phone.businessCount(2, "no more answers from the assistant");
+    },
+    TEST_MS,
   );
 
   it(

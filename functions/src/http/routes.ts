@@ -24,6 +24,7 @@ import { messagesApiRoutes } from "@atende/shared/messagesApi/contract";
 import { privacyRoutes } from "@atende/shared/privacy/contract";
 import { notesRoutes } from "@atende/shared/notes/contract";
 import { plansRoutes } from "@atende/shared/plans/contract";
+import { promptsRoutes } from "@atende/shared/prompts/contract";
 import { queuesRoutes } from "@atende/shared/queues/contract";
 import { queueOptionsRoutes } from "@atende/shared/queues/options/contract";
 import { quickMessagesRoutes } from "@atende/shared/quickMessages/contract";
@@ -60,6 +61,7 @@ export const manifest = {
   ...chatsRoutes,
   ...announcementsRoutes,
   ...helpsRoutes,
+  ...promptsRoutes,
   ...invoicesRoutes,
   ...webhooksRoutes,
   ...contactListsRoutes,

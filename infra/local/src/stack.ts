@@ -23,6 +23,7 @@ import { listAllConnectionIds, unregisterSocket } from "@atende/shared/realtime/
 import { schedulePresenceCheck } from "@atende/shared/realtime/presence";
 import { resetRealtimeClient } from "@atende/shared/realtime/publish";
 import { resetS3 } from "@atende/shared/storage/media";
+import { startAiStandin } from "./ai-standin.ts";
 import { startDynamo, type DynamoHandle } from "./dynamo.ts";
 import { createApiHandler, createStaticHandler } from "./gateway.ts";
 import { pollQueue, type Poller, type SqsHandler } from "./poller.ts";
@@ -75,6 +76,8 @@ export interface LocalStack {
   seed?: { companyId: number; adminEmail: string; created: boolean };
   /** The local SES v2 emulator's inbox page (the emails the platform sent: password-reset codes). */
   mailInbox: string;
+  /** The AI provider's stand-in (`./ai-standin.ts`): give it as a prompt's API URL (`baseUrl`) on this machine. */
+  aiBaseUrl: string;
   stop(): Promise<void>;
 }
 
@@ -198,6 +201,12 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     process.env.DISPATCH_QUEUE_URL = sqs.dispatchQueueUrl;
     process.env.JOBS_QUEUE_URL = sqs.jobsQueueUrl;
     process.env.WEBHOOKS_QUEUE_URL = sqs.webhooksQueueUrl;
+    // The AI provider's stand-in: no provider is reachable from one machine; a prompt points at it by its API URL,
+    // and voice replies are spoken by it unless a real speech endpoint is configured.
+    const ai = await startAiStandin();
+    stoppers.push({ name: "ai stand-in", stop: () => ai.stop() });
+    process.env.SPEECH_TTS_URL ??= ai.ttsUrl;
+    say("AI stand-in (a prompt's API URL on this machine)", { baseUrl: ai.baseUrl });
     resetConfig();
     resetDdb();
     resetS3();
@@ -308,7 +317,7 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     say(`local stack ready on ${url} in ${Date.now() - startedAt} ms (${phases.join(", ")})`);
     if (seed?.created) say("first start: seeded plan, company, admin and settings");
     let stopping: Promise<void> | undefined;
-    return { url, port, seed, mailInbox: ses.inboxUrl, stop: () => (stopping ??= stopAll()) };
+    return { url, port, seed, mailInbox: ses.inboxUrl, aiBaseUrl: ai.baseUrl, stop: () => (stopping ??= stopAll()) };
   } catch (err) {
     await stopAll();
     throw err;

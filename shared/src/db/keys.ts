@@ -112,6 +112,11 @@ export const keys = {
   globalSetting: (key: string) => ({ PK: "SETTINGS", SK: `SET#${key}` }),
   globalSettingsPartition: "SETTINGS",
   quickMessage: (cid: Id, id: Id) => ({ PK: `C#${cid}`, SK: `QUICK#${pad(id)}` }),
+  /** An AI prompt (`shared/src/prompts/`, docs/product/prompts.md), in the company partition. */
+  prompt: (cid: Id, id: Id) => ({ PK: `C#${cid}`, SK: `PROMPT#${pad(id)}` }),
+  promptPrefix: "PROMPT#",
+  /** The AI provider's token use of a company on one local day (`yyyy-mm-dd`): counters ADDed after each answer. */
+  aiUsage: (cid: Id, day: string) => ({ PK: `C#${cid}#AIUSE`, SK: `D#${day}` }),
   /** An invoice (docs/product/invoices.md) in the company partition; `invoicePrefix` lists a company's. */
   invoice: (cid: Id, id: Id) => ({ PK: `C#${cid}`, SK: `INV#${pad(id)}` }),
   invoicePrefix: "INV#",

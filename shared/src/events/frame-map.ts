@@ -18,6 +18,7 @@ import type { QueueOptionFrame } from "../queues/options/schema.ts";
 import type { QuickMessageEvent } from "../quickMessages/schema.ts";
 import type { ScheduleFrame } from "../schedules/schema.ts";
 import type { CampaignFrame } from "../campaigns/schema.ts";
+import type { PromptFrame } from "../prompts/schema.ts";
 import type { SettingFrame } from "../settings/contract.ts";
 import type { TagEvent } from "../tags/schema.ts";
 import type { TicketFrame } from "../tickets/contract.ts";
@@ -41,6 +42,7 @@ export interface FrameMap {
   chat: ChatFrame;
   announcement: AnnouncementFrame;
   schedule: ScheduleFrame;
+  prompt: PromptFrame;
   payment: PaymentFrame;
   ContactList: ContactListEvent;
   ContactListItem: ContactListItemEvent;

@@ -16,6 +16,7 @@ import "../messages/events.ts";
 import "../queues/events.ts";
 import "../queues/options/events.ts";
 import "../quickMessages/events.ts";
+import "../prompts/events.ts";
 import "../settings/events.ts";
 import "../tags/events.ts";
 import "../tickets/events.ts";
@@ -53,6 +54,7 @@ describe("realtime frame schemas", () => {
       ticket: true, appMessage: true, contact: true, user: true, auth: true, whatsapp: true, whatsappSession: true,
       queue: true, queueOption: true, tag: true, quickmessage: true, settings: true, job: true, chat: true, announcement: true,
       schedule: true,
+      prompt: true,
       payment: true,
       ContactList: true, ContactListItem: true,
       file: true,

@@ -64,6 +64,8 @@ export const MessageItem = z.object({
   userId: z.number().int().nullable().default(null),
   /** Sent by the system (bot menu, greeting, notice, rating prompt): shown as automatic, never signed by an agent. */
   isAutomatic: z.boolean().default(false),
+  /** Written by the AI assistant of a prompt (docs/product/prompts.md): shown with the assistant's mark. */
+  isAssistant: z.boolean().optional(),
   sendError: z.string().nullable().default(null),
   createdAt: z.string(),
   updatedAt: z.string(),

@@ -78,6 +78,8 @@ export interface OutboundInput {
   messageId?: string;
   /** Sent by the system, not an agent (bot menus, greetings, notices): stored with `isAutomatic`, never signed. */
   automatic?: boolean;
+  /** Written by the AI assistant (stored with `isAssistant`; automatic as well). */
+  assistant?: boolean;
   /** IANA zone for the message variables; default the company's (read when the body holds a `{{`). */
   timeZone?: string;
 }
@@ -144,6 +146,7 @@ export async function sendOutbound(companyId: number, sender: Sender, ticket: Ti
     waTimestamp: now,
     userId: sender.userId,
     isAutomatic: !!input.automatic,
+    isAssistant: !!input.assistant,
     createdAt: now,
     updatedAt: now,
   });

@@ -35,16 +35,22 @@ describe("feature access", () => {
     const declared = features.flatMap((f) => [f.access, ...f.routes.map((r) => r.access)]).filter((a) => a?.permission);
     expect(declared.length).toBeGreaterThan(0);
     for (const access of declared) {
+      // A page behind a plan flag as well is checked with the flag on (the flag's own rule: the next test).
+      const flags = access!.planFlag ? { [access!.planFlag]: true } : {};
       for (const p of PROFILES) {
-        // Plan flags on: a page behind a plan flag as well (contact lists) is decided here by its permission alone.
-        const plan = access!.planFlag ? { [access!.planFlag]: true } : {};
-        expect(mayAccess(user(p), access, plan), `${access!.permission} ${p}`).toBe(can(user(p), access!.permission!));
-        expect(mayAccess(user(p), access, plan)).toBe((PERMISSIONS[access!.permission as Permission] as readonly string[]).includes(p));
+        expect(mayAccess(user(p), access, flags), `${access!.permission} ${p}`).toBe(can(user(p), access!.permission!));
+        expect(mayAccess(user(p), access, flags)).toBe((PERMISSIONS[access!.permission as Permission] as readonly string[]).includes(p));
       }
     }
     // The kanban switch follows the table too: supervisors hold `tags:kanban`, agents do not.
     expect(mayAccess(user("supervisor"), KANBAN_SWITCH, undefined)).toBe(true);
     expect(mayAccess(user("user"), KANBAN_SWITCH, undefined)).toBe(false);
+  });
+
+  it("opens /prompts for admins of a company whose plan has useOpenAi only", () => {
+    expect(refusal(user("admin"), accessOf("prompts"), { useOpenAi: false })).toBe("plan");
+    expect(refusal(user("supervisor"), accessOf("prompts"), { useOpenAi: true })).toBe("profile");
+    expect(refusal(user("admin"), accessOf("prompts"), { useOpenAi: true })).toBeNull();
   });
 
   it("shows the settings' Ajuda tab (help videos) to super users only, and /helps and /todolist to every profile", () => {

@@ -26,6 +26,7 @@ import { privacyFeature } from "./privacy/index.tsx";
 import { queuesFeature } from "./queues/index.tsx";
 import { quickMessagesFeature } from "./quickMessages/index.tsx";
 import { plansFeature } from "./plans/index.tsx";
+import { promptsFeature } from "./prompts/index.tsx";
 import { platformFeature } from "./platform/index.tsx";
 import { sandboxFeature } from "./sandbox/index.tsx";
 import { schedulesFeature } from "./schedules/index.tsx";
@@ -58,6 +59,7 @@ export const features: Feature[] = [
   helpsFeature,
   accountFeature,
   companiesFeature,
+  promptsFeature,
   invoicesFeature,
   platformFeature,
   webhooksFeature,

@@ -1,0 +1,234 @@
+/**
+ * The AI assistant end to end inside the product, against a local server speaking the provider's wire protocols
+ * (`infra/local/src/ai-standin.ts`): a customer's message on a ticket whose queue (or connection, before any queue)
+ * has a prompt reaches the model with the prompt as system text, the latest `maxMessages` messages in order and the
+ * model's parameters; the reply goes out marked as the assistant's; the transfer phrase hands the ticket to the
+ * prompt's queue; a provider error hands it to people with a note; voice notes are transcribed and voice replies
+ * synthesized; agent-held and group tickets never reach the model; tokens are counted per company and day.
+ */
+import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { api } from "../../../test/helpers.ts";
+import { companyWorld, drainCommands, useLocalAws } from "../../../test/world.ts";
+import { startAiStandin, type AiStandin } from "../../../infra/local/src/ai-standin.ts";
+import { onInbound } from "../automation/inbound.ts";
+import { SILENT_FOR_GOOD } from "../automation/chatbot.ts";
+import { nowIso } from "../common.ts";
+import { resetConfig } from "../config.ts";
+import { getContactItem } from "../contacts/repository.ts";
+import { ddb, tableName } from "../db/client.ts";
+import { keys } from "../db/keys.ts";
+import { localDayHour } from "../events/outbox.ts";
+import { settleDeferred } from "../events/index.ts";
+import { clearReadCache } from "../ingest/read-cache.ts";
+import { ingestMessage, listMessages } from "../messages/repository.ts";
+import { chatJidOf } from "../messages/service.ts";
+import { listTicketNotes } from "../notes/repository.ts";
+import { getMedia, mediaKey, putMedia } from "../storage/media.ts";
+import { makeContact, makeTicket } from "../tickets/fixtures.testkit.ts";
+import { getTicketItem } from "../tickets/repository.ts";
+import type { TicketItem } from "../tickets/schema.ts";
+import { registerSocket } from "../users/realtime-capture.testkit.ts";
+import { answerCustomer, TRANSFER_NOTICE } from "./assistant.ts";
+import { getAiUsage } from "./repository.ts";
+
+useLocalAws({ sqs: true, bucket: "atende-assistant-test" });
+const w = companyWorld({ queues: ["Vendas", "Humanos"], whatsapp: true, agents: [{ queues: [1], name: "Hugo" }], other: true });
+let ai: AiStandin;
+
+beforeAll(async () => {
+  ai = await startAiStandin();
+  process.env.SPEECH_TTS_URL = ai.ttsUrl;
+  resetConfig();
+});
+afterAll(async () => ai?.stop());
+beforeEach(async () => {
+  ai.requests = [];
+  ai.failWith = null;
+  ai.reply = (await import("../../../infra/local/src/ai-standin.ts")).defaultReply;
+  await drainCommands(w.wa);
+});
+
+const PROMPT_TEXT = "Você é a assistente da Loja Boa Vista. Fale de preços e horários; não invente produtos.";
+
+/** A prompt created through the API (answering in queue Humanos's name when it transfers), pointed at the stand-in. */
+async function makePrompt(extra: Record<string, unknown> = {}) {
+  const res = await api("POST", "/api/prompt", {
+    token: w.admin.token,
+    body: { name: `Assistente ${Math.random()}`, apiKey: "sk-local-standin-0001", prompt: PROMPT_TEXT, queueId: w.queues[1], baseUrl: ai.baseUrl, maxMessages: 3, temperature: 0.3, maxTokens: 120, model: "gpt-4o-mini", ...extra },
+  });
+  expect(res.status).toBe(200);
+  return res.body as { id: number; queueId: number };
+}
+
+async function setQueuePrompt(queueId: number, promptId: number | null) {
+  const res = await api("PUT", `/api/queue/${queueId}`, { token: w.admin.token, body: { promptId } });
+  expect(res.status).toBe(200);
+}
+
+let seq = 0;
+/** The customer's message stored as the ingest stores it, then handed to the automation (as the ingest does), settled. */
+async function customerSays(t: TicketItem, body: string, extra: Record<string, unknown> = {}) {
+  const contact = (await getContactItem(w.cid, t.contactId))!;
+  const fresh = (await getTicketItem(w.cid, t.id, true))!;
+  const jid = chatJidOf(contact);
+  const id = `IN${Date.now()}${++seq}`;
+  const stored = await ingestMessage(
+    w.cid,
+    fresh,
+    { id, ticketId: t.id, companyId: w.cid, contactId: contact.id, whatsappId: t.whatsappId, remoteJid: jid, body, fromMe: false, waTimestamp: nowIso(), ...extra } as never,
+    { lastMessage: body, incrementUnread: true, waAliasJid: jid },
+  );
+  await onInbound({ companyId: w.cid, whatsappId: t.whatsappId, ticket: stored.ticket, ticketCreated: false, message: stored.message, contact, now: new Date() });
+  await settleDeferred();
+  return stored.message;
+}
+
+const chatRequests = () => ai.requests.filter((r) => r.path === "/v1/chat/completions");
+const newest = async (ticketId: number) => (await listMessages(w.cid, ticketId, { limit: 1 })).messages[0];
+
+describe("a queue with a prompt", () => {
+  it("sends the latest maxMessages messages in order with the prompt as system text and the model's parameters; the reply goes out as the assistant's; tokens are counted", async () => {
+    const p = await makePrompt();
+    await setQueuePrompt(w.queues[0], p.id);
+    const t = await makeTicket(w.cid, { whatsappId: w.wa, queueId: w.queues[0], contact: await makeContact(w.cid, "Marina Souza") });
+    const day = localDayHour(nowIso(), "America/Sao_Paulo").day;
+    const before = await getAiUsage(w.cid, day);
+    await customerSays(t, "primeira mensagem, antiga");
+    await customerSays(t, "segunda");
+    await customerSays(t, "quanto custa a entrega?");
+    const last = chatRequests().at(-1)!;
+    expect(last.headers.authorization).toBe("Bearer sk-local-standin-0001");
+    expect(last.body).toMatchObject({ model: "gpt-4o-mini", temperature: 0.3, max_tokens: 120 });
+    const [system, ...conversation] = last.body.messages;
+    expect(system.role).toBe("system");
+    expect(system.content).toContain(PROMPT_TEXT);
+    expect(system.content).toContain("Marina");
+    expect(system.content).toContain("Ação: Transferir para o setor de atendimento");
+    // The latest 3 of the ticket, oldest first: the second message, the assistant's reply to it, the third.
+    expect(conversation.map((m: { role: string }) => m.role)).toEqual(["user", "assistant", "user"]);
+    expect(conversation[0].content).toBe("segunda");
+    expect(conversation[1].content).toBe("Olá! Sou o assistente virtual. Você disse: segunda");
+    expect(conversation[2].content).toBe("quanto custa a entrega?");
+    const reply = await newest(t.id);
+    expect(reply).toMatchObject({ fromMe: true, isAssistant: true, isAutomatic: true, userId: null, body: "Olá! Sou o assistente virtual. Você disse: quanto custa a entrega?" });
+    const sent = (await drainCommands(w.wa)).filter((c) => c.type === "send").map((c) => c.messageId);
+    expect(sent).toContain(reply.id);
+    expect((await getTicketItem(w.cid, t.id))).toMatchObject({ status: "pending", queueId: w.queues[0], userId: null });
+    const after = await getAiUsage(w.cid, day);
+    expect(after.requests - before.requests).toBe(3);
+    expect(after.totalTokens - before.totalTokens).toBe(150);
+    expect(after.promptTokens - before.promptTokens).toBe(126);
+  });
+
+  it("a reply beginning with the transfer phrase moves the ticket to the prompt's queue, pending with the bot off, tells the customer and its agents; the bot stays quiet after", async () => {
+    const p = await makePrompt();
+    await setQueuePrompt(w.queues[0], p.id);
+    const t = await makeTicket(w.cid, { whatsappId: w.wa, queueId: w.queues[0] });
+    const hugo = await registerSocket(w.cid, { id: w.agents[0].id, profile: "user", queueIds: [w.queues[1]] });
+    w.capture.clear();
+    await customerSays(t, "quero falar com um atendente, por favor");
+    const moved = (await getTicketItem(w.cid, t.id, true))!;
+    expect(moved).toMatchObject({ status: "pending", queueId: w.queues[1], userId: null, chatbot: false, botSilentUntil: SILENT_FOR_GOOD });
+    expect(await newest(t.id)).toMatchObject({ fromMe: true, isAssistant: true, body: "Um momento, vou chamar alguém da equipe." });
+    const frames = w.capture.frames.filter((f) => f.connectionId === hugo && f.event === `company-${w.cid}-ticket`);
+    expect(frames.some((f) => f.data.action === "update" && f.data.ticket.id === t.id && f.data.ticket.queueId === w.queues[1])).toBe(true);
+    const calls = chatRequests().length;
+    await customerSays(t, "alô?");
+    expect(chatRequests()).toHaveLength(calls);
+    expect((await newest(t.id)).body).toBe("alô?");
+  });
+
+  it("the phrase alone tells the customer the fixed transfer text", async () => {
+    const p = await makePrompt();
+    await setQueuePrompt(w.queues[0], p.id);
+    ai.reply = () => "Ação: Transferir para o setor de atendimento";
+    const t = await makeTicket(w.cid, { whatsappId: w.wa, queueId: w.queues[0] });
+    await customerSays(t, "tenho um problema com meu pedido");
+    expect(await newest(t.id)).toMatchObject({ isAssistant: true, body: TRANSFER_NOTICE });
+    expect((await getTicketItem(w.cid, t.id, true))?.queueId).toBe(w.queues[1]);
+  });
+
+  it("a provider error (credit exhausted, a refusal) hands the ticket to people with a note for the agents, never a silent stop", async () => {
+    const p = await makePrompt();
+    await setQueuePrompt(w.queues[0], p.id);
+    const cases: [AiStandin["failWith"], string][] = [
+      [{ status: 429, body: { error: { message: "You exceeded your current quota", type: "insufficient_quota", code: "insufficient_quota" } } }, "o crédito do provedor de IA acabou"],
+      [{ status: 401, body: { error: { message: "Incorrect API key provided", type: "invalid_request_error", code: "invalid_api_key" } } }, "recusou o pedido (401"],
+    ];
+    for (const [fail, why] of cases) {
+      ai.failWith = fail;
+      const t = await makeTicket(w.cid, { whatsappId: w.wa, queueId: w.queues[0] });
+      const msg = await customerSays(t, "oi, tudo bem?");
+      expect(chatRequests().length).toBeGreaterThan(0);
+      expect(await getTicketItem(w.cid, t.id, true)).toMatchObject({ status: "pending", queueId: w.queues[1], chatbot: false, botSilentUntil: SILENT_FOR_GOOD });
+      const notes = await listTicketNotes(w.cid, t.id);
+      expect(notes).toHaveLength(1);
+      expect(notes[0].note).toContain(why);
+      expect(notes[0].note).toContain("O atendimento passou para a equipe.");
+      expect((await newest(t.id)).id).toBe(msg.id);
+    }
+  });
+});
+
+describe("the connection's prompt", () => {
+  it("answers a ticket that has no queue yet; an agent-held ticket and a group never reach the model", async () => {
+    const p = await makePrompt();
+    await ddb().send(
+      new UpdateCommand({ TableName: tableName(), Key: keys.whatsapp(w.cid, w.wa), UpdateExpression: "SET promptId = :p", ExpressionAttributeValues: { ":p": p.id } }),
+    );
+    clearReadCache();
+    try {
+      const t = await makeTicket(w.cid, { whatsappId: w.wa });
+      await customerSays(t, "bom dia");
+      expect((await newest(t.id))).toMatchObject({ isAssistant: true, body: "Olá! Sou o assistente virtual. Você disse: bom dia" });
+      const calls = chatRequests().length;
+      const held = await makeTicket(w.cid, { whatsappId: w.wa, status: "open", userId: w.admin.id });
+      await customerSays(held, "oi");
+      const group = await makeTicket(w.cid, { whatsappId: w.wa, isGroup: true });
+      await customerSays(group, "oi grupo");
+      expect(chatRequests()).toHaveLength(calls);
+      expect((await newest(held.id)).body).toBe("oi");
+      expect((await newest(group.id)).body).toBe("oi grupo");
+    } finally {
+      await ddb().send(new UpdateCommand({ TableName: tableName(), Key: keys.whatsapp(w.cid, w.wa), UpdateExpression: "SET promptId = :p", ExpressionAttributeValues: { ":p": null } }));
+      clearReadCache();
+    }
+  });
+});
+
+describe("voice", () => {
+  it("transcribes the customer's voice note first and answers with the chosen voice as a voice note", async () => {
+    const p = await makePrompt({ voice: "pt-BR-FranciscaNeural", voiceKey: "azure-speech-key-77", voiceRegion: "brazilsouth" });
+    await setQueuePrompt(w.queues[0], p.id);
+    const t = await makeTicket(w.cid, { whatsappId: w.wa, queueId: w.queues[0] });
+    const key = mediaKey(w.cid, t.id, `voz-${Date.now()}`, "ogg");
+    await putMedia(key, Buffer.from("OggS\0customer voice"), "audio/ogg");
+    ai.transcript = "qual o horário de sábado?";
+    await customerSays(t, "", { mediaType: "audio", mediaKey: key, mediaMime: "audio/ogg; codecs=opus", mediaName: "audio.ogg" });
+    const transcription = ai.requests.find((r) => r.path === "/v1/audio/transcriptions")!;
+    expect(transcription.body).toContain('name="model"');
+    expect(transcription.body).toContain("whisper-1");
+    expect(transcription.body).toContain("customer voice");
+    expect(chatRequests().at(-1)!.body.messages.at(-1)).toEqual({ role: "user", content: "qual o horário de sábado?" });
+    const tts = ai.requests.find((r) => r.path === "/cognitiveservices/v1")!;
+    expect(tts.headers["ocp-apim-subscription-key"]).toBe("azure-speech-key-77");
+    expect(tts.body).toContain("name='pt-BR-FranciscaNeural'");
+    expect(tts.body).toContain("Você disse: qual o horário de sábado?");
+    const reply = await newest(t.id);
+    expect(reply).toMatchObject({ isAssistant: true, mediaType: "audio", mediaMime: "audio/ogg; codecs=opus", body: "Olá! Sou o assistente virtual. Você disse: qual o horário de sábado?" });
+    expect((await getMedia(reply.mediaKey!)).toString()).toContain("stand-in voice");
+  });
+});
+
+describe("runs again", () => {
+  it("a repeated run of the same message (the minute tick after a crash) sends no second reply", async () => {
+    const p = await makePrompt();
+    await setQueuePrompt(w.queues[0], p.id);
+    const t = await makeTicket(w.cid, { whatsappId: w.wa, queueId: w.queues[0] });
+    const msg = await customerSays(t, "tem estacionamento?");
+    await answerCustomer(w.cid, t.id, msg.id);
+    const replies = (await listMessages(w.cid, t.id, { limit: 10 })).messages.filter((m) => m.isAssistant);
+    expect(replies).toHaveLength(1);
+  });
+});
