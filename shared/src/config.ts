@@ -55,6 +55,8 @@ const ConfigSchema = z.object({
   JOBS_QUEUE_URL: z.string().optional(),
   /** Campaign and schedule dispatch queue URL. */
   DISPATCH_QUEUE_URL: z.string().optional(),
+  /** Dialogflow ES REST endpoint (the integrations' detect intent); tests point it at a local stand-in. */
+  DIALOGFLOW_API_URL: z.string().url().default("https://dialogflow.googleapis.com"),
   /** `simulator` (local default) or `baileys`. */
   WA_PROVIDER: z.enum(["simulator", "baileys"]).default("simulator"),
   /** Throttle: login attempts allowed per (email, IP) pair inside the window; past it the email is also slowed down. */

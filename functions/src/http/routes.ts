@@ -16,6 +16,7 @@ import { dashboardRoutes } from "@atende/shared/dashboard/contract";
 import { jobsRoutes } from "@atende/shared/jobs/contract";
 import { kanbanRoutes } from "@atende/shared/kanban/contract";
 import { mediaRoutes, messagesRoutes } from "@atende/shared/messages/contract";
+import { integrationsRoutes } from "@atende/shared/integrations/contract";
 import { notesRoutes } from "@atende/shared/notes/contract";
 import { plansRoutes } from "@atende/shared/plans/contract";
 import { queuesRoutes } from "@atende/shared/queues/contract";
@@ -47,6 +48,7 @@ export const manifest = {
   ...dashboardRoutes,
   ...tagsRoutes,
   ...quickMessagesRoutes,
+  ...integrationsRoutes,
   ...schedulesRoutes,
   ...jobsRoutes,
   ...kanbanRoutes,

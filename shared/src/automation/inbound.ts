@@ -12,6 +12,7 @@ import type { ContactItem } from "../contacts/schema.ts";
 import type { MessageItem } from "../messages/schema.ts";
 import type { TicketItem } from "../tickets/schema.ts";
 import { ratingStep } from "./rating.ts";
+import { integrationStep } from "../integrations/runtime.ts";
 
 export interface InboundContext {
   companyId: number;
@@ -48,6 +49,8 @@ export function registerInboundStep(step: InboundStep): void {
 registerInboundStep(callStep);
 registerInboundStep(ratingStep);
 registerInboundStep(chatbotStep);
+// Queue integrations (Typebot, n8n, webhook, Dialogflow), order 15: a connection's or queue's bot answers before the chatbot.
+registerInboundStep(integrationStep);
 
 /** Runs the steps for one stored inbound message. Never throws. */
 export async function onInbound(ctx: InboundContext): Promise<void> {

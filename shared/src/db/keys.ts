@@ -106,6 +106,11 @@ export const keys = {
   globalSetting: (key: string) => ({ PK: "SETTINGS", SK: `SET#${key}` }),
   globalSettingsPartition: "SETTINGS",
   quickMessage: (cid: Id, id: Id) => ({ PK: `C#${cid}`, SK: `QUICK#${pad(id)}` }),
+  /** A queue integration (Typebot, n8n, webhook, Dialogflow) in the company partition. */
+  integration: (cid: Id, id: Id) => ({ PK: `C#${cid}`, SK: `QINT#${pad(id)}` }),
+  integrationsPrefix: "QINT#",
+  /** A ticket's conversation with its integration's bot (Typebot session), in the ticket's partition. */
+  botSession: (cid: Id, tid: Id) => ({ PK: `C#${cid}#TK#${tid}`, SK: "BOTSESSION" }),
   /** Internal chat (docs/product/chats.md): the chat item, with its members and their unread counts, in the company partition. */
   chat: (cid: Id, id: Id) => ({ PK: `C#${cid}`, SK: `CHAT#${pad(id)}` }),
   chatPrefix: "CHAT#",

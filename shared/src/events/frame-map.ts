@@ -8,6 +8,7 @@
 import type { AnnouncementFrame } from "../announcements/schema.ts";
 import type { ChatFrame } from "../chats/schema.ts";
 import type { ContactFrame } from "../contacts/schema.ts";
+import type { IntegrationFrame } from "../integrations/schema.ts";
 import type { JobFrame } from "../jobs/schema.ts";
 import type { AppMessageFrame } from "../messages/contract.ts";
 import type { QueueFrame } from "../queues/schema.ts";
@@ -37,6 +38,7 @@ export interface FrameMap {
   chat: ChatFrame;
   announcement: AnnouncementFrame;
   schedule: ScheduleFrame;
+  queueIntegration: IntegrationFrame;
 }
 
 /** A frame's name: the part of its event name after `company-{id}-` (`ticket`, `appMessage`, ...). */

@@ -50,6 +50,7 @@ describe("realtime frame schemas", () => {
       ticket: true, appMessage: true, contact: true, user: true, auth: true, whatsapp: true, whatsappSession: true,
       queue: true, queueOption: true, tag: true, quickmessage: true, settings: true, job: true, chat: true, announcement: true,
       schedule: true,
+      queueIntegration: true,
     };
     expect(definedFrameNames()).toEqual(Object.keys(names).sort());
   });
