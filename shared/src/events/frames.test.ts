@@ -8,6 +8,7 @@ import "../announcements/events.ts";
 import "../chats/events.ts";
 import "../schedules/events.ts";
 import "../contacts/events.ts";
+import "../integrations/events.ts";
 import "../jobs/events.ts";
 import "../messages/events.ts";
 import "../queues/events.ts";

@@ -187,7 +187,7 @@ describe("Typebot", { timeout: 120_000 }, () => {
     script = (text) => ({ json: { messages: [{ type: "text", content: { richText: [{ type: "p", children: [{ text: `#{"queueId":${w.queues[1]}}` }] }] } }], echo: text } });
     await say(ticket, contact, "2");
     const cont = typebot.seen.find((r) => r.path.includes("/continueChat"))!;
-    expect(cont.path).toBe("/api/v1/sessions/sess-" + sessions + "/continueChat");
+    expect(cont.path).toBe(`/api/v1/sessions/sess-${sessions}/continueChat`);
     expect(JSON.parse(cont.body).message).toEqual({ type: "text", text: "Falar com alguém" });
     expect(await fresh(ticket)).toMatchObject({ queueId: w.queues[1], status: "pending", userId: null, useIntegration: false, integrationId: it0.id });
     expect(await sent(ticket)).toHaveLength(3);

@@ -6,7 +6,6 @@
  * 2. request schemas — the edge parses every input with these,
  * 3. response and realtime shapes (what the API answers and what `company-{id}-queueIntegration` carries).
  */
-import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { zId, zPageNumber } from "../common.ts";
 
@@ -20,9 +19,6 @@ export const TYPEBOT_DELAY_DEFAULT = 1000;
 export const TYPEBOT_EXPIRES_DEFAULT = 1;
 /** Longest wait between two bot messages (the delay holds the customer's ingest; longer waits are cut to this). */
 export const TYPEBOT_DELAY_MAX = 10_000;
-
-/** A fresh secret for the HMAC signature of the n8n and webhook deliveries (32 random bytes, hex). */
-export const newWebhookSecret = () => randomBytes(32).toString("hex");
 
 // ---------------------------------------------------------------------------------------------
 // 1. Stored item

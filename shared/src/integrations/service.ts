@@ -5,6 +5,7 @@
  * integrations get a `webhookSecret` when created (it signs every delivery). Every change dispatches
  * `queueIntegration.created|updated|deleted` (`./events.ts`).
  */
+import { randomBytes } from "node:crypto";
 import type { AuthContext } from "../auth/tokens.ts";
 import { nowIso } from "../common.ts";
 import { normalizeName } from "../contacts/normalize.ts";
@@ -19,7 +20,6 @@ import {
   CompleteIntegration,
   INTEGRATIONS_PAGE_SIZE,
   IntegrationItem,
-  newWebhookSecret,
   type CreateIntegrationBody,
   type IntegrationsPage,
   type PageIntegrationsQuery,
@@ -27,6 +27,9 @@ import {
   type TestSessionBody,
   type UpdateIntegrationBody,
 } from "./schema.ts";
+
+/** A fresh secret for the HMAC signature of the n8n and webhook deliveries (32 random bytes, hex). */
+const newWebhookSecret = () => randomBytes(32).toString("hex");
 
 /** 404 `ERR_NO_INTEGRATION_FOUND` unless the integration exists in the caller's company. */
 async function requireIntegration(auth: AuthContext, id: number): Promise<IntegrationItem> {

@@ -15,6 +15,8 @@ import type { TagsPage } from "./tags/types.ts";
 
 const user = (profile: SessionUser["profile"], isSuper = false) => ({ profile, super: isSuper });
 const accessOf = (id: string) => features.find((f) => f.id === id)?.access;
+/** A plan with every flag on: the permission alone decides (a page may also need a flag, e.g. integrations). */
+const everyFlag = { useCampaigns: true, useKanban: true, useOpenAi: true, useIntegrations: true, useSchedules: true, useInternalChat: true, useExternalApi: true };
 
 function leaves(o: unknown, prefix = ""): string[] {
   if (typeof o !== "object" || o === null) return [prefix];
@@ -36,8 +38,8 @@ describe("feature access", () => {
     expect(declared.length).toBeGreaterThan(0);
     for (const access of declared) {
       for (const p of PROFILES) {
-        expect(mayAccess(user(p), access, {}), `${access!.permission} ${p}`).toBe(can(user(p), access!.permission!));
-        expect(mayAccess(user(p), access, {})).toBe((PERMISSIONS[access!.permission as Permission] as readonly string[]).includes(p));
+        expect(mayAccess(user(p), access, everyFlag), `${access!.permission} ${p}`).toBe(can(user(p), access!.permission!));
+        expect(mayAccess(user(p), access, everyFlag)).toBe((PERMISSIONS[access!.permission as Permission] as readonly string[]).includes(p));
       }
     }
     // The kanban switch follows the table too: supervisors hold `tags:kanban`, agents do not.
@@ -63,6 +65,14 @@ describe("feature access", () => {
     expect(refusal(user("admin"), { planFlag: "useKanban" }, { useKanban: true })).toBeNull();
     expect(refusal(user("admin"), { super: true }, {})).toBe("plan");
     expect(refusal(user("admin", true), { super: true }, {})).toBeNull();
+  });
+
+  it("opens the integrations page to admins of a company whose plan has useIntegrations; without it, the toast refusal", () => {
+    const access = accessOf("queue-integration");
+    expect(refusal(user("admin"), access, { useIntegrations: true })).toBeNull();
+    expect(refusal(user("admin"), access, { useIntegrations: false })).toBe("plan");
+    expect(refusal(user("user"), access, { useIntegrations: true })).toBe("profile");
+    expect(refusal(user("supervisor"), access, { useIntegrations: true })).toBe("profile");
   });
 });
 

@@ -16,6 +16,7 @@ import { dashboardFeature } from "./dashboard/index.tsx";
 import { jobsFeature } from "./jobs/index.tsx";
 import { kanbanFeature } from "./kanban/index.tsx";
 import { queuesFeature } from "./queues/index.tsx";
+import { queueIntegrationsFeature } from "./queueIntegrations/index.tsx";
 import { quickMessagesFeature } from "./quickMessages/index.tsx";
 import { plansFeature } from "./plans/index.tsx";
 import { sandboxFeature } from "./sandbox/index.tsx";
@@ -46,6 +47,7 @@ export const features: Feature[] = [
   announcementsFeature,
   todoFeature,
   helpsFeature,
+  queueIntegrationsFeature,
   ...(sandboxFeature ? [sandboxFeature] : []),
 ];
 
