@@ -102,6 +102,10 @@ export class CommandHandler {
         await this.socketFor(ref).readMessages(cmd.messageIds.map((id) => ({ remoteJid: cmd.remoteJid, id, fromMe: false })));
         return {};
       }
+      case "presence": {
+        await this.socketFor(ref).sendPresenceUpdate(cmd.presence, cmd.remoteJid);
+        return {};
+      }
     }
   }
 

@@ -12,7 +12,7 @@ import type { AddressInfo } from "node:net";
 import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { exportPKCS8, generateKeyPair } from "jose";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { companyWorld, useLocalAws } from "../../../test/world.ts";
+import { companyWorld, drainCommands, useLocalAws } from "../../../test/world.ts";
 import { onInbound } from "../automation/inbound.ts";
 import { resetConfig } from "../config.ts";
 import type { ContactItem } from "../contacts/schema.ts";
@@ -197,6 +197,15 @@ describe("Typebot", { timeout: 120_000 }, () => {
     typebot.seen.length = 0;
     await say(ticket, contact, "alô?");
     expect(typebot.seen).toEqual([]);
+  });
+
+  it("pauses typebotDelayMessage between the bot's messages with the typing presence in between, in order", async () => {
+    await typebotOnConnection({ typebotDelayMessage: 20 });
+    const { contact, ticket } = await newCustomer("Bia");
+    await drainCommands(w.wa);
+    const msg = await say(ticket, contact, "oi", { created: true });
+    const commands = (await drainCommands(w.wa)).map((c) => (c.type === "presence" ? `presence:${c.presence}:${c.remoteJid}` : c.type));
+    expect(commands).toEqual(["send", `presence:composing:${msg.remoteJid}`, "send", `presence:composing:${msg.remoteJid}`, "send"]);
   });
 
   it("a transfer command naming an agent opens the ticket for that agent", async () => {

@@ -23,6 +23,7 @@ import { getMedia, mediaKey, putMedia } from "../storage/media.ts";
 import type { TicketItem } from "../tickets/schema.ts";
 import { registerTimerKind, scheduleTimer } from "../timers/index.ts";
 import { getUser } from "../users/repository.ts";
+import { sendSessionCommand } from "../whatsapp/commands.ts";
 import { detectIntent, parseServiceAccount } from "./dialogflow.ts";
 import { deliverToFlow, flowEvent } from "./flow.ts";
 import { closeTicket, endBotSession, handOverTicket, integrationNote, stopBot, transferTicket, transitionTicket, TYPEBOT_EXPIRES } from "./handover.ts";
@@ -170,6 +171,13 @@ async function runTypebot(ctx: InboundContext, t: TicketItem, it: IntegrationIte
   await sendOuts(ctx, t, it, outs);
 }
 
+/** Shows the customer "typing…" (best-effort: a failed presence never stops the bot). */
+async function showTyping(ctx: InboundContext): Promise<void> {
+  await sendSessionCommand({ type: "presence", companyId: ctx.companyId, whatsappId: ctx.whatsappId, remoteJid: ctx.message.remoteJid, presence: "composing" }).catch((err) =>
+    log("warn", "typing presence not sent", { companyId: ctx.companyId, err }),
+  );
+}
+
 /** Sends the bot's messages in order, `typebotDelayMessage` apart; a command message acts and ends the turn. */
 async function sendOuts(ctx: InboundContext, t: TicketItem, it: IntegrationItem, outs: BotOut[]): Promise<void> {
   const delay = Math.min(Math.max(it.typebotDelayMessage, 0), TYPEBOT_DELAY_MAX);
@@ -180,7 +188,11 @@ async function sendOuts(ctx: InboundContext, t: TicketItem, it: IntegrationItem,
       await runCommand(ctx, t, it, command);
       return;
     }
-    if (!first && delay) await sleep(delay);
+    if (!first && delay) {
+      // "typing…" while the bot pauses between two messages.
+      await showTyping(ctx);
+      await sleep(delay);
+    }
     first = false;
     if (out.kind === "text") await sendAutomatic(ctx.companyId, t, out.body);
     else await sendMediaByUrl(ctx.companyId, t, out.url);

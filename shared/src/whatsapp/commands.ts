@@ -31,6 +31,8 @@ export const SessionCommand = z.discriminatedUnion("type", [
   z.object({ ...base, type: z.literal("react"), ticketId: z.number().int(), messageId: z.string(), emoji: z.string() }),
   /** Send read receipts for these inbound messages of a chat. */
   z.object({ ...base, type: z.literal("read"), remoteJid: z.string(), messageIds: z.array(z.string()).max(500) }),
+  /** Show "typing…" (`composing`) or stop it (`paused`) in a chat (a bot's pause between its messages). */
+  z.object({ ...base, type: z.literal("presence"), remoteJid: z.string(), presence: z.enum(["composing", "paused"]) }),
 ]);
 export type SessionCommand = z.infer<typeof SessionCommand>;
 export type SessionCommandInput = SessionCommand extends infer C ? (C extends { commandId: string } ? Omit<C, "commandId"> : never) : never;
