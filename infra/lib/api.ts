@@ -2,10 +2,10 @@
  * HTTP API (docs/deploy.md#what-it-creates): one API Gateway HTTP API whose routes are exactly the route manifest
  * (`functions/src/http/routes.ts`, paths with the `/api` prefix), one Lambda per area
  * (`functions/src/http/<area>.ts`, middy + `@middy/http-router`), on the `$default` stage so CloudFront
- * forwards `/api/*` unchanged. Also the minute tick (EventBridge → `functions/src/jobs/tick.ts`) and the dispatch
+ * forwards `/api/*` unchanged; the routes sit in {@link ROUTE_STACKS} nested stacks. Also the minute tick (EventBridge → `functions/src/jobs/tick.ts`) and the dispatch
  * queue's consumer (`functions/src/jobs/dispatch.ts`, when that module exists).
  */
-import { Duration, RemovalPolicy, Stack } from "aws-cdk-lib";
+import { Duration, NestedStack, RemovalPolicy, Stack } from "aws-cdk-lib";
 import { type CfnStage, HttpApi, HttpMethod, HttpRoute, HttpRouteKey } from "aws-cdk-lib/aws-apigatewayv2";
 import { HttpLambdaIntegration } from "aws-cdk-lib/aws-apigatewayv2-integrations";
 import { Rule, Schedule } from "aws-cdk-lib/aws-events";
@@ -18,6 +18,7 @@ import { Construct } from "constructs";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { areas, routesOf, type Area } from "@atende/functions/http/routes";
+import { shardOfName } from "@atende/shared/db/keys";
 import { atendeFunction, REPO_ROOT } from "./function.ts";
 import { acknowledge } from "./nag.ts";
 import { ACCESS_LOG_FORMAT } from "./realtime.ts";
@@ -38,12 +39,27 @@ export const API_THROTTLE = { rate: 200, burst: 400 };
 /** Stage throttling of `POST /api/auth/login` (requests per second, burst). */
 export const LOGIN_THROTTLE = { rate: 5, burst: 10 };
 
+/**
+ * The routes, their integrations and invoke permissions live in this many nested stacks, an area's always in the
+ * same one (a stable hash of its name): the main stack stays under CloudFormation's 500 resources as areas grow, and
+ * adding an area never moves another's routes between stacks (which CloudFormation would refuse as duplicate keys).
+ * Changing this number moves routes: do it only with a deploy that can take the API down briefly.
+ */
+export const ROUTE_STACKS = 4;
+
+/** The nested stack (0 … {@link ROUTE_STACKS} − 1) holding `area`'s routes. */
+export function routeStackOf(area: Area): number {
+  return shardOfName(area, ROUTE_STACKS);
+}
+
 /** Entry of the dispatch consumer; wired (like the local stack's poller) only when the module exists. */
 export const DISPATCH_CONSUMER_ENTRY = "functions/src/jobs/dispatch.ts";
 
 /** The HTTP API, one function per manifest area, and the minute tick. */
 export class Api extends Construct {
   readonly api: HttpApi;
+  /** The nested stacks holding the routes ({@link routeStackOf}). */
+  readonly routeStacks: NestedStack[];
   /** Area → its Lambda. */
   readonly areaFunctions: Map<Area, NodejsFunction>;
   readonly tick: NodejsFunction;
@@ -78,6 +94,9 @@ export class Api extends Construct {
     };
 
     this.areaFunctions = new Map();
+    this.routeStacks = Array.from({ length: ROUTE_STACKS }, (_, i) => new NestedStack(this, `Routes${i}`, { description: `Atende HTTP routes, part ${i + 1} of ${ROUTE_STACKS}.` }));
+    // The stage's route settings name routes: it is updated after the stacks that hold them.
+    for (const routes of this.routeStacks) this.api.defaultStage!.node.addDependency(routes);
     for (const area of areas()) {
       const fn = atendeFunction(this, `Area${area[0].toUpperCase()}${area.slice(1)}`, {
         entry: `functions/src/http/${area}.ts`,
@@ -89,7 +108,7 @@ export class Api extends Construct {
       // CloudFormation's 500 resources as areas grow.
       const integration = new HttpLambdaIntegration(`${area}Integration`, fn, { scopePermissionToRoute: false });
       for (const r of routesOf(area)) {
-        new HttpRoute(this, `${r.method} ${r.path}`, {
+        new HttpRoute(this.routeStacks[routeStackOf(area)], `${r.method} ${r.path}`, {
           httpApi: this.api,
           routeKey: HttpRouteKey.with(r.path, HttpMethod[r.method]),
           integration,

@@ -4,15 +4,15 @@
  * `aws:cdk:bundling-stacks` context (what `cdk deploy --exclusively` does for other stacks); the real
  * esbuild bundling is proven in `bundling.test.ts`. The entries still must exist: a missing area module fails.
  */
-import { App, Stack } from "aws-cdk-lib";
+import { App, type CfnElement, Stack } from "aws-cdk-lib";
 import { CfnBucket } from "aws-cdk-lib/aws-s3";
 import { Match, Template } from "aws-cdk-lib/assertions";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { areas, routes } from "@atende/functions/http/routes";
+import { areas, routes, routesOf } from "@atende/functions/http/routes";
 import { tableDefinition } from "@atende/shared/db/table";
-import { DISPATCH_CONSUMER_ENTRY } from "../lib/api.ts";
+import { DISPATCH_CONSUMER_ENTRY, routeStackOf } from "../lib/api.ts";
 import { buildApp } from "../lib/app.ts";
 import { type AtendeStack, SEARCH_INDEX_VERSION } from "../lib/atende-stack.ts";
 import { REPO_ROOT } from "../lib/function.ts";
@@ -32,10 +32,29 @@ beforeAll(() => {
   app = new App({ context: { ...cdkJson.context, "aws:cdk:bundling-stacks": [] } });
   stack = buildApp(app);
   template = Template.fromStack(stack);
-}, 120_000);
+}, 300_000);
 
 type Res = { Type: string; Properties: Record<string, any> };
 const resources = (type: string): Res[] => Object.values(template.findResources(type)) as Res[];
+
+/**
+ * The HTTP routes, read from the nested stacks that hold them: each route's key, and its API and its integration's
+ * function as the main stack names them (the nested stack receives both as parameters).
+ */
+function httpRoutes(): { key: string; apiId: unknown; fn: unknown; stack: number }[] {
+  const main = template.toJSON().Resources as Record<string, Res>;
+  return stack.api.routeStacks.flatMap((nested, i) => {
+    const inner = Template.fromStack(nested).toJSON().Resources as Record<string, Res>;
+    const params = main[stack.getLogicalId(nested.nestedStackResource as CfnElement)].Properties.Parameters as Record<string, unknown>;
+    const outer = (v: any) => (v?.Ref && v.Ref in params ? params[v.Ref] : v);
+    return Object.values(inner)
+      .filter((r) => r.Type === "AWS::ApiGatewayV2::Route")
+      .map((r) => {
+        const integration = inner[(r.Properties.Target["Fn::Join"][1][1] as { Ref: string }).Ref];
+        return { key: r.Properties.RouteKey as string, apiId: outer(r.Properties.ApiId), fn: outer(integration.Properties.IntegrationUri), stack: i };
+      });
+  });
+}
 
 describe("the DynamoDB table", () => {
   it("has PK/SK strings, the four GSIs with projection ALL, on-demand billing, PITR and TTL expiresAt", () => {
@@ -125,21 +144,27 @@ describe("the HTTP API", () => {
   it("has exactly one route per manifest entry, with the manifest's method and path", () => {
     const httpApis = template.findResources("AWS::ApiGatewayV2::Api", { Properties: { ProtocolType: "HTTP" } });
     const [httpApiId] = Object.keys(httpApis);
-    const keys = resources("AWS::ApiGatewayV2::Route")
-      .filter((r) => r.Properties.ApiId?.Ref === httpApiId)
-      .map((r) => r.Properties.RouteKey as string)
-      .sort();
-    expect(keys).toEqual(routes.map((r) => `${r.method} ${r.path}`).sort());
+    const found = httpRoutes();
+    expect(found.map((r) => r.key).sort()).toEqual(routes.map((r) => `${r.method} ${r.path}`).sort());
+    for (const r of found) expect(r.apiId).toEqual({ Ref: httpApiId });
   });
 
-  it("routes each manifest entry to its area's function", () => {
-    const integrations = template.findResources("AWS::ApiGatewayV2::Integration");
-    const fnOfIntegration = (ref: string) => integrations[ref].Properties.IntegrationUri["Fn::GetAtt"][0] as string;
-    const routeRes = resources("AWS::ApiGatewayV2::Route").filter((r) => r.Properties.RouteKey?.startsWith?.("GET /api/tickets"));
-    expect(routeRes.length).toBeGreaterThan(0);
-    const targets = new Set(routeRes.map((r) => fnOfIntegration((r.Properties.Target["Fn::Join"][1][1] as { Ref: string }).Ref)));
+  it("routes each manifest entry to its area's function, each area's routes in one nested stack", () => {
+    const tickets = httpRoutes().filter((r) => r.key.startsWith("GET /api/tickets"));
+    expect(tickets.length).toBeGreaterThan(0);
+    const targets = new Set(tickets.map((r) => JSON.stringify(r.fn)));
     expect([...targets]).toHaveLength(1);
-    expect([...targets][0]).toMatch(/^ApiAreaTickets/);
+    expect((tickets[0].fn as { "Fn::GetAtt": string[] })["Fn::GetAtt"][0]).toMatch(/^ApiAreaTickets/);
+    for (const area of areas()) {
+      const stacks = new Set(httpRoutes().filter((r) => routesOf(area).some((m) => `${m.method} ${m.path}` === r.key)).map((r) => r.stack));
+      expect({ area, stacks: [...stacks] }).toEqual({ area, stacks: [routeStackOf(area)] });
+    }
+  });
+
+  it("keeps the main stack and each nested stack under CloudFormation's 500 resources", () => {
+    const count = (t: Template) => Object.keys(t.toJSON().Resources).length;
+    expect(count(template)).toBeLessThan(500);
+    for (const nested of stack.api.routeStacks) expect(count(Template.fromStack(nested))).toBeLessThan(500);
   });
 });
 
@@ -461,12 +486,16 @@ describe("hardening", () => {
     for (const [, f] of guarded) expect(JSON.stringify(f.Properties.Environment.Variables.ORIGIN_VERIFY_SECRET)).toEqual(headerValue);
     // Every HTTP route and $connect is integrated with one of those functions (each checks the header first).
     const integrations = template.findResources("AWS::ApiGatewayV2::Integration") as Record<string, Res>;
-    const checked = resources("AWS::ApiGatewayV2::Route").filter((r) => !["$disconnect", "$default"].includes(r.Properties.RouteKey));
+    const ws = resources("AWS::ApiGatewayV2::Route").filter((r) => !["$disconnect", "$default"].includes(r.Properties.RouteKey));
+    expect(ws.map((r) => r.Properties.RouteKey)).toEqual(["$connect"]);
+    const checked = [
+      ...ws.map((r) => ({ key: r.Properties.RouteKey as string, fn: integrations[JSON.stringify(r.Properties.Target).match(/"Ref":"([^"]+)"/)?.[1] ?? ""]?.Properties.IntegrationUri })),
+      ...httpRoutes(),
+    ];
     expect(checked).toHaveLength(routes.length + 1);
     for (const r of checked) {
-      const integrationId = JSON.stringify(r.Properties.Target).match(/"Ref":"([^"]+)"/)?.[1] ?? "";
-      const uri = JSON.stringify(integrations[integrationId]?.Properties.IntegrationUri ?? null);
-      expect({ route: r.Properties.RouteKey, guarded: guarded.some(([id]) => uri.includes(`"${id}"`)) }).toEqual({ route: r.Properties.RouteKey, guarded: true });
+      const uri = JSON.stringify(r.fn ?? null);
+      expect({ route: r.key, guarded: guarded.some(([id]) => uri.includes(`"${id}"`)) }).toEqual({ route: r.key, guarded: true });
     }
   });
 

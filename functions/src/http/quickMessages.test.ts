@@ -175,6 +175,14 @@ describe("PUT and DELETE /api/quick-messages/{id}", () => {
     w.capture.clear();
     await api("PUT", `/api/quick-messages/${geral.id}`, { token: sofia().token, body: { message: "novo" } });
     expect(w.capture.frames.find((f) => f.connectionId === brunoSock)?.data).toMatchObject({ action: "update", record: { id: geral.id, message: "novo" } });
+
+    // Made personal again: the users who may no longer see it drop it; the owner and the managers get the update.
+    w.capture.clear();
+    await api("PUT", `/api/quick-messages/${geral.id}`, { token: w.admin.token, body: { geral: false, message: "só da gestão" } });
+    const got = (sock: string) => w.capture.frames.filter((f) => f.event === event && f.connectionId === sock).map((f) => f.data);
+    for (const sock of [anaSock, brunoSock]) expect(got(sock)).toEqual([{ action: "delete", id: geral.id }]);
+    for (const sock of [adminSock, sofiaSock]) expect(got(sock)).toEqual([expect.objectContaining({ action: "update", record: expect.objectContaining({ id: geral.id, geral: false }) })]);
+    expect(got(otherSock)).toEqual([]);
   });
 });
 

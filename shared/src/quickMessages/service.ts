@@ -78,7 +78,7 @@ function checkGeral(auth: AuthContext, wanted: boolean | undefined, current: boo
 async function save(before: QuickMessageItem, after: QuickMessageItem): Promise<QuickMessage> {
   if (!(await replaceQuickMessage(before, after))) throw new AppError("ERR_CONFLICT");
   const record = quickMessageView(after);
-  await dispatch({ type: "quickMessage.updated", companyId: after.companyId, record });
+  await dispatch({ type: "quickMessage.updated", companyId: after.companyId, record, wasGeral: before.geral });
   return record;
 }
 

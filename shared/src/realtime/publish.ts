@@ -36,9 +36,9 @@ export type Audience =
   | { kind: "queue"; queueId: number | null; alsoUserId?: number | null }
   /**
    * Holders of a permission (`can`), or everyone but them (`not: true`), e.g. a setting's value redacted for non-admins;
-   * plus `alsoUserId` (e.g. the owner of a personal record).
+   * plus `alsoUserId` (e.g. the owner of a personal record), minus `exceptUserId`.
    */
-  | { kind: "permission"; permission: Permission; not?: boolean; alsoUserId?: number };
+  | { kind: "permission"; permission: Permission; not?: boolean; alsoUserId?: number; exceptUserId?: number };
 
 /** A registered socket as stored in the company room. */
 export interface SocketMember {
@@ -86,7 +86,7 @@ export function inAudience(m: SocketMember, audience: Audience, settings?: Visib
     case "queue":
       return canSee(m, { queueId: audience.queueId, userId: audience.alsoUserId });
     case "permission":
-      return can(m, audience.permission) !== !!audience.not || m.userId === audience.alsoUserId;
+      return (can(m, audience.permission) !== !!audience.not || m.userId === audience.alsoUserId) && m.userId !== audience.exceptUserId;
   }
 }
 

@@ -43,7 +43,11 @@ export function EditMessageDialog({ message, onClose }: { message: Message | nul
   }, [message]);
   const save = async () => {
     if (!message || !text.trim() || busy) return;
-    if (await run(async () => upsertMessage(qc, await messageActions.edit(message.id, text.trim())))) onClose();
+    // The edit's own frame may arrive first: the answer is then already shown, and the edit still succeeded.
+    const saved = await run(async () => {
+      upsertMessage(qc, await messageActions.edit(message.id, text.trim()));
+    });
+    if (saved) onClose();
   };
   return (
     <Dialog

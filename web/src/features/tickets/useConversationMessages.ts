@@ -43,6 +43,7 @@ export function useConversationMessages(ticketId: number, peek = false) {
   const anchor = useRef<{ height: number; top: number } | null>(null);
   const didInitialScroll = useRef(false);
   const nearBottom = useRef(true);
+  const lastTop = useRef(0);
   const firstId = messages[0]?.id;
   const lastId = current[current.length - 1]?.id;
   const ownDone = pages.isSuccess && !pages.hasNextPage;
@@ -124,7 +125,11 @@ export function useConversationMessages(ticketId: number, peek = false) {
   const onScroll = () => {
     const el = listRef.current;
     if (!el) return;
-    nearBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < FOLLOW_PX;
+    // Only the reader moving up leaves the bottom: a scroll event read after a photo grew the list (before the
+    // observer put it back at the bottom) shows a gap the reader did not make.
+    if (el.scrollHeight - el.scrollTop - el.clientHeight < FOLLOW_PX) nearBottom.current = true;
+    else if (el.scrollTop < lastTop.current) nearBottom.current = false;
+    lastTop.current = el.scrollTop;
     if (el.scrollTop < TOP_THRESHOLD_PX) loadOlder();
   };
 
