@@ -6,7 +6,7 @@ import { defineTexts, type TextBundles } from "../../i18n/index.ts";
 
 export const queueIntegrationsTexts = defineTexts({
   title: ["Integrações", "Integrations", "Integraciones"],
-  count: ["Integrações ({{count}})", "Integrations ({{count}})", "Integraciones ({{count}})"],
+  count: ["{{count}} integração(ões)", "{{count}} integration(s)", "{{count}} integración(es)"],
   searchPlaceholder: ["Pesquisar...", "Search...", "Buscar..."],
   add: ["Adicionar projeto", "Add project", "Agregar proyecto"],
   addTitle: ["Adicionar projeto", "Add project", "Agregar proyecto"],
