@@ -5,13 +5,15 @@
 import { useTranslation } from "react-i18next";
 import { usePlanFlags } from "../../api/company.ts";
 import { useSession } from "../../api/session.ts";
+import { mayAccess } from "../access.tsx";
+import { ADMIN_ONLY } from "../types.ts";
 import { useIntegrationChoices } from "./api.ts";
 
 export function IntegrationOptions() {
   const { t } = useTranslation();
   const user = useSession()?.user;
   const plan = usePlanFlags(user?.companyId);
-  const choices = useIntegrationChoices(!!plan.data?.useIntegrations && user?.profile === "admin");
+  const choices = useIntegrationChoices(!!user && mayAccess(user, { ...ADMIN_ONLY, planFlag: "useIntegrations" }, plan.data));
   return (
     <>
       <option value="">{t("queueIntegrations.none")}</option>
