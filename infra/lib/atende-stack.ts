@@ -66,6 +66,9 @@ export class AtendeStack extends Stack {
       LOG_LEVEL: "info",
       // Resolved by CloudFormation at deploy (dynamic reference); the same value CloudFront sends in x-atende-origin.
       ORIGIN_VERIFY_SECRET: d.originVerifySecret.secretValue.unsafeUnwrap(),
+      // Resolved at deploy like the origin secret: the Pix webhook's ?hmac= (docs/product/invoices.md#pix).
+      PIX_WEBHOOK_SECRET: d.pixWebhookSecret.secretValue.unsafeUnwrap(),
+      SETTINGS_KMS_KEY_ID: d.settingsKey.keyArn,
     };
 
     this.realtime = new Realtime(this, "Realtime", { environment: baseEnv });
@@ -96,6 +99,9 @@ export class AtendeStack extends Stack {
       d.jwtSecret.grantRead(fn);
       this.realtime.grantManageConnections(fn);
     }
+    // Only the settings area seals and opens integration credentials (docs/product/settings.md#integration-credentials).
+    const settingsFn = this.api.areaFunctions.get("settings");
+    if (settingsFn) d.settingsKey.grant(settingsFn, "kms:Encrypt", "kms:Decrypt");
     for (const fn of this.api.areaFunctions.values()) {
       tableRw(fn);
       d.jwtSecret.grantRead(fn);

@@ -6,7 +6,7 @@
 import { Duration, RemovalPolicy, Stack } from "aws-cdk-lib";
 import { Alarm, ComparisonOperator, TreatMissingData } from "aws-cdk-lib/aws-cloudwatch";
 import { SnsAction } from "aws-cdk-lib/aws-cloudwatch-actions";
-import { Alias } from "aws-cdk-lib/aws-kms";
+import { Alias, Key } from "aws-cdk-lib/aws-kms";
 import { Topic } from "aws-cdk-lib/aws-sns";
 import { AttributeType, Billing, TableV2 } from "aws-cdk-lib/aws-dynamodb";
 import { BlockPublicAccess, Bucket, BucketEncryption, type CorsRule, HttpMethods, ObjectOwnership } from "aws-cdk-lib/aws-s3";
@@ -76,6 +76,10 @@ export class Data extends Construct {
   readonly alarmTopic: Topic;
   /** The shared value proving an API request came through CloudFront (header `x-atende-origin`). */
   readonly originVerifySecret: Secret;
+  /** The Pix confirmation webhook's secret (`PIX_WEBHOOK_SECRET`; docs/product/invoices.md#pix). */
+  readonly pixWebhookSecret: Secret;
+  /** The KMS key that seals the companies' integration credentials (`SETTINGS_KMS_KEY_ID`; docs/product/settings.md). */
+  readonly settingsKey: Key;
   readonly table: TableV2;
   readonly mediaBucket: Bucket;
   readonly logsBucket: Bucket;
@@ -149,6 +153,20 @@ export class Data extends Construct {
     acknowledge(this.originVerifySecret, {
       id: "AwsSolutions-SMG4",
       reason: "Resolved into the CloudFront origin header and the functions' environment at deploy; a new value is set by replacing the secret and redeploying.",
+    });
+    this.pixWebhookSecret = new Secret(this, "PixWebhookSecret", {
+      description: "Atende: secret the Pix provider's webhook URL carries as ?hmac= (PIX_WEBHOOK_SECRET).",
+      generateSecretString: { passwordLength: 48, excludePunctuation: true },
+      removalPolicy: RemovalPolicy.DESTROY,
+    });
+    acknowledge(this.pixWebhookSecret, {
+      id: "AwsSolutions-SMG4",
+      reason: "Registered at the Pix provider as part of the webhook URL; a new value is set by replacing the secret, redeploying and registering the webhook again.",
+    });
+    this.settingsKey = new Key(this, "SettingsKey", {
+      description: "Atende: seals the companies' integration credentials (IXC, MK-AUTH, ASAAS) at rest.",
+      enableKeyRotation: true,
+      removalPolicy: removal,
     });
     this.firstAdminSecret = new Secret(this, "FirstAdminPassword", {
       description: "Atende: password of the first super admin (admin@admin.com), seeded on first deploy.",

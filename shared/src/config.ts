@@ -70,6 +70,26 @@ const ConfigSchema = z.object({
    * is counted by the source IP API Gateway saw. Unset locally.
    */
   ORIGIN_VERIFY_SECRET: z.string().min(16).optional(),
+  /** Cloud: the KMS key that seals the integration credentials at rest (`settings/sealed.ts`); unset locally. */
+  SETTINGS_KMS_KEY_ID: z.string().optional(),
+  /** The platform's Pix key: every invoice's BR Code pays into it (docs/product/invoices.md#pix). */
+  PIX_KEY: z.string().min(1).max(77).default("financeiro@atende.local"),
+  /** Merchant name and city of the BR Code (upper case ASCII in the code; at most 25 and 15 characters). */
+  PIX_MERCHANT_NAME: z.string().min(1).default("Atende"),
+  PIX_MERCHANT_CITY: z.string().min(1).default("Sao Paulo"),
+  /**
+   * The Pix provider that makes the charges and confirms them by webhook: `none` (the BR Code is built here; the
+   * super user marks invoices paid, or on one machine the sandbox pays them) or `efi` (Efí's Pix API, `EFI_*`).
+   */
+  PIX_PROVIDER: z.enum(["none", "efi"]).default("none"),
+  /** Base URL of Efí's Pix API (production `https://pix.api.efipay.com.br`, homologation `https://pix-h.api.efipay.com.br`). */
+  EFI_API_URL: z.string().url().default("https://pix-h.api.efipay.com.br"),
+  EFI_CLIENT_ID: z.string().optional(),
+  EFI_CLIENT_SECRET: z.string().optional(),
+  /** Efí's client certificate (PKCS#12, base64) for the mutual TLS its Pix API asks for. */
+  EFI_CERTIFICATE_BASE64: z.string().optional(),
+  /** The secret of the Pix confirmation webhook (`POST /api/pix/webhook?hmac=<secret>`); unset: every confirmation is refused. */
+  PIX_WEBHOOK_SECRET: z.string().min(16).optional(),
   /** Structured logs off in tests. */
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   SECURE_COOKIES: bool.optional(),

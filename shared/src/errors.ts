@@ -14,7 +14,7 @@
 
 /** One row of the table: the HTTP status the code is always answered with, and what it means. */
 export interface ErrorSpec {
-  status: 400 | 401 | 403 | 404 | 409 | 413 | 429 | 500;
+  status: 400 | 401 | 403 | 404 | 409 | 413 | 429 | 500 | 502;
   meaning: string;
 }
 

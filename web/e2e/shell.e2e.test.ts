@@ -5,11 +5,14 @@
  * makes the second show 'Sua conta foi acessada em outro computador.' and return to /login; a company whose due date
  * is past is refused with the product's message. The agent's tools: a super user adds a help video in the Ajuda tab of
  * the settings and an agent of another company plays it from /helps (the player closes with Escape); the to-do list
- * adds with Enter, edits in place, deletes with undo, ignores blank text and survives a reload.
+ * adds with Enter, edits in place, deletes with undo, ignores blank text and survives a reload. Billing: an admin pays
+ * the invoice the minute tick made through the checkout's Pix, paid from the sandbox's test bank, and sees the renewal
+ * toast with the new due date, then /.
  *
  * Needs `web/dist` (the root `npm test` runs `npm run build:web` first) and `/usr/bin/chromium`.
  */
 import type { Page } from "playwright-core";
+import { addMonths } from "date-fns";
 import { describe, expect, it } from "vitest";
 import { makeCompany, makeUser } from "../../test/helpers.ts";
 import { TEST_MS, useBrowserStack } from "./harness.ts";
@@ -431,5 +434,56 @@ describe("web shell in the browser", () => {
     // Kept only in this browser, under this user.
     const stored = await page.evaluate((key) => localStorage.getItem(key), `todolist:${companyId}:${user.id}`);
     expect(JSON.parse(stored ?? "[]").map((x: { text: string }) => x.text)).toEqual(["Ligar para o cliente às 15h", "Enviar proposta"]);
+  }, TEST_MS);
+  it("lets an admin pay the invoice the tick made with the sandbox's Pix, and shows the renewal toast, the new due date and then /", async () => {
+    const root = (await makeCompany({ adminSuper: true })).admin;
+    const { companyId, admin: owner } = await makeCompany({ dueDate: null });
+    // A super user sets the due date 10 days ahead (which puts the company's invoice timer); the minute tick makes the invoice.
+    const due = new Date(Date.now() + 10 * 86_400_000);
+    await e2e.http(root, "PUT", `/api/companies/${companyId}`, { dueDate: due.toISOString() });
+    const { handler: tick } = await import("../../functions/src/jobs/tick.ts");
+    await tick({ "detail-type": "Scheduled Event", time: new Date().toISOString() });
+
+    const page = await newPage();
+    await e2e.login(page, owner.email, owner.password);
+    await page.getByRole("navigation", { name: "Menu principal" }).getByRole("link", { name: "Financeiro" }).click();
+    const row = page.getByTestId("invoice-row").first();
+    await row.getByTestId("invoice-status").getByText("Em Aberto", { exact: true }).waitFor();
+    const fmt = (d: Date) => `${String(d.getUTCDate()).padStart(2, "0")}/${String(d.getUTCMonth() + 1).padStart(2, "0")}/${d.getUTCFullYear()}`;
+    expect(await row.getByTestId("invoice-due").textContent()).toBe(fmt(due));
+    await row.getByRole("button", { name: "PAGAR" }).click();
+
+    const checkout = page.getByRole("dialog", { name: "Checkout" });
+    await checkout.getByRole("button", { name: "Próximo" }).click();
+    await checkout.getByText("O nome completo é obrigatório").waitFor(); // step 1 needs its fields
+    await checkout.getByRole("textbox", { name: /^Nome completo/ }).fill("Ana Souza");
+    await checkout.getByRole("textbox", { name: /^Endereço/ }).fill("Rua das Flores, 10");
+    await checkout.getByRole("textbox", { name: /^Cidade/ }).fill("Recife");
+    await checkout.getByRole("textbox", { name: /^CEP/ }).fill("50000-000");
+    await checkout.getByRole("button", { name: "Próximo" }).click();
+    await checkout.getByTestId("checkout-plan").waitFor();
+    await checkout.getByRole("button", { name: "Próximo" }).click();
+    await checkout.getByTestId("checkout-review").getByText("Ana Souza").waitFor();
+    await checkout.getByRole("button", { name: "PAGAR" }).click();
+
+    const pix = page.getByRole("dialog", { name: "Pague com Pix" });
+    await pix.getByTestId("pix-qr").locator("svg").waitFor();
+    const code = await pix.getByRole("textbox", { name: "Pix copia e cola" }).inputValue();
+    expect(code).toMatch(/^000201.*6304[0-9A-F]{4}$/);
+
+    // The sandbox's test bank pays it: the confirmation comes through the Pix webhook.
+    const bank = await newPage();
+    await bank.goto(`${e2e.stack.url}/sandbox`);
+    await bank.getByTestId("sandbox-pix-code").fill(code);
+    await bank.getByRole("button", { name: "Pagar este Pix" }).click();
+    await toast(bank, "Pix pago: a confirmação foi enviada.").waitFor();
+
+    const renewed = addMonths(due, 1);
+    await toast(page, `Sua licença foi renovada até ${fmt(renewed)}!`).waitFor();
+    await page.waitForURL((u) => u.pathname === "/", { timeout: 10_000 });
+    await page.goto(`${e2e.stack.url}/subscription`);
+    await page.getByTestId("subscription-due").getByText(fmt(renewed)).waitFor();
+    await page.goto(`${e2e.stack.url}/financeiro`);
+    await page.getByTestId("invoice-row").first().getByTestId("invoice-status").getByText("Pago", { exact: true }).waitFor();
   }, TEST_MS);
 });

@@ -12,6 +12,7 @@ import { chatsRoutes } from "@atende/shared/chats/contract";
 import { companiesRoutes } from "@atende/shared/companies/contract";
 import { contactsRoutes } from "@atende/shared/contacts/contract";
 import { helpsRoutes } from "@atende/shared/helps/contract";
+import { invoicesRoutes } from "@atende/shared/invoices/contract";
 import { dashboardRoutes } from "@atende/shared/dashboard/contract";
 import { jobsRoutes } from "@atende/shared/jobs/contract";
 import { kanbanRoutes } from "@atende/shared/kanban/contract";
@@ -55,6 +56,7 @@ export const manifest = {
   ...chatsRoutes,
   ...announcementsRoutes,
   ...helpsRoutes,
+  ...invoicesRoutes,
 };
 
 /** Every operation, keyed `"METHOD /api/path"`, with its contract (types for the pipeline and the web client). */

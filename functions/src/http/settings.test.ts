@@ -1,11 +1,16 @@
 /**
  * Settings area through the real Lambda handler: defaults, per-key values, unknown keys, super-only
- * keys, tenant isolation and the `company-{id}-settings` event.
+ * keys, tenant isolation, the `company-{id}-settings` event, and the integration credentials sealed at rest and never
+ * answered in clear.
  */
 import { describe, expect, it } from "vitest";
 import { api, makeUser } from "../../../test/helpers.ts";
 import { companyWorld } from "../../../test/world.ts";
 import { registerSocket } from "@atende/shared/users/realtime-capture.testkit";
+import { GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
+import { ddb, tableName } from "@atende/shared/db/client";
+import { keys } from "@atende/shared/db/keys";
+import { readCredential } from "@atende/shared/settings/service";
 
 const w = companyWorld();
 
@@ -128,5 +133,35 @@ describe("GET /api/settings/{key} (public; the global section)", () => {
       expect(res.body.error).toBe("ERR_VALIDATION");
       expect(JSON.stringify(res.body)).not.toMatch(/enabled|disabled"/);
     }
+  });
+});
+
+describe("integration credentials (IXC, MK-AUTH, ASAAS)", () => {
+  it("are stored sealed and never answered in clear: set shows the mask, the mask keeps them, empty clears them", async () => {
+    const { cid, admin } = await w.fresh();
+    const root = await makeUser(cid, { profile: "admin", super: true });
+    const put = (key: string, value: string, token = root.token) => api("PUT", `/api/settings/${key}`, { token, body: { value } });
+    const set = await put("asaas", "asaas-token-123");
+    expect(set.status).toBe(200);
+    expect(set.body).toEqual({ key: "asaas", value: "********" });
+    expect((await put("clientsecretmkauth", "mk-secret-9")).body.value).toBe("********");
+    for (const token of [admin.token, root.token]) expect(await settingsOf(token)).toMatchObject({ asaas: "********", clientsecretmkauth: "********", tokenixc: "" });
+
+    const stored = (await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.setting(cid, "asaas") }))).Item;
+    expect(JSON.stringify(stored)).not.toContain("asaas-token-123");
+    expect(await readCredential(cid, "asaas")).toBe("asaas-token-123");
+
+    // Sending back the mask keeps the credential; an admin who is not super may not change it.
+    expect((await put("asaas", "********")).body.value).toBe("********");
+    expect(await readCredential(cid, "asaas")).toBe("asaas-token-123");
+    expect((await put("asaas", "stolen", admin.token)).status).toBe(403);
+    expect(await readCredential(cid, "asaas")).toBe("asaas-token-123");
+    // A sealed value copied into another company does not open there.
+    const other = await w.fresh();
+    await ddb().send(new PutCommand({ TableName: tableName(), Item: { ...stored, ...keys.setting(other.cid, "asaas"), companyId: other.cid } }));
+    await expect(readCredential(other.cid, "asaas")).rejects.toThrow();
+
+    expect((await put("asaas", "")).body.value).toBe("");
+    expect(await readCredential(cid, "asaas")).toBe("");
   });
 });

@@ -28,6 +28,7 @@ import { createApiHandler, createStaticHandler } from "./gateway.ts";
 import { pollQueue, type Poller, type SqsHandler } from "./poller.ts";
 import { startS3, type S3Handle } from "./s3.ts";
 import { startSqs, type SqsHandle } from "./sqs.ts";
+import { handleSimPixPay } from "./sim-pix.ts";
 import { attachWebSocketEmulator, type WsEmulator } from "./websocket.ts";
 import { DEFAULT_LOCAL_HOST, isAllowedLocalRequest } from "./origin.ts";
 
@@ -147,6 +148,8 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     process.env.TABLE_NAME ??= "atende";
     process.env.MEDIA_BUCKET ??= "atende-media";
     process.env.WA_PROVIDER ??= "simulator";
+    // The Pix webhook's secret on this machine (the sandbox's "pay this Pix" calls the webhook with it).
+    process.env.PIX_WEBHOOK_SECRET ??= randomBytes(24).toString("hex");
     if (!process.env.JWT_SECRET) {
       if (opts.inMemory) process.env.JWT_SECRET = randomBytes(32).toString("hex");
       else {
@@ -244,6 +247,7 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
       if (await ws.handleManagement(req, res)) return;
       if (await api(req, res)) return;
       const path = (req.url ?? "/").split("?")[0];
+      if (path === "/sim/pix/pay" && req.method === "POST") return handleSimPixPay(req, res, url);
       if (path === "/sim" || path.startsWith("/sim/")) {
         if (runner && (await runner.handleSim(req, res))) return;
         res.writeHead(404, { "content-type": "application/json" }).end('{"error":"ERR_ROUTE_NOT_FOUND"}');

@@ -15,6 +15,7 @@ import { DASHBOARD_PERMISSIONS } from "../dashboard/permissions.ts";
 import { QUICK_MESSAGE_PERMISSIONS } from "../quickMessages/permissions.ts";
 import { SCHEDULE_PERMISSIONS } from "../schedules/permissions.ts";
 import { TAG_PERMISSIONS } from "../tags/permissions.ts";
+import { INVOICE_PERMISSIONS } from "../invoices/permissions.ts";
 import { composePermissions, definePermissions, PROFILES, type ProfileName } from "./define.ts";
 
 export { definePermissions, PROFILES, type ProfileName };
@@ -78,7 +79,7 @@ const CORE_PERMISSIONS = definePermissions({
  * (`<area>:<action>`). A feature declares its rows in its own `permissions.ts` with `definePermissions` and adds
  * one entry here.
  */
-export const PERMISSIONS = composePermissions(CORE_PERMISSIONS, TAG_PERMISSIONS, QUEUE_PERMISSIONS, QUICK_MESSAGE_PERMISSIONS, JOB_PERMISSIONS, DASHBOARD_PERMISSIONS, SCHEDULE_PERMISSIONS);
+export const PERMISSIONS = composePermissions(CORE_PERMISSIONS, TAG_PERMISSIONS, QUEUE_PERMISSIONS, QUICK_MESSAGE_PERMISSIONS, JOB_PERMISSIONS, DASHBOARD_PERMISSIONS, SCHEDULE_PERMISSIONS, INVOICE_PERMISSIONS);
 
 export type Permission = keyof typeof PERMISSIONS;
 

@@ -17,6 +17,19 @@ import { userCreateItems } from "../users/repository.ts";
 import type { UserItem } from "../users/schema.ts";
 import { CompanyItem } from "./schema.ts";
 import { parseStored } from "../db/items.ts";
+import { INVOICE_LEAD_DAYS } from "../invoices/schema.ts";
+import { INVOICE_DUE } from "../timers/kinds.ts";
+import { timerDeleteItem, timerPutItem } from "../timers/repository.ts";
+
+/**
+ * The transact-write item that keeps a company's invoice timer on its due date (docs/product/invoices.md): due
+ * 20 days before `dueDate` (at once when fewer remain), removed for a company without a due date. Every write of a
+ * company's due date carries it, so the minute tick finds the next invoice through the due index alone.
+ */
+export function invoiceTimerItem(companyId: number, dueDate: string | null) {
+  if (!dueDate) return timerDeleteItem(companyId, INVOICE_DUE, "due");
+  return timerPutItem(companyId, INVOICE_DUE, "due", Date.parse(dueDate) - INVOICE_LEAD_DAYS * 86_400_000, { dueDate });
+}
 
 /** Reads one company, or `undefined`. */
 export async function getCompany(companyId: number): Promise<CompanyItem | undefined> {
@@ -42,6 +55,7 @@ export async function putNewCompany(company: CompanyItem, admin: UserItem, setti
           ...defaultSettingItems(company.id, settingOverrides),
           bornIndexedPut(company.id), // its writes index themselves: no search backfill (search/backfill-job.ts)
           platformCompanyAdded(), // the super users' companies card (dashboard/repository.ts)
+          invoiceTimerItem(company.id, company.dueDate),
         ]);
   } catch (err) {
     if (failedConditionAt(err, 2)) throw new AppError("ERR_EMAIL_ALREADY_EXISTS");
@@ -52,6 +66,7 @@ export async function putNewCompany(company: CompanyItem, admin: UserItem, setti
 
 /** Sets the given attributes of an existing company; returns the new item. Missing company → 404 `ERR_NO_COMPANY_FOUND`. */
 export async function updateCompanyFields(companyId: number, set: Record<string, unknown>): Promise<CompanyItem> {
+  if (set.dueDate !== undefined) return updateCompanyDueDate(companyId, set);
   try {
     const out = await ddb().send(
       new UpdateCommand({ TableName: tableName(), Key: keys.company(companyId), ...setFields(set), ConditionExpression: "attribute_exists(PK)", ReturnValues: "ALL_NEW" }),
@@ -61,6 +76,22 @@ export async function updateCompanyFields(companyId: number, set: Record<string,
     if (isConditionFailed(err)) throw new AppError("ERR_NO_COMPANY_FOUND");
     throw err;
   }
+}
+
+/** {@link updateCompanyFields} of a change that writes `dueDate`: the company and its invoice timer in one transaction. */
+async function updateCompanyDueDate(companyId: number, set: Record<string, unknown>): Promise<CompanyItem> {
+  try {
+    await transactWrite([
+      { Update: { TableName: tableName(), Key: keys.company(companyId), ...setFields(set), ConditionExpression: "attribute_exists(PK)" } },
+      invoiceTimerItem(companyId, (set.dueDate as string | null) ?? null),
+    ]);
+  } catch (err) {
+    if (failedConditionAt(err, 0)) throw new AppError("ERR_NO_COMPANY_FOUND");
+    throw err;
+  }
+  const after = await getCompany(companyId);
+  if (!after) throw new AppError("ERR_NO_COMPANY_FOUND");
+  return after;
 }
 
 /**

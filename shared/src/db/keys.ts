@@ -111,6 +111,13 @@ export const keys = {
   integrationsPrefix: "QINT#",
   /** A ticket's conversation with its integration's bot (Typebot session), in the ticket's partition. */
   botSession: (cid: Id, tid: Id) => ({ PK: `C#${cid}#TK#${tid}`, SK: "BOTSESSION" }),
+  /** An invoice (docs/product/invoices.md) in the company partition; `invoicePrefix` lists a company's. */
+  invoice: (cid: Id, id: Id) => ({ PK: `C#${cid}`, SK: `INV#${pad(id)}` }),
+  invoicePrefix: "INV#",
+  /** One invoice per company and due date: the marker its creation is conditioned on (holds `invoiceId`). */
+  invoiceDue: (cid: Id, dueDate: string) => ({ PK: `C#${cid}`, SK: `INVDUE#${dueDate}` }),
+  /** Invoice id → its company (holds `companyId`): a super user marks any company's invoice paid. */
+  invoiceRef: (id: Id) => ({ PK: `INVOICE#${pad(id)}`, SK: "#" }),
   /** Internal chat (docs/product/chats.md): the chat item, with its members and their unread counts, in the company partition. */
   chat: (cid: Id, id: Id) => ({ PK: `C#${cid}`, SK: `CHAT#${pad(id)}` }),
   chatPrefix: "CHAT#",

@@ -10,6 +10,7 @@ import type { ChatFrame } from "../chats/schema.ts";
 import type { ContactFrame } from "../contacts/schema.ts";
 import type { IntegrationFrame } from "../integrations/schema.ts";
 import type { JobFrame } from "../jobs/schema.ts";
+import type { PaymentFrame } from "../invoices/schema.ts";
 import type { AppMessageFrame } from "../messages/contract.ts";
 import type { QueueFrame } from "../queues/schema.ts";
 import type { QueueOptionFrame } from "../queues/options/schema.ts";
@@ -39,6 +40,7 @@ export interface FrameMap {
   announcement: AnnouncementFrame;
   schedule: ScheduleFrame;
   queueIntegration: IntegrationFrame;
+  payment: PaymentFrame;
 }
 
 /** A frame's name: the part of its event name after `company-{id}-` (`ticket`, `appMessage`, ...). */

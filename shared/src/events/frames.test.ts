@@ -10,6 +10,7 @@ import "../schedules/events.ts";
 import "../contacts/events.ts";
 import "../integrations/events.ts";
 import "../jobs/events.ts";
+import "../invoices/events.ts";
 import "../messages/events.ts";
 import "../queues/events.ts";
 import "../queues/options/events.ts";
@@ -52,6 +53,7 @@ describe("realtime frame schemas", () => {
       queue: true, queueOption: true, tag: true, quickmessage: true, settings: true, job: true, chat: true, announcement: true,
       schedule: true,
       queueIntegration: true,
+      payment: true,
     };
     expect(definedFrameNames()).toEqual(Object.keys(names).sort());
   });

@@ -89,7 +89,7 @@ describe("credential settings", () => {
     await updateSetting(auth, "viewclosed", "enabled");
     const ev = `company-${companyId}-settings`;
     expect(framesTo(adminSock, ev).map((f) => f.data.setting)).toEqual([
-      { key: "asaas", value: "tok-123" },
+      { key: "asaas", value: "********" }, // a credential is never sent in clear
       { key: "viewclosed", value: "enabled" },
     ]);
     expect(framesTo(agentSock, ev).map((f) => f.data.setting)).toEqual([{ key: "viewclosed", value: "enabled" }]);

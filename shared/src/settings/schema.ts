@@ -33,6 +33,12 @@ export type SettingKey = z.infer<typeof SettingKey>;
 /** Keys holding third-party credentials: never sent to non-admin users. */
 export const SECRET_SETTINGS: readonly SettingKey[] = ["ipixc", "tokenixc", "ipmkauth", "clientidmkauth", "clientsecretmkauth", "asaas"];
 
+/**
+ * What the API answers for a credential that is set (never its value); "" when unset. A `PUT` of this very text keeps
+ * the stored credential (a form sending back what it was shown).
+ */
+export const SECRET_MASK = "********";
+
 /** Keys only a super user may change (global section of the Settings page). */
 export const SUPER_ONLY_SETTINGS: readonly SettingKey[] = ["allowregister", "viewregister", "trial", "ipixc", "tokenixc", "ipmkauth", "clientidmkauth", "clientsecretmkauth", "asaas"];
 

@@ -3,7 +3,8 @@
  * `C#<cid>` / `SET#<key>`; a key without an item has its default from {@link SETTING_DEFAULTS}.
  *
  * - `GET /api/settings` returns `[{key, value}]` for every known key. Integration credentials (ipixc, tokenixc,
- *   ipmkauth, clientidmkauth, clientsecretmkauth, asaas) are shown to admins only.
+ *   ipmkauth, clientidmkauth, clientsecretmkauth, asaas) are listed to admins only, and never in clear: stored sealed
+ *   (`./sealed.ts`, KMS in the cloud), answered as `SECRET_MASK` when set ("" when not), in lists, answers and frames.
  * - `PUT /api/settings/{key}` (admin): values are checked per key (enabled/disabled; scheduleType disabled, queue,
  *   company; chatBotType text; trial 1-7); super-only keys need the super flag (403). Publishes
  *   `company-{id}-settings` `{action: "update", setting: {key, value}}`.
@@ -18,7 +19,8 @@ import { AppError } from "../errors.ts";
 import { dispatch } from "../events/index.ts";
 import "./events.ts";
 import { putGlobalSetting, putSetting, readGlobalSetting, readGlobalSettings, readSetting, readSettings, type SettingsMap } from "./repository.ts";
-import { GLOBAL_SETTINGS, type PublicSettingKey, SECRET_SETTINGS, type SettingItem, SUPER_ONLY_SETTINGS, type SettingKey } from "./schema.ts";
+import { GLOBAL_SETTINGS, type PublicSettingKey, SECRET_MASK, SECRET_SETTINGS, type SettingItem, SUPER_ONLY_SETTINGS, type SettingKey } from "./schema.ts";
+import { openSetting, sealSetting } from "./sealed.ts";
 
 export { defaultSettingItems, type SettingsMap } from "./repository.ts";
 
@@ -51,7 +53,15 @@ export const getSetting = (companyId: number, key: SettingKey): Promise<string> 
 /** The `[{key, value}]` list a caller may see (credentials left out for non-admins). */
 export function visibleSettings(map: SettingsMap, caller: Pick<AuthContext, "profile" | "super">): { key: SettingKey; value: string }[] {
   const admin = can(caller, "secrets:view");
-  return (Object.keys(map) as SettingKey[]).filter((k) => admin || !SECRET_SETTINGS.includes(k)).map((key) => ({ key, value: map[key] }));
+  return (Object.keys(map) as SettingKey[]).filter((k) => admin || !SECRET_SETTINGS.includes(k)).map((key) => ({ key, value: shownValue(key, map[key]) }));
+}
+
+/** A setting's value as the API shows it: a credential only as {@link SECRET_MASK} when set. */
+const shownValue = (key: SettingKey, value: string): string => (SECRET_SETTINGS.includes(key) ? (value ? SECRET_MASK : "") : value);
+
+/** A credential setting of the company in clear (for the integration that uses it); "" when unset. @throws Error when unreadable. */
+export async function readCredential(companyId: number, key: SettingKey): Promise<string> {
+  return openSetting(await readSetting(companyId, key), { companyId, key });
 }
 
 /** `GET /api/settings`: the caller's company settings as `[{key, value}]`, the global section's keys from the platform. */
@@ -80,13 +90,16 @@ export async function updateSetting(auth: AuthContext, key: SettingKey, value: s
   if (rule && !rule.safeParse(value).success) {
     throw new AppError("ERR_VALIDATION", { fields: [{ path: "value", message: `Invalid value for ${key}` }] });
   }
+  const secret = SECRET_SETTINGS.includes(key);
+  if (secret && value === SECRET_MASK) return { key, value: shownValue(key, await readSetting(auth.companyId, key)) };
   const globalKey = GLOBAL_SETTINGS.find((k) => k === key);
   if (globalKey) await putGlobalSetting(globalKey, value, auth);
   else {
-    const item: SettingItem = { key, value, companyId: auth.companyId, updatedAt: new Date().toISOString() };
+    const stored = secret ? await sealSetting(value, { companyId: auth.companyId, key }) : value;
+    const item: SettingItem = { key, value: stored, companyId: auth.companyId, updatedAt: new Date().toISOString() };
     await putSetting(item);
   }
-  const setting = { key, value };
-  await dispatch({ type: "setting.updated", companyId: auth.companyId, key, value });
+  const setting = { key, value: shownValue(key, value) };
+  await dispatch({ type: "setting.updated", companyId: auth.companyId, key, value: setting.value });
   return setting;
 }

@@ -129,9 +129,11 @@ export const ticketSummariesListener: Listener = {
         return !event.changed || event.changed.includes("name");
       case "tag.updated":
         return !event.changed || event.changed.some((f) => f === "name" || f === "color");
+      // Rows show a connection's name and status: a new QR code or retry count leaves them as they are.
+      case "whatsapp.session":
+        return event.previousStatus === undefined || event.previousStatus !== event.whatsapp.status;
       case "queue.updated":
       case "whatsapp.updated":
-      case "whatsapp.session":
         return true;
       default:
         return false;

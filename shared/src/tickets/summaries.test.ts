@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AuthContext } from "../auth/tokens.ts";
 import { updateContact } from "../contacts/service.ts";
+import { ddb } from "../db/client.ts";
 import { commandsOf } from "../ingest/calls.testkit.ts";
 import { settleDeferred } from "../events/index.ts";
 import { updateQueue } from "../queues/service.ts";
@@ -16,6 +17,26 @@ const w = companyWorld();
 const adminAuth = (companyId: number, userId: number): AuthContext => ({
   userId, companyId, profile: "admin", super: false, name: "Admin", email: "admin@test", queueIds: [], allTicket: "desabled", whatsappId: null, tokenVersion: 0,
 });
+
+/** The indexes of the Query calls `fn` makes (the ticket tabs' status index is GSI1). */
+async function ticketIndexReads(fn: () => Promise<void>): Promise<string[]> {
+  const seen: string[] = [];
+  const name = `indexReads${Math.random().toString(36).slice(2)}`;
+  ddb().middlewareStack.add(
+    (next, context) => async (args) => {
+      const input = args.input as { IndexName?: string };
+      if ((context as { commandName?: string }).commandName === "QueryCommand" && input.IndexName) seen.push(input.IndexName);
+      return next(args);
+    },
+    { step: "initialize", name },
+  );
+  try {
+    await fn();
+  } finally {
+    ddb().middlewareStack.remove(name);
+  }
+  return seen;
+}
 
 describe("ticket rows from stored summaries", () => {
   it("serves a page of a tab with one Query and the nested contact, queue, connection, user and tags", async () => {
@@ -85,6 +106,26 @@ describe("ticket rows from stored summaries", () => {
     expect(p.queue?.name).toBe("Comercial");
     expect(p.user).toBeNull();
   }, 60_000);
+
+  it("reads no ticket when a connection waiting for its scan shows a new QR code (its status is what rows show)", async () => {
+    const { cid } = await w.fresh();
+    const wa = await makeWhatsapp(cid, { name: "Principal" });
+    for (let i = 0; i < 3; i++) await makeTicket(cid, { whatsappId: wa.id, contact: await makeContact(cid, `Cliente ${i}`) });
+    await updateSessionState(cid, wa.id, { status: "qrcode", qrcode: "2@primeiro" });
+    await settleDeferred();
+    const refresh = await ticketIndexReads(async () => {
+      await updateSessionState(cid, wa.id, { status: "qrcode", qrcode: "2@segundo" });
+      await settleDeferred();
+    });
+    expect(refresh).toEqual([]);
+    const connected = await ticketIndexReads(async () => {
+      await updateSessionState(cid, wa.id, { status: "CONNECTED", qrcode: "" });
+      await settleDeferred();
+    });
+    expect(connected).toContain("GSI1");
+    const auth = adminAuth(cid, (await w.fresh()).admin.id);
+    expect((await listTickets({ ...auth, companyId: cid }, { status: "pending", showAll: true })).tickets.map((t) => t.whatsapp?.status)).toEqual(["CONNECTED", "CONNECTED", "CONNECTED"]);
+  });
 
   it("follows a transfer at once: the row names the new queue and user", async () => {
     const { cid, admin } = await w.fresh();

@@ -6,3 +6,5 @@ export const EXPIRES_TICKET = "expiresTicket";
 export const TIME_TO_TRANSFER = "timeToTransfer";
 /** The rating wait after a resolve with `userRating` (ref = ticket id; data `{ratingAt, reprompted?}`). */
 export const RATING_WAIT = "ratingWait";
+/** A company's next invoice, due 20 days before its due date (ref `due`; data `{dueDate}`; `invoices/due.ts`). */
+export const INVOICE_DUE = "invoiceDue";

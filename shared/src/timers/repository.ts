@@ -65,14 +65,24 @@ const indexOf = (companyId: number, kind: string, ref: string, dueAt: string) =>
  * reads). One Put; idempotent.
  */
 export async function scheduleTimer(companyId: number, kind: string, ref: string | number, dueAt: Date | string | number, data: Record<string, unknown> = {}): Promise<void> {
+  await ddb().send(new PutCommand(timerPutItem(companyId, kind, ref, dueAt, data).Put));
+}
+
+/**
+ * The transact-write item that schedules (or replaces) timer (companyId, kind, ref) at `dueAt`, for a write that
+ * must move its timer in the same transaction (a company's due date and its invoice timer).
+ */
+export function timerPutItem(companyId: number, kind: string, ref: string | number, dueAt: Date | string | number, data: Record<string, unknown> = {}) {
   const r = String(ref);
   const due = iso(dueAt);
-  await ddb().send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: { ...keys.timer(companyId, kind, r), ...indexOf(companyId, kind, r, due), _type: "timer", companyId, kind, ref: r, dueAt: due, data, attempts: 0 },
-    }),
-  );
+  return {
+    Put: { TableName: tableName(), Item: { ...keys.timer(companyId, kind, r), ...indexOf(companyId, kind, r, due), _type: "timer", companyId, kind, ref: r, dueAt: due, data, attempts: 0 } },
+  };
+}
+
+/** The transact-write item that removes timer (companyId, kind, ref) if it exists. */
+export function timerDeleteItem(companyId: number, kind: string, ref: string | number) {
+  return { Delete: { TableName: tableName(), Key: keys.timer(companyId, kind, String(ref)) } };
 }
 
 /** Removes timer (companyId, kind, ref) if it exists. */

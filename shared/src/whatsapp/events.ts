@@ -17,15 +17,15 @@ declare module "../events/registry.ts" {
     /** A connection's settings changed (name, default, queues...). `previous`: the connection before an admin's edit (absent when created), so listeners see what changed. */
     "whatsapp.updated": Base<"whatsapp.updated"> & { whatsapp: WhatsappItem; previous?: WhatsappItem };
     "whatsapp.deleted": Base<"whatsapp.deleted"> & { whatsappId: number };
-    /** A connection's session state changed (status, QR code, retries, number), reported by the session runner. */
-    "whatsapp.session": Base<"whatsapp.session"> & { whatsapp: WhatsappItem };
+    /** A connection's session state changed (status, QR code, retries, number), reported by the session runner; with the status before. */
+    "whatsapp.session": Base<"whatsapp.session"> & { whatsapp: WhatsappItem; previousStatus?: WhatsappItem["status"] };
   }
 }
 
 defineEvents({
   "whatsapp.updated": baseEvent("whatsapp.updated").extend({ whatsapp: WhatsappItem, previous: WhatsappItem.optional() }),
   "whatsapp.deleted": baseEvent("whatsapp.deleted").extend({ whatsappId: z.number().int() }),
-  "whatsapp.session": baseEvent("whatsapp.session").extend({ whatsapp: WhatsappItem }),
+  "whatsapp.session": baseEvent("whatsapp.session").extend({ whatsapp: WhatsappItem, previousStatus: WhatsappItem.shape.status.optional() }),
 });
 
 

@@ -270,7 +270,7 @@ export async function updateSessionState(companyId: number, whatsappId: number, 
     }
     const item: WhatsappItem = { ...prev, ...set, updatedAt: laterIso(prev.updatedAt) };
     // The state is written with the pending runs of its event (ticket rows show the connection's status).
-    const event = { type: "whatsapp.session", companyId, whatsapp: item } as const;
+    const event = { type: "whatsapp.session", companyId, whatsapp: item, previousStatus: prev.status } as const;
     try {
       await patchSessionFields(prev, parsed, item.updatedAt, pendingRunPuts(event));
     } catch (err) {

@@ -7,7 +7,8 @@
  * secret named by `CONNECTION_TOKEN_KEY_ARN` (the cloud; read once per process, a failed read is retried on the next
  * use), else, on the local stage only, a stable key derived from the local `JWT_SECRET`.
  */
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
+import { aesGcmOpen, aesGcmSeal } from "../crypto/aes.ts";
 import { GetSecretValueCommand, SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
 import { getConfig } from "../config.ts";
 import { sdkLogger } from "../log.ts";
@@ -50,18 +51,11 @@ export const connectionTokenHash = (token: string): string => (token ? createHas
 
 /** Seals a token with AES-256-GCM: `v1.<iv>.<tag>.<ciphertext>` (base64url parts). */
 export async function sealConnectionToken(token: string): Promise<string> {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", await tokenKey(), iv);
-  const ct = Buffer.concat([cipher.update(token, "utf8"), cipher.final()]);
-  return [VERSION, iv.toString("base64url"), cipher.getAuthTag().toString("base64url"), ct.toString("base64url")].join(".");
+  return aesGcmSeal(await tokenKey(), token, VERSION);
 }
 
 /** Opens a sealed token ("" stays ""). Throws when it was sealed with another key or altered. */
 export async function openConnectionToken(sealed: string): Promise<string> {
   if (!sealed) return "";
-  const [version, iv, tag, ct] = sealed.split(".");
-  if (version !== VERSION || !iv || !tag || ct === undefined) throw new Error("unreadable sealed connection token");
-  const decipher = createDecipheriv("aes-256-gcm", await tokenKey(), Buffer.from(iv, "base64url"));
-  decipher.setAuthTag(Buffer.from(tag, "base64url"));
-  return Buffer.concat([decipher.update(Buffer.from(ct, "base64url")), decipher.final()]).toString("utf8");
+  return aesGcmOpen(await tokenKey(), sealed, VERSION);
 }

@@ -12,6 +12,7 @@ import { chatsFeature } from "./chats/index.tsx";
 import { connectionsFeature } from "./connections/index.tsx";
 import { contactsFeature } from "./contacts/index.tsx";
 import { helpsFeature } from "./helps/index.tsx";
+import { invoicesFeature } from "./invoices/index.tsx";
 import { dashboardFeature } from "./dashboard/index.tsx";
 import { jobsFeature } from "./jobs/index.tsx";
 import { kanbanFeature } from "./kanban/index.tsx";
@@ -19,6 +20,7 @@ import { queuesFeature } from "./queues/index.tsx";
 import { queueIntegrationsFeature } from "./queueIntegrations/index.tsx";
 import { quickMessagesFeature } from "./quickMessages/index.tsx";
 import { plansFeature } from "./plans/index.tsx";
+import { platformFeature } from "./platform/index.tsx";
 import { sandboxFeature } from "./sandbox/index.tsx";
 import { schedulesFeature } from "./schedules/index.tsx";
 import { settingsFeature } from "./settings/index.tsx";
@@ -47,6 +49,8 @@ export const features: Feature[] = [
   announcementsFeature,
   todoFeature,
   helpsFeature,
+  invoicesFeature,
+  platformFeature,
   queueIntegrationsFeature,
   ...(sandboxFeature ? [sandboxFeature] : []),
 ];

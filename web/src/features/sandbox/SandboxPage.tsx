@@ -17,6 +17,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useSearchParams } from "react-router-dom";
 import { call } from "../../api/operations.ts";
 import { useSession } from "../../api/session.ts";
+import { SandboxPix } from "./SandboxPix.tsx";
 import { useToast } from "../../ui/Toast.tsx";
 import { FormDialog, rules } from "../../ui/kit/index.ts";
 import { formatPhone, timeOf } from "../tickets/format.ts";
@@ -175,6 +176,7 @@ export function SandboxPage() {
             )}
           </div>
         </fieldset>
+        <SandboxPix />
       </div>
       {wid > 0 && open && validNumber ? <Phone key={`${wid}:${number}`} wid={wid} business={connections.data?.find((w) => w.id === wid)?.name} number={number} name={name} /> : <div className="phone phone-off" aria-hidden="true" />}
     </div>

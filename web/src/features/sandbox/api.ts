@@ -90,6 +90,18 @@ export const simEvent = (id: number, event: string, data: unknown) => call<{ han
 export const simSent = (id: number) => call<SentRecord[]>("GET", `${id}/sent`);
 export const simReceipts = (id: number, body: { auto: boolean } | { id: string; status: number }, keepalive = false) => call("POST", `${id}/receipts`, body, keepalive);
 
+/**
+ * The sandbox's "pay this Pix" (`POST /sim/pix/pay`): the bank's side of a Pix. The local stack reads the BR Code and
+ * confirms it through the Pix webhook, as the provider does in the cloud. Answers `{applied}` (0: already paid or no
+ * such charge). @throws SimHttpError `ERR_PIX_CODE` for a code that is not a valid Pix code.
+ */
+export async function simPayPix(code: string): Promise<{ applied: number }> {
+  const res = await fetch("/sim/pix/pay", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ code }) });
+  const body = (await res.json().catch(() => ({}))) as { applied?: number; error?: string };
+  if (!res.ok) throw new SimHttpError(res.status, body.error ?? `HTTP ${res.status}`);
+  return { applied: body.applied ?? 0 };
+}
+
 /** A random WhatsApp-style message id (upper-case hex, like Baileys'). */
 export function randomMessageId(): string {
   const b = new Uint8Array(10);

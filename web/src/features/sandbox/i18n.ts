@@ -3,6 +3,12 @@ import { defineTexts, registerTexts } from "../../i18n/index.ts";
 
 export const sandboxTexts = defineTexts({
   title: ["Telefone de teste", "Test phone", "Teléfono de prueba"],
+  pixTitle: ["Banco de teste (Pix)", "Test bank (Pix)", "Banco de prueba (Pix)"],
+  pixCode: ["Pix copia e cola", "Pix copy and paste", "Pix copiar y pegar"],
+  pixPay: ["Pagar este Pix", "Pay this Pix", "Pagar este Pix"],
+  pixPaid: ["Pix pago: a confirmação foi enviada.", "Pix paid: the confirmation was sent.", "Pix pagado: se envió la confirmación."],
+  pixNothing: ["Nada a pagar: esta cobrança já foi paga ou não existe.", "Nothing to pay: this charge was paid already or does not exist.", "Nada que pagar: este cobro ya fue pagado o no existe."],
+  pixInvalid: ["Este não é um código Pix válido.", "This is not a valid Pix code.", "Este no es un código Pix válido."],
   intro: ["Faça o papel dos clientes de uma conexão: leia o QR, escolha um contato e converse.", "Play the customers of a connection: scan the QR, pick a contact and chat.", "Haga de cliente de una conexión: lea el QR, elija un contacto y converse."],
   connection: ["Conexão", "Connection", "Conexión"],
   connectionId: ["Id da conexão", "Connection id", "Id de la conexión"],

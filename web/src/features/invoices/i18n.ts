@@ -1,0 +1,73 @@
+/**
+ * Texts of Financeiro, the checkout and the subscription page (`invoices.*`, `menu.financeiro`, the invoices' error
+ * codes) in pt, en and es. Spec texts are verbatim: 'Pago', 'Vencido', 'Em Aberto', 'PAGAR', 'PAGO', the checkout's
+ * steps and required-field messages, 'Assine Agora!'.
+ */
+import { defineTexts } from "../../i18n/index.ts";
+
+export const invoicesTexts = defineTexts({
+  title: ["Faturas", "Invoices", "Facturas"],
+  count: ["{{count}} fatura(s)", "{{count}} invoice(s)", "{{count}} factura(s)"],
+  empty: ["Nenhuma fatura por enquanto.", "No invoices yet.", "Ninguna factura por ahora."],
+  id: ["Id", "Id", "Id"],
+  detail: ["Detalhes", "Details", "Detalles"],
+  value: ["Valor", "Value", "Valor"],
+  dueDate: ["Vencimento", "Due date", "Vencimiento"],
+  status: ["Status", "Status", "Estado"],
+  action: ["Ação", "Action", "Acción"],
+  paid: ["Pago", "Paid", "Pagado"],
+  overdue: ["Vencido", "Overdue", "Vencido"],
+  open: ["Em Aberto", "Open", "Abierto"],
+  pay: ["PAGAR", "PAY", "PAGAR"],
+  paidAction: ["PAGO", "PAID", "PAGADO"],
+  checkoutTitle: ["Checkout", "Checkout", "Checkout"],
+  stepData: ["Dados", "Details", "Datos"],
+  stepPlan: ["Personalizar", "Customize", "Personalizar"],
+  stepReview: ["Revisar", "Review", "Revisar"],
+  stepOf: ["Passo {{n}} de 3", "Step {{n}} of 3", "Paso {{n}} de 3"],
+  firstName: ["Nome completo", "Full name", "Nombre completo"],
+  lastName: ["Sobrenome", "Last name", "Apellido"],
+  address2: ["Endereço", "Address", "Dirección"],
+  city: ["Cidade", "City", "Ciudad"],
+  state: ["Estado", "State", "Estado"],
+  zipcode: ["CEP", "Zip code", "Código postal"],
+  country: ["País", "Country", "País"],
+  firstNameRequired: ["O nome completo é obrigatório", "The full name is required", "El nombre completo es obligatorio"],
+  addressRequired: ["O Endereço é obrigatório", "The address is required", "La dirección es obligatoria"],
+  cityRequired: ["Cidade é obrigatória", "City is required", "La ciudad es obligatoria"],
+  zipcodeRequired: ["CEP é obrigatório", "Zip code is required", "El código postal es obligatorio"],
+  countryRequired: ["País é obrigatório", "Country is required", "El país es obligatorio"],
+  plan: ["Plano", "Plan", "Plan"],
+  users: ["Usuários", "Users", "Usuarios"],
+  connections: ["Conexões", "Connections", "Conexiones"],
+  queues: ["Filas", "Queues", "Colas"],
+  total: ["Total", "Total", "Total"],
+  back: ["Voltar", "Back", "Volver"],
+  next: ["Próximo", "Next", "Siguiente"],
+  pixTitle: ["Pague com Pix", "Pay with Pix", "Pague con Pix"],
+  pixHelp: [
+    "Leia o QR code no app do seu banco ou copie o código Pix. A confirmação chega aqui sozinha.",
+    "Scan the QR code in your bank's app or copy the Pix code. The confirmation arrives here by itself.",
+    "Lea el código QR en la app de su banco o copie el código Pix. La confirmación llega aquí sola.",
+  ],
+  pixCode: ["Pix copia e cola", "Pix copy and paste", "Pix copiar y pegar"],
+  copy: ["Copiar código", "Copy code", "Copiar código"],
+  copied: ["Código copiado!", "Code copied!", "¡Código copiado!"],
+  waiting: ["Aguardando o pagamento…", "Waiting for the payment…", "Esperando el pago…"],
+  renewed: ["Sua licença foi renovada até {{date}}!", "Your licence was renewed until {{date}}!", "¡Su licencia fue renovada hasta {{date}}!"],
+  subscriptionTitle: ["Assinatura", "Subscription", "Suscripción"],
+  trialLeft: ["Período de teste: {{count}} dia(s) restante(s)", "Trial: {{count}} day(s) left", "Período de prueba: {{count}} día(s) restante(s)"],
+  dueOn: ["Sua assinatura vence em {{date}}", "Your subscription is due on {{date}}", "Su suscripción vence el {{date}}"],
+  noDueDate: ["Sua assinatura não tem vencimento.", "Your subscription has no due date.", "Su suscripción no tiene vencimiento."],
+  billingEmail: ["E-mail de cobrança", "Billing email", "Correo de facturación"],
+  subscribeNow: ["Assine Agora!", "Subscribe Now!", "¡Suscríbase ahora!"],
+  noOpenInvoice: ["Nenhuma fatura em aberto: a próxima aparece 20 dias antes do vencimento.", "No open invoice: the next one appears 20 days before the due date.", "Ninguna factura abierta: la próxima aparece 20 días antes del vencimiento."],
+  seeInvoices: ["Ver faturas", "See invoices", "Ver facturas"],
+});
+export const invoicesMenuTexts = defineTexts({ financeiro: ["Financeiro", "Billing", "Finanzas"] });
+export const invoicesErrorTexts = defineTexts({
+  ERR_NO_INVOICE_FOUND: ["Fatura não encontrada.", "Invoice not found.", "Factura no encontrada."],
+  ERR_INVOICE_ALREADY_PAID: ["Esta fatura já está paga.", "This invoice is already paid.", "Esta factura ya está pagada."],
+  ERR_PIX_PROVIDER: ["Não foi possível gerar o Pix agora. Tente novamente em instantes.", "The Pix could not be made now. Try again in a moment.", "No se pudo generar el Pix ahora. Inténtelo de nuevo en unos instantes."],
+  ERR_PIX_WEBHOOK_SECRET: ["Confirmação de pagamento recusada.", "Payment confirmation refused.", "Confirmación de pago rechazada."],
+});
