@@ -112,6 +112,10 @@ export class CommandHandler {
         return this.checkNumbers(cmd);
       case "checkNumber":
         return this.checkNumber(ref, cmd.number);
+      case "presence": {
+        await this.socketFor(ref).sendPresenceUpdate(cmd.presence, cmd.remoteJid);
+        return {};
+      }
     }
   }
 

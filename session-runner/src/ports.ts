@@ -10,7 +10,7 @@ import type { SessionStatePatch, WhatsappItem } from "@atende/shared/whatsapp/sc
  * The part of Baileys' `WASocket` the runner uses. Both adapters return exactly this, typed against Baileys' own
  * declarations, so the runner cannot tell the simulator from the real socket.
  */
-export type RunnerSocket = Pick<WASocket, "ev" | "sendMessage" | "readMessages" | "logout" | "end" | "user" | "updateMediaMessage" | "rejectCall" | "onWhatsApp">;
+export type RunnerSocket = Pick<WASocket, "ev" | "sendMessage" | "readMessages" | "sendPresenceUpdate" | "logout" | "end" | "user" | "updateMediaMessage" | "rejectCall" | "onWhatsApp">;
 
 /** The connection a socket is opened for. */
 export interface SessionRef {

@@ -66,6 +66,8 @@ const ConfigSchema = z.object({
   MAIL_FROM: z.string().email().default("no-reply@atende.local"),
   /** The SES configuration set the emails are sent through (cloud); unset on one machine. */
   MAIL_CONFIGURATION_SET: z.string().optional(),
+  /** Dialogflow ES REST endpoint (the integrations' detect intent); tests point it at a local stand-in. */
+  DIALOGFLOW_API_URL: z.string().url().default("https://dialogflow.googleapis.com"),
   /** `simulator` (local default) or `baileys`. */
   WA_PROVIDER: z.enum(["simulator", "baileys"]).default("simulator"),
   /** Throttle: login attempts allowed per (email, IP) pair inside the window; past it the email is also slowed down. */

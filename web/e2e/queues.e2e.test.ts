@@ -14,7 +14,9 @@
  * - the connection dialog at 1440×900: saving with an empty name focuses the name field in view; two queues and no
  *   greeting show `ERR_WAPP_GREETING_REQUIRED` under the greeting, focused; its messages, timers, bot limits and
  *   transfer queue are then saved as typed;
- * - a super user's Planos tab: a plan added (name required), changed and deleted; an admin has no such tab.
+ * - a super user's Planos tab: a plan added (name required), changed and deleted; an admin has no such tab;
+ * - /queue-integration: an admin adds a Typebot integration (name required, the fields of its type), sees it with its
+ *   type icon and the count, and picks it in the queue dialog's integration select; an agent has no such menu item.
  * With `SCREENSHOTS_DIR` set, it also saves the queue dialog, option editor, Settings page and connection dialog,
  * light and dark, at 1440 and 375 px wide.
  *
@@ -392,5 +394,57 @@ describe("queues, options and settings in the browser", () => {
     await other.goto(`${e2e.stack.url}/settings`);
     await other.getByRole("tab", { name: "Opções" }).waitFor();
     expect(await other.getByRole("tab", { name: "Planos" }).count()).toBe(0);
+  }, TEST_MS);
+
+  it("lets an admin add a Typebot integration (Required, the fields of its type), see it with its icon and count, and pick it in the queue dialog; an agent is kept out", async () => {
+    const { admin, companyId } = await makeCompany();
+    const agent = await makeUser(companyId, { profile: "user" });
+    const page = await newPage(await newContext());
+    await login(page, admin.email, admin.password);
+    const token = await tokenOf(page);
+    await http(token, "POST", "/api/queue", { name: "Vendas", color: "#2E7D32" });
+    await page.goto(`${e2e.stack.url}/queue-integration`);
+    await page.getByTestId("queueIntegrations-add").click();
+    const dlg = page.getByRole("dialog", { name: "Adicionar projeto" });
+    await dlg.getByTestId("save-integration").click();
+    await dlg.getByText("Required").first().waitFor();
+    await dlg.getByRole("textbox", { name: /^Nome/ }).fill("Atendimento bot");
+    await dlg.getByRole("textbox", { name: /URL do servidor Typebot/ }).fill("https://typebot.example.com");
+    await dlg.getByRole("textbox", { name: /Typebot - Slug/ }).fill("atendimento");
+    await dlg.getByRole("textbox", { name: /Palavra para reiniciar/ }).fill("menu");
+    await dlg.getByTestId("save-integration").click();
+    await toast(page, "Integração salva com sucesso.").waitFor();
+    const row = page.getByTestId("integration-row").filter({ hasText: "Atendimento bot" });
+    await row.getByTestId("integration-type").getByText("Typebot").waitFor({ state: "attached" });
+    await page.getByText("1 integração(ões)").waitFor();
+    const [stored] = (await http<{ queueIntegrations: { id: number; typebotSlug: string; typebotKeywordRestart: string; typebotDelayMessage: number; projectName: string }[] }>(token, "GET", "/api/queueIntegration")).queueIntegrations;
+    expect(stored).toMatchObject({ typebotSlug: "atendimento", typebotKeywordRestart: "menu", typebotDelayMessage: 1000, projectName: "Atendimento bot" });
+
+    // Switching the type to webhook shows the URL and hides the Typebot fields.
+    await page.getByTestId("queueIntegrations-add").click();
+    const add = page.getByRole("dialog", { name: "Adicionar projeto" });
+    await add.getByTestId("integration-type-select").selectOption("webhook");
+    expect(await add.getByRole("textbox", { name: /Typebot - Slug/ }).count()).toBe(0);
+    await add.getByRole("textbox", { name: /^URL/ }).waitFor();
+    await add.getByRole("button", { name: "Cancelar" }).click();
+
+    await page.goto(`${e2e.stack.url}/queues`);
+    await page.getByTestId("queue-row").filter({ hasText: "Vendas" }).getByTestId("queue-edit").click();
+    const qd = page.getByRole("dialog", { name: /Editar fila/ });
+    await qd.getByRole("combobox", { name: "Integração" }).selectOption({ label: "Atendimento bot" });
+    await qd.getByTestId("save-queue").click();
+    await until(async () => (await http<{ name: string; integrationId: number | null }[]>(token, "GET", "/api/queue")).find((q) => q.name === "Vendas")?.integrationId === stored.id, "the queue's integration saved");
+
+    await shots(page, "integrations-page", "/queue-integration", async () => {
+      await page.getByTestId("integration-row").first().waitFor();
+    });
+    await shots(page, "integration-dialog", "/queue-integration", async () => {
+      await page.getByTestId("integration-edit").first().click();
+      await page.getByRole("dialog", { name: "Editar projeto" }).waitFor();
+    });
+
+    const other = await newPage(await newContext());
+    await login(other, agent.email, agent.password);
+    expect(await other.getByRole("link", { name: "Integrações" }).count()).toBe(0);
   }, TEST_MS);
 });

@@ -22,6 +22,7 @@ import { kanbanRoutes } from "@atende/shared/kanban/contract";
 import { mediaRoutes, messagesRoutes } from "@atende/shared/messages/contract";
 import { messagesApiRoutes } from "@atende/shared/messagesApi/contract";
 import { privacyRoutes } from "@atende/shared/privacy/contract";
+import { integrationsRoutes } from "@atende/shared/integrations/contract";
 import { notesRoutes } from "@atende/shared/notes/contract";
 import { plansRoutes } from "@atende/shared/plans/contract";
 import { promptsRoutes } from "@atende/shared/prompts/contract";
@@ -55,6 +56,7 @@ export const manifest = {
   ...dashboardRoutes,
   ...tagsRoutes,
   ...quickMessagesRoutes,
+  ...integrationsRoutes,
   ...schedulesRoutes,
   ...jobsRoutes,
   ...kanbanRoutes,

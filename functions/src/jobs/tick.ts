@@ -21,6 +21,7 @@ import { runDueTimers } from "@atende/shared/timers/index";
 // The timer kinds this tick fires (each file registers its handlers when loaded).
 import "@atende/shared/timers/ticket-kinds";
 import "@atende/shared/automation/rating";
+import "@atende/shared/integrations/runtime";
 import { presenceCounts } from "@atende/shared/realtime/presence-kind";
 import "@atende/shared/search/backfill-job";
 import "@atende/shared/campaigns/engine";

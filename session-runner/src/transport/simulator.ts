@@ -41,6 +41,7 @@ import {
   type WAMediaUploadFunction,
   type WAMessage,
   type WAMessageKey,
+  type WAPresence,
 } from "@whiskeysockets/baileys";
 import pino from "pino";
 import { loadCreds, saveCreds, wipeAuthState } from "../auth-state.ts";
@@ -96,6 +97,8 @@ interface Phone {
   socket: SimSocket | null;
   sent: SentRecord[];
   reads: WAMessageKey[];
+  /** Presence updates the runner sent (`sendPresenceUpdate`), oldest first. */
+  presences: { presence: string; jid: string | undefined }[];
   /** Calls the runner rejected (`rejectCall`), oldest first. */
   rejectedCalls: { callId: string; callFrom: string; at: string }[];
   autoReceipts: boolean;
@@ -218,6 +221,10 @@ class SimSocket {
     this.phone.reads.push(...keys);
   };
 
+  readonly sendPresenceUpdate = async (presence: WAPresence, toJid?: string): Promise<void> => {
+    this.phone.presences.push({ presence, jid: toJid });
+  };
+
   readonly updateMediaMessage = async (message: WAMessage): Promise<WAMessage> => message;
 
   /** Rejects a ringing call: recorded as what the caller's phone saw (`rejectedCalls`). */
@@ -304,7 +311,7 @@ export class SimNetwork {
   private phone(whatsappId: number): Phone {
     let p = this.phones.get(whatsappId);
     if (!p) {
-      p = { creds: null, socket: null, sent: [], reads: [], rejectedCalls: [], autoReceipts: true, known: new Map(), carried: [] };
+      p = { creds: null, socket: null, sent: [], reads: [], presences: [], rejectedCalls: [], autoReceipts: true, known: new Map(), carried: [] };
       this.phones.set(whatsappId, p);
     }
     return p;
@@ -503,6 +510,11 @@ export class SimNetwork {
   /** Calls the runner rejected on this connection (`rejectCall`), oldest first. */
   rejectedCalls(whatsappId: number): { callId: string; callFrom: string; at: string }[] {
     return [...(this.phones.get(whatsappId)?.rejectedCalls ?? [])];
+  }
+
+  /** Presence updates the runner sent (`sendPresenceUpdate`): "typing…" between a bot's messages. */
+  presences(whatsappId: number): { presence: string; jid: string | undefined }[] {
+    return [...(this.phones.get(whatsappId)?.presences ?? [])];
   }
 
   /** Read receipts the runner sent (`readMessages`). */

@@ -43,6 +43,7 @@ import { sendAutomatic, sendAutomaticMedia, type StoredMedia } from "./automatic
 import { isOpenAt, nextOpening } from "./hours.ts";
 import type { InboundContext, InboundStep } from "./inbound.ts";
 import { DEFAULT_TIME_ZONE } from "./variables.ts";
+import { runQueueIntegration } from "../integrations/runtime.ts";
 
 // ---- menu texts (pure) -----------------------------------------------------------------------------------------
 
@@ -127,8 +128,12 @@ export const SILENT_FOR_GOOD = "9999-12-31T23:59:59.999Z";
 
 type Send = { body: string; media?: StoredMedia };
 type BotPatch = Partial<Pick<TicketItem, "queueId" | "chatbot" | "queueOptionId" | "amountUsedBotQueues" | "botSilentUntil" | "updatedAt">>;
+/** A queue's bot takes the ticket (its integration: `useIntegration`, `integrationId`). */
+type IntegrationPatch = Partial<Pick<TicketItem, "useIntegration" | "integrationId">>;
 interface Plan {
-  patch?: BotPatch;
+  patch?: BotPatch & IntegrationPatch;
+  /** The queue's integration answers this message once the patch is written (docs/product/integrations.md#routing). */
+  integration?: true;
   sends: Send[];
   /** The company's zone for the texts' variables. */
   timeZone?: string;
@@ -188,6 +193,10 @@ async function optionTree(companyId: number, queueId: number): Promise<QueueOpti
 async function enterQueue(ctx: InboundContext, w: World, q: QueueItem, greet: boolean, joinPatch: BotPatch): Promise<Plan> {
   if (companyClosed(w) || queueClosed(w, q)) {
     return { patch: { ...joinPatch, chatbot: false, queueOptionId: null, amountUsedBotQueues: 0, botSilentUntil: null }, sends: text(outOfHoursText(w, q)) };
+  }
+  // A queue with an integration: its bot answers instead of the greeting and the options.
+  if (q.integrationId != null) {
+    return { patch: { ...joinPatch, chatbot: false, queueOptionId: null, amountUsedBotQueues: 0, botSilentUntil: null, useIntegration: true, integrationId: q.integrationId }, sends: [], integration: true };
   }
   const tree = await optionTree(ctx.companyId, q.id);
   const greeting = greet ? q.greetingMessage : "";
@@ -270,7 +279,7 @@ async function decideIn(ctx: InboundContext, t: TicketItem, created: boolean, w:
   }
 }
 
-const changes = (t: TicketItem, patch: BotPatch) => Object.entries(patch).some(([k, v]) => t[k as keyof TicketItem] !== v);
+const changes = (t: TicketItem, patch: BotPatch & IntegrationPatch) => Object.entries(patch).some(([k, v]) => t[k as keyof TicketItem] !== v);
 
 /**
  * Runs the chatbot for one stored inbound message (see the module docstring). Returns true when the bot took the
@@ -304,6 +313,7 @@ export async function runChatbot(ctx: InboundContext): Promise<boolean> {
       if (s.media) await sendAutomaticMedia(ctx.companyId, next, s.body, s.media, { timeZone: plan.timeZone });
       else await sendAutomatic(ctx.companyId, next, s.body, { timeZone: plan.timeZone });
     }
+    if (plan.integration) await runQueueIntegration({ ...ctx, ticket: next }, next);
     return true;
   }
   return false;

@@ -13,6 +13,7 @@ import type { MessageItem } from "../messages/schema.ts";
 import type { TicketItem } from "../tickets/schema.ts";
 import { ratingStep } from "./rating.ts";
 import { assistantStep } from "../prompts/routing.ts";
+import { integrationStep } from "../integrations/runtime.ts";
 
 export interface InboundContext {
   companyId: number;
@@ -51,6 +52,8 @@ registerInboundStep(ratingStep);
 registerInboundStep(chatbotStep);
 // The AI assistant (order 15): a ticket a prompt answers skips the queue menu and option tree.
 registerInboundStep(assistantStep);
+// Queue integrations (Typebot, n8n, webhook, Dialogflow), order 15: a connection's or queue's bot answers before the chatbot.
+registerInboundStep(integrationStep);
 
 /** Runs the steps for one stored inbound message. Never throws. */
 export async function onInbound(ctx: InboundContext): Promise<void> {

@@ -117,6 +117,11 @@ export const keys = {
   promptPrefix: "PROMPT#",
   /** The AI provider's token use of a company on one local day (`yyyy-mm-dd`): counters ADDed after each answer. */
   aiUsage: (cid: Id, day: string) => ({ PK: `C#${cid}#AIUSE`, SK: `D#${day}` }),
+  /** A queue integration (Typebot, n8n, webhook, Dialogflow) in the company partition. */
+  integration: (cid: Id, id: Id) => ({ PK: `C#${cid}`, SK: `QINT#${pad(id)}` }),
+  integrationsPrefix: "QINT#",
+  /** A ticket's conversation with its integration's bot (Typebot session), in the ticket's partition. */
+  botSession: (cid: Id, tid: Id) => ({ PK: `C#${cid}#TK#${tid}`, SK: "BOTSESSION" }),
   /** An invoice (docs/product/invoices.md) in the company partition; `invoicePrefix` lists a company's. */
   invoice: (cid: Id, id: Id) => ({ PK: `C#${cid}`, SK: `INV#${pad(id)}` }),
   invoicePrefix: "INV#",

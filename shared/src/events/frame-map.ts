@@ -9,6 +9,7 @@ import type { AnnouncementFrame } from "../announcements/schema.ts";
 import type { ChatFrame } from "../chats/schema.ts";
 import type { ContactFrame } from "../contacts/schema.ts";
 import type { ContactListEvent, ContactListItemEvent } from "../contactLists/schema.ts";
+import type { IntegrationFrame } from "../integrations/schema.ts";
 import type { JobFrame } from "../jobs/schema.ts";
 import type { PaymentFrame } from "../invoices/schema.ts";
 import type { FileListEvent } from "../fileLists/schema.ts";
@@ -43,6 +44,7 @@ export interface FrameMap {
   announcement: AnnouncementFrame;
   schedule: ScheduleFrame;
   prompt: PromptFrame;
+  queueIntegration: IntegrationFrame;
   payment: PaymentFrame;
   ContactList: ContactListEvent;
   ContactListItem: ContactListItemEvent;

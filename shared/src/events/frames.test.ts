@@ -10,6 +10,7 @@ import "../schedules/events.ts";
 import "../contacts/events.ts";
 import "../contactLists/events.ts";
 import "../fileLists/events.ts";
+import "../integrations/events.ts";
 import "../jobs/events.ts";
 import "../invoices/events.ts";
 import "../messages/events.ts";
@@ -55,6 +56,7 @@ describe("realtime frame schemas", () => {
       queue: true, queueOption: true, tag: true, quickmessage: true, settings: true, job: true, chat: true, announcement: true,
       schedule: true,
       prompt: true,
+      queueIntegration: true,
       payment: true,
       ContactList: true, ContactListItem: true,
       file: true,

@@ -46,6 +46,8 @@ export const SessionCommand = z.discriminatedUnion("type", [
    * `{exists, jid}`, or `{error: "ERR_WAPP_NOT_INITIALIZED"}` when the session is not open.
    */
   z.object({ ...base, type: z.literal("checkNumber"), number: z.string().regex(/^\d{8,20}$/) }),
+  /** Show "typing…" (`composing`) or stop it (`paused`) in a chat (a bot's pause between its messages). */
+  z.object({ ...base, type: z.literal("presence"), remoteJid: z.string(), presence: z.enum(["composing", "paused"]) }),
 ]);
 export type SessionCommand = z.infer<typeof SessionCommand>;
 export type SessionCommandInput = SessionCommand extends infer C ? (C extends { commandId: string } ? Omit<C, "commandId"> : never) : never;

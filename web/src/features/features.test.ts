@@ -82,6 +82,14 @@ describe("feature access", () => {
     expect(refusal(user("admin"), { super: true }, {})).toBe("plan");
     expect(refusal(user("admin", true), { super: true }, {})).toBeNull();
   });
+
+  it("opens the integrations page to admins of a company whose plan has useIntegrations; without it, the toast refusal", () => {
+    const access = accessOf("queue-integration");
+    expect(refusal(user("admin"), access, { useIntegrations: true })).toBeNull();
+    expect(refusal(user("admin"), access, { useIntegrations: false })).toBe("plan");
+    expect(refusal(user("user"), access, { useIntegrations: true })).toBe("profile");
+    expect(refusal(user("supervisor"), access, { useIntegrations: true })).toBe("profile");
+  });
 });
 
 describe("feature texts", () => {

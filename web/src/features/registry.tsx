@@ -24,6 +24,7 @@ import { kanbanFeature } from "./kanban/index.tsx";
 import { messagesApiFeature } from "./messagesApi/index.tsx";
 import { privacyFeature } from "./privacy/index.tsx";
 import { queuesFeature } from "./queues/index.tsx";
+import { queueIntegrationsFeature } from "./queueIntegrations/index.tsx";
 import { quickMessagesFeature } from "./quickMessages/index.tsx";
 import { plansFeature } from "./plans/index.tsx";
 import { promptsFeature } from "./prompts/index.tsx";
@@ -68,6 +69,7 @@ export const features: Feature[] = [
   campaignsFeature,
   messagesApiFeature,
   privacyFeature,
+  queueIntegrationsFeature,
   ...(sandboxFeature ? [sandboxFeature] : []),
 ];
 

@@ -14,6 +14,7 @@ import { useQueues } from "../queues/api.ts";
 import { QueueChecklist } from "../queues/QueueChecklist.tsx";
 import { useWhatsappMutations, type Whatsapp } from "./api.ts";
 import { ConnectionToken } from "./ConnectionToken.tsx";
+import { IntegrationOptions } from "../queueIntegrations/IntegrationOptions.tsx";
 
 const TEXTS = ["greetingMessage", "complationMessage", "outOfHoursMessage", "ratingMessage", "expiresInactiveMessage"] as const;
 const NUMS = ["expiresTicket", "timeToTransfer", "timeUseBotQueues", "maxUseBotQueues", "ratingWaitMinutes"] as const;
@@ -35,6 +36,7 @@ const schema = z.object({
   maxUseBotQueues: rules.numberText(),
   ratingWaitMinutes: rules.numberText().refine((v) => v >= 1, "validation.invalidNumber"),
   transferQueueId: z.number().nullable(),
+  integrationId: z.number().nullable(),
 }).superRefine((v, ctx) => {
   // A connection with more than one queue needs a greeting (the bot's menu opens with it).
   if (v.queueIds.length > 1 && !v.greetingMessage.trim()) ctx.addIssue({ code: "custom", path: ["greetingMessage"], message: "errors.ERR_WAPP_GREETING_REQUIRED" });
@@ -68,6 +70,7 @@ export function ConnectionDialog(props: RecordDialogProps<Whatsapp>) {
         maxUseBotQueues: String(w?.maxUseBotQueues ?? 3),
         ratingWaitMinutes: String(w?.ratingWaitMinutes ?? 1440),
         transferQueueId: w?.transferQueueId ?? null,
+        integrationId: w?.integrationId ?? null,
       })}
       onSubmit={(form) => save.mutateAsync({ id: w?.id, form })}
     >
@@ -98,6 +101,14 @@ export function ConnectionDialog(props: RecordDialogProps<Whatsapp>) {
                 {q.name}
               </option>
             ))}
+          </SelectField>
+          <SelectField
+            label={t("connections.integrationId")}
+            value={f.values.integrationId ? String(f.values.integrationId) : ""}
+            onChange={(e) => f.set("integrationId", e.target.value ? Number(e.target.value) : null)}
+            data-testid="connection-integration"
+          >
+            <IntegrationOptions />
           </SelectField>
         </>
       )}

@@ -51,6 +51,7 @@ export const connectionsTexts = defineTexts({
   expiresTicket: ["Encerrar chats abertos após (minutos)", "Close open chats after (minutes)", "Cerrar chats abiertos después de (minutos)"],
   timeToTransfer: ["Transferir após (minutos)", "Transfer after (minutes)", "Transferir después de (minutos)"],
   transferQueueId: ["Fila de transferência", "Transfer queue", "Cola de transferencia"],
+  integrationId: ["Integração (sem fila escolhida)", "Integration (before a queue is chosen)", "Integración (antes de elegir una cola)"],
   timeUseBotQueues: ["Tempo do chatbot (minutos)", "Chatbot time (minutes)", "Tiempo del chatbot (minutos)"],
   maxUseBotQueues: ["Máximo de envios do chatbot", "Chatbot max sends", "Máximo de envíos del chatbot"],
   ratingWaitMinutes: ["Minutos aguardando a avaliação", "Minutes to wait for the rating", "Minutos esperando la evaluación"],

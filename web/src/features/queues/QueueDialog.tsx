@@ -22,6 +22,7 @@ import { useQueueMedia, useQueueMutations, useQueues } from "./api.ts";
 import { OptionsEditor } from "./OptionsEditor.tsx";
 import { SchedulesEditor } from "./SchedulesEditor.tsx";
 import type { Queue, Schedule } from "./types.ts";
+import { IntegrationOptions } from "../queueIntegrations/IntegrationOptions.tsx";
 
 const { z } = rules;
 const schema = z.object({
@@ -111,7 +112,7 @@ export function QueueDialog({ open, queue: given, onClose }: { open: boolean; qu
                 <option value="">{t("queues.none")}</option>
               </SelectField>
               <SelectField flex="1" label={t("queues.integration")} value={f.values.integrationId} onChange={(e) => f.set("integrationId", e.target.value)}>
-                <option value="">{t("queues.none")}</option>
+                <IntegrationOptions />
               </SelectField>
             </Flex>
             {queue && <QueueMedia queueId={queue.id} />}
