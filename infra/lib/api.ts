@@ -54,6 +54,11 @@ export function routeStackOf(area: Area): number {
   return shardOfName(area, ROUTE_STACKS);
 }
 
+/** The spreadsheet import's .xls reader, run in a worker thread by the areas that import contacts. */
+export const XLS_WORKER = "shared/src/contactLists/xls-worker.mjs";
+/** Worker modules each area starts (bundled beside its `index.mjs`). */
+export const AREA_WORKERS: Partial<Record<Area, string[]>> = { contacts: [XLS_WORKER], contactLists: [XLS_WORKER] };
+
 /** Entry of the dispatch consumer; wired (like the local stack's poller) only when the module exists. */
 export const DISPATCH_CONSUMER_ENTRY = "functions/src/jobs/dispatch.ts";
 
@@ -106,6 +111,7 @@ export class Api extends Construct {
         entry: `functions/src/http/${area}.ts`,
         environment: props.environment,
         description: `Atende HTTP area "${area}": ${routesOf(area).length} routes of the manifest.`,
+        workers: AREA_WORKERS[area],
       });
       this.areaFunctions.set(area, fn);
       // One invoke permission per area function for this API (not one per route): the stack stays under

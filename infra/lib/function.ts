@@ -29,6 +29,11 @@ export interface AtendeFunctionProps {
   timeoutSeconds?: number;
   /** MB; default 1024 (bcrypt and the AWS SDK clients are CPU-bound at cold start). */
   memorySize?: number;
+  /**
+   * Worker-thread modules the code starts by URL (`new Worker(new URL("./x.mjs", import.meta.url))`), relative to the
+   * repository root: each is bundled on its own, with its dependencies, beside `index.mjs` under its own file name.
+   */
+  workers?: string[];
 }
 
 /** V8 options for every Node process of the product (the Lambdas here; `scripts/start.mjs` and the bench locally). */
@@ -41,6 +46,7 @@ export const NODE_RUNTIME_OPTIONS = "--max-semi-space-size=32";
 export function atendeFunction(scope: Construct, id: string, props: AtendeFunctionProps): NodejsFunction {
   const entry = path.join(REPO_ROOT, props.entry);
   if (!existsSync(entry)) throw new Error(`Lambda entry ${props.entry} does not exist`);
+  for (const w of props.workers ?? []) if (!existsSync(path.join(REPO_ROOT, w))) throw new Error(`Worker module ${w} does not exist`);
   const logGroup = new LogGroup(scope, `${id}Logs`, {
     retention: RetentionDays.ONE_MONTH,
     removalPolicy: RemovalPolicy.DESTROY,
@@ -70,6 +76,19 @@ export function atendeFunction(scope: Construct, id: string, props: AtendeFuncti
       mainFields: ["module", "main"],
       banner: ESM_REQUIRE_SHIM,
       forceDockerBundling: false,
+      ...(props.workers?.length
+        ? {
+            commandHooks: {
+              beforeBundling: () => [],
+              beforeInstall: () => [],
+              afterBundling: (inputDir: string, outputDir: string) =>
+                props.workers!.map(
+                  (w) =>
+                    `"${path.join(inputDir, "node_modules", ".bin", "esbuild")}" "${path.join(inputDir, w)}" --bundle --platform=node --target=node24 --format=esm --minify --log-level=warning --banner:js=${JSON.stringify(ESM_REQUIRE_SHIM)} --outfile="${path.join(outputDir, path.basename(w))}"`,
+                ),
+            },
+          }
+        : {}),
     },
   });
 }

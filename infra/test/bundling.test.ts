@@ -8,7 +8,9 @@ import { Template } from "aws-cdk-lib/assertions";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { atendeFunction, ESM_REQUIRE_SHIM } from "../lib/function.ts";
+import { Worker } from "node:worker_threads";
+import { AREA_WORKERS, XLS_WORKER } from "../lib/api.ts";
+import { atendeFunction, ESM_REQUIRE_SHIM, REPO_ROOT } from "../lib/function.ts";
 
 describe("Lambda bundling", () => {
   it("bundles an area module with local esbuild into one ESM index.mjs exporting handler", () => {
@@ -40,6 +42,28 @@ describe("Lambda bundling", () => {
     expect(props.Runtime).toBe("nodejs24.x");
     expect(props.Architectures).toEqual(["arm64"]);
     expect(props.Handler).toBe("index.handler");
+  }, 120_000);
+
+  it("bundles a worker module an area starts beside its index.mjs: the contacts import reads a real .xls with it", async () => {
+    const app = new App();
+    const stack = new Stack(app, "WorkerProbe");
+    atendeFunction(stack, "ContactLists", { entry: "functions/src/http/contactLists.ts", environment: {}, description: "probe", workers: AREA_WORKERS.contactLists });
+    const assembly = app.synth();
+    const manifest = JSON.parse(readFileSync(path.join(assembly.directory, "WorkerProbe.assets.json"), "utf8")) as {
+      files: Record<string, { source: { path: string; packaging: string } }>;
+    };
+    const dir = path.join(assembly.directory, Object.values(manifest.files).find((f) => f.source.packaging === "zip")!.source.path);
+    const worker = path.join(dir, path.basename(XLS_WORKER));
+    expect(existsSync(path.join(dir, "index.mjs"))).toBe(true);
+    expect(readFileSync(worker, "utf8")).not.toMatch(/from\s*"@e965\/xlsx"/); // the reader is inside, not imported
+    const xls = readFileSync(path.join(REPO_ROOT, "..", "shared", "fixtures", "contacts", "messy-contacts.xls"));
+    const rows = await new Promise<{ row: number; cells: string[] }[]>((resolve, reject) => {
+      const w = new Worker(worker, { workerData: xls });
+      w.once("message", resolve);
+      w.once("error", reject);
+    });
+    expect(rows.length).toBeGreaterThan(20);
+    expect(rows.flatMap((r) => r.cells).join(" ")).toContain("João");
   }, 120_000);
 
   it("refuses an entry that does not exist, naming it", () => {
