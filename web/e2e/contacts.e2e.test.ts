@@ -31,7 +31,7 @@ const login = (page: Page, user: TestUser) => e2e.login(page, user.email, user.p
 
 /** Opens the Contacts page through the side menu. */
 async function openContacts(page: Page) {
-  await page.getByRole("navigation", { name: "Menu principal" }).getByRole("link", { name: "Contatos" }).click();
+  await page.getByRole("navigation", { name: "Menu principal" }).getByRole("link", { name: "Contatos", exact: true }).click();
   await page.waitForURL(`${e2e.stack.url}/contacts`);
   await page.getByRole("heading", { name: "Contatos" }).waitFor();
 }

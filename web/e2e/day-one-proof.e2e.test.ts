@@ -123,7 +123,7 @@ describe("day one: the rest of the proof", () => {
     }
   }, TEST_MS);
 
-  it("shows no sign-up or reset link while those pages do not exist, even when registration is visible and allowed", async () => {
+  it("shows the sign-up link only while registration is visible and allowed, and the reset link always", async () => {
     const root = await makeCompany({ adminSuper: true });
     await http(root.admin, "PUT", "/api/settings/viewregister", { value: "enabled" });
     await http(root.admin, "PUT", "/api/settings/allowregister", { value: "enabled" });
@@ -133,10 +133,18 @@ describe("day one: the rest of the proof", () => {
     const page = await newPage();
     await page.goto(`${e2e.stack.url}/login`);
     await page.getByRole("button", { name: "Entrar", exact: true }).waitFor();
-    await page.waitForTimeout(500);
-    expect(await page.getByRole("link", { name: "Esqueceu sua senha?" }).count()).toBe(0);
-    expect(await page.getByRole("link", { name: /Cadastre-se/ }).count()).toBe(0);
+    await page.getByRole("link", { name: /Cadastre-se/ }).waitFor();
+    expect(await page.getByRole("link", { name: "Esqueceu sua senha?" }).getAttribute("href")).toBe("/forgetpsw");
+    expect(await page.getByRole("link", { name: /Cadastre-se/ }).getAttribute("href")).toBe("/signup");
     await screens(page, "login", () => page.getByRole("button", { name: "Entrar", exact: true }).waitFor());
+
+    // Registration hidden: no sign-up link; the reset link stays.
+    await http(root.admin, "PUT", "/api/settings/viewregister", { value: "disabled" });
+    const again = await newPage();
+    await again.goto(`${e2e.stack.url}/login`);
+    await again.getByRole("link", { name: "Esqueceu sua senha?" }).waitFor();
+    await again.waitForTimeout(500);
+    expect(await again.getByRole("link", { name: /Cadastre-se/ }).count()).toBe(0);
   }, TEST_MS);
 
   it("translates the transfer dialog's queue placeholder and the search tab in English and Spanish", async () => {

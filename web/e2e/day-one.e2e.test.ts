@@ -4,7 +4,7 @@
  * - Contacts: "Última interação" shows when the contact last wrote;
  * - the sandbox phone: after a reload the customer's own messages (from the phone and through `/sim`), their
  *   reaction and a vCard sent through the dialog come back; the menu opens it in a new tab as "Telefone de teste";
- * - the login page offers no links to pages that do not exist;
+ * - the login page links to the password reset page;
  * - API failing → "Serviço indisponível…" banner, then it goes away; socket lost → "Reconectando…", then away;
  * - every screen in English and Spanish shows no Portuguese-only text outside the product specs' fixed Portuguese texts.
  *
@@ -59,7 +59,7 @@ describe("day one, outside the conversation", () => {
     await customerSays(wid, "5511955551234", "Rita Prado", "bom dia, tudo bem?");
     const page = await newPage();
     await login(page, admin);
-    await menu(page).getByRole("link", { name: "Contatos" }).click();
+    await menu(page).getByRole("link", { name: "Contatos", exact: true }).click();
     await page.getByRole("heading", { name: "Contatos" }).waitFor();
     const cell = (name: string) => page.getByTestId("contact-row").filter({ hasText: name }).getByTestId("contact-last-interaction");
     const now = new Date();
@@ -116,12 +116,12 @@ describe("day one, outside the conversation", () => {
     expect(order.findIndex((t) => t.includes("Quero um orçamento"))).toBeLessThan(order.findIndex((t) => t.includes("Claro! Já preparo.")));
   }, TEST_MS);
 
-  it("offers no links to sign-up or password reset while those pages do not exist", async () => {
+  it("offers the password reset link on the login page, each link landing on its own page", async () => {
     const page = await newPage();
     await page.goto(`${e2e.stack.url}/login`);
     await page.getByRole("button", { name: "Entrar", exact: true }).waitFor();
-    expect(await page.getByRole("link", { name: "Esqueceu sua senha?" }).count()).toBe(0);
-    expect(await page.getByRole("link", { name: /Cadastre-se/ }).count()).toBe(0);
+    await page.getByRole("link", { name: "Esqueceu sua senha?" }).click();
+    await page.waitForURL((u) => u.pathname === "/forgetpsw");
   }, TEST_MS);
 
   it("says so when the service stops answering or the socket is lost, and clears once it is back", async () => {

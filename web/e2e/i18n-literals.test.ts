@@ -75,7 +75,8 @@ describe("i18n everywhere", () => {
   it("leaves no English or Spanish text in Portuguese outside the spec's quoted texts", () => {
     const quoted = new Set(specQuotes());
     for (const lang of ["en", "es"]) {
-      const left = leaves(i18n.getResourceBundle(lang, "translation")).filter(([, v]) => PT_ONLY.test(v) && !quoted.has(v));
+      // A `{nome}` placeholder is a message variable the user types as it is (campaigns), not text to translate.
+      const left = leaves(i18n.getResourceBundle(lang, "translation")).filter(([, v]) => PT_ONLY.test(v.replace(/\{\w+\}/g, "")) && !quoted.has(v));
       expect(left, lang).toEqual([]);
     }
   });

@@ -163,7 +163,7 @@ describe("top bar notifications in the browser", () => {
       await expect.poll(async () => (await pa.getByTestId("chats-unread-dot").count()) + (await pa.getByTestId("chats-count").count())).toBe(0);
 
       // Ana leaves the chat; Bruno's next message raises her dot and count, another tab of hers follows.
-      await pa.getByRole("link", { name: "Contatos" }).click();
+      await pa.getByRole("link", { name: "Contatos", exact: true }).click();
       const pa2 = await newPage(pa.context());
       await pa2.goto(pa.url());
       await pa2.getByTestId("chats-button").waitFor();

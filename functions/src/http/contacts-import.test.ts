@@ -47,20 +47,20 @@ describe("POST /api/contacts/upload", () => {
   });
 });
 
-describe("DELETE /api/contacts", () => {
+describe("POST /api/contacts/delete", () => {
   it("deletes many contacts in one request; another company's ids are reported and untouched; a user is refused", async () => {
     const mk = async (u: TestUser, name: string, number: string) => (await api("POST", "/api/contacts", { token: u.token, body: { name, number, email: "" } })).body.id as number;
     const mine = [await mk(w.admin, "Um", "5511977770001"), await mk(w.admin, "Dois", "5511977770002"), await mk(w.admin, "Três", "5511977770003")];
     // The other company's contact gets an id no contact of this company has.
     for (let i = 0; i < mine.at(-1)!; i++) await mk(w.other.admin, `Deles ${i}`, `55119777710${String(i).padStart(2, "0")}`);
     const theirs = await mk(w.other.admin, "Deles", "5511977770004");
-    const refused = await api("DELETE", "/api/contacts", { token: w.agents[0]!.token, body: { contactIds: mine } });
+    const refused = await api("POST", "/api/contacts/delete", { token: w.agents[0]!.token, body: { contactIds: mine } });
     expect(refused.status).toBe(403);
     expect((await getContact(w.cid, mine[0]!)).name).toBe("Um");
-    const res = await api("DELETE", "/api/contacts", { token: w.admin.token, body: { contactIds: [...mine, theirs] } });
+    const res = await api("POST", "/api/contacts/delete", { token: w.admin.token, body: { contactIds: [...mine, theirs] } });
     expect(res.body).toEqual({ deleted: 3, notFound: [theirs] });
     for (const id of mine) await expect(getContact(w.cid, id)).rejects.toMatchObject({ code: "ERR_NO_CONTACT_FOUND" });
     expect((await getContact(w.other.companyId, theirs)).name).toBe("Deles");
-    expect((await api("DELETE", "/api/contacts", { token: w.admin.token, body: { contactIds: [] } })).status).toBe(400);
+    expect((await api("POST", "/api/contacts/delete", { token: w.admin.token, body: { contactIds: [] } })).status).toBe(400);
   });
 });

@@ -14,5 +14,5 @@ export const handler = areaHandler("contacts", {
   "PUT /api/contacts/{id}": async (ctx) => updateContact(ctx.auth.companyId, ctx.params.id, ctx.body),
   "DELETE /api/contacts/{id}": answering("Contact deleted", (ctx) => deleteContact(ctx.auth.companyId, ctx.params.id)),
   "POST /api/contacts/upload": async (ctx) => importContactsFile(ctx.auth.companyId, ctx.upload, ctx.query.preview),
-  "DELETE /api/contacts": async (ctx) => deleteContacts(ctx.auth.companyId, ctx.body.contactIds),
+  "POST /api/contacts/delete": async (ctx) => deleteContacts(ctx.auth.companyId, ctx.body.contactIds),
 });

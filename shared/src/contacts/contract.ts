@@ -29,7 +29,7 @@ export const contactsRoutes = defineRoutes("contacts", {
   /** Multipart: one .xls, .xlsx or .csv in `file` (or `medias`); `?preview=true` writes nothing. Answers the import report. */
   "POST /api/contacts/upload": { auth: "user", query: ImportQuery, multipart: true, response: ImportReport },
   /** Many contacts in one request (the page's "delete selected"). */
-  "DELETE /api/contacts": {
+  "POST /api/contacts/delete": {
     auth: "admin",
     permission: "contacts-page:deleteContact",
     body: z.object({ contactIds: z.array(zId).min(1).max(BULK_DELETE_MAX) }),

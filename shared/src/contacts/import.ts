@@ -4,7 +4,7 @@
  *   (`contactLists/import.ts`: header, numbers, reasons) and answers the same report: a number new to the company
  *   creates a contact, one a contact already has replaces its name and e-mail (`updated`), the rest are skipped;
  *   `preview` writes nothing;
- * - `DELETE /api/contacts` `{contactIds}` deletes up to `BULK_DELETE_MAX` (500) contacts in one request (admins).
+ * - `POST /api/contacts/delete` `{contactIds}` deletes up to `BULK_DELETE_MAX` (500) contacts in one request (admins).
  */
 import { peopleOfUpload } from "../contactLists/service.ts";
 import type { ImportReport } from "../contactLists/import-schema.ts";
@@ -46,7 +46,7 @@ export async function importContactsFile(companyId: number, upload: { files: Upl
 }
 
 /**
- * `DELETE /api/contacts` `{contactIds}`: deletes each contact of the caller's company (their tickets stay); ids of no
+ * `POST /api/contacts/delete` `{contactIds}`: deletes each contact of the caller's company (their tickets stay); ids of no
  * contact of the company are reported in `notFound`, nothing else happens to them. Answers `{deleted, notFound}`.
  */
 export async function deleteContacts(companyId: number, contactIds: number[]): Promise<{ deleted: number; notFound: number[] }> {

@@ -6,7 +6,7 @@
  * live through `company-{id}-contact`. Starting a conversation opens the New ticket dialog with the contact chosen; on
  * success it goes to `/tickets/{uuid}`. The import/export menu imports a spreadsheet (.xls, .xlsx, .csv) with the
  * contact list import's preview and report, and exports the searched contacts to .xlsx or .csv. "Delete selected" is
- * one request (`DELETE /api/contacts`).
+ * one request (`POST /api/contacts/delete`).
  */
 import { can } from "@atende/shared/access/permissions";
 import { Button, Menu, MenuButton, MenuItem } from "@aws-amplify/ui-react";
@@ -72,7 +72,7 @@ export function ContactsPage() {
   const confirmDeleteSelected = async () => {
     setBulkBusy(true);
     try {
-      const out = await call("DELETE /api/contacts", { body: { contactIds: selected.map((c) => c.id) } });
+      const out = await call("POST /api/contacts/delete", { body: { contactIds: selected.map((c) => c.id) } });
       for (const c of selected) contactsCache.remove(qc, c.id);
       setPicked(new Set());
       toast.success(t("contacts.deletedMany", { count: out.deleted }), toastOpts);
