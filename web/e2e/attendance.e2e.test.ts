@@ -43,7 +43,8 @@ describe("attendance screens in the browser", () => {
     await toast(admin, "Conexão salva com sucesso!").waitFor();
     const row = admin.getByTestId("connection-row").filter({ hasText: "WhatsApp Vendas" });
     const whatsappId = Number(await row.getAttribute("data-connection-id"));
-    await row.getByTestId("qr-button").click();
+    // The stack's first session: the runner picks up its start command and boots Baileys on the busy CI machine.
+    await row.getByTestId("qr-button").click({ timeout: 90_000 });
     const qrDialog = admin.getByRole("dialog", { name: "Leia o QR Code para iniciar a sessão" });
     await qrDialog.locator("[data-testid=qr-box] svg").waitFor();
     const qr = await qrDialog.getByTestId("qr-box").getAttribute("data-qr");
