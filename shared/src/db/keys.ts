@@ -108,6 +108,8 @@ export const keys = {
   /** A background job (`jobs/`): its progress and resume point. */
   job: (cid: Id, jobId: string) => ({ PK: `C#${cid}#JOB#${jobId}`, SK: "#" }),
   setting: (cid: Id, key: string) => ({ PK: `C#${cid}`, SK: `SET#${key}` }),
+  /** How many users, connections or queues the company has, kept exact in their creations' and deletions' transactions (`plans/limits.ts`). */
+  planCount: (cid: Id, kind: string) => ({ PK: `C#${cid}`, SK: `PLANCOUNT#${kind}` }),
   /** A platform-wide setting (the super's global section: `allowregister`, `viewregister`, `trial`), read unauthenticated by /login. */
   globalSetting: (key: string) => ({ PK: "SETTINGS", SK: `SET#${key}` }),
   globalSettingsPartition: "SETTINGS",

@@ -1,8 +1,8 @@
 /**
  * DynamoDB access for plans: global items `PLANS` / `PLAN#<id>`, parsed with {@link PlanItem} on read.
  */
-import { DeleteCommand, GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
-import { ddb, tableName } from "../db/client.ts";
+import { DeleteCommand, GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { ddb, tableName, type TxItem } from "../db/client.ts";
 import { isConditionFailed } from "../db/errors.ts";
 import { AppError } from "../errors.ts";
 import { keys } from "../db/keys.ts";
@@ -71,4 +71,69 @@ export async function planInUse(planId: number): Promise<boolean> {
     1,
   );
   return hit.length > 0;
+}
+
+// ---- the plan counters (`./limits.ts`) --------------------------------------------------------------------------
+
+/** A company's counter of one plan limit: its `count`, and whether it was `counted` (taken from the items themselves). */
+export interface PlanCounter {
+  count: number;
+  counted: boolean;
+}
+
+/** Reads the counter of `kind` of a company (strongly consistent), or undefined when it has none. */
+export async function readPlanCounter(companyId: number, kind: string): Promise<PlanCounter | undefined> {
+  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.planCount(companyId, kind), ConsistentRead: true }));
+  if (!out.Item) return undefined;
+  return { count: typeof out.Item.count === "number" ? out.Item.count : 0, counted: out.Item.counted === true };
+}
+
+/**
+ * Sets the counter of `kind` to `count` (what the items themselves number) and marks it counted, on condition that it
+ * is still as it was read (`seen`: absent, or its uncounted value that a deletion moved). False when it moved meanwhile.
+ */
+export async function initPlanCounter(companyId: number, kind: string, count: number, seen: PlanCounter | undefined): Promise<boolean> {
+  try {
+    await ddb().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.planCount(companyId, kind),
+        UpdateExpression: "SET #c = :n, #k = :t, #ty = :ty",
+        ConditionExpression: seen ? "attribute_not_exists(#k) AND #c = :seen" : "attribute_not_exists(PK)",
+        ExpressionAttributeNames: { "#c": "count", "#k": "counted", "#ty": "_type" },
+        ExpressionAttributeValues: { ":n": count, ":t": true, ":ty": "planCount", ...(seen ? { ":seen": seen.count } : {}) },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (isConditionFailed(err)) return false;
+    throw err;
+  }
+}
+
+/** The transaction item that takes one of `kind` for a creation: refused (condition) unless counted and below `limit`. */
+export function planCounterTakeItem(companyId: number, kind: string, limit: number): TxItem {
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: keys.planCount(companyId, kind),
+      UpdateExpression: "ADD #c :one",
+      ConditionExpression: "#k = :t AND #c < :limit",
+      ExpressionAttributeNames: { "#c": "count", "#k": "counted" },
+      ExpressionAttributeValues: { ":one": 1, ":t": true, ":limit": limit },
+    },
+  };
+}
+
+/** The transaction item that gives one of `kind` back for a deletion (an uncounted counter is set right when first counted). */
+export function planCounterReleaseItem(companyId: number, kind: string): TxItem {
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: keys.planCount(companyId, kind),
+      UpdateExpression: "ADD #c :minus",
+      ExpressionAttributeNames: { "#c": "count" },
+      ExpressionAttributeValues: { ":minus": -1 },
+    },
+  };
 }

@@ -2,7 +2,6 @@
  * Plans. Plans are global items `PLANS` / `PLAN#<id>`; money is stored in
  * BRL cents (`valueCents`) and the API also returns `value` in reais (e.g. 3000 → 30).
  */
-import { getCompany } from "../companies/repository.ts";
 import { AppError } from "../errors.ts";
 import { nextId } from "../db/counters.ts";
 import { deletePlanItem, getPlan, listPlans, planInUse, putNewPlan, replacePlan } from "./repository.ts";
@@ -31,25 +30,7 @@ export async function listPublicPlans(): Promise<PublicPlan[]> {
   return (await listPlans()).map(toPublicPlan);
 }
 
-/** What a plan counts: its `users`, `connections` and `queues` numbers. */
-export type PlanLimit = "users" | "connections" | "queues";
-
-const LIMIT_ERRORS = {
-  users: "ERR_USER_CREATION_COUNT",
-  connections: "ERR_CONNECTION_CREATION_COUNT",
-  queues: "ERR_QUEUE_CREATION_COUNT",
-} as const;
-
-/**
- * Refuses one more `kind` for a company that already has `current` of them when its plan allows no more: 403
- * `ERR_USER_CREATION_COUNT` / `ERR_CONNECTION_CREATION_COUNT` / `ERR_QUEUE_CREATION_COUNT` with `{limit}`. Called
- * before anything is written. Two creations racing at the limit may both pass (the count is read, not reserved).
- */
-export async function assertPlanRoom(companyId: number, kind: PlanLimit, current: number): Promise<void> {
-  const company = await getCompany(companyId);
-  const plan = company ? await getPlan(company.planId) : undefined;
-  if (plan && current >= plan[kind]) throw new AppError(LIMIT_ERRORS[kind], { limit: plan[kind] });
-}
+export { type PlanLimit, planSlot, planSlotRelease, withPlanSlot } from "./limits.ts";
 
 const sameName = (a: string, b: string) => a.trim().toLocaleLowerCase("pt-BR") === b.trim().toLocaleLowerCase("pt-BR");
 

@@ -5,7 +5,7 @@
  */
 import { GetCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import { ddb, tableName, type TxItem } from "../db/client.ts";
-import { queryAllByPrefix } from "../db/query.ts";
+import { countQuery, queryAllByPrefix } from "../db/query.ts";
 import { failedConditionAt } from "../db/errors.ts";
 import { keys } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
@@ -27,6 +27,15 @@ export async function listQueues(companyId: number): Promise<QueueItem[]> {
   return (await queryAllByPrefix(keys.companyPartition(companyId), keys.prefix.queue)).map((it) => parseStored(QueueItem, it));
 }
 
+/** How many queues the company has (a strongly consistent COUNT of its `QUEUE#` items: the plan's first count). */
+export function countQueues(companyId: number): Promise<number> {
+  return countQuery({
+    KeyConditionExpression: "PK = :pk AND begins_with(SK, :sk)",
+    ExpressionAttributeValues: { ":pk": keys.companyPartition(companyId), ":sk": keys.prefix.queue },
+    ConsistentRead: true,
+  });
+}
+
 const markerPut = (key: { PK: string; SK: string }, type: string, queueId: number) => ({
   Put: { TableName: tableName(), Item: { ...key, _type: type, queueId }, ConditionExpression: "attribute_not_exists(PK)" },
 });
@@ -37,7 +46,7 @@ const nameMarkerPut = (q: QueueItem) => markerPut(keys.queueName(q.companyId, q.
  * Creates the queue and its colour and name markers in one transaction; colour taken → 409
  * `ERR_QUEUE_COLOR_ALREADY_EXISTS`, name taken → 409 `ERR_QUEUE_NAME_ALREADY_EXISTS`.
  */
-export async function putNewQueue(q: QueueItem): Promise<void> {
+export async function putNewQueue(q: QueueItem, extra: TxItem[] = []): Promise<void> {
   try {
     await ddb().send(
       new TransactWriteCommand({
@@ -45,6 +54,7 @@ export async function putNewQueue(q: QueueItem): Promise<void> {
           { Put: { TableName: tableName(), Item: { ...keys.queue(q.companyId, q.id), _type: "queue", ...q }, ConditionExpression: "attribute_not_exists(PK)" } },
           colorMarkerPut(q),
           nameMarkerPut(q),
+          ...extra,
         ],
       }),
     );
@@ -104,7 +114,7 @@ export async function replaceQueue(before: QueueItem, after: QueueItem, extra: T
 }
 
 /** Deletes the queue and its markers in one transaction (already gone → 404 `ERR_NO_QUEUE_FOUND`). */
-export async function deleteQueueItems(q: QueueItem): Promise<void> {
+export async function deleteQueueItems(q: QueueItem, extra: TxItem[] = []): Promise<void> {
   try {
     await ddb().send(
       new TransactWriteCommand({
@@ -119,6 +129,7 @@ export async function deleteQueueItems(q: QueueItem): Promise<void> {
               ExpressionAttributeValues: { ":qid": q.id },
             },
           },
+          ...extra,
         ],
       }),
     );

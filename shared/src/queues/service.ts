@@ -11,7 +11,7 @@
  * - Deleting a queue removes it from its users' `queueIds` and deletes its option tree and their media objects.
  * - Every change publishes `company-{id}-queue` `{action: "create"|"update", queue}` or `{action: "delete", queueId}`.
  */
-import { assertPlanRoom } from "../plans/service.ts";
+import { planSlot, planSlotRelease, withPlanSlot } from "../plans/service.ts";
 import colorString from "color-string";
 import { can } from "../access/permissions.ts";
 import type { AuthContext } from "../auth/tokens.ts";
@@ -27,7 +27,7 @@ import { removeQueueFromWhatsapps } from "../whatsapp/service.ts";
 import { NO_MEDIA } from "../media/schema.ts";
 import { dropAttachments, replaceAttachment, type Upload } from "../media/attachments.ts";
 import { deleteQueueOptions, listQueueOptions } from "./options/repository.ts";
-import { deleteQueueItems, getQueue, listQueues, putNewQueue, replaceQueue } from "./repository.ts";
+import { countQueues, deleteQueueItems, getQueue, listQueues, putNewQueue, replaceQueue } from "./repository.ts";
 import "./errors.ts";
 import { QUEUE_MEDIA, type CreateQueueBody, type QueueItem, type UpdateQueueBody } from "./schema.ts";
 
@@ -81,7 +81,7 @@ export async function createQueue(auth: AuthContext, body: CreateQueueBody): Pro
   requireAdmin(auth);
   requireCssColor(body.color);
   await requireFreeNameAndColor(auth.companyId, body.name, body.color);
-  await assertPlanRoom(auth.companyId, "queues", (await listQueues(auth.companyId)).length);
+  const slot = await planSlot(auth.companyId, "queues", () => countQueues(auth.companyId));
   const now = new Date().toISOString();
   const q: QueueItem = {
     id: await nextId(auth.companyId, "queue"),
@@ -99,7 +99,7 @@ export async function createQueue(auth: AuthContext, body: CreateQueueBody): Pro
     createdAt: now,
     updatedAt: now,
   };
-  await putNewQueue(q);
+  await withPlanSlot(slot, (extra) => putNewQueue(q, extra));
   await dispatch({ type: "queue.created", companyId: auth.companyId, queue: q });
   return q;
 }
@@ -125,7 +125,7 @@ export async function updateQueue(auth: AuthContext, queueId: number, body: Upda
 export async function deleteQueue(auth: AuthContext, queueId: number): Promise<void> {
   requireAdmin(auth);
   const q = await showQueue(auth, queueId);
-  await deleteQueueItems(q);
+  await deleteQueueItems(q, [planSlotRelease(auth.companyId, "queues")]);
   const options = await listQueueOptions(auth.companyId, queueId);
   await deleteQueueOptions(options);
   await dropAttachments(q.mediaPath, ...options.map((o) => o.mediaPath));

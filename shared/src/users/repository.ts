@@ -6,7 +6,7 @@
  */
 import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { ddb, tableName, transactWrite, type TxItem } from "../db/client.ts";
-import { queryAllByPrefix } from "../db/query.ts";
+import { countQuery, queryAllByPrefix } from "../db/query.ts";
 import { failedConditionAt, isConditionFailed } from "../db/errors.ts";
 import { keys } from "../db/keys.ts";
 import { setFields } from "../db/update.ts";
@@ -41,6 +41,15 @@ export async function listUsers(companyId: number): Promise<UserItem[]> {
   return (await queryAllByPrefix(keys.companyPartition(companyId), keys.prefix.user)).map((it) => parseStored(UserItem, it));
 }
 
+/** How many users the company has (a strongly consistent COUNT of its `USER#` items: the plan's first count). */
+export function countUsers(companyId: number): Promise<number> {
+  return countQuery({
+    KeyConditionExpression: "PK = :pk AND begins_with(SK, :sk)",
+    ExpressionAttributeValues: { ":pk": keys.companyPartition(companyId), ":sk": keys.prefix.user },
+    ConsistentRead: true,
+  });
+}
+
 /** The transact-write items that create a user and its email marker (used alone and inside company creation). */
 export function userCreateItems(u: UserItem) {
   return [
@@ -55,10 +64,13 @@ export function userCreateItems(u: UserItem) {
   ];
 }
 
-/** Creates the user and its email marker in one transaction. Duplicate email → 409 `ERR_EMAIL_ALREADY_EXISTS`. */
-export async function putNewUser(u: UserItem): Promise<void> {
+/**
+ * Creates the user and its email marker in one transaction, with `extra` last (the plan's count, `plans/limits.ts`).
+ * Duplicate email → 409 `ERR_EMAIL_ALREADY_EXISTS`.
+ */
+export async function putNewUser(u: UserItem, extra: TxItem[] = []): Promise<void> {
   try {
-    await transactWrite(userCreateItems(u));
+    await transactWrite([...userCreateItems(u), ...extra]);
   } catch (err) {
     if (failedConditionAt(err, 1)) throw new AppError("ERR_EMAIL_ALREADY_EXISTS");
     throw err;
@@ -101,12 +113,16 @@ export async function updateUserFields(before: UserItem, changes: UserChanges, n
   }
 }
 
-/** Deletes the user and its email marker in one transaction (missing user → 404 `ERR_NO_USER_FOUND`). */
-export async function deleteUserItems(u: UserItem): Promise<void> {
+/**
+ * Deletes the user and its email marker in one transaction, with `extra` last (the plan's count, `plans/limits.ts`);
+ * missing user → 404 `ERR_NO_USER_FOUND`.
+ */
+export async function deleteUserItems(u: UserItem, extra: TxItem[] = []): Promise<void> {
   try {
     await transactWrite([
           { Delete: { TableName: tableName(), Key: keys.user(u.companyId, u.id), ConditionExpression: "attribute_exists(PK)" } },
           { Delete: { TableName: tableName(), Key: keys.email(u.email) } },
+          ...extra,
         ]);
   } catch (err) {
     if (failedConditionAt(err, 0)) throw new AppError("ERR_NO_USER_FOUND");

@@ -8,7 +8,7 @@
  * - Responses never carry `passwordHash`, `tokenVersion` or `refreshJti`.
  * - Every change publishes `company-{id}-user` `{action: "create"|"update", user}` or `{action: "delete", userId}`.
  */
-import { assertPlanRoom } from "../plans/service.ts";
+import { planSlot, planSlotRelease, withPlanSlot } from "../plans/service.ts";
 import { can } from "../access/permissions.ts";
 import bcrypt from "bcryptjs";
 import { randomUUID } from "node:crypto";
@@ -22,7 +22,7 @@ import { dispatch } from "../events/index.ts";
 import { pendingRunPuts } from "../events/durable.ts";
 import { laterIso } from "../common.ts";
 import "./events.ts";
-import { bumpTokenVersion, deleteUserItems, getEmailOwner, getUser, getWhatsappRef, listUsers, patchUser, putNewUser, updateUserFields, type UserChanges } from "./repository.ts";
+import { bumpTokenVersion, countUsers, deleteUserItems, getEmailOwner, getUser, getWhatsappRef, listUsers, patchUser, putNewUser, updateUserFields, type UserChanges } from "./repository.ts";
 import type { CreateUserBody, PublicUser, UpdateUserBody, UserItem } from "./schema.ts";
 
 /** bcrypt cost factor for stored password hashes. */
@@ -147,7 +147,7 @@ export async function createUser(auth: AuthContext, body: CreateUserBody): Promi
   await checkReferences(auth.companyId, queueIds, body.whatsappId);
   // Checked before the id counter (a refused user takes no id); the email marker still settles a race.
   if (await getEmailOwner(body.email)) throw new AppError("ERR_EMAIL_ALREADY_EXISTS");
-  await assertPlanRoom(auth.companyId, "users", (await listUsers(auth.companyId)).length);
+  const slot = await planSlot(auth.companyId, "users", () => countUsers(auth.companyId));
   const now = new Date().toISOString();
   const item: UserItem = {
     id: await nextId(auth.companyId, "user"),
@@ -165,7 +165,7 @@ export async function createUser(auth: AuthContext, body: CreateUserBody): Promi
     createdAt: now,
     updatedAt: now,
   };
-  await putNewUser(item);
+  await withPlanSlot(slot, (extra) => putNewUser(item, extra));
   const user = await publicUser(item);
   await dispatch({ type: "user.created", companyId: auth.companyId, user });
   return user;
@@ -271,7 +271,7 @@ export async function deleteUser(auth: AuthContext, userId: number): Promise<voi
   const u = await requireUser(auth.companyId, userId);
   if (u.id === auth.userId) throw new AppError("ERR_NO_PERMISSION");
   if (u.super && !can(auth, "users:editSuper")) throw new AppError("ERR_NO_PERMISSION");
-  await deleteUserItems(u);
+  await deleteUserItems(u, [planSlotRelease(auth.companyId, "users")]);
   await dispatch({ type: "user.deleted", companyId: auth.companyId, userId });
 }
 

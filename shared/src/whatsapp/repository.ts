@@ -147,9 +147,10 @@ export async function replaceWhatsappItem(prev: WhatsappItem, next: WhatsappItem
 }
 
 /** Deletes a connection and its token marker. Returns false when it did not exist. */
-export async function deleteWhatsappItem(item: WhatsappItem): Promise<boolean> {
+export async function deleteWhatsappItem(item: WhatsappItem, extra: TxItem[] = []): Promise<boolean> {
   const tx: TxItem[] = [{ Delete: { TableName: tableName(), Key: keys.whatsapp(item.companyId, item.id), ConditionExpression: "attribute_exists(PK)" } }];
   if (item.tokenHash) tx.push(tokenDelete(item.companyId, item.id, item.tokenHash));
+  tx.push(...extra);
   try {
     await ddb().send(new TransactWriteCommand({ TransactItems: tx }));
     return true;

@@ -11,7 +11,7 @@
  * - session actions go to the session runner as commands (`sendSessionCommand`); the runner reports back through
  *   {@link updateSessionState}, which publishes `company-{id}-whatsappSession` and `company-{id}-whatsapp` to admins.
  */
-import { assertPlanRoom } from "../plans/service.ts";
+import { planSlot, planSlotRelease, withPlanSlot } from "../plans/service.ts";
 import { nextId } from "../db/counters.ts";
 import { AppError } from "../errors.ts";
 import { log } from "../log.ts";
@@ -122,7 +122,7 @@ export async function createWhatsapp(caller: Caller, body: CreateWhatsappBody): 
   const isDefault = existing.length === 0 || !oldDefault || body.isDefault === true;
   // Every check before the id counter, so a refused connection takes no id.
   checkGreeting({ queueIds, greetingMessage: body.greetingMessage ?? "" });
-  await assertPlanRoom(companyId, "connections", existing.length);
+  const slot = await planSlot(companyId, "connections", async () => (await listWhatsappItems(companyId)).length);
   // Global ids: sessions, auth state (`WA#<wid>`), shards and command groups are keyed by the connection id alone.
   const id = await nextId("GLOBAL", "whatsapp");
   const now = nowIso();
@@ -144,7 +144,7 @@ export async function createWhatsapp(caller: Caller, body: CreateWhatsappBody): 
     updatedAt: now,
   });
   const events = [...(isDefault && oldDefault ? [updatedEvent({ ...oldDefault, isDefault: false, updatedAt: now })] : []), updatedEvent(item)];
-  await insertWhatsappItem(item, isDefault && oldDefault ? oldDefault.id : null, runsOf(...events));
+  await withPlanSlot(slot, (extra) => insertWhatsappItem(item, isDefault && oldDefault ? oldDefault.id : null, [...runsOf(...events), ...extra]));
   for (const e of events) await dispatch(e);
   await command({ type: "start", companyId, whatsappId: id });
   return toView(item, { admin: true, token, queues });
@@ -216,7 +216,7 @@ export async function deleteWhatsapp(caller: Caller, whatsappId: number): Promis
     const others = (await listWhatsappItems(companyId)).filter((w) => w.id !== whatsappId);
     if (others.length) throw new AppError("ERR_NO_OTHER_WHATSAPP");
   }
-  if (!(await deleteWhatsappItem(item))) throw notFound();
+  if (!(await deleteWhatsappItem(item, [planSlotRelease(companyId, "connections")]))) throw notFound();
   await dispatch({ type: "whatsapp.deleted", companyId, whatsappId });
   await command({ type: "disconnect", companyId, whatsappId });
 }
