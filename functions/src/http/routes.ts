@@ -7,6 +7,7 @@
  */
 import type { Operation } from "@atende/shared/contract";
 import { announcementsRoutes } from "@atende/shared/announcements/contract";
+import { logosRoutes } from "@atende/shared/logos/contract";
 import { authRoutes } from "@atende/shared/auth/contract";
 import { chatsRoutes } from "@atende/shared/chats/contract";
 import { companiesRoutes } from "@atende/shared/companies/contract";
@@ -71,6 +72,7 @@ export const manifest = {
   ...campaignsRoutes,
   ...messagesApiRoutes,
   ...privacyRoutes,
+  ...logosRoutes,
 };
 
 /** Every operation, keyed `"METHOD /api/path"`, with its contract (types for the pipeline and the web client). */

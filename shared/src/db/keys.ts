@@ -113,6 +113,9 @@ export const keys = {
   /** A platform-wide setting (the super's global section: `allowregister`, `viewregister`, `trial`), read unauthenticated by /login. */
   globalSetting: (key: string) => ({ PK: "SETTINGS", SK: `SET#${key}` }),
   globalSettingsPartition: "SETTINGS",
+  /** A platform logo (`shared/src/logos/`): one item per destination, in the platform settings' partition. */
+  logo: (ref: string) => ({ PK: "SETTINGS", SK: `LOGO#${ref}` }),
+  logoPrefix: "LOGO#",
   quickMessage: (cid: Id, id: Id) => ({ PK: `C#${cid}`, SK: `QUICK#${pad(id)}` }),
   /** An AI prompt (`shared/src/prompts/`, docs/product/prompts.md), in the company partition. */
   prompt: (cid: Id, id: Id) => ({ PK: `C#${cid}`, SK: `PROMPT#${pad(id)}` }),

@@ -265,3 +265,20 @@ export async function presignMediaGet(companyId: number, key: string, expiresInS
     { expiresIn: expiresInSeconds },
   );
 }
+
+/** The image types a platform logo is served as (an SVG only after it was sanitized at upload, `logos/sanitize.ts`). */
+const LOGO_INLINE_TYPES: ReadonlySet<string> = new Set(["image/png", "image/x-icon", "image/vnd.microsoft.icon", "image/svg+xml"]);
+
+/**
+ * A presigned GET URL (lifetime `expiresInSeconds`) for a platform logo under `media/<cid>/logos/`, shown inline as
+ * its type (`image/svg+xml` included: stored only sanitized, and served from the bucket's own origin, never the
+ * app's). 404 for any other key or type.
+ */
+export async function presignLogoGet(key: string, mime: string, expiresInSeconds: number): Promise<string> {
+  if (!/^media\/\d+\/logos\//.test(key) || key.includes("..") || !LOGO_INLINE_TYPES.has(mime)) throw new AppError("ERR_NOT_FOUND");
+  return getSignedUrl(
+    s3Client(),
+    new GetObjectCommand({ Bucket: getConfig().MEDIA_BUCKET, Key: key, ResponseContentType: mime, ResponseContentDisposition: "inline", ResponseCacheControl: "private, max-age=3600" }),
+    { expiresIn: expiresInSeconds },
+  );
+}
