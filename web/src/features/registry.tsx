@@ -11,6 +11,7 @@ import { announcementsFeature } from "./announcements/index.tsx";
 import { campaignsFeature } from "./campaigns/index.tsx";
 import { accountFeature } from "./signup/index.tsx";
 import { companiesFeature } from "./companies/index.tsx";
+import { logosFeature } from "./logos/index.tsx";
 import { chatsFeature } from "./chats/index.tsx";
 import { connectionsFeature } from "./connections/index.tsx";
 import { contactsFeature } from "./contacts/index.tsx";
@@ -60,6 +61,7 @@ export const features: Feature[] = [
   helpsFeature,
   accountFeature,
   companiesFeature,
+  logosFeature,
   promptsFeature,
   invoicesFeature,
   platformFeature,

@@ -27,6 +27,7 @@ import { ServiceBanner } from "./ServiceBanner.tsx";
 import { LanguageSelect, ThemeToggle } from "./ShellTools.tsx";
 import "./topbar.css";
 import { VolumeControl } from "./VolumeControl.tsx";
+import { BrandLogo, useFavicon } from "../features/logos/Logo.tsx";
 
 const GROUPS: MenuGroup[] = ["attendance", "management", "administration"];
 
@@ -60,6 +61,7 @@ export function AppShell() {
   const session = useSession()!;
   const user = session.user;
   const { t } = useTranslation();
+  useFavicon();
   const qc = useQueryClient();
   const topBar = useSlot("topBar");
   const width = useWidth();
@@ -139,6 +141,9 @@ export function AppShell() {
       {temporary && open && <div className="scrim" onClick={() => setOpen(false)} aria-hidden="true" />}
       <nav id="side-menu" className="sidemenu" aria-label={t("shell.mainMenu")} hidden={!open}>
         <div className="sidemenu-scroll">
+          <div className="sidemenu-logo">
+            <BrandLogo place="interno" alt={t("app.name")} />
+          </div>
           {GROUPS.map((g) => {
             const group = items.filter((f) => f.menu!.group === g);
             if (!group.length) return null;

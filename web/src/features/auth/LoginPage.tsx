@@ -12,6 +12,7 @@ import { features } from "../registry.tsx";
 import { useToast } from "../../ui/Toast.tsx";
 import { LanguageSelect, ThemeToggle } from "../../layout/ShellTools.tsx";
 import { loginLinks } from "./links.ts";
+import { BrandLogo, useFavicon } from "../logos/Logo.tsx";
 
 /** True when a feature registers the public page `path` (sign-up and password reset are not built yet). */
 const hasPublicPage = (path: string) => features.some((f) => f.publicRoutes?.some((r) => r.path === path));
@@ -28,6 +29,7 @@ export function LoginPage() {
   const pages = { forgetpsw: hasPublicPage("/forgetpsw"), signup: hasPublicPage("/signup") };
   const { forgot, signup } = loginLinks(pages, useRegisterSettings(pages.signup));
   const { t } = useTranslation();
+  useFavicon();
   const toast = useToast();
   const navigate = useNavigate();
   const [email, setEmail] = useState("");
@@ -63,8 +65,8 @@ export function LoginPage() {
           }}
         >
           <Flex direction="column" gap="1rem">
-            <div className="brand" aria-hidden="true">
-              <span className="brand-mark">A</span> {t("app.name")}
+            <div className="brand">
+              <BrandLogo place="login" alt={t("app.name")} fallback={<><span className="brand-mark" aria-hidden="true">A</span> {t("app.name")}</>} />
             </div>
             <Heading level={1} className="login-title">
               {t("login.title")}
