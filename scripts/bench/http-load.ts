@@ -132,6 +132,7 @@ export async function caseRow(url: string, token: string, ddbPids: number[], rep
     "c10 p99": c10.p99,
     "c10 rps": c10.rps,
     "c10 cpu ms/req": c10.cpuMs,
+    "c10 node+ddb": `${c10.nodeCpuMs}+${c10.ddbCpuMs}`,
     "c10 gross cpu": c10.grossCpuMs,
     "c10 load": c10.load1,
   };
