@@ -115,7 +115,7 @@ export function searchCases(n: number): [string, string][] {
  * Runs every case through the local gateway from a separate client process: 200 requests at concurrency 1 and 400 at
  * concurrency 10, with the product's CPU per request (this process + DynamoDB Local `ddbPids`); rows for the table.
  */
-export async function runSearchCases(baseUrl: string, token: string, n: number, seedSeconds: number, ddbPids: number[], reps = { c1: 200, c10: 400 }) {
+export async function runSearchCases(baseUrl: string, token: string, n: number, seedSeconds: number, ddbPids: number[], reps: { c1: number; c10: number; warmup?: number } = { c1: 200, c10: 400 }) {
   const rows: Record<string, unknown>[] = [];
   for (const [label, path] of searchCases(n)) {
     const body = await (await fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } })).json();
