@@ -6,6 +6,7 @@
  * plus the index's write cost per message measured on the real write path (`ingestMessage`). Targets on a quiet
  * machine: p99 ≤ 50 ms, flat from 1k to 100k (ratio ≤ 1.5), a search page's CPU ≤ 2× a tab page's.
  */
+import { ddb } from "../../shared/src/db/client.ts";
 import { ingestMessage } from "../../shared/src/messages/repository.ts";
 import { knownWords, messageIndexWrites } from "../../shared/src/search/writes.ts";
 import { getTicketItem } from "../../shared/src/tickets/repository.ts";
@@ -112,15 +113,51 @@ export function searchCases(n: number): [string, string][] {
 }
 
 /**
+ * The DynamoDB work of one request, counted on the shared client while `fn` runs (the local stack runs in this
+ * process): calls by command, the items Queries returned and the keys BatchGets asked for. Unlike CPU time on a shared
+ * machine, these do not move with the load.
+ */
+async function ddbWorkOf(fn: () => Promise<unknown>): Promise<string> {
+  const name = `searchWork${Math.random().toString(36).slice(2)}`;
+  const calls = new Map<string, number>();
+  let queried = 0;
+  let keys = 0;
+  ddb().middlewareStack.add(
+    (next, context) => async (args) => {
+      const command = String((context as { commandName?: string }).commandName ?? "").replace(/Command$/, "");
+      calls.set(command, (calls.get(command) ?? 0) + 1);
+      const input = args.input as { RequestItems?: Record<string, { Keys?: unknown[] }> };
+      if (command === "BatchGet") for (const r of Object.values(input.RequestItems ?? {})) keys += r.Keys?.length ?? 0;
+      const out = await next(args);
+      if (command === "Query") queried += Number((out.output as { Count?: number }).Count ?? 0);
+      return out;
+    },
+    { step: "initialize", name, priority: "low" },
+  );
+  try {
+    await fn();
+  } finally {
+    ddb().middlewareStack.remove(name);
+  }
+  return `${[...calls].map(([c, k]) => `${k} ${c}`).join(" + ")}; ${queried} queried, ${keys} keys`;
+}
+
+/**
  * Runs every case through the local gateway from a separate client process: 200 requests at concurrency 1 and 400 at
- * concurrency 10, with the product's CPU per request (this process + DynamoDB Local `ddbPids`); rows for the table.
+ * concurrency 10, with the product's CPU per request (this process + DynamoDB Local `ddbPids`), after counting the
+ * DynamoDB work of one request ({@link ddbWorkOf}); rows for the table. `reps.c1` 0: the DynamoDB work only.
  */
 export async function runSearchCases(baseUrl: string, token: string, n: number, seedSeconds: number, ddbPids: number[], reps: { c1: number; c10: number; warmup?: number } = { c1: 200, c10: 400 }) {
   const rows: Record<string, unknown>[] = [];
   for (const [label, path] of searchCases(n)) {
-    const body = await (await fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } })).json();
-    const figures = await caseRow(`${baseUrl}${path}`, token, ddbPids, reps).catch((err: Error) => ({ error: err.message.slice(0, 200) }));
-    const row = { tickets: n, seedS: seedSeconds, case: label, rows: (body.tickets ?? body.contacts)?.length, ...figures };
+    const get = () => fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.json());
+    await get(); // the first answer re-packs stale rows (`tickets/row.ts`): the steady state is measured
+    let body: { tickets?: unknown[]; contacts?: unknown[] } = {};
+    const work = await ddbWorkOf(async () => {
+      body = await get();
+    });
+    const figures = reps.c1 > 0 ? await caseRow(`${baseUrl}${path}`, token, ddbPids, reps).catch((err: Error) => ({ error: err.message.slice(0, 200) })) : {};
+    const row = { tickets: n, seedS: seedSeconds, case: label, rows: (body.tickets ?? body.contacts)?.length, "ddb per request": work, ...figures };
     rows.push(row);
     console.log(JSON.stringify(row));
   }
