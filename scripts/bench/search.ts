@@ -127,7 +127,7 @@ async function ddbWorkOf(fn: () => Promise<unknown>): Promise<string> {
       const command = String((context as { commandName?: string }).commandName ?? "").replace(/Command$/, "");
       calls.set(command, (calls.get(command) ?? 0) + 1);
       const input = args.input as { RequestItems?: Record<string, { Keys?: unknown[] }> };
-      if (command === "BatchGet") for (const r of Object.values(input.RequestItems ?? {})) keys += r.Keys?.length ?? 0;
+      if (command.startsWith("BatchGet")) for (const r of Object.values(input.RequestItems ?? {})) keys += r.Keys?.length ?? 0;
       const out = await next(args);
       if (command === "Query") queried += Number((out.output as { Count?: number }).Count ?? 0);
       return out;
