@@ -145,11 +145,20 @@ async function ddbWorkOf(fn: () => Promise<unknown>): Promise<string> {
 /**
  * Runs every case through the local gateway from a separate client process: 200 requests at concurrency 1 and 400 at
  * concurrency 10, with the product's CPU per request (this process + DynamoDB Local `ddbPids`), after counting the
- * DynamoDB work of one request ({@link ddbWorkOf}); rows for the table. `reps.c1` 0: the DynamoDB work only.
+ * DynamoDB work of one request ({@link ddbWorkOf}); rows for the table. `reps.c1` 0: the DynamoDB work only. `only`:
+ * the cases whose label holds one of these texts (all when absent).
  */
-export async function runSearchCases(baseUrl: string, token: string, n: number, seedSeconds: number, ddbPids: number[], reps: { c1: number; c10: number; warmup?: number } = { c1: 200, c10: 400 }) {
+export async function runSearchCases(
+  baseUrl: string,
+  token: string,
+  n: number,
+  seedSeconds: number,
+  ddbPids: number[],
+  reps: { c1: number; c10: number; warmup?: number } = { c1: 200, c10: 400 },
+  only?: string[],
+) {
   const rows: Record<string, unknown>[] = [];
-  for (const [label, path] of searchCases(n)) {
+  for (const [label, path] of searchCases(n).filter(([l]) => !only || only.some((o) => l.includes(o)))) {
     const get = () => fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.json());
     await get(); // the first answer re-packs stale rows (`tickets/row.ts`): the steady state is measured
     let body: { tickets?: unknown[]; contacts?: unknown[] } = {};
