@@ -134,6 +134,10 @@ export class AtendeStack extends Stack {
     // area seals; the assistant (in the runner, re-run by the minute tick) opens them.
     const promptsFn = this.api.areaFunctions.get("prompts");
     if (promptsFn) d.settingsKey.grant(promptsFn, "kms:Encrypt");
+    // Queue integrations seal Dialogflow's credentials and the flows' signing secrets the same way
+    // (docs/product/integrations.md#credentials): the area seals, and opens for the test session; the bots open.
+    const integrationsFn = this.api.areaFunctions.get("queueIntegrations");
+    if (integrationsFn) d.settingsKey.grant(integrationsFn, "kms:Encrypt", "kms:Decrypt");
     d.settingsKey.grant(this.api.tick, "kms:Decrypt");
     d.settingsKey.grant(this.sessions.taskDefinition.taskRole, "kms:Decrypt");
     d.mediaBucket.grantReadWrite(this.api.tick); // a re-run answer reads a voice note and stores a spoken reply

@@ -20,6 +20,7 @@ import { redriveOutbox } from "@atende/shared/events/outbox";
 import { runDueTimers } from "@atende/shared/timers/index";
 // The timer kinds this tick fires (each file registers its handlers when loaded).
 import "@atende/shared/timers/ticket-kinds";
+import "@atende/shared/tickets/remains";
 import "@atende/shared/automation/rating";
 import "@atende/shared/integrations/runtime";
 import { presenceCounts } from "@atende/shared/realtime/presence-kind";
