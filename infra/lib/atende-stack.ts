@@ -157,7 +157,7 @@ export class AtendeStack extends Stack {
     const seed = atendeFunction(this, "Seed", {
       entry: "infra/lib/seed-handler.ts",
       environment: env,
-      description: "Atende deploy-time jobs: first plan, company and super admin (password from Secrets Manager); search backfill start.",
+      description: "Atende deploy-time jobs: first plan, company and super admin (password from Secrets Manager); search backfill and invoice-timer backfill start.",
       timeoutSeconds: 120,
     });
     tableRw(seed);
@@ -173,6 +173,12 @@ export class AtendeStack extends Stack {
       serviceToken: seed.functionArn,
       resourceType: "Custom::AtendeSearchBackfill",
       properties: { Task: "searchBackfill", IndexVersion: SEARCH_INDEX_VERSION },
+    });
+    // Companies stored before every due-date write carried its invoice timer get theirs, once (the tick walks them).
+    new CustomResource(this, "InvoiceTimerBackfill", {
+      serviceToken: seed.functionArn,
+      resourceType: "Custom::AtendeInvoiceTimerBackfill",
+      properties: { Task: "invoiceTimerBackfill", Version: "1" },
     });
 
     acknowledge(this, {

@@ -27,6 +27,7 @@ import { presenceCounts } from "@atende/shared/realtime/presence-kind";
 import "@atende/shared/search/backfill-job";
 import "@atende/shared/campaigns/engine";
 import "@atende/shared/invoices/due";
+import "@atende/shared/invoices/timer-backfill";
 import "@atende/shared/webhooks/delivery";
 import { sweepDueSchedules } from "@atende/shared/schedules/send";
 

@@ -298,6 +298,8 @@ export const keys = {
   searchTicketGramPK: (cid: Id, gram: string) => `C#${cid}#STG#${gram}`,
   /** Progress of the company's search-index backfill (`search/backfill.ts`): cursor, done, counts. */
   searchBackfill: (cid: Id) => ({ PK: `C#${cid}#SEARCHBACKFILL`, SK: "#" }),
+  /** The invoice-timer backfill's end mark (`invoices/timer-backfill.ts`): `done` once every company was walked. */
+  invoiceTimerBackfill: { PK: "INVTIMERBACKFILL", SK: "#" },
 
   // ---- realtime -----------------------------------------------------------
   wsConnection: (connectionId: string) => ({ PK: `WS#${connectionId}`, SK: "#" }),
