@@ -24,9 +24,10 @@ import { Web } from "./web.ts";
 
 /**
  * The version of the search index the deploy-time backfill start is for (`Custom::AtendeSearchBackfill`): changing it
- * makes the next deploy schedule the backfill of every company not yet done again (e.g. after a table restore).
+ * makes the next deploy schedule the backfill of every company not yet done again (e.g. after a table restore). "2":
+ * the deploy that brings the report entries schedules their backfill (docs/product/reports.md#keys).
  */
-export const SEARCH_INDEX_VERSION = "1";
+export const SEARCH_INDEX_VERSION = "2";
 
 export interface AtendeStackProps extends StackProps {
   /** Deployment stage name (`STAGE`), part of physical queue names. Default `prod`. */

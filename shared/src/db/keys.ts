@@ -339,6 +339,15 @@ export const keys = {
     ...(uid != null ? { GSI3PK: `C#${cid}#CYCLES#U#${uid}#${finishedAt.slice(0, 7)}`, GSI3SK: `${finishedAt}#${pad(tid)}` } : {}),
   }),
   /**
+   * A finished cycle's report entries (docs/product/reports.md#keys): one per filter dimension it has (queue `Q`,
+   * connection `W`, contact `CT`, tag `TG`, rate `R`), in the company's partition of that value and UTC month of
+   * finish (a contact's partition has no month: its cycles are few), sorted by finish time and ticket.
+   */
+  reportEntryPK: (cid: Id, dim: "Q" | "W" | "CT" | "TG" | "R", value: Id, month: string | null) => `C#${cid}#RPT#${dim}#${value}${month ? `#${month}` : ""}`,
+  reportEntry: (pk: string, finishedAt: string, tid: Id) => ({ PK: pk, SK: `${finishedAt}#${pad(tid)}` }),
+  /** The report entries' backfill progress of a company (cycles stored before the entries existed). */
+  reportBackfill: (cid: Id) => ({ PK: `C#${cid}#RPTBACKFILL`, SK: "#" }),
+  /**
    * Event outbox item (shared/src/events/README.md, `events/outbox.ts`): written in the domain write's transaction,
    * deleted by the transaction that applies it. The item IS its due-time entry (no index): the partition is its shard
    * and due hour, `OUTBOX#<shard>#<yyyy-mm-ddThh>`, the sort key `<dueAt ISO>#<cid>#<oid>`. `oid` is deterministic

@@ -7,6 +7,7 @@
  */
 import { counterFacts, outboxPut } from "../events/outbox.ts";
 import { pendingRunPuts } from "../events/durable.ts";
+import { reportEntryItems } from "../reports/entries.ts";
 import { cycleAfter, finishedCycle, type TicketCycle } from "./cycles.ts";
 import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { batchGetRaw, batchWriteAll } from "../db/batch.ts";
@@ -241,7 +242,7 @@ export async function writeTicketTransition(
     });
   }
   items.push(...outboxPut(counterFacts.ticket(prev, next))); // counters' outbox (events/outbox.ts), last: indexes above unchanged
-  if (cycle) items.push(cycleItemPut(cycle)); // the finished service cycle, stored exactly when the ticket closes
+  if (cycle) items.push(cycleItemPut(cycle), ...reportEntryItems(cycle, next.tagIds).map((Item) => ({ Put: { TableName: tableName(), Item } }))); // the finished service cycle and its report entries, stored exactly when the ticket closes
   items.push(...extra);
   items.push(...pendingRunPuts({ type: "ticket.updated", companyId: prev.companyId, ticket: next, previous: prev }));
   try {
