@@ -23,7 +23,8 @@ export function renderPush(c: PushContent, lang: PushLang): PushPayload {
   const text = c.text.trim() || T.media[lang];
   switch (c.kind) {
     case "ticket":
-      return { kind: c.kind, title: T.ticket[lang], body: cut(c.name ? `${c.name}: ${text}` : text), tag: `ticket-${c.ref}`, url: `/tickets/${c.ref}` };
+      // A ticket opened without a message yet (by an agent, a campaign reply) shows the contact alone.
+      return { kind: c.kind, title: T.ticket[lang], body: cut(c.text.trim() ? `${c.name}: ${text}` : c.name || text), tag: `ticket-${c.ref}`, url: `/tickets/${c.ref}` };
     case "message":
       return { kind: c.kind, title: c.name || T.message[lang], body: cut(text), tag: `ticket-${c.ref}`, url: `/tickets/${c.ref}` };
     case "chat":
