@@ -74,7 +74,8 @@ export async function getActiveTicketId(companyId: number, whatsappId: number, c
   return out.Item ? Number(out.Item.ticketId) : null;
 }
 
-const markerItem = (t: TicketItem) => ({ ...keys.activeTicket(t.companyId, t.whatsappId, t.contactId), _type: "activeTicket", ticketId: t.id, companyId: t.companyId });
+/** The ACTIVE marker of an open or pending ticket (one per contact and connection). */
+export const activeTicketRecord = (t: TicketItem) => ({ ...keys.activeTicket(t.companyId, t.whatsappId, t.contactId), _type: "activeTicket", ticketId: t.id, companyId: t.companyId });
 
 /**
  * Creates an open or pending ticket: Put ACTIVE marker (`attribute_not_exists`, `ALL_OLD` on failure) + Put ticket
@@ -95,7 +96,7 @@ export async function createTicketItem(t: TicketItem): Promise<{ created: true }
           {
             Put: {
               TableName: tableName(),
-              Item: markerItem(t),
+              Item: activeTicketRecord(t),
               ConditionExpression: "attribute_not_exists(PK)",
               ReturnValuesOnConditionCheckFailure: "ALL_OLD",
             },
@@ -235,7 +236,7 @@ export async function writeTicketTransition(
     items.push({
       Put: {
         TableName: tableName(),
-        Item: markerItem(next),
+        Item: activeTicketRecord(next),
         ConditionExpression: "attribute_not_exists(PK) OR ticketId = :tid",
         ExpressionAttributeValues: { ":tid": prev.id },
       },
@@ -474,11 +475,16 @@ export function ticketRatingPut(rating: { companyId: number; ticketId: number; r
 }
 
 /** The `Put` of a finished service cycle (`cycles.ts`) for the closing transaction, listed by month of finish. */
+/** The stored item of a finished service cycle, with its month indexes. */
+export function ticketCycleRecord(c: TicketCycle): Record<string, unknown> {
+  return { ...keys.ticketCycle(c.companyId, c.ticketId, c.finishedAt), ...keys.ticketCycleIndex(c.companyId, c.ticketId, c.finishedAt, c.userId), _type: "ticketCycle", ...c };
+}
+
 function cycleItemPut(c: TicketCycle) {
   return {
     Put: {
       TableName: tableName(),
-      Item: { ...keys.ticketCycle(c.companyId, c.ticketId, c.finishedAt), ...keys.ticketCycleIndex(c.companyId, c.ticketId, c.finishedAt, c.userId), _type: "ticketCycle", ...c },
+      Item: ticketCycleRecord(c),
       ConditionExpression: "attribute_not_exists(PK)",
     },
   };
