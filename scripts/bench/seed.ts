@@ -19,6 +19,7 @@ import { laneEntryRecord } from "../../shared/src/kanban/repository.ts";
 import { OPEN_LANE } from "../../shared/src/kanban/schema.ts";
 import { messageRecord } from "../../shared/src/messages/repository.ts";
 import { MessageItem } from "../../shared/src/messages/schema.ts";
+import { reportEntryItems } from "../../shared/src/reports/entries.ts";
 import { contactIndexItems, messageIndexWrites, ticketGramItems, withKnownWords } from "../../shared/src/search/writes.ts";
 import { cycleAfter, finishedCycle } from "../../shared/src/tickets/cycles.ts";
 import { activeTicketRecord, isActiveStatus, ticketCycleRecord, ticketRecord } from "../../shared/src/tickets/repository.ts";
@@ -183,7 +184,7 @@ export function seedTicketItems(o: SeedTenant, s: SeedTicket, counters = new See
     const next: TicketItem = { ...prev, ...patch, updatedAt: iso(t0 + (s.bodies.length + j) * 1000), version: prev.version + 1, rev: prev.rev + 1 };
     Object.assign(next, cycleAfter(prev, next));
     const cycle = finishedCycle(prev, next);
-    if (cycle) items.push(ticketCycleRecord(cycle));
+    if (cycle) items.push(ticketCycleRecord(cycle), ...reportEntryItems(cycle, next.tagIds));
     counters.count(counterFacts.ticket(prev, next));
     sums = { ...sums, queue: next.queueId != null ? (o.names?.queues.get(next.queueId) ?? null) : null, user: next.userId != null ? (o.names?.user ?? null) : null };
     ticket = next;
