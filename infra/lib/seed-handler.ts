@@ -10,7 +10,9 @@
  * The same function serves the `Custom::AtendeSearchBackfill` resource (`Task: "searchBackfill"`): on
  * Create (the first deploy with the search index) and on Update (its `IndexVersion` changed) it schedules the search
  * backfill of every company not yet indexed (`startSearchBackfill`, `shared/src/search/backfill-job.ts`); the minute
- * tick then does the work in bounded, resumable steps. Answering CloudFormation never waits for the backfill itself.
+ * tick then does the work in bounded, resumable steps. It also schedules the report entries' backfill
+ * (`startReportBackfill`, `shared/src/reports/backfill.ts`), the same way. Answering CloudFormation never waits for
+ * the backfill itself.
  * The `Custom::AtendeInvoiceTimerBackfill` resource (`Task: "invoiceTimerBackfill"`) likewise schedules, once, the walk
  * that gives every company with a due date and no invoice timer its timer (`startInvoiceTimerBackfill`,
  * `shared/src/invoices/timer-backfill.ts`), carried by the minute tick.
@@ -21,6 +23,7 @@ import { z } from "zod";
 import { log } from "@atende/shared/log";
 import { startInvoiceTimerBackfill } from "@atende/shared/invoices/timer-backfill";
 import { startSearchBackfill } from "@atende/shared/search/backfill-job";
+import { startReportBackfill } from "@atende/shared/reports/backfill";
 import { seedLocal } from "@atende/shared/seed/seed";
 
 const EventSchema = z.object({
@@ -94,6 +97,8 @@ export function makeSeedHandler(deps: SeedDeps): (raw: unknown) => Promise<void>
       if ("Task" in props) {
         const companies = await startSearchBackfill();
         log("info", "search backfill scheduled", { companies: companies.length, indexVersion: props.IndexVersion });
+        const reporting = await startReportBackfill(); // the report entries of older cycles (docs/product/reports.md#keys)
+        log("info", "report backfill scheduled", { companies: reporting.length });
         return await respond(event, "SUCCESS", `search backfill scheduled for ${companies.length} companies`, { Companies: String(companies.length) });
       }
       const password = await readAdminPassword(props.SecretArn, deps.secrets);
