@@ -17,6 +17,7 @@ import { GetSecretValueCommand, SecretsManagerClient } from "@aws-sdk/client-sec
 import { z } from "zod";
 import { log } from "@atende/shared/log";
 import { startSearchBackfill } from "@atende/shared/search/backfill-job";
+import { startTicketCountsBackfill } from "@atende/shared/tickets/counts-backfill";
 import { seedLocal } from "@atende/shared/seed/seed";
 
 const EventSchema = z.object({
@@ -79,6 +80,9 @@ export function makeSeedHandler(deps: SeedDeps): (raw: unknown) => Promise<void>
       if ("Task" in props) {
         const companies = await startSearchBackfill();
         log("info", "search backfill scheduled", { companies: companies.length, indexVersion: props.IndexVersion });
+        // The tab counts' backfill rides on the same resource (its `CountsVersion` property makes a deploy run it).
+        const counting = await startTicketCountsBackfill();
+        log("info", "ticket counts backfill scheduled", { companies: counting.length });
         return await respond(event, "SUCCESS", `search backfill scheduled for ${companies.length} companies`, { Companies: String(companies.length) });
       }
       const password = await readAdminPassword(props.SecretArn, deps.secrets);

@@ -216,8 +216,9 @@ export async function deleteTicketByAdmin(actor: TicketActor, ticketId: number):
   if (!can(actor, "ticket-options:deleteTicket")) throw new AppError("ERR_NO_PERMISSION");
   const read = await getTicketItem(actor.companyId, ticketId, true);
   if (!read) throw new AppError("ERR_NO_TICKET_FOUND");
-  const t = { ...read, updatedAt: laterIso(read.updatedAt) }; // the deletion time (the current counts' fact)
-  await deleteTicketItems(t);
+  // The deletion time (the tab counts' fact); the ticket as deleted (read again when it changed meanwhile).
+  const t = await deleteTicketItems({ ...read, updatedAt: laterIso(read.updatedAt) });
+  if (!t) throw new AppError("ERR_NO_TICKET_FOUND");
   await dispatch({ type: "ticket.deleted", companyId: actor.companyId, ticket: t });
 }
 
