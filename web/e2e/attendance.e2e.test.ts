@@ -181,8 +181,10 @@ describe("attendance screens in the browser", () => {
   }, TEST_MS);
 
   it("shows the exact waiting count past the first page of tickets, and keeps it live", async () => {
-    const { admin } = await makeCompany();
+    const { companyId, admin } = await makeCompany();
     const wid = await connectedWhatsapp(admin, "Conexão Contagem");
+    // Another admin acts through the API while the first one watches (one login per user: the browser's replaces the API's).
+    const colleague = await makeUser(companyId, { profile: "admin", name: "Colega" });
     const counted = (n: number) => until(async () => (await http<{ pending: number }>(admin, "GET", "/api/tickets/counts?showAll=true")).pending === n, `${n} waiting`);
     for (let i = 0; i < 42; i += 6) {
       await Promise.all(Array.from({ length: Math.min(6, 42 - i) }, (_, k) => customerSays(wid, `55119444${String(i + k).padStart(5, "0")}`, `Cliente ${i + k}`, "Olá")));
@@ -199,8 +201,8 @@ describe("attendance screens in the browser", () => {
     // A new customer and an accept elsewhere move the counts without a reload.
     await customerSays(wid, "5511944499999", "Cliente novo", "Oi");
     await until(async () => (await page.getByTestId("count-pending").textContent()) === "43", "the count 43, live");
-    const first = (await http<{ tickets: { id: number }[] }>(admin, "GET", "/api/tickets?status=pending&showAll=true")).tickets[0];
-    await http(admin, "PUT", `/api/tickets/${first.id}`, { status: "open", userId: admin.id });
+    const first = (await http<{ tickets: { id: number }[] }>(colleague, "GET", "/api/tickets?status=pending&showAll=true")).tickets[0];
+    await http(colleague, "PUT", `/api/tickets/${first.id}`, { status: "open", userId: admin.id }); // handed to the watching admin
     await until(async () => (await page.getByTestId("count-pending").textContent()) === "42" && (await page.getByTestId("count-open").textContent()) === "1", "42 waiting and 1 in conversation, live");
   }, TEST_MS);
 
