@@ -35,6 +35,7 @@ import {
   writeTicketTransition,
 } from "./repository.ts";
 import { TicketItem, type CreateTicketBody, type TicketView, type UpdateTicketBody } from "./schema.ts";
+import { attachSummaries, summariesOf } from "./summaries.ts";
 import { getAccessibleTicket, isAdminActor, otherOpenTicket, toTicketView, type TicketActor } from "./service.ts";
 
 /** The greeting sent on accept when `sendGreetingAccepted` is enabled (the old system's wording). */
@@ -216,8 +217,9 @@ export async function deleteTicketByAdmin(actor: TicketActor, ticketId: number):
   if (!can(actor, "ticket-options:deleteTicket")) throw new AppError("ERR_NO_PERMISSION");
   const read = await getTicketItem(actor.companyId, ticketId, true);
   if (!read) throw new AppError("ERR_NO_TICKET_FOUND");
-  // The deletion time (the tab counts' fact); the ticket as deleted (read again when it changed meanwhile).
-  const t = await deleteTicketItems({ ...read, updatedAt: laterIso(read.updatedAt) });
+  // The deletion time (the tab counts' fact), its summaries naming the grams to remove; the ticket as deleted (read
+  // again when it changed meanwhile).
+  const t = await deleteTicketItems(attachSummaries({ ...read, updatedAt: laterIso(read.updatedAt) }, summariesOf(read)));
   if (!t) throw new AppError("ERR_NO_TICKET_FOUND");
   await dispatch({ type: "ticket.deleted", companyId: actor.companyId, ticket: t });
 }
