@@ -256,8 +256,9 @@ describe("top bar notifications in the browser", () => {
       const page = await newPage(ctx);
       await login(page, agent.email, agent.password);
 
-      // The opt-in: the browser's permission is granted; headless Chromium's own push service (FCM) is not reachable
-      // from this machine, so its subscribe fails and the panel says so instead of claiming to be on.
+      // The opt-in: the notification permission is granted, but headless Chromium refuses `pushManager.subscribe`
+      // ("Registration failed - permission denied") and its push service (FCM) is not reachable from here anyway
+      // (docs/product/push.md#one-machine): the panel says so instead of claiming to be on.
       await page.getByTestId("push-button").click();
       await page.getByTestId("push-panel").waitFor();
       await expect.poll(() => page.getByTestId("push-button").getAttribute("data-state")).toBe("off");
