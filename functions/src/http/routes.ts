@@ -22,6 +22,7 @@ import { kanbanRoutes } from "@atende/shared/kanban/contract";
 import { mediaRoutes, messagesRoutes } from "@atende/shared/messages/contract";
 import { messagesApiRoutes } from "@atende/shared/messagesApi/contract";
 import { privacyRoutes } from "@atende/shared/privacy/contract";
+import { reportsRoutes } from "@atende/shared/reports/contract";
 import { integrationsRoutes } from "@atende/shared/integrations/contract";
 import { notesRoutes } from "@atende/shared/notes/contract";
 import { plansRoutes } from "@atende/shared/plans/contract";
@@ -73,6 +74,7 @@ export const manifest = {
   ...campaignsRoutes,
   ...messagesApiRoutes,
   ...privacyRoutes,
+  ...reportsRoutes,
 };
 
 /** Every operation, keyed `"METHOD /api/path"`, with its contract (types for the pipeline and the web client). */

@@ -247,6 +247,12 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     const backfill = await optionalImport<{ startSearchBackfill: () => Promise<number[]> }>("shared/src/search/backfill-job.ts");
     const backfilling = (await backfill?.startSearchBackfill()) ?? [];
     if (backfilling.length) say("search backfill scheduled", { companies: backfilling.length });
+    // Companies without their invoice timer get it (`shared/src/invoices/timer-backfill.ts`), once, through the tick.
+    const invoiceTimers = await optionalImport<{ startInvoiceTimerBackfill: () => Promise<boolean> }>("shared/src/invoices/timer-backfill.ts");
+    if (await invoiceTimers?.startInvoiceTimerBackfill()) say("invoice timer backfill scheduled");
+    const reportBackfill = await optionalImport<{ startReportBackfill: () => Promise<number[]> }>("shared/src/reports/backfill.ts");
+    const reporting = (await reportBackfill?.startReportBackfill()) ?? [];
+    if (reporting.length) say("report backfill scheduled", { companies: reporting.length });
 
     // 5. Gateway, WebSocket emulator, sandbox.
     const api = createApiHandler({ functionsDir: FUNCTIONS_DIR, webDist: opts.webDist ?? join(REPO_ROOT, "web/dist"), log: say });

@@ -300,6 +300,8 @@ export const keys = {
   searchTicketGramPK: (cid: Id, gram: string) => `C#${cid}#STG#${gram}`,
   /** Progress of the company's search-index backfill (`search/backfill.ts`): cursor, done, counts. */
   searchBackfill: (cid: Id) => ({ PK: `C#${cid}#SEARCHBACKFILL`, SK: "#" }),
+  /** The invoice-timer backfill's end mark (`invoices/timer-backfill.ts`): `done` once every company was walked. */
+  invoiceTimerBackfill: { PK: "INVTIMERBACKFILL", SK: "#" },
 
   // ---- realtime -----------------------------------------------------------
   wsConnection: (connectionId: string) => ({ PK: `WS#${connectionId}`, SK: "#" }),
@@ -350,6 +352,15 @@ export const keys = {
     GSI1SK: `${finishedAt}#${pad(tid)}`,
     ...(uid != null ? { GSI3PK: `C#${cid}#CYCLES#U#${uid}#${finishedAt.slice(0, 7)}`, GSI3SK: `${finishedAt}#${pad(tid)}` } : {}),
   }),
+  /**
+   * A finished cycle's report entries (docs/product/reports.md#keys): one per filter dimension it has (queue `Q`,
+   * connection `W`, contact `CT`, tag `TG`, rate `R`), in the company's partition of that value and UTC month of
+   * finish (a contact's partition has no month: its cycles are few), sorted by finish time and ticket.
+   */
+  reportEntryPK: (cid: Id, dim: "Q" | "W" | "CT" | "TG" | "R", value: Id, month: string | null) => `C#${cid}#RPT#${dim}#${value}${month ? `#${month}` : ""}`,
+  reportEntry: (pk: string, finishedAt: string, tid: Id) => ({ PK: pk, SK: `${finishedAt}#${pad(tid)}` }),
+  /** The report entries' backfill progress of a company (cycles stored before the entries existed). */
+  reportBackfill: (cid: Id) => ({ PK: `C#${cid}#RPTBACKFILL`, SK: "#" }),
   /**
    * Event outbox item (shared/src/events/README.md, `events/outbox.ts`): written in the domain write's transaction,
    * deleted by the transaction that applies it. The item IS its due-time entry (no index): the partition is its shard
