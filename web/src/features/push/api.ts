@@ -1,6 +1,6 @@
 /**
  * This device's push notifications (docs/product/push.md#opting-in): the browser's permission and subscription, the
- * VAPID key from `GET /api/push/key`, and the device's registration on `POST|DELETE /api/push/subscriptions`.
+ * VAPID key from `GET /api/push/key`, and the device's registration on `POST|POST /api/push/subscriptions/remove`.
  * `usePushState()` says where this device stands: `unsupported` (no service worker, Push API or notifications),
  * `unavailable` (the server has no keys), `denied` (the browser's permission was refused), `off` or `on`.
  * Which user opted this device in is kept in the browser (`atende.push.<userId>` = the endpoint): the server drops a
@@ -37,7 +37,7 @@ export async function forgetThisDevice(): Promise<void> {
   const reg = await navigator.serviceWorker.getRegistration().catch(() => undefined);
   const sub = await reg?.pushManager.getSubscription().catch(() => null);
   if (!sub) return;
-  await call("DELETE /api/push/subscriptions", { body: { endpoint: sub.endpoint } }).catch(() => undefined);
+  await call("POST /api/push/subscriptions/remove", { body: { endpoint: sub.endpoint } }).catch(() => undefined);
   await sub.unsubscribe().catch(() => false);
 }
 
