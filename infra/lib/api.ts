@@ -32,6 +32,8 @@ export interface ApiProps {
   jobsQueue?: IQueue;
   /** Company webhooks' attempts, consumed by `functions/src/jobs/webhooks.ts`. */
   webhooksQueue?: IQueue;
+  /** Push notifications' fan-outs and retries, consumed by `functions/src/jobs/push.ts`. */
+  pushQueue?: IQueue;
   /** The session-command DLQs (one per shard), consumed by `functions/src/jobs/command-dlq.ts`. */
   sessionCommandDlqs?: IQueue[];
 }
@@ -78,6 +80,8 @@ export class Api extends Construct {
   readonly jobs?: NodejsFunction;
   /** Consumer of the company webhooks queue (one attempt per message). */
   readonly webhooks?: NodejsFunction;
+  /** Consumer of the push queue (fan-outs and retries of push notifications). */
+  readonly push?: NodejsFunction;
   /** `{apiId}.execute-api.{region}.amazonaws.com`: the CloudFront origin. */
   readonly domainName: string;
 
@@ -177,6 +181,16 @@ export class Api extends Construct {
       this.webhooks.addEventSource(new SqsEventSource(props.webhooksQueue, { batchSize: 5, reportBatchItemFailures: true }));
     }
 
+    if (props.pushQueue) {
+      this.push = atendeFunction(this, "Push", {
+        entry: "functions/src/jobs/push.ts",
+        environment: props.environment,
+        description: "Atende push notifications: one fan-out or one device's retry per message (10 s per push service answer).",
+        timeoutSeconds: 60,
+      });
+      this.push.addEventSource(new SqsEventSource(props.pushQueue, { batchSize: 5, reportBatchItemFailures: true }));
+    }
+
     if (props.sessionCommandDlqs?.length) {
       this.commandDlq = atendeFunction(this, "CommandDlq", {
         entry: "functions/src/jobs/command-dlq.ts",
@@ -190,6 +204,6 @@ export class Api extends Construct {
 
   /** Every function of this construct (areas, tick and the queue consumers). */
   get functions(): NodejsFunction[] {
-    return [...this.areaFunctions.values(), this.tick, ...(this.dispatch ? [this.dispatch] : []), ...(this.commandDlq ? [this.commandDlq] : []), ...(this.jobs ? [this.jobs] : []), ...(this.webhooks ? [this.webhooks] : [])];
+    return [...this.areaFunctions.values(), this.tick, ...(this.dispatch ? [this.dispatch] : []), ...(this.commandDlq ? [this.commandDlq] : []), ...(this.jobs ? [this.jobs] : []), ...(this.webhooks ? [this.webhooks] : []), ...(this.push ? [this.push] : [])];
   }
 }

@@ -67,6 +67,8 @@ export class AtendeStack extends Stack {
       DISPATCH_QUEUE_URL: d.dispatch.queue.queueUrl,
       JOBS_QUEUE_URL: d.jobs.queue.queueUrl,
       WEBHOOKS_QUEUE_URL: d.webhooks.queue.queueUrl,
+      PUSH_QUEUE_URL: d.push.queue.queueUrl,
+      VAPID_KEYS_ARN: d.vapidKeys.secretArn,
       SECURE_COOKIES: "true",
       WA_PROVIDER: "baileys",
       LOG_LEVEL: "info",
@@ -79,7 +81,7 @@ export class AtendeStack extends Stack {
 
     this.realtime = new Realtime(this, "Realtime", { environment: baseEnv });
     const env = { ...baseEnv, WS_MANAGEMENT_ENDPOINT: this.realtime.managementEndpoint };
-    this.api = new Api(this, "Api", { environment: env, dispatchQueue: d.dispatch.queue, jobsQueue: d.jobs.queue, webhooksQueue: d.webhooks.queue, sessionCommandDlqs: d.sessionCommands.map((q) => q.dlq) });
+    this.api = new Api(this, "Api", { environment: env, dispatchQueue: d.dispatch.queue, jobsQueue: d.jobs.queue, webhooksQueue: d.webhooks.queue, pushQueue: d.push.queue, sessionCommandDlqs: d.sessionCommands.map((q) => q.dlq) });
     this.sessions = new Sessions(this, "Sessions", {
       environment: env,
       desiredCount: props.runnerDesiredCount ?? 1,
@@ -108,6 +110,7 @@ export class AtendeStack extends Stack {
       d.dispatch.queue.grantSendMessages(g);
       d.jobs.queue.grantSendMessages(g);
       d.webhooks.queue.grantSendMessages(g);
+      d.push.queue.grantSendMessages(g);
     };
     for (const fn of this.realtime.functions) {
       tableRw(fn);
@@ -126,7 +129,7 @@ export class AtendeStack extends Stack {
       sendCommands(fn);
       this.realtime.grantManageConnections(fn);
     }
-    for (const fn of [this.api.tick, ...(this.api.dispatch ? [this.api.dispatch] : []), ...(this.api.commandDlq ? [this.api.commandDlq] : []), ...(this.api.jobs ? [this.api.jobs] : []), ...(this.api.webhooks ? [this.api.webhooks] : [])]) {
+    for (const fn of [this.api.tick, ...(this.api.dispatch ? [this.api.dispatch] : []), ...(this.api.commandDlq ? [this.api.commandDlq] : []), ...(this.api.jobs ? [this.api.jobs] : []), ...(this.api.webhooks ? [this.api.webhooks] : []), ...(this.api.push ? [this.api.push] : [])]) {
       tableRw(fn);
       sendCommands(fn);
       this.realtime.grantManageConnections(fn);
@@ -146,12 +149,18 @@ export class AtendeStack extends Stack {
     if (this.api.dispatch) d.mediaBucket.grantRead(this.api.dispatch);
     // Company webhooks' secrets are sealed with the connections' token key: their consumer opens them to sign.
     if (this.api.webhooks) d.connectionTokenKey.grantRead(this.api.webhooks);
+    // Push notifications: the push area serves the public key, the push consumer signs with the pair.
+    const pushFn = this.api.areaFunctions.get("push");
+    if (pushFn) d.vapidKeys.grantRead(pushFn);
+    if (this.api.push) d.vapidKeys.grantRead(this.api.push);
 
     const taskRole = this.sessions.taskDefinition.taskRole;
     tableRw(taskRole);
     d.mediaBucket.grantReadWrite(taskRole);
     for (const q of d.sessionCommands) q.queue.grantConsumeMessages(taskRole);
     d.dispatch.queue.grantSendMessages(taskRole);
+    // The ingest's push listener queues fan-outs (a customer's message to a held ticket, a new pending ticket).
+    d.push.queue.grantSendMessages(taskRole);
     this.realtime.grantManageConnections(taskRole);
 
     // First data on deploy: plan, company and the super admin whose password is the generated secret.
@@ -169,11 +178,12 @@ export class AtendeStack extends Stack {
       properties: { SecretArn: d.firstAdminSecret.secretArn },
     });
     // The search backfill: on the deploy that brings the index (and when SEARCH_INDEX_VERSION changes),
-    // every company not yet indexed gets its backfill timer; the minute tick does the work, resumably.
+    // every company not yet indexed gets its backfill timer; the minute tick does the work, resumably. The same run
+    // schedules the tab counts' backfill (`CountsVersion`: the deploy that brings the counts updates the resource).
     new CustomResource(this, "SearchBackfill", {
       serviceToken: seed.functionArn,
       resourceType: "Custom::AtendeSearchBackfill",
-      properties: { Task: "searchBackfill", IndexVersion: SEARCH_INDEX_VERSION },
+      properties: { Task: "searchBackfill", IndexVersion: SEARCH_INDEX_VERSION, CountsVersion: "1" },
     });
     // Companies stored before every due-date write carried its invoice timer get theirs, once (the tick walks them).
     new CustomResource(this, "InvoiceTimerBackfill", {

@@ -94,6 +94,13 @@ export class Data extends Construct {
   readonly jobs: QueueWithDlq;
   /** Company webhooks' attempts (`shared/src/webhooks/`), consumed by `functions/src/jobs/webhooks.ts`. */
   readonly webhooks: QueueWithDlq;
+  /** Push notifications' fan-outs and retries (`shared/src/push/`), consumed by `functions/src/jobs/push.ts`. */
+  readonly push: QueueWithDlq;
+  /**
+   * The VAPID key pair of push notifications (`VAPID_KEYS_ARN`; docs/deploy.md#push-notifications): created holding a
+   * placeholder; `{"publicKey","privateKey"}` is put in it once after the first deploy (push is off until then).
+   */
+  readonly vapidKeys: Secret;
   /** Queue URL prefix the code appends `-<n>.fifo` to (`SESSION_COMMANDS_QUEUE_URL_PREFIX`). */
   readonly sessionCommandsUrlPrefix: string;
 
@@ -146,6 +153,15 @@ export class Data extends Construct {
       id: "AwsSolutions-SMG4",
       reason:
         "Rotating this key makes every stored connection token unreadable; it is rotated by hand together with regenerating the tokens (POST /api/whatsapp/{id}/token).",
+    });
+    this.vapidKeys = new Secret(this, "VapidKeys", {
+      description: "Atende: VAPID key pair of push notifications, {publicKey, privateKey} base64url (VAPID_KEYS_ARN).",
+      generateSecretString: { passwordLength: 32, excludePunctuation: true },
+      removalPolicy: removal,
+    });
+    acknowledge(this.vapidKeys, {
+      id: "AwsSolutions-SMG4",
+      reason: "Every browser subscribed with the VAPID public key: rotating it silently ends every device's subscription, so it is replaced by hand only (docs/deploy.md#push-notifications).",
     });
     this.originVerifySecret = new Secret(this, "OriginVerify", {
       description: "Atende: value CloudFront adds as x-atende-origin to API requests (ORIGIN_VERIFY_SECRET).",
@@ -222,6 +238,12 @@ export class Data extends Construct {
       queueName: `${props.namePrefix}-webhooks`,
       fifo: false,
       // 6× the consumer's 60 s timeout (AWS's advice for event source mappings).
+      visibilityTimeout: Duration.minutes(6),
+    });
+    this.push = this.queueWithDlq("Push", {
+      queueName: `${props.namePrefix}-push`,
+      fifo: false,
+      // 6× the consumer's 60 s timeout; a failing device's retry comes back with its own delay (DelaySeconds).
       visibilityTimeout: Duration.minutes(6),
     });
   }

@@ -31,7 +31,7 @@ import {
 } from "aws-cdk-lib/aws-cloudfront";
 import { HttpOrigin, S3BucketOrigin } from "aws-cdk-lib/aws-cloudfront-origins";
 import type { Bucket, CfnBucket } from "aws-cdk-lib/aws-s3";
-import { BucketDeployment, Source } from "aws-cdk-lib/aws-s3-deployment";
+import { BucketDeployment, CacheControl, Source } from "aws-cdk-lib/aws-s3-deployment";
 import { Construct } from "constructs";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
@@ -45,6 +45,9 @@ import { WS_STAGE } from "./realtime.ts";
  * apart from the local build (`web/dist`, sandbox on) so a local build can never be the one deployed.
  */
 export const WEB_DIST = path.join(REPO_ROOT, "web/dist-cloud");
+/** The service worker the SPA registers and the web app manifest (`web/public`), served uncached with their types. */
+export const SERVICE_WORKER = "service-worker.js";
+export const WEB_MANIFEST = "manifest.webmanifest";
 
 /**
  * Fails the synth when a web build still carries the sandbox phone (`/sandbox`, a public page that drives the local
@@ -217,6 +220,16 @@ export class Web extends Construct {
     this.webAcl.cfnOptions.condition = inUsEast1;
     const webAclId = Token.asString(Fn.conditionIf(inUsEast1.logicalId, this.webAcl.attrArn, Aws.NO_VALUE));
 
+    const webOrigin = S3BucketOrigin.withOriginAccessControl(this.bucket);
+    // The service worker and the manifest are never cached at the edge: a new service worker reaches browsers at
+    // their next update check (docs/product/push.md#the-service-worker).
+    const uncachedFile = {
+      origin: webOrigin,
+      viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
+      cachePolicy: CachePolicy.CACHING_DISABLED,
+      responseHeadersPolicy: securityHeaders,
+      compress: true,
+    };
     this.distribution = new Distribution(this, "Distribution", {
       comment: "Atende: SPA, /api/* and /ws on one origin",
       defaultRootObject: "index.html",
@@ -227,7 +240,7 @@ export class Web extends Construct {
       logFilePrefix: "cloudfront/",
       webAclId,
       defaultBehavior: {
-        origin: S3BucketOrigin.withOriginAccessControl(this.bucket),
+        origin: webOrigin,
         viewerProtocolPolicy: ViewerProtocolPolicy.REDIRECT_TO_HTTPS,
         cachePolicy: CachePolicy.CACHING_OPTIMIZED,
         responseHeadersPolicy: securityHeaders,
@@ -237,6 +250,8 @@ export class Web extends Construct {
       additionalBehaviors: {
         "/api/*": apiBehavior(props.httpApiDomain),
         [`/${WS_STAGE}`]: apiBehavior(props.wsApiDomain),
+        [`/${SERVICE_WORKER}`]: uncachedFile,
+        [`/${WEB_MANIFEST}`]: uncachedFile,
       },
     });
     acknowledge(this.distribution, {
@@ -254,11 +269,29 @@ export class Web extends Construct {
       assertNoSandbox(WEB_DIST);
       const deployment = new BucketDeployment(this, "Deploy", {
         sources: [Source.asset(WEB_DIST)],
+        // Uploaded below with their own type and caching (the prune of this deployment leaves excluded files alone).
+        exclude: [SERVICE_WORKER, WEB_MANIFEST],
         destinationBucket: this.bucket,
         distribution: this.distribution,
         distributionPaths: ["/*"],
         memoryLimit: 512,
       });
+      // The service worker and the manifest: their content types named, never cached by browsers' HTTP caches.
+      for (const [id, file, contentType] of [
+        ["DeployServiceWorker", SERVICE_WORKER, "text/javascript; charset=utf-8"],
+        ["DeployManifest", WEB_MANIFEST, "application/manifest+json"],
+      ] as const) {
+        new BucketDeployment(this, id, {
+          sources: [Source.asset(WEB_DIST, { exclude: ["*", `!${file}`] })],
+          destinationBucket: this.bucket,
+          prune: false,
+          contentType,
+          cacheControl: [CacheControl.noCache()],
+          distribution: this.distribution,
+          distributionPaths: [`/${file}`],
+          memoryLimit: 512,
+        });
+      }
       // CDK's deployment handler (a singleton custom-resource Lambda at stack level) runs only during deploys.
       acknowledge(
         deployment.handlerRole,

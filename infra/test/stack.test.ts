@@ -94,8 +94,8 @@ describe("the Lambdas", () => {
       expect(descriptions.filter((d) => d.startsWith(`Atende HTTP area "${area}"`))).toHaveLength(1);
     }
     // areas + three WebSocket routes + the minute tick + the deploy-time seed + the session-command DLQ consumer +
-    // the jobs consumer + the webhooks consumer (+ the dispatch consumer once written)
-    expect(ours()).toHaveLength(areas().length + 8 + (hasDispatchConsumer ? 1 : 0));
+    // the jobs consumer + the webhooks consumer + the push consumer (+ the dispatch consumer once written)
+    expect(ours()).toHaveLength(areas().length + 9 + (hasDispatchConsumer ? 1 : 0));
     for (const f of ours()) {
       expect(f.Properties.Runtime).toBe("nodejs24.x");
       expect(f.Properties.Architectures).toEqual(["arm64"]);
@@ -110,6 +110,8 @@ describe("the Lambdas", () => {
           "DISPATCH_QUEUE_URL",
           "JOBS_QUEUE_URL",
           "WEBHOOKS_QUEUE_URL",
+          "PUSH_QUEUE_URL",
+          "VAPID_KEYS_ARN",
           "STAGE",
         ]),
       );
@@ -119,7 +121,7 @@ describe("the Lambdas", () => {
   });
 
   it("consumes the dispatch queue with partial batch failures once functions/src/jobs/dispatch.ts exists", () => {
-    const mappings = resources("AWS::Lambda::EventSourceMapping").filter((m) => !JSON.stringify(m.Properties.EventSourceArn).match(/SessionCommands\d+Dlq|DataJobs|DataWebhooks/));
+    const mappings = resources("AWS::Lambda::EventSourceMapping").filter((m) => !JSON.stringify(m.Properties.EventSourceArn).match(/SessionCommands\d+Dlq|DataJobs|DataWebhooks|DataPush/));
     expect(mappings).toHaveLength(hasDispatchConsumer ? 1 : 0);
     for (const m of mappings) {
       expect(m.Properties.FunctionResponseTypes).toEqual(["ReportBatchItemFailures"]);
@@ -135,6 +137,12 @@ describe("the Lambdas", () => {
 
   it("consumes the company webhooks queue with partial batch failures", () => {
     const mappings = resources("AWS::Lambda::EventSourceMapping").filter((m) => JSON.stringify(m.Properties.EventSourceArn).match(/DataWebhooks/));
+    expect(mappings).toHaveLength(1);
+    expect(mappings[0].Properties).toMatchObject({ BatchSize: 5, FunctionResponseTypes: ["ReportBatchItemFailures"] });
+  });
+
+  it("consumes the push queue with partial batch failures", () => {
+    const mappings = resources("AWS::Lambda::EventSourceMapping").filter((m) => JSON.stringify(m.Properties.EventSourceArn).match(/DataPush/));
     expect(mappings).toHaveLength(1);
     expect(mappings[0].Properties).toMatchObject({ BatchSize: 5, FunctionResponseTypes: ["ReportBatchItemFailures"] });
   });
@@ -195,8 +203,8 @@ describe("the WebSocket API", () => {
       ),
     );
     const roles = withManage.flatMap((p) => p.Properties.Roles.map((r: { Ref: string }) => r.Ref) as string[]);
-    // areas + ws functions + tick + runner task + the session-command DLQ consumer + the jobs and webhooks consumers (+ dispatch)
-    expect(roles).toHaveLength(areas().length + 3 + 1 + 1 + 1 + 1 + 1 + (hasDispatchConsumer ? 1 : 0));
+    // areas + ws functions + tick + runner task + the session-command DLQ consumer + the jobs, webhooks and push consumers (+ dispatch)
+    expect(roles).toHaveLength(areas().length + 3 + 1 + 1 + 1 + 1 + 1 + 1 + (hasDispatchConsumer ? 1 : 0));
     expect(roles.some((r) => r.startsWith("SessionsTaskTaskRole"))).toBe(true);
   });
 });
@@ -220,7 +228,9 @@ describe("the SQS queues", () => {
     expect(byName.get("atende-prod-jobs-dlq")).toBeDefined();
     expect(byName.get("atende-prod-webhooks")!.Properties.RedrivePolicy).toBeDefined();
     expect(byName.get("atende-prod-webhooks-dlq")).toBeDefined();
-    expect(queues).toHaveLength(38);
+    expect(byName.get("atende-prod-push")!.Properties.RedrivePolicy).toBeDefined();
+    expect(byName.get("atende-prod-push-dlq")).toBeDefined();
+    expect(queues).toHaveLength(40);
     expect(queues.every((q) => q.Properties.SqsManagedSseEnabled === true)).toBe(true);
   });
 
@@ -233,12 +243,12 @@ describe("the SQS queues", () => {
         ? p.Properties.Queues
         : [],
     );
-    expect(covered).toHaveLength(38);
+    expect(covered).toHaveLength(40);
   });
 
   it("alarms when any dead-letter queue holds a message", () => {
     const alarms = resources("AWS::CloudWatch::Alarm").filter((a) => a.Properties.MetricName === "ApproximateNumberOfMessagesVisible");
-    expect(alarms).toHaveLength(19);
+    expect(alarms).toHaveLength(20);
     for (const a of alarms) {
       expect(a.Properties.Threshold).toBe(0);
       expect(a.Properties.ComparisonOperator).toBe("GreaterThanThreshold");
@@ -494,11 +504,25 @@ describe("hardening", () => {
     const apiOrigins = cfg.Origins.filter((o: any) => o.CustomOriginConfig);
     expect(apiOrigins.length).toBe(2);
     for (const o of apiOrigins) expect(o.OriginCustomHeaders).toEqual([{ HeaderName: "x-atende-origin", HeaderValue: expect.anything() }]);
-    for (const b of cfg.CacheBehaviors) expect(b.FunctionAssociations).toHaveLength(1);
+    const apiBehaviors = cfg.CacheBehaviors.filter((b: any) => apiOrigins.some((o: any) => o.Id === b.TargetOriginId));
+    expect(apiBehaviors).toHaveLength(2);
+    for (const b of apiBehaviors) expect(b.FunctionAssociations).toHaveLength(1);
     const fns = resources("AWS::CloudFront::Function").map((f) => f.Properties.FunctionCode);
     expect(fns).toContain(VIEWER_IP_CODE);
     const [area] = resources("AWS::Lambda::Function").filter((f) => f.Properties.Environment?.Variables?.ORIGIN_VERIFY_SECRET);
     expect(JSON.stringify(area.Properties.Environment.Variables.ORIGIN_VERIFY_SECRET)).toEqual(JSON.stringify(apiOrigins[0].OriginCustomHeaders[0].HeaderValue));
+  });
+
+  it("serves the service worker and the web app manifest from the bucket with caching off", () => {
+    const [dist] = resources("AWS::CloudFront::Distribution");
+    const cfg = dist.Properties.DistributionConfig;
+    const disabled = "4135ea2d-6df8-44a3-9df3-4b5a84be39ad"; // CloudFront's managed CachingDisabled policy
+    for (const path of ["/service-worker.js", "/manifest.webmanifest"]) {
+      const b = cfg.CacheBehaviors.find((x: any) => x.PathPattern === path);
+      expect(b, path).toBeDefined();
+      expect(b.CachePolicyId).toBe(disabled);
+      expect(b.TargetOriginId).toBe(cfg.DefaultCacheBehavior.TargetOriginId);
+    }
   });
 
   it("gives CloudFront's origin secret to every HTTP area and to $connect, so direct execute-api calls are refused", () => {

@@ -13,6 +13,11 @@
  * - announcements (docs/product/announcements.md): a super user's announcement appears live in the popover of an agent
  *   of another company, with its priority colour, and the unread badge stays cleared after a reload.
  *
+ * - push notifications (docs/product/push.md): an agent turns them on from the top bar (notification permission
+ *   granted through the DevTools Protocol), closes the product's tab, a customer's new pending ticket in the agent's
+ *   queue reaches the local push service stand-in encrypted (it decrypts it), the page's service worker shows it when
+ *   that push is delivered through the DevTools Protocol, and the URL the notification carries opens the ticket.
+ *
  * Needs `web/dist` (`npm run build -w web`) and `/usr/bin/chromium`.
  */
 import type { Page } from "playwright-core";
@@ -235,6 +240,81 @@ describe("top bar notifications in the browser", () => {
       await pa.getByTestId("announcements-button").waitFor();
       await pa.waitForTimeout(1000);
       expect(await pa.getByTestId("announcements-count").count()).toBe(0);
+    },
+    TEST_MS,
+  );
+  it(
+    "pushes a new pending ticket to an agent with no open tab; the service worker shows it and it opens the ticket",
+    async () => {
+      const { companyId, admin } = await makeCompany();
+      const queue = await http<{ id: number }>(admin, "POST", "/api/queue", { name: "Plantão", color: "#6a1b9a", greetingMessage: "" });
+      const wid = await connectedWhatsapp(admin, "Conexão Push", [queue.id]);
+      const agent = await makeUser(companyId, { queueIds: [queue.id], name: "Agente Push" });
+      const origin = e2e.stack.url;
+      const ctx = await e2e.newContext();
+      await ctx.grantPermissions(["notifications"], { origin });
+      const page = await newPage(ctx);
+      await login(page, agent.email, agent.password);
+
+      // The opt-in: the notification permission is granted, but headless Chromium refuses `pushManager.subscribe`
+      // ("Registration failed - permission denied") and its push service (FCM) is not reachable from here anyway
+      // (docs/product/push.md#one-machine): the panel says so instead of claiming to be on.
+      await page.getByTestId("push-button").click();
+      await page.getByTestId("push-panel").waitFor();
+      await expect.poll(() => page.getByTestId("push-button").getAttribute("data-state")).toBe("off");
+      await page.getByTestId("push-toggle").click();
+      await expect.poll(async () => (await page.getByRole("alert").count()) > 0 || (await page.getByTestId("push-button").getAttribute("data-state")) === "on").toBe(true);
+      const sw = await page.evaluate(async () => (await navigator.serviceWorker.ready).active?.scriptURL);
+      expect(sw).toBe(`${origin}/service-worker.js`);
+
+      // A device of the push service stand-in, registered through the API with this session, as the page does.
+      const pushUrl = e2e.stack.pushServiceUrl;
+      const { publicKey } = await page.evaluate(async () => (await fetch("/api/push/key", { headers: { authorization: `Bearer ${JSON.parse(localStorage.getItem("token")!)}` } })).json());
+      const device = (await (await fetch(`${pushUrl}/subscribe`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ applicationServerKey: publicKey }) })).json()).data;
+      const stored = await page.evaluate(
+        async (d) =>
+          (
+            await fetch("/api/push/subscriptions", {
+              method: "POST",
+              headers: { "content-type": "application/json", authorization: `Bearer ${JSON.parse(localStorage.getItem("token")!)}` },
+              body: JSON.stringify({ endpoint: d.endpoint, keys: d.keys, lang: "pt" }),
+            })
+          ).status,
+        device,
+      );
+      expect(stored).toBe(200);
+
+      // The product's tab closes (its socket with it); the service worker stays registered in the browser.
+      const helper = await newPage(ctx);
+      await helper.goto(`${origin}/manifest.webmanifest`);
+      await page.close();
+      await customerSays(wid, "5511933330001", "Cliente Push", "Preciso de ajuda urgente");
+      const received = await until(async () => {
+        const r = await fetch(`${pushUrl}/get-notifications`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ clientHash: device.clientHash }) });
+        const list = (await r.json()).data.messages as string[];
+        return list.length ? list : null;
+      }, "the encrypted push at the push service");
+      const payload = JSON.parse(received[0]);
+      expect(payload).toMatchObject({ kind: "ticket", title: "Novo ticket aguardando", body: "Cliente Push: Preciso de ajuda urgente" });
+      expect(payload.url).toMatch(/^\/tickets\/[0-9a-f-]{36}$/);
+
+      // The same payload delivered to the page's service worker through the DevTools Protocol: it shows it.
+      const cdp = await ctx.newCDPSession(helper);
+      const versions = new Promise<{ registrationId: string }>((resolve) => cdp.on("ServiceWorker.workerVersionUpdated", (e) => e.versions[0] && resolve(e.versions[0])));
+      await cdp.send("ServiceWorker.enable");
+      const { registrationId } = await versions;
+      await cdp.send("ServiceWorker.deliverPushMessage", { origin, registrationId, data: received[0] });
+      const shown = await until(async () => {
+        const list = await helper.evaluate(async () => (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({ title: n.title, body: n.body, tag: n.tag, url: n.data?.url })));
+        return list.length ? list : null;
+      }, "the service worker's notification");
+      expect(shown).toEqual([{ title: payload.title, body: payload.body, tag: payload.tag, url: payload.url }]);
+
+      // The tap opens the ticket the notification carries.
+      const tap = await newPage(ctx);
+      await tap.goto(`${origin}${shown[0].url}`);
+      await tap.waitForURL(`**${payload.url}`);
+      await tap.getByTestId("conversation").getByText("Preciso de ajuda urgente").waitFor();
     },
     TEST_MS,
   );

@@ -8,6 +8,8 @@ import { configureApi } from "./api/client.ts";
 import { App } from "./App.tsx";
 
 configureApi();
+// The product's service worker (installable app, push notifications: docs/product/push.md#the-service-worker).
+if ("serviceWorker" in navigator) void navigator.serviceWorker.register("/service-worker.js").catch(() => undefined);
 createRoot(document.getElementById("root")!).render(
   <StrictMode>
     <App />

@@ -126,7 +126,7 @@ describe("subscribing a device", () => {
     const mine = await listUserSubscriptions(w.cid, bruno().id);
     expect(mine.filter((s) => s.endpoint === d.endpoint)).toHaveLength(1);
     expect(mine.find((s) => s.endpoint === d.endpoint)?.lang).toBe("es");
-    expect((await api("DELETE", "/api/push/subscriptions", { token: bruno().token, body: { endpoint: d.endpoint } })).body).toEqual({ removed: true });
+    expect((await api("POST", "/api/push/subscriptions/remove", { token: bruno().token, body: { endpoint: d.endpoint } })).body).toEqual({ removed: true });
   });
 
   it("refuses bad bodies and endpoints that are not a push service's, writing nothing", async () => {
@@ -153,16 +153,16 @@ describe("subscribing a device", () => {
 
   it("never lets a user of another company (or another user) remove a device, and never pushes across companies", async () => {
     const d = await device(ana());
-    expect((await api("DELETE", "/api/push/subscriptions", { token: w.other.admin.token, body: { endpoint: d.endpoint } })).body).toEqual({ removed: false });
-    expect((await api("DELETE", "/api/push/subscriptions", { token: bruno().token, body: { endpoint: d.endpoint } })).body).toEqual({ removed: false });
+    expect((await api("POST", "/api/push/subscriptions/remove", { token: w.other.admin.token, body: { endpoint: d.endpoint } })).body).toEqual({ removed: false });
+    expect((await api("POST", "/api/push/subscriptions/remove", { token: bruno().token, body: { endpoint: d.endpoint } })).body).toEqual({ removed: false });
     expect((await listUserSubscriptions(w.cid, ana().id)).map((s) => s.endpoint)).toContain(d.endpoint);
     const theirs = await device(w.other.admin);
     await newPendingTicket(0, "Só da empresa um");
     await pump();
     expect((await received(d)).map((p) => p.body)).toContain("Só da empresa um");
     expect(await received(theirs)).toEqual([]);
-    expect((await api("DELETE", "/api/push/subscriptions", { token: ana().token, body: { endpoint: d.endpoint } })).body).toEqual({ removed: true });
-    await api("DELETE", "/api/push/subscriptions", { token: w.other.admin.token, body: { endpoint: theirs.endpoint } });
+    expect((await api("POST", "/api/push/subscriptions/remove", { token: ana().token, body: { endpoint: d.endpoint } })).body).toEqual({ removed: true });
+    await api("POST", "/api/push/subscriptions/remove", { token: w.other.admin.token, body: { endpoint: theirs.endpoint } });
   });
 });
 
@@ -184,7 +184,7 @@ describe("who gets which push", () => {
     expect(await received(b)).toEqual([]);
     expect(await received(a)).toHaveLength(1);
     for (const [u, dev] of [[ana(), a], [bruno(), b], [carla(), c], [davi(), d], [w.admin, adm]] as const) {
-      await api("DELETE", "/api/push/subscriptions", { token: u.token, body: { endpoint: dev.endpoint } });
+      await api("POST", "/api/push/subscriptions/remove", { token: u.token, body: { endpoint: dev.endpoint } });
     }
   });
 
@@ -209,8 +209,8 @@ describe("who gets which push", () => {
     await dispatch({ type: "message.created", companyId: w.cid, message: { ...stored.message, fromMe: true }, ticket: stored.ticket });
     await pump();
     expect(await received(a)).toHaveLength(1);
-    await api("DELETE", "/api/push/subscriptions", { token: ana().token, body: { endpoint: a.endpoint } });
-    await api("DELETE", "/api/push/subscriptions", { token: davi().token, body: { endpoint: d.endpoint } });
+    await api("POST", "/api/push/subscriptions/remove", { token: ana().token, body: { endpoint: a.endpoint } });
+    await api("POST", "/api/push/subscriptions/remove", { token: davi().token, body: { endpoint: d.endpoint } });
   });
 
   it("an internal chat message goes to the chat's members but its sender", async () => {
@@ -222,7 +222,7 @@ describe("who gets which push", () => {
     expect(await received(b)).toEqual([{ kind: "chat", title: "Plantão", body: "Ana: Alguém cobre o sábado?", tag: `chat-${chat.body.uuid}`, url: `/chats/${chat.body.uuid}` }]);
     expect(await received(a)).toEqual([]);
     expect(await received(c)).toEqual([]);
-    for (const [u, dev] of [[ana(), a], [bruno(), b], [carla(), c]] as const) await api("DELETE", "/api/push/subscriptions", { token: u.token, body: { endpoint: dev.endpoint } });
+    for (const [u, dev] of [[ana(), a], [bruno(), b], [carla(), c]] as const) await api("POST", "/api/push/subscriptions/remove", { token: u.token, body: { endpoint: dev.endpoint } });
   });
 
   it("a new active announcement goes to the subscribed users of every company", async () => {
@@ -234,8 +234,8 @@ describe("who gets which push", () => {
     const url = `/?announcement=${made.body.id}`;
     expect(await received(a)).toEqual([{ kind: "announcement", title: "Anuncio: Manutenção", body: "Sábado às 22h", tag: `announcement-${made.body.id}`, url }]);
     expect((await received(o)).map((p) => p.url)).toEqual([url]);
-    await api("DELETE", "/api/push/subscriptions", { token: ana().token, body: { endpoint: a.endpoint } });
-    await api("DELETE", "/api/push/subscriptions", { token: w.other.admin.token, body: { endpoint: o.endpoint } });
+    await api("POST", "/api/push/subscriptions/remove", { token: ana().token, body: { endpoint: a.endpoint } });
+    await api("POST", "/api/push/subscriptions/remove", { token: w.other.admin.token, body: { endpoint: o.endpoint } });
   });
 });
 
@@ -251,7 +251,7 @@ describe("delivery", () => {
     await newPendingTicket(0, "Com aba escondida");
     await pump();
     expect((await received(a)).map((p) => p.body)).toEqual(["Com aba escondida"]);
-    await api("DELETE", "/api/push/subscriptions", { token: ana().token, body: { endpoint: a.endpoint } });
+    await api("POST", "/api/push/subscriptions/remove", { token: ana().token, body: { endpoint: a.endpoint } });
   });
 
   it("removes a device whose push service answers 410", async () => {
@@ -296,7 +296,7 @@ describe("delivery", () => {
     } finally {
       sent.mockRestore();
       await new Promise<void>((r) => down.close(() => r()));
-      await api("DELETE", "/api/push/subscriptions", { token: bruno().token, body: { endpoint } });
+      await api("POST", "/api/push/subscriptions/remove", { token: bruno().token, body: { endpoint } });
     }
   });
 });

@@ -8,5 +8,5 @@ import { areaHandler } from "./core/http.ts";
 export const handler = areaHandler("push", {
   "GET /api/push/key": async () => pushPublicKey(),
   "POST /api/push/subscriptions": async (ctx) => subscribe(ctx.auth, ctx.body),
-  "DELETE /api/push/subscriptions": async (ctx) => unsubscribe(ctx.auth, ctx.body),
+  "POST /api/push/subscriptions/remove": async (ctx) => unsubscribe(ctx.auth, ctx.body),
 });

@@ -9,6 +9,6 @@ export const pushRoutes = defineRoutes("push", {
   "GET /api/push/key": { auth: "user", response: PushKey },
   /** Stores (or refreshes) the caller's device. */
   "POST /api/push/subscriptions": { auth: "user", body: SubscribeBody, response: PushSubscriptionView },
-  /** Removes the caller's device (opt-out, logout). */
-  "DELETE /api/push/subscriptions": { auth: "user", body: UnsubscribeBody, response: PushUnsubscribed },
+  /** Removes the caller's device (opt-out). A POST: a DELETE carries no body through the web client. */
+  "POST /api/push/subscriptions/remove": { auth: "user", body: UnsubscribeBody, response: PushUnsubscribed },
 });

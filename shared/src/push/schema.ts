@@ -52,7 +52,7 @@ export const SubscribeBody = z.object({
 });
 export type SubscribeBody = z.infer<typeof SubscribeBody>;
 
-/** `DELETE /api/push/subscriptions`: the device's endpoint. */
+/** `POST /api/push/subscriptions/remove`: the device's endpoint. */
 export const UnsubscribeBody = z.object({ endpoint: z.string().min(1).max(ENDPOINT_MAX) });
 export type UnsubscribeBody = z.infer<typeof UnsubscribeBody>;
 

@@ -68,7 +68,7 @@ export async function subscribe(auth: AuthContext, body: SubscribeBody): Promise
   return { endpoint: item.endpoint, lang: item.lang, createdAt: item.createdAt };
 }
 
-/** `DELETE /api/push/subscriptions`: removes the caller's device (`removed: false` when it was not theirs or not there). */
+/** `POST /api/push/subscriptions/remove`: removes the caller's device (`removed: false` when it was not theirs or not there). */
 export async function unsubscribe(auth: AuthContext, body: UnsubscribeBody): Promise<{ removed: boolean }> {
   const removed = await deleteSubscription(auth.companyId, auth.userId, endpointHash(body.endpoint));
   if (removed) forgetPushUsers(auth.companyId);

@@ -8,6 +8,7 @@ import { registerTexts } from "../i18n/index.ts";
 import type { FrameName } from "@atende/shared/events/frame-map";
 import type { AnyRealtimeHandler } from "../realtime/handlers.ts";
 import { announcementsFeature } from "./announcements/index.tsx";
+import { pushFeature } from "./push/index.tsx";
 import { campaignsFeature } from "./campaigns/index.tsx";
 import { accountFeature } from "./signup/index.tsx";
 import { companiesFeature } from "./companies/index.tsx";
@@ -57,6 +58,7 @@ export const features: Feature[] = [
   kanbanFeature,
   chatsFeature,
   announcementsFeature,
+  pushFeature,
   todoFeature,
   helpsFeature,
   accountFeature,

@@ -118,7 +118,7 @@ export function AppShell() {
           <ThemeToggle />
           <button
             type="button"
-            className="topbar-icon"
+            className="topbar-icon topbar-refresh"
             onClick={() => void qc.refetchQueries({ type: "active" })}
             aria-label={t("shell.refresh")}
             title={t("shell.refresh")}

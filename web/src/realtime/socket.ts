@@ -9,6 +9,8 @@
  *   first included, so the app refetches what it may have missed: a list fetched before the socket listened misses a
  *   change made between its read and the socket's registration (another tab's new tag, say).
  * - Sends `{"action":"userStatus"}` every 300000 ms while open.
+ * - Sends `{"action":"visibility","visible":bool}` on open and whenever the tab is shown or hidden: no push
+ *   notification reaches a user while one of their tabs is visible (docs/product/push.md#visible-tab).
  * - Reports its state to `api/health.ts` (closed while it should be open → the shell's "reconnecting" banner).
  */
 import { apiRequest, refreshSession } from "../api/client.ts";
@@ -137,6 +139,7 @@ class RealtimeClient {
       this.attempt = 0;
       reportSocket(true);
       this.send({ action: "joinNotification" });
+      this.send({ action: "visibility", visible: document.visibilityState === "visible" });
       for (const f of this.joins.values()) this.send(f);
       if (this.statusTimer) clearInterval(this.statusTimer);
       this.statusTimer = setInterval(() => this.send({ action: "userStatus" }), USER_STATUS_INTERVAL_MS);
@@ -170,3 +173,7 @@ class RealtimeClient {
 
 /** The tab's one realtime client. */
 export const realtime = new RealtimeClient();
+
+if (typeof document !== "undefined") {
+  document.addEventListener("visibilitychange", () => realtime.send({ action: "visibility", visible: document.visibilityState === "visible" }));
+}
