@@ -14,7 +14,7 @@ import { seedTicketItems, type SeedNames } from "./seed.ts";
 
 const root = resolve(import.meta.dirname, "../..");
 /** The seeds' own sources (what they generate: names, numbers, message texts). */
-const SEED_SOURCES = ["scripts/bench/seed.ts", "scripts/bench/search.ts"];
+const SEED_SOURCES = ["scripts/bench/seed.ts", "scripts/bench/search.ts", "scripts/bench/reports.ts", "shared/src/reports/entries.ts"];
 
 /** A ticket of every kind of item the product writes (contact, ticket with row summaries, grams, messages, words). */
 function sampleItems(): Record<string, unknown>[] {
