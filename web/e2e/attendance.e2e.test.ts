@@ -18,7 +18,6 @@
  *
  * Needs `web/dist` (`npm run build -w web`) and `/usr/bin/chromium`.
  */
-import { readFile } from "node:fs/promises";
 import ExcelJS from "exceljs";
 import { describe, expect, it } from "vitest";
 import { makeCompany, makeUser } from "../../test/helpers.ts";
@@ -347,7 +346,7 @@ describe("attendance screens in the browser", () => {
     await page.getByTestId("report-export-xlsx").click();
     const file = await (await download).path();
     const wb = new ExcelJS.Workbook();
-    await wb.xlsx.load(await readFile(file));
+    await wb.xlsx.readFile(file);
     const sheet = wb.getWorksheet("Atendimentos")!;
     const exported: string[][] = [];
     sheet.eachRow((row, n) => {
