@@ -394,5 +394,5 @@ describe("attendance screens in the browser", () => {
         }
       }
     }
-  }, TEST_MS);
+  }, process.env.SCREENSHOTS_DIR ? 3 * TEST_MS : TEST_MS);
 });

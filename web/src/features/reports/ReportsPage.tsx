@@ -47,7 +47,7 @@ function Filters({ onApply }: { onApply: (f: ReportFilter) => void }) {
   const tagList = Array.isArray(tags.data) ? tags.data : [];
   return (
     <form className="report-filters" onSubmit={submit} aria-label={t("reports.filters")} data-testid="report-filters">
-      <TextField label={t("reports.dateFrom")} type="date" value={f.initialDate} onChange={set("initialDate")} size="small" />
+      <TextField label={t("reports.dateFrom")} type="date" value={f.initialDate} onChange={set("initialDate")} size="small" descriptiveText={f.initialDate || f.finalDate ? undefined : t("reports.defaultPeriod")} />
       <TextField label={t("reports.dateTo")} type="date" value={f.finalDate} onChange={set("finalDate")} size="small" />
       <SelectField label={t("reports.status")} value={f.status} onChange={set("status")} size="small" name="status">
         <option value="">{t("reports.all")}</option>

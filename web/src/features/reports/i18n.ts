@@ -6,6 +6,7 @@ export const reportsTexts = defineTexts({
   filters: ["Filtros", "Filters", "Filtros"],
   dateFrom: ["Data inicial", "Date from", "Fecha inicial"],
   dateTo: ["Data final", "Date to", "Fecha final"],
+  defaultPeriod: ["Sem datas: últimos 30 dias", "No dates: last 30 days", "Sin fechas: últimos 30 días"],
   status: ["Status", "Status", "Estado"],
   queue: ["Fila", "Queue", "Cola"],
   user: ["Atendente", "Attendant", "Agente"],
