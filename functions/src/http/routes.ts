@@ -37,6 +37,7 @@ import { ticketsRoutes } from "@atende/shared/tickets/contract";
 import { usersRoutes } from "@atende/shared/users/contract";
 import { whatsappRoutes } from "@atende/shared/whatsapp/contract";
 import { webhooksRoutes } from "@atende/shared/webhooks/contract";
+import { pushRoutes } from "@atende/shared/push/contract";
 
 export type { AuthLevel, Method } from "@atende/shared/contract";
 
@@ -67,6 +68,7 @@ export const manifest = {
   ...promptsRoutes,
   ...invoicesRoutes,
   ...webhooksRoutes,
+  ...pushRoutes,
   ...contactListsRoutes,
   ...fileListsRoutes,
   ...campaignsRoutes,
