@@ -383,7 +383,7 @@ describe("attendance screens in the browser", () => {
           await until(async () => (await rows.count()) === 3, "rows");
           await page.waitForTimeout(400);
           await page.screenshot({ path: `${shots}/reports-${scheme}-${w}.png`, fullPage: true });
-          await rows.filter({ hasText: "Cliente Relatório" }).first().click();
+          await page.locator(`[data-testid="report-row"][data-ticket-id="${first.id}"]`).first().click();
           await page.getByRole("dialog").getByText("Quero o boleto").waitFor();
           await page.screenshot({ path: `${shots}/reports-history-${scheme}-${w}.png` });
           await page.goto(`${e2e.stack.url}/tickets/${again.uuid}`);

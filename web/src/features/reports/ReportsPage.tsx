@@ -165,7 +165,7 @@ function Table({ filter, onOpen }: { filter: ReportFilter; onOpen: (ticketId: nu
   const rows = q.data?.pages.flatMap((p) => p.tickets) ?? [];
   const narrow = useMediaQuery("(max-width: 899px)");
   const scroller = useRef<HTMLDivElement>(null);
-  const v = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => (narrow ? 132 : 48), overscan: 8 });
+  const v = useVirtualizer({ count: rows.length, getScrollElement: () => scroller.current, estimateSize: () => (narrow ? 164 : 48), overscan: 8 });
   const items = v.getVirtualItems();
   const last = items[items.length - 1]?.index ?? 0;
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = q;
