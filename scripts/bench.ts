@@ -24,8 +24,9 @@
  *   the simulator, the session runner in its own process: its peak RSS from the OS against the stated bound, what was
  *   stored, and round trips of another session of the same runner meanwhile.
  * - platform (`scripts/bench/platform.ts`): one announcement frame to every socket of every company through the
- *   platform channel (`--platformSockets=2000 --platformCompanies=500`): ms per send and posts/s (posts to a local
- *   capture server; not part of the default run).
+ *   platform channel, one dispatch job per shard (`--platformSockets=2000 --platformCompanies=500`): ms of the request
+ *   (queueing the jobs) and until every socket is reached through the local stack's dispatch poller, posts/s (posts to
+ *   a local capture server; not part of the default run).
  * - dashboard (`scripts/bench/dashboard.ts`): `GET /api/dashboard` for 30 and 90 days at `--dashboardSizes` tickets
  *   (default 1k and 10k) with their cycles' counter items over 90 days: p50/p99 (target: flat across sizes).
  * - reports (`scripts/bench/reports.ts`): `GET /api/ticket/reports` first page at `--reportSizes` finished attendances
@@ -422,7 +423,7 @@ try {
       firstCompanyId: 900_000,
     });
     results.platform = row;
-    table("Announcements: one frame to every company's sockets through the platform channel (median of 5)", [row]);
+    table("Announcements: one frame to every company's sockets, one dispatch job per platform shard (request = queueing; delivered = every socket reached; median of 5)", [row]);
   }
 
   if (only.has("dashboard")) {

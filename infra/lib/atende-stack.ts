@@ -169,11 +169,12 @@ export class AtendeStack extends Stack {
       properties: { SecretArn: d.firstAdminSecret.secretArn },
     });
     // The search backfill: on the deploy that brings the index (and when SEARCH_INDEX_VERSION changes),
-    // every company not yet indexed gets its backfill timer; the minute tick does the work, resumably.
+    // every company not yet indexed gets its backfill timer; the minute tick does the work, resumably. The same run
+    // schedules the tab counts' backfill (`CountsVersion`: the deploy that brings the counts updates the resource).
     new CustomResource(this, "SearchBackfill", {
       serviceToken: seed.functionArn,
       resourceType: "Custom::AtendeSearchBackfill",
-      properties: { Task: "searchBackfill", IndexVersion: SEARCH_INDEX_VERSION },
+      properties: { Task: "searchBackfill", IndexVersion: SEARCH_INDEX_VERSION, CountsVersion: "1" },
     });
     // Companies stored before every due-date write carried its invoice timer get theirs, once (the tick walks them).
     new CustomResource(this, "InvoiceTimerBackfill", {

@@ -23,6 +23,7 @@ import { z } from "zod";
 import { log } from "@atende/shared/log";
 import { startInvoiceTimerBackfill } from "@atende/shared/invoices/timer-backfill";
 import { startSearchBackfill } from "@atende/shared/search/backfill-job";
+import { startTicketCountsBackfill } from "@atende/shared/tickets/counts-backfill";
 import { startReportBackfill } from "@atende/shared/reports/backfill";
 import { seedLocal } from "@atende/shared/seed/seed";
 
@@ -97,6 +98,9 @@ export function makeSeedHandler(deps: SeedDeps): (raw: unknown) => Promise<void>
       if ("Task" in props) {
         const companies = await startSearchBackfill();
         log("info", "search backfill scheduled", { companies: companies.length, indexVersion: props.IndexVersion });
+        // The tab counts' backfill rides on the same resource (its `CountsVersion` property makes a deploy run it).
+        const counting = await startTicketCountsBackfill();
+        log("info", "ticket counts backfill scheduled", { companies: counting.length });
         const reporting = await startReportBackfill(); // the report entries of older cycles (docs/product/reports.md#keys)
         log("info", "report backfill scheduled", { companies: reporting.length });
         return await respond(event, "SUCCESS", `search backfill scheduled for ${companies.length} companies`, { Companies: String(companies.length) });

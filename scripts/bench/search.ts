@@ -75,8 +75,8 @@ export async function measureWriteCost(companyId: number, ticketId: number, coun
   for (let i = 0; i < count; i++) {
     const body = bodies(i)[i % 5];
     const now = new Date().toISOString();
-    const m = { id: `COST${i}${Date.now()}`, ticketId, companyId, contactId: ticket.contactId, whatsappId: ticket.whatsappId, remoteJid: "x@s.whatsapp.net", participant: null, senderName: null, body, fromMe: false, read: false, mediaType: "chat" as const, mediaKey: null, mediaName: null, mediaMime: null, mediaSize: null, mediaError: false, ack: 0, isDeleted: false, isEdited: false, previousBody: null, isForwarded: false, quotedMsgId: null, quotedMsg: null, reactions: [], waTimestamp: now, userId: null, sendError: null };
-    const items = messageIndexWrites({ ...m, createdAt: now, updatedAt: now }, knownWords.get(ticket)).items.length;
+    const m = { id: `COST${i}${Date.now()}`, ticketId, companyId, contactId: ticket.contactId, whatsappId: ticket.whatsappId, remoteJid: "x@s.whatsapp.net", participant: null, senderName: null, body, fromMe: false, read: false, mediaType: "chat" as const, mediaKey: null, mediaName: null, mediaMime: null, mediaSize: null, mediaError: false, ack: 0, isDeleted: false, isEdited: false, previousBody: null, isForwarded: false, quotedMsgId: null, quotedMsg: null, reactions: [], waTimestamp: now, userId: null, sendError: null, isAutomatic: false };
+    const items = messageIndexWrites(m, knownWords.get(ticket)).items.length;
     const res = await ingestMessage(companyId, ticket, m, { lastMessage: body, incrementUnread: true, waAliasJid: "x@s.whatsapp.net", atRev: true });
     if (res.stored) added.push(items);
     ticket = res.ticket;

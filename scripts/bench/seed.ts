@@ -15,6 +15,7 @@ import { ddb, tableName } from "../../shared/src/db/client.ts";
 import { openedInHour } from "../../shared/src/db/counters.ts";
 import { keys } from "../../shared/src/db/keys.ts";
 import { counterFacts, localDayHour, type OutboxEntry } from "../../shared/src/events/outbox.ts";
+import { tallyOf } from "../../shared/src/tickets/tally.ts";
 import { laneEntryRecord } from "../../shared/src/kanban/repository.ts";
 import { OPEN_LANE } from "../../shared/src/kanban/schema.ts";
 import { messageRecord } from "../../shared/src/messages/repository.ts";
@@ -108,6 +109,7 @@ export class SeedCounters {
       if (e.userId != null) this.add(keys.stats(e.companyId, day, e.userId), deltas);
     }
     if (Object.values(e.gauges ?? {}).some((v) => v !== 0)) this.add(keys.statsNow(e.companyId), e.gauges as Record<string, number>);
+    for (const [sk, moves] of Object.entries(e.tally ?? {})) this.add(keys.ticketCount(e.companyId, sk), moves as Record<string, number>);
   }
 
   /** The counter items (whole: the seed writes them with Put). */
@@ -147,6 +149,7 @@ export function seedTicketItems(o: SeedTenant, s: SeedTicket, counters = new See
   let ticket = TicketItem.parse({ id: s.id, uuid: randomUUID(), companyId, status: "pending", contactId: s.id, whatsappId, queueId: null, userId: null, isGroup: false, version: 0, createdAt: at, updatedAt: at });
   Object.assign(ticket, cycleAfter(null, ticket));
   counters.count(counterFacts.ticket(null, ticket));
+  ticket.tally = tallyOf(ticket); // the tab counts' state (`tickets/tally.ts`), as `createTicketItem` stores it
   let sums: TicketSummaries = { contact: contactSummaryOf(contact), queue: null, user: null, whatsapp: o.names?.whatsapp ?? null, tags: [] };
   items.push({ ...keys.ticketUuid(companyId, ticket.uuid), _type: "ticketUuid", ticketId: s.id });
   if (s.index) items.push(...ticketGramItems(companyId, s.id, contact));
@@ -183,6 +186,7 @@ export function seedTicketItems(o: SeedTenant, s: SeedTicket, counters = new See
     const prev = ticket;
     const next: TicketItem = { ...prev, ...patch, updatedAt: iso(t0 + (s.bodies.length + j) * 1000), version: prev.version + 1, rev: prev.rev + 1 };
     Object.assign(next, cycleAfter(prev, next));
+    next.tally = tallyOf(next);
     const cycle = finishedCycle(prev, next);
     if (cycle) items.push(ticketCycleRecord(cycle), ...reportEntryItems(cycle, next.tagIds));
     counters.count(counterFacts.ticket(prev, next));

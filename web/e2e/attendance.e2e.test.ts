@@ -9,6 +9,7 @@
  *   sends a contact card ('Enviar'), and the admin resolves the ticket;
  * - a non-admin who opens another queue's ticket sees 'Acesso não permitido' and lands on /tickets;
  * - the search tab finds a ticket by the contact's name;
+ * - the waiting sub-tab's count is exact past the first page (42, no "+") and follows a new ticket and an accept live;
  * - earlier message pages load on scroll-up;
  * - a message edited and one deleted by the customer are shown as such;
  * - after a short day (two customers, one ticket accepted and closed) the admin lands on the dashboard at `/`:
@@ -180,6 +181,32 @@ describe("attendance screens in the browser", () => {
     await search.fill("Rosa");
     await page.getByTestId("ticket-row").filter({ hasText: "Rosa Pesquisada" }).waitFor();
     await expect(page.getByTestId("ticket-row").count()).resolves.toBe(1);
+  }, TEST_MS);
+
+  it("shows the exact waiting count past the first page of tickets, and keeps it live", async () => {
+    const { companyId, admin } = await makeCompany();
+    const wid = await connectedWhatsapp(admin, "Conexão Contagem");
+    // Another admin acts through the API while the first one watches (one login per user: the browser's replaces the API's).
+    const colleague = await makeUser(companyId, { profile: "admin", name: "Colega" });
+    const counted = (n: number) => until(async () => (await http<{ pending: number }>(admin, "GET", "/api/tickets/counts?showAll=true")).pending === n, `${n} waiting`);
+    for (let i = 0; i < 42; i += 6) {
+      await Promise.all(Array.from({ length: Math.min(6, 42 - i) }, (_, k) => customerSays(wid, `55119444${String(i + k).padStart(5, "0")}`, `Cliente ${i + k}`, "Olá")));
+    }
+    await counted(42);
+
+    const page = await newPage();
+    await login(page, admin.email, admin.password);
+    await page.goto(`${e2e.stack.url}/tickets`);
+    await page.getByTestId("subtab-pending").click();
+    // The list shows 40 rows a page; the count is the tab's whole, with no "+".
+    await until(async () => (await page.getByTestId("count-pending").textContent()) === "42", "the exact count 42");
+    await expect(page.getByTestId("count-open").textContent()).resolves.toBe("0");
+    // A new customer and an accept elsewhere move the counts without a reload.
+    await customerSays(wid, "5511944499999", "Cliente novo", "Oi");
+    await until(async () => (await page.getByTestId("count-pending").textContent()) === "43", "the count 43, live");
+    const first = (await http<{ tickets: { id: number }[] }>(colleague, "GET", "/api/tickets?status=pending&showAll=true")).tickets[0];
+    await http(colleague, "PUT", `/api/tickets/${first.id}`, { status: "open", userId: admin.id }); // handed to the watching admin
+    await until(async () => (await page.getByTestId("count-pending").textContent()) === "42" && (await page.getByTestId("count-open").textContent()) === "1", "42 waiting and 1 in conversation, live");
   }, TEST_MS);
 
   it("loads earlier messages when the conversation is scrolled to the top, keeping the reader's place", async () => {

@@ -149,7 +149,7 @@ describe("DELETE /api/companies/{id}", () => {
       counterFacts.message({ companyId: victim.cid, ticketId: victim.ticket.id, id: "3EB0GONE1", fromMe: true, userId: victim.admin.id, createdAt: at }),
       counterFacts.message({ companyId: victim.cid, ticketId: victim.ticket.id, id: "3EB0GONE2", fromMe: true, userId: victim.admin.id, createdAt: at }),
       counterFacts.contact({ companyId: victim.cid, id: victim.contact.id, createdAt: at }),
-      counterFacts.ticketDeleted({ companyId: victim.cid, id: victim.ticket.id, status: "open", updatedAt: at }),
+      counterFacts.ticketDeleted({ ...victim.ticket, updatedAt: at }), // it leaves the tab counts its tally names
     ];
     await ddb().send(new TransactWriteCommand({ TransactItems: facts.flatMap((f) => outboxPut(f)) }));
     const queued = async () => (await ddb().send(new ScanCommand({ TableName: tableName(), FilterExpression: "#t = :o AND companyId = :c", ExpressionAttributeNames: { "#t": "_type" }, ExpressionAttributeValues: { ":o": "outbox", ":c": victim.cid } }))).Items ?? [];

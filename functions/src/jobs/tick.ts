@@ -25,6 +25,7 @@ import "@atende/shared/automation/rating";
 import "@atende/shared/integrations/runtime";
 import { presenceCounts } from "@atende/shared/realtime/presence-kind";
 import "@atende/shared/search/backfill-job";
+import "@atende/shared/tickets/counts-backfill";
 import "@atende/shared/reports/backfill";
 import "@atende/shared/campaigns/engine";
 import "@atende/shared/invoices/due";

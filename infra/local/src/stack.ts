@@ -247,6 +247,10 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     const backfill = await optionalImport<{ startSearchBackfill: () => Promise<number[]> }>("shared/src/search/backfill-job.ts");
     const backfilling = (await backfill?.startSearchBackfill()) ?? [];
     if (backfilling.length) say("search backfill scheduled", { companies: backfilling.length });
+    // The tab counts' backfill (`shared/src/tickets/counts-backfill.ts`): tickets stored before the counts, counted once.
+    const counts = await optionalImport<{ startTicketCountsBackfill: () => Promise<number[]> }>("shared/src/tickets/counts-backfill.ts");
+    const counting = (await counts?.startTicketCountsBackfill()) ?? [];
+    if (counting.length) say("ticket counts backfill scheduled", { companies: counting.length });
     // Companies without their invoice timer get it (`shared/src/invoices/timer-backfill.ts`), once, through the tick.
     const invoiceTimers = await optionalImport<{ startInvoiceTimerBackfill: () => Promise<boolean> }>("shared/src/invoices/timer-backfill.ts");
     if (await invoiceTimers?.startInvoiceTimerBackfill()) say("invoice timer backfill scheduled");

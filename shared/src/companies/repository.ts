@@ -8,6 +8,7 @@ import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from "@aws-sdk/li
 import { batchWriteAll } from "../db/batch.ts";
 import { ddb, tableName, transactWrite } from "../db/client.ts";
 import { bornIndexedPut } from "../search/backfill.ts";
+import { bornCountedPut } from "../tickets/repository.ts";
 import { queryAll, queryPagesFrom } from "../db/query.ts";
 import { failedConditionAt, isConditionFailed } from "../db/errors.ts";
 import { keys } from "../db/keys.ts";
@@ -108,6 +109,7 @@ export async function putNewCompany(company: CompanyItem, admin: UserItem, setti
           ...userCreateItems(admin),
           ...defaultSettingItems(company.id, settingOverrides),
           bornIndexedPut(company.id), // its writes index themselves: no search backfill (search/backfill-job.ts)
+          bornCountedPut(company.id), // its tickets count themselves: no tab-count backfill (tickets/counts-backfill.ts)
           platformCompanyAdded(), // the super users' companies card (dashboard/repository.ts)
           invoiceTimerItem(company.id, company.dueDate),
         ]);

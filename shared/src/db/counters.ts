@@ -5,6 +5,7 @@
 import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { ddb, tableName } from "./client.ts";
 import { keys } from "./keys.ts";
+import { queryAllByPrefix } from "./query.ts";
 
 /**
  * Allocates the next id (1, 2, 3, ...) for `entity` in `scope` (a company id or `GLOBAL`). A number taken is never
@@ -63,8 +64,9 @@ export async function readDailyCounters(companyId: number, day: string, userId?:
 }
 
 /**
- * The company's current counts (`keys.statsNow`), kept by the outbox of every ticket create, transition and delete
- * (tickets `open` and `pending` now) and of every contact create and delete (`contacts`: the company's contacts).
+ * The company's current counts: tickets `open` and `pending` now (the sum of the tab counts' queue items,
+ * `keys.ticketCount`, kept by the outbox of every ticket create, transition and delete, groups included) and its
+ * `contacts` (`keys.statsNow`, kept by the outbox of every contact create and delete).
  */
 export const GAUGES = ["open", "pending", "contacts"] as const;
 export type Gauge = (typeof GAUGES)[number];
@@ -74,6 +76,16 @@ export const openedInHour = (hour: number) => `ticketsOpenedH${String(hour).padS
 
 /** The company's current counts (zeros when nothing was counted; never below zero). */
 export async function readCurrentCounts(companyId: number): Promise<Record<Gauge, number>> {
-  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.statsNow(companyId) }));
-  return Object.fromEntries(GAUGES.map((g) => [g, Math.max(0, Number(out.Item?.[g] ?? 0))])) as Record<Gauge, number>;
+  const [now, queues] = await Promise.all([ddb().send(new GetCommand({ TableName: tableName(), Key: keys.statsNow(companyId) })), readQueueCounts(companyId)]);
+  const sum = (a: string, b: string) => queues.reduce((n, q) => n + Number(q[a] ?? 0) + Number(q[b] ?? 0), 0);
+  const counts = { open: sum("open", "groupOpen"), pending: sum("pending", "groupPending"), contacts: Number(now.Item?.contacts ?? 0) };
+  return Object.fromEntries(GAUGES.map((g) => [g, Math.max(0, counts[g])])) as Record<Gauge, number>;
+}
+
+/**
+ * Every queue item of a company's tab counts (`keys.ticketCount` `Q#…`: one per queue that ever held a ticket, and
+ * `Q#NONE`), as stored: one Query of a partition holding one item per queue and per user.
+ */
+export function readQueueCounts(companyId: number): Promise<Record<string, unknown>[]> {
+  return queryAllByPrefix(keys.ticketCountPK(companyId), keys.ticketCountQueuePrefix);
 }

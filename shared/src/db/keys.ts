@@ -339,6 +339,17 @@ export const keys = {
   statsDaySK: (day: string) => `D#${day}`,
   /** The company's current counts (tickets open and pending now), beside its day items (docs/product/dashboard.md). */
   statsNow: (cid: Id) => ({ PK: `C#${cid}#STATS`, SK: "NOW" }),
+  /**
+   * The tickets screen's tab counts (docs/product/tickets.md#tab-counts): one item per queue (`Q#<qid or NONE>`) and per
+   * user (`U#<uid>`), each holding `open`, `pending`, `groupOpen`, `groupPending` (tickets in that state now).
+   */
+  ticketCount: (cid: Id, sk: string) => ({ PK: `C#${cid}#TCOUNT`, SK: sk }),
+  ticketCountPK: (cid: Id) => `C#${cid}#TCOUNT`,
+  ticketCountQueueSK: (qid: Id | null) => `Q#${qid ?? "NONE"}`,
+  ticketCountUserSK: (uid: Id) => `U#${uid}`,
+  ticketCountQueuePrefix: "Q#",
+  /** Progress of a company's tab-count backfill (`tickets/counts-backfill.ts`: cursor, done; written done at company creation). */
+  ticketCountsBackfill: (cid: Id) => ({ PK: `C#${cid}#TCOUNTFILL`, SK: "#" }),
   /** The platform's counts for super users: companies created, connections whose session is connected (a set). */
   platformStats: { PK: "STATS", SK: "PLATFORM" },
   /**
@@ -372,6 +383,8 @@ export const keys = {
   outboxId: {
     message: (tid: Id, msgId: string) => `M#${tid}#${msgId}`,
     ticket: (tid: Id, version: number | "deleted") => `T#${tid}#v${version}`,
+    /** A ticket counted by the tab-count backfill at `version` (`tickets/counts-backfill.ts`). */
+    ticketTally: (tid: Id, version: number) => `T#${tid}#c${version}`,
     rating: (tid: Id, ratingAt: string) => `R#${tid}#${ratingAt}`,
     contact: (ctid: Id) => `CT#${ctid}`,
     contactDeleted: (ctid: Id) => `CT#${ctid}#deleted`,

@@ -25,8 +25,9 @@
  * Days are the company's local `yyyy-mm-dd` of the fact's time (its `timezone`, read when the item is applied and
  * kept for five minutes), so a ticket opened at 23:30 in São Paulo counts on that
  * day. The company's day item also counts the tickets opened in each local hour (`openedInHour`). Wait and handling
- * times are the service cycle's (`tickets/cycles.ts`). A ticket fact also moves the company's current counts
- * (`GAUGES`: open, pending) on `keys.statsNow`, in the same apply. See docs/product/dashboard.md#counters.
+ * times are the service cycle's (`tickets/cycles.ts`). A ticket fact also moves the tab counts (`tickets/tally.ts`:
+ * per queue and per user, tickets open and pending now, `keys.ticketCount`) in the same apply; a contact fact the
+ * company's contacts count (`keys.statsNow`). See docs/product/dashboard.md#counters.
  */
 import { DeleteCommand, GetCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { ddb, tableName } from "../db/client.ts";
@@ -38,6 +39,7 @@ import { DEFAULT_TIME_ZONE } from "../automation/variables.ts";
 import { format } from "date-fns";
 import { DAILY_COUNTERS, type Gauge, openedInHour } from "../db/counters.ts";
 import { finishedCycle, secondsBetween } from "../tickets/cycles.ts";
+import { tallyMoves, tallyOf, type TallyMoves } from "../tickets/tally.ts";
 import { log } from "../log.ts";
 
 /** The counters of a day item (company-wide, or per user). All sums; averages are computed on read. */
@@ -70,8 +72,10 @@ export interface OutboxEntry {
   day: string;
   userId: number | null;
   deltas: Deltas;
-  /** Moves of the company's current counts (a ticket fact). */
+  /** Moves of the company's current counts (a contact fact). */
   gauges?: Partial<Record<Gauge, number>>;
+  /** Moves of the tab counts (a ticket fact; `tickets/tally.ts`). */
+  tally?: TallyMoves;
   /** ISO time the fact happened. */
   at: string;
   /** The shard the item was written to (read items); a new fact's is computed from `oid` with the current shard count. */
@@ -116,8 +120,10 @@ type TicketFact = {
   acceptedAt: string | null;
   acceptedBy: number | null;
   ratingAt?: string | null;
+  isGroup?: boolean;
+  /** The state the stored ticket was counted in (`tickets/tally.ts`); absent: never counted. */
+  tally?: string;
 };
-const ACTIVE: Record<string, Gauge | undefined> = { open: "open", pending: "pending" };
 
 /** Counter facts of the domain writes, pure: the repositories put them, the listener applies the same entries. */
 export const counterFacts = {
@@ -142,7 +148,8 @@ export const counterFacts = {
   /**
    * A ticket created (`prev` null) or transitioned, as service cycles (`tickets/cycles.ts`): opened; a cycle accepted
    * (entering open: created open, accepted, reopened open; its wait time); closed (+ `handled` and the handling time
-   * when the cycle had been accepted); and the moves of the current open/pending counts. Null when nothing counts.
+   * when the cycle had been accepted); and the moves of the tab counts, from the state `prev` was counted in (its
+   * stored `tally`) to `next`'s (`tickets/tally.ts`). Null when nothing counts.
    */
   ticket(prev: TicketFact | null, next: TicketFact): OutboxEntry | null {
     const at = prev ? next.updatedAt : next.createdAt;
@@ -160,21 +167,24 @@ export const counterFacts = {
         d.handlingSeconds = cycle.handlingSeconds;
       }
     }
-    const g: Partial<Record<Gauge, number>> = {};
-    const was = prev ? ACTIVE[prev.status] : undefined;
-    const is = ACTIVE[next.status];
-    if (was !== is) {
-      if (was) g[was] = -1;
-      if (is) g[is] = 1;
-    }
-    if (!Object.keys(d).length && !Object.keys(g).length) return null;
-    return { companyId: next.companyId, oid: keys.outboxId.ticket(next.id, next.version), day: dayOf(at), userId: next.userId, deltas: d, gauges: g, at };
+    const tally = tallyMoves(prev?.tally, tallyOf(next));
+    if (!Object.keys(d).length && !Object.keys(tally).length) return null;
+    return { companyId: next.companyId, oid: keys.outboxId.ticket(next.id, next.version), day: dayOf(at), userId: next.userId, deltas: d, tally, at };
   },
-  /** A ticket deleted (its `updatedAt` is the deletion time): it leaves the current open/pending counts (null when it was closed). */
-  ticketDeleted(t: { companyId: number; id: number; status: string; updatedAt: string }): OutboxEntry | null {
-    const was = ACTIVE[t.status];
-    if (!was) return null;
-    return { companyId: t.companyId, oid: keys.outboxId.ticket(t.id, "deleted"), day: dayOf(t.updatedAt), userId: null, deltas: {}, gauges: { [was]: -1 }, at: t.updatedAt };
+  /** A ticket deleted (its `updatedAt` is the deletion time): it leaves the tab counts it was counted in (null when none). */
+  ticketDeleted(t: { companyId: number; id: number; updatedAt: string; tally?: string }): OutboxEntry | null {
+    const tally = tallyMoves(t.tally, null);
+    if (!Object.keys(tally).length) return null;
+    return { companyId: t.companyId, oid: keys.outboxId.ticket(t.id, "deleted"), day: dayOf(t.updatedAt), userId: null, deltas: {}, tally, at: t.updatedAt };
+  },
+  /**
+   * A ticket counted by the tab-count backfill (`tickets/counts-backfill.ts`) as it is at its `version`: from its
+   * stored `tally` (absent for a ticket stored before the counts) to its state. `at`: when the backfill counted it.
+   */
+  ticketTallied(t: { companyId: number; id: number; version: number; status: string; queueId: number | null; userId: number | null; isGroup?: boolean; tally?: string }, at: string): OutboxEntry | null {
+    const tally = tallyMoves(t.tally, tallyOf(t));
+    if (!Object.keys(tally).length) return null;
+    return { companyId: t.companyId, oid: keys.outboxId.ticketTally(t.id, t.version), day: dayOf(at), userId: null, deltas: {}, tally, at };
   },
   /**
    * A customer's rating (1-3) of the attendant of one ticket cycle (docs/product/ratings.md): `ratings` +1 and `ratingSum` +rate for
@@ -244,10 +254,16 @@ function counterUpdates(first: OutboxEntry, entries: (OutboxEntry & { hour: numb
   const day: Record<string, number> = {};
   const hourly: Record<string, number> = {};
   const now: Record<string, number> = {};
+  const tally: Record<string, Record<string, number>> = {};
   for (const e of entries) {
     for (const [k, v] of Object.entries(e.deltas)) day[k] = (day[k] ?? 0) + (v as number);
     if (e.deltas.ticketsOpened) hourly[openedInHour(e.hour)] = (hourly[openedInHour(e.hour)] ?? 0) + e.deltas.ticketsOpened;
     for (const [k, v] of Object.entries(e.gauges ?? {})) now[k] = (now[k] ?? 0) + (v as number);
+    for (const [sk, cell] of Object.entries(e.tally ?? {})) {
+      tally[sk] ??= {};
+      const sum = tally[sk];
+      for (const [k, v] of Object.entries(cell)) sum[k] = (sum[k] ?? 0) + (v as number);
+    }
   }
   const out: { Update: { TableName: string; Key: { PK: string; SK: string }; UpdateExpression: string; ExpressionAttributeNames: Record<string, string>; ExpressionAttributeValues: Record<string, number> } }[] = [];
   if (Object.keys(day).length) {
@@ -255,6 +271,10 @@ function counterUpdates(first: OutboxEntry, entries: (OutboxEntry & { hour: numb
     if (first.userId != null) out.push({ Update: { TableName: tableName(), Key: keys.stats(first.companyId, first.day, first.userId), ...addExpression(day) } });
   }
   if (Object.values(now).some((v) => v !== 0)) out.push({ Update: { TableName: tableName(), Key: keys.statsNow(first.companyId), ...addExpression(now) } });
+  for (const [sk, cell] of Object.entries(tally)) {
+    const moved = Object.fromEntries(Object.entries(cell).filter(([, v]) => v !== 0));
+    if (Object.keys(moved).length) out.push({ Update: { TableName: tableName(), Key: keys.ticketCount(first.companyId, sk), ...addExpression(moved) } });
+  }
   return out;
 }
 
@@ -303,6 +323,9 @@ export async function applyOutbox(entry: OutboxEntry, attempts = 6): Promise<"ap
   return "left";
 }
 
+/** DynamoDB's limit of items in one `TransactWriteItems`. */
+const MAX_TRANSACT_ITEMS = 100;
+
 /**
  * Applies several entries of one event (a new contact's first message: contact, ticket, message) in ONE transaction
  * when they share a company day and user, falling back to {@link applyOutbox} one by one when any was already applied.
@@ -314,13 +337,21 @@ export async function applyOutboxes(raw: OutboxEntry[]): Promise<void> {
     return;
   }
   const first = entries[0];
+  const updates = counterUpdates(first, entries);
+  if (entries.length + updates.length + 1 > MAX_TRANSACT_ITEMS) {
+    // Many tickets moving between many queues: halves, each within DynamoDB's limit of items per transaction.
+    const half = Math.ceil(entries.length / 2);
+    await applyOutboxes(raw.slice(0, half));
+    await applyOutboxes(raw.slice(half));
+    return;
+  }
   try {
     await ddb().send(
       new TransactWriteCommand({
         TransactItems: [
           ...entries.map((e) => ({ Delete: { TableName: tableName(), Key: outboxKey(e), ConditionExpression: "attribute_exists(PK)" } })),
           companyAlive(first.companyId),
-          ...counterUpdates(first, entries),
+          ...updates,
         ],
       }),
     );
@@ -340,6 +371,7 @@ const entryOf = (it: Record<string, unknown>): OutboxEntry => ({
   userId: it.userId == null ? null : Number(it.userId),
   deltas: it.deltas as Deltas,
   gauges: (it.gauges ?? {}) as Partial<Record<Gauge, number>>,
+  tally: (it.tally ?? {}) as TallyMoves,
   at: String(it.at),
   shard: Number(String(it.PK).split("#")[1]),
 });

@@ -9,7 +9,8 @@
  * before anything is sent, like the HTTP answers' contract check: a frame that does not match is logged, not sent, and
  * kept for {@link assertNoFrameViolations}, which the test set-up runs after every test (the test then fails).
  */
-import { sendFrames, sendPlatformFrames, type OutboundFrame } from "../realtime/publish.ts";
+import { queuePlatformFrames } from "../realtime/platform.ts";
+import { sendFrames, type OutboundFrame } from "../realtime/publish.ts";
 import { log } from "../log.ts";
 import { checksSchemas } from "./dispatch.ts";
 import { frameIssues, framesOf } from "./frames.ts";
@@ -60,6 +61,7 @@ export const realtimeListener: Listener = {
     const company = frames.filter((f) => !f.platform).map(outbound);
     const platform = frames.filter((f) => f.platform).map(outbound);
     if (company.length) await sendFrames(companyId, company);
-    if (platform.length) await sendPlatformFrames(platform);
+    // Off the request: one dispatch-queue job per shard of the platform channel (realtime/platform.ts).
+    if (platform.length) await queuePlatformFrames(platform);
   },
 };

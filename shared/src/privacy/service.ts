@@ -133,9 +133,8 @@ registerJobKind("eraseContactData", async (job) => {
     for (const m of messages) if (m.mediaKey) await deleteMedia(m.mediaKey).catch((err) => log("warn", "personal data erase: a file was not deleted", { companyId: cid, messageId: m.id, err }));
     await deleteMessageAliases(messages);
     await deleteTicketSearchEntries(cid, read.id, [...new Set(messages.flatMap((m) => messageWords(m.body)))], grams);
-    const t = attachSummaries({ ...read, updatedAt: laterIso(read.updatedAt) }, summariesOf(read));
-    await deleteTicketItems(t);
-    await dispatch({ type: "ticket.deleted", companyId: cid, ticket: t });
+    const t = await deleteTicketItems(attachSummaries({ ...read, updatedAt: laterIso(read.updatedAt) }, summariesOf(read)));
+    if (t) await dispatch({ type: "ticket.deleted", companyId: cid, ticket: t });
   }
   if (tickets.length) return { handled: tickets.length, total, cursor: null, finished: false };
   if (contact) {

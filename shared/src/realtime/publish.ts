@@ -214,43 +214,34 @@ export async function sendFrames(companyId: number, frames: OutboundFrame[]): Pr
 /** Posts at the same time to at most this many sockets per platform frame batch (one Lambda's HTTP connections). */
 const PLATFORM_POST_CONCURRENCY = 50;
 
-/** Every live socket of every company: one Query per platform shard (GSI2 `SOCKETS#<n>`), expired ones filtered out. */
-async function platformSockets(): Promise<{ companyId: number; member: SocketMember }[]> {
+/** The live sockets of one platform shard (GSI2 `SOCKETS#<shard>`, one paged Query), expired ones filtered out. Throws when the Query fails. */
+async function platformShardSockets(shard: number): Promise<{ companyId: number; member: SocketMember }[]> {
   const now = Math.floor(Date.now() / 1000);
-  const shards = await Promise.all(
-    Array.from({ length: WS_PLATFORM_SHARDS }, async (_, shard) => {
-      const out: { companyId: number; member: SocketMember }[] = [];
-      const pages = queryPages({ IndexName: "GSI2", KeyConditionExpression: "GSI2PK = :pk", ExpressionAttributeValues: { ":pk": keys.wsPlatformPK(shard) } });
-      for await (const items of pages) {
-        for (const it of items) {
-          const companyId = keys.companyOfRoomPK(String(it.PK));
-          if ((it.expiresAt as number) > now && companyId) out.push({ companyId, member: it as unknown as SocketMember });
-        }
-      }
-      return out;
-    }),
-  );
-  return shards.flat();
+  const out: { companyId: number; member: SocketMember }[] = [];
+  const pages = queryPages({ IndexName: "GSI2", KeyConditionExpression: "GSI2PK = :pk", ExpressionAttributeValues: { ":pk": keys.wsPlatformPK(shard) } });
+  for await (const items of pages) {
+    for (const it of items) {
+      const companyId = keys.companyOfRoomPK(String(it.PK));
+      if ((it.expiresAt as number) > now && companyId) out.push({ companyId, member: it as unknown as SocketMember });
+    }
+  }
+  return out;
 }
 
 /**
- * Sends platform frames (announcements) to every socket of every company allowed by each frame's `audience`, each
- * socket addressed with its own company: `{event: "company-{its companyId}-{name}", data}`. One listing of the platform
- * channel (one Query per shard), no loop over companies; posts run {@link PLATFORM_POST_CONCURRENCY} at a time. Never
- * throws: a failed post is logged, a 410 removes the stale registration.
+ * Sends platform frames (announcements) to the sockets of ONE shard of the platform channel, each allowed by the
+ * frame's `audience` and addressed with its own company: `{event: "company-{its companyId}-{name}", data}`. One paged
+ * Query of the shard, no loop over companies; posts run {@link PLATFORM_POST_CONCURRENCY} at a time. A failed post is
+ * logged, a 410 removes the stale registration. Returns the sockets posted to. Throws only when the shard cannot be
+ * listed (nothing was posted: the caller may retry).
  */
-export async function sendPlatformFrames(frames: OutboundFrame[]): Promise<void> {
+export async function sendPlatformShardFrames(shard: number, frames: OutboundFrame[]): Promise<number> {
   const api = mgmt();
-  if (!api || !frames.length) return;
-  let sockets: { companyId: number; member: SocketMember }[];
-  try {
-    sockets = await platformSockets();
-  } catch (err) {
-    log("warn", "realtime: cannot list the platform channel", { err });
-    return;
-  }
+  if (!api || !frames.length) return 0;
+  const sockets = await platformShardSockets(shard);
   const data = frames.map((f) => JSON.stringify(f.data));
   let next = 0;
+  let posted = 0;
   const worker = async () => {
     while (next < sockets.length) {
       const { companyId, member: m } = sockets[next++];
@@ -260,6 +251,7 @@ export async function sendPlatformFrames(frames: OutboundFrame[]): Promise<void>
         const bytes = Buffer.from(`{"event":${JSON.stringify(`company-${companyId}-${f.name}`)},"data":${data[i]}}`);
         try {
           await api.send(new PostToConnectionCommand({ ConnectionId: m.connectionId, Data: bytes }));
+          posted++;
         } catch (err) {
           const status = (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
           if (status === 410 || (err as Error).name === "GoneException") {
@@ -273,6 +265,20 @@ export async function sendPlatformFrames(frames: OutboundFrame[]): Promise<void>
     }
   };
   await Promise.all(Array.from({ length: Math.min(PLATFORM_POST_CONCURRENCY, sockets.length) }, worker));
+  return posted;
+}
+
+/**
+ * Sends platform frames to every shard of the platform channel from this process ({@link sendPlatformShardFrames}
+ * for each, in parallel). The product sends them through one job per shard instead (`realtime/platform.ts`); this is
+ * the path without a dispatch queue (a test or tool with no SQS). Never throws: a shard that cannot be listed is logged.
+ */
+export async function sendPlatformFrames(frames: OutboundFrame[]): Promise<void> {
+  await Promise.all(
+    Array.from({ length: WS_PLATFORM_SHARDS }, (_, shard) =>
+      sendPlatformShardFrames(shard, frames).catch((err) => log("warn", "realtime: cannot list a platform shard", { shard, err })),
+    ),
+  );
 }
 
 /** Closes a socket from the server side (e.g. single login). */

@@ -217,8 +217,10 @@ export async function deleteTicketByAdmin(actor: TicketActor, ticketId: number):
   if (!can(actor, "ticket-options:deleteTicket")) throw new AppError("ERR_NO_PERMISSION");
   const read = await getTicketItem(actor.companyId, ticketId, true);
   if (!read) throw new AppError("ERR_NO_TICKET_FOUND");
-  const t = attachSummaries({ ...read, updatedAt: laterIso(read.updatedAt) }, summariesOf(read)); // the deletion time (the current counts' fact); its summaries name the grams to remove
-  await deleteTicketItems(t);
+  // The deletion time (the tab counts' fact), its summaries naming the grams to remove; the ticket as deleted (read
+  // again when it changed meanwhile).
+  const t = await deleteTicketItems(attachSummaries({ ...read, updatedAt: laterIso(read.updatedAt) }, summariesOf(read)));
+  if (!t) throw new AppError("ERR_NO_TICKET_FOUND");
   await dispatch({ type: "ticket.deleted", companyId: actor.companyId, ticket: t });
 }
 

@@ -64,10 +64,26 @@ export const ListTicketsQuery = z.object({
   isGroup: z.string().optional(),
 });
 
+/** `GET /api/tickets/counts` query: the list's show-all switch and queue filter. */
+export const TicketCountsQuery = z.object({ showAll: zQueryBool.optional(), queueIds: zIdList.optional() });
+
+/**
+ * `GET /api/tickets/counts`: how many tickets the sub-tabs list for the caller (docs/product/tickets.md#tab-counts):
+ * assigned (`open`) and `pending` of the open tab, and of the group tab (`groupOpen`, `groupPending`).
+ */
+export const TicketTabCounts = z.object({
+  open: z.number().int().min(0),
+  pending: z.number().int().min(0),
+  groupOpen: z.number().int().min(0),
+  groupPending: z.number().int().min(0),
+});
+export type TicketTabCounts = z.infer<typeof TicketTabCounts>;
+
 const IdOrUuidParams = z.object({ id: z.string().regex(/^(\d+|[0-9a-fA-F-]{36})$/, "Invalid id") });
 
 export const ticketsRoutes = defineRoutes("tickets", {
   "GET /api/tickets": { auth: "user", query: ListTicketsQuery, response: page("tickets", TicketView) },
+  "GET /api/tickets/counts": { auth: "user", query: TicketCountsQuery, response: TicketTabCounts },
   "GET /api/tickets/u/{uuid}": { auth: "user", params: z.object({ uuid: z.string().uuid() }), response: TicketView },
   "GET /api/tickets/{id}": { auth: "user", params: IdOrUuidParams, response: TicketView },
   "POST /api/tickets": { auth: "user", body: CreateTicketBody, response: TicketView },

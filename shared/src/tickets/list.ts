@@ -61,6 +61,17 @@ export const MAX_LIST_FILTER_IDS = 20;
 export const MAX_LIST_SOURCES = 64;
 
 /**
+ * The queues a tab of queue partitions lists for the actor (pending, or show-all): admins every queue ("ALL") or the
+ * requested ones and tickets without a queue; others their queues (narrowed to the requested ones) and, with
+ * `allTicket` enabled, tickets without a queue (`null`).
+ */
+export function tabQueues(a: TicketActor, requested: number[] | undefined): (number | null)[] | "ALL" {
+  if (isAdminActor(a)) return requested ? [...requested, null] : "ALL";
+  const allowed = requested ? requested.filter((x) => a.queueIds.includes(x)) : a.queueIds;
+  return [...allowed, ...(a.allTicket === "enabled" ? [null] : [])];
+}
+
+/**
  * Lists tickets for the actor (docs/product/tickets.md#the-list-and-its-tabs). No scans and no page-discarding filters:
  * - open (not showAll) and closed (not showAll): the actor's own tickets, GSI3 `S#<status>#U#<me>`;
  * - pending, or showAll (admins only): admins without queue filter read GSI1 `S#<status>`; otherwise one GSI2 query per
@@ -95,11 +106,7 @@ export async function listTickets(a: TicketActor, q: ListTicketsQuery): Promise<
   if (q.users && new Set(q.users).size > MAX_LIST_FILTER_IDS) {
     throw new AppError("ERR_VALIDATION", { fields: [{ path: "users", message: `At most ${MAX_LIST_FILTER_IDS}` }] });
   }
-  const queuesFor = (): (number | null)[] | "ALL" => {
-    if (admin) return requested ? [...requested, null] : "ALL";
-    const allowed = requested ? requested.filter((x) => a.queueIds.includes(x)) : a.queueIds;
-    return [...allowed, ...(a.allTicket === "enabled" ? [null] : [])];
-  };
+  const queuesFor = () => tabQueues(a, requested);
   for (const status of statuses) {
     if (q.users?.length) {
       for (const uid of q.users) addSource("GSI3", keys.ticketUserPK(cid, status, uid));

@@ -5,12 +5,12 @@
  * contact per connection; holds `ticketId`). Items are read into `TicketItem`s once (`summaries.ts` `parseTicket`: the
  * schema's fields and defaults, no schema parse for well-formed items).
  */
-import { counterFacts, outboxPut } from "../events/outbox.ts";
+import { counterFacts, outboxPut, type OutboxEntry } from "../events/outbox.ts";
 import { pendingRunPuts } from "../events/durable.ts";
 import { reportEntryItems } from "../reports/entries.ts";
 import { cycleAfter, finishedCycle, type TicketCycle } from "./cycles.ts";
-import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { batchGetRaw, batchWriteAll } from "../db/batch.ts";
+import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { batchGetRaw, batchWriteAll, keyId } from "../db/batch.ts";
 import { ddb, tableName, type TxItem } from "../db/client.ts";
 import { countQuery, queryPages } from "../db/query.ts";
 import { cancellationReasons } from "../db/errors.ts";
@@ -25,6 +25,8 @@ import { dropEdgeOfDeletedTicket } from "../tags/repository.ts";
 import { bumpRev } from "./revision.ts";
 import { ROW_PROJECTION, rowAttributes, unpackRows } from "./row.ts";
 import type { TicketItem } from "./schema.ts";
+import { tallyOf, TALLY_ATTRS, type TallyAttr } from "./tally.ts";
+import { laterIso } from "../common.ts";
 import { attachSummaries, loadSummaries, parseTicket, summariesOf, summaryAttributes, type TicketSummaries } from "./summaries.ts";
 
 /** The list-index attributes of a ticket (GSI3 only when assigned). */
@@ -87,6 +89,8 @@ export const activeTicketRecord = (t: TicketItem) => ({ ...keys.activeTicket(t.c
  */
 export async function createTicketItem(t: TicketItem): Promise<{ created: true } | { created: false; existingTicketId: number }> {
   Object.assign(t, cycleAfter(null, t));
+  const fact = counterFacts.ticket(null, t); // before `tally` is set: a new ticket was counted nowhere
+  t.tally = tallyOf(t);
   const summaries = await loadSummaries(t.companyId, { contactId: t.contactId, queueId: t.queueId, userId: t.userId, whatsappId: t.whatsappId, tagIds: t.tagIds });
   attachSummaries(t, summaries);
   try {
@@ -103,7 +107,7 @@ export async function createTicketItem(t: TicketItem): Promise<{ created: true }
           },
           { Put: { TableName: tableName(), Item: ticketRecord(t, summaries), ConditionExpression: "attribute_not_exists(PK)" } },
           { Put: { TableName: tableName(), Item: { ...keys.ticketUuid(t.companyId, t.uuid), _type: "ticketUuid", ticketId: t.id } } },
-          ...outboxPut(counterFacts.ticket(null, t)),
+          ...outboxPut(fact),
           ...pendingRunPuts({ type: "ticket.created", companyId: t.companyId, ticket: t }),
           // The search index's ticket-side grams (search/writes.ts): found by its contact's words from the start.
           ...ticketGramWrites(t.companyId, t.id, null, summaries.contact),
@@ -125,6 +129,17 @@ export async function createTicketItem(t: TicketItem): Promise<{ created: true }
     }
     throw err;
   }
+}
+
+/**
+ * The condition that the stored `tally` is still the one `t` was read with (`tally.ts`): a write subtracts what it
+ * says, so a ticket the count backfill counted after it was read must be read again (409 `ERR_CONFLICT` to the
+ * callers, who re-read). Adds its value to `values`; expects `#tally` in the names.
+ */
+function tallyCondition(t: TicketItem, values: Record<string, unknown>): string {
+  if (t.tally === undefined) return "attribute_not_exists(#tally)";
+  values[":prevTally"] = t.tally;
+  return "#tally = :prevTally";
 }
 
 /** Attributes an agent-side update may change (everything else — lastMessage, unreadMessages — belongs to ingestion). */
@@ -173,6 +188,7 @@ export async function writeTicketTransition(
 ): Promise<TicketItem> {
   const next: TicketItem = { ...prev, ...patch, version: prev.version + 1 };
   Object.assign(next, cycleAfter(prev, next));
+  next.tally = tallyOf(next); // the tab counts (tally.ts): counted from the state `prev` was stored with
   const cycle = finishedCycle(prev, next, rating);
   const had = summariesOf(prev);
   const fresh = await loadSummaries(prev.companyId, {
@@ -184,9 +200,9 @@ export async function writeTicketTransition(
   const sums = summaryAttributes(fresh);
   attachSummaries(next, { ...had, ...fresh });
   const idx = ticketIndexKeys(next);
-  const names: Record<string, string> = { "#v": "version" };
-  const values: Record<string, unknown> = { ":v": prev.version, ":nv": next.version };
-  const sets: string[] = ["#v = :nv"];
+  const names: Record<string, string> = { "#v": "version", "#tally": "tally" };
+  const values: Record<string, unknown> = { ":v": prev.version, ":nv": next.version, ":tally": next.tally };
+  const sets: string[] = ["#v = :nv", "#tally = :tally"];
   MUTABLE.forEach((f, i) => {
     names[`#f${i}`] = f;
     values[`:f${i}`] = next[f];
@@ -211,7 +227,7 @@ export async function writeTicketTransition(
         TableName: tableName(),
         Key: keys.ticket(prev.companyId, prev.id),
         UpdateExpression: update,
-        ConditionExpression: "attribute_exists(PK) AND #v = :v",
+        ConditionExpression: `attribute_exists(PK) AND #v = :v AND ${tallyCondition(prev, values)}`,
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
       }),
@@ -371,18 +387,53 @@ export async function queryContactTickets(companyId: number, contactId: number, 
 }
 
 /**
- * Deletes a ticket: the item, its uuid alias and its ACTIVE marker (if it holds it) in one transaction with its counters'
- * outbox item (`t.updatedAt` is the deletion time) and a `ticketRemains` timer (due in {@link REMAINS_GRACE_MS}), then
- * removes what the ticket leaves behind ({@link deleteTicketRemains}) and cancels the timer. A process that dies (or a
- * write that fails, logged) in between leaves the timer, and the minute tick finishes the removal (`tickets/remains.ts`).
+ * Deletes a ticket: the item (as it was read: `version` and `tally`, so it leaves exactly the tab counts it was in),
+ * its uuid alias and its ACTIVE marker (if it holds it) in one transaction with its counters' outbox item
+ * (`t.updatedAt` is the deletion time) and a `ticketRemains` timer (due in {@link REMAINS_GRACE_MS}), then removes
+ * what the ticket leaves behind ({@link deleteTicketRemains}) and cancels the timer. A process that dies (or a write
+ * that fails, logged) in between leaves the timer, and the minute tick finishes the removal (`tickets/remains.ts`). A
+ * ticket changed since it was read is read again and deleted as it is now. Returns the ticket as deleted (for its
+ * `ticket.deleted` event), or null when it was already gone.
  * @throws the transaction's error only (nothing deleted then).
  */
-export async function deleteTicketItems(t: TicketItem): Promise<void> {
+export async function deleteTicketItems(read: TicketItem): Promise<TicketItem | null> {
+  let t: TicketItem | null = read;
+  for (let attempt = 0; t; attempt++) {
+    try {
+      await deleteTicketTransaction(t);
+      break;
+    } catch (err) {
+      if (cancellationReasons(err)?.[0]?.Code !== "ConditionalCheckFailed" || attempt >= 5) throw err;
+      const fresh = await getTicketItem(read.companyId, read.id, true);
+      t = fresh && attachSummaries({ ...fresh, updatedAt: laterIso([fresh.updatedAt, read.updatedAt].sort().at(-1)) }, summariesOf(fresh));
+    }
+  }
+  if (!t) return null;
   const contact = summariesOf(t)?.contact ?? null;
+  try {
+    await deleteTicketRemains(t.companyId, t.id, contact);
+    await cancelTimer(t.companyId, TICKET_REMAINS, t.id);
+  } catch (err) {
+    log("warn", "ticket deleted; its remains are left to the ticketRemains timer", { companyId: t.companyId, ticketId: t.id, err });
+  }
+  return t;
+}
+
+async function deleteTicketTransaction(t: TicketItem): Promise<void> {
+  const contact = summariesOf(t)?.contact ?? null;
+  const values: Record<string, unknown> = { ":v": t.version };
   await ddb().send(
     new TransactWriteCommand({
       TransactItems: [
-        { Delete: { TableName: tableName(), Key: keys.ticket(t.companyId, t.id), ConditionExpression: "attribute_exists(PK)" } },
+        {
+          Delete: {
+            TableName: tableName(),
+            Key: keys.ticket(t.companyId, t.id),
+            ConditionExpression: `attribute_exists(PK) AND #v = :v AND ${tallyCondition(t, values)}`,
+            ExpressionAttributeNames: { "#v": "version", "#tally": "tally" },
+            ExpressionAttributeValues: values,
+          },
+        },
         { Delete: { TableName: tableName(), Key: keys.ticketUuid(t.companyId, t.uuid) } },
         {
           Delete: {
@@ -392,17 +443,11 @@ export async function deleteTicketItems(t: TicketItem): Promise<void> {
             ExpressionAttributeValues: { ":tid": t.id },
           },
         },
-        ...outboxPut(counterFacts.ticketDeleted(t)), // it leaves the current open/pending counts
+        ...outboxPut(counterFacts.ticketDeleted(t)), // it leaves the tab counts it was in
         timerPutItem(t.companyId, TICKET_REMAINS, t.id, Date.now() + REMAINS_GRACE_MS, { contact }),
       ],
     }),
   );
-  try {
-    await deleteTicketRemains(t.companyId, t.id, contact);
-    await cancelTimer(t.companyId, TICKET_REMAINS, t.id);
-  } catch (err) {
-    log("warn", "ticket deleted; its remains are left to the ticketRemains timer", { companyId: t.companyId, ticketId: t.id, err });
-  }
 }
 
 /** How long after a deletion the tick finishes what the deleting process did not. */
@@ -546,4 +591,79 @@ export async function setTicketTagSummary(companyId: number, ticketId: number, t
     if ((err as Error).name === "ConditionalCheckFailedException") return false;
     throw err;
   }
+}
+
+/**
+ * Counts one ticket in the tab counts as it is at its `version` (the count backfill, `counts-backfill.ts`): sets its
+ * `tally` (`tally.ts`) with the counters' outbox item of the move in one transaction, conditioned on the ticket still
+ * being at that version and stored tally (anything written since counted it already). Moves `rev` (a ticket write).
+ * Returns the outbox entry written, or null when nothing was (already counted, changed or gone).
+ */
+export async function tallyTicketItem(t: TicketItem, at: string): Promise<OutboxEntry | null> {
+  const entry = counterFacts.ticketTallied(t, at);
+  if (!entry) return null;
+  const values: Record<string, unknown> = { ":v": t.version, ":tally": tallyOf(t) };
+  try {
+    await ddb().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: bumpRev({
+              TableName: tableName(),
+              Key: keys.ticket(t.companyId, t.id),
+              UpdateExpression: "SET #tally = :tally",
+              ConditionExpression: `attribute_exists(PK) AND #v = :v AND ${tallyCondition(t, values)}`,
+              ExpressionAttributeNames: { "#v": "version", "#tally": "tally" },
+              ExpressionAttributeValues: values,
+            }),
+          },
+          ...outboxPut(entry),
+        ],
+      }),
+    );
+    return entry;
+  } catch (err) {
+    if (cancellationReasons(err)?.some((r) => r.Code === "ConditionalCheckFailed")) return null;
+    throw err;
+  }
+}
+
+/** The company's tab-count items at sort keys `sks` (`keys.ticketCountQueueSK` / `ticketCountUserSK`), each as `attr → n` (absent: zeros). */
+export async function readTicketCountItems(companyId: number, sks: string[]): Promise<Map<string, Record<TallyAttr, number>>> {
+  const got = sks.length ? await batchGetRaw(sks.map((sk) => keys.ticketCount(companyId, sk))) : new Map<string, Record<string, unknown>>();
+  const out = new Map<string, Record<TallyAttr, number>>();
+  for (const sk of sks) {
+    const it = got.get(keyId(keys.ticketCount(companyId, sk)));
+    out.set(sk, Object.fromEntries(TALLY_ATTRS.map((a) => [a, Number(it?.[a] ?? 0)])) as Record<TallyAttr, number>);
+  }
+  return out;
+}
+
+/** Where a company's tab-count backfill stopped (`counts-backfill.ts`): the status walked and the index position. */
+export type CountsBackfillCursor = { p: "open" | "pending"; k?: Record<string, unknown> };
+
+/** The company's tab-count backfill progress (one consistent GetItem). */
+export async function readCountsBackfill(companyId: number): Promise<{ cursor?: CountsBackfillCursor; done: boolean }> {
+  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.ticketCountsBackfill(companyId), ConsistentRead: true }));
+  return { cursor: (out.Item?.cursor ?? undefined) as CountsBackfillCursor | undefined, done: out.Item?.done === true };
+}
+
+/** Stores the tab-count backfill's progress. */
+export async function writeCountsBackfill(companyId: number, cursor: CountsBackfillCursor | null, done: boolean): Promise<void> {
+  await ddb().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { ...keys.ticketCountsBackfill(companyId), _type: "ticketCountsBackfill", companyId, cursor, done, updatedAt: new Date().toISOString() },
+    }),
+  );
+}
+
+/** The progress item of a company born with the tab counts (every ticket of it counts itself), for its creation transaction: done. */
+export function bornCountedPut(companyId: number) {
+  return {
+    Put: {
+      TableName: tableName(),
+      Item: { ...keys.ticketCountsBackfill(companyId), _type: "ticketCountsBackfill", companyId, cursor: null, done: true, updatedAt: new Date().toISOString() },
+    },
+  };
 }

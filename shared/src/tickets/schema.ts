@@ -50,6 +50,11 @@ export const TicketItem = z.object({
   queuedAt: z.string().nullable().default(null),
   acceptedAt: z.string().nullable().default(null),
   acceptedBy: z.number().int().nullable().default(null),
+  /**
+   * The state the ticket is counted in by the tab counts (`tally.ts`, docs/product/tickets.md#tab-counts): written
+   * with every create and transition; absent on a ticket stored before the counts existed.
+   */
+  tally: z.string().optional(),
   /** Optimistic-lock counter: every agent-side update is conditioned on it and increments it (no lost updates). */
   version: z.number().int().default(0),
   /** Revision: +1 on every write of the item, whatever it changes (`revision.ts`); confirms an in-memory copy. */

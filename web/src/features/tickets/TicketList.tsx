@@ -27,7 +27,7 @@ import { TagChip } from "../tags/TagChip.tsx";
 import { useSlot } from "../slots.ts";
 import { useSeedJob } from "../jobs/api.ts";
 import { JobProgress } from "../jobs/JobProgress.tsx";
-import { useCloseAll, useTicketPages, useUpdateTicket } from "./api.ts";
+import { useCloseAll, useTicketCounts, useTicketPages, useUpdateTicket } from "./api.ts";
 import { ticketsKeys } from "./cache.ts";
 import { Avatar } from "./ContactDrawer.tsx";
 import { ticketAge, useNow } from "./format.ts";
@@ -115,9 +115,12 @@ export function TicketList({ selectedUuid }: { selectedUuid?: string }) {
     return () => realtime.leave(frame);
   }, [roomStatus]);
 
-  const countOf = (q: typeof openQ) => {
+  // The exact counts of what each sub-tab lists (docs/product/tickets.md#tab-counts); until they arrive, the rows loaded.
+  const counts = useTicketCounts(common, inSubTabs);
+  const countOf = (s: Sub, q: typeof openQ) => {
+    if (counts.data) return String(tab === "group" ? (s === "open" ? counts.data.groupOpen : counts.data.groupPending) : counts.data[s]);
     const pages = q.data?.pages ?? [];
-    const n = pages.reduce((s, p) => s + p.tickets.length, 0);
+    const n = pages.reduce((sum, p) => sum + p.tickets.length, 0);
     return `${n}${pages[pages.length - 1]?.hasMore ? "+" : ""}`;
   };
 
@@ -190,7 +193,7 @@ export function TicketList({ selectedUuid }: { selectedUuid?: string }) {
             <button key={s} type="button" role="tab" aria-selected={sub === s} className={`tl-subtab ${sub === s ? "active" : ""}`} onClick={() => setSub(s)} data-testid={`subtab-${s}`}>
               {s === "open" ? t("tickets.tabs.assigned") : t("tickets.tabs.pending")}
               <span className="count-badge" data-testid={`count-${s}`}>
-                {countOf(s === "open" ? openQ : pendingQ)}
+                {countOf(s, s === "open" ? openQ : pendingQ)}
               </span>
             </button>
           ))}

@@ -3,6 +3,7 @@
  * actions. Successful writes update the caches with the same helpers the realtime table uses (`cache.ts`).
  *
  * - `useTicketPages(params)`: GET /api/tickets (cursor paging) → pages `{tickets, count, hasMore, nextCursor}`.
+ * - `useTicketCounts(params)`: GET /api/tickets/counts → the sub-tabs' exact counts (refetched on ticket frames, `counts.ts`).
  * - `useTicketByUuid(uuid)`: GET /api/tickets/u/{uuid}.
  * - `useMessagePages(ticketId)`: GET /api/messages/{ticketId} (page 1 newest; each page oldest → newest).
  * - `useUpdateTicket()`: PUT /api/tickets/{id} (accept, return, resolve, reopen, transfer, close).
@@ -46,6 +47,22 @@ export function useTicketPages(params: TicketListParams, enabled = true) {
     },
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (last) => (last.hasMore && last.nextCursor ? last.nextCursor : undefined),
+  });
+}
+
+/** How often the counts are read again while shown, besides the ticket frames (a count applied late), in ms. */
+export const COUNTS_REFRESH_MS = 60_000;
+
+/** The sub-tabs' counts for the list's show-all switch and queue filter (docs/product/tickets.md#tab-counts). */
+export function useTicketCounts(params: { showAll?: boolean; queueIds?: number[] }, enabled = true) {
+  return useQuery({
+    queryKey: ticketsKeys.counts(params),
+    enabled,
+    queryFn: () =>
+      call("GET /api/tickets/counts", {
+        query: { showAll: params.showAll ? "true" : undefined, queueIds: params.queueIds?.length ? JSON.stringify(params.queueIds) : undefined },
+      }),
+    refetchInterval: COUNTS_REFRESH_MS,
   });
 }
 

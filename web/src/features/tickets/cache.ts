@@ -9,6 +9,8 @@ import type { Message, MessagesPage, Ticket, TicketListParams, TicketsPage } fro
 export const ticketsKeys = {
   all: ["tickets"] as const,
   listsAll: ["tickets", "list"] as const,
+  countsAll: ["tickets", "counts"] as const,
+  counts: (p: { showAll?: boolean; queueIds?: number[] }) => ["tickets", "counts", p] as const,
   list: (p: TicketListParams) => ["tickets", "list", p] as const,
   byUuid: (uuid: string) => ["tickets", "uuid", uuid] as const,
   messages: (ticketId: number) => ["messages", ticketId] as const,

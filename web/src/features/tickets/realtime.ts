@@ -5,7 +5,8 @@
  * - `appMessage` `{action:"create"|"update", message, ticket}` → the conversation and the ticket's row; a new inbound
  *   message raises a browser notification and a sound (volume from localStorage `volume`, 0..1), or, when this tab
  *   shows its conversation, is read at once (unread count back to zero, read receipts sent);
- * - both keep the top bar's unread-tickets list current (`notifications/unread.ts`).
+ * - both keep the top bar's unread-tickets list current (`notifications/unread.ts`) and the sub-tabs' counts
+ *   (`counts.ts`: read again when a ticket changed tabs).
  * (`contact`, `whatsapp` and `whatsappSession` frames are the contacts and connections features' own.)
  * Updates older than the cached `updatedAt` are dropped by the cache helpers.
  */
@@ -16,6 +17,7 @@ import i18n from "../../i18n/index.ts";
 import { visibilityOf } from "../settings/api.ts";
 import { viewerOf } from "./api.ts";
 import { removeTicket, upsertMessage, upsertTicket } from "./cache.ts";
+import { noteTicketForCounts } from "./counts.ts";
 import { applyUnreadTicket, removeUnreadTicket } from "./notifications/unread.ts";
 import type { Message, Ticket } from "./types.ts";
 
@@ -134,10 +136,12 @@ function notify(message: Message, ticket: Ticket): void {
 export const attendanceHandlers: { ticket: RealtimeHandler<"ticket">; appMessage: RealtimeHandler<"appMessage"> } = {
   ticket: (data, { queryClient, session }) => {
     if (data.action === "delete") {
+      noteTicketForCounts(queryClient, data.ticketId, null);
       removeTicket(queryClient, data.ticketId);
       removeUnreadTicket(queryClient, data.ticketId);
       return;
     }
+    noteTicketForCounts(queryClient, data.ticket.id, data.ticket);
     upsertTicket(queryClient, data.ticket, viewerOf(session.user));
     applyUnreadTicket(queryClient, data.ticket, viewerOf(session.user));
   },
@@ -145,6 +149,7 @@ export const attendanceHandlers: { ticket: RealtimeHandler<"ticket">; appMessage
   appMessage: (data, { queryClient, session }) => {
     const { message, ticket: t } = data;
     const fresh = upsertMessage(queryClient, message);
+    noteTicketForCounts(queryClient, t.id, t);
     upsertTicket(queryClient, t, viewerOf(session.user));
     applyUnreadTicket(queryClient, t, viewerOf(session.user));
     // Notify for my tickets, and for pending ones I may see (the one access rule, shared with the server).
