@@ -14,8 +14,6 @@ import { assertPublicHost, oneMachine } from "../net/public-url.ts";
 import OpenAI, { toFile } from "openai";
 import { getConfig } from "../config.ts";
 
-/** Per call: the provider's answer must arrive within this time (ms), else the ticket goes to people. */
-export const AI_TIMEOUT_MS = 30_000;
 /** The transcription model for voice notes. */
 export const TRANSCRIPTION_MODEL = "whisper-1";
 
@@ -42,7 +40,7 @@ const publicFetch: typeof fetch = async (input, init) => {
 
 /** An OpenAI client for one prompt's key and base URL ("" = the platform default). */
 export function aiClient(apiKey: string, baseUrl: string): OpenAI {
-  return new OpenAI({ apiKey, baseURL: baseUrl || undefined, timeout: AI_TIMEOUT_MS, maxRetries: 1, fetch: publicFetch });
+  return new OpenAI({ apiKey, baseURL: baseUrl || undefined, timeout: getConfig().PROVIDER_TIMEOUT_MS, maxRetries: 1, fetch: publicFetch });
 }
 
 /** One Chat Completions call. Errors: the package's (`APIError` with `status` and `code`, timeouts, connection). */
@@ -76,7 +74,7 @@ export async function synthesize(text: string, voice: string, voiceKey: string, 
       "User-Agent": "atende",
     },
     body: ssml,
-    signal: AbortSignal.timeout(AI_TIMEOUT_MS),
+    signal: AbortSignal.timeout(getConfig().PROVIDER_TIMEOUT_MS),
   });
   if (!res.ok) throw new Error(`text-to-speech answered ${res.status}`);
   return Buffer.from(await res.arrayBuffer());
