@@ -24,9 +24,10 @@ import { Web } from "./web.ts";
 
 /**
  * The version of the search index the deploy-time backfill start is for (`Custom::AtendeSearchBackfill`): changing it
- * makes the next deploy schedule the backfill of every company not yet done again (e.g. after a table restore).
+ * makes the next deploy schedule the backfill of every company not yet done again (e.g. after a table restore). "2":
+ * the deploy that brings the report entries schedules their backfill (docs/product/reports.md#keys).
  */
-export const SEARCH_INDEX_VERSION = "1";
+export const SEARCH_INDEX_VERSION = "2";
 
 export interface AtendeStackProps extends StackProps {
   /** Deployment stage name (`STAGE`), part of physical queue names. Default `prod`. */
@@ -157,7 +158,7 @@ export class AtendeStack extends Stack {
     const seed = atendeFunction(this, "Seed", {
       entry: "infra/lib/seed-handler.ts",
       environment: env,
-      description: "Atende deploy-time jobs: first plan, company and super admin (password from Secrets Manager); search backfill start.",
+      description: "Atende deploy-time jobs: first plan, company and super admin (password from Secrets Manager); search backfill and invoice-timer backfill start.",
       timeoutSeconds: 120,
     });
     tableRw(seed);
@@ -173,6 +174,12 @@ export class AtendeStack extends Stack {
       serviceToken: seed.functionArn,
       resourceType: "Custom::AtendeSearchBackfill",
       properties: { Task: "searchBackfill", IndexVersion: SEARCH_INDEX_VERSION },
+    });
+    // Companies stored before every due-date write carried its invoice timer get theirs, once (the tick walks them).
+    new CustomResource(this, "InvoiceTimerBackfill", {
+      serviceToken: seed.functionArn,
+      resourceType: "Custom::AtendeInvoiceTimerBackfill",
+      properties: { Task: "invoiceTimerBackfill", Version: "1" },
     });
 
     acknowledge(this, {

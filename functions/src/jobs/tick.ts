@@ -25,8 +25,10 @@ import "@atende/shared/automation/rating";
 import "@atende/shared/integrations/runtime";
 import { presenceCounts } from "@atende/shared/realtime/presence-kind";
 import "@atende/shared/search/backfill-job";
+import "@atende/shared/reports/backfill";
 import "@atende/shared/campaigns/engine";
 import "@atende/shared/invoices/due";
+import "@atende/shared/invoices/timer-backfill";
 import "@atende/shared/webhooks/delivery";
 import { sweepDueSchedules } from "@atende/shared/schedules/send";
 

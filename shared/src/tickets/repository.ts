@@ -7,6 +7,7 @@
  */
 import { counterFacts, outboxPut } from "../events/outbox.ts";
 import { pendingRunPuts } from "../events/durable.ts";
+import { reportEntryItems } from "../reports/entries.ts";
 import { cycleAfter, finishedCycle, type TicketCycle } from "./cycles.ts";
 import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { batchGetRaw, batchWriteAll } from "../db/batch.ts";
@@ -73,7 +74,8 @@ export async function getActiveTicketId(companyId: number, whatsappId: number, c
   return out.Item ? Number(out.Item.ticketId) : null;
 }
 
-const markerItem = (t: TicketItem) => ({ ...keys.activeTicket(t.companyId, t.whatsappId, t.contactId), _type: "activeTicket", ticketId: t.id, companyId: t.companyId });
+/** The ACTIVE marker of an open or pending ticket (one per contact and connection). */
+export const activeTicketRecord = (t: TicketItem) => ({ ...keys.activeTicket(t.companyId, t.whatsappId, t.contactId), _type: "activeTicket", ticketId: t.id, companyId: t.companyId });
 
 /**
  * Creates an open or pending ticket: Put ACTIVE marker (`attribute_not_exists`, `ALL_OLD` on failure) + Put ticket
@@ -94,7 +96,7 @@ export async function createTicketItem(t: TicketItem): Promise<{ created: true }
           {
             Put: {
               TableName: tableName(),
-              Item: markerItem(t),
+              Item: activeTicketRecord(t),
               ConditionExpression: "attribute_not_exists(PK)",
               ReturnValuesOnConditionCheckFailure: "ALL_OLD",
             },
@@ -234,14 +236,14 @@ export async function writeTicketTransition(
     items.push({
       Put: {
         TableName: tableName(),
-        Item: markerItem(next),
+        Item: activeTicketRecord(next),
         ConditionExpression: "attribute_not_exists(PK) OR ticketId = :tid",
         ExpressionAttributeValues: { ":tid": prev.id },
       },
     });
   }
   items.push(...outboxPut(counterFacts.ticket(prev, next))); // counters' outbox (events/outbox.ts), last: indexes above unchanged
-  if (cycle) items.push(cycleItemPut(cycle)); // the finished service cycle, stored exactly when the ticket closes
+  if (cycle) items.push(cycleItemPut(cycle), ...reportEntryItems(cycle, next.tagIds).map((Item) => ({ Put: { TableName: tableName(), Item } }))); // the finished service cycle and its report entries, stored exactly when the ticket closes
   items.push(...extra);
   items.push(...pendingRunPuts({ type: "ticket.updated", companyId: prev.companyId, ticket: next, previous: prev }));
   try {
@@ -473,11 +475,16 @@ export function ticketRatingPut(rating: { companyId: number; ticketId: number; r
 }
 
 /** The `Put` of a finished service cycle (`cycles.ts`) for the closing transaction, listed by month of finish. */
+/** The stored item of a finished service cycle, with its month indexes. */
+export function ticketCycleRecord(c: TicketCycle): Record<string, unknown> {
+  return { ...keys.ticketCycle(c.companyId, c.ticketId, c.finishedAt), ...keys.ticketCycleIndex(c.companyId, c.ticketId, c.finishedAt, c.userId), _type: "ticketCycle", ...c };
+}
+
 function cycleItemPut(c: TicketCycle) {
   return {
     Put: {
       TableName: tableName(),
-      Item: { ...keys.ticketCycle(c.companyId, c.ticketId, c.finishedAt), ...keys.ticketCycleIndex(c.companyId, c.ticketId, c.finishedAt, c.userId), _type: "ticketCycle", ...c },
+      Item: ticketCycleRecord(c),
       ConditionExpression: "attribute_not_exists(PK)",
     },
   };
