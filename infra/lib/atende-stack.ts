@@ -27,6 +27,11 @@ import { Web } from "./web.ts";
  * makes the next deploy schedule the backfill of every company not yet done again (e.g. after a table restore).
  */
 export const SEARCH_INDEX_VERSION = "1";
+/**
+ * The version of the kanban lane entries the deploy-time lane backfill start is for (`Custom::AtendeKanbanBackfill`):
+ * changing it makes the next deploy schedule the lane backfill of every company not yet done again.
+ */
+export const KANBAN_LANES_VERSION = "1";
 
 export interface AtendeStackProps extends StackProps {
   /** Deployment stage name (`STAGE`), part of physical queue names. Default `prod`. */
@@ -169,6 +174,12 @@ export class AtendeStack extends Stack {
       serviceToken: seed.functionArn,
       resourceType: "Custom::AtendeSearchBackfill",
       properties: { Task: "searchBackfill", IndexVersion: SEARCH_INDEX_VERSION },
+    });
+    // The kanban lane backfill: tickets stored before the lane entries existed get theirs (minute tick, resumable).
+    new CustomResource(this, "KanbanBackfill", {
+      serviceToken: seed.functionArn,
+      resourceType: "Custom::AtendeKanbanBackfill",
+      properties: { Task: "kanbanBackfill", LanesVersion: KANBAN_LANES_VERSION },
     });
 
     acknowledge(this, {

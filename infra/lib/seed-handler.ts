@@ -11,11 +11,15 @@
  * Create (the first deploy with the search index) and on Update (its `IndexVersion` changed) it schedules the search
  * backfill of every company not yet indexed (`startSearchBackfill`, `shared/src/search/backfill-job.ts`); the minute
  * tick then does the work in bounded, resumable steps. Answering CloudFormation never waits for the backfill itself.
+ * Likewise the `Custom::AtendeKanbanBackfill` resource (`Task: "kanbanBackfill"`, on Create and when its
+ * `LanesVersion` changes): the kanban lane backfill of every company not yet done (`startKanbanBackfill`,
+ * `shared/src/kanban/backfill.ts`).
  * The outcome is PUT to CloudFormation's presigned `ResponseURL` (no Provider framework needed).
  */
 import { GetSecretValueCommand, SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
 import { z } from "zod";
 import { log } from "@atende/shared/log";
+import { startKanbanBackfill } from "@atende/shared/kanban/backfill";
 import { startSearchBackfill } from "@atende/shared/search/backfill-job";
 import { seedLocal } from "@atende/shared/seed/seed";
 
@@ -28,6 +32,7 @@ const EventSchema = z.object({
   PhysicalResourceId: z.string().optional(),
   ResourceProperties: z.union([
     z.object({ Task: z.literal("searchBackfill"), IndexVersion: z.string().min(1) }).passthrough(),
+    z.object({ Task: z.literal("kanbanBackfill"), LanesVersion: z.string().min(1) }).passthrough(),
     z.object({ SecretArn: z.string().min(1) }).passthrough(),
   ]),
 });
@@ -39,6 +44,14 @@ const SecretSchema = z.object({ email: z.string().email(), password: z.string().
 export const SEED_PHYSICAL_ID = "atende-first-admin-seed";
 /** Physical id of the search-backfill resource (stable, like the seed's). */
 export const SEARCH_BACKFILL_PHYSICAL_ID = "atende-search-backfill";
+/** Physical id of the kanban lane backfill resource (stable, like the seed's). */
+export const KANBAN_BACKFILL_PHYSICAL_ID = "atende-kanban-backfill";
+
+/** The stable physical id of the resource a request is about. */
+function physicalIdOf(props: SeedEvent["ResourceProperties"]): string {
+  if (!("Task" in props)) return SEED_PHYSICAL_ID;
+  return props.Task === "kanbanBackfill" ? KANBAN_BACKFILL_PHYSICAL_ID : SEARCH_BACKFILL_PHYSICAL_ID;
+}
 
 /** What the handler talks to; injectable for tests. */
 export interface SeedDeps {
@@ -56,7 +69,7 @@ async function respond(event: SeedEvent, status: "SUCCESS" | "FAILED", reason: s
   const body = JSON.stringify({
     Status: status,
     Reason: reason.slice(0, 1000),
-    PhysicalResourceId: event.PhysicalResourceId ?? ("Task" in event.ResourceProperties ? SEARCH_BACKFILL_PHYSICAL_ID : SEED_PHYSICAL_ID),
+    PhysicalResourceId: event.PhysicalResourceId ?? physicalIdOf(event.ResourceProperties),
     StackId: event.StackId,
     RequestId: event.RequestId,
     LogicalResourceId: event.LogicalResourceId,
@@ -76,6 +89,11 @@ export function makeSeedHandler(deps: SeedDeps): (raw: unknown) => Promise<void>
     try {
       if (event.RequestType === "Delete") return await respond(event, "SUCCESS", "nothing to undo");
       const props = event.ResourceProperties;
+      if ("Task" in props && props.Task === "kanbanBackfill") {
+        const companies = await startKanbanBackfill();
+        log("info", "kanban lane backfill scheduled", { companies: companies.length, lanesVersion: props.LanesVersion });
+        return await respond(event, "SUCCESS", `kanban lane backfill scheduled for ${companies.length} companies`, { Companies: String(companies.length) });
+      }
       if ("Task" in props) {
         const companies = await startSearchBackfill();
         log("info", "search backfill scheduled", { companies: companies.length, indexVersion: props.IndexVersion });

@@ -225,6 +225,10 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     const backfill = await optionalImport<{ startSearchBackfill: () => Promise<number[]> }>("shared/src/search/backfill-job.ts");
     const backfilling = (await backfill?.startSearchBackfill()) ?? [];
     if (backfilling.length) say("search backfill scheduled", { companies: backfilling.length });
+    // The kanban lane backfill (`shared/src/kanban/backfill.ts`): tickets stored before the lane entries existed.
+    const lanes = await optionalImport<{ startKanbanBackfill: () => Promise<number[]> }>("shared/src/kanban/backfill.ts");
+    const laning = (await lanes?.startKanbanBackfill()) ?? [];
+    if (laning.length) say("kanban lane backfill scheduled", { companies: laning.length });
 
     // 5. Gateway, WebSocket emulator, sandbox.
     const api = createApiHandler({ functionsDir: FUNCTIONS_DIR, webDist: opts.webDist ?? join(REPO_ROOT, "web/dist"), log: say });
