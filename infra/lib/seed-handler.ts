@@ -10,7 +10,12 @@
  * The same function serves the `Custom::AtendeSearchBackfill` resource (`Task: "searchBackfill"`): on
  * Create (the first deploy with the search index) and on Update (its `IndexVersion` changed) it schedules the search
  * backfill of every company not yet indexed (`startSearchBackfill`, `shared/src/search/backfill-job.ts`); the minute
- * tick then does the work in bounded, resumable steps. Answering CloudFormation never waits for the backfill itself.
+ * tick then does the work in bounded, resumable steps. It also schedules the report entries' backfill
+ * (`startReportBackfill`, `shared/src/reports/backfill.ts`), the same way. Answering CloudFormation never waits for
+ * the backfill itself.
+ * The `Custom::AtendeInvoiceTimerBackfill` resource (`Task: "invoiceTimerBackfill"`) likewise schedules, once, the walk
+ * that gives every company with a due date and no invoice timer its timer (`startInvoiceTimerBackfill`,
+ * `shared/src/invoices/timer-backfill.ts`), carried by the minute tick.
  * Likewise the `Custom::AtendeKanbanBackfill` resource (`Task: "kanbanBackfill"`, on Create and when its
  * `LanesVersion` changes): the kanban lane backfill of every company not yet done (`startKanbanBackfill`,
  * `shared/src/kanban/backfill.ts`).
@@ -19,8 +24,10 @@
 import { GetSecretValueCommand, SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
 import { z } from "zod";
 import { log } from "@atende/shared/log";
+import { startInvoiceTimerBackfill } from "@atende/shared/invoices/timer-backfill";
 import { startKanbanBackfill } from "@atende/shared/kanban/backfill";
 import { startSearchBackfill } from "@atende/shared/search/backfill-job";
+import { startReportBackfill } from "@atende/shared/reports/backfill";
 import { seedLocal } from "@atende/shared/seed/seed";
 
 const EventSchema = z.object({
@@ -33,6 +40,7 @@ const EventSchema = z.object({
   ResourceProperties: z.union([
     z.object({ Task: z.literal("searchBackfill"), IndexVersion: z.string().min(1) }).passthrough(),
     z.object({ Task: z.literal("kanbanBackfill"), LanesVersion: z.string().min(1) }).passthrough(),
+    z.object({ Task: z.literal("invoiceTimerBackfill"), Version: z.string().min(1) }).passthrough(),
     z.object({ SecretArn: z.string().min(1) }).passthrough(),
   ]),
 });
@@ -46,11 +54,14 @@ export const SEED_PHYSICAL_ID = "atende-first-admin-seed";
 export const SEARCH_BACKFILL_PHYSICAL_ID = "atende-search-backfill";
 /** Physical id of the kanban lane backfill resource (stable, like the seed's). */
 export const KANBAN_BACKFILL_PHYSICAL_ID = "atende-kanban-backfill";
+/** Physical id of the invoice-timer backfill resource (stable, like the seed's). */
+export const INVOICE_TIMER_BACKFILL_PHYSICAL_ID = "atende-invoice-timer-backfill";
 
 /** The stable physical id of the resource a request is about. */
 function physicalIdOf(props: SeedEvent["ResourceProperties"]): string {
   if (!("Task" in props)) return SEED_PHYSICAL_ID;
-  return props.Task === "kanbanBackfill" ? KANBAN_BACKFILL_PHYSICAL_ID : SEARCH_BACKFILL_PHYSICAL_ID;
+  if (props.Task === "kanbanBackfill") return KANBAN_BACKFILL_PHYSICAL_ID;
+  return props.Task === "searchBackfill" ? SEARCH_BACKFILL_PHYSICAL_ID : INVOICE_TIMER_BACKFILL_PHYSICAL_ID;
 }
 
 /** What the handler talks to; injectable for tests. */
@@ -94,9 +105,16 @@ export function makeSeedHandler(deps: SeedDeps): (raw: unknown) => Promise<void>
         log("info", "kanban lane backfill scheduled", { companies: companies.length, lanesVersion: props.LanesVersion });
         return await respond(event, "SUCCESS", `kanban lane backfill scheduled for ${companies.length} companies`, { Companies: String(companies.length) });
       }
+      if ("Task" in props && props.Task === "invoiceTimerBackfill") {
+        const scheduled = await startInvoiceTimerBackfill();
+        log("info", "invoice timer backfill", { scheduled });
+        return await respond(event, "SUCCESS", scheduled ? "invoice timer backfill scheduled" : "invoice timer backfill done or running");
+      }
       if ("Task" in props) {
         const companies = await startSearchBackfill();
         log("info", "search backfill scheduled", { companies: companies.length, indexVersion: props.IndexVersion });
+        const reporting = await startReportBackfill(); // the report entries of older cycles (docs/product/reports.md#keys)
+        log("info", "report backfill scheduled", { companies: reporting.length });
         return await respond(event, "SUCCESS", `search backfill scheduled for ${companies.length} companies`, { Companies: String(companies.length) });
       }
       const password = await readAdminPassword(props.SecretArn, deps.secrets);

@@ -17,13 +17,13 @@ import { listCompanyIds } from "./repository.ts";
 
 /** Time one tick spends on one company's backfill before handing over to the next tick, in ms (default). */
 export const BACKFILL_MS_PER_TICK = 10_000;
-/** The timer's ref (one backfill timer per company and kind). */
-const REF = "index";
 
 /** A feature's backfill: its timer kind, whether a company is done, and one bounded run. */
 export interface CompanyBackfill {
-  /** The timer kind (`keys.timer(cid, kind, "index")`). */
+  /** The timer kind (`keys.timer(cid, kind, ref)`). */
   kind: string;
+  /** The timer's ref (one backfill timer per company and kind; default "index"). */
+  ref?: string;
   /** True when the company needs no (more) backfill. */
   isDone: (companyId: number) => Promise<boolean>;
   /** One bounded, idempotent run from the stored cursor; `done` once the company is finished. */
@@ -38,6 +38,7 @@ export interface CompanyBackfill {
  */
 export function defineCompanyBackfill(b: CompanyBackfill): (now?: Date) => Promise<number[]> {
   const budgetMs = b.msPerTick ?? BACKFILL_MS_PER_TICK;
+  const ref = b.ref ?? "index";
   registerTimerKind(b.kind, async (timer, now) => {
     const started = Date.now();
     for (;;) {
@@ -49,8 +50,8 @@ export function defineCompanyBackfill(b: CompanyBackfill): (now?: Date) => Promi
     const scheduled: number[] = [];
     for (const companyId of await listCompanyIds()) {
       if (await b.isDone(companyId)) continue;
-      if (await getTimer(companyId, b.kind, REF)) continue;
-      await scheduleTimer(companyId, b.kind, REF, now);
+      if (await getTimer(companyId, b.kind, ref)) continue;
+      await scheduleTimer(companyId, b.kind, ref, now);
       scheduled.push(companyId);
     }
     return scheduled;
