@@ -29,6 +29,9 @@
  *   a local capture server; not part of the default run).
  * - dashboard (`scripts/bench/dashboard.ts`): `GET /api/dashboard` for 30 and 90 days at `--dashboardSizes` tickets
  *   (default 1k and 10k) with their cycles' counter items over 90 days: p50/p99 (target: flat across sizes).
+ * - reports (`scripts/bench/reports.ts`): `GET /api/ticket/reports` first page at `--reportSizes` finished attendances
+ *   (default 1k, 10k, 100k; not in the default run: `--only=reports`), no filter, one queue, rate 3, one contact; and
+ *   the time to export the whole report to .xlsx through the jobs queue.
  * - schedules (`scripts/bench/schedules.ts`): 10,000 scheduled messages of 1,000 companies due in the same minute:
  *   each sent exactly once, lateness p50/p99/max (target: the last within 60 s of its time), DynamoDB calls per schedule.
  * - campaigns (`scripts/bench/campaigns.ts`): campaign sends/s with zero intervals (the ceiling) through the planner and
@@ -36,7 +39,7 @@
  *   default run).
  * - contact-import (`scripts/bench/contact-import.ts`): rows/s of a 10,000-row .xlsx imported into a contact list
  *   (`--importRows=10000`), read alone and end to end, first import and again (updates); not part of the default run.
- * Usage: `npm run bench [-- --sizes=1000,10000,100000] [-- --reps=200,400[,150]] [-- --searchSizes=1000,10000,100000] [-- --searchCases=tab,Carla] [-- --only=ingest,ratio,tickets,search,dashboard,web,kanban,faults,storm,schedules] [-- --dashboardSizes=1000,10000] [-- --kanbanSizes=1000,5000,10000] [-- --scheduleCompanies=1000] [-- --renderTickets=5000] [-- --ratioRounds=5] [-- --ratioProfile=ingest.cpuprofile]`.
+ * Usage: `npm run bench [-- --sizes=1000,10000,100000] [-- --reps=200,400[,150]] [-- --searchSizes=1000,10000,100000] [-- --searchCases=tab,Carla] [-- --only=ingest,ratio,tickets,search,dashboard,web,kanban,faults,storm,schedules] [-- --dashboardSizes=1000,10000] [-- --reportSizes=1000,10000,100000] [-- --kanbanSizes=1000,5000,10000] [-- --scheduleCompanies=1000] [-- --renderTickets=5000] [-- --ratioRounds=5] [-- --ratioProfile=ingest.cpuprofile]`.
  *   `[-- --ingestMessages=2000] [-- --botCustomers=200]` (the bot conversation is 8 messages per customer).
  *   `[-- --keepDb=.bench/db]` or `[-- --dynamoEndpoint=http://127.0.0.1:8766]`: the tab and search seeds are written
  *   once and measured again by later runs while their item builders are unchanged (`bench/kept.ts`).
@@ -434,6 +437,17 @@ try {
     }
     results.dashboard = rows;
     table("GET /api/dashboard through the local gateway (last 30 / 90 days; counter items only; ms)", rows);
+  }
+
+  if (only.has("reports")) {
+    const { seedReportCycles, runReportCases } = await import("./bench/reports.ts");
+    const rows: Record<string, unknown>[] = [];
+    for (const n of (args.reportSizes ?? "1000,10000,100000").split(",").map(Number)) {
+      const { t, seedSeconds } = await seeded("reports", n, (t) => seedReportCycles(t, n));
+      rows.push(...(await runReportCases(stack.url, t, n, seedSeconds, ddbPids, { c1: Math.min(reps.c1, 200), c10: Math.min(reps.c10, 400) })));
+    }
+    results.reports = rows;
+    table("GET /api/ticket/reports first page of 50 through the local gateway, and the whole report's .xlsx export (ms; export s)", rows);
   }
 
   if (only.has("web")) {

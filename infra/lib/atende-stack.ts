@@ -28,6 +28,11 @@ import { Web } from "./web.ts";
  * the deploy that brings the report entries schedules their backfill (docs/product/reports.md#keys).
  */
 export const SEARCH_INDEX_VERSION = "2";
+/**
+ * The version of the kanban lane entries the deploy-time lane backfill start is for (`Custom::AtendeKanbanBackfill`):
+ * changing it makes the next deploy schedule the lane backfill of every company not yet done again.
+ */
+export const KANBAN_LANES_VERSION = "1";
 
 export interface AtendeStackProps extends StackProps {
   /** Deployment stage name (`STAGE`), part of physical queue names. Default `prod`. */
@@ -184,6 +189,12 @@ export class AtendeStack extends Stack {
       serviceToken: seed.functionArn,
       resourceType: "Custom::AtendeSearchBackfill",
       properties: { Task: "searchBackfill", IndexVersion: SEARCH_INDEX_VERSION, CountsVersion: "1" },
+    });
+    // The kanban lane backfill: tickets stored before the lane entries existed get theirs (minute tick, resumable).
+    new CustomResource(this, "KanbanBackfill", {
+      serviceToken: seed.functionArn,
+      resourceType: "Custom::AtendeKanbanBackfill",
+      properties: { Task: "kanbanBackfill", LanesVersion: KANBAN_LANES_VERSION },
     });
     // Companies stored before every due-date write carried its invoice timer get theirs, once (the tick walks them).
     new CustomResource(this, "InvoiceTimerBackfill", {

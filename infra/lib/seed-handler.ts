@@ -16,12 +16,16 @@
  * The `Custom::AtendeInvoiceTimerBackfill` resource (`Task: "invoiceTimerBackfill"`) likewise schedules, once, the walk
  * that gives every company with a due date and no invoice timer its timer (`startInvoiceTimerBackfill`,
  * `shared/src/invoices/timer-backfill.ts`), carried by the minute tick.
+ * Likewise the `Custom::AtendeKanbanBackfill` resource (`Task: "kanbanBackfill"`, on Create and when its
+ * `LanesVersion` changes): the kanban lane backfill of every company not yet done (`startKanbanBackfill`,
+ * `shared/src/kanban/backfill.ts`).
  * The outcome is PUT to CloudFormation's presigned `ResponseURL` (no Provider framework needed).
  */
 import { GetSecretValueCommand, SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
 import { z } from "zod";
 import { log } from "@atende/shared/log";
 import { startInvoiceTimerBackfill } from "@atende/shared/invoices/timer-backfill";
+import { startKanbanBackfill } from "@atende/shared/kanban/backfill";
 import { startSearchBackfill } from "@atende/shared/search/backfill-job";
 import { startTicketCountsBackfill } from "@atende/shared/tickets/counts-backfill";
 import { startReportBackfill } from "@atende/shared/reports/backfill";
@@ -36,6 +40,7 @@ const EventSchema = z.object({
   PhysicalResourceId: z.string().optional(),
   ResourceProperties: z.union([
     z.object({ Task: z.literal("searchBackfill"), IndexVersion: z.string().min(1) }).passthrough(),
+    z.object({ Task: z.literal("kanbanBackfill"), LanesVersion: z.string().min(1) }).passthrough(),
     z.object({ Task: z.literal("invoiceTimerBackfill"), Version: z.string().min(1) }).passthrough(),
     z.object({ SecretArn: z.string().min(1) }).passthrough(),
   ]),
@@ -48,11 +53,17 @@ const SecretSchema = z.object({ email: z.string().email(), password: z.string().
 export const SEED_PHYSICAL_ID = "atende-first-admin-seed";
 /** Physical id of the search-backfill resource (stable, like the seed's). */
 export const SEARCH_BACKFILL_PHYSICAL_ID = "atende-search-backfill";
+/** Physical id of the kanban lane backfill resource (stable, like the seed's). */
+export const KANBAN_BACKFILL_PHYSICAL_ID = "atende-kanban-backfill";
 /** Physical id of the invoice-timer backfill resource (stable, like the seed's). */
 export const INVOICE_TIMER_BACKFILL_PHYSICAL_ID = "atende-invoice-timer-backfill";
 
-const physicalIdOf = (props: SeedEvent["ResourceProperties"]): string =>
-  !("Task" in props) ? SEED_PHYSICAL_ID : props.Task === "searchBackfill" ? SEARCH_BACKFILL_PHYSICAL_ID : INVOICE_TIMER_BACKFILL_PHYSICAL_ID;
+/** The stable physical id of the resource a request is about. */
+function physicalIdOf(props: SeedEvent["ResourceProperties"]): string {
+  if (!("Task" in props)) return SEED_PHYSICAL_ID;
+  if (props.Task === "kanbanBackfill") return KANBAN_BACKFILL_PHYSICAL_ID;
+  return props.Task === "searchBackfill" ? SEARCH_BACKFILL_PHYSICAL_ID : INVOICE_TIMER_BACKFILL_PHYSICAL_ID;
+}
 
 /** What the handler talks to; injectable for tests. */
 export interface SeedDeps {
@@ -90,6 +101,11 @@ export function makeSeedHandler(deps: SeedDeps): (raw: unknown) => Promise<void>
     try {
       if (event.RequestType === "Delete") return await respond(event, "SUCCESS", "nothing to undo");
       const props = event.ResourceProperties;
+      if ("Task" in props && props.Task === "kanbanBackfill") {
+        const companies = await startKanbanBackfill();
+        log("info", "kanban lane backfill scheduled", { companies: companies.length, lanesVersion: props.LanesVersion });
+        return await respond(event, "SUCCESS", `kanban lane backfill scheduled for ${companies.length} companies`, { Companies: String(companies.length) });
+      }
       if ("Task" in props && props.Task === "invoiceTimerBackfill") {
         const scheduled = await startInvoiceTimerBackfill();
         log("info", "invoice timer backfill", { scheduled });

@@ -7,10 +7,11 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { login } from "@atende/shared/auth/service";
 import { INVOICE_TIMER_BACKFILL_KIND } from "@atende/shared/invoices/timer-backfill";
+import { KANBAN_BACKFILL_KIND } from "@atende/shared/kanban/backfill";
 import { SEARCH_BACKFILL_KIND } from "@atende/shared/search/backfill-job";
 import { getTimer } from "@atende/shared/timers/index";
 import { companyWorld } from "../../test/world.ts";
-import { INVOICE_TIMER_BACKFILL_PHYSICAL_ID, makeSeedHandler, SEARCH_BACKFILL_PHYSICAL_ID, SEED_PHYSICAL_ID } from "../lib/seed-handler.ts";
+import { INVOICE_TIMER_BACKFILL_PHYSICAL_ID, KANBAN_BACKFILL_PHYSICAL_ID, makeSeedHandler, SEARCH_BACKFILL_PHYSICAL_ID, SEED_PHYSICAL_ID } from "../lib/seed-handler.ts";
 
 const w = companyWorld();
 
@@ -75,6 +76,16 @@ describe("deploy-time seed", () => {
     expect(responses.at(-1)).toMatchObject({ Status: "SUCCESS", PhysicalResourceId: SEARCH_BACKFILL_PHYSICAL_ID, LogicalResourceId: "SearchBackfill" });
     expect(await getTimer(older, SEARCH_BACKFILL_KIND, "index")).toMatchObject({ companyId: older });
     expect(await getTimer(session.user.companyId, SEARCH_BACKFILL_KIND, "index")).toBeNull();
+  });
+
+  it("schedules the kanban lane backfill of each company not yet done for Custom::AtendeKanbanBackfill", async () => {
+    const session = await login({ email: "admin@admin.com", password: "s3cret-Pass-123" }, "127.0.0.1");
+    const { cid: older } = await w.fresh();
+    const lanes = { ...event("Create"), LogicalResourceId: "KanbanBackfill", ResourceProperties: { ServiceToken: "arn", Task: "kanbanBackfill", LanesVersion: "1" } };
+    await makeSeedHandler({ secrets: fakeSecrets("unused") })(lanes);
+    expect(responses.at(-1)).toMatchObject({ Status: "SUCCESS", PhysicalResourceId: KANBAN_BACKFILL_PHYSICAL_ID, LogicalResourceId: "KanbanBackfill" });
+    expect(await getTimer(older, KANBAN_BACKFILL_KIND, "index")).toMatchObject({ companyId: older });
+    expect(await getTimer(session.user.companyId, KANBAN_BACKFILL_KIND, "index")).toBeNull();
   });
 
   it("schedules the invoice-timer walk once for Custom::AtendeInvoiceTimerBackfill", async () => {

@@ -14,7 +14,7 @@ import { areas, routes, routesOf } from "@atende/functions/http/routes";
 import { tableDefinition } from "@atende/shared/db/table";
 import { DISPATCH_CONSUMER_ENTRY, routeStackOf } from "../lib/api.ts";
 import { buildApp } from "../lib/app.ts";
-import { type AtendeStack, SEARCH_INDEX_VERSION } from "../lib/atende-stack.ts";
+import { type AtendeStack, KANBAN_LANES_VERSION, SEARCH_INDEX_VERSION } from "../lib/atende-stack.ts";
 import { REPO_ROOT } from "../lib/function.ts";
 import { nagViolations } from "../lib/nag.ts";
 import { assertNoSandbox, CONTENT_SECURITY_POLICY, SPA_REWRITE_CODE, VIEWER_IP_CODE } from "../lib/web.ts";
@@ -422,6 +422,12 @@ describe("the first admin", () => {
   it("starts the search backfill on the deploy that brings the index, through the same deploy-time function", () => {
     template.hasResource("Custom::AtendeSearchBackfill", {
       Properties: { Task: "searchBackfill", IndexVersion: SEARCH_INDEX_VERSION, ServiceToken: { "Fn::GetAtt": [Match.stringLikeRegexp("^Seed"), "Arn"] } },
+    });
+  });
+
+  it("starts the kanban lane backfill through the same deploy-time function", () => {
+    template.hasResource("Custom::AtendeKanbanBackfill", {
+      Properties: { Task: "kanbanBackfill", LanesVersion: KANBAN_LANES_VERSION, ServiceToken: { "Fn::GetAtt": [Match.stringLikeRegexp("^Seed"), "Arn"] } },
     });
   });
 

@@ -1,6 +1,6 @@
 /**
  * Bench "kanban: board load" (docs/product/kanban.md): a company with N open tickets on the board, seeded with the
- * product's item builders (`bench/seed.ts` tickets plus each ticket's "Em aberto" lane entry, `laneEntryRecord`), three
+ * product's item builders (`bench/seed.ts` tickets, each with its "Em aberto" lane entry), three
  * kanban tags, and a few tickets moved into each tag's lane through the API (the listener writing their entries).
  * Measures, in headless chromium (playwright-core) against the running local stack:
  * - `firstCardsMs`: from navigation start to the first frame painted after cards exist in the DOM (every lane's first
@@ -9,8 +9,6 @@
  *   loaded and the most cards present in the DOM meanwhile (virtualization);
  * and, outside the browser, `apiMs`: `GET /api/ticket/kanban` latency (median of 20, after 3 warm-ups).
  */
-import { laneEntryRecord } from "../../shared/src/kanban/repository.ts";
-import { TicketItem } from "../../shared/src/tickets/schema.ts";
 import { batchPut, seedCounters, seedTicketItems, type SeedTenant } from "./seed.ts";
 import { median, openLoggedIn, round } from "./web-render.ts";
 
@@ -21,10 +19,8 @@ export async function seedKanbanTickets(o: SeedTenant, n: number): Promise<void>
   for (let from = 1; from <= n; from += chunk) {
     const items: Record<string, unknown>[] = [];
     for (let i = from; i < Math.min(from + chunk, n + 1); i++) {
-      const made = seedTicketItems(o, { id: i, name: `Cliente Kanban ${i}`, number: `55119${String(i).padStart(8, "0")}`, status: "open", at: new Date(base + i * 60000), bodies: [`Mensagem ${i}`], index: false });
-      items.push(...made);
-      const ticket = TicketItem.parse(made.find((it) => it.SK === "#TICKET"));
-      items.push(laneEntryRecord(ticket, 0));
+      // The product's items of an open ticket, its "Em aberto" lane entry among them.
+      items.push(...seedTicketItems(o, { id: i, name: `Cliente Kanban ${i}`, number: `55119${String(i).padStart(8, "0")}`, status: "open", at: new Date(base + i * 60000), bodies: [`Mensagem ${i}`], index: false }));
     }
     await batchPut(items);
   }

@@ -7,6 +7,7 @@ import { createHash } from "node:crypto";
 import { GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { ddb, tableName } from "../../shared/src/db/client.ts";
 import { signAccessToken } from "../../shared/src/auth/tokens.ts";
+import { reportEntryItems } from "../../shared/src/reports/entries.ts";
 import { searchTicket } from "./search.ts";
 import { SeedCounters, seedTicketItems, tabTicket, type SeedNames } from "./seed.ts";
 
@@ -20,7 +21,9 @@ function sampleItems(): Record<string, unknown>[] {
     // What the seeds' generators make (names, numbers, texts, statuses): the first tickets of each, and one at 100k.
     ...[1, 2, 3, 4, 5, 6, 50, 99_999].flatMap((i) => [seedTicketItems(o, searchTicket(i), counters), seedTicketItems(o, tabTicket(i, { index: true }), counters)]),
   ];
-  return [...items.flat(), ...counters.records()];
+  // The reports seed's entries of one finished cycle (`bench/reports.ts`).
+  const cycle = { companyId: 1, ticketId: 42, contactId: 42, queueId: 7, whatsappId: 3, queuedAt: "2026-01-01T00:00:00.000Z", acceptedAt: "2026-01-01T00:05:00.000Z", acceptedBy: 5, userId: 5, finishedAt: "2026-01-01T00:30:00.000Z", waitSeconds: 300, handlingSeconds: 1500, ratedAt: null, rate: 3 };
+  return [...items.flat(), ...counters.records(), ...reportEntryItems(cycle, [])];
 }
 
 /**

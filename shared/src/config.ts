@@ -31,6 +31,12 @@ const ConfigSchema = z.object({
   CONNECTION_TOKEN_KEY_ARN: z.string().optional(),
   /** The speech service's text-to-speech endpoint for an AI prompt's voice replies; `{region}` is the prompt's `voiceRegion`. */
   SPEECH_TTS_URL: z.string().default("https://{region}.tts.speech.microsoft.com/cognitiveservices/v1"),
+  /**
+   * How long one call to a bot's provider may take, connection and answer included (ms; default 30 s): the AI
+   * provider (chat, transcription, speech), Typebot, an n8n or webhook flow, Dialogflow. Past it the call fails and
+   * the ticket is handed to people with a note (docs/product/prompts.md, docs/product/integrations.md).
+   */
+  PROVIDER_TIMEOUT_MS: z.coerce.number().int().positive().default(30_000),
   /** Access token lifetime in seconds (default 15 min). */
   ACCESS_TOKEN_TTL_SECONDS: z.coerce.number().int().positive().default(900),
   /** Refresh token lifetime in seconds (default 7 days). */

@@ -13,10 +13,13 @@
  * - earlier message pages load on scroll-up;
  * - a message edited and one deleted by the customer are shown as such;
  * - after a short day (two customers, one ticket accepted and closed) the admin lands on the dashboard at `/`:
- *   'Parametrize o filtro', then the cards, the attendants table with its stars and the two charts (per hour for one day).
+ *   'Parametrize o filtro', then the cards, the attendants table with its stars and the two charts (per hour for one day);
+ * - /reports: the attendances filtered by status, exported to .xlsx (the downloaded file read back with exceljs), a
+ *   row's history opened read-only; the ticket area's Atendimentos tab lists the contact's earlier attendance and opens it.
  *
  * Needs `web/dist` (`npm run build -w web`) and `/usr/bin/chromium`.
  */
+import ExcelJS from "exceljs";
 import { describe, expect, it } from "vitest";
 import { makeCompany, makeUser } from "../../test/helpers.ts";
 import { TEST_MS, useBrowserStack } from "./harness.ts";
@@ -335,4 +338,88 @@ describe("attendance screens in the browser", () => {
       }
     }
   }, TEST_MS);
+
+  it("lists attendances on /reports, filters them, exports them to .xlsx and opens a history; the Atendimentos tab lists the contact's earlier one", async () => {
+    const { admin } = await makeCompany();
+    const wid = await connectedWhatsapp(admin, "Conexão Relatório");
+    await customerSays(wid, "5511955551111", "Cliente Relatório", "Quero o boleto");
+    await customerSays(wid, "5511955552222", "Cliente Dois", "Bom dia");
+    const pending = await until(async () => {
+      const r = await http<{ tickets: { id: number; contact: { name: string } }[] }>(admin, "GET", "/api/tickets?status=pending&showAll=true");
+      return r.tickets.length === 2 ? r.tickets : null;
+    }, "two pending tickets");
+    for (const t of pending) {
+      await http(admin, "PUT", `/api/tickets/${t.id}`, { status: "open", userId: admin.id });
+      await http(admin, "PUT", `/api/tickets/${t.id}`, { status: "closed", justClose: true });
+    }
+    const first = pending.find((t) => t.contact.name === "Cliente Relatório")!;
+    // The customer comes back: a new ticket, accepted.
+    await customerSays(wid, "5511955551111", "Cliente Relatório", "Voltei");
+    const again = await until(async () => (await http<{ tickets: { id: number; uuid: string }[] }>(admin, "GET", "/api/tickets?status=pending&showAll=true")).tickets[0], "the new ticket");
+    await http(admin, "PUT", `/api/tickets/${again.id}`, { status: "open", userId: admin.id });
+
+    const page = await newPage();
+    await login(page, admin.email, admin.password);
+    await page.getByRole("link", { name: "Relatórios" }).click();
+    await page.waitForURL(/\/reports$/);
+    const rows = page.getByTestId("report-row");
+    await until(async () => (await rows.count()) === 3, "three attendances listed");
+    await page.getByLabel("Status").selectOption({ label: "Finalizado" });
+    await page.getByTestId("report-filter").click();
+    await until(async () => (await rows.count()) === 2, "the two finished attendances");
+
+    // Export the filtered report: the downloaded .xlsx holds exactly its rows.
+    const download = page.waitForEvent("download");
+    await page.getByTestId("report-export-xlsx").click();
+    const file = await (await download).path();
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.readFile(file);
+    const sheet = wb.getWorksheet("Atendimentos")!;
+    const exported: string[][] = [];
+    sheet.eachRow((row, n) => {
+      if (n > 1) exported.push([String(row.getCell(2).value), String(row.getCell(3).value)]);
+    });
+    expect(exported.sort()).toEqual([["Finalizado", "Cliente Dois"], ["Finalizado", "Cliente Relatório"]]);
+    await page.getByTestId("job-progress").and(page.locator("[data-status=done]")).waitFor();
+
+    // A row opens the ticket's history, read-only.
+    await rows.filter({ hasText: "Cliente Relatório" }).click();
+    const dialog = page.getByRole("dialog", { name: `Histórico do ticket ${first.id}` });
+    await dialog.getByText("Quero o boleto").waitFor();
+    await expect(dialog.getByRole("textbox").count()).resolves.toBe(0);
+    await expect(dialog.getByTestId("message-options").count()).resolves.toBe(0);
+    await dialog.getByRole("button", { name: "Fechar" }).click();
+
+    // The Atendimentos tab of the new ticket lists the earlier one, openable.
+    await page.goto(`${e2e.stack.url}/tickets/${again.uuid}`);
+    await page.getByTestId("ticket-tab-attendances").click();
+    const attendance = page.getByTestId("attendance").and(page.locator(`[data-ticket-id="${first.id}"]`));
+    await attendance.waitFor();
+    await attendance.getByRole("button").click();
+    await page.getByRole("dialog", { name: `Histórico do ticket ${first.id}` }).getByText("Quero o boleto").waitFor();
+
+    // Screenshots (only with SCREENSHOTS_DIR): /reports and the Atendimentos tab, light and dark at 1440 and 375 px.
+    const shots = process.env.SCREENSHOTS_DIR;
+    if (shots) {
+      for (const scheme of ["light", "dark"] as const) {
+        for (const [w, h] of [[1440, 900], [375, 812]] as const) {
+          await page.evaluate(() => localStorage.removeItem("theme"));
+          await page.emulateMedia({ colorScheme: scheme });
+          await page.setViewportSize({ width: w, height: h });
+          await page.goto(`${e2e.stack.url}/reports`);
+          await until(async () => (await rows.count()) === 3, "rows");
+          await page.waitForTimeout(400);
+          await page.screenshot({ path: `${shots}/reports-${scheme}-${w}.png`, fullPage: true });
+          await page.locator(`[data-testid="report-row"][data-ticket-id="${first.id}"]`).first().click();
+          await page.getByRole("dialog").getByText("Quero o boleto").waitFor();
+          await page.screenshot({ path: `${shots}/reports-history-${scheme}-${w}.png` });
+          await page.goto(`${e2e.stack.url}/tickets/${again.uuid}`);
+          await page.getByTestId("ticket-tab-attendances").click();
+          await attendance.waitFor();
+          await page.waitForTimeout(300);
+          await page.screenshot({ path: `${shots}/attendances-${scheme}-${w}.png` });
+        }
+      }
+    }
+  }, process.env.SCREENSHOTS_DIR ? 3 * TEST_MS : TEST_MS);
 });

@@ -156,6 +156,35 @@ describe("GET /api/ticket/kanban", () => {
     expect(await ids(w.admin, `?queueIds=${encodeURIComponent(JSON.stringify([w.suporte]))}`)).toEqual(sorted(inSuporte, noQueue));
   });
 
+  it("limits the board to the caller's queues by itself: an agent naming another queue sees nothing of it, on the board or a lane's pages", async () => {
+    const w = await world();
+    const novo = await tag(w.admin, "Novo lead", 1);
+    const mine = await ticket(w, { queueId: w.suporte });
+    const inVendas = await ticket(w, { queueId: w.vendas });
+    const taggedInVendas = await ticket(w, { queueId: w.vendas });
+    await ticket(w, { queueId: w.vendas });
+    await sync(w.admin, taggedInVendas.id, [novo]);
+    const q = (ids: number[]) => `?queueIds=${encodeURIComponent(JSON.stringify(ids))}`;
+    const everyId = (b: KanbanBoard) => [...b.lanes.flatMap((l) => l.tickets.map((t) => t.id)), ...b.tickets.map((t) => t.id)];
+    // Without a list the server applies Ana's own view (the web sends none); naming Vendas too changes nothing.
+    expect(byLane(await board(w.ana))).toEqual([[0, [mine.id]], [novo, []]]);
+    expect(byLane(await board(w.ana, q([w.suporte, w.vendas])))).toEqual([[0, [mine.id]], [novo, []]]);
+    expect(everyId(await board(w.ana, q([w.vendas])))).toEqual([]);
+    for (const laneId of [0, novo]) {
+      for (const query of [q([w.vendas]), q([w.vendas, w.suporte])]) {
+        const ids = (await lane(w.ana, laneId, query)).tickets.map((t) => t.id);
+        expect(ids, `${laneId} ${query}`).not.toContain(inVendas.id);
+        expect(ids, `${laneId} ${query}`).not.toContain(taggedInVendas.id);
+      }
+    }
+    // A cursor naming the Vendas partitions (an admin's, narrowed to Vendas) is refused, not read.
+    const admins = await lane(w.admin, 0, `${q([w.vendas])}&limit=1`);
+    expect(admins.nextCursor).toBeDefined();
+    const forged = await api("GET", `/api/ticket/kanban/0${q([w.vendas])}&cursor=${encodeURIComponent(admins.nextCursor!)}`, { token: w.ana.token });
+    expect(forged.status).toBe(400);
+    expect(forged.body).toEqual({ error: "ERR_INVALID_CURSOR" });
+  });
+
   it("validates the query: a bad queue list or page size is 400 and nothing is read", async () => {
     const w = await world();
     for (const q of ["?queueIds=%5Babc%5D", "?queueIds=%7B", "?limit=0", "?limit=1000", "?limit=x"]) {

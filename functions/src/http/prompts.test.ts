@@ -4,7 +4,10 @@
  * unseen, the provider's keys stored sealed and never answered in clear (replaced only when a new one is typed), and
  * the live frames to the company's admins.
  */
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
+import { resetConfig } from "../../../shared/src/config.ts";
+import { aiClient } from "../../../shared/src/prompts/provider.ts";
+import { createPrompt, updatePrompt } from "../../../shared/src/prompts/service.ts";
 import { api } from "../../../test/helpers.ts";
 import { companyWorld } from "../../../test/world.ts";
 import { openSetting } from "../../../shared/src/settings/sealed.ts";
@@ -175,5 +178,48 @@ describe("live", () => {
     expect(frames[2].data).toEqual({ action: "delete", promptId: p.id });
     expect(JSON.stringify(frames)).not.toContain(KEY);
     expect(w.capture.frames.some((f) => f.connectionId === agentSock || f.connectionId === otherSock)).toBe(false);
+  });
+});
+
+describe("the API URL (baseUrl)", () => {
+  const stage = process.env.STAGE;
+  const inTheCloud = () => {
+    process.env.STAGE = "prod";
+    resetConfig();
+  };
+  afterEach(() => {
+    if (stage === undefined) delete process.env.STAGE;
+    else process.env.STAGE = stage;
+    resetConfig();
+  });
+  const auth = () => ({ userId: w.admin.id, companyId: w.cid, profile: "admin" as const, super: false });
+
+  it("on one machine accepts the local AI stand-in's loopback http URL", async () => {
+    const res = await create({ ...base(), baseUrl: "http://127.0.0.1:4010/v1" });
+    expect(res.status).toBe(200);
+    expect(res.body.baseUrl).toBe("http://127.0.0.1:4010/v1");
+  });
+
+  it("in the cloud refuses plain http and hosts outside the public internet, on create and edit, writing nothing", async () => {
+    const made = Prompt.parse((await create(base())).body);
+    const before = PromptList.parse((await api("GET", "/api/prompt", { token: w.admin.token })).body).prompts.length;
+    inTheCloud();
+    for (const bad of ["http://api.example.com/v1", "https://127.0.0.1:4010/v1", "https://10.0.0.5/v1", "https://169.254.169.254/latest", "https://[::1]/v1", "https://user:pw@api.example.com/v1"]) {
+      const body = { ...base(), baseUrl: bad };
+      await expect(createPrompt(auth() as never, body as never), bad).rejects.toMatchObject({ code: "ERR_VALIDATION", data: { fields: [{ path: "baseUrl", message: "Invalid URL" }] } });
+      await expect(updatePrompt(auth() as never, made.id, { baseUrl: bad } as never), bad).rejects.toMatchObject({ code: "ERR_VALIDATION" });
+    }
+    if (stage === undefined) delete process.env.STAGE;
+    else process.env.STAGE = stage;
+    resetConfig();
+    expect(PromptList.parse((await api("GET", "/api/prompt", { token: w.admin.token })).body).prompts.length).toBe(before);
+    expect((await getPrompt(w.cid, made.id))?.baseUrl).toBe("");
+  });
+
+  it("in the cloud never connects to a host name that resolves to a private or loopback address", async () => {
+    inTheCloud();
+    const client = aiClient("sk-x", "https://localhost:9/v1");
+    await expect(client.chat.completions.create({ model: "gpt-4o-mini", messages: [{ role: "user", content: "oi" }] })).rejects.toThrow();
+    await expect(client.chat.completions.create({ model: "gpt-4o-mini", messages: [{ role: "user", content: "oi" }] }).catch((e: Error) => String(e.cause ?? e.message))).resolves.toMatch(/address not allowed/);
   });
 });

@@ -8,7 +8,7 @@
  * events' outbox (`shared/src/events/outbox.ts`): counter items a dead process left behind are applied, each exactly once,
  * read through their due-time index (no scan), and the durable listeners' runs a failed write or a dead process left
  * (`shared/src/events/durable.ts`: timers, ticket summaries). And it fires the timers due by the event's time (`shared/src/timers`:
- * `expiresTicket`, `timeToTransfer`, `ratingWait`, `searchBackfill`, and any kind a feature registers), one Query per due-index shard; a
+ * `expiresTicket`, `timeToTransfer`, `ratingWait`, `searchBackfill`, `kanbanBackfill`, and any kind a feature registers), one Query per due-index shard; a
  * timer whose time passed while nothing ran fires on the first tick after, once. Returns the counts.
  */
 // The composition root: every domain-event listener (this is an entry point).
@@ -26,6 +26,7 @@ import "@atende/shared/integrations/runtime";
 import { presenceCounts } from "@atende/shared/realtime/presence-kind";
 import "@atende/shared/search/backfill-job";
 import "@atende/shared/tickets/counts-backfill";
+import "@atende/shared/kanban/backfill";
 import "@atende/shared/reports/backfill";
 import "@atende/shared/campaigns/engine";
 import "@atende/shared/invoices/due";

@@ -251,6 +251,10 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     const counts = await optionalImport<{ startTicketCountsBackfill: () => Promise<number[]> }>("shared/src/tickets/counts-backfill.ts");
     const counting = (await counts?.startTicketCountsBackfill()) ?? [];
     if (counting.length) say("ticket counts backfill scheduled", { companies: counting.length });
+    // The kanban lane backfill (`shared/src/kanban/backfill.ts`): tickets stored before the lane entries existed.
+    const lanes = await optionalImport<{ startKanbanBackfill: () => Promise<number[]> }>("shared/src/kanban/backfill.ts");
+    const laning = (await lanes?.startKanbanBackfill()) ?? [];
+    if (laning.length) say("kanban lane backfill scheduled", { companies: laning.length });
     // Companies without their invoice timer get it (`shared/src/invoices/timer-backfill.ts`), once, through the tick.
     const invoiceTimers = await optionalImport<{ startInvoiceTimerBackfill: () => Promise<boolean> }>("shared/src/invoices/timer-backfill.ts");
     if (await invoiceTimers?.startInvoiceTimerBackfill()) say("invoice timer backfill scheduled");

@@ -275,6 +275,8 @@ export const keys = {
   kanbanUserPK: (cid: Id, lane: Id, uid: Id) => `C#${cid}#KB#${lane}#U#${uid}`,
   /** The company's kanban lane set the entries were written for (ids of the tags flagged kanban). */
   kanbanLanes: (cid: Id) => ({ PK: `C#${cid}`, SK: "KANBANLANES" }),
+  /** Progress of the company's kanban lane backfill (`kanban/backfill.ts`): cursor, done; written done at company creation. */
+  kanbanBackfill: (cid: Id) => ({ PK: `C#${cid}`, SK: "KANBANBACKFILL" }),
   /** WhatsApp message alias: dedupe, acks, edits, reactions, getMessage. */
   waMessage: (cid: Id, wid: Id, remoteJid: string, waId: string) => ({ PK: `C#${cid}#WAMSG#${wid}#${remoteJid}#${waId}`, SK: "#" }),
   /**

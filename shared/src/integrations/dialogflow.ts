@@ -10,7 +10,6 @@ import { z } from "zod";
 import { getConfig } from "../config.ts";
 
 const SCOPE = "https://www.googleapis.com/auth/cloud-platform";
-const TIMEOUT_MS = 15_000;
 
 /** The fields of a Google service-account JSON key this adapter reads. */
 export const ServiceAccountKey = z.object({
@@ -54,7 +53,7 @@ export async function accessToken(key: ServiceAccountKey, nowMs = Date.now()): P
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
     body: new URLSearchParams({ grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer", assertion }),
-    signal: AbortSignal.timeout(TIMEOUT_MS),
+    signal: AbortSignal.timeout(getConfig().PROVIDER_TIMEOUT_MS),
   });
   if (!res.ok) throw new Error(`o Google recusou a conta de serviço (HTTP ${res.status})`);
   const body = z.object({ access_token: z.string().min(1), expires_in: z.number().optional() }).parse(await res.json());
@@ -103,7 +102,7 @@ export async function detectIntent(key: ServiceAccountKey, projectName: string, 
     method: "POST",
     headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
     body: JSON.stringify(body),
-    signal: AbortSignal.timeout(TIMEOUT_MS),
+    signal: AbortSignal.timeout(getConfig().PROVIDER_TIMEOUT_MS),
   });
   if (!res.ok) throw new Error(`o Dialogflow respondeu HTTP ${res.status}`);
   const parsed = DetectIntentResponse.safeParse(await res.json().catch(() => null));

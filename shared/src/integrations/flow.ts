@@ -11,6 +11,7 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { getCompany } from "../companies/service.ts";
+import { getConfig } from "../config.ts";
 import { log } from "../log.ts";
 import type { ContactItem } from "../contacts/schema.ts";
 import type { MessageItem } from "../messages/schema.ts";
@@ -28,7 +29,6 @@ import { signedHeaders } from "./signature.ts";
 export const INTEGRATION_DELIVERY = "integrationDelivery";
 /** Minutes before each retry (the first attempt is at once). */
 export const DELIVERY_BACKOFF_MINUTES = [1, 2, 5, 15, 30, 60] as const;
-const TIMEOUT_MS = 10_000;
 /** Presigned media links in an event last this long (seconds). */
 const MEDIA_LINK_SECONDS = 3600;
 
@@ -83,7 +83,7 @@ export async function postSigned(integration: IntegrationItem, body: string, att
     method: "POST",
     headers: { "content-type": "application/json", "user-agent": "Atende-Integrations/1", "X-Atende-Attempt": String(attempt), ...signedHeaders(await openWebhookSecret(integration), body) },
     body,
-    signal: AbortSignal.timeout(TIMEOUT_MS),
+    signal: AbortSignal.timeout(getConfig().PROVIDER_TIMEOUT_MS),
   });
   await res.body?.cancel().catch(() => undefined);
   if (!res.ok) throw new Error(`HTTP ${res.status}`);

@@ -14,7 +14,7 @@ import { exportPKCS8, generateKeyPair } from "jose";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { companyWorld, drainCommands, useLocalAws } from "../../../test/world.ts";
 import { onInbound } from "../automation/inbound.ts";
-import { resetConfig } from "../config.ts";
+import { getConfig, resetConfig } from "../config.ts";
 import type { ContactItem } from "../contacts/schema.ts";
 import { ddb, tableName } from "../db/client.ts";
 import { keys } from "../db/keys.ts";
@@ -405,3 +405,92 @@ describe("Dialogflow", { timeout: 120_000 }, () => {
   });
 });
 
+
+// ---- a provider that never answers ----------------------------------------------------------------------------------
+
+describe("a provider that never answers", { timeout: 120_000 }, () => {
+  let silent: Server;
+  let url = "";
+  const hits: string[] = [];
+  beforeAll(async () => {
+    // Takes each request and never answers it (a provider hanging): only the time limit ends the call.
+    silent = createServer((req) => void hits.push(req.url ?? ""));
+    await new Promise<void>((r) => silent.listen(0, "127.0.0.1", r));
+    url = `http://127.0.0.1:${(silent.address() as AddressInfo).port}`;
+    process.env.PROVIDER_TIMEOUT_MS = "300";
+    resetConfig();
+  });
+  afterAll(async () => {
+    delete process.env.PROVIDER_TIMEOUT_MS;
+    delete process.env.DIALOGFLOW_API_URL;
+    resetConfig();
+    silent.closeAllConnections();
+    await new Promise((r) => silent.close(r));
+  });
+
+  it("waits 30 s by default", () => {
+    delete process.env.PROVIDER_TIMEOUT_MS;
+    resetConfig();
+    try {
+      expect(getConfig().PROVIDER_TIMEOUT_MS).toBe(30_000);
+    } finally {
+      process.env.PROVIDER_TIMEOUT_MS = "300";
+      resetConfig();
+    }
+  });
+
+  /** The ticket goes to people (pending, no agent, the bot off) with the timeout's note for them. */
+  async function expectHandedOver(ticket: TicketItem, integrationId: number, name: string) {
+    expect(await fresh(ticket)).toMatchObject({ useIntegration: false, integrationId, status: "pending", userId: null });
+    expect((await listTicketNotes(w.cid, ticket.id)).map((n) => n.note)).toEqual([`Integração "${name}": o provedor não respondeu em 0,3 s. O atendimento segue com a equipe.`]);
+  }
+
+  it("Typebot: the call is cut at the time limit and the ticket goes to people with a note", async () => {
+    const name = `Typebot mudo ${randomUUID().slice(0, 4)}`;
+    const it0 = await createIntegration(admin(), { type: "typebot", name, urlN8N: url, typebotSlug: "mudo" } as never);
+    await setConnection({ integrationId: it0.id });
+    const { contact, ticket } = await newCustomer("Laura");
+    const before = hits.length;
+    const t0 = Date.now();
+    await say(ticket, contact, "oi", { created: true });
+    expect(Date.now() - t0).toBeLessThan(10_000);
+    expect(hits.slice(before)).toEqual(["/api/v1/typebots/mudo/startChat"]);
+    await expectHandedOver(ticket, it0.id, name);
+  });
+
+  it("Dialogflow: a token endpoint that never answers hands the ticket to people with a note", async () => {
+    const pair = await generateKeyPair("RS256", { extractable: true });
+    const key = JSON.stringify({ type: "service_account", project_id: "mudo", private_key: await exportPKCS8(pair.privateKey), client_email: "bot@mudo.iam.gserviceaccount.com", token_uri: `${url}/token` });
+    process.env.DIALOGFLOW_API_URL = url;
+    resetConfig();
+    clearDialogflowTokens();
+    const name = `DF mudo ${randomUUID().slice(0, 4)}`;
+    const df = await createIntegration(admin(), { type: "dialogflow", name, projectName: "mudo", language: "pt-BR", jsonContent: key } as never);
+    await setConnection({ integrationId: df.id });
+    const { contact, ticket } = await newCustomer("Marta");
+    const before = hits.length;
+    await say(ticket, contact, "oi", { created: true });
+    expect(hits.slice(before)).toEqual(["/token"]);
+    await expectHandedOver(ticket, df.id, name);
+  });
+
+  it("n8n: an attempt past the time limit is retried by its timer with the same event; after every retry the ticket goes to people", async () => {
+    const n8n = await createIntegration(admin(), { type: "n8n", name: `N8N mudo ${randomUUID().slice(0, 4)}`, urlN8N: `${url}/n8n` } as never);
+    await setConnection({ integrationId: n8n.id });
+    const { contact, ticket } = await newCustomer("Nair");
+    const before = hits.length;
+    let at = Date.now();
+    const msg = await say(ticket, contact, "oi", { created: true, now: new Date(at) });
+    expect(hits.slice(before)).toEqual(["/n8n"]);
+    // Nothing lost: the delivery waits in its timer, the bot still holds the ticket.
+    expect(await getTimer(w.cid, INTEGRATION_DELIVERY, `${ticket.id}-${msg.id}`)).not.toBeNull();
+    expect(await fresh(ticket)).toMatchObject({ useIntegration: true });
+    for (const minutes of DELIVERY_BACKOFF_MINUTES) {
+      at += minutes * 60_000 + 1000;
+      await runDueTimers(new Date(at));
+    }
+    expect(hits.length - before).toBe(1 + DELIVERY_BACKOFF_MINUTES.length);
+    expect(await fresh(ticket)).toMatchObject({ useIntegration: false, integrationId: n8n.id, status: "pending" });
+    expect((await listTicketNotes(w.cid, ticket.id)).map((n) => n.note)).toEqual([expect.stringContaining("o fluxo não recebeu a mensagem após 7 tentativas")]);
+  });
+});

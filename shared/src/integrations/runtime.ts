@@ -13,6 +13,7 @@
  */
 import { extname } from "node:path";
 import { companyGate } from "../companies/service.ts";
+import { getConfig } from "../config.ts";
 import { log } from "../log.ts";
 import { cachedConnection } from "../ingest/read-cache.ts";
 import { sendAutomatic } from "../automation/automatic.ts";
@@ -91,7 +92,13 @@ async function runOn(ctx: InboundContext, t: TicketItem, integration: Integratio
   }
 }
 
-const reasonOf = (err: unknown) => (err instanceof Error && err.message ? err.message : "erro inesperado");
+/** The note's reason: a provider past its time limit (`PROVIDER_TIMEOUT_MS`) in words, else the error's message. */
+const reasonOf = (err: unknown) =>
+  err instanceof Error && (err.name === "TimeoutError" || err.name === "AbortError")
+    ? `o provedor não respondeu em ${(getConfig().PROVIDER_TIMEOUT_MS / 1000).toLocaleString("pt-BR")} s`
+    : err instanceof Error && err.message
+      ? err.message
+      : "erro inesperado";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // ---- n8n and webhook ---------------------------------------------------------------------------------------------

@@ -4,8 +4,8 @@
  * per customer message; bubbles asked as rich text. {@link renderReply} turns an answer into what WhatsApp shows.
  */
 import { z } from "zod";
+import { getConfig } from "../config.ts";
 
-const TIMEOUT_MS = 15_000;
 
 /** Rich-text node of a Typebot text bubble (Slate-like: elements with children, leaves with marks). */
 type RichNode = { type?: string; url?: string; text?: string; bold?: boolean; italic?: boolean; strikethrough?: boolean; children?: RichNode[] };
@@ -56,7 +56,7 @@ export class TypebotError extends Error {
 }
 
 async function post(url: string, body: unknown): Promise<ChatAnswer> {
-  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body), signal: AbortSignal.timeout(TIMEOUT_MS) });
+  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body), signal: AbortSignal.timeout(getConfig().PROVIDER_TIMEOUT_MS) });
   if (!res.ok) throw new TypebotError(`o Typebot respondeu HTTP ${res.status}`, res.status);
   const parsed = ChatAnswer.safeParse(await res.json().catch(() => null));
   if (!parsed.success) throw new TypebotError("resposta do Typebot em formato inesperado", 502);

@@ -2,7 +2,8 @@
  * Kanban in DynamoDB (docs/architecture.md#3-the-table, docs/product/kanban.md). Every key comes from `db/keys.ts`:
  * - lane entry `C#<cid>#TK#<tid>` / `KANBAN#<lane>` in the ticket's partition (lane 0 = "Em aberto"), indexed on GSI1
  *   `C#<cid>#KB#<lane>`, GSI2 `…#Q#<qid|NONE>`, GSI3 `…#U#<uid>` (assigned only), sort key `T#<createdAt>#<tid>`;
- * - the company's lane set `C#<cid>` / `KANBANLANES` (the kanban tag ids the entries were written for).
+ * - the company's lane set `C#<cid>` / `KANBANLANES` (the kanban tag ids the entries were written for);
+ * - the company's lane backfill progress `C#<cid>` / `KANBANBACKFILL` (`./backfill.ts`).
  */
 import { GetCommand, PutCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { batchWriteAll, type WriteRequest } from "../db/batch.ts";
@@ -10,7 +11,7 @@ import { ddb, tableName } from "../db/client.ts";
 import { parseStored } from "../db/items.ts";
 import { keys } from "../db/keys.ts";
 import type { TicketItem } from "../tickets/schema.ts";
-import { KanbanEntry, KanbanLaneSet } from "./schema.ts";
+import { KanbanBackfillProgress, KanbanEntry, KanbanLaneSet } from "./schema.ts";
 
 /** The lane entries a ticket has now (strongly consistent: one Query of its partition). */
 export async function listTicketEntries(companyId: number, ticketId: number): Promise<(KanbanEntry & { GSI1SK?: string })[]> {
@@ -100,4 +101,33 @@ export async function getLaneSet(companyId: number): Promise<KanbanLaneSet> {
 /** Replaces the company's lane set. */
 export async function putLaneSet(companyId: number, tagIds: number[]): Promise<void> {
   await ddb().send(new PutCommand({ TableName: tableName(), Item: { ...keys.kanbanLanes(companyId), _type: "kanbanLanes", tagIds: [...tagIds].sort((a, b) => a - b) } }));
+}
+
+/** The company's lane backfill progress (one consistent GetItem; not started when never written). */
+export async function getKanbanBackfill(companyId: number): Promise<KanbanBackfillProgress> {
+  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.kanbanBackfill(companyId), ConsistentRead: true }));
+  return out.Item ? parseStored(KanbanBackfillProgress, out.Item) : { cursor: null, done: false };
+}
+
+/** Stores where the company's lane backfill stopped (`cursor`), or that it is `done`, with the last run's counts. */
+export async function putKanbanBackfill(companyId: number, progress: KanbanBackfillProgress, lastRun: Record<string, unknown>): Promise<void> {
+  await ddb().send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { ...keys.kanbanBackfill(companyId), _type: "kanbanBackfill", companyId, ...progress, lastRun, updatedAt: new Date().toISOString() },
+    }),
+  );
+}
+
+/**
+ * The lane backfill progress of a company born with the lane entries (every ticket write of it keeps its lanes), as a
+ * `Put` for the company's creation transaction: done, so deploys and local starts never schedule its backfill.
+ */
+export function bornLanedPut(companyId: number) {
+  return {
+    Put: {
+      TableName: tableName(),
+      Item: { ...keys.kanbanBackfill(companyId), _type: "kanbanBackfill", companyId, cursor: null, done: true, bornLaned: true, updatedAt: new Date().toISOString() },
+    },
+  };
 }

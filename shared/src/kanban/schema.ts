@@ -38,6 +38,16 @@ export type KanbanEntry = z.infer<typeof KanbanEntry>;
 export const KanbanLaneSet = z.object({ tagIds: z.array(z.number().int()).default([]) });
 export type KanbanLaneSet = z.infer<typeof KanbanLaneSet>;
 
+/**
+ * `C#<cid>` / `KANBANBACKFILL`: the company's lane backfill (tickets stored before the lane entries existed): the
+ * phase (ticket status) and the index key it stopped after, and whether it is done. Written done at company creation.
+ */
+export const KanbanBackfillProgress = z.object({
+  cursor: z.object({ p: z.enum(["open", "pending"]), k: z.record(z.string(), z.string()).optional() }).nullable().default(null),
+  done: z.boolean().default(false),
+});
+export type KanbanBackfillProgress = z.infer<typeof KanbanBackfillProgress>;
+
 // ---------------------------------------------------------------------------------------------
 // 2. Requests
 

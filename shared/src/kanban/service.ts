@@ -32,6 +32,7 @@ import {
   OPEN_LANE,
   type KanbanBoard,
   type KanbanBoardQuery,
+  type KanbanEntry,
   type KanbanLane,
   type KanbanLanePage,
   type KanbanLaneQuery,
@@ -53,6 +54,23 @@ export async function kanbanTagIds(companyId: number): Promise<number[]> {
 }
 
 /**
+ * What ticket `t`'s lane entries need to match it: the lanes whose entry is missing or keyed by an old queue or
+ * assignee (`put`), and the lanes it no longer stands in (`drop`). Both empty when `have` is in step.
+ */
+export function laneChanges(
+  t: Pick<TicketItem, "status" | "tagIds" | "queueId" | "userId">,
+  have: Pick<KanbanEntry, "lane" | "queueId" | "userId">[],
+  kanbanTagIds: ReadonlySet<number>,
+): { put: number[]; drop: number[] } {
+  const want = lanesOf(t, kanbanTagIds);
+  const put = want.filter((lane) => {
+    const e = have.find((h) => h.lane === lane);
+    return !e || e.queueId !== (t.queueId ?? null) || e.userId !== (t.userId ?? null);
+  });
+  return { put, drop: have.filter((h) => !want.includes(h.lane)).map((h) => h.lane) };
+}
+
+/**
  * Puts ticket `ticketId`'s lane entries in step with the ticket as stored now (and the company's kanban tags): entries
  * of lanes it left are deleted, those of lanes it entered (or whose queue or assignee moved) are put; a ticket that is
  * gone loses them all. Idempotent; read again when the ticket changed meanwhile (at most 3 rounds). Throws when a
@@ -66,12 +84,7 @@ export async function reconcileTicketLanes(companyId: number, ticketId: number):
       return;
     }
     const kanban = new Set(t.tagIds.length ? await kanbanTagIds(companyId) : []);
-    const want = lanesOf(t, kanban);
-    const put = want.filter((lane) => {
-      const e = have.find((h) => h.lane === lane);
-      return !e || e.queueId !== (t.queueId ?? null) || e.userId !== (t.userId ?? null);
-    });
-    const drop = have.filter((h) => !want.includes(h.lane)).map((h) => h.lane);
+    const { put, drop } = laneChanges(t, have, kanban);
     if (!put.length && !drop.length) return;
     await writeTicketEntries(t, put, drop);
     const after = await getTicketItem(companyId, ticketId, true);

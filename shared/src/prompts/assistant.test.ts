@@ -7,6 +7,8 @@
  * synthesized; agent-held and group tickets never reach the model; tokens are counted per company and day.
  */
 import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { api } from "../../../test/helpers.ts";
 import { companyWorld, drainCommands, useLocalAws } from "../../../test/world.ts";
@@ -14,7 +16,7 @@ import { startAiStandin, type AiStandin } from "../../../infra/local/src/ai-stan
 import { onInbound } from "../automation/inbound.ts";
 import { SILENT_FOR_GOOD } from "../automation/chatbot.ts";
 import { nowIso } from "../common.ts";
-import { resetConfig } from "../config.ts";
+import { getConfig, resetConfig } from "../config.ts";
 import { getContactItem } from "../contacts/repository.ts";
 import { ddb, tableName } from "../db/client.ts";
 import { keys } from "../db/keys.ts";
@@ -230,5 +232,36 @@ describe("runs again", () => {
     await answerCustomer(w.cid, t.id, msg.id);
     const replies = (await listMessages(w.cid, t.id, { limit: 10 })).messages.filter((m) => m.isAssistant);
     expect(replies).toHaveLength(1);
+  });
+});
+
+describe("a provider that never answers", () => {
+  it("waits 30 s by default; past the limit the ticket goes to people with a note and the customer's message stays", async () => {
+    expect(getConfig().PROVIDER_TIMEOUT_MS).toBe(30_000);
+    const hits: string[] = [];
+    // Takes each request and never answers it: only the time limit ends the call.
+    const silent = createServer((req) => void hits.push(req.url ?? ""));
+    await new Promise<void>((r) => silent.listen(0, "127.0.0.1", r));
+    process.env.PROVIDER_TIMEOUT_MS = "300";
+    resetConfig();
+    try {
+      const p = await makePrompt({ baseUrl: `http://127.0.0.1:${(silent.address() as AddressInfo).port}/v1` });
+      await setQueuePrompt(w.queues[0], p.id);
+      const t = await makeTicket(w.cid, { whatsappId: w.wa, queueId: w.queues[0] });
+      const t0 = Date.now();
+      const msg = await customerSays(t, "alguém aí?");
+      expect(Date.now() - t0).toBeLessThan(10_000);
+      expect(hits[0]).toBe("/v1/chat/completions");
+      expect(await getTicketItem(w.cid, t.id, true)).toMatchObject({ status: "pending", queueId: w.queues[1], chatbot: false, botSilentUntil: SILENT_FOR_GOOD });
+      const notes = await listTicketNotes(w.cid, t.id);
+      expect(notes.map((n) => n.note)).toEqual([expect.stringContaining("o provedor de IA não respondeu a tempo")]);
+      expect((await listMessages(w.cid, t.id)).messages.some((m) => m.id === msg.id)).toBe(true);
+    } finally {
+      delete process.env.PROVIDER_TIMEOUT_MS;
+      resetConfig();
+      await setQueuePrompt(w.queues[0], null);
+      silent.closeAllConnections();
+      await new Promise((r) => silent.close(r));
+    }
   });
 });

@@ -34,6 +34,7 @@ import { sendOutbound, type OutboundInput } from "../messages/service.ts";
 import { putNote } from "../notes/repository.ts";
 import { NoteItem } from "../notes/schema.ts";
 import { getQueue } from "../queues/repository.ts";
+import { APIConnectionTimeoutError } from "openai";
 import { openSetting } from "../settings/sealed.ts";
 import { getMedia, mediaKey, putMedia } from "../storage/media.ts";
 import "../tickets/events.ts";
@@ -80,7 +81,7 @@ export function failureNote(err: unknown): string {
   const why =
     e?.code === "insufficient_quota"
       ? "o crédito do provedor de IA acabou"
-      : e?.name === "APIConnectionTimeoutError" || e?.name === "TimeoutError"
+      : err instanceof APIConnectionTimeoutError || e?.name === "TimeoutError" // the package's timeout error is named "Error"
         ? "o provedor de IA não respondeu a tempo"
         : e?.status
           ? `o provedor de IA recusou o pedido (${e.status}${e.code ? ` ${e.code}` : ""})`

@@ -10,11 +10,10 @@
  *   voice note. The provider's speech SDK speaks its own WebSocket protocol to the provider's host only, which no local
  *   stand-in speaks; the REST endpoint is the provider's documented equivalent.
  */
+import { assertPublicHost, oneMachine } from "../net/public-url.ts";
 import OpenAI, { toFile } from "openai";
 import { getConfig } from "../config.ts";
 
-/** Per call: the provider's answer must arrive within this time (ms), else the ticket goes to people. */
-export const AI_TIMEOUT_MS = 30_000;
 /** The transcription model for voice notes. */
 export const TRANSCRIPTION_MODEL = "whisper-1";
 
@@ -28,9 +27,20 @@ export interface ChatAnswer {
   usage: { promptTokens: number; completionTokens: number; totalTokens: number };
 }
 
+/**
+ * The fetch of a prompt's client: in the cloud each request's host must resolve to public addresses only and
+ * redirects are not followed (the outbound URL rule, `net/public-url.ts`), so a prompt's API URL never reaches into
+ * our network; on one machine the plain fetch (the local AI stand-in listens on loopback).
+ */
+const publicFetch: typeof fetch = async (input, init) => {
+  if (oneMachine()) return fetch(input, init);
+  await assertPublicHost(new URL(input instanceof Request ? input.url : String(input)));
+  return fetch(input, { ...init, redirect: "error" });
+};
+
 /** An OpenAI client for one prompt's key and base URL ("" = the platform default). */
 export function aiClient(apiKey: string, baseUrl: string): OpenAI {
-  return new OpenAI({ apiKey, baseURL: baseUrl || undefined, timeout: AI_TIMEOUT_MS, maxRetries: 1 });
+  return new OpenAI({ apiKey, baseURL: baseUrl || undefined, timeout: getConfig().PROVIDER_TIMEOUT_MS, maxRetries: 1, fetch: publicFetch });
 }
 
 /** One Chat Completions call. Errors: the package's (`APIError` with `status` and `code`, timeouts, connection). */
@@ -64,7 +74,7 @@ export async function synthesize(text: string, voice: string, voiceKey: string, 
       "User-Agent": "atende",
     },
     body: ssml,
-    signal: AbortSignal.timeout(AI_TIMEOUT_MS),
+    signal: AbortSignal.timeout(getConfig().PROVIDER_TIMEOUT_MS),
   });
   if (!res.ok) throw new Error(`text-to-speech answered ${res.status}`);
   return Buffer.from(await res.arrayBuffer());

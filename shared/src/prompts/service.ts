@@ -8,6 +8,8 @@
  *   answered in clear: answers and frames carry `••••••••` + the last four characters. An edit replaces a key only
  *   when a new one is typed (absent, empty or the mask keep the stored one).
  * - A voice other than `texto` needs `voiceKey` and `voiceRegion` (400 `ERR_VALIDATION` on the missing one).
+ * - `baseUrl` follows the outbound URL rule (`net/public-url.ts`): in the cloud https to a public host only (400
+ *   `ERR_VALIDATION` on `baseUrl`, nothing written); on one machine http and loopback too (the local AI stand-in).
  * - Every change dispatches `prompt.created|updated|deleted` (`./events.ts`).
  */
 import type { AuthContext } from "../auth/tokens.ts";
@@ -15,6 +17,7 @@ import { laterIso, nowIso } from "../common.ts";
 import { nextId } from "../db/counters.ts";
 import { AppError } from "../errors.ts";
 import { dispatch } from "../events/index.ts";
+import { publicUrl } from "../net/public-url.ts";
 import { getQueue, listQueues } from "../queues/repository.ts";
 import { sealSetting, type SealContext } from "../settings/sealed.ts";
 import type { QueueItem } from "../queues/schema.ts";
@@ -61,6 +64,11 @@ function checkVoice(p: Pick<PromptItem, "voice" | "voiceKeySealed" | "voiceRegio
   if (fields.length) throw new AppError("ERR_VALIDATION", { fields });
 }
 
+/** 400 `ERR_VALIDATION` on `baseUrl` when it breaks the outbound URL rule ("" = the provider's own: fine). */
+function checkBaseUrl(baseUrl: string | undefined): void {
+  if (baseUrl && !publicUrl(baseUrl)) throw new AppError("ERR_VALIDATION", { fields: [{ path: "baseUrl", message: "Invalid URL" }] });
+}
+
 /** `GET /api/prompt`: the company's prompts by name → `{prompts}`. */
 export async function listPromptsFor(auth: AuthContext): Promise<PromptList> {
   const [items, queues] = await Promise.all([listPrompts(auth.companyId), listQueues(auth.companyId)]);
@@ -78,6 +86,7 @@ export async function showPrompt(auth: AuthContext, id: number): Promise<Prompt>
 /** `POST /api/prompt`: a prompt of the caller's company with the defaults; dispatches `prompt.created`. */
 export async function createPrompt(auth: AuthContext, body: CreatePromptBody): Promise<Prompt> {
   const cid = auth.companyId;
+  checkBaseUrl(body.baseUrl);
   const queue = await requireQueue(cid, body.queueId);
   const voiceKey = body.voiceKey && !isMasked(body.voiceKey) ? body.voiceKey : "";
   const draft = {
@@ -116,6 +125,7 @@ export async function createPrompt(auth: AuthContext, body: CreatePromptBody): P
 /** `PUT /api/prompt/{id}`: absent fields unchanged; a key replaced only when a new one is typed. 409 on a concurrent edit. */
 export async function updatePrompt(auth: AuthContext, id: number, body: UpdatePromptBody): Promise<Prompt> {
   const cid = auth.companyId;
+  checkBaseUrl(body.baseUrl);
   const before = await requirePrompt(auth, id);
   const queue = await requireQueue(cid, body.queueId ?? before.queueId);
   const newApiKey = body.apiKey && !isMasked(body.apiKey) ? body.apiKey : "";

@@ -10,9 +10,9 @@
  * {@link REPORT_BACKFILL_MS_PER_TICK}, then it is due again at once, until the company is done.
  */
 import { nowIso } from "../common.ts";
-import { getCompany, listCompanyIds } from "../companies/repository.ts";
+import { defineCompanyBackfill } from "../companies/backfill.ts";
+import { getCompany } from "../companies/repository.ts";
 import { batchGetTickets } from "../tickets/repository.ts";
-import { getTimer, registerTimerKind, scheduleTimer } from "../timers/index.ts";
 import { monthOf } from "./entries.ts";
 import { getBackfill, putBackfill, putReportEntries, queryMonthCycles } from "./repository.ts";
 
@@ -60,22 +60,10 @@ export async function backfillReportEntries(companyId: number, budget = REPORT_B
 }
 
 /** Schedules the backfill timer (due now) for each company not yet done and not already scheduled; returns their ids. */
-export async function startReportBackfill(now: Date = new Date()): Promise<number[]> {
-  const scheduled: number[] = [];
-  for (const companyId of await listCompanyIds()) {
-    if ((await getBackfill(companyId))?.done) continue;
-    if (await getTimer(companyId, REPORT_BACKFILL_KIND, REF)) continue;
-    await scheduleTimer(companyId, REPORT_BACKFILL_KIND, REF, now);
-    scheduled.push(companyId);
-  }
-  return scheduled;
-}
-
-registerTimerKind(REPORT_BACKFILL_KIND, async (timer, now) => {
-  const started = Date.now();
-  for (;;) {
-    const run = await backfillReportEntries(timer.companyId);
-    if (run.done) return undefined;
-    if (Date.now() - started >= REPORT_BACKFILL_MS_PER_TICK) return { rescheduleAt: now };
-  }
+export const startReportBackfill = defineCompanyBackfill({
+  kind: REPORT_BACKFILL_KIND,
+  ref: REF,
+  isDone: async (companyId) => (await getBackfill(companyId))?.done === true,
+  run: (companyId) => backfillReportEntries(companyId),
+  msPerTick: REPORT_BACKFILL_MS_PER_TICK,
 });

@@ -6,13 +6,11 @@
  * slip through. On one machine (`STAGE=local`) `http://` and local addresses are allowed (the test receiver is local).
  * Each attempt has {@link ATTEMPT_TIMEOUT_MS}; redirects are not followed (a 3xx is a failed attempt).
  */
-import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import http from "node:http";
 import https from "node:https";
-import { isIP, type LookupFunction } from "node:net";
-import ipaddr from "ipaddr.js";
-import { getConfig } from "../config.ts";
+import { isIP } from "node:net";
 import { AppError } from "../errors.ts";
+import { hostOf, isPublicAddress, oneMachine, publicOnlyLookup, publicUrl } from "../net/public-url.ts";
 import "./errors.ts";
 import { EVENT_ID_HEADER, EVENT_TYPE_HEADER, SIGNATURE_HEADER, signWebhook, TIMESTAMP_HEADER } from "./signature.ts";
 
@@ -21,48 +19,14 @@ export const ATTEMPT_TIMEOUT_MS = 10_000;
 /** Most characters of an error kept in the delivery log. */
 const ERROR_MAX = 300;
 
-/** True on one machine: http and local addresses are allowed. */
-const oneMachine = () => getConfig().STAGE === "local";
-
-/** True when `ip` (v4 or v6, a v4-mapped v6 included) is a public unicast address. */
-export function isPublicAddress(ip: string): boolean {
-  if (!ipaddr.isValid(ip)) return false;
-  let addr = ipaddr.parse(ip);
-  if (addr.kind() === "ipv6" && (addr as ipaddr.IPv6).isIPv4MappedAddress()) addr = (addr as ipaddr.IPv6).toIPv4Address();
-  return addr.range() === "unicast";
-}
-
 /**
- * `raw` as a webhook URL: absolute, `https:` (or `http:` on one machine), no credentials in it, and not an address
- * literal outside the public internet (in the cloud). Throws 400 `ERR_WEBHOOK_URL_INVALID`.
+ * `raw` as a webhook URL: the outbound URL rule (`net/public-url.ts` `publicUrl`). Throws 400 `ERR_WEBHOOK_URL_INVALID`.
  */
 export function checkWebhookUrl(raw: string): URL {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new AppError("ERR_WEBHOOK_URL_INVALID");
-  }
-  const local = oneMachine();
-  const schemeOk = url.protocol === "https:" || (local && url.protocol === "http:");
-  const host = url.hostname.replace(/^\[|\]$/g, "");
-  if (!schemeOk || url.username || url.password || !host || (!local && isIP(host) && !isPublicAddress(host))) {
-    throw new AppError("ERR_WEBHOOK_URL_INVALID");
-  }
+  const url = publicUrl(raw);
+  if (!url) throw new AppError("ERR_WEBHOOK_URL_INVALID");
   return url;
 }
-
-/** A DNS lookup that refuses every non-public address (the cloud's connections). */
-const publicOnlyLookup: LookupFunction = (hostname, options, callback) => {
-  dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
-    if (err) return callback(err, "", 0);
-    const list = addresses as unknown as LookupAddress[];
-    const blocked = list.find((a) => !isPublicAddress(a.address));
-    if (blocked || !list.length) return callback(Object.assign(new Error(`address not allowed: ${blocked?.address ?? "none"}`), { code: "EWEBHOOKADDRESS" }), "", 0);
-    if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, list);
-    callback(null, list[0].address, list[0].family);
-  });
-};
 
 /** What one attempt got: a 2xx (`ok`), another answer (`responseCode`), or no answer (`error`). */
 export interface AttemptResult {
@@ -92,7 +56,7 @@ export async function postWebhook(target: { url: string; secret: string }, body:
     [SIGNATURE_HEADER]: signWebhook(target.secret, timestamp, body),
   };
   const local = oneMachine();
-  const literal = url.hostname.replace(/^\[|\]$/g, "");
+  const literal = hostOf(url);
   if (!local && isIP(literal) && !isPublicAddress(literal)) return { ok: false, responseCode: null, error: "address not allowed" };
   const client = url.protocol === "https:" ? https : http;
   return new Promise<AttemptResult>((resolve) => {

@@ -35,6 +35,7 @@ import { sandboxFeature } from "./sandbox/index.tsx";
 import { schedulesFeature } from "./schedules/index.tsx";
 import { settingsFeature } from "./settings/index.tsx";
 import { registerSlots } from "./slots.ts";
+import { reportsFeature } from "./reports/index.tsx";
 import { tagsFeature } from "./tags/index.tsx";
 import { ticketsFeature } from "./tickets/index.tsx";
 import { todoFeature } from "./todo/index.tsx";
@@ -73,6 +74,7 @@ export const features: Feature[] = [
   campaignsFeature,
   messagesApiFeature,
   privacyFeature,
+  reportsFeature,
   queueIntegrationsFeature,
   ...(sandboxFeature ? [sandboxFeature] : []),
 ];

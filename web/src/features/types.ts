@@ -88,8 +88,19 @@ export interface FeatureSlots {
   ticketListFilters?: TicketListFilter<never>[];
   /** Buttons with a popover in the top bar, before the profile button. */
   topBar?: SlotItem<Record<never, never>>[];
+  /** Tabs of the ticket area beside its first tab, Ticket (the conversation): e.g. Atendimentos. */
+  ticketTabs?: TicketTab[];
   /** Tabs of the /settings page. */
   settingsTabs?: SettingsTab[];
+}
+
+/** A tab of the ticket area: `labelKey` is an i18n key; `Component` replaces the conversation while its tab is chosen. */
+export interface TicketTab {
+  id: string;
+  order: number;
+  labelKey: string;
+  access?: Access;
+  Component: ComponentType<{ ticket: TicketView }>;
 }
 
 /** One component a feature puts into a host's slot. */

@@ -28,7 +28,6 @@ import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router-dom";
 import { errorMessage } from "../../api/errors.ts";
-import { useSession } from "../../api/session.ts";
 import { LoadingMore, PageState } from "../../ui/PageState.tsx";
 import { useToast } from "../../ui/Toast.tsx";
 import { formatPhone, ticketAge, useNow } from "../tickets/format.ts";
@@ -64,9 +63,7 @@ export function KanbanPage() {
   const { t } = useTranslation();
   const qc = useQueryClient();
   const toast = useToast();
-  const me = useSession()!.user;
-  const queueIds = me.queueIds ?? [];
-  const board = useKanbanBoard(queueIds);
+  const board = useKanbanBoard();
   const [dragging, setDragging] = useState<DragData | null>(null);
   const sensors = useSensors(useSensor(PointerSensor, { activationConstraint: { distance: 6 } }), useSensor(KeyboardSensor, { coordinateGetter: laneCoordinates }));
   const lanes = board.data?.lanes ?? [];
@@ -88,7 +85,7 @@ export function KanbanPage() {
     const from = dataOf(e.active);
     const to = e.over ? Number(e.over.id) : undefined;
     if (!from || to === undefined || to === from.lane) return;
-    moveCard(qc, queueIds, from.card, from.lane, to).catch((err) => toast.error(errorMessage(err, t)));
+    moveCard(qc, from.card, from.lane, to).catch((err) => toast.error(errorMessage(err, t)));
   };
 
   return (
@@ -114,7 +111,7 @@ export function KanbanPage() {
         >
           <div className="kb-board" data-testid="kanban-board">
             {lanes.map((l) => (
-              <LaneColumn key={l.id} lane={l} name={laneName(l.id)} queueIds={queueIds} />
+              <LaneColumn key={l.id} lane={l} name={laneName(l.id)} />
             ))}
           </div>
           <DragOverlay dropAnimation={null}>{dragging ? <CardBody card={dragging.card} overlay /> : null}</DragOverlay>
@@ -124,7 +121,7 @@ export function KanbanPage() {
   );
 }
 
-function LaneColumn({ lane, name, queueIds }: { lane: Lane; name: string; queueIds: number[] }) {
+function LaneColumn({ lane, name }: { lane: Lane; name: string }) {
   const { t } = useTranslation();
   const qc = useQueryClient();
   const toast = useToast();
@@ -138,7 +135,7 @@ function LaneColumn({ lane, name, queueIds }: { lane: Lane; name: string; queueI
     if (!el || loading || !lane.hasMore || !lane.nextCursor) return;
     if (el.scrollHeight - el.scrollTop - el.clientHeight > BOTTOM_PX) return;
     setLoading(true);
-    loadMoreCards(qc, queueIds, lane.id, lane.nextCursor)
+    loadMoreCards(qc, lane.id, lane.nextCursor)
       .catch((err) => toast.error(errorMessage(err, t)))
       .finally(() => setLoading(false));
   };

@@ -1,6 +1,8 @@
 /**
  * Kanban data (docs/product/kanban.md):
- * - `useKanbanBoard(queueIds)`: GET /api/ticket/kanban → the lanes with their first page of cards;
+ * - `useKanbanBoard()`: GET /api/ticket/kanban → the lanes with their first page of cards. No queue list is sent: the
+ *   server limits the board to the caller's own view (their queues, the tickets without queue with `allTicket`, their
+ *   own tickets; admins every ticket) by itself;
  * - `loadMoreCards(...)`: GET /api/ticket/kanban/{laneId} with the lane's cursor, appended to the lane;
  * - `moveCard(...)`: the ticket's tags without its previous kanban tag and with the target lane's (POST /api/tags/sync),
  *   shown at once and confirmed by the answer.
@@ -20,19 +22,19 @@ export type Card = Lane["tickets"][number];
 export const OPEN_LANE = 0;
 const ROOT = "kanban";
 
-/** The board's query key for a queue filter (sorted ids; empty = the caller's whole view). */
-export const boardKey = (queueIds: number[]) => [ROOT, "board", [...queueIds].sort((a, b) => a - b).join(",")] as const;
+/** The board's query key (the caller's whole view: the server decides what it holds). */
+export const boardKey = [ROOT, "board"] as const;
 
-const queryOf = (queueIds: number[]) => (queueIds.length ? { queueIds: JSON.stringify(queueIds) } : {});
-
-export function useKanbanBoard(queueIds: number[]) {
-  return useQuery({ queryKey: boardKey(queueIds), queryFn: () => call("GET /api/ticket/kanban", { query: queryOf(queueIds) }) });
+export function useKanbanBoard() {
+  return useQuery({ queryKey: boardKey, queryFn: () => call("GET /api/ticket/kanban", { query: {} }) });
 }
 
-/** The lanes card `c` stands in on `board` (its kanban tags, else "Em aberto"); none when closed or outside the filter. */
-export function lanesOfCard(board: Board, c: Card, queueIds: number[]): number[] {
+/**
+ * The lanes card `c` stands in on `board` (its kanban tags, else "Em aberto"); none when closed. A frame only brings
+ * tickets the caller may see, which are the board's.
+ */
+export function lanesOfCard(board: Board, c: Card): number[] {
   if (c.status === "closed") return [];
-  if (queueIds.length && c.queueId != null && !queueIds.includes(c.queueId)) return [];
   const tagLanes = c.tags.map((t) => t.id).filter((id) => board.lanes.some((l) => l.id === id && id !== OPEN_LANE));
   return tagLanes.length ? tagLanes : [OPEN_LANE];
 }
@@ -44,8 +46,8 @@ const newestFirst = (a: Card, b: Card) => (a.createdAt < b.createdAt ? 1 : a.cre
  * than the last one loaded of a lane with more pages is left to that lane's paging (no hole in the order), unless
  * `force` (the user's own move: the card stays in sight).
  */
-export function placeCard(board: Board, c: Card, queueIds: number[], force = false): Board {
-  const target = new Set(lanesOfCard(board, c, queueIds));
+export function placeCard(board: Board, c: Card, force = false): Board {
+  const target = new Set(lanesOfCard(board, c));
   const lanes = board.lanes.map((l) => {
     const rest = l.tickets.filter((t) => t.id !== c.id);
     if (!target.has(l.id)) return rest.length === l.tickets.length ? l : { ...l, tickets: rest };
@@ -62,18 +64,15 @@ export const withoutCard = (board: Board, ticketId: number): Board => ({
   lanes: board.lanes.map((l) => (l.tickets.some((t) => t.id === ticketId) ? { ...l, tickets: l.tickets.filter((t) => t.id !== ticketId) } : l)),
 });
 
-/** Every loaded board, with its queue filter. */
-function eachBoard(qc: QueryClient, fn: (b: Board, queueIds: number[]) => Board): void {
-  for (const [key, data] of qc.getQueriesData<Board>({ queryKey: [ROOT, "board"] })) {
-    if (!data) continue;
-    const ids = String(key[2] ?? "");
-    qc.setQueryData(key, fn(data, ids ? ids.split(",").map(Number) : []));
-  }
+/** The loaded board, when there is one. */
+function eachBoard(qc: QueryClient, fn: (b: Board) => Board): void {
+  const data = qc.getQueryData<Board>(boardKey);
+  if (data) qc.setQueryData(boardKey, fn(data));
 }
 
-/** A ticket as a frame or an answer tells it: moved to its lanes on every loaded board. */
-export const applyTicket = (qc: QueryClient, c: Card, force = false) => eachBoard(qc, (b, q) => placeCard(b, c, q, force));
-/** A ticket the caller no longer sees (or deleted): off every loaded board. */
+/** A ticket as a frame or an answer tells it: moved to its lanes on the loaded board. */
+export const applyTicket = (qc: QueryClient, c: Card, force = false) => eachBoard(qc, (b) => placeCard(b, c, force));
+/** A ticket the caller no longer sees (or deleted): off the loaded board. */
 export const dropTicket = (qc: QueryClient, ticketId: number) => eachBoard(qc, (b) => withoutCard(b, ticketId));
 
 /** A tag frame: a lane's name or colour changes in place; a tag that becomes or stops being a lane reloads the boards. */
@@ -89,16 +88,15 @@ export function onKanbanTag(qc: QueryClient, d: { action?: string; tag?: { id: n
     if (lane.tag?.name === name && lane.tag?.color === color) return b;
     return { ...b, lanes: b.lanes.map((l) => (l.id === id ? { ...l, tag: { id: l.id, name, color } } : l)) };
   });
-  if (reload) void qc.invalidateQueries({ queryKey: [ROOT, "board"] });
+  if (reload) void qc.invalidateQueries({ queryKey: boardKey });
 }
 
-/** Loads the next page of lane `laneId` into the board of `queueIds`. */
-export async function loadMoreCards(qc: QueryClient, queueIds: number[], laneId: number, cursor: string): Promise<void> {
-  const page = await call("GET /api/ticket/kanban/{laneId}", { params: { laneId }, query: { ...queryOf(queueIds), cursor } });
-  const key = boardKey(queueIds);
-  const b = qc.getQueryData<Board>(key);
+/** Loads the next page of lane `laneId` into the board. */
+export async function loadMoreCards(qc: QueryClient, laneId: number, cursor: string): Promise<void> {
+  const page = await call("GET /api/ticket/kanban/{laneId}", { params: { laneId }, query: { cursor } });
+  const b = qc.getQueryData<Board>(boardKey);
   if (!b) return;
-  qc.setQueryData<Board>(key, {
+  qc.setQueryData<Board>(boardKey, {
     ...b,
     lanes: b.lanes.map((l) => {
       if (l.id !== laneId) return l;
@@ -109,12 +107,12 @@ export async function loadMoreCards(qc: QueryClient, queueIds: number[], laneId:
 }
 
 /**
- * Moves card `c` from lane `from` to lane `to` of the board of `queueIds`: at once on screen, then the ticket's tags
+ * Moves card `c` from lane `from` to lane `to` of the board: at once on screen, then the ticket's tags
  * lose the previous lane's tag and gain the target's (to "Em aberto": every lane tag off), through POST /api/tags/sync.
  * The answer (the ticket as stored) settles it; on a refusal the boards are read again and the error is thrown.
  */
-export async function moveCard(qc: QueryClient, queueIds: number[], c: Card, from: number, to: number): Promise<Card> {
-  const b = qc.getQueryData<Board>(boardKey(queueIds));
+export async function moveCard(qc: QueryClient, c: Card, from: number, to: number): Promise<Card> {
+  const b = qc.getQueryData<Board>(boardKey);
   const laneIds = new Set((b?.lanes ?? []).map((l) => l.id).filter((id) => id !== OPEN_LANE));
   const kept = c.tags.filter((t) => (to === OPEN_LANE ? !laneIds.has(t.id) : t.id !== from && t.id !== to));
   const target = b?.lanes.find((l) => l.id === to)?.tag;
@@ -125,7 +123,7 @@ export async function moveCard(qc: QueryClient, queueIds: number[], c: Card, fro
     applyTicket(qc, saved, true);
     return saved;
   } catch (err) {
-    void qc.invalidateQueries({ queryKey: [ROOT, "board"] });
+    void qc.invalidateQueries({ queryKey: boardKey });
     throw err;
   }
 }

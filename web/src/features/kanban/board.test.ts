@@ -19,11 +19,11 @@ const lane = (id: number, tickets: Card[], hasMore = false) => ({ id, tag: id ? 
 function world() {
   const qc = new QueryClient();
   const ctx = { queryClient: qc, session, endSessionElsewhere: () => undefined };
-  qc.setQueryData<Board>(boardKey([]), {
+  qc.setQueryData<Board>(boardKey, {
     lanes: [lane(0, [card(3, "2026-01-03"), card(1, "2026-01-01")]), lane(5, [card(9, "2026-01-09"), card(8, "2026-01-08")], true)],
     tickets: [],
   } as Board);
-  const ids = () => qc.getQueryData<Board>(boardKey([]))!.lanes.map((l) => [l.id, l.tickets.map((t) => t.id)]);
+  const ids = () => qc.getQueryData<Board>(boardKey)!.lanes.map((l) => [l.id, l.tickets.map((t) => t.id)]);
   return { qc, ctx, ids };
 }
 
@@ -50,12 +50,12 @@ describe("kanban boards and the frames", () => {
   it("renames a lane in place, and reloads the board when a tag becomes or stops being a lane", () => {
     const { qc, ctx, ids } = world();
     dispatchRealtime("company-2-tag", { action: "update", tag: { id: 5, name: "Cliente VIP", color: "#f00", kanban: 1 } }, ctx);
-    expect(qc.getQueryData<Board>(boardKey([]))!.lanes[1].tag).toEqual({ id: 5, name: "Cliente VIP", color: "#f00" });
-    expect(qc.getQueryState(boardKey([]))!.isInvalidated).toBe(false);
+    expect(qc.getQueryData<Board>(boardKey)!.lanes[1].tag).toEqual({ id: 5, name: "Cliente VIP", color: "#f00" });
+    expect(qc.getQueryState(boardKey)!.isInvalidated).toBe(false);
     dispatchRealtime("company-2-tag", { action: "update", tag: { id: 6, name: "Novo", color: "#f00", kanban: 0 } }, ctx);
-    expect(qc.getQueryState(boardKey([]))!.isInvalidated).toBe(false);
+    expect(qc.getQueryState(boardKey)!.isInvalidated).toBe(false);
     dispatchRealtime("company-2-tag", { action: "update", tag: { id: 6, name: "Novo", color: "#f00", kanban: 1 } }, ctx);
-    expect(qc.getQueryState(boardKey([]))!.isInvalidated).toBe(true);
+    expect(qc.getQueryState(boardKey)!.isInvalidated).toBe(true);
     expect(ids()).toEqual([[0, [3, 1]], [5, [9, 8]]]);
   });
 });

@@ -31,6 +31,7 @@ import { EmojiPickerLazy } from "./EmojiPickerLazy.tsx";
 import { useConversationMessages } from "./useConversationMessages.ts";
 import type { Message, Ticket } from "./types.ts";
 import { ListNote } from "../../ui/PageState.tsx";
+import { useSlot } from "../slots.ts";
 
 export function Conversation({ uuid, peek = false }: { uuid: string; peek?: boolean }) {
   const { t } = useTranslation();
@@ -67,6 +68,10 @@ function ConversationView({ ticket, peek }: { ticket: Ticket; peek: boolean }) {
   const send = useSendText();
   const { pages, messages, listRef, onScroll, loadingOlder, hasEarlier } = useConversationMessages(ticket.id, peek);
   const [drawer, setDrawer] = useState(false);
+  // The ticket area's tabs: Ticket (this conversation) and the features' (`ticketTabs` slot, e.g. Atendimentos).
+  const tabs = useSlot("ticketTabs");
+  const [tab, setTab] = useState("ticket");
+  const ActiveTab = tabs.find((x) => x.id === tab)?.Component;
   const contactButton = useRef<HTMLButtonElement>(null);
   const [transfer, setTransfer] = useState(false);
   const [confirmDelete, setConfirmDelete] = useState(false);
@@ -155,7 +160,21 @@ function ConversationView({ ticket, peek }: { ticket: Ticket; peek: boolean }) {
     <div className={`conversation ${drawer ? "with-drawer" : ""}`} data-testid="conversation" data-ticket-id={ticket.id}>
       <div className="conversation-main">
         <ConversationHeader ticket={ticket} actions={actions} drawerOpen={drawer} onToggleDrawer={() => (drawer ? closeDrawer() : setDrawer(true))} contactButtonRef={contactButton} />
-        <div className="message-list" ref={listRef} onScroll={onScroll} data-testid="message-list" aria-live="polite">
+        {tabs.length > 0 && (
+          <div className="ticket-tabs" role="tablist" aria-label={t("tickets.areaTabs")}>
+            {[{ id: "ticket", labelKey: "tickets.ticketTab" }, ...tabs].map((x) => (
+              <button key={x.id} type="button" role="tab" aria-selected={tab === x.id} className="ticket-tab" onClick={() => setTab(x.id)} data-testid={`ticket-tab-${x.id}`}>
+                {t(x.labelKey)}
+              </button>
+            ))}
+          </div>
+        )}
+        {ActiveTab && (
+          <div className="ticket-tab-panel" role="tabpanel">
+            <ActiveTab ticket={ticket} />
+          </div>
+        )}
+        <div className="message-list" ref={listRef} onScroll={onScroll} data-testid="message-list" aria-live="polite" hidden={!!ActiveTab}>
           {loadingOlder && (
             <div className="list-note" role="status">
               {t("tickets.messages.loadingEarlier")}
@@ -220,7 +239,7 @@ function ConversationView({ ticket, peek }: { ticket: Ticket; peek: boolean }) {
             })
           )}
         </div>
-        {selecting ? (
+        {ActiveTab ? null : selecting ? (
           <div className="selection-bar">
             <span>{t("tickets.messages.selectedCount", { count: selected.length })}</span>
             <Button size="small" onClick={() => {

@@ -7,6 +7,8 @@ import { defineTexts, registerTexts } from "../../i18n/index.ts";
 
 export const ticketsTexts = defineTexts({
   title: ["Atendimentos", "Tickets", "Atenciones"],
+  areaTabs: ["Ticket e atendimentos", "Ticket and attendances", "Ticket y atenciones"],
+  ticketTab: ["Ticket", "Ticket", "Ticket"],
   tabs: {
     open: ["Abertos", "Open", "Abiertos"],
     group: ["Grupos", "Groups", "Grupos"],
