@@ -8,7 +8,7 @@ import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCo
 import { batchGetRaw, keyId } from "../db/batch.ts";
 import { ddb, tableName, type TxItem } from "../db/client.ts";
 import { keys } from "../db/keys.ts";
-import { ContactItem } from "./schema.ts";
+import { ContactItem, type ReplyWait } from "./schema.ts";
 import { normalizeName } from "./normalize.ts";
 import { contactIndexWrites } from "../search/writes.ts";
 import { parseStored } from "../db/items.ts";
@@ -222,6 +222,55 @@ export async function patchContact(companyId: number, contactId: number, patch: 
     if ((err as Error).name === "ConditionalCheckFailedException") return null;
     throw err;
   }
+}
+
+/**
+ * Marks a campaign's shipping as waiting for the contact's reply on connection `whatsappId` (`campaignWaits`, read by
+ * the ingest with the contact it resolves anyway: docs/product/campaigns.md#replies). Replaces an older wait of that
+ * connection. Leaves `updatedAt` alone. False when the contact is gone.
+ */
+export async function setContactReplyWait(companyId: number, contactId: number, whatsappId: number, wait: ReplyWait): Promise<boolean> {
+  const send = (expr: string, cond: string, values: Record<string, unknown>) =>
+    ddb()
+      .send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.contact(companyId, contactId),
+          UpdateExpression: expr,
+          ConditionExpression: cond,
+          ...(expr.includes("#w") ? { ExpressionAttributeNames: { "#w": String(whatsappId) } } : {}),
+          ExpressionAttributeValues: values,
+        }),
+      )
+      .then(
+        () => true,
+        (err: Error) => {
+          if (err.name === "ConditionalCheckFailedException") return false;
+          throw err;
+        },
+      );
+  // The map may not exist yet: set the connection's entry in it, else create it holding that entry.
+  if (await send("SET campaignWaits.#w = :w", "attribute_exists(PK) AND attribute_exists(campaignWaits)", { ":w": wait })) return true;
+  if (await send("SET campaignWaits = :m", "attribute_exists(PK) AND attribute_not_exists(campaignWaits)", { ":m": { [String(whatsappId)]: wait } })) return true;
+  return send("SET campaignWaits.#w = :w", "attribute_exists(PK) AND attribute_exists(campaignWaits)", { ":w": wait });
+}
+
+/** Clears the contact's wait on connection `whatsappId` when it is still `wait` (a newer wait stays). */
+export async function clearContactReplyWait(companyId: number, contactId: number, whatsappId: number, wait: ReplyWait): Promise<void> {
+  await ddb()
+    .send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.contact(companyId, contactId),
+        UpdateExpression: "REMOVE campaignWaits.#w",
+        ConditionExpression: "campaignWaits.#w.campaignId = :c AND campaignWaits.#w.seq = :s",
+        ExpressionAttributeNames: { "#w": String(whatsappId) },
+        ExpressionAttributeValues: { ":c": wait.campaignId, ":s": wait.seq },
+      }),
+    )
+    .catch((err: Error) => {
+      if (err.name !== "ConditionalCheckFailedException") throw err;
+    });
 }
 
 /**

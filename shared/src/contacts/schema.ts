@@ -6,6 +6,13 @@ import { z } from "zod";
 
 export const ExtraInfo = z.object({ id: z.number().int().optional(), name: z.string().max(100), value: z.string().max(1000) });
 
+/**
+ * A campaign's shipping waiting for this contact's reply on one connection (docs/product/campaigns.md#replies):
+ * `confirmation` (the reply brings the real message) or `close` (the ticket the reply opens is closed at once).
+ */
+export const ReplyWait = z.object({ campaignId: z.number().int(), seq: z.number().int(), kind: z.enum(["confirmation", "close"]) });
+export type ReplyWait = z.infer<typeof ReplyWait>;
+
 export const ContactItem = z.object({
   id: z.number().int(),
   companyId: z.number().int(),
@@ -22,6 +29,8 @@ export const ContactItem = z.object({
   /** WhatsApp identities known for this person: phone JID and/or LID (`...@lid`). Runner/ingest only. */
   jids: z.array(z.string()).default([]),
   lastInteractionAt: z.string().nullable().default(null),
+  /** Campaign shippings waiting for this contact's reply, by connection id (never shown: the views drop it). */
+  campaignWaits: z.record(z.string(), ReplyWait).optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
