@@ -9,7 +9,7 @@
 import { DeleteMessageCommand, ReceiveMessageCommand } from "@aws-sdk/client-sqs";
 import { PutCommand } from "@aws-sdk/lib-dynamodb";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { api } from "../../../test/helpers.ts";
+import { api, multipartBody } from "../../../test/helpers.ts";
 import { companyWorld, drainCommands, useLocalAws } from "../../../test/world.ts";
 import { handler as dispatchHandler } from "../../../functions/src/jobs/dispatch.ts";
 import { getConfig } from "../config.ts";
@@ -426,6 +426,47 @@ describe("campaign engine", () => {
     expect((await shippings(id))[0].closedBy).toMatch(/^3EB0CAMPREPLY/);
     const second = await ingestInbound(w.cid, wa, contact, "Tenho uma dúvida");
     expect(second.ticket.status).toBe("pending");
+  }, 240_000);
+
+  it("a file list's files go first, in the list's order, then the message: each part once per number under redelivery", async () => {
+    await setSettings({ messageInterval: 0, longerIntervalAfter: 0, greaterInterval: 0 });
+    const { tagId, numbers, wa } = await taggedAudience(3);
+    const created = await api("POST", "/api/files", { token: w.admin.token, body: { name: "Catálogo", message: "Nossos preços", options: [{ name: "Tabela" }, { name: "Sem arquivo" }, { name: "Foto" }] } });
+    expect(created.status).toBe(200);
+    const listId = created.body.id as number;
+    const pdf = Buffer.from("%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n");
+    const png = Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010806000000", "hex");
+    const up = (optionId: number, name: string, type: string, data: Buffer) =>
+      api("POST", `/api/files/uploadList/${listId}?fileId=${optionId}`, { token: w.admin.token, ...multipartBody([{ field: "file", name, type, data }]) });
+    expect((await up(1, "tabela.pdf", "application/pdf", pdf)).status).toBe(200);
+    expect((await up(3, "foto.png", "image/png", png)).status).toBe(200);
+    const id = await newCampaign(wa, { tagListId: tagId, fileListId: listId, message2: null });
+    // Every send delivered twice (SQS redelivery).
+    await drive(id, T0, T0 + 3 * 60_000, async (m, r) => {
+      r.outcomes.push(await sendShipping(m.msg), await sendShipping(m.msg));
+    });
+    const per = new Map<string, { body: string; mediaName: string | null; mediaType: string }[]>();
+    for (let round = 0, empty = 0; round < 100 && empty < 3; round++) {
+      const got = await drainCommands(wa);
+      empty = got.length ? 0 : empty + 1;
+      for (const cmd of got) {
+        if (cmd.type !== "send") continue;
+        const msg = await getMessageById(w.cid, cmd.messageId);
+        const number = msg?.remoteJid.split("@")[0] ?? "?";
+        per.set(number, [...(per.get(number) ?? []), { body: msg?.body ?? "", mediaName: msg?.mediaName ?? null, mediaType: msg?.mediaType ?? "" }]);
+      }
+    }
+    expect([...per.keys()].sort()).toEqual([...numbers].sort());
+    for (const n of numbers) {
+      const [nome] = [(await shippings(id)).find((x) => x.number === n)?.name];
+      expect(per.get(n)).toEqual([
+        { body: "", mediaName: "tabela.pdf", mediaType: "application" },
+        { body: "", mediaName: "foto.png", mediaType: "image" },
+        { body: `Olá ${nome}, oferta para ${n}!`, mediaName: null, mediaType: "chat" },
+      ]);
+    }
+    const c = await getCampaign(w.cid, id);
+    expect({ status: c?.status, delivered: c?.delivered }).toEqual({ status: "FINALIZADA", delivered: 3 });
   }, 240_000);
 
   it("a contact list's valid numbers are the audience: each valid number once, the invalid ones never", async () => {

@@ -27,7 +27,8 @@ import { dispatch } from "../events/index.ts";
 import type { Listener } from "../events/registry.ts";
 import "../tickets/events.ts";
 import { log } from "../log.ts";
-import { copyIntoMessage, storedMediaOf } from "../media/attachments.ts";
+import { copyIntoMessage, storedMediaOf, type StoredMedia } from "../media/attachments.ts";
+import { getFileList } from "../fileLists/repository.ts";
 import { getMessageById } from "../messages/repository.ts";
 import { newOutboundId, sendOutbound } from "../messages/service.ts";
 import type {} from "../messages/events.ts";
@@ -293,6 +294,13 @@ async function release(s: ShippingItem): Promise<ShippingOutcome> {
   return "released";
 }
 
+/** The files of the campaign's file list, in the list's order (options without a file left out). */
+async function fileListMedia(c: CampaignItem): Promise<StoredMedia[]> {
+  if (c.fileListId == null) return [];
+  const list = await getFileList(c.companyId, c.fileListId);
+  return (list?.options ?? []).map((o) => storedMediaOf(o)).filter((m): m is StoredMedia => !!m);
+}
+
 /** The ticket a campaign message goes on: the contact's open or pending one, else a new one (`created`). */
 async function ticketFor(c: CampaignItem, contactId: number, whatsappId: number): Promise<{ ticket: TicketItem; created: boolean }> {
   const out = await findOrCreateTicket(c.companyId, { contactId, whatsappId, isGroup: false, queueId: null });
@@ -335,11 +343,14 @@ export async function sendShipping(msg: CampaignDispatchMessage, rand: Rand = Ma
     return release(s);
   }
   const step = wantsConfirmation(c) && !s.confirmedAt ? "confirmation" : "message";
+  const files = step === "message" ? await fileListMedia(c) : [];
   if (s.step !== step || !s.messageIds) {
     const pick = (list: string[]) => list[Math.floor(rand() * list.length)] ?? "";
     const settings = await getCampaignSettings(c.companyId);
     const text = renderCampaignText(pick(variants(c, step === "confirmation" ? CONFIRMATION_FIELDS : MESSAGE_FIELDS)), s, settings.variables);
-    const ids = [await newOutboundId(wa)];
+    // One id per part: each file of the file list, then the message.
+    const ids: string[] = [];
+    for (let i = 0; i <= files.length; i++) ids.push(await newOutboundId(wa));
     const reserved = await patchShipping(s, {
       step,
       messageIds: ids,
@@ -351,26 +362,44 @@ export async function sendShipping(msg: CampaignDispatchMessage, rand: Rand = Ma
     await noteCampaignMessages(c.companyId, ids, c.id, s.seq);
   }
   const contact = await findOrCreateContactByIdentity(c.companyId, { jids: [`${s.number}@s.whatsapp.net`], number: s.number, name: s.name || s.number, isGroup: false });
-  const messageId = s.messageIds?.[0] ?? "";
+  const ids = s.messageIds ?? [];
   const body = (step === "confirmation" ? s.confirmationMessage : s.message) ?? "";
+  // In order: the file list's files (no caption), then the message (the campaign's media with it as caption).
+  const parts: { id: string; media?: StoredMedia; body: string }[] = [
+    ...ids.slice(0, -1).flatMap((id, i) => (files[i] ? [{ id, media: files[i], body: "" }] : [])),
+    { id: ids[ids.length - 1] ?? "", media: step === "message" ? storedMediaOf(c) : undefined, body },
+  ];
   let outcome: { ok: true } | { ok: false; error: string } = { ok: true };
   let openedTicket: number | null = null;
-  const stored = await getMessageById(c.companyId, messageId);
-  let ticketId = stored?.ticketId ?? null;
-  // A delivery that stored the message and died before marking the shipping: the message is there, mark it.
-  if (stored?.ack === -1) outcome = { ok: false, error: stored.sendError ?? "ERR_SENDING_WAPP_MSG" };
-  if (!stored) {
-    const { ticket, created } = await ticketFor(c, contact.id, wa.id);
-    ticketId = ticket.id;
-    if (created) openedTicket = ticket.id;
-    const media = step === "message" ? storedMediaOf(c) : undefined;
-    const copy = media ? await copyIntoMessage(c.companyId, ticket.id, messageId, media) : undefined;
+  let ticket: TicketItem | null = null;
+  let ticketId: number | null = null;
+  for (const part of parts) {
+    const stored = await getMessageById(c.companyId, part.id);
+    // A delivery that stored this part and died before marking the shipping: the part is there, never sent again.
+    if (stored) {
+      ticketId ??= stored.ticketId;
+      if (stored.ack === -1) {
+        outcome = { ok: false, error: stored.sendError ?? "ERR_SENDING_WAPP_MSG" };
+        break;
+      }
+      continue;
+    }
+    if (!ticket) {
+      const found = await ticketFor(c, contact.id, wa.id);
+      ticket = found.ticket;
+      ticketId = ticket.id;
+      if (found.created) openedTicket = ticket.id;
+    }
+    const copy = part.media ? await copyIntoMessage(c.companyId, ticket.id, part.id, part.media) : undefined;
+    // A file removed from its list meanwhile: nothing to send for it.
+    if (part.media && !copy && !part.body) continue;
     try {
       // The system's message, not an agent's: never signed, stored as automatic (not counted as an agent's).
-      await sendOutbound(c.companyId, { userId: null, name: "" }, ticket, { body, messageId, automatic: true, ...(copy ? { media: copy } : {}) });
+      await sendOutbound(c.companyId, { userId: null, name: "" }, ticket, { body: part.body, messageId: part.id, automatic: true, ...(copy ? { media: copy } : {}) });
     } catch (err) {
       if (!(err instanceof AppError && err.code === "ERR_SENDING_WAPP_MSG")) throw err;
       outcome = { ok: false, error: err.code };
+      break;
     }
   }
   const at = new Date().toISOString();
