@@ -5,10 +5,11 @@
  */
 import { counterFacts, outboxPut } from "../events/outbox.ts";
 import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { batchGetRaw, keyId } from "../db/batch.ts";
+import { batchGetRaw, batchWriteAll, keyId } from "../db/batch.ts";
+import { countQuery } from "../db/query.ts";
 import { ddb, tableName, type TxItem } from "../db/client.ts";
 import { keys } from "../db/keys.ts";
-import { ContactItem, type ReplyWait } from "./schema.ts";
+import { ContactItem, PhoneBookEntry, type ReplyWait } from "./schema.ts";
 import { normalizeName } from "./normalize.ts";
 import { contactIndexWrites } from "../search/writes.ts";
 import { parseStored } from "../db/items.ts";
@@ -363,3 +364,33 @@ export async function queryContactsByNumber(companyId: number, opts: { digits: s
 }
 
 export { keyId };
+
+// ---- a connection's phone book -------------------------------------------------------------------
+
+/** Stores phone book entries of connection `whatsappId` (BatchWriteItem, 25 a call; an entry replaces the one of its JID). */
+export async function putPhoneBookEntries(companyId: number, whatsappId: number, entries: PhoneBookEntry[]): Promise<void> {
+  await batchWriteAll(entries.map((e) => ({ PutRequest: { Item: { ...keys.phoneBookEntry(companyId, whatsappId, e.jid), _type: "phoneBookEntry", ...e } } })));
+}
+
+/** How many entries the connection's phone book holds (a COUNT query). */
+export function countPhoneBook(companyId: number, whatsappId: number): Promise<number> {
+  return countQuery({ KeyConditionExpression: "PK = :pk", ExpressionAttributeValues: { ":pk": keys.phoneBookPartition(companyId, whatsappId) } });
+}
+
+/** One page of at most `limit` phone book entries from `startKey`, with the key the next page starts at. */
+export async function phoneBookPage(
+  companyId: number,
+  whatsappId: number,
+  opts: { limit: number; startKey?: Record<string, unknown> },
+): Promise<{ entries: PhoneBookEntry[]; lastKey?: Record<string, unknown> }> {
+  const out = await ddb().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: "PK = :pk",
+      ExpressionAttributeValues: { ":pk": keys.phoneBookPartition(companyId, whatsappId) },
+      Limit: opts.limit,
+      ExclusiveStartKey: opts.startKey,
+    }),
+  );
+  return { entries: (out.Items ?? []).map((it) => parseStored(PhoneBookEntry, it)), lastKey: out.LastEvaluatedKey };
+}

@@ -3,6 +3,7 @@
  * `number` is digits only with country code (E.164 without +); for groups it is the group id digits.
  */
 import { z } from "zod";
+import { zId } from "../common.ts";
 
 export const ExtraInfo = z.object({ id: z.number().int().optional(), name: z.string().max(100), value: z.string().max(1000) });
 
@@ -35,6 +36,27 @@ export const ContactItem = z.object({
   updatedAt: z.string(),
 });
 export type ContactItem = z.infer<typeof ContactItem>;
+
+/**
+ * One entry of a connection's phone book, as Baileys' `contacts.upsert` gave it (`keys.phoneBookEntry`): the person's
+ * phone JID and number (digits), the name saved on the phone, the push name (`notify`) and the business name.
+ */
+export const PhoneBookEntry = z.object({
+  jid: z.string(),
+  number: z.string(),
+  name: z.string().nullable().default(null),
+  notify: z.string().nullable().default(null),
+  verifiedName: z.string().nullable().default(null),
+  updatedAt: z.string(),
+});
+export type PhoneBookEntry = z.infer<typeof PhoneBookEntry>;
+
+/** `POST /api/contacts/import`: the connection whose phone book is imported (default: the company's default one). */
+export const PhoneBookImportBody = z.object({ whatsappId: zId.optional() }).default({});
+
+/** What a phone book import did: contacts `added`, numbers a contact already had (`existing`), entries `skipped`. */
+export const PhoneBookImportCounts = z.object({ added: z.number().int(), existing: z.number().int(), skipped: z.number().int() });
+export type PhoneBookImportCounts = z.infer<typeof PhoneBookImportCounts>;
 
 export const ContactBody = z.object({
   name: z.string().trim().min(2, "Too Short!").max(50, "Too Long!"),

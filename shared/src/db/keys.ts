@@ -202,6 +202,10 @@ export const keys = {
   contactPartitionPrefix: (cid: Id) => `C#${cid}#CT#`,
   /** Uniqueness per company: phone digits (E.164 without +) and JID (LID too). Hold `contactId`. */
   contactPhone: (cid: Id, digits: string) => ({ PK: `C#${cid}#PHONE#${digits}`, SK: "#" }),
+  /** One entry of a connection's phone book (Baileys `contacts.upsert`), by its JID. */
+  phoneBookEntry: (cid: Id, wid: Id, jid: string) => ({ PK: `C#${cid}#PHONEBOOK#${pad(wid)}`, SK: `J#${jid}` }),
+  /** The partition of a connection's phone book. */
+  phoneBookPartition: (cid: Id, wid: Id) => `C#${cid}#PHONEBOOK#${pad(wid)}`,
   contactJid: (cid: Id, jid: string) => ({ PK: `C#${cid}#JID#${jid}`, SK: "#" }),
 
   // ---- tickets and their partition ----------------------------------------
