@@ -35,7 +35,7 @@
  *   default run).
  * - contact-import (`scripts/bench/contact-import.ts`): rows/s of a 10,000-row .xlsx imported into a contact list
  *   (`--importRows=10000`), read alone and end to end, first import and again (updates); not part of the default run.
- * Usage: `npm run bench [-- --sizes=1000,10000,100000] [-- --reps=200,400] [-- --searchSizes=1000,10000,100000] [-- --only=ingest,ratio,tickets,search,dashboard,web,kanban,faults,storm,schedules] [-- --dashboardSizes=1000,10000] [-- --kanbanSizes=1000,5000,10000] [-- --scheduleCompanies=1000] [-- --renderTickets=5000] [-- --ratioRounds=5] [-- --ratioProfile=ingest.cpuprofile]`.
+ * Usage: `npm run bench [-- --sizes=1000,10000,100000] [-- --reps=200,400[,150]] [-- --searchSizes=1000,10000,100000] [-- --searchCases=tab,Carla] [-- --only=ingest,ratio,tickets,search,dashboard,web,kanban,faults,storm,schedules] [-- --dashboardSizes=1000,10000] [-- --kanbanSizes=1000,5000,10000] [-- --scheduleCompanies=1000] [-- --renderTickets=5000] [-- --ratioRounds=5] [-- --ratioProfile=ingest.cpuprofile]`.
  *   `[-- --ingestMessages=2000] [-- --botCustomers=200]` (the bot conversation is 8 messages per customer).
  *   `[-- --keepDb=.bench/db]` or `[-- --dynamoEndpoint=http://127.0.0.1:8766]`: the tab and search seeds are written
  *   once and measured again by later runs while their item builders are unchanged (`bench/kept.ts`).
@@ -56,9 +56,9 @@ import { keepSeed, keptSeed } from "./bench/kept.ts";
 const args = Object.fromEntries(process.argv.slice(2).map((a) => a.replace(/^--/, "").split("=")) as [string, string][]);
 const sizes = (args.sizes ?? "1000,10000,100000").split(",").map(Number);
 const only = new Set((args.only ?? "ingest,ratio,tickets,search,dashboard,web,kanban,faults,storm,schedules").split(","));
-/** Requests per case at concurrency 1 and 10 (`--reps=200,400`). */
-const [c1Reps, c10Reps] = (args.reps ?? "200,400").split(",").map(Number);
-const reps = { c1: c1Reps, c10: c10Reps };
+/** Requests per case at concurrency 1 and 10, and optionally the warm-up requests before them (`--reps=200,400[,150]`). */
+const [c1Reps, c10Reps, warmupReps] = (args.reps ?? "200,400").split(",").map(Number);
+const reps = { c1: c1Reps, c10: c10Reps, ...(warmupReps ? { warmup: warmupReps } : {}) };
 const root = resolve(import.meta.dirname, "..");
 const results: Record<string, unknown> = { at: new Date().toISOString(), node: process.version };
 
@@ -143,9 +143,17 @@ async function seeded(kind: string, n: number, seed: (t: Awaited<ReturnType<type
   }
   const t = await tenant();
   const s0 = performance.now();
+  const cpu0 = { node: cpuMs(process.pid), ddb: ddbPids.reduce((a, p) => a + cpuMs(p), 0) };
+  const load0 = loadavg()[0];
   const items = await seed(t);
   const seedSeconds = Math.round((performance.now() - s0) / 100) / 10;
-  console.log(`${kind}: seeded ${n} tickets (${items} items, ${Math.round(items / seedSeconds)} items/s) in ${seedSeconds} s at load ${loadavg()[0].toFixed(1)}`);
+  // The per-batch figures estimate a quiet machine's time: DynamoDB Local's CPU is the seed's bottleneck.
+  const batches = Math.ceil(items / 25);
+  const node = (cpuMs(process.pid) - cpu0.node) / batches;
+  const ddb = (ddbPids.reduce((a, p) => a + cpuMs(p), 0) - cpu0.ddb) / batches;
+  console.log(
+    `${kind}: seeded ${n} tickets (${items} items, ${Math.round(items / seedSeconds)} items/s, ${batches} batches of 25, ${Math.round(batches / seedSeconds)} batches/s) in ${seedSeconds} s at load ${load0.toFixed(1)} → ${loadavg()[0].toFixed(1)}; CPU per batch: Node ${node.toFixed(1)} ms + DynamoDB Local ${ddb.toFixed(1)} ms`,
+  );
   if (keeping) await keepSeed(kind, n, t, items, seedSeconds);
   return { t, items, seedSeconds };
 }
@@ -394,7 +402,7 @@ try {
       const { t, seedSeconds } = await seeded("search", n, (t) =>
         seedSearch({ companyId: t.companyId, whatsappId: t.whatsappId, userId: t.admin.id, queueIds: t.queueIds, n, names: t.names }),
       );
-      rows.push(...(await runSearchCases(stack.url, t.admin.token, n, seedSeconds, ddbPids, reps)));
+      rows.push(...(await runSearchCases(stack.url, t.admin.token, n, seedSeconds, ddbPids, reps, args.searchCases?.split(","))));
       cost ??= await measureWriteCost(t.companyId, 1);
     }
     results.search = { rows, writeCostPerMessage: cost };

@@ -141,6 +141,7 @@ export function useLocalAws(opts: { sqs?: boolean; bucket?: string; ses?: boolea
       process.env.JOBS_QUEUE_URL = aws.sqs.jobsQueueUrl;
       process.env.DISPATCH_QUEUE_URL = aws.sqs.dispatchQueueUrl;
       process.env.WEBHOOKS_QUEUE_URL = aws.sqs.webhooksQueueUrl;
+      process.env.PUSH_QUEUE_URL = aws.sqs.pushQueueUrl;
     }
     dir = mkdtempSync(join(tmpdir(), "atende-s3-"));
     const bucket = opts.bucket ?? "atende-media-test";

@@ -24,9 +24,10 @@ import { Web } from "./web.ts";
 
 /**
  * The version of the search index the deploy-time backfill start is for (`Custom::AtendeSearchBackfill`): changing it
- * makes the next deploy schedule the backfill of every company not yet done again (e.g. after a table restore).
+ * makes the next deploy schedule the backfill of every company not yet done again (e.g. after a table restore). "2":
+ * the deploy that brings the report entries schedules their backfill (docs/product/reports.md#keys).
  */
-export const SEARCH_INDEX_VERSION = "1";
+export const SEARCH_INDEX_VERSION = "2";
 
 export interface AtendeStackProps extends StackProps {
   /** Deployment stage name (`STAGE`), part of physical queue names. Default `prod`. */
@@ -134,6 +135,10 @@ export class AtendeStack extends Stack {
     // area seals; the assistant (in the runner, re-run by the minute tick) opens them.
     const promptsFn = this.api.areaFunctions.get("prompts");
     if (promptsFn) d.settingsKey.grant(promptsFn, "kms:Encrypt");
+    // Queue integrations seal Dialogflow's credentials and the flows' signing secrets the same way
+    // (docs/product/integrations.md#credentials): the area seals, and opens for the test session; the bots open.
+    const integrationsFn = this.api.areaFunctions.get("queueIntegrations");
+    if (integrationsFn) d.settingsKey.grant(integrationsFn, "kms:Encrypt", "kms:Decrypt");
     d.settingsKey.grant(this.api.tick, "kms:Decrypt");
     d.settingsKey.grant(this.sessions.taskDefinition.taskRole, "kms:Decrypt");
     d.mediaBucket.grantReadWrite(this.api.tick); // a re-run answer reads a voice note and stores a spoken reply
@@ -153,7 +158,7 @@ export class AtendeStack extends Stack {
     const seed = atendeFunction(this, "Seed", {
       entry: "infra/lib/seed-handler.ts",
       environment: env,
-      description: "Atende deploy-time jobs: first plan, company and super admin (password from Secrets Manager); search backfill start.",
+      description: "Atende deploy-time jobs: first plan, company and super admin (password from Secrets Manager); search backfill and invoice-timer backfill start.",
       timeoutSeconds: 120,
     });
     tableRw(seed);
@@ -169,6 +174,12 @@ export class AtendeStack extends Stack {
       serviceToken: seed.functionArn,
       resourceType: "Custom::AtendeSearchBackfill",
       properties: { Task: "searchBackfill", IndexVersion: SEARCH_INDEX_VERSION },
+    });
+    // Companies stored before every due-date write carried its invoice timer get theirs, once (the tick walks them).
+    new CustomResource(this, "InvoiceTimerBackfill", {
+      serviceToken: seed.functionArn,
+      resourceType: "Custom::AtendeInvoiceTimerBackfill",
+      properties: { Task: "invoiceTimerBackfill", Version: "1" },
     });
 
     acknowledge(this, {

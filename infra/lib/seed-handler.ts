@@ -10,13 +10,20 @@
  * The same function serves the `Custom::AtendeSearchBackfill` resource (`Task: "searchBackfill"`): on
  * Create (the first deploy with the search index) and on Update (its `IndexVersion` changed) it schedules the search
  * backfill of every company not yet indexed (`startSearchBackfill`, `shared/src/search/backfill-job.ts`); the minute
- * tick then does the work in bounded, resumable steps. Answering CloudFormation never waits for the backfill itself.
+ * tick then does the work in bounded, resumable steps. It also schedules the report entries' backfill
+ * (`startReportBackfill`, `shared/src/reports/backfill.ts`), the same way. Answering CloudFormation never waits for
+ * the backfill itself.
+ * The `Custom::AtendeInvoiceTimerBackfill` resource (`Task: "invoiceTimerBackfill"`) likewise schedules, once, the walk
+ * that gives every company with a due date and no invoice timer its timer (`startInvoiceTimerBackfill`,
+ * `shared/src/invoices/timer-backfill.ts`), carried by the minute tick.
  * The outcome is PUT to CloudFormation's presigned `ResponseURL` (no Provider framework needed).
  */
 import { GetSecretValueCommand, SecretsManagerClient } from "@aws-sdk/client-secrets-manager";
 import { z } from "zod";
 import { log } from "@atende/shared/log";
+import { startInvoiceTimerBackfill } from "@atende/shared/invoices/timer-backfill";
 import { startSearchBackfill } from "@atende/shared/search/backfill-job";
+import { startReportBackfill } from "@atende/shared/reports/backfill";
 import { seedLocal } from "@atende/shared/seed/seed";
 
 const EventSchema = z.object({
@@ -28,6 +35,7 @@ const EventSchema = z.object({
   PhysicalResourceId: z.string().optional(),
   ResourceProperties: z.union([
     z.object({ Task: z.literal("searchBackfill"), IndexVersion: z.string().min(1) }).passthrough(),
+    z.object({ Task: z.literal("invoiceTimerBackfill"), Version: z.string().min(1) }).passthrough(),
     z.object({ SecretArn: z.string().min(1) }).passthrough(),
   ]),
 });
@@ -39,6 +47,11 @@ const SecretSchema = z.object({ email: z.string().email(), password: z.string().
 export const SEED_PHYSICAL_ID = "atende-first-admin-seed";
 /** Physical id of the search-backfill resource (stable, like the seed's). */
 export const SEARCH_BACKFILL_PHYSICAL_ID = "atende-search-backfill";
+/** Physical id of the invoice-timer backfill resource (stable, like the seed's). */
+export const INVOICE_TIMER_BACKFILL_PHYSICAL_ID = "atende-invoice-timer-backfill";
+
+const physicalIdOf = (props: SeedEvent["ResourceProperties"]): string =>
+  !("Task" in props) ? SEED_PHYSICAL_ID : props.Task === "searchBackfill" ? SEARCH_BACKFILL_PHYSICAL_ID : INVOICE_TIMER_BACKFILL_PHYSICAL_ID;
 
 /** What the handler talks to; injectable for tests. */
 export interface SeedDeps {
@@ -56,7 +69,7 @@ async function respond(event: SeedEvent, status: "SUCCESS" | "FAILED", reason: s
   const body = JSON.stringify({
     Status: status,
     Reason: reason.slice(0, 1000),
-    PhysicalResourceId: event.PhysicalResourceId ?? ("Task" in event.ResourceProperties ? SEARCH_BACKFILL_PHYSICAL_ID : SEED_PHYSICAL_ID),
+    PhysicalResourceId: event.PhysicalResourceId ?? physicalIdOf(event.ResourceProperties),
     StackId: event.StackId,
     RequestId: event.RequestId,
     LogicalResourceId: event.LogicalResourceId,
@@ -76,9 +89,16 @@ export function makeSeedHandler(deps: SeedDeps): (raw: unknown) => Promise<void>
     try {
       if (event.RequestType === "Delete") return await respond(event, "SUCCESS", "nothing to undo");
       const props = event.ResourceProperties;
+      if ("Task" in props && props.Task === "invoiceTimerBackfill") {
+        const scheduled = await startInvoiceTimerBackfill();
+        log("info", "invoice timer backfill", { scheduled });
+        return await respond(event, "SUCCESS", scheduled ? "invoice timer backfill scheduled" : "invoice timer backfill done or running");
+      }
       if ("Task" in props) {
         const companies = await startSearchBackfill();
         log("info", "search backfill scheduled", { companies: companies.length, indexVersion: props.IndexVersion });
+        const reporting = await startReportBackfill(); // the report entries of older cycles (docs/product/reports.md#keys)
+        log("info", "report backfill scheduled", { companies: reporting.length });
         return await respond(event, "SUCCESS", `search backfill scheduled for ${companies.length} companies`, { Companies: String(companies.length) });
       }
       const password = await readAdminPassword(props.SecretArn, deps.secrets);

@@ -6,10 +6,11 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { login } from "@atende/shared/auth/service";
+import { INVOICE_TIMER_BACKFILL_KIND } from "@atende/shared/invoices/timer-backfill";
 import { SEARCH_BACKFILL_KIND } from "@atende/shared/search/backfill-job";
 import { getTimer } from "@atende/shared/timers/index";
 import { companyWorld } from "../../test/world.ts";
-import { makeSeedHandler, SEARCH_BACKFILL_PHYSICAL_ID, SEED_PHYSICAL_ID } from "../lib/seed-handler.ts";
+import { INVOICE_TIMER_BACKFILL_PHYSICAL_ID, makeSeedHandler, SEARCH_BACKFILL_PHYSICAL_ID, SEED_PHYSICAL_ID } from "../lib/seed-handler.ts";
 
 const w = companyWorld();
 
@@ -74,6 +75,15 @@ describe("deploy-time seed", () => {
     expect(responses.at(-1)).toMatchObject({ Status: "SUCCESS", PhysicalResourceId: SEARCH_BACKFILL_PHYSICAL_ID, LogicalResourceId: "SearchBackfill" });
     expect(await getTimer(older, SEARCH_BACKFILL_KIND, "index")).toMatchObject({ companyId: older });
     expect(await getTimer(session.user.companyId, SEARCH_BACKFILL_KIND, "index")).toBeNull();
+  });
+
+  it("schedules the invoice-timer walk once for Custom::AtendeInvoiceTimerBackfill", async () => {
+    const backfill = { ...event("Create"), LogicalResourceId: "InvoiceTimerBackfill", ResourceProperties: { ServiceToken: "arn", Task: "invoiceTimerBackfill", Version: "1" } };
+    await makeSeedHandler({ secrets: fakeSecrets("unused") })(backfill);
+    expect(responses.at(-1)).toMatchObject({ Status: "SUCCESS", PhysicalResourceId: INVOICE_TIMER_BACKFILL_PHYSICAL_ID, Reason: "invoice timer backfill scheduled" });
+    expect(await getTimer(0, INVOICE_TIMER_BACKFILL_KIND, "companies")).toMatchObject({ companyId: 0 });
+    await makeSeedHandler({ secrets: fakeSecrets("unused") })({ ...backfill, RequestType: "Update", PhysicalResourceId: INVOICE_TIMER_BACKFILL_PHYSICAL_ID });
+    expect(responses.at(-1)).toMatchObject({ Status: "SUCCESS", Reason: "invoice timer backfill done or running" });
   });
 
   it("does nothing but answer SUCCESS on Delete", async () => {

@@ -414,6 +414,12 @@ describe("the first admin", () => {
       Properties: { Task: "searchBackfill", IndexVersion: SEARCH_INDEX_VERSION, ServiceToken: { "Fn::GetAtt": [Match.stringLikeRegexp("^Seed"), "Arn"] } },
     });
   });
+
+  it("starts the invoice-timer backfill once, through the same deploy-time function", () => {
+    template.hasResource("Custom::AtendeInvoiceTimerBackfill", {
+      Properties: { Task: "invoiceTimerBackfill", Version: "1", ServiceToken: { "Fn::GetAtt": [Match.stringLikeRegexp("^Seed"), "Arn"] } },
+    });
+  });
 });
 
 describe("outgoing email", () => {

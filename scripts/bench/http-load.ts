@@ -108,8 +108,11 @@ export async function measureGet(url: string, token: string, ddbPids: number[], 
  */
 const CASE_WARMUP = 150;
 
-/** The standard runs of a case: 200 requests at concurrency 1 and 400 at concurrency 10, as table columns. */
-export async function caseRow(url: string, token: string, ddbPids: number[], reps = { c1: 200, c10: 400 }): Promise<Record<string, number | string>> {
+/**
+ * The standard runs of a case: 200 requests at concurrency 1 and 400 at concurrency 10, as table columns, after
+ * `reps.warmup` requests ({@link CASE_WARMUP} by default; fewer on a machine too loaded to run them in time).
+ */
+export async function caseRow(url: string, token: string, ddbPids: number[], reps: { c1: number; c10: number; warmup?: number } = { c1: 200, c10: 400 }): Promise<Record<string, number | string>> {
   const [c1, c10] = await measureGet(
     url,
     token,
@@ -118,7 +121,7 @@ export async function caseRow(url: string, token: string, ddbPids: number[], rep
       { total: reps.c1, concurrency: 1 },
       { total: reps.c10, concurrency: 10 },
     ],
-    CASE_WARMUP,
+    reps.warmup ?? CASE_WARMUP,
   );
   return {
     "c1 p50": c1.p50,
@@ -132,6 +135,7 @@ export async function caseRow(url: string, token: string, ddbPids: number[], rep
     "c10 p99": c10.p99,
     "c10 rps": c10.rps,
     "c10 cpu ms/req": c10.cpuMs,
+    "c10 node+ddb": `${c10.nodeCpuMs}+${c10.ddbCpuMs}`,
     "c10 gross cpu": c10.grossCpuMs,
     "c10 load": c10.load1,
   };

@@ -1,38 +1,35 @@
 /**
- * Seeds kept between bench runs (`--keepDb=<dir>`): DynamoDB Local persisted in `<dir>`, one table `bench`, and a
- * marker item per seeded tenant, so a large seed (search at 100k tickets: about 7M items, some 40 minutes through
- * DynamoDB Local's API) is written once and measured by later runs. The marker names the seed's format
- * ({@link seedFormat}).
+ * Seeds kept between bench runs (`--keepDb=<dir>`, or `--dynamoEndpoint` of a DynamoDB Local left running): one table
+ * `bench`, and a marker item per seeded tenant, so a large seed (search at 100k tickets: about 6M items) is written
+ * once and measured by later runs. The marker names the seed's format ({@link seedFormat}).
  */
 import { createHash } from "node:crypto";
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
 import { GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { ddb, tableName } from "../../shared/src/db/client.ts";
 import { signAccessToken } from "../../shared/src/auth/tokens.ts";
-import { seedTicketItems, type SeedNames } from "./seed.ts";
-
-const root = resolve(import.meta.dirname, "../..");
-/** The seeds' own sources (what they generate: names, numbers, message texts). */
-const SEED_SOURCES = ["scripts/bench/seed.ts", "scripts/bench/search.ts"];
+import { searchTicket } from "./search.ts";
+import { SeedCounters, seedTicketItems, tabTicket, type SeedNames } from "./seed.ts";
 
 /** A ticket of every kind of item the product writes (contact, ticket with row summaries, grams, messages, words). */
 function sampleItems(): Record<string, unknown>[] {
   const names: SeedNames = { queues: new Map([[7, { id: 7, name: "Suporte", color: "#1565c0" }]]), whatsapp: { id: 3, name: "Principal", status: "CONNECTED" }, user: { id: 5, name: "Admin" } };
-  return seedTicketItems(
-    { companyId: 1, whatsappId: 3, userId: 5, queueIds: [7], names },
-    { id: 42, name: "João Lima", number: "5511999990042", email: "joao@exemplo.com.br", status: "open", at: new Date("2026-01-01T00:00:00Z"), bodies: ["Meu pedido 4521 ainda não chegou", "Quero o reembolso"], index: true },
-  );
+  const o = { companyId: 1, whatsappId: 3, userId: 5, queueIds: [7], names };
+  const counters = new SeedCounters();
+  const items = [
+    seedTicketItems(o, { id: 42, name: "João Lima", number: "5511999990042", email: "joao@exemplo.com.br", status: "open", at: new Date("2026-01-01T00:00:00Z"), bodies: ["Meu pedido 4521 ainda não chegou", "Quero o reembolso"], index: true }, counters),
+    // What the seeds' generators make (names, numbers, texts, statuses): the first tickets of each, and one at 100k.
+    ...[1, 2, 3, 4, 5, 6, 50, 99_999].flatMap((i) => [seedTicketItems(o, searchTicket(i), counters), seedTicketItems(o, tabTicket(i, { index: true }), counters)]),
+  ];
+  return [...items.flat(), ...counters.records()];
 }
 
 /**
- * The seed format a marker is written with: a hash of the seeds' sources and of the items the product's builders make
- * now for a sample ticket (random uuids left out), so a change to keys, rows, grams or words seeds again instead of
- * measuring items the product no longer writes, while unrelated changes to those modules keep the seed.
+ * The seed format a marker is written with: a hash of the items the seeds write now for sample tickets of each
+ * generator (random uuids left out), so a change to keys, rows, grams, words, names or texts seeds again instead of
+ * measuring items the product no longer writes, while any other change (the bench's cases, comments) keeps the seed.
  */
 export function seedFormat(): string {
   const h = createHash("sha256");
-  for (const f of SEED_SOURCES) h.update(readFileSync(resolve(root, f)));
   h.update(JSON.stringify(sampleItems()).replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, "uuid"));
   return h.digest("hex").slice(0, 16);
 }

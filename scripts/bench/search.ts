@@ -1,15 +1,17 @@
 /**
- * The search benchmark: a company with N contacts and N tickets of 5 messages each, loaded with the
- * product's own item builders (`seed.ts`: contact and ticket records, message records with their indexed words, the
- * search index's contact grams, ticket grams and word items), then `GET /api/tickets?searchParam=` and `GET /api/contacts?searchParam=` through the
- * local gateway for a surname, a number fragment and a message word, matching and not; plus the index's write cost
- * per message measured on the real write path (`ingestMessage`). Target: p99 ≤ 50 ms, flat from 1k to 100k.
+ * The search benchmark: a company with N contacts and N tickets of 5 messages each, loaded by the bulk seed
+ * (`seed.ts`: the items the product's own path writes), then `GET /api/tickets?searchParam=` and
+ * `GET /api/contacts?searchParam=` through the local gateway for a surname, a first name held by about 5 % of the
+ * contacts, a number fragment, a message word and two words, matching and not, beside a tab's page for comparison;
+ * plus the index's write cost per message measured on the real write path (`ingestMessage`). Targets on a quiet
+ * machine: p99 ≤ 50 ms, flat from 1k to 100k (ratio ≤ 1.5), a search page's CPU ≤ 2× a tab page's.
  */
+import { ddb } from "../../shared/src/db/client.ts";
 import { ingestMessage } from "../../shared/src/messages/repository.ts";
 import { knownWords, messageIndexWrites } from "../../shared/src/search/writes.ts";
 import { getTicketItem } from "../../shared/src/tickets/repository.ts";
 import { caseRow } from "./http-load.ts";
-import { seedMany, type SeedTenant } from "./seed.ts";
+import { seedMany, type SeedTenant, type SeedTicket } from "./seed.ts";
 import { summarize } from "./stats.ts";
 
 const FIRST = ["Ana", "Bruno", "Carla", "Diego", "Eduarda", "Felipe", "Gabriela", "Heitor", "Isabela", "João", "Karina", "Lucas", "Natália", "Otávio", "Paula", "Rafael", "Sofia", "Thiago", "Vitória", "Wagner"];
@@ -37,25 +39,28 @@ function bodies(i: number): string[] {
 }
 
 /**
- * Seeds `n` contacts and tickets (5 messages each) in the company with every index item (`seed.ts`
- * `seedTicketItems`: the items the services write); returns the items written.
+ * Seeds `n` contacts and tickets (5 messages each, {@link searchTicket}) in the company with every index item
+ * (`seed.ts` `seedTicketItems`: the items the product's path writes); returns the items written.
  */
 export async function seedSearch(opts: SeedTenant & { n: number }): Promise<number> {
-  const base = Date.parse("2026-01-01T00:00:00Z");
-  return seedMany(opts, opts.n, (i) => {
-    const r = i % 5;
-    return {
-      id: i,
-      name: `${FIRST[i % FIRST.length]} ${LAST[(i * 7) % LAST.length]}`,
-      number: `55119${String(i).padStart(8, "0")}`,
-      email: i % 3 === 0 ? `cliente${i}@exemplo.com.br` : "",
-      status: r < 2 ? "open" : r < 4 ? "pending" : "closed",
-      at: new Date(base + i * 60000),
-      bodies: bodies(i),
-      index: true,
-    };
-  });
+  return seedMany(opts, opts.n, searchTicket);
 }
+
+/** Ticket `i` of the search seed (contact and ticket id `i`): 5 messages, an email on one contact in 3. */
+export function searchTicket(i: number): SeedTicket {
+  const r = i % 5;
+  return {
+    id: i,
+    name: `${FIRST[i % FIRST.length]} ${LAST[(i * 7) % LAST.length]}`,
+    number: `55119${String(i).padStart(8, "0")}`,
+    email: i % 3 === 0 ? `cliente${i}@exemplo.com.br` : "",
+    status: r < 2 ? "open" : r < 4 ? "pending" : "closed",
+    at: new Date(SEARCH_BASE + i * 60000),
+    bodies: bodies(i),
+    index: true,
+  };
+}
+const SEARCH_BASE = Date.parse("2026-01-01T00:00:00Z");
 
 /**
  * Index items a message write adds, measured on `ingestMessage` as the session runner calls it (`atRev`: its exact
@@ -70,8 +75,8 @@ export async function measureWriteCost(companyId: number, ticketId: number, coun
   for (let i = 0; i < count; i++) {
     const body = bodies(i)[i % 5];
     const now = new Date().toISOString();
-    const m = { id: `COST${i}${Date.now()}`, ticketId, companyId, contactId: ticket.contactId, whatsappId: ticket.whatsappId, remoteJid: "x@s.whatsapp.net", participant: null, senderName: null, body, fromMe: false, read: false, mediaType: "chat" as const, mediaKey: null, mediaName: null, mediaMime: null, mediaSize: null, mediaError: false, ack: 0, isDeleted: false, isEdited: false, previousBody: null, isForwarded: false, quotedMsgId: null, quotedMsg: null, reactions: [], waTimestamp: now, userId: null, sendError: null };
-    const items = messageIndexWrites({ ...m, createdAt: now, updatedAt: now }, knownWords.get(ticket)).items.length;
+    const m = { id: `COST${i}${Date.now()}`, ticketId, companyId, contactId: ticket.contactId, whatsappId: ticket.whatsappId, remoteJid: "x@s.whatsapp.net", participant: null, senderName: null, body, fromMe: false, read: false, mediaType: "chat" as const, mediaKey: null, mediaName: null, mediaMime: null, mediaSize: null, mediaError: false, ack: 0, isDeleted: false, isEdited: false, previousBody: null, isForwarded: false, quotedMsgId: null, quotedMsg: null, reactions: [], waTimestamp: now, userId: null, sendError: null, isAutomatic: false };
+    const items = messageIndexWrites(m, knownWords.get(ticket)).items.length;
     const res = await ingestMessage(companyId, ticket, m, { lastMessage: body, incrementUnread: true, waAliasJid: "x@s.whatsapp.net", atRev: true });
     if (res.stored) added.push(items);
     ticket = res.ticket;
@@ -80,18 +85,26 @@ export async function measureWriteCost(companyId: number, ticketId: number, coun
   return { messages: added.length, meanItems: Math.round((added.reduce((a, b) => a + b, 0) / added.length) * 10) / 10, p50Items: s.p50, maxItems: s.max };
 }
 
-/** The search cases: [label, path] for ticket and contact search, matching and not. */
+/**
+ * The search cases: [label, path] for ticket and contact search, matching and not, and a tab's page (open, every
+ * queue: `showAll`) of the same company for comparison. Shares of the seed's tickets matched: surname Lima 1 in 40,
+ * first name Carla 1 in 20, "reembolso" 1 in 50, "segunda boleto" 1 in 16.
+ */
 export function searchCases(n: number): [string, string][] {
   // The last 6 digits of one seeded number (matches it and the ids that extend it: ~1 at 1k, ~111 at 100k).
   const fragment = String(Math.floor(n * 0.4567)).padStart(8, "0").slice(-6);
   return [
+    ["tab for comparison: open, showAll", "/api/tickets?status=open&showAll=true"],
     ["tickets: surname (Lima)", "/api/tickets?searchParam=Lima"],
     ["tickets: surname, none", "/api/tickets?searchParam=Zanetti"],
+    ["tickets: first name, ~5% (Carla)", "/api/tickets?searchParam=Carla"],
+    ["tickets: first name, none", "/api/tickets?searchParam=Zuleica"],
     ["tickets: number fragment", `/api/tickets?searchParam=${fragment}`],
     ["tickets: number fragment, none", "/api/tickets?searchParam=7654321"],
     ["tickets: message word", "/api/tickets?searchParam=reembolso"],
     ["tickets: message word, none", "/api/tickets?searchParam=xilofone"],
     ["tickets: two words", "/api/tickets?searchParam=segunda%20boleto"],
+    ["tickets: two words, none", "/api/tickets?searchParam=segunda%20xilofone"],
     ["contacts: surname (Lima)", "/api/contacts?searchParam=Lima"],
     ["contacts: number fragment", `/api/contacts?searchParam=${fragment}`],
     ["contacts: email word", "/api/contacts?searchParam=exemplo"],
@@ -100,15 +113,60 @@ export function searchCases(n: number): [string, string][] {
 }
 
 /**
- * Runs every case through the local gateway from a separate client process: 200 requests at concurrency 1 and 400 at
- * concurrency 10, with the product's CPU per request (this process + DynamoDB Local `ddbPids`); rows for the table.
+ * The DynamoDB work of one request, counted on the shared client while `fn` runs (the local stack runs in this
+ * process): calls by command, the items Queries returned and the keys BatchGets asked for. Unlike CPU time on a shared
+ * machine, these do not move with the load.
  */
-export async function runSearchCases(baseUrl: string, token: string, n: number, seedSeconds: number, ddbPids: number[], reps = { c1: 200, c10: 400 }) {
+async function ddbWorkOf(fn: () => Promise<unknown>): Promise<string> {
+  const name = `searchWork${Math.random().toString(36).slice(2)}`;
+  const calls = new Map<string, number>();
+  let queried = 0;
+  let keys = 0;
+  ddb().middlewareStack.add(
+    (next, context) => async (args) => {
+      const command = String((context as { commandName?: string }).commandName ?? "").replace(/Command$/, "");
+      calls.set(command, (calls.get(command) ?? 0) + 1);
+      const input = args.input as { RequestItems?: Record<string, { Keys?: unknown[] }> };
+      if (command.startsWith("BatchGet")) for (const r of Object.values(input.RequestItems ?? {})) keys += r.Keys?.length ?? 0;
+      const out = await next(args);
+      if (command === "Query") queried += Number((out.output as { Count?: number }).Count ?? 0);
+      return out;
+    },
+    { step: "initialize", name, priority: "low" },
+  );
+  try {
+    await fn();
+  } finally {
+    ddb().middlewareStack.remove(name);
+  }
+  return `${[...calls].map(([c, k]) => `${k} ${c}`).join(" + ")}; ${queried} queried, ${keys} keys`;
+}
+
+/**
+ * Runs every case through the local gateway from a separate client process: 200 requests at concurrency 1 and 400 at
+ * concurrency 10, with the product's CPU per request (this process + DynamoDB Local `ddbPids`), after counting the
+ * DynamoDB work of one request ({@link ddbWorkOf}); rows for the table. `reps.c1` 0: the DynamoDB work only. `only`:
+ * the cases whose label holds one of these texts (all when absent).
+ */
+export async function runSearchCases(
+  baseUrl: string,
+  token: string,
+  n: number,
+  seedSeconds: number,
+  ddbPids: number[],
+  reps: { c1: number; c10: number; warmup?: number } = { c1: 200, c10: 400 },
+  only?: string[],
+) {
   const rows: Record<string, unknown>[] = [];
-  for (const [label, path] of searchCases(n)) {
-    const body = await (await fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } })).json();
-    const figures = await caseRow(`${baseUrl}${path}`, token, ddbPids, reps).catch((err: Error) => ({ error: err.message.slice(0, 200) }));
-    const row = { tickets: n, seedS: seedSeconds, case: label, rows: (body.tickets ?? body.contacts)?.length, ...figures };
+  for (const [label, path] of searchCases(n).filter(([l]) => !only || only.some((o) => l.includes(o)))) {
+    const get = () => fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.json());
+    await get(); // the first answer re-packs stale rows (`tickets/row.ts`): the steady state is measured
+    let body: { tickets?: unknown[]; contacts?: unknown[] } = {};
+    const work = await ddbWorkOf(async () => {
+      body = await get();
+    });
+    const figures = reps.c1 > 0 ? await caseRow(`${baseUrl}${path}`, token, ddbPids, reps).catch((err: Error) => ({ error: err.message.slice(0, 200) })) : {};
+    const row = { tickets: n, seedS: seedSeconds, case: label, rows: (body.tickets ?? body.contacts)?.length, "ddb per request": work, ...figures };
     rows.push(row);
     console.log(JSON.stringify(row));
   }

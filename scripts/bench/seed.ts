@@ -1,23 +1,29 @@
 /**
- * Bulk seeding for the benchmarks: companies with N contacts and N tickets written with
- * BatchWriteItem, many requests in flight, using the product's own item builders — `contactRecord`, `ticketRecord`
- * with the row summaries, `messageRecord` with its indexed words, and the search index's items (`search/writes.ts`:
- * contact grams, the ticket's grams, message words) — so a seeded ticket is the items the services write (proven by
- * `shared/src/search/seeded.test.ts`: list and search return seeded and service-made tickets in the same shape).
- * What the seed leaves out: the message id references and WhatsApp aliases (`/messages/{id}` routes and dedupe; no
- * list or search reads them), the outbox's counters, and the ACTIVE markers (one open ticket per contact is not checked).
+ * Bulk seeding for the benchmarks: companies with N contacts and N tickets written with BatchWriteItem, many requests
+ * in flight, exactly the items the product's own path writes for the same conversations ({@link seedTicketItems};
+ * the path itself is {@link seedThroughServices}, and `test/bench-seed.test.ts` seeds through both and finds the
+ * same items): contacts with their markers, tickets with row summaries and packed rows, messages with their aliases,
+ * references and indexed words, the search index's items, service cycles, ACTIVE markers, kanban entries, the
+ * daily and current counters, and the id counters.
  */
-import { cycleAfter } from "../../shared/src/tickets/cycles.ts";
 import { randomUUID } from "node:crypto";
 import { BatchWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { ddb, tableName } from "../../shared/src/db/client.ts";
-import { keys } from "../../shared/src/db/keys.ts";
-import { contactRecord } from "../../shared/src/contacts/repository.ts";
+import { DEFAULT_TIME_ZONE } from "../../shared/src/automation/variables.ts";
+import { contactRecord, markerRecord } from "../../shared/src/contacts/repository.ts";
 import { ContactItem } from "../../shared/src/contacts/schema.ts";
+import { ddb, tableName } from "../../shared/src/db/client.ts";
+import { openedInHour } from "../../shared/src/db/counters.ts";
+import { keys } from "../../shared/src/db/keys.ts";
+import { counterFacts, localDayHour, type OutboxEntry } from "../../shared/src/events/outbox.ts";
+import { laneEntryRecord } from "../../shared/src/kanban/repository.ts";
+import { OPEN_LANE } from "../../shared/src/kanban/schema.ts";
 import { messageRecord } from "../../shared/src/messages/repository.ts";
 import { MessageItem } from "../../shared/src/messages/schema.ts";
-import { contactIndexItems, messageIndexWrites, ticketGramItems, ticketWordItems } from "../../shared/src/search/writes.ts";
-import { ticketRecord } from "../../shared/src/tickets/repository.ts";
+import { reportEntryItems } from "../../shared/src/reports/entries.ts";
+import { contactIndexItems, messageIndexWrites, ticketGramItems, withKnownWords } from "../../shared/src/search/writes.ts";
+import { cycleAfter, finishedCycle } from "../../shared/src/tickets/cycles.ts";
+import { activeTicketRecord, isActiveStatus, ticketCycleRecord, ticketRecord } from "../../shared/src/tickets/repository.ts";
+import { rowAttributes } from "../../shared/src/tickets/row.ts";
 import { TicketItem, type TicketStatus } from "../../shared/src/tickets/schema.ts";
 import { contactSummaryOf, type TicketSummaries } from "../../shared/src/tickets/summaries.ts";
 
@@ -26,18 +32,6 @@ export interface SeedNames {
   queues: Map<number, { id: number; name: string; color: string }>;
   whatsapp: { id: number; name: string; status: string };
   user: { id: number; name: string };
-}
-
-/** The summaries the product would store on a seeded ticket (`tickets/summaries.ts`). */
-export function seedSummaries(names: SeedNames | undefined, contact: ContactItem, t: TicketItem): TicketSummaries | undefined {
-  if (!names) return undefined;
-  return {
-    contact: contactSummaryOf(contact),
-    queue: t.queueId != null ? (names.queues.get(t.queueId) ?? null) : null,
-    whatsapp: names.whatsapp,
-    user: t.userId != null ? names.user : null,
-    tags: [],
-  };
 }
 
 const FIRST = ["Ana", "Bruno", "Carla", "Diego", "Eduarda", "Felipe", "Gabriela", "Heitor", "Isabela", "João", "Karina", "Lucas", "Natália", "Otávio", "Paula", "Rafael", "Sofia", "Thiago", "Vitória", "Wagner"];
@@ -66,16 +60,21 @@ export async function batchPut(items: Record<string, unknown>[], parallel = SEED
   );
 }
 
-/** The tenant a seeded ticket belongs to. */
+/** The tenant a seeded ticket belongs to (`timezone`: the company's, for its daily counters; default the product's). */
 export interface SeedTenant {
   companyId: number;
   whatsappId: number;
   userId: number;
   queueIds: number[];
   names?: SeedNames;
+  timezone?: string;
 }
 
-/** One seeded ticket: its contact, status, messages (oldest first) and whether the search index's items are written. */
+/**
+ * One seeded ticket: its contact (with an email: saved first from the Contacts page, a second before), status,
+ * messages (oldest first, one a second from `at`: the customer's, then one sent from the phone, alternately) and
+ * whether the search index's items are written.
+ */
 export interface SeedTicket {
   id: number;
   name: string;
@@ -87,30 +86,111 @@ export interface SeedTicket {
   index: boolean;
 }
 
+/** Counter facts of a seed (`events/outbox.ts` entries), summed as the counters listener applies them. */
+export class SeedCounters {
+  private readonly items = new Map<string, Record<string, unknown>>();
+  constructor(private readonly timezone = DEFAULT_TIME_ZONE) {}
+
+  private add(key: { PK: string; SK: string }, deltas: Record<string, number>) {
+    const id = `${key.PK}|${key.SK}`;
+    const item = this.items.get(id) ?? { ...key };
+    for (const [k, v] of Object.entries(deltas)) item[k] = Number(item[k] ?? 0) + v;
+    this.items.set(id, item);
+  }
+
+  /** Counts one fact (null: nothing counts). */
+  count(e: OutboxEntry | null): void {
+    if (!e) return;
+    const { day, hour } = localDayHour(e.at, this.timezone);
+    const deltas = e.deltas as Record<string, number>;
+    if (Object.keys(deltas).length) {
+      this.add(keys.stats(e.companyId, day), { ...deltas, ...(deltas.ticketsOpened ? { [openedInHour(hour)]: deltas.ticketsOpened } : {}) });
+      if (e.userId != null) this.add(keys.stats(e.companyId, day, e.userId), deltas);
+    }
+    if (Object.values(e.gauges ?? {}).some((v) => v !== 0)) this.add(keys.statsNow(e.companyId), e.gauges as Record<string, number>);
+  }
+
+  /** The counter items (whole: the seed writes them with Put). */
+  records(): Record<string, unknown>[] {
+    return [...this.items.values()];
+  }
+}
+
 /**
- * The items of one seeded ticket, as the services would have written them: the contact (+ its grams), the ticket with
- * its row summaries (+ its grams), each message with its `_sw` words (+ the ticket's word items with their counts).
- * Contact and ticket share the id `s.id`. Open and closed tickets are the tenant user's; pending ones nobody's.
+ * The items of one seeded ticket, as the product's own path leaves them ({@link seedThroughServices}, proven by
+ * `test/bench-seed.test.ts`), built with the product's item builders: the contact with its phone and JID markers and
+ * search grams; the ticket (uuid alias, ticket grams, row summaries, the packed row as the runner's last message wrote
+ * it, `rev` and `version` as the writes moved them, its service cycle and the finished one of a closed ticket); each
+ * message with its WhatsApp alias, id reference and indexed words (+ the ticket's word items); the ACTIVE marker and
+ * kanban "Em aberto" entry of an open or pending ticket. The counter facts go to `counters`. Contact and ticket share
+ * the id `s.id`. Open and closed tickets are the tenant user's; pending ones nobody's.
  */
-export function seedTicketItems(o: SeedTenant, s: SeedTicket): Record<string, unknown>[] {
-  const at = s.at.toISOString();
+export function seedTicketItems(o: SeedTenant, s: SeedTicket, counters = new SeedCounters(o.timezone)): Record<string, unknown>[] {
   const { companyId, whatsappId } = o;
-  const contact = ContactItem.parse({ id: s.id, companyId, uuid: randomUUID(), name: s.name, number: s.number, email: s.email ?? "", jids: [`${s.number}@s.whatsapp.net`], createdAt: at, updatedAt: at });
-  const lastAt = new Date(s.at.getTime() + Math.max(0, s.bodies.length - 1) * 1000).toISOString();
-  const ticket = TicketItem.parse({
-    id: s.id, uuid: randomUUID(), companyId, status: s.status, contactId: s.id, whatsappId, queueId: o.queueIds[s.id % o.queueIds.length],
-    userId: s.status === "pending" ? null : o.userId, lastMessage: s.bodies.at(-1) ?? "", unreadMessages: s.id % 3, createdAt: at, updatedAt: lastAt,
+  const t0 = s.at.getTime();
+  const iso = (ms: number) => new Date(ms).toISOString();
+  const at = iso(t0);
+  const jid = `${s.number}@s.whatsapp.net`;
+  const items: Record<string, unknown>[] = [];
+
+  // The contact: saved from the Contacts page (phone marker) and learnt by the ingest (JID marker), or created by it.
+  const saved = s.email ? iso(t0 - 1000) : at;
+  const contact = ContactItem.parse({
+    id: s.id, companyId, uuid: randomUUID(), name: s.name, number: s.number, email: s.email ?? "", profilePicUrl: "", isGroup: false,
+    jids: [jid], createdAt: saved, updatedAt: at, lastInteractionAt: at,
   });
-  Object.assign(ticket, cycleAfter(null, ticket)); // its current service cycle, as the product's create writes it
-  const sums = seedSummaries(o.names, contact, ticket);
-  const items: Record<string, unknown>[] = [contactRecord(contact), ticketRecord(ticket, sums)];
-  if (s.index) items.push(...contactIndexItems(contact), ...ticketGramItems(companyId, ticket.id, contact));
+  counters.count(counterFacts.contact(contact));
+  items.push(contactRecord(contact), markerRecord(companyId, s.id, { kind: "phone", value: s.number }), markerRecord(companyId, s.id, { kind: "jid", value: jid }));
+  if (s.index) items.push(...contactIndexItems(contact));
+
+  // The ticket the first message starts (pending, no queue), then each message stored on the runner's copy.
+  let ticket = TicketItem.parse({ id: s.id, uuid: randomUUID(), companyId, status: "pending", contactId: s.id, whatsappId, queueId: null, userId: null, isGroup: false, version: 0, createdAt: at, updatedAt: at });
+  Object.assign(ticket, cycleAfter(null, ticket));
+  counters.count(counterFacts.ticket(null, ticket));
+  let sums: TicketSummaries = { contact: contactSummaryOf(contact), queue: null, user: null, whatsapp: o.names?.whatsapp ?? null, tags: [] };
+  items.push({ ...keys.ticketUuid(companyId, ticket.uuid), _type: "ticketUuid", ticketId: s.id });
+  if (s.index) items.push(...ticketGramItems(companyId, s.id, contact));
+  // The search index's word items, last write winning. The runner knows the words its copy of the ticket was written
+  // with only across consecutive customer's messages (one sent from the phone is stored on a fresh read): those
+  // messages skip the words already written (`search/writes.ts` `knownWords`).
+  const words = new Map<string, Record<string, unknown>>();
+  let known: ReadonlySet<string> | undefined;
   s.bodies.forEach((body, k) => {
-    const ts = new Date(s.at.getTime() + k * 1000).toISOString();
-    const m = MessageItem.parse({ id: `B${s.id}M${k}`, ticketId: s.id, companyId, contactId: s.id, whatsappId, remoteJid: `${s.number}@s.whatsapp.net`, body, fromMe: k % 2 === 1, waTimestamp: ts, createdAt: ts, updatedAt: ts });
-    items.push({ ...messageRecord(m), ...(s.index ? messageIndexWrites(m).attrs : {}) });
+    const ts = iso(t0 + k * 1000);
+    const fromMe = k % 2 === 1;
+    const m = MessageItem.parse({ id: messageIdOf(s.id, k), ticketId: s.id, companyId, contactId: s.id, whatsappId, remoteJid: jid, body, fromMe, read: fromMe, ack: fromMe ? 1 : 0, quotedMsg: null, waTimestamp: ts, createdAt: ts, updatedAt: ts });
+    const sk = keys.message(companyId, s.id, ts, m.id).SK;
+    const index = messageIndexWrites(m, fromMe ? undefined : known);
+    for (const put of index.items) {
+      const item = (put as { Put: { Item: Record<string, unknown> } }).Put.Item;
+      words.set(String(item.PK), item);
+    }
+    known = fromMe ? undefined : withKnownWords(known, index.words);
+    items.push(
+      { ...messageRecord(m), ...(s.index ? index.attrs : {}) },
+      { ...keys.waMessage(companyId, whatsappId, jid, m.id), _type: "waMessage", ticketId: s.id, messageSK: sk, messageId: m.id, fromMe, attemptToken: randomUUID(), ticketCreated: k === 0 },
+      { ...keys.messageRef(companyId, m.id, s.id), _type: "messageRef", ticketId: s.id, messageSK: sk, createdAt: ts },
+    );
+    const counted = fromMe ? "messagesOut" : "messagesIn";
+    ticket = { ...ticket, lastMessage: body, updatedAt: ts, unreadMessages: ticket.unreadMessages + (fromMe ? 0 : 1), [counted]: ticket[counted] + 1, rev: ticket.rev + 1 };
   });
-  if (s.index) items.push(...ticketWordItems(companyId, s.id, s.bodies));
+  if (s.index) items.push(...words.values());
+  // The packed row as the last message wrote it; later writes move `rev` and leave it for a list read to re-pack.
+  const row = rowAttributes(ticketRecord(ticket, sums));
+
+  // The agent's moves (`writeTicketTransition`), a second apart after the last message.
+  transitionsOf(o, s).forEach((patch, j) => {
+    const prev = ticket;
+    const next: TicketItem = { ...prev, ...patch, updatedAt: iso(t0 + (s.bodies.length + j) * 1000), version: prev.version + 1, rev: prev.rev + 1 };
+    Object.assign(next, cycleAfter(prev, next));
+    const cycle = finishedCycle(prev, next);
+    if (cycle) items.push(ticketCycleRecord(cycle), ...reportEntryItems(cycle, next.tagIds));
+    counters.count(counterFacts.ticket(prev, next));
+    sums = { ...sums, queue: next.queueId != null ? (o.names?.queues.get(next.queueId) ?? null) : null, user: next.userId != null ? (o.names?.user ?? null) : null };
+    ticket = next;
+  });
+  items.push({ ...ticketRecord(ticket, o.names ? sums : undefined), ...row });
+  if (isActiveStatus(ticket.status)) items.push(activeTicketRecord(ticket), laneEntryRecord(ticket, OPEN_LANE));
   return items;
 }
 
@@ -122,41 +202,103 @@ export async function seedCounters(companyId: number, n: number): Promise<void> 
 }
 
 /**
- * Builds `n` tickets with `make(i)` (i = 1..n) and writes them in chunks (memory stays bounded at 100k). Returns the
- * items written.
+ * Builds `n` tickets with `make(i)` (i = 1..n) and writes them in chunks (memory stays bounded at 100k), then the
+ * company's counter items and id counters. Returns the items written.
  */
 export async function seedMany(o: SeedTenant, n: number, make: (i: number) => SeedTicket): Promise<number> {
   let written = 0;
   const chunk = 2000;
+  const counters = new SeedCounters(o.timezone);
   for (let from = 1; from <= n; from += chunk) {
     const items: Record<string, unknown>[] = [];
-    for (let i = from; i < Math.min(from + chunk, n + 1); i++) items.push(...seedTicketItems(o, make(i)));
+    for (let i = from; i < Math.min(from + chunk, n + 1); i++) items.push(...seedTicketItems(o, make(i), counters));
     await batchPut(items);
     written += items.length;
   }
+  const totals = counters.records();
+  await batchPut(totals);
   await seedCounters(o.companyId, n);
-  return written;
+  return written + totals.length;
 }
 
 /**
- * Seeds `n` contacts and `n` tickets for the tab benchmark (40% open assigned to `userId`, 40% pending, 20% closed;
- * three queues) in a company, one message each. `searchShare` of the contacts are named "Mariana ...". With `status`,
- * every ticket gets that status. With `names`, tickets carry the row summaries the product writes. `index`: also the
- * search index's items (default off: they live in partitions no tab reads, and cost ~25 items per ticket to seed).
+ * The same tickets through the product's own path, one at a time, each step at the seed's times (`clock(at)` sets
+ * the clock the product reads; the equivalence test fakes `Date`): a contact with an email first saved from the
+ * Contacts page (`createContact`), each message as the session runner hands it to the ingest (`messages.upsert`:
+ * the customer's messages and the ones sent from the phone, alternately), then the agent's moves
+ * (`writeTicketTransition` and its `ticket.updated`): the queue for a pending ticket; accepted for an open one;
+ * accepted and closed for a closed one. Slow (tens of DynamoDB calls per ticket): the bulk seed's reference.
  */
-export async function seedTickets(opts: SeedTenant & { n: number; searchShare?: number; status?: TicketStatus; index?: boolean }): Promise<number> {
+export async function seedThroughServices(o: SeedTenant, tickets: SeedTicket[], clock: (at: Date) => void): Promise<void> {
+  const { handleBaileysEvent } = await import("../../shared/src/ingest/index.ts");
+  const { createContact } = await import("../../shared/src/contacts/service.ts");
+  const { writeTicketTransition, getTicketItem } = await import("../../shared/src/tickets/repository.ts");
+  const { dispatch } = await import("../../shared/src/events/index.ts");
+  const ctx = { companyId: o.companyId, whatsappId: o.whatsappId };
+  for (const s of tickets) {
+    const t0 = s.at.getTime();
+    if (s.email) {
+      clock(new Date(t0 - 1000));
+      await createContact(o.companyId, { name: s.name, number: s.number, email: s.email } as never);
+    }
+    for (const [k, body] of s.bodies.entries()) {
+      clock(new Date(t0 + k * 1000));
+      const fromMe = k % 2 === 1;
+      const key = { remoteJid: `${s.number}@s.whatsapp.net`, fromMe, id: messageIdOf(s.id, k) };
+      await handleBaileysEvent(ctx, "messages.upsert", { type: "notify", messages: [{ key, message: { conversation: body }, messageTimestamp: (t0 + k * 1000) / 1000, ...(fromMe ? {} : { pushName: s.name }) }] });
+    }
+    const moves = transitionsOf(o, s);
+    for (const [j, patch] of moves.entries()) {
+      const at = new Date(t0 + (s.bodies.length + j) * 1000);
+      clock(at);
+      const prev = await getTicketItem(o.companyId, s.id, true);
+      if (!prev) throw new Error(`service seed: ticket ${s.id} not found`);
+      const next = await writeTicketTransition(prev, { ...patch, updatedAt: at.toISOString() });
+      await dispatch({ type: "ticket.updated", companyId: o.companyId, ticket: next, previous: prev });
+    }
+  }
+}
+
+/** The seeded message `k` of ticket `id`: its WhatsApp id. */
+const messageIdOf = (id: number, k: number) => `B${id}M${k}`;
+
+/** The agent's moves of a seeded ticket, in order: the queue (pending); accepted (open); accepted, then closed. */
+function transitionsOf(o: SeedTenant, s: SeedTicket): Partial<Pick<TicketItem, "status" | "userId" | "queueId">>[] {
+  const queueId = o.queueIds[s.id % o.queueIds.length];
+  if (s.status === "pending") return [{ status: "pending", userId: null, queueId }];
+  const accept = { status: "open" as const, userId: o.userId, queueId };
+  return s.status === "open" ? [accept] : [accept, { status: "closed", userId: o.userId, queueId }];
+}
+
+/** What a tab seed's tickets are: `searchShare` of the contacts named "Mariana ..."; every ticket `status`; `index` items. */
+export interface TabSeedOptions {
+  searchShare?: number;
+  status?: TicketStatus;
+  index?: boolean;
+}
+
+/** Ticket `i` of the tab seed (contact and ticket id `i`, one customer's message). */
+export function tabTicket(i: number, opts: TabSeedOptions = {}): SeedTicket {
   const share = opts.searchShare ?? 0.05;
-  const base = Date.parse("2026-01-01T00:00:00Z");
-  return seedMany(opts, opts.n, (i) => {
-    const r = i % 5;
-    return {
-      id: i,
-      name: i % Math.round(1 / share) === 0 ? `Mariana ${LAST[i % LAST.length]} ${i}` : `${FIRST[i % FIRST.length]} ${LAST[(i * 7) % LAST.length]} ${i}`,
-      number: `55119${String(i).padStart(8, "0")}`,
-      status: opts.status ?? (r < 2 ? "open" : r < 4 ? "pending" : "closed"),
-      at: new Date(base + i * 60000),
-      bodies: [`Mensagem ${i}`],
-      index: opts.index ?? false,
-    };
-  });
+  const r = i % 5;
+  return {
+    id: i,
+    name: i % Math.round(1 / share) === 0 ? `Mariana ${LAST[i % LAST.length]} ${i}` : `${FIRST[i % FIRST.length]} ${LAST[(i * 7) % LAST.length]} ${i}`,
+    number: `55119${String(i).padStart(8, "0")}`,
+    status: opts.status ?? (r < 2 ? "open" : r < 4 ? "pending" : "closed"),
+    at: new Date(TAB_BASE + i * 60000),
+    bodies: [`Mensagem ${i}`],
+    index: opts.index ?? false,
+  };
+}
+const TAB_BASE = Date.parse("2026-01-01T00:00:00Z");
+
+/**
+ * Seeds `n` contacts and `n` tickets for the tab benchmark (40% open assigned to `userId`, 40% pending, 20% closed;
+ * three queues) in a company, one message each ({@link tabTicket}). With `names`, tickets carry the row summaries the
+ * product writes. `index`: also the search index's items (default off: they live in partitions no tab reads, and cost
+ * ~25 items per ticket to seed; the only items of the product's path the tab seed leaves out).
+ */
+export async function seedTickets(opts: SeedTenant & TabSeedOptions & { n: number }): Promise<number> {
+  return seedMany(opts, opts.n, (i) => tabTicket(i, opts));
 }

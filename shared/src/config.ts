@@ -59,6 +59,17 @@ const ConfigSchema = z.object({
   DISPATCH_QUEUE_URL: z.string().optional(),
   /** Company webhooks' delivery queue (`webhooks/`: one message per attempt). */
   WEBHOOKS_QUEUE_URL: z.string().optional(),
+  /** Push notifications' queue (`push/`: one fan-out per pushed fact, one retry per device whose push service failed). */
+  PUSH_QUEUE_URL: z.string().optional(),
+  /**
+   * The VAPID key pair pushes are signed with (docs/product/push.md#keys), base64url: on one machine kept in the data
+   * folder; in the cloud the Secrets Manager secret `VAPID_KEYS_ARN` names holds `{"publicKey","privateKey"}`.
+   */
+  VAPID_PUBLIC_KEY: z.string().optional(),
+  VAPID_PRIVATE_KEY: z.string().optional(),
+  VAPID_KEYS_ARN: z.string().optional(),
+  /** The contact push services may use about our pushes (VAPID `sub`): a `mailto:` or https URL. */
+  VAPID_SUBJECT: z.string().default("mailto:no-reply@atende.local"),
   /**
    * The sender of the platform's emails (password-reset codes): an address of the SES identity the stack manages
    * (`infra/lib/mail.ts`); on one machine any address (the local SES emulator accepts everything).

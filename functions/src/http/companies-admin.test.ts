@@ -4,10 +4,12 @@
  * background: its connections logged out first, every item of it gone afterwards, and another company untouched.
  * Admins and agents get 403 on each and nothing changes.
  */
-import { ScanCommand } from "@aws-sdk/lib-dynamodb";
+import { ScanCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ddb, tableName } from "@atende/shared/db/client";
+import { counterFacts, outboxPut } from "@atende/shared/events/outbox";
 import { getMedia, putMedia } from "@atende/shared/storage/media";
+import { handler as tick } from "../jobs/tick.ts";
 import { api, type TestUser } from "../../../test/helpers.ts";
 import { companyWorld, drainCommands, runQueuedJobs, useLocalAws } from "../../../test/world.ts";
 
@@ -137,6 +139,32 @@ describe("DELETE /api/companies/{id}", () => {
     // The other company keeps everything.
     expect((await itemsOf(w.other.companyId)).length).toBe(othersBefore);
     expect((await getMedia(`media/${w.other.companyId}/1/keep.txt`)).toString()).toBe("k");
+  }, 60_000);
+
+  it("counts none of the company's facts still queued when it was deleted: its counters stay gone", async () => {
+    const victim = await w.fresh({ ticket: true, root: false });
+    // Facts a dead process left in the outbox (messages sent by the admin, the ticket opened), due for the tick.
+    const at = new Date(Date.now() - 5 * 60_000).toISOString();
+    const facts = [
+      counterFacts.message({ companyId: victim.cid, ticketId: victim.ticket.id, id: "3EB0GONE1", fromMe: true, userId: victim.admin.id, createdAt: at }),
+      counterFacts.message({ companyId: victim.cid, ticketId: victim.ticket.id, id: "3EB0GONE2", fromMe: true, userId: victim.admin.id, createdAt: at }),
+      counterFacts.contact({ companyId: victim.cid, id: victim.contact.id, createdAt: at }),
+      counterFacts.ticketDeleted({ companyId: victim.cid, id: victim.ticket.id, status: "open", updatedAt: at }),
+    ];
+    await ddb().send(new TransactWriteCommand({ TransactItems: facts.flatMap((f) => outboxPut(f)) }));
+    const queued = async () => (await ddb().send(new ScanCommand({ TableName: tableName(), FilterExpression: "#t = :o AND companyId = :c", ExpressionAttributeNames: { "#t": "_type" }, ExpressionAttributeValues: { ":o": "outbox", ":c": victim.cid } }))).Items ?? [];
+    expect((await queued()).length).toBeGreaterThanOrEqual(4);
+
+    const res = await api("DELETE", `/api/companies/${victim.cid}`, { token: root.token });
+    expect(res.status).toBe(202);
+    await drainCommands(victim.wa);
+    await runQueuedJobs();
+    expect((await api("GET", `/api/jobs/${res.body.jobId}`, { token: root.token })).body).toMatchObject({ status: "done" });
+    expect(await itemsOf(victim.cid)).toEqual([]);
+
+    await tick({ time: new Date(Date.now() + 5 * 60_000).toISOString() }); // every queued fact due
+    expect((await queued()).map((it) => [it.SK, it.at, it.deltas])).toEqual([]); // dropped, uncounted
+    expect(await itemsOf(victim.cid)).toEqual([]); // no STATS day, user-day or current-count item came back
   }, 60_000);
 
   it("refuses the super user's own company and an unknown one", async () => {

@@ -11,7 +11,9 @@ import { api } from "../../../test/helpers.ts";
 import { companyWorld } from "../../../test/world.ts";
 import { resetConfig } from "../../../shared/src/config.ts";
 import { clearDialogflowTokens } from "../../../shared/src/integrations/dialogflow.ts";
-import { getIntegration } from "../../../shared/src/integrations/repository.ts";
+import { openJsonContent, openWebhookSecret } from "../../../shared/src/integrations/credentials.ts";
+import { getIntegration, putNewIntegration } from "../../../shared/src/integrations/repository.ts";
+import { IntegrationItem } from "../../../shared/src/integrations/schema.ts";
 import { IntegrationsPage, QueueIntegration } from "../../../shared/src/integrations/schema.ts";
 import { registerSocket } from "../../../shared/src/users/realtime-capture.testkit.ts";
 
@@ -34,10 +36,73 @@ describe("POST /api/queueIntegration", () => {
 
   it("gives n8n and webhook integrations a signing secret, and keeps a dialogflow projectName", async () => {
     const hook = QueueIntegration.parse((await create(w.admin.token, { type: "webhook", name: nm("Hook"), projectName: "ignored", urlN8N: "https://flows.example.com/x" })).body);
-    expect(hook.webhookSecret).toMatch(/^[0-9a-f]{64}$/);
+    const stored = (await getIntegration(w.cid, hook.id))!;
+    const secret = await openWebhookSecret(stored);
+    expect(secret).toMatch(/^[0-9a-f]{64}$/);
+    expect(hook.webhookSecret).toBe(`••••••••${secret.slice(-4)}`);
     expect(hook.projectName).toBe(hook.name);
     const df = QueueIntegration.parse((await create(w.admin.token, { type: "dialogflow", name: nm("DF"), projectName: "meu-projeto", language: "pt-BR", jsonContent: "{}" })).body);
-    expect(df).toMatchObject({ projectName: "meu-projeto", language: "pt-BR", webhookSecret: "" });
+    expect(df).toMatchObject({ projectName: "meu-projeto", language: "pt-BR", webhookSecret: "", jsonContent: "••••••••{}" });
+  });
+
+  it("stores Dialogflow's credentials and the signing secret only sealed, answers and frames them masked, and keeps them on an edit that leaves the mask", async () => {
+    const c = await w.fresh();
+    const adminSock = await registerSocket(c.cid, { id: c.admin.id, profile: "admin" });
+    w.capture.clear();
+    const json = JSON.stringify({ type: "service_account", project_id: "p-1", private_key: "-----BEGIN PRIVATE KEY-----secreta-----END PRIVATE KEY-----", client_email: "bot@p-1.iam" });
+    const secret = "um-segredo-digitado-pelo-admin-9876";
+    const df = QueueIntegration.parse((await create(c.admin.token, { type: "dialogflow", name: nm("DF"), projectName: "p-1", language: "pt-BR", jsonContent: json })).body);
+    const hook = QueueIntegration.parse((await create(c.admin.token, { type: "n8n", name: nm("Fluxo"), urlN8N: "https://n8n.example.com/h", webhookSecret: secret })).body);
+    expect(df.jsonContent).toBe(`••••••••${json.slice(-4)}`);
+    expect(hook.webhookSecret).toBe(`••••••••${secret.slice(-4)}`);
+    // At rest: nothing in clear, and the sealed values open to what was typed.
+    const rawDf = (await getIntegration(c.cid, df.id))!;
+    const rawHook = (await getIntegration(c.cid, hook.id))!;
+    expect(JSON.stringify(rawDf)).not.toContain("secreta");
+    expect(JSON.stringify(rawHook)).not.toContain(secret);
+    expect(await openJsonContent(rawDf)).toBe(json);
+    expect(await openWebhookSecret(rawHook)).toBe(secret);
+    // Every answer masks them.
+    for (const res of [await api("GET", `/api/queueIntegration/${df.id}`, { token: c.admin.token }), await api("GET", "/api/queueIntegration", { token: c.admin.token })]) {
+      expect(JSON.stringify(res.body)).not.toContain("secreta");
+      expect(JSON.stringify(res.body)).not.toContain(secret);
+    }
+    // An edit sending the masks back (the dialog) or leaving them out keeps the secrets; a typed one replaces.
+    const kept = await api("PUT", `/api/queueIntegration/${hook.id}`, { token: c.admin.token, body: { name: "Fluxo novo", webhookSecret: hook.webhookSecret } });
+    expect(kept.status).toBe(200);
+    expect(kept.body.webhookSecret).toBe(hook.webhookSecret);
+    expect(await openWebhookSecret((await getIntegration(c.cid, hook.id))!)).toBe(secret);
+    expect((await api("PUT", `/api/queueIntegration/${df.id}`, { token: c.admin.token, body: { jsonContent: df.jsonContent, language: "es" } })).status).toBe(200);
+    expect(await openJsonContent((await getIntegration(c.cid, df.id))!)).toBe(json);
+    const replaced = await api("PUT", `/api/queueIntegration/${hook.id}`, { token: c.admin.token, body: { webhookSecret: "outro-segredo-bem-comprido-0000" } });
+    expect(replaced.body.webhookSecret).toBe("••••••••0000");
+    expect(await openWebhookSecret((await getIntegration(c.cid, hook.id))!)).toBe("outro-segredo-bem-comprido-0000");
+    // Frames carry the masks only.
+    const frames = w.capture.frames.filter((f) => f.connectionId === adminSock && f.event === `company-${c.cid}-queueIntegration`);
+    expect(frames.map((f) => f.data.action)).toEqual(["create", "create", "update", "update", "update"]);
+    const all = JSON.stringify(frames);
+    for (const clear of ["secreta", secret, "outro-segredo-bem-comprido-0000"]) expect(all).not.toContain(clear);
+  });
+
+  it("reads an integration stored in clear before sealing, and seals it at the admins' first read", async () => {
+    const now = new Date().toISOString();
+    const legacy = IntegrationItem.parse({ id: 90_000 + n++, companyId: w.cid, type: "n8n", name: nm("Antigo"), urlN8N: "https://n8n.example.com/old", webhookSecret: "segredo-antigo-em-claro-4321", createdAt: now, updatedAt: now });
+    const legacyDf = IntegrationItem.parse({ ...legacy, id: legacy.id + 1, type: "dialogflow", name: nm("DF antigo"), urlN8N: "", webhookSecret: "", jsonContent: '{"private_key":"chave-antiga"}', language: "pt-BR" });
+    await putNewIntegration(legacy);
+    await putNewIntegration(legacyDf);
+    // The bots read the clear values as they are until then.
+    expect(await openWebhookSecret((await getIntegration(w.cid, legacy.id))!)).toBe("segredo-antigo-em-claro-4321");
+    const shown = await api("GET", `/api/queueIntegration/${legacy.id}`, { token: w.admin.token });
+    expect(shown.body.webhookSecret).toBe("••••••••4321");
+    const listed = IntegrationsPage.parse((await api("GET", `/api/queueIntegration?searchParam=${encodeURIComponent(legacyDf.name)}`, { token: w.admin.token })).body);
+    expect(listed.queueIntegrations[0].jsonContent).toBe("••••••••ga\"}");
+    for (const [it, clear] of [[legacy, "segredo-antigo"], [legacyDf, "chave-antiga"]] as const) {
+      const raw = (await getIntegration(w.cid, it.id))!;
+      expect(JSON.stringify(raw)).not.toContain(clear);
+      expect(raw.updatedAt).toBe(it.updatedAt);
+    }
+    expect(await openWebhookSecret((await getIntegration(w.cid, legacy.id))!)).toBe("segredo-antigo-em-claro-4321");
+    expect(await openJsonContent((await getIntegration(w.cid, legacyDf.id))!)).toBe('{"private_key":"chave-antiga"}');
   });
 
   it("validates name (Required, Too Short!, Too Long!) and the fields each type needs, writing nothing", async () => {
@@ -100,6 +165,7 @@ describe("GET, PUT, DELETE /api/queueIntegration/{id}", () => {
     const up = await api("PUT", `/api/queueIntegration/${target.id}`, { token: c.admin.token, body: { name: "Fluxo renomeado" } });
     expect(up.status).toBe(200);
     expect(up.body).toMatchObject({ name: "Fluxo renomeado", projectName: "Fluxo renomeado", webhookSecret: target.webhookSecret });
+    expect(target.webhookSecret).toMatch(/^•{8}[0-9a-f]{4}$/);
     // Turning it into a typebot without a slug is incomplete: refused, unchanged.
     const bad = await api("PUT", `/api/queueIntegration/${target.id}`, { token: c.admin.token, body: { type: "typebot" } });
     expect(bad.status).toBe(400);
@@ -173,6 +239,16 @@ describe("POST /api/queueIntegration/testSession", () => {
     const detect = seen.find((s) => s.path.includes(":detectIntent"))!;
     expect(detect.path).toMatch(/^\/v2\/projects\/proj-1\/agent\/sessions\/[^/]+:detectIntent$/);
     expect(JSON.parse(detect.body)).toEqual({ queryInput: { text: { text: "Olá", languageCode: "pt-BR" } } });
+  });
+
+  it("tests an integration's stored credentials when the dialog sends their mask, in the caller's company only", async () => {
+    const df = QueueIntegration.parse((await create(w.admin.token, { type: "dialogflow", name: nm("DF salvo"), projectName: "proj-1", language: "pt-BR", jsonContent: serviceAccount })).body);
+    const res = await api("POST", "/api/queueIntegration/testSession", { token: w.admin.token, body: { id: df.id, projectName: "proj-1", jsonContent: df.jsonContent, language: "pt-BR" } });
+    expect(res.status).toBe(200);
+    expect(res.body).toEqual({ ok: true, replies: ["Olá! Sou o agente."] });
+    const other = await api("POST", "/api/queueIntegration/testSession", { token: w.other.admin.token, body: { id: df.id, projectName: "proj-1", jsonContent: df.jsonContent, language: "pt-BR" } });
+    expect(other.status).toBe(404);
+    expect(other.body.error).toBe("ERR_NO_INTEGRATION_FOUND");
   });
 
   it("answers 400 ERR_INTEGRATION_TEST_FAILED for unusable credentials, and 403 to agents", async () => {

@@ -22,6 +22,7 @@ import { kanbanRoutes } from "@atende/shared/kanban/contract";
 import { mediaRoutes, messagesRoutes } from "@atende/shared/messages/contract";
 import { messagesApiRoutes } from "@atende/shared/messagesApi/contract";
 import { privacyRoutes } from "@atende/shared/privacy/contract";
+import { reportsRoutes } from "@atende/shared/reports/contract";
 import { integrationsRoutes } from "@atende/shared/integrations/contract";
 import { notesRoutes } from "@atende/shared/notes/contract";
 import { plansRoutes } from "@atende/shared/plans/contract";
@@ -36,6 +37,7 @@ import { ticketsRoutes } from "@atende/shared/tickets/contract";
 import { usersRoutes } from "@atende/shared/users/contract";
 import { whatsappRoutes } from "@atende/shared/whatsapp/contract";
 import { webhooksRoutes } from "@atende/shared/webhooks/contract";
+import { pushRoutes } from "@atende/shared/push/contract";
 
 export type { AuthLevel, Method } from "@atende/shared/contract";
 
@@ -66,11 +68,13 @@ export const manifest = {
   ...promptsRoutes,
   ...invoicesRoutes,
   ...webhooksRoutes,
+  ...pushRoutes,
   ...contactListsRoutes,
   ...fileListsRoutes,
   ...campaignsRoutes,
   ...messagesApiRoutes,
   ...privacyRoutes,
+  ...reportsRoutes,
 };
 
 /** Every operation, keyed `"METHOD /api/path"`, with its contract (types for the pipeline and the web client). */

@@ -11,6 +11,7 @@ import { log } from "@atende/shared/log";
 import "@atende/shared/tags/service";
 import "@atende/shared/tickets/actions";
 import "@atende/shared/privacy/service";
+import "@atende/shared/reports/export";
 import "@atende/shared/companies/purge";
 import "@atende/shared/contacts/import";
 import type { SqsEvent } from "./command-dlq.ts";

@@ -20,12 +20,15 @@ import { redriveOutbox } from "@atende/shared/events/outbox";
 import { runDueTimers } from "@atende/shared/timers/index";
 // The timer kinds this tick fires (each file registers its handlers when loaded).
 import "@atende/shared/timers/ticket-kinds";
+import "@atende/shared/tickets/remains";
 import "@atende/shared/automation/rating";
 import "@atende/shared/integrations/runtime";
 import { presenceCounts } from "@atende/shared/realtime/presence-kind";
 import "@atende/shared/search/backfill-job";
+import "@atende/shared/reports/backfill";
 import "@atende/shared/campaigns/engine";
 import "@atende/shared/invoices/due";
+import "@atende/shared/invoices/timer-backfill";
 import "@atende/shared/webhooks/delivery";
 import { sweepDueSchedules } from "@atende/shared/schedules/send";
 

@@ -9,6 +9,8 @@
  *   with viewgroups enabled). Otherwise nothing changes.
  * - `{"action":"leaveChatBox","ticketId":n}` leaves `ticket:<n>`.
  * - `{"action":"userStatus"}` (every 5 min from the web) sets the caller's `online` flag true.
+ * - `{"action":"visibility","visible":bool}` (on open and on every change of the tab's visibility) records whether the
+ *   tab is visible: no push notification reaches a user with a visible tab (docs/product/push.md#visible-tab).
  *
  * Anything else is answered with one `{"error":"ERR_VALIDATION"}` frame and changes nothing. The company always comes
  * from the registration made at `$connect`, never from the frame. Frames are routed through one table (`routes`), one
@@ -20,7 +22,7 @@ import "@atende/shared/events/wiring";
 import { ZodError, z } from "zod";
 import { zId } from "@atende/shared/common";
 import { log } from "@atende/shared/log";
-import { claimStatusFrame, getSocket, getSocketMember, updateRooms } from "@atende/shared/realtime/connections";
+import { claimStatusFrame, getSocket, getSocketMember, setSocketVisible, updateRooms } from "@atende/shared/realtime/connections";
 import { sendToConnection, type SocketMember } from "@atende/shared/realtime/publish";
 import { rooms } from "@atende/shared/realtime/rooms";
 import { getTicketItem } from "@atende/shared/tickets/repository";
@@ -38,6 +40,7 @@ export const ClientFrame = z.discriminatedUnion("action", [
   z.object({ action: z.literal("joinChatBox"), ticketId: id }),
   z.object({ action: z.literal("leaveChatBox"), ticketId: id }),
   z.object({ action: z.literal("userStatus") }),
+  z.object({ action: z.literal("visibility"), visible: z.boolean() }),
 ]);
 export type ClientFrame = z.infer<typeof ClientFrame>;
 
@@ -105,6 +108,9 @@ const routes: { [A in Action]: (ctx: FrameContext<FrameOf<A>>) => Promise<WsResu
   async leaveChatBox({ companyId, connectionId, frame }) {
     await updateRooms(companyId, connectionId, (r) => r.filter((x) => x !== rooms.ticket(frame.ticketId)));
     return { statusCode: 200 };
+  },
+  async visibility({ companyId, connectionId, frame }) {
+    return { statusCode: (await setSocketVisible(companyId, connectionId, frame.visible)) ? 200 : 410 };
   },
   async userStatus({ companyId, userId, connectionId, statusAt }) {
     const now = Date.now();

@@ -1,7 +1,7 @@
 /**
  * SQS on one machine (docs/architecture.md#2-one-machine-npm-start): `fauxqs` on a free port with the product's queues —
  * `session-commands-<n>.fifo` for each session shard (content-based dedupe off; dedupe id = our command id) with a
- * FIFO DLQ each, `jobs` with `jobs-dlq`, `dispatch` with `dispatch-dlq` and `webhooks` with `webhooks-dlq` — all with a redrive policy (5 receives),
+ * FIFO DLQ each, `jobs` with `jobs-dlq`, `dispatch` with `dispatch-dlq`, `webhooks` with `webhooks-dlq` and `push` with `push-dlq` — all with a redrive policy (5 receives),
  * as in the cloud.
  *
  * fauxqs names queues `http://sqs.<region>.localhost:<port>/000000000000/<name>` and the SQS SDK sends each call to
@@ -25,6 +25,8 @@ export interface SqsHandle {
   jobsQueueUrl: string;
   /** `WEBHOOKS_QUEUE_URL`: company webhooks' attempts (`shared/src/webhooks/`). */
   webhooksQueueUrl: string;
+  /** `PUSH_QUEUE_URL`: push notifications' fan-outs and retries (`shared/src/push/`). */
+  pushQueueUrl: string;
   stop(): Promise<void>;
 }
 
@@ -67,6 +69,8 @@ export async function startSqs(opts: { port?: number; region: string; shards: nu
   const dispatch = server.createQueue("dispatch", { attributes: { VisibilityTimeout: "60", RedrivePolicy: redrive(dispatchDlq.queueArn) } });
   const webhooksDlq = server.createQueue("webhooks-dlq", { attributes: { MessageRetentionPeriod: "1209600" } });
   const webhooks = server.createQueue("webhooks", { attributes: { VisibilityTimeout: "60", RedrivePolicy: redrive(webhooksDlq.queueArn) } });
+  const pushDlq = server.createQueue("push-dlq", { attributes: { MessageRetentionPeriod: "1209600" } });
+  const push = server.createQueue("push", { attributes: { VisibilityTimeout: "60", RedrivePolicy: redrive(pushDlq.queueArn) } });
   return {
     // The queue URLs' own origin, so the SDK's endpoint and QueueUrl agree (no per-call endpoint switch).
     endpoint: new URL(dispatch.queueUrl).origin,
@@ -75,6 +79,7 @@ export async function startSqs(opts: { port?: number; region: string; shards: nu
     dispatchDlqUrl: dispatchDlq.queueUrl,
     jobsQueueUrl: jobs.queueUrl,
     webhooksQueueUrl: webhooks.queueUrl,
+    pushQueueUrl: push.queueUrl,
     async stop() {
       await server.stop();
       if (dnsPatch && --dnsPatch.users === 0) {

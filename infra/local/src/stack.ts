@@ -24,6 +24,8 @@ import { schedulePresenceCheck } from "@atende/shared/realtime/presence";
 import { resetRealtimeClient } from "@atende/shared/realtime/publish";
 import { resetS3 } from "@atende/shared/storage/media";
 import { startAiStandin } from "./ai-standin.ts";
+import { startPushStandin } from "./push-standin.ts";
+import { generateVapidKeys, resetVapidKeys } from "@atende/shared/push/vapid";
 import { startDynamo, type DynamoHandle } from "./dynamo.ts";
 import { createApiHandler, createStaticHandler } from "./gateway.ts";
 import { pollQueue, type Poller, type SqsHandler } from "./poller.ts";
@@ -78,6 +80,8 @@ export interface LocalStack {
   mailInbox: string;
   /** The AI provider's stand-in (`./ai-standin.ts`): give it as a prompt's API URL (`baseUrl`) on this machine. */
   aiBaseUrl: string;
+  /** The push service's stand-in (`./push-standin.ts`): `POST /subscribe`, `/get-notifications`, `/expire-subscription/<hash>`. */
+  pushServiceUrl: string;
   stop(): Promise<void>;
 }
 
@@ -165,6 +169,19 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
         process.env.JWT_SECRET = readFileSync(secretFile, "utf8").trim();
       }
     }
+    // The VAPID key pair pushes are signed with: generated once and kept in the data folder, like the JWT secret.
+    if (!process.env.VAPID_PUBLIC_KEY || !process.env.VAPID_PRIVATE_KEY) {
+      let pair: { publicKey: string; privateKey: string };
+      if (opts.inMemory) pair = generateVapidKeys();
+      else {
+        const keyFile = join(dataDir, "vapid-keys.json");
+        if (!existsSync(keyFile)) writeFileSync(keyFile, JSON.stringify(generateVapidKeys()), { mode: 0o600 });
+        pair = JSON.parse(readFileSync(keyFile, "utf8"));
+      }
+      process.env.VAPID_PUBLIC_KEY = pair.publicKey;
+      process.env.VAPID_PRIVATE_KEY = pair.privateKey;
+    }
+    resetVapidKeys();
     process.env.WS_MANAGEMENT_ENDPOINT = `http://127.0.0.1:${port}/@ws`;
     resetConfig();
     const cfg0 = getConfig();
@@ -201,12 +218,17 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     process.env.DISPATCH_QUEUE_URL = sqs.dispatchQueueUrl;
     process.env.JOBS_QUEUE_URL = sqs.jobsQueueUrl;
     process.env.WEBHOOKS_QUEUE_URL = sqs.webhooksQueueUrl;
+    process.env.PUSH_QUEUE_URL = sqs.pushQueueUrl;
     // The AI provider's stand-in: no provider is reachable from one machine; a prompt points at it by its API URL,
     // and voice replies are spoken by it unless a real speech endpoint is configured.
     const ai = await startAiStandin();
     stoppers.push({ name: "ai stand-in", stop: () => ai.stop() });
     process.env.SPEECH_TTS_URL ??= ai.ttsUrl;
     say("AI stand-in (a prompt's API URL on this machine)", { baseUrl: ai.baseUrl });
+    // The push service's stand-in (Web Push protocol on the loopback address; never deployed).
+    const pushService = await startPushStandin();
+    stoppers.push({ name: "push stand-in", stop: () => pushService.stop() });
+    say("push service stand-in", { url: pushService.url });
     resetConfig();
     resetDdb();
     resetS3();
@@ -225,6 +247,12 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     const backfill = await optionalImport<{ startSearchBackfill: () => Promise<number[]> }>("shared/src/search/backfill-job.ts");
     const backfilling = (await backfill?.startSearchBackfill()) ?? [];
     if (backfilling.length) say("search backfill scheduled", { companies: backfilling.length });
+    // Companies without their invoice timer get it (`shared/src/invoices/timer-backfill.ts`), once, through the tick.
+    const invoiceTimers = await optionalImport<{ startInvoiceTimerBackfill: () => Promise<boolean> }>("shared/src/invoices/timer-backfill.ts");
+    if (await invoiceTimers?.startInvoiceTimerBackfill()) say("invoice timer backfill scheduled");
+    const reportBackfill = await optionalImport<{ startReportBackfill: () => Promise<number[]> }>("shared/src/reports/backfill.ts");
+    const reporting = (await reportBackfill?.startReportBackfill()) ?? [];
+    if (reporting.length) say("report backfill scheduled", { companies: reporting.length });
 
     // 5. Gateway, WebSocket emulator, sandbox.
     const api = createApiHandler({ functionsDir: FUNCTIONS_DIR, webDist: opts.webDist ?? join(REPO_ROOT, "web/dist"), log: say });
@@ -279,6 +307,7 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
       { queueUrl: sqs.dispatchQueueUrl, module: "functions/src/jobs/dispatch.ts" },
       { queueUrl: sqs.jobsQueueUrl, module: "functions/src/jobs/jobs.ts" },
       { queueUrl: sqs.webhooksQueueUrl, module: "functions/src/jobs/webhooks.ts" },
+      { queueUrl: sqs.pushQueueUrl, module: "functions/src/jobs/push.ts" },
       // Session-command DLQs: dead-lettered sends are marked failed.
       ...Array.from({ length: getConfig().SESSION_SHARDS }, (_, n) => ({ queueUrl: `${sqs.sessionCommandsPrefix}-${n}-dlq.fifo`, module: "functions/src/jobs/command-dlq.ts" })),
     ];
@@ -317,7 +346,7 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     say(`local stack ready on ${url} in ${Date.now() - startedAt} ms (${phases.join(", ")})`);
     if (seed?.created) say("first start: seeded plan, company, admin and settings");
     let stopping: Promise<void> | undefined;
-    return { url, port, seed, mailInbox: ses.inboxUrl, aiBaseUrl: ai.baseUrl, stop: () => (stopping ??= stopAll()) };
+    return { url, port, seed, mailInbox: ses.inboxUrl, aiBaseUrl: ai.baseUrl, pushServiceUrl: pushService.url, stop: () => (stopping ??= stopAll()) };
   } catch (err) {
     await stopAll();
     throw err;

@@ -17,6 +17,7 @@ import { SCHEDULE_PERMISSIONS } from "../schedules/permissions.ts";
 import { TAG_PERMISSIONS } from "../tags/permissions.ts";
 import { INVOICE_PERMISSIONS } from "../invoices/permissions.ts";
 import { PRIVACY_PERMISSIONS } from "../privacy/permissions.ts";
+import { REPORT_PERMISSIONS } from "../reports/permissions.ts";
 import { composePermissions, definePermissions, PROFILES, type ProfileName } from "./define.ts";
 
 export { definePermissions, PROFILES, type ProfileName };
@@ -80,7 +81,7 @@ const CORE_PERMISSIONS = definePermissions({
  * (`<area>:<action>`). A feature declares its rows in its own `permissions.ts` with `definePermissions` and adds
  * one entry here.
  */
-export const PERMISSIONS = composePermissions(CORE_PERMISSIONS, TAG_PERMISSIONS, QUEUE_PERMISSIONS, QUICK_MESSAGE_PERMISSIONS, JOB_PERMISSIONS, DASHBOARD_PERMISSIONS, SCHEDULE_PERMISSIONS, INVOICE_PERMISSIONS, PRIVACY_PERMISSIONS);
+export const PERMISSIONS = composePermissions(CORE_PERMISSIONS, TAG_PERMISSIONS, QUEUE_PERMISSIONS, QUICK_MESSAGE_PERMISSIONS, JOB_PERMISSIONS, DASHBOARD_PERMISSIONS, SCHEDULE_PERMISSIONS, INVOICE_PERMISSIONS, PRIVACY_PERMISSIONS, REPORT_PERMISSIONS);
 
 export type Permission = keyof typeof PERMISSIONS;
 

@@ -4,11 +4,11 @@
  * marker) and its default settings.
  */
 import { platformCompanyAdded } from "../dashboard/repository.ts";
-import { GetCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { batchWriteAll } from "../db/batch.ts";
 import { ddb, tableName, transactWrite } from "../db/client.ts";
 import { bornIndexedPut } from "../search/backfill.ts";
-import { queryAll } from "../db/query.ts";
+import { queryAll, queryPagesFrom } from "../db/query.ts";
 import { failedConditionAt, isConditionFailed } from "../db/errors.ts";
 import { keys } from "../db/keys.ts";
 import { setFields } from "../db/update.ts";
@@ -29,7 +29,60 @@ import { timerDeleteItem, timerPutItem } from "../timers/repository.ts";
  */
 export function invoiceTimerItem(companyId: number, dueDate: string | null) {
   if (!dueDate) return timerDeleteItem(companyId, INVOICE_DUE, "due");
-  return timerPutItem(companyId, INVOICE_DUE, "due", Date.parse(dueDate) - INVOICE_LEAD_DAYS * 86_400_000, { dueDate });
+  return invoiceTimerPut(companyId, dueDate);
+}
+
+const invoiceTimerPut = (companyId: number, dueDate: string) =>
+  timerPutItem(companyId, INVOICE_DUE, "due", Date.parse(dueDate) - INVOICE_LEAD_DAYS * 86_400_000, { dueDate });
+
+/**
+ * Writes a company's invoice timer for `dueDate` only when the company has none (one conditional Put): true when it
+ * was written, false when a timer was there (a due-date write, or an earlier run, put it).
+ */
+export async function putInvoiceTimerIfAbsent(companyId: number, dueDate: string): Promise<boolean> {
+  const { Put } = invoiceTimerPut(companyId, dueDate);
+  try {
+    await ddb().send(new PutCommand({ ...Put, ConditionExpression: "attribute_not_exists(PK)" }));
+    return true;
+  } catch (err) {
+    if (isConditionFailed(err)) return false;
+    throw err;
+  }
+}
+
+/** A page of the `COMPANIES` index as the invoice-timer backfill reads it: each company's id and due date. */
+export interface CompanyDueDatePage {
+  companies: { id: number; dueDate: string | null }[];
+  /** Where the next page starts; undefined after the last one. */
+  lastKey?: Record<string, unknown>;
+}
+
+/**
+ * The pages of the `COMPANIES` index (GSI1) from `start` (a previous page's `lastKey`, or the beginning), `pageSize`
+ * companies each, while `more()` says so. One-shot work only (a backfill carried by the tick, never every minute).
+ */
+export async function* companyDueDatePages(start: Record<string, unknown> | undefined, pageSize: number, more: () => boolean): AsyncGenerator<CompanyDueDatePage> {
+  const input = {
+    IndexName: "GSI1",
+    KeyConditionExpression: "GSI1PK = :pk",
+    ExpressionAttributeValues: { ":pk": keys.companiesIndex(0).GSI1PK },
+    ProjectionExpression: "id, dueDate",
+  };
+  for await (const page of queryPagesFrom(input, start, () => (more() ? pageSize : null))) {
+    const companies = page.items.flatMap((it) => (typeof it.id === "number" ? [{ id: it.id, dueDate: typeof it.dueDate === "string" && it.dueDate ? it.dueDate : null }] : []));
+    yield { companies, lastKey: page.lastKey };
+  }
+}
+
+/** True once the invoice-timer backfill walked every company (`keys.invoiceTimerBackfill`). */
+export async function invoiceTimerBackfillDone(): Promise<boolean> {
+  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.invoiceTimerBackfill, ConsistentRead: true }));
+  return out.Item?.done === true;
+}
+
+/** Marks the invoice-timer backfill done (with the number of timers it wrote, for the record). */
+export async function markInvoiceTimerBackfillDone(written: number): Promise<void> {
+  await ddb().send(new PutCommand({ TableName: tableName(), Item: { ...keys.invoiceTimerBackfill, _type: "invoiceTimerBackfill", done: true, written, at: new Date().toISOString() } }));
 }
 
 /** Reads one company, or `undefined`. */

@@ -67,10 +67,13 @@ export async function readMarker(companyId: number, m: Marker): Promise<number |
   return out.Item ? Number(out.Item.contactId) : null;
 }
 
+/** The stored item of a contact's phone or JID marker. */
+export const markerRecord = (companyId: number, contactId: number, m: Marker) => ({ ...markerKey(companyId, m), _type: m.kind === "phone" ? "contactPhone" : "contactJid", contactId });
+
 const markerPut = (companyId: number, contactId: number, m: Marker) => ({
   Put: {
     TableName: tableName(),
-    Item: { ...markerKey(companyId, m), _type: m.kind === "phone" ? "contactPhone" : "contactJid", contactId },
+    Item: markerRecord(companyId, contactId, m),
     ConditionExpression: "attribute_not_exists(PK)",
   },
 });

@@ -13,7 +13,10 @@ import { counterFacts, outboxDuePages, outboxPut, redriveOutbox } from "../event
 import { putOutboundPending } from "../messages/repository.ts";
 import { sweepOutbound } from "../messages/delivery.ts";
 import { getTimer, registerTimerKind, runDueTimers, scheduleTimer } from "../timers/index.ts";
+import { companyWorld } from "../../../test/world.ts";
 
+// A counter fact counts only for a company that exists: each test takes a company of its own.
+const w = companyWorld();
 const fired: string[] = [];
 registerTimerKind("dueShardsTest", async (t) => void fired.push(`${t.companyId}#${t.ref}`));
 
@@ -73,20 +76,22 @@ describe("the due indexes' shard count", () => {
 
   it("loses no due item written under 8 shards when raised to 16: the tick re-drives the message, fires the timer and counts the fact once", async () => {
     const now = Date.now();
-    const items = await writeDueItems(9101, now);
+    const { cid } = await w.fresh();
+    const items = await writeDueItems(cid, now);
     setShards(16);
     expect(dueShardsToRead("outbound")).toBe(16);
-    expect(await tickFinds(9101, items, now)).toEqual(found);
+    expect(await tickFinds(cid, items, now)).toEqual(found);
     // Nothing is found (nor counted) a second time.
-    expect(await tickFinds(9101, items, now + 60_000)).toEqual({ ...found, outboundSettled: 0 });
+    expect(await tickFinds(cid, items, now + 60_000)).toEqual({ ...found, outboundSettled: 0 });
   });
 
   it("loses no item written under 16 when lowered back to 8, as long as DUE_SHARDS_PREVIOUS names the 16", async () => {
     const now = Date.now() + 3 * 60_000;
     setShards(16);
-    const items = await writeDueItems(9102, now);
+    const { cid } = await w.fresh();
+    const items = await writeDueItems(cid, now);
     setShards(8, 16);
     expect(dueShardsToRead("timers")).toBe(16);
-    expect(await tickFinds(9102, items, now)).toEqual(found);
+    expect(await tickFinds(cid, items, now)).toEqual(found);
   });
 });

@@ -17,6 +17,8 @@ export const pad = (n: Id, width = 10) => String(n).padStart(width, "0");
  */
 /** Partitions of the platform socket channel (`keys.wsPlatformIndex`). */
 export const WS_PLATFORM_SHARDS = 8;
+/** Shards of the platform-wide index of push subscriptions (`keys.pushPlatformIndex`). */
+export const PUSH_PLATFORM_SHARDS = 4;
 
 export const DUE_INDEX_SHARDS = { outbox: 8, outbound: 8, timers: 4, schedules: 8 } as const;
 export type DueIndex = keyof typeof DUE_INDEX_SHARDS;
@@ -301,6 +303,8 @@ export const keys = {
   searchTicketGramPK: (cid: Id, gram: string) => `C#${cid}#STG#${gram}`,
   /** Progress of the company's search-index backfill (`search/backfill.ts`): cursor, done, counts. */
   searchBackfill: (cid: Id) => ({ PK: `C#${cid}#SEARCHBACKFILL`, SK: "#" }),
+  /** The invoice-timer backfill's end mark (`invoices/timer-backfill.ts`): `done` once every company was walked. */
+  invoiceTimerBackfill: { PK: "INVTIMERBACKFILL", SK: "#" },
 
   // ---- realtime -----------------------------------------------------------
   wsConnection: (connectionId: string) => ({ PK: `WS#${connectionId}`, SK: "#" }),
@@ -317,6 +321,18 @@ export const keys = {
   wsPlatformPK: (shard: number) => `SOCKETS#${shard}`,
   /** The company id of a room member item's PK (`C#<cid>#ROOM#<room>`), or undefined. */
   companyOfRoomPK: (pk: string): number | undefined => Number(/^C#(\d+)#ROOM#/.exec(pk)?.[1]) || undefined,
+
+  // ---- push notifications ----------------------------------------------------
+  /**
+   * A device's Web Push subscription (docs/product/push.md), in the company partition: one per user and endpoint
+   * (`hash` = SHA-256 of the endpoint, base64url). Also in GSI1 `PUSHSUBS#<shard>` so a new announcement reaches the
+   * subscribed devices of every company with one Query per shard, never a loop over companies.
+   */
+  pushSubscription: (cid: Id, uid: Id, hash: string) => ({ PK: `C#${cid}`, SK: `PUSHSUB#${pad(uid)}#${hash}` }),
+  pushSubscriptionPrefix: "PUSHSUB#",
+  pushUserPrefix: (uid: Id) => `PUSHSUB#${pad(uid)}#`,
+  pushPlatformIndex: (cid: Id, uid: Id, hash: string) => ({ GSI1PK: `PUSHSUBS#${shardOfName(hash, PUSH_PLATFORM_SHARDS)}`, GSI1SK: `${pad(cid)}#${pad(uid)}#${hash}` }),
+  pushPlatformPK: (shard: number) => `PUSHSUBS#${shard}`,
 
   // ---- runtime --------------------------------------------------------------
   /** Daily counters: the company's day, or one user's day. `day` is `yyyy-mm-dd` in the company's time zone (`events/outbox.ts`). */
@@ -339,6 +355,15 @@ export const keys = {
     GSI1SK: `${finishedAt}#${pad(tid)}`,
     ...(uid != null ? { GSI3PK: `C#${cid}#CYCLES#U#${uid}#${finishedAt.slice(0, 7)}`, GSI3SK: `${finishedAt}#${pad(tid)}` } : {}),
   }),
+  /**
+   * A finished cycle's report entries (docs/product/reports.md#keys): one per filter dimension it has (queue `Q`,
+   * connection `W`, contact `CT`, tag `TG`, rate `R`), in the company's partition of that value and UTC month of
+   * finish (a contact's partition has no month: its cycles are few), sorted by finish time and ticket.
+   */
+  reportEntryPK: (cid: Id, dim: "Q" | "W" | "CT" | "TG" | "R", value: Id, month: string | null) => `C#${cid}#RPT#${dim}#${value}${month ? `#${month}` : ""}`,
+  reportEntry: (pk: string, finishedAt: string, tid: Id) => ({ PK: pk, SK: `${finishedAt}#${pad(tid)}` }),
+  /** The report entries' backfill progress of a company (cycles stored before the entries existed). */
+  reportBackfill: (cid: Id) => ({ PK: `C#${cid}#RPTBACKFILL`, SK: "#" }),
   /**
    * Event outbox item (shared/src/events/README.md, `events/outbox.ts`): written in the domain write's transaction,
    * deleted by the transaction that applies it. The item IS its due-time entry (no index): the partition is its shard

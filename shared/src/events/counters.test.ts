@@ -10,13 +10,17 @@ import { readDailyCounters, type DailyCounter } from "../db/counters.ts";
 import { ddb, tableName } from "../db/client.ts";
 import { dueShardsToRead, keys } from "../db/keys.ts";
 import { handleBaileysEvent, type IngestContext } from "../ingest/index.ts";
-import { freshCompanyId } from "../ingest/testkit.ts";
 import { updateTicketByUser } from "../tickets/actions.ts";
 import { getTicket, type TicketActor } from "../tickets/service.ts";
 import { countersListener } from "./counters.ts";
 import { settleDeferred } from "./index.ts";
 import { addListener } from "./registry.ts";
 import { applyOutbox, counterFacts, OUTBOX_GRACE_MS, outboxDuePages, redriveOutbox } from "./outbox.ts";
+import { companyWorld } from "../../../test/world.ts";
+
+// A fact counts only for a company that exists (and is not being deleted): each test takes a company of its own.
+const w = companyWorld();
+const freshCompanyId = async () => (await w.fresh()).cid;
 
 afterEach(async () => {
   await settleDeferred();
@@ -34,7 +38,7 @@ const upsert = (ctx: IngestContext, messages: unknown[]) => handleBaileysEvent(c
  * (three outbox items left: contact, ticket, message); the next process's listener is back in place. Returns its context.
  */
 async function storedByDyingProcess(n: string): Promise<IngestContext> {
-  const ctx: IngestContext = { companyId: freshCompanyId(), whatsappId: 3 };
+  const ctx: IngestContext = { companyId: await freshCompanyId(), whatsappId: 3 };
   dyingProcess();
   await upsert(ctx, [text(`551191234900${n}@s.whatsapp.net`, `3EB0CNT000000000000${n}`, "oi")]);
   addListener(countersListener);
@@ -65,7 +69,7 @@ async function outboxLeft(companyId: number): Promise<number> {
 describe("daily counters", () => {
   it("counts a message delivered three times concurrently once (message, new ticket, new contact)", async () => {
     const days = [today()];
-    const ctx: IngestContext = { companyId: freshCompanyId(), whatsappId: 3 };
+    const ctx: IngestContext = { companyId: await freshCompanyId(), whatsappId: 3 };
     const m = text("5511912349001@s.whatsapp.net", "3EB0CNT0000000000001", "oi");
     await Promise.all([upsert(ctx, [m]), upsert(ctx, [m]), upsert(ctx, [m])]);
     await redriveOutbox(Date.now() + OUTBOX_GRACE_MS + 1000); // even a re-drive after the fact adds nothing
@@ -77,7 +81,7 @@ describe("daily counters", () => {
 
   it("loses nothing when the process dies between the write and the listener: the tick re-drives each item once", async () => {
     const days = [today()];
-    const ctx: IngestContext = { companyId: freshCompanyId(), whatsappId: 3 };
+    const ctx: IngestContext = { companyId: await freshCompanyId(), whatsappId: 3 };
     const agent: TicketActor = { userId: 7, companyId: ctx.companyId, profile: "admin", name: "Ana", queueIds: [], allTicket: "desabled" };
 
     dyingProcess();
@@ -147,7 +151,7 @@ describe("daily counters", () => {
 
   it("counts a burst of 30 messages from 15 customers exactly, conflicts on the hot day item included", { timeout: 120_000 }, async () => {
     const days = [today()];
-    const ctx: IngestContext = { companyId: freshCompanyId(), whatsappId: 3 };
+    const ctx: IngestContext = { companyId: await freshCompanyId(), whatsappId: 3 };
     const burst = Array.from({ length: 30 }, (_, i) => text(`55119123${String(5000 + (i % 15))}@s.whatsapp.net`, `3EB0BURST${String(i).padStart(11, "0")}`, `msg ${i}`));
     await Promise.all(burst.map((m) => upsert(ctx, [m])));
     await redriveOutbox(Date.now() + OUTBOX_GRACE_MS + 1000); // whatever kept conflicting

@@ -12,7 +12,8 @@
  *    `CT#<contactId>`), and it holds the counter deltas. A message stored twice (a retried send) is cancelled by the WA
  *    alias item of that transaction, so it writes no second outbox item; a retried transition fails its version check likewise.
  * 2. Applying an outbox item is ONE transaction: Delete the outbox item (`attribute_exists`) + `ADD` the deltas to the
- *    company's and the user's day items. Run twice, the second finds no outbox item and changes nothing.
+ *    company's and the user's day items. Run twice, the second finds no outbox item and changes nothing. The same
+ *    transaction checks the company item (present, not `deleting`): a fact of a deleted company is dropped uncounted.
  * 3. The counters listener applies it right after the write. When the process died in between (or the hot item kept
  *    conflicting), the item waits where it was written: its key IS its due-time entry (`keys.outbox`: partition
  *    `OUTBOX#<shard>#<due hour>`, sort `<dueAt>#<cid>#<oid>`, due one minute after the fact), so it costs no index
@@ -27,7 +28,7 @@
  * times are the service cycle's (`tickets/cycles.ts`). A ticket fact also moves the company's current counts
  * (`GAUGES`: open, pending) on `keys.statsNow`, in the same apply. See docs/product/dashboard.md#counters.
  */
-import { GetCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand, GetCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { ddb, tableName } from "../db/client.ts";
 import { cancellationReasons } from "../db/errors.ts";
 import { dueShardOfName, dueShardsToRead, keys } from "../db/keys.ts";
@@ -214,7 +215,7 @@ async function zoneOf(companyId: number): Promise<string> {
   const hit = zones.get(companyId);
   if (hit && hit.until > Date.now()) return hit.tz;
   const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.company(companyId), ProjectionExpression: "PK, #tz", ExpressionAttributeNames: { "#tz": "timezone" } }));
-  // As the company's schema reads it: its zone, else the default zone; no company item (tests of the counters alone): UTC.
+  // As the company's schema reads it: its zone, else the default zone; no company item (gone: the apply drops the fact): UTC.
   const tz = !out.Item ? "UTC" : typeof out.Item.timezone === "string" && out.Item.timezone ? out.Item.timezone : DEFAULT_TIME_ZONE;
   if (zones.size >= 10_000) zones.delete(zones.keys().next().value!);
   zones.set(companyId, { tz, until: Date.now() + ZONE_TTL_MS });
@@ -258,13 +259,30 @@ function counterUpdates(first: OutboxEntry, entries: (OutboxEntry & { hour: numb
 }
 
 /**
+ * The check that the fact's company still exists and is not being deleted, in the apply's own transaction: a fact
+ * queued before a company's deletion must not write its counters again after the purge removed them. A condition on
+ * the company item, not a read: it costs the transaction one more item (write-priced, about 2 write units for a
+ * company item under 1 KB) and no round trip.
+ */
+const companyAlive = (companyId: number) => ({
+  ConditionCheck: { TableName: tableName(), Key: keys.company(companyId), ConditionExpression: "attribute_exists(PK) AND attribute_not_exists(deleting)" },
+});
+
+/** Deletes the outbox item of a fact whose company is gone or going, counting nothing. */
+async function dropFact(e: OutboxEntry): Promise<void> {
+  await ddb().send(new DeleteCommand({ TableName: tableName(), Key: outboxKey(e) }));
+}
+
+/**
  * Applies one outbox entry exactly once: Delete outbox item (must exist) + ADD to the company's day item and, when
- * `userId` is set, the user's day item, in one transaction. Returns `applied` (counted now), `done` (already applied:
- * the outbox item is gone) or `left` (kept conflicting: the tick re-drives it). Other errors propagate.
+ * `userId` is set, the user's day item, in one transaction conditioned on the company being there and not being
+ * deleted. Returns `applied` (counted now), `done` (already applied: the outbox item is gone; or the company is
+ * gone or being deleted: the item is dropped, nothing counted) or `left` (kept conflicting: the tick re-drives it).
+ * Other errors propagate.
  */
 export async function applyOutbox(entry: OutboxEntry, attempts = 6): Promise<"applied" | "done" | "left"> {
   const e = await localized(entry);
-  const items = [{ Delete: { TableName: tableName(), Key: outboxKey(e), ConditionExpression: "attribute_exists(PK)" } }, ...counterUpdates(e, [e])];
+  const items = [{ Delete: { TableName: tableName(), Key: outboxKey(e), ConditionExpression: "attribute_exists(PK)" } }, companyAlive(e.companyId), ...counterUpdates(e, [e])];
   for (let i = 0; i < attempts; i++) {
     try {
       await ddb().send(new TransactWriteCommand({ TransactItems: items }));
@@ -272,6 +290,10 @@ export async function applyOutbox(entry: OutboxEntry, attempts = 6): Promise<"ap
     } catch (err) {
       const reasons = cancellationReasons(err);
       if (reasons?.[0]?.Code === "ConditionalCheckFailed") return "done";
+      if (reasons?.[1]?.Code === "ConditionalCheckFailed") {
+        await dropFact(e);
+        return "done";
+      }
       const conflict = reasons?.some((r) => r.Code === "TransactionConflict") || (err as Error).name === "TransactionConflictException";
       if (!conflict) throw err;
       await sleep(Math.random() * 20 * 2 ** i);
@@ -297,13 +319,14 @@ export async function applyOutboxes(raw: OutboxEntry[]): Promise<void> {
       new TransactWriteCommand({
         TransactItems: [
           ...entries.map((e) => ({ Delete: { TableName: tableName(), Key: outboxKey(e), ConditionExpression: "attribute_exists(PK)" } })),
+          companyAlive(first.companyId),
           ...counterUpdates(first, entries),
         ],
       }),
     );
   } catch (err) {
     if (!cancellationReasons(err) && (err as Error).name !== "TransactionConflictException") throw err;
-    for (const e of entries) await applyOutbox(e); // one was already applied, or a conflict: item by item, with retries
+    for (const e of entries) await applyOutbox(e); // one was already applied, the company is going, or a conflict: item by item
   }
 }
 

@@ -19,6 +19,7 @@ import type { TicketItem } from "../tickets/schema.ts";
 import { cancelTimer, registerTimerKind, scheduleTimer, type TimerResult } from "../timers/index.ts";
 import type { WhatsappItem } from "../whatsapp/schema.ts";
 import { handOverTicket } from "./handover.ts";
+import { openWebhookSecret } from "./credentials.ts";
 import { getIntegration } from "./repository.ts";
 import type { IntegrationItem } from "./schema.ts";
 import { signedHeaders } from "./signature.ts";
@@ -80,7 +81,7 @@ export async function flowEvent(
 export async function postSigned(integration: IntegrationItem, body: string, attempt: number): Promise<void> {
   const res = await fetch(integration.urlN8N, {
     method: "POST",
-    headers: { "content-type": "application/json", "user-agent": "Atende-Integrations/1", "X-Atende-Attempt": String(attempt), ...signedHeaders(integration.webhookSecret, body) },
+    headers: { "content-type": "application/json", "user-agent": "Atende-Integrations/1", "X-Atende-Attempt": String(attempt), ...signedHeaders(await openWebhookSecret(integration), body) },
     body,
     signal: AbortSignal.timeout(TIMEOUT_MS),
   });

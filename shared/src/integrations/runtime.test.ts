@@ -294,7 +294,8 @@ describe("n8n and webhook deliveries", { timeout: 120_000 }, () => {
   });
 
   it("POSTs the documented event, signed as docs/product/integrations.md says; a 500 is retried by the timer with the same event id", async () => {
-    const hook = await createIntegration(admin(), { type: "webhook", name: `Hook ${randomUUID().slice(0, 6)}`, urlN8N: `${receiver.url}/flow` } as never);
+    const secret = "segredo-digitado-pelo-admin-1234";
+    const hook = await createIntegration(admin(), { type: "webhook", name: `Hook ${randomUUID().slice(0, 6)}`, urlN8N: `${receiver.url}/flow`, webhookSecret: secret } as never);
     await setConnection({ integrationId: hook.id });
     const { contact, ticket } = await newCustomer("Joana");
     status = 500;
@@ -314,10 +315,10 @@ describe("n8n and webhook deliveries", { timeout: 120_000 }, () => {
     });
     // The recipe of the docs, by hand: HMAC-SHA256(secret, `${timestamp}.${body}`), hex, prefixed "sha256=".
     const ts = String(first.headers[TIMESTAMP_HEADER.toLowerCase()]);
-    const expected = `sha256=${createHmac("sha256", hook.webhookSecret).update(`${ts}.${first.body}`).digest("hex")}`;
+    const expected = `sha256=${createHmac("sha256", secret).update(`${ts}.${first.body}`).digest("hex")}`;
     expect(first.headers[SIGNATURE_HEADER.toLowerCase()]).toBe(expected);
-    expect(verifySignature(hook.webhookSecret, ts, first.body, expected)).toBe(true);
-    expect(verifySignature(hook.webhookSecret, ts, first.body.replace("orçamento", "desconto"), expected)).toBe(false);
+    expect(verifySignature(secret, ts, first.body, expected)).toBe(true);
+    expect(verifySignature(secret, ts, first.body.replace("orçamento", "desconto"), expected)).toBe(false);
     expect(verifySignature("another-secret", ts, first.body, expected)).toBe(false);
 
     const ref = `${ticket.id}-${msg.id}`;
@@ -328,7 +329,7 @@ describe("n8n and webhook deliveries", { timeout: 120_000 }, () => {
     const second = receiver.seen[1];
     expect(JSON.parse(second.body).id).toBe(event.id);
     expect(second.headers["x-atende-attempt"]).toBe("2");
-    expect(verifySignature(hook.webhookSecret, String(second.headers["x-atende-timestamp"]), second.body, String(second.headers["x-atende-signature"]))).toBe(true);
+    expect(verifySignature(secret, String(second.headers["x-atende-timestamp"]), second.body, String(second.headers["x-atende-signature"]))).toBe(true);
     expect(await getTimer(w.cid, INTEGRATION_DELIVERY, ref)).toBeNull();
     expect(await fresh(ticket)).toMatchObject({ useIntegration: true, integrationId: hook.id });
   });

@@ -27,6 +27,7 @@ import { sendSessionCommand } from "../whatsapp/commands.ts";
 import { detectIntent, parseServiceAccount } from "./dialogflow.ts";
 import { deliverToFlow, flowEvent } from "./flow.ts";
 import { closeTicket, endBotSession, handOverTicket, integrationNote, stopBot, transferTicket, transitionTicket, TYPEBOT_EXPIRES } from "./handover.ts";
+import { openJsonContent } from "./credentials.ts";
 import { deleteBotSession, getBotSession, getIntegration, putBotSession } from "./repository.ts";
 import { TYPEBOT_DELAY_MAX, type IntegrationItem } from "./schema.ts";
 import { answerFor, commandOf, continueChat, renderReply, startChat, TypebotError, type BotOut, type ChatAnswer } from "./typebot.ts";
@@ -107,7 +108,7 @@ async function runFlow(ctx: InboundContext, t: TicketItem, integration: Integrat
 export const dialogflowSession = (companyId: number, ticketId: number) => `atende-${companyId}-${ticketId}`;
 
 async function runDialogflow(ctx: InboundContext, t: TicketItem, integration: IntegrationItem): Promise<void> {
-  const key = parseServiceAccount(integration.jsonContent);
+  const key = parseServiceAccount(await openJsonContent(integration));
   const m = ctx.message;
   const input = m.mediaType === "audio" && m.mediaKey ? { audio: await getMedia(m.mediaKey) } : m.body.trim() ? { text: m.body } : null;
   if (!input) return;

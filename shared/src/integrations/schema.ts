@@ -8,6 +8,7 @@
  */
 import { z } from "zod";
 import { zId, zPageNumber } from "../common.ts";
+import { MASK } from "../settings/mask.ts";
 
 /** Integrations per page of `GET /api/queueIntegration`. */
 export const INTEGRATIONS_PAGE_SIZE = 40;
@@ -26,8 +27,12 @@ export const TYPEBOT_DELAY_MAX = 10_000;
 /**
  * Integration item `C#<cid>` / `QINT#<id>` (`keys.integration`). `projectName` equals `name` for every type but
  * dialogflow (the Google Cloud project of `jsonContent`, the service account's JSON key). `urlN8N` is the flow's URL
- * (n8n, webhook) or the Typebot server's base URL (typebot). `webhookSecret` signs the n8n and webhook deliveries.
- * `typebotExpires` is in minutes (0: the session never expires), `typebotDelayMessage` in milliseconds.
+ * (n8n, webhook) or the Typebot server's base URL (typebot). The two credentials are stored only sealed by the
+ * credentials' sealing port (`settings/sealed.ts`), each with its last four characters for the mask:
+ * `jsonContentSealed` (dialogflow) and `webhookSecretSealed` (the HMAC secret of the n8n and webhook deliveries).
+ * `jsonContent` / `webhookSecret` in clear are only read from items written before sealing (the next read seals them,
+ * `credentials.ts`); nothing writes them any more. `typebotExpires` is in minutes (0: the session never expires),
+ * `typebotDelayMessage` in milliseconds.
  */
 export const IntegrationItem = z.object({
   id: z.number().int(),
@@ -46,6 +51,10 @@ export const IntegrationItem = z.object({
   typebotUnknownMessage: z.string().default(""),
   typebotRestartMessage: z.string().default(""),
   webhookSecret: z.string().default(""),
+  jsonContentSealed: z.string().default(""),
+  jsonContentHint: z.string().default(""),
+  webhookSecretSealed: z.string().default(""),
+  webhookSecretHint: z.string().default(""),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
@@ -82,6 +91,8 @@ const fields = {
   typebotKeywordRestart: z.string().trim().max(100),
   typebotUnknownMessage: text,
   typebotRestartMessage: text,
+  /** A signing secret typed by the admin (the dialog proposes a random one); absent, empty or the mask keep the stored one. */
+  webhookSecret: z.string().trim().max(200).refine((v) => v === "" || v.includes(MASK) || v.length >= 16, "Too Short!"),
 };
 
 /** What each type needs: URL (n8n, webhook, typebot), slug (typebot), language and credentials (dialogflow). */
@@ -118,8 +129,12 @@ export type PageIntegrationsQuery = z.infer<typeof PageIntegrationsQuery>;
 
 export const IntegrationIdParams = z.object({ id: zId });
 
-/** `POST /api/queueIntegration/testSession`: a Dialogflow project's credentials and language, checked with one detectIntent. */
+/**
+ * `POST /api/queueIntegration/testSession`: a Dialogflow project's credentials and language, checked with one
+ * detectIntent. `jsonContent` as the API answered it (the mask) tests the stored credentials of integration `id`.
+ */
 export const TestSessionBody = z.object({
+  id: zId.optional(),
   projectName: z.string().trim().min(1).max(200),
   jsonContent: z.string().min(1).max(20_000),
   language: z.enum(DIALOGFLOW_LANGUAGES),
@@ -129,9 +144,12 @@ export type TestSessionBody = z.infer<typeof TestSessionBody>;
 // ---------------------------------------------------------------------------------------------
 // 3. Responses and realtime
 
-/** An integration as every route answers it (admins only: the credentials and the webhook secret included). */
-export const QueueIntegration = IntegrationItem;
-export type QueueIntegration = IntegrationItem;
+/**
+ * An integration as every route and frame carries it (admins only): the stored fields without the sealed
+ * credentials; `jsonContent` and `webhookSecret` masked, never in clear ("" when none).
+ */
+export const QueueIntegration = IntegrationItem.omit({ jsonContentSealed: true, jsonContentHint: true, webhookSecretSealed: true, webhookSecretHint: true });
+export type QueueIntegration = z.infer<typeof QueueIntegration>;
 
 /** `GET /api/queueIntegration`: one page by name; `count` = every match. */
 export const IntegrationsPage = z.object({ queueIntegrations: z.array(QueueIntegration), count: z.number().int(), hasMore: z.boolean() });

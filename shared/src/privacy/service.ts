@@ -16,6 +16,7 @@ import { laterIso, nowIso } from "../common.ts";
 import { getContactItem } from "../contacts/repository.ts";
 import { deleteContact } from "../contacts/service.ts";
 import { AppError } from "../errors.ts";
+import { attachSummaries, summariesOf } from "../tickets/summaries.ts";
 import { dispatch } from "../events/index.ts";
 import "../tickets/events.ts";
 import { registerJobKind, startJob } from "../jobs/service.ts";
@@ -132,7 +133,7 @@ registerJobKind("eraseContactData", async (job) => {
     for (const m of messages) if (m.mediaKey) await deleteMedia(m.mediaKey).catch((err) => log("warn", "personal data erase: a file was not deleted", { companyId: cid, messageId: m.id, err }));
     await deleteMessageAliases(messages);
     await deleteTicketSearchEntries(cid, read.id, [...new Set(messages.flatMap((m) => messageWords(m.body)))], grams);
-    const t = { ...read, updatedAt: laterIso(read.updatedAt) };
+    const t = attachSummaries({ ...read, updatedAt: laterIso(read.updatedAt) }, summariesOf(read));
     await deleteTicketItems(t);
     await dispatch({ type: "ticket.deleted", companyId: cid, ticket: t });
   }

@@ -175,12 +175,8 @@ export const PromptIdParams = z.object({ id: zId });
 // ---------------------------------------------------------------------------------------------
 // 3. Responses and realtime
 
-/** The mask character of a stored key in answers: `••••••••` followed by the key's last four characters. */
-export const MASK = "•";
-/** A stored key as answers show it ("" when none). */
-export const maskKey = (hint: string, present: boolean): string => (present ? `${MASK.repeat(8)}${hint}` : "");
-/** True when a typed key is (or contains) the mask the API answered: not a new key. */
-export const isMasked = (v: string): boolean => v.includes(MASK);
+/** A stored key in answers: `••••••••` followed by the key's last four characters (`settings/mask.ts`). */
+export { MASK, isMasked, maskKey } from "../settings/mask.ts";
 
 /**
  * A prompt as every route and frame carries it: the stored fields without the sealed keys; `apiKey` and `voiceKey`

@@ -40,6 +40,7 @@ const MemberItem = z.object({
   allTicket: z.string().optional(),
   rooms: z.array(z.string()).default([]),
   tokenVersion: z.number().int().optional(),
+  visible: z.boolean().optional(),
   expiresAt: z.number(),
 });
 
@@ -168,6 +169,29 @@ export async function updateRooms(companyId: number, connectionId: string, chang
     }
   }
   return false;
+}
+
+/**
+ * Records whether the socket's tab is visible (docs/product/push.md#visible-tab): no push reaches a user while one
+ * of their tabs is. Resolves false when the registration is gone.
+ */
+export async function setSocketVisible(companyId: number, connectionId: string, visible: boolean): Promise<boolean> {
+  try {
+    await ddb().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.wsRoomMember(companyId, "company", connectionId),
+        UpdateExpression: "SET visible = :v",
+        ConditionExpression: "attribute_exists(PK)",
+        ExpressionAttributeValues: { ":v": visible },
+      }),
+    );
+    forgetSocketListing(companyId);
+    return true;
+  } catch (err) {
+    if (isConditionFailed(err)) return false;
+    throw err;
+  }
 }
 
 /** Live sockets of one user in a company (expired ones filtered out). */

@@ -51,6 +51,8 @@ export interface SocketMember {
   rooms?: string[];
   /** The user's token version when the socket connected. */
   tokenVersion?: number;
+  /** Whether the tab is visible, as it last reported (`visibility` frame); never reported: taken as visible. */
+  visible?: boolean;
   expiresAt: number;
 }
 

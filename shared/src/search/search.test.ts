@@ -10,6 +10,11 @@ import { MessageItem } from "../messages/schema.ts";
 import { makeContact, makeQueue, makeTicket, makeWhatsapp } from "../tickets/fixtures.testkit.ts";
 import { listTickets, type TicketActor } from "../tickets/service.ts";
 import type { TicketItem } from "../tickets/schema.ts";
+import { injectDdbFaults } from "../ingest/faults.testkit.ts";
+import { deleteTicketByAdmin } from "../tickets/actions.ts";
+import "../tickets/remains.ts";
+import { getTimer, runDueTimers } from "../timers/index.ts";
+import { TICKET_REMAINS } from "../timers/kinds.ts";
 import { contactGrams, messageWords, queryTokens, snippetOf } from "./tokens.ts";
 
 const admin = (companyId: number): TicketActor => ({ userId: 1, companyId, profile: "admin", name: "Admin", queueIds: [], allTicket: "desabled" });
@@ -281,6 +286,64 @@ describe("ticket search", () => {
     expect(await ids(admin(cid), "8888")).toEqual([]);
     expect(await ids(admin(cid), "3333")).toEqual([t.id]);
   });
+});
+
+describe("an admin's ticket delete", () => {
+  /** The ticket's search items still stored: its message words and its contact's grams. */
+  const leftovers = async (t: TicketItem, words: string[], grams: string[]) => {
+    const keysOf = [...words.map((w) => keys.searchWord(t.companyId, w, t.id)), ...grams.map((g) => keys.searchTicketGram(t.companyId, g, t.id))];
+    const found = await Promise.all(keysOf.map(async (Key) => (await ddb().send(new GetCommand({ TableName: tableName(), Key, ConsistentRead: true }))).Item));
+    return found.filter(Boolean).map((it) => `${it!.PK}|${it!.SK}`);
+  };
+
+  it("removes the ticket's search words and grams: a search after the delete finds nothing of it", async () => {
+    const cid = 41;
+    const wa = await makeWhatsapp(cid);
+    const contact = await makeContact(cid, "Valdomiro Quintela", "5511944441111");
+    const t = await makeTicket(cid, { whatsappId: wa.id, contact });
+    const kept = await makeTicket(cid, { whatsappId: wa.id, contact: await makeContact(cid, "Outra Pessoa", "5511944442222") });
+    await say(t, "Minha encomenda xilofone chegou quebrada");
+    await say(t, "Vamos trocar o xilofone", true);
+    await say(kept, "Também quero um xilofone");
+    const words = messageWords("Minha encomenda xilofone chegou quebrada trocar");
+    const grams = contactGrams(contact);
+    expect(await leftovers(t, words, grams)).not.toEqual([]);
+    expect(await ids(admin(cid), "xilofone")).toEqual([t.id, kept.id].sort((a, b) => a - b));
+
+    await deleteTicketByAdmin(admin(cid), t.id);
+    expect(await leftovers(t, words, grams)).toEqual([]);
+    expect(await ids(admin(cid), "xilofone")).toEqual([kept.id]);
+    expect(await ids(admin(cid), "encomenda quebrada")).toEqual([]);
+    expect(await ids(admin(cid), "Quintela")).toEqual([]);
+    expect(await ids(admin(cid), "44441")).toEqual([]);
+    expect(await getTimer(cid, TICKET_REMAINS, t.id)).toBeNull();
+  }, 90_000);
+
+  it("finishes the removal through its timer when the deleting process could not", async () => {
+    const cid = 42;
+    const wa = await makeWhatsapp(cid);
+    const contact = await makeContact(cid, "Jurema Bittencourt", "5511955551111");
+    const t = await makeTicket(cid, { whatsappId: wa.id, contact });
+    await say(t, "Preciso do orçamento do telhado");
+    const words = messageWords("Preciso orçamento telhado");
+    const grams = contactGrams(contact);
+    // Every cleanup write after the deletion's transaction fails (a dying process leaves the same state).
+    const faults = injectDdbFaults((c) => (c.command === "BatchWriteItemCommand" ? "5xx" : null));
+    try {
+      await deleteTicketByAdmin(admin(cid), t.id);
+    } finally {
+      faults.remove();
+    }
+    expect(faults.failed).toBeGreaterThan(0);
+    expect(await leftovers(t, words, grams)).not.toEqual([]);
+    const timer = await getTimer(cid, TICKET_REMAINS, t.id);
+    expect(timer).not.toBeNull();
+    await runDueTimers(new Date(Date.parse(timer!.dueAt) + 1000));
+    expect(await leftovers(t, words, grams)).toEqual([]);
+    expect(await listMessages(cid, t.id)).toMatchObject({ messages: [] });
+    expect(await ids(admin(cid), "telhado")).toEqual([]);
+    expect(await getTimer(cid, TICKET_REMAINS, t.id)).toBeNull();
+  }, 90_000);
 });
 
 describe("contact search", () => {

@@ -35,6 +35,7 @@ import {
   writeTicketTransition,
 } from "./repository.ts";
 import { TicketItem, type CreateTicketBody, type TicketView, type UpdateTicketBody } from "./schema.ts";
+import { attachSummaries, summariesOf } from "./summaries.ts";
 import { getAccessibleTicket, isAdminActor, otherOpenTicket, toTicketView, type TicketActor } from "./service.ts";
 
 /** The greeting sent on accept when `sendGreetingAccepted` is enabled (the old system's wording). */
@@ -216,7 +217,7 @@ export async function deleteTicketByAdmin(actor: TicketActor, ticketId: number):
   if (!can(actor, "ticket-options:deleteTicket")) throw new AppError("ERR_NO_PERMISSION");
   const read = await getTicketItem(actor.companyId, ticketId, true);
   if (!read) throw new AppError("ERR_NO_TICKET_FOUND");
-  const t = { ...read, updatedAt: laterIso(read.updatedAt) }; // the deletion time (the current counts' fact)
+  const t = attachSummaries({ ...read, updatedAt: laterIso(read.updatedAt) }, summariesOf(read)); // the deletion time (the current counts' fact); its summaries name the grams to remove
   await deleteTicketItems(t);
   await dispatch({ type: "ticket.deleted", companyId: actor.companyId, ticket: t });
 }

@@ -7,6 +7,7 @@
  */
 import { counterFacts, outboxPut } from "../events/outbox.ts";
 import { pendingRunPuts } from "../events/durable.ts";
+import { reportEntryItems } from "../reports/entries.ts";
 import { cycleAfter, finishedCycle, type TicketCycle } from "./cycles.ts";
 import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { batchGetRaw, batchWriteAll } from "../db/batch.ts";
@@ -15,7 +16,11 @@ import { countQuery, queryPages } from "../db/query.ts";
 import { cancellationReasons } from "../db/errors.ts";
 import { keys, pad } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
+import { log } from "../log.ts";
+import { messageWords } from "../search/tokens.ts";
 import { ticketGramItems, ticketGramWrites } from "../search/writes.ts";
+import { TICKET_REMAINS } from "../timers/kinds.ts";
+import { cancelTimer, timerPutItem } from "../timers/repository.ts";
 import { dropEdgeOfDeletedTicket } from "../tags/repository.ts";
 import { bumpRev } from "./revision.ts";
 import { ROW_PROJECTION, rowAttributes, unpackRows } from "./row.ts";
@@ -70,7 +75,8 @@ export async function getActiveTicketId(companyId: number, whatsappId: number, c
   return out.Item ? Number(out.Item.ticketId) : null;
 }
 
-const markerItem = (t: TicketItem) => ({ ...keys.activeTicket(t.companyId, t.whatsappId, t.contactId), _type: "activeTicket", ticketId: t.id, companyId: t.companyId });
+/** The ACTIVE marker of an open or pending ticket (one per contact and connection). */
+export const activeTicketRecord = (t: TicketItem) => ({ ...keys.activeTicket(t.companyId, t.whatsappId, t.contactId), _type: "activeTicket", ticketId: t.id, companyId: t.companyId });
 
 /**
  * Creates an open or pending ticket: Put ACTIVE marker (`attribute_not_exists`, `ALL_OLD` on failure) + Put ticket
@@ -91,7 +97,7 @@ export async function createTicketItem(t: TicketItem): Promise<{ created: true }
           {
             Put: {
               TableName: tableName(),
-              Item: markerItem(t),
+              Item: activeTicketRecord(t),
               ConditionExpression: "attribute_not_exists(PK)",
               ReturnValuesOnConditionCheckFailure: "ALL_OLD",
             },
@@ -231,14 +237,14 @@ export async function writeTicketTransition(
     items.push({
       Put: {
         TableName: tableName(),
-        Item: markerItem(next),
+        Item: activeTicketRecord(next),
         ConditionExpression: "attribute_not_exists(PK) OR ticketId = :tid",
         ExpressionAttributeValues: { ":tid": prev.id },
       },
     });
   }
   items.push(...outboxPut(counterFacts.ticket(prev, next))); // counters' outbox (events/outbox.ts), last: indexes above unchanged
-  if (cycle) items.push(cycleItemPut(cycle)); // the finished service cycle, stored exactly when the ticket closes
+  if (cycle) items.push(cycleItemPut(cycle), ...reportEntryItems(cycle, next.tagIds).map((Item) => ({ Put: { TableName: tableName(), Item } }))); // the finished service cycle and its report entries, stored exactly when the ticket closes
   items.push(...extra);
   items.push(...pendingRunPuts({ type: "ticket.updated", companyId: prev.companyId, ticket: next, previous: prev }));
   try {
@@ -393,10 +399,13 @@ export async function queryContactTickets(companyId: number, contactId: number, 
 
 /**
  * Deletes a ticket: the item, its uuid alias and its ACTIVE marker (if it holds it) in one transaction with its counters'
- * outbox item (`t.updatedAt` is the deletion time), then
- * (best-effort) the rest of its partition (messages, notes, tag edges with their tags' counts) and the message id references.
+ * outbox item (`t.updatedAt` is the deletion time) and a `ticketRemains` timer (due in {@link REMAINS_GRACE_MS}), then
+ * removes what the ticket leaves behind ({@link deleteTicketRemains}) and cancels the timer. A process that dies (or a
+ * write that fails, logged) in between leaves the timer, and the minute tick finishes the removal (`tickets/remains.ts`).
+ * @throws the transaction's error only (nothing deleted then).
  */
 export async function deleteTicketItems(t: TicketItem): Promise<void> {
+  const contact = summariesOf(t)?.contact ?? null;
   await ddb().send(
     new TransactWriteCommand({
       TransactItems: [
@@ -411,29 +420,53 @@ export async function deleteTicketItems(t: TicketItem): Promise<void> {
           },
         },
         ...outboxPut(counterFacts.ticketDeleted(t)), // it leaves the current open/pending counts
+        timerPutItem(t.companyId, TICKET_REMAINS, t.id, Date.now() + REMAINS_GRACE_MS, { contact }),
       ],
     }),
   );
-  // Its search grams (readers skip grams of a ticket that is gone, so this is only cleanup).
-  await batchWriteAll(ticketGramItems(t.companyId, t.id, summariesOf(t)?.contact).map((it) => ({ DeleteRequest: { Key: { PK: it.PK, SK: it.SK } } })));
+  try {
+    await deleteTicketRemains(t.companyId, t.id, contact);
+    await cancelTimer(t.companyId, TICKET_REMAINS, t.id);
+  } catch (err) {
+    log("warn", "ticket deleted; its remains are left to the ticketRemains timer", { companyId: t.companyId, ticketId: t.id, err });
+  }
+}
+
+/** How long after a deletion the tick finishes what the deleting process did not. */
+export const REMAINS_GRACE_MS = 2 * 60_000;
+
+/**
+ * Removes what a deleted ticket leaves: its contact's search grams (from `contact`, its summary), then its partition
+ * page by page (messages, notes, tag edges with their tags' counts) with, for each page, the message id references
+ * and the search word items of its messages (`_sw`, the words each message indexed) first, so a run cut short and
+ * run again still finds every word through the messages left. Idempotent.
+ */
+export async function deleteTicketRemains(companyId: number, ticketId: number, contact: Parameters<typeof ticketGramItems>[2]): Promise<void> {
+  await batchWriteAll(ticketGramItems(companyId, ticketId, contact).map((it) => ({ DeleteRequest: { Key: { PK: it.PK, SK: it.SK } } })));
   for await (const items of queryPages({
     KeyConditionExpression: "PK = :pk",
-    ExpressionAttributeValues: { ":pk": keys.ticketPartition(t.companyId, t.id) },
-    ProjectionExpression: "PK, SK, id, tagId, #k",
-    ExpressionAttributeNames: { "#k": "_type" },
+    ExpressionAttributeValues: { ":pk": keys.ticketPartition(companyId, ticketId) },
+    ProjectionExpression: "PK, SK, id, tagId, #k, #sw, body",
+    ExpressionAttributeNames: { "#k": "_type", "#sw": "_sw" },
     Limit: 200,
   })) {
+    const words = new Set<string>();
     const dels: { PK: string; SK: string }[] = [];
     for (const it of items) {
       if (String(it.SK).startsWith(keys.tagPrefix) && it.tagId != null) {
         // Tag edges leave with their count (tags' `ticketsCount` stays exact).
-        await dropEdgeOfDeletedTicket(t.companyId, t.id, Number(it.tagId));
+        await dropEdgeOfDeletedTicket(companyId, ticketId, Number(it.tagId));
         continue;
       }
       dels.push({ PK: String(it.PK), SK: String(it.SK) });
-      if (String(it.SK).startsWith(keys.messagePrefix) && it.id) dels.push(keys.messageRef(t.companyId, String(it.id), t.id));
-      if (String(it.SK).startsWith(keys.prefix.note) && it.id) dels.push(keys.noteRef(t.companyId, Number(it.id)));
+      if (String(it.SK).startsWith(keys.messagePrefix)) {
+        if (it.id) dels.push(keys.messageRef(companyId, String(it.id), ticketId));
+        // Messages stored before `_sw` was kept: their words are those of the body (a word never indexed is a no-op delete).
+        for (const w of typeof it._sw === "string" ? it._sw.split(" ") : messageWords(String(it.body ?? ""))) if (w) words.add(w);
+      }
+      if (String(it.SK).startsWith(keys.prefix.note) && it.id) dels.push(keys.noteRef(companyId, Number(it.id)));
     }
+    await batchWriteAll([...words].map((w) => ({ DeleteRequest: { Key: keys.searchWord(companyId, w, ticketId) } })));
     await batchWriteAll(dels.map((Key) => ({ DeleteRequest: { Key } })));
   }
 }
@@ -469,11 +502,16 @@ export function ticketRatingPut(rating: { companyId: number; ticketId: number; r
 }
 
 /** The `Put` of a finished service cycle (`cycles.ts`) for the closing transaction, listed by month of finish. */
+/** The stored item of a finished service cycle, with its month indexes. */
+export function ticketCycleRecord(c: TicketCycle): Record<string, unknown> {
+  return { ...keys.ticketCycle(c.companyId, c.ticketId, c.finishedAt), ...keys.ticketCycleIndex(c.companyId, c.ticketId, c.finishedAt, c.userId), _type: "ticketCycle", ...c };
+}
+
 function cycleItemPut(c: TicketCycle) {
   return {
     Put: {
       TableName: tableName(),
-      Item: { ...keys.ticketCycle(c.companyId, c.ticketId, c.finishedAt), ...keys.ticketCycleIndex(c.companyId, c.ticketId, c.finishedAt, c.userId), _type: "ticketCycle", ...c },
+      Item: ticketCycleRecord(c),
       ConditionExpression: "attribute_not_exists(PK)",
     },
   };

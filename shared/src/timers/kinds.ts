@@ -8,3 +8,5 @@ export const TIME_TO_TRANSFER = "timeToTransfer";
 export const RATING_WAIT = "ratingWait";
 /** A company's next invoice, due 20 days before its due date (ref `due`; data `{dueDate}`; `invoices/due.ts`). */
 export const INVOICE_DUE = "invoiceDue";
+/** What a deleted ticket leaves behind: its partition and its search items (ref = ticket id; data `{contact}`; `tickets/remains.ts`). */
+export const TICKET_REMAINS = "ticketRemains";

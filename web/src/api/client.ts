@@ -49,6 +49,12 @@ export class HttpError extends Error {
 }
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+/**
+ * Methods whose body the REST category drops without a word (Amplify's `get` and `del` send none): a call with a
+ * body is refused at the type level here and at run time in development ({@link apiRequest}). A removal that needs a
+ * payload (a list of ids) is a POST.
+ */
+export type BodylessMethod = "GET" | "DELETE";
 
 export interface RequestOptions {
   body?: unknown;
@@ -58,6 +64,12 @@ export interface RequestOptions {
   /** Extra request headers; an `Authorization` here replaces the session's bearer (the messages API's test form). */
   headers?: Record<string, string>;
 }
+
+/** The options of a call with `method`: no `body` for a {@link BodylessMethod}. */
+export type RequestOptionsOf<M extends Method> = M extends BodylessMethod ? Omit<RequestOptions, "body"> & { body?: undefined } : RequestOptions;
+
+/** True for a method whose body would be dropped. */
+const isBodyless = (m: Method): m is BodylessMethod => m === "GET" || m === "DELETE";
 
 function parseBody(text: string): unknown {
   if (!text) return undefined;
@@ -85,7 +97,7 @@ async function send<T>(method: Method, path: string, opts: RequestOptions): Prom
   const options: { queryParams?: Record<string, string>; body?: never; headers?: Record<string, string> } = {};
   if (opts.headers) options.headers = opts.headers;
   if (Object.keys(queryParams).length) options.queryParams = queryParams;
-  if (opts.body !== undefined && method !== "GET" && method !== "DELETE") options.body = opts.body as never;
+  if (opts.body !== undefined && !isBodyless(method)) options.body = opts.body as never;
   const input = { apiName: API_NAME, path, options };
   try {
     const op =
@@ -156,9 +168,21 @@ export async function rotatingSession<T>(change: () => Promise<T>): Promise<T> {
  * Applies the session rule: 403 `ERR_SESSION_EXPIRED` → one refresh and one replay; 401 → session cleared. An answer
  * to an older token than the current one (the session was replaced while the request was on its way, see
  * `rotatingSession`) is replayed once with the current token instead.
- * @throws HttpError for any non-2xx answer (after the rule), or the network error.
+ * A body with a GET or DELETE is a mistake (it would never reach the server): refused in development, logged in a
+ * production build (which sends the call without it, as before).
+ * @throws HttpError for any non-2xx answer (after the rule), or the network error; in development an `Error` for a
+ * GET or DELETE given a body.
  */
-export async function apiRequest<T = unknown>(method: Method, path: string, opts: RequestOptions = {}): Promise<T> {
+export async function apiRequest<T = unknown, M extends Method = Method>(method: M, path: string, opts: RequestOptionsOf<M> = {} as RequestOptionsOf<M>): Promise<T> {
+  if (opts.body !== undefined && isBodyless(method)) {
+    const msg = `${method} ${path}: a ${method} carries no body (it would be dropped); send a POST instead`;
+    if (import.meta.env.DEV) throw new Error(msg);
+    console.error(msg);
+  }
+  return requestWithSessionRule<T>(method, path, opts);
+}
+
+async function requestWithSessionRule<T>(method: Method, path: string, opts: RequestOptions): Promise<T> {
   const sentWith = getToken();
   try {
     return await send<T>(method, path, opts);

@@ -7,7 +7,7 @@
  */
 import type { z, ZodType } from "zod";
 import type { Manifest, OperationId } from "@atende/functions/http/routes";
-import { apiRequest, type Method, type RequestOptions } from "./client.ts";
+import { apiRequest, type BodylessMethod, type Method, type RequestOptions } from "./client.ts";
 
 export type { OperationId };
 
@@ -21,11 +21,12 @@ export type BodyOf<K extends OperationId> = z.input<Schema<K, "body">>;
 
 /**
  * What a call passes: `params` for `{name}` path parts, `query` (keys of the query schema), `body`, and `form` (a
- * multipart body) for the operations the contract marks `multipart` (uploads).
+ * multipart body) for the operations the contract marks `multipart` (uploads). No `body` for a GET or DELETE.
  */
 export type InputOf<K extends OperationId> = ([Schema<K, "params">] extends [never] ? unknown : { params: Record<keyof z.input<Schema<K, "params">>, string | number> }) &
   ([Schema<K, "query">] extends [never] ? unknown : { query?: Partial<Record<keyof z.input<Schema<K, "query">>, QueryValue>> }) &
-  ([Schema<K, "body">] extends [never] ? unknown : { body: BodyOf<K> }) &
+  // A GET or DELETE never takes a body (the client would drop it): a contract that declares one cannot be called.
+  (K extends `${BodylessMethod} ${string}` ? { body?: never } : [Schema<K, "body">] extends [never] ? unknown : { body: BodyOf<K> }) &
   (Manifest[K] extends { multipart: true } ? { form?: FormData } : unknown) &
   Pick<RequestOptions, "noSessionRule" | "headers">;
 

@@ -8,7 +8,7 @@ import { Button, Card, Flex, Heading, Loader, Table, TableBody, TableCell, Table
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, useParams } from "react-router-dom";
+import { useNavigate, useParams } from "react-router-dom";
 import { refreshShippings, useCampaign, useShippings } from "./api.ts";
 import { CampaignStatus } from "./CampaignsPage.tsx";
 
@@ -17,6 +17,7 @@ export const RELOAD_AFTER_FINISH_MS = 5000;
 
 export function CampaignReportPage() {
   const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
   const id = Number(useParams().campaignId);
   const qc = useQueryClient();
   const campaign = useCampaign(id);
@@ -40,9 +41,16 @@ export function CampaignReportPage() {
   const records = rows.data?.pages.flatMap((p) => p.records) ?? [];
   const date = (iso: string | null) => (iso ? new Date(iso).toLocaleString(i18n.language) : "");
   return (
-    <Flex direction="column" gap="1rem" padding="1rem" data-testid="campaign-report-page">
-      <Link to="/campaigns">← {t("campaigns.back")}</Link>
-      <Heading level={3}>{t("campaigns.reportTitle", { name: c.name })}</Heading>
+    <section className="page" aria-label={t("campaigns.reportTitle", { name: c.name })} data-testid="campaign-report-page">
+      <Flex className="page-header" alignItems="center" gap="0.75rem" wrap="wrap">
+        <Button size="small" onClick={() => navigate("/campaigns")}>
+          ← {t("campaigns.back")}
+        </Button>
+        <Heading level={2} style={{ whiteSpace: "normal" }}>
+          {t("campaigns.reportTitle", { name: c.name })}
+        </Heading>
+      </Flex>
+      <div className="page-body">
       <Card variation="outlined">
         <Flex direction="column" gap="0.5rem">
           <CampaignStatus c={c} />
@@ -85,6 +93,7 @@ export function CampaignReportPage() {
           {t("campaigns.loadMore")}
         </Button>
       )}
-    </Flex>
+      </div>
+    </section>
   );
 }

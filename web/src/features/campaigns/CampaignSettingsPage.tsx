@@ -8,12 +8,13 @@ import { Button, Card, Flex, Heading, Loader, SelectField, TextField } from "@aw
 import { useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router-dom";
+import { useNavigate } from "react-router-dom";
 import { IconAction, useAction } from "../../ui/kit/index.ts";
 import { campaignKeys, type CampaignSettings, saveCampaignSettings, useCampaignSettings } from "./api.ts";
 
 export function CampaignSettingsPage() {
   const { t } = useTranslation();
+  const navigate = useNavigate();
   const qc = useQueryClient();
   const stored = useCampaignSettings();
   const [form, setForm] = useState<CampaignSettings | null>(null);
@@ -53,9 +54,14 @@ export function CampaignSettingsPage() {
       setForm(saved);
     }, t("campaigns.settingsSaved"));
   return (
-    <Flex direction="column" gap="1rem" padding="1rem" maxWidth="48rem">
-      <Link to="/campaigns">← {t("campaigns.back")}</Link>
-      <Heading level={3}>{t("campaigns.settings")}</Heading>
+    <section className="page" aria-label={t("campaigns.settings")}>
+      <Flex className="page-header" alignItems="center" gap="0.75rem" wrap="wrap">
+        <Button size="small" onClick={() => navigate("/campaigns")}>
+          ← {t("campaigns.back")}
+        </Button>
+        <Heading level={2}>{t("campaigns.settings")}</Heading>
+      </Flex>
+      <div className="page-body">
       <Card variation="outlined">
         <Flex direction={{ base: "column", medium: "row" }} gap="1rem">
           {num("messageInterval", MESSAGE_INTERVALS)}
@@ -87,9 +93,10 @@ export function CampaignSettingsPage() {
           </ul>
         )}
       </Card>
-      <Button variation="primary" onClick={save} isLoading={busy} data-testid="campaign-settings-save">
+      <Button variation="primary" alignSelf="flex-start" onClick={save} isLoading={busy} data-testid="campaign-settings-save">
         {t("campaigns.save")}
       </Button>
-    </Flex>
+      </div>
+    </section>
   );
 }

@@ -6,7 +6,7 @@
  */
 import { Badge, Button, Flex, TableCell, TableRow } from "@aws-amplify/ui-react";
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router-dom";
+import { useNavigate } from "react-router-dom";
 import { fromPages, IconAction, ListPage, RowActions, useAction, useCrudPage, useListSearch } from "../../ui/kit/index.ts";
 import { type Campaign, cancelCampaign, restartCampaign, useCampaignMutations, useCampaignPages } from "./api.ts";
 import { CampaignDialog } from "./CampaignDialog.tsx";
@@ -17,7 +17,7 @@ const statusVariation = { INATIVA: undefined, PROGRAMADA: "info", EM_ANDAMENTO: 
 export function CampaignStatus({ c }: { c: Pick<Campaign, "status" | "pauseReason"> }) {
   const { t } = useTranslation();
   return (
-    <Flex direction="column" gap="0.25rem">
+    <Flex direction="column" gap="0.25rem" alignItems="flex-start">
       <Badge size="small" variation={statusVariation[c.status]} data-testid="campaign-status">
         {t(`campaigns.${c.status}`)}
       </Badge>
@@ -28,6 +28,7 @@ export function CampaignStatus({ c }: { c: Pick<Campaign, "status" | "pauseReaso
 
 export function CampaignsPage() {
   const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
   const search = useListSearch(1);
   const list = fromPages(useCampaignPages(search.term), "records");
   const page = useCrudPage<Campaign>(useCampaignMutations().remove, t("campaigns.deleted"));
@@ -42,7 +43,9 @@ export function CampaignsPage() {
       searchPlaceholder={t("campaigns.searchPlaceholder")}
       tools={
         <Flex gap="0.5rem">
-          <Link to="/campaigns-config">{t("campaigns.settings")}</Link>
+          <Button size="small" onClick={() => navigate("/campaigns-config")} data-testid="campaigns-settings">
+            {t("campaigns.settings")}
+          </Button>
           <Button variation="primary" size="small" onClick={() => page.add()} data-testid="campaigns-add">
             {t("campaigns.add")}
           </Button>
@@ -68,9 +71,9 @@ export function CampaignsPage() {
           <TableCell className="hide-narrow">{date(c.scheduledAt)}</TableCell>
           <TableCell className="col-actions">
             <Flex gap="0.25rem" justifyContent="flex-end" wrap="wrap">
-              <Link to={`/campaign/${c.id}/report`} data-testid="campaign-report" aria-label={`${t("campaigns.report")}: ${c.name}`}>
+              <Button size="small" variation="link" onClick={() => navigate(`/campaign/${c.id}/report`)} data-testid="campaign-report" aria-label={`${t("campaigns.report")}: ${c.name}`}>
                 {t("campaigns.report")}
-              </Link>
+              </Button>
               {c.status === "EM_ANDAMENTO" && (
                 <IconAction label={`${t("campaigns.cancel")}: ${c.name}`} testId="campaign-cancel" onClick={() => void run(() => cancelCampaign(c.id), t("campaigns.canceled"))}>
                   ⏹

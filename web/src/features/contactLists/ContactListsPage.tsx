@@ -11,7 +11,7 @@ import exampleUrl from "./contact-list-example.xlsx?url";
 import { ContactListDialog } from "./ContactListDialog.tsx";
 
 export function ContactListsPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const { remove } = useContactListMutations();
   const crud = useCrudList<ContactList, "records">("contactLists", useContactListPages, "records", remove, 1);
@@ -22,7 +22,7 @@ export function ContactListsPage() {
       {...crud}
       columns={[
         { label: t("contactLists.name"), cell: (l) => l.name },
-        { label: t("contactLists.contactsCount"), className: "col-count", testId: "contact-list-count", cell: (l) => l.contactsCount },
+        { label: t("contactLists.contactsCount"), className: "col-count", testId: "contact-list-count", cell: (l) => l.contactsCount.toLocaleString(i18n.language) },
       ]}
       actions={(l) => (
         <>

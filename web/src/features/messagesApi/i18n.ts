@@ -13,7 +13,7 @@ export const messagesApiTexts = defineTexts({
   ],
   docsTitle: ["Como usar", "How to use", "Cómo usar"],
   sendText: ["Enviar texto", "Send text", "Enviar texto"],
-  sendFiles: ["Enviar arquivos (um `body` por arquivo, como legenda)", "Send files (one `body` per file, as its caption)", "Enviar archivos (un `body` por archivo, como leyenda)"],
+  sendFiles: ["Enviar arquivos (um body por arquivo, como legenda)", "Send files (one body per file, as its caption)", "Enviar archivos (un body por archivo, como leyenda)"],
   status: ["Consultar o status de uma mensagem", "Read a message's status", "Consultar el estado de un mensaje"],
   idempotency: [
     "Com o cabeçalho Idempotency-Key, repetir o mesmo pedido devolve a primeira resposta sem enviar de novo. Acima do limite de pedidos, a resposta é 429 com Retry-After (segundos).",

@@ -2,11 +2,11 @@
  * Add/edit queue integration dialog (docs/product/integrations.md#fields) on the kit's form dialog: the type (a new
  * one is Typebot) and the fields of that type. Name 2-50 ('Required', 'Too Short!', 'Too Long!'); URL required for
  * n8n, webhook and typebot, slug for typebot, language and credentials for Dialogflow (with a "test session" button).
- * For n8n, webhook and typebot the project name is the name. n8n and webhook show their signing secret (hidden, with
- * a toggle) once saved.
+ * For n8n, webhook and typebot the project name is the name. The credentials (Dialogflow's JSON key, the n8n and
+ * webhook signing secret) are answered only masked (docs/product/integrations.md#credentials): a saved one is kept
+ * while its field stays blank; a new n8n or webhook integration proposes a random secret to copy before saving.
  */
-import { Button, Flex, SelectField, Text, TextAreaField, TextField } from "@aws-amplify/ui-react";
-import { Eye, EyeOff } from "lucide-react";
+import { Button, Flex, PasswordField, SelectField, TextAreaField, TextField } from "@aws-amplify/ui-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorMessage } from "../../api/errors.ts";
@@ -24,6 +24,7 @@ const schema = z
     name: rules.name(2, 50),
     projectName: z.string(),
     jsonContent: z.string(),
+    jsonContentSaved: z.boolean(),
     language: z.string(),
     urlN8N: z.string().trim(),
     typebotSlug: z.string().trim(),
@@ -33,6 +34,7 @@ const schema = z
     typebotKeywordRestart: z.string(),
     typebotUnknownMessage: z.string(),
     typebotRestartMessage: z.string(),
+    webhookSecret: z.string().trim(),
   })
   .superRefine((v, ctx) => {
     const required = (path: string) => ctx.addIssue({ code: "custom", path: [path], message: "validation.required" });
@@ -41,29 +43,13 @@ const schema = z
     if (v.type === "dialogflow") {
       if (!v.language) required("language");
       if (!v.projectName.trim()) required("projectName");
-      if (!v.jsonContent.trim()) required("jsonContent");
+      if (!v.jsonContent.trim() && !v.jsonContentSaved) required("jsonContent");
     }
+    if ((v.type === "n8n" || v.type === "webhook") && v.webhookSecret && v.webhookSecret.length < 16) ctx.addIssue({ code: "custom", path: ["webhookSecret"], message: "queueIntegrations.secretTooShort" });
   });
 
-function SecretField({ secret }: { secret: string }) {
-  const { t } = useTranslation();
-  const [shown, setShown] = useState(false);
-  return (
-    <Flex gap="0.5rem" alignItems="flex-end">
-      <TextField
-        flex="1"
-        label={t("queueIntegrations.webhookSecret")}
-        descriptiveText={t("queueIntegrations.secretHint")}
-        value={shown ? secret : "•".repeat(24)}
-        isReadOnly
-        data-testid="integration-secret"
-      />
-      <Button size="small" onClick={() => setShown((s) => !s)} aria-label={t(shown ? "queueIntegrations.hideSecret" : "queueIntegrations.showSecret")}>
-        {shown ? <EyeOff size={18} aria-hidden="true" /> : <Eye size={18} aria-hidden="true" />}
-      </Button>
-    </Flex>
-  );
-}
+/** A random signing secret (32 bytes, hex), proposed for a new n8n or webhook integration. */
+const randomSecret = () => Array.from(crypto.getRandomValues(new Uint8Array(32)), (b) => b.toString(16).padStart(2, "0")).join("");
 
 export function QueueIntegrationDialog(props: RecordDialogProps<Integration>) {
   const it = props.record;
@@ -82,7 +68,8 @@ export function QueueIntegrationDialog(props: RecordDialogProps<Integration>) {
         type: it?.type ?? "typebot",
         name: it?.name ?? "",
         projectName: it?.projectName ?? "",
-        jsonContent: it?.jsonContent ?? "",
+        jsonContent: "",
+        jsonContentSaved: !!it?.jsonContent,
         language: it?.language ?? "",
         urlN8N: it?.urlN8N ?? "",
         typebotSlug: it?.typebotSlug ?? "",
@@ -92,14 +79,18 @@ export function QueueIntegrationDialog(props: RecordDialogProps<Integration>) {
         typebotKeywordRestart: it?.typebotKeywordRestart ?? "",
         typebotUnknownMessage: it?.typebotUnknownMessage ?? "",
         typebotRestartMessage: it?.typebotRestartMessage ?? "",
+        webhookSecret: it?.webhookSecret ? "" : randomSecret(),
       })}
-      onSubmit={(v) =>
+      onSubmit={({ jsonContentSaved: _saved, jsonContent, webhookSecret, ...v }) =>
         save.mutateAsync({
           id: it?.id,
           form: {
             ...v,
             language: v.type === "dialogflow" ? (v.language as (typeof LANGUAGES)[number]) : "",
             projectName: v.type === "dialogflow" ? v.projectName.trim() : v.name,
+            // A credential is replaced only when a new one is typed (blank keeps the saved one).
+            ...(v.type === "dialogflow" && jsonContent.trim() ? { jsonContent } : {}),
+            ...((v.type === "n8n" || v.type === "webhook") && webhookSecret ? { webhookSecret } : {}),
           },
         })
       }
@@ -109,7 +100,12 @@ export function QueueIntegrationDialog(props: RecordDialogProps<Integration>) {
         const test = async () => {
           setTesting(true);
           try {
-            const r = await testDialogflowSession({ projectName: f.values.projectName, jsonContent: f.values.jsonContent, language: (f.values.language || "pt-BR") as (typeof LANGUAGES)[number] });
+            const typed = f.values.jsonContent.trim();
+            const r = await testDialogflowSession({
+              ...(typed ? { jsonContent: f.values.jsonContent } : { id: it?.id, jsonContent: it?.jsonContent ?? "" }),
+              projectName: f.values.projectName,
+              language: (f.values.language || "pt-BR") as (typeof LANGUAGES)[number],
+            });
             toast.success(t("queueIntegrations.testOk", { reply: r.replies[0] ?? "—" }));
           } catch (err) {
             toast.error(errorMessage(err, t));
@@ -148,9 +144,16 @@ export function QueueIntegrationDialog(props: RecordDialogProps<Integration>) {
                     ))}
                   </SelectField>
                 </Flex>
-                <TextAreaField label={t("queueIntegrations.jsonContent")} rows={5} {...f.text("jsonContent")} isRequired />
+                <TextAreaField
+                  label={t("queueIntegrations.jsonContent")}
+                  rows={5}
+                  {...f.text("jsonContent")}
+                  isRequired={!it?.jsonContent}
+                  descriptiveText={it?.jsonContent ? t("queueIntegrations.credentialKept", { mask: it.jsonContent }) : undefined}
+                  data-testid="integration-json"
+                />
                 <Flex justifyContent="flex-end">
-                  <Button size="small" onClick={test} isLoading={testing} isDisabled={!f.values.jsonContent.trim() || !f.values.projectName.trim()}>
+                  <Button size="small" onClick={test} isLoading={testing} isDisabled={!(f.values.jsonContent.trim() || it?.jsonContent) || !f.values.projectName.trim()}>
                     {t("queueIntegrations.test")}
                   </Button>
                 </Flex>
@@ -173,8 +176,15 @@ export function QueueIntegrationDialog(props: RecordDialogProps<Integration>) {
                 <TextAreaField label={t("queueIntegrations.typebotRestartMessage")} rows={2} {...f.text("typebotRestartMessage")} />
               </>
             )}
-            {(type === "n8n" || type === "webhook") &&
-              (it?.webhookSecret ? <SecretField secret={it.webhookSecret} /> : <Text fontSize="small">{t("queueIntegrations.secretHint")}</Text>)}
+            {(type === "n8n" || type === "webhook") && (
+              <PasswordField
+                label={t("queueIntegrations.webhookSecret")}
+                {...f.text("webhookSecret")}
+                autoComplete="off"
+                descriptiveText={it?.webhookSecret ? t("queueIntegrations.credentialKept", { mask: it.webhookSecret }) : t("queueIntegrations.secretHint")}
+                data-testid="integration-secret"
+              />
+            )}
           </>
         );
       }}

@@ -1,0 +1,81 @@
+/**
+ * Backfill of the report entries (docs/product/reports.md#keys) for cycles stored before the entries existed. Walks
+ * by keys only: the company's finished cycles month by month on GSI1 (from the month the company was created to
+ * now), writing each cycle's entries (Puts of the same items: a repeated part changes nothing). Bounded and
+ * resumable: a run handles at most {@link REPORT_BACKFILL_BUDGET} cycles and stores where it stopped in the company's
+ * progress item (`keys.reportBackfill`).
+ *
+ * Driven like the search backfill: {@link startReportBackfill} (deploy and local start) schedules a timer of kind
+ * {@link REPORT_BACKFILL_KIND}, due now, for each company not done; each minute tick runs it for at most
+ * {@link REPORT_BACKFILL_MS_PER_TICK}, then it is due again at once, until the company is done.
+ */
+import { nowIso } from "../common.ts";
+import { getCompany, listCompanyIds } from "../companies/repository.ts";
+import { batchGetTickets } from "../tickets/repository.ts";
+import { getTimer, registerTimerKind, scheduleTimer } from "../timers/index.ts";
+import { monthOf } from "./entries.ts";
+import { getBackfill, putBackfill, putReportEntries, queryMonthCycles } from "./repository.ts";
+
+/** Cycles one run handles at most. */
+export const REPORT_BACKFILL_BUDGET = 500;
+export const REPORT_BACKFILL_KIND = "reportBackfill";
+const REF = "entries";
+/** Time one tick spends on one company's backfill (ms). */
+export const REPORT_BACKFILL_MS_PER_TICK = 10_000;
+
+const nextMonth = (m: string) => {
+  const [y, mm] = m.split("-").map(Number);
+  return mm === 12 ? `${y + 1}-01` : `${y}-${String(mm + 1).padStart(2, "0")}`;
+};
+
+/**
+ * One bounded run of company `companyId`'s backfill: at most `budget` cycles from where the last run stopped.
+ * Returns whether the company is done and how many entries this run wrote.
+ */
+export async function backfillReportEntries(companyId: number, budget = REPORT_BACKFILL_BUDGET, now = nowIso()): Promise<{ done: boolean; entries: number }> {
+  const progress = await getBackfill(companyId);
+  if (progress?.done) return { done: true, entries: 0 };
+  const company = await getCompany(companyId);
+  let month = progress?.month ?? monthOf(company?.createdAt ?? now);
+  let sk = progress?.sk ?? null;
+  let left = budget;
+  let written = 0;
+  const last = monthOf(now);
+  while (left > 0 && month <= last) {
+    const page = await queryMonthCycles(companyId, month, Math.min(left, 100), sk);
+    if (page.cycles.length) {
+      const tickets = await batchGetTickets(companyId, [...new Set(page.cycles.map((c) => c.ticketId))]);
+      written += await putReportEntries(page.cycles.map(({ sk: _sk, ...cycle }) => ({ cycle, tagIds: tickets.get(cycle.ticketId)?.tagIds ?? [] })));
+      left -= page.cycles.length;
+      sk = page.cycles[page.cycles.length - 1].sk;
+    }
+    if (!page.more) {
+      month = nextMonth(month);
+      sk = null;
+    }
+  }
+  const done = month > last;
+  await putBackfill({ companyId, month, sk, done, entries: (progress?.entries ?? 0) + written, updatedAt: nowIso() });
+  return { done, entries: written };
+}
+
+/** Schedules the backfill timer (due now) for each company not yet done and not already scheduled; returns their ids. */
+export async function startReportBackfill(now: Date = new Date()): Promise<number[]> {
+  const scheduled: number[] = [];
+  for (const companyId of await listCompanyIds()) {
+    if ((await getBackfill(companyId))?.done) continue;
+    if (await getTimer(companyId, REPORT_BACKFILL_KIND, REF)) continue;
+    await scheduleTimer(companyId, REPORT_BACKFILL_KIND, REF, now);
+    scheduled.push(companyId);
+  }
+  return scheduled;
+}
+
+registerTimerKind(REPORT_BACKFILL_KIND, async (timer, now) => {
+  const started = Date.now();
+  for (;;) {
+    const run = await backfillReportEntries(timer.companyId);
+    if (run.done) return undefined;
+    if (Date.now() - started >= REPORT_BACKFILL_MS_PER_TICK) return { rescheduleAt: now };
+  }
+});

@@ -1,0 +1,108 @@
+/**
+ * The bench's bulk seed (`scripts/bench/seed.ts`) writes exactly the items the product writes for the same
+ * conversations: the same tickets seeded once through the product's own path (the ingest of each Baileys message, the
+ * agent's transitions, the counters and durable listeners run as the product runs them) into one company and once
+ * with BatchWriteItem into another are the same set of items, ids, uuids, times and the company's number aside.
+ */
+import { ScanCommand } from "@aws-sdk/lib-dynamodb";
+import { describe, expect, it, vi } from "vitest";
+import { seedMany, seedThroughServices, type SeedNames, type SeedTenant } from "../scripts/bench/seed.ts";
+import { searchTicket } from "../scripts/bench/search.ts";
+import { ddb, tableName } from "../shared/src/db/client.ts";
+import { redriveDurable } from "../shared/src/events/durable.ts";
+import { redriveOutbox } from "../shared/src/events/outbox.ts";
+import { companyWorld, type World } from "./world.ts";
+
+const QUEUES = ["Vendas", "Suporte", "Financeiro"];
+const world = companyWorld({ queues: QUEUES, whatsapp: { name: "Principal" } });
+
+/** Every item of the company: its partitions, and any item elsewhere that names it (outbox, pending runs, due indexes). */
+async function itemsOf(cid: number): Promise<Record<string, unknown>[]> {
+  const out: Record<string, unknown>[] = [];
+  let start: Record<string, unknown> | undefined;
+  do {
+    const page = await ddb().send(
+      new ScanCommand({
+        TableName: tableName(),
+        FilterExpression: "PK = :c OR begins_with(PK, :p) OR companyId = :cid OR contains(SK, :s)",
+        ExpressionAttributeValues: { ":c": `C#${cid}`, ":p": `C#${cid}#`, ":cid": cid, ":s": `#${cid}#` },
+        ExclusiveStartKey: start,
+      }),
+    );
+    out.push(...(page.Items ?? []).filter((i) => !String(i.PK).startsWith("EMAIL#") && i.SK !== "#COMPANY" && !String(i.SK).startsWith("USER#")));
+    start = page.LastEvaluatedKey;
+  } while (start);
+  return out;
+}
+
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+const ISO = /\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/g;
+
+/**
+ * An item with what legitimately differs between two companies seeded at different moments replaced by
+ * placeholders: the company's number in keys and fields, uuids, and times written at the moment of writing (the
+ * messages' own WhatsApp times are the same in both seeds and stay).
+ */
+function normalise(item: unknown, cid: number): unknown {
+  if (typeof item === "string") {
+    if (item.startsWith("{") || item.startsWith("[")) {
+      try {
+        return JSON.stringify(normalise(JSON.parse(item), cid));
+      } catch {
+        // not JSON: a plain string
+      }
+    }
+    return item.replaceAll(`C#${cid}#`, "C#<cid>#").replace(new RegExp(`^C#${cid}$`), "C#<cid>").replace(UUID, "<uuid>").replace(ISO, "<time>");
+  }
+  if (Array.isArray(item)) return item.map((v) => normalise(v, cid));
+  if (item && typeof item === "object") {
+    return Object.fromEntries(
+      Object.entries(item)
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([k, v]) => [k, k === "companyId" && v === cid ? "<cid>" : normalise(v, cid)]),
+    );
+  }
+  return item;
+}
+
+const sortKey = (i: Record<string, unknown>) => `${i.PK}|${i.SK}|${JSON.stringify(i)}`;
+
+function tenantOf(w: Pick<World, "cid" | "queues" | "wa" | "admin">): SeedTenant & { names: SeedNames } {
+  return {
+    companyId: w.cid,
+    whatsappId: w.wa,
+    userId: w.admin.id,
+    queueIds: w.queues,
+    names: {
+      queues: new Map(w.queues.map((id, i) => [id, { id, name: QUEUES[i], color: `#00${id}` }])),
+      whatsapp: { id: w.wa, name: "Principal", status: "CONNECTED" },
+      user: { id: w.admin.id, name: "Admin" },
+    },
+  };
+}
+
+describe("the bench's bulk seed", () => {
+  it("writes the same items as the product's own path for the same tickets", async () => {
+    // 20 tickets: every status 4 times or more, an email on every third contact (about 80 s on a loaded 2-core machine).
+    const n = 20;
+    const bulk = await world.fresh();
+    const tickets = Array.from({ length: n }, (_, i) => searchTicket(i + 1));
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      await seedThroughServices(tenantOf(world), tickets, (at) => vi.setSystemTime(at));
+      const end = tickets.at(-1)!.at.getTime() + 86_400_000;
+      await redriveOutbox(end);
+      await redriveDurable(end);
+    } finally {
+      vi.useRealTimers();
+    }
+    await seedMany(tenantOf(bulk), n, (i) => tickets[i - 1]);
+
+    const byService = (await itemsOf(world.cid)).map((i) => normalise(i, world.cid) as Record<string, unknown>).sort((a, b) => (sortKey(a) < sortKey(b) ? -1 : 1));
+    const byBulk = (await itemsOf(bulk.cid)).map((i) => normalise(i, bulk.cid) as Record<string, unknown>).sort((a, b) => (sortKey(a) < sortKey(b) ? -1 : 1));
+    expect(byService.length).toBeGreaterThan(n * 20);
+    const keyOf = (i: Record<string, unknown>) => `${i.PK}|${i.SK}`;
+    expect(byBulk.map(keyOf)).toEqual(byService.map(keyOf));
+    expect(byBulk).toEqual(byService);
+  }, 600_000);
+});
