@@ -3,8 +3,8 @@
  * contacts service. Every change dispatches a `contact.*` event (realtime `company-{id}-contact`). Contract: `shared/src/contacts/contract.ts`.
  */
 import { createContact, deleteContact, getContact, listContacts, updateContact } from "@atende/shared/contacts/service";
-import { deleteContacts, importContactsFile } from "@atende/shared/contacts/import";
-import { answering, areaHandler } from "./core/http.ts";
+import { deleteContacts, importContactsFile, importPhoneBook } from "@atende/shared/contacts/import";
+import { answering, areaHandler, started } from "./core/http.ts";
 
 export const handler = areaHandler("contacts", {
   "GET /api/contacts": async (ctx) => listContacts(ctx.auth.companyId, ctx.query),
@@ -14,5 +14,9 @@ export const handler = areaHandler("contacts", {
   "PUT /api/contacts/{id}": async (ctx) => updateContact(ctx.auth.companyId, ctx.params.id, ctx.body),
   "DELETE /api/contacts/{id}": answering("Contact deleted", (ctx) => deleteContact(ctx.auth.companyId, ctx.params.id)),
   "POST /api/contacts/upload": async (ctx) => importContactsFile(ctx.auth.companyId, ctx.upload, ctx.query.preview),
+  "POST /api/contacts/import": async (ctx) => {
+    const out = await importPhoneBook(ctx.auth, ctx.body.whatsappId);
+    return "job" in out ? started("Import started", out.job) : out;
+  },
   "POST /api/contacts/delete": async (ctx) => deleteContacts(ctx.auth.companyId, ctx.body.contactIds),
 });

@@ -8,8 +8,8 @@
  */
 import { DeleteMessageCommand, ReceiveMessageCommand } from "@aws-sdk/client-sqs";
 import { PutCommand } from "@aws-sdk/lib-dynamodb";
-import { beforeEach, describe, expect, it } from "vitest";
-import { api } from "../../../test/helpers.ts";
+import { beforeEach, describe, expect, it, vi } from "vitest";
+import { api, multipartBody } from "../../../test/helpers.ts";
 import { companyWorld, drainCommands, useLocalAws } from "../../../test/world.ts";
 import { handler as dispatchHandler } from "../../../functions/src/jobs/dispatch.ts";
 import { getConfig } from "../config.ts";
@@ -22,6 +22,11 @@ import { makeContact, makeTicket, makeWhatsapp } from "../tickets/fixtures.testk
 import { getTicketItem } from "../tickets/repository.ts";
 import { getWhatsappItem } from "../whatsapp/repository.ts";
 import { ingestInbound } from "./engine.testkit.ts";
+import { redriveDurable, RUN_GRACE_MS } from "../events/durable.ts";
+import { dieAfterCommit } from "../events/durable.testkit.ts";
+import { settleDeferred } from "../events/index.ts";
+import { handleBaileysEvent } from "../ingest/index.ts";
+import { clearIngestCaches } from "../ingest/store.ts";
 import { authenticate } from "../auth/tokens.ts";
 import { createContactList, createContactListItem } from "../contactLists/service.ts";
 import { recordWhatsappChecks } from "../contactLists/whatsapp-check.ts";
@@ -334,6 +339,134 @@ describe("campaign engine", () => {
     expect((await sendsPerNumber(wa)).get(contact.number)).toEqual([`Olá Joana, oferta para ${contact.number}!`]);
     c = await getCampaign(w.cid, id);
     expect({ status: c?.status, awaiting: c?.awaiting, delivered: c?.delivered }).toEqual({ status: "FINALIZADA", awaiting: 0, delivered: 1 });
+  }, 240_000);
+
+  /** A campaign with confirmation to one contact of connection `wa` (tagged through `ticket`), its confirmation sent. */
+  async function confirmationSent(wa: number, contact: { number: string }, ticketId: number, extra: Record<string, unknown> = {}): Promise<number> {
+    const tag = await api("POST", "/api/tags", { token: w.admin.token, body: { name: `Confirma ${Date.now()}${Math.random()}`, color: "#A4CCCC" } });
+    await api("PUT", `/api/ticket-tags/${ticketId}/${tag.body.id}`, { token: w.admin.token });
+    const id = await newCampaign(wa, { tagListId: tag.body.id, confirmation: true, confirmationMessage1: "{nome}, posso enviar a oferta?", message2: null, ...extra });
+    await drive(id, T0, T0);
+    expect((await sendsPerNumber(wa)).get(contact.number)).toEqual([expect.stringContaining("posso enviar a oferta?")]);
+    return id;
+  }
+
+  it("confirmation on the contact's open ticket: the reply there brings the message (the wait is on the ticket the ingest writes)", async () => {
+    await setSettings({ messageInterval: 0, longerIntervalAfter: 0, greaterInterval: 0 });
+    const wa = (await makeWhatsapp(w.cid, { name: "Confirmações abertas", isDefault: false, number: "5511933335555" })).id;
+    const contact = await makeContact(w.cid, "Rita");
+    // The contact speaks first: the ingest keeps its contact and its open ticket.
+    const { ticket } = await ingestInbound(w.cid, wa, contact, "Bom dia");
+    const id = await confirmationSent(wa, contact, ticket.id);
+    expect((await getTicketItem(w.cid, ticket.id, true))?.campaignWait).toMatchObject({ campaignId: id, kind: "confirmation" });
+    const reply = await ingestInbound(w.cid, wa, contact, "Pode mandar");
+    expect(reply.ticket.id).toBe(ticket.id);
+    expect(reply.ticket.campaignWait ?? null).toBeNull();
+    const queued = await receiveDispatch(1);
+    expect(queued).toHaveLength(1);
+    await dispatchHandler({ Records: queued });
+    expect((await sendsPerNumber(wa)).get(contact.number)).toEqual([`Olá Rita, oferta para ${contact.number}!`]);
+    // Another message from the contact answers nothing more.
+    await ingestInbound(w.cid, wa, contact, "Obrigada");
+    expect(await receiveDispatch(0)).toEqual([]);
+    expect((await getCampaign(w.cid, id))?.status).toBe("FINALIZADA");
+  }, 240_000);
+
+  it("the process dies between storing the reply and handling it: the tick applies the confirmation later, exactly once", async () => {
+    await setSettings({ messageInterval: 0, longerIntervalAfter: 0, greaterInterval: 0 });
+    const wa = (await makeWhatsapp(w.cid, { name: "Confirmações tick", isDefault: false, number: "5511933336666" })).id;
+    const contact = await makeContact(w.cid, "Bruna");
+    const t = await makeTicket(w.cid, { contact, whatsappId: wa });
+    await api("PUT", `/api/tickets/${t.id}`, { token: w.admin.token, body: { status: "closed" } });
+    const id = await confirmationSent(wa, contact, t.id);
+    // The ingest's transaction (the reply stored with its pending run) commits, then the process dies.
+    const kill = dieAfterCommit((items) => items.some((it) => (it.Put?.Item as { listener?: string } | undefined)?.listener === "campaigns.replies"));
+    await handleBaileysEvent({ companyId: w.cid, whatsappId: wa }, "messages.upsert", {
+      type: "notify",
+      messages: [{ key: { fromMe: false, remoteJid: `${contact.number}@s.whatsapp.net`, id: "3EB0CAMPDIES0001" }, message: { conversation: "Sim" }, messageTimestamp: Math.floor(Date.now() / 1000), pushName: contact.name }],
+    }).catch(() => undefined);
+    await settleDeferred();
+    expect(kill.died()).toBe(true);
+    vi.restoreAllMocks();
+    clearIngestCaches();
+    // Nothing was applied: the shipping still waits, nothing is on the dispatch queue.
+    expect(await getMessageById(w.cid, "3EB0CAMPDIES0001")).toMatchObject({ body: "Sim" });
+    expect((await shippings(id))[0]).toMatchObject({ status: "awaiting", repliedBy: null });
+    expect(await receiveDispatch(0)).toEqual([]);
+    // The minute tick, after the grace: the confirmation is applied, once.
+    const later = Date.now() + RUN_GRACE_MS + 1_000;
+    expect(await redriveDurable(later)).toBeGreaterThanOrEqual(1);
+    expect(await redriveDurable(later)).toBe(0);
+    expect((await shippings(id))[0]).toMatchObject({ status: "queued", repliedBy: "3EB0CAMPDIES0001" });
+    const queued = await receiveDispatch(1);
+    expect(queued).toHaveLength(1);
+    await dispatchHandler({ Records: queued });
+    await dispatchHandler({ Records: queued });
+    // Another message of the contact confirms nothing again.
+    await ingestInbound(w.cid, wa, contact, "Sim, de novo");
+    expect(await receiveDispatch(0)).toEqual([]);
+    expect((await sendsPerNumber(wa)).get(contact.number)).toEqual([`Olá Bruna, oferta para ${contact.number}!`]);
+    const c = await getCampaign(w.cid, id);
+    expect({ status: c?.status, awaiting: c?.awaiting, delivered: c?.delivered }).toEqual({ status: "FINALIZADA", awaiting: 0, delivered: 1 });
+  }, 240_000);
+
+  it("a campaign that closes replies: the reply's ticket is closed at once, the next message's ticket stays", async () => {
+    await setSettings({ messageInterval: 0, longerIntervalAfter: 0, greaterInterval: 0 });
+    const wa = (await makeWhatsapp(w.cid, { name: "Fecha respostas", isDefault: false, number: "5511933337777" })).id;
+    const contact = await makeContact(w.cid, "Carla");
+    const t = await makeTicket(w.cid, { contact, whatsappId: wa });
+    const tag = await api("POST", "/api/tags", { token: w.admin.token, body: { name: `Fecha ${Date.now()}`, color: "#A4CCCC" } });
+    await api("PUT", `/api/ticket-tags/${t.id}/${tag.body.id}`, { token: w.admin.token });
+    await api("PUT", `/api/tickets/${t.id}`, { token: w.admin.token, body: { status: "closed" } });
+    const id = await newCampaign(wa, { tagListId: tag.body.id, message2: null, closeTicketOnReply: true });
+    await drive(id, T0, T0);
+    expect((await shippings(id))[0]).toMatchObject({ status: "delivered", closedBy: null });
+    // The reply's ticket is closed at once (so no open ticket is left for it).
+    await expect(ingestInbound(w.cid, wa, contact, "Recebi")).rejects.toThrow("the reply opened no ticket");
+    expect((await shippings(id))[0].closedBy).toMatch(/^3EB0CAMPREPLY/);
+    const second = await ingestInbound(w.cid, wa, contact, "Tenho uma dúvida");
+    expect(second.ticket.status).toBe("pending");
+  }, 240_000);
+
+  it("a file list's files go first, in the list's order, then the message: each part once per number under redelivery", async () => {
+    await setSettings({ messageInterval: 0, longerIntervalAfter: 0, greaterInterval: 0 });
+    const { tagId, numbers, wa } = await taggedAudience(3);
+    const created = await api("POST", "/api/files", { token: w.admin.token, body: { name: "Catálogo", message: "Nossos preços", options: [{ name: "Tabela" }, { name: "Sem arquivo" }, { name: "Foto" }] } });
+    expect(created.status).toBe(200);
+    const listId = created.body.id as number;
+    const pdf = Buffer.from("%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n");
+    const png = Buffer.from("89504e470d0a1a0a0000000d4948445200000001000000010806000000", "hex");
+    const up = (optionId: number, name: string, type: string, data: Buffer) =>
+      api("POST", `/api/files/uploadList/${listId}?fileId=${optionId}`, { token: w.admin.token, ...multipartBody([{ field: "file", name, type, data }]) });
+    expect((await up(1, "tabela.pdf", "application/pdf", pdf)).status).toBe(200);
+    expect((await up(3, "foto.png", "image/png", png)).status).toBe(200);
+    const id = await newCampaign(wa, { tagListId: tagId, fileListId: listId, message2: null });
+    // Every send delivered twice (SQS redelivery).
+    await drive(id, T0, T0 + 3 * 60_000, async (m, r) => {
+      r.outcomes.push(await sendShipping(m.msg), await sendShipping(m.msg));
+    });
+    const per = new Map<string, { body: string; mediaName: string | null; mediaType: string }[]>();
+    for (let round = 0, empty = 0; round < 100 && empty < 3; round++) {
+      const got = await drainCommands(wa);
+      empty = got.length ? 0 : empty + 1;
+      for (const cmd of got) {
+        if (cmd.type !== "send") continue;
+        const msg = await getMessageById(w.cid, cmd.messageId);
+        const number = msg?.remoteJid.split("@")[0] ?? "?";
+        per.set(number, [...(per.get(number) ?? []), { body: msg?.body ?? "", mediaName: msg?.mediaName ?? null, mediaType: msg?.mediaType ?? "" }]);
+      }
+    }
+    expect([...per.keys()].sort()).toEqual([...numbers].sort());
+    for (const n of numbers) {
+      const [nome] = [(await shippings(id)).find((x) => x.number === n)?.name];
+      expect(per.get(n)).toEqual([
+        { body: "", mediaName: "tabela.pdf", mediaType: "application" },
+        { body: "", mediaName: "foto.png", mediaType: "image" },
+        { body: `Olá ${nome}, oferta para ${n}!`, mediaName: null, mediaType: "chat" },
+      ]);
+    }
+    const c = await getCampaign(w.cid, id);
+    expect({ status: c?.status, delivered: c?.delivered }).toEqual({ status: "FINALIZADA", delivered: 3 });
   }, 240_000);
 
   it("a contact list's valid numbers are the audience: each valid number once, the invalid ones never", async () => {

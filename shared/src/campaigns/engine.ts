@@ -15,48 +15,52 @@
  *    then marks it awaiting (confirmation sent) or delivered, counts it once, and ends the campaign (FINALIZADA,
  *    `completedAt`) when every shipping is delivered or failed.
  *
- * Replies ({@link campaignRepliesListener}): a contact's message on the connection answers its shipping waiting
- * for a confirmation (the real message is queued within seconds), or closes the ticket at once when the campaign
- * says so. A campaign message that fails later (ack -1) counts as failed.
+ * Replies ({@link campaignRepliesListener}, durable): the wait is marked on the contact (per connection) and on the
+ * open ticket the message went on, both read by the ingest with no extra call; the ingest stores the answering
+ * message with the listener's pending run in one transaction (`campaign.replied`), so a process dying right after
+ * loses nothing: the minute tick applies it, once (the shipping's `repliedBy` / `closedBy`). A confirmation reply
+ * queues the real message (within seconds); a reply after a campaign that closes replies closes its ticket at once.
+ * A campaign message that fails later (ack -1) counts as failed ({@link campaignFailuresListener}).
  */
 import { AppError } from "../errors.ts";
 import { dispatch } from "../events/index.ts";
 import type { Listener } from "../events/registry.ts";
 import "../tickets/events.ts";
 import { log } from "../log.ts";
-import { copyIntoMessage, storedMediaOf } from "../media/attachments.ts";
+import { copyIntoMessage, storedMediaOf, type StoredMedia } from "../media/attachments.ts";
+import { getFileList } from "../fileLists/repository.ts";
 import { getMessageById } from "../messages/repository.ts";
 import { newOutboundId, sendOutbound } from "../messages/service.ts";
 import type {} from "../messages/events.ts";
 import { getConfig } from "../config.ts";
 import { getCompany } from "../companies/repository.ts";
 import { findOrCreateContactByIdentity } from "../contacts/service.ts";
+import { clearContactReplyWait, setContactReplyWait } from "../contacts/repository.ts";
+import type { ReplyWait } from "../contacts/schema.ts";
 import { nextId } from "../db/counters.ts";
 import { enqueue } from "../sqs/enqueue.ts";
-import { getTicketItem, writeTicketTransition } from "../tickets/repository.ts";
+import { getTicketItem, setTicketReplyWait, writeTicketTransition } from "../tickets/repository.ts";
 import { findOrCreateTicket } from "../tickets/service.ts";
 import type { TicketItem } from "../tickets/schema.ts";
 import { registerTimerKind, type TimerResult } from "../timers/index.ts";
 import { getWhatsappItem } from "../whatsapp/repository.ts";
 import { audienceOf } from "./audience.ts";
 import "./errors.ts";
+import type { CampaignReplied } from "./events.ts";
 import "./events.ts";
 import { CAMPAIGN_TIMER } from "./kinds.ts";
 import { nextSlot, type PacingRules } from "./pacing.ts";
 import {
   addCampaignCounts,
   campaignMessageRef,
-  deleteReplyWait,
   getCampaign,
   getCampaignSettings,
   getPacer,
-  getReplyWait,
   getShipping,
   memberSeq,
   noteCampaignMessages,
   patchCampaign,
   patchShipping,
-  putReplyWait,
   putShippingOnce,
   savePacer,
   shippingPages,
@@ -121,6 +125,8 @@ async function writeAudience(c: CampaignItem): Promise<CampaignItem | null> {
         confirmationRequestedAt: null,
         confirmedAt: null,
         deliveredAt: null,
+        repliedBy: null,
+        closedBy: null,
         error: null,
         updatedAt: now,
       });
@@ -288,6 +294,13 @@ async function release(s: ShippingItem): Promise<ShippingOutcome> {
   return "released";
 }
 
+/** The files of the campaign's file list, in the list's order (options without a file left out). */
+async function fileListMedia(c: CampaignItem): Promise<StoredMedia[]> {
+  if (c.fileListId == null) return [];
+  const list = await getFileList(c.companyId, c.fileListId);
+  return (list?.options ?? []).map((o) => storedMediaOf(o)).filter((m): m is StoredMedia => !!m);
+}
+
 /** The ticket a campaign message goes on: the contact's open or pending one, else a new one (`created`). */
 async function ticketFor(c: CampaignItem, contactId: number, whatsappId: number): Promise<{ ticket: TicketItem; created: boolean }> {
   const out = await findOrCreateTicket(c.companyId, { contactId, whatsappId, isGroup: false, queueId: null });
@@ -316,6 +329,11 @@ async function closeCampaignTicket(companyId: number, ticketId: number): Promise
 export async function sendShipping(msg: CampaignDispatchMessage, rand: Rand = Math.random): Promise<ShippingOutcome> {
   const [c, first] = await Promise.all([getCampaign(msg.companyId, msg.campaignId), getShipping(msg.companyId, msg.campaignId, msg.seq)]);
   let s = first;
+  if (c && s && s.run === msg.run && s.contactId != null && c.whatsappId != null) {
+    // A delivery that marked the shipping and died before marking its wait: the redelivery marks it (idempotent).
+    const kind = waitKindOf(c, s);
+    if (kind) await setContactReplyWait(c.companyId, s.contactId, c.whatsappId, { campaignId: c.id, seq: s.seq, kind });
+  }
   if (!c || !s || s.status !== "queued" || s.run !== msg.run) return "skipped";
   if (c.status !== "EM_ANDAMENTO" || c.whatsappId == null) return release(s);
   if (await pauseIfUnhealthy(c)) return release(s);
@@ -325,11 +343,14 @@ export async function sendShipping(msg: CampaignDispatchMessage, rand: Rand = Ma
     return release(s);
   }
   const step = wantsConfirmation(c) && !s.confirmedAt ? "confirmation" : "message";
+  const files = step === "message" ? await fileListMedia(c) : [];
   if (s.step !== step || !s.messageIds) {
     const pick = (list: string[]) => list[Math.floor(rand() * list.length)] ?? "";
     const settings = await getCampaignSettings(c.companyId);
     const text = renderCampaignText(pick(variants(c, step === "confirmation" ? CONFIRMATION_FIELDS : MESSAGE_FIELDS)), s, settings.variables);
-    const ids = [await newOutboundId(wa)];
+    // One id per part: each file of the file list, then the message.
+    const ids: string[] = [];
+    for (let i = 0; i <= files.length; i++) ids.push(await newOutboundId(wa));
     const reserved = await patchShipping(s, {
       step,
       messageIds: ids,
@@ -341,24 +362,44 @@ export async function sendShipping(msg: CampaignDispatchMessage, rand: Rand = Ma
     await noteCampaignMessages(c.companyId, ids, c.id, s.seq);
   }
   const contact = await findOrCreateContactByIdentity(c.companyId, { jids: [`${s.number}@s.whatsapp.net`], number: s.number, name: s.name || s.number, isGroup: false });
-  const messageId = s.messageIds?.[0] ?? "";
+  const ids = s.messageIds ?? [];
   const body = (step === "confirmation" ? s.confirmationMessage : s.message) ?? "";
+  // In order: the file list's files (no caption), then the message (the campaign's media with it as caption).
+  const parts: { id: string; media?: StoredMedia; body: string }[] = [
+    ...ids.slice(0, -1).flatMap((id, i) => (files[i] ? [{ id, media: files[i], body: "" }] : [])),
+    { id: ids[ids.length - 1] ?? "", media: step === "message" ? storedMediaOf(c) : undefined, body },
+  ];
   let outcome: { ok: true } | { ok: false; error: string } = { ok: true };
   let openedTicket: number | null = null;
-  const stored = await getMessageById(c.companyId, messageId);
-  // A delivery that stored the message and died before marking the shipping: the message is there, mark it.
-  if (stored?.ack === -1) outcome = { ok: false, error: stored.sendError ?? "ERR_SENDING_WAPP_MSG" };
-  if (!stored) {
-    const { ticket, created } = await ticketFor(c, contact.id, wa.id);
-    if (created) openedTicket = ticket.id;
-    const media = step === "message" ? storedMediaOf(c) : undefined;
-    const copy = media ? await copyIntoMessage(c.companyId, ticket.id, messageId, media) : undefined;
+  let ticket: TicketItem | null = null;
+  let ticketId: number | null = null;
+  for (const part of parts) {
+    const stored = await getMessageById(c.companyId, part.id);
+    // A delivery that stored this part and died before marking the shipping: the part is there, never sent again.
+    if (stored) {
+      ticketId ??= stored.ticketId;
+      if (stored.ack === -1) {
+        outcome = { ok: false, error: stored.sendError ?? "ERR_SENDING_WAPP_MSG" };
+        break;
+      }
+      continue;
+    }
+    if (!ticket) {
+      const found = await ticketFor(c, contact.id, wa.id);
+      ticket = found.ticket;
+      ticketId = ticket.id;
+      if (found.created) openedTicket = ticket.id;
+    }
+    const copy = part.media ? await copyIntoMessage(c.companyId, ticket.id, part.id, part.media) : undefined;
+    // A file removed from its list meanwhile: nothing to send for it.
+    if (part.media && !copy && !part.body) continue;
     try {
       // The system's message, not an agent's: never signed, stored as automatic (not counted as an agent's).
-      await sendOutbound(c.companyId, { userId: null, name: "" }, ticket, { body, messageId, automatic: true, ...(copy ? { media: copy } : {}) });
+      await sendOutbound(c.companyId, { userId: null, name: "" }, ticket, { body: part.body, messageId: part.id, automatic: true, ...(copy ? { media: copy } : {}) });
     } catch (err) {
       if (!(err instanceof AppError && err.code === "ERR_SENDING_WAPP_MSG")) throw err;
       outcome = { ok: false, error: err.code };
+      break;
     }
   }
   const at = new Date().toISOString();
@@ -370,9 +411,8 @@ export async function sendShipping(msg: CampaignDispatchMessage, rand: Rand = Ma
   const done = await patchShipping(s, patch);
   if (!done) return "skipped";
   if (openedTicket != null) await closeCampaignTicket(c.companyId, openedTicket);
-  if (done.status === "awaiting" || (done.status === "delivered" && c.closeTicketOnReply)) {
-    await putReplyWait(c.companyId, wa.id, contact.id, c.id, done.seq);
-  }
+  const kind = waitKindOf(c, done);
+  if (kind) await markReplyWait(c.companyId, wa.id, contact.id, ticketId === openedTicket ? null : ticketId, { campaignId: c.id, seq: done.seq, kind });
   const after = await addCampaignCounts(
     c.companyId,
     c.id,
@@ -389,35 +429,61 @@ export async function sendShipping(msg: CampaignDispatchMessage, rand: Rand = Ma
 // ---------------------------------------------------------------------------------------------
 // 3. Replies and later failures
 
+/** What a shipping in this state waits for from its contact: a confirmation reply, a reply to close, or nothing. */
+function waitKindOf(c: CampaignItem, s: ShippingItem): ReplyWait["kind"] | null {
+  if (s.status === "awaiting" && !s.repliedBy) return "confirmation";
+  return s.status === "delivered" && c.closeTicketOnReply && !s.closedBy ? "close" : null;
+}
+
 /**
- * A contact's message on a connection where a shipping waits for it: a confirmation reply queues the real message
- * (within {@link REPLY_JITTER_MS}); after a campaign that closes replies, the reply's ticket is closed at once.
- * Returns what it did.
+ * Marks the wait where the ingest reads it anyway: on the contact for this connection, and on the ticket the message
+ * went on while it stays open or pending (`ticketId` null: the campaign's own ticket, closed at once).
  */
-export async function onContactReply(companyId: number, ticket: TicketItem, rand: Rand = Math.random): Promise<"confirmed" | "closed" | "none"> {
-  const wait = await getReplyWait(companyId, ticket.whatsappId, ticket.contactId);
-  if (!wait) return "none";
+async function markReplyWait(companyId: number, whatsappId: number, contactId: number, ticketId: number | null, wait: ReplyWait): Promise<void> {
+  await setContactReplyWait(companyId, contactId, whatsappId, wait);
+  if (ticketId != null) await setTicketReplyWait(companyId, ticketId, wait);
+}
+
+/**
+ * A contact's message answering a shipping's wait (the `campaign.replied` fact the ingest stored with the message):
+ * a confirmation reply queues the real message (within {@link REPLY_JITTER_MS}); after a campaign that closes
+ * replies, the reply's ticket is closed at once. Idempotent: the first answering message is kept on the shipping
+ * (`repliedBy`, `closedBy`), so a re-run of the same reply re-does only what its own run may have left undone (the
+ * queueing, the close), and any other message does nothing. Clears the contact's wait. Returns what it did.
+ */
+export async function onCampaignReply(e: CampaignReplied, rand: Rand = Math.random): Promise<"confirmed" | "closed" | "none"> {
+  const { companyId, wait } = e;
   const [c, s] = await Promise.all([getCampaign(companyId, wait.campaignId), getShipping(companyId, wait.campaignId, wait.seq)]);
-  if (!c || !s) {
-    await deleteReplyWait(companyId, ticket.whatsappId, ticket.contactId, wait.campaignId, wait.seq);
-    return "none";
-  }
-  if (s.status === "awaiting") {
+  let outcome: "confirmed" | "closed" | "none" = "none";
+  if (c && s) outcome = wait.kind === "confirmation" ? await confirmShipping(c, s, e.messageId, rand) : await closeReplyTicket(c, s, e);
+  await clearContactReplyWait(companyId, e.contactId, e.whatsappId, wait);
+  return outcome;
+}
+
+/** The confirmation reply `messageId`: the shipping goes back on the dispatch queue for its real message. */
+async function confirmShipping(c: CampaignItem, s: ShippingItem, messageId: string, rand: Rand): Promise<"confirmed" | "none"> {
+  let q: ShippingItem | null = s;
+  if (s.status === "awaiting" && !s.repliedBy) {
     const at = new Date().toISOString();
-    const queued = await patchShipping(s, { status: "queued", confirmedAt: at, dueAt: at, run: c.runs, messageIds: null, step: null, updatedAt: at });
-    await deleteReplyWait(companyId, ticket.whatsappId, ticket.contactId, wait.campaignId, wait.seq);
-    if (!queued) return "none";
-    const url = getConfig().DISPATCH_QUEUE_URL;
-    if (!url) throw new Error("DISPATCH_QUEUE_URL is not set");
-    await enqueue(url, { kind: "campaign", companyId, campaignId: c.id, seq: s.seq, run: c.runs } satisfies CampaignDispatchMessage, { delaySeconds: Math.floor((rand() * REPLY_JITTER_MS) / 1000) });
-    return "confirmed";
+    q = await patchShipping(s, { status: "queued", confirmedAt: at, dueAt: at, run: c.runs, messageIds: null, step: null, repliedBy: messageId, updatedAt: at });
   }
-  await deleteReplyWait(companyId, ticket.whatsappId, ticket.contactId, wait.campaignId, wait.seq);
-  if (s.status === "delivered" && c.closeTicketOnReply && ticket.status !== "closed") {
-    await closeCampaignTicket(companyId, ticket.id);
-    return "closed";
-  }
-  return "none";
+  // Queued by this reply and not yet sent (also when an earlier run of this reply died before queueing it).
+  if (!q || q.repliedBy !== messageId || q.status !== "queued" || q.messageIds) return "none";
+  const url = getConfig().DISPATCH_QUEUE_URL;
+  if (!url) throw new Error("DISPATCH_QUEUE_URL is not set");
+  await enqueue(url, { kind: "campaign", companyId: c.companyId, campaignId: c.id, seq: q.seq, run: q.run } satisfies CampaignDispatchMessage, {
+    delaySeconds: Math.floor((rand() * REPLY_JITTER_MS) / 1000),
+  });
+  return "confirmed";
+}
+
+/** A reply after a campaign that closes replies: the ticket it landed on is closed at once (once per shipping). */
+async function closeReplyTicket(c: CampaignItem, s: ShippingItem, e: CampaignReplied): Promise<"closed" | "none"> {
+  if (s.status !== "delivered" || !c.closeTicketOnReply) return "none";
+  const marked = s.closedBy ? s : await patchShipping(s, { closedBy: e.messageId, updatedAt: new Date().toISOString() });
+  if (marked?.closedBy !== e.messageId) return "none";
+  await closeCampaignTicket(c.companyId, e.ticketId);
+  return "closed";
 }
 
 /** A campaign message that failed after it was handed over (ack -1): its shipping counts as failed (once). */
@@ -435,13 +501,24 @@ export async function onCampaignMessageFailed(companyId: number, messageId: stri
   return true;
 }
 
-/** The listener (wired in `events/wiring.ts`): customers' messages answer shippings; failed campaign messages count. */
+/**
+ * The durable listener (wired in `events/wiring.ts`): a customer's reply answering a shipping's wait. Its pending run
+ * is written by the ingest transaction that stored the reply, so it is applied even when the process dies next.
+ */
 export const campaignRepliesListener: Listener = {
   name: "campaigns.replies",
+  durable: true,
+  wants: (e) => e.type === "campaign.replied",
   async handle(event) {
-    if (event.type === "message.created" && !event.message.fromMe && !event.ticket.isGroup) {
-      await onContactReply(event.companyId, event.ticket);
-    } else if (event.type === "message.updated" && event.message.fromMe && event.message.isAutomatic && event.message.ack === -1) {
+    if (event.type === "campaign.replied") await onCampaignReply(event);
+  },
+};
+
+/** The listener of later failures (wired in `events/wiring.ts`): a campaign message at ack -1 counts as failed. */
+export const campaignFailuresListener: Listener = {
+  name: "campaigns.failures",
+  async handle(event) {
+    if (event.type === "message.updated" && event.message.fromMe && event.message.isAutomatic && event.message.ack === -1) {
       await onCampaignMessageFailed(event.companyId, event.message.id, event.message.sendError ?? null);
     }
   },

@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { baseEvent, defineEvents, defineFrames, realtimeFrames } from "../events/index.ts";
 import type { Audience } from "../realtime/publish.ts";
+import { ReplyWait } from "../contacts/schema.ts";
 import { Campaign, CampaignFrame } from "./schema.ts";
 
 declare module "../events/registry.ts" {
@@ -14,13 +15,38 @@ declare module "../events/registry.ts" {
     "campaign.created": { type: "campaign.created"; companyId: number; record: Campaign };
     "campaign.updated": { type: "campaign.updated"; companyId: number; record: Campaign };
     "campaign.deleted": { type: "campaign.deleted"; companyId: number; id: number };
+    "campaign.replied": CampaignReplied;
   }
+}
+
+/**
+ * A customer's message answered a campaign's wait (`wait`): stored by the ingest in the same transaction as the
+ * durable `campaigns.replies` listener's pending run, so the confirmation (or the close) is applied even when the
+ * process dies right after the message was stored. `at`: ISO time of the store.
+ */
+export interface CampaignReplied {
+  type: "campaign.replied";
+  companyId: number;
+  whatsappId: number;
+  contactId: number;
+  ticketId: number;
+  messageId: string;
+  wait: ReplyWait;
+  at: string;
 }
 
 defineEvents({
   "campaign.created": baseEvent("campaign.created").extend({ record: Campaign }),
   "campaign.updated": baseEvent("campaign.updated").extend({ record: Campaign }),
   "campaign.deleted": baseEvent("campaign.deleted").extend({ id: z.number().int() }),
+  "campaign.replied": baseEvent("campaign.replied").extend({
+    whatsappId: z.number().int(),
+    contactId: z.number().int(),
+    ticketId: z.number().int(),
+    messageId: z.string(),
+    wait: ReplyWait,
+    at: z.string(),
+  }),
 });
 
 defineFrames({ campaign: CampaignFrame });

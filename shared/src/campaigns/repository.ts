@@ -5,7 +5,6 @@
  *   (`NUM#<digits>`) written in the same transaction, so a number is in a campaign once however often the audience
  *   is read;
  * - a connection's pacer `C#<cid>` / `CAMPPACE#<wid>` (versioned: two planners never take the same slot);
- * - the reply index `C#<cid>` / `CAMPREPLY#<wid>#<contactId>` (a confirmation waiting for the contact's reply);
  * - the settings, `C#<cid>` / `CAMPSET#<key>`, one row per key with a JSON value.
  * Writes after the first are conditioned on what they were computed from (status, `updatedAt`, version), so a retried
  * or concurrent write applies at most once.
@@ -240,33 +239,6 @@ export async function savePacer(companyId: number, whatsappId: number, next: Pac
         }),
       ),
     )) !== null
-  );
-}
-
-// ---- reply index -------------------------------------------------------------------------------
-
-/** Notes that the contact's next message on the connection answers shipping `seq` of the campaign. */
-export async function putReplyWait(companyId: number, whatsappId: number, contactId: number, campaignId: number, seq: number): Promise<void> {
-  await ddb().send(new PutCommand({ TableName: tableName(), Item: { ...keys.campaignReply(companyId, whatsappId, contactId), campaignId, seq } }));
-}
-
-/** The shipping waiting for this contact's reply on the connection, or null. */
-export async function getReplyWait(companyId: number, whatsappId: number, contactId: number): Promise<{ campaignId: number; seq: number } | null> {
-  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.campaignReply(companyId, whatsappId, contactId), ConsistentRead: true }));
-  return out.Item ? { campaignId: Number(out.Item.campaignId), seq: Number(out.Item.seq) } : null;
-}
-
-/** Removes the reply wait when it still names that shipping. */
-export async function deleteReplyWait(companyId: number, whatsappId: number, contactId: number, campaignId: number, seq: number): Promise<void> {
-  await unlessConditionFails(() =>
-    ddb().send(
-      new DeleteCommand({
-        TableName: tableName(),
-        Key: keys.campaignReply(companyId, whatsappId, contactId),
-        ConditionExpression: "campaignId = :c AND seq = :s",
-        ExpressionAttributeValues: { ":c": campaignId, ":s": seq },
-      }),
-    ),
   );
 }
 

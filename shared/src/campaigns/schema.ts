@@ -121,6 +121,10 @@ export const ShippingItem = z.object({
   confirmationRequestedAt: z.string().nullable().default(null),
   confirmedAt: z.string().nullable().default(null),
   deliveredAt: z.string().nullable().default(null),
+  /** The customer's message that confirmed the shipping (its reply to the confirmation). */
+  repliedBy: z.string().nullable().default(null),
+  /** The customer's reply whose ticket was closed at once (a campaign that closes replies): closed once. */
+  closedBy: z.string().nullable().default(null),
   error: z.string().nullable().default(null),
   updatedAt: z.string(),
 });

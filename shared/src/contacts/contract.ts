@@ -3,7 +3,8 @@ import { z } from "zod";
 import { zId, zPageNumber } from "../common.ts";
 import { ImportQuery, ImportReport } from "../contactLists/import-schema.ts";
 import { defineRoutes, IdParams, MessageReply, page } from "../contract.ts";
-import { ContactBody, ContactItem, ContactPatch } from "./schema.ts";
+import { JobStarted } from "../jobs/schema.ts";
+import { ContactBody, ContactItem, ContactPatch, PhoneBookImportBody, PhoneBookImportCounts } from "./schema.ts";
 
 /** Most contacts one bulk delete takes (`./import.ts`). */
 export const BULK_DELETE_MAX = 500;
@@ -28,6 +29,12 @@ export const contactsRoutes = defineRoutes("contacts", {
   "DELETE /api/contacts/{id}": { auth: "admin", params: IdParams, response: MessageReply },
   /** Multipart: one .xls, .xlsx or .csv in `file` (or `medias`); `?preview=true` writes nothing. Answers the import report. */
   "POST /api/contacts/upload": { auth: "user", query: ImportQuery, multipart: true, response: ImportReport },
+  /** The connection's phone book into contacts: the counts, or 202 with a job for a large phone book. */
+  "POST /api/contacts/import": {
+    auth: "user",
+    body: PhoneBookImportBody,
+    response: z.union([PhoneBookImportCounts.extend({ total: z.number().int() }), JobStarted]),
+  },
   /** Many contacts in one request (the page's "delete selected"). */
   "POST /api/contacts/delete": {
     auth: "admin",

@@ -5,10 +5,11 @@
  */
 import { counterFacts, outboxPut } from "../events/outbox.ts";
 import { DeleteCommand, GetCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { batchGetRaw, keyId } from "../db/batch.ts";
+import { batchGetRaw, batchWriteAll, keyId } from "../db/batch.ts";
+import { countQuery } from "../db/query.ts";
 import { ddb, tableName, type TxItem } from "../db/client.ts";
 import { keys } from "../db/keys.ts";
-import { ContactItem } from "./schema.ts";
+import { ContactItem, PhoneBookEntry, type ReplyWait } from "./schema.ts";
 import { normalizeName } from "./normalize.ts";
 import { contactIndexWrites } from "../search/writes.ts";
 import { parseStored } from "../db/items.ts";
@@ -228,6 +229,55 @@ export async function patchContact(companyId: number, contactId: number, patch: 
 }
 
 /**
+ * Marks a campaign's shipping as waiting for the contact's reply on connection `whatsappId` (`campaignWaits`, read by
+ * the ingest with the contact it resolves anyway: docs/product/campaigns.md#replies). Replaces an older wait of that
+ * connection. Leaves `updatedAt` alone. False when the contact is gone.
+ */
+export async function setContactReplyWait(companyId: number, contactId: number, whatsappId: number, wait: ReplyWait): Promise<boolean> {
+  const send = (expr: string, cond: string, values: Record<string, unknown>) =>
+    ddb()
+      .send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: keys.contact(companyId, contactId),
+          UpdateExpression: expr,
+          ConditionExpression: cond,
+          ...(expr.includes("#w") ? { ExpressionAttributeNames: { "#w": String(whatsappId) } } : {}),
+          ExpressionAttributeValues: values,
+        }),
+      )
+      .then(
+        () => true,
+        (err: Error) => {
+          if (err.name === "ConditionalCheckFailedException") return false;
+          throw err;
+        },
+      );
+  // The map may not exist yet: set the connection's entry in it, else create it holding that entry.
+  if (await send("SET campaignWaits.#w = :w", "attribute_exists(PK) AND attribute_exists(campaignWaits)", { ":w": wait })) return true;
+  if (await send("SET campaignWaits = :m", "attribute_exists(PK) AND attribute_not_exists(campaignWaits)", { ":m": { [String(whatsappId)]: wait } })) return true;
+  return send("SET campaignWaits.#w = :w", "attribute_exists(PK) AND attribute_exists(campaignWaits)", { ":w": wait });
+}
+
+/** Clears the contact's wait on connection `whatsappId` when it is still `wait` (a newer wait stays). */
+export async function clearContactReplyWait(companyId: number, contactId: number, whatsappId: number, wait: ReplyWait): Promise<void> {
+  await ddb()
+    .send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.contact(companyId, contactId),
+        UpdateExpression: "REMOVE campaignWaits.#w",
+        ConditionExpression: "campaignWaits.#w.campaignId = :c AND campaignWaits.#w.seq = :s",
+        ExpressionAttributeNames: { "#w": String(whatsappId) },
+        ExpressionAttributeValues: { ":c": wait.campaignId, ":s": wait.seq },
+      }),
+    )
+    .catch((err: Error) => {
+      if (err.name !== "ConditionalCheckFailedException") throw err;
+    });
+}
+
+/**
  * Moves a contact's `lastInteractionAt` (ISO) forward to `at` (docs/product/contacts.md#last-interaction):
  * one conditional UpdateItem that succeeds only when the stored time is unset or more than `stepMs`
  * (ms, default 60 s) older, so a burst of messages costs one write a minute (and, known here, no call in between). `updatedAt` is left alone (it guards the
@@ -317,3 +367,33 @@ export async function queryContactsByNumber(companyId: number, opts: { digits: s
 }
 
 export { keyId };
+
+// ---- a connection's phone book -------------------------------------------------------------------
+
+/** Stores phone book entries of connection `whatsappId` (BatchWriteItem, 25 a call; an entry replaces the one of its JID). */
+export async function putPhoneBookEntries(companyId: number, whatsappId: number, entries: PhoneBookEntry[]): Promise<void> {
+  await batchWriteAll(entries.map((e) => ({ PutRequest: { Item: { ...keys.phoneBookEntry(companyId, whatsappId, e.jid), _type: "phoneBookEntry", ...e } } })));
+}
+
+/** How many entries the connection's phone book holds (a COUNT query). */
+export function countPhoneBook(companyId: number, whatsappId: number): Promise<number> {
+  return countQuery({ KeyConditionExpression: "PK = :pk", ExpressionAttributeValues: { ":pk": keys.phoneBookPartition(companyId, whatsappId) } });
+}
+
+/** One page of at most `limit` phone book entries from `startKey`, with the key the next page starts at. */
+export async function phoneBookPage(
+  companyId: number,
+  whatsappId: number,
+  opts: { limit: number; startKey?: Record<string, unknown> },
+): Promise<{ entries: PhoneBookEntry[]; lastKey?: Record<string, unknown> }> {
+  const out = await ddb().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: "PK = :pk",
+      ExpressionAttributeValues: { ":pk": keys.phoneBookPartition(companyId, whatsappId) },
+      Limit: opts.limit,
+      ExclusiveStartKey: opts.startKey,
+    }),
+  );
+  return { entries: (out.Items ?? []).map((it) => parseStored(PhoneBookEntry, it)), lastKey: out.LastEvaluatedKey };
+}

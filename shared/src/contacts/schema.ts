@@ -3,8 +3,16 @@
  * `number` is digits only with country code (E.164 without +); for groups it is the group id digits.
  */
 import { z } from "zod";
+import { zId } from "../common.ts";
 
 export const ExtraInfo = z.object({ id: z.number().int().optional(), name: z.string().max(100), value: z.string().max(1000) });
+
+/**
+ * A campaign's shipping waiting for this contact's reply on one connection (docs/product/campaigns.md#replies):
+ * `confirmation` (the reply brings the real message) or `close` (the ticket the reply opens is closed at once).
+ */
+export const ReplyWait = z.object({ campaignId: z.number().int(), seq: z.number().int(), kind: z.enum(["confirmation", "close"]) });
+export type ReplyWait = z.infer<typeof ReplyWait>;
 
 export const ContactItem = z.object({
   id: z.number().int(),
@@ -22,10 +30,33 @@ export const ContactItem = z.object({
   /** WhatsApp identities known for this person: phone JID and/or LID (`...@lid`). Runner/ingest only. */
   jids: z.array(z.string()).default([]),
   lastInteractionAt: z.string().nullable().default(null),
+  /** Campaign shippings waiting for this contact's reply, by connection id (never shown: the views drop it). */
+  campaignWaits: z.record(z.string(), ReplyWait).optional(),
   createdAt: z.string(),
   updatedAt: z.string(),
 });
 export type ContactItem = z.infer<typeof ContactItem>;
+
+/**
+ * One entry of a connection's phone book, as Baileys' `contacts.upsert` gave it (`keys.phoneBookEntry`): the person's
+ * phone JID and number (digits), the name saved on the phone, the push name (`notify`) and the business name.
+ */
+export const PhoneBookEntry = z.object({
+  jid: z.string(),
+  number: z.string(),
+  name: z.string().nullable().default(null),
+  notify: z.string().nullable().default(null),
+  verifiedName: z.string().nullable().default(null),
+  updatedAt: z.string(),
+});
+export type PhoneBookEntry = z.infer<typeof PhoneBookEntry>;
+
+/** `POST /api/contacts/import`: the connection whose phone book is imported (default: the company's default one). */
+export const PhoneBookImportBody = z.object({ whatsappId: zId.optional() }).default({});
+
+/** What a phone book import did: contacts `added`, numbers a contact already had (`existing`), entries `skipped`. */
+export const PhoneBookImportCounts = z.object({ added: z.number().int(), existing: z.number().int(), skipped: z.number().int() });
+export type PhoneBookImportCounts = z.infer<typeof PhoneBookImportCounts>;
 
 export const ContactBody = z.object({
   name: z.string().trim().min(2, "Too Short!").max(50, "Too Long!"),

@@ -3,5 +3,7 @@ import type { ContactItem } from "./schema.ts";
 
 /** What the API returns for a contact (the stored entity minus index keys; `jids` kept for the runner-facing views). */
 export function contactView(c: ContactItem): ContactItem {
-  return c;
+  if (!c.campaignWaits) return c;
+  const { campaignWaits: _waits, ...shown } = c;
+  return shown;
 }

@@ -165,7 +165,6 @@ export const keys = {
   /** A connection's campaign pacing state (last send, sends since the longer pause, the day's count). */
   campaignPacer: (cid: Id, wid: Id) => ({ PK: `C#${cid}`, SK: `CAMPPACE#${pad(wid)}` }),
   /** A shipping waiting for its contact's reply on a connection (confirmation mode): holds `campaignId`, `seq`. */
-  campaignReply: (cid: Id, wid: Id, contactId: Id) => ({ PK: `C#${cid}`, SK: `CAMPREPLY#${pad(wid)}#${pad(contactId)}` }),
   /** A campaign message's WhatsApp id → its shipping (holds `campaignId`, `seq`): a later failure of it is counted. */
   campaignMessage: (cid: Id, messageId: string) => ({ PK: `C#${cid}#CAMPMSG#${messageId}`, SK: "#" }),
   /** Campaign settings, one item per key (`messageInterval`, ..., `variables`), JSON-encoded value. */
@@ -210,6 +209,10 @@ export const keys = {
   contactPartitionPrefix: (cid: Id) => `C#${cid}#CT#`,
   /** Uniqueness per company: phone digits (E.164 without +) and JID (LID too). Hold `contactId`. */
   contactPhone: (cid: Id, digits: string) => ({ PK: `C#${cid}#PHONE#${digits}`, SK: "#" }),
+  /** One entry of a connection's phone book (Baileys `contacts.upsert`), by its JID. */
+  phoneBookEntry: (cid: Id, wid: Id, jid: string) => ({ PK: `C#${cid}#PHONEBOOK#${pad(wid)}`, SK: `J#${jid}` }),
+  /** The partition of a connection's phone book. */
+  phoneBookPartition: (cid: Id, wid: Id) => `C#${cid}#PHONEBOOK#${pad(wid)}`,
   contactJid: (cid: Id, jid: string) => ({ PK: `C#${cid}#JID#${jid}`, SK: "#" }),
 
   // ---- tickets and their partition ----------------------------------------
@@ -411,8 +414,8 @@ export const keys = {
    * The fact a pending run is keyed by (`events/durable.ts` `factOf`): a ticket at a version, or a connection, contact,
    * queue, user or tag at an `updatedAt` (each of their writes moves it).
    */
-  listenerFact: (kind: "ticket" | "whatsapp" | "contact" | "queue" | "user" | "tag", id: Id, at: string | number) =>
-    kind === "ticket" ? `T#${id}#v${at}` : `${{ whatsapp: "W", contact: "CT", queue: "Q", user: "U", tag: "TG" }[kind]}#${id}#${at}`,
+  listenerFact: (kind: "ticket" | "whatsapp" | "contact" | "queue" | "user" | "tag" | "message", id: Id, at: string | number) =>
+    kind === "ticket" ? `T#${id}#v${at}` : `${{ whatsapp: "W", contact: "CT", queue: "Q", user: "U", tag: "TG", message: "M" }[kind]}#${id}#${at}`,
   waCreds: (wid: Id) => ({ PK: `WA#${wid}`, SK: "CREDS" }),
   waKey: (wid: Id, type: string, id: string) => ({ PK: `WA#${wid}`, SK: `K#${type}#${id}` }),
   waPartition: (wid: Id) => `WA#${wid}`,

@@ -22,6 +22,7 @@ import { getTimer } from "../timers/index.ts";
 import { EXPIRES_TICKET, TIME_TO_TRANSFER } from "../timers/kinds.ts";
 import { updateSessionState } from "../whatsapp/service.ts";
 import { redriveDurable, RUN_GRACE_MS } from "./durable.ts";
+import { dieAfterCommit } from "./durable.testkit.ts";
 import { settleDeferred } from "./index.ts";
 
 const w = companyWorld();
@@ -45,26 +46,6 @@ function failOnce(match: (cmd: Cmd) => boolean): { failed: () => number } {
     return send(cmd, ...rest);
   }) as never);
   return { failed: () => failed };
-}
-/**
- * The process dies right after the first write `fact` accepts (a transaction's items, or a single Put or Update as
- * one item) has committed: from then on every DynamoDB call fails (nothing else this process would have written
- * reaches the table). Returns whether it died.
- */
-function dieAfterCommit(fact: (items: Record<string, Record<string, unknown>>[]) => boolean): { died: () => boolean } {
-  const client = ddb();
-  const send = client.send.bind(client) as (c: unknown, ...r: unknown[]) => Promise<unknown>;
-  let dead = false;
-  vi.spyOn(client, "send").mockImplementation((async (cmd: Cmd, ...rest: unknown[]) => {
-    if (dead) throw Object.assign(new Error("process killed (test)"), { name: "ProcessKilled" });
-    const out = await send(cmd, ...rest);
-    const name = cmd.constructor.name;
-    // A transaction's items, or a single write as one item.
-    const items = name === "TransactWriteCommand" ? cmd.input.TransactItems : name === "UpdateCommand" ? [{ Update: cmd.input }] : name === "PutCommand" ? [{ Put: cmd.input }] : [];
-    if (fact(items as Record<string, Record<string, unknown>>[])) dead = true;
-    return out;
-  }) as never);
-  return { died: () => dead };
 }
 /** A transaction writing the item with key `key` (an Update or a Put of it). */
 const writes = (key: { PK: string; SK: string }) => (items: Record<string, Record<string, unknown>>[]) =>

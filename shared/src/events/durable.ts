@@ -32,6 +32,7 @@ import type {} from "../contacts/events.ts";
 import type {} from "../queues/events.ts";
 import type {} from "../users/events.ts";
 import type {} from "../tags/events.ts";
+import type {} from "../campaigns/events.ts";
 
 /** Shards of the pending runs (every company's events spread over this many partitions). */
 export const RUN_SHARDS = 8;
@@ -66,7 +67,8 @@ const keyOf = (dueAt: string, companyId: number, runId: string) => keys.listener
 /**
  * The fact an event reports, for the events a durable listener may want: a ticket created or moved (its id and
  * version; a new contact's first message reports its ticket's creation), a connection, contact, queue, user or tag
- * changed (its id and `updatedAt`, which each of their writes moves). The writer of the fact and `dispatch` derive the
+ * changed (its id and `updatedAt`, which each of their writes moves), a customer's message answering a campaign's
+ * wait (the message's id and connection). The writer of the fact and `dispatch` derive the
  * same pending-run keys from it. Null for the other events.
  */
 export function factOf(event: DomainEvent): Fact | null {
@@ -88,6 +90,8 @@ export function factOf(event: DomainEvent): Fact | null {
       return { id: keys.listenerFact("user", event.user.id, event.user.updatedAt), at: event.user.updatedAt };
     case "tag.updated":
       return { id: keys.listenerFact("tag", event.tag.id, event.tag.updatedAt), at: event.tag.updatedAt };
+    case "campaign.replied":
+      return { id: keys.listenerFact("message", event.messageId, event.whatsappId), at: event.at };
     default:
       return null;
   }

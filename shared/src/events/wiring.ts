@@ -8,7 +8,7 @@
  * still gets the frame telling it why), then the listeners carrying rules. See `./README.md`.
  */
 import { authCacheListener } from "../auth/cache-listener.ts";
-import { campaignRepliesListener } from "../campaigns/engine.ts";
+import { campaignFailuresListener, campaignRepliesListener } from "../campaigns/engine.ts";
 import { lastInteractionListener } from "../contacts/listener.ts";
 import { platformSessionsListener } from "../dashboard/listener.ts";
 import { readCacheListener } from "../ingest/read-cache.ts";
@@ -39,6 +39,7 @@ addListener(ticketTimersListener);
 addListener(platformSessionsListener);
 addListener(kanbanLanesListener);
 addListener(campaignRepliesListener);
+addListener(campaignFailuresListener);
 addListener(assistantListener);
 addListener(pushListener);
 addListener(pushRevocationListener);

@@ -41,14 +41,13 @@ it("a customer's plain text on an open ticket costs a pinned number of DynamoDB 
   // Before the ingest's caches it was 10 (marker, connection, company, settings, the ticket view's BatchGet, the
   // last-interaction write on top of these three), then 3 (with a day-counter outbox item and its apply). The ticket is
   // the copy kept at its `rev` (read-cache.ts), which the transaction's condition confirms: no read. The message is
-  // counted on its ticket by the same transaction (`messagesIn`). Campaigns add one read: whether this contact's reply
-  // answers a campaign's confirmation (or closes its ticket).
+  // counted on its ticket by the same transaction (`messagesIn`). Whether the message answers a campaign's wait is
+  // read from the ticket and the contact the ingest holds anyway: no call.
   expect(Object.fromEntries(calls.byPurpose)).toEqual({
     "TransactWriteItems: WhatsApp alias (dedupe) + ticket + message ref + search index": 1,
     "Query: socket registrations": 1,
-    "GetItem: campaign reply wait": 1,
   });
-  expect(calls.total).toBe(3);
+  expect(calls.total).toBe(2);
 
   const st = await storedState(companyId);
   expect(st.messages.map((m) => m.body)).toEqual(["oi", "tudo bem?", "quero saber do meu pedido"]);
@@ -82,7 +81,6 @@ it("a message that moves the contact's 'Última interação' adds only that writ
   // Two messages at three calls each, plus the one contact write and the socket listing of its Contacts-page frame.
   expect(byPurpose).toEqual({
     "TransactWriteItems: WhatsApp alias (dedupe) + ticket + message ref + search index": 2,
-    "GetItem: campaign reply wait": 2,
     "Query: socket registrations": 3,
     "UpdateItem: contact": 1,
   });

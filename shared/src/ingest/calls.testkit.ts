@@ -17,7 +17,6 @@ export function purposeOf(pk: string, sk = ""): string {
   if (/^C#\d+$/.test(pk) && sk.startsWith("WACONN#")) return "connection";
   if (/^C#\d+$/.test(pk) && sk.startsWith("USER#")) return "user";
   if (/^C#\d+$/.test(pk) && sk === "#COMPANY") return "company";
-  if (/^C#\d+$/.test(pk) && sk.startsWith("CAMPREPLY#")) return "campaign reply wait";
   if (/^OUTBOX#\d/.test(pk)) return "counters outbox";
   if (/#STATS$/.test(pk)) return "counters";
   if (/#MSG#/.test(pk)) return "message ref";

@@ -19,7 +19,7 @@
 import type { Handler, IngestContext, Skips } from "./context.ts";
 import { onCall } from "./handlers/call.ts";
 import { onChatsUpdate } from "./handlers/chats-update.ts";
-import { onContactsUpdate } from "./handlers/contacts-update.ts";
+import { onContactsUpdate, onContactsUpsert } from "./handlers/contacts-update.ts";
 import { onGroupsUpdate } from "./handlers/groups-update.ts";
 import { onLidMappingUpdate } from "./handlers/lid-mapping-update.ts";
 import { onMessageReceiptUpdate } from "./handlers/message-receipt-update.ts";
@@ -43,7 +43,7 @@ const HANDLERS: Record<string, Handler> = {
   "presence.update": onPresenceUpdate,
   call: onCall,
   "chats.update": onChatsUpdate,
-  "contacts.upsert": onContactsUpdate,
+  "contacts.upsert": onContactsUpsert,
   "contacts.update": onContactsUpdate,
   "groups.update": onGroupsUpdate,
   "lid-mapping.update": onLidMappingUpdate,

@@ -1,7 +1,8 @@
 /**
  * Storing a new message (one transaction for message, ticket and markers), shared by `messages.upsert` and `call`: contact
  * (by JID/LID/phone) → ticket (the open one, or a new pending one) → media → ONE ingest transaction (alias put if
- * absent, message, ref, ticket, outbox, search index) → `message.created` → the automation seam.
+ * absent, message, ref, ticket, outbox, search index; for a reply a campaign waits for, the durable listener's pending
+ * run) → `message.created` (and `campaign.replied`) → the automation seam.
  */
 import { findOrCreateContactByIdentity, updateContact } from "../contacts/service.ts";
 import type { ContactItem } from "../contacts/schema.ts";
@@ -9,6 +10,9 @@ import { MAX_PREVIEW_CHARS, type MessageItem } from "../messages/schema.ts";
 import { aliasOwnedBy, ingestMessage, StaleTicket } from "../messages/repository.ts";
 import { dispatch } from "../events/index.ts";
 import "../messages/events.ts";
+import "../campaigns/events.ts";
+import type { CampaignReplied } from "../campaigns/events.ts";
+import { pendingRunPuts } from "../events/durable.ts";
 import { onInbound } from "../automation/inbound.ts";
 import { getActiveTicketId, getTicketItem, isActiveStatus, queryContactTickets } from "../tickets/repository.ts";
 import type { TicketItem } from "../tickets/schema.ts";
@@ -121,6 +125,9 @@ async function storeOnce(ctx: IngestContext, inc: Incoming, skipped: Skips, useC
   }
   if (open && resolved.cached) contact = withSummary(contact, open);
   const { ticket, created: ticketCreated } = open ? { ticket: open, created: false } : await ticketFor(ctx, contact.id, identity.isGroup, keepClosed);
+  // A new ticket on a remembered contact: its campaign wait is read fresh (the common path re-resolved it above).
+  if (ticketCreated && resolved.cached && !cheap) contact = (await resolveContact(companyId, contactIdentity, true)).contact;
+  const replied = replyOf(ctx, inc, ticket, contact);
   const { media, body } = await storeMedia(ctx, { raw: inc.raw, waId: inc.waId, ticketId: ticket.id }, content);
 
   let quotedMsg: MessageItem["quotedMsg"] = null;
@@ -176,12 +183,41 @@ async function storeOnce(ctx: IngestContext, inc: Incoming, skipped: Skips, useC
     waAliasJid: identity.chatJid,
     atRev,
     attempt: inc.token ? { token: inc.token, ticketCreated } : undefined,
+    clearReplyWait: !!replied && !!ticket.campaignWait,
+    extra: replied ? pendingRunPuts(replied) : undefined,
   });
   if (atRev && res.stored) keepOpenTicket(res.ticket);
   else if (!atRev && isActiveStatus(ticket.status)) keepOpenTicket(res.ticket, false);
   else if (!atRev) forgetOpenTicket(companyId, whatsappId, contact.id);
   if (!res.stored) return duplicateOrOwn(ctx, inc, contact, skipped);
-  await afterStore(ctx, inc, res.message, res.ticket, ticketCreated, contact);
+  if (replied) {
+    // Answered: the next message of this process must not answer it again (the listener clears the stored wait).
+    const { [String(whatsappId)]: _answered, ...waits } = contact.campaignWaits ?? {};
+    contact = { ...contact, campaignWaits: waits };
+    refreshCachedContact(companyId, contactIdentity, contact);
+  }
+  await afterStore(ctx, inc, res.message, res.ticket, ticketCreated, contact, replied);
+}
+
+/**
+ * The campaign wait a customer's new message answers (docs/product/campaigns.md#replies), read from what the ingest
+ * holds anyway: the open ticket's `campaignWait` (exact at its `rev`), else the contact's wait on this connection.
+ * Null for own messages, history, groups, and when nothing waits: such a message costs no extra call.
+ */
+function replyOf(ctx: IngestContext, inc: Incoming, ticket: TicketItem, contact: ContactItem): CampaignReplied | null {
+  if (inc.fromMe || inc.type !== "notify" || inc.identity.isGroup) return null;
+  const wait = ticket.campaignWait ?? contact.campaignWaits?.[String(ctx.whatsappId)];
+  if (!wait) return null;
+  return {
+    type: "campaign.replied",
+    companyId: ctx.companyId,
+    whatsappId: ctx.whatsappId,
+    contactId: contact.id,
+    ticketId: ticket.id,
+    messageId: inc.waId,
+    wait,
+    at: new Date().toISOString(),
+  };
 }
 
 /**
@@ -189,9 +225,18 @@ async function storeOnce(ctx: IngestContext, inc: Incoming, skipped: Skips, useC
  * automatic answer: rating, chatbot, hours). `dispatch` never throws (listeners log their failures), so the caller
  * never retries a stored message.
  */
-async function afterStore(ctx: IngestContext, inc: Incoming, message: MessageItem, ticket: TicketItem, ticketCreated: boolean, contact: ContactItem): Promise<void> {
+async function afterStore(
+  ctx: IngestContext,
+  inc: Incoming,
+  message: MessageItem,
+  ticket: TicketItem,
+  ticketCreated: boolean,
+  contact: ContactItem,
+  replied: CampaignReplied | null = null,
+): Promise<void> {
   const { companyId, whatsappId } = ctx;
   await dispatch({ type: "message.created", companyId, message, ticket, ticketCreated });
+  if (replied) await dispatch(replied);
   if (!inc.fromMe && inc.type === "notify") {
     await onInbound({ companyId, whatsappId, ticket, ticketCreated, message, contact, now: new Date() });
   }

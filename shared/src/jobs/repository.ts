@@ -28,16 +28,16 @@ export async function getJob(companyId: number, jobId: string): Promise<JobItem 
  * Saves a step of `job` (as read, at its `step`): the new progress and cursor, `step` + 1. Returns the saved job, or
  * null when another consumer saved a step first (the caller stops: that one goes on).
  */
-export async function saveJobStep(job: JobItem, next: Pick<JobItem, "done" | "total" | "cursor" | "status" | "updatedAt">): Promise<JobItem | null> {
+export async function saveJobStep(job: JobItem, next: Pick<JobItem, "done" | "total" | "cursor" | "status" | "updatedAt"> & Partial<Pick<JobItem, "result">>): Promise<JobItem | null> {
   try {
     const out = await ddb().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: keys.job(job.companyId, job.id),
-        UpdateExpression: "SET #d = :d, #t = :t, #c = :c, #s = :s, updatedAt = :u, #step = :next",
+        UpdateExpression: "SET #d = :d, #t = :t, #c = :c, #s = :s, #r = :r, updatedAt = :u, #step = :next",
         ConditionExpression: "#step = :step",
-        ExpressionAttributeNames: { "#d": "done", "#t": "total", "#c": "cursor", "#s": "status", "#step": "step" },
-        ExpressionAttributeValues: { ":d": next.done, ":t": next.total, ":c": next.cursor, ":s": next.status, ":u": next.updatedAt, ":step": job.step, ":next": job.step + 1 },
+        ExpressionAttributeNames: { "#d": "done", "#t": "total", "#c": "cursor", "#s": "status", "#r": "result", "#step": "step" },
+        ExpressionAttributeValues: { ":d": next.done, ":t": next.total, ":c": next.cursor, ":s": next.status, ":r": next.result ?? job.result ?? null, ":u": next.updatedAt, ":step": job.step, ":next": job.step + 1 },
         ReturnValues: "ALL_NEW",
       }),
     );

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 
-export const JobKind = z.enum(["deleteTag", "closeAllTickets", "exportContactData", "eraseContactData", "deleteCompany", "exportReport"]);
+export const JobKind = z.enum(["deleteTag", "closeAllTickets", "exportContactData", "eraseContactData", "deleteCompany", "exportReport", "importPhoneBook"]);
 export type JobKind = z.infer<typeof JobKind>;
 
 export const JobItem = z.object({
@@ -21,6 +21,8 @@ export const JobItem = z.object({
   total: z.number().int().nullable(),
   /** The kind's own resume point (JSON), null before the first step. */
   cursor: z.string().nullable(),
+  /** What the kind counted so far (e.g. contacts added, existing, skipped), summed over the saved steps. */
+  result: z.record(z.string(), z.number().int()).nullable().default(null),
   /** Steps saved so far: each save is conditioned on the one read, so two consumers never both apply a step. */
   step: z.number().int(),
   createdAt: z.string(),
@@ -29,7 +31,7 @@ export const JobItem = z.object({
 export type JobItem = z.infer<typeof JobItem>;
 
 /** A job as the API and the realtime frame `company-{id}-job` show it. */
-export const JobView = JobItem.pick({ id: true, kind: true, status: true, done: true, total: true, createdAt: true, updatedAt: true });
+export const JobView = JobItem.pick({ id: true, kind: true, status: true, done: true, total: true, result: true, createdAt: true, updatedAt: true });
 export type JobView = z.infer<typeof JobView>;
 
 /** `GET /api/jobs/{jobId}`'s path: the job's id, a UUID. */

@@ -24,6 +24,8 @@ export interface JobStepResult {
   total?: number;
   cursor: string | null;
   finished: boolean;
+  /** What the step counted, added to the job's `result` in the same save. */
+  counts?: Record<string, number>;
 }
 
 /** One step of a kind: handles at most `limit` items from `job.cursor`; must be idempotent for items handled before. */
@@ -34,6 +36,13 @@ const kinds = new Map<JobKind, JobStep>();
 /** Registers the step of a job kind (once, at module load, by the feature that owns the work). */
 export function registerJobKind(kind: JobKind, step: JobStep): void {
   kinds.set(kind, step);
+}
+
+/** `result` with `counts` added key by key. */
+function sumCounts(result: Record<string, number> | null, counts: Record<string, number>): Record<string, number> {
+  const out = { ...result };
+  for (const [k, v] of Object.entries(counts)) out[k] = (out[k] ?? 0) + v;
+  return out;
 }
 
 /** Items per step: each step is saved, so a death repeats at most this many checks. */
@@ -47,7 +56,7 @@ const viewOf = (job: JobItem): JobView => JobView.parse(job);
  */
 export async function startJob(companyId: number, userId: number, kind: JobKind, params: Record<string, unknown>): Promise<JobView> {
   const now = nowIso();
-  const job: JobItem = { id: randomUUID(), companyId, userId, kind, params, status: "running", done: 0, total: null, cursor: null, step: 0, createdAt: now, updatedAt: now };
+  const job: JobItem = { id: randomUUID(), companyId, userId, kind, params, status: "running", done: 0, total: null, cursor: null, result: null, step: 0, createdAt: now, updatedAt: now };
   await putJob(job);
   await enqueueJob(companyId, job.id);
   return viewOf(job);
@@ -93,6 +102,7 @@ export async function runJob(companyId: number, jobId: string, budgetMs = 20_000
       done,
       total,
       cursor: r.cursor,
+      result: r.counts ? sumCounts(job.result, r.counts) : job.result,
       status: r.finished ? "done" : "running",
       updatedAt: nowIso(),
     });

@@ -10,7 +10,7 @@
 import { counterFacts, outboxPut } from "../events/outbox.ts";
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { nowIso } from "../common.ts";
-import { ddb, tableName } from "../db/client.ts";
+import { ddb, tableName, type TxItem } from "../db/client.ts";
 import { decodeCursor, encodeCursor, startKeyOf } from "../db/cursor.ts";
 import { cancellationReasons, withConflictRetry } from "../db/errors.ts";
 import { dueShardOfName, keys } from "../db/keys.ts";
@@ -67,6 +67,10 @@ export async function ingestMessage(
     pending?: OutboundPending;
     /** The processing token of this delivery and whether it created the ticket, kept on the alias ({@link aliasOwnedBy}). */
     attempt?: { token: string; ticketCreated: boolean };
+    /** The message answers the campaign wait marked on the ticket: the ticket's `campaignWait` is removed with it. */
+    clearReplyWait?: boolean;
+    /** More items written in the same transaction, after all of the above (e.g. a durable listener's pending run). */
+    extra?: TxItem[];
   },
 ): Promise<{ stored: boolean; message: MessageItem; ticket: TicketItem }> {
   const now = nowIso();
@@ -84,7 +88,15 @@ export async function ingestMessage(
   // copy is exactly the stored item (nothing else wrote it in between), so its packed list row is written too
   // (`tickets/row.ts`); without, its `rev` may lag and the row is left stale for a list read to re-pack.
   const next = attachSummaries(
-    { ...ticket, lastMessage: opts.lastMessage, updatedAt: now, unreadMessages: ticket.unreadMessages + inc, [counted]: ticket[counted] + 1, rev: ticket.rev + 1 },
+    {
+      ...ticket,
+      lastMessage: opts.lastMessage,
+      updatedAt: now,
+      unreadMessages: ticket.unreadMessages + inc,
+      [counted]: ticket[counted] + 1,
+      rev: ticket.rev + 1,
+      ...(opts.clearReplyWait ? { campaignWait: null } : {}),
+    },
     summariesOf(ticket),
   );
   const row = rev ? (ticketRecord(next, summariesOf(ticket)).row as string) : null;
@@ -114,7 +126,7 @@ export async function ingestMessage(
               Update: bumpRev({
                 TableName: tableName(),
                 Key: keys.ticket(companyId, ticket.id),
-                UpdateExpression: `SET lastMessage = :lm, updatedAt = :now, GSI1SK = :sk, GSI2SK = :sk, GSI3SK = :sk${row ? ", #row = :row, rowRev = :rowRev" : ""} ADD unreadMessages :inc, ${counted} :one`,
+                UpdateExpression: `SET lastMessage = :lm, updatedAt = :now, GSI1SK = :sk, GSI2SK = :sk, GSI3SK = :sk${row ? ", #row = :row, rowRev = :rowRev" : ""} ADD unreadMessages :inc, ${counted} :one${opts.clearReplyWait ? " REMOVE campaignWait" : ""}`,
                 ConditionExpression: rev ? `attribute_exists(PK) AND ${rev.condition}` : "attribute_exists(PK)",
                 ...(row ? { ExpressionAttributeNames: { "#row": "row" } } : {}),
                 ExpressionAttributeValues: { ":lm": opts.lastMessage, ":now": now, ":sk": sk, ":inc": inc, ":one": 1, ...rev?.values, ...(row ? { ":row": row, ":rowRev": next.rev } : {}) },
@@ -127,6 +139,7 @@ export async function ingestMessage(
             // An outbound message is born with its pending item: a process that dies before (or while) enqueuing
             // its send leaves the sweep something to re-drive (`delivery.ts`).
             ...(opts.pending ? [{ Put: { TableName: tableName(), Item: outboundPendingItem(opts.pending, Date.parse(now)) } }] : []),
+            ...(opts.extra ?? []),
           ],
         }),
       ),

@@ -27,6 +27,7 @@ import { ROW_PROJECTION, rowAttributes, unpackRows } from "./row.ts";
 import type { TicketItem } from "./schema.ts";
 import { tallyOf, TALLY_ATTRS, type TallyAttr } from "./tally.ts";
 import { laterIso } from "../common.ts";
+import type { ReplyWait } from "../contacts/schema.ts";
 import { attachSummaries, loadSummaries, parseTicket, summariesOf, summaryAttributes, type TicketSummaries } from "./summaries.ts";
 
 /** The list-index attributes of a ticket (GSI3 only when assigned). */
@@ -317,6 +318,32 @@ export async function setTicketAttributes(companyId: number, ticketId: number, a
     return out.Attributes ? parseTicket(out.Attributes) : null;
   } catch (err) {
     if ((err as Error).name === "ConditionalCheckFailedException") return null;
+    throw err;
+  }
+}
+
+/**
+ * Marks a campaign's shipping as waiting for the customer's reply on this ticket while it is open or pending
+ * (`campaignWait`; the ingest sees it on the ticket it writes at its `rev`, and clears it in the same transaction).
+ * Returns false when the ticket is gone or no longer open or pending.
+ */
+export async function setTicketReplyWait(companyId: number, ticketId: number, wait: ReplyWait): Promise<boolean> {
+  try {
+    await ddb().send(
+      new UpdateCommand(
+        bumpRev({
+          TableName: tableName(),
+          Key: keys.ticket(companyId, ticketId),
+          UpdateExpression: "SET campaignWait = :w",
+          ConditionExpression: "attribute_exists(PK) AND #st IN (:open, :pending)",
+          ExpressionAttributeNames: { "#st": "status" },
+          ExpressionAttributeValues: { ":w": wait, ":open": "open", ":pending": "pending" },
+        }),
+      ),
+    );
+    return true;
+  } catch (err) {
+    if ((err as Error).name === "ConditionalCheckFailedException") return false;
     throw err;
   }
 }

@@ -3,6 +3,7 @@
  */
 import { z } from "zod";
 import { zId } from "../common.ts";
+import { ReplyWait } from "../contacts/schema.ts";
 
 export const TicketStatus = z.enum(["open", "pending", "closed"]);
 export type TicketStatus = z.infer<typeof TicketStatus>;
@@ -33,6 +34,8 @@ export const TicketItem = z.object({
   amountUsedBotQueues: z.number().int().default(0),
   /** Chatbot: ISO instant until which the bot answers nothing on this ticket (null = not silenced). */
   botSilentUntil: z.string().nullable().default(null),
+  /** A campaign's shipping waiting for the customer's reply on this open ticket (docs/product/campaigns.md#replies). */
+  campaignWait: ReplyWait.nullable().optional(),
   presence: z.string().default(""),
   tagIds: z.array(z.number().int()).default([]),
   useIntegration: z.boolean().default(false),

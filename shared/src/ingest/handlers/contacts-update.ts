@@ -1,11 +1,14 @@
 /**
  * `contacts.upsert` / `contacts.update` (the phone's address book and profile changes): a contact who already wrote
  * (or was written to) gets the saved, business or push name in place of a placeholder, and the profile picture.
- * Address-book entries never create contacts.
+ * Address-book entries never create contacts here: `contacts.upsert` also keeps each entry with a phone number in the
+ * connection's phone book (`keys.phoneBookEntry`), which `POST /api/contacts/import` turns into contacts on request.
  */
+import { putPhoneBookEntries } from "../../contacts/repository.ts";
+import type { PhoneBookEntry } from "../../contacts/schema.ts";
 import { updateContact } from "../../contacts/service.ts";
 import { eachGuarded, hasPlaceholderName, knownContact, type IngestContext, type Skips } from "../context.ts";
-import { normalizeUserJid } from "../identity.ts";
+import { jidUser, normalizeUserJid } from "../identity.ts";
 import { ContactUpdate } from "../schema.ts";
 
 export async function onContactsUpdate(ctx: IngestContext, data: unknown, skipped: Skips): Promise<void> {
@@ -34,4 +37,25 @@ export async function onContactsUpdate(ctx: IngestContext, data: unknown, skippe
     // One edit of the contact (its tickets' rows show both), written with its event's pending runs.
     if (Object.keys(change).length) await updateContact(ctx.companyId, contact.id, change);
   });
+}
+
+/**
+ * `contacts.upsert` (the phone's address book, at connection and on changes): keeps every entry that has a phone
+ * number in the connection's phone book (each parsed at the edge; unreadable ones, groups and LID-only entries are
+ * skipped), then applies the entries to known contacts as `contacts.update` does.
+ */
+export async function onContactsUpsert(ctx: IngestContext, data: unknown, skipped: Skips): Promise<void> {
+  const now = new Date().toISOString();
+  const entries = new Map<string, PhoneBookEntry>();
+  for (const raw of Array.isArray(data) ? data : []) {
+    const p = ContactUpdate.safeParse(raw);
+    if (!p.success) continue;
+    const c = p.data;
+    const jid = [c.phoneNumber, c.id].map(normalizeUserJid).find((j) => j?.endsWith("@s.whatsapp.net"));
+    if (!jid) continue;
+    const text = (v: string | undefined) => v?.trim().slice(0, 100) || null;
+    entries.set(jid, { jid, number: jidUser(jid), name: text(c.name), notify: text(c.notify), verifiedName: text(c.verifiedName), updatedAt: now });
+  }
+  if (entries.size) await putPhoneBookEntries(ctx.companyId, ctx.whatsappId, [...entries.values()]);
+  await onContactsUpdate(ctx, data, skipped);
 }
