@@ -240,6 +240,14 @@ describe("top bar notifications in the browser", () => {
       await pa.getByTestId("announcements-button").waitFor();
       await pa.waitForTimeout(1000);
       expect(await pa.getByTestId("announcements-count").count()).toBe(0);
+
+      // A tapped notification's address opens the panel on that announcement, highlighted, and leaves the address clean.
+      const rowId = await ps.getByTestId("announcement-row").filter({ hasText: "Manutenção programada" }).getAttribute("data-announcement-id");
+      await pa.goto(`${new URL(pa.url()).origin}/?announcement=${rowId}`);
+      const linked = pa.getByTestId("announcements-panel").locator(`[data-announcement-id="${rowId}"]`);
+      await linked.waitFor();
+      expect(await linked.getAttribute("aria-current")).toBe("true");
+      await pa.waitForURL((u) => !u.search.includes("announcement"));
     },
     TEST_MS,
   );

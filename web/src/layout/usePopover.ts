@@ -1,6 +1,6 @@
 /**
  * Open/close state of a top-bar popover: toggled by its button, closed by Escape (focus goes back to the button), by a
- * press outside the button and the panel, and by `close()` (e.g. after choosing an item).
+ * press outside the button and the panel, and by `close()` (e.g. after choosing an item); `show()` opens it.
  */
 import { useCallback, useEffect, useId, useRef, useState } from "react";
 
@@ -14,6 +14,7 @@ export function usePopover() {
     if (refocus) buttonRef.current?.focus();
   }, []);
   const toggle = useCallback(() => setOpen((o) => !o), []);
+  const show = useCallback(() => setOpen(true), []);
 
   useEffect(() => {
     if (!open) return;
@@ -39,6 +40,8 @@ export function usePopover() {
   return {
     open,
     toggle,
+    /** Opens the panel (e.g. a link or a notification pointing into it). */
+    show,
     close,
     buttonRef,
     panelRef,

@@ -2,11 +2,13 @@
  * The top bar's announcements popover, for every user: a megaphone button with the number of active announcements this
  * user has not seen (kept per user in the browser: it survives reloads), and a panel listing them highest priority and
  * newest first, each with its priority colour (1 red, 2 orange, 3 grey), text and image. Opening the panel marks what
- * it shows as seen; a new or changed announcement arrives live and counts again.
+ * it shows as seen; a new or changed announcement arrives live and counts again. An address with
+ * `?announcement=<id>` (what a tapped push notification opens) opens the panel on that announcement, highlighted.
  */
 import { Megaphone } from "lucide-react";
-import { useEffect } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useSearchParams } from "react-router-dom";
 import { useSession } from "../../api/session.ts";
 import { usePopover } from "../../layout/usePopover.ts";
 import { ListNote } from "../../ui/PageState.tsx";
@@ -22,6 +24,28 @@ export function AnnouncementsPopover() {
     .filter((a) => a.status)
     .sort(byPriority);
   const { isSeen, markSeen } = useSeenAnnouncements(me.id);
+  const [params, setParams] = useSearchParams();
+  const linked = Number(params.get("announcement")) || null;
+  const [focused, setFocused] = useState<number | null>(null);
+  const focusedRef = useRef<HTMLLIElement>(null);
+  // A link into the panel opens it on that announcement, then leaves the address clean.
+  useEffect(() => {
+    if (!linked) return;
+    setFocused(linked);
+    pop.show();
+    const next = new URLSearchParams(params);
+    next.delete("announcement");
+    setParams(next, { replace: true });
+  }, [linked]); // eslint-disable-line react-hooks/exhaustive-deps
+  useEffect(() => {
+    if (pop.open && focused) focusedRef.current?.scrollIntoView({ block: "nearest" });
+  }, [pop.open, focused, list.length]);
+  // Closing the panel ends the highlight.
+  const wasOpen = useRef(false);
+  useEffect(() => {
+    if (wasOpen.current && !pop.open) setFocused(null);
+    wasOpen.current = pop.open;
+  }, [pop.open]);
   const unread = list.filter((a) => !isSeen(a)).length;
   const stamp = list.map((a) => `${a.id}@${a.updatedAt}`).join(",");
   useEffect(() => {
@@ -50,7 +74,9 @@ export function AnnouncementsPopover() {
               {list.map((a) => (
                 <li
                   key={a.id}
-                  className="announcement-item"
+                  ref={a.id === focused ? focusedRef : undefined}
+                  className={`announcement-item${a.id === focused ? " focused" : ""}`}
+                  aria-current={a.id === focused ? "true" : undefined}
                   style={{ borderLeftColor: PRIORITY_COLORS[a.priority] }}
                   data-testid="announcement-item"
                   data-priority={a.priority}
