@@ -61,7 +61,7 @@ export const reportsMenuTexts = defineTexts({ reports: ["Relatórios", "Reports"
 export const exportJobTexts = defineTexts({
   exportReport: {
     counting: ["Exportando relatório…", "Exporting report…", "Exportando informe…"],
-    running: ["Exportando relatório… {{done}} linha(s)", "Exporting report… {{done}} row(s)", "Exportando informe… {{done}} fila(s)"],
-    done: ["Relatório exportado: {{done}} linha(s).", "Report exported: {{done}} row(s).", "Informe exportado: {{done}} fila(s)."],
+    running: ["Exportando relatório… {{done}} linha(s)", "Exporting report… {{done}} row(s)", "Exportando informe… {{done}} registro(s)"],
+    done: ["Relatório exportado: {{done}} linha(s).", "Report exported: {{done}} row(s).", "Informe exportado: {{done}} registro(s)."],
   },
 });
