@@ -6,33 +6,9 @@
  */
 // The composition root: every domain-event listener (this is an entry point).
 import "@atende/shared/events/wiring";
-import { log } from "@atende/shared/log";
 import { handlePushMessage } from "@atende/shared/push/delivery";
 import { PushMessage } from "@atende/shared/push/schema";
 import type { SqsEvent } from "./command-dlq.ts";
+import { type BatchResult, consumeRecords } from "./sqs-consumer.ts";
 
-export async function handler(event: SqsEvent): Promise<{ batchItemFailures: { itemIdentifier: string }[] }> {
-  const batchItemFailures: { itemIdentifier: string }[] = [];
-  await Promise.all(
-    (event.Records ?? []).map(async (r) => {
-      let raw: unknown = null;
-      try {
-        raw = JSON.parse(r.body);
-      } catch {
-        // unreadable: dropped below
-      }
-      const parsed = PushMessage.safeParse(raw);
-      if (!parsed.success) {
-        log("error", "push message unreadable: dropped", { messageId: r.messageId });
-        return;
-      }
-      try {
-        await handlePushMessage(parsed.data);
-      } catch (err) {
-        log("error", "push message failed; it comes back", { type: parsed.data.type, companyId: parsed.data.companyId, err });
-        batchItemFailures.push({ itemIdentifier: r.messageId });
-      }
-    }),
-  );
-  return { batchItemFailures };
-}
+export const handler = (event: SqsEvent): Promise<BatchResult> => consumeRecords(event, PushMessage, "push", handlePushMessage, (m) => ({ type: m.type, companyId: m.companyId }));

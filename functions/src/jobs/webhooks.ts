@@ -7,33 +7,9 @@
  */
 // The composition root: every domain-event listener (this is an entry point).
 import "@atende/shared/events/wiring";
-import { log } from "@atende/shared/log";
 import { attemptDelivery } from "@atende/shared/webhooks/delivery";
 import { WebhookDeliveryMessage } from "@atende/shared/webhooks/schema";
 import type { SqsEvent } from "./command-dlq.ts";
+import { type BatchResult, consumeRecords } from "./sqs-consumer.ts";
 
-export async function handler(event: SqsEvent): Promise<{ batchItemFailures: { itemIdentifier: string }[] }> {
-  const batchItemFailures: { itemIdentifier: string }[] = [];
-  await Promise.all(
-    (event.Records ?? []).map(async (r) => {
-      let raw: unknown = null;
-      try {
-        raw = JSON.parse(r.body);
-      } catch {
-        // unreadable: dropped below
-      }
-      const parsed = WebhookDeliveryMessage.safeParse(raw);
-      if (!parsed.success) {
-        log("error", "webhook message unreadable: dropped", { messageId: r.messageId });
-        return;
-      }
-      try {
-        await attemptDelivery(parsed.data);
-      } catch (err) {
-        log("error", "webhook attempt not recorded; the message comes back", { ...parsed.data, err });
-        batchItemFailures.push({ itemIdentifier: r.messageId });
-      }
-    }),
-  );
-  return { batchItemFailures };
-}
+export const handler = (event: SqsEvent): Promise<BatchResult> => consumeRecords(event, WebhookDeliveryMessage, "webhook", attemptDelivery, (m) => ({ ...m }));
