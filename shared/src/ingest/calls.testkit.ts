@@ -41,16 +41,26 @@ function purposesOf(input: Record<string, any>): string[] {
   return out.length ? out : ["(unkeyed)"];
 }
 
-/** Counts DynamoDB calls by command and by purpose while installed (a middleware on the shared client). */
+/** How many items a call writes (puts, updates and deletes; a transaction's condition checks are not writes). */
+function itemsWrittenBy(command: string, input: Record<string, any>): number {
+  if (command === "PutItem" || command === "UpdateItem" || command === "DeleteItem") return 1;
+  if (command === "TransactWriteItems") return (input.TransactItems ?? []).filter((t: any) => t.Put || t.Update || t.Delete).length;
+  if (command === "BatchWriteItem") return (Object.values(input.RequestItems ?? {}) as any[]).reduce((n, rs) => n + rs.length, 0);
+  return 0;
+}
+
+/** Counts DynamoDB calls by command and by purpose, and the items they write, while installed (a middleware on the shared client). */
 export function countDdbCalls() {
   const name = `benchCount${Math.random().toString(36).slice(2)}`;
   const byCommand = new Map<string, number>();
   const byPurpose = new Map<string, number>();
   let total = 0;
+  let written = 0;
   ddb().middlewareStack.add(
     (next, context) => async (args) => {
       const command = String((context as { commandName?: string }).commandName ?? "").replace(/Command$/, "");
       total++;
+      written += itemsWrittenBy(command, args.input as Record<string, any>);
       byCommand.set(command, (byCommand.get(command) ?? 0) + 1);
       const label = `${command}: ${[...new Set(purposesOf(args.input as Record<string, any>))].join(" + ")}`;
       byPurpose.set(label, (byPurpose.get(label) ?? 0) + 1);
@@ -61,6 +71,10 @@ export function countDdbCalls() {
   return {
     get total() {
       return total;
+    },
+    /** Items written (put, updated or deleted) by the counted calls. */
+    get itemsWritten() {
+      return written;
     },
     byCommand,
     byPurpose,
