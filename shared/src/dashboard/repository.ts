@@ -6,7 +6,7 @@
  */
 import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { ddb, tableName } from "../db/client.ts";
-import { DAILY_COUNTERS, type DailyCounter, openedInHour } from "../db/counters.ts";
+import { DAILY_COUNTERS, type DailyCounter, dailyCountersOf, openedInHour } from "../db/counters.ts";
 import { keys } from "../db/keys.ts";
 import { queryPages } from "../db/query.ts";
 
@@ -20,7 +20,8 @@ export interface PeriodStats {
 
 const zero = (): Counts => Object.fromEntries(DAILY_COUNTERS.map((c) => [c, 0])) as Counts;
 const addInto = (into: Counts, it: Record<string, unknown>) => {
-  for (const c of DAILY_COUNTERS) into[c] += Number(it[c] ?? 0);
+  const counted = dailyCountersOf(it);
+  for (const c of DAILY_COUNTERS) into[c] += counted[c];
 };
 
 /** The day items of company `companyId` from local day `from` to `to` (`yyyy-mm-dd`, both included), company and users. */

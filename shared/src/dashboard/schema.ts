@@ -53,6 +53,10 @@ export const DashboardCounters = z.object({
   avgSupportTime: z.number(),
   /** Average wait of the cycles accepted in the period (minutes; 0 when none). */
   avgWaitTime: z.number(),
+  /** Customers' messages received in the period (today's included as they arrive). */
+  messagesIn: z.number().int(),
+  /** Messages sent through Atende in the period (agents' and automatic). */
+  messagesOut: z.number().int(),
   /** Super users only: connections whose session is connected, over every company. */
   totalWhatsappSessions: z.number().int().optional(),
   /** Super users only: companies on the platform. */
@@ -69,6 +73,10 @@ export const DashboardAttendant = z.object({
   avgSupportTime: z.number(),
   /** Cycles the attendant accepted in the period. */
   tickets: z.number().int(),
+  /** Customers' messages received in the period on tickets the attendant had. */
+  messagesIn: z.number().int(),
+  /** Messages the attendant sent in the period. */
+  messagesOut: z.number().int(),
   online: z.boolean(),
 });
 export type DashboardAttendant = z.infer<typeof DashboardAttendant>;

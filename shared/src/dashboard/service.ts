@@ -70,6 +70,8 @@ export async function getDashboard(auth: AuthContext, q: DashboardQuery): Promis
       newContacts: sum(days, "contactsCreated"),
       avgSupportTime: avgMinutes(sum(days, "handlingSeconds"), sum(days, "handled")),
       avgWaitTime: avgMinutes(sum(days, "waitSeconds"), sum(days, "ticketsAccepted")),
+      messagesIn: sum(days, "messagesIn"),
+      messagesOut: sum(days, "messagesOut"),
       ...(platform ? { totalWhatsappSessions: platform.sessions, totalCompanies: platform.companies } : {}),
     },
     attendants: users.map((u) => {
@@ -80,6 +82,8 @@ export async function getDashboard(auth: AuthContext, q: DashboardQuery): Promis
         rating: c && c.ratings > 0 ? Math.round((c.ratingSum / c.ratings) * 10) / 10 : 0,
         avgSupportTime: c ? avgMinutes(c.handlingSeconds, c.handled) : 0,
         tickets: c?.ticketsAccepted ?? 0,
+        messagesIn: c?.messagesIn ?? 0,
+        messagesOut: c?.messagesOut ?? 0,
         online: u.online,
       };
     }),

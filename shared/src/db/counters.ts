@@ -50,17 +50,35 @@ export async function nextIds(scope: number | "GLOBAL", entity: string, n: numbe
  * `ticketsAccepted` / `waitSeconds`: cycles accepted and their summed wait; `handled` / `handlingSeconds`: accepted
  * cycles finished and their summed handling time (`ticketsClosed` also counts closes of tickets never accepted).
  * `ratings` / `ratingSum`: customers' 1-3 ratings of the attendant (count and sum; average = sum / count).
- * `messagesOut`: messages sent through Atende (agents' and automatic). Customers' messages are counted on their ticket
- * (the ticket item's `messagesIn`), not per day: a day item written for every inbound message was a third of the
- * ingest's cost.
+ * `messagesOut`: messages sent through Atende (agents' and automatic). `messagesIn`: customers' live messages, per day
+ * and per the attendant the ticket had (none while pending): see {@link messagesInOf}.
  */
-export const DAILY_COUNTERS = ["ticketsOpened", "ticketsAccepted", "ticketsClosed", "handled", "waitSeconds", "handlingSeconds", "contactsCreated", "messagesOut", "ratings", "ratingSum"] as const;
+export const DAILY_COUNTERS = ["ticketsOpened", "ticketsAccepted", "ticketsClosed", "handled", "waitSeconds", "handlingSeconds", "contactsCreated", "messagesIn", "messagesOut", "ratings", "ratingSum"] as const;
 export type DailyCounter = (typeof DAILY_COUNTERS)[number];
+
+/**
+ * The attribute of a day item the live count of customers' messages is added to, group-committed right after each
+ * message is stored (`events/messages-in.ts`); `messagesIn` itself is the exact count the day's end hands over from
+ * the tickets (docs/product/dashboard.md#customers-messages).
+ */
+export const MESSAGES_IN_LIVE = "messagesInLive";
+
+/**
+ * The customers' messages of a stored day item: the exact count handed over at the day's end, or, until then (today),
+ * the live count. The live count never exceeds the exact one (each stored message is counted live at most once), so
+ * the larger of the two is the day's figure, exact once the day is handed over.
+ */
+export const messagesInOf = (item: Record<string, unknown> | undefined): number => Math.max(Number(item?.messagesIn ?? 0), Number(item?.[MESSAGES_IN_LIVE] ?? 0));
+
+/** A stored day item's counters (zeros for what was never counted), `messagesIn` per {@link messagesInOf}. */
+export function dailyCountersOf(item: Record<string, unknown> | undefined): Record<DailyCounter, number> {
+  return Object.fromEntries(DAILY_COUNTERS.map((c) => [c, c === "messagesIn" ? messagesInOf(item) : Number(item?.[c] ?? 0)])) as Record<DailyCounter, number>;
+}
 
 /** A company's (or one user's) counters of one local day `yyyy-mm-dd`; zeros when nothing was counted. */
 export async function readDailyCounters(companyId: number, day: string, userId?: number): Promise<Record<DailyCounter, number>> {
   const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.stats(companyId, day, userId), ConsistentRead: true }));
-  return Object.fromEntries(DAILY_COUNTERS.map((c) => [c, Number(out.Item?.[c] ?? 0)])) as Record<DailyCounter, number>;
+  return dailyCountersOf(out.Item);
 }
 
 /**

@@ -398,6 +398,8 @@ export const keys = {
     rating: (tid: Id, ratingAt: string) => `R#${tid}#${ratingAt}`,
     contact: (ctid: Id) => `CT#${ctid}`,
     contactDeleted: (ctid: Id) => `CT#${ctid}#deleted`,
+    /** A ticket's customers' messages of one local day and attendant (`inKey`: `<day>[#U#<uid>]`), handed over at the day's end. */
+    messagesInDay: (tid: Id, inKey: string) => `MI#${tid}#${inKey}`,
   },
   /** One due hour of one outbox shard (`hour`: `yyyy-mm-ddThh`), read by the minute tick. */
   outboxDuePK: (shard: number, hour: string) => `OUTBOX#${shard}#${hour}`,

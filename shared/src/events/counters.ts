@@ -3,7 +3,7 @@
  * (see `./outbox.ts` for the exactly-once argument), grouped per counter item set while a transaction is in flight. The mapping event → entry is the SAME pure function the
  * repository used to write the outbox item, so both sides name the same item.
  */
-import { applyOutboxes, counterFacts, type OutboxEntry } from "./outbox.ts";
+import { addMessagesInLive, applyOutboxes, companyZone, counterFacts, countsInDay, localDayHour, type OutboxEntry } from "./outbox.ts";
 import type { DomainEvent, Listener } from "./registry.ts";
 // Type-only: brings the `ticket.rated` event declaration (automation/rating.ts) into every program that compiles this file.
 import type {} from "../automation/rating.ts";
@@ -97,12 +97,45 @@ async function drain(key: string, bucket: { waiting: Waiting[]; running: boolean
   }
 }
 
+/**
+ * How long the first customer's message of a (company, day, attendant) waits for others before their live count is
+ * written: one transaction per window, however many messages it holds.
+ */
+export const LIVE_WINDOW_MS = 250;
+
+/** Live counts of customers' messages waiting per (company, day, attendant). */
+const live = new Map<string, { companyId: number; day: string; userId: number | null; n: number; written: Promise<void> }>();
+
+/**
+ * Counts a customer's stored live message in its day's live count (`MESSAGES_IN_LIVE`), group-committed: the
+ * messages of one (company, local day, attendant) within {@link LIVE_WINDOW_MS} go in ONE transaction. Resolves once
+ * written. Not durable on purpose: the exact count lives on the ticket (written with the message) and reaches the day
+ * item when the day is over (`counterFacts.messagesInDay`); the live count only makes today's figure current.
+ */
+async function countLive(companyId: number, at: string, userId: number | null): Promise<void> {
+  const { day } = localDayHour(at, await companyZone(companyId));
+  const key = `${companyId}|${day}|${userId ?? ""}`;
+  const waiting = live.get(key);
+  if (waiting) {
+    waiting.n++;
+    return waiting.written;
+  }
+  const group = { companyId, day, userId, n: 1, written: Promise.resolve() };
+  group.written = new Promise<void>((r) => setTimeout(r, LIVE_WINDOW_MS)).then(() => {
+    live.delete(key);
+    return addMessagesInLive(group.companyId, group.day, group.userId, group.n);
+  });
+  live.set(key, group);
+  return group.written;
+}
+
 export const countersListener: Listener = {
   name: "counters",
   /** The caller does not wait: the outbox item already makes the count durable (the tick re-drives it). */
   deferred: true,
   async handle(event) {
     const entries = outboxEntriesOf(event);
-    if (entries.length) await applyGrouped(entries);
+    const customer = event.type === "message.created" && countsInDay(event.message) ? countLive(event.companyId, event.message.createdAt, event.ticket.userId) : null;
+    await Promise.all([entries.length ? applyGrouped(entries) : null, customer]);
   },
 };

@@ -37,7 +37,7 @@ import { queryPages } from "../db/query.ts";
 import { TZDate } from "@date-fns/tz";
 import { DEFAULT_TIME_ZONE } from "../automation/variables.ts";
 import { format } from "date-fns";
-import { DAILY_COUNTERS, type Gauge, openedInHour } from "../db/counters.ts";
+import { DAILY_COUNTERS, type Gauge, MESSAGES_IN_LIVE, openedInHour } from "../db/counters.ts";
 import { finishedCycle, secondsBetween } from "../tickets/cycles.ts";
 import { tallyMoves, tallyOf, type TallyMoves } from "../tickets/tally.ts";
 import { log } from "../log.ts";
@@ -80,14 +80,21 @@ export interface OutboxEntry {
   at: string;
   /** The shard the item was written to (read items); a new fact's is computed from `oid` with the current shard count. */
   shard?: number;
+  /** When the item falls due (ISO); absent: {@link OUTBOX_GRACE_MS} after `at`. */
+  dueAt?: string;
+  /**
+   * A ticket's customers' messages of one local day and attendant, handed over when the day is over (`messagesIn`
+   * comes from the ticket's `inDays[inKey]` at that time, {@link counterFacts.messagesInDay}).
+   */
+  messagesInDay?: { ticketId: number; inKey: string };
 }
 
 /**
  * The key of an entry's outbox item: its shard (the one it was read from, else the hash of `oid` over the current
  * count) and due time (`at` + {@link OUTBOX_GRACE_MS}), so writer and applier name the same item.
  */
-export function outboxKey(e: Pick<OutboxEntry, "companyId" | "oid" | "at" | "shard">): { PK: string; SK: string } {
-  return keys.outbox(e.shard ?? dueShardOfName("outbox", e.oid), new Date(Date.parse(e.at) + OUTBOX_GRACE_MS).toISOString(), e.companyId, e.oid);
+export function outboxKey(e: Pick<OutboxEntry, "companyId" | "oid" | "at" | "shard" | "dueAt">): { PK: string; SK: string } {
+  return keys.outbox(e.shard ?? dueShardOfName("outbox", e.oid), e.dueAt ?? new Date(Date.parse(e.at) + OUTBOX_GRACE_MS).toISOString(), e.companyId, e.oid);
 }
 
 /** The `Put` of an outbox item for a domain `TransactWriteItems` (null entry → nothing to count). */
@@ -103,6 +110,20 @@ export function outboxPut(e: OutboxEntry | null): { Put: { TableName: string; It
     },
   ];
 }
+
+/**
+ * The `Put` of a ticket's hand-over item for a domain `TransactWriteItems` (`counterFacts.messagesInDay`). Not
+ * conditional: a writer whose copy of the ticket was stale may put it again, the same item at the same key.
+ */
+export function messagesInDayPut(e: OutboxEntry): { Put: { TableName: string; Item: Record<string, unknown> } } {
+  return { Put: { TableName: tableName(), Item: { ...outboxKey(e), _type: "outbox", ...e } } };
+}
+
+/**
+ * Whether a stored message counts in the day's customers' messages: a customer's live message (history arrives
+ * already read, and is counted on its ticket only).
+ */
+export const countsInDay = (m: { fromMe: boolean; read: boolean }) => !m.fromMe && !m.read;
 
 const dayOf = (iso: string) => iso.slice(0, 10);
 type TicketFact = {
@@ -193,6 +214,25 @@ export const counterFacts = {
   rating(r: { companyId: number; ticketId: number; userId: number; rate: number; ratingAt: string; at: string }): OutboxEntry {
     return { companyId: r.companyId, oid: keys.outboxId.rating(r.ticketId, r.ratingAt), day: dayOf(r.at), userId: r.userId, deltas: { ratings: 1, ratingSum: r.rate }, at: r.at };
   },
+  /**
+   * The hand-over of ticket `ticketId`'s customers' messages of local day `day` while attendant `userId` had it (null:
+   * nobody), written by the ingest with the key's first message (`messages/repository.ts`), due
+   * {@link MESSAGES_IN_GRACE_MS} after the day ends in zone `tz`. Its `messagesIn` is read from the ticket when it is
+   * applied ({@link applyOutbox}), so the messages after the first cost no item.
+   */
+  messagesInDay(m: { companyId: number; ticketId: number; userId: number | null; day: string; at: string; tz: string }): OutboxEntry {
+    const inKey = inDayKey(m.day, m.userId);
+    return {
+      companyId: m.companyId,
+      oid: keys.outboxId.messagesInDay(m.ticketId, inKey),
+      day: m.day,
+      userId: m.userId,
+      deltas: {},
+      at: m.at,
+      dueAt: new Date(endOfLocalDay(m.day, m.tz) + MESSAGES_IN_GRACE_MS).toISOString(),
+      messagesInDay: { ticketId: m.ticketId, inKey },
+    };
+  },
   /** A new contact: counted on its day, and in the company's current contacts. */
   contact(c: { companyId: number; id: number; createdAt: string }): OutboxEntry {
     return { companyId: c.companyId, oid: keys.outboxId.contact(c.id), day: dayOf(c.createdAt), userId: null, deltas: { contactsCreated: 1 }, gauges: { contacts: 1 }, at: c.createdAt };
@@ -243,10 +283,49 @@ export function localDayHour(at: string, tz: string): { day: string; hour: numbe
   return { day: format(local, "yyyy-MM-dd"), hour: local.getHours() };
 }
 
+/**
+ * A ticket's hand-over of its customers' messages is due this long after their local day ends: a message stored
+ * just before midnight by a process whose clock is late still finds the day's count on the ticket.
+ */
+export const MESSAGES_IN_GRACE_MS = 15 * 60_000;
+
+/** The key of a ticket's count of customers' messages (`inDays`) for local day `day` and attendant `userId` (null: none). */
+export const inDayKey = (day: string, userId: number | null) => (userId == null ? day : `${day}#U#${userId}`);
+
+/** The instant (ms) local day `day` (`yyyy-mm-dd`) ends in zone `tz` (UTC when the zone is unknown). */
+export function endOfLocalDay(day: string, tz: string): number {
+  const [y, m, d] = day.split("-").map(Number);
+  let end = Number.NaN;
+  try {
+    end = new TZDate(y, m - 1, d + 1, tz).getTime();
+  } catch {
+    // an unknown zone: UTC below
+  }
+  return Number.isNaN(end) ? Date.UTC(y, m - 1, d + 1) : end;
+}
+
+/** The company's time zone as the counters read it (kept five minutes per process; UTC for a company that is gone). */
+export const companyZone = zoneOf;
+
 /** `e` with its `day` in the company's zone, and the local hour for the opened-per-hour count. */
 async function localized(e: OutboxEntry): Promise<OutboxEntry & { hour: number }> {
+  // A hand-over names its day: the day the ingest counted the messages on.
+  if (e.messagesInDay) return { ...e, hour: 0 };
   const { day, hour } = localDayHour(e.at, await zoneOf(e.companyId));
   return { ...e, day, hour };
+}
+
+/**
+ * A hand-over entry with its `messagesIn`: the ticket's count for the entry's key as stored now (the day is over, so
+ * it no longer moves); 0 when the ticket is gone.
+ */
+async function withTicketCount(e: OutboxEntry): Promise<OutboxEntry> {
+  if (!e.messagesInDay) return e;
+  const out = await ddb().send(
+    new GetCommand({ TableName: tableName(), Key: keys.ticket(e.companyId, e.messagesInDay.ticketId), ProjectionExpression: "inDays", ConsistentRead: true }),
+  );
+  const n = Number((out.Item?.inDays as Record<string, unknown> | undefined)?.[e.messagesInDay.inKey] ?? 0);
+  return { ...e, deltas: n > 0 ? { messagesIn: n } : {} };
 }
 
 /** The updates of one applied group: the company's day (with its opened-per-hour), the user's day, the current counts. */
@@ -301,7 +380,7 @@ async function dropFact(e: OutboxEntry): Promise<void> {
  * Other errors propagate.
  */
 export async function applyOutbox(entry: OutboxEntry, attempts = 6): Promise<"applied" | "done" | "left"> {
-  const e = await localized(entry);
+  const e = await localized(await withTicketCount(entry));
   const items = [{ Delete: { TableName: tableName(), Key: outboxKey(e), ConditionExpression: "attribute_exists(PK)" } }, companyAlive(e.companyId), ...counterUpdates(e, [e])];
   for (let i = 0; i < attempts; i++) {
     try {
@@ -321,6 +400,30 @@ export async function applyOutbox(entry: OutboxEntry, attempts = 6): Promise<"ap
   }
   log("warn", "counters: outbox item left for the tick (hot counter)", { companyId: e.companyId, oid: e.oid });
   return "left";
+}
+
+/**
+ * Adds `n` customers' messages to the live count (`MESSAGES_IN_LIVE`) of company `companyId`'s local day `day` and,
+ * when `userId` is set, that attendant's day: one transaction, conditioned on the company being there and not being
+ * deleted (then nothing is written). Conflicts on the hot day item are retried; what still fails is logged and left:
+ * the day's end hands the exact count over from the tickets.
+ */
+export async function addMessagesInLive(companyId: number, day: string, userId: number | null, n: number, attempts = 6): Promise<void> {
+  const add = (Key: { PK: string; SK: string }) => ({ Update: { TableName: tableName(), Key, ...addExpression({ [MESSAGES_IN_LIVE]: n }) } });
+  const items = [companyAlive(companyId), add(keys.stats(companyId, day)), ...(userId != null ? [add(keys.stats(companyId, day, userId))] : [])];
+  for (let i = 0; i < attempts; i++) {
+    try {
+      await ddb().send(new TransactWriteCommand({ TransactItems: items }));
+      return;
+    } catch (err) {
+      const reasons = cancellationReasons(err);
+      if (reasons?.[0]?.Code === "ConditionalCheckFailed") return; // the company is gone or going
+      const conflict = reasons?.some((r) => r.Code === "TransactionConflict") || (err as Error).name === "TransactionConflictException";
+      if (!conflict) throw err;
+      await sleep(Math.random() * 20 * 2 ** i);
+    }
+  }
+  log("warn", "counters: live customers' messages left to the day's hand-over (hot counter)", { companyId, day, n });
 }
 
 /** DynamoDB's limit of items in one `TransactWriteItems`. */
@@ -374,6 +477,8 @@ const entryOf = (it: Record<string, unknown>): OutboxEntry => ({
   tally: (it.tally ?? {}) as TallyMoves,
   at: String(it.at),
   shard: Number(String(it.PK).split("#")[1]),
+  ...(typeof it.dueAt === "string" ? { dueAt: it.dueAt } : {}),
+  ...(it.messagesInDay ? { messagesInDay: it.messagesInDay as { ticketId: number; inKey: string } } : {}),
 });
 
 /**

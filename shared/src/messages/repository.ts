@@ -7,7 +7,7 @@
  *   `createdAt`; one per ticket, so an id colliding across chats resolves to the first stored message.
  * Items are parsed with `MessageItem` on read.
  */
-import { counterFacts, outboxPut } from "../events/outbox.ts";
+import { companyZone, counterFacts, countsInDay, inDayKey, localDayHour, messagesInDayPut, outboxPut } from "../events/outbox.ts";
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { nowIso } from "../common.ts";
 import { ddb, tableName, type TxItem } from "../db/client.ts";
@@ -99,6 +99,8 @@ export async function ingestMessage(
     },
     summariesOf(ticket),
   );
+  const inDay = countsInDay(m) ? await inDayWrite(ticket, localDayHour(now, await companyZone(companyId)).day, !!rev, now) : null;
+  if (inDay) next.inDays = inDay.inDays;
   const row = rev ? (ticketRecord(next, summariesOf(ticket)).row as string) : null;
   try {
     await withConflictRetry(() =>
@@ -126,12 +128,15 @@ export async function ingestMessage(
               Update: bumpRev({
                 TableName: tableName(),
                 Key: keys.ticket(companyId, ticket.id),
-                UpdateExpression: `SET lastMessage = :lm, updatedAt = :now, GSI1SK = :sk, GSI2SK = :sk, GSI3SK = :sk${row ? ", #row = :row, rowRev = :rowRev" : ""} ADD unreadMessages :inc, ${counted} :one${opts.clearReplyWait ? " REMOVE campaignWait" : ""}`,
-                ConditionExpression: rev ? `attribute_exists(PK) AND ${rev.condition}` : "attribute_exists(PK)",
-                ...(row ? { ExpressionAttributeNames: { "#row": "row" } } : {}),
-                ExpressionAttributeValues: { ":lm": opts.lastMessage, ":now": now, ":sk": sk, ":inc": inc, ":one": 1, ...rev?.values, ...(row ? { ":row": row, ":rowRev": next.rev } : {}) },
+                UpdateExpression: `SET lastMessage = :lm, updatedAt = :now, GSI1SK = :sk, GSI2SK = :sk, GSI3SK = :sk${row ? ", #row = :row, rowRev = :rowRev" : ""}${inDay ? `, ${inDay.set}` : ""} ADD unreadMessages :inc, ${counted} :one${opts.clearReplyWait ? " REMOVE campaignWait" : ""}`,
+                ConditionExpression: [rev ? `attribute_exists(PK) AND ${rev.condition}` : "attribute_exists(PK)", inDay?.condition].filter(Boolean).join(" AND "),
+                ...(row || inDay?.names ? { ExpressionAttributeNames: { ...(row ? { "#row": "row" } : {}), ...inDay?.names } } : {}),
+                ExpressionAttributeValues: { ":lm": opts.lastMessage, ":now": now, ":sk": sk, ":inc": inc, ":one": 1, ...rev?.values, ...(row ? { ":row": row, ":rowRev": next.rev } : {}), ...inDay?.values },
               }),
             },
+            // The day's customers' messages: counted on the ticket above (`inDays`); the key's first message also
+            // puts the item that hands the count to the daily counters when the day is over (events/outbox.ts).
+            ...(inDay?.handOver ? [messagesInDayPut(inDay.handOver)] : []),
             // A message sent through Atende is counted per day too (events/outbox.ts: exactly once, even if this
             // process dies next); the ticket's own count above covers every message at no extra item.
             ...outboxPut(counterFacts.message(m)),
@@ -150,11 +155,46 @@ export async function ingestMessage(
       const existing = await findByWaId(companyId, m.whatsappId, opts.waAliasJid, m.id);
       return { stored: false, message: existing ?? m, ticket };
     }
-    if (reasons?.[3]?.Code === "ConditionalCheckFailed") throw rev ? new StaleTicket(ticket.id) : new AppError("ERR_NO_TICKET_FOUND");
+    if (reasons?.[3]?.Code === "ConditionalCheckFailed") {
+      // Without `atRev`, only a copy that had no day counts yet is conditioned on more than the ticket existing.
+      if (rev || (inDay?.condition && (await ticketExists(companyId, ticket.id)))) throw new StaleTicket(ticket.id);
+      throw new AppError("ERR_NO_TICKET_FOUND");
+    }
     throw err;
   }
   if (rev) knownWords.set(next, withKnownWords(known, index.words));
   return { stored: true, message: m, ticket: next };
+}
+
+/** Days a ticket keeps its day counts (`inDays`) after the day: the day's end hands them over long before. */
+const IN_DAYS_KEPT = 3;
+
+/** `day` (`yyyy-mm-dd`) moved by `n` days. */
+const dayPlus = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * What a customer's live message adds to the ingest's ticket update: 1 more in the ticket's count of local day `day`
+ * and its attendant (`inDays`, docs/product/dashboard.md#customers-messages), and, for the key's first message, the
+ * hand-over item. At the copy's exact `rev` (`exact`) the whole map is written (older days than
+ * {@link IN_DAYS_KEPT} dropped); otherwise the one key is added to, or, when the copy had no map, the map is written
+ * conditioned on the stored ticket having none either (else the caller's copy is stale).
+ */
+async function inDayWrite(ticket: TicketItem, day: string, exact: boolean, now: string) {
+  const key = inDayKey(day, ticket.userId);
+  const had = ticket.inDays;
+  const handOver = had?.[key] ? null : counterFacts.messagesInDay({ companyId: ticket.companyId, ticketId: ticket.id, userId: ticket.userId, day, at: now, tz: await companyZone(ticket.companyId) });
+  const oldest = dayPlus(day, -IN_DAYS_KEPT);
+  const kept = Object.fromEntries(Object.entries(had ?? {}).filter(([k]) => k.slice(0, 10) >= oldest));
+  const inDays = { ...kept, [key]: (had?.[key] ?? 0) + 1 };
+  if (exact || !had) {
+    return { inDays, handOver, set: "inDays = :inDays", values: { ":inDays": inDays }, names: undefined, condition: exact ? undefined : "attribute_not_exists(inDays)" };
+  }
+  return { inDays, handOver, set: "inDays.#inKey = if_not_exists(inDays.#inKey, :zero) + :one", values: { ":zero": 0 }, names: { "#inKey": key }, condition: undefined };
+}
+
+async function ticketExists(companyId: number, ticketId: number): Promise<boolean> {
+  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.ticket(companyId, ticketId), ProjectionExpression: "PK", ConsistentRead: true }));
+  return !!out.Item;
 }
 
 /**

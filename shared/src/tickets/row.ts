@@ -19,7 +19,7 @@ import { log } from "../log.ts";
 import { TicketItem } from "./schema.ts";
 
 /** What a list row reads of a ticket item: its keys, its fields and its summaries (`summaries.ts`). */
-export const ROW_ATTRIBUTES = ["PK", "SK", ...Object.keys(TicketItem.shape), "sumContact", "sumQueue", "sumUser", "sumWhatsapp", "sumTags"];
+export const ROW_ATTRIBUTES = ["PK", "SK", ...Object.keys(TicketItem.shape).filter((k) => k !== "inDays"), "sumContact", "sumQueue", "sumUser", "sumWhatsapp", "sumTags"];
 
 /** `row` and `rowRev` for a full stored ticket item (`repository.ts` `ticketRecord`). */
 export function rowAttributes(record: Record<string, unknown>): { row: string; rowRev: number } {

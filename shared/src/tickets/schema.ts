@@ -25,6 +25,12 @@ export const TicketItem = z.object({
    */
   messagesIn: z.number().int().default(0),
   messagesOut: z.number().int().default(0),
+  /**
+   * The customers' live messages per local day and attendant (`<yyyy-mm-dd>[#U#<uid>]`, the company's zone), kept by
+   * the same write for the days whose count the day's end has not handed to the daily counters yet
+   * (docs/product/dashboard.md#customers-messages). Not part of the list row.
+   */
+  inDays: z.record(z.string(), z.number().int()).optional(),
   isGroup: z.boolean().default(false),
   /** The chatbot awaits the customer's answer to a menu (queue menu or option tree; automation/chatbot.ts). */
   chatbot: z.boolean().default(false),

@@ -1,0 +1,202 @@
+/**
+ * Customers' messages per local day (docs/product/dashboard.md#customers-messages), against DynamoDB Local: today's
+ * figure is current as messages arrive (the live count), and the day's end hands the exact count over from the
+ * tickets, whatever the live count missed. A message delivered three times counts once, two at once count two, a
+ * message at 23:59 and one at 00:01 in São Paulo count on their own days, and an attendant counts the messages of
+ * the tickets they had.
+ */
+import { DeleteCommand, GetCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { readDailyCounters } from "../db/counters.ts";
+import { ddb, tableName } from "../db/client.ts";
+import { dueShardsToRead, keys } from "../db/keys.ts";
+import { handleBaileysEvent, type IngestContext } from "../ingest/index.ts";
+import { clearIngestCaches } from "../ingest/store.ts";
+import { getTicketItem } from "../tickets/repository.ts";
+import type { TicketItem } from "../tickets/schema.ts";
+import { ingestMessage } from "../messages/repository.ts";
+import { makeTicket } from "../tickets/fixtures.testkit.ts";
+import { updateTicketByUser } from "../tickets/actions.ts";
+import type { TicketActor } from "../tickets/service.ts";
+import { countersListener } from "./counters.ts";
+import { settleDeferred } from "./index.ts";
+import { addListener } from "./registry.ts";
+import { MESSAGES_IN_GRACE_MS, outboxDuePages, redriveOutbox } from "./outbox.ts";
+import { companyWorld } from "../../../test/world.ts";
+
+const w = companyWorld();
+
+afterEach(async () => {
+  vi.useRealTimers();
+  await settleDeferred();
+  addListener(countersListener);
+});
+
+const text = (jid: string, id: string, body: string) => ({ key: { fromMe: false, remoteJid: jid, id }, message: { conversation: body }, messageTimestamp: Math.floor(Date.now() / 1000), pushName: "Maria" });
+const upsert = (ctx: IngestContext, messages: unknown[]) => handleBaileysEvent(ctx, "messages.upsert", { messages, type: "notify" });
+const newCompany = async (): Promise<IngestContext> => ({ companyId: (await w.fresh()).cid, whatsappId: 3 });
+/** The local day (São Paulo, the companies' zone) of instant `ms`. */
+const spDay = (ms = Date.now()) => new Intl.DateTimeFormat("en-CA", { timeZone: "America/Sao_Paulo" }).format(new Date(ms));
+/** The end of São Paulo's day `day` (UTC-3 all year). */
+const endOf = (day: string) => Date.parse(`${day}T00:00:00-03:00`) + 86_400_000;
+
+/** The stored day item's two counts: the live one and the one the day's end handed over. */
+async function stored(companyId: number, day: string, userId?: number) {
+  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.stats(companyId, day, userId), ConsistentRead: true }));
+  return { live: Number(out.Item?.messagesInLive ?? 0), handedOver: Number(out.Item?.messagesIn ?? 0) };
+}
+
+/** The minute tick at instant `ms`, walking its last ten minutes (as on a table it never walked). */
+async function tickAt(ms: number): Promise<void> {
+  await ddb().send(new DeleteCommand({ TableName: tableName(), Key: keys.outboxCursor }));
+  await redriveOutbox(ms);
+}
+
+/** The company's hand-over items still waiting, due in the hour holding `ms`. */
+async function handOversLeft(companyId: number, ms: number): Promise<number> {
+  let n = 0;
+  const hour = new Date(ms).toISOString().slice(0, 13);
+  for (let shard = 0; shard < dueShardsToRead("outbox"); shard++) {
+    for await (const entries of outboxDuePages(shard, hour, hour, "9999")) n += entries.filter((e) => e.companyId === companyId && e.messagesInDay).length;
+  }
+  return n;
+}
+
+/** A customer's live text `id` on ticket `t`, as a writer hands it to `ingestMessage`. */
+const inbound = (t: TicketItem, id: string) => ({
+  id, ticketId: t.id, companyId: t.companyId, contactId: t.contactId, whatsappId: t.whatsappId, remoteJid: "5511955550005@s.whatsapp.net", participant: null, senderName: null,
+  body: id, fromMe: false, read: false, mediaType: "chat" as const, mediaKey: null, mediaName: null, mediaMime: null, mediaSize: null, mediaError: false, ack: 0, isDeleted: false,
+  isEdited: false, previousBody: null, isForwarded: false, quotedMsgId: null, quotedMsg: null, reactions: [], waTimestamp: new Date().toISOString(), userId: null, sendError: null, isAutomatic: false,
+});
+
+/** The counters listener of a process that dies right after the store. */
+const dyingProcess = () => addListener({ name: "counters", handle: async () => { throw new Error("process killed"); } });
+
+describe("customers' messages per day", () => {
+  it("counts a message delivered three times once, live and after the day's hand-over", async () => {
+    const ctx = await newCompany();
+    const day = spDay();
+    const m = text("5511955550001@s.whatsapp.net", "3EB0MSGIN00000000001", "oi");
+    await Promise.all([upsert(ctx, [m]), upsert(ctx, [m]), upsert(ctx, [m])]);
+    await settleDeferred();
+    expect((await readDailyCounters(ctx.companyId, day)).messagesIn).toBe(1);
+    await upsert(ctx, [m]); // and once more, later
+    await settleDeferred();
+    expect(await stored(ctx.companyId, day)).toEqual({ live: 1, handedOver: 0 });
+
+    const due = endOf(day) + MESSAGES_IN_GRACE_MS;
+    await tickAt(due - 60_000); // not due yet: the day may still get messages
+    expect(await handOversLeft(ctx.companyId, due)).toBe(1);
+    await tickAt(due + 60_000);
+    await tickAt(due + 120_000); // the next tick hands nothing over again
+    expect(await stored(ctx.companyId, day)).toEqual({ live: 1, handedOver: 1 });
+    expect(await handOversLeft(ctx.companyId, due)).toBe(0);
+    expect((await readDailyCounters(ctx.companyId, day)).messagesIn).toBe(1);
+  });
+
+  it("counts two messages arriving at once on one ticket as two, and what a dying process missed live at the day's end", async () => {
+    const ctx = await newCompany();
+    const day = spDay();
+    const jid = "5511955550002@s.whatsapp.net";
+    await upsert(ctx, [text(jid, "3EB0MSGIN00000000002", "bom dia")]);
+    await settleDeferred();
+    // Two at once on the open ticket (one of them retried on a fresh read), then from another process (no copy kept).
+    await Promise.all([upsert(ctx, [text(jid, "3EB0MSGIN00000000003", "tudo bem?")]), upsert(ctx, [text(jid, "3EB0MSGIN00000000004", "preciso de ajuda")])]);
+    clearIngestCaches();
+    await Promise.all([upsert(ctx, [text(jid, "3EB0MSGIN00000000005", "alô")]), upsert(ctx, [text(jid, "3EB0MSGIN00000000006", "alguém?")])]);
+    await settleDeferred();
+    expect((await readDailyCounters(ctx.companyId, day)).messagesIn).toBe(5);
+    // A process dies between storing a message and its live count: today's figure misses it...
+    dyingProcess();
+    await upsert(ctx, [text(jid, "3EB0MSGIN00000000007", "oi?")]);
+    addListener(countersListener);
+    await settleDeferred();
+    expect((await readDailyCounters(ctx.companyId, day)).messagesIn).toBe(5);
+    const ticket = (await getTicketItem(ctx.companyId, (await ticketOf(ctx)).id, true))!;
+    expect(ticket.messagesIn).toBe(6);
+    expect(ticket.inDays).toEqual({ [day]: 6 });
+    // ...and the day's end hands the ticket's exact count over.
+    await tickAt(endOf(day) + MESSAGES_IN_GRACE_MS + 60_000);
+    expect(await stored(ctx.companyId, day)).toEqual({ live: 5, handedOver: 6 });
+    expect((await readDailyCounters(ctx.companyId, day)).messagesIn).toBe(6);
+  });
+
+  it("counts exactly from writers without the exact copy of the ticket (media, a chat known by two JIDs): two at once, either map state", async () => {
+    const ctx = await newCompany();
+    const day = spDay();
+    await upsert(ctx, [text("5511955550005@s.whatsapp.net", "3EB0MSGIN00000000013", "oi")]);
+    await settleDeferred();
+    const stale = (await getTicketItem(ctx.companyId, (await ticketOf(ctx)).id, true))!;
+    const store = (id: string, copy: TicketItem) => ingestMessage(ctx.companyId, copy, inbound(copy, id), { lastMessage: id, incrementUnread: true, waAliasJid: "5511955550005@s.whatsapp.net" });
+    // Two at once on a copy that has the day's count: both add to it.
+    await Promise.all([store("3EB0MSGIN00000000014", stale), store("3EB0MSGIN00000000015", stale)]);
+    await settleDeferred();
+    expect((await getTicketItem(ctx.companyId, stale.id, true))?.inDays).toEqual({ [day]: 3 });
+    // Two at once on a ticket with no day count yet (stored before them): one writes the map, the other is refused as
+    // stale (the ingest takes it again from a fresh read) instead of overwriting it.
+    const bare = await makeTicket(ctx.companyId, { whatsappId: ctx.whatsappId });
+    const tries = await Promise.allSettled([store("3EB0MSGIN00000000016", bare), store("3EB0MSGIN00000000017", bare)]);
+    expect(tries.map((t) => (t.status === "rejected" ? (t.reason as Error).name : "stored")).sort()).toEqual(["StaleTicket", "stored"]);
+    const fresh = (await getTicketItem(ctx.companyId, bare.id, true))!;
+    await store("3EB0MSGIN00000000017", fresh);
+    await settleDeferred();
+    expect((await getTicketItem(ctx.companyId, bare.id, true))?.inDays).toEqual({ [day]: 2 });
+    // (Stored behind the events' back: no live count.) The day's end hands both tickets' counts over.
+    await tickAt(endOf(day) + MESSAGES_IN_GRACE_MS + 60_000);
+    expect(await stored(ctx.companyId, day)).toEqual({ live: 1, handedOver: 5 });
+  });
+
+  it("counts a message at 23:59 and one at 00:01 in São Paulo on their own local days", async () => {
+    const ctx = await newCompany();
+    const jid = "5511955550003@s.whatsapp.net";
+    // Yesterday 23:59 and today 00:01 in São Paulo (02:59 and 03:01 UTC).
+    const midnight = endOf(spDay(Date.now() - 86_400_000));
+    const [before, after] = [spDay(midnight - 60_000), spDay(midnight + 60_000)];
+    expect(before < after).toBe(true);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(midnight - 60_000);
+    await upsert(ctx, [text(jid, "3EB0MSGIN00000000008", "ainda aí?")]);
+    vi.setSystemTime(midnight + 60_000);
+    await upsert(ctx, [text(jid, "3EB0MSGIN00000000009", "bom dia")]);
+    vi.useRealTimers();
+    await settleDeferred();
+    expect([(await readDailyCounters(ctx.companyId, before)).messagesIn, (await readDailyCounters(ctx.companyId, after)).messagesIn]).toEqual([1, 1]);
+    expect((await getTicketItem(ctx.companyId, (await ticketOf(ctx)).id, true))?.inDays).toEqual({ [before]: 1, [after]: 1 });
+    // The earlier day is handed over a quarter of an hour after its midnight; the later one is not due yet.
+    await tickAt(midnight + MESSAGES_IN_GRACE_MS + 60_000);
+    expect([await stored(ctx.companyId, before), await stored(ctx.companyId, after)]).toEqual([
+      { live: 1, handedOver: 1 },
+      { live: 1, handedOver: 0 },
+    ]);
+  });
+
+  it("counts a ticket's messages for the attendant who had it when each arrived", async () => {
+    const ctx = await newCompany();
+    const day = spDay();
+    const jid = "5511955550004@s.whatsapp.net";
+    const ana: TicketActor = { userId: 7, companyId: ctx.companyId, profile: "admin", name: "Ana", queueIds: [], allTicket: "desabled" };
+    await upsert(ctx, [text(jid, "3EB0MSGIN00000000010", "olá")]); // waiting: nobody's
+    await settleDeferred();
+    await updateTicketByUser(ana, (await ticketOf(ctx)).id, { status: "open" });
+    await upsert(ctx, [text(jid, "3EB0MSGIN00000000011", "obrigada por atender")]);
+    await upsert(ctx, [text(jid, "3EB0MSGIN00000000012", "é sobre o pedido")]);
+    await settleDeferred();
+    expect([(await readDailyCounters(ctx.companyId, day)).messagesIn, (await readDailyCounters(ctx.companyId, day, 7)).messagesIn]).toEqual([3, 2]);
+    await tickAt(endOf(day) + MESSAGES_IN_GRACE_MS + 60_000);
+    expect([await stored(ctx.companyId, day), await stored(ctx.companyId, day, 7)]).toEqual([
+      { live: 3, handedOver: 3 },
+      { live: 2, handedOver: 2 },
+    ]);
+  });
+});
+
+/** The company's only ticket (whatever its status). */
+async function ticketOf(ctx: IngestContext): Promise<{ id: number }> {
+  for (const status of ["pending", "open", "closed"] as const) {
+    const out = await ddb().send(
+      new QueryCommand({ TableName: tableName(), IndexName: "GSI1", KeyConditionExpression: "GSI1PK = :pk", ExpressionAttributeValues: { ":pk": keys.ticketStatusPK(ctx.companyId, status) } }),
+    );
+    if (out.Items?.length) return { id: Number(out.Items[0].id) };
+  }
+  throw new Error(`no ticket in company ${ctx.companyId}`);
+}
