@@ -11,6 +11,7 @@ import { searchTicket } from "../scripts/bench/search.ts";
 import { ddb, tableName } from "../shared/src/db/client.ts";
 import { redriveDurable } from "../shared/src/events/durable.ts";
 import { redriveOutbox } from "../shared/src/events/outbox.ts";
+import { settleDeferred } from "../shared/src/events/index.ts";
 import { companyWorld, type World } from "./world.ts";
 
 const QUEUES = ["Vendas", "Suporte", "Financeiro"];
@@ -29,7 +30,8 @@ async function itemsOf(cid: number): Promise<Record<string, unknown>[]> {
         ExclusiveStartKey: start,
       }),
     );
-    out.push(...(page.Items ?? []).filter((i) => !String(i.PK).startsWith("EMAIL#") && i.SK !== "#COMPANY" && !String(i.SK).startsWith("USER#")));
+    // (A sort key naming another company's ticket `#<cid>#` is not this company's: its `companyId` says whose.)
+    out.push(...(page.Items ?? []).filter((i) => !String(i.PK).startsWith("EMAIL#") && i.SK !== "#COMPANY" && !String(i.SK).startsWith("USER#") && (i.companyId == null || i.companyId === cid)));
     start = page.LastEvaluatedKey;
   } while (start);
   return out;
@@ -52,7 +54,8 @@ function normalise(item: unknown, cid: number): unknown {
         // not JSON: a plain string
       }
     }
-    return item.replaceAll(`C#${cid}#`, "C#<cid>#").replace(new RegExp(`^C#${cid}$`), "C#<cid>").replace(UUID, "<uuid>").replace(ISO, "<time>");
+    // (An outbox item's sort key is `<due time>#<cid>#<id>`.)
+    return item.replaceAll(`C#${cid}#`, "C#<cid>#").replace(new RegExp(`^C#${cid}$`), "C#<cid>").replace(UUID, "<uuid>").replace(ISO, "<time>").replace(new RegExp(`^<time>#${cid}#`), "<time>#<cid>#");
   }
   if (Array.isArray(item)) return item.map((v) => normalise(v, cid));
   if (item && typeof item === "object") {
@@ -90,6 +93,7 @@ describe("the bench's bulk seed", () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     try {
       await seedThroughServices(tenantOf(world), tickets, (at) => vi.setSystemTime(at));
+      await settleDeferred();
       const end = tickets.at(-1)!.at.getTime() + 86_400_000;
       await redriveOutbox(end);
       await redriveDurable(end);

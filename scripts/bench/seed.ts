@@ -14,7 +14,8 @@ import { ContactItem } from "../../shared/src/contacts/schema.ts";
 import { ddb, tableName } from "../../shared/src/db/client.ts";
 import { openedInHour } from "../../shared/src/db/counters.ts";
 import { keys } from "../../shared/src/db/keys.ts";
-import { counterFacts, localDayHour, type OutboxEntry } from "../../shared/src/events/outbox.ts";
+import { counterFacts, countsInDay, inDayKey, localDayHour, messagesInDayPut, type OutboxEntry } from "../../shared/src/events/outbox.ts";
+import { MESSAGES_IN_LIVE } from "../../shared/src/db/counters.ts";
 import { tallyOf } from "../../shared/src/tickets/tally.ts";
 import { laneEntryRecord } from "../../shared/src/kanban/repository.ts";
 import { OPEN_LANE } from "../../shared/src/kanban/schema.ts";
@@ -112,6 +113,17 @@ export class SeedCounters {
     for (const [sk, moves] of Object.entries(e.tally ?? {})) this.add(keys.ticketCount(e.companyId, sk), moves as Record<string, number>);
   }
 
+  /** A customer's live message of local day `day` in the live counts (`counters.ts` `countLive`), company and attendant. */
+  countLive(companyId: number, day: string, userId: number | null): void {
+    this.add(keys.stats(companyId, day), { [MESSAGES_IN_LIVE]: 1 });
+    if (userId != null) this.add(keys.stats(companyId, day, userId), { [MESSAGES_IN_LIVE]: 1 });
+  }
+
+  /** The company's time zone the counts are kept in. */
+  get zone(): string {
+    return this.timezone;
+  }
+
   /** The counter items (whole: the seed writes them with Put). */
   records(): Record<string, unknown>[] {
     return [...this.items.values()];
@@ -175,7 +187,16 @@ export function seedTicketItems(o: SeedTenant, s: SeedTicket, counters = new See
       { ...keys.messageRef(companyId, m.id, s.id), _type: "messageRef", ticketId: s.id, messageSK: sk, createdAt: ts },
     );
     const counted = fromMe ? "messagesOut" : "messagesIn";
-    ticket = { ...ticket, lastMessage: body, updatedAt: ts, unreadMessages: ticket.unreadMessages + (fromMe ? 0 : 1), [counted]: ticket[counted] + 1, rev: ticket.rev + 1 };
+    let inDays = ticket.inDays;
+    if (countsInDay(m)) {
+      // The day's count on the ticket, its hand-over item with the key's first message, and the live count.
+      const day = localDayHour(ts, counters.zone).day;
+      const key = inDayKey(day, ticket.userId);
+      if (!inDays?.[key]) items.push(messagesInDayPut(counterFacts.messagesInDay({ companyId, ticketId: s.id, userId: ticket.userId, day, at: ts, tz: counters.zone })).Put.Item);
+      inDays = { ...inDays, [key]: (inDays?.[key] ?? 0) + 1 };
+      counters.countLive(companyId, day, ticket.userId);
+    }
+    ticket = { ...ticket, lastMessage: body, updatedAt: ts, unreadMessages: ticket.unreadMessages + (fromMe ? 0 : 1), [counted]: ticket[counted] + 1, ...(inDays ? { inDays } : {}), rev: ticket.rev + 1 };
   });
   if (s.index) items.push(...words.values());
   // The packed row as the last message wrote it; later writes move `rev` and leave it for a list read to re-pack.

@@ -76,7 +76,8 @@ describe("a scripted day", { timeout: 240_000 }, () => {
   it("shows exact cards and the attendants' table", async () => {
     const res = await dashboard(w.admin.token);
     expect(res.status).toBe(200);
-    expect(res.body.counters).toEqual({ supportHappening: 1, supportPending: 1, supportFinished: 2, newContacts: 3, avgSupportTime: expect.any(Number), avgWaitTime: expect.any(Number) });
+    // The customer's one message, delivered three times, counts once; the one sent is the automatic rating prompt.
+    expect(res.body.counters).toEqual({ supportHappening: 1, supportPending: 1, supportFinished: 2, newContacts: 3, avgSupportTime: expect.any(Number), avgWaitTime: expect.any(Number), messagesIn: 1, messagesOut: 1 });
     const byId = new Map(res.body.attendants.map((a: any) => [a.id, a]));
     expect(byId.get(other.id)).toMatchObject({ name: other === ana() ? "Ana" : "Beto", rating: 3, tickets: other === ana() ? 2 : 1, online: false });
     expect(byId.get(winner.id)).toMatchObject({ rating: 0, tickets: winner === ana() ? 2 : 1 });
@@ -135,6 +136,30 @@ describe("a scripted day", { timeout: 240_000 }, () => {
       expect(res.body.error).toBe("ERR_VALIDATION");
     }
     expect((await api("GET", "/api/dashboard/ticketsDay?initialDate=2026-03-10", { token: w.admin.token })).status).toBe(400);
+  });
+});
+
+describe("customers' messages", { timeout: 120_000 }, () => {
+  it("shows today's at once, per company and per attendant, and another company none of them", async () => {
+    const c = await w.fresh();
+    const bia = await makeUser(c.cid, { name: "Bia" });
+    const ctx = { companyId: c.cid, whatsappId: c.wa };
+    const jid = "5511977770009@s.whatsapp.net";
+    await handleBaileysEvent(ctx, "messages.upsert", { messages: [text(jid, "3EB0DASHIN0000000001", "oi")], type: "notify" });
+    await settleDeferred();
+    const listed = await api("GET", "/api/tickets?status=pending&showAll=true", { token: c.admin.token });
+    const ticketId = listed.body.tickets[0].id;
+    expect((await api("PUT", `/api/tickets/${ticketId}`, { token: c.admin.token, body: { status: "open", userId: bia.id } })).status).toBe(200);
+    const second = text(jid, "3EB0DASHIN0000000002", "meu pedido não chegou");
+    await Promise.all([1, 2].map(() => handleBaileysEvent(ctx, "messages.upsert", { messages: [second], type: "notify" })));
+    await handleBaileysEvent(ctx, "messages.upsert", { messages: [text(jid, "3EB0DASHIN0000000003", "pedido 123")], type: "notify" });
+    await settleDeferred(); // no tick: today's figure does not wait for the day's end
+    const res = await dashboard(c.admin.token);
+    expect(res.body.counters).toMatchObject({ messagesIn: 3, messagesOut: 0 });
+    expect(res.body.attendants.find((a: any) => a.id === bia.id)).toMatchObject({ messagesIn: 2, messagesOut: 0 });
+    expect(res.body.attendants.find((a: any) => a.id === c.admin.id)).toMatchObject({ messagesIn: 0, messagesOut: 0 });
+    expect((await dashboard(w.other.admin.token)).body.counters).toMatchObject({ messagesIn: 0, messagesOut: 0 });
+    expect((await dashboard(bia.token)).status).toBe(403);
   });
 });
 

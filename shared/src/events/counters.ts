@@ -101,7 +101,7 @@ async function drain(key: string, bucket: { waiting: Waiting[]; running: boolean
  * How long the first customer's message of a (company, day, attendant) waits for others before their live count is
  * written: one transaction per window, however many messages it holds.
  */
-export const LIVE_WINDOW_MS = 250;
+export const LIVE_WINDOW_MS = 1000;
 
 /** Live counts of customers' messages waiting per (company, day, attendant). */
 const live = new Map<string, { companyId: number; day: string; userId: number | null; n: number; written: Promise<void> }>();

@@ -28,6 +28,11 @@
  * times are the service cycle's (`tickets/cycles.ts`). A ticket fact also moves the tab counts (`tickets/tally.ts`:
  * per queue and per user, tickets open and pending now, `keys.ticketCount`) in the same apply; a contact fact the
  * company's contacts count (`keys.statsNow`). See docs/product/dashboard.md#counters.
+ *
+ * Customers' messages per day are the one fact not written per event: the ingest counts them on the ticket
+ * (`inDays`) and puts one item per ticket, local day and attendant, due after that day ({@link counterFacts.messagesInDay});
+ * its apply reads the ticket's count. Today's figure is the live count ({@link addMessagesInLive};
+ * docs/product/dashboard.md#customers-messages).
  */
 import { DeleteCommand, GetCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { ddb, tableName } from "../db/client.ts";

@@ -41,13 +41,15 @@ it("a customer's plain text on an open ticket costs a pinned number of DynamoDB 
   // Before the ingest's caches it was 10 (marker, connection, company, settings, the ticket view's BatchGet, the
   // last-interaction write on top of these three), then 3 (with a day-counter outbox item and its apply). The ticket is
   // the copy kept at its `rev` (read-cache.ts), which the transaction's condition confirms: no read. The message is
-  // counted on its ticket by the same transaction (`messagesIn`). Whether the message answers a campaign's wait is
-  // read from the ticket and the contact the ingest holds anyway: no call.
+  // counted on its ticket by the same transaction (`messagesIn`, and in the day's `inDays`). Whether the message
+  // answers a campaign's wait is read from the ticket and the contact the ingest holds anyway: no call. The day's
+  // live count of customers' messages is one transaction per second of a company's messages (here the only one).
   expect(Object.fromEntries(calls.byPurpose)).toEqual({
     "TransactWriteItems: WhatsApp alias (dedupe) + ticket + message ref + search index": 1,
     "Query: socket registrations": 1,
+    "TransactWriteItems: company + counters": 1,
   });
-  expect(calls.total).toBe(2);
+  expect(calls.total).toBe(3);
 
   const st = await storedState(companyId);
   expect(st.messages.map((m) => m.body)).toEqual(["oi", "tudo bem?", "quero saber do meu pedido"]);
@@ -78,12 +80,36 @@ it("a message that moves the contact's 'Última interação' adds only that writ
     calls.remove();
   }
   const byPurpose = Object.fromEntries(calls.byPurpose);
-  // Two messages at three calls each, plus the one contact write and the socket listing of its Contacts-page frame.
+  // Two messages (each settled alone, so each with its own live day count), plus the one contact write and the
+  // socket listing of its Contacts-page frame.
   expect(byPurpose).toEqual({
     "TransactWriteItems: WhatsApp alias (dedupe) + ticket + message ref + search index": 2,
     "Query: socket registrations": 3,
+    "TransactWriteItems: company + counters": 2,
     "UpdateItem: contact": 1,
   });
   const st = await storedState(companyId);
   expect(st.contacts[0].lastInteractionAt).toBe(new Date(Math.floor(later / 1000) * 1000).toISOString());
+});
+
+it("the day's live count of customers' messages is one transaction for a burst, whatever its size", async () => {
+  const companyId = freshCompanyId();
+  const wa = await makeWhatsapp(companyId);
+  const ctx: IngestContext = { companyId, whatsappId: wa.id };
+  const from = (n: number, id: string) => ({
+    type: "notify",
+    messages: [{ key: { remoteJid: `55119555510${String(n).padStart(2, "0")}@s.whatsapp.net`, fromMe: false, id }, messageTimestamp: Math.floor(Date.now() / 1000), pushName: `Cliente ${n}`, message: { conversation: "oi" } }],
+  });
+  // Ten customers' tickets, warmed (contact, ticket and the day's count on each).
+  for (let n = 0; n < 10; n++) await handleBaileysEvent(ctx, "messages.upsert", from(n, `3EB0BURSTW${n}`));
+  await settleDeferred();
+  const calls = countDdbCalls();
+  try {
+    await Promise.all(Array.from({ length: 10 }, (_, n) => handleBaileysEvent(ctx, "messages.upsert", from(n, `3EB0BURSTM${n}`))));
+    await settleDeferred();
+  } finally {
+    calls.remove();
+  }
+  expect(calls.byPurpose.get("TransactWriteItems: WhatsApp alias (dedupe) + ticket + message ref + search index")).toBe(10);
+  expect(calls.byPurpose.get("TransactWriteItems: company + counters")).toBe(1);
 });
