@@ -92,7 +92,7 @@ it("a message that moves the contact's 'Última interação' adds only that writ
   expect(st.contacts[0].lastInteractionAt).toBe(new Date(Math.floor(later / 1000) * 1000).toISOString());
 });
 
-it("the day's live count of customers' messages is one transaction for a burst, whatever its size", async () => {
+it("the day's live count of customers' messages is one transaction per second of a burst, whatever its size", { timeout: 120_000 }, async () => {
   const companyId = freshCompanyId();
   const wa = await makeWhatsapp(companyId);
   const ctx: IngestContext = { companyId, whatsappId: wa.id };
@@ -111,5 +111,6 @@ it("the day's live count of customers' messages is one transaction for a burst, 
     calls.remove();
   }
   expect(calls.byPurpose.get("TransactWriteItems: WhatsApp alias (dedupe) + ticket + message ref + search index")).toBe(10);
-  expect(calls.byPurpose.get("TransactWriteItems: company + counters")).toBe(1);
+  // One window (two when a loaded machine spreads the ten over more than its second), never one per message.
+  expect(calls.byPurpose.get("TransactWriteItems: company + counters")).toBeLessThanOrEqual(2);
 });

@@ -90,8 +90,10 @@ export class TicketDirectory {
         if (raw) tags.push(tagSummaryOf(raw));
       }
     }
+    // The day counts of customers' messages are the counters' (docs/product/dashboard.md#customers-messages), not the view's.
+    const { inDays: _counters, ...fields } = t;
     return {
-      ...t,
+      ...fields,
       contact,
       queue: pick(s?.queue, t.queueId, () => keys.queue(cid, t.queueId!), queueSummaryOf),
       whatsapp: pick(s?.whatsapp, t.whatsappId, () => keys.whatsapp(cid, t.whatsappId), whatsappSummaryOf),
