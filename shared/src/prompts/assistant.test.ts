@@ -10,7 +10,7 @@
 import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { api } from "../../../test/helpers.ts";
 import { companyWorld, drainCommands, useLocalAws } from "../../../test/world.ts";
 import { STANDIN_VOICE, startAiStandin, type AiStandin } from "../../../infra/local/src/ai-standin.ts";
@@ -262,7 +262,24 @@ describe("voice", () => {
     ai.speechKeys = ["azure-speech-key-77"];
     const p = await makePrompt({ ...VOICE, voiceKey: "chave-errada-0000" });
     await setQueuePrompt(w.queues[0], p.id);
-    await voiceFails("o serviço de voz recusou o pedido (401)");
+    // The Lambda runtime has a WebSocket of its own (Node 22 and later), with which the SDK would never see the
+    // refusal: the SDK must keep to its `ws` client, which reports it at once.
+    const runtimeSockets: string[] = [];
+    vi.stubGlobal(
+      "WebSocket",
+      class {
+        constructor(url: string) {
+          runtimeSockets.push(url);
+          throw new Error("the runtime's own WebSocket was used");
+        }
+      },
+    );
+    try {
+      await voiceFails("o serviço de voz recusou o pedido (401)");
+    } finally {
+      vi.unstubAllGlobals();
+    }
+    expect(runtimeSockets).toEqual([]);
     expect(ai.speech.map((s) => [s.key, s.messages.length])).toEqual([["chave-errada-0000", 0]]);
   });
 

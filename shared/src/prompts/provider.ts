@@ -80,7 +80,15 @@ let speechSdk: Promise<SpeechSdk> | undefined;
  * The speech SDK, loaded at the first voice reply of the process: every function bundles the assistant, and
  * evaluating the SDK at start would lengthen every cold start for the few runs that speak.
  */
-const loadSpeechSdk = (): Promise<SpeechSdk> => (speechSdk ??= import("microsoft-cognitiveservices-speech-sdk"));
+const loadSpeechSdk = (): Promise<SpeechSdk> =>
+  (speechSdk ??= (async () => {
+    // The SDK prefers the runtime's own WebSocket when there is one (Node 22 and later, the Lambda runtime), and with
+    // it a refused connection (a wrong key's 401) never ends the request: it would only time out. Its `ws` client
+    // reports the refusal at once, with the status.
+    const { WebsocketMessageAdapter } = await import("microsoft-cognitiveservices-speech-sdk/distrib/lib/src/common.browser/WebsocketMessageAdapter.js");
+    WebsocketMessageAdapter.forceNpmWebSocket = true;
+    return import("microsoft-cognitiveservices-speech-sdk");
+  })());
 
 /**
  * The SDK's configuration for one prompt: in the cloud the provider's host of `voiceRegion`; on one machine, when
@@ -120,7 +128,7 @@ export async function synthesize(text: string, voice: string, voiceKey: string, 
         (result) => {
           if (result.reason === ResultReason.SynthesizingAudioCompleted && result.audioData.byteLength) return resolve(Buffer.from(result.audioData));
           const details = result.errorDetails || `no audio (${ResultReason[result.reason]})`;
-          const status = /(?:Unexpected server response|StatusCode):? (\d{3})\b/.exec(details)?.[1];
+          const status = /Unexpected server response: (\d{3})\b/.exec(details)?.[1];
           reject(new SpeechError(`speech synthesis failed: ${details}`, status ? Number(status) : undefined));
         },
         (err) => reject(new SpeechError(`speech synthesis failed: ${err}`)),
