@@ -12,9 +12,10 @@
  *   (naming the audio stream), binary `audio` messages (a 2-byte big-endian header length, the headers, the bytes:
  *   a real Ogg/Opus voice, `assets/voz-assistente.ogg`), `audio.metadata` (the session's end) and `turn.end`.
  *
- * Every request is kept (`requests`, and `speech` for the WebSocket) so tests assert what was sent. The default reply: when the customer's last turn
- * asks for a person ("atendente", "humano", "pessoa"), the transfer phrase; otherwise a greeting that repeats what the
- * customer said. Tests replace `reply` or set `failWith` (a status and an OpenAI-style error body).
+ * Every request is kept (`requests`, and `speech` for the WebSocket) so tests assert what was sent. The default reply:
+ * when the customer's last turn asks for a person ("atendente", "humano", "pessoa"), the transfer phrase; otherwise a
+ * greeting that repeats what the customer said. Tests replace `reply` or set `failWith` (a status and an OpenAI-style
+ * error body), `speechKeys` (the keys the speech service knows) or `speechSilent`.
  */
 import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";

@@ -204,18 +204,20 @@ export async function answerCustomer(companyId: number, ticketId: number, messag
     return;
   }
   if (prompt.voice !== "texto") {
+    const voiceKey = await openSetting(prompt.voiceKeySealed, voiceKeyContext(companyId));
+    let audio: Buffer;
     try {
-      const audio = await synthesize(reply, prompt.voice, await openSetting(prompt.voiceKeySealed, voiceKeyContext(companyId)), prompt.voiceRegion);
-      const key = mediaKey(companyId, ticketId, voiceId, "ogg");
-      await putMedia(key, audio, "audio/ogg; codecs=opus");
-      await sendAsAssistant(companyId, ticket, reply, voiceId, { key, mime: "audio/ogg; codecs=opus", name: "resposta.ogg", size: audio.length, mediaType: "audio" });
-      return;
+      audio = await synthesize(reply, prompt.voice, voiceKey, prompt.voiceRegion);
     } catch (err) {
       log("warn", "assistant: voice reply failed; sent as text, the ticket goes to people", { companyId, ticketId, promptId: prompt.id, err });
       await sendAsAssistant(companyId, ticket, reply, textId);
       await handOver(companyId, ticket, prompt, { note: voiceFailureNote(err), replyTo: messageId });
       return;
     }
+    const key = mediaKey(companyId, ticketId, voiceId, "ogg");
+    await putMedia(key, audio, "audio/ogg; codecs=opus");
+    await sendAsAssistant(companyId, ticket, reply, voiceId, { key, mime: "audio/ogg; codecs=opus", name: "resposta.ogg", size: audio.length, mediaType: "audio" });
+    return;
   }
   await sendAsAssistant(companyId, ticket, reply, textId);
 }
