@@ -65,6 +65,10 @@ export function SettingsPage() {
     const id = setTimeout(() => navigate("/", { replace: true }), refused.redirectMs);
     return () => clearTimeout(id);
   }, [refused]); // eslint-disable-line react-hooks/exhaustive-deps
+  // The chosen tab stays in view in a strip that scrolls sideways (narrow screens, opened by its address).
+  useEffect(() => {
+    document.querySelector(".settings-page .amplify-tabs__item[aria-selected='true']")?.scrollIntoView({ block: "nearest", inline: "nearest" });
+  }, [tab, settings.isLoading]);
   if (refused) return null;
   return (
     <section className="page settings-page" aria-labelledby={titleId}>
