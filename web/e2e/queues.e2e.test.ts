@@ -14,11 +14,13 @@
  * - the connection dialog at 1440×900: saving with an empty name focuses the name field in view; two queues and no
  *   greeting show `ERR_WAPP_GREETING_REQUIRED` under the greeting, focused; its messages, timers, bot limits and
  *   transfer queue are then saved as typed;
- * - a super user's Planos tab: a plan added (name required), changed and deleted; an admin has no such tab;
+ * - a super user's Planos tab: a plan added (name required), a second of the same name refused with the product's
+ *   failure text, changed and deleted; an admin has no such tab;
  * - a super user's Logo tab: the form's three refusals; PNG and SVG logos for the menu (light and dark), the login
  *   page and the favicons show without a reload on an admin's open tab (realtime frame) and on a login page (read again
  *   when the tab comes back into view); an SVG's script is gone; an admin opening the tab by its address gets 'Sem
- *   permissão para acessar!' and goes to / after 0.5 s;
+ *   permissão para acessar!' and goes to / after 0.5 s; at 375 px the Settings page's tabs scroll sideways and the
+ *   one opened by its address (`?tab=`) is in view;
  * - /queue-integration: an admin adds a Typebot integration (name required, the fields of its type), sees it with its
  *   type icon and the count, and picks it in the queue dialog's integration select; an agent has no such menu item.
  * With `SCREENSHOTS_DIR` set, it also saves the queue dialog, option editor, Settings page, connection dialog, Logo
@@ -377,6 +379,15 @@ describe("queues, options and settings in the browser", () => {
     await expect(row.innerText()).resolves.toMatch(/7[\s\S]*R\$\s?89,90[\s\S]*Kanban/);
     const stored = (await http<{ name: string; users: number; valueCents: number; useKanban: boolean }[]>(token, "GET", "/api/plans/all")).find((p) => p.name === name);
     expect(stored).toMatchObject({ users: 7, valueCents: 8990, useKanban: true });
+    // A second plan of the same name: the product's failure toast, and the reason under the name.
+    await page.getByTestId("plans-add").click();
+    const twin = page.getByRole("dialog", { name: "Adicionar plano" });
+    await twin.getByRole("textbox", { name: /^Nome/ }).fill(name);
+    await twin.getByTestId("save-plan").click();
+    await toast(page, "Não foi possível realizar a operação. Verifique se já existe um plano com o mesmo nome ou se os campos foram preenchidos corretamente").waitFor();
+    await twin.getByText("Já existe um plano com este nome.").waitFor();
+    await twin.getByRole("button", { name: "Cancelar" }).click();
+    await twin.waitFor({ state: "hidden" });
 
     await row.getByTestId("plan-edit").click();
     const edit = page.getByRole("dialog", { name: "Editar plano" });
@@ -523,6 +534,19 @@ describe("queues, options and settings in the browser", () => {
     await loginPage.evaluate(() => window.dispatchEvent(new Event("visibilitychange")));
     await until(async () => (await src(loginPage, "logo-login"))?.includes("/logos/"), "the login page's logo");
     await until(async () => (await head(loginPage, "link[rel='icon']:not([sizes])")).includes("/logos/"), "the login page's favicon");
+
+    // At 375 px the super user's seven tabs scroll sideways, and the one opened by its address is in view.
+    await page.setViewportSize({ width: 375, height: 812 });
+    await page.goto(`${e2e.stack.url}/settings?tab=helps`);
+    const helpsTab = page.getByRole("tab", { name: "Ajuda" });
+    await until(async () => (await helpsTab.getAttribute("aria-selected")) === "true", "the Ajuda tab chosen by the address");
+    await until(async () => {
+      const box = await helpsTab.boundingBox();
+      return box && box.x >= 0 && box.x + box.width <= 375;
+    }, "the Ajuda tab in view at 375 px");
+    const strip = await page.getByRole("tablist").first().evaluate((list) => ({ scrolls: list.scrollWidth > list.clientWidth, overflowX: getComputedStyle(list).overflowX }));
+    expect(strip).toEqual({ scrolls: true, overflowX: "auto" });
+    await page.setViewportSize({ width: 1440, height: 900 });
 
     await shots(page, "logo-tab", "/settings?tab=logo", async () => {
       await page.getByTestId("logo-tab").locator(".logo-card").nth(5).waitFor();
