@@ -6,7 +6,7 @@
  * reaches the phone as a voice note).
  */
 import { PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { ddb, tableName } from "@atende/shared/db/client";
 import { keys } from "@atende/shared/db/keys";
 import { storedState } from "@atende/shared/ingest/testkit";
@@ -16,9 +16,9 @@ import { writeTicketTransition } from "@atende/shared/tickets/repository";
 import { getWhatsappItem } from "@atende/shared/whatsapp/repository";
 import { CALL_REFUSED_MESSAGE } from "@atende/shared/automation/calls";
 import { putMedia } from "@atende/shared/storage/media";
-import { resetConfig } from "@atende/shared/config";
 import { settleDeferred } from "@atende/shared/events/index";
-import { STANDIN_VOICE, startAiStandin, type AiStandin } from "../../infra/local/src/ai-standin.ts";
+import { STANDIN_VOICE } from "../../infra/local/src/ai-standin.ts";
+import { useAiStandin } from "../../infra/local/src/ai-standin.testkit.ts";
 import { api } from "../../test/helpers.ts";
 import { companyWorld } from "../../test/world.ts";
 import { eventually, registerSocket } from "./testing/harness.ts";
@@ -397,19 +397,10 @@ describe("calls the company does not take", { timeout: 60_000 }, () => {
 });
 
 describe("an AI prompt that speaks", { timeout: 120_000 }, () => {
-  let ai: AiStandin;
-  beforeAll(async () => {
-    ai = await startAiStandin();
-    process.env.SPEECH_HOST = ai.speechHost;
-    resetConfig();
-  });
-  afterAll(async () => {
-    delete process.env.SPEECH_HOST;
-    resetConfig();
-    await ai?.stop();
-  });
+  const standin = useAiStandin();
 
   it("answers the customer's phone with a voice note: the voice spoken through the speech SDK, Ogg/Opus, ptt", async () => {
+    const { ai } = standin;
     const s = await shop();
     const q = await putQueue(s.companyId, { name: "Atendimento Humano" });
     const prompt = await api("POST", "/api/prompt", {

@@ -10,10 +10,11 @@
 import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { api } from "../../../test/helpers.ts";
 import { companyWorld, drainCommands, useLocalAws } from "../../../test/world.ts";
-import { STANDIN_VOICE, startAiStandin, type AiStandin } from "../../../infra/local/src/ai-standin.ts";
+import { STANDIN_VOICE, type AiStandin } from "../../../infra/local/src/ai-standin.ts";
+import { useAiStandin } from "../../../infra/local/src/ai-standin.testkit.ts";
 import { onInbound } from "../automation/inbound.ts";
 import { SILENT_FOR_GOOD } from "../automation/chatbot.ts";
 import { nowIso } from "../common.ts";
@@ -38,19 +39,11 @@ import { getAiUsage } from "./repository.ts";
 
 useLocalAws({ sqs: true, bucket: "atende-assistant-test" });
 const w = companyWorld({ queues: ["Vendas", "Humanos"], whatsapp: true, agents: [{ queues: [1], name: "Hugo" }], other: true });
+const standin = useAiStandin();
 let ai: AiStandin;
 
-beforeAll(async () => {
-  ai = await startAiStandin();
-  process.env.SPEECH_HOST = ai.speechHost;
-  resetConfig();
-});
-afterAll(async () => {
-  delete process.env.SPEECH_HOST;
-  resetConfig();
-  await ai?.stop();
-});
 beforeEach(async () => {
+  ai = standin.ai;
   ai.requests = [];
   ai.speech = [];
   ai.speechKeys = null;
