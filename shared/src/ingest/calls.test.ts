@@ -50,6 +50,10 @@ it("a customer's plain text on an open ticket costs a pinned number of DynamoDB 
     "TransactWriteItems: company + counters": 1,
   });
   expect(calls.total).toBe(3);
+  // What the transaction writes: alias, message, ref, ticket, and one search-index item per indexed word of the text
+  // the ticket did not hold yet (three here); a change adding an item to every message shows here. Plus the live
+  // count's one update of the company's day (the ticket waits: no attendant's day), once per second of messages.
+  expect(calls.written.items).toBe(8);
 
   const st = await storedState(companyId);
   expect(st.messages.map((m) => m.body)).toEqual(["oi", "tudo bem?", "quero saber do meu pedido"]);

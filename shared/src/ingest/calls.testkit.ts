@@ -41,29 +41,54 @@ function purposesOf(input: Record<string, any>): string[] {
   return out.length ? out : ["(unkeyed)"];
 }
 
-/** How many items a call writes (puts, updates and deletes; a transaction's condition checks are not writes). */
-function itemsWrittenBy(command: string, input: Record<string, any>): number {
-  if (command === "PutItem" || command === "UpdateItem" || command === "DeleteItem") return 1;
-  if (command === "TransactWriteItems") return (input.TransactItems ?? []).filter((t: any) => t.Put || t.Update || t.Delete).length;
-  if (command === "BatchWriteItem") return (Object.values(input.RequestItems ?? {}) as any[]).reduce((n, rs) => n + rs.length, 0);
-  return 0;
+/**
+ * The items a write call writes and the bytes it sends for them (JSON of each put item, of each update's values, of
+ * each delete's key): what a write costs DynamoDB whatever the machine's load. Reads count zero.
+ */
+export function writtenBy(command: string, input: Record<string, any>): { items: number; bytes: number } {
+  const size = (x: unknown) => (x ? JSON.stringify(x).length : 0);
+  let items = 0;
+  let bytes = 0;
+  const add = (op: Record<string, any> | undefined, kind: "Put" | "Update" | "Delete") => {
+    if (!op) return;
+    items++;
+    bytes += kind === "Put" ? size(op.Item) : kind === "Update" ? size(op.Key) + size(op.ExpressionAttributeValues) : size(op.Key);
+  };
+  for (const t of input.TransactItems ?? []) {
+    add(t.Put, "Put");
+    add(t.Update, "Update");
+    add(t.Delete, "Delete");
+  }
+  for (const reqs of Object.values(input.RequestItems ?? {}) as any[]) {
+    if (!Array.isArray(reqs)) continue;
+    for (const r of reqs) {
+      add(r.PutRequest, "Put");
+      add(r.DeleteRequest, "Delete");
+    }
+  }
+  if (command === "PutItem") add(input, "Put");
+  else if (command === "UpdateItem") add(input, "Update");
+  else if (command === "DeleteItem") add(input, "Delete");
+  return { items, bytes };
 }
 
-/** Counts DynamoDB calls by command and by purpose, and the items they write, while installed (a middleware on the shared client). */
+/** Counts DynamoDB calls by command and by purpose while installed (a middleware on the shared client). */
 export function countDdbCalls() {
   const name = `benchCount${Math.random().toString(36).slice(2)}`;
   const byCommand = new Map<string, number>();
   const byPurpose = new Map<string, number>();
   let total = 0;
-  let written = 0;
+  const written = { items: 0, bytes: 0 };
   ddb().middlewareStack.add(
     (next, context) => async (args) => {
       const command = String((context as { commandName?: string }).commandName ?? "").replace(/Command$/, "");
       total++;
-      written += itemsWrittenBy(command, args.input as Record<string, any>);
       byCommand.set(command, (byCommand.get(command) ?? 0) + 1);
       const label = `${command}: ${[...new Set(purposesOf(args.input as Record<string, any>))].join(" + ")}`;
       byPurpose.set(label, (byPurpose.get(label) ?? 0) + 1);
+      const w = writtenBy(command, args.input as Record<string, any>);
+      written.items += w.items;
+      written.bytes += w.bytes;
       return next(args);
     },
     { step: "initialize", name, priority: "low" },
@@ -72,12 +97,10 @@ export function countDdbCalls() {
     get total() {
       return total;
     },
-    /** Items written (put, updated or deleted) by the counted calls. */
-    get itemsWritten() {
-      return written;
-    },
     byCommand,
     byPurpose,
+    /** Items written and bytes sent for them (`writtenBy`), over every counted call. */
+    written,
     remove: () => void ddb().middlewareStack.remove(name),
   };
 }

@@ -63,7 +63,10 @@ export class TicketDirectory {
     return this.items.get(keyId(k)) ?? null;
   }
 
-  /** The ticket with its nested contact, queue, whatsapp, user and tags (as the API returns it). Call {@link load} first. */
+  /**
+   * The ticket with its nested contact, queue, whatsapp, user and tags (as the API returns it and realtime frames carry
+   * it), without the internal `tally`. Call {@link load} first.
+   */
   view(t: TicketItem): TicketView {
     const cid = this.companyId;
     const s: TicketSummaries | undefined = summariesOf(t);
@@ -90,8 +93,9 @@ export class TicketDirectory {
         if (raw) tags.push(tagSummaryOf(raw));
       }
     }
-    // The day counts of customers' messages are the counters' (docs/product/dashboard.md#customers-messages), not the view's.
-    const { inDays: _counters, ...fields } = t;
+    // `tally` is the tab counts' own bookkeeping (`tally.ts`), `inDays` the day counts of customers' messages
+    // (docs/product/dashboard.md#customers-messages): never shown to a client.
+    const { tally: _tally, inDays: _inDays, ...fields } = t;
     return {
       ...fields,
       contact,
