@@ -121,7 +121,7 @@ describe("POST /api/messages/{ticketId}", () => {
     await drain(w);
   });
 
-  it("counts an agent's sent message on the ticket and in the day's messagesOut of the company and the agent; a customer's only on the ticket", async () => {
+  it("counts an agent's sent message on the ticket and in the day's messagesOut of the company and the agent, a customer's on the ticket", async () => {
     const c = await world.fresh({ agents: [{ queues: [0], name: "Bia" }], other: false });
     const [q, w, bia] = [c.queues[0], c.wa, c.agents[0]];
     const ticket = await makeTicket(c.cid, { whatsappId: w, queueId: q, status: "open", userId: bia.id });
