@@ -12,6 +12,7 @@
  */
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { startLazy } from "./lazy.ts";
 
 export interface StandinRequest {
   path: string;
@@ -52,6 +53,9 @@ async function bodyOf(req: IncomingMessage): Promise<Buffer> {
   for await (const c of req) chunks.push(c as Buffer);
   return Buffer.concat(chunks);
 }
+
+/** A prompt's base URL and the text-to-speech URL of a stand-in at `origin` (`http://host:port`). */
+const standinUrls = (origin: string) => ({ baseUrl: `${origin}/v1`, ttsUrl: `${origin}/cognitiveservices/v1` });
 
 /** Starts the stand-in on 127.0.0.1 (`port` 0 = any free port). */
 export async function startAiStandin(port = 0): Promise<AiStandin> {
@@ -108,7 +112,18 @@ export async function startAiStandin(port = 0): Promise<AiStandin> {
   });
   await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
   const { port: bound } = server.address() as AddressInfo;
-  state.baseUrl = `http://127.0.0.1:${bound}/v1`;
-  state.ttsUrl = `http://127.0.0.1:${bound}/cognitiveservices/v1`;
+  Object.assign(state, standinUrls(`http://127.0.0.1:${bound}`));
   return state;
+}
+
+/**
+ * The stand-in as the one-machine stack runs it: its URLs are fixed now, the server starts on the first request
+ * (`./lazy.ts`), with the default settings (nobody holds its state to change them).
+ */
+export async function startLazyAiStandin(): Promise<{ baseUrl: string; ttsUrl: string; stop(): Promise<void> }> {
+  const front = await startLazy(async () => {
+    const ai = await startAiStandin();
+    return { endpoint: new URL(ai.baseUrl).origin, stop: ai.stop };
+  });
+  return { ...standinUrls(front.endpoint), stop: front.stop };
 }
