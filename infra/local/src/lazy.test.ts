@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { WebSocket } from "ws";
 import { resetMail, sendMail } from "@atende/shared/mail/send";
 import { startLazyAiStandin } from "./ai-standin.ts";
 import { startLazy } from "./lazy.ts";
@@ -63,7 +64,7 @@ describe("stand-ins started on first use", () => {
     }
   });
 
-  it("the AI stand-in answers the first chat completion and speech request at the URLs given at start", async () => {
+  it("the AI stand-in answers the first chat completion and speech WebSocket at the URLs given at start", async () => {
     const ai = await startLazyAiStandin();
     try {
       const chat = await fetch(`${ai.baseUrl}/chat/completions`, {
@@ -73,8 +74,13 @@ describe("stand-ins started on first use", () => {
       });
       expect(chat.status).toBe(200);
       expect((await chat.json()).choices[0].message.content).toContain("Você disse: bom dia");
-      const voice = await fetch(ai.ttsUrl, { method: "POST", body: "<speak>oi</speak>" });
-      expect([voice.status, voice.headers.get("content-type")]).toEqual([200, "audio/ogg"]);
+      // The speech SDK's WebSocket passes through the front too: the upgrade is answered and the socket opens.
+      const ws = new WebSocket(`${ai.speechHost}/cognitiveservices/websocket/v1?Ocp-Apim-Subscription-Key=chave-local`);
+      await new Promise<void>((resolve, reject) => {
+        ws.once("open", () => resolve());
+        ws.once("error", reject);
+      });
+      ws.close();
     } finally {
       await ai.stop();
     }
