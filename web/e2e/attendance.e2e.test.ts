@@ -30,6 +30,21 @@ const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR
 const e2e = useBrowserStack("attendance");
 const { newContext, newPage, login, http, until, connectedWhatsapp, customerSays, toast } = e2e;
 
+/**
+ * A fresh company whose new connection `connection` received one message from each of `customers` (`[number, name,
+ * text]`): its admin and the pending tickets, once all of them are listed.
+ */
+async function companyWithPending(connection: string, customers: [string, string, string][]) {
+  const { admin } = await makeCompany();
+  const wid = await connectedWhatsapp(admin, connection);
+  for (const [number, name, text] of customers) await customerSays(wid, number, name, text);
+  const tickets = await until(async () => {
+    const r = await http<{ tickets: { id: number; uuid: string }[] }>(admin, "GET", "/api/tickets?status=pending&showAll=true");
+    return r.tickets.length === customers.length ? r.tickets : null;
+  }, `${customers.length} pending tickets`);
+  return { admin, tickets };
+}
+
 describe("attendance screens in the browser", () => {
   it("plays the whole loop: connection, QR, sandbox phone, pending ticket, accept, answer with ticks, reaction, resolve", async () => {
     const ctx = await newContext();
@@ -165,11 +180,10 @@ describe("attendance screens in the browser", () => {
   }, TEST_MS);
 
   it("finds a ticket by the contact's name in the search tab", async () => {
-    const { admin } = await makeCompany();
-    const wid = await connectedWhatsapp(admin, "Conexão Busca");
-    await customerSays(wid, "5511933334444", "Rosa Pesquisada", "Oi, tudo bem?");
-    await customerSays(wid, "5511955556666", "Outro Cliente", "Bom dia");
-    await until(async () => (await http<{ tickets: unknown[] }>(admin, "GET", "/api/tickets?status=pending&showAll=true")).tickets.length === 2, "two tickets");
+    const { admin } = await companyWithPending("Conexão Busca", [
+      ["5511933334444", "Rosa Pesquisada", "Oi, tudo bem?"],
+      ["5511955556666", "Outro Cliente", "Bom dia"],
+    ]);
 
     const page = await newPage();
     await login(page, admin.email, admin.password);
@@ -279,14 +293,10 @@ describe("attendance screens in the browser", () => {
     await expect(conv.getByTestId("message").filter({ hasText: "Mensagem errada" }).count()).resolves.toBe(0);
   }, TEST_MS);
   it("shows the admin the day on the dashboard at / after the filter: cards, attendants table and charts", async () => {
-    const { admin } = await makeCompany();
-    const wid = await connectedWhatsapp(admin, "Conexão Painel");
-    await customerSays(wid, "5511944441111", "Cliente Um", "Olá");
-    await customerSays(wid, "5511944442222", "Cliente Dois", "Bom dia");
-    const pending = await until(async () => {
-      const r = await http<{ tickets: { id: number }[] }>(admin, "GET", "/api/tickets?status=pending&showAll=true");
-      return r.tickets.length === 2 ? r.tickets : null;
-    }, "two pending tickets");
+    const { admin, tickets: pending } = await companyWithPending("Conexão Painel", [
+      ["5511944441111", "Cliente Um", "Olá"],
+      ["5511944442222", "Cliente Dois", "Bom dia"],
+    ]);
     await http(admin, "PUT", `/api/tickets/${pending[0].id}`, { status: "open", userId: admin.id });
     await http(admin, "PUT", `/api/tickets/${pending[0].id}`, { status: "closed", justClose: true });
     await until(async () => (await http<{ counters: { supportFinished: number } }>(admin, "GET", "/api/dashboard?days=7")).counters.supportFinished === 1, "the close counted");

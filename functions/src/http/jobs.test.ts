@@ -2,10 +2,13 @@
  * Jobs area through the real Lambda handler: a background job's progress as its starter and the company's admins read
  * it, and nobody else (another agent of the company, another company's admin) learns it exists; the id is validated.
  */
+import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { describe, expect, it } from "vitest";
 import { api } from "../../../test/helpers.ts";
 import { companyWorld, runQueuedJobs, useLocalAws } from "../../../test/world.ts";
-import { JobView } from "../../../shared/src/jobs/schema.ts";
+import { ddb, tableName } from "../../../shared/src/db/client.ts";
+import { keys } from "../../../shared/src/db/keys.ts";
+import { JOB_MAX_ATTEMPTS, JobView } from "../../../shared/src/jobs/schema.ts";
 
 useLocalAws({ sqs: true });
 
@@ -31,6 +34,19 @@ describe("GET /api/jobs/{jobId}", () => {
     expect(done.body).toMatchObject({ id: jobId, kind: "deleteTag", status: "done", done: 0, total: 0 });
     // The company's admin may follow it too.
     expect((await api("GET", `/api/jobs/${jobId}`, { token: w.admin.token })).body).toEqual(done.body);
+  });
+
+  it("says failed, with an error for the screen, when a step keeps failing, instead of running forever", async () => {
+    const ana = w.agents[0];
+    const { jobId } = await startDeleteTag(ana.token);
+    // A resume point the step cannot read: every run of the step throws.
+    await ddb().send(new UpdateCommand({ TableName: tableName(), Key: keys.job(w.cid, jobId), UpdateExpression: "SET #c = :c", ExpressionAttributeNames: { "#c": "cursor" }, ExpressionAttributeValues: { ":c": "{not json" } }));
+    const runs = await runQueuedJobs();
+    expect(runs).toBe(JOB_MAX_ATTEMPTS);
+    const failed = await api("GET", `/api/jobs/${jobId}`, { token: ana.token });
+    expect(JobView.strict().parse(failed.body)).toMatchObject({ id: jobId, kind: "deleteTag", status: "failed", error: "ERR_INTERNAL", done: 0 });
+    // Its message is gone: nothing runs it again.
+    expect(await runQueuedJobs()).toBe(0);
   });
 
   it("answers 404 and nothing else to another agent of the company and to another company's admin", async () => {

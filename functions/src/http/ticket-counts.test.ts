@@ -1,4 +1,4 @@
-import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { describe, expect, it } from "vitest";
 import { api } from "../../../test/helpers.ts";
 import { companyWorld, useLocalAws, type World } from "../../../test/world.ts";
@@ -6,11 +6,12 @@ import { ddb, tableName } from "../../../shared/src/db/client.ts";
 import { keys } from "../../../shared/src/db/keys.ts";
 import { dispatch, settleDeferred } from "../../../shared/src/events/index.ts";
 import { redriveOutbox } from "../../../shared/src/events/outbox.ts";
-import { backfillTicketCounts } from "../../../shared/src/tickets/counts-backfill.ts";
+import { backfillTicketCounts, COUNTS_BACKFILL_KIND, startTicketCountsBackfill } from "../../../shared/src/tickets/counts-backfill.ts";
 import { makeTicket } from "../../../shared/src/tickets/fixtures.testkit.ts";
 import { getTicketItem } from "../../../shared/src/tickets/repository.ts";
 import type { TicketItem } from "../../../shared/src/tickets/schema.ts";
 import "../../../shared/src/tickets/events.ts";
+import { getTimer, runDueTimers } from "../../../shared/src/timers/index.ts";
 
 useLocalAws({ sqs: true });
 const shape = {
@@ -147,6 +148,37 @@ describe("GET /api/tickets/counts", () => {
 });
 
 describe("tab counts backfill", () => {
+  /** Makes `tickets` as stored before the counts existed: no tally on them, zero count items, the company not done. */
+  async function storeUncounted(c: World, tickets: TicketItem[]): Promise<void> {
+    for (const t of tickets) {
+      await ddb().send(new UpdateCommand({ TableName: tableName(), Key: keys.ticket(c.cid, t.id), UpdateExpression: "REMOVE tally, #row", ExpressionAttributeNames: { "#row": "row" } }));
+    }
+    for (const sk of [keys.ticketCountQueueSK(c.queues[0]), keys.ticketCountQueueSK(c.queues[1]), ...c.agents.map((a) => keys.ticketCountUserSK(a.id))]) {
+      await ddb().send(new UpdateCommand({ TableName: tableName(), Key: keys.ticketCount(c.cid, sk), UpdateExpression: "SET #o = :z, #p = :z", ExpressionAttributeNames: { "#o": "open", "#p": "pending" }, ExpressionAttributeValues: { ":z": 0 } }));
+    }
+    await ddb().send(new DeleteCommand({ TableName: tableName(), Key: keys.ticketCountsBackfill(c.cid) }));
+    expect((await counts(c.admin.token, true)).pending).toBe(0);
+  }
+
+  it("is scheduled by a deploy or a local start, carried to done by the minute tick, and not scheduled again", async () => {
+    const c = await w.fresh();
+    const old = [await pending(c, 0), await pending(c, 1), await pending(c, 0)];
+    await settleDeferred();
+    await storeUncounted(c, old);
+
+    // What the deploy's custom resource (`CountsVersion`) and `infra/local`'s start call.
+    expect(await startTicketCountsBackfill()).toContain(c.cid);
+    expect(await startTicketCountsBackfill()).not.toContain(c.cid); // already scheduled: nothing twice
+    let t = Date.now();
+    for (let i = 0; i < 10 && (await getTimer(c.cid, COUNTS_BACKFILL_KIND, "backfill")); i++) {
+      t += 60_000;
+      await runDueTimers(new Date(t));
+    }
+    expect(await getTimer(c.cid, COUNTS_BACKFILL_KIND, "backfill")).toBeNull();
+    expect(await expectExact(c)).toEqual({ open: 0, pending: 3, groupOpen: 0, groupPending: 0 });
+    expect(await startTicketCountsBackfill()).not.toContain(c.cid);
+  }, 90_000);
+
   it("counts tickets stored before the counts once, resumably, while tickets keep moving", async () => {
     const c = await w.fresh();
     const [ana] = c.agents;
@@ -154,14 +186,7 @@ describe("tab counts backfill", () => {
     for (let i = 0; i < 7; i++) old.push(await pending(c, i % 2));
     expect((await put(ana.token, old[0].id, { status: "open", userId: ana.id })).status).toBe(200);
     await settleDeferred();
-    // As stored before the counts existed: no tally on the tickets, no count items.
-    for (const t of old) {
-      await ddb().send(new UpdateCommand({ TableName: tableName(), Key: keys.ticket(c.cid, t.id), UpdateExpression: "REMOVE tally, #row", ExpressionAttributeNames: { "#row": "row" } }));
-    }
-    for (const sk of [keys.ticketCountQueueSK(c.queues[0]), keys.ticketCountQueueSK(c.queues[1]), keys.ticketCountUserSK(ana.id)]) {
-      await ddb().send(new UpdateCommand({ TableName: tableName(), Key: keys.ticketCount(c.cid, sk), UpdateExpression: "SET #o = :z, #p = :z", ExpressionAttributeNames: { "#o": "open", "#p": "pending" }, ExpressionAttributeValues: { ":z": 0 } }));
-    }
-    expect((await counts(c.admin.token, true)).pending).toBe(0);
+    await storeUncounted(c, old);
 
     const first = await backfillTicketCounts(c.cid, 3);
     expect(first).toMatchObject({ done: false });

@@ -10,7 +10,7 @@
  */
 // The composition root: every domain-event listener (this is an entry point).
 import "@atende/shared/events/wiring";
-import { log } from "@atende/shared/log";
+import { z } from "zod";
 import { ScheduleDispatchMessage } from "@atende/shared/schedules/schema";
 import { sendDueSchedule } from "@atende/shared/schedules/send";
 import { CampaignDispatchMessage } from "@atende/shared/campaigns/schema";
@@ -18,43 +18,18 @@ import { sendShipping } from "@atende/shared/campaigns/engine";
 import { framesOf, PlatformFramesMessage } from "@atende/shared/realtime/platform";
 import { sendPlatformShardFrames } from "@atende/shared/realtime/publish";
 import type { SqsEvent } from "./command-dlq.ts";
+import { type BatchResult, consumeRecords } from "./sqs-consumer.ts";
 
-/** The kinds of message the dispatch queue carries. */
-const DispatchMessage = {
-  safeParse: (v: unknown) => {
-    const campaign = CampaignDispatchMessage.safeParse(v);
-    if (campaign.success) return campaign;
-    const platform = PlatformFramesMessage.safeParse(v);
-    return platform.success ? platform : ScheduleDispatchMessage.safeParse(v);
-  },
-};
+/** The kinds of message the dispatch queue carries, told apart by `kind`. */
+const DispatchMessage = z.discriminatedUnion("kind", [CampaignDispatchMessage, PlatformFramesMessage, ScheduleDispatchMessage]);
+type DispatchMessage = z.infer<typeof DispatchMessage>;
 
-export async function handler(event: SqsEvent): Promise<{ batchItemFailures: { itemIdentifier: string }[] }> {
-  const batchItemFailures: { itemIdentifier: string }[] = [];
-  await Promise.all(
-    (event.Records ?? []).map(async (r) => {
-      const parsed = DispatchMessage.safeParse(
-        (() => {
-          try {
-            return JSON.parse(r.body);
-          } catch {
-            return null;
-          }
-        })(),
-      );
-      if (!parsed.success) {
-        log("error", "dispatch message unreadable: dropped", { messageId: r.messageId });
-        return;
-      }
-      try {
-        if (parsed.data.kind === "campaign") await sendShipping(parsed.data);
-        else if (parsed.data.kind === "platformFrames") await sendPlatformShardFrames(parsed.data.shard, framesOf(parsed.data));
-        else await sendDueSchedule(parsed.data);
-      } catch (err) {
-        log("error", "dispatch send failed; the message comes back", { ...parsed.data, err });
-        batchItemFailures.push({ itemIdentifier: r.messageId });
-      }
-    }),
-  );
-  return { batchItemFailures };
+/** Sends the one due send a message names. Throws when the send fails (the record then comes back). */
+async function send(m: DispatchMessage): Promise<void> {
+  if (m.kind === "campaign") await sendShipping(m);
+  else if (m.kind === "platformFrames") await sendPlatformShardFrames(m.shard, framesOf(m));
+  else await sendDueSchedule(m);
 }
+
+/** Lambda entry: sends each record's due send; answers the records whose send threw. */
+export const handler = (event: SqsEvent): Promise<BatchResult> => consumeRecords(event, DispatchMessage, "dispatch", send, (m) => m);

@@ -22,6 +22,7 @@ import { readFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { WebSocketServer, type WebSocket } from "ws";
+import { startLazy } from "./lazy.ts";
 
 export interface StandinRequest {
   path: string;
@@ -139,6 +140,9 @@ async function bodyOf(req: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
+/** A prompt's base URL and the speech SDK's host of a stand-in at `origin` (`http://host:port`). */
+const standinUrls = (origin: string) => ({ baseUrl: `${origin}/v1`, speechHost: origin.replace(/^http/, "ws") });
+
 /** Starts the stand-in on 127.0.0.1 (`port` 0 = any free port). */
 export async function startAiStandin(port = 0): Promise<AiStandin> {
   // The handler reads the stand-in's current settings (tests change them between requests).
@@ -230,7 +234,18 @@ export async function startAiStandin(port = 0): Promise<AiStandin> {
   });
   await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
   const { port: bound } = server.address() as AddressInfo;
-  state.baseUrl = `http://127.0.0.1:${bound}/v1`;
-  state.speechHost = `ws://127.0.0.1:${bound}`;
+  Object.assign(state, standinUrls(`http://127.0.0.1:${bound}`));
   return state;
+}
+
+/**
+ * The stand-in as the one-machine stack runs it: its URLs are fixed now, the server starts on the first request or
+ * WebSocket upgrade (`./lazy.ts`), with the default settings (nobody holds its state to change them).
+ */
+export async function startLazyAiStandin(): Promise<{ baseUrl: string; speechHost: string; stop(): Promise<void> }> {
+  const front = await startLazy(async () => {
+    const ai = await startAiStandin();
+    return { endpoint: new URL(ai.baseUrl).origin, stop: ai.stop };
+  });
+  return { ...standinUrls(front.endpoint), stop: front.stop };
 }

@@ -2,12 +2,12 @@
  * The local Amazon SES (v2 API): `aws-ses-v2-local`, an emulator that accepts `SendEmail` and keeps every email in
  * memory, with an inbox page at `/` and the emails as JSON at `GET /store` (tests read the codes there). The product
  * reaches it through `AWS_ENDPOINT_URL_SESV2`, so the same SDK calls as in the cloud run here.
+ *
+ * Started on first use (`./lazy.ts`): its address is fixed at start, but the emulator (seconds of module loading) is
+ * loaded and started only when the first email or inbox request arrives.
  */
 import type { AddressInfo } from "node:net";
-import sesLocal from "aws-ses-v2-local";
-
-// A CommonJS module with `exports.default`: Node's ESM import gives the exports object, a bundler the function.
-const server = (sesLocal as unknown as { default?: typeof sesLocal }).default ?? sesLocal;
+import { startLazy } from "./lazy.ts";
 
 /** A running emulator: its SDK endpoint (also the inbox page) and how to stop it. */
 export interface SesHandle {
@@ -16,21 +16,24 @@ export interface SesHandle {
   stop(): Promise<void>;
 }
 
-/** Starts the emulator on `host`:`port` (0 = any free port). */
+/** Starts the emulator's front on `host`:`port` (0 = any free port); the emulator itself starts on the first request. */
 export async function startSes(opts: { port?: number; host?: string } = {}): Promise<SesHandle> {
   const host = opts.host ?? "127.0.0.1";
-  const s = await server({ host, port: opts.port ?? 0 });
-  const { port } = s.address() as AddressInfo;
-  const endpoint = `http://${host}:${port}`;
-  return {
-    endpoint,
-    inboxUrl: `${endpoint}/`,
-    stop: () =>
-      new Promise<void>((res) => {
-        s.close(() => res());
-        s.closeAllConnections();
-      }),
-  };
+  const front = await startLazy(async () => {
+    const sesLocal = (await import("aws-ses-v2-local")).default;
+    // A CommonJS module with `exports.default`: Node's ESM import gives the exports object, a bundler the function.
+    const server = (sesLocal as unknown as { default?: typeof sesLocal }).default ?? sesLocal;
+    const s = await server({ host, port: 0 });
+    return {
+      endpoint: `http://${host}:${(s.address() as AddressInfo).port}`,
+      stop: () =>
+        new Promise<void>((res) => {
+          s.close(() => res());
+          s.closeAllConnections();
+        }),
+    };
+  }, { host, port: opts.port });
+  return { endpoint: front.endpoint, inboxUrl: `${front.endpoint}/`, stop: front.stop };
 }
 
 /** One email as the emulator's `GET /store` lists it. */

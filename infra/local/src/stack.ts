@@ -23,7 +23,7 @@ import { listAllConnectionIds, unregisterSocket } from "@atende/shared/realtime/
 import { schedulePresenceCheck } from "@atende/shared/realtime/presence";
 import { resetRealtimeClient } from "@atende/shared/realtime/publish";
 import { resetS3 } from "@atende/shared/storage/media";
-import { startAiStandin } from "./ai-standin.ts";
+import { startLazyAiStandin } from "./ai-standin.ts";
 import { startPushStandin } from "./push-standin.ts";
 import { generateVapidKeys, resetVapidKeys } from "@atende/shared/push/vapid";
 import { startDynamo, type DynamoHandle } from "./dynamo.ts";
@@ -221,8 +221,8 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     process.env.PUSH_QUEUE_URL = sqs.pushQueueUrl;
     // The AI provider's stand-in: no provider is reachable from one machine; a prompt points at it by its API URL,
     // and the speech SDK speaks voice replies to it (`SPEECH_HOST`, honoured on one machine only) unless another
-    // host is configured.
-    const ai = await startAiStandin();
+    // host is configured. Started on first use, like SES.
+    const ai = await startLazyAiStandin();
     stoppers.push({ name: "ai stand-in", stop: () => ai.stop() });
     process.env.SPEECH_HOST ??= ai.speechHost;
     say("AI stand-in (a prompt's API URL on this machine)", { baseUrl: ai.baseUrl });

@@ -5,8 +5,10 @@ import { z } from "zod";
 import { zId, zPageNumber } from "../common.ts";
 import { DEFAULT_SCHEDULES, QueueSchedule } from "../queues/schema.ts";
 import { DEFAULT_TIME_ZONE } from "../automation/variables.ts";
+import { RECURRENCE_MONTHS, type RecurrenceName } from "./recurrence.ts";
 
-export const Recurrence = z.enum(["MENSAL", "BIMESTRAL", "TRIMESTRAL", "SEMESTRAL", "ANUAL"]);
+/** A company's billing period (its months: `recurrence.ts`). */
+export const Recurrence = z.enum(Object.keys(RECURRENCE_MONTHS) as [RecurrenceName, ...RecurrenceName[]]);
 
 export const CompanyItem = z.object({
   id: z.number().int(),

@@ -458,6 +458,24 @@ describe("a provider that never answers", { timeout: 120_000 }, () => {
     await expectHandedOver(ticket, it0.id, name);
   });
 
+  it("Typebot: a media file whose server never answers is cut at the same time limit and its link goes as text", async () => {
+    const media = `${url}/foto.png`;
+    const bot = await stub((r) => (r.path.endsWith("/startChat") ? { json: { sessionId: "sess-foto", messages: [{ id: "m1", type: "image", content: { url: media } }] } } : { status: 404 }));
+    try {
+      const it0 = await createIntegration(admin(), { type: "typebot", name: `Typebot foto ${randomUUID().slice(0, 4)}`, urlN8N: bot.url, typebotSlug: "foto", typebotDelayMessage: 0 } as never);
+      await setConnection({ integrationId: it0.id });
+      const { contact, ticket } = await newCustomer("Nina");
+      const before = hits.length;
+      const t0 = Date.now();
+      await say(ticket, contact, "oi", { created: true });
+      expect(Date.now() - t0).toBeLessThan(10_000);
+      expect(hits.slice(before)).toEqual(["/foto.png"]);
+      expect(await sent(ticket)).toEqual([media]);
+    } finally {
+      await bot.close();
+    }
+  });
+
   it("Dialogflow: a token endpoint that never answers hands the ticket to people with a note", async () => {
     const pair = await generateKeyPair("RS256", { extractable: true });
     const key = JSON.stringify({ type: "service_account", project_id: "mudo", private_key: await exportPKCS8(pair.privateKey), client_email: "bot@mudo.iam.gserviceaccount.com", token_uri: `${url}/token` });

@@ -223,10 +223,13 @@ async function runCommand(ctx: InboundContext, t: TicketItem, it: IntegrationIte
   if (!moved) await handOverTicket(cid, t.id, it, "a transferência pedida pelo bot não pôde ser feita");
 }
 
-/** Sends a media file the bot gave by URL (downloaded into the message's own object); the link as text when it fails. */
+/**
+ * Sends a media file the bot gave by URL (downloaded into the message's own object, within the providers' time limit
+ * `PROVIDER_TIMEOUT_MS`); the link as text when it fails.
+ */
 async function sendMediaByUrl(companyId: number, t: TicketItem, url: string): Promise<void> {
   try {
-    const res = await fetch(url, { signal: AbortSignal.timeout(15_000) });
+    const res = await fetch(url, { signal: AbortSignal.timeout(getConfig().PROVIDER_TIMEOUT_MS) });
     if (!res.ok) throw new Error(`HTTP ${res.status}`);
     const bytes = new Uint8Array(await res.arrayBuffer());
     if (bytes.byteLength > MEDIA_MAX_BYTES) throw new Error("arquivo grande demais");

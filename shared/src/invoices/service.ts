@@ -9,11 +9,10 @@
  *   moves by its recurrence in one transaction, then `invoice.paid` (`company-{id}-payment` CONCLUIDA).
  */
 import { timingSafeEqual } from "node:crypto";
-import { addMonths } from "date-fns";
 import { can } from "../access/permissions.ts";
 import type { AuthContext } from "../auth/tokens.ts";
+import { nextDueDate } from "../companies/recurrence.ts";
 import { getCompany } from "../companies/repository.ts";
-import type { CompanyItem } from "../companies/schema.ts";
 import { getConfig } from "../config.ts";
 import { nextId } from "../db/counters.ts";
 import { AppError } from "../errors.ts";
@@ -36,8 +35,6 @@ import {
   type SubscriptionBody,
 } from "./schema.ts";
 
-/** Months a company's due date moves when an invoice is paid, by its recurrence. */
-export const RECURRENCE_MONTHS: Record<CompanyItem["recurrence"], number> = { MENSAL: 1, BIMESTRAL: 2, TRIMESTRAL: 3, SEMESTRAL: 6, ANUAL: 12 };
 
 const toInvoice = (i: InvoiceItem): Invoice => ({
   id: i.id,
@@ -134,7 +131,7 @@ async function payInvoice(inv: InvoiceItem): Promise<boolean> {
     const company = await getCompany(inv.companyId);
     if (!company) throw new AppError("ERR_NO_COMPANY_FOUND");
     const from = company.dueDate;
-    const to = addMonths(from ? new Date(from) : new Date(), RECURRENCE_MONTHS[company.recurrence]).toISOString();
+    const to = nextDueDate(from, company.recurrence);
     const outcome = await markInvoicePaid(inv, from, to);
     if (outcome === "already") return false;
     if (outcome === "paid") {

@@ -34,10 +34,41 @@ export async function saveJobStep(job: JobItem, next: Pick<JobItem, "done" | "to
       new UpdateCommand({
         TableName: tableName(),
         Key: keys.job(job.companyId, job.id),
-        UpdateExpression: "SET #d = :d, #t = :t, #c = :c, #s = :s, #r = :r, updatedAt = :u, #step = :next",
+        UpdateExpression: "SET #d = :d, #t = :t, #c = :c, #s = :s, #r = :r, updatedAt = :u, #step = :next, attempts = :zero",
         ConditionExpression: "#step = :step",
         ExpressionAttributeNames: { "#d": "done", "#t": "total", "#c": "cursor", "#s": "status", "#r": "result", "#step": "step" },
-        ExpressionAttributeValues: { ":d": next.done, ":t": next.total, ":c": next.cursor, ":s": next.status, ":r": next.result ?? job.result ?? null, ":u": next.updatedAt, ":step": job.step, ":next": job.step + 1 },
+        ExpressionAttributeValues: { ":d": next.done, ":t": next.total, ":c": next.cursor, ":s": next.status, ":r": next.result ?? job.result ?? null, ":u": next.updatedAt, ":step": job.step, ":next": job.step + 1, ":zero": 0 },
+        ReturnValues: "ALL_NEW",
+      }),
+    );
+    return JobItem.parse(out.Attributes);
+  } catch (err) {
+    if (isConditionFailed(err)) return null;
+    throw err;
+  }
+}
+
+/**
+ * Records a failed run of `job`'s current step (as read, at its `step`): `attempts` + 1, and when `error` is given the
+ * job is `failed` with it (`step` + 1, so a late save of that step loses). Returns the job as saved, or null when
+ * another consumer saved a step first.
+ */
+export async function saveJobFailure(job: JobItem, error: string | null, updatedAt: string): Promise<JobItem | null> {
+  const failing = error !== null;
+  try {
+    const out = await ddb().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: keys.job(job.companyId, job.id),
+        UpdateExpression: failing ? "SET attempts = :a, #s = :failed, #e = :e, updatedAt = :u, #step = :next" : "SET attempts = :a, updatedAt = :u",
+        ConditionExpression: "#step = :step",
+        ExpressionAttributeNames: { "#step": "step", ...(failing ? { "#s": "status", "#e": "error" } : {}) },
+        ExpressionAttributeValues: {
+          ":a": job.attempts + 1,
+          ":u": updatedAt,
+          ":step": job.step,
+          ...(failing ? { ":failed": "failed", ":e": error, ":next": job.step + 1 } : {}),
+        },
         ReturnValues: "ALL_NEW",
       }),
     );

@@ -15,7 +15,12 @@ export const JobItem = z.object({
   userId: z.number().int(),
   kind: JobKind,
   params: z.record(z.string(), z.unknown()),
-  status: z.enum(["running", "done"]),
+  /** `failed`: a step failed for good (see `error`); the job stops where it was. */
+  status: z.enum(["running", "done", "failed"]),
+  /** Why a failed job stopped: an error table code (`ERR_INTERNAL` when the cause is not the user's business). */
+  error: z.string().nullable().default(null),
+  /** Failed runs of the current step so far (a step failing {@link JOB_MAX_ATTEMPTS} times fails the job). */
+  attempts: z.number().int().default(0),
   /** Items handled so far, and how many there were when the job started counting (null before). */
   done: z.number().int(),
   total: z.number().int().nullable(),
@@ -30,8 +35,11 @@ export const JobItem = z.object({
 });
 export type JobItem = z.infer<typeof JobItem>;
 
+/** Runs of one step that may fail (each comes back through the queue) before the job is marked failed. */
+export const JOB_MAX_ATTEMPTS = 3;
+
 /** A job as the API and the realtime frame `company-{id}-job` show it. */
-export const JobView = JobItem.pick({ id: true, kind: true, status: true, done: true, total: true, result: true, createdAt: true, updatedAt: true });
+export const JobView = JobItem.pick({ id: true, kind: true, status: true, error: true, done: true, total: true, result: true, createdAt: true, updatedAt: true });
 export type JobView = z.infer<typeof JobView>;
 
 /** `GET /api/jobs/{jobId}`'s path: the job's id, a UUID. */

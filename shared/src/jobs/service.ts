@@ -15,8 +15,9 @@ import { dispatch } from "../events/index.ts";
 import { log } from "../log.ts";
 import { enqueue } from "../sqs/enqueue.ts";
 import "./events.ts";
-import { getJob, putJob, saveJobStep } from "./repository.ts";
-import { type JobItem, type JobKind, JobView } from "./schema.ts";
+import { AppError } from "../errors.ts";
+import { getJob, putJob, saveJobFailure, saveJobStep } from "./repository.ts";
+import { JOB_MAX_ATTEMPTS, type JobItem, type JobKind, JobView } from "./schema.ts";
 
 /** What one step of a kind did: items handled, the total when first known, where the next step starts, and whether it is the last. */
 export interface JobStepResult {
@@ -56,7 +57,7 @@ const viewOf = (job: JobItem): JobView => JobView.parse(job);
  */
 export async function startJob(companyId: number, userId: number, kind: JobKind, params: Record<string, unknown>): Promise<JobView> {
   const now = nowIso();
-  const job: JobItem = { id: randomUUID(), companyId, userId, kind, params, status: "running", done: 0, total: null, cursor: null, result: null, step: 0, createdAt: now, updatedAt: now };
+  const job: JobItem = { id: randomUUID(), companyId, userId, kind, params, status: "running", error: null, attempts: 0, done: 0, total: null, cursor: null, result: null, step: 0, createdAt: now, updatedAt: now };
   await putJob(job);
   await enqueueJob(companyId, job.id);
   return viewOf(job);
@@ -80,10 +81,14 @@ async function enqueueJob(companyId: number, jobId: string): Promise<void> {
 
 /**
  * Runs job `jobId` of company `companyId` step by step for about `budgetMs` (ms); when time is up with work left, it
- * queues itself again and returns `"continued"`. `"done"` when finished (or already), `"lost"` when another consumer
- * saved a step first, `"unknown"` for a job that does not exist. Errors of a step propagate (the message comes back).
+ * queues itself again and returns `"continued"`. `"done"` when finished (or already), `"failed"` when a step failed
+ * for good (or already had), `"lost"` when another consumer saved a step first, `"unknown"` for a job that does not
+ * exist. A step that throws: an {@link AppError} fails the job at once with its code (the user's business, e.g. a
+ * file that cannot be read); any other error propagates (the message comes back and the step runs again) until the
+ * step has failed {@link JOB_MAX_ATTEMPTS} times, when the job fails with `ERR_INTERNAL` (logged). A failed job publishes
+ * `job.updated` like a step, so the screen that follows it shows the error.
  */
-export async function runJob(companyId: number, jobId: string, budgetMs = 20_000): Promise<"done" | "continued" | "lost" | "unknown"> {
+export async function runJob(companyId: number, jobId: string, budgetMs = 20_000): Promise<"done" | "failed" | "continued" | "lost" | "unknown"> {
   const started = Date.now();
   let job = await getJob(companyId, jobId);
   if (!job) return "unknown";
@@ -94,7 +99,17 @@ export async function runJob(companyId: number, jobId: string, budgetMs = 20_000
       await enqueueJob(companyId, jobId);
       return "continued";
     }
-    const r = await step(job, JOB_STEP_ITEMS);
+    let r: JobStepResult;
+    try {
+      r = await step(job, JOB_STEP_ITEMS);
+    } catch (err) {
+      const error = err instanceof AppError ? err.code : job.attempts + 1 >= JOB_MAX_ATTEMPTS ? "ERR_INTERNAL" : null;
+      const saved = await saveJobFailure(job, error, nowIso());
+      if (!saved || !error) throw err;
+      log("error", "job failed", { companyId, jobId, kind: job.kind, error, err });
+      await dispatch({ type: "job.updated", companyId, userId: saved.userId, job: viewOf(saved) });
+      return "failed";
+    }
     const total = r.total ?? job.total;
     // A finished job handled everything, including items a dead consumer handled in a step it could not save.
     const done = r.finished ? Math.max(job.done + r.handled, total ?? 0) : job.done + r.handled;
@@ -113,5 +128,5 @@ export async function runJob(companyId: number, jobId: string, budgetMs = 20_000
     job = saved;
     await dispatch({ type: "job.updated", companyId, userId: job.userId, job: viewOf(job) });
   }
-  return "done";
+  return job.status === "failed" ? "failed" : "done";
 }

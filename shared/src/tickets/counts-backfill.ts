@@ -11,13 +11,12 @@
  * tally condition and re-reads (409 to an agent, at most once). Repeated runs change nothing. Closed tickets count
  * nowhere and are not walked. Companies created with the counts are born done (`bornCountedPut`).
  */
-import { listCompanyIds } from "../companies/repository.ts";
+import { defineCompanyBackfill } from "../companies/backfill.ts";
 import { nowIso } from "../common.ts";
 import { keys } from "../db/keys.ts";
 import { pagesFrom } from "../db/query.ts";
 import { applyOutbox } from "../events/outbox.ts";
 import { log } from "../log.ts";
-import { getTimer, registerTimerKind, scheduleTimer } from "../timers/index.ts";
 import { type CountsBackfillCursor, queryTicketIndex, readCountsBackfill, tallyTicketItem, writeCountsBackfill } from "./repository.ts";
 import { tallyOf } from "./tally.ts";
 
@@ -26,8 +25,6 @@ export const COUNTS_BACKFILL_KIND = "ticketCounts";
 const REF = "backfill";
 /** Tickets examined per run. */
 export const COUNTS_BACKFILL_BUDGET = 200;
-/** Time one tick spends on one company before handing over to the next tick, in ms. */
-const MS_PER_TICK = 10_000;
 
 /**
  * One bounded run of a company's backfill: examines at most `budget` open and pending tickets from the stored cursor,
@@ -68,21 +65,9 @@ export async function backfillTicketCounts(companyId: number, budget = COUNTS_BA
  * Schedules the backfill timer (due `now`) of every company not yet done and not already scheduled (a deploy, a start
  * of the local stack); idempotent. Returns the company ids it scheduled.
  */
-export async function startTicketCountsBackfill(now: Date = new Date()): Promise<number[]> {
-  const scheduled: number[] = [];
-  for (const companyId of await listCompanyIds()) {
-    if ((await readCountsBackfill(companyId)).done) continue;
-    if (await getTimer(companyId, COUNTS_BACKFILL_KIND, REF)) continue;
-    await scheduleTimer(companyId, COUNTS_BACKFILL_KIND, REF, now);
-    scheduled.push(companyId);
-  }
-  return scheduled;
-}
-
-registerTimerKind(COUNTS_BACKFILL_KIND, async (timer, now) => {
-  const started = Date.now();
-  for (;;) {
-    if ((await backfillTicketCounts(timer.companyId)).done) return undefined;
-    if (Date.now() - started >= MS_PER_TICK) return { rescheduleAt: now };
-  }
+export const startTicketCountsBackfill = defineCompanyBackfill({
+  kind: COUNTS_BACKFILL_KIND,
+  ref: REF,
+  isDone: async (companyId) => (await readCountsBackfill(companyId)).done,
+  run: (companyId) => backfillTicketCounts(companyId),
 });

@@ -327,20 +327,26 @@ export async function setTicketAttributes(companyId: number, ticketId: number, a
  * (`campaignWait`; the ingest sees it on the ticket it writes at its `rev`, and clears it in the same transaction).
  * Returns false when the ticket is gone or no longer open or pending.
  */
-export async function setTicketReplyWait(companyId: number, ticketId: number, wait: ReplyWait): Promise<boolean> {
+export function setTicketReplyWait(companyId: number, ticketId: number, wait: ReplyWait): Promise<boolean> {
+  return updateTicketIf(companyId, ticketId, {
+    UpdateExpression: "SET campaignWait = :w",
+    ConditionExpression: "attribute_exists(PK) AND #st IN (:open, :pending)",
+    ExpressionAttributeNames: { "#st": "status" },
+    ExpressionAttributeValues: { ":w": wait, ":open": "open", ":pending": "pending" },
+  });
+}
+
+/**
+ * Applies `update` to the ticket item when its `ConditionExpression` holds, moving `rev`. Returns true when written,
+ * false when the condition failed (nothing written); other DynamoDB errors are thrown.
+ */
+async function updateTicketIf(
+  companyId: number,
+  ticketId: number,
+  update: { UpdateExpression: string; ConditionExpression: string; ExpressionAttributeNames?: Record<string, string>; ExpressionAttributeValues: Record<string, unknown> },
+): Promise<boolean> {
   try {
-    await ddb().send(
-      new UpdateCommand(
-        bumpRev({
-          TableName: tableName(),
-          Key: keys.ticket(companyId, ticketId),
-          UpdateExpression: "SET campaignWait = :w",
-          ConditionExpression: "attribute_exists(PK) AND #st IN (:open, :pending)",
-          ExpressionAttributeNames: { "#st": "status" },
-          ExpressionAttributeValues: { ":w": wait, ":open": "open", ":pending": "pending" },
-        }),
-      ),
-    );
+    await ddb().send(new UpdateCommand(bumpRev({ TableName: tableName(), Key: keys.ticket(companyId, ticketId), ...update })));
     return true;
   } catch (err) {
     if ((err as Error).name === "ConditionalCheckFailedException") return false;
@@ -599,25 +605,13 @@ export async function setTicketSummaryPart(
  * Sets tag `tag`'s entry in the ticket's `sumTags` when the ticket still carries the tag and has summaries. Moves
  * `rev`. Returns false when it does not (nothing written).
  */
-export async function setTicketTagSummary(companyId: number, ticketId: number, tag: { id: number; name: string; color: string }): Promise<boolean> {
-  try {
-    await ddb().send(
-      new UpdateCommand(
-        bumpRev({
-          TableName: tableName(),
-          Key: keys.ticket(companyId, ticketId),
-          UpdateExpression: "SET sumTags.#k = :g",
-          ConditionExpression: "attribute_exists(sumTags) AND contains(tagIds, :id)",
-          ExpressionAttributeNames: { "#k": String(tag.id) },
-          ExpressionAttributeValues: { ":g": tag, ":id": tag.id },
-        }),
-      ),
-    );
-    return true;
-  } catch (err) {
-    if ((err as Error).name === "ConditionalCheckFailedException") return false;
-    throw err;
-  }
+export function setTicketTagSummary(companyId: number, ticketId: number, tag: { id: number; name: string; color: string }): Promise<boolean> {
+  return updateTicketIf(companyId, ticketId, {
+    UpdateExpression: "SET sumTags.#k = :g",
+    ConditionExpression: "attribute_exists(sumTags) AND contains(tagIds, :id)",
+    ExpressionAttributeNames: { "#k": String(tag.id) },
+    ExpressionAttributeValues: { ":g": tag, ":id": tag.id },
+  });
 }
 
 /**

@@ -14,7 +14,8 @@ import { useToast } from "../../ui/Toast.tsx";
 import { CrudDialog, CrudListPage, rules, useCrudList, type RecordDialogProps } from "../../ui/kit/index.ts";
 import { JobProgress } from "../jobs/JobProgress.tsx";
 import { usePlanList } from "../plans/api.ts";
-import { companiesCache, companyCalls, dueColour, extendDueDate, RECURRENCE_MONTHS, type Company, type Recurrence, useCompanyMutations, useCompanyPages } from "./api.ts";
+import { nextDueDate, RECURRENCE_MONTHS, type RecurrenceName as Recurrence } from "@atende/shared/companies/recurrence";
+import { companiesCache, companyCalls, dueColour, type Company, useCompanyMutations, useCompanyPages } from "./api.ts";
 import "./companies.css";
 
 const RECURRENCES = Object.keys(RECURRENCE_MONTHS) as Recurrence[];
@@ -60,7 +61,7 @@ export function CompaniesTab() {
   const extend = async (c: Company) => {
     setExtending(c.id);
     try {
-      const next = await companyCalls.update(c.id, { dueDate: extendDueDate(c.dueDate, c.recurrence) } as never);
+      const next = await companyCalls.update(c.id, { dueDate: nextDueDate(c.dueDate, c.recurrence) } as never);
       companiesCache.upsert(qc, next);
       toast.success(t("companies.extended", { date: new Date(next.dueDate!).toLocaleDateString(i18n.language) }));
     } catch (e) {

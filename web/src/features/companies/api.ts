@@ -3,9 +3,9 @@
  * - `useCompanyPages(search)`: GET /api/companies?searchParam&pageNumber → pages of `{companies, count, hasMore}`;
  * - `companyCalls` (POST /api/companies, PUT /api/companies/{id}, DELETE /api/companies/{id} → the job removing it)
  *   run by `useCompanyMutations()`;
- * - `dueColour(dueDate)` and `extendDueDate(dueDate, recurrence)`: the row colouring and "+Vencimento".
+ * - `dueColour(dueDate)`: the row colouring ("+Vencimento" moves the due date with `@atende/shared/companies/recurrence`).
  */
-import { addMonths, differenceInCalendarDays } from "date-fns";
+import { differenceInCalendarDays } from "date-fns";
 import { call, type BodyOf, type ResponseOf } from "../../api/operations.ts";
 import { pagedCache, useCrudMutations, useNumberedPages, type CrudCalls } from "../../ui/kit/crud.ts";
 
@@ -28,14 +28,6 @@ export const companyCalls: CrudCalls<Company, CompanyForm> = {
 
 export const useCompanyMutations = () => useCrudMutations(companyCalls, companiesCache);
 
-/** Months "+Vencimento" adds for each recurrence. */
-export const RECURRENCE_MONTHS = { MENSAL: 1, BIMESTRAL: 2, TRIMESTRAL: 3, SEMESTRAL: 6, ANUAL: 12 } as const;
-export type Recurrence = keyof typeof RECURRENCE_MONTHS;
-
-/** The due date moved by the recurrence's months (from now when there is none). */
-export function extendDueDate(dueDate: string | null, recurrence: Recurrence): string {
-  return addMonths(dueDate ? new Date(dueDate) : new Date(), RECURRENCE_MONTHS[recurrence]).toISOString();
-}
 
 /** The row colour: due in 1 to 5 days yellow, due today or past red, otherwise none. */
 export function dueColour(dueDate: string | null, now = new Date()): "red" | "yellow" | undefined {

@@ -1,6 +1,7 @@
 /**
  * A background job's progress where it was started: "Excluindo etiqueta… 40/120" with a bar while it runs, then the
- * done message (or, when its progress cannot be read, the failed one) until dismissed. Calls `onDone` once when the job
+ * done message, or the job's error when it failed (or, when its progress cannot be read, the failed one), until
+ * dismissed. Calls `onDone` once when the job
  * is done, for the screen to refresh what it changed. Announced politely (role="status"); `data-testid="job-progress"`
  * with `data-status` running | done | failed.
  */
@@ -8,6 +9,7 @@ import { Alert } from "@aws-amplify/ui-react";
 import type { JobView } from "@atende/shared/jobs/schema";
 import { useEffect, useRef } from "react";
 import { useTranslation } from "react-i18next";
+import i18n from "../../i18n/index.ts";
 import { useJob } from "./api.ts";
 import "./jobs.css";
 
@@ -38,6 +40,14 @@ export function JobProgress({ jobId, onDone, onDismiss }: JobProgressProps) {
     );
   }
   if (!job) return null;
+  if (job.status === "failed") {
+    const reason = job.error && i18n.exists(`errors.${job.error}`) ? t(`errors.${job.error}`) : t("errors.generic");
+    return (
+      <Alert variation="error" isDismissible onDismiss={onDismiss} role="status" className="job-progress" data-testid="job-progress" data-status="failed">
+        {t("jobs.stopped", { reason })}
+      </Alert>
+    );
+  }
   if (job.status === "done") {
     return (
       <Alert variation="success" isDismissible onDismiss={onDismiss} role="status" className="job-progress" data-testid="job-progress" data-status="done">

@@ -42,7 +42,7 @@ export function useJob(id: string | null) {
       if (cached && Date.now() - (lastFrameAt.get(cached.id) ?? 0) < JOB_POLL_MS) return cached;
       return call("GET /api/jobs/{jobId}", { params: { jobId: id ?? "" } });
     },
-    refetchInterval: (q) => (q.state.data?.status === "done" || q.state.error ? false : JOB_POLL_MS),
+    refetchInterval: (q) => (q.state.data?.status === "running" && !q.state.error ? JOB_POLL_MS : false),
     retry: 1,
   });
 }

@@ -12,6 +12,7 @@ export const jobsTexts = defineTexts({
     running: ["Fechando atendimentos… {{done}}/{{total}}", "Closing tickets… {{done}}/{{total}}", "Cerrando atenciones… {{done}}/{{total}}"],
     done: ["{{done}} atendimento(s) fechado(s).", "{{done}} ticket(s) closed.", "{{done}} atención(es) cerrada(s)."],
   },
+  stopped: ["A tarefa parou: {{reason}}", "The task stopped: {{reason}}", "La tarea se detuvo: {{reason}}"],
   failed: ["Não foi possível acompanhar o progresso. Atualize a página.", "Could not follow the progress. Reload the page.", "No se pudo seguir el progreso. Recargue la página."],
   dismiss: ["Fechar", "Close", "Cerrar"],
 });

@@ -9,7 +9,7 @@
 import { useCallback, useEffect, useState } from "react";
 import i18next from "i18next";
 import { call } from "../../api/operations.ts";
-import { useSession } from "../../api/session.ts";
+import { tokenVersionOf, useSession } from "../../api/session.ts";
 
 export type PushState = "loading" | "unsupported" | "unavailable" | "denied" | "off" | "on";
 
@@ -43,9 +43,15 @@ export async function forgetThisDevice(): Promise<void> {
 
 const markKey = (userId: number) => `atende.push.${userId}`;
 
-/** This device's push state, and `enable()` / `disable()`. On mount, an existing subscription is registered again (language, session). */
+/**
+ * This device's push state, and `enable()` / `disable()`. On mount, and whenever the session's version moves (the user
+ * changed their own password, which drops the devices subscribed under the old sessions), an existing subscription is
+ * registered again (language, session).
+ */
 export function usePushState() {
-  const userId = useSession()!.user.id;
+  const session = useSession()!;
+  const userId = session.user.id;
+  const version = tokenVersionOf(session.token);
   const [state, setState] = useState<PushState>("loading");
   const [error, setError] = useState<string | null>(null);
 
@@ -63,9 +69,10 @@ export function usePushState() {
     setState("off");
   }, [userId]);
 
+  // Also when the session version moves: a new session must register this device again.
   useEffect(() => {
     refresh().catch(() => setState("off"));
-  }, [refresh]);
+  }, [refresh, version]);
 
   const enable = useCallback(async () => {
     setError(null);
