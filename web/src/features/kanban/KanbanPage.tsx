@@ -148,11 +148,15 @@ function LaneColumn({ lane, name }: { lane: Lane; name: string }) {
       <header className="kb-lane-head" style={{ borderTopColor: color }}>
         <h3 id={headId}>{name}</h3>
         <span className="kb-count" data-testid="kanban-lane-count">
-          {lane.hasMore ? t("kanban.cardsMore", { count: lane.tickets.length }) : t("kanban.cards", { count: lane.tickets.length })}
+          {lane.loading ? "…" : lane.hasMore ? t("kanban.cardsMore", { count: lane.tickets.length }) : t("kanban.cards", { count: lane.tickets.length })}
         </span>
       </header>
-      <div className="kb-scroll" ref={scroller} onScroll={more}>
-        {lane.tickets.length === 0 ? (
+      <div className="kb-scroll" ref={scroller} onScroll={more} aria-busy={lane.loading || loading}>
+        {lane.loading && lane.tickets.length === 0 ? (
+          <p className="kb-empty" role="status">
+            {t("common.loading")}
+          </p>
+        ) : lane.tickets.length === 0 ? (
           <p className="kb-empty">{t("kanban.empty")}</p>
         ) : (
           <ul className="kb-inner" style={{ height: v.getTotalSize() }}>
