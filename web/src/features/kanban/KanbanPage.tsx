@@ -146,7 +146,9 @@ function LaneColumn({ lane, name }: { lane: Lane; name: string }) {
   return (
     <section ref={setNodeRef} className={`kb-lane ${isOver ? "over" : ""}`} aria-labelledby={headId} data-testid="kanban-lane" data-lane-id={lane.id}>
       <header className="kb-lane-head" style={{ borderTopColor: color }}>
-        <h3 id={headId}>{name}</h3>
+        <h3 id={headId} title={name}>
+          {name}
+        </h3>
         <span className="kb-count" data-testid="kanban-lane-count">
           {lane.loading ? "…" : lane.hasMore ? t("kanban.cardsMore", { count: lane.tickets.length }) : t("kanban.cards", { count: lane.tickets.length })}
         </span>
