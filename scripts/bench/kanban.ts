@@ -3,12 +3,18 @@
  * product's item builders (`bench/seed.ts` tickets, each with its "Em aberto" lane entry), three
  * kanban tags, and a few tickets moved into each tag's lane through the API (the listener writing their entries).
  * Measures, in headless chromium (playwright-core) against the running local stack:
- * - `firstCardsMs`: from navigation start to the first frame painted after cards exist in the DOM (every lane's first
- *   page comes in one `GET /api/ticket/kanban`), for `runs` fresh navigations (median, min, max);
+ * - `firstCardsMs`: from navigation start to the first frame painted after cards exist in the DOM, for `runs` fresh
+ *   navigations (median, min, max);
+ * - `phasesMs` (medians over the runs, from navigation start): the app's first API request sent (the shell booted),
+ *   the kanban page's chunk received, the first kanban request sent, the first and the last kanban answer received;
  * - `scrollMs`: time to load `scrollPages` more pages of "Em aberto" by scrolling its virtualized column, with the cards
  *   loaded and the most cards present in the DOM meanwhile (virtualization);
- * and, outside the browser, `apiMs`: `GET /api/ticket/kanban` latency (median of 20, after 3 warm-ups).
+ * and, outside the browser (a client process, `http-load.ts`), for the board's request (`GET /api/ticket/kanban`) and
+ * "Em aberto"'s first page as the page asks it first (`GET /api/ticket/kanban/0?limit=12`): latency p50/p99 at concurrency 1 and
+ * the product's CPU per request (Node + DynamoDB Local, from the OS accounting), with the load average beside them.
  */
+import { KANBAN_FIRST_PAGE } from "../../shared/src/kanban/schema.ts";
+import { measureGet, type RunFigures } from "./http-load.ts";
 import { batchPut, seedCounters, seedTicketItems, type SeedTenant } from "./seed.ts";
 import { median, openLoggedIn, round } from "./web-render.ts";
 
@@ -31,30 +37,52 @@ export interface KanbanRender {
   tickets: number;
   runs: number[];
   firstCardsMs: { median: number; min: number; max: number };
-  apiMs: { median: number; p90: number };
+  phasesMs: { shellFirstApi: number; chunk: number; kanbanSent: number; firstAnswer: number; lastAnswer: number };
+  board: RunFigures;
+  firstLanePage: RunFigures;
   scrollMs: number;
   cardsLoaded: number;
   maxDomCards: number;
 }
 
-/** Logs in as `email`/`password` on `baseUrl` and measures /kanban as described above. */
-export async function measureKanbanRender(opts: { baseUrl: string; email: string; password: string; token: string; tickets: number; runs?: number; scrollPages?: number }): Promise<KanbanRender> {
-  const api: number[] = [];
-  for (let i = 0; i < 23; i++) {
-    const t0 = performance.now();
-    const r = await fetch(`${opts.baseUrl}/api/ticket/kanban`, { headers: { authorization: `Bearer ${opts.token}` } });
-    if (!r.ok) throw new Error(`GET /api/ticket/kanban → ${r.status}`);
-    await r.arrayBuffer();
-    if (i >= 3) api.push(performance.now() - t0);
-  }
-  api.sort((a, b) => a - b);
+/** Logs in as `email`/`password` on `baseUrl` and measures /kanban as described above (`ddbPids`: DynamoDB Local's). */
+export async function measureKanbanRender(opts: {
+  baseUrl: string;
+  email: string;
+  password: string;
+  token: string;
+  tickets: number;
+  ddbPids: number[];
+  runs?: number;
+  scrollPages?: number;
+  apiRequests?: number;
+}): Promise<KanbanRender> {
+  const total = opts.apiRequests ?? 100;
+  const [board] = await measureGet(`${opts.baseUrl}/api/ticket/kanban`, opts.token, opts.ddbPids, [{ total, concurrency: 1 }], 30);
+  const [firstLanePage] = await measureGet(`${opts.baseUrl}/api/ticket/kanban/0?limit=${KANBAN_FIRST_PAGE}`, opts.token, opts.ddbPids, [{ total, concurrency: 1 }], 30);
   const { browser, page } = await openLoggedIn(opts, "kanban-card", "__firstCards");
   try {
     const runs: number[] = [];
-    for (let i = 0; i < (opts.runs ?? 3); i++) {
+    const phases: KanbanRender["phasesMs"][] = [];
+    for (let i = 0; i < (opts.runs ?? 5); i++) {
       await page.goto(`${opts.baseUrl}/kanban`);
       await page.waitForFunction(() => typeof (window as unknown as { __firstCards?: number }).__firstCards === "number");
       runs.push(round(await page.evaluate(() => (window as unknown as { __firstCards: number }).__firstCards)));
+      phases.push(
+        (await page.evaluate(`(() => {
+          const rs = performance.getEntriesByType("resource");
+          const api = rs.filter((r) => new URL(r.name).pathname.startsWith("/api/"));
+          const kb = api.filter((r) => new URL(r.name).pathname.startsWith("/api/ticket/kanban"));
+          const chunk = rs.find((r) => new URL(r.name).pathname.startsWith("/assets/KanbanPage-") && r.name.endsWith(".js"));
+          return {
+            shellFirstApi: Math.min(...api.map((r) => r.startTime)),
+            chunk: chunk ? chunk.responseEnd : 0,
+            kanbanSent: Math.min(...kb.map((r) => r.startTime)),
+            firstAnswer: Math.min(...kb.map((r) => r.responseEnd)),
+            lastAnswer: Math.max(...kb.map((r) => r.responseEnd)),
+          };
+        })()`)) as KanbanRender["phasesMs"],
+      );
     }
     // A string, not a function: tsx's name helpers (`__name`) do not exist inside the page.
     const scroll = (await page.evaluate(`(async (pages) => {
@@ -82,7 +110,15 @@ export async function measureKanbanRender(opts: { baseUrl: string; email: string
       tickets: opts.tickets,
       runs,
       firstCardsMs: { median: round(median(runs)), min: Math.min(...runs), max: Math.max(...runs) },
-      apiMs: { median: round(median(api)), p90: round(api[Math.floor(api.length * 0.9)]) },
+      phasesMs: {
+        shellFirstApi: round(median(phases.map((p) => p.shellFirstApi))),
+        chunk: round(median(phases.map((p) => p.chunk))),
+        kanbanSent: round(median(phases.map((p) => p.kanbanSent))),
+        firstAnswer: round(median(phases.map((p) => p.firstAnswer))),
+        lastAnswer: round(median(phases.map((p) => p.lastAnswer))),
+      },
+      board,
+      firstLanePage,
       scrollMs: round(scroll.ms),
       cardsLoaded: scroll.loaded,
       maxDomCards: scroll.maxCards,

@@ -38,9 +38,12 @@ export async function benchSchedules(opts: { companies?: number; perCompany?: nu
     contacts.set(cid, ids);
   });
   // All due at the same whole minute, far enough ahead for the schedules to be written first: as long as the contacts
-  // took (one write each, like a schedule's) and a half, so a loaded machine does not outrun the minute.
-  const writeEstimateMs = Math.max(total * 2, (performance.now() - s0) * 1.5);
+  // took (one write each, like a schedule's, at half the concurrency) and a tenth, plus 10 s; the wait to the whole
+  // minute adds up to a minute more.
+  const writeEstimateMs = Math.max(total * 2, (performance.now() - s0) * 1.1);
   const sendAt = new Date(Math.ceil((Date.now() + writeEstimateMs + 10_000) / 60_000) * 60_000);
+  const secs = (ms: number) => (ms / 1000).toFixed(1);
+  console.log(`schedules: ${companies} connections and ${total} contacts in ${secs(performance.now() - s0)} s; all due at ${sendAt.toISOString()} (in ${secs(sendAt.getTime() - Date.now())} s)`);
   const now = new Date().toISOString();
   await load(total, 32, async (i) => {
     const cid = cids[Math.floor(i / perCompany)];
@@ -52,6 +55,7 @@ export async function benchSchedules(opts: { companies?: number; perCompany?: nu
   });
   const seedSeconds = Math.round((performance.now() - s0) / 100) / 10;
   if (Date.now() >= sendAt.getTime()) throw new Error("seeding outran the chosen minute: lower --scheduleCompanies");
+  console.log(`schedules: ${total} schedules written, ${secs(sendAt.getTime() - Date.now())} s before their minute`);
   await sleep(sendAt.getTime() - Date.now());
 
   // The minute: the tick claims and queues; the consumers send.

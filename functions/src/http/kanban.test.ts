@@ -84,6 +84,23 @@ describe("GET /api/ticket/kanban", () => {
     expect(out.tickets.map((t) => t.id).sort()).toEqual([a.id, b.id, c.id].sort());
   }, 90_000); // the file's first handler calls load the areas' modules
 
+  it("a card carries what the board shows and what places it (no more of the ticket), on the board and on a lane's pages", async () => {
+    const w = await world();
+    const a = await ticket(w, { queueId: w.suporte, name: "Alice" });
+    const novo = await tag(w.admin, "Novo lead", 1);
+    await sync(w.admin, a.id, [novo]);
+    const res = await api("GET", "/api/ticket/kanban", { token: w.admin.token });
+    expect(res.status).toBe(200);
+    const card = res.body.lanes[1].tickets[0];
+    expect(Object.keys(card).sort()).toEqual(["contact", "createdAt", "id", "lastMessage", "queueId", "status", "tags", "updatedAt", "userId", "uuid"]);
+    expect(card).toMatchObject({ id: a.id, uuid: a.uuid, status: "pending", queueId: w.suporte, userId: null, tags: [{ id: novo, name: "Novo lead", color: expect.any(String) }] });
+    expect(Object.keys(card.contact).sort()).toEqual(["id", "name", "number"]);
+    expect(card.contact.name).toBe("Alice");
+    expect(res.body.tickets).toEqual([card]);
+    const page = await api("GET", `/api/ticket/kanban/${novo}?limit=12`, { token: w.admin.token });
+    expect(page.body.tickets).toEqual([card]);
+  });
+
   it("moving a card (the tags' sync: previous kanban tag off, the target's on) moves it between lanes and tells the other boards", async () => {
     const w = await world();
     const t = await ticket(w, { queueId: w.suporte });

@@ -9,11 +9,17 @@
 import { z } from "zod";
 import { zId } from "../common.ts";
 import { TicketView, zIdList } from "../tickets/contract.ts";
+import { TicketItem } from "../tickets/schema.ts";
 
 /** The lane of the tickets that carry no kanban tag ("Em aberto"). */
 export const OPEN_LANE = 0;
 /** Cards per page of a lane. */
 export const KANBAN_PAGE_SIZE = 40;
+/**
+ * Cards of a lane's first page as the board asks it: a column of a 900-px-high screen shows eight, so its first page
+ * paints with little to read, send and render; the rest comes page by page as the lane is scrolled.
+ */
+export const KANBAN_FIRST_PAGE = 12;
 /** Most cards one page may ask for. */
 export const KANBAN_PAGE_MAX = 100;
 
@@ -70,8 +76,25 @@ export const KanbanLaneParams = z.object({ laneId: z.union([z.literal("0").trans
 // ---------------------------------------------------------------------------------------------
 // 3. Responses
 
-/** One page of a lane: its cards (tickets as the list shows them, newest ticket first). */
-export const KanbanLanePage = z.object({ tickets: z.array(TicketView), hasMore: z.boolean(), nextCursor: z.string().optional() });
+/**
+ * A card: what the board shows of a ticket (the contact's name and number, the last message, the age of the last
+ * activity, the link by uuid) and what places it in its lanes (status, tags, creation). A ticket as the list shows it
+ * ({@link TicketView}, as the frames carry it) is a card too.
+ */
+export const KanbanCard = TicketItem.pick({ id: true, uuid: true, status: true, lastMessage: true, queueId: true, userId: true, createdAt: true, updatedAt: true }).extend({
+  contact: TicketView.shape.contact.pick({ id: true, name: true, number: true }),
+  tags: TicketView.shape.tags,
+});
+export type KanbanCard = z.infer<typeof KanbanCard>;
+
+/** The card of ticket view `v` (only the fields a card has). */
+export function cardOf(v: z.infer<typeof TicketView>): KanbanCard {
+  const { id, uuid, status, lastMessage, queueId, userId, createdAt, updatedAt, contact, tags } = v;
+  return { id, uuid, status, lastMessage, queueId, userId, createdAt, updatedAt, contact: { id: contact.id, name: contact.name, number: contact.number }, tags };
+}
+
+/** One page of a lane: its cards, newest ticket first. */
+export const KanbanLanePage = z.object({ tickets: z.array(KanbanCard), hasMore: z.boolean(), nextCursor: z.string().optional() });
 export type KanbanLanePage = z.infer<typeof KanbanLanePage>;
 
 /** A lane with its first page: `id` 0 and `tag` null for "Em aberto". */
@@ -82,5 +105,5 @@ export const KanbanLane = KanbanLanePage.extend({
 export type KanbanLane = z.infer<typeof KanbanLane>;
 
 /** `GET /api/ticket/kanban`: the lanes in board order, and `tickets` (every card of those first pages, once). */
-export const KanbanBoard = z.object({ lanes: z.array(KanbanLane), tickets: z.array(TicketView) });
+export const KanbanBoard = z.object({ lanes: z.array(KanbanLane), tickets: z.array(KanbanCard) });
 export type KanbanBoard = z.infer<typeof KanbanBoard>;

@@ -28,6 +28,7 @@ import type { TicketItem } from "../tickets/schema.ts";
 import { toTicketViews } from "../tickets/views.ts";
 import { listTicketEntries, queryLane, writeTicketEntries, type LaneEntryRef, type LaneIndex } from "./repository.ts";
 import {
+  cardOf,
   KANBAN_PAGE_SIZE,
   OPEN_LANE,
   type KanbanBoard,
@@ -191,7 +192,7 @@ async function lanePage(r: Reader, lane: number, limit: number, cursor?: string)
   }
   const got = await batchGetTickets(cid, ids);
   const kept = ids.map((id) => got.get(id)).filter((t) => belongs(r, t, lane));
-  return { tickets: await toTicketViews(cid, kept), hasMore: more, nextCursor: more ? encodeCursor(next as unknown as Record<string, unknown>) : undefined };
+  return { tickets: (await toTicketViews(cid, kept)).map(cardOf), hasMore: more, nextCursor: more ? encodeCursor(next as unknown as Record<string, unknown>) : undefined };
 }
 
 /** The reader for `auth` with the query's queue filter (more than {@link MAX_LIST_FILTER_IDS} queues → 400). */

@@ -14,6 +14,7 @@
 import { randomUUID } from "node:crypto";
 import { getConfig } from "../config.ts";
 import { getContactItem } from "../contacts/repository.ts";
+import type { ContactItem } from "../contacts/schema.ts";
 import { dueShardsToRead } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
 import { dispatch } from "../events/index.ts";
@@ -34,7 +35,7 @@ import "./errors.ts";
 import "./events.ts";
 import { claimDueSchedule, dueSchedulePages, finishSchedule, getSchedule, reserveMessageId, type DueSchedule } from "./repository.ts";
 import type { ScheduleDispatchMessage, ScheduleItem } from "./schema.ts";
-import { viewOf } from "./service.ts";
+import { scheduleView, viewOf } from "./service.ts";
 
 /** How long a claimed schedule is left to its send before a tick claims it again. */
 export const SCHEDULE_CLAIM_MS = 5 * 60_000;
@@ -60,6 +61,9 @@ export async function sweepDueSchedules(now: Date = new Date()): Promise<{ claim
   const counts = { claimed: 0, lost: 0, failed: 0 };
   const at = now.toISOString();
   const claimUntil = new Date(now.getTime() + SCHEDULE_CLAIM_MS).toISOString();
+  // The calendar's AGENDADA frames (best effort: realtime only) go out beside the claims, never holding a shard's next
+  // page: what is due reaches the dispatch queue as fast as it is claimed.
+  const frames: Promise<void>[] = [];
   await Promise.all(
     Array.from({ length: dueShardsToRead("schedules") }, async (_, shard) => {
       for await (const page of dueSchedulePages(shard, at)) {
@@ -86,13 +90,19 @@ export async function sweepDueSchedules(now: Date = new Date()): Promise<{ claim
         if (refused.length) log("warn", "schedules not queued (claimed again later)", { count: refused.length });
         counts.claimed += claimed.length - refused.length;
         counts.failed += refused.length;
-        // The calendar shows AGENDADA live (best effort: realtime only).
-        await eachLimited(claimed, CLAIM_CONCURRENCY, async (s) => {
-          await dispatch({ type: "schedule.updated", companyId: s.companyId, schedule: await viewOf(s) });
-        });
+        frames.push(
+          eachLimited(claimed, CLAIM_CONCURRENCY, async (s) => {
+            try {
+              await dispatch({ type: "schedule.updated", companyId: s.companyId, schedule: await viewOf(s) });
+            } catch (err) {
+              log("warn", "schedule frame not sent", { companyId: s.companyId, scheduleId: s.id, err });
+            }
+          }),
+        );
       }
     }),
   );
+  await Promise.all(frames);
   return counts;
 }
 
@@ -142,8 +152,16 @@ async function ticketFor(s: ScheduleItem, wa: WhatsappItem, isGroup: boolean, sc
   throw new AppError("ERR_CREATING_TICKET");
 }
 
-/** Ends the send (ENVIADA or ERRO) and tells the calendar; null when another delivery ended it first. */
-async function finish(s: ScheduleItem, outcome: { sent: true; ticketId: number; whatsappId: number } | { sent: false; error: string }, now: Date) {
+/**
+ * Ends the send (ENVIADA or ERRO) and tells the calendar (with `contact` when the send already read it); null when
+ * another delivery ended it first.
+ */
+async function finish(
+  s: ScheduleItem,
+  outcome: { sent: true; ticketId: number; whatsappId: number } | { sent: false; error: string },
+  now: Date,
+  contact?: ContactItem,
+) {
   const at = now.toISOString();
   const done = await finishSchedule(
     s,
@@ -159,7 +177,7 @@ async function finish(s: ScheduleItem, outcome: { sent: true; ticketId: number; 
         }
       : { status: "ERRO", sentAt: null, error: outcome.error, ticketId: s.ticketId, whatsappId: s.whatsappId, lateSeconds: null, updatedAt: at },
   );
-  if (done) await dispatch({ type: "schedule.updated", companyId: done.companyId, schedule: await viewOf(done) });
+  if (done) await dispatch({ type: "schedule.updated", companyId: done.companyId, schedule: contact ? scheduleView(done, contact) : await viewOf(done) });
   return done;
 }
 
@@ -189,7 +207,7 @@ export async function sendDueSchedule(msg: ScheduleDispatchMessage, now: () => D
   try {
     wa = await connectionFor(s);
   } catch (err) {
-    if (err instanceof AppError) return (await finish(s, { sent: false, error: err.code }, now())) ? "failed" : "skipped";
+    if (err instanceof AppError) return (await finish(s, { sent: false, error: err.code }, now(), contact)) ? "failed" : "skipped";
     throw err;
   }
   const user = s.userId != null ? await getUser(s.companyId, s.userId, { consistent: false }) : undefined;
@@ -207,9 +225,9 @@ export async function sendDueSchedule(msg: ScheduleDispatchMessage, now: () => D
   } catch (err) {
     // The message is stored (ack -1 with the reason) when the connection refused it: the schedule shows the reason.
     if (err instanceof AppError && err.code === "ERR_SENDING_WAPP_MSG") {
-      return (await finish(s, { sent: false, error: err.code }, now())) ? "failed" : "skipped";
+      return (await finish(s, { sent: false, error: err.code }, now(), contact)) ? "failed" : "skipped";
     }
     throw err;
   }
-  return (await finish(s, { sent: true, ticketId: ticket.id, whatsappId: wa.id }, now())) ? "sent" : "skipped";
+  return (await finish(s, { sent: true, ticketId: ticket.id, whatsappId: wa.id }, now(), contact)) ? "sent" : "skipped";
 }

@@ -36,6 +36,11 @@ export interface FeatureRoute {
   element: ReactNode;
   /** Overrides the feature's access for this route. */
   access?: Access;
+  /**
+   * Rendered beside the route's guard from the start, while the guard still reads the company's plan: the page's own
+   * requests leave at once instead of after that read (the server refuses them when the plan has the feature off).
+   */
+  early?: ReactNode;
 }
 
 export interface Feature {

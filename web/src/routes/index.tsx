@@ -45,7 +45,18 @@ export function AppRoutes() {
         >
           <Route index element={<HomePage />} />
           {features.flatMap((f) =>
-            f.routes.map((r) => <Route key={`${f.id}:${r.path}`} path={r.path} element={<RequireAccess access={r.access ?? f.access}>{r.element}</RequireAccess>} />),
+            f.routes.map((r) => (
+              <Route
+                key={`${f.id}:${r.path}`}
+                path={r.path}
+                element={
+                  <>
+                    {r.early}
+                    <RequireAccess access={r.access ?? f.access}>{r.element}</RequireAccess>
+                  </>
+                }
+              />
+            )),
           )}
           <Route path="*" element={<Navigate to="/" replace />} />
         </Route>

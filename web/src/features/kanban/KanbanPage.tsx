@@ -146,13 +146,19 @@ function LaneColumn({ lane, name }: { lane: Lane; name: string }) {
   return (
     <section ref={setNodeRef} className={`kb-lane ${isOver ? "over" : ""}`} aria-labelledby={headId} data-testid="kanban-lane" data-lane-id={lane.id}>
       <header className="kb-lane-head" style={{ borderTopColor: color }}>
-        <h3 id={headId}>{name}</h3>
+        <h3 id={headId} title={name}>
+          {name}
+        </h3>
         <span className="kb-count" data-testid="kanban-lane-count">
-          {lane.hasMore ? t("kanban.cardsMore", { count: lane.tickets.length }) : t("kanban.cards", { count: lane.tickets.length })}
+          {lane.loading ? "…" : lane.hasMore ? t("kanban.cardsMore", { count: lane.tickets.length }) : t("kanban.cards", { count: lane.tickets.length })}
         </span>
       </header>
-      <div className="kb-scroll" ref={scroller} onScroll={more}>
-        {lane.tickets.length === 0 ? (
+      <div className="kb-scroll" ref={scroller} onScroll={more} aria-busy={lane.loading || loading}>
+        {lane.loading && lane.tickets.length === 0 ? (
+          <p className="kb-empty" role="status">
+            {t("common.loading")}
+          </p>
+        ) : lane.tickets.length === 0 ? (
           <p className="kb-empty">{t("kanban.empty")}</p>
         ) : (
           <ul className="kb-inner" style={{ height: v.getTotalSize() }}>

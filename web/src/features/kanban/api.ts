@@ -1,6 +1,7 @@
 /**
  * Kanban data (docs/product/kanban.md):
- * - `useKanbanBoard()`: GET /api/ticket/kanban → the lanes with their first page of cards. No queue list is sent: the
+ * - `useKanbanBoard()`: the lanes, each with its own first page of cards ({@link loadBoard}): "Em aberto" and the lane
+ *   heads (GET /api/tags/kanban) at once, then each tag's lane, shown as it arrives. No queue list is sent: the
  *   server limits the board to the caller's own view (their queues, the tickets without queue with `allTicket`, their
  *   own tickets; admins every ticket) by itself;
  * - `loadMoreCards(...)`: GET /api/ticket/kanban/{laneId} with the lane's cursor, appended to the lane;
@@ -9,14 +10,15 @@
  * `applyTicket` / `dropTicket` / `onKanbanTag` keep every loaded board current with the `company-{id}-ticket`,
  * `appMessage` and `tag` frames, so a card moved elsewhere moves here.
  */
-import type { KanbanBoard } from "@atende/shared/kanban/schema";
-import { type QueryClient, useQuery } from "@tanstack/react-query";
+import { KANBAN_FIRST_PAGE, type KanbanBoard } from "@atende/shared/kanban/schema";
+import { type QueryClient, useQuery, useQueryClient } from "@tanstack/react-query";
 import { call } from "../../api/operations.ts";
 import { syncTicketTags } from "../tags/api.ts";
 
-export type Board = KanbanBoard;
-export type Lane = Board["lanes"][number];
-/** A card: the ticket as the ticket list shows it. */
+/** A lane: its first pages of cards, and `loading` while its first page is on its way. */
+export type Lane = KanbanBoard["lanes"][number] & { loading?: boolean };
+export type Board = { lanes: Lane[] };
+/** A card: what the board shows of a ticket (a ticket as a frame carries it is one too). */
 export type Card = Lane["tickets"][number];
 
 export const OPEN_LANE = 0;
@@ -25,8 +27,45 @@ const ROOT = "kanban";
 /** The board's query key (the caller's whole view: the server decides what it holds). */
 export const boardKey = [ROOT, "board"] as const;
 
+/**
+ * Reads the board lane by lane, each lane's first page ({@link KANBAN_FIRST_PAGE} cards) asked on its own, so no lane
+ * waits for another: "Em aberto" and the lane heads are asked at once and shown together (the lanes keep their order
+ * from the first paint), each tag's lane fills in as its page arrives (`loading` until then). A frame applied meanwhile
+ * is kept. Throws when a request fails (the board shows the error and a retry).
+ */
+export async function loadBoard(qc: QueryClient): Promise<Board> {
+  const firstPage = (laneId: number) => call("GET /api/ticket/kanban/{laneId}", { params: { laneId }, query: { limit: KANBAN_FIRST_PAGE } });
+  const open = firstPage(OPEN_LANE);
+  const heads = (await call("GET /api/tags/kanban")).lista;
+  const pages = heads.map((t) => firstPage(t.id));
+  // A lane head's page failing before "Em aberto" arrives is awaited below (never an unhandled rejection).
+  for (const p of pages) p.catch(() => undefined);
+  const board: Board = {
+    lanes: [{ id: OPEN_LANE, tag: null, ...(await open) }, ...heads.map((t) => ({ id: t.id, tag: { id: t.id, name: t.name, color: t.color }, tickets: [], hasMore: false, loading: true }))],
+  };
+  if (!heads.length) return board;
+  qc.setQueryData(boardKey, board);
+  await Promise.all(pages.map(async (p, i) => fillLane(qc, heads[i].id, await p)));
+  return qc.getQueryData<Board>(boardKey) ?? board;
+}
+
+/** Lane `laneId`'s first page arrived: its cards, with any card a frame placed there meanwhile, newest ticket first. */
+function fillLane(qc: QueryClient, laneId: number, page: Pick<Lane, "tickets" | "hasMore" | "nextCursor">): void {
+  eachBoard(qc, (b) => ({
+    ...b,
+    lanes: b.lanes.map((l) => {
+      if (l.id !== laneId) return l;
+      const fresh = new Set(l.tickets.map((t) => t.id));
+      const tickets = [...l.tickets, ...page.tickets.filter((t) => !fresh.has(t.id))].sort(newestFirst);
+      return { id: l.id, tag: l.tag, tickets, hasMore: page.hasMore, nextCursor: page.nextCursor };
+    }),
+  }));
+}
+
+/** The board (started as soon as /kanban opens, beside the page's own code). */
 export function useKanbanBoard() {
-  return useQuery({ queryKey: boardKey, queryFn: () => call("GET /api/ticket/kanban", { query: {} }) });
+  const qc = useQueryClient();
+  return useQuery({ queryKey: boardKey, queryFn: () => loadBoard(qc) });
 }
 
 /**

@@ -6,10 +6,19 @@
 import type { RealtimeHandler } from "../../realtime/handlers.ts";
 import { lazyPage } from "../lazy.tsx";
 import type { Feature } from "../types.ts";
-import { applyTicket, dropTicket, onKanbanTag, type Card } from "./api.ts";
+import { applyTicket, dropTicket, onKanbanTag, useKanbanBoard, type Card } from "./api.ts";
 import { kanbanMenuTexts, kanbanTexts } from "./i18n.ts";
 
-const KanbanPage = lazyPage(() => import("./KanbanPage.tsx"), "KanbanPage");
+const loadPage = () => import("./KanbanPage.tsx");
+// Opened at /kanban (a reload, a link, a bookmark): the page's code is fetched while the app starts, not after it.
+if (typeof location !== "undefined" && location.pathname === "/kanban") void loadPage().catch(() => undefined);
+const KanbanPage = lazyPage(loadPage, "KanbanPage");
+
+/** The board's requests, sent as soon as /kanban opens: beside the plan check and the page's own code. */
+function KanbanEarly() {
+  useKanbanBoard();
+  return null;
+}
 
 const isCard = (v: unknown): v is Card => !!v && typeof v === "object" && typeof (v as Card).id === "number" && Array.isArray((v as Card).tags);
 
@@ -22,7 +31,7 @@ const onTicket: RealtimeHandler<"ticket"> = (data, { queryClient }) => {
 export const kanbanFeature: Feature = {
   id: "kanban",
   access: { planFlag: "useKanban" },
-  routes: [{ path: "/kanban", element: <KanbanPage /> }],
+  routes: [{ path: "/kanban", element: <KanbanPage />, early: <KanbanEarly /> }],
   menu: { path: "/kanban", labelKey: "menu.kanban", group: "attendance", order: 30 },
   texts: { kanban: kanbanTexts, menu: kanbanMenuTexts },
   realtime: {
