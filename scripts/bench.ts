@@ -35,8 +35,8 @@
  * - schedules (`scripts/bench/schedules.ts`): 10,000 scheduled messages of 1,000 companies due in the same minute:
  *   each sent exactly once, lateness p50/p99/max (target: the last within 60 s of its time), DynamoDB calls per schedule.
  * - campaigns (`scripts/bench/campaigns.ts`): campaign sends/s with zero intervals (the ceiling) through the planner and
- *   the dispatch consumer, for one connection and for 50 connections at once; each number sent once (not part of the
- *   default run).
+ *   the dispatch consumer, for one connection and for 50 connections at once (`--campaignNumbers=300,100`: numbers
+ *   of the one campaign, and of each of the 50); each number sent once (not part of the default run).
  * - contact-import (`scripts/bench/contact-import.ts`): rows/s of a 10,000-row .xlsx imported into a contact list
  *   (`--importRows=10000`), read alone, the upload request's ms (it starts a background job), and end to end to the
  *   job done, first import and again (updates); not part of the default run.
@@ -351,11 +351,13 @@ try {
   }
   if (only.has("campaigns")) {
     const { benchCampaigns } = await import("./bench/campaigns.ts");
-    const r = await benchCampaigns({});
+    // `--campaignNumbers=300,100`: numbers of the one-connection campaign, and of each of the 50 campaigns at once.
+    const [perConnection, perConnectionMany] = (args.campaignNumbers ?? "300,100").split(",").map(Number);
+    const r = await benchCampaigns({ perConnection, perConnectionMany });
     results.campaigns = r;
     table("Campaign dispatch with zero intervals (the ceiling)", [
-      { case: `1 connection, ${r.perConnection} numbers`, sends: r.one.sends, seconds: r.one.seconds, sendsPerSecond: r.one.sendsPerSecond, msPerSendP50: r.one.msPerSend.p50, msPerSendP99: r.one.msPerSend.p99, delivered: `${r.one.delivered} (${r.one.status})` },
-      { case: `${r.connections} connections at once, ${r.perConnectionMany} numbers each`, sends: r.many.sends, seconds: r.many.seconds, sendsPerSecond: r.many.sendsPerSecond, msPerSendP50: r.many.msPerSend.p50, msPerSendP99: r.many.msPerSend.p99, delivered: `${r.many.delivered} (${r.many.finished} FINALIZADA)` },
+      { case: `1 connection, ${r.perConnection} numbers`, sends: r.one.sends, seconds: r.one.seconds, sendsPerSecond: r.one.sendsPerSecond, msPerSendP50: r.one.msPerSend.p50, msPerSendP99: r.one.msPerSend.p99, delivered: `${r.one.delivered} (${r.one.status})`, outcomes: JSON.stringify(r.one.outcomes) },
+      { case: `${r.connections} connections at once, ${r.perConnectionMany} numbers each`, sends: r.many.sends, seconds: r.many.seconds, sendsPerSecond: r.many.sendsPerSecond, msPerSendP50: r.many.msPerSend.p50, msPerSendP99: r.many.msPerSend.p99, delivered: `${r.many.delivered} (${r.many.finished} FINALIZADA)`, outcomes: JSON.stringify(r.many.outcomes) },
       { case: "per connection with 50 at once, sends/s", sendsPerSecond: r.many.perConnectionPerSecond },
     ]);
   }
