@@ -7,7 +7,10 @@
  *   and sent in parallel (one worker per connection).
  * Every send is the whole path: the contact found or created, the ticket, the message stored and its session
  * command queued. The companies have no business hours (any time) and the connections are CONNECTED without a
- * session. Reports sends/s, ms per send p50/p99 and that each number got exactly one message.
+ * session. Reports sends/s (sends that went out), ms per send p50/p99, the outcomes (sent, released, skipped,
+ * failed) and that each number got exactly one message. No session runner acknowledges the sends: a run longer than
+ * the outbound deadline (10 min, a very loaded machine) sees its messages failed by the minute tick and the campaign
+ * paused automatically (CANCELADA), which the delivered column then shows.
  */
 import { nowIso } from "../../shared/src/common.ts";
 import { runCampaignPlanner, sendShipping, type PlannedMessage } from "../../shared/src/campaigns/engine.ts";
@@ -34,16 +37,20 @@ async function seedCampaign(cid: number, n: number, k: number): Promise<{ campai
   return { campaignId, whatsappId: wa.id };
 }
 
-/** Plans and sends one campaign to the end; returns each send's duration (ms). */
-async function runCampaign(cid: number, campaignId: number): Promise<number[]> {
+/**
+ * Plans and sends one campaign to the end; returns each send's duration (ms), only for sends that went out (a send
+ * released or skipped, e.g. after the campaign stopped, sent nothing and is not timed), and the outcomes' tally.
+ */
+async function runCampaign(cid: number, campaignId: number, tally: Record<string, number>): Promise<number[]> {
   const times: number[] = [];
   for (let round = 0; round < 50; round++) {
     const planned: PlannedMessage[] = [];
     const out = await runCampaignPlanner(cid, campaignId, Date.now(), { send: async (ms) => void planned.push(...ms) });
     for (const m of planned) {
       const t0 = performance.now();
-      await sendShipping(m.msg);
-      times.push(performance.now() - t0);
+      const outcome = await sendShipping(m.msg);
+      tally[outcome] = (tally[outcome] ?? 0) + 1;
+      if (outcome === "sent") times.push(performance.now() - t0);
     }
     if (out.nextRunAt == null || !planned.length) break;
   }
@@ -61,7 +68,8 @@ export async function benchCampaigns(opts: { perConnection?: number; perConnecti
   await saveCampaignSettings(base, zero, nowIso());
   const one = await seedCampaign(base, n, 0);
   const t1 = performance.now();
-  const oneTimes = await runCampaign(base, one.campaignId);
+  const oneTally: Record<string, number> = {};
+  const oneTimes = await runCampaign(base, one.campaignId, oneTally);
   const oneSeconds = (performance.now() - t1) / 1000;
   const oneDone = await getCampaign(base, one.campaignId);
 
@@ -71,7 +79,8 @@ export async function benchCampaigns(opts: { perConnection?: number; perConnecti
   const seeded: { campaignId: number }[] = [];
   for (let k = 0; k < connections; k++) seeded.push(await seedCampaign(cid, nMany, k));
   const tMany = performance.now();
-  const manyTimes = (await Promise.all(seeded.map((s) => runCampaign(cid, s.campaignId)))).flat();
+  const manyTally: Record<string, number> = {};
+  const manyTimes = (await Promise.all(seeded.map((s) => runCampaign(cid, s.campaignId, manyTally)))).flat();
   const manySeconds = (performance.now() - tMany) / 1000;
   const finals = await Promise.all(seeded.map((s) => getCampaign(cid, s.campaignId)));
   const oneStats = summarize(oneTimes);
@@ -80,7 +89,7 @@ export async function benchCampaigns(opts: { perConnection?: number; perConnecti
     perConnection: n,
     perConnectionMany: nMany,
     connections,
-    one: { sends: oneTimes.length, seconds: Number(oneSeconds.toFixed(1)), sendsPerSecond: Number((oneTimes.length / oneSeconds).toFixed(1)), msPerSend: oneStats, delivered: oneDone?.delivered, status: oneDone?.status },
+    one: { sends: oneTimes.length, seconds: Number(oneSeconds.toFixed(1)), sendsPerSecond: Number((oneTimes.length / oneSeconds).toFixed(1)), msPerSend: oneStats, delivered: oneDone?.delivered, status: oneDone?.status, outcomes: oneTally },
     many: {
       sends: manyTimes.length,
       seconds: Number(manySeconds.toFixed(1)),
@@ -89,6 +98,7 @@ export async function benchCampaigns(opts: { perConnection?: number; perConnecti
       msPerSend: manyStats,
       finished: finals.filter((c) => c?.status === "FINALIZADA").length,
       delivered: finals.reduce((a, c) => a + (c?.delivered ?? 0), 0),
+      outcomes: manyTally,
     },
   };
 }

@@ -2,11 +2,14 @@
  * Contact list import (`npm run bench -- --only=contact-import`): a 10,000-row .xlsx written here with exceljs (the
  * shape of `../shared/fixtures/contacts/generated-10k-contacts.xlsx`: `nome | numero | email`, accented names, 14
  * area codes), imported into an empty list through the service the upload route calls, then imported again (every
- * row an update). Reports rows/s end to end (read, normalize, write in transactions with the exact count), the
- * reading alone, and that the list holds every row once.
+ * row an update). The upload answers with a background job, run by the local stack's jobs queue consumer: reports
+ * the request's time (read, normalize, keep the people, start the job: what must stay under API Gateway's 29 s),
+ * rows/s end to end (to the job done: written in transactions with the exact count, queued for the WhatsApp check),
+ * the reading alone, and that the list holds every row once.
  */
 import ExcelJS from "exceljs";
 import { getContactList } from "../../shared/src/contactLists/repository.ts";
+import { getJob } from "../../shared/src/jobs/repository.ts";
 import { createContactList, importContactListFile } from "../../shared/src/contactLists/service.ts";
 import { readSpreadsheet } from "../../shared/src/contactLists/spreadsheet.ts";
 import type { AuthContext } from "../../shared/src/auth/tokens.ts";
@@ -39,12 +42,22 @@ export async function benchContactImport(opts: { rows?: number; auth: AuthContex
   const read = await readSpreadsheet("xlsx", bytes);
   const readMs = performance.now() - r0;
 
-  const t0 = performance.now();
-  const first = await importContactListFile(opts.auth, list.id, upload, false);
-  const firstMs = performance.now() - t0;
-  const t1 = performance.now();
-  const second = await importContactListFile(opts.auth, list.id, upload, false);
-  const secondMs = performance.now() - t1;
+  /** One import to its job's end: the request's ms, the whole ms, and the job's counts. */
+  const importOnce = async () => {
+    const t0 = performance.now();
+    const out = await importContactListFile(opts.auth, list.id, upload, false);
+    const requestMs = performance.now() - t0;
+    if (!("job" in out)) throw new Error("the upload answered no job");
+    let job = await getJob(opts.auth.companyId, out.job.id);
+    while (job?.status !== "done" && performance.now() - t0 < 30 * 60_000) {
+      await new Promise((r) => setTimeout(r, 250));
+      job = await getJob(opts.auth.companyId, out.job.id);
+    }
+    if (job?.status !== "done") throw new Error("the import job did not finish in 30 minutes");
+    return { requestMs, ms: performance.now() - t0, added: job.result?.added ?? 0, updated: job.result?.updated ?? 0, skipped: job.result?.skipped ?? 0, steps: job.step };
+  };
+  const first = await importOnce();
+  const second = await importOnce();
   const stored = await getContactList(opts.auth.companyId, list.id);
   const perSecond = (ms: number) => Math.round((rows / ms) * 1000);
   return {
@@ -53,8 +66,8 @@ export async function benchContactImport(opts: { rows?: number; auth: AuthContex
     readRows: read.length - 1,
     readMs: Math.round(readMs),
     readRowsPerSecond: perSecond(readMs),
-    firstImport: { ms: Math.round(firstMs), rowsPerSecond: perSecond(firstMs), added: first.added, updated: first.updated, skipped: first.skipped },
-    secondImport: { ms: Math.round(secondMs), rowsPerSecond: perSecond(secondMs), added: second.added, updated: second.updated, skipped: second.skipped },
+    firstImport: { requestMs: Math.round(first.requestMs), ms: Math.round(first.ms), rowsPerSecond: perSecond(first.ms), added: first.added, updated: first.updated, skipped: first.skipped, steps: first.steps },
+    secondImport: { requestMs: Math.round(second.requestMs), ms: Math.round(second.ms), rowsPerSecond: perSecond(second.ms), added: second.added, updated: second.updated, skipped: second.skipped, steps: second.steps },
     contactsCount: stored?.contactsCount,
   };
 }

@@ -9,7 +9,7 @@
  *   sees no delete or selection controls;
  * - starting a conversation from a contact opens the New ticket dialog with that contact and lands on its ticket;
  * - a contact list is created and filled from a spreadsheet of `../shared/fixtures/contacts`: the preview report,
- *   the import, the final report and the list's contacts and count.
+ *   the import as a background job (its progress, then its counts), the list's contacts refreshed and its count.
  * - the Messages API page: its test form sends with a connection's token to a new contact and shows the answer (the
  *   contact then appears on the Contacts page); a wrong token shows the error; a plan without the external API gets
  *   the toast and the redirect.
@@ -221,12 +221,25 @@ describe("contacts page in the browser", () => {
     await importer.getByTestId("import-summary").getByText("Serão 23 novo(s), 0 atualizado(s), 5 ignorado(s)").waitFor();
     await expect(importer.locator('[data-testid="import-row"][data-status="skipped"]').count()).resolves.toBe(5);
     await importer.locator('[data-testid="import-row"]').filter({ hasText: "repetido da linha 4" }).waitFor();
+    // The import runs as a background job: the dialog shows its progress, then its counts; the skipped rows' reasons
+    // stay in the report, and the list's contacts refresh when it ends (the dialog still open).
+    await page.evaluate(() => {
+      const seen: string[] = [];
+      (window as unknown as { importProgress: string[] }).importProgress = seen;
+      new MutationObserver(() => {
+        const text = document.querySelector('[data-testid="import-progress"]')?.textContent;
+        if (text && seen[seen.length - 1] !== text) seen.push(text);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
     await importer.getByTestId("import-confirm").click();
-    await importer.getByTestId("import-summary").getByText("23 novo(s), 0 atualizado(s), 5 ignorado(s)").waitFor();
+    await importer.getByTestId("import-summary").getByText("Importação concluída: 23 novo(s), 0 atualizado(s), 5 ignorado(s)").waitFor();
+    const progress = await page.evaluate(() => (window as unknown as { importProgress: string[] }).importProgress);
+    expect(progress[0]).toMatch(/^Importando… \d+ de 23/);
+    await importer.locator('[data-testid="import-row"]').filter({ hasText: "repetido da linha 4" }).waitFor();
+    await until(async () => (await page.getByTestId("contact-list-item-row").count()) === 23, "the 23 imported contacts, before the dialog closes");
     await importer.getByRole("button", { name: "Fechar" }).click();
 
     await page.getByTestId("contact-list-name").getByText("Clientes da loja · 23 contato(s)").waitFor();
-    await until(async () => (await page.getByTestId("contact-list-item-row").count()) === 23, "the 23 imported contacts");
     const joao = page.getByTestId("contact-list-item-row").filter({ hasText: "João da Silva" });
     await expect(joao.getByTestId("contact-list-item-number").innerText()).resolves.toBe("5511900000001");
     await page.getByTestId("contact-list-back").click();

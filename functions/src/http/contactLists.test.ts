@@ -6,9 +6,14 @@
  */
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { api, multipartBody, type TestUser } from "../../../test/helpers.ts";
-import { companyWorld, drainCommands, useLocalAws } from "../../../test/world.ts";
+import { companyWorld, drainCommands, runQueuedJobs, useLocalAws } from "../../../test/world.ts";
+import { dieAfterCommit } from "../../../shared/src/events/durable.testkit.ts";
+import { getJob } from "../../../shared/src/jobs/repository.ts";
+import { JobStarted, JobView } from "../../../shared/src/jobs/schema.ts";
+import { runJob } from "../../../shared/src/jobs/service.ts";
+import { headMedia } from "../../../shared/src/storage/media.ts";
 import { listContactListItems } from "../../../shared/src/contactLists/repository.ts";
 import { ImportReport } from "../../../shared/src/contactLists/import-schema.ts";
 import { ContactList, ContactListItem, ContactListItemsPage, ContactListList, ContactListsPage } from "../../../shared/src/contactLists/schema.ts";
@@ -177,12 +182,22 @@ describe("contact list items", () => {
 });
 
 describe("POST /api/contact-lists/{id}/upload", () => {
-  it("imports the messy workbook: 23 added, 5 skipped with their reasons, a warning for the bad e-mail, and queues the WhatsApp check", async () => {
+  /** Uploads `name` for real: 202 with a job, run by the jobs queue's consumer to the end; the job as its starter reads it. */
+  const importThroughJob = async (listId: number, name: string, data = fixture(name)) => {
+    const res = await upload(w.admin, listId, name, data);
+    expect(res.status, JSON.stringify(res.body)).toBe(202);
+    const started = JobStarted.parse(res.body);
+    expect(started.job).toMatchObject({ kind: "importContactList", status: "running", done: 0 });
+    await runQueuedJobs();
+    const job = await api("GET", `/api/jobs/${started.jobId}`, { token: w.admin.token });
+    expect(job.status).toBe(200);
+    return { jobId: started.jobId, job: JobView.parse(job.body) };
+  };
+
+  it("previews the messy workbook (23 new, 5 skipped with their reasons, a warning for the bad e-mail), then imports it through a job and queues the WhatsApp check", async () => {
     const list = await newList();
-    const res = await upload(w.admin, list.id, "messy-contacts.xlsx", fixture("messy-contacts.xlsx"));
-    expect(res.status).toBe(200);
-    const report = ImportReport.parse(res.body);
-    expect(report).toMatchObject({ preview: false, added: 23, updated: 0, skipped: 5 });
+    const report = ImportReport.parse((await upload(w.admin, list.id, "messy-contacts.xlsx", fixture("messy-contacts.xlsx"), "?preview=true")).body);
+    expect(report).toMatchObject({ preview: true, added: 23, updated: 0, skipped: 5 });
     const skipped = report.rows.filter((r) => r.status === "skipped").map((r) => [r.row, r.reason, r.duplicateOf]);
     expect(skipped).toEqual([
       [15, "duplicate", 4],
@@ -196,7 +211,16 @@ describe("POST /api/contact-lists/{id}/upload", () => {
     expect(report.rows.find((r) => r.row === 25)?.number).toBe("551130000017");
     expect(report.rows.find((r) => r.row === 22)?.number).toBe("5527900000014");
     expect(report.rows.find((r) => r.row === 10)).toMatchObject({ name: "Antônio Carlos", number: "5511900000007", email: "antonio.carlos@example.com" });
+    expect(await count(list.id)).toBe(0);
+    const { job } = await importThroughJob(list.id, "messy-contacts.xlsx");
+    expect(job).toMatchObject({ status: "done", done: 23, total: 23, result: { added: 23, updated: 0, skipped: 5 } });
     const stored = await items(list.id);
+    expect(stored.map((i) => [i.name, i.number, i.email])).toEqual(
+      expect.arrayContaining([
+        ["Antônio Carlos", "5511900000007", "antonio.carlos@example.com"],
+        [expect.any(String), "5531980000005", expect.any(String)],
+      ]),
+    );
     expect(stored).toHaveLength(23);
     expect(stored.map((i) => i.number)).not.toContain("5511900000901");
     expect(await count(list.id)).toBe(23);
@@ -207,9 +231,69 @@ describe("POST /api/contact-lists/{id}/upload", () => {
 
   it("updates the people already in the list on a second import (count unchanged), and reads the .xls alike", async () => {
     const list = await newList();
-    await upload(w.admin, list.id, "messy-contacts.xlsx", fixture("messy-contacts.xlsx"));
-    const again = ImportReport.parse((await upload(w.admin, list.id, "messy-contacts.xls", fixture("messy-contacts.xls"))).body);
-    expect(again).toMatchObject({ added: 0, updated: 23, skipped: 5 });
+    await importThroughJob(list.id, "messy-contacts.xlsx");
+    const preview = ImportReport.parse((await upload(w.admin, list.id, "messy-contacts.xls", fixture("messy-contacts.xls"), "?preview=true")).body);
+    expect(preview).toMatchObject({ added: 0, updated: 23, skipped: 5 });
+    const { job } = await importThroughJob(list.id, "messy-contacts.xls");
+    expect(job.result).toEqual({ added: 0, updated: 23, skipped: 5 });
+    expect(await count(list.id)).toBe(23);
+  });
+
+  it("imports the 10,000-row workbook through the job in bounded steps: exactly its 10,000 people, once each", async () => {
+    const list = await newList();
+    const { job, jobId } = await importThroughJob(list.id, "generated-10k-contacts.xlsx");
+    expect(job).toMatchObject({ status: "done", done: 10_000, total: 10_000, result: { added: 10_000, updated: 0, skipped: 0 } });
+    const stored = await items(list.id);
+    expect(stored).toHaveLength(10_000);
+    const areas = ["11", "21", "31", "41", "51", "61", "71", "81", "85", "27", "48", "62", "92", "98"];
+    const expected = Array.from({ length: 10_000 }, (_, k) => `55${areas[k % 14]}9${String(k + 1).padStart(8, "0")}`).sort();
+    expect(stored.map((i) => i.number).sort()).toEqual(expected);
+    const first = stored.find((i) => i.number === "5511900000001");
+    expect(first).toMatchObject({ name: "Ana Silva", email: "ana.silva.1@example.com", isWhatsappValid: false });
+    expect(new Set(stored.map((i) => i.id)).size).toBe(10_000);
+    expect(await count(list.id)).toBe(10_000);
+    // Every person is sent to the WhatsApp check once, in batches of at most 50.
+    const checked: number[] = [];
+    for (let got = await drainCommands(w.wa); got.length; got = await drainCommands(w.wa)) {
+      for (const c of got) if (c.type === "checkNumbers" && c.contactListId === list.id) checked.push(...c.items.map((i: { id: number }) => i.id));
+    }
+    expect(checked.sort((a, b) => a - b)).toEqual(stored.map((i) => i.id).sort((a, b) => a - b));
+    // The file's people were kept only for the job.
+    const params = (await getJob(w.cid, jobId))?.params;
+    expect(params?.key).toMatch(new RegExp(`^media/${w.cid}/`));
+    expect(await headMedia(String(params?.key))).toBeNull();
+  }, 900_000);
+
+  it("a step repeated after its consumer died applies nothing twice: the counts and the items stay exact", async () => {
+    const list = await newList();
+    const res = await upload(w.admin, list.id, "messy-contacts.xlsx", fixture("messy-contacts.xlsx"));
+    const { jobId } = JobStarted.parse(res.body);
+    // A consumer writes the first step's rows and dies before saving its progress.
+    const kill = dieAfterCommit((tx) => tx.length > 1 && tx.some((it) => JSON.stringify(it).includes('"contactListItem"')));
+    await runJob(w.cid, jobId).catch(() => undefined);
+    expect(kill.died()).toBe(true);
+    vi.restoreAllMocks();
+    expect(await count(list.id)).toBeGreaterThan(0);
+    await runQueuedJobs();
+    const job = JobView.parse((await api("GET", `/api/jobs/${jobId}`, { token: w.admin.token })).body);
+    expect(job).toMatchObject({ status: "done", result: { added: 23, updated: 0, skipped: 5 } });
+    expect(await items(list.id)).toHaveLength(23);
+    expect(await count(list.id)).toBe(23);
+  });
+
+  it("the job is its starter's and the admins': another company's admin and an agent of the company read nothing", async () => {
+    const list = await newList();
+    const res = await upload(w.admin, list.id, "messy-contacts.xlsx", fixture("messy-contacts.xlsx"));
+    const { jobId } = JobStarted.parse(res.body);
+    const intruder = await api("GET", `/api/jobs/${jobId}`, { token: w.other.admin.token });
+    expect(intruder.status).toBe(404);
+    expect(intruder.body).toEqual({ error: "ERR_NOT_FOUND" });
+    const agent = await api("GET", `/api/jobs/${jobId}`, { token: w.agents[0]!.token });
+    expect(agent.status).toBe(404);
+    // Another company's admin cannot start an import into this list either.
+    const foreign = await upload(w.other.admin, list.id, "messy-contacts.xlsx", fixture("messy-contacts.xlsx"));
+    expect(foreign.status).toBe(404);
+    await runQueuedJobs();
     expect(await count(list.id)).toBe(23);
   });
 
@@ -227,6 +311,8 @@ describe("POST /api/contact-lists/{id}/upload", () => {
     expect(none.status).toBe(400);
     expect(await count(list.id)).toBe(0);
     expect(await drainCommands(w.wa)).toEqual([]);
+    // No job was started for a refused file.
+    expect(await runQueuedJobs()).toBe(0);
   });
 
   it("reads the Whaticket templates and the Whazing workbooks", async () => {

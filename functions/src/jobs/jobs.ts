@@ -14,6 +14,7 @@ import "@atende/shared/privacy/service";
 import "@atende/shared/reports/export";
 import "@atende/shared/companies/purge";
 import "@atende/shared/contacts/import";
+import "@atende/shared/contactLists/service";
 import type { SqsEvent } from "./command-dlq.ts";
 
 /** How long one message works on its job before queuing the rest (ms): well under the function's 60 s timeout. */

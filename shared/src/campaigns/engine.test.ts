@@ -410,6 +410,35 @@ describe("campaign engine", () => {
     expect({ status: c?.status, awaiting: c?.awaiting, delivered: c?.delivered }).toEqual({ status: "FINALIZADA", awaiting: 0, delivered: 1 });
   }, 240_000);
 
+  it("the sender dies right after marking the confirmation sent: the contact's wait was written with it, and a reply before any redelivery brings the message", async () => {
+    await setSettings({ messageInterval: 0, longerIntervalAfter: 0, greaterInterval: 0 });
+    const wa = (await makeWhatsapp(w.cid, { name: "Confirmações envio", isDefault: false, number: "5511933338888" })).id;
+    const contact = await makeContact(w.cid, "Sandra");
+    const t = await makeTicket(w.cid, { contact, whatsappId: wa });
+    const tag = await api("POST", "/api/tags", { token: w.admin.token, body: { name: `Confirma ${Date.now()}${Math.random()}`, color: "#A4CCCC" } });
+    await api("PUT", `/api/ticket-tags/${t.id}/${tag.body.id}`, { token: w.admin.token });
+    await api("PUT", `/api/tickets/${t.id}`, { token: w.admin.token, body: { status: "closed" } });
+    const id = await newCampaign(wa, { tagListId: tag.body.id, confirmation: true, confirmationMessage1: "{nome}, posso enviar a oferta?", message2: null });
+    // The write that marks the shipping awaiting commits, then the sender's process dies.
+    const marksAwaiting = (it: Record<string, Record<string, unknown>>) =>
+      Object.values((it.Update?.ExpressionAttributeNames ?? {}) as Record<string, string>).includes("confirmationRequestedAt");
+    const kill = dieAfterCommit((items) => items.some(marksAwaiting));
+    await drive(id, T0, T0).catch(() => undefined);
+    await settleDeferred();
+    expect(kill.died()).toBe(true);
+    vi.restoreAllMocks();
+    clearIngestCaches();
+    expect((await shippings(id))[0]).toMatchObject({ status: "awaiting" });
+    expect((await sendsPerNumber(wa)).get(contact.number)).toEqual(["Sandra, posso enviar a oferta?"]);
+    // The contact answers before the queue redelivers anything: the wait is there, the real message is queued.
+    await ingestInbound(w.cid, wa, contact, "Sim");
+    const queued = await receiveDispatch(1);
+    expect(queued).toHaveLength(1);
+    await dispatchHandler({ Records: queued });
+    expect((await sendsPerNumber(wa)).get(contact.number)).toEqual([`Olá Sandra, oferta para ${contact.number}!`]);
+    expect((await shippings(id))[0]).toMatchObject({ status: "delivered" });
+  }, 240_000);
+
   it("a campaign that closes replies: the reply's ticket is closed at once, the next message's ticket stays", async () => {
     await setSettings({ messageInterval: 0, longerIntervalAfter: 0, greaterInterval: 0 });
     const wa = (await makeWhatsapp(w.cid, { name: "Fecha respostas", isDefault: false, number: "5511933337777" })).id;

@@ -12,7 +12,8 @@
  *    by that run of a campaign still EM_ANDAMENTO on a connected connection (else it goes back to pending: nothing
  *    lost, nothing sent); reserves the WhatsApp ids of the step on the shipping (conditional) and sends each part
  *    with its reserved id, so a redelivered or re-driven message finds its messages stored and sends nothing again;
- *    then marks it awaiting (confirmation sent) or delivered, counts it once, and ends the campaign (FINALIZADA,
+ *    then marks it awaiting (confirmation sent) or delivered, with the contact's reply wait in the same transaction,
+ *    counts it once, and ends the campaign (FINALIZADA,
  *    `completedAt`) when every shipping is delivered or failed.
  *
  * Replies ({@link campaignRepliesListener}, durable): the wait is marked on the contact (per connection) and on the
@@ -35,8 +36,8 @@ import type {} from "../messages/events.ts";
 import { getConfig } from "../config.ts";
 import { getCompany } from "../companies/repository.ts";
 import { findOrCreateContactByIdentity } from "../contacts/service.ts";
-import { clearContactReplyWait, setContactReplyWait } from "../contacts/repository.ts";
-import type { ReplyWait } from "../contacts/schema.ts";
+import { clearContactReplyWait, contactReplyWaitAction } from "../contacts/repository.ts";
+import type { ContactItem, ReplyWait } from "../contacts/schema.ts";
 import { nextId } from "../db/counters.ts";
 import { enqueue } from "../sqs/enqueue.ts";
 import { getTicketItem, setTicketReplyWait, writeTicketTransition } from "../tickets/repository.ts";
@@ -61,6 +62,7 @@ import {
   noteCampaignMessages,
   patchCampaign,
   patchShipping,
+  patchShippingWith,
   putShippingOnce,
   savePacer,
   shippingPages,
@@ -329,11 +331,6 @@ async function closeCampaignTicket(companyId: number, ticketId: number): Promise
 export async function sendShipping(msg: CampaignDispatchMessage, rand: Rand = Math.random): Promise<ShippingOutcome> {
   const [c, first] = await Promise.all([getCampaign(msg.companyId, msg.campaignId), getShipping(msg.companyId, msg.campaignId, msg.seq)]);
   let s = first;
-  if (c && s && s.run === msg.run && s.contactId != null && c.whatsappId != null) {
-    // A delivery that marked the shipping and died before marking its wait: the redelivery marks it (idempotent).
-    const kind = waitKindOf(c, s);
-    if (kind) await setContactReplyWait(c.companyId, s.contactId, c.whatsappId, { campaignId: c.id, seq: s.seq, kind });
-  }
   if (!c || !s || s.status !== "queued" || s.run !== msg.run) return "skipped";
   if (c.status !== "EM_ANDAMENTO" || c.whatsappId == null) return release(s);
   if (await pauseIfUnhealthy(c)) return release(s);
@@ -408,11 +405,15 @@ export async function sendShipping(msg: CampaignDispatchMessage, rand: Rand = Ma
     : step === "confirmation"
       ? { status: "awaiting", confirmationRequestedAt: at, contactId: contact.id, updatedAt: at }
       : { status: "delivered", deliveredAt: at, contactId: contact.id, updatedAt: at };
-  const done = await patchShipping(s, patch);
+  // The contact's reply wait is written with the shipping (one transaction): a reply can never find a sent
+  // message without its wait.
+  const kind = waitKindOf(c, { ...s, ...patch });
+  const wait: ReplyWait | null = kind ? { campaignId: c.id, seq: s.seq, kind } : null;
+  const done = wait ? await patchWithReplyWait(s, patch, contact, wa.id, wait) : await patchShipping(s, patch);
   if (!done) return "skipped";
   if (openedTicket != null) await closeCampaignTicket(c.companyId, openedTicket);
-  const kind = waitKindOf(c, done);
-  if (kind) await markReplyWait(c.companyId, wa.id, contact.id, ticketId === openedTicket ? null : ticketId, { campaignId: c.id, seq: done.seq, kind });
+  // The ticket the message went on (open or pending) carries the wait too, where the ingest looks first.
+  if (wait && ticketId != null && ticketId !== openedTicket) await setTicketReplyWait(c.companyId, ticketId, wait);
   const after = await addCampaignCounts(
     c.companyId,
     c.id,
@@ -436,12 +437,21 @@ function waitKindOf(c: CampaignItem, s: ShippingItem): ReplyWait["kind"] | null 
 }
 
 /**
- * Marks the wait where the ingest reads it anyway: on the contact for this connection, and on the ticket the message
- * went on while it stays open or pending (`ticketId` null: the campaign's own ticket, closed at once).
+ * Saves a shipping's `patch` and marks `wait` on `contact` for connection `whatsappId` in one transaction (where the
+ * ingest reads it with the contact it resolves anyway). Returns the shipping as saved, or null when it changed
+ * meanwhile (nothing written). Throws when the contact is gone (the queue redelivers; the next delivery finds or
+ * creates it again).
  */
-async function markReplyWait(companyId: number, whatsappId: number, contactId: number, ticketId: number | null, wait: ReplyWait): Promise<void> {
-  await setContactReplyWait(companyId, contactId, whatsappId, wait);
-  if (ticketId != null) await setTicketReplyWait(companyId, ticketId, wait);
+async function patchWithReplyWait(s: ShippingItem, patch: Partial<ShippingItem>, contact: ContactItem, whatsappId: number, wait: ReplyWait): Promise<ShippingItem | null> {
+  // The contact's waits map may or may not exist yet: the form that fits is tried first, then the other.
+  let mapExists = !!contact.campaignWaits;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const out = await patchShippingWith(s, patch, contactReplyWaitAction(s.companyId, contact.id, whatsappId, wait, mapExists));
+    if (out === "shipping") return null;
+    if (out !== "also") return out;
+    mapExists = !mapExists;
+  }
+  throw new Error("campaign send: the contact's reply wait could not be written (contact gone)");
 }
 
 /**

@@ -10,7 +10,7 @@
  * or concurrent write applies at most once.
  */
 import { BatchWriteCommand, DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { ddb, tableName } from "../db/client.ts";
+import { ddb, tableName, type TxItem } from "../db/client.ts";
 import { cancellationReasons, unlessConditionFails } from "../db/errors.ts";
 import { parseStored } from "../db/items.ts";
 import { keys } from "../db/keys.ts";
@@ -199,6 +199,40 @@ export async function patchShipping(before: ShippingItem, patch: Partial<Shippin
     ),
   );
   return out?.Attributes ? parseShipping(out.Attributes) : null;
+}
+
+/**
+ * {@link patchShipping} and `also` (another item's write, e.g. the contact's reply wait) in one transaction: both or
+ * neither. Returns the shipping as patched; `"shipping"` when the shipping changed since `before` was read (nothing
+ * written), `"also"` when only `also`'s condition failed (nothing written: the caller may retry with another action).
+ */
+export async function patchShippingWith(before: ShippingItem, patch: Partial<ShippingItem>, also: TxItem): Promise<ShippingItem | "shipping" | "also"> {
+  const s = setsOf(patch);
+  try {
+    await ddb().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Update: {
+              TableName: tableName(),
+              Key: keys.campaignShipping(before.companyId, before.campaignId, before.seq),
+              UpdateExpression: `SET ${s.expr}`,
+              ConditionExpression: "#cst = :cst AND updatedAt = :cprev",
+              ExpressionAttributeNames: { ...s.names, "#cst": "status" },
+              ExpressionAttributeValues: { ...s.values, ":cst": before.status, ":cprev": before.updatedAt },
+            },
+          },
+          also,
+        ],
+      }),
+    );
+  } catch (err) {
+    const reasons = cancellationReasons(err);
+    if (reasons?.[0]?.Code === "ConditionalCheckFailed") return "shipping";
+    if (reasons?.[1]?.Code === "ConditionalCheckFailed") return "also";
+    throw err;
+  }
+  return parseShipping({ ...keys.campaignShipping(before.companyId, before.campaignId, before.seq), ...before, ...patch });
 }
 
 /** Deletes every item of a campaign's partition (shippings and markers), 25 per call. */

@@ -40,3 +40,26 @@ export type ImportReport = z.infer<typeof ImportReport>;
 
 /** `?preview=true`: read and check the file, write nothing. */
 export const ImportQuery = z.object({ preview: zQueryBool.default(false) });
+
+/** One person of an import kept for its background job (`import.ts` `ImportPerson`). */
+export const ImportPersonSchema = z.object({
+  row: z.number().int(),
+  name: z.string(),
+  number: z.string(),
+  email: z.string(),
+  warning: z.literal("invalidEmail").optional(),
+});
+
+/**
+ * The parameters of an `importContactList` job: the list, where the file's people are kept (a JSON array of
+ * {@link ImportPersonSchema} in the media bucket), the first of the item ids reserved for them (person `i` is added
+ * with id `firstId + i`, so a step repeated after a death recognizes its own rows), and the rows skipped while reading.
+ */
+export const ContactListImportJobParams = z.object({
+  contactListId: z.number().int().positive(),
+  key: z.string().min(1),
+  firstId: z.number().int().positive(),
+  people: z.number().int().min(0),
+  skipped: z.number().int().min(0),
+});
+export type ContactListImportJobParams = z.infer<typeof ContactListImportJobParams>;

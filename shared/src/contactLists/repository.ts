@@ -9,7 +9,7 @@ import { ddb, tableName, transactWrite, type TxItem } from "../db/client.ts";
 import { appliedUnlessChanged, failedConditionAt, isConditionFailed, withConflictRetry } from "../db/errors.ts";
 import { parseStored } from "../db/items.ts";
 import { keys } from "../db/keys.ts";
-import { batchWriteAll } from "../db/batch.ts";
+import { batchGetRaw, batchWriteAll } from "../db/batch.ts";
 import { queryAllByPrefix, queryPagesFrom } from "../db/query.ts";
 import { AppError } from "../errors.ts";
 import "./errors.ts";
@@ -222,6 +222,22 @@ export const IMPORT_TX_ACTIONS = TX_MAX - 1;
 export async function itemIdOfNumber(companyId: number, contactListId: number, number: string): Promise<number | undefined> {
   const out = await ddb().send(new GetCommand({ TableName: T(), Key: keys.contactListNumber(companyId, contactListId, number), ConsistentRead: true }));
   return out.Item ? Number(out.Item.itemId) : undefined;
+}
+
+/**
+ * The items of a list holding each of `numbers`, by number (numbers the list does not hold are absent): two batched
+ * strongly consistent reads, the number markers then their items.
+ */
+export async function itemsOfNumbers(companyId: number, contactListId: number, numbers: string[]): Promise<Map<string, ContactListItemRow>> {
+  const markers = await batchGetRaw(numbers.map((n) => keys.contactListNumber(companyId, contactListId, n)), true);
+  const ids = [...markers.values()].map((m) => Number(m.itemId));
+  const items = await batchGetRaw(ids.map((id) => keys.contactListItem(companyId, contactListId, id)), true);
+  const out = new Map<string, ContactListItemRow>();
+  for (const raw of items.values()) {
+    const row = parseStored(ContactListItemRow, raw);
+    out.set(row.number, row);
+  }
+  return out;
 }
 
 /** Records a WhatsApp check of one item (`valid`, at `at`); the item as stored after it, or null when it is gone. */

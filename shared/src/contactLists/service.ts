@@ -9,6 +9,8 @@
  * - Deleting a list deletes its items.
  * - Campaigns read a list's reachable people with {@link validContactListItems}.
  */
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
 import { can } from "../access/permissions.ts";
 import type { AuthContext } from "../auth/tokens.ts";
 import { nowIso } from "../common.ts";
@@ -16,10 +18,14 @@ import { normalizeName } from "../contacts/normalize.ts";
 import { nextId, nextIds } from "../db/counters.ts";
 import { AppError } from "../errors.ts";
 import { dispatch } from "../events/index.ts";
+import type { JobView } from "../jobs/schema.ts";
+import { registerJobKind, startJob } from "../jobs/service.ts";
+import { log } from "../log.ts";
+import { deleteMedia, getMedia, putMedia } from "../storage/media.ts";
 import "./errors.ts";
 import "./events.ts";
 import type { Upload } from "../media/attachments.ts";
-import type { ImportReport, ImportRowReport } from "./import-schema.ts";
+import { ContactListImportJobParams, ImportPersonSchema, type ImportReport, type ImportRowReport } from "./import-schema.ts";
 import { type ImportPerson, peopleOf } from "./import.ts";
 import { normalizePhone } from "./phone.ts";
 import { readSpreadsheet, type SpreadsheetKind, spreadsheetKind } from "./spreadsheet.ts";
@@ -34,6 +40,7 @@ import {
   IMPORT_TX_ACTIONS,
   importActions,
   itemIdOfNumber,
+  itemsOfNumbers,
   listContactListItems,
   listContactLists,
   listOfItem,
@@ -237,66 +244,124 @@ export async function peopleOfUpload(upload: { files: Upload[] } | undefined, ac
   return peopleOf(await readSpreadsheet(kind, file.content));
 }
 
-/** Rows written between two progress frames of an import. */
-const PROGRESS_EVERY = 500;
+/** Where an import's people wait for its job, in the media bucket (deleted when the job ends). */
+const importKey = (companyId: number, id: string) => `media/${companyId}/imports/contact-lists/${id}.json`;
 
 /**
  * `POST /api/contact-lists/{id}/upload`: imports one .xls or .xlsx into a list of the caller's company (404
- * `ERR_NO_CONTACT_LIST_FOUND`; file errors as {@link peopleOfUpload}). A number new to the list is added, one
- * already there has its name and e-mail replaced (`updated`; a new number's WhatsApp state is unknown until checked),
- * the rest are skipped with their reason. `preview` reads and reports without writing. The rows are written in
- * transactions (the count moves with them), with a progress frame every {@link PROGRESS_EVERY} rows; the rows
- * written are then sent to the WhatsApp check (`./whatsapp-check.ts`). Answers the report.
+ * `ERR_NO_CONTACT_LIST_FOUND`; file errors as {@link peopleOfUpload}, answered at once, nothing written). `preview`
+ * reads and answers the report without writing: a number new to the list is added, one already there has its name
+ * and e-mail replaced (`updated`; a new number's WhatsApp state is unknown until checked), the rest are skipped with
+ * their reason. Otherwise the file's people are kept in the media bucket, their item ids reserved, and an
+ * `importContactList` job started (the route answers 202 with it): it writes {@link IMPORT_STEP_ROWS} rows per step
+ * and its `result` ends with the counts `{added, updated, skipped}`.
  */
-export async function importContactListFile(auth: AuthContext, contactListId: number, upload: { files: Upload[] } | undefined, preview: boolean): Promise<ImportReport> {
+export async function importContactListFile(auth: AuthContext, contactListId: number, upload: { files: Upload[] } | undefined, preview: boolean): Promise<ImportReport | { job: JobView }> {
   await requireContactList(auth.companyId, contactListId);
   const { people, report } = await peopleOfUpload(upload, ["xlsx", "xls"]);
-  const existing = new Map((await listContactListItems(auth.companyId, contactListId)).map((i) => [i.number, i]));
-  const byRow = new Map(report.map((r) => [r.row, r]));
-  for (const p of people) {
-    const found = existing.get(p.number);
-    const entry = byRow.get(p.row);
-    if (found && entry) Object.assign(entry, { status: "updated", id: found.id, isWhatsappValid: found.whatsappCheckedAt ? found.isWhatsappValid : null });
+  if (preview) {
+    const existing = new Map((await listContactListItems(auth.companyId, contactListId)).map((i) => [i.number, i]));
+    const byRow = new Map(report.map((r) => [r.row, r]));
+    for (const p of people) {
+      const found = existing.get(p.number);
+      const entry = byRow.get(p.row);
+      if (found && entry) Object.assign(entry, { status: "updated", id: found.id, isWhatsappValid: found.whatsappCheckedAt ? found.isWhatsappValid : null });
+    }
+    return summarize(report);
   }
-  if (!preview) {
-    const written = await writePeople(auth.companyId, contactListId, people, existing, byRow);
-    await dispatch({ type: "contactListItem.reloaded", companyId: auth.companyId, contactListId });
-    await dispatchListCount(auth.companyId, contactListId);
-    await requestWhatsappCheck(auth.companyId, contactListId, written);
-  }
-  return summarize(preview, report);
+  const key = importKey(auth.companyId, randomUUID());
+  await putMedia(key, new TextEncoder().encode(JSON.stringify(people)), "application/json");
+  const firstId = people.length ? await nextIds(auth.companyId, "contactListItem", people.length) : 1;
+  const params: ContactListImportJobParams = { contactListId, key, firstId, people: people.length, skipped: report.length - people.length };
+  return { job: await startJob(auth.companyId, auth.userId, "importContactList", params) };
 }
 
-/** The report's totals over its rows. */
-function summarize(preview: boolean, rows: ImportRowReport[]): ImportReport {
+/** The preview report's totals over its rows. */
+function summarize(rows: ImportRowReport[]): ImportReport {
   const count = (s: ImportRowReport["status"]) => rows.filter((r) => r.status === s).length;
-  return { preview, added: count("added"), updated: count("updated"), skipped: count("skipped"), rows };
+  return { preview: true, added: count("added"), updated: count("updated"), skipped: count("skipped"), rows };
 }
+
+/** Rows one step of an import job writes (a few transactions; progress is saved and shown after each step). */
+export const IMPORT_STEP_ROWS = 200;
+
+/** The people of the imports this process is running, read from the bucket once per job (the last two kept). */
+const keptPeople = new Map<string, ImportPerson[]>();
+
+async function peopleOfJob(key: string): Promise<ImportPerson[]> {
+  const hit = keptPeople.get(key);
+  if (hit) return hit;
+  const people = z.array(ImportPersonSchema).parse(JSON.parse((await getMedia(key)).toString("utf8")));
+  keptPeople.set(key, people);
+  for (const old of keptPeople.keys()) if (keptPeople.size > 2) keptPeople.delete(old);
+  return people;
+}
+
+const ImportCursor = z.object({ at: z.number().int().min(0) });
 
 /**
- * Writes the people of an import into the list: new ones in blocks of fresh ids, known ones over their item, in
- * transactions of at most {@link IMPORT_TX_ACTIONS} actions. A transaction refused (a number added or an item changed
- * meanwhile) is replayed row by row against what is stored then. Returns the items written (for the WhatsApp check).
+ * One step of an `importContactList` job: the next `limit` people from the cursor, written into the list (with its
+ * count), then queued for the WhatsApp check, with the list's new count and a progress frame. The first step also
+ * counts the rows skipped when reading. A list deleted meanwhile ends the job. Repeating a step after a death
+ * applies nothing twice: a person already added under the id reserved for it counts as added, not written again.
  */
-async function writePeople(
-  companyId: number,
-  contactListId: number,
-  people: ImportPerson[],
-  existing: Map<string, ContactListItemRow>,
-  byRow: Map<number, ImportRowReport>,
-): Promise<ContactListItemRow[]> {
+registerJobKind(
+  "importContactList",
+  async (job, limit) => {
+    const p = ContactListImportJobParams.parse(job.params);
+    const cid = job.companyId;
+    const at = job.cursor === null ? 0 : ImportCursor.parse(JSON.parse(job.cursor)).at;
+    const counts = { added: 0, updated: 0, ...(at === 0 ? { skipped: p.skipped } : {}) };
+    let gone = !(await getContactList(cid, p.contactListId));
+    const slice = gone ? [] : (await peopleOfJob(p.key)).slice(at, at + limit);
+    if (slice.length) {
+      try {
+        const written = await writePeople(cid, p.contactListId, slice, p.firstId + at, counts);
+        await dispatch({ type: "contactListItem.importProgress", companyId: cid, contactListId: p.contactListId, done: at + slice.length, total: p.people });
+        await dispatchListCount(cid, p.contactListId);
+        await requestWhatsappCheck(cid, p.contactListId, written);
+      } catch (err) {
+        if (!(err instanceof AppError && err.code === "ERR_NO_CONTACT_LIST_FOUND")) throw err;
+        gone = true;
+      }
+    }
+    const next = at + slice.length;
+    const finished = gone || next >= p.people;
+    if (finished) {
+      if (!gone) await dispatch({ type: "contactListItem.reloaded", companyId: cid, contactListId: p.contactListId });
+      keptPeople.delete(p.key);
+      await deleteMedia(p.key).catch((err) => log("warn", "contact list import: its people were not deleted", { companyId: cid, jobId: job.id, err }));
+    }
+    return { handled: slice.length, ...(at === 0 ? { total: p.people } : {}), cursor: JSON.stringify({ at: next }), finished, counts };
+  },
+  { items: IMPORT_STEP_ROWS },
+);
+
+/**
+ * Writes people of an import into the list (person `i` of `people` planned with id `firstId + i`): new ones as new
+ * items, known ones over their item, in transactions of at most {@link IMPORT_TX_ACTIONS} actions. A transaction
+ * refused (a number added or an item changed meanwhile) is replayed row by row against what is stored then. Adds to
+ * `counts` what each row became; returns the items written (for the WhatsApp check).
+ */
+async function writePeople(companyId: number, contactListId: number, people: ImportPerson[], firstId: number, counts: { added: number; updated: number }): Promise<ContactListItemRow[]> {
   const now = nowIso();
-  const fresh = people.filter((p) => !existing.has(p.number));
-  let nextFresh = fresh.length ? await nextIds(companyId, "contactListItem", fresh.length) : 0;
-  const rows = people.map((p) => {
+  const existing = await itemsOfNumbers(companyId, contactListId, people.map((p) => p.number));
+  const written: ContactListItemRow[] = [];
+  const rows: { person: ImportPerson; before?: ContactListItemRow; after: ContactListItemRow }[] = [];
+  people.forEach((p, i) => {
+    const id = firstId + i;
     const before = existing.get(p.number);
+    if (before?.id === id) {
+      // Added by this import in a step whose progress was not saved.
+      counts.added++;
+      written.push(before);
+      return;
+    }
     const after: ContactListItemRow = before
       ? { ...before, name: p.name, email: p.email, updatedAt: now }
-      : { id: nextFresh++, companyId, contactListId, name: p.name, number: p.number, email: p.email, isWhatsappValid: false, whatsappCheckedAt: null, createdAt: now, updatedAt: now };
-    return { person: p, before, after };
+      : { id, companyId, contactListId, name: p.name, number: p.number, email: p.email, isWhatsappValid: false, whatsappCheckedAt: null, createdAt: now, updatedAt: now };
+    rows.push({ person: p, before, after });
   });
-  const written: ContactListItemRow[] = [];
-  let sinceProgress = 0;
   for (let i = 0; i < rows.length; ) {
     const chunk: typeof rows = [];
     let actions = 0;
@@ -310,22 +375,15 @@ async function writePeople(
     if (await writeImportChunk(companyId, contactListId, adds, updates, now)) {
       for (const r of chunk) {
         written.push(r.after);
-        const entry = byRow.get(r.person.row);
-        if (entry) entry.id = r.after.id;
+        counts[r.before ? "updated" : "added"]++;
       }
-    } else {
-      for (const r of chunk) {
-        const item = await writeOne(companyId, contactListId, r.person, r.after);
-        if (!item) continue;
-        written.push(item.row);
-        const entry = byRow.get(r.person.row);
-        if (entry) Object.assign(entry, { id: item.row.id, status: item.status });
-      }
+      continue;
     }
-    sinceProgress += chunk.length;
-    if (sinceProgress >= PROGRESS_EVERY || i >= rows.length) {
-      sinceProgress = 0;
-      await dispatch({ type: "contactListItem.importProgress", companyId, contactListId, done: i, total: rows.length });
+    for (const r of chunk) {
+      const item = await writeOne(companyId, contactListId, r.person, r.after);
+      if (!item) continue;
+      written.push(item.row);
+      counts[item.status]++;
     }
   }
   return written;
@@ -336,11 +394,12 @@ async function writeOne(companyId: number, contactListId: number, p: ImportPerso
   const now = nowIso();
   const id = await itemIdOfNumber(companyId, contactListId, p.number);
   const before = id === undefined ? undefined : await getContactListItem(companyId, contactListId, id);
+  if (before?.id === planned.id) return { row: before, status: "added" };
   if (before) {
     const after = { ...before, name: p.name, email: p.email, updatedAt: now };
     return (await replaceContactListItem(before, after)) ? { row: after, status: "updated" } : null;
   }
-  const row = { ...planned, id: planned.id, createdAt: now, updatedAt: now };
+  const row = { ...planned, createdAt: now, updatedAt: now };
   try {
     await addContactListItem(row);
     return { row, status: "added" };

@@ -229,34 +229,31 @@ export async function patchContact(companyId: number, contactId: number, patch: 
 }
 
 /**
- * Marks a campaign's shipping as waiting for the contact's reply on connection `whatsappId` (`campaignWaits`, read by
- * the ingest with the contact it resolves anyway: docs/product/campaigns.md#replies). Replaces an older wait of that
- * connection. Leaves `updatedAt` alone. False when the contact is gone.
+ * The transaction action marking `wait` on the contact for connection `whatsappId` (`campaignWaits`, read by the
+ * ingest with the contact it resolves anyway: docs/product/campaigns.md#replies), written in the same transaction as
+ * the campaign shipping that waits. Replaces an older wait of that connection; leaves `updatedAt` alone. `mapExists`
+ * chooses the form: set the connection's entry in the map, or create the map holding it; a wrong guess fails the
+ * action's condition (as does a contact that is gone), so the caller retries with the other form.
  */
-export async function setContactReplyWait(companyId: number, contactId: number, whatsappId: number, wait: ReplyWait): Promise<boolean> {
-  const send = (expr: string, cond: string, values: Record<string, unknown>) =>
-    ddb()
-      .send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: keys.contact(companyId, contactId),
-          UpdateExpression: expr,
-          ConditionExpression: cond,
-          ...(expr.includes("#w") ? { ExpressionAttributeNames: { "#w": String(whatsappId) } } : {}),
-          ExpressionAttributeValues: values,
-        }),
-      )
-      .then(
-        () => true,
-        (err: Error) => {
-          if (err.name === "ConditionalCheckFailedException") return false;
-          throw err;
-        },
-      );
-  // The map may not exist yet: set the connection's entry in it, else create it holding that entry.
-  if (await send("SET campaignWaits.#w = :w", "attribute_exists(PK) AND attribute_exists(campaignWaits)", { ":w": wait })) return true;
-  if (await send("SET campaignWaits = :m", "attribute_exists(PK) AND attribute_not_exists(campaignWaits)", { ":m": { [String(whatsappId)]: wait } })) return true;
-  return send("SET campaignWaits.#w = :w", "attribute_exists(PK) AND attribute_exists(campaignWaits)", { ":w": wait });
+export function contactReplyWaitAction(companyId: number, contactId: number, whatsappId: number, wait: ReplyWait, mapExists: boolean): TxItem {
+  return {
+    Update: {
+      TableName: tableName(),
+      Key: keys.contact(companyId, contactId),
+      ...(mapExists
+        ? {
+            UpdateExpression: "SET campaignWaits.#w = :w",
+            ConditionExpression: "attribute_exists(PK) AND attribute_exists(campaignWaits)",
+            ExpressionAttributeNames: { "#w": String(whatsappId) },
+            ExpressionAttributeValues: { ":w": wait },
+          }
+        : {
+            UpdateExpression: "SET campaignWaits = :m",
+            ConditionExpression: "attribute_exists(PK) AND attribute_not_exists(campaignWaits)",
+            ExpressionAttributeValues: { ":m": { [String(whatsappId)]: wait } },
+          }),
+    },
+  };
 }
 
 /** Clears the contact's wait on connection `whatsappId` when it is still `wait` (a newer wait stays). */

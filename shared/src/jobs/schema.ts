@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 
-export const JobKind = z.enum(["deleteTag", "closeAllTickets", "exportContactData", "eraseContactData", "deleteCompany", "exportReport", "importPhoneBook"]);
+export const JobKind = z.enum(["deleteTag", "closeAllTickets", "exportContactData", "eraseContactData", "deleteCompany", "exportReport", "importPhoneBook", "importContactList"]);
 export type JobKind = z.infer<typeof JobKind>;
 
 export const JobItem = z.object({

@@ -32,11 +32,14 @@ export interface JobStepResult {
 /** One step of a kind: handles at most `limit` items from `job.cursor`; must be idempotent for items handled before. */
 export type JobStep = (job: JobItem, limit: number) => Promise<JobStepResult>;
 
-const kinds = new Map<JobKind, JobStep>();
+const kinds = new Map<JobKind, { step: JobStep; items: number }>();
 
-/** Registers the step of a job kind (once, at module load, by the feature that owns the work). */
-export function registerJobKind(kind: JobKind, step: JobStep): void {
-  kinds.set(kind, step);
+/**
+ * Registers the step of a job kind (once, at module load, by the feature that owns the work). `items`: the most
+ * items one step handles (default {@link JOB_STEP_ITEMS}), for a kind whose items are cheap and written in batches.
+ */
+export function registerJobKind(kind: JobKind, step: JobStep, opts: { items?: number } = {}): void {
+  kinds.set(kind, { step, items: opts.items ?? JOB_STEP_ITEMS });
 }
 
 /** `result` with `counts` added key by key. */
@@ -92,8 +95,8 @@ export async function runJob(companyId: number, jobId: string, budgetMs = 20_000
   const started = Date.now();
   let job = await getJob(companyId, jobId);
   if (!job) return "unknown";
-  const step = kinds.get(job.kind);
-  if (!step) throw new Error(`no step registered for job kind ${job.kind}`);
+  const kind = kinds.get(job.kind);
+  if (!kind) throw new Error(`no step registered for job kind ${job.kind}`);
   while (job.status === "running") {
     if (Date.now() - started > budgetMs) {
       await enqueueJob(companyId, jobId);
@@ -101,7 +104,7 @@ export async function runJob(companyId: number, jobId: string, budgetMs = 20_000
     }
     let r: JobStepResult;
     try {
-      r = await step(job, JOB_STEP_ITEMS);
+      r = await kind.step(job, kind.items);
     } catch (err) {
       const error = err instanceof AppError ? err.code : job.attempts + 1 >= JOB_MAX_ATTEMPTS ? "ERR_INTERNAL" : null;
       const saved = await saveJobFailure(job, error, nowIso());

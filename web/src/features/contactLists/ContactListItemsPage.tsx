@@ -1,18 +1,21 @@
 /**
  * /contact-lists/{contactListId}/contacts: the list's name and count, back to the lists, search (name, number or
- * e-mail), import a spreadsheet (.xls, .xlsx) with its preview, progress and report, add; a table of name, number,
+ * e-mail), import a spreadsheet (.xls, .xlsx) with its preview, then a background job whose progress and counts show
+ * in the dialog (or, once it is closed, above the table) and whose end reloads the items; add; a table of name, number,
  * e-mail and WhatsApp (valid, invalid, or being checked); edit; delete only for `contacts-page:deleteContact`. Live
  * through `company-{id}-ContactListItem` (and the list's count through `company-{id}-ContactList`).
  */
 import { can } from "@atende/shared/access/permissions";
 import { Button, Text } from "@aws-amplify/ui-react";
 import { useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useNavigate, useParams } from "react-router-dom";
 import { useSession } from "../../api/session.ts";
 import { CrudListPage, fromPages, useCrudPage, useListSearch } from "../../ui/kit/index.ts";
-import { type ContactListItem, contactListItemsCache, importContactList, useContactList, useContactListItemMutations, useContactListItemPages, useImportProgress } from "./api.ts";
+import { useJob, useSeedJob } from "../jobs/api.ts";
+import { JobProgress } from "../jobs/JobProgress.tsx";
+import { type ContactListItem, contactListItemsCache, importContactList, useContactList, useContactListItemMutations, useContactListItemPages } from "./api.ts";
 import { ContactListItemDialog } from "./ContactListItemDialog.tsx";
 import { ImportDialog } from "./ImportDialog.tsx";
 
@@ -27,7 +30,15 @@ export function ContactListItemsPage() {
   const search = useListSearch(1);
   const crud = { search, list: fromPages(useContactListItemPages(listId, search.term), "contacts"), page: useCrudPage<ContactListItem>(remove, t("contactListItems.deleted")) };
   const [importing, setImporting] = useState(false);
-  const progress = useImportProgress(listId).data;
+  const [importJobId, setImportJobId] = useState<string | null>(null);
+  const importJob = useJob(importJobId).data ?? null;
+  const seedJob = useSeedJob();
+  const reloadedFor = useRef<string | null>(null);
+  useEffect(() => {
+    if (importJob?.status !== "done" || reloadedFor.current === importJob.id) return;
+    reloadedFor.current = importJob.id;
+    contactListItemsCache(listId).reload(qc);
+  }, [importJob, listId, qc]);
   const whatsapp = (i: ContactListItem) =>
     !i.whatsappCheckedAt ? (
       <span>{t("contactListItems.unchecked")}</span>
@@ -70,10 +81,17 @@ export function ContactListItemsPage() {
         onClose={() => setImporting(false)}
         accept=".xls,.xlsx,application/vnd.ms-excel,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
         hint={t("contactListItems.importHint")}
-        upload={(file, preview) => importContactList(listId, file, preview)}
-        progress={progress}
-        onDone={() => contactListItemsCache(listId).reload(qc)}
+        upload={async (file, preview) => {
+          const out = await importContactList(listId, file, preview);
+          if ("jobId" in out) {
+            seedJob(out.job);
+            setImportJobId(out.jobId);
+          }
+          return out;
+        }}
+        job={importJob}
       />
+      {!importing && <JobProgress jobId={importJobId} onDismiss={() => setImportJobId(null)} />}
     </CrudListPage>
   );
 }

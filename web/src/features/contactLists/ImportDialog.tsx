@@ -1,12 +1,15 @@
 /**
  * The spreadsheet import dialog (contact lists and contacts share it): choose a file, see the preview report (what
- * each row would become: new, updated, skipped with its reason, a dropped e-mail), confirm, follow the progress of
- * a large file, and read the final report. Errors (a refused type, an unreadable file) show as the error's text.
+ * each row would become: new, updated, skipped with its reason, a dropped e-mail), confirm, and read the final
+ * report. An import that runs as a background job (a contact list's: the upload answers with the job) shows its
+ * progress ("Importando… 3.200 de 10.000") and, when done, its counts; the dialog may be closed meanwhile (the page
+ * follows the job). Errors (a refused type, an unreadable file) show as the error's text.
  */
 import { Alert, Button, Flex, Loader, Text } from "@aws-amplify/ui-react";
 import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorMessage } from "../../api/errors.ts";
+import type { JobView } from "@atende/shared/jobs/schema";
 import { Dialog } from "../../ui/Dialog.tsx";
 import { HiddenFileInput } from "../../ui/kit/index.ts";
 import type { ImportReport } from "./api.ts";
@@ -21,9 +24,10 @@ export interface ImportDialogProps {
   /** `accept` of the file input (".xls,.xlsx"). */
   accept: string;
   hint: string;
-  upload: (file: File, preview: boolean) => Promise<ImportReport>;
-  /** The running import's progress (frames), when known. */
-  progress?: { done: number; total: number } | null;
+  /** The preview's report, or (confirmed) the final report or the background job importing the file. */
+  upload: (file: File, preview: boolean) => Promise<ImportReport | { jobId: string; job: JobView }>;
+  /** The background import's job as it stands (the page follows it), once `upload` started one. */
+  job?: JobView | null;
   onDone?: (report: ImportReport) => void;
 }
 
@@ -35,11 +39,13 @@ export function ImportDialog(p: ImportDialogProps) {
   const [busy, setBusy] = useState<"preview" | "import" | null>(null);
   const [error, setError] = useState<string | null>(null);
 
+  const [started, setStarted] = useState<string | null>(null);
   const reset = () => {
     setFile(null);
     setReport(null);
     setBusy(null);
     setError(null);
+    setStarted(null);
   };
   const close = () => {
     if (busy === "import") return;
@@ -51,8 +57,11 @@ export function ImportDialog(p: ImportDialogProps) {
     setError(null);
     try {
       const r = await p.upload(f, preview);
-      setReport(r);
-      if (!preview) p.onDone?.(r);
+      if ("jobId" in r) setStarted(r.jobId);
+      else {
+        setReport(r);
+        if (!preview) p.onDone?.(r);
+      }
     } catch (e) {
       setError(errorMessage(e, t));
     } finally {
@@ -64,9 +73,12 @@ export function ImportDialog(p: ImportDialogProps) {
     if (!f) return;
     setFile(f);
     setReport(null);
+    setStarted(null);
     void run(f, true);
   };
   const toImport = report ? report.added + report.updated : 0;
+  const job = started && p.job?.id === started ? p.job : null;
+  const counts = (r: JobView["result"]) => ({ added: r?.added ?? 0, updated: r?.updated ?? 0, skipped: r?.skipped ?? 0 });
   const reason = (r: ImportReport["rows"][number]) =>
     r.reason ? t(`contactListItems.reason.${r.reason}`, { row: r.duplicateOf }) : r.warning ? t(`contactListItems.reason.${r.warning}`) : "";
 
@@ -81,7 +93,7 @@ export function ImportDialog(p: ImportDialogProps) {
           <Button onClick={close} isDisabled={busy === "import"}>
             {t("contactListItems.close")}
           </Button>
-          {report?.preview && file && (
+          {report?.preview && file && !started && (
             <Button variation="primary" isLoading={busy === "import"} isDisabled={!toImport} onClick={() => void run(file, false)} data-testid="import-confirm">
               {t("contactListItems.confirmImport", { count: toImport })}
             </Button>
@@ -93,7 +105,7 @@ export function ImportDialog(p: ImportDialogProps) {
         <Text>{p.hint}</Text>
         <HiddenFileInput inputRef={input} accept={p.accept} onFiles={choose} testId="import-file" />
         <Flex alignItems="center" gap="0.5rem" wrap="wrap">
-          <Button size="small" onClick={() => input.current?.click()} isDisabled={!!busy} data-testid="import-choose">
+          <Button size="small" onClick={() => input.current?.click()} isDisabled={!!busy || job?.status === "running"} data-testid="import-choose">
             {t("contactListItems.chooseFile")}
           </Button>
           {file && <Text className="cell-clip">{file.name}</Text>}
@@ -104,10 +116,22 @@ export function ImportDialog(p: ImportDialogProps) {
           </Flex>
         )}
         {busy === "import" && (
+          <Flex alignItems="center" gap="0.5rem" role="status">
+            <Loader /> {t("contactListItems.sending")}
+          </Flex>
+        )}
+        {job?.status === "running" && (
           <div role="status" data-testid="import-progress">
-            <Text>{t("contactListItems.importing", { done: p.progress?.done ?? 0, total: p.progress?.total ?? toImport })}</Text>
-            <progress className="import-progress" max={p.progress?.total ?? toImport} value={p.progress?.done ?? 0} />
+            <Text>{t("contactListItems.importing", { done: job.done, total: job.total ?? toImport })}</Text>
+            <progress className="import-progress" max={Math.max(job.total ?? toImport, 1)} value={job.done} />
+            <Text className="sub-line">{t("contactListItems.importingBackground")}</Text>
           </div>
+        )}
+        {job?.status === "done" && (
+          <Alert variation="success" data-testid="import-summary" role="status">
+            <strong>{t("contactListItems.importDone")}: </strong>
+            {t("contactListItems.summary", counts(job.result))}
+          </Alert>
         )}
         {error && (
           <Alert variation="error" role="alert">
@@ -116,10 +140,12 @@ export function ImportDialog(p: ImportDialogProps) {
         )}
         {report && (
           <>
-            <Alert variation={report.preview ? "info" : "success"} data-testid="import-summary">
-              {!report.preview && <strong>{t("contactListItems.importDone")}: </strong>}
-              {t(report.preview ? "contactListItems.previewSummary" : "contactListItems.summary", report)}
-            </Alert>
+            {!started && (
+              <Alert variation={report.preview ? "info" : "success"} data-testid="import-summary">
+                {!report.preview && <strong>{t("contactListItems.importDone")}: </strong>}
+                {t(report.preview ? "contactListItems.previewSummary" : "contactListItems.summary", report)}
+              </Alert>
+            )}
             <div className="import-report">
               <table>
                 <thead>

@@ -5,9 +5,8 @@
  * - `useContactList(id)`: GET /api/contact-lists/{id} (the items page's title and count);
  * - `useContactListItemPages(listId, search)`: GET /api/contact-list-items?contactListId → pages of `{contacts, count,
  *   hasMore}`; `useContactListItemMutations(listId)`;
- * - `importContactList(listId, file, preview)`: POST /api/contact-lists/{id}/upload → the import report;
- * - `useImportProgress(listId)`: the `{done, total}` of the running import, fed by `company-{id}-ContactListItem`
- *   progress frames.
+ * - `importContactList(listId, file, preview)`: POST /api/contact-lists/{id}/upload → the preview's report, or the
+ *   import's background job (`{jobId, job}`, followed with `features/jobs`).
  * `contactListsCache` and `contactListItemsCache(listId)` keep pages current for mutations and frames.
  */
 import { useQuery, type QueryClient } from "@tanstack/react-query";
@@ -18,7 +17,8 @@ export type ContactList = ResponseOf<"GET /api/contact-lists/{id}">;
 export type ContactListForm = BodyOf<"POST /api/contact-lists">;
 export type ContactListItem = ResponseOf<"GET /api/contact-list-items/{id}">;
 export type ContactListItemForm = BodyOf<"POST /api/contact-list-items">;
-export type ImportReport = ResponseOf<"POST /api/contact-lists/{id}/upload">;
+export type ImportAnswer = ResponseOf<"POST /api/contact-lists/{id}/upload">;
+export type ImportReport = ResponseOf<"POST /api/contacts/upload">;
 
 export const contactListsCache = pagedCache<ContactList, "records">({
   root: "contactLists",
@@ -72,16 +72,9 @@ export const useContactListItemMutations = (listId: number) =>
     contactListItemsCache(listId),
   );
 
-/** Uploads a spreadsheet into a list: `preview` reads and reports without writing. */
-export function importContactList(listId: number, file: File, preview: boolean): Promise<ImportReport> {
+/** Uploads a spreadsheet into a list: `preview` reads and reports without writing; otherwise a job imports it. */
+export function importContactList(listId: number, file: File, preview: boolean): Promise<ImportAnswer> {
   const form = new FormData();
   form.append("file", file, file.name);
   return call("POST /api/contact-lists/{id}/upload", { params: { id: listId }, query: { preview: String(preview) }, form });
 }
-
-/** Where the progress of a list's running import is kept. */
-export const importProgressKey = (listId: number) => ["contactLists", "importProgress", listId] as const;
-
-/** `{done, total}` of the list's running import (null before the first progress frame). */
-export const useImportProgress = (listId: number) =>
-  useQuery<{ done: number; total: number } | null>({ queryKey: importProgressKey(listId), queryFn: () => null, enabled: false, initialData: null });

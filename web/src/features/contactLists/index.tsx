@@ -1,12 +1,12 @@
 /**
  * Contact lists area (docs/product/contact-lists.md): /contact-lists and /contact-lists/:contactListId/contacts for
  * admins of companies whose plan has campaigns, the menu entry in the management group, texts, and the
- * `company-{id}-ContactList` / `company-{id}-ContactListItem` frames (a reload or an import's progress included).
+ * `company-{id}-ContactList` / `company-{id}-ContactListItem` frames (a reload included).
  */
 import type { RealtimeHandler } from "../../realtime/handlers.ts";
 import { lazyPage } from "../lazy.tsx";
 import { ADMIN_ONLY, type Feature } from "../types.ts";
-import { contactListItemsCache, contactListsCache, importProgressKey, upsertContactList } from "./api.ts";
+import { contactListItemsCache, contactListsCache, upsertContactList } from "./api.ts";
 import { contactListItemsTexts, contactListsErrorTexts, contactListsMenuTexts, contactListsTexts } from "./i18n.ts";
 
 const ContactListsPage = lazyPage(() => import("./ContactListsPage.tsx"), "ContactListsPage");
@@ -20,7 +20,8 @@ const onList: RealtimeHandler<"ContactList"> = (data, { queryClient }) => {
 const onItem: RealtimeHandler<"ContactListItem"> = (data, { queryClient }) => {
   if (data.action === "delete") contactListItemsCache(data.contactListId).remove(queryClient, data.id);
   else if (data.action === "reload") contactListItemsCache(data.contactListId).reload(queryClient);
-  else if (data.action === "progress") queryClient.setQueryData(importProgressKey(data.contactListId), { done: data.done, total: data.total });
+  // An import's progress: its starter follows the import's job instead.
+  else if (data.action === "progress") return;
   else contactListItemsCache(data.record.contactListId).upsert(queryClient, data.record);
 };
 

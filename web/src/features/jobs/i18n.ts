@@ -13,6 +13,11 @@ export const jobsTexts = defineTexts({
     done: ["{{done}} atendimento(s) fechado(s).", "{{done}} ticket(s) closed.", "{{done}} atención(es) cerrada(s)."],
   },
   stopped: ["A tarefa parou: {{reason}}", "The task stopped: {{reason}}", "La tarea se detuvo: {{reason}}"],
+  importContactList: {
+    counting: ["Importando planilha…", "Importing spreadsheet…", "Importando planilla…"],
+    running: ["Importando planilha… {{done, number}} de {{total, number}}", "Importing spreadsheet… {{done, number}} of {{total, number}}", "Importando planilla… {{done, number}} de {{total, number}}"],
+    done: ["Importação concluída: {{done, number}} contato(s) gravado(s).", "Import finished: {{done, number}} contact(s) written.", "Importación concluida: {{done, number}} contacto(s) guardado(s)."],
+  },
   failed: ["Não foi possível acompanhar o progresso. Atualize a página.", "Could not follow the progress. Reload the page.", "No se pudo seguir el progreso. Recargue la página."],
   dismiss: ["Fechar", "Close", "Cerrar"],
 });
