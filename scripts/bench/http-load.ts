@@ -22,6 +22,26 @@ export function cpuMs(pid: number): number {
   return (Number(f[11]) + Number(f[12])) * TICK_MS; // #14 utime, #15 stime
 }
 
+/**
+ * CPU time (ms) a JVM's JIT compiler threads (`C1/C2 CompilerThread`) have used so far, from `/proc/<pid>/task`: in
+ * DynamoDB Local's first minutes it is a large and load-dependent part of its CPU, so a figure per operation says how
+ * much of it was compiling rather than serving.
+ */
+export function jitCpuMs(pid: number): number {
+  let ms = 0;
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, "utf8");
+      if (!/Compiler/.test(stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")))) continue;
+      const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      ms += (Number(f[11]) + Number(f[12])) * TICK_MS;
+    } catch {
+      // thread gone meanwhile
+    }
+  }
+  return ms;
+}
+
 /** The pids of DynamoDB Local listening on `port` (the Java process, and any wrapper), from `/proc/<pid>/cmdline`. */
 export function dynamoPids(port: number): number[] {
   const out: number[] = [];

@@ -64,19 +64,20 @@ export async function measureRatio(opts: {
   concurrency: number;
   bare: (i: number) => Promise<void>;
   ingest: (i: number) => Promise<void>;
-  /** CPU time used so far (ms) by this process and by DynamoDB Local (`http-load.ts` `cpuMs`). */
-  cpu: () => { node: number; ddb: number };
+  /** CPU time used so far (ms) by this process and by DynamoDB Local (`http-load.ts` `cpuMs`), and by its JIT compilers (`jitCpuMs`). */
+  cpu: () => { node: number; ddb: number; jit: number };
 }) {
   const bare: number[] = [];
   const ingest: number[] = [];
-  /** CPU ms per operation, this process / DynamoDB Local, summed over the rounds. */
-  const spent = { bare: { node: 0, ddb: 0 }, ingest: { node: 0, ddb: 0 } };
-  const timed = async (into: { node: number; ddb: number }, run: () => Promise<{ rps: number }>) => {
+  /** CPU ms per operation, this process / DynamoDB Local (of which its JIT compilers), summed over the rounds. */
+  const spent = { bare: { node: 0, ddb: 0, jit: 0 }, ingest: { node: 0, ddb: 0, jit: 0 } };
+  const timed = async (into: { node: number; ddb: number; jit: number }, run: () => Promise<{ rps: number }>) => {
     const a = opts.cpu();
     const r = await run();
     const b = opts.cpu();
     into.node += b.node - a.node;
     into.ddb += b.ddb - a.ddb;
+    into.jit += b.jit - a.jit;
     return r.rps;
   };
   /** The machine's 1-minute load average at each round's start (the figures are only comparable at similar load). */
@@ -91,9 +92,10 @@ export async function measureRatio(opts: {
     n += opts.perRound;
   }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-  const perOp = (x: { node: number; ddb: number }) => {
+  const perOp = (x: { node: number; ddb: number; jit: number }) => {
     const ops = opts.rounds * opts.perRound;
-    return { node: Math.round((x.node / ops) * 100) / 100, ddb: Math.round((x.ddb / ops) * 100) / 100 };
+    const r2 = (v: number) => Math.round((v / ops) * 100) / 100;
+    return { node: r2(x.node), ddb: r2(x.ddb), ddbJit: r2(x.jit) };
   };
   return {
     bare,

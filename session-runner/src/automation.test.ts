@@ -2,7 +2,8 @@
  * Business hours, chatbot and ratings (the bot part), through the simulated network with the runner, fauxqs, s3rver and DynamoDB
  * Local: what the customer's phone receives, in order, for each rule of what the customer meets (greetings, the queue
  * menu, the option tree, limits and silence, business hours with a controlled clock, no bot for groups / disableBot /
- * held tickets) and for refused calls (rejected, text sent, call log stored).
+ * held tickets), for refused calls (rejected, text sent, call log stored) and for an AI prompt that speaks (its reply
+ * reaches the phone as a voice note).
  */
 import { PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -15,6 +16,9 @@ import { writeTicketTransition } from "@atende/shared/tickets/repository";
 import { getWhatsappItem } from "@atende/shared/whatsapp/repository";
 import { CALL_REFUSED_MESSAGE } from "@atende/shared/automation/calls";
 import { putMedia } from "@atende/shared/storage/media";
+import { settleDeferred } from "@atende/shared/events/index";
+import { STANDIN_VOICE } from "../../infra/local/src/ai-standin.ts";
+import { useAiStandin } from "../../infra/local/src/ai-standin.testkit.ts";
 import { api } from "../../test/helpers.ts";
 import { companyWorld } from "../../test/world.ts";
 import { eventually, registerSocket } from "./testing/harness.ts";
@@ -389,5 +393,33 @@ describe("calls the company does not take", { timeout: 60_000 }, () => {
     expect(world.local.network!.rejectedCalls(s.whatsappId)).toEqual([]);
     expect(await received(s.companyId, s.whatsappId, phone)).toEqual([]);
     expect((await storedState(s.companyId)).messages.map((m) => m.mediaType)).toEqual(["call_log"]);
+  });
+});
+
+describe("an AI prompt that speaks", { timeout: 120_000 }, () => {
+  const standin = useAiStandin();
+
+  it("answers the customer's phone with a voice note: the voice spoken through the speech SDK, Ogg/Opus, ptt", async () => {
+    const { ai } = standin;
+    const s = await shop();
+    const q = await putQueue(s.companyId, { name: "Atendimento Humano" });
+    const prompt = await api("POST", "/api/prompt", {
+      token: s.admin.token,
+      body: { name: "Assistente", apiKey: "sk-local-standin-0002", prompt: "Você é a assistente da loja.", queueId: q, baseUrl: ai.baseUrl, voice: "pt-BR-AntonioNeural", voiceKey: "speech-key-0009", voiceRegion: "brazilsouth" },
+    });
+    expect(prompt.status).toBe(200);
+    expect((await api("PUT", `/api/whatsapp/${s.whatsappId}`, { token: s.admin.token, body: { promptId: prompt.body.id } })).status).toBe(200);
+    const phone = newPhone();
+    await say(s.whatsappId, phone, "qual o horário de sábado?");
+    await settleDeferred();
+    // One message reached the phone, and it is the voice note (no caption, no text).
+    expect(await received(s.companyId, s.whatsappId, phone)).toEqual([""]);
+    const sent = (await sim("GET", `/sim/whatsapp/${s.whatsappId}/sent`)).body as { jid: string; content: { audio?: { data: string }; mimetype?: string; ptt?: boolean } }[];
+    const voice = sent.find((m) => m.jid === `${phone}@s.whatsapp.net`)!;
+    expect(voice.content).toMatchObject({ mimetype: "audio/ogg; codecs=opus", ptt: true });
+    expect(Buffer.from(voice.content.audio!.data, "base64").equals(STANDIN_VOICE)).toBe(true);
+    const session = ai.speech.at(-1)!;
+    expect(session.key).toBe("speech-key-0009");
+    expect(session.messages.find((m) => m.path === "ssml")!.body).toContain("<voice name='pt-BR-AntonioNeural'>Olá! Sou o assistente virtual. Você disse: qual o horário de sábado?</voice>");
   });
 });

@@ -29,8 +29,11 @@ const ConfigSchema = z.object({
    */
   CONNECTION_TOKEN_KEY: z.string().min(16).optional(),
   CONNECTION_TOKEN_KEY_ARN: z.string().optional(),
-  /** The speech service's text-to-speech endpoint for an AI prompt's voice replies; `{region}` is the prompt's `voiceRegion`. */
-  SPEECH_TTS_URL: z.string().default("https://{region}.tts.speech.microsoft.com/cognitiveservices/v1"),
+  /**
+   * One machine only: the host the speech SDK speaks to for an AI prompt's voice replies instead of the provider's
+   * host of the prompt's `voiceRegion` (the local stand-in's `ws://127.0.0.1:<port>`). Ignored in the cloud.
+   */
+  SPEECH_HOST: z.string().url().optional(),
   /**
    * How long one call to a bot's provider may take, connection and answer included (ms; default 30 s): the AI
    * provider (chat, transcription, speech), Typebot, an n8n or webhook flow, Dialogflow. Past it the call fails and

@@ -14,11 +14,17 @@
  * - the connection dialog at 1440×900: saving with an empty name focuses the name field in view; two queues and no
  *   greeting show `ERR_WAPP_GREETING_REQUIRED` under the greeting, focused; its messages, timers, bot limits and
  *   transfer queue are then saved as typed;
- * - a super user's Planos tab: a plan added (name required), changed and deleted; an admin has no such tab;
+ * - a super user's Planos tab: a plan added (name required), a second of the same name refused with the product's
+ *   failure text, changed and deleted; an admin has no such tab;
+ * - a super user's Logo tab: the form's three refusals; PNG and SVG logos for the menu (light and dark), the login
+ *   page and the favicons show without a reload on an admin's open tab (realtime frame) and on a login page (read again
+ *   when the tab comes back into view); an SVG's script is gone; an admin opening the tab by its address gets 'Sem
+ *   permissão para acessar!' and goes to / after 0.5 s; at 375 px the Settings page's tabs scroll sideways and the
+ *   one opened by its address (`?tab=`) is in view;
  * - /queue-integration: an admin adds a Typebot integration (name required, the fields of its type), sees it with its
  *   type icon and the count, and picks it in the queue dialog's integration select; an agent has no such menu item.
- * With `SCREENSHOTS_DIR` set, it also saves the queue dialog, option editor, Settings page and connection dialog,
- * light and dark, at 1440 and 375 px wide.
+ * With `SCREENSHOTS_DIR` set, it also saves the queue dialog, option editor, Settings page, connection dialog, Logo
+ * tab and the login and sign-up pages with the uploaded logos, light and dark, at 1440 and 375 px wide.
  *
  * Needs `web/dist` (`npm run build -w web`) and `/usr/bin/chromium`.
  */
@@ -373,6 +379,15 @@ describe("queues, options and settings in the browser", () => {
     await expect(row.innerText()).resolves.toMatch(/7[\s\S]*R\$\s?89,90[\s\S]*Kanban/);
     const stored = (await http<{ name: string; users: number; valueCents: number; useKanban: boolean }[]>(token, "GET", "/api/plans/all")).find((p) => p.name === name);
     expect(stored).toMatchObject({ users: 7, valueCents: 8990, useKanban: true });
+    // A second plan of the same name: the product's failure toast, and the reason under the name.
+    await page.getByTestId("plans-add").click();
+    const twin = page.getByRole("dialog", { name: "Adicionar plano" });
+    await twin.getByRole("textbox", { name: /^Nome/ }).fill(name);
+    await twin.getByTestId("save-plan").click();
+    await toast(page, "Não foi possível realizar a operação. Verifique se já existe um plano com o mesmo nome ou se os campos foram preenchidos corretamente").waitFor();
+    await twin.getByText("Já existe um plano com este nome.").waitFor();
+    await twin.getByRole("button", { name: "Cancelar" }).click();
+    await twin.waitFor({ state: "hidden" });
 
     await row.getByTestId("plan-edit").click();
     const edit = page.getByRole("dialog", { name: "Editar plano" });
@@ -446,5 +461,112 @@ describe("queues, options and settings in the browser", () => {
     const other = await newPage(await newContext());
     await login(other, agent.email, agent.password);
     expect(await other.getByRole("link", { name: "Integrações" }).count()).toBe(0);
+  }, TEST_MS);
+
+  it("lets a super user upload light and dark logos shown live on an admin's tab and a login page, cleans an SVG's script, and refuses the Logo tab to an admin", async () => {
+    const root = await makeCompany({ adminSuper: true });
+    const { admin } = await makeCompany();
+    const png = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAGAAAAAgCAIAAABiouoDAAAAQ0lEQVR42u3QMQ0AAAgDsFnE/4+OOeAnaVIFzU44KBAkSJAgQYIECUKQIEGCBAkSJAhBggQJEiRIkCAECRIkSJCgxwqbZZTTVPNbIAAAAABJRU5ErkJggg==", "base64");
+    const svg = (fill: string, text: string) =>
+      Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 200 48" width="200" height="48" onload="alert(1)"><script>alert(document.cookie)</script><rect width="200" height="48" rx="8" fill="${fill}"/><text x="100" y="31" font-size="22" text-anchor="middle" fill="#fff" font-family="sans-serif">${text}</text></svg>`);
+
+    // Already open before any upload: an admin's tab (with its socket) and a login page (no socket).
+    const adminPage = await newPage(await newContext());
+    await login(adminPage, admin.email, admin.password);
+    const loginPage = await newPage(await newContext());
+    await loginPage.goto(`${e2e.stack.url}/login`);
+    await loginPage.getByRole("button", { name: "Entrar", exact: true }).waitFor();
+    expect(await adminPage.getByTestId("logo-interno").count()).toBe(0);
+    expect(await loginPage.getByTestId("logo-login").count()).toBe(0);
+
+    const page = await newPage(await newContext());
+    await login(page, root.admin.email, root.admin.password);
+    const token = await tokenOf(page);
+    await page.goto(`${e2e.stack.url}/settings?tab=logo`);
+    const tab = page.getByTestId("logo-tab");
+    const send = async (ref: string, file: { name: string; mimeType: string; buffer: Buffer }) => {
+      await tab.getByRole("combobox", { name: "Destino" }).selectOption(ref);
+      await tab.getByTestId("logo-file").setInputFiles(file);
+      await tab.getByTestId("logo-send").click();
+      await toast(page, "Arquivo enviado com sucesso!").waitFor();
+      await dismissToasts(page);
+    };
+    await tab.getByTestId("logo-send").click();
+    await tab.getByText("Escolha um arquivo!").waitFor();
+    await tab.getByTestId("logo-file").setInputFiles({ name: "marca.png", mimeType: "image/png", buffer: png });
+    await tab.getByTestId("logo-send").click();
+    await tab.getByText("Escolha um destino!").waitFor();
+    await tab.getByRole("combobox", { name: "Destino" }).selectOption("interno");
+    await tab.getByTestId("logo-file").setInputFiles({ name: "marca.gif", mimeType: "image/gif", buffer: Buffer.from("47494638396101000100", "hex") });
+    await tab.getByTestId("logo-send").click();
+    await tab.getByText("Use somente arquivos em formato PNG, ICO ou SVG!").waitFor();
+
+    await send("interno", { name: "menu.png", mimeType: "image/png", buffer: png });
+    await send("interno-dark", { name: "menu-escuro.svg", mimeType: "image/svg+xml", buffer: svg("#263238", "Minha Marca") });
+    await send("login", { name: "login.svg", mimeType: "image/svg+xml", buffer: svg("#1565c0", "Minha Marca") });
+    await send("login-dark", { name: "login-escuro.svg", mimeType: "image/svg+xml", buffer: svg("#0d47a1", "Minha Marca") });
+    await send("favicon", { name: "favicon.png", mimeType: "image/png", buffer: png });
+    await send("apple-touch-icon", { name: "apple.png", mimeType: "image/png", buffer: png });
+    await tab.locator(".logo-card").nth(5).waitFor();
+
+    // The stored SVG keeps its drawing and loses its script and handler.
+    const logos = (await http<{ logos: { ref: string; url: string }[] }>(token, "GET", "/api/logos")).logos;
+    const stored = await (await fetch(logos.find((l) => l.ref === "interno-dark")!.url)).text();
+    expect(stored).toContain("Minha Marca");
+    for (const gone of ["<script", "onload", "alert("]) expect(stored).not.toContain(gone);
+
+    // The admin's open tab shows the new menu logo and head icons without a reload (the company-{id}-logo frame).
+    const src = (p: Page, id: string) => p.getByTestId(id).getAttribute("src", { timeout: 1000 }).catch(() => null);
+    const head = (p: Page, selector: string) => p.evaluate((s) => document.head.querySelector(s)?.getAttribute("href") ?? "", selector);
+    await until(async () => (await src(adminPage, "logo-interno"))?.includes("/logos/"), "the menu logo on the admin's open tab");
+    await until(async () => (await head(adminPage, "link[rel='icon']:not([sizes])")).includes("/logos/"), "the admin tab's favicon");
+    await until(async () => (await head(adminPage, "link[rel='apple-touch-icon']")).includes("/logos/"), "the admin tab's apple-touch-icon");
+    const lightMenu = (await src(adminPage, "logo-interno"))!;
+    expect(await adminPage.getByTestId("logo-interno").evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(96);
+    // In dark mode the menu shows the dark logo.
+    await adminPage.getByRole("button", { name: "Usar tema escuro" }).first().click();
+    await until(async () => {
+      const dark = await src(adminPage, "logo-interno");
+      return dark && dark !== lightMenu && dark.includes("/logos/");
+    }, "the dark menu logo");
+
+    // The login page (no socket) reads the logos again when its tab comes back into view.
+    await loginPage.evaluate(() => window.dispatchEvent(new Event("visibilitychange")));
+    await until(async () => (await src(loginPage, "logo-login"))?.includes("/logos/"), "the login page's logo");
+    await until(async () => (await head(loginPage, "link[rel='icon']:not([sizes])")).includes("/logos/"), "the login page's favicon");
+
+    // At 375 px the super user's seven tabs scroll sideways, and the one opened by its address is in view.
+    await page.setViewportSize({ width: 375, height: 812 });
+    await page.goto(`${e2e.stack.url}/settings?tab=helps`);
+    const helpsTab = page.getByRole("tab", { name: "Ajuda" });
+    await until(async () => (await helpsTab.getAttribute("aria-selected")) === "true", "the Ajuda tab chosen by the address");
+    await until(async () => {
+      const box = await helpsTab.boundingBox();
+      return box && box.x >= 0 && box.x + box.width <= 375;
+    }, "the Ajuda tab in view at 375 px");
+    const strip = await page.getByRole("tablist").first().evaluate((list) => ({ scrolls: list.scrollWidth > list.clientWidth, overflowX: getComputedStyle(list).overflowX }));
+    expect(strip).toEqual({ scrolls: true, overflowX: "auto" });
+    await page.setViewportSize({ width: 1440, height: 900 });
+
+    await shots(page, "logo-tab", "/settings?tab=logo", async () => {
+      await page.getByTestId("logo-tab").locator(".logo-card").nth(5).waitFor();
+    });
+    await http(token, "PUT", "/api/settings/allowregister", { key: "allowregister", value: "enabled" });
+    const anon = await newPage(await newContext());
+    await anon.goto(`${e2e.stack.url}/signup`);
+    await until(async () => (await src(anon, "logo-signup"))?.includes("/logos/"), "the sign-up page's logo (the login page's until it has its own)");
+    await shots(anon, "login-logo", "/login", async () => {
+      await anon.getByTestId("logo-login").waitFor();
+    });
+    await shots(anon, "signup-logo", "/signup", async () => {
+      await anon.getByTestId("logo-signup").waitFor();
+    });
+    await http(token, "PUT", "/api/settings/allowregister", { key: "allowregister", value: "disabled" });
+
+    // An admin (not super) opening the Logo tab by its address: the message, then / after 0.5 s.
+    await adminPage.goto(`${e2e.stack.url}/settings?tab=logo`);
+    await toast(adminPage, "Sem permissão para acessar!").waitFor();
+    await adminPage.waitForURL(`${e2e.stack.url}/`);
+    expect(await adminPage.getByTestId("logo-tab").count()).toBe(0);
   }, TEST_MS);
 });

@@ -6,8 +6,8 @@
  * is past is refused with the product's message. The agent's tools: a super user adds a help video in the Ajuda tab of
  * the settings and an agent of another company plays it from /helps (the player closes with Escape); the to-do list
  * adds with Enter, edits in place, deletes with undo, ignores blank text and survives a reload. Billing: an admin pays
- * the invoice the minute tick made through the checkout's Pix, paid from the sandbox's test bank, and sees the renewal
- * toast with the new due date, then /. An admin registers a company webhook (its secret shown once), sends a test
+ * the invoice the minute tick made through the checkout's Pix (announced by its success toast), paid from the
+ * sandbox's test bank, and sees the renewal toast with the new due date, then /. An admin registers a company webhook (its secret shown once), sends a test
  * event and sees it delivered, signed, in the webhook's log. Accounts: a company signs up from the login page's link
  * and logs in; a forgotten password is reset with the code from the local mail inbox; a super user extends a company
  * due in 3 days with +Vencimento and its row loses the yellow colouring.
@@ -547,6 +547,7 @@ describe("web shell in the browser", () => {
     await checkout.getByTestId("checkout-review").getByText("Ana Souza").waitFor();
     await checkout.getByRole("button", { name: "PAGAR" }).click();
 
+    await toast(page, "Assinatura realizada com sucesso!, aguardando a realização do pagamento").waitFor();
     const pix = page.getByRole("dialog", { name: "Pague com Pix" });
     await pix.getByTestId("pix-qr").locator("svg").waitFor();
     const code = await pix.getByRole("textbox", { name: "Pix copia e cola" }).inputValue();

@@ -1,11 +1,13 @@
 /**
  * The platform's logos (docs/product/logos.md): only super users upload; the list is public (the login page); only
- * PNG, ICO or SVG by their bytes; an SVG comes back with only drawing left; the same logos for every company.
+ * PNG, ICO or SVG by their bytes; an SVG comes back with only drawing left; the same logos for every company; every
+ * connected user of every company hears of a new logo.
  */
 import { describe, expect, it } from "vitest";
 import { getMedia } from "@atende/shared/storage/media";
 import { api, multipartBody } from "../../../test/helpers.ts";
 import { companyWorld, useLocalAws } from "../../../test/world.ts";
+import { registerSocket } from "../../../shared/src/users/realtime-capture.testkit.ts";
 
 useLocalAws({ bucket: "atende-logos-test" });
 const w = companyWorld({ agents: [{ name: "Ana" }, { name: "Sofia", profile: "supervisor" }], other: true, root: true });
@@ -76,5 +78,31 @@ describe("logos", () => {
     expect(stored).toContain("<circle");
     expect(stored).toContain('fill="url(#g)"');
     for (const gone of ["<script", "onload", "onclick", "foreignObject", "iframe", "javascript:", "evil.example", "<style", "@import"]) expect(stored).not.toContain(gone);
+  });
+
+  it("takes the sign-up page (light and dark), the 256×256 favicon and the apple-touch-icon as destinations", async () => {
+    for (const ref of ["signup", "signup-dark", "favicon-256x256", "apple-touch-icon"]) {
+      expect(await upload(w.root.token, ref, `${ref}.png`, "image/png", png)).toMatchObject({ status: 200, body: { logo: { ref, mime: "image/png" } } });
+    }
+    const list = await logos();
+    for (const ref of ["signup", "signup-dark", "favicon-256x256", "apple-touch-icon"]) expect(Buffer.compare(await storedOf(list.find((l) => l.ref === ref)!.url), png)).toBe(0);
+    expect((await upload(w.root.token, "apple-touch-icon-dark", "a.png", "image/png", png)).status).toBe(400);
+  });
+
+  it("tells every connected user of every company which destination changed (company-{its id}-logo), and nobody on a refused upload", async () => {
+    const agent = await registerSocket(w.cid, { id: w.agents[0].id, profile: "user" });
+    const theirs = await registerSocket(w.other.companyId, { id: w.other.admin.id, profile: "admin" });
+    const superSock = await registerSocket(w.root.companyId, { id: w.root.id, profile: "admin", super: true });
+    w.capture.clear();
+    expect((await upload(w.admin.token, "interno", "m.png", "image/png", png)).status).toBe(403);
+    expect((await upload(w.root.token, "interno", "m.gif", "image/png", Buffer.from("47494638396101000100", "hex"))).status).toBe(400);
+    expect(w.capture.frames.filter((f) => f.event.endsWith("-logo"))).toEqual([]);
+
+    const ok = await upload(w.root.token, "interno", "m.png", "image/png", png);
+    expect(ok.status).toBe(200);
+    const frameOf = (sock: string) => w.capture.frames.find((f) => f.connectionId === sock);
+    expect(frameOf(agent)).toEqual({ connectionId: agent, event: `company-${w.cid}-logo`, data: { ref: "interno", updatedAt: ok.body.logo.updatedAt } });
+    expect(frameOf(theirs)?.event).toBe(`company-${w.other.companyId}-logo`);
+    expect(frameOf(superSock)?.event).toBe(`company-${w.root.companyId}-logo`);
   });
 });

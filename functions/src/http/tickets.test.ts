@@ -4,6 +4,7 @@ import { companyWorld, runQueuedJobs, useLocalAws } from "../../../test/world.ts
 import { injectDdbFaults } from "../../../shared/src/ingest/faults.testkit.ts";
 import { getJob } from "../../../shared/src/jobs/repository.ts";
 import { listMessages } from "../../../shared/src/messages/repository.ts";
+import { getTicketItem } from "../../../shared/src/tickets/repository.ts";
 import { getTicket, findOrCreateTicket } from "../../../shared/src/tickets/service.ts";
 import { makeContact, makeQueue, makeTicket, makeWhatsapp, setSetting } from "../../../shared/src/tickets/fixtures.testkit.ts";
 import { registerSocket } from "../../../shared/src/users/realtime-capture.testkit.ts";
@@ -23,6 +24,26 @@ describe("GET /api/tickets", () => {
     expect(res.body.tickets.find((t: any) => t.id === t1.id).queue.name).toBe("Suporte");
     expect(typeof res.body.hasMore).toBe("boolean");
     expect(typeof res.body.count).toBe("number");
+  });
+
+  it("keeps the tab counts' bookkeeping (the stored tally) out of list and ticket answers and out of ticket frames", async () => {
+    const t = await makeTicket(w.cid, { whatsappId: w.wa, queueId: w.queues[0] });
+    expect((await getTicketItem(w.cid, t.id))?.tally).toBeTruthy();
+    const sock = await registerSocket(w.cid, { id: w.agents[0].id, profile: "user", queueIds: [w.queues[0]] });
+    w.capture.clear();
+    const list = await api("GET", "/api/tickets?status=pending&queueIds=[]", { token: w.agents[0].token });
+    const listed = list.body.tickets.find((x: any) => x.id === t.id);
+    expect(listed.queue.name).toBe("Suporte");
+    expect(listed).not.toHaveProperty("tally");
+    const one = await api("GET", `/api/tickets/${t.id}`, { token: w.agents[0].token });
+    expect(one.body.id).toBe(t.id);
+    expect(one.body).not.toHaveProperty("tally");
+    const accepted = await api("PUT", `/api/tickets/${t.id}`, { token: w.agents[0].token, body: { status: "open", userId: w.agents[0].id } });
+    expect(accepted.body).toMatchObject({ id: t.id, status: "open" });
+    expect(accepted.body).not.toHaveProperty("tally");
+    const frames = w.capture.frames.filter((f) => f.connectionId === sock && f.event === `company-${w.cid}-ticket` && f.data.ticket?.id === t.id);
+    expect(frames.length).toBeGreaterThan(0);
+    for (const f of frames) expect(f.data.ticket).not.toHaveProperty("tally");
   });
 
   it("shows another company's admin none of these tickets", async () => {

@@ -220,10 +220,11 @@ export async function startLocalStack(opts: LocalStackOptions = {}): Promise<Loc
     process.env.WEBHOOKS_QUEUE_URL = sqs.webhooksQueueUrl;
     process.env.PUSH_QUEUE_URL = sqs.pushQueueUrl;
     // The AI provider's stand-in: no provider is reachable from one machine; a prompt points at it by its API URL,
-    // and voice replies are spoken by it unless a real speech endpoint is configured.
+    // and the speech SDK speaks voice replies to it (`SPEECH_HOST`, honoured on one machine only) unless another
+    // host is configured.
     const ai = await startAiStandin();
     stoppers.push({ name: "ai stand-in", stop: () => ai.stop() });
-    process.env.SPEECH_TTS_URL ??= ai.ttsUrl;
+    process.env.SPEECH_HOST ??= ai.speechHost;
     say("AI stand-in (a prompt's API URL on this machine)", { baseUrl: ai.baseUrl });
     // The push service's stand-in (Web Push protocol on the loopback address; never deployed).
     const pushService = await startPushStandin();

@@ -11,6 +11,7 @@ import type { ContactFrame } from "../contacts/schema.ts";
 import type { ContactListEvent, ContactListItemEvent } from "../contactLists/schema.ts";
 import type { IntegrationFrame } from "../integrations/schema.ts";
 import type { JobFrame } from "../jobs/schema.ts";
+import type { LogoFrame } from "../logos/schema.ts";
 import type { PaymentFrame } from "../invoices/schema.ts";
 import type { FileListEvent } from "../fileLists/schema.ts";
 import type { AppMessageFrame } from "../messages/contract.ts";
@@ -50,6 +51,7 @@ export interface FrameMap {
   ContactListItem: ContactListItemEvent;
   file: FileListEvent;
   campaign: CampaignFrame;
+  logo: LogoFrame;
 }
 
 /** A frame's name: the part of its event name after `company-{id}-` (`ticket`, `appMessage`, ...). */

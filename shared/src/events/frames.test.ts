@@ -12,6 +12,7 @@ import "../contactLists/events.ts";
 import "../fileLists/events.ts";
 import "../integrations/events.ts";
 import "../jobs/events.ts";
+import "../logos/events.ts";
 import "../invoices/events.ts";
 import "../messages/events.ts";
 import "../queues/events.ts";
@@ -61,6 +62,7 @@ describe("realtime frame schemas", () => {
       ContactList: true, ContactListItem: true,
       file: true,
       campaign: true,
+      logo: true,
     };
     expect(definedFrameNames()).toEqual(Object.keys(names).sort());
   });

@@ -48,6 +48,9 @@ it("a customer's plain text on an open ticket costs a pinned number of DynamoDB 
     "Query: socket registrations": 1,
   });
   expect(calls.total).toBe(2);
+  // What the transaction writes: alias, message, ref, ticket, and one search-index item per indexed word of the text
+  // the ticket did not hold yet (three here); a change adding an item to every message shows here.
+  expect(calls.written.items).toBe(7);
 
   const st = await storedState(companyId);
   expect(st.messages.map((m) => m.body)).toEqual(["oi", "tudo bem?", "quero saber do meu pedido"]);

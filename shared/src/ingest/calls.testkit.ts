@@ -41,12 +41,44 @@ function purposesOf(input: Record<string, any>): string[] {
   return out.length ? out : ["(unkeyed)"];
 }
 
+/**
+ * The items a write call writes and the bytes it sends for them (JSON of each put item, of each update's values, of
+ * each delete's key): what a write costs DynamoDB whatever the machine's load. Reads count zero.
+ */
+export function writtenBy(command: string, input: Record<string, any>): { items: number; bytes: number } {
+  const size = (x: unknown) => (x ? JSON.stringify(x).length : 0);
+  let items = 0;
+  let bytes = 0;
+  const add = (op: Record<string, any> | undefined, kind: "Put" | "Update" | "Delete") => {
+    if (!op) return;
+    items++;
+    bytes += kind === "Put" ? size(op.Item) : kind === "Update" ? size(op.Key) + size(op.ExpressionAttributeValues) : size(op.Key);
+  };
+  for (const t of input.TransactItems ?? []) {
+    add(t.Put, "Put");
+    add(t.Update, "Update");
+    add(t.Delete, "Delete");
+  }
+  for (const reqs of Object.values(input.RequestItems ?? {}) as any[]) {
+    if (!Array.isArray(reqs)) continue;
+    for (const r of reqs) {
+      add(r.PutRequest, "Put");
+      add(r.DeleteRequest, "Delete");
+    }
+  }
+  if (command === "PutItem") add(input, "Put");
+  else if (command === "UpdateItem") add(input, "Update");
+  else if (command === "DeleteItem") add(input, "Delete");
+  return { items, bytes };
+}
+
 /** Counts DynamoDB calls by command and by purpose while installed (a middleware on the shared client). */
 export function countDdbCalls() {
   const name = `benchCount${Math.random().toString(36).slice(2)}`;
   const byCommand = new Map<string, number>();
   const byPurpose = new Map<string, number>();
   let total = 0;
+  const written = { items: 0, bytes: 0 };
   ddb().middlewareStack.add(
     (next, context) => async (args) => {
       const command = String((context as { commandName?: string }).commandName ?? "").replace(/Command$/, "");
@@ -54,6 +86,9 @@ export function countDdbCalls() {
       byCommand.set(command, (byCommand.get(command) ?? 0) + 1);
       const label = `${command}: ${[...new Set(purposesOf(args.input as Record<string, any>))].join(" + ")}`;
       byPurpose.set(label, (byPurpose.get(label) ?? 0) + 1);
+      const w = writtenBy(command, args.input as Record<string, any>);
+      written.items += w.items;
+      written.bytes += w.bytes;
       return next(args);
     },
     { step: "initialize", name, priority: "low" },
@@ -64,6 +99,8 @@ export function countDdbCalls() {
     },
     byCommand,
     byPurpose,
+    /** Items written and bytes sent for them (`writtenBy`), over every counted call. */
+    written,
     remove: () => void ddb().middlewareStack.remove(name),
   };
 }

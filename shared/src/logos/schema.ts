@@ -1,14 +1,30 @@
 /**
- * The platform's logos (docs/product/logos.md): one file per destination — the login page, the side menu and the
- * favicon, each for the light and the dark theme — uploaded by super users from the Settings page's Logo tab and
- * shown to everyone, the login page included (no token). Pure zod, so the web reads the same names.
+ * The platform's logos (docs/product/logos.md): one file per destination — the login and sign-up pages, the side menu
+ * and the favicon, each for the light and the dark theme, plus the 256×256 favicon and the apple-touch-icon — uploaded
+ * by super users from the Settings page's Logo tab and shown to everyone, the public pages included (no token). Pure
+ * zod, so the web reads the same names.
  */
 import { z } from "zod";
 import { defineAttachmentKind } from "../media/kinds.ts";
 import { attachedMedia } from "../media/schema.ts";
 
-/** Where a logo shows: the login page, the side menu ("interno") and the favicon, light and dark. */
-export const LOGO_REFS = ["login", "login-dark", "interno", "interno-dark", "favicon", "favicon-dark"] as const;
+/**
+ * Where a logo shows: the login page, the side menu ("interno"), the favicon and the sign-up page, light and dark; the
+ * 256×256 favicon and the apple-touch-icon (home-screen icon) of the document's head, one each. New destinations go at
+ * the end: a logo's file folder is its destination's position here.
+ */
+export const LOGO_REFS = [
+  "login",
+  "login-dark",
+  "interno",
+  "interno-dark",
+  "favicon",
+  "favicon-dark",
+  "signup",
+  "signup-dark",
+  "favicon-256x256",
+  "apple-touch-icon",
+] as const;
 export const LogoRef = z.enum(LOGO_REFS);
 export type LogoRef = z.infer<typeof LogoRef>;
 
@@ -37,3 +53,7 @@ export const LogosResponse = z.object({ logos: z.array(LogoView) });
 export const LogoUploadQuery = z.object({ ref: LogoRef });
 /** `POST /api/settings/media-upload` answer: the form's success word and the new logo. */
 export const LogoUploaded = z.object({ mensagem: z.literal("Arquivo Anexado"), logo: LogoView });
+
+/** `company-{id}-logo` frames' data (platform frames, to every connected user): the destination whose logo changed. */
+export const LogoFrame = z.object({ ref: LogoRef, updatedAt: z.string() });
+export type LogoFrame = z.infer<typeof LogoFrame>;

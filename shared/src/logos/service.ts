@@ -1,13 +1,15 @@
 /**
- * The platform's logos (docs/product/logos.md): super users upload a PNG, ICO or SVG per destination (login page,
- * side menu, favicon; light and dark) from the Settings page's Logo tab; everyone reads them, the login page without a
- * token. Files go through the media port (`media/attachments.ts`); an SVG is stored only sanitized (`./sanitize.ts`).
+ * The platform's logos (docs/product/logos.md): super users upload a PNG, ICO or SVG per destination (login and sign-up
+ * pages, side menu, favicons, apple-touch-icon; see `LOGO_REFS`) from the Settings page's Logo tab; everyone reads
+ * them, the public pages without a token, and every open tab hears of a change (`./events.ts`). Files go through the media port (`media/attachments.ts`); an SVG is stored only sanitized (`./sanitize.ts`).
  */
 import { can } from "../access/permissions.ts";
 import type { AuthContext } from "../auth/tokens.ts";
 import { AppError } from "../errors.ts";
+import { dispatch } from "../events/index.ts";
 import { checkAttachment, replaceAttachment, type Upload } from "../media/attachments.ts";
 import { presignLogoGet } from "../storage/media.ts";
+import "./events.ts";
 import { listLogoItems, putLogoItem } from "./repository.ts";
 import { logoFormatOf, sanitizeSvg } from "./sanitize.ts";
 import { LOGO_MEDIA, LOGO_REFS, LOGO_TYPE_MESSAGE, type LogoItem, type LogoRef, type LogoView } from "./schema.ts";
@@ -56,5 +58,6 @@ export async function uploadLogo(auth: AuthContext, ref: LogoRef, upload: { file
     await putLogoItem(next);
     return next;
   });
+  await dispatch({ type: "logo.updated", companyId: auth.companyId, ref, updatedAt: item.updatedAt });
   return { mensagem: "Arquivo Anexado", logo: (await viewOf(item))! };
 }

@@ -4,15 +4,17 @@
  * has a prompt reaches the model with the prompt as system text, the latest `maxMessages` messages in order and the
  * model's parameters; the reply goes out marked as the assistant's; the transfer phrase hands the ticket to the
  * prompt's queue; a provider error hands it to people with a note; voice notes are transcribed and voice replies
- * synthesized; agent-held and group tickets never reach the model; tokens are counted per company and day.
+ * spoken through the speech SDK against the stand-in's speech WebSocket (a refused key or a silent service: the text
+ * goes out and the ticket goes to people with a note); agent-held and group tickets never reach the model; tokens are counted per company and day.
  */
 import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { api } from "../../../test/helpers.ts";
 import { companyWorld, drainCommands, useLocalAws } from "../../../test/world.ts";
-import { startAiStandin, type AiStandin } from "../../../infra/local/src/ai-standin.ts";
+import { STANDIN_VOICE, type AiStandin } from "../../../infra/local/src/ai-standin.ts";
+import { useAiStandin } from "../../../infra/local/src/ai-standin.testkit.ts";
 import { onInbound } from "../automation/inbound.ts";
 import { SILENT_FOR_GOOD } from "../automation/chatbot.ts";
 import { nowIso } from "../common.ts";
@@ -32,20 +34,20 @@ import { getTicketItem } from "../tickets/repository.ts";
 import type { TicketItem } from "../tickets/schema.ts";
 import { registerSocket } from "../users/realtime-capture.testkit.ts";
 import { answerCustomer, TRANSFER_NOTICE } from "./assistant.ts";
+import { synthesize } from "./provider.ts";
 import { getAiUsage } from "./repository.ts";
 
 useLocalAws({ sqs: true, bucket: "atende-assistant-test" });
 const w = companyWorld({ queues: ["Vendas", "Humanos"], whatsapp: true, agents: [{ queues: [1], name: "Hugo" }], other: true });
+const standin = useAiStandin();
 let ai: AiStandin;
 
-beforeAll(async () => {
-  ai = await startAiStandin();
-  process.env.SPEECH_TTS_URL = ai.ttsUrl;
-  resetConfig();
-});
-afterAll(async () => ai?.stop());
 beforeEach(async () => {
+  ai = standin.ai;
   ai.requests = [];
+  ai.speech = [];
+  ai.speechKeys = null;
+  ai.speechSilent = false;
   ai.failWith = null;
   ai.reply = (await import("../../../infra/local/src/ai-standin.ts")).defaultReply;
   await drainCommands(w.wa);
@@ -200,26 +202,111 @@ describe("the connection's prompt", () => {
 });
 
 describe("voice", () => {
-  it("transcribes the customer's voice note first and answers with the chosen voice as a voice note", async () => {
-    const p = await makePrompt({ voice: "pt-BR-FranciscaNeural", voiceKey: "azure-speech-key-77", voiceRegion: "brazilsouth" });
+  const VOICE = { voice: "pt-BR-FranciscaNeural", voiceKey: "azure-speech-key-77", voiceRegion: "brazilsouth" };
+
+  it("transcribes the customer's voice note first and answers with the chosen voice through the speech SDK, as an Ogg/Opus voice note", async () => {
+    const p = await makePrompt(VOICE);
     await setQueuePrompt(w.queues[0], p.id);
     const t = await makeTicket(w.cid, { whatsappId: w.wa, queueId: w.queues[0] });
     const key = mediaKey(w.cid, t.id, `voz-${Date.now()}`, "ogg");
     await putMedia(key, Buffer.from("OggS\0customer voice"), "audio/ogg");
-    ai.transcript = "qual o horário de sábado?";
+    ai.transcript = "o frete & a entrega <hoje> saem quanto?";
     await customerSays(t, "", { mediaType: "audio", mediaKey: key, mediaMime: "audio/ogg; codecs=opus", mediaName: "audio.ogg" });
     const transcription = ai.requests.find((r) => r.path === "/v1/audio/transcriptions")!;
     expect(transcription.body).toContain('name="model"');
     expect(transcription.body).toContain("whisper-1");
     expect(transcription.body).toContain("customer voice");
-    expect(chatRequests().at(-1)!.body.messages.at(-1)).toEqual({ role: "user", content: "qual o horário de sábado?" });
-    const tts = ai.requests.find((r) => r.path === "/cognitiveservices/v1")!;
-    expect(tts.headers["ocp-apim-subscription-key"]).toBe("azure-speech-key-77");
-    expect(tts.body).toContain("name='pt-BR-FranciscaNeural'");
-    expect(tts.body).toContain("Você disse: qual o horário de sábado?");
+    expect(chatRequests().at(-1)!.body.messages.at(-1)).toEqual({ role: "user", content: "o frete & a entrega <hoje> saem quanto?" });
+    // What the speech service saw: the prompt's key on the upgrade, then the SDK's protocol in order.
+    expect(ai.speech).toHaveLength(1);
+    const [session] = ai.speech;
+    expect(session).toMatchObject({ path: "/tts/cognitiveservices/websocket/v1", key: "azure-speech-key-77" });
+    expect(session.messages.map((m) => m.path)).toEqual(["speech.config", "synthesis.context", "ssml"]);
+    const [, context, ssml] = session.messages;
+    expect(JSON.parse(context.body).synthesis.audio.outputFormat).toBe("ogg-24khz-16bit-mono-opus");
+    expect(ssml.requestId).toBe(context.requestId);
+    expect(ssml.headers["content-type"]).toBe("application/ssml+xml");
+    expect(ssml.body).toContain("xml:lang='pt-BR'");
+    expect(ssml.body).toContain("<voice name='pt-BR-FranciscaNeural'>Olá! Sou o assistente virtual. Você disse: o frete &amp; a entrega &lt;hoje&gt; saem quanto?</voice>");
     const reply = await newest(t.id);
-    expect(reply).toMatchObject({ isAssistant: true, mediaType: "audio", mediaMime: "audio/ogg; codecs=opus", body: "Olá! Sou o assistente virtual. Você disse: qual o horário de sábado?" });
-    expect((await getMedia(reply.mediaKey!)).toString()).toContain("stand-in voice");
+    expect(reply).toMatchObject({ isAssistant: true, mediaType: "audio", mediaMime: "audio/ogg; codecs=opus", mediaName: "resposta.ogg", body: "Olá! Sou o assistente virtual. Você disse: o frete & a entrega <hoje> saem quanto?" });
+    // The whole Ogg/Opus file the service streamed in chunks, byte for byte.
+    const audio = await getMedia(reply.mediaKey!);
+    expect(audio.subarray(0, 4).toString()).toBe("OggS");
+    expect(audio.subarray(28, 36).toString()).toBe("OpusHead");
+    expect(audio.equals(STANDIN_VOICE)).toBe(true);
+    expect((await drainCommands(w.wa)).filter((c) => c.type === "send").map((c) => c.messageId)).toEqual([reply.id]);
+    expect(await listTicketNotes(w.cid, t.id)).toEqual([]);
+  });
+
+  /** The customer writes to a voice prompt's queue; the text reply goes out, the ticket to people with one note. */
+  async function voiceFails(why: string) {
+    const t = await makeTicket(w.cid, { whatsappId: w.wa, queueId: w.queues[0] });
+    await customerSays(t, "bom dia");
+    const reply = await newest(t.id);
+    expect(reply).toMatchObject({ isAssistant: true, mediaType: "chat", body: "Olá! Sou o assistente virtual. Você disse: bom dia" });
+    expect(await getTicketItem(w.cid, t.id, true)).toMatchObject({ status: "pending", queueId: w.queues[1], userId: null, chatbot: false, botSilentUntil: SILENT_FOR_GOOD });
+    const notes = await listTicketNotes(w.cid, t.id);
+    expect(notes.map((n) => n.note)).toEqual([`O assistente não pôde responder por voz: ${why}. A resposta foi enviada em texto e o atendimento passou para a equipe.`]);
+    expect((await drainCommands(w.wa)).filter((c) => c.type === "send").map((c) => c.messageId)).toEqual([reply.id]);
+  }
+
+  it("a key the speech service refuses (401 on the WebSocket upgrade): the text goes out and the ticket goes to people with a note", async () => {
+    ai.speechKeys = ["azure-speech-key-77"];
+    const p = await makePrompt({ ...VOICE, voiceKey: "chave-errada-0000" });
+    await setQueuePrompt(w.queues[0], p.id);
+    // The Lambda runtime has a WebSocket of its own (Node 22 and later), with which the SDK would never see the
+    // refusal: the SDK must keep to its `ws` client, which reports it at once.
+    const runtimeSockets: string[] = [];
+    vi.stubGlobal(
+      "WebSocket",
+      class {
+        constructor(url: string) {
+          runtimeSockets.push(url);
+          throw new Error("the runtime's own WebSocket was used");
+        }
+      },
+    );
+    try {
+      await voiceFails("o serviço de voz recusou o pedido (401)");
+    } finally {
+      vi.unstubAllGlobals();
+    }
+    expect(runtimeSockets).toEqual([]);
+    expect(ai.speech.map((s) => [s.key, s.messages.length])).toEqual([["chave-errada-0000", 0]]);
+  });
+
+  it("in the cloud the speech host of the configuration is ignored: the SDK goes to the prompt's region only", async () => {
+    process.env.STAGE = "prod";
+    resetConfig();
+    try {
+      // A region that is no host name: refused before any connection, and the configured host (the stand-in) unused.
+      await expect(synthesize("olá", "pt-BR-FranciscaNeural", "azure-speech-key-77", "evil.example/x")).rejects.toThrow("invalid speech region");
+      expect(ai.speech).toEqual([]);
+    } finally {
+      delete process.env.STAGE;
+      resetConfig();
+    }
+    await expect(synthesize("olá", "pt-BR-FranciscaNeural", "azure-speech-key-77", "brazilsouth")).resolves.toEqual(STANDIN_VOICE);
+    expect(ai.speech).toHaveLength(1);
+  });
+
+  it("a speech service that never answers: past the time limit the text goes out and the ticket goes to people with a note", async () => {
+    ai.speechSilent = true;
+    process.env.PROVIDER_TIMEOUT_MS = "500";
+    resetConfig();
+    try {
+      const p = await makePrompt(VOICE);
+      await setQueuePrompt(w.queues[0], p.id);
+      const t0 = Date.now();
+      await voiceFails("o serviço de voz não respondeu a tempo");
+      expect(Date.now() - t0).toBeLessThan(10_000);
+      // It did reach the service and ask: the SDK's messages arrived and were never answered.
+      expect(ai.speech.at(-1)!.messages.map((m) => m.path)).toEqual(["speech.config", "synthesis.context", "ssml"]);
+    } finally {
+      delete process.env.PROVIDER_TIMEOUT_MS;
+      resetConfig();
+    }
   });
 });
 

@@ -9,8 +9,8 @@
  *    tokens used to the company's day (`keys.aiUsage`, the company's zone);
  * 4. a reply beginning with {@link TRANSFER_PHRASE} hands the ticket to the prompt's queue (pending, bot off for this
  *    cycle) and tells the customer (the rest of the reply, else {@link TRANSFER_NOTICE}); any other reply goes out as
- *    an outgoing message marked `isAssistant`, as a voice note when the prompt's `voice` is not `texto` (text when
- *    the speech service fails);
+ *    an outgoing message marked `isAssistant`, as a voice note when the prompt's `voice` is not `texto` (spoken
+ *    through the speech SDK); when the speech fails the text goes out and the ticket is handed to people as in 5;
  * 5. a provider error, a timeout, exhausted credit or an empty reply hands the ticket to people the same way, with a
  *    note for the agents saying why: never a silent stop.
  *
@@ -89,6 +89,18 @@ export function failureNote(err: unknown): string {
             ? "o provedor de IA respondeu vazio"
             : "o provedor de IA falhou";
   return `O assistente não pôde responder: ${why}. O atendimento passou para a equipe.`;
+}
+
+/** The note the agents read when the voice reply failed (the reply went out as text). */
+export function voiceFailureNote(err: unknown): string {
+  const e = err as { status?: number; name?: string };
+  const why =
+    e?.name === "TimeoutError"
+      ? "o serviço de voz não respondeu a tempo"
+      : e?.status
+        ? `o serviço de voz recusou o pedido (${e.status})`
+        : "o serviço de voz falhou";
+  return `O assistente não pôde responder por voz: ${why}. A resposta foi enviada em texto e o atendimento passou para a equipe.`;
 }
 
 /** Sends `body` (and optional media) as the assistant's message `messageId`; a failed send stays visible at ack -1. */
@@ -192,15 +204,20 @@ export async function answerCustomer(companyId: number, ticketId: number, messag
     return;
   }
   if (prompt.voice !== "texto") {
+    const voiceKey = await openSetting(prompt.voiceKeySealed, voiceKeyContext(companyId));
+    let audio: Buffer;
     try {
-      const audio = await synthesize(reply, prompt.voice, await openSetting(prompt.voiceKeySealed, voiceKeyContext(companyId)), prompt.voiceRegion);
-      const key = mediaKey(companyId, ticketId, voiceId, "ogg");
-      await putMedia(key, audio, "audio/ogg; codecs=opus");
-      await sendAsAssistant(companyId, ticket, reply, voiceId, { key, mime: "audio/ogg; codecs=opus", name: "resposta.ogg", size: audio.length, mediaType: "audio" });
-      return;
+      audio = await synthesize(reply, prompt.voice, voiceKey, prompt.voiceRegion);
     } catch (err) {
-      log("warn", "assistant: voice reply failed; sent as text", { companyId, ticketId, promptId: prompt.id, err });
+      log("warn", "assistant: voice reply failed; sent as text, the ticket goes to people", { companyId, ticketId, promptId: prompt.id, err });
+      await sendAsAssistant(companyId, ticket, reply, textId);
+      await handOver(companyId, ticket, prompt, { note: voiceFailureNote(err), replyTo: messageId });
+      return;
     }
+    const key = mediaKey(companyId, ticketId, voiceId, "ogg");
+    await putMedia(key, audio, "audio/ogg; codecs=opus");
+    await sendAsAssistant(companyId, ticket, reply, voiceId, { key, mime: "audio/ogg; codecs=opus", name: "resposta.ogg", size: audio.length, mediaType: "audio" });
+    return;
   }
   await sendAsAssistant(companyId, ticket, reply, textId);
 }

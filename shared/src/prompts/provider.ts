@@ -5,13 +5,14 @@
  *   conversation, `temperature`, `max_tokens`) and the audio transcriptions API (`whisper-1`). The prompt's `baseUrl`
  *   points the client at an OpenAI-compatible provider (the platform default is the package's: `OPENAI_BASE_URL`, else
  *   the provider's own); 30 s per call, one retry.
- * - voice replies through the speech service's text-to-speech REST endpoint (`SPEECH_TTS_URL`, `{region}` the
- *   prompt's `voiceRegion`, key in `Ocp-Apim-Subscription-Key`): SSML in, OGG/Opus out, the format WhatsApp plays as a
- *   voice note. The provider's speech SDK speaks its own WebSocket protocol to the provider's host only, which no local
- *   stand-in speaks; the REST endpoint is the provider's documented equivalent.
+ * - voice replies through the speech service's official SDK (`microsoft-cognitiveservices-speech-sdk`): the prompt's
+ *   `voiceKey` and `voiceRegion`, the chosen pt-BR neural voice, Ogg/Opus 24 kHz out (the format WhatsApp plays as a
+ *   voice note). The SDK speaks its own WebSocket protocol; on one machine `SPEECH_HOST` points it at the local
+ *   stand-in that speaks the same protocol (`infra/local/src/ai-standin.ts`).
  */
 import { assertPublicHost, oneMachine } from "../net/public-url.ts";
 import OpenAI, { toFile } from "openai";
+import type { SpeechConfig } from "microsoft-cognitiveservices-speech-sdk";
 import { getConfig } from "../config.ts";
 
 /** The transcription model for voice notes. */
@@ -59,23 +60,83 @@ export async function transcribe(client: OpenAI, audio: Buffer, fileName: string
   return out.text.trim();
 }
 
-const xml = (s: string) => s.replace(/[<>&'"]/g, (c) => ({ "<": "&lt;", ">": "&gt;", "&": "&amp;", "'": "&apos;", '"': "&quot;" })[c] as string);
+/** The speech service's refusal or failure, with the HTTP status of a refused connection when the SDK tells it. */
+export class SpeechError extends Error {
+  override name = "SpeechError";
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
 
-/** The speech of `text` in `voice` (a pt-BR neural voice) as OGG/Opus bytes. Throws on a non-2xx answer or timeout. */
+/** The language of every voice reply (the voices offered are Brazilian Portuguese). */
+const SPEECH_LANGUAGE = "pt-BR";
+
+type SpeechSdk = typeof import("microsoft-cognitiveservices-speech-sdk");
+let speechSdk: Promise<SpeechSdk> | undefined;
+/**
+ * The speech SDK, loaded at the first voice reply of the process: every function bundles the assistant, and
+ * evaluating the SDK at start would lengthen every cold start for the few runs that speak.
+ */
+const loadSpeechSdk = (): Promise<SpeechSdk> =>
+  (speechSdk ??= (async () => {
+    // The SDK prefers the runtime's own WebSocket when there is one (Node 22 and later, the Lambda runtime), and with
+    // it a refused connection (a wrong key's 401) never ends the request: it would only time out. Its `ws` client
+    // reports the refusal at once, with the status.
+    const { WebsocketMessageAdapter } = await import("microsoft-cognitiveservices-speech-sdk/distrib/lib/src/common.browser/WebsocketMessageAdapter.js");
+    WebsocketMessageAdapter.forceNpmWebSocket = true;
+    return import("microsoft-cognitiveservices-speech-sdk");
+  })());
+
+/**
+ * The SDK's configuration for one prompt: in the cloud the provider's host of `voiceRegion`; on one machine, when
+ * `SPEECH_HOST` is set, that host (the local stand-in). The key goes with the connection either way.
+ */
+function speechConfig({ SpeechConfig }: SpeechSdk, voiceKey: string, voiceRegion: string): SpeechConfig {
+  const host = getConfig().SPEECH_HOST;
+  if (host && oneMachine()) return SpeechConfig.fromHost(new URL(host), voiceKey);
+  if (!/^[a-z0-9-]+$/i.test(voiceRegion)) throw new SpeechError("invalid speech region");
+  return SpeechConfig.fromSubscription(voiceKey, voiceRegion);
+}
+
+/**
+ * The speech of `text` in `voice` (a pt-BR neural voice name, e.g. `pt-BR-FranciscaNeural`) as Ogg/Opus bytes, through
+ * the speech SDK with the prompt's `voiceKey` and `voiceRegion`. The SDK builds the SSML (the text XML-escaped).
+ * Errors: `SpeechError` (a refused connection carries its HTTP `status` when the SDK reports it, e.g. 401 for a wrong
+ * key), an `Error` named `TimeoutError` past `PROVIDER_TIMEOUT_MS`.
+ */
 export async function synthesize(text: string, voice: string, voiceKey: string, voiceRegion: string): Promise<Buffer> {
-  const url = getConfig().SPEECH_TTS_URL.replace("{region}", encodeURIComponent(voiceRegion));
-  const ssml = `<speak version='1.0' xml:lang='pt-BR'><voice xml:lang='pt-BR' name='${xml(voice)}'>${xml(text)}</voice></speak>`;
-  const res = await fetch(url, {
-    method: "POST",
-    headers: {
-      "Ocp-Apim-Subscription-Key": voiceKey,
-      "Content-Type": "application/ssml+xml",
-      "X-Microsoft-OutputFormat": "ogg-24khz-16bit-mono-opus",
-      "User-Agent": "atende",
-    },
-    body: ssml,
-    signal: AbortSignal.timeout(getConfig().PROVIDER_TIMEOUT_MS),
-  });
-  if (!res.ok) throw new Error(`text-to-speech answered ${res.status}`);
-  return Buffer.from(await res.arrayBuffer());
+  const sdk = await loadSpeechSdk();
+  const { ResultReason, SpeechSynthesisOutputFormat, SpeechSynthesizer } = sdk;
+  const config = speechConfig(sdk, voiceKey, voiceRegion);
+  config.speechSynthesisLanguage = SPEECH_LANGUAGE;
+  config.speechSynthesisVoiceName = voice;
+  config.speechSynthesisOutputFormat = SpeechSynthesisOutputFormat.Ogg24Khz16BitMonoOpus;
+  // null: the audio stays in memory (no speaker, no file).
+  const synthesizer = new SpeechSynthesizer(config, null);
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await new Promise<Buffer>((resolve, reject) => {
+      timer = setTimeout(
+        () => reject(Object.assign(new Error("the speech service did not answer in time"), { name: "TimeoutError" })),
+        getConfig().PROVIDER_TIMEOUT_MS,
+      );
+      synthesizer.speakTextAsync(
+        text,
+        (result) => {
+          if (result.reason === ResultReason.SynthesizingAudioCompleted && result.audioData.byteLength) return resolve(Buffer.from(result.audioData));
+          const details = result.errorDetails || `no audio (${ResultReason[result.reason]})`;
+          const status = /Unexpected server response: (\d{3})\b/.exec(details)?.[1];
+          reject(new SpeechError(`speech synthesis failed: ${details}`, status ? Number(status) : undefined));
+        },
+        (err) => reject(new SpeechError(`speech synthesis failed: ${err}`)),
+      );
+    });
+  } finally {
+    clearTimeout(timer);
+    // Not awaited: a service that never answered may never complete the close either.
+    synthesizer.close(undefined, () => undefined);
+  }
 }

@@ -72,7 +72,7 @@ export type TicketItem = z.infer<typeof TicketItem>;
  * contact{id,name,number,profilePicUrl,email,extraInfo}, queue{id,name,color}|null, whatsapp{id,name,status},
  * user{id,name}|null, tags[{id,name,color}].
  */
-export type TicketView = TicketItem & {
+export type TicketView = Omit<TicketItem, "tally"> & {
   contact: { id: number; name: string; number: string; profilePicUrl: string; email: string; extraInfo: unknown[] };
   queue: { id: number; name: string; color: string } | null;
   whatsapp: { id: number; name: string; status: string } | null;

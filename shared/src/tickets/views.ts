@@ -63,7 +63,10 @@ export class TicketDirectory {
     return this.items.get(keyId(k)) ?? null;
   }
 
-  /** The ticket with its nested contact, queue, whatsapp, user and tags (as the API returns it). Call {@link load} first. */
+  /**
+   * The ticket with its nested contact, queue, whatsapp, user and tags (as the API returns it and realtime frames carry
+   * it), without the internal `tally`. Call {@link load} first.
+   */
   view(t: TicketItem): TicketView {
     const cid = this.companyId;
     const s: TicketSummaries | undefined = summariesOf(t);
@@ -90,8 +93,10 @@ export class TicketDirectory {
         if (raw) tags.push(tagSummaryOf(raw));
       }
     }
+    // `tally` is the tab counts' own bookkeeping (`tally.ts`): never shown to a client.
+    const { tally: _tally, ...fields } = t;
     return {
-      ...t,
+      ...fields,
       contact,
       queue: pick(s?.queue, t.queueId, () => keys.queue(cid, t.queueId!), queueSummaryOf),
       whatsapp: pick(s?.whatsapp, t.whatsappId, () => keys.whatsapp(cid, t.whatsappId), whatsappSummaryOf),

@@ -177,6 +177,11 @@ export interface SettingsTab {
   labelKey: string;
   access?: Access;
   shown?: (settings: { key: string; value: string }[]) => boolean;
+  /**
+   * A user `access` refuses who opens the tab by its address (`/settings?tab={id}`) gets this toast (an i18n key) and
+   * goes to "/" after `redirectMs`; without it they just see the first tab.
+   */
+  refused?: { messageKey: string; redirectMs: number };
   Component: ComponentType;
 }
 

@@ -9,6 +9,13 @@ export const companiesTexts = defineTexts({
   addTitle: ["Cadastrar Empresa", "New company", "Nueva empresa"],
   editTitle: ["Editar empresa", "Edit company", "Editar empresa"],
   saved: ["Operação realizada com sucesso!", "Done!", "¡Operación realizada con éxito!"],
+  saveFailed: [
+    "Não foi possível realizar a operação. Verifique se já existe uma empresa com o mesmo nome ou se os campos foram preenchidos corretamente",
+    "The operation could not be completed. Check whether a company with the same name exists or whether the fields were filled in correctly",
+    "No se pudo realizar la operación. Verifique si ya existe una empresa con el mismo nombre o si los campos se completaron correctamente",
+  ],
+  deleteFailed: ["Não foi possível realizar a operação", "The operation could not be completed", "No se pudo realizar la operación"],
+  loadFailed: ["Não foi possível carregar a lista de registros", "The list of records could not be loaded", "No se pudo cargar la lista de registros"],
   deleted: ["Exclusão da empresa iniciada.", "Company deletion started.", "Eliminación de la empresa iniciada."],
   empty: ["Nenhuma empresa encontrada.", "No companies found.", "No se encontraron empresas."],
   name: ["Nome", "Name", "Nombre"],

@@ -9,7 +9,7 @@ import { videoCodeOf } from "@atende/shared/helps/schema";
 import { Button, Flex, Table, TableBody, TableCell, TableHead, TableRow, Text, TextAreaField, TextField } from "@aws-amplify/ui-react";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { errorMessage, reportSaveError } from "../../api/errors.ts";
+import { reportSaveError } from "../../api/errors.ts";
 import { ConfirmDialog } from "../../ui/ConfirmDialog.tsx";
 import { HeaderCells } from "../../ui/HeaderCells.tsx";
 import { fieldErrors, RowActions, rules } from "../../ui/kit/index.ts";
@@ -120,7 +120,7 @@ export function HelpsTab() {
           </Button>
         </Flex>
       </form>
-      <PageState loading={helps.isPending} error={helps.isError ? errorMessage(helps.error, t) : undefined} empty={items.length === 0} onRetry={() => void helps.refetch()}>
+      <PageState loading={helps.isPending} error={helps.isError ? t("helps.loadFailed") : undefined} empty={items.length === 0} onRetry={() => void helps.refetch()}>
         <div className="helps-table-scroll">
           <Table className="data-table" size="small" highlightOnHover>
             <TableHead>

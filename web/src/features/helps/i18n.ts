@@ -33,6 +33,7 @@ export const helpsTexts = defineTexts({
     "The operation could not be completed. Check whether a help with the same name exists or whether the fields were filled in correctly",
     "No se pudo realizar la operación. Verifique si ya existe una ayuda con el mismo nombre o si los campos se completaron correctamente",
   ],
+  loadFailed: ["Não foi possível carregar a lista de registros", "The list of records could not be loaded", "No se pudo cargar la lista de registros"],
   deleteFailed: ["Não foi possível realizar a operação", "The operation could not be completed", "No se pudo realizar la operación"],
   noThumbnail: ["Sem miniatura", "No thumbnail", "Sin miniatura"],
 });

@@ -1,7 +1,7 @@
 /**
  * The checkout of one invoice: Dados (name, address, city, zip code, country; the spec's required messages),
- * Personalizar (the plan the invoice bills), Revisar (PAGAR), then the Pix screen: the BR Code as a QR code and as
- * "copia e cola". When `company-{id}-payment` CONCLUIDA arrives for this invoice: the success toast with the new due
+ * Personalizar (the plan the invoice bills), Revisar (PAGAR), then the Pix screen ('Assinatura realizada com sucesso!,
+ * aguardando a realização do pagamento'): the BR Code as a QR code and as "copia e cola". When `company-{id}-payment` CONCLUIDA arrives for this invoice: the success toast with the new due
  * date, and / after 4 s.
  */
 import { Button, Flex, Loader, Text, TextField } from "@aws-amplify/ui-react";
@@ -87,6 +87,7 @@ export function CheckoutDialog({ invoice, onClose }: { invoice: Invoice | null; 
     try {
       const body = { invoiceId: invoice.id, ...Object.fromEntries(FIELDS.map((k) => [k, data[k].trim() || undefined])) };
       setCharge(await payInvoice(body as Parameters<typeof payInvoice>[0]));
+      toast.success(t("invoices.subscribed"));
       setStep(3);
     } catch (e) {
       toast.error(errorMessage(e, t));

@@ -54,6 +54,11 @@ export const invoicesTexts = defineTexts({
   copy: ["Copiar código", "Copy code", "Copiar código"],
   copied: ["Código copiado!", "Code copied!", "¡Código copiado!"],
   waiting: ["Aguardando o pagamento…", "Waiting for the payment…", "Esperando el pago…"],
+  subscribed: [
+    "Assinatura realizada com sucesso!, aguardando a realização do pagamento",
+    "Subscription done! Waiting for the payment.",
+    "¡Suscripción realizada con éxito! Esperando el pago.",
+  ],
   renewed: ["Sua licença foi renovada até {{date}}!", "Your licence was renewed until {{date}}!", "¡Su licencia fue renovada hasta {{date}}!"],
   subscriptionTitle: ["Assinatura", "Subscription", "Suscripción"],
   trialLeft: ["Período de teste: {{count}} dia(s) restante(s)", "Trial: {{count}} day(s) left", "Período de prueba: {{count}} día(s) restante(s)"],

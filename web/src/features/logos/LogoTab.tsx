@@ -1,9 +1,10 @@
 /**
  * The Settings page's Logo tab (super users; docs/product/logos.md): a destination, a PNG, ICO or SVG file and Enviar;
- * the current logos below. The new logo shows at once wherever it is used on this page.
+ * the current logos below, in destination order, each previewed on its theme's background. The new logo shows at once
+ * wherever it is used, on this tab and every other open one.
  */
 import { Button, Card, Flex, Heading, SelectField, Text } from "@aws-amplify/ui-react";
-import { LOGO_REFS, type LogoRef } from "@atende/shared/logos/schema";
+import { LOGO_REFS, type LogoRef, type LogoView } from "@atende/shared/logos/schema";
 import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorMessage } from "../../api/errors.ts";
@@ -13,6 +14,8 @@ import { useLogos, useUploadLogo } from "./api.ts";
 
 const ACCEPT = ".png,.ico,.svg,image/png,image/x-icon,image/vnd.microsoft.icon,image/svg+xml";
 const accepted = (f: File) => /\.(png|ico|svg)$/i.test(f.name);
+/** The current logos in the destinations' order (the select's). */
+const byDestination = (a: LogoView, b: LogoView) => LOGO_REFS.indexOf(a.ref) - LOGO_REFS.indexOf(b.ref);
 
 export function LogoTab() {
   const { t } = useTranslation();
@@ -39,7 +42,7 @@ export function LogoTab() {
 
   return (
     <Flex direction="column" gap="1rem" className="logo-tab" data-testid="logo-tab">
-      <Heading level={2}>{t("logos.title")}</Heading>
+      <Heading level={4}>{t("logos.title")}</Heading>
       <Text>{t("logos.intro")}</Text>
       <form
         onSubmit={(e) => {
@@ -75,15 +78,15 @@ export function LogoTab() {
           </Button>
         </Flex>
       </form>
-      <Heading level={3}>{t("logos.current")}</Heading>
+      <Heading level={5}>{t("logos.current")}</Heading>
       {logos.isLoading ? (
         <Text>{t("logos.loading")}</Text>
       ) : !logos.data?.length ? (
         <Text>{t("logos.empty")}</Text>
       ) : (
         <div className="logo-grid">
-          {logos.data.map((l) => (
-            <Card key={l.ref} variation="outlined" className={`logo-card ${l.ref.endsWith("-dark") ? "logo-card-dark" : ""}`}>
+          {[...logos.data].sort(byDestination).map((l) => (
+            <Card key={l.ref} variation="outlined" className={`logo-card ${l.ref.endsWith("-dark") ? "logo-card-dark" : "logo-card-light"}`}>
               <img src={l.url} alt={t(`logos.ref.${l.ref}`)} />
               <Text fontSize="small">{t(`logos.ref.${l.ref}`)}</Text>
             </Card>

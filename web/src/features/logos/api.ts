@@ -5,7 +5,11 @@ import { call } from "../../api/operations.ts";
 
 export const logosKey = ["logos"] as const;
 
-/** Every destination's logo (public: the login page reads it too); refreshed before its links expire. */
+/**
+ * Every destination's logo (public: the login page reads it too); refreshed before its links expire, whenever the tab
+ * comes back into view (the app's default, which is how the public pages, with no socket, see a new logo) and on a
+ * `company-{id}-logo` frame (`index.tsx`).
+ */
 export function useLogos() {
   return useQuery({
     queryKey: logosKey,
@@ -28,8 +32,19 @@ export function useUploadLogo() {
   });
 }
 
-/** The logo to show at `place` in colour mode `mode`: the dark one in dark mode when there is one, else the light one. */
-export function logoFor(logos: LogoView[] | undefined, place: "login" | "interno" | "favicon", mode: "light" | "dark"): LogoView | undefined {
+/** A place a logo shows (a destination without its `-dark` twin). */
+export type LogoPlace = "login" | "signup" | "interno" | "favicon" | "favicon-256x256" | "apple-touch-icon";
+
+/** Where a place without a logo of its own borrows one: the sign-up page shows the login page's. */
+const BORROWS: Partial<Record<LogoPlace, LogoPlace>> = { signup: "login" };
+
+/**
+ * The logo to show at `place` in colour mode `mode`: the dark one in dark mode when there is one, else the light one;
+ * else the logo of the place it borrows from ({@link BORROWS}); undefined when none.
+ */
+export function logoFor(logos: LogoView[] | undefined, place: LogoPlace, mode: "light" | "dark"): LogoView | undefined {
   const dark = mode === "dark" ? logos?.find((l) => l.ref === `${place}-dark`) : undefined;
-  return dark ?? logos?.find((l) => l.ref === place);
+  const own = dark ?? logos?.find((l) => l.ref === place);
+  const borrowed = BORROWS[place];
+  return own ?? (borrowed ? logoFor(logos, borrowed, mode) : undefined);
 }

@@ -4,9 +4,9 @@ import { defineTexts } from "../../i18n/index.ts";
 export const logosTexts = defineTexts({
   title: ["Logos da plataforma", "Platform logos", "Logos de la plataforma"],
   intro: [
-    "PNG, ICO ou SVG, até 1 MB. Cada destino tem sua versão para o tema claro e o escuro.",
-    "PNG, ICO or SVG, up to 1 MB. Each place has a light-theme and a dark-theme version.",
-    "PNG, ICO o SVG, hasta 1 MB. Cada destino tiene su versión para el tema claro y el oscuro.",
+    "PNG, ICO ou SVG, até 1 MB. As páginas de login e de cadastro, o menu e o favicon têm uma versão para o tema claro e outra para o escuro.",
+    "PNG, ICO or SVG, up to 1 MB. The login and sign-up pages, the menu and the favicon each have a light-theme and a dark-theme version.",
+    "PNG, ICO o SVG, hasta 1 MB. Las páginas de inicio de sesión y de registro, el menú y el favicon tienen una versión para el tema claro y otra para el oscuro.",
   ],
   destination: ["Destino", "Place", "Destino"],
   choose: ["Selecione o destino", "Choose the place", "Seleccione el destino"],
@@ -21,6 +21,7 @@ export const logosTexts = defineTexts({
   current: ["Logos atuais", "Current logos", "Logos actuales"],
   empty: ["Nenhum logo enviado: a plataforma usa o seu próprio.", "No logo uploaded: the platform's own is used.", "Ningún logo enviado: se usa el de la plataforma."],
   loading: ["Carregando…", "Loading…", "Cargando…"],
+  noPermission: ["Sem permissão para acessar!", "No permission to access!", "¡Sin permiso para acceder!"],
   ref: {
     login: ["Página de login (claro)", "Login page (light)", "Página de inicio de sesión (claro)"],
     "login-dark": ["Página de login (escuro)", "Login page (dark)", "Página de inicio de sesión (oscuro)"],
@@ -28,6 +29,10 @@ export const logosTexts = defineTexts({
     "interno-dark": ["Menu (escuro)", "Menu (dark)", "Menú (oscuro)"],
     favicon: ["Favicon (claro)", "Favicon (light)", "Favicon (claro)"],
     "favicon-dark": ["Favicon (escuro)", "Favicon (dark)", "Favicon (oscuro)"],
+    signup: ["Página de cadastro (claro)", "Sign-up page (light)", "Página de registro (claro)"],
+    "signup-dark": ["Página de cadastro (escuro)", "Sign-up page (dark)", "Página de registro (oscuro)"],
+    "favicon-256x256": ["Favicon 256×256", "Favicon 256×256", "Favicon 256×256"],
+    "apple-touch-icon": ["Ícone da tela inicial (apple-touch-icon)", "Home-screen icon (apple-touch-icon)", "Icono de pantalla de inicio (apple-touch-icon)"],
   },
 });
 

@@ -37,7 +37,7 @@ const brl = (v: number, lang: string) => new Intl.NumberFormat(lang, { style: "c
 export function PlansTab() {
   const { t, i18n } = useTranslation();
   const list = fromArray(usePlanList());
-  const page = useCrudPage<Plan>(usePlanMutations().remove, t("plans.deleted"));
+  const page = useCrudPage<Plan>(usePlanMutations().remove, t("plans.deleted"), undefined, t("plans.deleteFailed"));
   return (
     <CrudListPage
       ns="plans"

@@ -23,6 +23,13 @@ export const plansTexts = defineTexts({
   useOpenAi: ["OpenAI", "OpenAI", "OpenAI"],
   useIntegrations: ["Integrações", "Integrations", "Integraciones"],
   saved: ["Plano salvo com sucesso!", "Plan saved successfully!", "¡Plan guardado con éxito!"],
+  saveFailed: [
+    "Não foi possível realizar a operação. Verifique se já existe um plano com o mesmo nome ou se os campos foram preenchidos corretamente",
+    "The operation could not be completed. Check whether a plan with the same name exists or whether the fields were filled in correctly",
+    "No se pudo realizar la operación. Verifique si ya existe un plan con el mismo nombre o si los campos se completaron correctamente",
+  ],
+  deleteFailed: ["Não foi possível realizar a operação", "The operation could not be completed", "No se pudo realizar la operación"],
+  loadFailed: ["Não foi possível carregar a lista de registros", "The list of records could not be loaded", "No se pudo cargar la lista de registros"],
   deleted: ["Plano excluído com sucesso!", "Plan deleted successfully!", "¡Plan eliminado con éxito!"],
   required: ["Obrigatório", "Required", "Obligatorio"],
   notNegative: ["Não pode ser negativo", "Cannot be negative", "No puede ser negativo"],

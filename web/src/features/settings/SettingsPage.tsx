@@ -5,18 +5,21 @@
  * agents see closed tickets, agents see groups), each saved at once with 'Operação atualizada com sucesso.' and live
  * for other admins through `company-{id}-settings`; and the Horários tab, only while `scheduleType` is `company`: the
  * company's weekly hours and IANA time zone ('Horários atualizados com sucesso.'). The super-only tabs are not here.
+ * The chosen tab is the address's `?tab=`; a tab refused to the user, opened by its address, answers with the tab's
+ * own refusal (the Logo tab: 'Sem permissão para acessar!' and "/" after 0.5 s).
  */
 import { Button, Flex, Heading, Loader, SelectField, Tabs, Text } from "@aws-amplify/ui-react";
 import type { SettingKey } from "@atende/shared/settings/schema";
 import { fullWeek } from "@atende/shared/queues/schema";
 import { useEffect, useId, useMemo, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { useNavigate, useSearchParams } from "react-router-dom";
 import { errorMessage } from "../../api/errors.ts";
 import { useSession } from "../../api/session.ts";
 import { useToast } from "../../ui/Toast.tsx";
 import { SchedulesEditor } from "../queues/SchedulesEditor.tsx";
 import type { Schedule } from "../queues/types.ts";
-import { useSlot } from "../slots.ts";
+import { slotItems, useSlot } from "../slots.ts";
 import { useCompany, useSaveCompanySchedules, useSettings, useUpdateSetting } from "./api.ts";
 
 const ON_OFF = ["disabled", "enabled"];
@@ -36,14 +39,37 @@ const OPTIONS: { key: SettingKey; values: string[] }[] = [
 
 export function SettingsPage() {
   const { t } = useTranslation();
+  const toast = useToast();
+  const navigate = useNavigate();
   const titleId = useId();
   const settings = useSettings();
   const tabs = useSlot("settingsTabs");
   const items = tabs.filter((x) => x.shown?.(settings.data ?? []) ?? true).map(({ id, labelKey, Component }) => ({ value: id, label: t(labelKey), content: <Component /> }));
-  const [tab, setTab] = useState(items[0]?.value ?? "");
+  // The chosen tab is in the address (`?tab=`), so a tab can be linked to and survives a reload.
+  const [params, setParams] = useSearchParams();
+  const wanted = params.get("tab");
+  const tab = items.some((x) => x.value === wanted) ? wanted! : (items[0]?.value ?? "");
+  const setTab = (value: string) =>
+    setParams(
+      (p) => {
+        p.set("tab", value);
+        return p;
+      },
+      { replace: true },
+    );
+  // A tab the user's access refuses, opened by its address: the tab's own refusal (toast, then "/").
+  const refused = wanted && !tabs.some((x) => x.id === wanted) ? slotItems("settingsTabs").find((x) => x.id === wanted)?.refused : undefined;
   useEffect(() => {
-    if (items.length && !items.some((x) => x.value === tab)) setTab(items[0].value);
-  }, [items, tab]);
+    if (!refused) return;
+    toast.error(t(refused.messageKey));
+    const id = setTimeout(() => navigate("/", { replace: true }), refused.redirectMs);
+    return () => clearTimeout(id);
+  }, [refused]); // eslint-disable-line react-hooks/exhaustive-deps
+  // The chosen tab stays in view in a strip that scrolls sideways (narrow screens, opened by its address).
+  useEffect(() => {
+    document.querySelector(".settings-page .amplify-tabs__item[aria-selected='true']")?.scrollIntoView({ block: "nearest", inline: "nearest" });
+  }, [tab, settings.isLoading]);
+  if (refused) return null;
   return (
     <section className="page settings-page" aria-labelledby={titleId}>
       <Flex className="page-header" alignItems="center">

@@ -53,7 +53,7 @@ export function ForgotPasswordPage() {
   };
 
   return (
-    <PublicFormCard onSubmit={() => void submit()}>
+    <PublicFormCard onSubmit={() => void submit()} logo="login">
             <Heading level={1} className="login-title">
               {t("account.forgotTitle")}
             </Heading>

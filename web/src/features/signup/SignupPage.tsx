@@ -68,7 +68,7 @@ export function SignupPage() {
   };
 
   return (
-    <PublicFormCard onSubmit={() => void submit()}>
+    <PublicFormCard onSubmit={() => void submit()} logo="signup">
             <Heading level={1} className="login-title">
               {t("signup.title")}
             </Heading>

@@ -1,7 +1,8 @@
 /**
  * A feature's CRUD list page on the kit's list page: the page declares its namespace, its columns and its dialog; the
  * kit adds the texts (`{ns}.title`, `{ns}.count` when the list has a count and the key exists, `{ns}.searchPlaceholder`
- * with a search, `{ns}.add`), the add button, the actions column (edit, delete after 'Deseja realmente excluir este
+ * with a search, `{ns}.add`; when the namespace has them, `{ns}.loadFailed` for a list that cannot be read,
+ * `{ns}.saveFailed` and `{ns}.deleteFailed` for the failure toasts), the add button, the actions column (edit, delete after 'Deseja realmente excluir este
  * registro?', extra row buttons) and the test ids (`{entity}-row`, `data-{entity}-id`, `{entity}-edit|delete`).
  */
 import { Button, TableCell, TableRow } from "@aws-amplify/ui-react";
@@ -50,6 +51,7 @@ export function CrudListPage<T extends { id: number; name: string }>({ ns, entit
       {...rest}
       id={ns}
       title={t(`${ns}.title`)}
+      errorText={i18n.exists(`${ns}.loadFailed`) ? t(`${ns}.loadFailed`) : undefined}
       countText={count === undefined || !i18n.exists(`${ns}.count`) ? undefined : t(`${ns}.count`, { count })}
       searchPlaceholder={rest.search ? t(`${ns}.searchPlaceholder`) : undefined}
       tools={
@@ -93,9 +95,9 @@ export function useCrudList<T extends { id: number }, F extends string>(
   remove: UseMutationResult<unknown, Error, number>,
   minChars?: number,
 ) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const search = useListSearch(minChars);
   const list = fromPages(usePages(search.term), field);
-  const page = useCrudPage<T>(remove, t(`${ns}.deleted`));
+  const page = useCrudPage<T>(remove, t(`${ns}.deleted`), undefined, i18n.exists(`${ns}.deleteFailed`) ? t(`${ns}.deleteFailed`) : undefined);
   return { search, list, page };
 }

@@ -63,6 +63,8 @@ export interface FormDialogProps<S extends z.ZodType<unknown, Values>> {
   saveTestId?: string;
   /** Server error codes about one field (e.g. `ERR_TAG_NAME_ALREADY_EXISTS` → `name`): their text also goes under it. */
   codeFields?: Record<string, string>;
+  /** The error toast of a failed save, in place of the server's translated error (field errors still show). */
+  failText?: string;
   children: (f: FormApi<z.input<S> & Values>) => ReactNode;
 }
 
@@ -140,7 +142,7 @@ export function FormDialog<S extends z.ZodType<unknown, Values>>(p: FormDialogPr
             setErrors({ [field]: m });
             setFocusTick((n) => n + 1);
           }
-          toast.error(m, { durationMs: p.toastMs });
+          toast.error(p.failText ?? m, { durationMs: p.toastMs });
         },
         t,
       );
@@ -194,7 +196,8 @@ export interface RecordDialogProps<T> {
 
 /**
  * A feature's add/edit dialog on the form dialog: the title `{ns}.editTitle` (with a `record`) or `{ns}.addTitle`, the
- * success toast `{ns}.saved` and the save button's test id `save-{entity}`.
+ * success toast `{ns}.saved`, the failure toast `{ns}.saveFailed` when the namespace has one, and the save button's
+ * test id `save-{entity}`.
  */
 export function CrudDialog<S extends z.ZodType<unknown, Values>>({
   ns,
@@ -202,6 +205,7 @@ export function CrudDialog<S extends z.ZodType<unknown, Values>>({
   record,
   ...rest
 }: Omit<FormDialogProps<S>, "title" | "successText" | "saveTestId"> & { ns: string; entity: string; record: unknown }) {
-  const { t } = useTranslation();
-  return <FormDialog {...rest} title={t(record ? `${ns}.editTitle` : `${ns}.addTitle`)} successText={t(`${ns}.saved`)} saveTestId={`save-${entity}`} />;
+  const { t, i18n } = useTranslation();
+  const failText = i18n.exists(`${ns}.saveFailed`) ? t(`${ns}.saveFailed`) : undefined;
+  return <FormDialog {...rest} title={t(record ? `${ns}.editTitle` : `${ns}.addTitle`)} successText={t(`${ns}.saved`)} failText={failText} saveTestId={`save-${entity}`} />;
 }

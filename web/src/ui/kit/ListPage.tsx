@@ -86,6 +86,8 @@ export interface ListPageProps<T> {
   /** One `<TableRow>` per record. */
   row: (item: T) => ReactNode;
   tableClassName?: string;
+  /** The error state's text when the list cannot be read (the server's translated error by default). */
+  errorText?: string;
   /** Dialogs of the page. */
   children?: ReactNode;
 }
@@ -139,7 +141,7 @@ export function ListPage<T>(p: ListPageProps<T>) {
         </Text>
       )}
       <div className="table-scroll" ref={scroller} onScroll={maybeLoadMore} data-testid={`${p.id}-scroll`}>
-        <PageState loading={list.pending} error={list.error ? errorMessage(list.error, t) : undefined} empty={!list.pending && !list.items.length} onRetry={list.retry}>
+        <PageState loading={list.pending} error={list.error ? (p.errorText ?? errorMessage(list.error, t)) : undefined} empty={!list.pending && !list.items.length} onRetry={list.retry}>
           <Table size="small" highlightOnHover className={`data-table ${p.tableClassName ?? ""}`} aria-labelledby={titleId}>
             <TableHead>
               <TableRow>

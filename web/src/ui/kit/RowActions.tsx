@@ -46,9 +46,9 @@ export function RowActions(props: { name: string; onEdit?: () => void; onDelete?
 
 /**
  * The delete confirmation of a list: `ask(record)` opens it; "Sim" runs `remove(record.id)` and toasts `deletedText`
- * (or the translated error); "Não" closes it. Render `dialog` once in the page.
+ * (or `failText`, else the translated error); "Não" closes it. Render `dialog` once in the page.
  */
-export function useDeleteConfirm<T extends { id: number }>(remove: UseMutationResult<unknown, Error, number>, deletedText: string, toastMs?: number) {
+export function useDeleteConfirm<T extends { id: number }>(remove: UseMutationResult<unknown, Error, number>, deletedText: string, toastMs?: number, failText?: string) {
   const { t } = useTranslation();
   const toast = useToast();
   const [target, setTarget] = useState<T | null>(null);
@@ -58,7 +58,7 @@ export function useDeleteConfirm<T extends { id: number }>(remove: UseMutationRe
       await remove.mutateAsync(target.id);
       toast.success(deletedText, { durationMs: toastMs });
     } catch (e) {
-      toast.error(errorMessage(e, t), { durationMs: toastMs });
+      toast.error(failText ?? errorMessage(e, t), { durationMs: toastMs });
     }
     setTarget(null);
   };
@@ -81,8 +81,8 @@ export interface CrudPage<T> {
  * The dialogs of a CRUD list page: which record the add/edit dialog shows (`add()`, `edit(record)`, `close()`) and the
  * delete confirmation (`ask(record)`, rendered by `confirmDialog`).
  */
-export function useCrudPage<T extends { id: number }>(remove: UseMutationResult<unknown, Error, number>, deletedText: string, toastMs?: number): CrudPage<T> {
-  const del = useDeleteConfirm<T>(remove, deletedText, toastMs);
+export function useCrudPage<T extends { id: number }>(remove: UseMutationResult<unknown, Error, number>, deletedText: string, toastMs?: number, deleteFailedText?: string): CrudPage<T> {
+  const del = useDeleteConfirm<T>(remove, deletedText, toastMs, deleteFailedText);
   const [editing, setEditing] = useState<{ record: T | null } | null>(null);
   return {
     open: !!editing,
