@@ -3,12 +3,21 @@
  * conversations: the same tickets seeded once through the product's own path (the ingest of each Baileys message, the
  * agent's transitions, the counters and durable listeners run as the product runs them) into one company and once
  * with BatchWriteItem into another are the same set of items, ids, uuids, times and the company's number aside.
+ * And its file writer (`scripts/bench/file-writer.ts`, for kept seeds) stores the rows DynamoDB Local's own writes
+ * store, which DynamoDB Local then serves.
  */
-import { ScanCommand } from "@aws-sdk/lib-dynamodb";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { CreateTableCommand, DynamoDBClient } from "@aws-sdk/client-dynamodb";
+import { BatchWriteCommand, DynamoDBDocumentClient, QueryCommand, ScanCommand } from "@aws-sdk/lib-dynamodb";
 import { describe, expect, it, vi } from "vitest";
-import { seedMany, seedThroughServices, type SeedNames, type SeedTenant } from "../scripts/bench/seed.ts";
+import { startDynamo } from "../infra/local/src/dynamo.ts";
+import { dumpFileRows, writeItemsToFile } from "../scripts/bench/file-writer.ts";
+import { SeedCounters, seedMany, seedTicketItems, seedThroughServices, tabTicket, type SeedNames, type SeedTenant } from "../scripts/bench/seed.ts";
 import { searchTicket } from "../scripts/bench/search.ts";
 import { ddb, tableName } from "../shared/src/db/client.ts";
+import { createTableInput } from "../shared/src/db/table.ts";
 import { redriveDurable } from "../shared/src/events/durable.ts";
 import { redriveOutbox } from "../shared/src/events/outbox.ts";
 import { settleDeferred } from "../shared/src/events/index.ts";
@@ -108,5 +117,49 @@ describe("the bench's bulk seed", () => {
     const keyOf = (i: Record<string, unknown>) => `${i.PK}|${i.SK}`;
     expect(byBulk.map(keyOf)).toEqual(byService.map(keyOf));
     expect(byBulk).toEqual(byService);
+  }, 600_000);
+
+  it("writes into DynamoDB Local's database file the rows DynamoDB Local's own writes store, and DynamoDB Local serves them", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "bench-file-"));
+    const dynamo = await startDynamo({ dataDir: dir, startLimitMs: 180_000 });
+    try {
+      const raw = new DynamoDBClient({ endpoint: dynamo.endpoint, region: "us-east-1", credentials: { accessKeyId: "local", secretAccessKey: "local" } });
+      const client = DynamoDBDocumentClient.from(raw, { marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false } });
+      for (const t of ["viaApi", "viaFile"]) await raw.send(new CreateTableCommand(createTableInput(t)));
+      // Every kind of item the seeds write (search and tab tickets of each status, counters), and values of each type.
+      const counters = new SeedCounters();
+      const o = tenantOf(world);
+      const items = [
+        ...Array.from({ length: 10 }, (_, i) => [...seedTicketItems(o, searchTicket(i + 1), counters), ...seedTicketItems(o, tabTicket(100 + i, { index: true }), counters)]).flat(),
+        ...counters.records(),
+        { PK: "X", SK: "values", neg: -1, zero: 0, frac: 1.5, big: -123456.789, round: 100000, small: 0.00012, list: [1, "é", null, true, { q: 2 }], strings: new Set(["p", "q"]), numbers: new Set([3, 40]), empty: "", map: {} },
+      ];
+      for (let i = 0; i < items.length; i += 25) {
+        const out = await client.send(new BatchWriteCommand({ RequestItems: { viaApi: items.slice(i, i + 25).map((Item) => ({ PutRequest: { Item } })) } }));
+        expect(out.UnprocessedItems?.viaApi ?? []).toEqual([]);
+      }
+      const written = await writeItemsToFile(join(dir, "shared-local-instance.db"), "viaFile", items);
+      expect(written.rows).toBe(items.length);
+
+      // Column by column (the item's JSON parsed: its attributes' order is a hash map's).
+      const sortedJson = (s: string) => JSON.stringify(JSON.parse(s), (_k, v) => (v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1))) : v));
+      const rowsOf = async (table: string) => (await dumpFileRows(join(dir, "shared-local-instance.db"), table)).map((r) => [...r.split("\t").slice(0, -1), sortedJson(r.split("\t").at(-1)!)]);
+      const byApi = await rowsOf("viaApi");
+      expect(byApi).toHaveLength(items.length);
+      expect(await rowsOf("viaFile")).toEqual(byApi);
+
+      // DynamoDB Local, running while the file was written, answers from those rows: by key, and through an index.
+      const query = async (TableName: string) => [
+        (await client.send(new QueryCommand({ TableName, KeyConditionExpression: "PK = :p", ExpressionAttributeValues: { ":p": `C#${o.companyId}#SW#pedido` } }))).Items,
+        (await client.send(new QueryCommand({ TableName, IndexName: "GSI1", KeyConditionExpression: "GSI1PK = :p", ExpressionAttributeValues: { ":p": `C#${o.companyId}#S#pending` }, ScanIndexForward: false }))).Items,
+      ];
+      const [words, pending] = await query("viaFile");
+      expect(words?.length).toBeGreaterThan(0);
+      expect(pending?.length).toBeGreaterThan(0);
+      expect([words, pending]).toEqual(await query("viaApi"));
+    } finally {
+      await dynamo.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 600_000);
 });

@@ -5,7 +5,10 @@
  */
 import { type DynamoHandle, startDynamo } from "../../infra/local/src/dynamo.ts";
 
-/** Starts DynamoDB Local (in memory unless `dataDir`) and resolves when it answers `ListTables` (at most `timeoutMs`). */
-export function startBenchDynamo(timeoutMs = 180_000, dataDir?: string): Promise<DynamoHandle> {
-  return startDynamo({ startLimitMs: timeoutMs, dataDir });
+/**
+ * Starts DynamoDB Local (in memory unless `dataDir`; on `port`, else a free one) and resolves when it answers
+ * `ListTables` (at most `timeoutMs`).
+ */
+export function startBenchDynamo(timeoutMs = 180_000, dataDir?: string, port?: number): Promise<DynamoHandle> {
+  return startDynamo({ startLimitMs: timeoutMs, dataDir, port });
 }

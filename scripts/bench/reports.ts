@@ -12,17 +12,33 @@ import { keys } from "../../shared/src/db/keys.ts";
 import { reportEntryItems } from "../../shared/src/reports/entries.ts";
 import type { TicketCycle } from "../../shared/src/tickets/cycles.ts";
 import { caseRow } from "./http-load.ts";
+import { seedFileTarget, writeSeedFile } from "./seed.ts";
 
 const ATTENDANTS = 8;
 
-/** Writes `n` finished attendances (and their contacts) of company `companyId` over the last 30 days; returns the items written. */
+/**
+ * Writes `n` finished attendances (and their contacts) of company `companyId` over the last 30 days; returns the items
+ * written. Into DynamoDB Local's file when the seeds write there (`seed.ts` `seedIntoFile`), else with BatchWriteItem.
+ */
 export async function seedReportCycles(t: { companyId: number; whatsappId: number; queueIds: number[]; admin: { id: number } }, n: number): Promise<number> {
-  const now = Date.now();
-  const items: Record<string, unknown>[] = [];
+  if (seedFileTarget()) return (await writeSeedFile(reportCycleItems(t, n, Date.now()), n * 7)).rows;
   let written = 0;
-  const flush = async () => {
-    await batchWriteAll(items.splice(0).map((Item) => ({ PutRequest: { Item } })));
-  };
+  let items: Record<string, unknown>[] = [];
+  for (const item of reportCycleItems(t, n, Date.now())) {
+    items.push(item);
+    if (items.length >= 500) {
+      written += items.length;
+      await batchWriteAll(items.map((Item) => ({ PutRequest: { Item } })));
+      items = [];
+    }
+  }
+  written += items.length;
+  await batchWriteAll(items.map((Item) => ({ PutRequest: { Item } })));
+  return written;
+}
+
+/** The items of {@link seedReportCycles}: each attendance's cycle item, report entries and contact. */
+function* reportCycleItems(t: { companyId: number; whatsappId: number; queueIds: number[]; admin: { id: number } }, n: number, now: number): Generator<Record<string, unknown>> {
   for (let i = 0; i < n; i++) {
     const finished = now - 60_000 - Math.floor((((i * 7919) % n) / n) * 29 * 86_400_000);
     const accepted = finished - (5 + (i % 56)) * 60_000;
@@ -45,19 +61,10 @@ export async function seedReportCycles(t: { companyId: number; whatsappId: numbe
       ratedAt: i % 3 === 0 ? iso(finished) : null,
       rate: i % 3 === 0 ? 1 + (i % 3 === 0 ? (i / 3) % 3 : 0) : null,
     };
-    items.push(
-      { ...keys.ticketCycle(c.companyId, c.ticketId, c.finishedAt), ...keys.ticketCycleIndex(c.companyId, c.ticketId, c.finishedAt, c.userId), _type: "ticketCycle", ...c },
-      ...reportEntryItems(c, []),
-      { ...keys.contact(t.companyId, contactId), _type: "contact", id: contactId, companyId: t.companyId, name: `Cliente ${i + 1}`, number: `5511${String(900000000 + i)}` },
-    );
-    if (items.length >= 500) {
-      written += items.length;
-      await flush();
-    }
+    yield { ...keys.ticketCycle(c.companyId, c.ticketId, c.finishedAt), ...keys.ticketCycleIndex(c.companyId, c.ticketId, c.finishedAt, c.userId), _type: "ticketCycle", ...c };
+    yield* reportEntryItems(c, []);
+    yield { ...keys.contact(t.companyId, contactId), _type: "contact", id: contactId, companyId: t.companyId, name: `Cliente ${i + 1}`, number: `5511${String(900000000 + i)}` };
   }
-  written += items.length;
-  await flush();
-  return written;
 }
 
 /** The first page of the report for each case, then the whole report exported to .xlsx. */
