@@ -130,14 +130,15 @@ async function shippings(campaignId: number): Promise<ShippingItem[]> {
 /** The send commands the session runner got, per number (each command names one stored message). */
 async function sendsPerNumber(wa: number): Promise<Map<string, string[]>> {
   const per = new Map<string, string[]>();
-  const commands: { type: string; messageId: string }[] = [];
+  const commands: { type: string; whatsappId: number; messageId: string }[] = [];
   for (let round = 0, empty = 0; round < 500 && empty < 3; round++) {
     const got = await drainCommands(wa);
     empty = got.length ? 0 : empty + 1;
     commands.push(...got);
   }
   for (const cmd of commands) {
-    if (cmd.type !== "send") continue;
+    // The command queue is per shard: another test's connection may share it.
+    if (cmd.type !== "send" || cmd.whatsappId !== wa) continue;
     const m = await getMessageById(w.cid, cmd.messageId);
     const number = m?.remoteJid.split("@")[0] ?? "?";
     per.set(number, [...(per.get(number) ?? []), m?.body ?? ""]);
@@ -479,7 +480,7 @@ describe("campaign engine", () => {
       const got = await drainCommands(wa);
       empty = got.length ? 0 : empty + 1;
       for (const cmd of got) {
-        if (cmd.type !== "send") continue;
+        if (cmd.type !== "send" || cmd.whatsappId !== wa) continue;
         const msg = await getMessageById(w.cid, cmd.messageId);
         const number = msg?.remoteJid.split("@")[0] ?? "?";
         per.set(number, [...(per.get(number) ?? []), { body: msg?.body ?? "", mediaName: msg?.mediaName ?? null, mediaType: msg?.mediaType ?? "" }]);
