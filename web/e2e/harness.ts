@@ -103,7 +103,8 @@ export function useBrowserStack(label: string): BrowserStack {
     },
     async login(page, email, password) {
       await h.submitLogin(page, email, password);
-      await page.getByTestId("greeting").waitFor();
+      // The top bar's profile button: the greeting is left out on a phone.
+      await page.getByTestId("profile-button").waitFor();
     },
     async http(user, method, path, body) {
       const res = await fetch(`${url()}${path}`, {

@@ -156,8 +156,10 @@ export async function ingestMessage(
       return { stored: false, message: existing ?? m, ticket };
     }
     if (reasons?.[3]?.Code === "ConditionalCheckFailed") {
-      // Without `atRev`, only a copy that had no day counts yet is conditioned on more than the ticket existing.
-      if (rev || (inDay?.condition && (await ticketExists(companyId, ticket.id)))) throw new StaleTicket(ticket.id);
+      if (rev) throw new StaleTicket(ticket.id);
+      // Without `atRev`, only a copy that had no day counts yet is conditioned on more than the ticket existing: the
+      // stored ticket has counts this copy lacks, so the message adds to its one key instead (no overwrite, no re-read).
+      if (inDay?.condition && !ticket.inDays && (await ticketExists(companyId, ticket.id))) return ingestMessage(companyId, { ...ticket, inDays: {} }, message, opts);
       throw new AppError("ERR_NO_TICKET_FOUND");
     }
     throw err;
