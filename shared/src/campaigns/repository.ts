@@ -179,25 +179,25 @@ export async function shippingsPage(companyId: number, campaignId: number, page:
   return { records: records.slice(0, size), hasMore: records.length > size };
 }
 
+/** The update that sets `patch` on a shipping on the condition that it is still as `before` was read (status and `updatedAt`). */
+function shippingPatch(before: ShippingItem, patch: Partial<ShippingItem>) {
+  const s = setsOf(patch);
+  return {
+    TableName: tableName(),
+    Key: keys.campaignShipping(before.companyId, before.campaignId, before.seq),
+    UpdateExpression: `SET ${s.expr}`,
+    ConditionExpression: "#cst = :cst AND updatedAt = :cprev",
+    ExpressionAttributeNames: { ...s.names, "#cst": "status" },
+    ExpressionAttributeValues: { ...s.values, ":cst": before.status, ":cprev": before.updatedAt },
+  };
+}
+
 /**
  * Sets `patch` on a shipping when it is still as read: status `before.status` and `updatedAt` `before.updatedAt`.
  * Returns the shipping after, or null when another delivery or planner changed it first.
  */
 export async function patchShipping(before: ShippingItem, patch: Partial<ShippingItem>): Promise<ShippingItem | null> {
-  const s = setsOf(patch);
-  const out = await unlessConditionFails(() =>
-    ddb().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: keys.campaignShipping(before.companyId, before.campaignId, before.seq),
-        UpdateExpression: `SET ${s.expr}`,
-        ConditionExpression: "#cst = :cst AND updatedAt = :cprev",
-        ExpressionAttributeNames: { ...s.names, "#cst": "status" },
-        ExpressionAttributeValues: { ...s.values, ":cst": before.status, ":cprev": before.updatedAt },
-        ReturnValues: "ALL_NEW",
-      }),
-    ),
-  );
+  const out = await unlessConditionFails(() => ddb().send(new UpdateCommand({ ...shippingPatch(before, patch), ReturnValues: "ALL_NEW" })));
   return out?.Attributes ? parseShipping(out.Attributes) : null;
 }
 
@@ -207,25 +207,8 @@ export async function patchShipping(before: ShippingItem, patch: Partial<Shippin
  * written), `"also"` when only `also`'s condition failed (nothing written: the caller may retry with another action).
  */
 export async function patchShippingWith(before: ShippingItem, patch: Partial<ShippingItem>, also: TxItem): Promise<ShippingItem | "shipping" | "also"> {
-  const s = setsOf(patch);
   try {
-    await ddb().send(
-      new TransactWriteCommand({
-        TransactItems: [
-          {
-            Update: {
-              TableName: tableName(),
-              Key: keys.campaignShipping(before.companyId, before.campaignId, before.seq),
-              UpdateExpression: `SET ${s.expr}`,
-              ConditionExpression: "#cst = :cst AND updatedAt = :cprev",
-              ExpressionAttributeNames: { ...s.names, "#cst": "status" },
-              ExpressionAttributeValues: { ...s.values, ":cst": before.status, ":cprev": before.updatedAt },
-            },
-          },
-          also,
-        ],
-      }),
-    );
+    await ddb().send(new TransactWriteCommand({ TransactItems: [{ Update: shippingPatch(before, patch) }, also] }));
   } catch (err) {
     const reasons = cancellationReasons(err);
     if (reasons?.[0]?.Code === "ConditionalCheckFailed") return "shipping";
