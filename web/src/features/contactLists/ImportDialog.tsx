@@ -159,7 +159,7 @@ export function ImportDialog(p: ImportDialogProps) {
                   <tr>
                     <th>{t("contactListItems.row")}</th>
                     <th>{t("contactListItems.name")}</th>
-                    <th>{t("contactListItems.number")}</th>
+                    <th className="hide-narrow">{t("contactListItems.number")}</th>
                     <th>{t("contactListItems.result")}</th>
                   </tr>
                 </thead>
@@ -167,8 +167,11 @@ export function ImportDialog(p: ImportDialogProps) {
                   {report.rows.slice(0, SHOWN_ROWS).map((r) => (
                     <tr key={r.row} data-status={r.status} data-testid="import-row">
                       <td>{r.row}</td>
-                      <td className="cell-clip">{r.name}</td>
-                      <td>{r.number}</td>
+                      <td className="cell-clip">
+                        {r.name}
+                        <span className="import-number-narrow sub-line">{r.number}</span>
+                      </td>
+                      <td className="hide-narrow">{r.number}</td>
                       <td>
                         {t(`contactListItems.status.${r.status}`)}
                         {reason(r) && <span className="sub-line">{reason(r)}</span>}
