@@ -392,6 +392,7 @@ try {
       "ms/send p50": c.msPerSend.p50,
       "ms/send p99": c.msPerSend.p99,
       "CPU ms/send (Node + DynamoDB Local)": `${c.cpuMsPerSend.node} + ${c.cpuMsPerSend.dynamodb}`,
+      "DynamoDB calls/send (items written)": `${c.ddbCallsPerSend} (${c.itemsWrittenPerSend})`,
       "delivered/failed": `${c.delivered}/${c.failed} (${c.finished} FINALIZADA${c.paused.length ? `, paused ${c.paused.join(",")}` : ""})`,
       "once each": c.eachNumberOnce,
     });
@@ -399,6 +400,9 @@ try {
       row(`1 connection, ${r.perConnection} numbers`, r.one),
       row(`${r.connections} connections at once, ${r.perConnectionMany} numbers each`, r.many),
     ]);
+    table("Campaign dispatch: DynamoDB calls per send, by command and what it touches (1 connection / many)", [
+      ...new Set([...Object.keys(r.one.ddbCallsByPurpose), ...Object.keys(r.many.ddbCallsByPurpose)]),
+    ].map((call) => ({ call, one: r.one.ddbCallsByPurpose[call] ?? 0, many: r.many.ddbCallsByPurpose[call] ?? 0 })));
     console.log(`outcomes: one ${JSON.stringify(r.one.outcomes)}, many ${JSON.stringify(r.many.outcomes)}; ${r.connections} sessions connected in ${r.connectSeconds} s`);
   }
   if (only.has("contact-import")) {

@@ -13,10 +13,11 @@
  * 00:00-23:59 (a run at 23:59 local time waits a minute).
  * Reports, per case: sends/s handed to the session queue (`sendShipping`), sends/s to the last message on the
  * network, ms per send p50/p99, CPU per send (this process, which hosts the stack and the runner, plus DynamoDB
- * Local), the outcomes, the campaigns' delivered and failed counts, and that each number got exactly one message.
+ * Local), DynamoDB calls per send (every call of this process, by command and what it touches), the outcomes, the campaigns' delivered and failed counts, and that each number got exactly one message.
  */
 import { nowIso } from "../../shared/src/common.ts";
 import { runCampaignPlanner, sendShipping, type PlannedMessage } from "../../shared/src/campaigns/engine.ts";
+import { countDdbCalls } from "../../shared/src/ingest/calls.testkit.ts";
 import { getCampaign, putNewCampaign, putShippingOnce, saveCampaignSettings } from "../../shared/src/campaigns/repository.ts";
 import { CampaignItem } from "../../shared/src/campaigns/schema.ts";
 import { updateCompanyFields } from "../../shared/src/companies/repository.ts";
@@ -100,6 +101,7 @@ async function carried(url: string, whatsappId: number): Promise<{ messages: num
 async function runCase(url: string, cid: number, seeded: { campaignId: number; whatsappId: number }[], cpu: () => { node: number; ddb: number }) {
   const t0 = performance.now();
   const cpu0 = cpu();
+  const calls = countDdbCalls();
   const tally: Record<string, number> = {};
   const times = (await Promise.all(seeded.map((s) => runCampaign(cid, s.campaignId, tally)))).flat();
   const handedSeconds = (performance.now() - t0) / 1000;
@@ -115,6 +117,7 @@ async function runCase(url: string, cid: number, seeded: { campaignId: number; w
   ).catch((err) => console.log(String(err)));
   const networkSeconds = (performance.now() - t0) / 1000;
   const cpu1 = cpu();
+  calls.remove();
   const finals = await Promise.all(seeded.map((s) => getCampaign(cid, s.campaignId)));
   const messages = net.reduce((a, n) => a + n.messages, 0);
   const per = (ms: number) => Number((ms / Math.max(1, messages)).toFixed(1));
@@ -127,6 +130,9 @@ async function runCase(url: string, cid: number, seeded: { campaignId: number; w
     perConnectionPerSecond: Number((messages / networkSeconds / seeded.length).toFixed(2)),
     msPerSend: summarize(times),
     cpuMsPerSend: { node: per(cpu1.node - cpu0.node), dynamodb: per(cpu1.ddb - cpu0.ddb) },
+    ddbCallsPerSend: per(calls.total),
+    itemsWrittenPerSend: per(calls.written.items),
+    ddbCallsByPurpose: Object.fromEntries([...calls.byPurpose].sort((x, y) => y[1] - x[1]).map(([k, v]) => [k, per(v)])),
     outcomes: tally,
     onNetwork: messages,
     eachNumberOnce: net.every((n) => n.messages === n.recipients),

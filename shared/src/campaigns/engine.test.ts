@@ -22,6 +22,7 @@ import { makeContact, makeTicket, makeWhatsapp } from "../tickets/fixtures.testk
 import { getTicketItem } from "../tickets/repository.ts";
 import { getWhatsappItem } from "../whatsapp/repository.ts";
 import { ingestInbound } from "./engine.testkit.ts";
+import { countDdbCalls } from "../ingest/calls.testkit.ts";
 import { redriveDurable, RUN_GRACE_MS } from "../events/durable.ts";
 import { dieAfterCommit } from "../events/durable.testkit.ts";
 import { settleDeferred } from "../events/index.ts";
@@ -516,6 +517,41 @@ describe("campaign engine", () => {
     expect([...per.entries()].sort()).toEqual([0, 2, 4].map((i) => [items[i].number, [`Olá Pessoa ${i} (p${i}@ex.com)`]]));
     const c = await getCampaign(w.cid, id);
     expect({ status: c?.status, valid: c?.valid, delivered: c?.delivered }).toEqual({ status: "FINALIZADA", valid: 3, delivered: 3 });
+  }, 240_000);
+
+  it("what a send and a planner run cost: settings read only for a text naming a variable, nothing read twice, the pacer saved once per run", async () => {
+    await setSettings({ messageInterval: 0, longerIntervalAfter: 0, greaterInterval: 0, variables: [{ key: "cupom", value: "BF10" }] });
+    const plain = await taggedAudience(4);
+    const plainId = await newCampaign(plain.wa, { tagListId: plain.tagId, message1: "Olá {nome}, oferta para {numero}!", message2: "" });
+    const withVariable = await taggedAudience(4);
+    const variableId = await newCampaign(withVariable.wa, { tagListId: withVariable.tagId, message1: "Oi {nome}, {cupom} hoje", message2: "" });
+    for (const [id, vars] of [
+      [plainId, 0],
+      [variableId, 1],
+    ] as const) {
+      // The first run writes the audience; the sends of the second are counted.
+      await drive(id, T0, T0, async () => {});
+      const held: PlannedMessage[] = [];
+      const planner = countDdbCalls();
+      const out = await runCampaignPlanner(w.cid, id, T0 + 6 * 60_000, { send: async (ms) => void held.push(...ms) });
+      planner.remove();
+      expect(out.planned).toHaveLength(4);
+      expect(planner.byPurpose.get("PutItem: campaign camppace"), "one pacer save for the run's 4 slots").toBe(1);
+      const calls = countDdbCalls();
+      for (const m of held) expect(await sendShipping(m.msg)).toBe("sent");
+      calls.remove();
+      const per = (label: string) => (calls.byPurpose.get(label) ?? 0) / held.length;
+      expect(per("Query: campaign campset"), `settings reads per send, ${vars ? "with" : "without"} a variable`).toBe(vars);
+      // Fresh ids: no lookup of an earlier stored part; the connection and the contact are read once, by the engine
+      // and the contact's lookup.
+      expect(per("Query: message ref"), "stored-part lookups per send").toBe(0);
+      expect(per("GetItem: connection"), "connection reads per send").toBe(1);
+      expect(per("GetItem: contact"), "contact reads per send").toBe(1);
+    }
+    const [a, b] = [await sendsPerNumber(plain.wa), await sendsPerNumber(withVariable.wa)];
+    expect([...a.keys(), ...b.keys()].sort()).toEqual([...plain.numbers, ...withVariable.numbers].sort());
+    for (const [number, bodies] of a) expect(bodies).toEqual([expect.stringMatching(new RegExp(`^Olá Cliente \\d+, oferta para ${number}!$`))]);
+    for (const bodies of b.values()) expect(bodies).toEqual([expect.stringMatching(/^Oi Cliente \d+, BF10 hoje$/)]);
   }, 240_000);
 
   it("through the real dispatch queue: the timer's planner queues the sends and the consumer sends them", async () => {

@@ -92,6 +92,12 @@ const variants = (c: CampaignItem, fields: readonly (keyof CampaignItem)[]) => f
 /** Whether the campaign asks for a confirmation first (confirmation on and some confirmation variant). */
 const wantsConfirmation = (c: CampaignItem) => c.confirmation && variants(c, CONFIRMATION_FIELDS).length > 0;
 
+/** The built-in placeholders of a campaign text (the settings' variables add others). */
+const BUILT_IN_KEYS = new Set(["nome", "email", "numero"]);
+
+/** Whether `text` names a `{key}` other than the built-in ones (only then are the settings' variables needed). */
+const namesSettingsVariable = (text: string) => [...text.matchAll(/\{([^{}\s]+)\}/g)].some((m) => !BUILT_IN_KEYS.has(m[1] ?? ""));
+
 /** `{nome}`, `{email}`, `{numero}` and the settings' `{key}` variables applied to `text`. */
 export function renderCampaignText(text: string, s: Pick<ShippingItem, "name" | "email" | "number">, vars: { key: string; value: string }[]): string {
   const values = new Map<string, string>([["nome", s.name], ["email", s.email], ["numero", s.number], ...vars.map((v) => [v.key, v.value] as [string, string])]);
@@ -247,9 +253,12 @@ export async function runCampaignPlanner(
   if (paused) return { status: paused.status, planned: [], nextRunAt: null };
 
   const rules = await rulesOf(companyId);
-  let pacer = await getPacer(companyId, waId);
-  const planned: PlanOutcome["planned"] = [];
-  const messages: PlannedMessage[] = [];
+  const pacerBefore = await getPacer(companyId, waId);
+  let pacer = pacerBefore;
+  // The run's slots are taken together: the pacer is saved once (versioned, so two planners never share a slot),
+  // then each shipping is marked queued with its slot. A slot whose shipping changed meanwhile stays unused (a longer
+  // gap, never a shorter one).
+  const picks: { s: ShippingItem; at: number }[] = [];
   let lowWater = c.lowWater;
   let advancing = true;
   outer: for await (const page of shippingPages(companyId, campaignId, c.lowWater)) {
@@ -263,16 +272,22 @@ export async function runCampaignPlanner(
       const inFlight = s.status === "queued" && s.run === c.runs && Date.parse(s.dueAt ?? "") + STALE_QUEUED_MS > now;
       if (done || s.status === "awaiting" || inFlight) continue;
       const slot = nextSlot(pacer, rules, now, rand);
-      if (!slot || slot.at > now + PLAN_AHEAD_MS || planned.length >= MAX_PLAN_PER_RUN) {
+      if (!slot || slot.at > now + PLAN_AHEAD_MS || picks.length >= MAX_PLAN_PER_RUN) {
         break outer;
       }
-      // Another planner of the same connection took a slot meanwhile: the next run plans from its state.
-      if (!(await savePacer(companyId, waId, slot.state, pacer.version))) break outer;
       pacer = slot.state;
-      const after = await patchShipping(s, { status: "queued", dueAt: new Date(slot.at).toISOString(), run: c.runs, updatedAt: new Date().toISOString() });
+      picks.push({ s, at: slot.at });
+    }
+  }
+  const planned: PlanOutcome["planned"] = [];
+  const messages: PlannedMessage[] = [];
+  // Another planner of the same connection took slots meanwhile: nothing is planned; the next run plans from its state.
+  if (picks.length && (await savePacer(companyId, waId, pacer, pacerBefore.version))) {
+    for (const { s, at } of picks) {
+      const after = await patchShipping(s, { status: "queued", dueAt: new Date(at).toISOString(), run: c.runs, updatedAt: new Date().toISOString() });
       if (!after) continue;
-      planned.push({ seq: s.seq, at: slot.at, whatsappId: waId });
-      messages.push({ msg: { kind: "campaign", companyId, campaignId, seq: s.seq, run: c.runs }, delaySeconds: Math.min(900, Math.max(0, Math.ceil((slot.at - now) / 1000))) });
+      planned.push({ seq: s.seq, at, whatsappId: waId });
+      messages.push({ msg: { kind: "campaign", companyId, campaignId, seq: s.seq, run: c.runs }, delaySeconds: Math.min(900, Math.max(0, Math.ceil((at - now) / 1000))) });
     }
   }
   if (messages.length) await (opts.send ?? queueSends)(messages);
@@ -341,10 +356,14 @@ export async function sendShipping(msg: CampaignDispatchMessage, rand: Rand = Ma
   }
   const step = wantsConfirmation(c) && !s.confirmedAt ? "confirmation" : "message";
   const files = step === "message" ? await fileListMedia(c) : [];
+  // Ids reserved by this delivery are new: no message can be stored under them yet.
+  let freshIds = false;
   if (s.step !== step || !s.messageIds) {
     const pick = (list: string[]) => list[Math.floor(rand() * list.length)] ?? "";
-    const settings = await getCampaignSettings(c.companyId);
-    const text = renderCampaignText(pick(variants(c, step === "confirmation" ? CONFIRMATION_FIELDS : MESSAGE_FIELDS)), s, settings.variables);
+    const variant = pick(variants(c, step === "confirmation" ? CONFIRMATION_FIELDS : MESSAGE_FIELDS));
+    // The settings are read only for a text naming one of their variables.
+    const vars = namesSettingsVariable(variant) ? (await getCampaignSettings(c.companyId)).variables : [];
+    const text = renderCampaignText(variant, s, vars);
     // One id per part: each file of the file list, then the message.
     const ids: string[] = [];
     for (let i = 0; i <= files.length; i++) ids.push(await newOutboundId(wa));
@@ -356,6 +375,7 @@ export async function sendShipping(msg: CampaignDispatchMessage, rand: Rand = Ma
     });
     if (!reserved) return "skipped";
     s = reserved;
+    freshIds = true;
     await noteCampaignMessages(c.companyId, ids, c.id, s.seq);
   }
   const contact = await findOrCreateContactByIdentity(c.companyId, { jids: [`${s.number}@s.whatsapp.net`], number: s.number, name: s.name || s.number, isGroup: false });
@@ -371,7 +391,7 @@ export async function sendShipping(msg: CampaignDispatchMessage, rand: Rand = Ma
   let ticket: TicketItem | null = null;
   let ticketId: number | null = null;
   for (const part of parts) {
-    const stored = await getMessageById(c.companyId, part.id);
+    const stored = freshIds ? null : await getMessageById(c.companyId, part.id);
     // A delivery that stored this part and died before marking the shipping: the part is there, never sent again.
     if (stored) {
       ticketId ??= stored.ticketId;
@@ -392,7 +412,13 @@ export async function sendShipping(msg: CampaignDispatchMessage, rand: Rand = Ma
     if (part.media && !copy && !part.body) continue;
     try {
       // The system's message, not an agent's: never signed, stored as automatic (not counted as an agent's).
-      await sendOutbound(c.companyId, { userId: null, name: "" }, ticket, { body: part.body, messageId: part.id, automatic: true, ...(copy ? { media: copy } : {}) });
+      await sendOutbound(c.companyId, { userId: null, name: "" }, ticket, {
+        body: part.body,
+        messageId: part.id,
+        automatic: true,
+        known: { contact, connection: wa },
+        ...(copy ? { media: copy } : {}),
+      });
     } catch (err) {
       if (!(err instanceof AppError && err.code === "ERR_SENDING_WAPP_MSG")) throw err;
       outcome = { ok: false, error: err.code };

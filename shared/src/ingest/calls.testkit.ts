@@ -21,7 +21,10 @@ export function purposeOf(pk: string, sk = ""): string {
   if (/#STATS$/.test(pk)) return "counters";
   if (/#MSG#/.test(pk)) return "message ref";
   if (/#S[GW]#/.test(pk)) return "search index";
-  return pk.replace(/\d+/g, "n");
+  if (/^C#\d+$/.test(pk) && /^CAMP(AIGN|PACE|SET)#/.test(sk)) return `campaign ${sk.replace(/#.*/, "").toLowerCase()}`;
+  if (/#CAMP#/.test(pk)) return sk.startsWith("NUM#") ? "campaign member" : "campaign shipping";
+  if (/#CAMPMSG#/.test(pk)) return "campaign message ref";
+  return `${pk.replace(/\d+/g, "n")}${sk ? ` ${sk.replace(/\d+/g, "n")}` : ""}`;
 }
 
 function purposesOf(input: Record<string, any>): string[] {
