@@ -301,6 +301,22 @@ try {
       ingest: () => ingest(next++),
       cpu: () => ({ node: cpuMs(process.pid), ddb: ddbPids.reduce((sum, pid) => sum + cpuMs(pid), 0), jit: ddbPids.reduce((sum, pid) => sum + jitCpuMs(pid), 0) }),
     });
+    // `--ratioProbe`: DynamoDB Local's CPU per item of one ingest transaction, each item replayed alone (`bench/ingest-probe.ts`).
+    if (args.ratioProbe) {
+      const { captureIngestTransaction, probeTransaction } = await import("./bench/ingest-probe.ts");
+      const { keys } = await import("../shared/src/db/keys.ts");
+      const items = await captureIngestTransaction(() => ingest(next++));
+      const p = await probeTransaction({
+        items,
+        ticketKeys: tickets.map((id) => keys.ticket(ctx.companyId, id)),
+        perVariant: 300,
+        rounds: Number(args.ratioProbe) || 2,
+        concurrency: 16,
+        cpu: () => ({ node: cpuMs(process.pid), ddb: ddbPids.reduce((sum, pid) => sum + cpuMs(pid), 0) }),
+      });
+      table(`One ingest transaction replayed whole and without each item (CPU ms per transaction; an item's: the difference; load ${loadavg()[0].toFixed(1)})`, p.items);
+      table(`The stored ticket item: ${p.ticket.bytes} bytes (JSON), by attribute`, p.ticket.attributes.slice(0, 15));
+    }
     for (const ws of sockets) ws.close();
     const costRows = [...calls.byPurpose.entries()].sort((a, b) => b[1] - a[1]).map(([call, n]) => ({ call, perMessage: per(n) }));
     results.ingestRatio = { ...r, perMessage: { ddbCalls: per(calls.total), itemsWritten: per(calls.written.items), bytesWritten: Math.round(calls.written.bytes / counted), byCommand: Object.fromEntries([...calls.byCommand].map(([k, v]) => [k, per(v)])), byPurpose: Object.fromEntries(costRows.map((x) => [x.call, x.perMessage])), framesPerSocket: per(countedFrames / sockets.length) } };
