@@ -1,8 +1,9 @@
 /**
  * Where DynamoDB Local's CPU for one ingested message goes (`--ratioProbe` of the ratio section): one steady-state
  * ingest transaction is captured as sent and replayed whole and without each of its items in turn (puts under fresh
- * sort keys, the ticket update on the bench's tickets without its revision condition); printed are each item's bytes
- * and its share of DynamoDB Local's CPU per transaction, and the stored ticket item's attribute sizes.
+ * sort keys, the ticket update on the bench's tickets without its revision condition), and with the ticket's packed row
+ * sent again as before it left out what a message changes; printed are each item's bytes and its share of DynamoDB
+ * Local's CPU per transaction, and the stored ticket item's attribute sizes.
  */
 import { GetCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import { ddb, tableName } from "../../shared/src/db/client.ts";
@@ -67,7 +68,17 @@ export async function probeTransaction(opts: {
 }) {
   const size = (t: Tx) => json(t.Put?.Item ?? t.Update?.ExpressionAttributeValues);
   const whole = { label: "whole transaction", items: opts.items, bytes: opts.items.reduce((a, t) => a + size(t), 0) };
-  const variants = [whole, ...opts.items.map((t, k) => ({ label: `without ${label(t)}`, items: opts.items.filter((_, j) => j !== k), bytes: size(t) }))].map((v) => ({ ...v, node: 0, ddb: 0, n: 0 }));
+  const stored0 = (await ddb().send(new GetCommand({ TableName: tableName(), Key: opts.ticketKeys[0], ConsistentRead: true }))).Item ?? {};
+  // The same transaction with the ticket's packed row sent again (as every message did before the row left out what
+  // a message changes): the row's own cost, measured in the same rounds.
+  const withRow = opts.items.map((t) => {
+    const u = t.Update;
+    if (!u || !/, rowRev :one/.test(u.UpdateExpression) || typeof stored0.row !== "string") return t;
+    const expr = u.UpdateExpression.replace(", rowRev :one", "").replace(/^SET /, "SET #row = :row, rowRev = :rowRev, ");
+    return { Update: { ...u, UpdateExpression: expr, ExpressionAttributeNames: { ...u.ExpressionAttributeNames, "#row": "row" }, ExpressionAttributeValues: { ...u.ExpressionAttributeValues, ":row": stored0.row, ":rowRev": 0 } } };
+  });
+  const rowVariant = withRow.some((t, k) => t !== opts.items[k]) ? [{ label: "whole, the row sent again", items: withRow, bytes: withRow.reduce((a, t) => a + size(t), 0) }] : [];
+  const variants = [whole, ...opts.items.map((t, k) => ({ label: `without ${label(t)}`, items: opts.items.filter((_, j) => j !== k), bytes: size(t) })), ...rowVariant].map((v) => ({ ...v, node: 0, ddb: 0, n: 0 }));
   let seq = 0;
   for (let r = 0; r < opts.rounds; r++) {
     for (const v of variants) {
@@ -92,7 +103,7 @@ export async function probeTransaction(opts: {
       bytes: v.bytes,
       ddbMs: r2(per(v).ddb),
       nodeMs: r2(per(v).node),
-      ...(k ? { itemDdbMs: r2(w.ddb - per(v).ddb), itemNodeMs: r2(w.node - per(v).node) } : {}),
+      ...(k ? { itemDdbMs: r2((w.ddb - per(v).ddb) * (v.items.length > opts.items.length - 1 ? -1 : 1)), itemNodeMs: r2((w.node - per(v).node) * (v.items.length > opts.items.length - 1 ? -1 : 1)) } : {}),
     })),
     ticket: { bytes: json(stored), attributes: Object.entries(stored).map(([k, v]) => ({ attribute: k, bytes: json(v) })).sort((a, b) => b.bytes - a.bytes) },
   };
