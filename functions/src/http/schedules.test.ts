@@ -22,7 +22,7 @@ import { sweepDueSchedules } from "../../../shared/src/schedules/send.ts";
 import { dueShardsToRead } from "../../../shared/src/db/keys.ts";
 import type { ContactItem } from "../../../shared/src/contacts/schema.ts";
 import { handler as dispatchHandler } from "../jobs/dispatch.ts";
-import { ddb } from "../../../shared/src/db/client.ts";
+import { callsOf } from "../../../shared/src/ingest/calls.testkit.ts";
 
 useLocalAws({ sqs: true, bucket: "atende-schedules-test" });
 const w = companyWorld({ queues: ["Suporte"], whatsapp: true, agents: [{ queues: [0], name: "Ana" }, { queues: [0], name: "Bruno" }, { queues: [0], name: "Sofia", profile: "supervisor" }], other: true });
@@ -62,25 +62,12 @@ async function tickAndSend(at: Date) {
 
 /** The DynamoDB calls `fn` makes, each as `<command> <PK>|<SK>[,<PK>|<SK>...]` (the keys it names, sorted; a Query: its `:pk`). */
 async function ddbCallsOf(fn: () => Promise<unknown>): Promise<string[]> {
-  const calls: string[] = [];
-  const name = `scheduleCalls${Math.random().toString(36).slice(2)}`;
-  ddb().middlewareStack.add(
-    (next, context) => async (args) => {
-      const command = String((context as { commandName?: string }).commandName).replace(/Command$/, "");
-      const input = args.input as { Key?: { PK: string; SK: string }; ExpressionAttributeValues?: Record<string, unknown>; RequestItems?: Record<string, { Keys?: { PK: string; SK: string }[] }> };
-      const named = [input.Key, ...Object.values(input.RequestItems ?? {}).flatMap((r) => r.Keys ?? [])].filter((k) => !!k);
-      const names = named.length ? named.map((k) => `${k.PK}|${k.SK}`).sort() : [`${String(input.ExpressionAttributeValues?.[":pk"] ?? "")}|`];
-      calls.push(`${command} ${names.join(",")}`);
-      return next(args);
-    },
-    { step: "initialize", name },
-  );
-  try {
-    await fn();
-  } finally {
-    ddb().middlewareStack.remove(name);
-  }
-  return calls;
+  const { calls } = await callsOf(fn);
+  return calls.map(({ command, input }) => {
+    const named: { PK: string; SK: string }[] = [input.Key, ...Object.values((input.RequestItems ?? {}) as Record<string, { Keys?: { PK: string; SK: string }[] }>).flatMap((r) => r.Keys ?? [])].filter((k) => !!k);
+    const names = named.length ? named.map((k) => `${k.PK}|${k.SK}`).sort() : [`${String(input.ExpressionAttributeValues?.[":pk"] ?? "")}|`];
+    return `${command.replace(/Command$/, "")} ${names.join(",")}`;
+  });
 }
 
 async function fresh(): Promise<ContactItem> {
