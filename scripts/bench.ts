@@ -387,10 +387,14 @@ try {
       { measure: "last within 60 s of its time", value: r.lastWithin60s },
       { measure: "tick: claimed / lost / failed", value: `${r.tick.schedules?.claimed} / ${r.tick.schedules?.lost} / ${r.tick.schedules?.failed}` },
       { measure: "from the minute to the queue drained, s", value: r.drainedSeconds },
+      { measure: "schedules sent per second (minute to drain)", value: r.schedulesPerSecond },
+      { measure: "CPU ms per schedule: Node (stack, SQS, runner) / DynamoDB Local", value: `${r.cpuMsPerSchedule.node} / ${r.cpuMsPerSchedule.dynamodb ?? "not found"}` },
+      { measure: "load average at the minute / at the drain (2 cores, shared)", value: `${r.loadAverage.atTheMinute} / ${r.loadAverage.atTheDrain}` },
       { measure: "DynamoDB calls per schedule", value: r.ddbCallsPerSchedule },
-      { measure: "seed (connections, contacts, schedules), s", value: r.seedSeconds },
+      { measure: "seed (companies, connections, contacts, schedules), s", value: r.seedSeconds },
     ]);
     table("Scheduled messages: DynamoDB calls per schedule by command", Object.entries(r.ddbCallsByCommand).map(([command, perSchedule]) => ({ command, perSchedule })));
+    table("Scheduled messages: DynamoDB calls per schedule by what they touch (0.05 and up)", Object.entries(r.ddbCallsByPurpose).map(([call, perSchedule]) => ({ call, perSchedule })));
   }
   if (only.has("campaigns")) {
     const { benchCampaigns } = await import("./bench/campaigns.ts");

@@ -82,6 +82,11 @@ export interface OutboundInput {
   assistant?: boolean;
   /** IANA zone for the message variables; default the company's (read when the body holds a `{{`). */
   timeZone?: string;
+  /**
+   * The ticket's contact and connection as the caller just read them (a scheduled message's send): not read again.
+   * Each is used only when it is the ticket's own (same id); otherwise it is read.
+   */
+  known?: { contact?: ContactItem; whatsapp?: WhatsappItem };
 }
 
 let baileys: Promise<typeof import("@whiskeysockets/baileys")> | undefined;
@@ -109,7 +114,9 @@ async function markFailed(companyId: number, ticket: TicketItem, messageId: stri
  * is thrown. Returns the stored message view.
  */
 export async function sendOutbound(companyId: number, sender: Sender, ticket: TicketItem, input: OutboundInput): Promise<MessageView> {
-  const [contact, wa] = await Promise.all([getContactItem(companyId, ticket.contactId), getWhatsappItem(companyId, ticket.whatsappId)]);
+  const knownContact = input.known?.contact?.id === ticket.contactId && input.known.contact.companyId === companyId ? input.known.contact : undefined;
+  const knownWa = input.known?.whatsapp?.id === ticket.whatsappId && input.known.whatsapp.companyId === companyId ? input.known.whatsapp : undefined;
+  const [contact, wa] = await Promise.all([knownContact ?? getContactItem(companyId, ticket.contactId), knownWa ?? getWhatsappItem(companyId, ticket.whatsappId)]);
   if (!contact) throw new AppError("ERR_NO_CONTACT_FOUND");
   const remoteJid = chatJidOf(contact);
   // Variables render in the company's zone, agents' texts included; the company is read only when the
