@@ -154,7 +154,10 @@ export class CommandHandler {
     return { checked: results.length, valid: results.filter((r) => r.valid).length };
   }
 
-  /** Asks WhatsApp whether `number` has an account: `{exists, jid}`, or `{error}` when the session is not open. */
+  /**
+   * Asks WhatsApp whether `number` has an account under any of its spellings: `{exists, jid}` (the JID WhatsApp knows
+   * it by), or `{error}` when the session is not open.
+   */
   private async checkNumber(ref: { companyId: number; whatsappId: number }, number: string): Promise<Record<string, unknown>> {
     let sock: ReturnType<typeof this.socketFor>;
     try {
@@ -163,8 +166,12 @@ export class CommandHandler {
       if (err instanceof NotInitialized) return { error: "ERR_WAPP_NOT_INITIALIZED" };
       throw err;
     }
-    const [found] = (await sock.onWhatsApp(number)) ?? [];
-    return { exists: !!found?.exists, jid: found?.exists ? found.jid : null };
+    // As the contact lists' check: a Brazilian mobile is also asked without its ninth digit, and the spelling typed
+    // wins when WhatsApp knows both.
+    const spellings = whatsappSpellings(number);
+    const answers = (await sock.onWhatsApp(...spellings)) ?? [];
+    const found = spellings.map((n) => answers.find((a) => a.exists && a.jid.split("@")[0] === n)).find(Boolean);
+    return { exists: !!found, jid: found ? found.jid : null };
   }
 
   private socketFor(ref: { companyId: number; whatsappId: number }) {

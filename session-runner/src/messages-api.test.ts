@@ -97,7 +97,8 @@ describe("POST /api/messages/send through the runner", () => {
 
   it("refuses a number without WhatsApp with ERR_WAPP_INVALID_CONTACT and stores nothing", async () => {
     const c = await connected();
-    expect((await sim("PUT", "/sim/contact-book/5511955550000", { onWhatsApp: false })).status).toBe(200);
+    // Neither spelling of this mobile has an account (with its ninth digit, nor without it).
+    for (const n of ["5511955550000", "551155550000"]) expect((await sim("PUT", `/sim/contact-book/${n}`, { onWhatsApp: false })).status).toBe(200);
     const before = (await storedState(c.cid)).itemCount;
     const res = await api("POST", "/api/messages/send", { token: c.apiToken, body: { number: "5511955550000", body: "Olá" } });
     expect(res).toMatchObject({ status: 400, body: { error: "ERR_WAPP_INVALID_CONTACT" } });
@@ -106,6 +107,16 @@ describe("POST /api/messages/send through the runner", () => {
     expect(after.messages).toEqual([]);
     expect(after.itemCount).toBe(before);
     expect(await sentTo(c.whatsappId, "5511955550000@s.whatsapp.net")).toEqual([]);
+  }, 60_000);
+
+  it("sends to a Brazilian mobile that WhatsApp knows only without its ninth digit, under that JID", async () => {
+    const c = await connected();
+    expect((await sim("PUT", "/sim/contact-book/5511955551111", { onWhatsApp: false })).status).toBe(200);
+    expect((await sim("PUT", "/sim/contact-book/551155551111", { onWhatsApp: true })).status).toBe(200);
+    const res = await api("POST", "/api/messages/send", { token: c.apiToken, body: { number: "5511955551111", body: "Olá" } });
+    expect(res.status).toBe(200);
+    await eventually(async () => (await sentTo(c.whatsappId, "551155551111@s.whatsapp.net")).length === 1);
+    expect(await sentTo(c.whatsappId, "5511955551111@s.whatsapp.net")).toEqual([]);
   }, 60_000);
 
   it("answers another connection's or another company's message id with 404, and a status for its own", async () => {

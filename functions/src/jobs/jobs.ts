@@ -6,7 +6,6 @@
  */
 import { JobMessage } from "@atende/shared/jobs/schema";
 import { runJob } from "@atende/shared/jobs/service";
-import { log } from "@atende/shared/log";
 // The features whose job kinds this consumer runs register them at import.
 import "@atende/shared/tags/service";
 import "@atende/shared/tickets/actions";
@@ -16,30 +15,12 @@ import "@atende/shared/companies/purge";
 import "@atende/shared/contacts/import";
 import "@atende/shared/contactLists/service";
 import type { SqsEvent } from "./command-dlq.ts";
+import { type BatchResult, consumeRecords } from "./sqs-consumer.ts";
 
 /** How long one message works on its job before queuing the rest (ms): well under the function's 60 s timeout. */
 const BUDGET_MS = 20_000;
 
-export async function handler(event: SqsEvent): Promise<{ batchItemFailures: { itemIdentifier: string }[] }> {
-  const batchItemFailures: { itemIdentifier: string }[] = [];
-  for (const r of event.Records ?? []) {
-    const parsed = JobMessage.safeParse((() => {
-      try {
-        return JSON.parse(r.body);
-      } catch {
-        return null;
-      }
-    })());
-    if (!parsed.success) {
-      log("error", "job message unreadable: dropped", { messageId: r.messageId });
-      continue;
-    }
-    try {
-      await runJob(parsed.data.companyId, parsed.data.jobId, BUDGET_MS);
-    } catch (err) {
-      log("error", "job step failed; the message comes back", { ...parsed.data, err });
-      batchItemFailures.push({ itemIdentifier: r.messageId });
-    }
-  }
-  return { batchItemFailures };
+/** Runs each record's job for up to {@link BUDGET_MS}; a failed step's record comes back (see the file's header). */
+export function handler(event: SqsEvent): Promise<BatchResult> {
+  return consumeRecords(event, JobMessage, "job", (m) => runJob(m.companyId, m.jobId, BUDGET_MS), (m) => ({ ...m }));
 }
