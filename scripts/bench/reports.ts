@@ -107,7 +107,9 @@ export async function runReportCases(url: string, t: { admin: { token: string };
   const load0 = loadavg()[0];
   while (job.status !== "done" && performance.now() - t0 < 30 * 60_000) {
     await new Promise((r) => setTimeout(r, 250));
-    job = (await (await fetch(`${url}/api/jobs/${jobId}`, { headers: { authorization: `Bearer ${t.admin.token}` } })).json()) as typeof job;
+    // A poll reset by the saturated machine is polled again (the job goes on meanwhile).
+    const polled = await fetch(`${url}/api/jobs/${jobId}`, { headers: { authorization: `Bearer ${t.admin.token}` } }).then((r) => r.json() as Promise<typeof job>).catch(() => null);
+    if (polled) job = polled;
   }
   clearInterval(sampler);
   const exportRow = {
