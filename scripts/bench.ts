@@ -35,11 +35,13 @@
  *   the time to export the whole report to .xlsx through the jobs queue.
  * - schedules (`scripts/bench/schedules.ts`): 10,000 scheduled messages of 1,000 companies due in the same minute:
  *   each sent exactly once, lateness p50/p99/max (target: the last within 60 s of its time), DynamoDB calls per schedule.
- * - campaigns (`scripts/bench/campaigns.ts`): campaign sends/s with zero intervals (the ceiling) through the planner and
- *   the dispatch consumer, for one connection and for 50 connections at once (`--campaignNumbers=300,100`: numbers
- *   of the one campaign, and of each of the 50); each number sent once (not part of the default run).
+ * - campaigns (`scripts/bench/campaigns.ts`): campaign sends/s with zero intervals (the ceiling) through the planner, the
+ *   dispatch consumer and the session runner onto the simulated network (connections with real simulated sessions),
+ *   for one connection and for 50 connections at once (`--campaignNumbers=300,100`: numbers of the one campaign, and
+ *   of each of the 50; `--campaignConnections=50`), CPU per send; each number sent once (not part of the default run).
  * - contact-import (`scripts/bench/contact-import.ts`): rows/s of a 10,000-row .xlsx imported into a contact list
- *   (`--importRows=10000`), read alone, the upload request's ms (it starts a background job), and end to end to the
+ *   (`--importRows=10000`), read alone, the upload request's ms (it keeps the file and starts a background job that
+ *   reads it), and end to end to the
  *   job done, first import and again (updates); not part of the default run.
  * Usage: `npm run bench [-- --sizes=1000,10000,100000] [-- --reps=200,400[,150]] [-- --searchSizes=1000,10000,100000] [-- --searchCases=tab,Carla] [-- --only=ingest,ratio,tickets,search,dashboard,web,kanban,faults,storm,schedules] [-- --dashboardSizes=1000,10000] [-- --reportSizes=1000,10000,100000] [-- --kanbanSizes=1000,5000,10000] [-- --scheduleCompanies=1000] [-- --renderTickets=5000] [-- --ratioRounds=5] [-- --ratioProfile=ingest.cpuprofile]`.
  *   `[-- --ingestMessages=2000] [-- --botCustomers=200]` (the bot conversation is 8 messages per customer).
@@ -302,6 +304,22 @@ try {
       ingest: () => ingest(next++),
       cpu: () => ({ node: cpuMs(process.pid), ddb: ddbPids.reduce((sum, pid) => sum + cpuMs(pid), 0), jit: ddbPids.reduce((sum, pid) => sum + jitCpuMs(pid), 0) }),
     });
+    // `--ratioProbe`: DynamoDB Local's CPU per item of one ingest transaction, each item replayed alone (`bench/ingest-probe.ts`).
+    if (args.ratioProbe) {
+      const { captureIngestTransaction, probeTransaction } = await import("./bench/ingest-probe.ts");
+      const { keys } = await import("../shared/src/db/keys.ts");
+      const items = await captureIngestTransaction(() => ingest(next++));
+      const p = await probeTransaction({
+        items,
+        ticketKeys: tickets.map((id) => keys.ticket(ctx.companyId, id)),
+        perVariant: 300,
+        rounds: Number(args.ratioProbe) || 2,
+        concurrency: 16,
+        cpu: () => ({ node: cpuMs(process.pid), ddb: ddbPids.reduce((sum, pid) => sum + cpuMs(pid), 0) }),
+      });
+      table(`One ingest transaction replayed whole and without each item (CPU ms per transaction; an item's: the difference; load ${loadavg()[0].toFixed(1)})`, p.items);
+      table(`The stored ticket item: ${p.ticket.bytes} bytes (JSON), by attribute`, p.ticket.attributes.slice(0, 15));
+    }
     for (const ws of sockets) ws.close();
     const costRows = [...calls.byPurpose.entries()].sort((a, b) => b[1] - a[1]).map(([call, n]) => ({ call, perMessage: per(n) }));
     results.ingestRatio = { ...r, perMessage: { ddbCalls: per(calls.total), itemsWritten: per(calls.written.items), bytesWritten: Math.round(calls.written.bytes / counted), byCommand: Object.fromEntries([...calls.byCommand].map(([k, v]) => [k, per(v)])), byPurpose: Object.fromEntries(costRows.map((x) => [x.call, x.perMessage])), framesPerSocket: per(countedFrames / sockets.length) } };
@@ -379,22 +397,36 @@ try {
     const { benchCampaigns } = await import("./bench/campaigns.ts");
     // `--campaignNumbers=300,100`: numbers of the one-connection campaign, and of each of the 50 campaigns at once.
     const [perConnection, perConnectionMany] = (args.campaignNumbers ?? "300,100").split(",").map(Number);
-    const r = await benchCampaigns({ perConnection, perConnectionMany });
-    results.campaigns = r;
-    table("Campaign dispatch with zero intervals (the ceiling)", [
-      { case: `1 connection, ${r.perConnection} numbers`, sends: r.one.sends, seconds: r.one.seconds, sendsPerSecond: r.one.sendsPerSecond, msPerSendP50: r.one.msPerSend.p50, msPerSendP99: r.one.msPerSend.p99, delivered: `${r.one.delivered} (${r.one.status})`, outcomes: JSON.stringify(r.one.outcomes) },
-      { case: `${r.connections} connections at once, ${r.perConnectionMany} numbers each`, sends: r.many.sends, seconds: r.many.seconds, sendsPerSecond: r.many.sendsPerSecond, msPerSendP50: r.many.msPerSend.p50, msPerSendP99: r.many.msPerSend.p99, delivered: `${r.many.delivered} (${r.many.finished} FINALIZADA)`, outcomes: JSON.stringify(r.many.outcomes) },
-      { case: "per connection with 50 at once, sends/s", sendsPerSecond: r.many.perConnectionPerSecond },
+    const load0 = loadavg()[0];
+    const r = await benchCampaigns({ url: stack.url, cpu: () => ({ node: cpuMs(process.pid), ddb: ddbCpuMs() }), perConnection, perConnectionMany, connections: Number(args.campaignConnections ?? 50) });
+    results.campaigns = { ...r, load: [load0, loadavg()[0]] };
+    const row = (label: string, c: typeof r.one) => ({
+      case: label,
+      sends: c.sends,
+      "handed over/s": c.handedPerSecond,
+      "on the network/s": c.networkPerSecond,
+      "per connection/s": c.perConnectionPerSecond,
+      "ms/send p50": c.msPerSend.p50,
+      "ms/send p99": c.msPerSend.p99,
+      "CPU ms/send (Node + DynamoDB Local)": `${c.cpuMsPerSend.node} + ${c.cpuMsPerSend.dynamodb}`,
+      "delivered/failed": `${c.delivered}/${c.failed} (${c.finished} FINALIZADA${c.paused.length ? `, paused ${c.paused.join(",")}` : ""})`,
+      "once each": c.eachNumberOnce,
+    });
+    table(`Campaign dispatch with zero intervals (the ceiling), simulated sessions; load ${load0.toFixed(1)} → ${loadavg()[0].toFixed(1)}`, [
+      row(`1 connection, ${r.perConnection} numbers`, r.one),
+      row(`${r.connections} connections at once, ${r.perConnectionMany} numbers each`, r.many),
     ]);
+    console.log(`outcomes: one ${JSON.stringify(r.one.outcomes)}, many ${JSON.stringify(r.many.outcomes)}; ${r.connections} sessions connected in ${r.connectSeconds} s`);
   }
   if (only.has("contact-import")) {
     const { benchContactImport } = await import("./bench/contact-import.ts");
     const c = await makeCompany();
+    const load0 = loadavg()[0];
     const r = await benchContactImport({ rows: Number(args.importRows ?? 10_000), auth: await authenticate(c.admin.token) });
     results.contactImport = r;
-    table(`Contact list import: ${r.rows} rows of .xlsx (${Math.round(r.fileBytes / 1024)} KiB), one list`, [
+    table(`Contact list import: ${r.rows} rows of .xlsx (${Math.round(r.fileBytes / 1024)} KiB), one list; load ${load0.toFixed(1)} → ${loadavg()[0].toFixed(1)}`, [
       { measure: "read only (exceljs, first sheet), rows/s", value: `${r.readRowsPerSecond} (${r.readMs} ms, ${r.readRows} rows)` },
-      { measure: "upload request (read, keep, start the job), ms", value: `${r.firstImport.requestMs} / again ${r.secondImport.requestMs}` },
+      { measure: "upload request (check, keep the file, start the job), ms", value: `${r.firstImport.requestMs} / again ${r.secondImport.requestMs}` },
       { measure: "import into an empty list, to the job done, rows/s", value: `${r.firstImport.rowsPerSecond} (${r.firstImport.ms} ms, ${r.firstImport.steps} steps; added ${r.firstImport.added}, skipped ${r.firstImport.skipped})` },
       { measure: "same file again (every row an update), rows/s", value: `${r.secondImport.rowsPerSecond} (${r.secondImport.ms} ms; updated ${r.secondImport.updated})` },
       { measure: "contactsCount after both", value: r.contactsCount },

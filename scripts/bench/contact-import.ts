@@ -3,9 +3,9 @@
  * shape of `../shared/fixtures/contacts/generated-10k-contacts.xlsx`: `nome | numero | email`, accented names, 14
  * area codes), imported into an empty list through the service the upload route calls, then imported again (every
  * row an update). The upload answers with a background job, run by the local stack's jobs queue consumer: reports
- * the request's time (read, normalize, keep the people, start the job: what must stay under API Gateway's 29 s),
- * rows/s end to end (to the job done: written in transactions with the exact count, queued for the WhatsApp check),
- * the reading alone, and that the list holds every row once.
+ * the request's time (check the file, keep it in the bucket, start the job: what must stay under API Gateway's 29 s),
+ * rows/s end to end (to the job done: the file read by the job's first step, then written in transactions with the
+ * exact count, queued for the WhatsApp check), the reading alone, and that the list holds every row once.
  */
 import ExcelJS from "exceljs";
 import { getContactList } from "../../shared/src/contactLists/repository.ts";

@@ -258,10 +258,11 @@ describe("POST /api/contact-lists/{id}/upload", () => {
       for (const c of got) if (c.type === "checkNumbers" && c.contactListId === list.id) checked.push(...c.items.map((i: { id: number }) => i.id));
     }
     expect(checked.sort((a, b) => a - b)).toEqual(stored.map((i) => i.id).sort((a, b) => a - b));
-    // The file's people were kept only for the job.
-    const params = (await getJob(w.cid, jobId))?.params;
-    expect(params?.key).toMatch(new RegExp(`^media/${w.cid}/`));
-    expect(await headMedia(String(params?.key))).toBeNull();
+    // The file and its people were kept only for the job.
+    const done = await getJob(w.cid, jobId);
+    const kept = [String(done?.params.key), String(JSON.parse(done?.cursor ?? "{}").key)];
+    expect(kept.every((k) => k.startsWith(`media/${w.cid}/imports/`))).toBe(true);
+    expect(await Promise.all(kept.map((k) => headMedia(k)))).toEqual([null, null]);
   }, 900_000);
 
   it("a step repeated after its consumer died applies nothing twice: the counts and the items stay exact", async () => {
@@ -313,6 +314,31 @@ describe("POST /api/contact-lists/{id}/upload", () => {
     expect(await drainCommands(w.wa)).toEqual([]);
     // No job was started for a refused file.
     expect(await runQueuedJobs()).toBe(0);
+  });
+
+  it("answers 202 before reading the file: a workbook that turns out damaged fails its job with ERR_IMPORT_FILE_UNREADABLE, nothing written", async () => {
+    const list = await newList();
+    await addItem(w.admin, { name: "Já estava", number: "5511988880099", contactListId: list.id });
+    await drainCommands(w.wa);
+    // A ZIP header with nothing of a workbook behind it, and an OLE header likewise: they pass the request's checks.
+    const damaged: [string, Buffer][] = [
+      ["damaged.xlsx", Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(2000, 7)])],
+      ["damaged.xls", Buffer.concat([Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]), Buffer.alloc(2000, 7)])],
+    ];
+    for (const [name, data] of damaged) {
+      const res = await upload(w.admin, list.id, name, data);
+      expect(res.status, `${name}: ${JSON.stringify(res.body)}`).toBe(202);
+      const { jobId } = JobStarted.parse(res.body);
+      const key = String((await getJob(w.cid, jobId))?.params.key);
+      expect(await headMedia(key)).not.toBeNull();
+      await runQueuedJobs();
+      const job = JobView.parse((await api("GET", `/api/jobs/${jobId}`, { token: w.admin.token })).body);
+      expect(job, name).toMatchObject({ status: "failed", error: "ERR_IMPORT_FILE_UNREADABLE", done: 0 });
+      expect(await headMedia(key)).toBeNull();
+    }
+    expect((await items(list.id)).map((i) => i.name)).toEqual(["Já estava"]);
+    expect(await count(list.id)).toBe(1);
+    expect(await drainCommands(w.wa)).toEqual([]);
   });
 
   it("reads the Whaticket templates and the Whazing workbooks", async () => {

@@ -1,6 +1,6 @@
 /**
  * Contact lists' domain events: `contactList.created|updated|deleted` and `contactListItem.created|updated|deleted|reloaded`
- * (many items at once: an import, a WhatsApp check) and `contactListItem.importProgress` (rows written of an import). Frames `company-{id}-ContactList` and
+ * (many items at once: an import, a WhatsApp check). An import's progress is its job's (`company-{id}-job`). Frames `company-{id}-ContactList` and
  * `company-{id}-ContactListItem` go to the admins (who manage the lists).
  */
 import { z } from "zod";
@@ -17,7 +17,6 @@ declare module "../events/registry.ts" {
     "contactListItem.updated": { type: "contactListItem.updated"; companyId: number; record: ContactListItem };
     "contactListItem.deleted": { type: "contactListItem.deleted"; companyId: number; id: number; contactListId: number };
     "contactListItem.reloaded": { type: "contactListItem.reloaded"; companyId: number; contactListId: number };
-    "contactListItem.importProgress": { type: "contactListItem.importProgress"; companyId: number; contactListId: number; done: number; total: number };
   }
 }
 
@@ -29,11 +28,6 @@ defineEvents({
   "contactListItem.updated": baseEvent("contactListItem.updated").extend({ record: ContactListItem }),
   "contactListItem.deleted": baseEvent("contactListItem.deleted").extend({ id: z.number().int(), contactListId: z.number().int() }),
   "contactListItem.reloaded": baseEvent("contactListItem.reloaded").extend({ contactListId: z.number().int() }),
-  "contactListItem.importProgress": baseEvent("contactListItem.importProgress").extend({
-    contactListId: z.number().int(),
-    done: z.number().int(),
-    total: z.number().int(),
-  }),
 });
 
 defineFrames({ ContactList: ContactListEvent, ContactListItem: ContactListItemEvent });
@@ -49,6 +43,3 @@ realtimeFrames("contactListItem.deleted", (e) => [
   { name: "ContactListItem", data: { action: "delete", id: e.id, contactListId: e.contactListId }, audience: managers },
 ]);
 realtimeFrames("contactListItem.reloaded", (e) => [{ name: "ContactListItem", data: { action: "reload", contactListId: e.contactListId }, audience: managers }]);
-realtimeFrames("contactListItem.importProgress", (e) => [
-  { name: "ContactListItem", data: { action: "progress", contactListId: e.contactListId, done: e.done, total: e.total }, audience: managers },
-]);

@@ -51,15 +51,26 @@ export const ImportPersonSchema = z.object({
 });
 
 /**
- * The parameters of an `importContactList` job: the list, where the file's people are kept (a JSON array of
- * {@link ImportPersonSchema} in the media bucket), the first of the item ids reserved for them (person `i` is added
- * with id `firstId + i`, so a step repeated after a death recognizes its own rows), and the rows skipped while reading.
+ * The parameters of an `importContactList` job: the list, where the uploaded file waits in the media bucket and its
+ * kind (the job reads it; deleted when the job ends).
  */
 export const ContactListImportJobParams = z.object({
   contactListId: z.number().int().positive(),
   key: z.string().min(1),
-  firstId: z.number().int().positive(),
-  people: z.number().int().min(0),
-  skipped: z.number().int().min(0),
+  kind: z.enum(["xlsx", "xls"]),
 });
 export type ContactListImportJobParams = z.infer<typeof ContactListImportJobParams>;
+
+/**
+ * Where an `importContactList` job stands once it read its file: the next person to write (`at`), the first of the
+ * item ids reserved for the file's people (person `i` is added with id `firstId + i`, so a step repeated after a
+ * death recognizes its own rows), how many people there are, and where they are kept (a JSON array of
+ * {@link ImportPersonSchema} in the media bucket).
+ */
+export const ContactListImportCursor = z.object({
+  at: z.number().int().min(0),
+  firstId: z.number().int().positive(),
+  people: z.number().int().min(0),
+  key: z.string().min(1),
+});
+export type ContactListImportCursor = z.infer<typeof ContactListImportCursor>;

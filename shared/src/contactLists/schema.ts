@@ -139,7 +139,5 @@ export const ContactListItemEvent = z.discriminatedUnion("action", [
   z.object({ action: z.literal("delete"), id: z.number().int(), contactListId: z.number().int() }),
   /** Many items changed at once (an import, a WhatsApp check): reload the list's page. */
   z.object({ action: z.literal("reload"), contactListId: z.number().int() }),
-  /** An import's progress: `done` of `total` rows written. */
-  z.object({ action: z.literal("progress"), contactListId: z.number().int(), done: z.number().int(), total: z.number().int() }),
 ]);
 export type ContactListItemEvent = z.infer<typeof ContactListItemEvent>;

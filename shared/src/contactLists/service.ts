@@ -18,17 +18,17 @@ import { normalizeName } from "../contacts/normalize.ts";
 import { nextId, nextIds } from "../db/counters.ts";
 import { AppError } from "../errors.ts";
 import { dispatch } from "../events/index.ts";
-import type { JobView } from "../jobs/schema.ts";
-import { registerJobKind, startJob } from "../jobs/service.ts";
+import type { JobItem, JobView } from "../jobs/schema.ts";
+import { type JobStepResult, registerJobKind, startJob } from "../jobs/service.ts";
 import { log } from "../log.ts";
 import { deleteMedia, getMedia, putMedia } from "../storage/media.ts";
 import "./errors.ts";
 import "./events.ts";
 import type { Upload } from "../media/attachments.ts";
-import { ContactListImportJobParams, ImportPersonSchema, type ImportReport, type ImportRowReport } from "./import-schema.ts";
+import { ContactListImportCursor, ContactListImportJobParams, ImportPersonSchema, type ImportReport, type ImportRowReport } from "./import-schema.ts";
 import { type ImportPerson, peopleOf } from "./import.ts";
 import { normalizePhone } from "./phone.ts";
-import { readSpreadsheet, type SpreadsheetKind, spreadsheetKind } from "./spreadsheet.ts";
+import { checkSpreadsheet, readSpreadsheet, type SpreadsheetKind, spreadsheetKind } from "./spreadsheet.ts";
 import { requestWhatsappCheck } from "./whatsapp-check.ts";
 import {
   addContactListItem,
@@ -232,34 +232,47 @@ export async function* validContactListItems(companyId: number, contactListId: n
 }
 
 /**
- * The rows of an uploaded spreadsheet of one of the `accepted` kinds: 400 `ERR_VALIDATION` (`file` Required) without
- * a file, 400 `ERR_IMPORT_FILE_TYPE` for another kind, 400 `ERR_IMPORT_FILE_UNREADABLE` when it cannot be read.
- * Shared by the contact list and the contacts imports.
+ * The spreadsheet of an upload, checked without reading it: 400 `ERR_VALIDATION` (`file` Required) without a file,
+ * 400 `ERR_IMPORT_FILE_TYPE` for a kind not `accepted`, 400 `ERR_IMPORT_FILE_UNREADABLE` for one too large or not of
+ * its kind's container (`checkSpreadsheet`). Returns the file and its kind.
  */
-export async function peopleOfUpload(upload: { files: Upload[] } | undefined, accepted: SpreadsheetKind[]): Promise<ReturnType<typeof peopleOf>> {
+export function spreadsheetOfUpload(upload: { files: Upload[] } | undefined, accepted: SpreadsheetKind[]): { file: Upload; kind: SpreadsheetKind } {
   const file = upload?.files[0];
   if (!file) throw new AppError("ERR_VALIDATION", { fields: [{ path: "file", message: "Required" }] });
   const kind = spreadsheetKind(file.filename, file.mimetype);
   if (!kind || !accepted.includes(kind)) throw new AppError("ERR_IMPORT_FILE_TYPE");
+  checkSpreadsheet(kind, file.content);
+  return { file, kind };
+}
+
+/**
+ * The rows of an uploaded spreadsheet of one of the `accepted` kinds: errors as {@link spreadsheetOfUpload}, and 400
+ * `ERR_IMPORT_FILE_UNREADABLE` when it cannot be read. Shared by the contact list preview and the contacts import.
+ */
+export async function peopleOfUpload(upload: { files: Upload[] } | undefined, accepted: SpreadsheetKind[]): Promise<ReturnType<typeof peopleOf>> {
+  const { file, kind } = spreadsheetOfUpload(upload, accepted);
   return peopleOf(await readSpreadsheet(kind, file.content));
 }
 
-/** Where an import's people wait for its job, in the media bucket (deleted when the job ends). */
-const importKey = (companyId: number, id: string) => `media/${companyId}/imports/contact-lists/${id}.json`;
+/** Where an import's uploaded file and then its people wait for its job, in the media bucket (deleted when it ends). */
+const importKey = (companyId: number, id: string, ext: string) => `media/${companyId}/imports/contact-lists/${id}.${ext}`;
+
+const MIME: Record<"xlsx" | "xls", string> = { xlsx: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet", xls: "application/vnd.ms-excel" };
 
 /**
  * `POST /api/contact-lists/{id}/upload`: imports one .xls or .xlsx into a list of the caller's company (404
- * `ERR_NO_CONTACT_LIST_FOUND`; file errors as {@link peopleOfUpload}, answered at once, nothing written). `preview`
- * reads and answers the report without writing: a number new to the list is added, one already there has its name
- * and e-mail replaced (`updated`; a new number's WhatsApp state is unknown until checked), the rest are skipped with
- * their reason. Otherwise the file's people are kept in the media bucket, their item ids reserved, and an
- * `importContactList` job started (the route answers 202 with it): it writes {@link IMPORT_STEP_ROWS} rows per step
- * and its `result` ends with the counts `{added, updated, skipped}`.
+ * `ERR_NO_CONTACT_LIST_FOUND`; no file, another type, a file too large or not a workbook: the errors of
+ * {@link spreadsheetOfUpload}, answered at once, nothing written). `preview` reads the file and answers the report
+ * without writing: a number new to the list is added, one already there has its name and e-mail replaced (`updated`;
+ * a new number's WhatsApp state is unknown until checked), the rest are skipped with their reason. Otherwise the file
+ * is kept in the media bucket as it came and an `importContactList` job started (the route answers 202 with it, the
+ * file unread): the job reads it (a file that cannot be read fails the job with `ERR_IMPORT_FILE_UNREADABLE`, nothing
+ * written), then writes {@link IMPORT_STEP_ROWS} rows per step; its `result` ends with `{added, updated, skipped}`.
  */
 export async function importContactListFile(auth: AuthContext, contactListId: number, upload: { files: Upload[] } | undefined, preview: boolean): Promise<ImportReport | { job: JobView }> {
   await requireContactList(auth.companyId, contactListId);
-  const { people, report } = await peopleOfUpload(upload, ["xlsx", "xls"]);
   if (preview) {
+    const { people, report } = await peopleOfUpload(upload, ["xlsx", "xls"]);
     const existing = new Map((await listContactListItems(auth.companyId, contactListId)).map((i) => [i.number, i]));
     const byRow = new Map(report.map((r) => [r.row, r]));
     for (const p of people) {
@@ -269,10 +282,11 @@ export async function importContactListFile(auth: AuthContext, contactListId: nu
     }
     return summarize(report);
   }
-  const key = importKey(auth.companyId, randomUUID());
-  await putMedia(key, new TextEncoder().encode(JSON.stringify(people)), "application/json");
-  const firstId = people.length ? await nextIds(auth.companyId, "contactListItem", people.length) : 1;
-  const params: ContactListImportJobParams = { contactListId, key, firstId, people: people.length, skipped: report.length - people.length };
+  const { file, kind } = spreadsheetOfUpload(upload, ["xlsx", "xls"]);
+  const ext = kind === "xls" ? "xls" : "xlsx";
+  const key = importKey(auth.companyId, randomUUID(), ext);
+  await putMedia(key, file.content, MIME[ext]);
+  const params: ContactListImportJobParams = { contactListId, key, kind: ext };
   return { job: await startJob(auth.companyId, auth.userId, "importContactList", params) };
 }
 
@@ -288,36 +302,69 @@ export const IMPORT_STEP_ROWS = 200;
 /** The people of the imports this process is running, read from the bucket once per job (the last two kept). */
 const keptPeople = new Map<string, ImportPerson[]>();
 
-async function peopleOfJob(key: string): Promise<ImportPerson[]> {
-  const hit = keptPeople.get(key);
-  if (hit) return hit;
-  const people = z.array(ImportPersonSchema).parse(JSON.parse((await getMedia(key)).toString("utf8")));
+function keepPeople(key: string, people: ImportPerson[]): ImportPerson[] {
   keptPeople.set(key, people);
   for (const old of keptPeople.keys()) if (keptPeople.size > 2) keptPeople.delete(old);
   return people;
 }
 
-const ImportCursor = z.object({ at: z.number().int().min(0) });
+async function peopleOfJob(key: string): Promise<ImportPerson[]> {
+  return keptPeople.get(key) ?? keepPeople(key, z.array(ImportPersonSchema).parse(JSON.parse((await getMedia(key)).toString("utf8"))));
+}
+
+/** Deletes what an import kept in the bucket (its file, its people), logging what could not be deleted. */
+async function dropImportFiles(companyId: number, jobId: string, keys: string[]): Promise<void> {
+  for (const key of keys) {
+    keptPeople.delete(key);
+    await deleteMedia(key).catch((err) => log("warn", "contact list import: a kept file was not deleted", { companyId, jobId, key, err }));
+  }
+}
 
 /**
- * One step of an `importContactList` job: the next `limit` people from the cursor, written into the list (with its
- * count), then queued for the WhatsApp check, with the list's new count and a progress frame. The first step also
- * counts the rows skipped when reading. A list deleted meanwhile ends the job. Repeating a step after a death
- * applies nothing twice: a person already added under the id reserved for it counts as added, not written again.
+ * The first step of an `importContactList` job: reads the uploaded file (the confined reader for .xls, exceljs for
+ * .xlsx), keeps its people in the bucket and reserves one item id per person. Writes nothing to the list, so a
+ * repetition after a death only reads again (and leaves unused ids). Counts the rows skipped. A file that cannot be
+ * read throws `ERR_IMPORT_FILE_UNREADABLE` (the job fails at once with it) after its file is deleted.
+ */
+async function readImportFile(job: JobItem, p: ContactListImportJobParams): Promise<JobStepResult> {
+  const cid = job.companyId;
+  let read: ReturnType<typeof peopleOf>;
+  try {
+    read = peopleOf(await readSpreadsheet(p.kind, await getMedia(p.key)));
+  } catch (err) {
+    if (err instanceof AppError) await dropImportFiles(cid, job.id, [p.key]);
+    throw err;
+  }
+  const { people, report } = read;
+  const key = importKey(cid, job.id, "json");
+  await putMedia(key, new TextEncoder().encode(JSON.stringify(people)), "application/json");
+  keepPeople(key, people);
+  const firstId = people.length ? await nextIds(cid, "contactListItem", people.length) : 1;
+  const cursor: ContactListImportCursor = { at: 0, firstId, people: people.length, key };
+  const finished = people.length === 0;
+  if (finished) await dropImportFiles(cid, job.id, [p.key, key]);
+  return { handled: 0, total: people.length, cursor: JSON.stringify(cursor), finished, counts: { added: 0, updated: 0, skipped: report.length - people.length } };
+}
+
+/**
+ * One step of an `importContactList` job: first the file is read ({@link readImportFile}); then each step writes the
+ * next `limit` people from the cursor into the list (with its count) and queues them for the WhatsApp check, with the
+ * list's new count. A list deleted meanwhile ends the job. Repeating a step after a death applies nothing twice: a
+ * person already added under the id reserved for it counts as added, not written again.
  */
 registerJobKind(
   "importContactList",
   async (job, limit) => {
     const p = ContactListImportJobParams.parse(job.params);
     const cid = job.companyId;
-    const at = job.cursor === null ? 0 : ImportCursor.parse(JSON.parse(job.cursor)).at;
-    const counts = { added: 0, updated: 0, ...(at === 0 ? { skipped: p.skipped } : {}) };
+    if (job.cursor === null) return readImportFile(job, p);
+    const cur = ContactListImportCursor.parse(JSON.parse(job.cursor));
+    const counts = { added: 0, updated: 0 };
     let gone = !(await getContactList(cid, p.contactListId));
-    const slice = gone ? [] : (await peopleOfJob(p.key)).slice(at, at + limit);
+    const slice = gone ? [] : (await peopleOfJob(cur.key)).slice(cur.at, cur.at + limit);
     if (slice.length) {
       try {
-        const written = await writePeople(cid, p.contactListId, slice, p.firstId + at, counts);
-        await dispatch({ type: "contactListItem.importProgress", companyId: cid, contactListId: p.contactListId, done: at + slice.length, total: p.people });
+        const written = await writePeople(cid, p.contactListId, slice, cur.firstId + cur.at, counts);
         await dispatchListCount(cid, p.contactListId);
         await requestWhatsappCheck(cid, p.contactListId, written);
       } catch (err) {
@@ -325,14 +372,13 @@ registerJobKind(
         gone = true;
       }
     }
-    const next = at + slice.length;
-    const finished = gone || next >= p.people;
+    const next = cur.at + slice.length;
+    const finished = gone || next >= cur.people;
     if (finished) {
       if (!gone) await dispatch({ type: "contactListItem.reloaded", companyId: cid, contactListId: p.contactListId });
-      keptPeople.delete(p.key);
-      await deleteMedia(p.key).catch((err) => log("warn", "contact list import: its people were not deleted", { companyId: cid, jobId: job.id, err }));
+      await dropImportFiles(cid, job.id, [p.key, cur.key]);
     }
-    return { handled: slice.length, ...(at === 0 ? { total: p.people } : {}), cursor: JSON.stringify({ at: next }), finished, counts };
+    return { handled: slice.length, cursor: JSON.stringify({ ...cur, at: next }), finished, counts };
   },
   { items: IMPORT_STEP_ROWS },
 );

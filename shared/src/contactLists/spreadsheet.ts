@@ -100,7 +100,6 @@ async function readXlsx(bytes: Uint8Array): Promise<SheetRow[]> {
 
 /** Reads an .xls in a worker (time and heap limited); the worker sends back plain rows of text, nothing else. */
 function readXls(bytes: Uint8Array): Promise<SheetRow[]> {
-  if (bytes.byteLength > XLS_LIMITS.maxBytes) return Promise.reject(new AppError("ERR_IMPORT_FILE_UNREADABLE"));
   return new Promise((resolve, reject) => {
     const worker = new Worker(new URL("./xls-worker.mjs", import.meta.url), {
       workerData: bytes,
@@ -132,14 +131,23 @@ function readXls(bytes: Uint8Array): Promise<SheetRow[]> {
 }
 
 /**
+ * What can be told of a spreadsheet without reading it: its size (at most {@link MAX_SPREADSHEET_BYTES}, an .xls at
+ * most the .xls reader's limit) and the first bytes of its kind's container (an .xlsx is a ZIP, an .xls an OLE file).
+ * @throws AppError `ERR_IMPORT_FILE_UNREADABLE` (400) when either is wrong.
+ */
+export function checkSpreadsheet(kind: SpreadsheetKind, bytes: Uint8Array): void {
+  if (bytes.byteLength > (kind === "xls" ? XLS_LIMITS.maxBytes : MAX_SPREADSHEET_BYTES)) throw new AppError("ERR_IMPORT_FILE_UNREADABLE");
+  const magic = MAGIC[kind];
+  if (magic && !magic.every((b, i) => bytes[i] === b)) throw new AppError("ERR_IMPORT_FILE_UNREADABLE");
+}
+
+/**
  * The rows of the first sheet of `bytes` (a file of `kind`), blank rows left out.
  * @throws AppError `ERR_IMPORT_FILE_UNREADABLE` (400) for a damaged file or one of another format, one over {@link MAX_SPREADSHEET_BYTES} (or
  * the .xls limits), or an .xls whose reading passes its time or memory limit.
  */
 export async function readSpreadsheet(kind: SpreadsheetKind, bytes: Uint8Array): Promise<SheetRow[]> {
-  if (bytes.byteLength > MAX_SPREADSHEET_BYTES) throw new AppError("ERR_IMPORT_FILE_UNREADABLE");
-  const magic = MAGIC[kind];
-  if (magic && !magic.every((b, i) => bytes[i] === b)) throw new AppError("ERR_IMPORT_FILE_UNREADABLE");
+  checkSpreadsheet(kind, bytes);
   try {
     const rows = kind === "xls" ? await readXls(bytes) : kind === "csv" ? await readCsv(bytes) : await readXlsx(bytes);
     return rows.filter((r) => r.cells.some((c) => c.trim() !== ""));

@@ -277,8 +277,24 @@ async function zoneOf(companyId: number): Promise<string> {
   return tz;
 }
 
-/** The company-local day (`yyyy-mm-dd`) and hour (0-23) of ISO time `at` in zone `tz` (UTC when the zone is unknown). */
+/** The last {@link localDayHour} answer per zone, by UTC minute (zones change offset only on whole minutes). */
+const dayHourByZone = new Map<string, { minute: number; out: { day: string; hour: number } }>();
+
+/**
+ * The company-local day (`yyyy-mm-dd`) and hour (0-23) of ISO time `at` in zone `tz` (UTC when the zone is unknown).
+ * The answer is remembered per zone for its UTC minute (every message of that minute asks the same).
+ */
 export function localDayHour(at: string, tz: string): { day: string; hour: number } {
+  const minute = Math.floor(Date.parse(at) / 60_000);
+  const hit = dayHourByZone.get(tz);
+  if (hit && hit.minute === minute) return { ...hit.out };
+  const out = zonedDayHour(at, tz);
+  if (dayHourByZone.size >= 1_000) dayHourByZone.clear();
+  dayHourByZone.set(tz, { minute, out });
+  return { ...out };
+}
+
+function zonedDayHour(at: string, tz: string): { day: string; hour: number } {
   let local: TZDate;
   try {
     local = new TZDate(Date.parse(at), tz);

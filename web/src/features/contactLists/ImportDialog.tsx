@@ -3,12 +3,14 @@
  * each row would become: new, updated, skipped with its reason, a dropped e-mail), confirm, and read the final
  * report. An import that runs as a background job (a contact list's: the upload answers with the job) shows its
  * progress ("Importando… 3.200 de 10.000") and, when done, its counts; the dialog may be closed meanwhile (the page
- * follows the job). Errors (a refused type, an unreadable file) show as the error's text.
+ * follows the job). Errors (a refused type, an unreadable file, answered by the upload or by its failed job) show as
+ * the error's text.
  */
 import { Alert, Button, Flex, Loader, Text } from "@aws-amplify/ui-react";
 import { useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { errorMessage } from "../../api/errors.ts";
+import i18n from "../../i18n/index.ts";
 import type { JobView } from "@atende/shared/jobs/schema";
 import { Dialog } from "../../ui/Dialog.tsx";
 import { HiddenFileInput } from "../../ui/kit/index.ts";
@@ -133,12 +135,17 @@ export function ImportDialog(p: ImportDialogProps) {
             {t("contactListItems.summary", counts(job.result))}
           </Alert>
         )}
+        {job?.status === "failed" && (
+          <Alert variation="error" role="alert" data-testid="import-failed">
+            {job.error && i18n.exists(`errors.${job.error}`) ? t(`errors.${job.error}`) : t("errors.generic")}
+          </Alert>
+        )}
         {error && (
           <Alert variation="error" role="alert">
             {error}
           </Alert>
         )}
-        {report && (
+        {report && job?.status !== "failed" && (
           <>
             {!started && (
               <Alert variation={report.preview ? "info" : "success"} data-testid="import-summary">
@@ -152,7 +159,7 @@ export function ImportDialog(p: ImportDialogProps) {
                   <tr>
                     <th>{t("contactListItems.row")}</th>
                     <th>{t("contactListItems.name")}</th>
-                    <th>{t("contactListItems.number")}</th>
+                    <th className="hide-narrow">{t("contactListItems.number")}</th>
                     <th>{t("contactListItems.result")}</th>
                   </tr>
                 </thead>
@@ -160,8 +167,11 @@ export function ImportDialog(p: ImportDialogProps) {
                   {report.rows.slice(0, SHOWN_ROWS).map((r) => (
                     <tr key={r.row} data-status={r.status} data-testid="import-row">
                       <td>{r.row}</td>
-                      <td className="cell-clip">{r.name}</td>
-                      <td>{r.number}</td>
+                      <td className="cell-clip">
+                        {r.name}
+                        <span className="import-number-narrow sub-line">{r.number}</span>
+                      </td>
+                      <td className="hide-narrow">{r.number}</td>
                       <td>
                         {t(`contactListItems.status.${r.status}`)}
                         {reason(r) && <span className="sub-line">{reason(r)}</span>}

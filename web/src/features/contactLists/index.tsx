@@ -20,8 +20,6 @@ const onList: RealtimeHandler<"ContactList"> = (data, { queryClient }) => {
 const onItem: RealtimeHandler<"ContactListItem"> = (data, { queryClient }) => {
   if (data.action === "delete") contactListItemsCache(data.contactListId).remove(queryClient, data.id);
   else if (data.action === "reload") contactListItemsCache(data.contactListId).reload(queryClient);
-  // An import's progress: its starter follows the import's job instead.
-  else if (data.action === "progress") return;
   else contactListItemsCache(data.record.contactListId).upsert(queryClient, data.record);
 };
 
