@@ -28,7 +28,8 @@
  *   (queueing the jobs) and until every socket is reached through the local stack's dispatch poller, posts/s (posts to
  *   a local capture server; not part of the default run).
  * - dashboard (`scripts/bench/dashboard.ts`): `GET /api/dashboard` for 30 and 90 days at `--dashboardSizes` tickets
- *   (default 1k and 10k) with their cycles' counter items over 90 days: p50/p99 (target: flat across sizes).
+ *   (default 1k and 10k; kept with `--keepDb`) of 8 attendants over 90 days, with the counter items they leave:
+ *   p50/p99 (target: flat across sizes, p99 ≤ 50 ms locally).
  * - reports (`scripts/bench/reports.ts`): `GET /api/ticket/reports` first page at `--reportSizes` finished attendances
  *   (default 1k, 10k, 100k; not in the default run: `--only=reports`), no filter, one queue, rate 3, one contact; and
  *   the time to export the whole report to .xlsx through the jobs queue.
@@ -44,7 +45,7 @@
  *   job done, first import and again (updates); not part of the default run.
  * Usage: `npm run bench [-- --sizes=1000,10000,100000] [-- --reps=200,400[,150]] [-- --searchSizes=1000,10000,100000] [-- --searchCases=tab,Carla] [-- --only=ingest,ratio,tickets,search,dashboard,web,kanban,faults,storm,schedules] [-- --dashboardSizes=1000,10000] [-- --reportSizes=1000,10000,100000] [-- --kanbanSizes=1000,5000,10000] [-- --scheduleCompanies=1000] [-- --renderTickets=5000] [-- --ratioRounds=5] [-- --ratioProfile=ingest.cpuprofile]`.
  *   `[-- --ingestMessages=2000] [-- --botCustomers=200]` (the bot conversation is 8 messages per customer).
- *   `[-- --keepDb=.bench/db]` or `[-- --dynamoEndpoint=http://127.0.0.1:8766]`: the tab, search and reports seeds are
+ *   `[-- --keepDb=.bench/db]` or `[-- --dynamoEndpoint=http://127.0.0.1:8766]`: the tab, search, dashboard and reports seeds are
  *   written once and measured again by later runs while their item builders are unchanged (`bench/kept.ts`); with
  *   `--keepDb` the seeds write straight into DynamoDB Local's database file (`bench/file-writer.ts`, about 0.07 ms of
  *   CPU per item against 0.6 through BatchWriteItem: the search seed at 100k tickets is 8.4M items).
@@ -303,6 +304,22 @@ try {
       ingest: () => ingest(next++),
       cpu: () => ({ node: cpuMs(process.pid), ddb: ddbPids.reduce((sum, pid) => sum + cpuMs(pid), 0), jit: ddbPids.reduce((sum, pid) => sum + jitCpuMs(pid), 0) }),
     });
+    // `--ratioProbe`: DynamoDB Local's CPU per item of one ingest transaction, each item replayed alone (`bench/ingest-probe.ts`).
+    if (args.ratioProbe) {
+      const { captureIngestTransaction, probeTransaction } = await import("./bench/ingest-probe.ts");
+      const { keys } = await import("../shared/src/db/keys.ts");
+      const items = await captureIngestTransaction(() => ingest(next++));
+      const p = await probeTransaction({
+        items,
+        ticketKeys: tickets.map((id) => keys.ticket(ctx.companyId, id)),
+        perVariant: 300,
+        rounds: Number(args.ratioProbe) || 2,
+        concurrency: 16,
+        cpu: () => ({ node: cpuMs(process.pid), ddb: ddbPids.reduce((sum, pid) => sum + cpuMs(pid), 0) }),
+      });
+      table(`One ingest transaction replayed whole and without each item (CPU ms per transaction; an item's: the difference; load ${loadavg()[0].toFixed(1)})`, p.items);
+      table(`The stored ticket item: ${p.ticket.bytes} bytes (JSON), by attribute`, p.ticket.attributes.slice(0, 15));
+    }
     for (const ws of sockets) ws.close();
     const costRows = [...calls.byPurpose.entries()].sort((a, b) => b[1] - a[1]).map(([call, n]) => ({ call, perMessage: per(n) }));
     results.ingestRatio = { ...r, perMessage: { ddbCalls: per(calls.total), itemsWritten: per(calls.written.items), bytesWritten: Math.round(calls.written.bytes / counted), byCommand: Object.fromEntries([...calls.byCommand].map(([k, v]) => [k, per(v)])), byPurpose: Object.fromEntries(costRows.map((x) => [x.call, x.perMessage])), framesPerSocket: per(countedFrames / sockets.length) } };
@@ -371,10 +388,14 @@ try {
       { measure: "last within 60 s of its time", value: r.lastWithin60s },
       { measure: "tick: claimed / lost / failed", value: `${r.tick.schedules?.claimed} / ${r.tick.schedules?.lost} / ${r.tick.schedules?.failed}` },
       { measure: "from the minute to the queue drained, s", value: r.drainedSeconds },
+      { measure: "schedules sent per second (minute to drain)", value: r.schedulesPerSecond },
+      { measure: "CPU ms per schedule: Node (stack, SQS, runner) / DynamoDB Local", value: `${r.cpuMsPerSchedule.node} / ${r.cpuMsPerSchedule.dynamodb ?? "not found"}` },
+      { measure: "load average at the minute / at the drain (2 cores, shared)", value: `${r.loadAverage.atTheMinute} / ${r.loadAverage.atTheDrain}` },
       { measure: "DynamoDB calls per schedule", value: r.ddbCallsPerSchedule },
-      { measure: "seed (connections, contacts, schedules), s", value: r.seedSeconds },
+      { measure: "seed (companies, connections, contacts, schedules), s", value: r.seedSeconds },
     ]);
     table("Scheduled messages: DynamoDB calls per schedule by command", Object.entries(r.ddbCallsByCommand).map(([command, perSchedule]) => ({ command, perSchedule })));
+    table("Scheduled messages: DynamoDB calls per schedule by what they touch (0.05 and up)", Object.entries(r.ddbCallsByPurpose).map(([call, perSchedule]) => ({ call, perSchedule })));
   }
   if (only.has("campaigns")) {
     const { benchCampaigns } = await import("./bench/campaigns.ts");
@@ -477,13 +498,11 @@ try {
   }
 
   if (only.has("dashboard")) {
-    const { seedDashboardCounters, runDashboardCases } = await import("./bench/dashboard.ts");
+    const { seedDashboard, runDashboardCases } = await import("./bench/dashboard.ts");
     const rows: Record<string, unknown>[] = [];
     for (const n of (args.dashboardSizes ?? "1000,10000").split(",").map(Number)) {
-      const t = await tenant();
-      await seedTickets({ companyId: t.companyId, whatsappId: t.whatsappId, userId: t.admin.id, queueIds: t.queueIds, n, names: t.names });
-      const counterItems = await seedDashboardCounters(t.companyId, n);
-      rows.push(...(await runDashboardCases(stack.url, t.admin.token, n, counterItems, ddbPids, { c1: Math.min(reps.c1, 200), c10: Math.min(reps.c10, 400) })));
+      const { t, seedSeconds } = await seeded("dashboard", n, (t) => seedDashboard(t, n));
+      rows.push(...(await runDashboardCases(stack.url, t, n, seedSeconds, ddbPids, { c1: Math.min(reps.c1, 200), c10: Math.min(reps.c10, 400) })));
     }
     results.dashboard = rows;
     table("GET /api/dashboard through the local gateway (last 30 / 90 days; counter items only; ms)", rows);

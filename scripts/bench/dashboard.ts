@@ -1,88 +1,123 @@
 /**
  * The dashboard benchmark: `GET /api/dashboard` for the last 30 and 90 days through the local gateway, in a company
- * holding N tickets (the tickets bench's seed: ticket items with their contacts) and the counter items their service
- * cycles leave: each ticket opened, accepted 1-15 min later and closed 5-60 min after that by one of 8 attendants,
- * spread over the last 90 days, a third of them rated. The counters are what the counters listener writes for those
- * facts (`counterFacts.ticket`, summed per local day and attendant, written with ADD). The answer reads only counter
- * items, so its cost follows days × attendants, not tickets: the target is flat from 1k to 10k.
+ * holding N tickets written with the product's item builders (`seed.ts` `seedTicketItems`: contact with its markers,
+ * ticket, its customer's message with aliases, service cycles and report entries, ACTIVE markers) and the counter items
+ * those tickets leave, summed as the counters listener applies them: each ticket opened over the last 90 days by one
+ * customer's message, accepted 1-15 min later by one of 8 attendants and, for 90% of them, closed 5-60 min after that
+ * (a third of those rated); 5% left open, 5% pending. The days already handed over carry their customers' messages as
+ * `messagesIn` (no hand-over item left, as the minute tick leaves them); today's keep theirs. The answer reads only
+ * counter items, so its cost follows days × attendants, not tickets: the target is flat from 1k to 100k. With
+ * `--keepDb` the seed goes straight into DynamoDB Local's file and is kept (`bench.ts` `seeded`).
  */
-import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { makeUser } from "../../test/helpers.ts";
 import { ddb, tableName } from "../../shared/src/db/client.ts";
-import { openedInHour } from "../../shared/src/db/counters.ts";
 import { keys } from "../../shared/src/db/keys.ts";
-import { counterFacts, localDayHour } from "../../shared/src/events/outbox.ts";
-import { cycleAfter } from "../../shared/src/tickets/cycles.ts";
+import { counterFacts, type OutboxEntry } from "../../shared/src/events/outbox.ts";
 import { caseRow } from "./http-load.ts";
+import { SeedCounters, batchPut, seedCounters, seedFileTarget, seedTicketItems, writeSeedFile, type SeedNames, type SeedTicket } from "./seed.ts";
 
 const ATTENDANTS = 8;
-const ZONE = "America/Sao_Paulo";
+const DAY_MS = 86_400_000;
 
-/** Seeds the counter items of `n` tickets' cycles over the last 90 days in company `companyId`; returns the items written. */
-export async function seedDashboardCounters(companyId: number, n: number): Promise<number> {
-  const users: number[] = [];
-  for (let i = 0; i < ATTENDANTS; i++) users.push((await makeUser(companyId, { profile: "user", name: `Atendente ${i + 1}` })).id);
-  const sums = new Map<string, { day: string; userId: number | null; add: Record<string, number> }>();
-  const bump = (day: string, userId: number | null, add: Record<string, number>) => {
-    const k = `${day}|${userId ?? ""}`;
-    const s = sums.get(k) ?? { day, userId, add: {} };
-    for (const [c, v] of Object.entries(add)) s.add[c] = (s.add[c] ?? 0) + v;
-    sums.set(k, s);
+/** The bench tenant the dashboard seed fills. */
+export interface DashboardTenant {
+  companyId: number;
+  whatsappId: number;
+  queueIds: number[];
+  admin: { id: number };
+  names: SeedNames;
+}
+
+/** Ticket `i` of `n` of the dashboard seed at seed time `now` (ids from 1; contact and ticket share it). */
+function dashboardTicket(i: number, n: number, now: number, users: { id: number; name: string }[]): SeedTicket {
+  const r = i % 20;
+  return {
+    id: i,
+    name: `Cliente ${i}`,
+    number: `55118${String(i).padStart(8, "0")}`,
+    status: r === 0 ? "pending" : r === 1 ? "open" : "closed",
+    // Spread over the last 90 days, the newest two hours before the seed (so every move is in the past).
+    at: new Date(now - 2 * 3_600_000 - Math.floor((((i * 7919) % n) / n) * 89 * DAY_MS)),
+    bodies: [`Olá, preciso de ajuda ${i}`],
+    index: false,
+    user: users[i % users.length],
+    moveGapsMs: [(1 + (i % 15)) * 60_000, (5 + (i % 56)) * 60_000],
   };
+}
+
+/**
+ * The items of the dashboard seed (see the file's comment), the counter items last: a hand-over item due before `now`
+ * becomes the `messagesIn` it would have handed over.
+ */
+function* dashboardItems(t: DashboardTenant, n: number, now: number, users: { id: number; name: string }[]): Generator<Record<string, unknown>> {
+  const o = { companyId: t.companyId, whatsappId: t.whatsappId, userId: t.admin.id, queueIds: t.queueIds, names: t.names };
+  const counters = new SeedCounters();
+  for (let i = 1; i <= n; i++) {
+    const s = dashboardTicket(i, n, now, users);
+    for (const item of seedTicketItems(o, s, counters)) {
+      const handOver = item._type === "outbox" ? (item as unknown as OutboxEntry) : null;
+      if (handOver?.messagesInDay && Date.parse(String(handOver.dueAt)) < now) {
+        counters.count({ ...handOver, deltas: { messagesIn: 1 } }); // one customer's message a ticket
+        continue;
+      }
+      yield item;
+    }
+    if (s.status === "closed" && i % 3 === 0) {
+      const ratedAt = new Date(s.at.getTime() + 60_000 * (1 + (i % 15) + 5 + (i % 56)) + 30_000).toISOString();
+      counters.count(counterFacts.rating({ companyId: t.companyId, ticketId: i, userId: s.user!.id, rate: 1 + (i % 3), ratingAt: ratedAt, at: ratedAt }));
+    }
+  }
+  yield* counters.records();
+}
+
+/**
+ * Seeds the dashboard's company `t` with `n` tickets (8 attendants created first); returns the items written. Into
+ * DynamoDB Local's file when the seeds write there (`seed.ts` `seedIntoFile`), else with BatchWriteItem.
+ */
+export async function seedDashboard(t: DashboardTenant, n: number): Promise<number> {
+  const users: { id: number; name: string }[] = [];
+  for (let i = 0; i < ATTENDANTS; i++) {
+    const name = `Atendente ${i + 1}`;
+    users.push({ id: (await makeUser(t.companyId, { profile: "user", name })).id, name });
+  }
   const now = Date.now();
-  for (let i = 0; i < n; i++) {
-    const opened = now - Math.floor(((i * 7919) % n) / n * 90 * 86_400_000);
-    const userId = users[i % ATTENDANTS];
-    const iso = (ms: number) => new Date(ms).toISOString();
-    const base = { companyId, id: i + 1, userId: null as number | null, version: 0, contactId: i + 1, queueId: null, whatsappId: 1, queuedAt: null, acceptedAt: null, acceptedBy: null, ratingAt: null };
-    const t0 = { ...base, status: "pending", createdAt: iso(opened), updatedAt: iso(opened) };
-    Object.assign(t0, cycleAfter(null, t0));
-    const t1 = { ...t0, status: "open", userId, version: 1, updatedAt: iso(opened + (1 + (i % 15)) * 60_000) };
-    Object.assign(t1, cycleAfter(t0, t1));
-    const t2 = { ...t1, status: "closed", version: 2, updatedAt: iso(Date.parse(t1.updatedAt) + (5 + (i % 56)) * 60_000) };
-    Object.assign(t2, cycleAfter(t1, t2));
-    for (const e of [counterFacts.ticket(null, t0)!, counterFacts.ticket(t0, t1)!, counterFacts.ticket(t1, t2)!]) {
-      const { day, hour } = localDayHour(e.at, ZONE);
-      const add = { ...(e.deltas as Record<string, number>) };
-      bump(day, null, { ...add, ...(add.ticketsOpened ? { [openedInHour(hour)]: add.ticketsOpened } : {}) });
-      if (e.userId != null) bump(day, e.userId, add);
+  let written = 0;
+  if (seedFileTarget()) written = (await writeSeedFile(dashboardItems(t, n, now, users), n * 14)).rows;
+  else {
+    let chunk: Record<string, unknown>[] = [];
+    for (const item of dashboardItems(t, n, now, users)) {
+      chunk.push(item);
+      if (chunk.length >= 5000) {
+        await batchPut(chunk);
+        written += chunk.length;
+        chunk = [];
+      }
     }
-    if (i % 3 === 0) {
-      const { day } = localDayHour(t2.updatedAt, ZONE);
-      bump(day, null, { ratings: 1, ratingSum: 1 + (i % 3) });
-      bump(day, userId, { ratings: 1, ratingSum: 1 + (i % 3) });
-    }
+    await batchPut(chunk);
+    written += chunk.length;
   }
-  const list = [...sums.values()];
-  for (let i = 0; i < list.length; i += 25) {
-    await Promise.all(
-      list.slice(i, i + 25).map((s) => {
-        const entries = Object.entries(s.add);
-        return ddb().send(
-          new UpdateCommand({
-            TableName: tableName(),
-            Key: keys.stats(companyId, s.day, s.userId),
-            UpdateExpression: `ADD ${entries.map((_, j) => `#c${j} :c${j}`).join(", ")}`,
-            ExpressionAttributeNames: Object.fromEntries(entries.map(([c], j) => [`#c${j}`, c])),
-            ExpressionAttributeValues: Object.fromEntries(entries.map(([, v], j) => [`:c${j}`, v])),
-          }),
-        );
-      }),
-    );
-  }
-  return list.length;
+  await seedCounters(t.companyId, n);
+  return written;
 }
 
 /** `GET /api/dashboard?days=30|90` as the company's admin: one row per period. */
-export async function runDashboardCases(url: string, token: string, n: number, counterItems: number, ddbPids: number[], reps: { c1: number; c10: number }) {
+export async function runDashboardCases(url: string, t: { companyId: number; admin: { token: string } }, n: number, seedSeconds: number, ddbPids: number[], reps: { c1: number; c10: number }) {
+  const token = t.admin.token;
   const rows: Record<string, unknown>[] = [];
   for (const days of [30, 90]) {
+    // The day items the answer reads: the company's and its attendants' of the period (a bit more: whole UTC days).
+    const since = new Date(Date.now() - days * DAY_MS).toISOString().slice(0, 10);
+    const counted = await ddb().send(
+      new QueryCommand({ TableName: tableName(), Select: "COUNT", KeyConditionExpression: "PK = :pk AND SK >= :from", ExpressionAttributeValues: { ":pk": keys.statsPK(t.companyId), ":from": keys.stats(t.companyId, since).SK } }),
+    );
+    const counterItems = counted.Count ?? 0;
     const target = `${url}/api/dashboard?days=${days}`;
     const r = await fetch(target, { headers: { authorization: `Bearer ${token}` } });
     if (r.status !== 200) throw new Error(`dashboard ${days}: HTTP ${r.status} ${await r.text()}`);
     const body = (await r.json()) as { counters: { supportFinished: number } };
     const figures = await caseRow(target, token, ddbPids, reps).catch((err: Error) => ({ error: err.message.slice(0, 200) }));
-    const row = { tickets: n, counterItems, days, finished: body.counters.supportFinished, ...figures };
+    const row = { tickets: n, seedS: seedSeconds, counterItems, days, finished: body.counters.supportFinished, ...figures };
     rows.push(row);
     console.log(JSON.stringify(row));
   }

@@ -7,6 +7,7 @@
  * Then the export of the whole unfiltered report to .xlsx through the jobs queue, timed from the request to the job
  * done.
  */
+import { loadavg } from "node:os";
 import { batchWriteAll } from "../../shared/src/db/batch.ts";
 import { keys } from "../../shared/src/db/keys.ts";
 import { reportEntryItems } from "../../shared/src/reports/entries.ts";
@@ -95,11 +96,32 @@ export async function runReportCases(url: string, t: { admin: { token: string };
   if (started.status !== 202) throw new Error(`export: HTTP ${started.status} ${await started.text()}`);
   const { jobId } = (await started.json()) as { jobId: string };
   let job: { status: string; done: number } = { status: "running", done: 0 };
+  // The job runs in this process (the local stack's jobs queue): its memory is this process' growth meanwhile.
+  const mb = (b: number) => Math.round(b / 2 ** 20);
+  const base = process.memoryUsage();
+  let peak = { rss: base.rss, heap: base.heapUsed };
+  const sampler = setInterval(() => {
+    const m = process.memoryUsage();
+    peak = { rss: Math.max(peak.rss, m.rss), heap: Math.max(peak.heap, m.heapUsed) };
+  }, 50);
+  const load0 = loadavg()[0];
   while (job.status !== "done" && performance.now() - t0 < 30 * 60_000) {
     await new Promise((r) => setTimeout(r, 250));
-    job = (await (await fetch(`${url}/api/jobs/${jobId}`, { headers: { authorization: `Bearer ${t.admin.token}` } })).json()) as typeof job;
+    // A poll reset by the saturated machine is polled again (the job goes on meanwhile).
+    const polled = await fetch(`${url}/api/jobs/${jobId}`, { headers: { authorization: `Bearer ${t.admin.token}` } }).then((r) => r.json() as Promise<typeof job>).catch(() => null);
+    if (polled) job = polled;
   }
-  const exportRow = { tickets: n, case: "export .xlsx (whole report)", rows: job.done, status: job.status, "export s": Math.round((performance.now() - t0) / 100) / 10 };
+  clearInterval(sampler);
+  const exportRow = {
+    tickets: n,
+    case: "export .xlsx (whole report)",
+    rows: job.done,
+    status: job.status,
+    "export s": Math.round((performance.now() - t0) / 100) / 10,
+    "rss MB before / peak": `${mb(base.rss)} / ${mb(peak.rss)}`,
+    "heap MB before / peak": `${mb(base.heapUsed)} / ${mb(peak.heap)}`,
+    load: `${load0.toFixed(1)} → ${loadavg()[0].toFixed(1)}`,
+  };
   rows.push(exportRow);
   console.log(JSON.stringify(exportRow));
   return rows;

@@ -5,9 +5,15 @@
  * queue; `consumers` workers stand in for Lambda's concurrent invocations of `functions/src/jobs/dispatch.ts` (ten
  * records each, as the event source mapping delivers them), beside the local stack's own poller. Reports every
  * schedule's lateness (`sentAt - sendAt`), that each is ENVIADA with exactly one message in its ticket, and the
- * DynamoDB calls per schedule from the tick to the last send (the sends' own: tickets opened, messages, frames).
- * The connections are marked CONNECTED without a session: the runner's failed deliveries that follow are not counted.
+ * DynamoDB calls per schedule from the tick to the last send (the sends' own: tickets opened, messages, frames), by
+ * command and by what they touch, the schedules sent per second and the CPU per schedule of this process (the local
+ * stack with its SQS and session runner) and of DynamoDB Local, with the machine's load (figures are the shared
+ * machine's). Companies, connections and contacts are written in batches (as an import leaves them); the schedules
+ * through the repository. The connections are marked CONNECTED without a session: the runner's failed deliveries that
+ * follow are not counted.
  */
+import { randomUUID } from "node:crypto";
+import { loadavg } from "node:os";
 import { DeleteMessageBatchCommand, ReceiveMessageCommand } from "@aws-sdk/client-sqs";
 import { getConfig } from "../../shared/src/config.ts";
 import { countDdbCalls } from "../../shared/src/ingest/calls.testkit.ts";
@@ -15,10 +21,26 @@ import { listMessages } from "../../shared/src/messages/repository.ts";
 import { listSchedules, putNewSchedule } from "../../shared/src/schedules/repository.ts";
 import { pendingSchedule } from "../../shared/src/schedules/schema.ts";
 import { sqsClient } from "../../shared/src/sqs/enqueue.ts";
-import { makeContact, makeWhatsapp } from "../../shared/src/tickets/fixtures.testkit.ts";
+import { makeWhatsapp } from "../../shared/src/tickets/fixtures.testkit.ts";
+import { contactRecord, markerRecord } from "../../shared/src/contacts/repository.ts";
+import { ContactItem } from "../../shared/src/contacts/schema.ts";
+import { keys } from "../../shared/src/db/keys.ts";
+import { contactIndexItems } from "../../shared/src/search/writes.ts";
+import { cpuMs, dynamoPids } from "./http-load.ts";
+import { batchPut } from "./seed.ts";
 import { load, summarize } from "./stats.ts";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Calls per schedule by what they read or write, ids and times folded (`n`), the ones under 0.05 left out. */
+function byPurpose(counts: Map<string, number>, total: number): Record<string, number> {
+  const folded = new Map<string, number>();
+  for (const [label, n] of counts) {
+    const key = label.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, "<uuid>").replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, "<time>").slice(0, 120);
+    folded.set(key, (folded.get(key) ?? 0) + n);
+  }
+  return Object.fromEntries([...folded].filter(([, n]) => n / total >= 0.05).sort((a, b) => b[1] - a[1]).map(([k, n]) => [k, Math.round((n / total) * 100) / 100]));
+}
 
 export async function benchSchedules(opts: { companies?: number; perCompany?: number; consumers?: number; firstCompanyId?: number }) {
   const companies = opts.companies ?? 1000;
@@ -27,15 +49,28 @@ export async function benchSchedules(opts: { companies?: number; perCompany?: nu
   const base = opts.firstCompanyId ?? 800_000 + Math.floor(Math.random() * 100_000) * 10;
   const cids = Array.from({ length: companies }, (_, i) => base + i);
 
-  // Seed: per company a CONNECTED default connection and `perCompany` contacts.
+  // Seed: per company its item (on one plan: counters and variables read it, as for a real company), a CONNECTED
+  // default connection and `perCompany` contacts, written in batches as a contact import would leave them.
   const s0 = performance.now();
+  const at = new Date().toISOString();
+  const planId = 900_000 + Math.floor(Math.random() * 90_000);
+  const tenants: Record<string, unknown>[] = [{ ...keys.plan(planId), _type: "plan", id: planId, name: `Plano ${planId}`, users: 10, connections: 10, queues: 10, valueCents: 3000, useSchedules: true, createdAt: at, updatedAt: at }];
   const contacts = new Map<number, number[]>();
-  await load(companies, 16, async (i) => {
-    const cid = cids[i];
-    await makeWhatsapp(cid, { status: "CONNECTED", isDefault: true });
+  cids.forEach((cid, i) => {
+    tenants.push({ ...keys.company(cid), _type: "company", id: cid, name: `Empresa ${cid}`, email: `c${cid}@bench`, phone: "", planId, status: true, dueDate: new Date(Date.now() + 365 * 86_400_000).toISOString(), recurrence: "MENSAL", createdAt: at, updatedAt: at });
     const ids: number[] = [];
-    for (let k = 0; k < perCompany; k++) ids.push((await makeContact(cid, `Cliente ${k}`, `5511${String(i).padStart(5, "0")}${String(k).padStart(4, "0")}`)).id);
+    for (let k = 0; k < perCompany; k++) {
+      const number = `5511${String(i).padStart(5, "0")}${String(k).padStart(4, "0")}`;
+      const jid = `${number}@s.whatsapp.net`;
+      const c = ContactItem.parse({ id: k + 1, companyId: cid, uuid: randomUUID(), name: `Cliente ${k}`, number, email: "", profilePicUrl: "", isGroup: false, jids: [jid], createdAt: at, updatedAt: at });
+      tenants.push(contactRecord(c), markerRecord(cid, c.id, { kind: "phone", value: number }), markerRecord(cid, c.id, { kind: "jid", value: jid }), ...contactIndexItems(c));
+      ids.push(c.id);
+    }
     contacts.set(cid, ids);
+  });
+  await batchPut(tenants);
+  await load(companies, 16, async (i) => {
+    await makeWhatsapp(cids[i], { status: "CONNECTED", isDefault: true });
   });
   // All due at the same whole minute, far enough ahead for the schedules to be written first: as long as the contacts
   // took (one write each, like a schedule's, at half the concurrency) and a tenth, plus 10 s; the wait to the whole
@@ -43,7 +78,7 @@ export async function benchSchedules(opts: { companies?: number; perCompany?: nu
   const writeEstimateMs = Math.max(total * 2, (performance.now() - s0) * 1.1);
   const sendAt = new Date(Math.ceil((Date.now() + writeEstimateMs + 10_000) / 60_000) * 60_000);
   const secs = (ms: number) => (ms / 1000).toFixed(1);
-  console.log(`schedules: ${companies} connections and ${total} contacts in ${secs(performance.now() - s0)} s; all due at ${sendAt.toISOString()} (in ${secs(sendAt.getTime() - Date.now())} s)`);
+  console.log(`schedules: ${companies} companies, connections and ${total} contacts in ${secs(performance.now() - s0)} s; all due at ${sendAt.toISOString()} (in ${secs(sendAt.getTime() - Date.now())} s)`);
   const now = new Date().toISOString();
   await load(total, 32, async (i) => {
     const cid = cids[Math.floor(i / perCompany)];
@@ -60,6 +95,11 @@ export async function benchSchedules(opts: { companies?: number; perCompany?: nu
 
   // The minute: the tick claims and queues; the consumers send.
   const calls = countDdbCalls();
+  const ddbPids = dynamoPids(Number(new URL(process.env.AWS_ENDPOINT_URL_DYNAMODB ?? "http://localhost:0").port));
+  const ddbCpu = () => ddbPids.reduce((sum, pid) => sum + cpuMs(pid), 0);
+  const node0 = process.cpuUsage();
+  const ddb0 = ddbCpu();
+  const load0 = loadavg()[0];
   const url = getConfig().DISPATCH_QUEUE_URL!;
   const { handler: tick } = await import("../../functions/src/jobs/tick.ts");
   const { handler: consume } = await import("../../functions/src/jobs/dispatch.ts");
@@ -83,8 +123,19 @@ export async function benchSchedules(opts: { companies?: number; perCompany?: nu
       if (done.length) await sqsClient().send(new DeleteMessageBatchCommand({ QueueUrl: url, Entries: done.map((m, n) => ({ Id: String(n), ReceiptHandle: m.ReceiptHandle! })) }));
     }
   };
+  // A line a minute while it drains (a long run can be read before its end): handled here, CPU per handled record.
+  const progress = setInterval(() => {
+    const c = process.cpuUsage(node0);
+    const per = (ms: number) => (handled ? Math.round(ms / handled) : "-");
+    console.log(`schedules: ${handled} of ${total} handled by the bench's consumers after ${secs(performance.now() - t0)} s; CPU ms per handled: Node ${per((c.user + c.system) / 1000)}, DynamoDB Local ${per(ddbCpu() - ddb0)}; load ${loadavg()[0].toFixed(1)}`);
+  }, 60_000);
   const tickResult = (await Promise.all([tickRun, ...Array.from({ length: opts.consumers ?? 8 }, consumer)]))[0];
-  const drainedSeconds = Math.round((performance.now() - t0) / 100) / 10;
+  clearInterval(progress);
+  const drainedMs = performance.now() - t0;
+  const drainedSeconds = Math.round(drainedMs / 100) / 10;
+  const nodeCpu = process.cpuUsage(node0);
+  const cpu = { nodeMs: (nodeCpu.user + nodeCpu.system) / 1000, ddbMs: ddbCpu() - ddb0 };
+  const load1 = loadavg()[0];
   calls.remove();
 
   // Every schedule sent once: ENVIADA, one message in its ticket; lateness from its time.
@@ -113,7 +164,12 @@ export async function benchSchedules(opts: { companies?: number; perCompany?: nu
     latenessMs: { p50: late.p50, p99: late.p99, max: late.max },
     lastWithin60s: late.max <= 60_000,
     drainedSeconds,
+    schedulesPerSecond: Math.round((total / (drainedMs / 1000)) * 10) / 10,
+    /** CPU per schedule from the minute to the drain: this process (the local stack, its SQS and runner) and DynamoDB Local. */
+    cpuMsPerSchedule: { node: Math.round(cpu.nodeMs / total), dynamodb: ddbPids.length ? Math.round(cpu.ddbMs / total) : null },
+    loadAverage: { atTheMinute: Math.round(load0 * 10) / 10, atTheDrain: Math.round(load1 * 10) / 10 },
     ddbCallsPerSchedule: Math.round((calls.total / total) * 10) / 10,
     ddbCallsByCommand: Object.fromEntries([...calls.byCommand].map(([k, v]) => [k, Math.round((v / total) * 100) / 100])),
+    ddbCallsByPurpose: byPurpose(calls.byPurpose, total),
   };
 }

@@ -87,6 +87,10 @@ export interface SeedTicket {
   at: Date;
   bodies: string[];
   index: boolean;
+  /** The attendant of an open or closed ticket (default: the tenant's user). */
+  user?: { id: number; name: string };
+  /** Milliseconds from the last message to each of the agent's moves, in order (default: a second each). */
+  moveGapsMs?: number[];
 }
 
 /** Counter facts of a seed (`events/outbox.ts` entries), summed as the counters listener applies them. */
@@ -204,15 +208,17 @@ export function seedTicketItems(o: SeedTenant, s: SeedTicket, counters = new See
   const row = rowAttributes(ticketRecord(ticket, sums));
 
   // The agent's moves (`writeTicketTransition`), a second apart after the last message.
+  let moveAt = t0 + (s.bodies.length - 1) * 1000;
   transitionsOf(o, s).forEach((patch, j) => {
     const prev = ticket;
-    const next: TicketItem = { ...prev, ...patch, updatedAt: iso(t0 + (s.bodies.length + j) * 1000), version: prev.version + 1, rev: prev.rev + 1 };
+    moveAt += s.moveGapsMs?.[j] ?? 1000;
+    const next: TicketItem = { ...prev, ...patch, updatedAt: iso(moveAt), version: prev.version + 1, rev: prev.rev + 1 };
     Object.assign(next, cycleAfter(prev, next));
     next.tally = tallyOf(next);
     const cycle = finishedCycle(prev, next);
     if (cycle) items.push(ticketCycleRecord(cycle), ...reportEntryItems(cycle, next.tagIds));
     counters.count(counterFacts.ticket(prev, next));
-    sums = { ...sums, queue: next.queueId != null ? (o.names?.queues.get(next.queueId) ?? null) : null, user: next.userId != null ? (o.names?.user ?? null) : null };
+    sums = { ...sums, queue: next.queueId != null ? (o.names?.queues.get(next.queueId) ?? null) : null, user: next.userId != null ? (s.user ?? o.names?.user ?? null) : null };
     ticket = next;
   });
   items.push({ ...ticketRecord(ticket, o.names ? sums : undefined), ...row });
@@ -332,8 +338,9 @@ const messageIdOf = (id: number, k: number) => `B${id}M${k}`;
 function transitionsOf(o: SeedTenant, s: SeedTicket): Partial<Pick<TicketItem, "status" | "userId" | "queueId">>[] {
   const queueId = o.queueIds[s.id % o.queueIds.length];
   if (s.status === "pending") return [{ status: "pending", userId: null, queueId }];
-  const accept = { status: "open" as const, userId: o.userId, queueId };
-  return s.status === "open" ? [accept] : [accept, { status: "closed", userId: o.userId, queueId }];
+  const userId = s.user?.id ?? o.userId;
+  const accept = { status: "open" as const, userId, queueId };
+  return s.status === "open" ? [accept] : [accept, { status: "closed", userId, queueId }];
 }
 
 /** What a tab seed's tickets are: `searchShare` of the contacts named "Mariana ..."; every ticket `status`; `index` items. */

@@ -17,6 +17,7 @@ import { dispatch, settleDeferred } from "../../../shared/src/events/index.ts";
 import { applyOutbox, counterFacts, OUTBOX_GRACE_MS, outboxPut, redriveOutbox } from "../../../shared/src/events/outbox.ts";
 import { handleBaileysEvent } from "../../../shared/src/ingest/index.ts";
 import { cycleAfter } from "../../../shared/src/tickets/cycles.ts";
+import { getTicketItem } from "../../../shared/src/tickets/repository.ts";
 import { makeContact, makeTicket, setSetting } from "../../../shared/src/tickets/fixtures.testkit.ts";
 import { queryAll } from "../../../shared/src/db/query.ts";
 import { keys } from "../../../shared/src/db/keys.ts";
@@ -153,7 +154,10 @@ describe("customers' messages", { timeout: 120_000 }, () => {
     const second = text(jid, "3EB0DASHIN0000000002", "meu pedido não chegou");
     await Promise.all([1, 2].map(() => handleBaileysEvent(ctx, "messages.upsert", { messages: [second], type: "notify" })));
     await handleBaileysEvent(ctx, "messages.upsert", { messages: [text(jid, "3EB0DASHIN0000000003", "pedido 123")], type: "notify" });
+    // A reply typed on the company's phone (not sent through Atende) counts on its ticket only (dashboard.md).
+    await handleBaileysEvent(ctx, "messages.upsert", { messages: [{ ...text(jid, "3EB0DASHOUT000000001", "já verifico"), key: { fromMe: true, remoteJid: jid, id: "3EB0DASHOUT000000001" } }], type: "notify" });
     await settleDeferred(); // no tick: today's figure does not wait for the day's end
+    expect(await getTicketItem(c.cid, ticketId, true)).toMatchObject({ messagesIn: 3, messagesOut: 1 });
     const res = await dashboard(c.admin.token);
     expect(res.body.counters).toMatchObject({ messagesIn: 3, messagesOut: 0 });
     expect(res.body.attendants.find((a: any) => a.id === bia.id)).toMatchObject({ messagesIn: 2, messagesOut: 0 });

@@ -19,8 +19,10 @@ import { registerSocket } from "../../../shared/src/users/realtime-capture.testk
 import { getSchedule } from "../../../shared/src/schedules/repository.ts";
 import { Schedule, SchedulesPage } from "../../../shared/src/schedules/schema.ts";
 import { sweepDueSchedules } from "../../../shared/src/schedules/send.ts";
+import { dueShardsToRead } from "../../../shared/src/db/keys.ts";
 import type { ContactItem } from "../../../shared/src/contacts/schema.ts";
 import { handler as dispatchHandler } from "../jobs/dispatch.ts";
+import { callsOf } from "../../../shared/src/ingest/calls.testkit.ts";
 
 useLocalAws({ sqs: true, bucket: "atende-schedules-test" });
 const w = companyWorld({ queues: ["Suporte"], whatsapp: true, agents: [{ queues: [0], name: "Ana" }, { queues: [0], name: "Bruno" }, { queues: [0], name: "Sofia", profile: "supervisor" }], other: true });
@@ -56,6 +58,16 @@ async function tickAndSend(at: Date) {
   const records = await receiveDispatch();
   const out = records.length ? await dispatchHandler({ Records: records }) : { batchItemFailures: [] };
   return { swept, records, failures: out.batchItemFailures };
+}
+
+/** The DynamoDB calls `fn` makes, each as `<command> <PK>|<SK>[,<PK>|<SK>...]` (the keys it names, sorted; a Query: its `:pk`). */
+async function ddbCallsOf(fn: () => Promise<unknown>): Promise<string[]> {
+  const { calls } = await callsOf(fn);
+  return calls.map(({ command, input }) => {
+    const named: { PK: string; SK: string }[] = [input.Key, ...Object.values((input.RequestItems ?? {}) as Record<string, { Keys?: { PK: string; SK: string }[] }>).flatMap((r) => r.Keys ?? [])].filter((k) => !!k);
+    const names = named.length ? named.map((k) => `${k.PK}|${k.SK}`).sort() : [`${String(input.ExpressionAttributeValues?.[":pk"] ?? "")}|`];
+    return `${command.replace(/Command$/, "")} ${names.join(",")}`;
+  });
 }
 
 async function fresh(): Promise<ContactItem> {
@@ -338,5 +350,42 @@ describe("sending at sendAt", () => {
     await dispatchHandler({ Records: records });
     expect((await getSchedule(w.cid, s2.id))?.status).toBe("PENDENTE");
     expect((await drainCommands(w.wa)).length).toBe(0);
+  });
+  it("the tick reads the contacts of the schedules it claimed in batches; a first delivery reads neither the schedule nor its message before reserving, nor the contact twice", async () => {
+    const x = await w.fresh();
+    // More schedules than due-index shards: some shard's page holds several of them.
+    const contacts: ContactItem[] = [];
+    for (let i = 0; i <= dueShardsToRead("schedules"); i++) contacts.push(await makeContact(x.cid, `Rita ${i}`));
+    const sendAt = new Date(Date.now() + 5_000);
+    const ids: number[] = [];
+    for (const c of contacts) ids.push((await create(x.admin, { contactId: c.id, body: "Lembrete da consulta", sendAt: sendAt.toISOString() })).body.id);
+    const adminSock = await registerSocket(x.cid, { id: x.admin.id, profile: "admin" });
+    w.capture.clear();
+
+    const tickCalls = await ddbCallsOf(() => sweepDueSchedules(new Date(sendAt.getTime() + 10_000)));
+    const contactKey = (id: number) => `C#${x.cid}#CT#${id}|#CONTACT`;
+    // The calendar still gets each one's AGENDADA frame, with its contact; the three contacts came in one batch read.
+    const agendada = w.capture.frames.filter((f) => f.connectionId === adminSock && f.event === `company-${x.cid}-schedule`).map((f) => (f.data as any).schedule);
+    expect(agendada.map((f) => [f.status, f.contact?.name]).sort()).toEqual(contacts.map((c) => ["AGENDADA", c.name]).sort());
+    expect(tickCalls.filter((c) => c.startsWith("GetItem") && c.includes("#CT#"))).toEqual([]);
+    const batches = tickCalls.filter((c) => c.startsWith("BatchGetItem") && c.includes("#CT#"));
+    expect(batches.length).toBeLessThan(contacts.length);
+    expect(batches.flatMap((c) => c.slice("BatchGetItem ".length).split(",")).sort()).toEqual(contacts.map((c) => contactKey(c.id)).sort());
+
+    const records = (await receiveDispatch()).filter((r) => JSON.parse(r.body).companyId === x.cid);
+    expect(records.map((r) => JSON.parse(r.body).scheduleId).sort((a, b) => a - b)).toEqual(ids);
+    const first = records.find((r) => JSON.parse(r.body).scheduleId === ids[0])!;
+    const sendCalls = await ddbCallsOf(() => dispatchHandler({ Records: [first] }));
+    const sent = await getSchedule(x.cid, ids[0]);
+    expect(sent?.status).toBe("ENVIADA");
+    const scheduleKey = `C#${x.cid}|SCHED#`;
+    expect(sendCalls.filter((c) => c.startsWith("GetItem") && c.includes(scheduleKey))).toEqual([]);
+    expect(sendCalls.filter((c) => c.startsWith("Query") && c.includes(`C#${x.cid}#MSG#`))).toEqual([]);
+    // The contact: the send's own read and the new ticket's summaries; the message's send does not read it again.
+    expect(sendCalls.filter((c) => c.includes(contactKey(contacts[0].id)) && /^(GetItem|BatchGetItem)/.test(c))).toHaveLength(2);
+    // Delivered again (as SQS may): nothing is sent twice, and that delivery is the one that reads.
+    await dispatchHandler({ Records: [first] });
+    expect((await listMessages(x.cid, sent!.ticketId!, { limit: 10 })).messages).toHaveLength(1);
+    expect((await drainCommands(x.wa)).filter((cmd) => cmd.messageId === sent?.messageId)).toHaveLength(1);
   });
 });

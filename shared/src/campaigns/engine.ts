@@ -416,7 +416,7 @@ export async function sendShipping(msg: CampaignDispatchMessage, rand: Rand = Ma
         body: part.body,
         messageId: part.id,
         automatic: true,
-        known: { contact, connection: wa },
+        known: { contact, whatsapp: wa },
         ...(copy ? { media: copy } : {}),
       });
     } catch (err) {

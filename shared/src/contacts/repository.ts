@@ -45,6 +45,20 @@ export async function batchGetContacts(companyId: number, ids: number[]): Promis
   return out;
 }
 
+/**
+ * Reads contacts of any companies in batches (100 keys a request, e.g. the contacts of the scheduled messages a tick
+ * claimed); returns them by `<companyId>#<contactId>` (missing ones absent). Each ref names its own company.
+ */
+export async function batchGetContactsOf(refs: { companyId: number; contactId: number }[]): Promise<Map<string, ContactItem>> {
+  const raw = await batchGetRaw(refs.map((r) => keys.contact(r.companyId, r.contactId)));
+  const out = new Map<string, ContactItem>();
+  for (const it of raw.values()) {
+    const c = parseContact(it);
+    out.set(`${c.companyId}#${c.id}`, c);
+  }
+  return out;
+}
+
 /** A uniqueness marker: a phone (digits) or a JID. */
 export type Marker = { kind: "phone"; value: string } | { kind: "jid"; value: string };
 

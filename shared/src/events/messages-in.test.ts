@@ -16,7 +16,7 @@ import { getTicketItem } from "../tickets/repository.ts";
 import type { TicketItem } from "../tickets/schema.ts";
 import { ingestMessage } from "../messages/repository.ts";
 import { makeTicket } from "../tickets/fixtures.testkit.ts";
-import { updateTicketByUser } from "../tickets/actions.ts";
+import { deleteTicketByAdmin, updateTicketByUser } from "../tickets/actions.ts";
 import type { TicketActor } from "../tickets/service.ts";
 import { countersListener } from "./counters.ts";
 import { settleDeferred } from "./index.ts";
@@ -184,6 +184,45 @@ describe("customers' messages per day", () => {
     expect([(await readDailyCounters(ctx.companyId, day)).messagesIn, (await readDailyCounters(ctx.companyId, day, 7)).messagesIn]).toEqual([3, 2]);
     await tickAt(endOf(day) + MESSAGES_IN_GRACE_MS + 60_000);
     expect([await stored(ctx.companyId, day), await stored(ctx.companyId, day, 7)]).toEqual([
+      { live: 3, handedOver: 3 },
+      { live: 2, handedOver: 2 },
+    ]);
+  });
+
+  it("keeps a deleted ticket's messages of the days not yet handed over, and counts a day handed over once", async () => {
+    const ctx = await newCompany();
+    const jid = "5511955550006@s.whatsapp.net";
+    const ana: TicketActor = { userId: 7, companyId: ctx.companyId, profile: "admin", name: "Ana", queueIds: [], allTicket: "desabled" };
+    // Yesterday's message, handed over by yesterday's end; today's, one waiting and two with Ana.
+    const yesterday = spDay(Date.now() - 86_400_000);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(endOf(yesterday) - 3_600_000);
+    await upsert(ctx, [text(jid, "3EB0MSGIN00000000018", "ontem")]);
+    vi.useRealTimers();
+    await settleDeferred();
+    await tickAt(endOf(yesterday) + MESSAGES_IN_GRACE_MS + 60_000);
+    expect(await stored(ctx.companyId, yesterday)).toEqual({ live: 1, handedOver: 1 });
+    const day = spDay();
+    await upsert(ctx, [text(jid, "3EB0MSGIN00000000019", "hoje")]);
+    await settleDeferred();
+    const { id } = await ticketOf(ctx);
+    await updateTicketByUser(ana, id, { status: "open" });
+    await upsert(ctx, [text(jid, "3EB0MSGIN00000000020", "obrigada")]);
+    await upsert(ctx, [text(jid, "3EB0MSGIN00000000021", "até logo")]);
+    await settleDeferred();
+    expect((await getTicketItem(ctx.companyId, id, true))?.inDays).toEqual({ [yesterday]: 1, [day]: 1, [`${day}#U#7`]: 2 });
+
+    await deleteTicketByAdmin(ana, id);
+    expect(await getTicketItem(ctx.companyId, id, true)).toBeNull();
+    // Today's counts are handed over by the deletion; yesterday's is not counted again, at the day's end nor later.
+    expect([await stored(ctx.companyId, day), await stored(ctx.companyId, day, 7)]).toEqual([
+      { live: 3, handedOver: 3 },
+      { live: 2, handedOver: 2 },
+    ]);
+    await tickAt(endOf(day) + MESSAGES_IN_GRACE_MS + 60_000);
+    expect(await handOversLeft(ctx.companyId, endOf(day) + MESSAGES_IN_GRACE_MS)).toBe(0);
+    expect([await stored(ctx.companyId, yesterday), await stored(ctx.companyId, day), await stored(ctx.companyId, day, 7)]).toEqual([
+      { live: 1, handedOver: 1 },
       { live: 3, handedOver: 3 },
       { live: 2, handedOver: 2 },
     ]);

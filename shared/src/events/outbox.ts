@@ -35,7 +35,7 @@
  * docs/product/dashboard.md#customers-messages).
  */
 import { DeleteCommand, GetCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { ddb, tableName } from "../db/client.ts";
+import { ddb, tableName, type TxItem } from "../db/client.ts";
 import { cancellationReasons } from "../db/errors.ts";
 import { dueShardOfName, dueShardsToRead, keys } from "../db/keys.ts";
 import { queryPages } from "../db/query.ts";
@@ -277,8 +277,24 @@ async function zoneOf(companyId: number): Promise<string> {
   return tz;
 }
 
-/** The company-local day (`yyyy-mm-dd`) and hour (0-23) of ISO time `at` in zone `tz` (UTC when the zone is unknown). */
+/** The last {@link localDayHour} answer per zone, by UTC minute (zones change offset only on whole minutes). */
+const dayHourByZone = new Map<string, { minute: number; out: { day: string; hour: number } }>();
+
+/**
+ * The company-local day (`yyyy-mm-dd`) and hour (0-23) of ISO time `at` in zone `tz` (UTC when the zone is unknown).
+ * The answer is remembered per zone for its UTC minute (every message of that minute asks the same).
+ */
 export function localDayHour(at: string, tz: string): { day: string; hour: number } {
+  const minute = Math.floor(Date.parse(at) / 60_000);
+  const hit = dayHourByZone.get(tz);
+  if (hit && hit.minute === minute) return { ...hit.out };
+  const out = zonedDayHour(at, tz);
+  if (dayHourByZone.size >= 1_000) dayHourByZone.clear();
+  dayHourByZone.set(tz, { minute, out });
+  return { ...out };
+}
+
+function zonedDayHour(at: string, tz: string): { day: string; hour: number } {
   let local: TZDate;
   try {
     local = new TZDate(Date.parse(at), tz);
@@ -331,6 +347,43 @@ async function withTicketCount(e: OutboxEntry): Promise<OutboxEntry> {
   );
   const n = Number((out.Item?.inDays as Record<string, unknown> | undefined)?.[e.messagesInDay.inKey] ?? 0);
   return { ...e, deltas: n > 0 ? { messagesIn: n } : {} };
+}
+
+/**
+ * What a ticket's deletion writes so its customers' messages of the days not yet handed over stay counted
+ * (docs/product/dashboard.md#customers-messages): for each key of the ticket's day counts (`inDays`) whose hand-over
+ * item is still waiting, a Delete of that item (conditioned on its being there: the minute tick may apply it first)
+ * and the count `ADD`ed to `messagesIn` of the company's and the attendant's day, one update per day item. For the
+ * deletion's own transaction, beside a condition that the ticket's counts are those of `t` (its `rev`). `handOvers`:
+ * how many items come first (the Deletes), so the caller can tell a hand-over applied meanwhile from other failures.
+ */
+export async function handOverOnDelete(t: { companyId: number; id: number; inDays?: Record<string, number> }): Promise<{ items: TxItem[]; handOvers: number }> {
+  const counts = Object.entries(t.inDays ?? {}).filter(([, n]) => n > 0);
+  if (!counts.length) return { items: [], handOvers: 0 };
+  const tz = await zoneOf(t.companyId);
+  const waiting = await Promise.all(
+    counts.map(async ([inKey, n]) => {
+      const [day, , uid] = inKey.split("#"); // <yyyy-mm-dd>[#U#<uid>]
+      const userId = uid != null ? Number(uid) : null;
+      const key = outboxKey(counterFacts.messagesInDay({ companyId: t.companyId, ticketId: t.id, userId, day, at: `${day}T12:00:00.000Z`, tz }));
+      const got = await ddb().send(new GetCommand({ TableName: tableName(), Key: key, ProjectionExpression: "PK", ConsistentRead: true }));
+      return got.Item ? { key, day, userId, n } : null;
+    }),
+  );
+  const deletes: TxItem[] = [];
+  const adds = new Map<string, { Key: { PK: string; SK: string }; n: number }>();
+  const add = (Key: { PK: string; SK: string }, n: number) => {
+    const id = `${Key.PK}|${Key.SK}`;
+    adds.set(id, { Key, n: (adds.get(id)?.n ?? 0) + n });
+  };
+  for (const w of waiting) {
+    if (!w) continue;
+    deletes.push({ Delete: { TableName: tableName(), Key: w.key, ConditionExpression: "attribute_exists(PK)" } });
+    add(keys.stats(t.companyId, w.day), w.n);
+    if (w.userId != null) add(keys.stats(t.companyId, w.day, w.userId), w.n);
+  }
+  const updates: TxItem[] = [...adds.values()].map(({ Key, n }) => ({ Update: { TableName: tableName(), Key, ...addExpression({ messagesIn: n }) } }));
+  return { items: [...deletes, ...updates], handOvers: deletes.length };
 }
 
 /** The updates of one applied group: the company's day (with its opened-per-hour), the user's day, the current counts. */

@@ -54,6 +54,9 @@ it("a customer's plain text on an open ticket costs a pinned number of DynamoDB 
   // the ticket did not hold yet (three here); a change adding an item to every message shows here. Plus the live
   // count's one update of the company's day (the ticket waits: no attendant's day), once per second of messages.
   expect(calls.written.items).toBe(8);
+  // The ticket's packed list row (`tickets/row.ts`, about 1 KB) is not sent with the message: what a message changes
+  // lies beside it, and the row's `rowRev` moves with `rev`. The eight items carry about 1.8 KB (3 KB with the row).
+  expect(calls.written.bytes).toBeLessThan(2_300);
 
   const st = await storedState(companyId);
   expect(st.messages.map((m) => m.body)).toEqual(["oi", "tudo bem?", "quero saber do meu pedido"]);

@@ -108,21 +108,26 @@ export function countDdbCalls() {
   };
 }
 
-/** Runs `fn` and returns its result with the DynamoDB commands it sent, in order (e.g. `["QueryCommand"]`). */
-export async function commandsOf<T>(fn: () => Promise<T>): Promise<{ result: T; commands: string[] }> {
-  const commands: string[] = [];
-  const name = `commandsOf${Math.random().toString(36).slice(2)}`;
+/** Runs `fn` and returns its result with the DynamoDB calls it made, in order: each command's name (e.g. `QueryCommand`) and input. */
+export async function callsOf<T>(fn: () => Promise<T>): Promise<{ result: T; calls: { command: string; input: Record<string, any> }[] }> {
+  const calls: { command: string; input: Record<string, any> }[] = [];
+  const name = `callsOf${Math.random().toString(36).slice(2)}`;
   ddb().middlewareStack.add(
     (next, context) => async (args) => {
-      commands.push(String((context as { commandName?: string }).commandName));
+      calls.push({ command: String((context as { commandName?: string }).commandName), input: args.input as Record<string, any> });
       return next(args);
     },
     { step: "initialize", name },
   );
   try {
-    return { result: await fn(), commands };
+    return { result: await fn(), calls };
   } finally {
     ddb().middlewareStack.remove(name);
   }
 }
 
+/** Runs `fn` and returns its result with the DynamoDB commands it sent, in order (e.g. `["QueryCommand"]`). */
+export async function commandsOf<T>(fn: () => Promise<T>): Promise<{ result: T; commands: string[] }> {
+  const { result, calls } = await callsOf(fn);
+  return { result, commands: calls.map((c) => c.command) };
+}

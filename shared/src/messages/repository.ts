@@ -18,6 +18,7 @@ import { queryPages } from "../db/query.ts";
 import { AppError } from "../errors.ts";
 import { atRev, bumpRev } from "../tickets/revision.ts";
 import { ticketRecord } from "../tickets/repository.ts";
+import { rowKnownCurrent } from "../tickets/row.ts";
 import type { TicketItem } from "../tickets/schema.ts";
 import { attachSummaries, summariesOf } from "../tickets/summaries.ts";
 import { MessageItem } from "./schema.ts";
@@ -101,7 +102,11 @@ export async function ingestMessage(
   );
   const inDay = countsInDay(m) ? await inDayWrite(ticket, localDayHour(now, await companyZone(companyId)).day, !!rev, now) : null;
   if (inDay) next.inDays = inDay.inDays;
-  const row = rev ? (ticketRecord(next, summariesOf(ticket)).row as string) : null;
+  // The packed list row (`tickets/row.ts`) holds nothing a message changes but a cleared campaign wait: unless the wait
+  // is cleared, `rowRev` moves with `rev` and the row is left as it is (current stays current, stale stays stale). At
+  // the copy's exact `rev` a row not known current is packed and written instead, so it comes out current.
+  const rowKept = rev ? rowKnownCurrent.get(ticket) === true && !opts.clearReplyWait : !opts.clearReplyWait;
+  const row = rev && !rowKept ? (ticketRecord(next, summariesOf(ticket)).row as string) : null;
   try {
     await withConflictRetry(() =>
       ddb().send(
@@ -128,7 +133,7 @@ export async function ingestMessage(
               Update: bumpRev({
                 TableName: tableName(),
                 Key: keys.ticket(companyId, ticket.id),
-                UpdateExpression: `SET lastMessage = :lm, updatedAt = :now, GSI1SK = :sk, GSI2SK = :sk, GSI3SK = :sk${row ? ", #row = :row, rowRev = :rowRev" : ""}${inDay ? `, ${inDay.set}` : ""} ADD unreadMessages :inc, ${counted} :one${opts.clearReplyWait ? " REMOVE campaignWait" : ""}`,
+                UpdateExpression: `SET lastMessage = :lm, updatedAt = :now, GSI1SK = :sk, GSI2SK = :sk, GSI3SK = :sk${row ? ", #row = :row, rowRev = :rowRev" : ""}${inDay ? `, ${inDay.set}` : ""} ADD unreadMessages :inc, ${counted} :one${rowKept ? ", rowRev :one" : ""}${opts.clearReplyWait ? " REMOVE campaignWait" : ""}`,
                 ConditionExpression: [rev ? `attribute_exists(PK) AND ${rev.condition}` : "attribute_exists(PK)", inDay?.condition].filter(Boolean).join(" AND "),
                 ...(row || inDay?.names ? { ExpressionAttributeNames: { ...(row ? { "#row": "row" } : {}), ...inDay?.names } } : {}),
                 ExpressionAttributeValues: { ":lm": opts.lastMessage, ":now": now, ":sk": sk, ":inc": inc, ":one": 1, ...rev?.values, ...(row ? { ":row": row, ":rowRev": next.rev } : {}), ...inDay?.values },
@@ -165,6 +170,7 @@ export async function ingestMessage(
     throw err;
   }
   if (rev) knownWords.set(next, withKnownWords(known, index.words));
+  if (row || (rowKept && rowKnownCurrent.get(ticket))) rowKnownCurrent.set(next, true);
   return { stored: true, message: m, ticket: next };
 }
 

@@ -83,10 +83,10 @@ export interface OutboundInput {
   /** IANA zone for the message variables; default the company's (read when the body holds a `{{`). */
   timeZone?: string;
   /**
-   * The ticket's contact and connection as the caller just read them (a campaign's send reads both anyway): not read
-   * again. Ignored when they are not the ticket's.
+   * The ticket's contact and connection as the caller just read them (a scheduled message's or a campaign's send): not read again.
+   * Each is used only when it is the ticket's own (same id); otherwise it is read.
    */
-  known?: { contact?: ContactItem; connection?: WhatsappItem | null };
+  known?: { contact?: ContactItem; whatsapp?: WhatsappItem };
 }
 
 let baileys: Promise<typeof import("@whiskeysockets/baileys")> | undefined;
@@ -114,8 +114,8 @@ async function markFailed(companyId: number, ticket: TicketItem, messageId: stri
  * is thrown. Returns the stored message view.
  */
 export async function sendOutbound(companyId: number, sender: Sender, ticket: TicketItem, input: OutboundInput): Promise<MessageView> {
-  const knownContact = input.known?.contact?.id === ticket.contactId ? input.known.contact : undefined;
-  const knownWa = input.known?.connection?.id === ticket.whatsappId ? input.known.connection : undefined;
+  const knownContact = input.known?.contact?.id === ticket.contactId && input.known.contact.companyId === companyId ? input.known.contact : undefined;
+  const knownWa = input.known?.whatsapp?.id === ticket.whatsappId && input.known.whatsapp.companyId === companyId ? input.known.whatsapp : undefined;
   const [contact, wa] = await Promise.all([knownContact ?? getContactItem(companyId, ticket.contactId), knownWa ?? getWhatsappItem(companyId, ticket.whatsappId)]);
   if (!contact) throw new AppError("ERR_NO_CONTACT_FOUND");
   const remoteJid = chatJidOf(contact);

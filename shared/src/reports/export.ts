@@ -1,9 +1,10 @@
 /**
  * Export of a whole report to .xlsx or .csv (docs/product/reports.md#export): a background job (`jobs/`) that reads the
  * report page after page, {@link EXPORT_ROWS_PER_STEP} rows per step, each step's rows kept as a part in the media
- * bucket (so a consumer that dies goes on from the last saved step), then writes the file from the parts and deletes
- * them. The file is read through a short-lived link. Times are the company's local times; durations `h:mm:ss`.
+ * bucket (so a consumer that dies goes on from the last saved step), then streams the file from the parts to the bucket
+ * and deletes them. The file is read through a short-lived link. Times are the company's local times; durations `h:mm:ss`.
  */
+import { PassThrough } from "node:stream";
 import { TZDate } from "@date-fns/tz";
 import { format } from "date-fns";
 import ExcelJS from "exceljs";
@@ -12,7 +13,7 @@ import { AppError } from "../errors.ts";
 import { registerJobKind, startJob } from "../jobs/service.ts";
 import type { JobView } from "../jobs/schema.ts";
 import { log } from "../log.ts";
-import { deleteMedia, getMedia, headMedia, presignMediaGet, putMedia } from "../storage/media.ts";
+import { deleteMedia, getMedia, headMedia, presignMediaGet, putMedia, putMediaStream } from "../storage/media.ts";
 import { ReportCursor, ReportExportJobParams, type ReportExportBody, type ReportRow } from "./schema.ts";
 import { periodOf, readReport, rowsWithNames, zoneOf } from "./service.ts";
 import { can } from "../access/permissions.ts";
@@ -60,16 +61,39 @@ const csvCell = (v: string | number) => {
   return /[;"\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 };
 
-/** The file's bytes: CSV with `;` and a BOM (what Excel in Portuguese opens), or an .xlsx sheet "Atendimentos". */
-export async function exportFile(rows: (string | number)[][], fmt: "xlsx" | "csv"): Promise<Uint8Array> {
-  if (fmt === "csv") return new TextEncoder().encode(`\uFEFF${[EXPORT_HEADER, ...rows].map((r) => r.map(csvCell).join(";")).join("\r\n")}\r\n`);
-  const wb = new ExcelJS.Workbook();
+/**
+ * The file, streamed: CSV with `;` and a BOM (what Excel in Portuguese opens), or an .xlsx sheet "Atendimentos"
+ * (exceljs' streaming writer: each row is written out as it comes, never a whole workbook in memory). `parts`: the
+ * rows, a batch at a time; only the batch being written and the compressor's buffers are held.
+ */
+export function exportFileStream(parts: AsyncIterable<(string | number)[][]>, fmt: "xlsx" | "csv"): AsyncIterable<Uint8Array> {
+  if (fmt === "csv") return csvChunks(parts);
+  const out = new PassThrough();
+  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   const ws = wb.addWorksheet("Atendimentos");
-  ws.addRow(EXPORT_HEADER);
-  ws.getRow(1).font = { bold: true };
-  for (const r of rows) ws.addRow(r);
   ws.getColumn(4).numFmt = "@";
-  return new Uint8Array(await wb.xlsx.writeBuffer());
+  const header = ws.addRow(EXPORT_HEADER);
+  header.font = { bold: true };
+  header.commit();
+  (async () => {
+    for await (const rows of parts) for (const r of rows) ws.addRow(r).commit();
+    ws.commit();
+    await wb.commit();
+  })().catch((err) => out.destroy(err));
+  return out;
+}
+
+async function* csvChunks(parts: AsyncIterable<(string | number)[][]>): AsyncIterable<Uint8Array> {
+  const enc = new TextEncoder();
+  yield enc.encode(`\uFEFF${EXPORT_HEADER.map(csvCell).join(";")}\r\n`);
+  for await (const rows of parts) if (rows.length) yield enc.encode(`${rows.map((r) => r.map(csvCell).join(";")).join("\r\n")}\r\n`);
+}
+
+/** The whole file's bytes ({@link exportFileStream} of `rows`). */
+export async function exportFile(rows: (string | number)[][], fmt: "xlsx" | "csv"): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  for await (const c of exportFileStream((async function* () { yield rows; })(), fmt)) chunks.push(c);
+  return new Uint8Array(Buffer.concat(chunks));
 }
 
 /**
@@ -109,11 +133,18 @@ registerJobKind("exportReport", async (job) => {
   const cells = (await rowsWithNames(cid, rows)).map((r) => exportCells(r, p.timezone));
   await putMedia(partKey(cid, job.id, at.part), new TextEncoder().encode(JSON.stringify(cells)), "application/json");
   if (next) return { handled: cells.length, cursor: JSON.stringify({ part: at.part + 1, at: next }), finished: false };
-  const all: (string | number)[][] = [];
-  for (let n = 0; n <= at.part; n++) all.push(...Part.parse(JSON.parse((await getMedia(partKey(cid, job.id, n))).toString("utf8"))));
-  await putMedia(fileKey(cid, job.id, p.format), await exportFile(all, p.format), MIME[p.format]);
+  // The file is written from the parts one at a time, streamed to the bucket (memory: one part and a few MiB).
+  let total = 0;
+  const parts = async function* () {
+    for (let n = 0; n <= at.part; n++) {
+      const rows = Part.parse(JSON.parse((await getMedia(partKey(cid, job.id, n))).toString("utf8")));
+      total += rows.length;
+      yield rows;
+    }
+  };
+  await putMediaStream(fileKey(cid, job.id, p.format), exportFileStream(parts(), p.format), MIME[p.format]);
   for (let n = 0; n <= at.part; n++) {
     await deleteMedia(partKey(cid, job.id, n)).catch((err) => log("warn", "report export: a part was not deleted", { companyId: cid, jobId: job.id, err }));
   }
-  return { handled: cells.length, total: all.length, cursor: null, finished: true };
+  return { handled: cells.length, total, cursor: null, finished: true };
 });

@@ -104,19 +104,20 @@ export async function claimDueSchedule(due: DueSchedule, claimUntil: string, now
 }
 
 /**
- * Reserves the WhatsApp id of the schedule's one message: only while it is AGENDADA, unchanged since read and without
- * one. Returns the item after, or null when the condition failed (re-read it).
+ * Reserves the WhatsApp id of schedule `id`'s one message, without reading it first: only while it is AGENDADA and
+ * holds none yet (an edit back to PENDENTE, a finished send or a delete make the condition fail). Returns the item
+ * after, or null when the condition failed (read it to see why: another delivery may hold the id already).
  */
-export async function reserveMessageId(before: ScheduleItem, messageId: string, now: string): Promise<ScheduleItem | null> {
+export async function reserveMessageId(companyId: number, id: number, messageId: string, now: string): Promise<ScheduleItem | null> {
   const out = await unlessConditionFails(() =>
     ddb().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: keys.schedule(before.companyId, before.id),
+        Key: keys.schedule(companyId, id),
         UpdateExpression: "SET messageId = :m, updatedAt = :now",
-        ConditionExpression: "updatedAt = :prev AND #status = :agendada AND (attribute_not_exists(messageId) OR messageId = :null)",
+        ConditionExpression: "#status = :agendada AND (attribute_not_exists(messageId) OR messageId = :null)",
         ExpressionAttributeNames: { "#status": "status" },
-        ExpressionAttributeValues: { ":m": messageId, ":now": now, ":prev": before.updatedAt, ":agendada": "AGENDADA", ":null": null },
+        ExpressionAttributeValues: { ":m": messageId, ":now": now, ":agendada": "AGENDADA", ":null": null },
         ReturnValues: "ALL_NEW",
       }),
     ),

@@ -6,14 +6,15 @@
  *    to `now + CLAIM`: a second tick loses the claim; a send that never finished is claimed again then), then put on the
  *    dispatch queue ten per call. A schedule whose time passed while nothing ran is found by the first tick back.
  * 2. {@link sendDueSchedule}, run by the dispatch queue's consumer for each message: the schedule's one WhatsApp id is
- *    reserved on it (conditional), the message is stored and sent through the outbound path (`sendOutbound`) on the
+ *    reserved on it (conditional, no read before: a failed reservation is read to see why), the message is stored and sent through the outbound path (`sendOutbound`) on the
  *    contact's open ticket of the connection, or a ticket opened for the scheduler, and the schedule moves AGENDADA →
  *    ENVIADA (or ERRO with the reason) on the condition that it still holds that id. A redelivered or re-driven message
- *    finds the schedule sent, or finds its message already stored under the reserved id, and sends nothing again.
+ *    finds the schedule sent, or finds its message already stored under the reserved id, and sends nothing again. The
+ *    contact and connection the send read go to `sendOutbound`, which does not read them again.
  */
 import { randomUUID } from "node:crypto";
 import { getConfig } from "../config.ts";
-import { getContactItem } from "../contacts/repository.ts";
+import { batchGetContactsOf, getContactItem } from "../contacts/repository.ts";
 import type { ContactItem } from "../contacts/schema.ts";
 import { dueShardsToRead } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
@@ -90,20 +91,33 @@ export async function sweepDueSchedules(now: Date = new Date()): Promise<{ claim
         if (refused.length) log("warn", "schedules not queued (claimed again later)", { count: refused.length });
         counts.claimed += claimed.length - refused.length;
         counts.failed += refused.length;
-        frames.push(
-          eachLimited(claimed, CLAIM_CONCURRENCY, async (s) => {
-            try {
-              await dispatch({ type: "schedule.updated", companyId: s.companyId, schedule: await viewOf(s) });
-            } catch (err) {
-              log("warn", "schedule frame not sent", { companyId: s.companyId, scheduleId: s.id, err });
-            }
-          }),
-        );
+        frames.push(agendadaFrames(claimed));
       }
     }),
   );
   await Promise.all(frames);
   return counts;
+}
+
+/**
+ * The calendar's AGENDADA frames of claimed schedules: their contacts read in batches (one request per 100, not one
+ * read per schedule), then one `schedule.updated` each. Best effort: a failure is logged, never thrown.
+ */
+async function agendadaFrames(claimed: ScheduleItem[]): Promise<void> {
+  let contacts: Map<string, ContactItem>;
+  try {
+    contacts = await batchGetContactsOf(claimed.map((s) => ({ companyId: s.companyId, contactId: s.contactId })));
+  } catch (err) {
+    log("warn", "schedule frames not sent", { count: claimed.length, err });
+    return;
+  }
+  await eachLimited(claimed, CLAIM_CONCURRENCY, async (s) => {
+    try {
+      await dispatch({ type: "schedule.updated", companyId: s.companyId, schedule: scheduleView(s, contacts.get(`${s.companyId}#${s.contactId}`)) });
+    } catch (err) {
+      log("warn", "schedule frame not sent", { companyId: s.companyId, scheduleId: s.id, err });
+    }
+  });
 }
 
 /** The connection that sends: the one of the conversation it was scheduled from when connected, else the company's. */
@@ -190,17 +204,17 @@ export type SendOutcome = "sent" | "failed" | "skipped";
  * Throws on an unexpected error (the queue redelivers; the next delivery sends nothing twice).
  */
 export async function sendDueSchedule(msg: ScheduleDispatchMessage, now: () => Date = () => new Date()): Promise<SendOutcome> {
-  let s = await getSchedule(msg.companyId, msg.scheduleId);
-  if (s?.status !== "AGENDADA") return "skipped";
-  if (!s.messageId) {
-    const reserved = await reserveMessageId(s, await newOutboundId(), now().toISOString());
-    s = reserved ?? (await getSchedule(msg.companyId, msg.scheduleId));
+  // The first delivery reserves the id without a read before; a reservation that fails is read to see why.
+  let s: ScheduleItem | null | undefined = await reserveMessageId(msg.companyId, msg.scheduleId, await newOutboundId(), now().toISOString());
+  if (!s) {
+    s = await getSchedule(msg.companyId, msg.scheduleId);
     if (s?.status !== "AGENDADA" || !s.messageId) return "skipped";
+    // Another delivery reserved the id: it may have stored the message and died before ending the schedule.
+    const stored = await getMessageById(s.companyId, s.messageId);
+    if (stored) return (await finish(s, { sent: true, ticketId: stored.ticketId, whatsappId: stored.whatsappId }, now())) ? "sent" : "skipped";
   }
-  // A delivery that stored the message and died before ending the schedule: the message is there, end it.
-  const stored = await getMessageById(s.companyId, s.messageId);
-  if (stored) return (await finish(s, { sent: true, ticketId: stored.ticketId, whatsappId: stored.whatsappId }, now())) ? "sent" : "skipped";
-
+  const messageId = s.messageId;
+  if (!messageId) return "skipped";
   const contact = await getContactItem(s.companyId, s.contactId);
   if (!contact) return (await finish(s, { sent: false, error: "ERR_NO_CONTACT_FOUND" }, now())) ? "failed" : "skipped";
   let wa: WhatsappItem;
@@ -213,12 +227,13 @@ export async function sendDueSchedule(msg: ScheduleDispatchMessage, now: () => D
   const user = s.userId != null ? await getUser(s.companyId, s.userId, { consistent: false }) : undefined;
   const ticket = await ticketFor(s, wa, contact.isGroup, !!user);
   const media = storedMediaOf(s);
-  const copy = media ? await copyIntoMessage(s.companyId, ticket.id, s.messageId, media) : undefined;
+  const copy = media ? await copyIntoMessage(s.companyId, ticket.id, messageId, media) : undefined;
   try {
     // Like an agent's message: signed with the scheduler's name, variables rendered in the company's zone.
     await sendOutbound(s.companyId, { userId: user?.id ?? null, name: user?.name ?? "" }, ticket, {
       body: s.body,
-      messageId: s.messageId,
+      messageId,
+      known: { contact, whatsapp: wa },
       signMessage: !!user,
       ...(copy ? { media: copy } : {}),
     });

@@ -40,6 +40,13 @@
  * at most 8 index pages, so a rare match after many refused candidates may give a short page with a cursor. Cursors are
  * opaque and name their index partition, which must belong to the caller's company (else 400 `ERR_INVALID_CURSOR`).
  *
+ * ## What a page reads
+ * The candidates' rows (`tickets/row.ts`) are the page's one cost per ticket (a BatchGet key each), so a page reads only
+ * as many as it can still show: all accepted, a page of 40 reads 40 rows beside its index Query. By message words, the
+ * other tokens are checked before any row: one Query of each token's word partition and one of its ticket-gram
+ * partition over the candidates' id range (both `T#<ticketId>`; a Query costs little per item, a BatchGet a key per
+ * ticket), so a candidate that holds none of them is never read; a range longer than 200 items is checked by key.
+ *
  * ## Data stored before the index
  * `backfill.ts` `backfillSearchIndex(companyId)` indexes a company's older contacts and messages: idempotent,
  * resumable (progress item `keys.searchBackfill`), bounded per run; walks by keys only.
@@ -53,7 +60,7 @@ import { batchGetRaw } from "../db/batch.ts";
 import { ddb, tableName } from "../db/client.ts";
 import { decodeCursor, encodeCursor, startKeyOf } from "../db/cursor.ts";
 import { pagesFrom, queryPagesFrom } from "../db/query.ts";
-import { keys } from "../db/keys.ts";
+import { keys, pad } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
 import { batchGetContacts, queryContactsByName, queryContactsByNumber } from "../contacts/repository.ts";
 import type { ContactItem } from "../contacts/schema.ts";
@@ -214,13 +221,15 @@ export const search: Search = {
       });
       for await (const page of pages) {
         const hits = page.items.filter((it) => contactMatchesAll({ name: String(it.w ?? ""), number: String(it.d ?? "") }, plan.toks));
-        const tickets = hits.length ? await batchGetTickets(companyId, hits.map((it) => Number(it.ticketId))) : new Map<number, TicketItem>();
-        for (const it of hits) {
-          const t = tickets.get(Number(it.ticketId));
-          // A gram of a deleted ticket, or of a contact the ticket no longer belongs to, is skipped.
-          if (!t || t.contactId !== Number(it.contactId) || !opts.accept(t)) continue;
-          out.push(t);
-          if (out.length === opts.limit) return done({ p: "c", k: { PK: it.PK, SK: it.SK } });
+        for (const chunk of roomChunks(hits, () => opts.limit - out.length)) {
+          const tickets = await batchGetTickets(companyId, chunk.map((it) => Number(it.ticketId)));
+          for (const it of chunk) {
+            const t = tickets.get(Number(it.ticketId));
+            // A gram of a deleted ticket, or of a contact the ticket no longer belongs to, is skipped.
+            if (!t || t.contactId !== Number(it.contactId) || !opts.accept(t)) continue;
+            out.push(t);
+            if (out.length === opts.limit) return done({ p: "c", k: { PK: it.PK, SK: it.SK } });
+          }
         }
         start = page.lastKey;
       }
@@ -271,40 +280,104 @@ export const search: Search = {
       return spent ? null : Math.max(opts.limit - out.length, 10);
     });
     for await (const page of pages) {
-      const hits = page.items.filter((it) => holdsWord(it));
+      let hits = page.items.filter((it) => holdsWord(it));
       const ids = hits.map((it) => Number(it.ticketId));
-      const tickets = await batchGetTickets(companyId, ids);
-      // The contact as the ticket's row summary holds it; read only for tickets stored without one.
-      const contacts = new Map<number, ContactFields>();
-      for (const t of tickets.values()) {
-        const sc = summariesOf(t)?.contact;
-        if (sc && sc.id === t.contactId) contacts.set(t.contactId, sc);
-      }
-      const unread = [...tickets.values()].map((t) => t.contactId).filter((id) => !contacts.has(id));
-      if (unread.length) for (const [id, c] of await batchGetContacts(companyId, unread)) contacts.set(id, c);
-      // Other tokens: a word of the ticket's messages (one BatchGet of their word items) or a match on its contact.
-      const wordKeys = others.filter((t) => isIndexedWord(t.text)).flatMap((t) => ids.map((id) => keys.searchWord(companyId, t.text, id)));
-      const wordItems = wordKeys.length ? await batchGetRaw(wordKeys) : new Map<string, Key>();
-      const hasWord = (w: string, id: number) => {
-        const k = keys.searchWord(companyId, w, id);
-        return holdsWord(wordItems.get(`${k.PK}|${k.SK}`));
-      };
-      for (const it of hits) {
-        const t = tickets.get(Number(it.ticketId));
-        if (!t) continue; // a deleted ticket's words
-        const c = contacts.get(t.contactId);
-        if (c && contactListed(plan, c)) continue; // already given by the contact side
-        const ok = others.every((tok) => !isIndexedWord(tok.text) || hasWord(tok.text, t.id) || (c ? contactMatchesAll(c, [tok]) : false));
-        if (!ok || !opts.accept(t)) continue;
-        out.push(t);
-        if (typeof it.s === "string" && it.s) snippets.set(t.id, it.s);
-        if (out.length === opts.limit) return done({ p: "m", k: { PK: it.PK, SK: it.SK } });
+      // Each other token, over the candidates' id range: the tickets whose messages hold it, and those whose contact
+      // matches it (undefined: not read that way). Tickets failing a token both ways are not read at all.
+      const passes = await Promise.all(others.map((tok) => tokenHolders(companyId, tok, ids)));
+      hits = hits.filter((it) => passes.every((p) => !p.words || !p.contacts || p.words.has(Number(it.ticketId)) || p.contacts.has(Number(it.ticketId))));
+      for (const chunk of roomChunks(hits, () => opts.limit - out.length)) {
+        const chunkIds = chunk.map((it) => Number(it.ticketId));
+        const tickets = await batchGetTickets(companyId, chunkIds);
+        // The contact as the ticket's row summary holds it; read only for tickets stored without one.
+        const contacts = new Map<number, ContactFields>();
+        for (const t of tickets.values()) {
+          const sc = summariesOf(t)?.contact;
+          if (sc && sc.id === t.contactId) contacts.set(t.contactId, sc);
+        }
+        const unread = [...tickets.values()].map((t) => t.contactId).filter((id) => !contacts.has(id));
+        if (unread.length) for (const [id, c] of await batchGetContacts(companyId, unread)) contacts.set(id, c);
+        // Word items of the tokens whose partition range was too long to read: by key (one BatchGet).
+        const wordKeys = others.flatMap((tok, i) => (isIndexedWord(tok.text) && !passes[i].words ? chunkIds.map((id) => keys.searchWord(companyId, tok.text, id)) : []));
+        const wordItems = wordKeys.length ? await batchGetRaw(wordKeys) : new Map<string, Key>();
+        const hasWord = (i: number, id: number) => {
+          if (passes[i].words) return passes[i].words.has(id);
+          const k = keys.searchWord(companyId, others[i].text, id);
+          return holdsWord(wordItems.get(`${k.PK}|${k.SK}`));
+        };
+        for (const it of chunk) {
+          const t = tickets.get(Number(it.ticketId));
+          if (!t) continue; // a deleted ticket's words
+          const c = contacts.get(t.contactId);
+          if (c && contactListed(plan, c)) continue; // already given by the contact side
+          // Other tokens: a word of the ticket's messages or a match on its contact.
+          const ok = others.every((tok, i) => !isIndexedWord(tok.text) || hasWord(i, t.id) || !!passes[i].contacts?.has(t.id) || (c ? contactMatchesAll(c, [tok]) : false));
+          if (!ok || !opts.accept(t)) continue;
+          out.push(t);
+          if (typeof it.s === "string" && it.s) snippets.set(t.id, it.s);
+          if (out.length === opts.limit) return done({ p: "m", k: { PK: it.PK, SK: it.SK } });
+        }
       }
       start = page.lastKey;
     }
     return spent ? done({ p: "m", k: start }) : { tickets: out, snippets };
   },
 };
+
+/** Items of an index partition read at most per token and page to learn which candidates hold the token. */
+const RANGE_MAX = 200;
+/** Fewest candidates read per BatchGet once the page is nearly full (a refused candidate then costs no lone read). */
+const MIN_CHUNK = 10;
+
+/**
+ * `items` in consecutive chunks, each as long as the room the page still has (`room()`, asked before each chunk; at
+ * least {@link MIN_CHUNK}): a page whose candidates are all accepted reads exactly as many tickets as it shows.
+ */
+function* roomChunks<T>(items: T[], room: () => number): Generator<T[]> {
+  for (let from = 0; from < items.length; ) {
+    const chunk = items.slice(from, from + Math.max(room(), MIN_CHUNK));
+    from += chunk.length;
+    yield chunk;
+  }
+}
+
+/**
+ * The ticket ids of index partition `pk` (items `T#<ticketId>`, newest first) between the smallest and largest of
+ * `ids` that `keep` keeps: one Query of that range (cheap per item, unlike a BatchGet per key), or undefined when the
+ * range holds more than {@link RANGE_MAX} items (not read further).
+ */
+async function idsInRange(pk: string, ids: number[], keep: (it: Key) => boolean): Promise<Set<number> | undefined> {
+  if (!ids.length) return new Set();
+  // Word and ticket-gram items alike are keyed `T#<padded ticket id>`.
+  const sk = (id: number) => `T#${pad(id)}`;
+  const out = await ddb().send(
+    new QueryCommand({
+      TableName: tableName(),
+      KeyConditionExpression: "PK = :pk AND SK BETWEEN :lo AND :hi",
+      ExpressionAttributeValues: { ":pk": pk, ":lo": sk(Math.min(...ids)), ":hi": sk(Math.max(...ids)) },
+      ScanIndexForward: false,
+      Limit: RANGE_MAX,
+    }),
+  );
+  if (out.LastEvaluatedKey) return undefined;
+  return new Set((out.Items ?? []).filter(keep).map((it) => Number(it.ticketId)));
+}
+
+/**
+ * Which of the candidate tickets `ids` a query token other than the driving word holds: `words`, the tickets whose
+ * messages hold it (its word partition); `contacts`, those whose contact matches it (its ticket-gram partition,
+ * checked on the gram items' fields as the contact side does). Each undefined when not known that way (a token too
+ * short for grams, not an indexed word, or a range too long to read): the caller then checks that way on the tickets.
+ */
+async function tokenHolders(companyId: number, tok: QueryToken, ids: number[]): Promise<{ words?: Set<number>; contacts?: Set<number> }> {
+  if (!isIndexedWord(tok.text)) return {};
+  const gram = gramOf(tok);
+  const [words, contacts] = await Promise.all([
+    idsInRange(keys.searchWordPK(companyId, tok.text), ids, holdsWord),
+    gram ? idsInRange(keys.searchTicketGramPK(companyId, gram), ids, (it) => contactMatchesAll({ name: String(it.w ?? ""), number: String(it.d ?? "") }, [tok])) : undefined,
+  ]);
+  return { words, contacts };
+}
 
 /** A ticket of `queryTicketIndex` as a plain ticket (its index position is not enumerable: nothing to strip). */
 const stripTicket = (t: TicketItem): TicketItem => t;

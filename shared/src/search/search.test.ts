@@ -14,6 +14,7 @@ import { injectDdbFaults } from "../ingest/faults.testkit.ts";
 import { deleteTicketByAdmin } from "../tickets/actions.ts";
 import "../tickets/remains.ts";
 import { getTimer, runDueTimers } from "../timers/index.ts";
+import { settleDeferred } from "../events/index.ts";
 import { TICKET_REMAINS } from "../timers/kinds.ts";
 import { contactGrams, messageWords, queryTokens, snippetOf } from "./tokens.ts";
 
@@ -273,6 +274,49 @@ describe("ticket search", () => {
     expect(commands.filter((c) => c === "QueryCommand").length).toBeLessThanOrEqual(2 * 2);
     expect(commands.filter((c) => c === "BatchGetCommand").length).toBeLessThanOrEqual(2);
   });
+
+  it("reads only the tickets a two-word search shows: the other word is checked on the index, not on each candidate", async () => {
+    const cid = 35;
+    const wa = await makeWhatsapp(cid);
+    const both: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      const t = await makeTicket(cid, { whatsappId: wa.id, contact: await makeContact(cid, `Cliente ${i}`, `55119600000${String(i).padStart(2, "0")}`) });
+      await say(t, i % 2 ? "a segunda via do boleto" : "segunda via");
+      if (i % 2) both.push(t.id);
+      else await say(t, "e o boleto?", true);
+      if (!(i % 2)) both.push(t.id);
+    }
+    const onlyOne: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      const t = await makeTicket(cid, { whatsappId: wa.id, contact: await makeContact(cid, `Outro ${i}`, `55119610000${String(i).padStart(2, "0")}`) });
+      await say(t, "a segunda via da nota");
+      onlyOne.push(t.id);
+    }
+    // The other word matching the contact instead of a message.
+    const named = await makeTicket(cid, { whatsappId: wa.id, contact: await makeContact(cid, "Boleto Alves", "5511962000001") });
+    await say(named, "segunda feira");
+    // A first search re-packs the rows the messages left stale (`tickets/row.ts`); the next one is counted.
+    expect(await ids(admin(cid), "segunda boleto")).toEqual([...both, named.id]);
+    await settleDeferred();
+    let keysRead = 0;
+    const name = "count-keys";
+    ddb().middlewareStack.add(
+      (next, ctx) => async (args) => {
+        if (String(ctx.commandName).startsWith("BatchGet")) for (const r of Object.values((args.input as { RequestItems: Record<string, { Keys: unknown[] }> }).RequestItems)) keysRead += r.Keys.length;
+        return next(args);
+      },
+      { step: "initialize", name },
+    );
+    try {
+      expect(await ids(admin(cid), "segunda boleto")).toEqual([...both, named.id]);
+    } finally {
+      ddb().middlewareStack.remove(name);
+    }
+    // One key per ticket shown: none for the 12 tickets holding only "segunda", none for the other word's items.
+    expect(keysRead).toBe(13);
+    expect(await ids(admin(cid), "segunda nota")).toEqual(onlyOne);
+    expect(await ids(admin(cid), "segunda xyzw")).toEqual([]);
+  }, 180_000);
 
   it("no longer finds a renamed contact's tickets by the old name", async () => {
     const cid = 28;

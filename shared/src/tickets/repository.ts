@@ -5,7 +5,7 @@
  * contact per connection; holds `ticketId`). Items are read into `TicketItem`s once (`summaries.ts` `parseTicket`: the
  * schema's fields and defaults, no schema parse for well-formed items).
  */
-import { counterFacts, outboxPut, type OutboxEntry } from "../events/outbox.ts";
+import { counterFacts, handOverOnDelete, outboxPut, type OutboxEntry } from "../events/outbox.ts";
 import { pendingRunPuts } from "../events/durable.ts";
 import { reportEntryItems } from "../reports/entries.ts";
 import { cycleAfter, finishedCycle, type TicketCycle } from "./cycles.ts";
@@ -22,7 +22,7 @@ import { ticketGramItems, ticketGramWrites } from "../search/writes.ts";
 import { TICKET_REMAINS } from "../timers/kinds.ts";
 import { cancelTimer, timerPutItem } from "../timers/repository.ts";
 import { dropEdgeOfDeletedTicket } from "../tags/repository.ts";
-import { bumpRev } from "./revision.ts";
+import { atRev, bumpRev } from "./revision.ts";
 import { ROW_PROJECTION, rowAttributes, unpackRows } from "./row.ts";
 import type { TicketItem } from "./schema.ts";
 import { tallyOf, TALLY_ATTRS, type TallyAttr } from "./tally.ts";
@@ -436,7 +436,7 @@ export async function deleteTicketItems(read: TicketItem): Promise<TicketItem | 
       await deleteTicketTransaction(t);
       break;
     } catch (err) {
-      if (cancellationReasons(err)?.[0]?.Code !== "ConditionalCheckFailed" || attempt >= 5) throw err;
+      if ((!(err instanceof HandOverMoved) && cancellationReasons(err)?.[0]?.Code !== "ConditionalCheckFailed") || attempt >= 5) throw err;
       const fresh = await getTicketItem(read.companyId, read.id, true);
       t = fresh && attachSummaries({ ...fresh, updatedAt: laterIso([fresh.updatedAt, read.updatedAt].sort().at(-1)) }, summariesOf(fresh));
     }
@@ -452,35 +452,56 @@ export async function deleteTicketItems(read: TicketItem): Promise<TicketItem | 
   return t;
 }
 
+/**
+ * The deletion's transaction, conditioned on the ticket's `version`, `tally` and `rev` as read (a message stored
+ * meanwhile makes it read again). A ticket with customers' messages not yet handed over to the day counters hands
+ * them over in it (`events/outbox.ts` `handOverOnDelete`; docs/product/dashboard.md#customers-messages). Throws {@link HandOverMoved} when a hand-over was applied meanwhile (read again too).
+ */
 async function deleteTicketTransaction(t: TicketItem): Promise<void> {
+  const handOver = await handOverOnDelete(t);
+  const rev = atRev(t.rev);
+  const values: Record<string, unknown> = { ":v": t.version, ...rev.values };
+  const items: TxItem[] = [
+    {
+      Delete: {
+        TableName: tableName(),
+        Key: keys.ticket(t.companyId, t.id),
+        ConditionExpression: `attribute_exists(PK) AND #v = :v AND ${tallyCondition(t, values)} AND ${rev.condition}`,
+        ExpressionAttributeNames: { "#v": "version", "#tally": "tally", "#rev": "rev" },
+        ExpressionAttributeValues: values,
+      },
+    },
+    ...handOver.items,
+  ];
+  try {
+    await ddb().send(new TransactWriteCommand({ TransactItems: [...items, ...deleteTicketRest(t)] }));
+  } catch (err) {
+    const reasons = cancellationReasons(err);
+    if (reasons?.slice(1, 1 + handOver.handOvers).some((r) => r?.Code === "ConditionalCheckFailed")) throw new HandOverMoved();
+    throw err;
+  }
+}
+
+/** A ticket's hand-over item was applied between the deletion's read and its transaction: read again. */
+class HandOverMoved extends Error {}
+
+/** The deletion's items after the ticket and its hand-overs. */
+function deleteTicketRest(t: TicketItem): TxItem[] {
   const contact = summariesOf(t)?.contact ?? null;
-  const values: Record<string, unknown> = { ":v": t.version };
-  await ddb().send(
-    new TransactWriteCommand({
-      TransactItems: [
-        {
-          Delete: {
-            TableName: tableName(),
-            Key: keys.ticket(t.companyId, t.id),
-            ConditionExpression: `attribute_exists(PK) AND #v = :v AND ${tallyCondition(t, values)}`,
-            ExpressionAttributeNames: { "#v": "version", "#tally": "tally" },
-            ExpressionAttributeValues: values,
-          },
-        },
-        { Delete: { TableName: tableName(), Key: keys.ticketUuid(t.companyId, t.uuid) } },
-        {
-          Delete: {
-            TableName: tableName(),
-            Key: keys.activeTicket(t.companyId, t.whatsappId, t.contactId),
-            ConditionExpression: "attribute_not_exists(PK) OR ticketId = :tid",
-            ExpressionAttributeValues: { ":tid": t.id },
-          },
-        },
-        ...outboxPut(counterFacts.ticketDeleted(t)), // it leaves the tab counts it was in
-        timerPutItem(t.companyId, TICKET_REMAINS, t.id, Date.now() + REMAINS_GRACE_MS, { contact }),
-      ],
-    }),
-  );
+  return [
+
+    { Delete: { TableName: tableName(), Key: keys.ticketUuid(t.companyId, t.uuid) } },
+    {
+      Delete: {
+        TableName: tableName(),
+        Key: keys.activeTicket(t.companyId, t.whatsappId, t.contactId),
+        ConditionExpression: "attribute_not_exists(PK) OR ticketId = :tid",
+        ExpressionAttributeValues: { ":tid": t.id },
+      },
+    },
+    ...outboxPut(counterFacts.ticketDeleted(t)), // it leaves the tab counts it was in
+    timerPutItem(t.companyId, TICKET_REMAINS, t.id, Date.now() + REMAINS_GRACE_MS, { contact }),
+  ];
 }
 
 /** How long after a deletion the tick finishes what the deleting process did not. */

@@ -34,7 +34,7 @@ it("keeps a page at one Query through a customer's texts, and shows another proc
   await handleBaileysEvent(ctx, "messages.upsert", text("3EB0ROW000000003", "preciso de ajuda"));
   await settleDeferred();
   const page = () => listTickets(admin(companyId), { status: "pending" });
-  await page(); // the first message's write left the new ticket's row behind: re-packed here
+  await page();
   await settleDeferred();
 
   await handleBaileysEvent(ctx, "messages.upsert", text("3EB0ROW000000004", "alô?"));

@@ -22,6 +22,7 @@ import { keys } from "../db/keys.ts";
 import { ContactItem } from "../contacts/schema.ts";
 import { TicketItem } from "./schema.ts";
 import { parseStored } from "../db/items.ts";
+import { rowKnownCurrent } from "./row.ts";
 
 /** `{id, name, color}`: a queue or tag as a row shows it. */
 export type NamedColored = { id: number; name: string; color: string };
@@ -135,7 +136,9 @@ function ticketFromStored(raw: Record<string, unknown>): TicketItem {
 
 /** Parses a stored ticket item ONCE (no schema parse for well-formed items) and keeps its summaries beside it. */
 export function parseTicket(raw: Record<string, unknown>): TicketItem {
-  return attachSummaries(ticketFromStored(raw), storedSummaries(raw));
+  const t = attachSummaries(ticketFromStored(raw), storedSummaries(raw));
+  if (typeof raw.row === "string") rowKnownCurrent.set(t, raw.rowRev === (raw.rev ?? 0));
+  return t;
 }
 
 // ---------------------------------------------------------------------------------------------
