@@ -54,6 +54,8 @@ export function dueShardOfName(index: DueIndex, name: string): number {
 
 /** Sort key of a ticket on its three list indexes (GSI1-3): `<updatedAt>#<id>`, newest activity last. */
 const ticketListSK = (updatedAt: string, tid: Id) => `${updatedAt}#${pad(tid)}`;
+/** Sort key of a ticket's item in a search word or ticket-gram partition (`keys.searchTicketSK`). */
+const searchTicketSK = (tid: Id) => `T#${pad(tid)}`;
 /** GSI4 sort key of a ticket under its contact or one of its tags: `T#<createdAt>#<id>`. */
 const ticketEdgeSK = (createdAt: string, tid: Id) => `T#${createdAt}#${pad(tid)}`;
 /** GSI1 sort-key prefix of contacts whose normalized name starts with `normalizedPrefix` ("" = every contact). */
@@ -299,14 +301,16 @@ export const keys = {
   searchGram: (cid: Id, gram: string, sortName: string, ctid: Id) => ({ PK: `C#${cid}#SG#${gram}`, SK: `N#${sortName}#${pad(ctid)}` }),
   searchGramPK: (cid: Id, gram: string) => `C#${cid}#SG#${gram}`,
   /** Message search word: one item per (word, ticket), newest ticket first; `n` counts the ticket's messages with it. */
-  searchWord: (cid: Id, word: string, tid: Id) => ({ PK: `C#${cid}#SW#${word}`, SK: `T#${pad(tid)}` }),
+  searchWord: (cid: Id, word: string, tid: Id) => ({ PK: `C#${cid}#SW#${word}`, SK: searchTicketSK(tid) }),
   searchWordPK: (cid: Id, word: string) => `C#${cid}#SW#${word}`,
   /**
    * Ticket search gram: the contact's grams (as `searchGram`) once per TICKET of the contact, newest ticket first, so a
    * ticket search by name or number is one Query of one partition, whatever the number of matching contacts. Holds
    * `ticketId`, `contactId` and the fields a query checks (`w` words, `d` digits).
    */
-  searchTicketGram: (cid: Id, gram: string, tid: Id) => ({ PK: `C#${cid}#STG#${gram}`, SK: `T#${pad(tid)}` }),
+  searchTicketGram: (cid: Id, gram: string, tid: Id) => ({ PK: `C#${cid}#STG#${gram}`, SK: searchTicketSK(tid) }),
+  /** The sort key of a ticket's item in a search word or ticket-gram partition: `T#<padded ticket id>`. */
+  searchTicketSK: (tid: Id) => searchTicketSK(tid),
   searchTicketGramPK: (cid: Id, gram: string) => `C#${cid}#STG#${gram}`,
   /** Progress of the company's search-index backfill (`search/backfill.ts`): cursor, done, counts. */
   searchBackfill: (cid: Id) => ({ PK: `C#${cid}#SEARCHBACKFILL`, SK: "#" }),

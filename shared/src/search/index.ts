@@ -60,7 +60,7 @@ import { batchGetRaw } from "../db/batch.ts";
 import { ddb, tableName } from "../db/client.ts";
 import { decodeCursor, encodeCursor, startKeyOf } from "../db/cursor.ts";
 import { pagesFrom, queryPagesFrom } from "../db/query.ts";
-import { keys, pad } from "../db/keys.ts";
+import { keys } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
 import { batchGetContacts, queryContactsByName, queryContactsByNumber } from "../contacts/repository.ts";
 import type { ContactItem } from "../contacts/schema.ts";
@@ -349,7 +349,7 @@ function* roomChunks<T>(items: T[], room: () => number): Generator<T[]> {
 async function idsInRange(pk: string, ids: number[], keep: (it: Key) => boolean): Promise<Set<number> | undefined> {
   if (!ids.length) return new Set();
   // Word and ticket-gram items alike are keyed `T#<padded ticket id>`.
-  const sk = (id: number) => `T#${pad(id)}`;
+  const sk = keys.searchTicketSK;
   const out = await ddb().send(
     new QueryCommand({
       TableName: tableName(),
