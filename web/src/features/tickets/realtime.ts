@@ -83,10 +83,16 @@ export function playChime(volume = notificationVolume()): void {
   }
 }
 
-/** True while this tab shows the ticket's conversation. */
-/** The user has this conversation open and attends it (a peek at a waiting ticket reads nothing). */
+/** True while this tab shows the ticket's conversation and the user attends it (a peek at a waiting ticket reads nothing). */
 const lookingAt = (ticket: Ticket) =>
   document.visibilityState === "visible" && location.pathname === `/tickets/${ticket.uuid}` && !new URLSearchParams(location.search).has("peek");
+
+/**
+ * The ticket as this tab's lists and unread count should hold it: a conversation on screen is read (its read request
+ * follows), so a frame that still carries its unread count (one sent before the read, arriving after it) never counts
+ * it unread again.
+ */
+const asSeen = (ticket: Ticket): Ticket => (ticket.unreadMessages > 0 && lookingAt(ticket) ? { ...ticket, unreadMessages: 0 } : ticket);
 
 const readTimers = new Map<number, ReturnType<typeof setTimeout>>();
 /** Delay before a message that arrives in the open conversation is marked read, in ms (batches a burst). */
@@ -142,16 +148,16 @@ export const attendanceHandlers: { ticket: RealtimeHandler<"ticket">; appMessage
       return;
     }
     noteTicketForCounts(queryClient, data.ticket.id, data.ticket);
-    upsertTicket(queryClient, data.ticket, viewerOf(session.user));
-    applyUnreadTicket(queryClient, data.ticket, viewerOf(session.user));
+    upsertTicket(queryClient, asSeen(data.ticket), viewerOf(session.user));
+    applyUnreadTicket(queryClient, asSeen(data.ticket), viewerOf(session.user));
   },
 
   appMessage: (data, { queryClient, session }) => {
     const { message, ticket: t } = data;
     const fresh = upsertMessage(queryClient, message);
     noteTicketForCounts(queryClient, t.id, t);
-    upsertTicket(queryClient, t, viewerOf(session.user));
-    applyUnreadTicket(queryClient, t, viewerOf(session.user));
+    upsertTicket(queryClient, asSeen(t), viewerOf(session.user));
+    applyUnreadTicket(queryClient, asSeen(t), viewerOf(session.user));
     // Notify for my tickets, and for pending ones I may see (the one access rule, shared with the server).
     const me = { ...session.user, userId: session.user.id };
     const mine = t.userId === session.user.id || (t.status === "pending" && canSee(me, t, visibilityOf(queryClient)));
