@@ -115,16 +115,23 @@ const { createWhatsapp } = await import("../shared/src/whatsapp/service.ts");
  * ingest indexes itself and the seeds write every index item, so the local stack's start must not schedule a backfill
  * whose 10-s runs every minute would land in the measurements (kept seeds included).
  */
-async function markIndexed(companyId: number) {
-  const { PutCommand } = await import("@aws-sdk/lib-dynamodb");
-  const { ddb } = await import("../shared/src/db/client.ts");
+/**
+ * Marks a bench company's backfills done, as the product's own company creation does (the test kit's `makeCompany`
+ * does not): else every start of the stack schedules them, and their walks over the seeded tickets (lane entries,
+ * tab counts, report entries) write in the background of the measurements.
+ */
+async function markBornDone(companyId: number) {
+  const { transactWrite } = await import("../shared/src/db/client.ts");
   const { bornIndexedPut } = await import("../shared/src/search/backfill.ts");
-  await ddb().send(new PutCommand(bornIndexedPut(companyId).Put));
+  const { bornCountedPut } = await import("../shared/src/tickets/repository.ts");
+  const { bornLanedPut } = await import("../shared/src/kanban/repository.ts");
+  const { bornReportedPut } = await import("../shared/src/reports/repository.ts");
+  await transactWrite([bornIndexedPut(companyId), bornCountedPut(companyId), bornLanedPut(companyId), bornReportedPut(companyId)]);
 }
 
 async function tenant() {
   const c = await makeCompany();
-  await markIndexed(c.companyId);
+  await markBornDone(c.companyId);
   const auth = await authenticate(c.admin.token);
   const queueIds: number[] = [];
   for (const [name, color] of [["Vendas", "#2e7d32"], ["Suporte", "#1565c0"], ["Financeiro", "#ef6c00"]]) {
@@ -167,7 +174,7 @@ async function openSocket(token: string): Promise<WebSocket> {
 async function seeded(kind: string, n: number, seed: (t: Awaited<ReturnType<typeof tenant>>) => Promise<number>) {
   const kept = keeping ? await keptSeed(kind, n) : null;
   if (kept) {
-    await markIndexed(kept.companyId); // kept by a run before companies were marked: its backfill timer ends at once
+    await markBornDone(kept.companyId); // kept by a run before companies were marked: its backfill timers end at once
     console.log(`${kind}: ${n} tickets kept from an earlier run (${kept.items} items, seeded in ${kept.seedSeconds} s)`);
     return { t: kept, items: kept.items, seedSeconds: kept.seedSeconds };
   }

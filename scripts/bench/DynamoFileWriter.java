@@ -75,26 +75,48 @@ public class DynamoFileWriter {
 
     MessageDigest sha1 = MessageDigest.getInstance("SHA1");
     BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8), 1 << 20);
-    long read = 0;
     long written = 0;
     // Rows are inserted a chunk at a time, sorted by key: the key's B-tree (which cannot be dropped) then takes its
     // inserts in order instead of at random pages. The sort is stable, so of two rows with one key the later wins.
-    List<String[]> chunk = new ArrayList<>(ROWS_PER_CHUNK);
-    for (String line; ; ) {
-      line = in.readLine();
-      if (line != null && line.isEmpty()) continue;
-      if (line != null) {
-        String[] f = line.split("\t", -1);
-        if (f.length != 4 + columns.size()) throw new IllegalArgumentException("row " + (read + 1) + ": " + f.length + " fields, expected " + (4 + columns.size()));
-        read++;
-        chunk.add(f);
+    // A reader thread reads and sorts the next chunk while this one inserts (the database stays on this thread).
+    java.util.concurrent.BlockingQueue<List<String[]>> chunks = new java.util.concurrent.ArrayBlockingQueue<>(1);
+    Throwable[] readFailure = new Throwable[1];
+    int fields = 4 + columns.size();
+    Thread reader = new Thread(() -> {
+      long read = 0;
+      List<String[]> chunk = new ArrayList<>(ROWS_PER_CHUNK);
+      try {
+        for (String line; ; ) {
+          line = in.readLine();
+          if (line != null && line.isEmpty()) continue;
+          if (line != null) {
+            String[] f = line.split("\t", -1);
+            if (f.length != fields) throw new IllegalArgumentException("row " + (read + 1) + ": " + f.length + " fields, expected " + fields);
+            read++;
+            chunk.add(f);
+          }
+          if (chunk.size() < ROWS_PER_CHUNK && line != null) continue;
+          // (UTF-16 order: the key B-tree's byte order but for rare characters; the order only serves locality.)
+          chunk.sort((a, b) -> {
+            int c = a[0].compareTo(b[0]);
+            return c != 0 ? c : a[1].compareTo(b[1]);
+          });
+          if (!chunk.isEmpty()) chunks.put(chunk);
+          if (line == null) break;
+          chunk = new ArrayList<>(ROWS_PER_CHUNK);
+        }
+      } catch (Throwable e) {
+        readFailure[0] = e;
+      } finally {
+        try {
+          chunks.put(new ArrayList<>());
+        } catch (InterruptedException ignored) {
+          Thread.currentThread().interrupt();
+        }
       }
-      if (chunk.size() < ROWS_PER_CHUNK && line != null) continue;
-      // (UTF-16 order: the key B-tree's byte order but for rare characters; the order only serves locality.)
-      chunk.sort((a, b) -> {
-        int c = a[0].compareTo(b[0]);
-        return c != 0 ? c : a[1].compareTo(b[1]);
-      });
+    });
+    reader.start();
+    for (List<String[]> chunk; !(chunk = chunks.take()).isEmpty(); ) {
       db.exec("BEGIN IMMEDIATE");
       for (String[] f : chunk) {
         byte[] pk = f[0].getBytes(StandardCharsets.UTF_8);
@@ -121,9 +143,9 @@ public class DynamoFileWriter {
         written++;
       }
       db.exec("COMMIT");
-      chunk.clear();
-      if (line == null) break;
     }
+    reader.join();
+    if (readFailure[0] != null) throw new IllegalStateException("reading rows: " + readFailure[0].getMessage(), readFailure[0]);
     put.dispose();
     for (String create : indexes) db.exec(create);
     db.dispose();

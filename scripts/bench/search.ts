@@ -132,13 +132,14 @@ export async function ddbWorkOf(fn: () => Promise<unknown>): Promise<string> {
     (next, context) => async (args) => {
       const command = String((context as { commandName?: string }).commandName ?? "").replace(/Command$/, "");
       calls.set(command, (calls.get(command) ?? 0) + 1);
-      const input = args.input as { RequestItems?: Record<string, { Keys?: unknown[] }>; Key?: { SK?: unknown }; TransactItems?: Record<string, { Key?: { SK?: unknown }; Item?: { SK?: unknown } }>[] };
+      type Keyed = { PK?: unknown; SK?: unknown };
+      const input = args.input as { RequestItems?: Record<string, { Keys?: unknown[] }>; Key?: Keyed; Item?: Keyed; TransactItems?: Record<string, { Key?: Keyed; Item?: Keyed }>[] };
       if (command.startsWith("BatchGet")) for (const r of Object.values(input.RequestItems ?? {})) keys += r.Keys?.length ?? 0;
-      // A write names the kind of item it touched (its sort key's first segment), so work nobody expects is traced.
-      const kindOf = (sk: unknown) => String(sk ?? "?").split("#").slice(0, 2).join("#").replace(/\d+/g, "n");
+      // A write names the kind of item it touched (its keys' shapes, ids as "n"), so work nobody expects is traced.
+      const kindOf = (k?: Keyed) => `${String(k?.PK ?? "?")}|${String(k?.SK ?? "?")}`.replace(/[0-9a-f]{8}-[0-9a-f-]{27}/g, "uuid").replace(/\d+/g, "n");
       const write = (what: string) => wrote.set(what, (wrote.get(what) ?? 0) + 1);
-      if (command === "UpdateItem" || command === "PutItem" || command === "DeleteItem") write(`${command} ${kindOf(input.Key?.SK)}`);
-      if (command === "TransactWriteItems") for (const t of input.TransactItems ?? []) for (const [op, v] of Object.entries(t)) write(`${op} ${kindOf(v.Key?.SK ?? v.Item?.SK)}`);
+      if (command === "UpdateItem" || command === "PutItem" || command === "DeleteItem") write(`${command} ${kindOf(input.Key ?? input.Item)}`);
+      if (command === "TransactWriteItems") for (const t of input.TransactItems ?? []) for (const [op, v] of Object.entries(t)) write(`${op} ${kindOf(v.Key ?? v.Item)}`);
       const out = await next(args);
       if (command === "Query") queried += Number((out.output as { Count?: number }).Count ?? 0);
       return out;
