@@ -5,13 +5,12 @@
  * cards only for super users; a ticket at 23:30 in São Paulo counts on that local day (with its hour).
  */
 import { PutCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
-import { beforeAll, describe, expect, it, vi } from "vitest";
-import { api, makeUser } from "../../../test/helpers.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { api, makeUser, withErrorLogs } from "../../../test/helpers.ts";
 import { companyWorld } from "../../../test/world.ts";
 import { finishRating } from "../../../shared/src/automation/rating.ts";
 import { CreateCompanyBody } from "../../../shared/src/companies/schema.ts";
 import { createCompany } from "../../../shared/src/companies/service.ts";
-import { resetConfig } from "../../../shared/src/config.ts";
 import { ddb, tableName } from "../../../shared/src/db/client.ts";
 import { redriveDurable } from "../../../shared/src/events/durable.ts";
 import { dispatch, settleDeferred } from "../../../shared/src/events/index.ts";
@@ -147,24 +146,10 @@ describe("a stored day item failing its schema", () => {
     const key = keys.stats(c.cid, "2026-03-10", c.admin.id);
     // Our bug, simulated: a counter stored as text.
     await ddb().send(new PutCommand({ TableName: tableName(), Item: { ...key, ticketsAccepted: 2, handled: "2" } }));
-    const lines: string[] = [];
-    const level = process.env.LOG_LEVEL;
-    process.env.LOG_LEVEL = "error";
-    resetConfig();
-    const write = vi.spyOn(process.stderr, "write").mockImplementation(((chunk: string | Uint8Array) => {
-      lines.push(String(chunk));
-      return true;
-    }) as never);
-    try {
-      const got = await dashboard(c.admin.token, "?date_from=2026-03-01&date_to=2026-03-31");
-      expect(got.status).toBe(500);
-      expect(got.body).toEqual({ error: "ERR_INTERNAL" });
-    } finally {
-      write.mockRestore();
-      process.env.LOG_LEVEL = level;
-      resetConfig();
-    }
-    const logged = lines.filter((l) => l.startsWith("{")).map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.msg === "stored item fails its schema");
+    const { result: got, logs } = await withErrorLogs(() => dashboard(c.admin.token, "?date_from=2026-03-01&date_to=2026-03-31"));
+    expect(got.status).toBe(500);
+    expect(got.body).toEqual({ error: "ERR_INTERNAL" });
+    const logged = logs.find((l) => l.msg === "stored item fails its schema");
     expect(logged).toMatchObject({ level: "error", PK: key.PK, SK: key.SK });
   });
 });
