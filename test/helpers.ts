@@ -11,6 +11,7 @@ import { randomUUID } from "node:crypto";
 import { PutCommand } from "@aws-sdk/lib-dynamodb";
 import bcrypt from "bcryptjs";
 import { signAccessToken } from "../shared/src/auth/tokens.ts";
+import { resetConfig } from "../shared/src/config.ts";
 import { ddb, tableName } from "../shared/src/db/client.ts";
 import { nextId } from "../shared/src/db/counters.ts";
 import { keys } from "../shared/src/db/keys.ts";
@@ -228,4 +229,29 @@ export function multipartBody(files: FormFile[], fields: Record<string, string> 
   }
   parts.push(Buffer.from(`--${boundary}--\r\n`));
   return { rawBody: Buffer.concat(parts), contentType: `multipart/form-data; boundary=${boundary}` };
+}
+
+/**
+ * Runs `run` at log level `error` with the process' log lines captured (the level and stderr restored after); returns
+ * its result and the lines, parsed: what a test of a stored item failing its schema checks (a 500 and an error line).
+ */
+export async function withErrorLogs<T>(run: () => Promise<T>): Promise<{ result: T; logs: Record<string, unknown>[] }> {
+  const lines: string[] = [];
+  const level = process.env.LOG_LEVEL;
+  const write = process.stderr.write;
+  process.env.LOG_LEVEL = "error";
+  resetConfig();
+  process.stderr.write = ((chunk: string | Uint8Array) => {
+    lines.push(String(chunk));
+    return true;
+  }) as typeof process.stderr.write;
+  try {
+    const result = await run();
+    return { result, logs: lines.filter((l) => l.startsWith("{")).map((l) => JSON.parse(l) as Record<string, unknown>) };
+  } finally {
+    process.stderr.write = write;
+    if (level === undefined) delete process.env.LOG_LEVEL;
+    else process.env.LOG_LEVEL = level;
+    resetConfig();
+  }
 }

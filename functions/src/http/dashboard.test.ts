@@ -4,14 +4,14 @@
  * every count exact, from counter items only. Another company sees none of it; a non-admin gets 403; the platform
  * cards only for super users; a ticket at 23:30 in São Paulo counts on that local day (with its hour).
  */
-import { TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
+import { PutCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import { beforeAll, describe, expect, it } from "vitest";
-import { api, makeUser } from "../../../test/helpers.ts";
+import { api, makeUser, withErrorLogs } from "../../../test/helpers.ts";
 import { companyWorld } from "../../../test/world.ts";
 import { finishRating } from "../../../shared/src/automation/rating.ts";
 import { CreateCompanyBody } from "../../../shared/src/companies/schema.ts";
 import { createCompany } from "../../../shared/src/companies/service.ts";
-import { ddb } from "../../../shared/src/db/client.ts";
+import { ddb, tableName } from "../../../shared/src/db/client.ts";
 import { redriveDurable } from "../../../shared/src/events/durable.ts";
 import { dispatch, settleDeferred } from "../../../shared/src/events/index.ts";
 import { applyOutbox, counterFacts, OUTBOX_GRACE_MS, outboxPut, redriveOutbox } from "../../../shared/src/events/outbox.ts";
@@ -137,6 +137,20 @@ describe("a scripted day", { timeout: 240_000 }, () => {
       expect(res.body.error).toBe("ERR_VALIDATION");
     }
     expect((await api("GET", "/api/dashboard/ticketsDay?initialDate=2026-03-10", { token: w.admin.token })).status).toBe(400);
+  });
+});
+
+describe("a stored day item failing its schema", () => {
+  it("answers 500 ERR_INTERNAL and logs an error naming the item's key", async () => {
+    const c = await w.fresh();
+    const key = keys.stats(c.cid, "2026-03-10", c.admin.id);
+    // Our bug, simulated: a counter stored as text.
+    await ddb().send(new PutCommand({ TableName: tableName(), Item: { ...key, ticketsAccepted: 2, handled: "2" } }));
+    const { result: got, logs } = await withErrorLogs(() => dashboard(c.admin.token, "?date_from=2026-03-01&date_to=2026-03-31"));
+    expect(got.status).toBe(500);
+    expect(got.body).toEqual({ error: "ERR_INTERNAL" });
+    const logged = logs.find((l) => l.msg === "stored item fails its schema");
+    expect(logged).toMatchObject({ level: "error", PK: key.PK, SK: key.SK });
   });
 });
 

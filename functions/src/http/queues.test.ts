@@ -3,11 +3,10 @@
  * tenant isolation and realtime events.
  */
 import { UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { describe, expect, it, vi } from "vitest";
-import { resetConfig } from "@atende/shared/config";
+import { describe, expect, it } from "vitest";
 import { ddb, tableName } from "@atende/shared/db/client";
 import { keys } from "@atende/shared/db/keys";
-import { api, makeUser } from "../../../test/helpers.ts";
+import { api, makeUser, withErrorLogs } from "../../../test/helpers.ts";
 import { companyWorld } from "../../../test/world.ts";
 import { registerSocket } from "@atende/shared/users/realtime-capture.testkit";
 import { makeContact, makeWhatsapp } from "@atende/shared/tickets/fixtures.testkit";
@@ -273,24 +272,10 @@ describe("a stored item failing its schema", () => {
     const key = keys.queue(companyId, res.body.id);
     // Our bug, simulated: a stored queue whose name is no longer a string.
     await ddb().send(new UpdateCommand({ TableName: tableName(), Key: key, UpdateExpression: "SET #n = :n", ExpressionAttributeNames: { "#n": "name" }, ExpressionAttributeValues: { ":n": 42 } }));
-    const lines: string[] = [];
-    const level = process.env.LOG_LEVEL;
-    process.env.LOG_LEVEL = "error";
-    resetConfig();
-    const write = vi.spyOn(process.stderr, "write").mockImplementation(((chunk: string | Uint8Array) => {
-      lines.push(String(chunk));
-      return true;
-    }) as never);
-    try {
-      const got = await api("GET", `/api/queue/${res.body.id}`, { token: admin.token });
-      expect(got.status).toBe(500);
-      expect(got.body).toEqual({ error: "ERR_INTERNAL" });
-    } finally {
-      write.mockRestore();
-      process.env.LOG_LEVEL = level;
-      resetConfig();
-    }
-    const logged = lines.filter((l) => l.startsWith("{")).map((l) => JSON.parse(l) as Record<string, unknown>).find((l) => l.msg === "stored item fails its schema");
+    const { result: got, logs } = await withErrorLogs(() => api("GET", `/api/queue/${res.body.id}`, { token: admin.token }));
+    expect(got.status).toBe(500);
+    expect(got.body).toEqual({ error: "ERR_INTERNAL" });
+    const logged = logs.find((l) => l.msg === "stored item fails its schema");
     expect(logged).toMatchObject({ level: "error", PK: key.PK, SK: key.SK });
   });
 });

@@ -47,6 +47,9 @@ const sum = (rows: Iterable<Counts>, c: keyof Counts) => {
   return n;
 };
 
+/** The counters the cards and the attendants' table sum (the period read returns no others). */
+const DASHBOARD_COUNTERS = ["ticketsClosed", "contactsCreated", "handlingSeconds", "handled", "waitSeconds", "ticketsAccepted", "messagesIn", "messagesOut", "ratings", "ratingSum"] as const;
+
 /**
  * `GET /api/dashboard`: the cards and the attendants table of the caller's company for the period. Super users also
  * get the platform cards. 403 `ERR_NO_PERMISSION` without `dashboard:view`.
@@ -56,7 +59,7 @@ export async function getDashboard(auth: AuthContext, q: DashboardQuery): Promis
   const { from, to } = periodOf(q, todayIn(await zoneOf(auth.companyId)));
   checkSpan(from, to);
   const [stats, now, users, platform] = await Promise.all([
-    readPeriodStats(auth.companyId, from, to),
+    readPeriodStats(auth.companyId, from, to, { counters: DASHBOARD_COUNTERS }),
     readCurrentCounts(auth.companyId),
     listUsers(auth.companyId),
     can(auth, "dashboard:platform") ? readPlatformCounts() : null,
@@ -94,7 +97,7 @@ export async function getDashboard(auth: AuthContext, q: DashboardQuery): Promis
 export async function ticketsUsers(auth: AuthContext, q: DashboardChartQuery): Promise<TicketsUsersResponse> {
   requireViewer(auth, q.companyId);
   checkSpan(q.initialDate, q.finalDate);
-  const [stats, users] = await Promise.all([readPeriodStats(auth.companyId, q.initialDate, q.finalDate), listUsers(auth.companyId)]);
+  const [stats, users] = await Promise.all([readPeriodStats(auth.companyId, q.initialDate, q.finalDate, { counters: ["ticketsAccepted"] }), listUsers(auth.companyId)]);
   const data = users
     .map((u) => ({ userId: u.id, name: u.name, total: stats.users.get(u.id)?.ticketsAccepted ?? 0 }))
     .filter((r) => r.total > 0)
@@ -109,9 +112,10 @@ export async function ticketsUsers(auth: AuthContext, q: DashboardChartQuery): P
 export async function ticketsDay(auth: AuthContext, q: DashboardChartQuery): Promise<TicketsDayResponse> {
   requireViewer(auth, q.companyId);
   checkSpan(q.initialDate, q.finalDate);
-  const stats = await readPeriodStats(auth.companyId, q.initialDate, q.finalDate);
+  const oneDay = q.initialDate === q.finalDate;
+  const stats = await readPeriodStats(auth.companyId, q.initialDate, q.finalDate, { counters: ["ticketsOpened"], hours: oneDay });
   let data: TicketsDayResponse["data"];
-  if (q.initialDate === q.finalDate) {
+  if (oneDay) {
     const hours = stats.days.get(q.initialDate)?.hours ?? Array(24).fill(0);
     data = hours.map((total, hour) => ({ hour, total }));
   } else {

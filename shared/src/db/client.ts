@@ -9,6 +9,7 @@ import { createTableInput, TTL_ATTRIBUTE } from "./table.ts";
 import { sdkLogger } from "../log.ts";
 
 let doc: DynamoDBDocumentClient | undefined;
+let raw: DynamoDBClient | undefined;
 
 /** One item of a `TransactWriteItems` call (Put, Update, Delete or ConditionCheck), as repositories build them. */
 export type TxItem = NonNullable<TransactWriteCommandInput["TransactItems"]>[number];
@@ -23,11 +24,21 @@ export async function transactWrite(items: TxItem[]): Promise<void> {
 export function ddb(): DynamoDBDocumentClient {
   if (!doc) {
     const client = new DynamoDBClient({ region: getConfig().AWS_REGION, maxAttempts: 5, logger: sdkLogger });
+    raw = client;
     doc = DynamoDBDocumentClient.from(client, {
       marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
     });
   }
   return doc;
+}
+
+/**
+ * The low-level client under {@link ddb} (same connections and retries): items as DynamoDB returns them
+ * (`{N: "12"}`), for a hot read that sums numbers and needs no document conversion (the dashboard's period read).
+ */
+export function rawDdb(): DynamoDBClient {
+  ddb();
+  return raw as DynamoDBClient;
 }
 
 /** The configured table name. */
@@ -38,6 +49,7 @@ export function tableName(): string {
 /** Drops the cached client (tests that switch endpoints). */
 export function resetDdb(): void {
   doc = undefined;
+  raw = undefined;
 }
 
 /**

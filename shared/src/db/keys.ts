@@ -351,6 +351,11 @@ export const keys = {
   statsPK: (cid: Id) => `C#${cid}#STATS`,
   /** SK of a company's day item (`statsDayPrefix(day)` + `#U#` starts its users' items of that day). */
   statsDaySK: (day: string) => `D#${day}`,
+  /**
+   * A deleted ticket's day counts of customers' messages it could not hand over itself (their hand-over items were
+   * written under another time zone's day end), read by those items' apply (`events/outbox.ts` `handOverOnDelete`).
+   */
+  ticketInDaysLeft: (cid: Id, tid: Id) => ({ PK: `C#${cid}#STATS`, SK: `MI#${tid}` }),
   /** The company's current counts (tickets open and pending now), beside its day items (docs/product/dashboard.md). */
   statsNow: (cid: Id) => ({ PK: `C#${cid}#STATS`, SK: "NOW" }),
   /**

@@ -5,7 +5,7 @@
  * message at 23:59 and one at 00:01 in São Paulo count on their own days, and an attendant counts the messages of
  * the tickets they had.
  */
-import { DeleteCommand, GetCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { readDailyCounters } from "../db/counters.ts";
 import { ddb, tableName } from "../db/client.ts";
@@ -226,6 +226,29 @@ describe("customers' messages per day", () => {
       { live: 3, handedOver: 3 },
       { live: 2, handedOver: 2 },
     ]);
+  });
+
+  it("keeps a deleted ticket's messages counted once when the company changed its time zone since they arrived", async () => {
+    const ctx = await newCompany();
+    const jid = "5511955550007@s.whatsapp.net";
+    const day = spDay();
+    await upsert(ctx, [text(jid, "3EB0MSGIN00000000022", "olá")]);
+    await upsert(ctx, [text(jid, "3EB0MSGIN00000000023", "alguém?")]);
+    await settleDeferred();
+    const { id } = await ticketOf(ctx);
+    expect((await getTicketItem(ctx.companyId, id, true))?.inDays).toEqual({ [day]: 2 });
+    // The company moves to Tokyo's zone: today's hand-over item is due at São Paulo's day end, not Tokyo's.
+    await ddb().send(new UpdateCommand({ TableName: tableName(), Key: keys.company(ctx.companyId), UpdateExpression: "SET #tz = :tz", ExpressionAttributeNames: { "#tz": "timezone" }, ExpressionAttributeValues: { ":tz": "Asia/Tokyo" } }));
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 6 * 60_000); // past the five minutes a process keeps a company's zone
+    await deleteTicketByAdmin({ userId: 7, companyId: ctx.companyId, profile: "admin", name: "Ana", queueIds: [], allTicket: "desabled" }, id);
+    vi.useRealTimers();
+    expect(await getTicketItem(ctx.companyId, id, true)).toBeNull();
+    // São Paulo's day end hands the deleted ticket's two messages over, once, however often the tick runs.
+    await tickAt(endOf(day) + MESSAGES_IN_GRACE_MS + 60_000);
+    await tickAt(endOf(day) + MESSAGES_IN_GRACE_MS + 120_000);
+    expect(await handOversLeft(ctx.companyId, endOf(day) + MESSAGES_IN_GRACE_MS)).toBe(0);
+    expect(await stored(ctx.companyId, day)).toEqual({ live: 2, handedOver: 2 });
   });
 });
 

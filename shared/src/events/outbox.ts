@@ -39,6 +39,7 @@ import { ddb, tableName, type TxItem } from "../db/client.ts";
 import { cancellationReasons } from "../db/errors.ts";
 import { dueShardOfName, dueShardsToRead, keys } from "../db/keys.ts";
 import { queryPages } from "../db/query.ts";
+import { TTL_ATTRIBUTE } from "../db/table.ts";
 import { TZDate } from "@date-fns/tz";
 import { DEFAULT_TIME_ZONE } from "../automation/variables.ts";
 import { format } from "date-fns";
@@ -338,24 +339,35 @@ async function localized(e: OutboxEntry): Promise<OutboxEntry & { hour: number }
 
 /**
  * A hand-over entry with its `messagesIn`: the ticket's count for the entry's key as stored now (the day is over, so
- * it no longer moves); 0 when the ticket is gone.
+ * it no longer moves); for a deleted ticket, the count its deletion left for this item ({@link handOverOnDelete});
+ * 0 when neither holds one.
  */
 async function withTicketCount(e: OutboxEntry): Promise<OutboxEntry> {
   if (!e.messagesInDay) return e;
-  const out = await ddb().send(
-    new GetCommand({ TableName: tableName(), Key: keys.ticket(e.companyId, e.messagesInDay.ticketId), ProjectionExpression: "inDays", ConsistentRead: true }),
-  );
+  const read = (Key: { PK: string; SK: string }) => ddb().send(new GetCommand({ TableName: tableName(), Key, ProjectionExpression: "inDays", ConsistentRead: true }));
+  let out = await read(keys.ticket(e.companyId, e.messagesInDay.ticketId));
+  if (!out.Item) out = await read(keys.ticketInDaysLeft(e.companyId, e.messagesInDay.ticketId));
   const n = Number((out.Item?.inDays as Record<string, unknown> | undefined)?.[e.messagesInDay.inKey] ?? 0);
   return { ...e, deltas: n > 0 ? { messagesIn: n } : {} };
 }
+
+/**
+ * How long a deleted ticket's counts left for hand-over items under another zone's key are kept (their items fall
+ * due within two days of the deletion; the minute tick re-drives late ones well within this).
+ */
+const IN_DAYS_LEFT_SECONDS = 14 * 86_400;
 
 /**
  * What a ticket's deletion writes so its customers' messages of the days not yet handed over stay counted
  * (docs/product/dashboard.md#customers-messages): for each key of the ticket's day counts (`inDays`) whose hand-over
  * item is still waiting, a Delete of that item (conditioned on its being there: the minute tick may apply it first)
  * and the count `ADD`ed to `messagesIn` of the company's and the attendant's day, one update per day item. For the
- * deletion's own transaction, beside a condition that the ticket's counts are those of `t` (its `rev`). `handOvers`:
- * how many items come first (the Deletes), so the caller can tell a hand-over applied meanwhile from other failures.
+ * deletion's own transaction, beside a condition that the ticket's counts are those of `t` (its `rev`). A key whose
+ * item is not found under the company's current zone was either handed over already or written under the zone the
+ * company had before (its due time is that zone's day end): its count is kept in one item beside the day counters
+ * (`keys.ticketInDaysLeft`), which that item's apply reads in place of the ticket, so it counts once, when it falls
+ * due. `handOvers`: how many items come first (the Deletes), so the caller can tell a hand-over applied meanwhile from
+ * other failures.
  */
 export async function handOverOnDelete(t: { companyId: number; id: number; inDays?: Record<string, number> }): Promise<{ items: TxItem[]; handOvers: number }> {
   const counts = Object.entries(t.inDays ?? {}).filter(([, n]) => n > 0);
@@ -376,6 +388,10 @@ export async function handOverOnDelete(t: { companyId: number; id: number; inDay
     const id = `${Key.PK}|${Key.SK}`;
     adds.set(id, { Key, n: (adds.get(id)?.n ?? 0) + n });
   };
+  const left: Record<string, number> = {};
+  waiting.forEach((w, i) => {
+    if (!w) left[counts[i][0]] = counts[i][1];
+  });
   for (const w of waiting) {
     if (!w) continue;
     deletes.push({ Delete: { TableName: tableName(), Key: w.key, ConditionExpression: "attribute_exists(PK)" } });
@@ -383,7 +399,10 @@ export async function handOverOnDelete(t: { companyId: number; id: number; inDay
     if (w.userId != null) add(keys.stats(t.companyId, w.day, w.userId), w.n);
   }
   const updates: TxItem[] = [...adds.values()].map(({ Key, n }) => ({ Update: { TableName: tableName(), Key, ...addExpression({ messagesIn: n }) } }));
-  return { items: [...deletes, ...updates], handOvers: deletes.length };
+  const kept: TxItem[] = Object.keys(left).length
+    ? [{ Put: { TableName: tableName(), Item: { ...keys.ticketInDaysLeft(t.companyId, t.id), _type: "ticketInDaysLeft", inDays: left, [TTL_ATTRIBUTE]: Math.floor(Date.now() / 1000) + IN_DAYS_LEFT_SECONDS } } }]
+    : [];
+  return { items: [...deletes, ...updates, ...kept], handOvers: deletes.length };
 }
 
 /** The updates of one applied group: the company's day (with its opened-per-hour), the user's day, the current counts. */
