@@ -337,6 +337,44 @@ describe("sending at sendAt", () => {
     expect((await getSchedule(x.cid, s.id))?.status).toBe("ENVIADA");
   });
 
+  it("behind a long dispatch backlog, ticks queue an unsent schedule again only after 5, 10, 20... minutes, and it still goes out once", async () => {
+    const c = await fresh();
+    const sendAt = new Date(Date.now() + 5_000);
+    const s = (await create(ana(), { contactId: c.id, body: "Na fila por muito tempo", sendAt: sendAt.toISOString() })).body;
+    const s2 = (await create(ana(), { contactId: c.id, body: "Será adiada depois", sendAt: sendAt.toISOString() })).body;
+    const adminSock = await registerSocket(w.cid, { id: w.admin.id, profile: "admin" });
+    w.capture.clear();
+    const tickAt = async (at: Date, id: number) => {
+      await sweepDueSchedules(at);
+      return (await receiveDispatch()).filter((r) => r.body.includes(`"scheduleId":${id}`));
+    };
+    // A tick every minute for 40 minutes while the queue's consumers never reach it (its records stay queued).
+    const queuedAt: number[] = [];
+    const records: { messageId: string; body: string }[] = [];
+    for (let minute = 0; minute <= 40; minute++) {
+      await sweepDueSchedules(new Date(sendAt.getTime() + 1_000 + minute * 60_000));
+      const mine = (await receiveDispatch()).filter((r) => r.body.includes(`"scheduleId":${s.id}`));
+      for (const _ of mine) queuedAt.push(minute);
+      records.push(...mine);
+    }
+    expect(queuedAt).toEqual([0, 5, 15, 35]);
+    // The calendar was told AGENDADA once; the claims again change nothing it shows.
+    expect(w.capture.frames.filter((f) => f.connectionId === adminSock && f.event === `company-${w.cid}-schedule` && (f.data as any).schedule.id === s.id)).toHaveLength(1);
+    // The consumers reach the backlog: the first record sends it, the others find it sent.
+    await dispatchHandler({ Records: records });
+    const sent = await getSchedule(w.cid, s.id);
+    expect(sent?.status).toBe("ENVIADA");
+    expect((await listMessages(w.cid, sent!.ticketId!, { limit: 10 })).messages.filter((m) => m.id === sent!.messageId)).toHaveLength(1);
+    expect((await drainCommands(w.wa)).filter((cmd) => cmd.messageId === sent?.messageId)).toHaveLength(1);
+    expect((await api("GET", `/api/schedules/${s.id}`, { token: ana().token })).body).not.toHaveProperty("claims");
+
+    // Edited to a later time while still unsent, it is due afresh: its first claim there holds 5 minutes again.
+    const later = new Date(sendAt.getTime() + 50 * 60_000);
+    expect((await api("PUT", `/api/schedules/${s2.id}`, { token: ana().token, body: { sendAt: later.toISOString() } })).body.status).toBe("PENDENTE");
+    expect(await tickAt(new Date(later.getTime() + 1_000), s2.id)).toHaveLength(1);
+    expect(await tickAt(new Date(later.getTime() + 1_000 + 5 * 60_000), s2.id)).toHaveLength(1);
+  });
+
   it("a deleted schedule or one edited back to a later time is not sent by a message already queued", async () => {
     const c = await fresh();
     const sendAt = new Date(Date.now() + 10_000);

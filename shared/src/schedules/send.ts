@@ -3,8 +3,9 @@
  *
  * 1. {@link sweepDueSchedules}, run by the minute tick: one Query per due-index shard (`SCHEDDUE#<shard>`, items due
  *    `<= now`; never a scan of companies), each entry claimed with a conditional update (PENDENTE → AGENDADA, entry moved
- *    to `now + CLAIM`: a second tick loses the claim; a send that never finished is claimed again then), then put on the
- *    dispatch queue ten per call. A schedule whose time passed while nothing ran is found by the first tick back.
+ *    to `now + claimHoldMs(claims)`: a second tick loses the claim; a send that never finished is claimed again then,
+ *    each claim holding twice as long as the one before), then put on the dispatch queue ten per call. A schedule whose
+ *    time passed while nothing ran is found by the first tick back.
  * 2. {@link sendDueSchedule}, run by the dispatch queue's consumer for each message: the schedule's one WhatsApp id is
  *    reserved on it (conditional, no read before: a failed reservation is read to see why), the message is stored and sent through the outbound path (`sendOutbound`) on the
  *    contact's open ticket of the connection, or a ticket opened for the scheduler, and the schedule moves AGENDADA →
@@ -38,8 +39,19 @@ import { claimDueSchedule, dueSchedulePages, finishSchedule, getSchedule, reserv
 import type { ScheduleDispatchMessage, ScheduleItem } from "./schema.ts";
 import { scheduleView, viewOf } from "./service.ts";
 
-/** How long a claimed schedule is left to its send before a tick claims it again. */
+/** How long a tick's first claim of a due schedule leaves it to its send before a tick claims it again. */
 export const SCHEDULE_CLAIM_MS = 5 * 60_000;
+/** The longest a claim holds a schedule (a send lost for good is retried at least this often). */
+export const SCHEDULE_CLAIM_MAX_MS = 6 * 3600_000;
+
+/**
+ * How long the claim of a schedule already claimed `claims` times holds it: {@link SCHEDULE_CLAIM_MS}, doubled by each
+ * claim before (5, 10, 20... min, at most {@link SCHEDULE_CLAIM_MAX_MS}). A dispatch backlog longer than a claim gets
+ * the unsent schedules queued again; doubling keeps those extra records to about log2(backlog / 5 min) per schedule.
+ */
+export function claimHoldMs(claims: number): number {
+  return Math.min(SCHEDULE_CLAIM_MS * 2 ** Math.min(claims, 30), SCHEDULE_CLAIM_MAX_MS);
+}
 /** Claims running at once per shard (each one conditional UpdateItem). */
 const CLAIM_CONCURRENCY = 16;
 
@@ -61,7 +73,6 @@ async function eachLimited<T>(items: T[], limit: number, fn: (item: T) => Promis
 export async function sweepDueSchedules(now: Date = new Date()): Promise<{ claimed: number; lost: number; failed: number }> {
   const counts = { claimed: 0, lost: 0, failed: 0 };
   const at = now.toISOString();
-  const claimUntil = new Date(now.getTime() + SCHEDULE_CLAIM_MS).toISOString();
   // The calendar's AGENDADA frames (best effort: realtime only) go out beside the claims, never holding a shard's next
   // page: what is due reaches the dispatch queue as fast as it is claimed.
   const frames: Promise<void>[] = [];
@@ -71,6 +82,7 @@ export async function sweepDueSchedules(now: Date = new Date()): Promise<{ claim
         const claimed: ScheduleItem[] = [];
         await eachLimited(page, CLAIM_CONCURRENCY, async (due: DueSchedule) => {
           try {
+            const claimUntil = new Date(now.getTime() + claimHoldMs(due.claims)).toISOString();
             // `updatedAt` is the real time (the claim's own clock may be the tick's): clients order updates by it.
             const item = await claimDueSchedule(due, claimUntil, new Date().toISOString());
             if (item) claimed.push(item);
@@ -91,7 +103,9 @@ export async function sweepDueSchedules(now: Date = new Date()): Promise<{ claim
         if (refused.length) log("warn", "schedules not queued (claimed again later)", { count: refused.length });
         counts.claimed += claimed.length - refused.length;
         counts.failed += refused.length;
-        frames.push(agendadaFrames(claimed));
+        // A claim again of one already AGENDADA changes nothing the calendar shows: only first claims are framed.
+        const first = claimed.filter((s) => s.claims === 1);
+        if (first.length) frames.push(agendadaFrames(first));
       }
     }),
   );
