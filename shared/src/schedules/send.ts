@@ -28,6 +28,7 @@ import { newOutboundId, sendOutbound } from "../messages/service.ts";
 import { enqueueBatch } from "../sqs/enqueue.ts";
 import { createTicketItem, getActiveTicketId, getTicketItem, isActiveStatus } from "../tickets/repository.ts";
 import { TicketItem } from "../tickets/schema.ts";
+import { contactSummaryOf, whatsappSummaryOf } from "../tickets/summaries.ts";
 import { nextId } from "../db/counters.ts";
 import { getUser } from "../users/repository.ts";
 import { getDefaultWhatsapp } from "../whatsapp/service.ts";
@@ -148,7 +149,7 @@ async function connectionFor(s: ScheduleItem): Promise<WhatsappItem> {
  * The contact's open or pending ticket on the connection, else a new ticket opened for the scheduler (status open,
  * assigned to them, as an agent's new ticket; pending without a user when the scheduler is gone).
  */
-async function ticketFor(s: ScheduleItem, wa: WhatsappItem, isGroup: boolean, schedulerExists: boolean): Promise<TicketItem> {
+async function ticketFor(s: ScheduleItem, wa: WhatsappItem, contact: ContactItem, scheduler: { id: number; name: string } | undefined): Promise<TicketItem> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const activeId = await getActiveTicketId(s.companyId, wa.id, s.contactId);
     if (activeId) {
@@ -156,7 +157,7 @@ async function ticketFor(s: ScheduleItem, wa: WhatsappItem, isGroup: boolean, sc
       if (t && isActiveStatus(t.status)) return t;
     }
     const now = new Date().toISOString();
-    const open = schedulerExists && s.userId != null;
+    const open = !!scheduler && s.userId != null;
     const ticket = TicketItem.parse({
       id: await nextId(s.companyId, "ticket"),
       uuid: randomUUID(),
@@ -166,12 +167,17 @@ async function ticketFor(s: ScheduleItem, wa: WhatsappItem, isGroup: boolean, sc
       whatsappId: wa.id,
       queueId: null,
       userId: open ? s.userId : null,
-      isGroup,
+      isGroup: contact.isGroup,
       version: 0,
       createdAt: now,
       updatedAt: now,
     });
-    const res = await createTicketItem(ticket);
+    // Its row's summaries from what the send holds: the contact, the connection and the scheduler, not read again.
+    const res = await createTicketItem(ticket, {
+      contact: contactSummaryOf(contact),
+      whatsapp: whatsappSummaryOf(wa),
+      user: open && scheduler ? { id: scheduler.id, name: scheduler.name } : null,
+    });
     if (res.created) {
       await dispatch({ type: "ticket.created", companyId: s.companyId, ticket });
       return ticket;
@@ -239,7 +245,7 @@ export async function sendDueSchedule(msg: ScheduleDispatchMessage, now: () => D
     throw err;
   }
   const user = s.userId != null ? await getUser(s.companyId, s.userId, { consistent: false }) : undefined;
-  const ticket = await ticketFor(s, wa, contact.isGroup, !!user);
+  const ticket = await ticketFor(s, wa, contact, user);
   const media = storedMediaOf(s);
   const copy = media ? await copyIntoMessage(s.companyId, ticket.id, messageId, media) : undefined;
   try {
