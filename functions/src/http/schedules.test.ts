@@ -434,7 +434,7 @@ describe("sending at sendAt", () => {
     expect(runDeletes[0]).toMatch(/ticketTimers.*,.*kanbanLanes|kanbanLanes.*,.*ticketTimers/);
     // The whole send, pinned: reserve, contact, connection, scheduler, open-ticket marker, ticket id, the ticket's and
     // the message's transactions, one socket listing, the listeners' reads and writes, the schedule ENVIADA.
-    expect(sendCalls).toHaveLength(19);
+    expect(sendCalls).toHaveLength(17);
     // Delivered again (as SQS may): nothing is sent twice, and that delivery is the one that reads.
     await dispatchHandler({ Records: [first] });
     expect((await listMessages(x.cid, sent!.ticketId!, { limit: 10 })).messages).toHaveLength(1);

@@ -93,7 +93,7 @@ export function inAudience(m: SocketMember, audience: Audience, settings?: Visib
 }
 
 /** How long a listing of a company's sockets serves this process's frames (a registration change of this process drops it at once). */
-export const SOCKET_LISTING_TTL_MS = 1_000;
+export const SOCKET_LISTING_TTL_MS = 2_000;
 
 /** Listings of a company's sockets, in flight or read less than {@link SOCKET_LISTING_TTL_MS} ago (`at`: when it started, ms). */
 const listings = new Map<number, { at: number; members: Promise<SocketMember[]> }>();
