@@ -95,12 +95,12 @@ export function inAudience(m: SocketMember, audience: Audience, settings?: Visib
 /** How long a listing of a company's sockets serves this process's frames (a registration change of this process drops it at once). */
 export const SOCKET_LISTING_TTL_MS = 2_000;
 
-/** Listings of a company's sockets, in flight or read less than {@link SOCKET_LISTING_TTL_MS} ago (`at`: when it started, ms). */
+/** Listings of a company's sockets, in flight or read less than {@link SOCKET_LISTING_TTL_MS} ago (`at`: when it was read, ms; in flight: infinite). */
 const listings = new Map<number, { at: number; members: Promise<SocketMember[]> }>();
 
 /**
- * Lists the live sockets of a company (expired registrations filtered out). For frames: calls within
- * {@link SOCKET_LISTING_TTL_MS} of a listing's start share it (a burst of events of a company, e.g. a scheduled send's
+ * Lists the live sockets of a company (expired registrations filtered out). For frames: calls while a listing is in
+ * flight or within {@link SOCKET_LISTING_TTL_MS} after it was read share it (a burst of events of a company, e.g. a scheduled send's
  * ticket, message and summaries, costs one Query), and {@link forgetSocketListing} (every registration change of this
  * process) makes the next call read again. A socket registered, or whose access or rooms changed, in ANOTHER process is
  * seen up to that long later (docs/product/realtime.md#who-gets-a-frame). `fresh`: read now (and keep it for the
@@ -108,13 +108,16 @@ const listings = new Map<number, { at: number; members: Promise<SocketMember[]> 
  */
 export function companySockets(companyId: number, opts: { fresh?: boolean } = {}): Promise<SocketMember[]> {
   const kept = listings.get(companyId);
-  const now = Date.now();
-  if (kept && !opts.fresh && now - kept.at < SOCKET_LISTING_TTL_MS) return kept.members;
-  const entry = { at: now, members: listSockets(companyId) };
+  if (kept && !opts.fresh && Date.now() - kept.at < SOCKET_LISTING_TTL_MS) return kept.members;
+  const entry = { at: Number.POSITIVE_INFINITY, members: listSockets(companyId) };
+  const drop = () => listings.get(companyId) === entry && listings.delete(companyId);
   listings.set(companyId, entry);
   entry.members.then(
-    () => setTimeout(() => listings.get(companyId) === entry && listings.delete(companyId), SOCKET_LISTING_TTL_MS).unref(),
-    () => listings.get(companyId) === entry && listings.delete(companyId),
+    () => {
+      entry.at = Date.now();
+      setTimeout(drop, SOCKET_LISTING_TTL_MS).unref();
+    },
+    drop,
   );
   return entry.members;
 }
