@@ -34,7 +34,9 @@
  *   (default 1k, 10k, 100k; not in the default run: `--only=reports`), no filter, one queue, rate 3, one contact; and
  *   the time to export the whole report to .xlsx through the jobs queue.
  * - schedules (`scripts/bench/schedules.ts`): 10,000 scheduled messages of 1,000 companies due in the same minute:
- *   each sent exactly once, lateness p50/p99/max (target: the last within 60 s of its time), DynamoDB calls per schedule.
+ *   each sent exactly once, lateness p50/p99/max (target: the last within 60 s of its time), DynamoDB calls per schedule;
+ *   and the floor: the same count sent by the fewest writes a send makes (the "bare" line), its CPU per schedule and
+ *   the time 10,000 would take on 2 cores at it.
  * - campaigns (`scripts/bench/campaigns.ts`): campaign sends/s with zero intervals (the ceiling) through the planner, the
  *   dispatch consumer and the session runner onto the simulated network (connections with real simulated sessions),
  *   for one connection and for 50 connections at once (`--campaignNumbers=300,100`: numbers of the one campaign, and
@@ -400,6 +402,9 @@ try {
       { measure: "load average at the minute / at the drain (2 cores, shared)", value: `${r.loadAverage.atTheMinute} / ${r.loadAverage.atTheDrain}` },
       { measure: "DynamoDB calls per schedule", value: r.ddbCallsPerSchedule },
       { measure: "seed (companies, connections, contacts, schedules), s", value: r.seedSeconds },
+      { measure: "bare send (claim + ticket id + one transaction): DynamoDB calls per schedule / schedules per second", value: `${r.bare.ddbCallsPerSchedule} / ${r.bare.schedulesPerSecond}` },
+      { measure: "bare send: CPU ms per schedule, Node / DynamoDB Local", value: `${r.bare.cpuMsPerSchedule.node} / ${r.bare.cpuMsPerSchedule.dynamodb ?? "not found"}` },
+      { measure: "10,000 on 2 cores at that CPU, s: bare / the product's send", value: `${r.bare.secondsFor10kOn2Cores ?? "-"} / ${r.bare.productSecondsFor10kOn2Cores ?? "-"}` },
     ]);
     table("Scheduled messages: DynamoDB calls per schedule by command", Object.entries(r.ddbCallsByCommand).map(([command, perSchedule]) => ({ command, perSchedule })));
     table("Scheduled messages: DynamoDB calls per schedule by what they touch (0.05 and up)", Object.entries(r.ddbCallsByPurpose).map(([call, perSchedule]) => ({ call, perSchedule })));

@@ -11,10 +11,23 @@
  * machine's). Companies, connections and contacts are written in batches (as an import leaves them); the schedules
  * through the repository. The connections are marked CONNECTED without a session: the runner's failed deliveries that
  * follow are not counted.
+ *
+ * Then the floor ({@link bareScheduleSend}): the same number of schedules sent by the fewest DynamoDB writes a send
+ * can make, at the same concurrency: the claim, the ticket's id and one transaction with the new ticket, its
+ * active-ticket marker, the message, its id reference and the schedule ENVIADA. Its CPU per schedule (this process and
+ * DynamoDB Local) and the time 10,000 would take on 2 cores at that CPU tell whether the 60 s target is reachable on
+ * this machine at all.
  */
 import { randomUUID } from "node:crypto";
 import { loadavg } from "node:os";
 import { DeleteMessageBatchCommand, ReceiveMessageCommand } from "@aws-sdk/client-sqs";
+import { TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { ddb, tableName } from "../../shared/src/db/client.ts";
+import { nextId } from "../../shared/src/db/counters.ts";
+import { messageRecord } from "../../shared/src/messages/repository.ts";
+import { MessageItem } from "../../shared/src/messages/schema.ts";
+import { activeTicketRecord, ticketRecord } from "../../shared/src/tickets/repository.ts";
+import { TicketItem } from "../../shared/src/tickets/schema.ts";
 import { getConfig } from "../../shared/src/config.ts";
 import { countDdbCalls } from "../../shared/src/ingest/calls.testkit.ts";
 import { listMessages } from "../../shared/src/messages/repository.ts";
@@ -40,6 +53,69 @@ function byPurpose(counts: Map<string, number>, total: number): Record<string, n
     folded.set(key, (folded.get(key) ?? 0) + n);
   }
   return Object.fromEntries([...folded].filter(([, n]) => n / total >= 0.05).sort((a, b) => b[1] - a[1]).map(([k, n]) => [k, Math.round((n / total) * 100) / 100]));
+}
+
+/** The connection id the bare sends' tickets and markers name (none of the seeded connections: no real ticket is touched). */
+const BARE_WHATSAPP_ID = 999_999;
+
+/**
+ * One schedule sent by the fewest DynamoDB calls a send can make, written with the product's own item builders:
+ * the tick's claim (one conditional UpdateItem of the schedule), the new ticket's id (`nextId`, one UpdateItem), and
+ * one transaction: the active-ticket marker and the ticket (both put if absent), the message and its id reference,
+ * and the schedule AGENDADA → ENVIADA with its due-index entry removed. Left out: the realtime frames, the listeners
+ * (summaries, timers, lanes, counters, webhooks, push), the search index, the contact and connection reads and the
+ * outbound command to the session.
+ */
+async function bareScheduleSend(s: { companyId: number; id: number; contactId: number; dueKey: string }): Promise<void> {
+  const now = new Date().toISOString();
+  await ddb().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: keys.schedule(s.companyId, s.id),
+      UpdateExpression: "SET #status = :agendada, GSI1SK = :claim, claims = :one, updatedAt = :now",
+      ConditionExpression: "GSI1SK = :seen AND #status = :pendente",
+      ExpressionAttributeNames: { "#status": "status" },
+      ExpressionAttributeValues: { ":agendada": "AGENDADA", ":pendente": "PENDENTE", ":claim": `${now}#claim`, ":seen": s.dueKey, ":one": 1, ":now": now },
+    }),
+  );
+  const ticket = TicketItem.parse({
+    id: await nextId(s.companyId, "ticket"),
+    uuid: randomUUID(),
+    companyId: s.companyId,
+    status: "open",
+    contactId: s.contactId,
+    whatsappId: BARE_WHATSAPP_ID,
+    queueId: null,
+    userId: null,
+    isGroup: false,
+    version: 0,
+    lastMessage: "Lembrete agendado",
+    createdAt: now,
+    updatedAt: now,
+  });
+  const messageId = `BARESCHED${s.companyId}x${s.id}`;
+  const m = MessageItem.parse({ id: messageId, ticketId: ticket.id, companyId: s.companyId, contactId: s.contactId, whatsappId: BARE_WHATSAPP_ID, remoteJid: "5511900000000@s.whatsapp.net", body: "Lembrete agendado", fromMe: true, ack: 0, waTimestamp: now, createdAt: now, updatedAt: now });
+  const msgKey = keys.message(s.companyId, ticket.id, m.waTimestamp, messageId);
+  await ddb().send(
+    new TransactWriteCommand({
+      TransactItems: [
+        { Put: { TableName: tableName(), Item: activeTicketRecord(ticket), ConditionExpression: "attribute_not_exists(PK)" } },
+        { Put: { TableName: tableName(), Item: ticketRecord(ticket), ConditionExpression: "attribute_not_exists(PK)" } },
+        { Put: { TableName: tableName(), Item: messageRecord(m) } },
+        { Put: { TableName: tableName(), Item: { ...keys.messageRef(s.companyId, messageId, ticket.id), _type: "messageRef", ticketId: ticket.id, messageSK: msgKey.SK, createdAt: now } } },
+        {
+          Update: {
+            TableName: tableName(),
+            Key: keys.schedule(s.companyId, s.id),
+            UpdateExpression: "SET #status = :enviada, sentAt = :now, messageId = :m, ticketId = :t, updatedAt = :now REMOVE GSI1PK, GSI1SK",
+            ConditionExpression: "#status = :agendada",
+            ExpressionAttributeNames: { "#status": "status" },
+            ExpressionAttributeValues: { ":enviada": "ENVIADA", ":agendada": "AGENDADA", ":now": now, ":m": messageId, ":t": ticket.id },
+          },
+        },
+      ],
+    }),
+  );
 }
 
 export async function benchSchedules(opts: { companies?: number; perCompany?: number; consumers?: number; firstCompanyId?: number }) {
@@ -151,6 +227,30 @@ export async function benchSchedules(opts: { companies?: number; perCompany?: nu
     if (n !== 1) duplicated++;
   });
   const late = summarize(lateness);
+
+  // The floor: as many bare sends (`bareScheduleSend`) of fresh PENDENTE schedules (ids after the real ones, written
+  // before the clock starts), `consumers` × 10 in flight as the consumers hold them.
+  const bareDue = new Date(Date.now() - 60_000).toISOString();
+  const bare = Array.from({ length: total }, (_, i) => {
+    const cid = cids[Math.floor(i / perCompany)];
+    const id = perCompany + (i % perCompany) + 1;
+    const item = pendingSchedule({ id, companyId: cid, contactId: contacts.get(cid)![i % perCompany], ticketId: null, userId: null, body: "Lembrete agendado", sendAt: bareDue }, bareDue);
+    return { item, dueKey: keys.scheduleDueIndex(0, bareDue, cid, id).GSI1SK };
+  });
+  await load(total, 32, async (i) => putNewSchedule(bare[i].item));
+  const bareCalls = countDdbCalls();
+  const bareNode0 = process.cpuUsage();
+  const bareDdb0 = ddbCpu();
+  const b0 = performance.now();
+  await load(total, (opts.consumers ?? 8) * 10, async (i) => {
+    const { item, dueKey } = bare[i];
+    await bareScheduleSend({ companyId: item.companyId, id: item.id, contactId: item.contactId, dueKey });
+  });
+  const bareMs = performance.now() - b0;
+  const bareNode = process.cpuUsage(bareNode0);
+  const bareCpu = { node: (bareNode.user + bareNode.system) / 1000 / total, ddb: (ddbCpu() - bareDdb0) / total };
+  bareCalls.remove();
+  const round1 = (n: number) => Math.round(n * 10) / 10;
   return {
     schedules: total,
     companies,
@@ -171,5 +271,14 @@ export async function benchSchedules(opts: { companies?: number; perCompany?: nu
     ddbCallsPerSchedule: Math.round((calls.total / total) * 10) / 10,
     ddbCallsByCommand: Object.fromEntries([...calls.byCommand].map(([k, v]) => [k, Math.round((v / total) * 100) / 100])),
     ddbCallsByPurpose: byPurpose(calls.byPurpose, total),
+    /** The floor: the same schedules sent by the fewest writes (`bareScheduleSend`), and what 10,000 would take on 2 cores at its CPU. */
+    bare: {
+      ddbCallsPerSchedule: round1(bareCalls.total / total),
+      schedulesPerSecond: round1(total / (bareMs / 1000)),
+      cpuMsPerSchedule: { node: round1(bareCpu.node), dynamodb: ddbPids.length ? round1(bareCpu.ddb) : null },
+      secondsFor10kOn2Cores: ddbPids.length ? Math.round((10_000 * (bareCpu.node + bareCpu.ddb)) / 2 / 1000) : null,
+      /** The same for the product's send, at the CPU measured above. */
+      productSecondsFor10kOn2Cores: ddbPids.length ? Math.round((10_000 * (cpu.nodeMs + cpu.ddbMs)) / total / 2 / 1000) : null,
+    },
   };
 }

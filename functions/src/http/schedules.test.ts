@@ -23,6 +23,7 @@ import { dueShardsToRead } from "../../../shared/src/db/keys.ts";
 import type { ContactItem } from "../../../shared/src/contacts/schema.ts";
 import { handler as dispatchHandler } from "../jobs/dispatch.ts";
 import { callsOf } from "../../../shared/src/ingest/calls.testkit.ts";
+import { forgetSocketListing } from "../../../shared/src/realtime/publish.ts";
 
 useLocalAws({ sqs: true, bucket: "atende-schedules-test" });
 const w = companyWorld({ queues: ["Suporte"], whatsapp: true, agents: [{ queues: [0], name: "Ana" }, { queues: [0], name: "Bruno" }, { queues: [0], name: "Sofia", profile: "supervisor" }], other: true });
@@ -64,7 +65,9 @@ async function tickAndSend(at: Date) {
 async function ddbCallsOf(fn: () => Promise<unknown>): Promise<string[]> {
   const { calls } = await callsOf(fn);
   return calls.map(({ command, input }) => {
-    const named: { PK: string; SK: string }[] = [input.Key, ...Object.values((input.RequestItems ?? {}) as Record<string, { Keys?: { PK: string; SK: string }[] }>).flatMap((r) => r.Keys ?? [])].filter((k) => !!k);
+    type Requested = { Keys?: { PK: string; SK: string }[] } | { DeleteRequest?: { Key: { PK: string; SK: string } }; PutRequest?: { Item: { PK: string; SK: string } } }[];
+    const keysOf = (r: Requested) => (Array.isArray(r) ? r.map((w) => w.DeleteRequest?.Key ?? w.PutRequest?.Item) : (r.Keys ?? []));
+    const named = [input.Key, ...Object.values((input.RequestItems ?? {}) as Record<string, Requested>).flatMap(keysOf)].filter((k): k is { PK: string; SK: string } => !!k);
     const names = named.length ? named.map((k) => `${k.PK}|${k.SK}`).sort() : [`${String(input.ExpressionAttributeValues?.[":pk"] ?? "")}|`];
     return `${command.replace(/Command$/, "")} ${names.join(",")}`;
   });
@@ -337,6 +340,44 @@ describe("sending at sendAt", () => {
     expect((await getSchedule(x.cid, s.id))?.status).toBe("ENVIADA");
   });
 
+  it("behind a long dispatch backlog, ticks queue an unsent schedule again only after 5, 10, 20... minutes, and it still goes out once", async () => {
+    const c = await fresh();
+    const sendAt = new Date(Date.now() + 5_000);
+    const s = (await create(ana(), { contactId: c.id, body: "Na fila por muito tempo", sendAt: sendAt.toISOString() })).body;
+    const s2 = (await create(ana(), { contactId: c.id, body: "Será adiada depois", sendAt: sendAt.toISOString() })).body;
+    const adminSock = await registerSocket(w.cid, { id: w.admin.id, profile: "admin" });
+    w.capture.clear();
+    const tickAt = async (at: Date, id: number) => {
+      await sweepDueSchedules(at);
+      return (await receiveDispatch()).filter((r) => r.body.includes(`"scheduleId":${id}`));
+    };
+    // A tick every minute for 40 minutes while the queue's consumers never reach it (its records stay queued).
+    const queuedAt: number[] = [];
+    const records: { messageId: string; body: string }[] = [];
+    for (let minute = 0; minute <= 40; minute++) {
+      await sweepDueSchedules(new Date(sendAt.getTime() + 1_000 + minute * 60_000));
+      const mine = (await receiveDispatch()).filter((r) => r.body.includes(`"scheduleId":${s.id}`));
+      for (const _ of mine) queuedAt.push(minute);
+      records.push(...mine);
+    }
+    expect(queuedAt).toEqual([0, 5, 15, 35]);
+    // The calendar was told AGENDADA once; the claims again change nothing it shows.
+    expect(w.capture.frames.filter((f) => f.connectionId === adminSock && f.event === `company-${w.cid}-schedule` && (f.data as any).schedule.id === s.id)).toHaveLength(1);
+    // The consumers reach the backlog: the first record sends it, the others find it sent.
+    await dispatchHandler({ Records: records });
+    const sent = await getSchedule(w.cid, s.id);
+    expect(sent?.status).toBe("ENVIADA");
+    expect((await listMessages(w.cid, sent!.ticketId!, { limit: 10 })).messages.filter((m) => m.id === sent!.messageId)).toHaveLength(1);
+    expect((await drainCommands(w.wa)).filter((cmd) => cmd.messageId === sent?.messageId)).toHaveLength(1);
+    expect((await api("GET", `/api/schedules/${s.id}`, { token: ana().token })).body).not.toHaveProperty("claims");
+
+    // Edited to a later time while still unsent, it is due afresh: its first claim there holds 5 minutes again.
+    const later = new Date(sendAt.getTime() + 50 * 60_000);
+    expect((await api("PUT", `/api/schedules/${s2.id}`, { token: ana().token, body: { sendAt: later.toISOString() } })).body.status).toBe("PENDENTE");
+    expect(await tickAt(new Date(later.getTime() + 1_000), s2.id)).toHaveLength(1);
+    expect(await tickAt(new Date(later.getTime() + 1_000 + 5 * 60_000), s2.id)).toHaveLength(1);
+  });
+
   it("a deleted schedule or one edited back to a later time is not sent by a message already queued", async () => {
     const c = await fresh();
     const sendAt = new Date(Date.now() + 10_000);
@@ -375,14 +416,25 @@ describe("sending at sendAt", () => {
     const records = (await receiveDispatch()).filter((r) => JSON.parse(r.body).companyId === x.cid);
     expect(records.map((r) => JSON.parse(r.body).scheduleId).sort((a, b) => a - b)).toEqual(ids);
     const first = records.find((r) => JSON.parse(r.body).scheduleId === ids[0])!;
+    // The send as in a process of its own: no listing of the company's sockets kept from the tick.
+    forgetSocketListing(x.cid);
     const sendCalls = await ddbCallsOf(() => dispatchHandler({ Records: [first] }));
     const sent = await getSchedule(x.cid, ids[0]);
     expect(sent?.status).toBe("ENVIADA");
     const scheduleKey = `C#${x.cid}|SCHED#`;
     expect(sendCalls.filter((c) => c.startsWith("GetItem") && c.includes(scheduleKey))).toEqual([]);
     expect(sendCalls.filter((c) => c.startsWith("Query") && c.includes(`C#${x.cid}#MSG#`))).toEqual([]);
-    // The contact: the send's own read and the new ticket's summaries; the message's send does not read it again.
-    expect(sendCalls.filter((c) => c.includes(contactKey(contacts[0].id)) && /^(GetItem|BatchGetItem)/.test(c))).toHaveLength(2);
+    // The contact: the send's own read only; the new ticket's summaries and the message's send do not read it again.
+    expect(sendCalls.filter((c) => c.includes(contactKey(contacts[0].id)) && /^(GetItem|BatchGetItem)/.test(c))).toHaveLength(1);
+    // Its frames (the new ticket, the message, the schedule ENVIADA...) list the company's sockets once, and each
+    // event's listeners that keep pending runs delete them in one write.
+    expect(sendCalls.filter((c) => c.startsWith("Query") && c.includes(`C#${x.cid}#ROOM#company|`))).toHaveLength(1);
+    const runDeletes = sendCalls.filter((c) => /^(DeleteItem|BatchWriteItem) LRUN#/.test(c));
+    expect(runDeletes).toHaveLength(1);
+    expect(runDeletes[0]).toMatch(/ticketTimers.*,.*kanbanLanes|kanbanLanes.*,.*ticketTimers/);
+    // The whole send, pinned: reserve, contact, connection, scheduler, open-ticket marker, ticket id, the ticket's and
+    // the message's transactions, one socket listing, the listeners' reads and writes, the schedule ENVIADA.
+    expect(sendCalls).toHaveLength(17);
     // Delivered again (as SQS may): nothing is sent twice, and that delivery is the one that reads.
     await dispatchHandler({ Records: [first] });
     expect((await listMessages(x.cid, sent!.ticketId!, { limit: 10 })).messages).toHaveLength(1);

@@ -124,7 +124,7 @@ async function purgeStep(cid: number, phase: Phase, limit: number): Promise<numb
     return conns.length;
   }
   if (phase === "sockets") {
-    const sockets = (await companySockets(cid)).slice(0, limit);
+    const sockets = (await companySockets(cid, { fresh: true })).slice(0, limit);
     for (const s of sockets) {
       await deleteKeys((s.rooms ?? []).map((room) => keys.wsRoomMember(cid, room, s.connectionId)));
       await removeSocket(cid, s.connectionId);

@@ -8,7 +8,7 @@
  * frames and cache drops are best-effort (the web refetches on reconnect).
  */
 import { log } from "../log.ts";
-import { eventSchema, getDurableRunner, registeredListeners, type DomainEvent, type Listener } from "./registry.ts";
+import { eventSchema, getDurableRunner, registeredListeners, type DomainEvent, type Listener, type RunKey } from "./registry.ts";
 
 /**
  * Events are built by our own typed code, never read from outside (each outside input is parsed at its edge), so the
@@ -38,10 +38,10 @@ export async function dispatch(event: DomainEvent): Promise<void> {
   }
   // The listeners get the event as given (schemas may apply defaults; the caller's objects are already complete).
   const durable = getDurableRunner();
-  const run = async (l: Listener) => {
+  const run = async (l: Listener, applied?: RunKey[]) => {
     try {
       // A durable listener's run is kept until it succeeded (`./durable.ts`); the runner never throws.
-      if (l.durable && durable) await durable(l, event);
+      if (l.durable && durable) await durable.run(l, event, applied);
       else if (!l.wants || l.wants(event)) await l.handle(event);
     } catch (err) {
       log("warn", "events: listener failed", { listener: l.name, type: e.type, companyId: e.companyId, err });
@@ -53,8 +53,11 @@ export async function dispatch(event: DomainEvent): Promise<void> {
     pending.add(p);
     void p.finally(() => pending.delete(p));
   }
-  // The others in registration order (realtime before sockets: a revoked tab still gets the frame telling it why).
-  for (const l of listeners.filter((x) => !x.deferred)) await run(l);
+  // The others in registration order (realtime before sockets: a revoked tab still gets the frame telling it why); the
+  // pending runs of the durable ones that succeeded are deleted together at the end (one write, never throws).
+  const applied: RunKey[] = [];
+  for (const l of listeners.filter((x) => !x.deferred)) await run(l, applied);
+  if (applied.length && durable) await durable.deleteApplied(applied);
 }
 
 const pending = new Set<Promise<void>>();

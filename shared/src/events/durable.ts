@@ -7,7 +7,7 @@
  * event it will dispatch ({@link pendingRunPuts}: `keys.listenerRun`, the listener's name and the event). The item's
  * key is derived from the fact ({@link factOf}: the entity and its version, or its `updatedAt`; due a minute after the
  * fact), so `dispatch` (through {@link runDurable}, installed by `./wiring.ts`) names the same item without being told:
- * it runs the listener, then deletes the item. A listener that throws (a failed write) leaves it; so does a process
+ * it runs the listener, then deletes the item (the items of one event's listeners together, {@link deleteAppliedRuns}). A listener that throws (a failed write) leaves it; so does a process
  * that dies anywhere after the fact's commit. The minute tick ({@link redriveDurable}) reads each shard's items due by
  * now (one Query per shard: the partitions hold only pending runs, no scan, no cursor), claims each one (a transaction
  * moving it to a later due time, so two ticks never run it at once), runs the listener again with the stored event
@@ -19,11 +19,12 @@
 import { randomUUID } from "node:crypto";
 import { DeleteCommand, PutCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import { ddb, tableName } from "../db/client.ts";
+import { batchWriteAll } from "../db/batch.ts";
 import { cancellationReasons } from "../db/errors.ts";
 import { keys, shardOfName } from "../db/keys.ts";
 import { queryPages } from "../db/query.ts";
 import { log } from "../log.ts";
-import { registeredListeners, type DomainEvent, type Listener } from "./registry.ts";
+import { registeredListeners, type DomainEvent, type Listener, type RunKey } from "./registry.ts";
 // Types only: the events whose facts carry their pending runs (see `factOf`).
 import type {} from "../tickets/events.ts";
 import type {} from "../messages/events.ts";
@@ -60,8 +61,13 @@ export interface Fact {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
-/** Under tests (or `ATENDE_CHECK_EVENTS=1`), a dispatched fact whose pending run is missing is logged as an error. */
+/**
+ * Under tests (or `ATENDE_CHECK_EVENTS=1`), a dispatched fact whose pending runs this process did not build for its
+ * write ({@link pendingRunPuts}) is logged as an error: the writer of a fact is the process that dispatches it.
+ */
 const CHECK_RUNS = !!process.env.VITEST || process.env.ATENDE_CHECK_EVENTS === "1";
+/** The runs {@link pendingRunPuts} built (only under {@link CHECK_RUNS}; forgotten when dispatched, bounded). */
+const builtRuns = new Set<string>();
 const keyOf = (dueAt: string, companyId: number, runId: string) => keys.listenerRun(shardOfName(runId, RUN_SHARDS), dueAt, companyId, runId);
 
 /**
@@ -117,6 +123,10 @@ export function pendingRunPuts(event: DomainEvent): { Put: { TableName: string; 
   const e = event as unknown as { companyId: number };
   return durableFor(event).map((l) => {
     const { runId, key } = runKey(l.name, e.companyId, fact);
+    if (CHECK_RUNS) {
+      if (builtRuns.size >= 100_000) builtRuns.clear();
+      builtRuns.add(`${e.companyId}#${runId}`);
+    }
     return {
       Put: {
         TableName: tableName(),
@@ -127,15 +137,21 @@ export function pendingRunPuts(event: DomainEvent): { Put: { TableName: string; 
 }
 
 /**
- * Runs durable listener `l` on `event` and deletes its pending run once it succeeded. The run was written by the
- * fact's own transaction ({@link pendingRunPuts}) when the event reports a fact ({@link factOf}); for an event that
+ * Runs durable listener `l` on `event` and deletes its pending run once it succeeded, or adds its key to `applied`
+ * when given (the caller deletes the runs of one event together: {@link deleteAppliedRuns}). The run was written by
+ * the fact's own transaction ({@link pendingRunPuts}) when the event reports a fact ({@link factOf}); for an event that
  * reports none, it is written here, before the listener. Never throws: a failure is logged and left to the tick.
  */
-export async function runDurable(l: Listener, event: DomainEvent): Promise<void> {
+export async function runDurable(l: Listener, event: DomainEvent, applied?: RunKey[]): Promise<void> {
   if (l.wants && !l.wants(event)) return;
   const e = event as unknown as { type: string; companyId: number };
   const fact = factOf(event);
-  let key: { PK: string; SK: string } | null = fact ? runKey(l.name, e.companyId, fact).key : null;
+  const named = fact ? runKey(l.name, e.companyId, fact) : null;
+  // A development check: a write that reports a fact must carry its pending run.
+  if (CHECK_RUNS && named && !builtRuns.delete(`${e.companyId}#${named.runId}`)) {
+    log("error", "events: the fact's write carried no pending run", { listener: l.name, type: e.type, fact: fact?.id });
+  }
+  let key: RunKey | null = named?.key ?? null;
   if (!key) {
     const runId = `${l.name}#${randomUUID()}`;
     key = keyOf(iso(Date.now() + RUN_GRACE_MS), e.companyId, runId);
@@ -157,12 +173,21 @@ export async function runDurable(l: Listener, event: DomainEvent): Promise<void>
     log("warn", "events: durable listener failed; the tick runs it again", { listener: l.name, type: e.type, companyId: e.companyId, err });
     return;
   }
-  if (key) {
-    const gone = await ddb()
-      .send(new DeleteCommand({ TableName: tableName(), Key: key, ...(CHECK_RUNS && fact ? { ReturnValues: "ALL_OLD" as const } : {}) }))
-      .catch((err: unknown) => log("warn", "events: applied run not deleted; the tick runs it again (idempotent)", { listener: l.name, err }));
-    // A development check: a write that reports a fact must carry its pending run (a tick may also have taken it).
-    if (CHECK_RUNS && fact && gone && !gone.Attributes) log("error", "events: the fact's write carried no pending run", { listener: l.name, type: e.type, fact: fact.id });
+  if (!key) return;
+  if (applied) applied.push(key);
+  else await deleteAppliedRuns([key]);
+}
+
+/**
+ * Deletes the pending runs of listeners that succeeded (one DeleteItem for one, one BatchWriteItem per 25 for more).
+ * Never throws: a run left is run again by the tick (listeners are idempotent), and logged.
+ */
+export async function deleteAppliedRuns(applied: RunKey[]): Promise<void> {
+  try {
+    if (applied.length === 1) await ddb().send(new DeleteCommand({ TableName: tableName(), Key: applied[0] }));
+    else if (applied.length) await batchWriteAll(applied.map((Key) => ({ DeleteRequest: { Key } })));
+  } catch (err) {
+    log("warn", "events: applied runs not deleted; the tick runs them again (idempotent)", { count: applied.length, err });
   }
 }
 

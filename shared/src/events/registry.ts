@@ -83,10 +83,20 @@ export interface Listener {
   wants?(event: DomainEvent): boolean;
 }
 
-type DurableRunner = (l: Listener, event: DomainEvent) => Promise<void>;
+/** The key of a durable listener's pending run. */
+export type RunKey = { PK: string; SK: string };
+
+/**
+ * How durable listeners are run: `run` runs listener `l` on `event`; with `applied`, the key of its run, once applied,
+ * is added there instead of deleted, and `deleteApplied` deletes those of one event together (one write).
+ */
+interface DurableRunner {
+  run(l: Listener, event: DomainEvent, applied?: RunKey[]): Promise<void>;
+  deleteApplied(applied: RunKey[]): Promise<void>;
+}
 let durableRunner: DurableRunner | null = null;
 
-/** Installs how durable listeners are run (`./durable.ts` `runDurable`, by `./wiring.ts`; none: they run like others). */
+/** Installs how durable listeners are run (`./durable.ts`, by `./wiring.ts`; none: they run like others). */
 export function setDurableRunner(run: DurableRunner | null): void {
   durableRunner = run;
 }

@@ -3,13 +3,16 @@
  * user's later changes (queues, profile, deletion, logout, refresh-token reuse) at once, through the real services and
  * the real `publish` path; and a credential setting's update reaches admins only.
  */
-import { describe, expect, it } from "vitest";
+import { PutCommand } from "@aws-sdk/lib-dynamodb";
+import { describe, expect, it, vi } from "vitest";
 import { makeUser } from "../../../test/helpers.ts";
 import { companyWorld } from "../../../test/world.ts";
 import { authenticate } from "../auth/tokens.ts";
 import { logout } from "../auth/service.ts";
 import { getSocketMember, registerSocket } from "../realtime/connections.ts";
-import { publish } from "../realtime/publish.ts";
+import { publish, SOCKET_LISTING_TTL_MS } from "../realtime/publish.ts";
+import { ddb, tableName } from "../db/client.ts";
+import { keys } from "../db/keys.ts";
 import { updateSetting } from "../settings/service.ts";
 import { makeQueue } from "../tickets/fixtures.testkit.ts";
 import { deleteUser, updateUser } from "../users/service.ts";
@@ -74,6 +77,39 @@ describe("open sockets follow access changes", () => {
     await publish(companyId, "ticket", { n: 1 }, queueTicket(1));
     expect(framesTo(sock, `company-${companyId}-ticket`)).toEqual([]);
     expect(framesTo(other, `company-${companyId}-ticket`)).toHaveLength(1);
+  });
+
+  it("a socket another process registered meanwhile gets frames within two seconds, and a logout closes it at once", async () => {
+    const { cid: companyId } = await w.fresh();
+    const agent = await makeUser(companyId, { queueIds: [1] });
+    const sock = await connectAs(agent.token, `rv-p-${companyId}`);
+    await publish(companyId, "ticket", { n: 1 }, queueTicket(1));
+    // Another process's `$connect`: the items are written, this process keeps the listing it read for its frames.
+    const elsewhere = `rv-p2-${companyId}`;
+    const expiresAt = Math.floor(Date.now() / 1000) + 3600;
+    await ddb().send(new PutCommand({ TableName: tableName(), Item: { ...keys.wsConnection(elsewhere), connectionId: elsewhere, companyId, userId: agent.id, connectedAt: new Date().toISOString(), expiresAt } }));
+    await ddb().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...keys.wsRoomMember(companyId, "company", elsewhere), connectionId: elsewhere, userId: agent.id, profile: "user", super: false, queueIds: [1], allTicket: "desabled", rooms: [], tokenVersion: 0, expiresAt },
+      }),
+    );
+    await publish(companyId, "ticket", { n: 2 }, queueTicket(1));
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      vi.setSystemTime(Date.now() + SOCKET_LISTING_TTL_MS + 1);
+      await publish(companyId, "ticket", { n: 3 }, queueTicket(1));
+    } finally {
+      vi.useRealTimers();
+    }
+    expect(framesTo(sock, `company-${companyId}-ticket`).map((f) => f.data.n)).toEqual([1, 2, 3]);
+    expect(framesTo(elsewhere, `company-${companyId}-ticket`).map((f) => f.data.n)).toEqual([3]);
+
+    // Closing a user's sockets reads them afresh, whatever listing frames keep.
+    await publish(companyId, "ticket", { n: 4 }, queueTicket(1));
+    await logout(undefined, agent.token);
+    expect(await getSocketMember(companyId, sock)).toBeUndefined();
+    expect(await getSocketMember(companyId, elsewhere)).toBeUndefined();
   });
 });
 

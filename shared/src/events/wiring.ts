@@ -19,13 +19,13 @@ import { ticketTimersListener } from "../timers/ticket-listener.ts";
 import { webhooksListener } from "../webhooks/listener.ts";
 import { pushListener, pushRevocationListener } from "../push/listener.ts";
 import { countersListener } from "./counters.ts";
-import { runDurable } from "./durable.ts";
+import { deleteAppliedRuns, runDurable } from "./durable.ts";
 import { realtimeListener } from "./realtime.ts";
 import { addListener, setDurableRunner } from "./registry.ts";
 import { socketsListener } from "./sockets.ts";
 
 // Listeners declared `durable` keep a pending run until they succeeded (re-driven by the minute tick).
-setDurableRunner(runDurable);
+setDurableRunner({ run: runDurable, deleteApplied: deleteAppliedRuns });
 
 addListener(authCacheListener);
 addListener(readCacheListener);

@@ -65,9 +65,10 @@ export const kanbanLanesListener: Listener = {
   wants(event) {
     return ticketOf(event) !== undefined || event.type === "tag.created" || event.type === "tag.updated" || event.type === "tag.deleted";
   },
-  async handle(event) {
+  async handle(event, run) {
     const ticketId = ticketOf(event);
-    if (ticketId !== undefined) return reconcileTicketLanes(event.companyId, ticketId);
+    // A new ticket's own event starts from the ticket it carries (re-driven: from the ticket as stored now).
+    if (ticketId !== undefined) return reconcileTicketLanes(event.companyId, ticketId, event.type === "ticket.created" && !run?.redriven ? event.ticket : undefined);
     if (event.type === "tag.created" || event.type === "tag.updated") return followTag(event.companyId, event.tag.id, event.tag.kanban === 1, false);
     if (event.type === "tag.deleted") return followTag(event.companyId, event.tagId, false, true);
   },

@@ -75,11 +75,16 @@ export function laneChanges(
  * Puts ticket `ticketId`'s lane entries in step with the ticket as stored now (and the company's kanban tags): entries
  * of lanes it left are deleted, those of lanes it entered (or whose queue or assignee moved) are put; a ticket that is
  * gone loses them all. Idempotent; read again when the ticket changed meanwhile (at most 3 rounds). Throws when a
- * write failed (the durable listener runs it again).
+ * write failed (the durable listener runs it again). `created`: the ticket as its creation wrote it (a new ticket has
+ * no entries yet): the first round starts from it without reading the ticket or its entries; the check after the write
+ * still reads the ticket, and a ticket that changed meanwhile is read in full in the next round.
  */
-export async function reconcileTicketLanes(companyId: number, ticketId: number): Promise<void> {
+export async function reconcileTicketLanes(companyId: number, ticketId: number, created?: TicketItem): Promise<void> {
   for (let round = 0; round < 3; round++) {
-    const [t, have] = await Promise.all([getTicketItem(companyId, ticketId, true), listTicketEntries(companyId, ticketId)]);
+    const [t, have] =
+      round === 0 && created
+        ? [created, [] as Awaited<ReturnType<typeof listTicketEntries>>]
+        : await Promise.all([getTicketItem(companyId, ticketId, true), listTicketEntries(companyId, ticketId)]);
     if (!t) {
       await writeTicketEntries({ companyId, id: ticketId, queueId: null, userId: null, createdAt: "" }, [], have.map((e) => e.lane));
       return;

@@ -194,9 +194,9 @@ export async function setSocketVisible(companyId: number, connectionId: string, 
   }
 }
 
-/** Live sockets of one user in a company (expired ones filtered out). */
+/** Live sockets of one user in a company (expired ones filtered out), read now (never a kept listing: closing them and presence must see them all). */
 export async function userSockets(companyId: number, userId: number): Promise<SocketMember[]> {
-  return (await companySockets(companyId)).filter((m) => m.userId === userId);
+  return (await companySockets(companyId, { fresh: true })).filter((m) => m.userId === userId);
 }
 
 /** Removes a connection's registration (no-op when unknown). Returns what was registered. */

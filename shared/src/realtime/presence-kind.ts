@@ -16,7 +16,7 @@ export const presenceCounts = { setOffline: 0 };
 registerTimerKind(PRESENCE_CHECK, async (timer, now) => {
   const userId = Number(timer.ref);
   const nowSeconds = Math.floor(now.getTime() / 1000);
-  const live = (await companySockets(timer.companyId)).filter((m) => m.userId === userId && m.expiresAt > nowSeconds);
+  const live = (await companySockets(timer.companyId, { fresh: true })).filter((m) => m.userId === userId && m.expiresAt > nowSeconds);
   if (live.length) return { rescheduleAt: Math.max(...live.map((m) => m.expiresAt)) * 1000 };
   const user = await getUser(timer.companyId, userId);
   if (user?.online) {

@@ -92,23 +92,34 @@ export function inAudience(m: SocketMember, audience: Audience, settings?: Visib
   }
 }
 
-/** Listings of a company's sockets in flight: publishes that start meanwhile share the running Query. */
-const listings = new Map<number, Promise<SocketMember[]>>();
+/** How long a listing of a company's sockets serves this process's frames (a registration change of this process drops it at once). */
+export const SOCKET_LISTING_TTL_MS = 2_000;
+
+/** Listings of a company's sockets, in flight or read less than {@link SOCKET_LISTING_TTL_MS} ago (`at`: when it was read, ms; in flight: infinite). */
+const listings = new Map<number, { at: number; members: Promise<SocketMember[]> }>();
 
 /**
- * Lists the live sockets of a company (expired registrations filtered out). Calls that arrive while a listing of the
- * same company is in flight share it (for the ingest rate: a burst of messages costs fewer Queries); nothing is kept
- * once it resolves, and {@link forgetSocketListing} (every registration change of this process) makes the next call
- * start a new one, so a publish after a change always sees it.
+ * Lists the live sockets of a company (expired registrations filtered out). For frames: calls while a listing is in
+ * flight or within {@link SOCKET_LISTING_TTL_MS} after it was read share it (a burst of events of a company, e.g. a scheduled send's
+ * ticket, message and summaries, costs one Query), and {@link forgetSocketListing} (every registration change of this
+ * process) makes the next call read again. A socket registered, or whose access or rooms changed, in ANOTHER process is
+ * seen up to that long later (docs/product/realtime.md#who-gets-a-frame). `fresh`: read now (and keep it for the
+ * next calls), for what must see every socket (closing a user's sockets, presence).
  */
-export function companySockets(companyId: number): Promise<SocketMember[]> {
-  const running = listings.get(companyId);
-  if (running) return running;
-  const p = listSockets(companyId).finally(() => {
-    if (listings.get(companyId) === p) listings.delete(companyId);
-  });
-  listings.set(companyId, p);
-  return p;
+export function companySockets(companyId: number, opts: { fresh?: boolean } = {}): Promise<SocketMember[]> {
+  const kept = listings.get(companyId);
+  if (kept && !opts.fresh && Date.now() - kept.at < SOCKET_LISTING_TTL_MS) return kept.members;
+  const entry = { at: Number.POSITIVE_INFINITY, members: listSockets(companyId) };
+  const drop = () => listings.get(companyId) === entry && listings.delete(companyId);
+  listings.set(companyId, entry);
+  entry.members.then(
+    () => {
+      entry.at = Date.now();
+      setTimeout(drop, SOCKET_LISTING_TTL_MS).unref();
+    },
+    drop,
+  );
+  return entry.members;
 }
 
 /** Makes the next {@link companySockets} of the company read again (a socket registered, joined a room, changed or left). */

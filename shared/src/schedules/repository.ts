@@ -60,6 +60,8 @@ export interface DueSchedule {
   id: number;
   /** The index sort key read (the claim is conditioned on it). */
   dueKey: string;
+  /** How many times a tick claimed it since it became due (0: never; written with the entry, so read with it). */
+  claims: number;
 }
 
 /** Pages (at most 100 entries each) of the schedules due at `nowIso` or before in shard `shard`, earliest first. */
@@ -68,17 +70,18 @@ export async function* dueSchedulePages(shard: number, nowIso: string): AsyncGen
     IndexName: "GSI1",
     KeyConditionExpression: "GSI1PK = :pk AND GSI1SK <= :upTo",
     ExpressionAttributeValues: { ":pk": keys.scheduleDuePK(shard), ":upTo": `${nowIso}\uffff` },
-    ProjectionExpression: "companyId, id, GSI1SK",
+    ProjectionExpression: "companyId, id, GSI1SK, claims",
     Limit: 100,
   })) {
-    yield items.map((it) => ({ companyId: Number(it.companyId), id: Number(it.id), dueKey: String(it.GSI1SK) }));
+    yield items.map((it) => ({ companyId: Number(it.companyId), id: Number(it.id), dueKey: String(it.GSI1SK), claims: Number(it.claims ?? 0) }));
   }
 }
 
 /**
  * Claims a due schedule for one send: on the condition that its index entry is still `due.dueKey` and it is PENDENTE
- * or AGENDADA (a claim whose time ran out), sets AGENDADA and moves the entry to `claimUntil` (another tick retries it
- * then if the send never finished). Returns the claimed item, or null when another tick, an edit or a send came first.
+ * or AGENDADA (a claim whose time ran out), sets AGENDADA, counts the claim (`claims` = `due.claims + 1`) and moves the
+ * entry to `claimUntil` (another tick retries it then if the send never finished). Returns the claimed item, or null
+ * when another tick, an edit or a send came first.
  */
 export async function claimDueSchedule(due: DueSchedule, claimUntil: string, now: string): Promise<ScheduleItem | null> {
   const out = await unlessConditionFails(() =>
@@ -86,7 +89,7 @@ export async function claimDueSchedule(due: DueSchedule, claimUntil: string, now
       new UpdateCommand({
         TableName: tableName(),
         Key: keys.schedule(due.companyId, due.id),
-        UpdateExpression: "SET #status = :agendada, GSI1SK = :claim, updatedAt = :now",
+        UpdateExpression: "SET #status = :agendada, GSI1SK = :claim, claims = :claims, updatedAt = :now",
         ConditionExpression: "GSI1SK = :seen AND #status IN (:pendente, :agendada)",
         ExpressionAttributeNames: { "#status": "status" },
         ExpressionAttributeValues: {
@@ -94,6 +97,7 @@ export async function claimDueSchedule(due: DueSchedule, claimUntil: string, now
           ":pendente": "PENDENTE",
           ":claim": keys.scheduleDueIndex(0, claimUntil, due.companyId, due.id).GSI1SK,
           ":seen": due.dueKey,
+          ":claims": due.claims + 1,
           ":now": now,
         },
         ReturnValues: "ALL_NEW",

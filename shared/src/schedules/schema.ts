@@ -44,7 +44,8 @@ export const SCHEDULE_MEDIA = defineAttachmentKind({
  * failed. `userId` is who scheduled it (the message is signed with their name); `ticketId` the conversation it was
  * scheduled from (its connection sends it), else none; `messageId` the WhatsApp id reserved for its one message
  * (so a second delivery of the same send finds it instead of sending again); `whatsappId` the connection that sent it;
- * `lateSeconds` how long after `sendAt` it went out.
+ * `lateSeconds` how long after `sendAt` it went out; `claims` how many times a tick claimed it for its current time
+ * (each claim holds it twice as long as the one before: `./send.ts` `claimHoldMs`).
  */
 export const ScheduleItem = z.object({
   id: z.number().int(),
@@ -60,6 +61,7 @@ export const ScheduleItem = z.object({
   messageId: z.string().nullable().default(null),
   whatsappId: z.number().int().nullable().default(null),
   lateSeconds: z.number().int().nullable().default(null),
+  claims: z.number().int().default(0),
   ...attachedMedia,
   createdAt: z.string(),
   updatedAt: z.string(),
@@ -79,6 +81,7 @@ export function pendingSchedule(
     messageId: null,
     whatsappId: null,
     lateSeconds: null,
+    claims: 0,
     ...NO_MEDIA,
     createdAt: at,
     updatedAt: at,
@@ -147,11 +150,11 @@ export type ScheduleDispatchMessage = z.infer<typeof ScheduleDispatchMessage>;
 // 3. Responses and realtime
 
 /**
- * A schedule as every route answers it: the stored fields (without the reserved `messageId`) plus its `contact`
+ * A schedule as every route answers it: the stored fields (without the reserved `messageId` and the tick's `claims`) plus its `contact`
  * (id, name, number; null when the contact was deleted) and `late` (sent {@link LATE_AFTER_SECONDS} s or more after
  * `sendAt`).
  */
-export const Schedule = ScheduleItem.omit({ messageId: true }).extend({
+export const Schedule = ScheduleItem.omit({ messageId: true, claims: true }).extend({
   contact: z.object({ id: z.number().int(), name: z.string(), number: z.string() }).nullable(),
   late: z.boolean(),
 });

@@ -3,8 +3,9 @@
  *
  * 1. {@link sweepDueSchedules}, run by the minute tick: one Query per due-index shard (`SCHEDDUE#<shard>`, items due
  *    `<= now`; never a scan of companies), each entry claimed with a conditional update (PENDENTE → AGENDADA, entry moved
- *    to `now + CLAIM`: a second tick loses the claim; a send that never finished is claimed again then), then put on the
- *    dispatch queue ten per call. A schedule whose time passed while nothing ran is found by the first tick back.
+ *    to `now + claimHoldMs(claims)`: a second tick loses the claim; a send that never finished is claimed again then,
+ *    each claim holding twice as long as the one before), then put on the dispatch queue ten per call. A schedule whose
+ *    time passed while nothing ran is found by the first tick back.
  * 2. {@link sendDueSchedule}, run by the dispatch queue's consumer for each message: the schedule's one WhatsApp id is
  *    reserved on it (conditional, no read before: a failed reservation is read to see why), the message is stored and sent through the outbound path (`sendOutbound`) on the
  *    contact's open ticket of the connection, or a ticket opened for the scheduler, and the schedule moves AGENDADA →
@@ -27,6 +28,7 @@ import { newOutboundId, sendOutbound } from "../messages/service.ts";
 import { enqueueBatch } from "../sqs/enqueue.ts";
 import { createTicketItem, getActiveTicketId, getTicketItem, isActiveStatus } from "../tickets/repository.ts";
 import { TicketItem } from "../tickets/schema.ts";
+import { contactSummaryOf, whatsappSummaryOf } from "../tickets/summaries.ts";
 import { nextId } from "../db/counters.ts";
 import { getUser } from "../users/repository.ts";
 import { getDefaultWhatsapp } from "../whatsapp/service.ts";
@@ -38,8 +40,19 @@ import { claimDueSchedule, dueSchedulePages, finishSchedule, getSchedule, reserv
 import type { ScheduleDispatchMessage, ScheduleItem } from "./schema.ts";
 import { scheduleView, viewOf } from "./service.ts";
 
-/** How long a claimed schedule is left to its send before a tick claims it again. */
+/** How long a tick's first claim of a due schedule leaves it to its send before a tick claims it again. */
 export const SCHEDULE_CLAIM_MS = 5 * 60_000;
+/** The longest a claim holds a schedule (a send lost for good is retried at least this often). */
+export const SCHEDULE_CLAIM_MAX_MS = 6 * 3600_000;
+
+/**
+ * How long the claim of a schedule already claimed `claims` times holds it: {@link SCHEDULE_CLAIM_MS}, doubled by each
+ * claim before (5, 10, 20... min, at most {@link SCHEDULE_CLAIM_MAX_MS}). A dispatch backlog longer than a claim gets
+ * the unsent schedules queued again; doubling keeps those extra records to about log2(backlog / 5 min) per schedule.
+ */
+export function claimHoldMs(claims: number): number {
+  return Math.min(SCHEDULE_CLAIM_MS * 2 ** Math.min(claims, 30), SCHEDULE_CLAIM_MAX_MS);
+}
 /** Claims running at once per shard (each one conditional UpdateItem). */
 const CLAIM_CONCURRENCY = 16;
 
@@ -61,7 +74,6 @@ async function eachLimited<T>(items: T[], limit: number, fn: (item: T) => Promis
 export async function sweepDueSchedules(now: Date = new Date()): Promise<{ claimed: number; lost: number; failed: number }> {
   const counts = { claimed: 0, lost: 0, failed: 0 };
   const at = now.toISOString();
-  const claimUntil = new Date(now.getTime() + SCHEDULE_CLAIM_MS).toISOString();
   // The calendar's AGENDADA frames (best effort: realtime only) go out beside the claims, never holding a shard's next
   // page: what is due reaches the dispatch queue as fast as it is claimed.
   const frames: Promise<void>[] = [];
@@ -71,6 +83,7 @@ export async function sweepDueSchedules(now: Date = new Date()): Promise<{ claim
         const claimed: ScheduleItem[] = [];
         await eachLimited(page, CLAIM_CONCURRENCY, async (due: DueSchedule) => {
           try {
+            const claimUntil = new Date(now.getTime() + claimHoldMs(due.claims)).toISOString();
             // `updatedAt` is the real time (the claim's own clock may be the tick's): clients order updates by it.
             const item = await claimDueSchedule(due, claimUntil, new Date().toISOString());
             if (item) claimed.push(item);
@@ -91,7 +104,9 @@ export async function sweepDueSchedules(now: Date = new Date()): Promise<{ claim
         if (refused.length) log("warn", "schedules not queued (claimed again later)", { count: refused.length });
         counts.claimed += claimed.length - refused.length;
         counts.failed += refused.length;
-        frames.push(agendadaFrames(claimed));
+        // A claim again of one already AGENDADA changes nothing the calendar shows: only first claims are framed.
+        const first = claimed.filter((s) => s.claims === 1);
+        if (first.length) frames.push(agendadaFrames(first));
       }
     }),
   );
@@ -134,7 +149,7 @@ async function connectionFor(s: ScheduleItem): Promise<WhatsappItem> {
  * The contact's open or pending ticket on the connection, else a new ticket opened for the scheduler (status open,
  * assigned to them, as an agent's new ticket; pending without a user when the scheduler is gone).
  */
-async function ticketFor(s: ScheduleItem, wa: WhatsappItem, isGroup: boolean, schedulerExists: boolean): Promise<TicketItem> {
+async function ticketFor(s: ScheduleItem, wa: WhatsappItem, contact: ContactItem, scheduler: { id: number; name: string } | undefined): Promise<TicketItem> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const activeId = await getActiveTicketId(s.companyId, wa.id, s.contactId);
     if (activeId) {
@@ -142,7 +157,7 @@ async function ticketFor(s: ScheduleItem, wa: WhatsappItem, isGroup: boolean, sc
       if (t && isActiveStatus(t.status)) return t;
     }
     const now = new Date().toISOString();
-    const open = schedulerExists && s.userId != null;
+    const open = !!scheduler && s.userId != null;
     const ticket = TicketItem.parse({
       id: await nextId(s.companyId, "ticket"),
       uuid: randomUUID(),
@@ -152,12 +167,17 @@ async function ticketFor(s: ScheduleItem, wa: WhatsappItem, isGroup: boolean, sc
       whatsappId: wa.id,
       queueId: null,
       userId: open ? s.userId : null,
-      isGroup,
+      isGroup: contact.isGroup,
       version: 0,
       createdAt: now,
       updatedAt: now,
     });
-    const res = await createTicketItem(ticket);
+    // Its row's summaries from what the send holds: the contact, the connection and the scheduler, not read again.
+    const res = await createTicketItem(ticket, {
+      contact: contactSummaryOf(contact),
+      whatsapp: whatsappSummaryOf(wa),
+      user: open && scheduler ? { id: scheduler.id, name: scheduler.name } : null,
+    });
     if (res.created) {
       await dispatch({ type: "ticket.created", companyId: s.companyId, ticket });
       return ticket;
@@ -225,7 +245,7 @@ export async function sendDueSchedule(msg: ScheduleDispatchMessage, now: () => D
     throw err;
   }
   const user = s.userId != null ? await getUser(s.companyId, s.userId, { consistent: false }) : undefined;
-  const ticket = await ticketFor(s, wa, contact.isGroup, !!user);
+  const ticket = await ticketFor(s, wa, contact, user);
   const media = storedMediaOf(s);
   const copy = media ? await copyIntoMessage(s.companyId, ticket.id, messageId, media) : undefined;
   try {

@@ -41,7 +41,7 @@ import {
 
 /** A schedule as the API answers it, with its contact (null when deleted). */
 export function scheduleView(s: ScheduleItem, contact: Pick<ContactItem, "id" | "name" | "number"> | null | undefined): Schedule {
-  const { messageId: _m, ...rest } = s;
+  const { messageId: _m, claims: _c, ...rest } = s;
   return {
     ...rest,
     contact: contact ? { id: contact.id, name: contact.name, number: contact.number } : null,
@@ -153,6 +153,8 @@ export async function updateSchedule(auth: AuthContext, id: number, body: Update
     error: null,
     // A failed send's id is not reused: the next send is a message of its own.
     messageId: null,
+    // Due again at its (new) time: the tick's first claim holds it the shortest time.
+    claims: 0,
     updatedAt: nowIso(),
   };
   return save(before, after, contact);

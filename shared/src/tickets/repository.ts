@@ -86,13 +86,27 @@ export const activeTicketRecord = (t: TicketItem) => ({ ...keys.activeTicket(t.c
  * transaction, with the counters' outbox item and the pending runs of the durable listeners wanting `ticket.created`
  * (`events/durable.ts`: a ticket's timers survive a process dying right after). Returns `{created:true}` or
  * `{created:false, existingTicketId}` when another ticket holds the marker (the race winner). `t` keeps its summaries
- * beside it (`summariesOf`).
+ * beside it (`summariesOf`). `known`: summaries the caller built from items it just read (e.g. the contact and
+ * connection a scheduled send holds), not read again.
  */
-export async function createTicketItem(t: TicketItem): Promise<{ created: true } | { created: false; existingTicketId: number }> {
+export async function createTicketItem(
+  t: TicketItem,
+  known: Pick<TicketSummaries, "contact" | "whatsapp" | "user"> = {},
+): Promise<{ created: true } | { created: false; existingTicketId: number }> {
   Object.assign(t, cycleAfter(null, t));
   const fact = counterFacts.ticket(null, t); // before `tally` is set: a new ticket was counted nowhere
   t.tally = tallyOf(t);
-  const summaries = await loadSummaries(t.companyId, { contactId: t.contactId, queueId: t.queueId, userId: t.userId, whatsappId: t.whatsappId, tagIds: t.tagIds });
+  const loaded = await loadSummaries(t.companyId, {
+    contactId: known.contact ? undefined : t.contactId,
+    queueId: t.queueId,
+    userId: known.user !== undefined ? undefined : t.userId,
+    whatsappId: known.whatsapp ? undefined : t.whatsappId,
+    tagIds: t.tagIds,
+  });
+  const summaries: TicketSummaries = { ...loaded };
+  if (known.contact) summaries.contact = known.contact;
+  if (known.whatsapp) summaries.whatsapp = known.whatsapp;
+  if (known.user !== undefined) summaries.user = known.user;
   attachSummaries(t, summaries);
   try {
     await ddb().send(
