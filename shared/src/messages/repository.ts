@@ -30,7 +30,7 @@ import { parseStored, withoutDefaults } from "../db/items.ts";
  * `withoutDefaults`: a customer's text leaves out about 20 null/false/0 attributes), which `MessageItem` fills in on read.
  */
 export function messageRecord(m: MessageItem): Record<string, unknown> {
-  return withoutDefaults(MessageItem, { ...m, ...keys.message(m.companyId, m.ticketId, m.waTimestamp, m.id), _type: "message" });
+  return Object.assign(withoutDefaults(MessageItem, m), keys.message(m.companyId, m.ticketId, m.waTimestamp, m.id), { _type: "message" });
 }
 
 async function getBySk(companyId: number, ticketId: number, sk: string, consistent = false): Promise<MessageItem | null> {
