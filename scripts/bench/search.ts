@@ -125,14 +125,20 @@ export async function ddbWorkOf(fn: () => Promise<unknown>): Promise<string> {
   await settleDeferred();
   const name = `searchWork${Math.random().toString(36).slice(2)}`;
   const calls = new Map<string, number>();
+  const wrote = new Map<string, number>();
   let queried = 0;
   let keys = 0;
   ddb().middlewareStack.add(
     (next, context) => async (args) => {
       const command = String((context as { commandName?: string }).commandName ?? "").replace(/Command$/, "");
       calls.set(command, (calls.get(command) ?? 0) + 1);
-      const input = args.input as { RequestItems?: Record<string, { Keys?: unknown[] }> };
+      const input = args.input as { RequestItems?: Record<string, { Keys?: unknown[] }>; Key?: { SK?: unknown }; TransactItems?: Record<string, { Key?: { SK?: unknown }; Item?: { SK?: unknown } }>[] };
       if (command.startsWith("BatchGet")) for (const r of Object.values(input.RequestItems ?? {})) keys += r.Keys?.length ?? 0;
+      // A write names the kind of item it touched (its sort key's first segment), so work nobody expects is traced.
+      const kindOf = (sk: unknown) => String(sk ?? "?").split("#").slice(0, 2).join("#").replace(/\d+/g, "n");
+      const write = (what: string) => wrote.set(what, (wrote.get(what) ?? 0) + 1);
+      if (command === "UpdateItem" || command === "PutItem" || command === "DeleteItem") write(`${command} ${kindOf(input.Key?.SK)}`);
+      if (command === "TransactWriteItems") for (const t of input.TransactItems ?? []) for (const [op, v] of Object.entries(t)) write(`${op} ${kindOf(v.Key?.SK ?? v.Item?.SK)}`);
       const out = await next(args);
       if (command === "Query") queried += Number((out.output as { Count?: number }).Count ?? 0);
       return out;
@@ -145,7 +151,8 @@ export async function ddbWorkOf(fn: () => Promise<unknown>): Promise<string> {
   } finally {
     ddb().middlewareStack.remove(name);
   }
-  return `${[...calls].map(([c, k]) => `${k} ${c}`).join(" + ")}; ${queried} queried, ${keys} keys`;
+  const writes = wrote.size ? ` (writes: ${[...wrote].map(([w, k]) => `${k} ${w}`).join(", ")})` : "";
+  return `${[...calls].map(([c, k]) => `${k} ${c}`).join(" + ")}; ${queried} queried, ${keys} keys${writes}`;
 }
 
 /**

@@ -13,8 +13,10 @@ import { finishRating } from "../../../shared/src/automation/rating.ts";
 import { ddb, tableName } from "../../../shared/src/db/client.ts";
 import { keys } from "../../../shared/src/db/keys.ts";
 import { reportEntryPKs } from "../../../shared/src/reports/entries.ts";
-import { backfillReportEntries } from "../../../shared/src/reports/backfill.ts";
+import { backfillReportEntries, REPORT_BACKFILL_KIND, startReportBackfill } from "../../../shared/src/reports/backfill.ts";
 import { getBackfill } from "../../../shared/src/reports/repository.ts";
+import { createCompany } from "../../../shared/src/companies/service.ts";
+import { getTimer } from "../../../shared/src/timers/index.ts";
 import type { TicketCycle } from "../../../shared/src/tickets/cycles.ts";
 import { queryAll } from "../../../shared/src/db/query.ts";
 import { makeContact, makeTicket, setSetting } from "../../../shared/src/tickets/fixtures.testkit.ts";
@@ -192,8 +194,9 @@ describe("reports", { timeout: 240_000 }, () => {
     const t = await makeTicket(c.cid, { whatsappId: c.wa, queueId: c.queues[0], status: "open", userId: c.admin.id });
     await close(t.id, c.admin.token);
     const [cycle] = (await queryAll({ KeyConditionExpression: "PK = :pk AND begins_with(SK, :c)", ExpressionAttributeValues: { ":pk": keys.ticket(c.cid, t.id).PK, ":c": keys.ticketCyclePrefix } })) as TicketCycle[];
-    // as stored before the entries existed
+    // as stored before the entries existed: no entries, and a company not born with them (no progress)
     for (const pk of reportEntryPKs(cycle, [])) await ddb().send(new DeleteCommand({ TableName: tableName(), Key: keys.reportEntry(pk, cycle.finishedAt, t.id) }));
+    await ddb().send(new DeleteCommand({ TableName: tableName(), Key: keys.reportBackfill(c.cid) }));
     const byQueue = () => report(c.admin.token, `queueId=${c.queues[0]}&status=closed`);
     expect((await byQueue()).body.tickets).toEqual([]);
     expect(await backfillReportEntries(c.cid, 1)).toMatchObject({ done: false });
@@ -201,5 +204,13 @@ describe("reports", { timeout: 240_000 }, () => {
     for (let i = 0; i < 20 && !(await getBackfill(c.cid))?.done; i++) await backfillReportEntries(c.cid, 1);
     expect((await getBackfill(c.cid))?.done).toBe(true);
     expect((await byQueue()).body.tickets.map((r: Row) => r.ticketId)).toEqual([t.id]);
+  });
+
+  it("never schedules the report backfill for a company created through the product: its cycles write their entries", async () => {
+    const { planId } = await w.fresh();
+    const { company } = await createCompany("system", { name: "Empresa Relatórios", email: "nova-relatorios@empresa.test", phone: "", password: "segredo1", planId, recurrence: "MENSAL", status: true });
+    expect((await getBackfill(company.id))?.done).toBe(true);
+    expect(await startReportBackfill()).not.toContain(company.id);
+    expect(await getTimer(company.id, REPORT_BACKFILL_KIND, "entries")).toBeNull();
   });
 });

@@ -10,6 +10,7 @@ import { ddb, tableName, transactWrite } from "../db/client.ts";
 import { bornIndexedPut } from "../search/backfill.ts";
 import { bornCountedPut } from "../tickets/repository.ts";
 import { bornLanedPut } from "../kanban/repository.ts";
+import { bornReportedPut } from "../reports/repository.ts";
 import { queryAll, queryPagesFrom } from "../db/query.ts";
 import { failedConditionAt, isConditionFailed } from "../db/errors.ts";
 import { keys } from "../db/keys.ts";
@@ -95,7 +96,7 @@ export async function getCompany(companyId: number): Promise<CompanyItem | undef
 
 /**
  * Writes a new company, its first admin with the email marker, every default setting (`settingOverrides` replace
- * defaults) and its search and kanban lane backfill progress as done (born indexed) in one transaction. Email taken → 409 `ERR_EMAIL_ALREADY_EXISTS`; company id taken → 409 `ERR_CONFLICT`.
+ * defaults) and its search, tab-count, kanban lane and report backfill progress as done (born indexed) in one transaction. Email taken → 409 `ERR_EMAIL_ALREADY_EXISTS`; company id taken → 409 `ERR_CONFLICT`.
  */
 export async function putNewCompany(company: CompanyItem, admin: UserItem, settingOverrides?: Partial<SettingsMap>): Promise<void> {
   try {
@@ -112,6 +113,7 @@ export async function putNewCompany(company: CompanyItem, admin: UserItem, setti
           bornIndexedPut(company.id), // its writes index themselves: no search backfill (search/backfill-job.ts)
           bornCountedPut(company.id), // its tickets count themselves: no tab-count backfill (tickets/counts-backfill.ts)
           bornLanedPut(company.id), // its ticket writes keep their kanban lanes: no lane backfill (kanban/backfill.ts)
+          bornReportedPut(company.id), // its cycles write their report entries: no report backfill (reports/backfill.ts)
           platformCompanyAdded(), // the super users' companies card (dashboard/repository.ts)
           invoiceTimerItem(company.id, company.dueDate),
         ]);

@@ -61,6 +61,15 @@ export async function getBackfill(companyId: number): Promise<ReportBackfillItem
   return out.Item ? parseStored(ReportBackfillItem, out.Item) : null;
 }
 
+/**
+ * The report backfill's progress of a company born with its report entries (every cycle of it writes its own), for its
+ * creation transaction: done, so no deploy or local start ever walks its months.
+ */
+export function bornReportedPut(companyId: number) {
+  const now = new Date().toISOString();
+  return { Put: { TableName: tableName(), Item: { ...keys.reportBackfill(companyId), _type: "reportBackfill", companyId, month: null, sk: null, done: true, entries: 0, updatedAt: now } } };
+}
+
 /** Saves the backfill's progress. */
 export async function putBackfill(p: ReportBackfillItem): Promise<void> {
   await ddb().send(new PutCommand({ TableName: tableName(), Item: { ...keys.reportBackfill(p.companyId), _type: "reportBackfill", ...p } }));

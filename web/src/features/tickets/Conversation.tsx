@@ -66,7 +66,7 @@ function ConversationView({ ticket, peek }: { ticket: Ticket; peek: boolean }) {
   const update = useUpdateTicket();
   const del = useDeleteTicket();
   const send = useSendText();
-  const { pages, messages, listRef, onScroll, loadingOlder, hasEarlier } = useConversationMessages(ticket.id, peek);
+  const { pages, messages, listRef, onScroll, readerScrolls, loadingOlder, hasEarlier } = useConversationMessages(ticket.id, peek);
   const [drawer, setDrawer] = useState(false);
   // The ticket area's tabs: Ticket (this conversation) and the features' (`ticketTabs` slot, e.g. Atendimentos).
   const tabs = useSlot("ticketTabs");
@@ -106,6 +106,7 @@ function ConversationView({ ticket, peek }: { ticket: Ticket; peek: boolean }) {
     for (let i = 0; i < 10; i++) {
       const el = document.getElementById(`msg-${id}`);
       if (el) {
+        readerScrolls();
         el.scrollIntoView({ block: "center", behavior: "smooth" });
         el.classList.add("flash");
         setTimeout(() => el.classList.remove("flash"), 1500);

@@ -6,7 +6,8 @@
  * {@link TOP_THRESHOLD_PX} of the top loads the next older page (this ticket's first, then the earlier tickets');
  * a list too short to scroll loads the earlier conversation at once. Prepending keeps the reader's place; new
  * messages at the bottom are followed when the reader is at the bottom (or sent them), and a conversation opens at
- * its newest message and stays there while its media load (unless the reader scrolls up).
+ * its newest message and stays there while its media load, until the reader scrolls up: only the reader's own wheel,
+ * touch, keys or scrollbar leave the bottom, never a jump the layout made (a photo sized late, a pane resized).
  */
 import { useInfiniteQuery } from "@tanstack/react-query";
 import { useEffect, useLayoutEffect, useRef, useState } from "react";
@@ -19,6 +20,8 @@ import type { Message } from "./types.ts";
 export const TOP_THRESHOLD_PX = 50;
 /** Within this many px of the bottom the list follows new messages. */
 const FOLLOW_PX = 120;
+/** A scroll this soon (ms) after the reader's wheel, touch, key or click is theirs; later ones are the layout's. */
+const READER_MS = 1000;
 
 /** The contact's earlier conversation before `ticketId` (pages newest first, each oldest → newest); off until `enabled`. */
 export function useEarlierMessages(ticketId: number, enabled: boolean) {
@@ -44,6 +47,10 @@ export function useConversationMessages(ticketId: number, peek = false) {
   const didInitialScroll = useRef(false);
   const nearBottom = useRef(true);
   const lastTop = useRef(0);
+  /** When the reader last used the wheel, touch, keys or a click on the list (`performance.now()` ms). */
+  const lastInput = useRef(Number.NEGATIVE_INFINITY);
+  /** True while the reader holds the list's scrollbar. */
+  const dragging = useRef(false);
   const firstId = messages[0]?.id;
   const lastId = current[current.length - 1]?.id;
   const ownDone = pages.isSuccess && !pages.hasNextPage;
@@ -107,9 +114,32 @@ export function useConversationMessages(ticketId: number, peek = false) {
       for (const c of changes) for (const n of c.addedNodes) if (n instanceof Element) ro.observe(n);
     });
     rows.observe(el, { childList: true });
+    // What the reader does to the list (a press on the list itself is its scrollbar).
+    const input = () => {
+      lastInput.current = performance.now();
+    };
+    const press = (e: PointerEvent) => {
+      input();
+      if (e.target === el) dragging.current = true;
+    };
+    const release = () => {
+      dragging.current = false;
+    };
+    el.addEventListener("wheel", input, { passive: true });
+    el.addEventListener("touchmove", input, { passive: true });
+    el.addEventListener("pointerdown", press);
+    window.addEventListener("keydown", input);
+    window.addEventListener("pointerup", release);
+    window.addEventListener("pointercancel", release);
     return () => {
       el.removeEventListener("load", stick, true);
       el.removeEventListener("loadedmetadata", stick, true);
+      el.removeEventListener("wheel", input);
+      el.removeEventListener("touchmove", input);
+      el.removeEventListener("pointerdown", press);
+      window.removeEventListener("keydown", input);
+      window.removeEventListener("pointerup", release);
+      window.removeEventListener("pointercancel", release);
       ro.disconnect();
       rows.disconnect();
     };
@@ -126,12 +156,18 @@ export function useConversationMessages(ticketId: number, peek = false) {
     const el = listRef.current;
     if (!el) return;
     // Only the reader moving up leaves the bottom: a scroll event read after a photo grew the list (before the
-    // observer put it back at the bottom) shows a gap the reader did not make.
+    // observer put it back at the bottom), or after the layout moved it up, shows a gap the reader did not make.
+    const byReader = dragging.current || performance.now() - lastInput.current < READER_MS;
     if (el.scrollHeight - el.scrollTop - el.clientHeight < FOLLOW_PX) nearBottom.current = true;
-    else if (el.scrollTop < lastTop.current) nearBottom.current = false;
+    else if (byReader && el.scrollTop < lastTop.current) nearBottom.current = false;
     lastTop.current = el.scrollTop;
     if (el.scrollTop < TOP_THRESHOLD_PX) loadOlder();
   };
 
-  return { pages, earlier, messages, listRef, onScroll, loadingOlder, hasEarlier: before.length > 0 };
+  /** Marks the scroll about to be made as the reader's (a jump to a quoted message they clicked). */
+  const readerScrolls = () => {
+    lastInput.current = performance.now();
+  };
+
+  return { pages, earlier, messages, listRef, onScroll, readerScrolls, loadingOlder, hasEarlier: before.length > 0 };
 }
