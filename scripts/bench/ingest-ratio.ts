@@ -16,7 +16,7 @@ export { countDdbCalls, purposeOf } from "../../shared/src/ingest/calls.testkit.
 
 /**
  * One bare ingest transaction: `ingestMessage`'s first four items as it writes them, built with the product's own
- * builders — the alias put (if absent), the message put (`messageRecord`: the full item), the message ref put and the
+ * builders — the alias put (if absent), the message put (`messageRecord`: the item as stored), the message ref put and the
  * ticket's update (preview, `updatedAt`, unread count and the list indexes' sort keys, which move with every message).
  * Left out: what the ingest adds beyond those four (the search index items, the ticket's message count) and all its logic.
  */

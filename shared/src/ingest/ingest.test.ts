@@ -3,7 +3,11 @@
  * messages of a new contact, LID → phone-number merge, new ticket after close, media failures, history without unread,
  * acks only moving forward, and payloads that must never throw.
  */
+import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { describe, expect, it, vi } from "vitest";
+import { ddb, tableName } from "../db/client.ts";
+import { keys } from "../db/keys.ts";
+import { getMessage } from "../messages/repository.ts";
 import { makeQueue, makeWhatsapp } from "../tickets/fixtures.testkit.ts";
 import { writeTicketTransition } from "../tickets/repository.ts";
 import { registerSocket } from "../users/realtime-capture.testkit.ts";
@@ -395,5 +399,27 @@ describe("queue of a new ticket", () => {
     const st = await storedState(ctx.companyId);
     const byConnection = Object.fromEntries(st.tickets.map((t) => [t.whatsappId, t.queueId]));
     expect(byConnection).toEqual({ [single.id]: a.id, [multi.id]: null });
+  });
+});
+
+describe("stored message item", () => {
+  it("leaves out the fields at their default and reads back as the message the agent was shown", async () => {
+    const ctx = await company();
+    await upsert(ctx, [text({ remoteJid: "5511912340051@s.whatsapp.net", id: "3A0000SLIM00000001" }, "quero saber do meu pedido")]);
+    const [ticket] = (await storedState(ctx.companyId)).tickets;
+    const out = await ddb().send(
+      new QueryCommand({ TableName: tableName(), KeyConditionExpression: "PK = :pk AND begins_with(SK, :m)", ExpressionAttributeValues: { ":pk": keys.ticketPartition(ctx.companyId, ticket.id), ":m": keys.messagePrefix }, ConsistentRead: true }),
+    );
+    const [raw] = out.Items ?? [];
+    // A customer's plain text: no media, quote, reaction, edit, sender or error, unread, ack 0.
+    const defaulted = ["participant", "senderName", "read", "mediaType", "mediaKey", "mediaName", "mediaMime", "mediaSize", "mediaError", "ack", "isDeleted", "isEdited", "previousBody", "isForwarded", "quotedMsgId", "quotedMsg", "reactions", "userId", "isAutomatic", "sendError"];
+    expect(defaulted.filter((k) => k in raw)).toEqual([]);
+    expect(Object.entries(raw).filter(([, v]) => v === null || (Array.isArray(v) && !v.length))).toEqual([]);
+    expect(raw).toMatchObject({ body: "quero saber do meu pedido", fromMe: false, remoteJid: "5511912340051@s.whatsapp.net", contactId: ticket.contactId });
+    // Read back, the defaults are filled in: the same message the realtime frame carried, field for field.
+    const [frame] = framesOf(ctx, "appMessage");
+    const { mediaUrl: _url, ...shown } = frame.data.message as Record<string, unknown>;
+    expect(await getMessage(ctx.companyId, ticket.id, "3A0000SLIM00000001")).toEqual(shown);
+    expect(shown).toMatchObject({ read: false, ack: 0, mediaType: "chat", quotedMsg: null, reactions: [], isDeleted: false, sendError: null });
   });
 });

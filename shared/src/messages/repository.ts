@@ -23,11 +23,14 @@ import type { TicketItem } from "../tickets/schema.ts";
 import { attachSummaries, summariesOf } from "../tickets/summaries.ts";
 import { MessageItem } from "./schema.ts";
 import { knownWords, messageIndexWrites, reindexMessage, withKnownWords } from "../search/writes.ts";
-import { parseStored } from "../db/items.ts";
+import { parseStored, withoutDefaults } from "../db/items.ts";
 
-/** The stored item of a message. */
+/**
+ * The stored item of a message: its keys and fields, without the fields at their schema's default (`db/items.ts`
+ * `withoutDefaults`: a customer's text leaves out about 20 null/false/0 attributes), which `MessageItem` fills in on read.
+ */
 export function messageRecord(m: MessageItem): Record<string, unknown> {
-  return { ...m, ...keys.message(m.companyId, m.ticketId, m.waTimestamp, m.id), _type: "message" };
+  return Object.assign(withoutDefaults(MessageItem, m), keys.message(m.companyId, m.ticketId, m.waTimestamp, m.id), { _type: "message" });
 }
 
 async function getBySk(companyId: number, ticketId: number, sk: string, consistent = false): Promise<MessageItem | null> {
@@ -419,7 +422,8 @@ export async function failMessageAtAck0(companyId: number, ticketId: number, mes
         TableName: tableName(),
         Key: { PK: keys.ticketPartition(companyId, ticketId), SK: messageSK },
         UpdateExpression: "SET ack = :f, sendError = :e, updatedAt = :now",
-        ConditionExpression: "attribute_exists(PK) AND ack = :zero",
+        // A message at ack 0 may be stored without `ack` (its default, `messageRecord`).
+        ConditionExpression: "attribute_exists(PK) AND (attribute_not_exists(ack) OR ack = :zero)",
         ExpressionAttributeValues: { ":f": -1, ":e": code, ":now": new Date().toISOString(), ":zero": 0 },
         ReturnValues: "ALL_NEW",
       }),

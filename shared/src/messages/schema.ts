@@ -55,7 +55,7 @@ export const MessageItem = z.object({
   quotedMsg: z
     .object({ id: z.string(), body: z.string(), fromMe: z.boolean(), mediaType: z.string(), senderName: z.string().nullable().optional() })
     .nullable()
-    .optional(),
+    .default(null),
   /** Reactions attached to this message: one per sender. */
   reactions: z.array(z.object({ emoji: z.string(), fromMe: z.boolean(), senderJid: z.string().nullable(), at: z.string() })).default([]),
   /** WhatsApp timestamp of the message (ISO); the sort key. */
