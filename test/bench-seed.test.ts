@@ -129,7 +129,7 @@ describe("the bench's bulk seed", () => {
     const actor = { userId: t.admin.id, companyId: t.cid, profile: "admin" as const, name: "Admin", queueIds: t.queues, allTicket: "desabled" as const };
     const page = () => listTickets(actor, { status: "open", showAll: true });
     // The first page reads the 40 stale rows whole and re-packs them (counted with the page, though deferred).
-    expect(await ddbWorkOf(page)).toBe("1 Query + 1 BatchGetItem + 40 UpdateItem; 40 queried, 40 keys (writes: 40 UpdateItem C#n#T#n|#TICKET)");
+    expect(await ddbWorkOf(page)).toBe("1 Query + 1 BatchGetItem + 40 UpdateItem; 40 queried, 40 keys (writes: 40 UpdateItem C#n#TK#n|#TICKET)");
     // Right after it, the same page: one Query, every row from the index, no repair (none of the first page's).
     expect(await ddbWorkOf(page)).toBe("1 Query; 40 queried, 0 keys");
     expect((await page()).tickets).toHaveLength(40);
