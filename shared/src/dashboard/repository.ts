@@ -4,9 +4,10 @@
  * platform's counts for super users (`keys.platformStats`: `companies` added in the company's creating transaction,
  * `sessions` a set of `<cid>#<wid>` of connected sessions kept by `./listener.ts`; set adds and removes are idempotent).
  */
-import { type AttributeValue, QueryCommand, type QueryCommandOutput } from "@aws-sdk/client-dynamodb";
+import type { AttributeValue } from "@aws-sdk/client-dynamodb";
 import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { ddb, rawDdb, tableName } from "../db/client.ts";
+import { ddb, tableName } from "../db/client.ts";
+import { rawQueryPages } from "../db/query.ts";
 import { DAILY_COUNTERS, type DailyCounter, MESSAGES_IN_LIVE, openedInHour } from "../db/counters.ts";
 import { keys } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
@@ -58,25 +59,21 @@ export async function readPeriodStats(companyId: number, from: string, to: strin
     names[`#a${i}`] = a;
   });
   const pk = keys.statsPK(companyId);
-  const input = {
-    TableName: tableName(),
+  const pages = rawQueryPages({
     KeyConditionExpression: "PK = :pk AND SK BETWEEN :from AND :to",
     ExpressionAttributeValues: { ":pk": { S: pk }, ":from": { S: keys.stats(companyId, from).SK }, ":to": { S: `${keys.stats(companyId, to).SK}#\uffff` } },
     ProjectionExpression: Object.keys(names).join(", "),
     ExpressionAttributeNames: names,
-  };
-  let start: QueryCommandOutput["LastEvaluatedKey"];
-  do {
-    const page = await rawDdb().send(new QueryCommand({ ...input, ExclusiveStartKey: start }));
-    for (const it of page.Items ?? []) {
+  });
+  for await (const items of pages) {
+    for (const it of items) {
       const sk = it.SK?.S ?? ""; // D#<day>[#U#<uid>]
       const day = sk.length > 12 ? null : dayCounts(days, sk.slice(2), wants.hours);
       const into = day ?? userCounts(users, Number(sk.slice(15)));
       for (const c of wants.counters) into[c] += c === "messagesIn" ? Math.max(counted(it, c, pk), counted(it, MESSAGES_IN_LIVE, pk)) : counted(it, c, pk);
       if (day && wants.hours) for (let h = 0; h < 24; h++) day.hours[h] += counted(it, HOURS[h], pk);
     }
-    start = page.LastEvaluatedKey;
-  } while (start);
+  }
   return { days, users };
 }
 

@@ -11,7 +11,8 @@
  * Lists that grow without bound page with client cursors instead (`cursor.ts`, one `Limit`ed Query per request).
  */
 import { QueryCommand, type QueryCommandInput, ScanCommand, type ScanCommandInput } from "@aws-sdk/lib-dynamodb";
-import { ddb, tableName } from "./client.ts";
+import { QueryCommand as RawQueryCommand, type AttributeValue, type QueryCommandInput as RawQueryCommandInput } from "@aws-sdk/client-dynamodb";
+import { ddb, rawDdb, tableName } from "./client.ts";
 
 type Item = Record<string, unknown>;
 type QueryInput = Omit<QueryCommandInput, "TableName" | "ExclusiveStartKey">;
@@ -35,6 +36,20 @@ export function queryPages(input: QueryInput): AsyncGenerator<Item[]> {
 }
 
 /** One page of a resumable read: its raw items, how many items DynamoDB examined, and the key to resume after it. */
+/**
+ * Every page of a Query through the low-level client ({@link rawDdb}): items as DynamoDB returns them (`{N: "12"}`),
+ * for a hot read that sums numbers and needs no document conversion (the dashboard's period read). `input` without
+ * `TableName` (the configured table).
+ */
+export async function* rawQueryPages(input: Omit<RawQueryCommandInput, "TableName" | "ExclusiveStartKey">): AsyncGenerator<Record<string, AttributeValue>[]> {
+  let start: Record<string, AttributeValue> | undefined;
+  do {
+    const page = await rawDdb().send(new RawQueryCommand({ ...input, TableName: tableName(), ExclusiveStartKey: start }));
+    yield page.Items ?? [];
+    start = page.LastEvaluatedKey;
+  } while (start);
+}
+
 export interface ResumablePage {
   items: Item[];
   /** `ScannedCount`: the items read before a `FilterExpression` (what a read budget counts). */

@@ -44,12 +44,15 @@ it("a customer's plain text on an open ticket costs a pinned number of DynamoDB 
   // counted on its ticket by the same transaction (`messagesIn`, and in the day's `inDays`). Whether the message
   // answers a campaign's wait is read from the ticket and the contact the ingest holds anyway: no call. The day's
   // live count of customers' messages is one transaction per second of a company's messages (here the only one).
-  expect(Object.fromEntries(calls.byPurpose)).toEqual({
+  // The company's socket listing serves frames for 2 s (`realtime/publish.ts`): read once at most, none when the
+  // warm-up's listing is still fresh.
+  const { "Query: socket registrations": listings = 0, ...writes } = Object.fromEntries(calls.byPurpose);
+  expect(writes).toEqual({
     "TransactWriteItems: WhatsApp alias (dedupe) + ticket + message ref + search index": 1,
-    "Query: socket registrations": 1,
     "TransactWriteItems: company + counters": 1,
   });
-  expect(calls.total).toBe(3);
+  expect(listings).toBeLessThanOrEqual(1);
+  expect(calls.total).toBe(2 + listings);
   // What the transaction writes: alias, message, ref, ticket, and one search-index item per indexed word of the text
   // the ticket did not hold yet (three here); a change adding an item to every message shows here. Plus the live
   // count's one update of the company's day (the ticket waits: no attendant's day), once per second of messages.
@@ -86,15 +89,15 @@ it("a message that moves the contact's 'Última interação' adds only that writ
   } finally {
     calls.remove();
   }
-  const byPurpose = Object.fromEntries(calls.byPurpose);
-  // Two messages (each settled alone, so each with its own live day count), plus the one contact write and the
-  // socket listing of its Contacts-page frame.
+  // Two messages (each settled alone, so each with its own live day count), plus the one contact write; the frames'
+  // socket listings (three at most: the listing serves a company's frames for 2 s) are not the message's cost.
+  const { "Query: socket registrations": listings = 0, ...byPurpose } = Object.fromEntries(calls.byPurpose);
   expect(byPurpose).toEqual({
     "TransactWriteItems: WhatsApp alias (dedupe) + ticket + message ref + search index": 2,
-    "Query: socket registrations": 3,
     "TransactWriteItems: company + counters": 2,
     "UpdateItem: contact": 1,
   });
+  expect(listings).toBeLessThanOrEqual(3);
   const st = await storedState(companyId);
   expect(st.contacts[0].lastInteractionAt).toBe(new Date(Math.floor(later / 1000) * 1000).toISOString());
 });

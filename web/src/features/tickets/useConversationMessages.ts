@@ -158,8 +158,9 @@ export function useConversationMessages(ticketId: number, peek = false) {
     // Only the reader moving up leaves the bottom: a scroll event read after a photo grew the list (before the
     // observer put it back at the bottom), or after the layout moved it up, shows a gap the reader did not make.
     const byReader = dragging.current || performance.now() - lastInput.current < READER_MS;
+    // At the top (where earlier messages load) the reader has left the bottom whatever moved the list there.
     if (el.scrollHeight - el.scrollTop - el.clientHeight < FOLLOW_PX) nearBottom.current = true;
-    else if (byReader && el.scrollTop < lastTop.current) nearBottom.current = false;
+    else if ((byReader && el.scrollTop < lastTop.current) || el.scrollTop < TOP_THRESHOLD_PX) nearBottom.current = false;
     lastTop.current = el.scrollTop;
     if (el.scrollTop < TOP_THRESHOLD_PX) loadOlder();
   };
