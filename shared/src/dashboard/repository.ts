@@ -10,8 +10,7 @@ import { ddb, tableName } from "../db/client.ts";
 import { rawQueryPages } from "../db/query.ts";
 import { DAILY_COUNTERS, type DailyCounter, MESSAGES_IN_LIVE, openedInHour } from "../db/counters.ts";
 import { keys } from "../db/keys.ts";
-import { AppError } from "../errors.ts";
-import { log } from "../log.ts";
+import { storedItemFailed } from "../db/items.ts";
 
 export type Counts = Record<DailyCounter, number>;
 
@@ -39,8 +38,7 @@ function counted(it: Record<string, AttributeValue>, name: string, pk: string): 
   if (v === undefined) return 0;
   const n = v.N === undefined ? Number.NaN : Number(v.N);
   if (Number.isFinite(n)) return n;
-  log("error", "stored item fails its schema", { PK: pk, SK: it.SK?.S, issues: [{ path: name, code: "invalid_type", message: "a counter that is not a number" }] });
-  throw new AppError("ERR_INTERNAL");
+  throw storedItemFailed({ PK: pk, SK: it.SK?.S }, [{ path: name, code: "invalid_type", message: "a counter that is not a number" }]);
 }
 
 /**

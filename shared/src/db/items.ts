@@ -13,14 +13,18 @@ import { log } from "../log.ts";
  */
 export function parseStored<S extends z.ZodType>(schema: S, raw: Record<string, unknown> | undefined): z.infer<S> {
   const r = schema.safeParse(raw);
-  const key = raw ?? {};
   if (r.success) return r.data as z.infer<S>;
-  log("error", "stored item fails its schema", {
-    PK: key.PK,
-    SK: key.SK,
-    issues: r.error.issues.slice(0, 5).map((i) => ({ path: i.path.join("."), code: i.code, message: i.message })),
-  });
-  throw new AppError("ERR_INTERNAL");
+  const key = raw ?? {};
+  throw storedItemFailed({ PK: key.PK, SK: key.SK }, r.error.issues.map((i) => ({ path: i.path.join("."), code: i.code, message: i.message })));
+}
+
+/**
+ * Logs a stored item that fails its schema (an error line with its key and at most five failing fields) and returns
+ * the 500 `ERR_INTERNAL` to throw; for readers that check raw items themselves (the dashboard's counter sums).
+ */
+export function storedItemFailed(key: { PK: unknown; SK: unknown }, issues: { path: string; code: string; message: string }[]): AppError {
+  log("error", "stored item fails its schema", { PK: key.PK, SK: key.SK, issues: issues.slice(0, 5) });
+  return new AppError("ERR_INTERNAL");
 }
 
 /** Per object schema: each field with a default and that default's value (what a read fills in when the attribute is absent). */

@@ -35,7 +35,6 @@ export function queryPages(input: QueryInput): AsyncGenerator<Item[]> {
   return pagesOf((start) => ddb().send(new QueryCommand({ ...input, TableName: tableName(), ExclusiveStartKey: start })));
 }
 
-/** One page of a resumable read: its raw items, how many items DynamoDB examined, and the key to resume after it. */
 /**
  * Every page of a Query through the low-level client ({@link rawDdb}): items as DynamoDB returns them (`{N: "12"}`),
  * for a hot read that sums numbers and needs no document conversion (the dashboard's period read). `input` without
@@ -50,6 +49,7 @@ export async function* rawQueryPages(input: Omit<RawQueryCommandInput, "TableNam
   } while (start);
 }
 
+/** One page of a resumable read: its raw items, how many items DynamoDB examined, and the key to resume after it. */
 export interface ResumablePage {
   items: Item[];
   /** `ScannedCount`: the items read before a `FilterExpression` (what a read budget counts). */
