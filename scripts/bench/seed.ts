@@ -12,7 +12,7 @@ import { DEFAULT_TIME_ZONE } from "../../shared/src/automation/variables.ts";
 import { contactRecord, markerRecord } from "../../shared/src/contacts/repository.ts";
 import { ContactItem } from "../../shared/src/contacts/schema.ts";
 import { ddb, tableName } from "../../shared/src/db/client.ts";
-import { openedInHour } from "../../shared/src/db/counters.ts";
+import { openedInHour, userCounter, userDeltas } from "../../shared/src/db/counters.ts";
 import { keys } from "../../shared/src/db/keys.ts";
 import { counterFacts, countsInDay, inDayKey, localDayHour, messagesInDayPut, type OutboxEntry } from "../../shared/src/events/outbox.ts";
 import { MESSAGES_IN_LIVE } from "../../shared/src/db/counters.ts";
@@ -111,8 +111,8 @@ export class SeedCounters {
     const { day, hour } = localDayHour(e.at, this.timezone);
     const deltas = e.deltas as Record<string, number>;
     if (Object.keys(deltas).length) {
-      this.add(keys.stats(e.companyId, day), { ...deltas, ...(deltas.ticketsOpened ? { [openedInHour(hour)]: deltas.ticketsOpened } : {}) });
-      if (e.userId != null) this.add(keys.stats(e.companyId, day, e.userId), deltas);
+      const user = e.userId != null ? userDeltas(e.userId, deltas) : {};
+      this.add(keys.stats(e.companyId, day), { ...deltas, ...(deltas.ticketsOpened ? { [openedInHour(hour)]: deltas.ticketsOpened } : {}), ...user });
     }
     if (Object.values(e.gauges ?? {}).some((v) => v !== 0)) this.add(keys.statsNow(e.companyId), e.gauges as Record<string, number>);
     for (const [sk, moves] of Object.entries(e.tally ?? {})) this.add(keys.ticketCount(e.companyId, sk), moves as Record<string, number>);
@@ -120,8 +120,7 @@ export class SeedCounters {
 
   /** A customer's live message of local day `day` in the live counts (`counters.ts` `countLive`), company and attendant. */
   countLive(companyId: number, day: string, userId: number | null): void {
-    this.add(keys.stats(companyId, day), { [MESSAGES_IN_LIVE]: 1 });
-    if (userId != null) this.add(keys.stats(companyId, day, userId), { [MESSAGES_IN_LIVE]: 1 });
+    this.add(keys.stats(companyId, day), { [MESSAGES_IN_LIVE]: 1, ...(userId != null ? { [userCounter(userId, MESSAGES_IN_LIVE)]: 1 } : {}) });
   }
 
   /** The company's time zone the counts are kept in. */

@@ -4,7 +4,7 @@
  * every count exact, from counter items only. Another company sees none of it; a non-admin gets 403; the platform
  * cards only for super users; a ticket at 23:30 in São Paulo counts on that local day (with its hour).
  */
-import { PutCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
+import { PutCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, makeUser, withErrorLogs } from "../../../test/helpers.ts";
 import { companyWorld } from "../../../test/world.ts";
@@ -202,21 +202,29 @@ describe("platform cards", { timeout: 120_000 }, () => {
   });
 });
 
+/**
+ * Counts, through the outbox, ticket `id` of company `companyId` opened at 23:30 on 2026-03-10 in São Paulo, accepted
+ * by `userId` 6 min later and closed after 20 min of handling; each fact applied twice (the second counts nothing).
+ */
+async function countCycle(companyId: number, userId: number, id = 1): Promise<void> {
+  const base = { companyId, id, userId: null, version: 0, contactId: 1, queueId: null, whatsappId: 1, queuedAt: null, acceptedAt: null, acceptedBy: null, ratingAt: null };
+  const opened = { ...base, status: "pending", createdAt: "2026-03-11T02:30:00.000Z", updatedAt: "2026-03-11T02:30:00.000Z" }; // 23:30 on the 10th in São Paulo
+  Object.assign(opened, cycleAfter(null, opened));
+  const accepted = { ...opened, status: "open", userId, version: 1, updatedAt: "2026-03-11T02:36:00.000Z" }; // waited 6 min
+  Object.assign(accepted, cycleAfter(opened, accepted));
+  const closed = { ...accepted, status: "closed", version: 2, updatedAt: "2026-03-11T02:56:00.000Z" }; // handled 20 min
+  Object.assign(closed, cycleAfter(accepted, closed));
+  for (const e of [counterFacts.ticket(null, opened)!, counterFacts.ticket(opened, accepted)!, counterFacts.ticket(accepted, closed)!]) {
+    await ddb().send(new TransactWriteCommand({ TransactItems: outboxPut(e) }));
+    expect(await applyOutbox(e)).toBe("applied");
+    expect(await applyOutbox(e)).toBe("done"); // a re-driven apply counts nothing
+  }
+}
+
 describe("time zone", { timeout: 120_000 }, () => {
   it("counts a ticket opened at 23:30 in São Paulo on that local day and hour, with its wait and handling", async () => {
     const c = await w.fresh();
-    const base = { companyId: c.cid, id: 1, userId: null, version: 0, contactId: 1, queueId: null, whatsappId: 1, queuedAt: null, acceptedAt: null, acceptedBy: null, ratingAt: null };
-    const opened = { ...base, status: "pending", createdAt: "2026-03-11T02:30:00.000Z", updatedAt: "2026-03-11T02:30:00.000Z" }; // 23:30 on the 10th in São Paulo
-    Object.assign(opened, cycleAfter(null, opened));
-    const accepted = { ...opened, status: "open", userId: c.admin.id, version: 1, updatedAt: "2026-03-11T02:36:00.000Z" }; // waited 6 min
-    Object.assign(accepted, cycleAfter(opened, accepted));
-    const closed = { ...accepted, status: "closed", version: 2, updatedAt: "2026-03-11T02:56:00.000Z" }; // handled 20 min
-    Object.assign(closed, cycleAfter(accepted, closed));
-    for (const e of [counterFacts.ticket(null, opened)!, counterFacts.ticket(opened, accepted)!, counterFacts.ticket(accepted, closed)!]) {
-      await ddb().send(new TransactWriteCommand({ TransactItems: outboxPut(e) }));
-      expect(await applyOutbox(e)).toBe("applied");
-      expect(await applyOutbox(e)).toBe("done"); // a re-driven apply counts nothing
-    }
+    await countCycle(c.cid, c.admin.id);
     const on10 = await dashboard(c.admin.token, "?date_from=2026-03-10&date_to=2026-03-10");
     expect(on10.body.counters).toMatchObject({ supportFinished: 1, avgWaitTime: 6, avgSupportTime: 20 });
     expect(on10.body.attendants.find((a: any) => a.id === c.admin.id)).toMatchObject({ avgSupportTime: 20, tickets: 1 });
@@ -226,5 +234,37 @@ describe("time zone", { timeout: 120_000 }, () => {
     expect(hours.body.count).toBe(1);
     const days = await api("GET", "/api/dashboard/ticketsDay?initialDate=2026-03-09&finalDate=2026-03-11", { token: c.admin.token });
     expect(days.body).toEqual({ data: [{ date: "2026-03-09", total: 0 }, { date: "2026-03-10", total: 1 }, { date: "2026-03-11", total: 0 }], count: 1 });
+  });
+});
+
+describe("days counted before the attendants' counters moved into the company's day item", { timeout: 120_000 }, () => {
+  it("sums the attendants' own day items of then with what is counted now, and counts now in one item per day", async () => {
+    const c = await w.fresh();
+    const bia = await makeUser(c.cid, { name: "Bia" });
+    const put = (Item: Record<string, unknown>) => ddb().send(new PutCommand({ TableName: tableName(), Item }));
+    // 2026-03-10 as the former layout left it: the company's day item and one item per attendant.
+    await put({ ...keys.stats(c.cid, "2026-03-10"), ticketsAccepted: 3, waitSeconds: 1080, ticketsClosed: 3, handled: 3, handlingSeconds: 3600, ratings: 1, ratingSum: 3, messagesIn: 6 });
+    await put({ ...keys.stats(c.cid, "2026-03-10", c.admin.id), ticketsAccepted: 2, handled: 2, handlingSeconds: 2400, ratings: 1, ratingSum: 3, messagesIn: 4 });
+    await put({ ...keys.stats(c.cid, "2026-03-10", bia.id), ticketsAccepted: 1, handled: 1, handlingSeconds: 1200, messagesInLive: 2 });
+    // Bia's 2 messages counted live then, handed over at the day's end now (3 in all, those 2 among them).
+    await ddb().send(new UpdateCommand({ TableName: tableName(), Key: keys.stats(c.cid, "2026-03-10"), UpdateExpression: "ADD #in :n", ExpressionAttributeNames: { "#in": `U#${bia.id}#messagesIn` }, ExpressionAttributeValues: { ":n": 3 } }));
+    const caio = await makeUser(c.cid, { name: "Caio" });
+    // The same day, counted now: one more cycle of the admin's and one of Caio's (20 min of handling each).
+    await countCycle(c.cid, c.admin.id);
+    await countCycle(c.cid, caio.id, 2);
+    const res = await dashboard(c.admin.token, "?date_from=2026-03-01&date_to=2026-03-31");
+    expect(res.status).toBe(200);
+    expect(res.body.counters).toMatchObject({ supportFinished: 5, avgSupportTime: 20, avgWaitTime: 6, messagesIn: 6 });
+    const byId = new Map(res.body.attendants.map((a: any) => [a.id, a]));
+    expect(byId.get(c.admin.id)).toMatchObject({ tickets: 3, avgSupportTime: 20, rating: 3, messagesIn: 4 });
+    expect(byId.get(bia.id)).toMatchObject({ tickets: 1, avgSupportTime: 20, rating: 0, messagesIn: 3 });
+    expect(byId.get(caio.id)).toMatchObject({ tickets: 1, avgSupportTime: 20, rating: 0, messagesIn: 0 });
+    const users = await api("GET", "/api/dashboard/ticketsUsers?initialDate=2026-03-10&finalDate=2026-03-10", { token: c.admin.token });
+    expect(users.body).toEqual({ data: [{ userId: c.admin.id, name: expect.any(String), total: 3 }, { userId: bia.id, name: "Bia", total: 1 }, { userId: caio.id, name: "Caio", total: 1 }], count: 5 });
+    const day = await api("GET", "/api/dashboard/ticketsDay?initialDate=2026-03-09&finalDate=2026-03-11", { token: c.admin.token });
+    expect(day.body.count).toBe(2);
+    // What is counted now adds no item per attendant (none for Caio): the day's items are the company's and the former two.
+    const items: any[] = await queryAll({ KeyConditionExpression: "PK = :pk AND begins_with(SK, :d)", ExpressionAttributeValues: { ":pk": keys.statsPK(c.cid), ":d": "D#2026-03-10" } });
+    expect(items.map((i) => i.SK).sort()).toEqual([keys.stats(c.cid, "2026-03-10").SK, keys.stats(c.cid, "2026-03-10", c.admin.id).SK, keys.stats(c.cid, "2026-03-10", bia.id).SK].sort());
   });
 });

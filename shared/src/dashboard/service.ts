@@ -59,7 +59,7 @@ export async function getDashboard(auth: AuthContext, q: DashboardQuery): Promis
   const { from, to } = periodOf(q, todayIn(await zoneOf(auth.companyId)));
   checkSpan(from, to);
   const [stats, now, users, platform] = await Promise.all([
-    readPeriodStats(auth.companyId, from, to, { counters: DASHBOARD_COUNTERS }),
+    readPeriodStats(auth.companyId, from, to, { counters: DASHBOARD_COUNTERS, users: true }),
     readCurrentCounts(auth.companyId),
     listUsers(auth.companyId),
     can(auth, "dashboard:platform") ? readPlatformCounts() : null,
@@ -97,7 +97,7 @@ export async function getDashboard(auth: AuthContext, q: DashboardQuery): Promis
 export async function ticketsUsers(auth: AuthContext, q: DashboardChartQuery): Promise<TicketsUsersResponse> {
   requireViewer(auth, q.companyId);
   checkSpan(q.initialDate, q.finalDate);
-  const [stats, users] = await Promise.all([readPeriodStats(auth.companyId, q.initialDate, q.finalDate, { counters: ["ticketsAccepted"] }), listUsers(auth.companyId)]);
+  const [stats, users] = await Promise.all([readPeriodStats(auth.companyId, q.initialDate, q.finalDate, { counters: ["ticketsAccepted"], users: true }), listUsers(auth.companyId)]);
   const data = users
     .map((u) => ({ userId: u.id, name: u.name, total: stats.users.get(u.id)?.ticketsAccepted ?? 0 }))
     .filter((r) => r.total > 0)

@@ -45,8 +45,10 @@ export async function nextIds(scope: number | "GLOBAL", entity: string, n: numbe
 }
 
 /**
- * The daily counters (`C#<cid>#STATS` / `D#<yyyy-mm-dd>[#U#<uid>]`, the company's local day, docs/architecture.md#3-the-table),
- * written by `events/outbox.ts` (docs/product/dashboard.md#counters).
+ * The daily counters (`C#<cid>#STATS` / `D#<yyyy-mm-dd>`, the company's local day, docs/architecture.md#3-the-table),
+ * written by `events/outbox.ts` (docs/product/dashboard.md#counters). One item per company and day holds the
+ * company's counters and, beside them, each attendant's as top-level attributes {@link userCounter}
+ * (`U#<uid>#<counter>`), so a period costs one item per day whatever the number of attendants.
  * `ticketsAccepted` / `waitSeconds`: cycles accepted and their summed wait; `handled` / `handlingSeconds`: accepted
  * cycles finished and their summed handling time (`ticketsClosed` also counts closes of tickets never accepted).
  * `ratings` / `ratingSum`: customers' 1-3 ratings of the attendant (count and sum; average = sum / count).
@@ -64,21 +66,51 @@ export type DailyCounter = (typeof DAILY_COUNTERS)[number];
 export const MESSAGES_IN_LIVE = "messagesInLive";
 
 /**
- * The customers' messages of a stored day item: the exact count handed over at the day's end, or, until then (today),
- * the live count. The live count never exceeds the exact one (each stored message is counted live at most once), so
- * the larger of the two is the day's figure, exact once the day is handed over.
+ * The attribute of the company's day item holding attendant `userId`'s `counter` (`U#<uid>#<counter>`). A top-level
+ * name, so `ADD` creates it on first use: no parent map that would have to exist first, each count one atomic `ADD`
+ * in the same update as the company's. Size: at most 12 such attributes per attendant and day (the counters and
+ * `messagesInLive`), about 310 bytes with names; the company's own about 1 KB; so DynamoDB's 400 KB item limit holds
+ * about 1,300 attendants counted on one day (docs/architecture.md#3-the-table).
  */
-export const messagesInOf = (item: Record<string, unknown> | undefined): number => Math.max(Number(item?.messagesIn ?? 0), Number(item?.[MESSAGES_IN_LIVE] ?? 0));
+export const userCounter = (userId: number, counter: string) => `U#${userId}#${counter}`;
 
-/** A stored day item's counters (zeros for what was never counted), `messagesIn` per {@link messagesInOf}. */
-export function dailyCountersOf(item: Record<string, unknown> | undefined): Record<DailyCounter, number> {
-  return Object.fromEntries(DAILY_COUNTERS.map((c) => [c, c === "messagesIn" ? messagesInOf(item) : Number(item?.[c] ?? 0)])) as Record<DailyCounter, number>;
+/** The attendant id of a {@link userCounter} attribute name, or null for the company's own attributes. */
+export function userOfCounter(name: string): number | null {
+  const end = name.indexOf("#", 2);
+  if (!name.startsWith("U#") || end < 0) return null;
+  const uid = Number(name.slice(2, end));
+  return Number.isInteger(uid) ? uid : null;
 }
 
-/** A company's (or one user's) counters of one local day `yyyy-mm-dd`; zeros when nothing was counted. */
+/** `deltas` as attendant `userId`'s attributes of the company's day item ({@link userCounter}). */
+export const userDeltas = (userId: number, deltas: Record<string, number>): Record<string, number> => Object.fromEntries(Object.entries(deltas).map(([k, v]) => [userCounter(userId, k), v]));
+
+/**
+ * The customers' messages of a stored day item: the exact count handed over at the day's end, or, until then (today),
+ * the live count. The live count never exceeds the exact one (each stored message is counted live at most once), so
+ * the larger of the two is the day's figure, exact once the day is handed over. `prefix`: the attendant's attribute
+ * prefix (`U#<uid>#`), empty for the company's.
+ */
+export const messagesInOf = (item: Record<string, unknown> | undefined, prefix = ""): number => Math.max(Number(item?.[`${prefix}messagesIn`] ?? 0), Number(item?.[`${prefix}${MESSAGES_IN_LIVE}`] ?? 0));
+
+/** A stored day item's counters (zeros for what was never counted), `messagesIn` per {@link messagesInOf}; `prefix` as there. */
+export function dailyCountersOf(item: Record<string, unknown> | undefined, prefix = ""): Record<DailyCounter, number> {
+  return Object.fromEntries(DAILY_COUNTERS.map((c) => [c, c === "messagesIn" ? messagesInOf(item, prefix) : Number(item?.[`${prefix}${c}`] ?? 0)])) as Record<DailyCounter, number>;
+}
+
+/**
+ * A company's (or one attendant's) counters of one local day `yyyy-mm-dd`; zeros when nothing was counted. An
+ * attendant's are their attributes of the company's day item plus, for days counted before those attributes existed,
+ * their own item (`keys.stats(cid, day, uid)`, the former layout, still read).
+ */
 export async function readDailyCounters(companyId: number, day: string, userId?: number): Promise<Record<DailyCounter, number>> {
-  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.stats(companyId, day, userId), ConsistentRead: true }));
-  return dailyCountersOf(out.Item);
+  const get = (Key: { PK: string; SK: string }) => ddb().send(new GetCommand({ TableName: tableName(), Key, ConsistentRead: true }));
+  if (userId == null) return dailyCountersOf((await get(keys.stats(companyId, day))).Item);
+  const [company, former] = await Promise.all([get(keys.stats(companyId, day)), get(keys.stats(companyId, day, userId))]);
+  // Each raw count summed over both layouts first: a day counted live in the former one may be handed over in this one.
+  const prefix = userCounter(userId, "");
+  const sum = (c: string) => Number(company.Item?.[`${prefix}${c}`] ?? 0) + Number(former.Item?.[c] ?? 0);
+  return dailyCountersOf(Object.fromEntries([...DAILY_COUNTERS, MESSAGES_IN_LIVE].map((c) => [c, sum(c)])));
 }
 
 /**

@@ -346,7 +346,11 @@ export const keys = {
   pushPlatformPK: (shard: number) => `PUSHSUBS#${shard}`,
 
   // ---- runtime --------------------------------------------------------------
-  /** Daily counters: the company's day, or one user's day. `day` is `yyyy-mm-dd` in the company's time zone (`events/outbox.ts`). */
+  /**
+   * Daily counters: the company's day (its attendants' counters are attributes of it, `db/counters.ts` `userCounter`),
+   * or, with `uid`, one user's day item of the former layout (no longer written; read so older days stay counted).
+   * `day` is `yyyy-mm-dd` in the company's time zone (`events/outbox.ts`).
+   */
   stats: (cid: Id, day: string, uid?: Id | null) => ({ PK: `C#${cid}#STATS`, SK: uid != null ? `D#${day}#U#${uid}` : `D#${day}` }),
   statsPK: (cid: Id) => `C#${cid}#STATS`,
   /** SK of a company's day item (`statsDayPrefix(day)` + `#U#` starts its users' items of that day). */

@@ -7,7 +7,7 @@
  */
 import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { readDailyCounters } from "../db/counters.ts";
+import { readDailyCounters, userCounter } from "../db/counters.ts";
 import { ddb, tableName } from "../db/client.ts";
 import { dueShardsToRead, keys } from "../db/keys.ts";
 import { handleBaileysEvent, type IngestContext } from "../ingest/index.ts";
@@ -40,10 +40,11 @@ const spDay = (ms = Date.now()) => new Intl.DateTimeFormat("en-CA", { timeZone: 
 /** The end of São Paulo's day `day` (UTC-3 all year). */
 const endOf = (day: string) => Date.parse(`${day}T00:00:00-03:00`) + 86_400_000;
 
-/** The stored day item's two counts: the live one and the one the day's end handed over. */
+/** The stored day item's two counts (the company's, or attendant `userId`'s): the live one and the one the day's end handed over. */
 async function stored(companyId: number, day: string, userId?: number) {
-  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.stats(companyId, day, userId), ConsistentRead: true }));
-  return { live: Number(out.Item?.messagesInLive ?? 0), handedOver: Number(out.Item?.messagesIn ?? 0) };
+  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.stats(companyId, day), ConsistentRead: true }));
+  const prefix = userId != null ? userCounter(userId, "") : "";
+  return { live: Number(out.Item?.[`${prefix}messagesInLive`] ?? 0), handedOver: Number(out.Item?.[`${prefix}messagesIn`] ?? 0) };
 }
 
 /** The minute tick at instant `ms`, walking its last ten minutes (as on a table it never walked). */

@@ -1,7 +1,7 @@
 /**
  * The counters' outbox: a daily counter must not be lost or counted twice.
  *
- * Why: the daily counter items (`C#<cid>#STATS` / `D#<day>[#U#<uid>]`) are hot (every message of a company bumps the
+ * Why: the daily counter items (`C#<cid>#STATS` / `D#<day>`, the attendants' counters attributes of it) are hot (every message of a company bumps the
  * same item), so they stay OUT of the domain transactions (a hot item inside them causes
  * `TransactionConflict`). Counting after the write instead loses the count when the process dies in between, and
  * counting twice happens when a step is retried.
@@ -12,8 +12,9 @@
  *    `CT#<contactId>`), and it holds the counter deltas. A message stored twice (a retried send) is cancelled by the WA
  *    alias item of that transaction, so it writes no second outbox item; a retried transition fails its version check likewise.
  * 2. Applying an outbox item is ONE transaction: Delete the outbox item (`attribute_exists`) + `ADD` the deltas to the
- *    company's and the user's day items. Run twice, the second finds no outbox item and changes nothing. The same
- *    transaction checks the company item (present, not `deleting`): a fact of a deleted company is dropped uncounted.
+ *    company's day item (the user's counters
+ *    too: `U#<uid>#<counter>` attributes of it). Run twice, the second finds no outbox item and changes nothing. The
+ *    same transaction checks the company item (present, not `deleting`): a fact of a deleted company is dropped uncounted.
  * 3. The counters listener applies it right after the write. When the process died in between (or the hot item kept
  *    conflicting), the item waits where it was written: its key IS its due-time entry (`keys.outbox`: partition
  *    `OUTBOX#<shard>#<due hour>`, sort `<dueAt>#<cid>#<oid>`, due one minute after the fact), so it costs no index
@@ -43,7 +44,7 @@ import { TTL_ATTRIBUTE } from "../db/table.ts";
 import { TZDate } from "@date-fns/tz";
 import { DEFAULT_TIME_ZONE } from "../automation/variables.ts";
 import { format } from "date-fns";
-import { DAILY_COUNTERS, type Gauge, MESSAGES_IN_LIVE, openedInHour } from "../db/counters.ts";
+import { DAILY_COUNTERS, type Gauge, MESSAGES_IN_LIVE, openedInHour, userCounter, userDeltas } from "../db/counters.ts";
 import { finishedCycle, secondsBetween } from "../tickets/cycles.ts";
 import { tallyMoves, tallyOf, type TallyMoves } from "../tickets/tally.ts";
 import { log } from "../log.ts";
@@ -383,10 +384,12 @@ export async function handOverOnDelete(t: { companyId: number; id: number; inDay
     }),
   );
   const deletes: TxItem[] = [];
-  const adds = new Map<string, { Key: { PK: string; SK: string }; n: number }>();
-  const add = (Key: { PK: string; SK: string }, n: number) => {
+  const adds = new Map<string, { Key: { PK: string; SK: string }; deltas: Record<string, number> }>();
+  const add = (Key: { PK: string; SK: string }, attr: string, n: number) => {
     const id = `${Key.PK}|${Key.SK}`;
-    adds.set(id, { Key, n: (adds.get(id)?.n ?? 0) + n });
+    const deltas = adds.get(id)?.deltas ?? {};
+    deltas[attr] = (deltas[attr] ?? 0) + n;
+    adds.set(id, { Key, deltas });
   };
   const left: Record<string, number> = {};
   waiting.forEach((w, i) => {
@@ -395,17 +398,20 @@ export async function handOverOnDelete(t: { companyId: number; id: number; inDay
   for (const w of waiting) {
     if (!w) continue;
     deletes.push({ Delete: { TableName: tableName(), Key: w.key, ConditionExpression: "attribute_exists(PK)" } });
-    add(keys.stats(t.companyId, w.day), w.n);
-    if (w.userId != null) add(keys.stats(t.companyId, w.day, w.userId), w.n);
+    add(keys.stats(t.companyId, w.day), "messagesIn", w.n);
+    if (w.userId != null) add(keys.stats(t.companyId, w.day), userCounter(w.userId, "messagesIn"), w.n);
   }
-  const updates: TxItem[] = [...adds.values()].map(({ Key, n }) => ({ Update: { TableName: tableName(), Key, ...addExpression({ messagesIn: n }) } }));
+  const updates: TxItem[] = [...adds.values()].map(({ Key, deltas }) => ({ Update: { TableName: tableName(), Key, ...addExpression(deltas) } }));
   const kept: TxItem[] = Object.keys(left).length
     ? [{ Put: { TableName: tableName(), Item: { ...keys.ticketInDaysLeft(t.companyId, t.id), _type: "ticketInDaysLeft", inDays: left, [TTL_ATTRIBUTE]: Math.floor(Date.now() / 1000) + IN_DAYS_LEFT_SECONDS } } }]
     : [];
   return { items: [...deletes, ...updates, ...kept], handOvers: deletes.length };
 }
 
-/** The updates of one applied group: the company's day (with its opened-per-hour), the user's day, the current counts. */
+/**
+ * The updates of one applied group: the company's day (with its opened-per-hour and the user's counters,
+ * `userCounter` attributes of the same item: one `ADD` of them all), the current counts, the tab counts.
+ */
 function counterUpdates(first: OutboxEntry, entries: (OutboxEntry & { hour: number })[]) {
   const day: Record<string, number> = {};
   const hourly: Record<string, number> = {};
@@ -423,8 +429,8 @@ function counterUpdates(first: OutboxEntry, entries: (OutboxEntry & { hour: numb
   }
   const out: { Update: { TableName: string; Key: { PK: string; SK: string }; UpdateExpression: string; ExpressionAttributeNames: Record<string, string>; ExpressionAttributeValues: Record<string, number> } }[] = [];
   if (Object.keys(day).length) {
-    out.push({ Update: { TableName: tableName(), Key: keys.stats(first.companyId, first.day), ...addExpression({ ...day, ...hourly }) } });
-    if (first.userId != null) out.push({ Update: { TableName: tableName(), Key: keys.stats(first.companyId, first.day, first.userId), ...addExpression(day) } });
+    const user = first.userId != null ? userDeltas(first.userId, day) : {};
+    out.push({ Update: { TableName: tableName(), Key: keys.stats(first.companyId, first.day), ...addExpression({ ...day, ...hourly, ...user }) } });
   }
   if (Object.values(now).some((v) => v !== 0)) out.push({ Update: { TableName: tableName(), Key: keys.statsNow(first.companyId), ...addExpression(now) } });
   for (const [sk, cell] of Object.entries(tally)) {
@@ -451,7 +457,7 @@ async function dropFact(e: OutboxEntry): Promise<void> {
 
 /**
  * Applies one outbox entry exactly once: Delete outbox item (must exist) + ADD to the company's day item and, when
- * `userId` is set, the user's day item, in one transaction conditioned on the company being there and not being
+ * `userId` is set, the user's counters of it, in one transaction conditioned on the company being there and not being
  * deleted. Returns `applied` (counted now), `done` (already applied: the outbox item is gone; or the company is
  * gone or being deleted: the item is dropped, nothing counted) or `left` (kept conflicting: the tick re-drives it).
  * Other errors propagate.
@@ -481,13 +487,13 @@ export async function applyOutbox(entry: OutboxEntry, attempts = 6): Promise<"ap
 
 /**
  * Adds `n` customers' messages to the live count (`MESSAGES_IN_LIVE`) of company `companyId`'s local day `day` and,
- * when `userId` is set, that attendant's day: one transaction, conditioned on the company being there and not being
+ * when `userId` is set, that attendant's: one update of the day item in a transaction conditioned on the company being there and not being
  * deleted (then nothing is written). Conflicts on the hot day item are retried; what still fails is logged and left:
  * the day's end hands the exact count over from the tickets.
  */
 export async function addMessagesInLive(companyId: number, day: string, userId: number | null, n: number, attempts = 6): Promise<void> {
-  const add = (Key: { PK: string; SK: string }) => ({ Update: { TableName: tableName(), Key, ...addExpression({ [MESSAGES_IN_LIVE]: n }) } });
-  const items = [companyAlive(companyId), add(keys.stats(companyId, day)), ...(userId != null ? [add(keys.stats(companyId, day, userId))] : [])];
+  const deltas = { [MESSAGES_IN_LIVE]: n, ...(userId != null ? { [userCounter(userId, MESSAGES_IN_LIVE)]: n } : {}) };
+  const items = [companyAlive(companyId), { Update: { TableName: tableName(), Key: keys.stats(companyId, day), ...addExpression(deltas) } }];
   for (let i = 0; i < attempts; i++) {
     try {
       await ddb().send(new TransactWriteCommand({ TransactItems: items }));
