@@ -106,7 +106,7 @@ export async function runDashboardCases(url: string, t: { companyId: number; adm
   const token = t.admin.token;
   const rows: Record<string, unknown>[] = [];
   for (const days of [30, 90]) {
-    // The day items the answer reads: the company's and its attendants' of the period (a bit more: whole UTC days).
+    // The day items the answer reads: one per day of the period (a bit more: whole UTC days; and the current counts).
     const since = new Date(Date.now() - days * DAY_MS).toISOString().slice(0, 10);
     const counted = await ddb().send(
       new QueryCommand({ TableName: tableName(), Select: "COUNT", KeyConditionExpression: "PK = :pk AND SK >= :from", ExpressionAttributeValues: { ":pk": keys.statsPK(t.companyId), ":from": keys.stats(t.companyId, since).SK } }),
