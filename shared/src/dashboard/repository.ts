@@ -8,7 +8,7 @@ import type { AttributeValue } from "@aws-sdk/client-dynamodb";
 import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { ddb, tableName } from "../db/client.ts";
 import { rawQueryPages } from "../db/query.ts";
-import { DAILY_COUNTERS, type DailyCounter, MESSAGES_IN_LIVE, openedInHour, userCounter, userOfCounter } from "../db/counters.ts";
+import { DAILY_COUNTERS, type DailyCounter, MESSAGES_IN_LIVE, openedInHour, userOfCounter } from "../db/counters.ts";
 import { keys } from "../db/keys.ts";
 import { storedItemFailed } from "../db/items.ts";
 
@@ -69,6 +69,7 @@ export async function readPeriodStats(companyId: number, from: string, to: strin
   const users: PeriodStats["users"] = new Map();
   const pk = keys.statsPK(companyId);
   const messagesIn = wants.counters.includes("messagesIn");
+  const wanted = new Set<string>(wants.counters);
   // Per day and attendant, both layouts summed before the larger is taken: a day counted live in the former layout
   // may be handed over in the current one.
   const inOf = new Map<string, MessagesIn & { into: Counts }>();
@@ -107,13 +108,19 @@ export async function readPeriodStats(companyId: number, from: string, to: strin
       addIn(sk.slice(2), day, it, "");
       if (wants.hours) for (let h = 0; h < 24; h++) day.hours[h] += counted(it, HOURS[h], pk);
       if (!wants.users) continue;
-      const seen = new Set<number>();
-      for (const name of Object.keys(it)) {
+      // One pass over the item's attributes: each `U#<uid>#<counter>` into that attendant's sums.
+      for (const name in it) {
         const uid = userOfCounter(name);
-        if (uid == null || seen.has(uid)) continue;
-        seen.add(uid);
-        addCounted(userCounts(users, uid), it, userCounter(uid, ""), wants.counters, pk);
-        addIn(`${sk.slice(2)}#${uid}`, userCounts(users, uid), it, userCounter(uid, ""));
+        if (uid == null) continue;
+        const c = name.slice(name.indexOf("#", 2) + 1);
+        if (c === "messagesIn" || c === MESSAGES_IN_LIVE) {
+          if (!messagesIn) continue;
+          const key = `${sk.slice(2)}#${uid}`;
+          const m = inOf.get(key) ?? { exact: 0, live: 0, into: userCounts(users, uid) };
+          if (c === "messagesIn") m.exact += counted(it, name, pk);
+          else m.live += counted(it, name, pk);
+          inOf.set(key, m);
+        } else if (wanted.has(c)) userCounts(users, uid)[c as DailyCounter] += counted(it, name, pk);
       }
     }
   }
