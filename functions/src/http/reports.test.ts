@@ -43,6 +43,7 @@ const ids = (rs: Row[]) => rs.map((r) => r.ticketId).sort((a, b) => a - b);
 const T = { rated: 0, tagged: 0, vendas: 0, second: 0, pending: 0, open: 0, bulk: [] as number[] };
 let tagId = 0;
 let maria = 0;
+let mariaNumber = "";
 
 const close = async (id: number, token = w.admin.token) => expect((await api("PUT", `/api/tickets/${id}`, { token, body: { status: "closed", justClose: true } })).body.status).toBe("closed");
 
@@ -53,6 +54,7 @@ describe("reports", { timeout: 240_000 }, () => {
     const ana = w.agents[0];
     const mariaContact = await makeContact(w.cid, "Maria Relatório");
     maria = mariaContact.id;
+    mariaNumber = mariaContact.number;
     // Rated 3 by Maria, after Ana handled it in Suporte.
     const rated = await makeTicket(w.cid, { whatsappId: wa1, queueId: suporte, status: "open", userId: ana.id, contact: mariaContact });
     T.rated = rated.id;
@@ -85,7 +87,7 @@ describe("reports", { timeout: 240_000 }, () => {
     const all = await rows();
     expect(ids(all)).toEqual(ids([T.rated, T.tagged, T.vendas, T.second, T.pending, T.open, ...T.bulk].map((ticketId) => ({ ticketId }) as Row)));
     const rated = all.find((r) => r.ticketId === T.rated) as Row & Record<string, unknown>;
-    expect(rated).toMatchObject({ status: "closed", contact: { id: maria, name: "Maria Relatório" }, queue: { id: w.queues[0], name: "Suporte" }, user: { id: w.agents[0].id, name: "Ana" }, whatsapp: { name: "Principal" }, rate: 3 });
+    expect(rated).toMatchObject({ status: "closed", contact: { id: maria, name: "Maria Relatório", number: mariaNumber }, queue: { id: w.queues[0], name: "Suporte" }, user: { id: w.agents[0].id, name: "Ana" }, whatsapp: { name: "Principal" }, rate: 3 });
     expect(rated.acceptedAt).toEqual(expect.any(String));
     expect(rated.closedAt).toEqual(expect.any(String));
     expect(all.find((r) => r.ticketId === T.pending)).toMatchObject({ status: "pending", acceptedAt: null, closedAt: null, user: null });

@@ -239,7 +239,8 @@ async function withNames(cid: number, raws: Raw[]): Promise<ReportRow[]> {
   const u = new Map(users.map((x) => [x.id, { id: x.id, name: x.name }]));
   const w = new Map(whatsapps.map((x) => [x.id, { id: x.id, name: x.name }]));
   const contactKeys = [...new Set(raws.map((r) => r.contactId))].map((id) => keys.contact(cid, id));
-  const contacts = await batchGetRaw(contactKeys);
+  // Only what a row shows of each contact: its name and number.
+  const contacts = await batchGetRaw(contactKeys, false, { expression: "PK, SK, #name, #number", names: { "#name": "name", "#number": "number" } });
   return raws.map((r) => {
     const c = contacts.get(keyId(keys.contact(cid, r.contactId)));
     return {
