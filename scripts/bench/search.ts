@@ -188,15 +188,15 @@ export async function runSearchCases(
 }
 
 /**
- * Where one request's DynamoDB CPU goes (`--searchReplay=<rounds>`): the DynamoDB calls of one request of each case,
- * captured on the shared client, each replayed alone `per` times at concurrency 4 (`rounds` rounds, the last one
- * printed), with DynamoDB Local's and this process's CPU per call (ms, from `/proc`), and what the call read.
- * Rows for the table: case, call, items, ddb ms, node ms.
+ * Where one request's DynamoDB CPU goes (`--searchReplay=<rounds>`, `--reportReplay=<rounds>`): the DynamoDB calls of
+ * one GET of each `[label, path]` case, captured on the shared client, each replayed alone `per` times at concurrency 4
+ * (`rounds` rounds, the last one kept), with DynamoDB Local's and this process's CPU per call (ms, from `/proc`), and
+ * what the call read. Rows for the table: case, call, items, ddb ms, node ms.
  */
-export async function replaySearchCalls(baseUrl: string, token: string, n: number, ddbPids: number[], cpuMs: (pid: number) => number, only?: string[], rounds = 2, per = 200) {
+export async function replayCalls(baseUrl: string, token: string, cases: [string, string][], ddbPids: number[], cpuMs: (pid: number) => number, rounds = 2, per = 200) {
   const rows: Record<string, unknown>[] = [];
   const client = ddb();
-  for (const [label, path] of searchCases(n).filter(([l]) => !only || only.some((o) => l.includes(o)))) {
+  for (const [label, path] of cases) {
     const get = () => fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.json());
     await get();
     await settleDeferred();
@@ -224,9 +224,9 @@ export async function replaySearchCalls(baseUrl: string, token: string, n: numbe
         figures = { ddb: (ddbPids.reduce((a, p) => a + cpuMs(p), 0) - d0) / per, node: (cpuMs(process.pid) - n0) / per };
       }
       const name = c.ctor.name.replace(/Command$/, "");
-      const input = c.input as { KeyConditionExpression?: string; ExpressionAttributeValues?: Record<string, unknown>; Limit?: number; RequestItems?: Record<string, { Keys?: unknown[] }>; Key?: Record<string, unknown> };
+      const input = c.input as { KeyConditionExpression?: string; ExpressionAttributeValues?: Record<string, unknown>; Limit?: number; RequestItems?: Record<string, { Keys?: unknown[] }>; Key?: Record<string, unknown>; IndexName?: string };
       const what = input.ExpressionAttributeValues?.[":pk"] ?? input.Key?.PK ?? (input.RequestItems ? `${Object.values(input.RequestItems)[0].Keys?.length} keys` : "");
-      const row = { case: label, call: `${name} ${String(what).replace(/^C#\d+#/, "")}${input.Limit ? ` limit ${input.Limit}` : ""}`, items, "ddb ms": Math.round(figures.ddb * 100) / 100, "node ms": Math.round(figures.node * 100) / 100 };
+      const row = { case: label, call: `${name}${input.IndexName ? ` ${input.IndexName}` : ""} ${String(what).replace(/^C#\d+#/, "")}${input.Limit ? ` limit ${input.Limit}` : ""}`, items, "ddb ms": Math.round(figures.ddb * 100) / 100, "node ms": Math.round(figures.node * 100) / 100 };
       rows.push(row);
       console.log(JSON.stringify(row));
     }

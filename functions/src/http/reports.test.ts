@@ -16,6 +16,8 @@ import { reportEntryPKs } from "../../../shared/src/reports/entries.ts";
 import { backfillReportEntries, REPORT_BACKFILL_KIND, startReportBackfill } from "../../../shared/src/reports/backfill.ts";
 import { getBackfill } from "../../../shared/src/reports/repository.ts";
 import { createCompany } from "../../../shared/src/companies/service.ts";
+import { authenticate } from "../../../shared/src/auth/tokens.ts";
+import { createQueue } from "../../../shared/src/queues/service.ts";
 import { getTimer } from "../../../shared/src/timers/index.ts";
 import type { TicketCycle } from "../../../shared/src/tickets/cycles.ts";
 import { queryAll } from "../../../shared/src/db/query.ts";
@@ -206,6 +208,16 @@ describe("reports", { timeout: 240_000 }, () => {
     for (let i = 0; i < 20 && !(await getBackfill(c.cid))?.done; i++) await backfillReportEntries(c.cid, 1);
     expect((await getBackfill(c.cid))?.done).toBe(true);
     expect((await byQueue()).body.tickets.map((r: Row) => r.ticketId)).toEqual([t.id]);
+  });
+
+  it("names a queue created since the page before (the names a page joins are reused briefly, never missing)", async () => {
+    const c = await w.fresh({ queues: ["Primeira"] });
+    await makeTicket(c.cid, { whatsappId: c.wa, queueId: c.queues[0], status: "open", userId: c.admin.id });
+    const names = async () => ((await report(c.admin.token)).body.tickets as { queue: { name: string } | null }[]).map((r) => r.queue?.name).sort();
+    expect(await names()).toEqual(["Primeira"]);
+    const { id } = await createQueue(await authenticate(c.admin.token), { name: "Recente", color: "#123456", greetingMessage: "", outOfHoursMessage: "" });
+    await makeTicket(c.cid, { whatsappId: c.wa, queueId: id, status: "pending" });
+    expect(await names()).toEqual(["Primeira", "Recente"]);
   });
 
   it("never schedules the report backfill for a company created through the product: its cycles write their entries", async () => {
