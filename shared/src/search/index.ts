@@ -43,9 +43,10 @@
  * ## What a page reads
  * The candidates' rows (`tickets/row.ts`) are the page's one cost per ticket (a BatchGet key each), so a page reads only
  * as many as it can still show: all accepted, a page of 40 reads 40 rows beside its index Query. By message words, the
- * other tokens are checked before any row: one Query of each token's word partition and one of its ticket-gram
- * partition over the candidates' id range (both `T#<ticketId>`; a Query costs little per item, a BatchGet a key per
- * ticket), so a candidate that holds none of them is never read; a range longer than 200 items is checked by key.
+ * other tokens are checked before any row: one Query of each token's word partition over the candidates' id range,
+ * then one of its ticket-gram partition over the range of those not holding the word (both `T#<ticketId>`; a Query
+ * costs little per item, a BatchGet a key per ticket), so a candidate that holds none of them is never read; a range
+ * longer than 200 items is checked by key.
  *
  * ## Data stored before the index
  * `backfill.ts` `backfillSearchIndex(companyId)` indexes a company's older contacts and messages: idempotent,
@@ -365,17 +366,19 @@ async function idsInRange(pk: string, ids: number[], keep: (it: Key) => boolean)
 
 /**
  * Which of the candidate tickets `ids` a query token other than the driving word holds: `words`, the tickets whose
- * messages hold it (its word partition); `contacts`, those whose contact matches it (its ticket-gram partition,
- * checked on the gram items' fields as the contact side does). Each undefined when not known that way (a token too
- * short for grams, not an indexed word, or a range too long to read): the caller then checks that way on the tickets.
+ * messages hold it (its word partition); `contacts`, of the candidates not in `words`, those whose contact matches it
+ * (its ticket-gram partition, checked on the gram items' fields as the contact side does; not read when every
+ * candidate holds the word). Each undefined when not known that way (a token too short for grams, not an indexed
+ * word, or a range too long to read): the caller then checks that way on the tickets.
  */
 async function tokenHolders(companyId: number, tok: QueryToken, ids: number[]): Promise<{ words?: Set<number>; contacts?: Set<number> }> {
   if (!isIndexedWord(tok.text)) return {};
   const gram = gramOf(tok);
-  const [words, contacts] = await Promise.all([
-    idsInRange(keys.searchWordPK(companyId, tok.text), ids, holdsWord),
-    gram ? idsInRange(keys.searchTicketGramPK(companyId, gram), ids, (it) => contactMatchesAll({ name: String(it.w ?? ""), number: String(it.d ?? "") }, [tok])) : undefined,
-  ]);
+  const words = await idsInRange(keys.searchWordPK(companyId, tok.text), ids, holdsWord);
+  if (!gram) return { words };
+  // The contact side only for the candidates the word side left: none left, nothing to read.
+  const rest = words ? ids.filter((id) => !words.has(id)) : ids;
+  const contacts = await idsInRange(keys.searchTicketGramPK(companyId, gram), rest, (it) => contactMatchesAll({ name: String(it.w ?? ""), number: String(it.d ?? "") }, [tok]));
   return { words, contacts };
 }
 
