@@ -344,10 +344,11 @@ function* roomChunks<T>(items: T[], room: () => number): Generator<T[]> {
 
 /**
  * The ticket ids of index partition `pk` (items `T#<ticketId>`, newest first) between the smallest and largest of
- * `ids` that `keep` keeps: one Query of that range (cheap per item, unlike a BatchGet per key), or undefined when the
- * range holds more than {@link RANGE_MAX} items (not read further).
+ * `ids` that `keep` keeps, reading only `ticketId` and `attributes` (what `keep` checks) of each item: one Query of that
+ * range (cheap per item, unlike a BatchGet per key), or undefined when the range holds more than {@link RANGE_MAX}
+ * items (not read further).
  */
-async function idsInRange(pk: string, ids: number[], keep: (it: Key) => boolean): Promise<Set<number> | undefined> {
+async function idsInRange(pk: string, ids: number[], keep: (it: Key) => boolean, attributes: string): Promise<Set<number> | undefined> {
   if (!ids.length) return new Set();
   // Word and ticket-gram items alike are keyed `T#<padded ticket id>`.
   const sk = keys.searchTicketSK;
@@ -356,6 +357,7 @@ async function idsInRange(pk: string, ids: number[], keep: (it: Key) => boolean)
       TableName: tableName(),
       KeyConditionExpression: "PK = :pk AND SK BETWEEN :lo AND :hi",
       ExpressionAttributeValues: { ":pk": pk, ":lo": sk(Math.min(...ids)), ":hi": sk(Math.max(...ids)) },
+      ProjectionExpression: `ticketId, ${attributes}`,
       ScanIndexForward: false,
       Limit: RANGE_MAX,
     }),
@@ -374,11 +376,11 @@ async function idsInRange(pk: string, ids: number[], keep: (it: Key) => boolean)
 async function tokenHolders(companyId: number, tok: QueryToken, ids: number[]): Promise<{ words?: Set<number>; contacts?: Set<number> }> {
   if (!isIndexedWord(tok.text)) return {};
   const gram = gramOf(tok);
-  const words = await idsInRange(keys.searchWordPK(companyId, tok.text), ids, holdsWord);
+  const words = await idsInRange(keys.searchWordPK(companyId, tok.text), ids, holdsWord, "n");
   if (!gram) return { words };
   // The contact side only for the candidates the word side left: none left, nothing to read.
   const rest = words ? ids.filter((id) => !words.has(id)) : ids;
-  const contacts = await idsInRange(keys.searchTicketGramPK(companyId, gram), rest, (it) => contactMatchesAll({ name: String(it.w ?? ""), number: String(it.d ?? "") }, [tok]));
+  const contacts = await idsInRange(keys.searchTicketGramPK(companyId, gram), rest, (it) => contactMatchesAll({ name: String(it.w ?? ""), number: String(it.d ?? "") }, [tok]), "w, d");
   return { words, contacts };
 }
 
