@@ -46,7 +46,7 @@
  *   (`--importRows=10000`), read alone, the upload request's ms (it keeps the file and starts a background job that
  *   reads it), and end to end to the
  *   job done, first import and again (updates); not part of the default run.
- * Usage: `npm run bench [-- --sizes=1000,10000,100000] [-- --reps=200,400[,150]] [-- --searchSizes=1000,10000,100000] [-- --searchCases=tab,Carla] [-- --only=ingest,ratio,tickets,search,dashboard,web,kanban,faults,storm,schedules] [-- --dashboardSizes=1000,10000] [-- --reportSizes=1000,10000,100000] [-- --kanbanSizes=1000,5000,10000] [-- --scheduleCompanies=1000] [-- --renderTickets=5000] [-- --ratioRounds=5] [-- --ratioProfile=ingest.cpuprofile]`.
+ * Usage: `npm run bench [-- --sizes=1000,10000,100000] [-- --reps=200,400[,150]] [-- --searchSizes=1000,10000,100000] [-- --searchCases=tab,Carla] [-- --only=ingest,ratio,tickets,search,dashboard,web,kanban,faults,storm,schedules] [-- --dashboardSizes=1000,10000] [-- --reportSizes=1000,10000,100000] [-- --kanbanSizes=1000,5000,10000] [-- --scheduleCompanies=1000] [-- --renderTickets=5000] [-- --ratioRounds=5] [-- --ratioProfile=ingest.cpuprofile] [-- --searchProfile=search.cpuprofile] [-- --searchReplay=2] [-- --searchVsTab=3] [-- --reportReplay=2]`.
  *   `[-- --ingestMessages=2000] [-- --botCustomers=200]` (the bot conversation is 8 messages per customer).
  *   `[-- --keepDb=.bench/db]` or `[-- --dynamoEndpoint=http://127.0.0.1:8766]`: the tab, search, dashboard and reports seeds are
  *   written once and measured again by later runs while their item builders are unchanged (`bench/kept.ts`); with
@@ -491,7 +491,32 @@ try {
       const { t, seedSeconds } = await seeded("search", n, (t) =>
         seedSearch({ companyId: t.companyId, whatsappId: t.whatsappId, userId: t.admin.id, queueIds: t.queueIds, n, names: t.names }),
       );
+      // `--searchProfile=<file>`: a CPU profile of this process (the local stack) over the measured cases, per size.
+      const { Session } = await import("node:inspector/promises");
+      const session = args.searchProfile ? new Session() : undefined;
+      if (session) {
+        session.connect();
+        await session.post("Profiler.enable");
+        await session.post("Profiler.start");
+      }
       rows.push(...(await runSearchCases(stack.url, t.admin.token, n, seedSeconds, ddbPids, reps, args.searchCases?.split(","))));
+      if (session) {
+        const { profile } = await session.post("Profiler.stop");
+        writeFileSync(resolve(args.searchProfile.replace(/(\.cpuprofile)?$/, `-${n}$1`)), JSON.stringify(profile));
+        session.disconnect();
+      }
+      if (args.searchVsTab) {
+        const { searchVsTab } = await import("./bench/search.ts");
+        const vs = await searchVsTab(stack.url, t.admin.token, n, ddbPids, args.searchCases?.split(","), Number(args.searchVsTab) || 3);
+        table(`A search page's CPU against a tab page's, alternated in blocks of 200 at concurrency 10 (${n} tickets; target ratio ≤ 2; load ${loadavg()[0].toFixed(1)})`, vs);
+      }
+      if (args.searchReplay) {
+        const { replayCalls, searchCases } = await import("./bench/search.ts");
+        const only = args.searchCases?.split(",");
+        const cases = searchCases(n).filter(([l]) => !only || only.some((o) => l.includes(o)));
+        const replay = await replayCalls(stack.url, t.admin.token, cases, ddbPids, cpuMs, Number(args.searchReplay) || 2);
+        table(`Each DynamoDB call of one search request replayed alone (CPU ms per call; ${n} tickets; load ${loadavg()[0].toFixed(1)})`, replay);
+      }
       cost ??= await measureWriteCost(t.companyId, 1);
     }
     results.search = { rows, writeCostPerMessage: cost };
@@ -527,6 +552,12 @@ try {
     const rows: Record<string, unknown>[] = [];
     for (const n of (args.reportSizes ?? "1000,10000,100000").split(",").map(Number)) {
       const { t, seedSeconds } = await seeded("reports", n, (t) => seedReportCycles(t, n));
+      if (args.reportReplay) {
+        const { replayCalls } = await import("./bench/search.ts");
+        const { reportCases } = await import("./bench/reports.ts");
+        const replay = await replayCalls(stack.url, t.admin.token, reportCases(t).map(([l, q]) => [l, `/api/ticket/reports?limit=50${q}`]), ddbPids, cpuMs, Number(args.reportReplay) || 2);
+        table(`Each DynamoDB call of one report page replayed alone (CPU ms per call; ${n} attendances; load ${loadavg()[0].toFixed(1)})`, replay);
+      }
       rows.push(...(await runReportCases(stack.url, t, n, seedSeconds, ddbPids, { c1: Math.min(reps.c1, 200), c10: Math.min(reps.c10, 400) })));
     }
     results.reports = rows;

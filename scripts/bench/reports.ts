@@ -68,16 +68,20 @@ function* reportCycleItems(t: { companyId: number; whatsappId: number; queueIds:
   }
 }
 
-/** The first page of the report for each case, then the whole report exported to .xlsx. */
-export async function runReportCases(url: string, t: { admin: { token: string }; queueIds: number[] }, n: number, seedSeconds: number, ddbPids: number[], reps: { c1: number; c10: number }) {
-  const rows: Record<string, unknown>[] = [];
-  const cases: [string, string][] = [
+/** The report cases: [label, query string after `limit=50`]. */
+export function reportCases(t: { queueIds: number[] }): [string, string][] {
+  return [
     ["no filter", ""],
     ["one queue", `&queueId=${t.queueIds[1]}`],
     ["rate 3, closed", "&rate=3&status=closed"],
     ["one contact", "&contactId=1000007"],
   ];
-  for (const [label, q] of cases) {
+}
+
+/** The first page of the report for each case, then the whole report exported to .xlsx. */
+export async function runReportCases(url: string, t: { admin: { token: string }; queueIds: number[] }, n: number, seedSeconds: number, ddbPids: number[], reps: { c1: number; c10: number }) {
+  const rows: Record<string, unknown>[] = [];
+  for (const [label, q] of reportCases(t)) {
     const target = `${url}/api/ticket/reports?limit=50${q}`;
     const r = await fetch(target, { headers: { authorization: `Bearer ${t.admin.token}` } });
     if (r.status !== 200) throw new Error(`reports ${label}: HTTP ${r.status} ${await r.text()}`);

@@ -11,7 +11,7 @@ import { settleDeferred } from "../../shared/src/events/index.ts";
 import { ingestMessage } from "../../shared/src/messages/repository.ts";
 import { knownWords, messageIndexWrites } from "../../shared/src/search/writes.ts";
 import { getTicketItem } from "../../shared/src/tickets/repository.ts";
-import { caseRow } from "./http-load.ts";
+import { caseRow, measureGet } from "./http-load.ts";
 import { seedMany, type SeedTenant, type SeedTicket } from "./seed.ts";
 import { summarize } from "./stats.ts";
 
@@ -181,6 +181,92 @@ export async function runSearchCases(
     });
     const figures = reps.c1 > 0 ? await caseRow(`${baseUrl}${path}`, token, ddbPids, reps).catch((err: Error) => ({ error: err.message.slice(0, 200) })) : {};
     const row = { tickets: n, seedS: seedSeconds, case: label, rows: (body.tickets ?? body.contacts)?.length, "ddb per request": work, ...figures };
+    rows.push(row);
+    console.log(JSON.stringify(row));
+  }
+  return rows;
+}
+
+/**
+ * Where one request's DynamoDB CPU goes (`--searchReplay=<rounds>`, `--reportReplay=<rounds>`): the DynamoDB calls of
+ * one GET of each `[label, path]` case, captured on the shared client, each replayed alone `per` times at concurrency 4
+ * (`rounds` rounds, the last one kept), with DynamoDB Local's and this process's CPU per call (ms, from `/proc`), and
+ * what the call read. Rows for the table: case, call, items, ddb ms, node ms.
+ */
+export async function replayCalls(baseUrl: string, token: string, cases: [string, string][], ddbPids: number[], cpuMs: (pid: number) => number, rounds = 2, per = 200) {
+  const rows: Record<string, unknown>[] = [];
+  const client = ddb();
+  for (const [label, path] of cases) {
+    const get = () => fetch(`${baseUrl}${path}`, { headers: { authorization: `Bearer ${token}` } }).then((r) => r.json());
+    await get();
+    await settleDeferred();
+    const captured: { input: unknown; ctor: new (input: unknown) => unknown }[] = [];
+    const send = client.send.bind(client);
+    client.send = ((cmd: { input: unknown; constructor: new (input: unknown) => unknown }, ...rest: unknown[]) => {
+      captured.push({ input: cmd.input, ctor: cmd.constructor });
+      return (send as (...a: unknown[]) => Promise<unknown>)(cmd, ...rest);
+    }) as unknown as typeof client.send;
+    try {
+      await get();
+      await settleDeferred();
+    } finally {
+      client.send = send;
+    }
+    for (const c of captured) {
+      const once = (await send(new c.ctor(c.input) as never)) as { Count?: number; Responses?: Record<string, unknown[]>; Item?: unknown };
+      const items = once.Count ?? Object.values(once.Responses ?? {}).reduce((a, r) => a + r.length, 0) + (once.Item ? 1 : 0);
+      let figures = { ddb: 0, node: 0 };
+      for (let r = 0; r < rounds; r++) {
+        const d0 = ddbPids.reduce((a, p) => a + cpuMs(p), 0);
+        const n0 = cpuMs(process.pid);
+        let k = 0;
+        await Promise.all(Array.from({ length: 4 }, async () => { while (k++ < per) await send(new c.ctor(c.input) as never); }));
+        figures = { ddb: (ddbPids.reduce((a, p) => a + cpuMs(p), 0) - d0) / per, node: (cpuMs(process.pid) - n0) / per };
+      }
+      const name = c.ctor.name.replace(/Command$/, "");
+      const input = c.input as { KeyConditionExpression?: string; ExpressionAttributeValues?: Record<string, unknown>; Limit?: number; RequestItems?: Record<string, { Keys?: unknown[] }>; Key?: Record<string, unknown>; IndexName?: string };
+      const what = input.ExpressionAttributeValues?.[":pk"] ?? input.Key?.PK ?? (input.RequestItems ? `${Object.values(input.RequestItems)[0].Keys?.length} keys` : "");
+      const row = { case: label, call: `${name}${input.IndexName ? ` ${input.IndexName}` : ""} ${String(what).replace(/^C#\d+#/, "")}${input.Limit ? ` limit ${input.Limit}` : ""}`, items, "ddb ms": Math.round(figures.ddb * 100) / 100, "node ms": Math.round(figures.node * 100) / 100 };
+      rows.push(row);
+      console.log(JSON.stringify(row));
+    }
+  }
+  return rows;
+}
+
+/**
+ * A search page's CPU against a tab page's, measured alternately (`--searchVsTab=<rounds>`): for each search case,
+ * `rounds` rounds of a block of `per` requests of the tab at concurrency 10, then one of the case, after a warm-up of
+ * both; the product's CPU per request (this process + DynamoDB Local, ms) of each block, and the ratio of the medians.
+ * Measured side by side, both see the same load and DynamoDB Local's JIT in the same state (a tab measured first, right
+ * after DynamoDB Local's start, costs up to twice its steady state).
+ */
+export async function searchVsTab(baseUrl: string, token: string, n: number, ddbPids: number[], only?: string[], rounds = 3, per = 200) {
+  const [tab, ...cases] = searchCases(n);
+  const rows: Record<string, unknown>[] = [];
+  const block = async (path: string) => (await measureGet(`${baseUrl}${path}`, token, ddbPids, [{ total: per, concurrency: 10 }], 100))[0];
+  for (const [label, path] of cases.filter(([l]) => !only || only.some((o) => l.includes(o)))) {
+    const t: number[] = [];
+    const c: number[] = [];
+    const split = { tab: [] as string[], search: [] as string[] };
+    for (let r = 0; r < rounds; r++) {
+      const a = await block(tab[1]);
+      const b = await block(path);
+      t.push(a.cpuMs);
+      c.push(b.cpuMs);
+      split.tab.push(`${a.nodeCpuMs}+${a.ddbCpuMs}`);
+      split.search.push(`${b.nodeCpuMs}+${b.ddbCpuMs}`);
+    }
+    const median = (xs: number[]) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+    const row = {
+      tickets: n,
+      case: label,
+      "tab cpu ms/req (node+ddb)": split.tab.join(" / "),
+      "search cpu ms/req (node+ddb)": split.search.join(" / "),
+      "median tab": median(t),
+      "median search": median(c),
+      ratio: Math.round((median(c) / median(t)) * 100) / 100,
+    };
     rows.push(row);
     console.log(JSON.stringify(row));
   }

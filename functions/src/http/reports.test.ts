@@ -16,6 +16,8 @@ import { reportEntryPKs } from "../../../shared/src/reports/entries.ts";
 import { backfillReportEntries, REPORT_BACKFILL_KIND, startReportBackfill } from "../../../shared/src/reports/backfill.ts";
 import { getBackfill } from "../../../shared/src/reports/repository.ts";
 import { createCompany } from "../../../shared/src/companies/service.ts";
+import { authenticate } from "../../../shared/src/auth/tokens.ts";
+import { createQueue } from "../../../shared/src/queues/service.ts";
 import { getTimer } from "../../../shared/src/timers/index.ts";
 import type { TicketCycle } from "../../../shared/src/tickets/cycles.ts";
 import { queryAll } from "../../../shared/src/db/query.ts";
@@ -43,6 +45,7 @@ const ids = (rs: Row[]) => rs.map((r) => r.ticketId).sort((a, b) => a - b);
 const T = { rated: 0, tagged: 0, vendas: 0, second: 0, pending: 0, open: 0, bulk: [] as number[] };
 let tagId = 0;
 let maria = 0;
+let mariaNumber = "";
 
 const close = async (id: number, token = w.admin.token) => expect((await api("PUT", `/api/tickets/${id}`, { token, body: { status: "closed", justClose: true } })).body.status).toBe("closed");
 
@@ -53,6 +56,7 @@ describe("reports", { timeout: 240_000 }, () => {
     const ana = w.agents[0];
     const mariaContact = await makeContact(w.cid, "Maria Relatório");
     maria = mariaContact.id;
+    mariaNumber = mariaContact.number;
     // Rated 3 by Maria, after Ana handled it in Suporte.
     const rated = await makeTicket(w.cid, { whatsappId: wa1, queueId: suporte, status: "open", userId: ana.id, contact: mariaContact });
     T.rated = rated.id;
@@ -85,7 +89,7 @@ describe("reports", { timeout: 240_000 }, () => {
     const all = await rows();
     expect(ids(all)).toEqual(ids([T.rated, T.tagged, T.vendas, T.second, T.pending, T.open, ...T.bulk].map((ticketId) => ({ ticketId }) as Row)));
     const rated = all.find((r) => r.ticketId === T.rated) as Row & Record<string, unknown>;
-    expect(rated).toMatchObject({ status: "closed", contact: { id: maria, name: "Maria Relatório" }, queue: { id: w.queues[0], name: "Suporte" }, user: { id: w.agents[0].id, name: "Ana" }, whatsapp: { name: "Principal" }, rate: 3 });
+    expect(rated).toMatchObject({ status: "closed", contact: { id: maria, name: "Maria Relatório", number: mariaNumber }, queue: { id: w.queues[0], name: "Suporte" }, user: { id: w.agents[0].id, name: "Ana" }, whatsapp: { name: "Principal" }, rate: 3 });
     expect(rated.acceptedAt).toEqual(expect.any(String));
     expect(rated.closedAt).toEqual(expect.any(String));
     expect(all.find((r) => r.ticketId === T.pending)).toMatchObject({ status: "pending", acceptedAt: null, closedAt: null, user: null });
@@ -204,6 +208,16 @@ describe("reports", { timeout: 240_000 }, () => {
     for (let i = 0; i < 20 && !(await getBackfill(c.cid))?.done; i++) await backfillReportEntries(c.cid, 1);
     expect((await getBackfill(c.cid))?.done).toBe(true);
     expect((await byQueue()).body.tickets.map((r: Row) => r.ticketId)).toEqual([t.id]);
+  });
+
+  it("names a queue created since the page before (the names a page joins are reused briefly, never missing)", async () => {
+    const c = await w.fresh({ queues: ["Primeira"] });
+    await makeTicket(c.cid, { whatsappId: c.wa, queueId: c.queues[0], status: "open", userId: c.admin.id });
+    const names = async () => ((await report(c.admin.token)).body.tickets as { queue: { name: string } | null }[]).map((r) => r.queue?.name).sort();
+    expect(await names()).toEqual(["Primeira"]);
+    const { id } = await createQueue(await authenticate(c.admin.token), { name: "Recente", color: "#123456", greetingMessage: "", outOfHoursMessage: "" });
+    await makeTicket(c.cid, { whatsappId: c.wa, queueId: id, status: "pending" });
+    expect(await names()).toEqual(["Primeira", "Recente"]);
   });
 
   it("never schedules the report backfill for a company created through the product: its cycles write their entries", async () => {

@@ -6,6 +6,7 @@
 import { can } from "../access/permissions.ts";
 import type { AuthContext } from "../auth/tokens.ts";
 import { AppError } from "../errors.ts";
+import { forgetCompanyGate } from "./gate.ts";
 import { updateCompanyFields } from "./repository.ts";
 import type { CompanyItem, UpdateSchedulesBody } from "./schema.ts";
 
@@ -35,5 +36,6 @@ export async function updateCompanySchedules(
   const set: Record<string, unknown> = { schedules, updatedAt: new Date().toISOString() };
   if (body.timezone) set.timezone = body.timezone;
   const c = await updateCompanyFields(companyId, set);
+  forgetCompanyGate(companyId); // the time zone the dashboard and reports read in
   return { id: c.id, schedules: c.schedules, timezone: c.timezone };
 }

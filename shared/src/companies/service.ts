@@ -10,8 +10,7 @@ import { can } from "../access/permissions.ts";
 import type { AuthContext } from "../auth/tokens.ts";
 import { nextId } from "../db/counters.ts";
 import { AppError } from "../errors.ts";
-import { getPlan, listPlans, planFlags, requirePlan, toPublicPlan, type PublicPlan } from "../plans/service.ts";
-import { PLAN_FLAGS, type PlanFlag } from "../plans/schema.ts";
+import { listPlans, requirePlan, toPublicPlan, type PublicPlan } from "../plans/service.ts";
 import { DEFAULT_TIME_ZONE } from "../automation/variables.ts";
 import { DEFAULT_SCHEDULES } from "../queues/schema.ts";
 import { getCompanySettings, getSetting, visibleSettings, type SettingsMap } from "../settings/service.ts";
@@ -27,6 +26,9 @@ import { listWhatsappItems } from "../whatsapp/repository.ts";
 import { sendSessionCommand } from "../whatsapp/commands.ts";
 import "./purge.ts";
 import { sortedWeek } from "./schedules.ts";
+import { forgetCompanyGate } from "./gate.ts";
+
+export { companyGate, type CompanyGate } from "./gate.ts";
 import type { CompanyItem, CreateCompanyBody, ListCompaniesQuery, UpdateCompanyBody } from "./schema.ts";
 import "./errors.ts";
 
@@ -45,34 +47,6 @@ export async function requireCompany(companyId: number): Promise<CompanyItem> {
 async function toPublicCompany(c: CompanyItem, plans?: Map<number, PublicPlan | null>): Promise<PublicCompany> {
   const plan = plans?.has(c.planId) ? plans.get(c.planId)! : await requirePlan(c.planId).then(toPublicPlan, () => null);
   return { ...c, plan, campaignsEnabled: (await getSetting(c.id, "campaignsEnabled")) === "true" };
-}
-
-const GATE_CACHE_MS = 5_000;
-const gateCache = new Map<number, { at: number; gate: CompanyGate | null }>();
-
-/** What every authenticated request of a company is checked against: its status, due date and plan flags. */
-export interface CompanyGate {
-  status: boolean;
-  dueDate: string | null;
-  flags: Record<PlanFlag, boolean>;
-}
-
-/**
- * The company's {@link CompanyGate}, or null when the company is gone. Read once per {@link GATE_CACHE_MS} per
- * process, so a status, due-date or plan change reaches every Lambda within 5 s.
- */
-export async function companyGate(companyId: number): Promise<CompanyGate | null> {
-  const now = Date.now();
-  const hit = gateCache.get(companyId);
-  if (hit && now - hit.at < GATE_CACHE_MS) return hit.gate;
-  const company = await getCompany(companyId);
-  const plan = company ? await getPlan(company.planId) : undefined;
-  const flags = plan ? planFlags(plan) : (Object.fromEntries(PLAN_FLAGS.map((f) => [f, false])) as Record<PlanFlag, boolean>);
-  // A company being deleted is refused like one switched off.
-  const gate = company ? { status: company.status && !company.deleting, dueDate: company.dueDate, flags } : null;
-  if (gateCache.size >= 10_000) gateCache.delete(gateCache.keys().next().value!);
-  gateCache.set(companyId, { at: now, gate });
-  return gate;
 }
 
 /** Normalizes an API due date (ISO date-time or `yyyy-mm-dd`) to an ISO-8601 UTC string; null/undefined kept. */
@@ -171,7 +145,7 @@ export async function updateCompany(auth: AuthContext, companyId: number, body: 
   set.updatedAt = new Date().toISOString();
   const updated = await updateCompanyFields(companyId, set);
   if (campaignsEnabled !== undefined) await putSetting({ key: "campaignsEnabled", value: String(campaignsEnabled), companyId, updatedAt: set.updatedAt as string });
-  gateCache.delete(companyId);
+  forgetCompanyGate(companyId);
   return toPublicCompany(updated);
 }
 
@@ -231,7 +205,7 @@ export async function deleteCompany(auth: AuthContext, companyId: number): Promi
   if (companyId === auth.companyId) throw new AppError("ERR_CANNOT_DELETE_OWN_COMPANY");
   await requireCompany(companyId);
   await updateCompanyFields(companyId, { deleting: true, status: false, updatedAt: new Date().toISOString() });
-  gateCache.delete(companyId);
+  forgetCompanyGate(companyId);
   for (const w of await listWhatsappItems(companyId)) await sendSessionCommand({ type: "disconnect", companyId, whatsappId: w.id });
   return startJob(auth.companyId, auth.userId, "deleteCompany", { companyId });
 }

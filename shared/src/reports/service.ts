@@ -10,7 +10,7 @@ import { addDays, differenceInCalendarDays, format, parseISO } from "date-fns";
 import { can } from "../access/permissions.ts";
 import { canSeeInCompany } from "../access/visibility.ts";
 import type { AuthContext } from "../auth/tokens.ts";
-import { getCompany } from "../companies/repository.ts";
+import { companyGate } from "../companies/service.ts";
 import { batchGetRaw, keyId } from "../db/batch.ts";
 import { decodeCursor, encodeCursor } from "../db/cursor.ts";
 import { keys } from "../db/keys.ts";
@@ -59,9 +59,9 @@ function requireViewer(auth: { profile: string; super?: boolean | null }): void 
   if (!can(auth, "reports:view")) throw new AppError("ERR_NO_PERMISSION");
 }
 
-/** The company's time zone (UTC when it has none). */
+/** The company's time zone (UTC when it has none), as its request gate holds it (`companyGate`: read at most every 5 s). */
 export async function zoneOf(companyId: number): Promise<string> {
-  return (await getCompany(companyId))?.timezone || "UTC";
+  return (await companyGate(companyId))?.timezone || "UTC";
 }
 
 /** The instant (ISO, UTC) local day `day` (`yyyy-mm-dd`) starts at in zone `tz`. */
@@ -231,15 +231,44 @@ export async function readReport(
   return { rows };
 }
 
-/** Joins names to rows: the company's queues, attendants and connections, and one BatchGet of the page's contacts. */
+type Names = {
+  q: Map<number, { id: number; name: string; color: string }>;
+  u: Map<number, { id: number; name: string }>;
+  w: Map<number, { id: number; name: string }>;
+};
+/** How long this process reuses a company's queue, attendant and connection names for report pages (ms). */
+const NAMES_CACHE_MS = 5_000;
+const namesCache = new Map<number, { at: number; names: Promise<Names> }>();
+
+/**
+ * The company's queues, attendants and connections by id (names; queues with their color), read at most once per
+ * {@link NAMES_CACHE_MS} in this process (pages of one scroll or export share one read; a rename shows within that
+ * time). A row naming an id the copy lacks (created since) reads them again.
+ */
+async function namesOf(cid: number, raws: Raw[]): Promise<Names> {
+  const hit = namesCache.get(cid);
+  if (hit && Date.now() - hit.at < NAMES_CACHE_MS) {
+    const names = await hit.names.catch(() => null);
+    const known = (id: number | null, m: Map<number, unknown>) => id == null || m.has(id);
+    if (names && raws.every((r) => known(r.queueId, names.q) && known(r.userId, names.u) && known(r.whatsappId, names.w))) return names;
+  }
+  const names = Promise.all([listQueues(cid), listUsers(cid), listWhatsappItems(cid)]).then(([queues, users, whatsapps]) => ({
+    q: new Map(queues.map((x) => [x.id, { id: x.id, name: x.name, color: x.color }])),
+    u: new Map(users.map((x) => [x.id, { id: x.id, name: x.name }])),
+    w: new Map(whatsapps.map((x) => [x.id, { id: x.id, name: x.name }])),
+  }));
+  if (namesCache.size >= 10_000) namesCache.delete(namesCache.keys().next().value!);
+  namesCache.set(cid, { at: Date.now(), names });
+  return names;
+}
+
+/** Joins names to rows: the company's queues, attendants and connections ({@link namesOf}), and one BatchGet of the page's contacts. */
 async function withNames(cid: number, raws: Raw[]): Promise<ReportRow[]> {
   if (!raws.length) return [];
-  const [queues, users, whatsapps] = await Promise.all([listQueues(cid), listUsers(cid), listWhatsappItems(cid)]);
-  const q = new Map(queues.map((x) => [x.id, { id: x.id, name: x.name, color: x.color }]));
-  const u = new Map(users.map((x) => [x.id, { id: x.id, name: x.name }]));
-  const w = new Map(whatsapps.map((x) => [x.id, { id: x.id, name: x.name }]));
+  const { q, u, w } = await namesOf(cid, raws);
   const contactKeys = [...new Set(raws.map((r) => r.contactId))].map((id) => keys.contact(cid, id));
-  const contacts = await batchGetRaw(contactKeys);
+  // Only what a row shows of each contact: its name and number.
+  const contacts = await batchGetRaw(contactKeys, false, { expression: "PK, SK, #name, #number", names: { "#name": "name", "#number": "number" } });
   return raws.map((r) => {
     const c = contacts.get(keyId(keys.contact(cid, r.contactId)));
     return {

@@ -43,9 +43,10 @@
  * ## What a page reads
  * The candidates' rows (`tickets/row.ts`) are the page's one cost per ticket (a BatchGet key each), so a page reads only
  * as many as it can still show: all accepted, a page of 40 reads 40 rows beside its index Query. By message words, the
- * other tokens are checked before any row: one Query of each token's word partition and one of its ticket-gram
- * partition over the candidates' id range (both `T#<ticketId>`; a Query costs little per item, a BatchGet a key per
- * ticket), so a candidate that holds none of them is never read; a range longer than 200 items is checked by key.
+ * other tokens are checked before any row: one Query of each token's word partition over the candidates' id range,
+ * then one of its ticket-gram partition over the range of those not holding the word (both `T#<ticketId>`; a Query
+ * costs little per item, a BatchGet a key per ticket), so a candidate that holds none of them is never read; a range
+ * longer than 200 items is checked by key.
  *
  * ## Data stored before the index
  * `backfill.ts` `backfillSearchIndex(companyId)` indexes a company's older contacts and messages: idempotent,
@@ -343,10 +344,11 @@ function* roomChunks<T>(items: T[], room: () => number): Generator<T[]> {
 
 /**
  * The ticket ids of index partition `pk` (items `T#<ticketId>`, newest first) between the smallest and largest of
- * `ids` that `keep` keeps: one Query of that range (cheap per item, unlike a BatchGet per key), or undefined when the
- * range holds more than {@link RANGE_MAX} items (not read further).
+ * `ids` that `keep` keeps, reading only `ticketId` and `attributes` (what `keep` checks) of each item: one Query of that
+ * range (cheap per item, unlike a BatchGet per key), or undefined when the range holds more than {@link RANGE_MAX}
+ * items (not read further).
  */
-async function idsInRange(pk: string, ids: number[], keep: (it: Key) => boolean): Promise<Set<number> | undefined> {
+async function idsInRange(pk: string, ids: number[], keep: (it: Key) => boolean, attributes: string): Promise<Set<number> | undefined> {
   if (!ids.length) return new Set();
   // Word and ticket-gram items alike are keyed `T#<padded ticket id>`.
   const sk = keys.searchTicketSK;
@@ -355,6 +357,7 @@ async function idsInRange(pk: string, ids: number[], keep: (it: Key) => boolean)
       TableName: tableName(),
       KeyConditionExpression: "PK = :pk AND SK BETWEEN :lo AND :hi",
       ExpressionAttributeValues: { ":pk": pk, ":lo": sk(Math.min(...ids)), ":hi": sk(Math.max(...ids)) },
+      ProjectionExpression: `ticketId, ${attributes}`,
       ScanIndexForward: false,
       Limit: RANGE_MAX,
     }),
@@ -365,17 +368,19 @@ async function idsInRange(pk: string, ids: number[], keep: (it: Key) => boolean)
 
 /**
  * Which of the candidate tickets `ids` a query token other than the driving word holds: `words`, the tickets whose
- * messages hold it (its word partition); `contacts`, those whose contact matches it (its ticket-gram partition,
- * checked on the gram items' fields as the contact side does). Each undefined when not known that way (a token too
- * short for grams, not an indexed word, or a range too long to read): the caller then checks that way on the tickets.
+ * messages hold it (its word partition); `contacts`, of the candidates not in `words`, those whose contact matches it
+ * (its ticket-gram partition, checked on the gram items' fields as the contact side does; not read when every
+ * candidate holds the word). Each undefined when not known that way (a token too short for grams, not an indexed
+ * word, or a range too long to read): the caller then checks that way on the tickets.
  */
 async function tokenHolders(companyId: number, tok: QueryToken, ids: number[]): Promise<{ words?: Set<number>; contacts?: Set<number> }> {
   if (!isIndexedWord(tok.text)) return {};
   const gram = gramOf(tok);
-  const [words, contacts] = await Promise.all([
-    idsInRange(keys.searchWordPK(companyId, tok.text), ids, holdsWord),
-    gram ? idsInRange(keys.searchTicketGramPK(companyId, gram), ids, (it) => contactMatchesAll({ name: String(it.w ?? ""), number: String(it.d ?? "") }, [tok])) : undefined,
-  ]);
+  const words = await idsInRange(keys.searchWordPK(companyId, tok.text), ids, holdsWord, "n");
+  if (!gram) return { words };
+  // The contact side only for the candidates the word side left: none left, nothing to read.
+  const rest = words ? ids.filter((id) => !words.has(id)) : ids;
+  const contacts = await idsInRange(keys.searchTicketGramPK(companyId, gram), rest, (it) => contactMatchesAll({ name: String(it.w ?? ""), number: String(it.d ?? "") }, [tok]), "w, d");
   return { words, contacts };
 }
 

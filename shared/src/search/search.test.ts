@@ -314,6 +314,22 @@ describe("ticket search", () => {
     }
     // One key per ticket shown: none for the 12 tickets holding only "segunda", none for the other word's items.
     expect(keysRead).toBe(13);
+    // Every ticket holding "boleto" holds "via" too: the contacts matching "via" are not read at all.
+    const partitions: string[] = [];
+    const queries = "count-queries";
+    ddb().middlewareStack.add(
+      (next, ctx) => async (args) => {
+        if (ctx.commandName === "QueryCommand") partitions.push(String((args.input as { ExpressionAttributeValues: Record<string, unknown> }).ExpressionAttributeValues[":pk"]));
+        return next(args);
+      },
+      { step: "initialize", name: queries },
+    );
+    try {
+      expect(await ids(admin(cid), "boleto via")).toEqual(both);
+    } finally {
+      ddb().middlewareStack.remove(queries);
+    }
+    expect(partitions.map((pk) => pk.replace(/^C#\d+#/, ""))).toEqual(["STG#boleto", "SW#boleto", "SW#via"]);
     expect(await ids(admin(cid), "segunda nota")).toEqual(onlyOne);
     expect(await ids(admin(cid), "segunda xyzw")).toEqual([]);
   }, 180_000);
