@@ -41,8 +41,10 @@ async function itemsOf(cid: number): Promise<Record<string, unknown>[]> {
         ExclusiveStartKey: start,
       }),
     );
-    // (A sort key naming another company's ticket `#<cid>#` is not this company's: its `companyId` says whose.)
-    out.push(...(page.Items ?? []).filter((i) => !String(i.PK).startsWith("EMAIL#") && i.SK !== "#COMPANY" && !String(i.SK).startsWith("USER#") && (i.companyId == null || i.companyId === cid)));
+    // (A sort key naming another company's ticket `#<cid>#` is not this company's: its `companyId` says whose; nor is
+    // an item in another company's partition whose sort key holds `#<cid>#`, e.g. a message alias's `WA#<wid>#<jid>`.)
+    const elsewhere = (pk: string) => /^C#\d+(#|$)/.test(pk) && pk !== `C#${cid}` && !pk.startsWith(`C#${cid}#`);
+    out.push(...(page.Items ?? []).filter((i) => !String(i.PK).startsWith("EMAIL#") && i.SK !== "#COMPANY" && !String(i.SK).startsWith("USER#") && (i.companyId == null || i.companyId === cid) && !elsewhere(String(i.PK))));
     start = page.LastEvaluatedKey;
   } while (start);
   return out;

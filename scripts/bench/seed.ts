@@ -187,8 +187,7 @@ export function seedTicketItems(o: SeedTenant, s: SeedTicket, counters = new See
     known = fromMe ? undefined : withKnownWords(known, index.words);
     items.push(
       { ...messageRecord(m), ...(s.index ? index.attrs : {}) },
-      { ...keys.waMessage(companyId, whatsappId, jid, m.id), _type: "waMessage", ticketId: s.id, messageSK: sk, messageId: m.id, fromMe, attemptToken: randomUUID(), ticketCreated: k === 0 },
-      { ...keys.messageRef(companyId, m.id, s.id), _type: "messageRef", ticketId: s.id, messageSK: sk, createdAt: ts },
+      { ...keys.messageAlias(companyId, m.id, whatsappId, jid), _type: "messageAlias", ticketId: s.id, messageSK: sk, fromMe, createdAt: ts, attemptToken: randomUUID(), ticketCreated: k === 0 },
     );
     const counted = fromMe ? "messagesOut" : "messagesIn";
     let inDays = ticket.inDays;

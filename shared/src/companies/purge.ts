@@ -54,7 +54,9 @@ async function purgeTicket(cid: number, t: PurgeItem): Promise<void> {
     const id = str(it.id);
     if (it.SK.startsWith(keys.messagePrefix) && id) {
       out.push(keys.messageRef(cid, id, tid), keys.outboundPending(cid, tid, id));
-      if (typeof it.whatsappId === "number" && str(it.remoteJid)) out.push(keys.waMessage(cid, it.whatsappId, str(it.remoteJid)!, id));
+      if (typeof it.whatsappId === "number" && str(it.remoteJid)) {
+        out.push(keys.messageAlias(cid, id, it.whatsappId, str(it.remoteJid)!), keys.waMessage(cid, it.whatsappId, str(it.remoteJid)!, id));
+      }
       for (const w of (str(it._sw) ?? "").split(" ").filter(Boolean)) out.push(keys.searchWord(cid, w, tid));
     }
     if (it.SK.startsWith(keys.prefix.note) && it.id != null) out.push(keys.noteRef(cid, Number(it.id)));

@@ -3,7 +3,8 @@
  * (DynamoDB Local on one machine), read by the SDK itself: no handler knows where it runs.
  */
 import { CreateTableCommand, DescribeTableCommand, DescribeTimeToLiveCommand, DynamoDBClient, UpdateTimeToLiveCommand } from "@aws-sdk/client-dynamodb";
-import { DynamoDBDocumentClient, TransactWriteCommand, type TransactWriteCommandInput } from "@aws-sdk/lib-dynamodb";
+import { DynamoDBDocumentClient, PutCommand, TransactWriteCommand, type TransactWriteCommandInput } from "@aws-sdk/lib-dynamodb";
+import { keys } from "./keys.ts";
 import { getConfig } from "../config.ts";
 import { createTableInput, TTL_ATTRIBUTE } from "./table.ts";
 import { sdkLogger } from "../log.ts";
@@ -78,6 +79,8 @@ export async function ensureTable(name = tableName(), opts: { ttl?: boolean } = 
     } catch (err) {
       if ((err as Error).name !== "ResourceInUseException") throw err;
     }
+    // A table born now holds no message alias of the older layout (`messages/repository.ts` `mergedAliasesSince`).
+    await raw.send(new PutCommand({ TableName: name, Item: { ...keys.messageAliasLayout(), _type: "layout", since: 0 } }));
   } else if (ttl) return; // an existing table keeps its TTL; only switching it off is worth a call
   try {
     const status = (await raw.send(new DescribeTimeToLiveCommand({ TableName: name }))).TimeToLiveDescription?.TimeToLiveStatus;

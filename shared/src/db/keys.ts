@@ -290,6 +290,14 @@ export const keys = {
    */
   messageRef: (cid: Id, msgId: string, tid: Id) => ({ PK: `C#${cid}#MSG#${msgId}`, SK: `TK#${pad(tid)}` }),
   messageRefPK: (cid: Id, msgId: string) => `C#${cid}#MSG#${msgId}`,
+  /**
+   * A message's alias in its id's partition (`messageRefPK`): the dedupe key of a WhatsApp message (connection, chat
+   * JID, id) and its location for the /messages/{id} routes in one item, which replaces `waMessage` + `messageRef`
+   * for messages stored since the table's `messageAliasLayout`.
+   */
+  messageAlias: (cid: Id, msgId: string, wid: Id, remoteJid: string) => ({ PK: `C#${cid}#MSG#${msgId}`, SK: `WA#${wid}#${remoteJid}` }),
+  /** When the table started storing `messageAlias` items (`since`, epoch ms; 0: born with them). */
+  messageAliasLayout: () => ({ PK: "#LAYOUT", SK: "MESSAGEALIAS" }),
   /** One open/pending ticket per contact per connection. */
   activeTicket: (cid: Id, wid: Id, ctid: Id) => ({ PK: `C#${cid}#ACTIVE#${wid}#${ctid}`, SK: "#" }),
 

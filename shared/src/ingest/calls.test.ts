@@ -48,17 +48,18 @@ it("a customer's plain text on an open ticket costs a pinned number of DynamoDB 
   // warm-up's listing is still fresh.
   const { "Query: socket registrations": listings = 0, ...writes } = Object.fromEntries(calls.byPurpose);
   expect(writes).toEqual({
-    "TransactWriteItems: WhatsApp alias (dedupe) + ticket + message ref + search index": 1,
+    "TransactWriteItems: WhatsApp alias (dedupe) + ticket + search index": 1,
     "TransactWriteItems: company + counters": 1,
   });
   expect(listings).toBeLessThanOrEqual(1);
   expect(calls.total).toBe(2 + listings);
-  // What the transaction writes: alias, message, ref, ticket, and one search-index item per indexed word of the text
-  // the ticket did not hold yet (three here); a change adding an item to every message shows here. Plus the live
-  // count's one update of the company's day (the ticket waits: no attendant's day), once per second of messages.
-  expect(calls.written.items).toBe(8);
+  // What the transaction writes: the alias (dedupe key and the id's location in one item, `keys.messageAlias`),
+  // message, ticket, and one search-index item per indexed word of the text the ticket did not hold yet (three here);
+  // a change adding an item to every message shows here. Plus the live count's one update of the company's day (the
+  // ticket waits: no attendant's day), once per second of messages.
+  expect(calls.written.items).toBe(7);
   // The ticket's packed list row (`tickets/row.ts`, about 1 KB) is not sent with the message: what a message changes
-  // lies beside it, and the row's `rowRev` moves with `rev`. The eight items carry about 1.8 KB (3 KB with the row).
+  // lies beside it, and the row's `rowRev` moves with `rev`. The seven items carry about 1.6 KB (3 KB with the row).
   expect(calls.written.bytes).toBeLessThan(2_300);
 
   const st = await storedState(companyId);
@@ -93,7 +94,7 @@ it("a message that moves the contact's 'Última interação' adds only that writ
   // socket listings (three at most: the listing serves a company's frames for 2 s) are not the message's cost.
   const { "Query: socket registrations": listings = 0, ...byPurpose } = Object.fromEntries(calls.byPurpose);
   expect(byPurpose).toEqual({
-    "TransactWriteItems: WhatsApp alias (dedupe) + ticket + message ref + search index": 2,
+    "TransactWriteItems: WhatsApp alias (dedupe) + ticket + search index": 2,
     "TransactWriteItems: company + counters": 2,
     "UpdateItem: contact": 1,
   });
@@ -120,7 +121,7 @@ it("the day's live count of customers' messages is one transaction per second of
   } finally {
     calls.remove();
   }
-  expect(calls.byPurpose.get("TransactWriteItems: WhatsApp alias (dedupe) + ticket + message ref + search index")).toBe(10);
+  expect(calls.byPurpose.get("TransactWriteItems: WhatsApp alias (dedupe) + ticket + search index")).toBe(10);
   // One window (two when a loaded machine spreads the ten over more than its second), never one per message.
   expect(calls.byPurpose.get("TransactWriteItems: company + counters")).toBeLessThanOrEqual(2);
 });

@@ -8,7 +8,7 @@ import { ddb } from "../db/client.ts";
 
 /** What a key string is about, for the per-message cost table. */
 export function purposeOf(pk: string, sk = ""): string {
-  if (/#WAMSG#/.test(pk)) return "WhatsApp alias (dedupe)";
+  if (/#WAMSG#/.test(pk) || (/#MSG#/.test(pk) && sk.startsWith("WA#"))) return "WhatsApp alias (dedupe)";
   if (/#ACTIVE#/.test(pk)) return "active-ticket marker";
   if (/#ROOM#/.test(pk) || pk.startsWith("WS#")) return "socket registrations";
   if (sk.startsWith("SET#") || /^C#\d+$/.test(pk) && sk === "" ) return "settings";

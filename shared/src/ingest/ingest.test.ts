@@ -3,11 +3,12 @@
  * messages of a new contact, LID → phone-number merge, new ticket after close, media failures, history without unread,
  * acks only moving forward, and payloads that must never throw.
  */
-import { QueryCommand } from "@aws-sdk/lib-dynamodb";
+import { QueryCommand, TransactWriteCommand } from "@aws-sdk/lib-dynamodb";
 import { describe, expect, it, vi } from "vitest";
 import { ddb, tableName } from "../db/client.ts";
 import { keys } from "../db/keys.ts";
-import { getMessage } from "../messages/repository.ts";
+import { findByWaId, forgetAliasLayout, getMessage, getMessageById, messageRecord } from "../messages/repository.ts";
+import { MessageItem } from "../messages/schema.ts";
 import { makeQueue, makeWhatsapp } from "../tickets/fixtures.testkit.ts";
 import { writeTicketTransition } from "../tickets/repository.ts";
 import { registerSocket } from "../users/realtime-capture.testkit.ts";
@@ -421,5 +422,48 @@ describe("stored message item", () => {
     const { mediaUrl: _url, ...shown } = frame.data.message as Record<string, unknown>;
     expect(await getMessage(ctx.companyId, ticket.id, "3A0000SLIM00000001")).toEqual(shown);
     expect(shown).toMatchObject({ read: false, ack: 0, mediaType: "chat", quotedMsg: null, reactions: [], isDeleted: false, sendError: null });
+  });
+});
+
+describe("message aliases stored before the merged layout", () => {
+  it("a message's dedupe key and id location are one item; one stored with the older pair stays found, acked and deduped", async () => {
+    const ctx = await company();
+    const jid = "5511912340077@s.whatsapp.net";
+    await upsert(ctx, [text({ remoteJid: jid, id: "NEWLAYOUT1" }, "primeira")]);
+    const [ticket] = (await storedState(ctx.companyId)).tickets;
+    // The merged layout: one alias in the id's partition, no separate WhatsApp alias.
+    const idItems = await ddb().send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: "PK = :pk", ExpressionAttributeValues: { ":pk": keys.messageRefPK(ctx.companyId, "NEWLAYOUT1") }, ConsistentRead: true }));
+    expect(idItems.Items?.map((i) => i.SK)).toEqual([`WA#${ctx.whatsappId}#${jid}`]);
+    const older = await ddb().send(new QueryCommand({ TableName: tableName(), KeyConditionExpression: "PK = :pk", ExpressionAttributeValues: { ":pk": keys.waMessage(ctx.companyId, ctx.whatsappId, jid, "NEWLAYOUT1").PK } }));
+    expect(older.Items).toEqual([]);
+    expect((await getMessageById(ctx.companyId, "NEWLAYOUT1"))?.body).toBe("primeira");
+
+    // A message stored as before the merge (WhatsApp alias + id reference), on a table that started merging just now.
+    const at = new Date(Date.now() - 60_000).toISOString();
+    const m = MessageItem.parse({ id: "OLDLAYOUT1", ticketId: ticket.id, companyId: ctx.companyId, contactId: ticket.contactId, whatsappId: ctx.whatsappId, remoteJid: jid, body: "antiga", fromMe: false, waTimestamp: at, createdAt: at, updatedAt: at });
+    const sk = keys.message(ctx.companyId, ticket.id, at, m.id).SK;
+    await ddb().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Put: { TableName: tableName(), Item: messageRecord(m) } },
+          { Put: { TableName: tableName(), Item: { ...keys.waMessage(ctx.companyId, ctx.whatsappId, jid, m.id), _type: "waMessage", ticketId: ticket.id, messageSK: sk, messageId: m.id, fromMe: false } } },
+          { Put: { TableName: tableName(), Item: { ...keys.messageRef(ctx.companyId, m.id, ticket.id), _type: "messageRef", ticketId: ticket.id, messageSK: sk, createdAt: at } } },
+        ],
+      }),
+    );
+    forgetAliasLayout(Date.now());
+    try {
+      expect((await findByWaId(ctx.companyId, ctx.whatsappId, jid, "OLDLAYOUT1"))?.body).toBe("antiga");
+      expect((await getMessageById(ctx.companyId, "OLDLAYOUT1"))?.body).toBe("antiga");
+      // Its redelivery (a customer's text on the open ticket) is refused, and its ack lands on it.
+      const again = await upsert(ctx, [text({ remoteJid: jid, id: "OLDLAYOUT1" }, "antiga", "Maria Souza", Math.floor(Date.parse(at) / 1000))]);
+      expect(again.skipped.map((x) => x.reason)).toEqual(["duplicate message"]);
+      await handleBaileysEvent(ctx, "messages.update", [{ key: { remoteJid: jid, fromMe: false, id: "OLDLAYOUT1" }, update: { status: 4 } }]);
+      const st = await storedState(ctx.companyId);
+      expect(Object.fromEntries(st.messages.map((x) => [x.id, x.ack]))).toEqual({ NEWLAYOUT1: 0, OLDLAYOUT1: 4 });
+      expect(st.tickets[0].unreadMessages).toBe(1);
+    } finally {
+      forgetAliasLayout();
+    }
   });
 });

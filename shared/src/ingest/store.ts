@@ -7,7 +7,7 @@
 import { findOrCreateContactByIdentity, updateContact } from "../contacts/service.ts";
 import type { ContactItem } from "../contacts/schema.ts";
 import { MAX_PREVIEW_CHARS, type MessageItem } from "../messages/schema.ts";
-import { aliasOwnedBy, ingestMessage, StaleTicket } from "../messages/repository.ts";
+import { aliasOwnedBy, ingestMessage, mayHaveOlderAlias, StaleTicket } from "../messages/repository.ts";
 import { dispatch } from "../events/index.ts";
 import "../messages/events.ts";
 import "../campaigns/events.ts";
@@ -92,7 +92,9 @@ async function storeOnce(ctx: IngestContext, inc: Incoming, skipped: Skips, useC
   // A redelivery (also under the chat's other JID) is recognised before any download or new ticket; the ingest
   // transaction below stays the real guard (its alias put under the chat JID is conditional). The common case, a
   // customer's text in a chat known by one JID with an open ticket, skips the pre-check: the transaction alone
-  // refuses a duplicate there, and nothing was downloaded or created before it (2 reads saved per message).
+  // refuses a duplicate there, and nothing was downloaded or created before it (2 reads saved per message). The
+  // transaction guards the merged alias only: a message that may have been stored with the older alias pair (its
+  // WhatsApp time before the table's merge, `messages/repository.ts`) takes the pre-check, which reads both.
   const contactIdentity = {
     jids: identity.contact.jids,
     number: identity.contact.number,
@@ -101,7 +103,8 @@ async function storeOnce(ctx: IngestContext, inc: Incoming, skipped: Skips, useC
     isGroup: identity.isGroup,
   };
   const keepClosed = fromMe || inc.type === "append";
-  const cheap = !keepClosed && !content.media && identity.altChatJids.length === 0;
+  const waTimestamp = waTime(inc.timestamp);
+  const cheap = !keepClosed && !content.media && identity.altChatJids.length === 0 && !(await mayHaveOlderAlias(waTimestamp));
   const [duplicate, resolved] = await Promise.all([cheap ? null : findTarget(ctx, identity, inc.waId), resolveContact(companyId, contactIdentity)]);
   if (duplicate) return duplicateOrOwn(ctx, inc, resolved.contact, skipped);
   let contact = resolved.contact;
@@ -169,7 +172,7 @@ async function storeOnce(ctx: IngestContext, inc: Incoming, skipped: Skips, useC
     quotedMsgId: content.quotedMsgId,
     quotedMsg,
     reactions: [],
-    waTimestamp: waTime(inc.timestamp),
+    waTimestamp,
     userId: null,
     isAutomatic: false,
     sendError: null,

@@ -52,7 +52,7 @@ it("an agent read the conversation in another process: the next text is stored o
     calls.remove();
   }
   // The kept copy was refused (nothing stored by that try), the ticket read again, the message stored once.
-  expect(calls.byPurpose.get("TransactWriteItems: WhatsApp alias (dedupe) + ticket + message ref + search index")).toBe(2);
+  expect(calls.byPurpose.get("TransactWriteItems: WhatsApp alias (dedupe) + ticket + search index")).toBe(2);
   expect(calls.byPurpose.get("GetItem: ticket")).toBe(1);
 
   const st = await storedState(companyId);

@@ -47,8 +47,8 @@ export function outboundWatch(companyId: number, ticketId: number, whatsappId: n
  * message, or null when it was not at ack 0 (or is unknown).
  */
 export async function failPendingSend(companyId: number, ticketId: number, messageId: string, code: string): Promise<MessageItem | null> {
-  const loc = await getMessageLocation(companyId, messageId);
-  if (!loc || loc.ticketId !== ticketId) return null;
+  const loc = await getMessageLocation(companyId, messageId, ticketId);
+  if (!loc) return null;
   const failed = await failMessageAtAck0(companyId, ticketId, loc.messageSK, code);
   if (!failed) return null;
   const ticket = await getTicketItem(companyId, ticketId);

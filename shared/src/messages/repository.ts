@@ -1,10 +1,11 @@
 /**
  * Messages in DynamoDB (docs/architecture.md#3-the-table): `C#<cid>#TK#<tid>` / `M#<waTimestamp>#<msgId>` in the ticket's partition,
- * plus two small aliases written with it:
- * - `keys.waMessage(cid, wid, remoteJid, waId)` (dedupe, acks, edits, reactions, Baileys `getMessage`): holds
- *   `ticketId`, `messageSK`, `messageId`;
- * - `keys.messageRef(cid, msgId, ticketId)` (the `/api/messages/{id}` routes): holds `ticketId`, `messageSK`,
- *   `createdAt`; one per ticket, so an id colliding across chats resolves to the first stored message.
+ * plus one small alias written with it, `keys.messageAlias(cid, msgId, wid, remoteJid)` in the id's partition: the
+ * dedupe key (acks, edits, reactions, Baileys `getMessage` find the message by connection, chat and id) and the
+ * location for the `/api/messages/{id}` routes (the partition's items, first stored first, so an id colliding across
+ * chats resolves to the first stored message); holds `ticketId`, `messageSK`, `fromMe`, `createdAt`.
+ * Messages stored before the table's alias layout (`mergedAliasesSince`) have two items instead, still read:
+ * `keys.waMessage(cid, wid, remoteJid, waId)` (dedupe) and `keys.messageRef(cid, msgId, ticketId)` (location).
  * Items are parsed with `MessageItem` on read.
  */
 import { companyZone, counterFacts, countsInDay, inDayKey, localDayHour, messagesInDayPut, outboxPut } from "../events/outbox.ts";
@@ -24,6 +25,7 @@ import { attachSummaries, summariesOf } from "../tickets/summaries.ts";
 import { MessageItem } from "./schema.ts";
 import { knownWords, messageIndexWrites, reindexMessage, withKnownWords } from "../search/writes.ts";
 import { parseStored, withoutDefaults } from "../db/items.ts";
+import { batchGetRaw, keyId } from "../db/batch.ts";
 
 /**
  * The stored item of a message: its keys and fields, without the fields at their schema's default (`db/items.ts`
@@ -40,6 +42,63 @@ async function getBySk(companyId: number, ticketId: number, sk: string, consiste
   return out.Item ? parseStored(MessageItem, out.Item) : null;
 }
 
+/** How long after a table started storing merged aliases a message may still have been stored with the older pair (processes of the earlier version finishing a deploy). */
+const OLDER_ALIAS_GRACE_MS = 15 * 60_000;
+
+let aliasesSince: Promise<number> | undefined;
+
+/**
+ * When this table started storing messages with one merged alias (`keys.messageAlias`), epoch ms; 0 for a table born
+ * with them (`db/client.ts` `ensureTable`). Read once per process; the first process to ask a table that has no record
+ * (one from before the merge) records now.
+ */
+export function mergedAliasesSince(): Promise<number> {
+  aliasesSince ??= (async () => {
+    const Key = keys.messageAliasLayout();
+    const read = async () => (await ddb().send(new GetCommand({ TableName: tableName(), Key, ConsistentRead: true }))).Item;
+    const kept = await read();
+    if (kept) return Number(kept.since);
+    try {
+      await ddb().send(new PutCommand({ TableName: tableName(), Item: { ...Key, _type: "layout", since: Date.now() }, ConditionExpression: "attribute_not_exists(PK)" }));
+    } catch (err) {
+      if ((err as Error).name !== "ConditionalCheckFailedException") throw err;
+    }
+    return Number((await read())?.since ?? Date.now());
+  })().catch((err) => {
+    aliasesSince = undefined;
+    throw err;
+  });
+  return aliasesSince;
+}
+
+/** Forgets the table's alias layout, read again at next use (tests that switch tables), or takes `since` (epoch ms) as it in this process (tests of a table from before the merge). */
+export function forgetAliasLayout(since?: number): void {
+  aliasesSince = since === undefined ? undefined : Promise.resolve(since);
+}
+
+/**
+ * Whether a message of WhatsApp time `waTimestamp` (ISO) may have been stored with the older alias pair, so that its
+ * redelivery is only recognised by reading that alias (the ingest's transaction guards the merged alias alone).
+ */
+export async function mayHaveOlderAlias(waTimestamp: string): Promise<boolean> {
+  const since = await mergedAliasesSince();
+  return since > 0 && Date.parse(waTimestamp) < since + OLDER_ALIAS_GRACE_MS;
+}
+
+/**
+ * The alias of WhatsApp message `waId` in chat `remoteJid` of connection `whatsappId`: the merged one, else (tables
+ * older than the merge) the older `keys.waMessage` item, read in the same call. Undefined when neither exists.
+ */
+async function aliasOf(companyId: number, whatsappId: number, remoteJid: string, waId: string): Promise<Record<string, unknown> | undefined> {
+  const merged = keys.messageAlias(companyId, waId, whatsappId, remoteJid);
+  if ((await mergedAliasesSince()) === 0) {
+    return (await ddb().send(new GetCommand({ TableName: tableName(), Key: merged, ConsistentRead: true }))).Item;
+  }
+  const older = keys.waMessage(companyId, whatsappId, remoteJid, waId);
+  const found = await batchGetRaw([merged, older], true);
+  return found.get(keyId(merged)) ?? found.get(keyId(older));
+}
+
 /** `ingestMessage` with `atRev`: the ticket was written since the copy given was read (or is gone); nothing was stored. */
 export class StaleTicket extends Error {
   constructor(readonly ticketId: number) {
@@ -50,7 +109,7 @@ export class StaleTicket extends Error {
 
 /**
  * Stores a message and bumps its ticket in ONE `TransactWriteItems` (as the ingest of an inbound message does):
- * Put WA alias (`attribute_not_exists`) + Put message + Put message ref + Update ticket (`lastMessage`, `updatedAt` and
+ * Put message alias (`attribute_not_exists`) + Put message + Update ticket (`lastMessage`, `updatedAt` and
  * the GSI1-3 sort keys, `ADD unreadMessages` 1 when `incrementUnread`, else 0). A cancelled alias put means a duplicate
  * (redelivery, history overlap, our own echo): returns `{stored:false}` with the existing message and changes nothing.
  * Transaction conflicts are retried. 404 `ERR_NO_TICKET_FOUND` when the ticket no longer exists. Every write adds 1 to
@@ -80,7 +139,7 @@ export async function ingestMessage(
   const now = nowIso();
   const m = MessageItem.parse({ ...message, companyId, ticketId: ticket.id, createdAt: now, updatedAt: now });
   const msgKey = keys.message(companyId, ticket.id, m.waTimestamp, m.id);
-  const alias = keys.waMessage(companyId, m.whatsappId, opts.waAliasJid, m.id);
+  const alias = keys.messageAlias(companyId, m.id, m.whatsappId, opts.waAliasJid);
   const inc = opts.incrementUnread ? 1 : 0;
   const counted = m.fromMe ? "messagesOut" : "messagesIn";
   const sk = keys.ticketListSK(now, ticket.id);
@@ -120,18 +179,17 @@ export async function ingestMessage(
                 TableName: tableName(),
                 Item: {
                   ...alias,
-                  _type: "waMessage",
+                  _type: "messageAlias",
                   ticketId: ticket.id,
                   messageSK: msgKey.SK,
-                  messageId: m.id,
                   fromMe: m.fromMe,
+                  createdAt: now,
                   ...(opts.attempt ? { attemptToken: opts.attempt.token, ticketCreated: opts.attempt.ticketCreated } : {}),
                 },
                 ConditionExpression: "attribute_not_exists(PK)",
               },
             },
             { Put: { TableName: tableName(), Item: { ...messageRecord(m), ...index.attrs } } },
-            { Put: { TableName: tableName(), Item: { ...keys.messageRef(companyId, m.id, ticket.id), _type: "messageRef", ticketId: ticket.id, messageSK: msgKey.SK, createdAt: now } } },
             {
               Update: bumpRev({
                 TableName: tableName(),
@@ -163,7 +221,7 @@ export async function ingestMessage(
       const existing = await findByWaId(companyId, m.whatsappId, opts.waAliasJid, m.id);
       return { stored: false, message: existing ?? m, ticket };
     }
-    if (reasons?.[3]?.Code === "ConditionalCheckFailed") {
+    if (reasons?.[2]?.Code === "ConditionalCheckFailed") {
       if (rev) throw new StaleTicket(ticket.id);
       // Without `atRev`, only a copy that had no day counts yet is conditioned on more than the ticket existing: the
       // stored ticket has counts this copy lacks, so the message adds to its one key instead (no overwrite, no re-read).
@@ -278,11 +336,9 @@ export async function getMessageById(companyId: number, messageId: string): Prom
 
 /** A message by its WhatsApp key (connection, chat JID, WhatsApp id) through the WA alias, or null. */
 export async function findByWaId(companyId: number, whatsappId: number, remoteJid: string, waId: string): Promise<MessageItem | null> {
-  const out = await ddb().send(
-    new GetCommand({ TableName: tableName(), Key: keys.waMessage(companyId, whatsappId, remoteJid, waId), ConsistentRead: true }),
-  );
-  if (!out.Item) return null;
-  return getBySk(companyId, Number(out.Item.ticketId), String(out.Item.messageSK), true);
+  const alias = await aliasOf(companyId, whatsappId, remoteJid, waId);
+  if (!alias) return null;
+  return getBySk(companyId, Number(alias.ticketId), String(alias.messageSK), true);
 }
 
 /**
@@ -298,10 +354,10 @@ export async function aliasOwnedBy(
   waId: string,
   token: string,
 ): Promise<{ message: MessageItem; ticketCreated: boolean } | null> {
-  const out = await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.waMessage(companyId, whatsappId, remoteJid, waId), ConsistentRead: true }));
-  if (!out.Item || out.Item.attemptToken !== token) return null;
-  const message = await getBySk(companyId, Number(out.Item.ticketId), String(out.Item.messageSK), true);
-  return message ? { message, ticketCreated: out.Item.ticketCreated === true } : null;
+  const alias = await aliasOf(companyId, whatsappId, remoteJid, waId);
+  if (!alias || alias.attemptToken !== token) return null;
+  const message = await getBySk(companyId, Number(alias.ticketId), String(alias.messageSK), true);
+  return message ? { message, ticketCreated: alias.ticketCreated === true } : null;
 }
 
 const IMMUTABLE = new Set(["id", "ticketId", "companyId", "waTimestamp", "createdAt", "PK", "SK"]);

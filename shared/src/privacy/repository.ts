@@ -30,7 +30,9 @@ export async function deleteTicketSearchEntries(companyId: number, ticketId: num
   ]);
 }
 
-/** Deletes the WhatsApp alias items (`keys.waMessage`) of these messages. */
+/** Deletes the WhatsApp alias items of these messages (`keys.messageAlias`, and the older `keys.waMessage`). */
 export async function deleteMessageAliases(messages: Pick<MessageItem, "companyId" | "whatsappId" | "remoteJid" | "id">[]): Promise<void> {
-  await batchWriteAll(messages.map((m) => ({ DeleteRequest: { Key: keys.waMessage(m.companyId, m.whatsappId, m.remoteJid, m.id) } })));
+  await batchWriteAll(
+    messages.flatMap((m) => [keys.messageAlias(m.companyId, m.id, m.whatsappId, m.remoteJid), keys.waMessage(m.companyId, m.whatsappId, m.remoteJid, m.id)].map((Key) => ({ DeleteRequest: { Key } }))),
+  );
 }

@@ -546,6 +546,8 @@ export async function deleteTicketRemains(companyId: number, ticketId: number, c
       }
       dels.push({ PK: String(it.PK), SK: String(it.SK) });
       if (String(it.SK).startsWith(keys.messagePrefix)) {
+        // An older message's id reference goes; its alias stays (a redelivery is still refused), as does a newer
+        // message's merged alias, whose location then finds no message.
         if (it.id) dels.push(keys.messageRef(companyId, String(it.id), ticketId));
         // Messages stored before `_sw` was kept: their words are those of the body (a word never indexed is a no-op delete).
         for (const w of typeof it._sw === "string" ? it._sw.split(" ") : messageWords(String(it.body ?? ""))) if (w) words.add(w);
