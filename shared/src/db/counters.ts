@@ -72,13 +72,14 @@ export const MESSAGES_IN_LIVE = "messagesInLive";
  * `messagesInLive`), about 310 bytes with names; the company's own about 1 KB; so DynamoDB's 400 KB item limit holds
  * about 1,300 attendants counted on one day (docs/architecture.md#3-the-table).
  */
-export const userCounter = (userId: number, counter: string) => `U#${userId}#${counter}`;
+export const userCounter = (userId: number, counter: string) => keys.statsUserAttr(userId, counter);
 
 /** The attendant id of a {@link userCounter} attribute name, or null for the company's own attributes. */
 export function userOfCounter(name: string): number | null {
-  const end = name.indexOf("#", 2);
-  if (!name.startsWith("U#") || end < 0) return null;
-  const uid = Number(name.slice(2, end));
+  const from = keys.statsUserAttrPrefix.length;
+  const end = name.indexOf("#", from);
+  if (!name.startsWith(keys.statsUserAttrPrefix) || end < 0) return null;
+  const uid = Number(name.slice(from, end));
   return Number.isInteger(uid) ? uid : null;
 }
 

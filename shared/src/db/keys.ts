@@ -361,6 +361,9 @@ export const keys = {
    */
   stats: (cid: Id, day: string, uid?: Id | null) => ({ PK: `C#${cid}#STATS`, SK: uid != null ? `D#${day}#U#${uid}` : `D#${day}` }),
   statsPK: (cid: Id) => `C#${cid}#STATS`,
+  /** Attribute of a company's day item holding attendant `uid`'s `counter` (`db/counters.ts` `userCounter`), and their prefix. */
+  statsUserAttr: (uid: Id, counter: string) => `U#${uid}#${counter}`,
+  statsUserAttrPrefix: "U#",
   /** SK of a company's day item (`statsDayPrefix(day)` + `#U#` starts its users' items of that day). */
   statsDaySK: (day: string) => `D#${day}`,
   /**
