@@ -150,6 +150,23 @@ async function tenant() {
   return { ...c, queueIds, whatsappId: wa.id, names };
 }
 
+/** Runs `fn` with this process's CPU profiled (V8's sampling profiler) into `file` (a `.cpuprofile`) when one is given. */
+async function profiled<T>(file: string | undefined, fn: () => Promise<T>): Promise<T> {
+  if (!file) return fn();
+  const { Session } = await import("node:inspector/promises");
+  const session = new Session();
+  session.connect();
+  await session.post("Profiler.enable");
+  await session.post("Profiler.start");
+  try {
+    return await fn();
+  } finally {
+    const { profile } = await session.post("Profiler.stop");
+    writeFileSync(resolve(file), JSON.stringify(profile));
+    session.disconnect();
+  }
+}
+
 /** DynamoDB Local's processes (CPU accounting of the product's processes). */
 const ddbPids = dynamoPids(dynamo.port).length ? dynamoPids(dynamo.port) : dynamo.pid ? [dynamo.pid] : [];
 if (!ddbPids.length) console.log("DynamoDB Local's process was not found in /proc: its CPU is not counted");
@@ -285,19 +302,7 @@ try {
     const calls = countDdbCalls();
     const frames0 = frames;
     // `--ratioProfile=<file>`: a CPU profile of this process over the counted messages (where a message's Node CPU goes).
-    const { Session } = await import("node:inspector/promises");
-    const session = args.ratioProfile ? new Session() : undefined;
-    if (session) {
-      session.connect();
-      await session.post("Profiler.enable");
-      await session.post("Profiler.start");
-    }
-    await load(counted, 16, (i) => ingest(2 * customers + i));
-    if (session) {
-      const { profile } = await session.post("Profiler.stop");
-      writeFileSync(resolve(args.ratioProfile), JSON.stringify(profile));
-      session.disconnect();
-    }
+    await profiled(args.ratioProfile, () => load(counted, 16, (i) => ingest(2 * customers + i)));
     // What the counted messages left to deferred listeners (the counters) is theirs too.
     await (await import("../shared/src/events/index.ts")).settleDeferred();
     calls.remove();
@@ -492,19 +497,8 @@ try {
         seedSearch({ companyId: t.companyId, whatsappId: t.whatsappId, userId: t.admin.id, queueIds: t.queueIds, n, names: t.names }),
       );
       // `--searchProfile=<file>`: a CPU profile of this process (the local stack) over the measured cases, per size.
-      const { Session } = await import("node:inspector/promises");
-      const session = args.searchProfile ? new Session() : undefined;
-      if (session) {
-        session.connect();
-        await session.post("Profiler.enable");
-        await session.post("Profiler.start");
-      }
-      rows.push(...(await runSearchCases(stack.url, t.admin.token, n, seedSeconds, ddbPids, reps, args.searchCases?.split(","))));
-      if (session) {
-        const { profile } = await session.post("Profiler.stop");
-        writeFileSync(resolve(args.searchProfile.replace(/(\.cpuprofile)?$/, `-${n}$1`)), JSON.stringify(profile));
-        session.disconnect();
-      }
+      const file = args.searchProfile?.replace(/(\.cpuprofile)?$/, `-${n}$1`);
+      rows.push(...(await profiled(file, () => runSearchCases(stack.url, t.admin.token, n, seedSeconds, ddbPids, reps, args.searchCases?.split(",")))));
       if (args.searchVsTab) {
         const { searchVsTab } = await import("./bench/search.ts");
         const vs = await searchVsTab(stack.url, t.admin.token, n, ddbPids, args.searchCases?.split(","), Number(args.searchVsTab) || 3);
