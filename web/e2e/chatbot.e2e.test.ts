@@ -24,6 +24,8 @@ import { describe, expect, it } from "vitest";
 import { readDailyCounters } from "../../shared/src/db/counters.ts";
 import { keys } from "../../shared/src/db/keys.ts";
 import { queryAllByPrefix } from "../../shared/src/db/query.ts";
+import { localDayHour } from "../../shared/src/events/outbox.ts";
+import { zoneOf } from "../../shared/src/reports/service.ts";
 import { makeCompany, makeUser, type TestUser } from "../../test/helpers.ts";
 import { TEST_MS, useBrowserStack } from "./harness.ts";
 
@@ -219,7 +221,8 @@ describe("the chatbot played from the sandbox phone", () => {
       // The rating is stored for Sofia, and counted for her day.
       const ratings = await queryAllByPrefix(keys.ticketPartition(companyId, ticket.id), "RATING#");
       expect(ratings.map((r) => ({ rate: r.rate, userId: r.userId }))).toEqual([{ rate: 3, userId: sofia.id }]);
-      const day = String(ratings[0].at).slice(0, 10);
+      // Counted on the company's local day (São Paulo's by default), not UTC's: between 00:00 and 03:00 UTC they differ.
+      const day = localDayHour(String(ratings[0].at), await zoneOf(companyId)).day;
       await until(async () => (await readDailyCounters(companyId, day, sofia.id)).ratings === 1, "the rating counted");
       expect(await readDailyCounters(companyId, day, sofia.id)).toMatchObject({ ratings: 1, ratingSum: 3 });
     },

@@ -6,6 +6,8 @@ import { resetConfig } from "../../../shared/src/config.ts";
 import { keys } from "../../../shared/src/db/keys.ts";
 import { readDailyCounters } from "../../../shared/src/db/counters.ts";
 import { settleDeferred } from "../../../shared/src/events/index.ts";
+import { localDayHour } from "../../../shared/src/events/outbox.ts";
+import { zoneOf } from "../../../shared/src/reports/service.ts";
 import { getMessage, getMessageById, ingestMessage, updateMessage } from "../../../shared/src/messages/repository.ts";
 import { DELETED_MESSAGE_PREVIEW, MessageItem } from "../../../shared/src/messages/schema.ts";
 import { mediaTypeOf } from "../../../shared/src/messages/service.ts";
@@ -125,12 +127,15 @@ describe("POST /api/messages/{ticketId}", () => {
     const c = await world.fresh({ agents: [{ queues: [0], name: "Bia" }], other: false });
     const [q, w, bia] = [c.queues[0], c.wa, c.agents[0]];
     const ticket = await makeTicket(c.cid, { whatsappId: w, queueId: q, status: "open", userId: bia.id });
-    const day = new Date().toISOString().slice(0, 10);
+    // The company's local days (São Paulo's by default), not UTC's: between 00:00 and 03:00 UTC they differ.
+    const zone = await zoneOf(c.cid);
+    const localDay = () => localDayHour(new Date().toISOString(), zone).day;
+    const day = localDay();
     await inbound(ticket, "3EB0COUNTIN000001", "bom dia");
     const res = await api("POST", `/api/messages/${ticket.id}`, { token: bia.token, body: { body: "Bom dia! Como posso ajudar?" } });
     expect(res.status).toBe(200);
     await settleDeferred();
-    const days = [...new Set([day, new Date().toISOString().slice(0, 10)])];
+    const days = [...new Set([day, localDay()])];
     const sum = async (userId?: number) => (await Promise.all(days.map((d) => readDailyCounters(c.cid, d, userId)))).reduce((a, x) => a + x.messagesOut, 0);
     expect(await sum()).toBe(1);
     expect(await sum(bia.id)).toBe(1);
