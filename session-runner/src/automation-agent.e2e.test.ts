@@ -8,6 +8,8 @@ import { getWhatsappItem } from "@atende/shared/whatsapp/repository";
 import { storedState } from "@atende/shared/ingest/testkit";
 import { settleDeferred } from "@atende/shared/events/index";
 import { readDailyCounters } from "@atende/shared/db/counters";
+import { localDayHour } from "@atende/shared/events/outbox";
+import { zoneOf } from "@atende/shared/reports/service";
 import { getTicketItem } from "@atende/shared/tickets/repository";
 import { setSetting, makeQueue } from "@atende/shared/tickets/fixtures.testkit";
 import { getTimer } from "@atende/shared/timers/index";
@@ -69,6 +71,8 @@ async function ticketOf(companyId: number, number: string) {
   return state.tickets.filter((t) => t.contactId === contact.id).sort((a, b) => b.id - a.id)[0];
 }
 
+/** Today in the company's zone: the counters' day (not UTC's, which differs between 00:00 and 03:00 UTC for São Paulo). */
+const localToday = async (companyId: number) => localDayHour(new Date().toISOString(), await zoneOf(companyId)).day;
 const tickAt = (ms: number) => tick({ "detail-type": "Scheduled Event", time: new Date(ms).toISOString() });
 
 describe("agent-side automation as the customer sees it", { timeout: 180_000 }, () => {
@@ -118,7 +122,7 @@ describe("agent-side automation as the customer sees it", { timeout: 180_000 }, 
     expect(state.messages.filter((m) => m.ticketId === t.id && m.fromMe).every((m) => m.isAutomatic && m.userId === null)).toBe(true);
     // The rating is the attendant's: counted on their day (and the company's), once.
     await settleDeferred();
-    const day = new Date().toISOString().slice(0, 10);
+    const day = await localToday(s.companyId);
     expect(await readDailyCounters(s.companyId, day, other.id)).toMatchObject({ ratings: 1, ratingSum: 3 });
     expect(await readDailyCounters(s.companyId, day)).toMatchObject({ ratings: 1, ratingSum: 3 });
     // Nothing more reaches the customer, and the rating wait is gone.
@@ -158,7 +162,7 @@ describe("agent-side automation as the customer sees it", { timeout: 180_000 }, 
     expect(await receivedN(s.whatsappId, p2, 2)).toEqual([RATING_PROMPT, "Tchau!"]);
     expect(await getTicketItem(s.companyId, t2.id, true)).toMatchObject({ status: "closed", ratingAt: null });
     await settleDeferred();
-    expect(await readDailyCounters(s.companyId, new Date().toISOString().slice(0, 10), agent.id)).toMatchObject({ ratings: 0, ratingSum: 0 });
+    expect(await readDailyCounters(s.companyId, await localToday(s.companyId), agent.id)).toMatchObject({ ratings: 0, ratingSum: 0 });
     expect(await received(s.whatsappId, p2)).toHaveLength(2);
   });
 

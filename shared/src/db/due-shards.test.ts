@@ -9,7 +9,7 @@ import { resetConfig } from "../config.ts";
 import { readDailyCounters } from "./counters.ts";
 import { ddb } from "./client.ts";
 import { dueShardsOf, dueShardsToRead, keys, shardOfName } from "./keys.ts";
-import { counterFacts, outboxDuePages, outboxPut, redriveOutbox } from "../events/outbox.ts";
+import { companyZone, counterFacts, localDayHour, outboxDuePages, outboxPut, redriveOutbox } from "../events/outbox.ts";
 import { putOutboundPending } from "../messages/repository.ts";
 import { sweepOutbound } from "../messages/delivery.ts";
 import { getTimer, registerTimerKind, runDueTimers, scheduleTimer } from "../timers/index.ts";
@@ -43,7 +43,8 @@ async function writeDueItems(cid: number, now: number) {
   const messageId = `3EB0${idMovedBy16((m) => keys.outboxId.message(ticketId, `3EB0${m}`), 1)}`;
   const fact = counterFacts.message({ companyId: cid, ticketId, id: messageId, fromMe: true, userId: 7, createdAt: new Date(now - 5 * 60_000).toISOString() })!;
   await ddb().send(new TransactWriteCommand({ TransactItems: outboxPut(fact) }));
-  return { ticketId, ref, day: fact.day };
+  // Counted on the company's local day (its zone), which differs from the fact's UTC day between 00:00 and 03:00 UTC.
+  return { ticketId, ref, day: localDayHour(fact.at, await companyZone(cid)).day };
 }
 
 /** What the tick at `now` does with company `cid`'s items, and what is left of them. */
