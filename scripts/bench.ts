@@ -505,7 +505,8 @@ try {
         table(`A search page's CPU against a tab page's, alternated in blocks of 200 at concurrency 10 (${n} tickets; target ratio ≤ 2; load ${loadavg()[0].toFixed(1)})`, vs);
       }
       if (args.searchReplay) {
-        const { replayCalls, searchCases } = await import("./bench/search.ts");
+        const { replayCalls } = await import("./bench/replay.ts");
+        const { searchCases } = await import("./bench/search.ts");
         const only = args.searchCases?.split(",");
         const cases = searchCases(n).filter(([l]) => !only || only.some((o) => l.includes(o)));
         const replay = await replayCalls(stack.url, t.admin.token, cases, ddbPids, cpuMs, Number(args.searchReplay) || 2);
@@ -547,7 +548,7 @@ try {
     for (const n of (args.reportSizes ?? "1000,10000,100000").split(",").map(Number)) {
       const { t, seedSeconds } = await seeded("reports", n, (t) => seedReportCycles(t, n));
       if (args.reportReplay) {
-        const { replayCalls } = await import("./bench/search.ts");
+        const { replayCalls } = await import("./bench/replay.ts");
         const { reportCases } = await import("./bench/reports.ts");
         const replay = await replayCalls(stack.url, t.admin.token, reportCases(t).map(([l, q]) => [l, `/api/ticket/reports?limit=50${q}`]), ddbPids, cpuMs, Number(args.reportReplay) || 2);
         table(`Each DynamoDB call of one report page replayed alone (CPU ms per call; ${n} attendances; load ${loadavg()[0].toFixed(1)})`, replay);

@@ -110,9 +110,9 @@ export async function readPeriodStats(companyId: number, from: string, to: strin
       if (!wants.users) continue;
       // One pass over the item's attributes: each `U#<uid>#<counter>` into that attendant's sums.
       for (const name in it) {
-        const uid = userOfCounter(name);
-        if (uid == null) continue;
-        const c = name.slice(name.indexOf("#", 2) + 1);
+        const attendant = userOfCounter(name);
+        if (!attendant) continue;
+        const { userId: uid, counter: c } = attendant;
         if (c === "messagesIn" || c === MESSAGES_IN_LIVE) {
           if (!messagesIn) continue;
           const key = `${sk.slice(2)}#${uid}`;

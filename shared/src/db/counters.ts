@@ -74,13 +74,13 @@ export const MESSAGES_IN_LIVE = "messagesInLive";
  */
 export const userCounter = (userId: number, counter: string) => keys.statsUserAttr(userId, counter);
 
-/** The attendant id of a {@link userCounter} attribute name, or null for the company's own attributes. */
-export function userOfCounter(name: string): number | null {
+/** The attendant and counter a {@link userCounter} attribute name holds, or null for the company's own attributes. */
+export function userOfCounter(name: string): { userId: number; counter: string } | null {
   const from = keys.statsUserAttrPrefix.length;
   const end = name.indexOf("#", from);
   if (!name.startsWith(keys.statsUserAttrPrefix) || end < 0) return null;
-  const uid = Number(name.slice(from, end));
-  return Number.isInteger(uid) ? uid : null;
+  const userId = Number(name.slice(from, end));
+  return Number.isInteger(userId) ? { userId, counter: name.slice(end + 1) } : null;
 }
 
 /** `deltas` as attendant `userId`'s attributes of the company's day item ({@link userCounter}). */
