@@ -1,16 +1,19 @@
 /**
  * Every DynamoDB call of the dashboard: the company's day items of a period (one Query of its counters partition,
- * `C#<cid>#STATS`: one item per day, whatever the number of tickets and attendants), its current counts, and the
+ * `C#<cid>#STATS`: one item per day, whatever the number of tickets and attendants), its sealed months' roll-ups
+ * (`keys.statsMonth`, built here by the read: {@link readPeriodTotals}), its current counts, and the
  * platform's counts for super users (`keys.platformStats`: `companies` added in the company's creating transaction,
  * `sessions` a set of `<cid>#<wid>` of connected sessions kept by `./listener.ts`; set adds and removes are idempotent).
  */
-import type { AttributeValue } from "@aws-sdk/client-dynamodb";
-import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { ddb, tableName } from "../db/client.ts";
+import { type AttributeValue, GetItemCommand } from "@aws-sdk/client-dynamodb";
+import { GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { ddb, rawDdb, tableName } from "../db/client.ts";
+import { isConditionFailed } from "../db/errors.ts";
 import { rawQueryPages } from "../db/query.ts";
-import { DAILY_COUNTERS, type DailyCounter, MESSAGES_IN_LIVE, openedInHour, userOfCounter } from "../db/counters.ts";
+import { DAILY_COUNTERS, type DailyCounter, dayBefore, lastDayOf, MESSAGES_IN_LIVE, monthOf, monthSealed, nextMonth, openedInHour, userOfCounter } from "../db/counters.ts";
 import { keys } from "../db/keys.ts";
 import { storedItemFailed } from "../db/items.ts";
+import { log } from "../log.ts";
 
 export type Counts = Record<DailyCounter, number>;
 
@@ -28,6 +31,8 @@ export interface PeriodWants {
   counters: readonly DailyCounter[];
   users?: boolean;
   hours?: boolean;
+  /** A strongly consistent read (a roll-up's build: it must see every write committed before it began). */
+  consistent?: boolean;
 }
 
 const zero = (): Counts => Object.fromEntries(DAILY_COUNTERS.map((c) => [c, 0])) as Counts;
@@ -92,6 +97,7 @@ export async function readPeriodStats(companyId: number, from: string, to: strin
     KeyConditionExpression: "PK = :pk AND SK BETWEEN :from AND :to",
     ExpressionAttributeValues: { ":pk": { S: pk }, ":from": { S: keys.stats(companyId, from).SK }, ":to": { S: `${keys.stats(companyId, to).SK}#\uffff` } },
     ...(wants.users ? {} : projected()),
+    ...(wants.consistent ? { ConsistentRead: true } : {}),
   });
   for await (const items of pages) {
     for (const it of items) {
@@ -126,6 +132,148 @@ export async function readPeriodStats(companyId: number, from: string, to: strin
   }
   for (const m of inOf.values()) m.into.messagesIn += Math.max(m.exact, m.live);
   return { days, users };
+}
+
+/** A company's counters summed over a period: its own and each attendant's (`messagesIn` resolved per day as {@link readPeriodStats} does). */
+export interface PeriodTotals {
+  company: Counts;
+  users: Map<number, Counts>;
+}
+
+/**
+ * The months (`yyyy-mm`, ascending) wholly inside local days `from`..`to` that are sealed at `now`
+ * (`db/counters.ts` `monthSealed`): the ones a period read takes from their roll-ups.
+ */
+export function sealedMonthsIn(from: string, to: string, now = Date.now()): string[] {
+  const out: string[] = [];
+  let m = from.endsWith("-01") ? monthOf(from) : nextMonth(monthOf(from));
+  for (; lastDayOf(m) <= to && monthSealed(m, now); m = nextMonth(m)) out.push(m);
+  return out;
+}
+
+/**
+ * Company `companyId`'s counters (every daily counter) summed over local days `from`..`to` (`yyyy-mm-dd`, both
+ * included), company and per attendant: the same figures as summing {@link readPeriodStats}'s days, from fewer
+ * items. The sealed months wholly inside the period ({@link sealedMonthsIn}) come from their roll-ups
+ * (`keys.statsMonth`: one Query of the months' items), in parallel with the days outside them (the leading and the
+ * trailing partial month, one ranged Query each). A month whose roll-up is missing or stale (`builtRev` absent or not
+ * the month's `rev`, a late fact having written to its days since) is summed from its days and rolled up again
+ * ({@link rollUpMonth}). docs/product/dashboard.md#monthly-roll-ups.
+ * @throws AppError `ERR_INTERNAL` when a stored counter (of a day or a month item) is not a number (logged).
+ */
+export async function readPeriodTotals(companyId: number, from: string, to: string, now = Date.now()): Promise<PeriodTotals> {
+  const all = { counters: DAILY_COUNTERS, users: true };
+  const months = sealedMonthsIn(from, to, now);
+  if (!months.length) return totalsOf([await readPeriodStats(companyId, from, to, all)]);
+  const first = `${months[0]}-01`;
+  const after = `${nextMonth(months.at(-1)!)}-01`;
+  const edges = Promise.all([
+    from < first ? readPeriodStats(companyId, from, dayBefore(first), all) : null,
+    after <= to ? readPeriodStats(companyId, after, to, all) : null,
+  ]);
+  const rolled = (async () => {
+    const items = await readMonthItems(companyId, months[0], months.at(-1)!);
+    return Promise.all(months.map(async (m) => {
+      const it = items.get(m);
+      return it && rollupFresh(it) ? monthTotals(it) : rollUpMonth(companyId, m);
+    }));
+  })();
+  const [[lead, trail], totals] = await Promise.all([edges, rolled]);
+  const out = totalsOf([lead, trail].filter((s): s is PeriodStats => s != null));
+  for (const t of totals) addTotals(out, t);
+  return out;
+}
+
+/** The month items of company `companyId` from `first` to `last` (`yyyy-mm`), by month: one Query (eventually consistent). */
+async function readMonthItems(companyId: number, first: string, last: string): Promise<Map<string, Record<string, AttributeValue>>> {
+  const out = new Map<string, Record<string, AttributeValue>>();
+  const pages = rawQueryPages({
+    KeyConditionExpression: "PK = :pk AND SK BETWEEN :from AND :to",
+    ExpressionAttributeValues: { ":pk": { S: keys.statsPK(companyId) }, ":from": { S: keys.statsMonth(companyId, first).SK }, ":to": { S: keys.statsMonth(companyId, last).SK } },
+  });
+  const prefix = keys.statsMonth(companyId, "").SK;
+  for await (const items of pages) for (const it of items) out.set((it.SK?.S ?? "").slice(prefix.length), it);
+  return out;
+}
+
+/** Whether a month item holds a roll-up built at its current `rev` (absent: 0). */
+function rollupFresh(it: Record<string, AttributeValue>): boolean {
+  const pk = it.PK?.S ?? "";
+  return it.builtRev !== undefined && counted(it, "builtRev", pk) === counted(it, "rev", pk);
+}
+
+/**
+ * The sums a month item holds: `<counter>` the company's, `U#<uid>#<counter>` each attendant's (its other
+ * attributes, `rev` and `builtRev`, are no counter).
+ * @throws AppError `ERR_INTERNAL` when one is not a number (logged).
+ */
+function monthTotals(it: Record<string, AttributeValue>): PeriodTotals {
+  const pk = it.PK?.S ?? "";
+  const out: PeriodTotals = { company: zero(), users: new Map() };
+  const counters = new Set<string>(DAILY_COUNTERS);
+  for (const name in it) {
+    const attendant = userOfCounter(name);
+    if (attendant) {
+      if (counters.has(attendant.counter)) userCounts(out.users, attendant.userId)[attendant.counter as DailyCounter] += counted(it, name, pk);
+    } else if (counters.has(name)) out.company[name as DailyCounter] += counted(it, name, pk);
+  }
+  return out;
+}
+
+/** Period reads' sums as totals: the company's over their days, each attendant's over theirs. */
+function totalsOf(stats: PeriodStats[]): PeriodTotals {
+  const out: PeriodTotals = { company: zero(), users: new Map() };
+  for (const s of stats) {
+    for (const d of s.days.values()) for (const c of DAILY_COUNTERS) out.company[c] += d[c];
+    addTotals(out, { company: zero(), users: s.users });
+  }
+  return out;
+}
+
+function addTotals(into: PeriodTotals, t: PeriodTotals): void {
+  for (const c of DAILY_COUNTERS) into.company[c] += t.company[c];
+  for (const [uid, u] of t.users) {
+    const sum = userCounts(into.users, uid);
+    for (const c of DAILY_COUNTERS) sum[c] += u[c];
+  }
+}
+
+/**
+ * Rolls up sealed month `month` (`yyyy-mm`) of company `companyId` and returns its totals: reads the month item
+ * (strongly consistent: its `rev`), returns its sums if they are fresh (a concurrent build), else sums the month's
+ * day items ({@link readPeriodStats}, strongly consistent) and puts the roll-up (the sums, zeros left out, with
+ * `builtRev` = the `rev` read) conditioned on the month's `rev` being still the one read (`attribute_not_exists(rev)`
+ * when there was none). Every writer of a day of the month bumps `rev` in its own transaction once the month is
+ * nearly sealed (`db/counters.ts` `rollupInvalidations`), so a late fact written after the read fails the condition:
+ * no stale roll-up is stored, and the answer is the days' as read. A write that fails otherwise (throttled, too large)
+ * is logged as a warning: the answer is the same. `afterRead` runs between the days' read and the write (tests).
+ * @throws AppError `ERR_INTERNAL` when a stored counter is not a number (logged).
+ */
+export async function rollUpMonth(companyId: number, month: string, afterRead?: () => Promise<void>): Promise<PeriodTotals> {
+  const key = keys.statsMonth(companyId, month);
+  const got = await rawDdb().send(new GetItemCommand({ TableName: tableName(), Key: { PK: { S: key.PK }, SK: { S: key.SK } }, ConsistentRead: true }));
+  if (got.Item && rollupFresh(got.Item)) return monthTotals(got.Item);
+  const rev = got.Item?.rev === undefined ? undefined : counted(got.Item, "rev", key.PK);
+  const totals = totalsOf([await readPeriodStats(companyId, `${month}-01`, lastDayOf(month), { counters: DAILY_COUNTERS, users: true, consistent: true })]);
+  await afterRead?.();
+  const sums: Record<string, number> = {};
+  for (const c of DAILY_COUNTERS) if (totals.company[c]) sums[c] = totals.company[c];
+  for (const [uid, u] of totals.users) for (const c of DAILY_COUNTERS) if (u[c]) sums[keys.statsUserAttr(uid, c)] = u[c];
+  try {
+    await ddb().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...sums, ...key, ...(rev === undefined ? {} : { rev }), builtRev: rev ?? 0 },
+        ConditionExpression: rev === undefined ? "attribute_not_exists(#rev)" : "#rev = :rev",
+        ExpressionAttributeNames: { "#rev": "rev" },
+        ...(rev === undefined ? {} : { ExpressionAttributeValues: { ":rev": rev } }),
+      }),
+    );
+  } catch (err) {
+    // A failed condition: a late fact came in meanwhile; the next read builds again.
+    if (!isConditionFailed(err)) log("warn", "dashboard: month roll-up not written (answered from its days)", { companyId, month, err });
+  }
+  return totals;
 }
 
 function userCounts(users: PeriodStats["users"], uid: number): Counts {

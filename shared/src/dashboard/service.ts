@@ -1,7 +1,8 @@
 /**
  * The dashboard's rules (docs/product/dashboard.md): periods are the company's local days; every figure comes from
- * the counter items (`./repository.ts`): one Query of the period's day items, one read of the current counts, the
- * company's users (names, online) and, for super users, the platform's counts. No ticket is read.
+ * the counter items (`./repository.ts`): the period's sums (its sealed months' roll-ups and the days outside them;
+ * the per-day chart reads the day items), one read of the current counts, the company's users (names, online) and,
+ * for super users, the platform's counts. No ticket is read.
  */
 import { TZDate } from "@date-fns/tz";
 import { addDays, differenceInCalendarDays, format, parseISO } from "date-fns";
@@ -11,7 +12,7 @@ import { getCompany } from "../companies/repository.ts";
 import { AppError } from "../errors.ts";
 import { listUsers } from "../users/repository.ts";
 import { readCurrentCounts } from "../db/counters.ts";
-import { type Counts, readPeriodStats, readPlatformCounts } from "./repository.ts";
+import { readPeriodStats, readPeriodTotals, readPlatformCounts } from "./repository.ts";
 import { DASHBOARD_MAX_DAYS, type DashboardChartQuery, type DashboardQuery, type DashboardResponse, type TicketsDayResponse, type TicketsUsersResponse } from "./schema.ts";
 
 /** Minutes, one decimal, from a sum of seconds over a count (0 when the count is 0). */
@@ -41,15 +42,6 @@ function requireViewer(auth: AuthContext, companyId?: number): void {
   if (companyId != null && companyId !== auth.companyId) throw new AppError("ERR_NO_PERMISSION");
 }
 
-const sum = (rows: Iterable<Counts>, c: keyof Counts) => {
-  let n = 0;
-  for (const r of rows) n += r[c];
-  return n;
-};
-
-/** The counters the cards and the attendants' table sum (the period read returns no others). */
-const DASHBOARD_COUNTERS = ["ticketsClosed", "contactsCreated", "handlingSeconds", "handled", "waitSeconds", "ticketsAccepted", "messagesIn", "messagesOut", "ratings", "ratingSum"] as const;
-
 /**
  * `GET /api/dashboard`: the cards and the attendants table of the caller's company for the period. Super users also
  * get the platform cards. 403 `ERR_NO_PERMISSION` without `dashboard:view`.
@@ -59,22 +51,22 @@ export async function getDashboard(auth: AuthContext, q: DashboardQuery): Promis
   const { from, to } = periodOf(q, todayIn(await zoneOf(auth.companyId)));
   checkSpan(from, to);
   const [stats, now, users, platform] = await Promise.all([
-    readPeriodStats(auth.companyId, from, to, { counters: DASHBOARD_COUNTERS, users: true }),
+    readPeriodTotals(auth.companyId, from, to),
     readCurrentCounts(auth.companyId),
     listUsers(auth.companyId),
     can(auth, "dashboard:platform") ? readPlatformCounts() : null,
   ]);
-  const days = [...stats.days.values()];
+  const period = stats.company;
   return {
     counters: {
       supportHappening: now.open,
       supportPending: now.pending,
-      supportFinished: sum(days, "ticketsClosed"),
-      newContacts: sum(days, "contactsCreated"),
-      avgSupportTime: avgMinutes(sum(days, "handlingSeconds"), sum(days, "handled")),
-      avgWaitTime: avgMinutes(sum(days, "waitSeconds"), sum(days, "ticketsAccepted")),
-      messagesIn: sum(days, "messagesIn"),
-      messagesOut: sum(days, "messagesOut"),
+      supportFinished: period.ticketsClosed,
+      newContacts: period.contactsCreated,
+      avgSupportTime: avgMinutes(period.handlingSeconds, period.handled),
+      avgWaitTime: avgMinutes(period.waitSeconds, period.ticketsAccepted),
+      messagesIn: period.messagesIn,
+      messagesOut: period.messagesOut,
       ...(platform ? { totalWhatsappSessions: platform.sessions, totalCompanies: platform.companies } : {}),
     },
     attendants: users.map((u) => {
@@ -97,7 +89,7 @@ export async function getDashboard(auth: AuthContext, q: DashboardQuery): Promis
 export async function ticketsUsers(auth: AuthContext, q: DashboardChartQuery): Promise<TicketsUsersResponse> {
   requireViewer(auth, q.companyId);
   checkSpan(q.initialDate, q.finalDate);
-  const [stats, users] = await Promise.all([readPeriodStats(auth.companyId, q.initialDate, q.finalDate, { counters: ["ticketsAccepted"], users: true }), listUsers(auth.companyId)]);
+  const [stats, users] = await Promise.all([readPeriodTotals(auth.companyId, q.initialDate, q.finalDate), listUsers(auth.companyId)]);
   const data = users
     .map((u) => ({ userId: u.id, name: u.name, total: stats.users.get(u.id)?.ticketsAccepted ?? 0 }))
     .filter((r) => r.total > 0)

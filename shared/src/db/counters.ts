@@ -3,7 +3,7 @@
  * (`GLOBAL` for companies and plans). `UpdateItem ADD` is atomic; a retried call may skip a number, never repeat one.
  */
 import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
-import { ddb, tableName } from "./client.ts";
+import { ddb, tableName, type TxItem } from "./client.ts";
 import { keys } from "./keys.ts";
 import { queryAllByPrefix } from "./query.ts";
 
@@ -97,6 +97,53 @@ export const messagesInOf = (item: Record<string, unknown> | undefined, prefix =
 /** A stored day item's counters (zeros for what was never counted), `messagesIn` per {@link messagesInOf}; `prefix` as there. */
 export function dailyCountersOf(item: Record<string, unknown> | undefined, prefix = ""): Record<DailyCounter, number> {
   return Object.fromEntries(DAILY_COUNTERS.map((c) => [c, c === "messagesIn" ? messagesInOf(item, prefix) : Number(item?.[`${prefix}${c}`] ?? 0)])) as Record<DailyCounter, number>;
+}
+
+const DAY_MS = 86_400_000;
+/** The UTC day (`yyyy-mm-dd`) `days` days before instant `now` (ms). */
+const utcDayBefore = (now: number, days: number) => new Date(now - days * DAY_MS).toISOString().slice(0, 10);
+
+/** The month (`yyyy-mm`) of day `day` (`yyyy-mm-dd`). */
+export const monthOf = (day: string) => day.slice(0, 7);
+
+/** The month (`yyyy-mm`) after `month`. */
+export function nextMonth(month: string): string {
+  const [y, m] = month.split("-").map(Number);
+  return m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, "0")}`;
+}
+
+/** The day (`yyyy-mm-dd`) before `day`. */
+export const dayBefore = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) - DAY_MS).toISOString().slice(0, 10);
+
+/** The last day (`yyyy-mm-dd`) of `month` (`yyyy-mm`). */
+export const lastDayOf = (month: string) => dayBefore(`${nextMonth(month)}-01`);
+
+/**
+ * Whether company-local month `month` (`yyyy-mm`) is sealed at instant `now` (ms): its last day is before UTC today
+ * minus 2 days, so no company's zone is still in it and its days' customers' messages are handed over (15 minutes
+ * after the local day ends). Only a sealed month is rolled up (`keys.statsMonth`; docs/product/dashboard.md#monthly-roll-ups).
+ */
+export const monthSealed = (month: string, now = Date.now()) => `${nextMonth(month)}-01` <= utcDayBefore(now, 2);
+
+/**
+ * Whether a fact written to a day of `month` at `now` invalidates its roll-up: the month's last day is before UTC
+ * today minus 1 day, one day earlier than {@link monthSealed}, so a writer deciding near the boundary (its clock, the
+ * time between its decision and its commit) never leaves out a month a build already treats as sealed.
+ */
+export const monthNearlySealed = (month: string, now = Date.now()) => `${nextMonth(month)}-01` <= utcDayBefore(now, 1);
+
+/**
+ * The items a transaction writing company `companyId`'s day items of `days` (`yyyy-mm-dd`) adds so the month
+ * roll-ups stay exact: for each distinct nearly sealed month ({@link monthNearlySealed}) of those days, one `ADD rev
+ * :1` of its month item (`keys.statsMonth`), which makes a built roll-up stale and fails a build under way (its write
+ * is conditioned on `rev`). None for today's facts: the counters' normal path writes nothing more. Every writer of a
+ * company day item puts these in its own transaction (`events/outbox.ts`; docs/product/dashboard.md#monthly-roll-ups).
+ */
+export function rollupInvalidations(companyId: number, days: Iterable<string>, now = Date.now()): TxItem[] {
+  const months = new Set([...days].map(monthOf).filter((m) => monthNearlySealed(m, now)));
+  return [...months].map((m) => ({
+    Update: { TableName: tableName(), Key: keys.statsMonth(companyId, m), UpdateExpression: "ADD #rev :one", ExpressionAttributeNames: { "#rev": "rev" }, ExpressionAttributeValues: { ":one": 1 } },
+  }));
 }
 
 /**

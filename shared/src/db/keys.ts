@@ -371,6 +371,15 @@ export const keys = {
    * written under another time zone's day end), read by those items' apply (`events/outbox.ts` `handOverOnDelete`).
    */
   ticketInDaysLeft: (cid: Id, tid: Id) => ({ PK: `C#${cid}#STATS`, SK: `MI#${tid}` }),
+  /**
+   * A company's sealed month roll-up (`month` `yyyy-mm`, of its local days): the month's sums of its day items'
+   * counters, company and per attendant (the day items' attribute names, `messagesIn` resolved per day), with
+   * `builtRev` (the `rev` it was built at) and `rev` (bumped by every late fact written to a day of the month once it
+   * is nearly sealed). Built by the dashboard's read (`dashboard/repository.ts`), invalidated by the counters' writers
+   * (`db/counters.ts` `rollupInvalidations`; docs/product/dashboard.md#monthly-roll-ups). `M#` sorts after every day
+   * item (`D#`) and before the `MI#` items (`#` < `I`), so a range `M#<a>`..`M#<b>` holds month items only.
+   */
+  statsMonth: (cid: Id, month: string) => ({ PK: `C#${cid}#STATS`, SK: `M#${month}` }),
   /** The company's current counts (tickets open and pending now), beside its day items (docs/product/dashboard.md). */
   statsNow: (cid: Id) => ({ PK: `C#${cid}#STATS`, SK: "NOW" }),
   /**

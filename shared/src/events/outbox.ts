@@ -15,6 +15,8 @@
  *    company's day item (the user's counters
  *    too: `U#<uid>#<counter>` attributes of it). Run twice, the second finds no outbox item and changes nothing. The
  *    same transaction checks the company item (present, not `deleting`): a fact of a deleted company is dropped uncounted.
+ *    A late fact, on a day of a nearly sealed month, also bumps that month roll-up's `rev` in it
+ *    (`db/counters.ts` `rollupInvalidations`), as every writer of a day item does.
  * 3. The counters listener applies it right after the write. When the process died in between (or the hot item kept
  *    conflicting), the item waits where it was written: its key IS its due-time entry (`keys.outbox`: partition
  *    `OUTBOX#<shard>#<due hour>`, sort `<dueAt>#<cid>#<oid>`, due one minute after the fact), so it costs no index
@@ -44,7 +46,7 @@ import { TTL_ATTRIBUTE } from "../db/table.ts";
 import { TZDate } from "@date-fns/tz";
 import { DEFAULT_TIME_ZONE } from "../automation/variables.ts";
 import { format } from "date-fns";
-import { DAILY_COUNTERS, type Gauge, MESSAGES_IN_LIVE, openedInHour, userCounter, userDeltas } from "../db/counters.ts";
+import { DAILY_COUNTERS, type Gauge, MESSAGES_IN_LIVE, openedInHour, rollupInvalidations, userCounter, userDeltas } from "../db/counters.ts";
 import { finishedCycle, secondsBetween } from "../tickets/cycles.ts";
 import { tallyMoves, tallyOf, type TallyMoves } from "../tickets/tally.ts";
 import { log } from "../log.ts";
@@ -362,7 +364,8 @@ const IN_DAYS_LEFT_SECONDS = 14 * 86_400;
  * What a ticket's deletion writes so its customers' messages of the days not yet handed over stay counted
  * (docs/product/dashboard.md#customers-messages): for each key of the ticket's day counts (`inDays`) whose hand-over
  * item is still waiting, a Delete of that item (conditioned on its being there: the minute tick may apply it first)
- * and the count `ADD`ed to `messagesIn` of the company's and the attendant's day, one update per day item. For the
+ * and the count `ADD`ed to `messagesIn` of the company's and the attendant's day, one update per day item (and the
+ * invalidation of each nearly sealed month's roll-up, `db/counters.ts` `rollupInvalidations`). For the
  * deletion's own transaction, beside a condition that the ticket's counts are those of `t` (its `rev`). A key whose
  * item is not found under the company's current zone was either handed over already or written under the zone the
  * company had before (its due time is that zone's day end): its count is kept in one item beside the day counters
@@ -402,6 +405,7 @@ export async function handOverOnDelete(t: { companyId: number; id: number; inDay
     if (w.userId != null) add(keys.stats(t.companyId, w.day), userCounter(w.userId, "messagesIn"), w.n);
   }
   const updates: TxItem[] = [...adds.values()].map(({ Key, deltas }) => ({ Update: { TableName: tableName(), Key, ...addExpression(deltas) } }));
+  updates.push(...rollupInvalidations(t.companyId, waiting.flatMap((w) => (w ? [w.day] : []))));
   const kept: TxItem[] = Object.keys(left).length
     ? [{ Put: { TableName: tableName(), Item: { ...keys.ticketInDaysLeft(t.companyId, t.id), _type: "ticketInDaysLeft", inDays: left, [TTL_ATTRIBUTE]: Math.floor(Date.now() / 1000) + IN_DAYS_LEFT_SECONDS } } }]
     : [];
@@ -410,7 +414,8 @@ export async function handOverOnDelete(t: { companyId: number; id: number; inDay
 
 /**
  * The updates of one applied group: the company's day (with its opened-per-hour and the user's counters,
- * `userCounter` attributes of the same item: one `ADD` of them all), the current counts, the tab counts.
+ * `userCounter` attributes of the same item: one `ADD` of them all) and, for a late fact of a nearly sealed month, its
+ * roll-up's invalidation (`rollupInvalidations`), the current counts, the tab counts.
  */
 function counterUpdates(first: OutboxEntry, entries: (OutboxEntry & { hour: number })[]) {
   const day: Record<string, number> = {};
@@ -427,10 +432,11 @@ function counterUpdates(first: OutboxEntry, entries: (OutboxEntry & { hour: numb
       for (const [k, v] of Object.entries(cell)) sum[k] = (sum[k] ?? 0) + (v as number);
     }
   }
-  const out: { Update: { TableName: string; Key: { PK: string; SK: string }; UpdateExpression: string; ExpressionAttributeNames: Record<string, string>; ExpressionAttributeValues: Record<string, number> } }[] = [];
+  const out: TxItem[] = [];
   if (Object.keys(day).length) {
     const user = first.userId != null ? userDeltas(first.userId, day) : {};
     out.push({ Update: { TableName: tableName(), Key: keys.stats(first.companyId, first.day), ...addExpression({ ...day, ...hourly, ...user }) } });
+    out.push(...rollupInvalidations(first.companyId, [first.day]));
   }
   if (Object.values(now).some((v) => v !== 0)) out.push({ Update: { TableName: tableName(), Key: keys.statsNow(first.companyId), ...addExpression(now) } });
   for (const [sk, cell] of Object.entries(tally)) {
@@ -487,13 +493,14 @@ export async function applyOutbox(entry: OutboxEntry, attempts = 6): Promise<"ap
 
 /**
  * Adds `n` customers' messages to the live count (`MESSAGES_IN_LIVE`) of company `companyId`'s local day `day` and,
- * when `userId` is set, that attendant's: one update of the day item in a transaction conditioned on the company being there and not being
+ * when `userId` is set, that attendant's: one update of the day item (and, for a day of a nearly sealed month, its roll-up's invalidation,
+ * `rollupInvalidations`) in a transaction conditioned on the company being there and not being
  * deleted (then nothing is written). Conflicts on the hot day item are retried; what still fails is logged and left:
  * the day's end hands the exact count over from the tickets.
  */
 export async function addMessagesInLive(companyId: number, day: string, userId: number | null, n: number, attempts = 6): Promise<void> {
   const deltas = { [MESSAGES_IN_LIVE]: n, ...(userId != null ? { [userCounter(userId, MESSAGES_IN_LIVE)]: n } : {}) };
-  const items = [companyAlive(companyId), { Update: { TableName: tableName(), Key: keys.stats(companyId, day), ...addExpression(deltas) } }];
+  const items = [companyAlive(companyId), { Update: { TableName: tableName(), Key: keys.stats(companyId, day), ...addExpression(deltas) } }, ...rollupInvalidations(companyId, [day])];
   for (let i = 0; i < attempts; i++) {
     try {
       await ddb().send(new TransactWriteCommand({ TransactItems: items }));
