@@ -3,11 +3,11 @@
  * figure is current as messages arrive (the live count), and the day's end hands the exact count over from the
  * tickets, whatever the live count missed. A message delivered three times counts once, two at once count two, a
  * message at 23:59 and one at 00:01 in São Paulo count on their own days, and an attendant counts the messages of
- * the tickets they had.
+ * the tickets they had. A deleted ticket's hand-over of a day of a sealed month invalidates that month's roll-up.
  */
 import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { readDailyCounters, userCounter } from "../db/counters.ts";
+import { lastDayOf, readDailyCounters, userCounter } from "../db/counters.ts";
 import { ddb, tableName } from "../db/client.ts";
 import { dueShardsToRead, keys } from "../db/keys.ts";
 import { handleBaileysEvent, type IngestContext } from "../ingest/index.ts";
@@ -250,6 +250,29 @@ describe("customers' messages per day", () => {
     await tickAt(endOf(day) + MESSAGES_IN_GRACE_MS + 120_000);
     expect(await handOversLeft(ctx.companyId, endOf(day) + MESSAGES_IN_GRACE_MS)).toBe(0);
     expect(await stored(ctx.companyId, day)).toEqual({ live: 2, handedOver: 2 });
+  });
+});
+
+describe("a late hand-over", { timeout: 60_000 }, () => {
+  it("of a deleted ticket's day in a sealed month invalidates that month's roll-up in the deletion's transaction", async () => {
+    const ctx = await newCompany();
+    const jid = "5511955550008@s.whatsapp.net";
+    // A message on the last day of a month three months back, its hand-over item never applied (no tick since).
+    const month = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth() - 3, 1)).toISOString().slice(0, 7);
+    const day = lastDayOf(month);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(endOf(day) - 3_600_000);
+    await upsert(ctx, [text(jid, "3EB0MSGIN00000000024", "ainda aí?")]);
+    vi.useRealTimers();
+    await settleDeferred();
+    const { id } = await ticketOf(ctx);
+    expect((await getTicketItem(ctx.companyId, id, true))?.inDays).toEqual({ [day]: 1 });
+    const rev = async () => Number((await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.statsMonth(ctx.companyId, month), ConsistentRead: true }))).Item?.rev ?? 0);
+    const before = await rev();
+    await deleteTicketByAdmin({ userId: 7, companyId: ctx.companyId, profile: "admin", name: "Ana", queueIds: [], allTicket: "desabled" }, id);
+    // The deletion handed the day over (a day of a sealed month): the month's revision moved with it.
+    expect(await stored(ctx.companyId, day)).toEqual({ live: 1, handedOver: 1 });
+    expect(await rev()).toBe(before + 1);
   });
 });
 
