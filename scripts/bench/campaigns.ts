@@ -61,7 +61,7 @@ async function seedCampaign(cid: number, n: number, k: number, whatsappId: numbe
     await putShippingOnce({
       companyId: cid, campaignId, seq: i + 1, number: `55${String(10 + (k % 89)).padStart(2, "0")}9${String(k).padStart(3, "0")}${String(i).padStart(5, "0")}`, name: `Cliente ${i}`, email: "",
       contactId: null, status: "pending", dueAt: null, run: 1, step: null, messageIds: null, message: null, confirmationMessage: null,
-      confirmationRequestedAt: null, confirmedAt: null, deliveredAt: null, error: null, updatedAt: now,
+      confirmationRequestedAt: null, confirmedAt: null, deliveredAt: null, error: null, repliedBy: null, closedBy: null, updatedAt: now,
     });
   });
   return { campaignId, whatsappId };
