@@ -42,3 +42,8 @@ export async function companyGate(companyId: number): Promise<CompanyGate | null
 export function forgetCompanyGate(companyId: number): void {
   gateCache.delete(companyId);
 }
+
+/** The company's time zone (IANA name; UTC when it has none or is gone), as its gate holds it ({@link companyGate}: read at most every 5 s). */
+export async function companyTimeZone(companyId: number): Promise<string> {
+  return (await companyGate(companyId))?.timezone || "UTC";
+}

@@ -28,7 +28,7 @@ import "./purge.ts";
 import { sortedWeek } from "./schedules.ts";
 import { forgetCompanyGate } from "./gate.ts";
 
-export { companyGate, type CompanyGate } from "./gate.ts";
+export { companyGate, companyTimeZone, type CompanyGate } from "./gate.ts";
 import type { CompanyItem, CreateCompanyBody, ListCompaniesQuery, UpdateCompanyBody } from "./schema.ts";
 import "./errors.ts";
 

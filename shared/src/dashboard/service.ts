@@ -8,7 +8,7 @@ import { TZDate } from "@date-fns/tz";
 import { addDays, differenceInCalendarDays, format, parseISO } from "date-fns";
 import { can } from "../access/permissions.ts";
 import type { AuthContext } from "../auth/tokens.ts";
-import { getCompany } from "../companies/repository.ts";
+import { companyTimeZone } from "../companies/service.ts";
 import { AppError } from "../errors.ts";
 import { listUsers } from "../users/repository.ts";
 import { readCurrentCounts } from "../db/counters.ts";
@@ -18,9 +18,6 @@ import { DASHBOARD_MAX_DAYS, type DashboardChartQuery, type DashboardQuery, type
 /** Minutes, one decimal, from a sum of seconds over a count (0 when the count is 0). */
 const avgMinutes = (seconds: number, count: number) => (count > 0 ? Math.round((seconds / count / 60) * 10) / 10 : 0);
 
-async function zoneOf(companyId: number): Promise<string> {
-  return (await getCompany(companyId))?.timezone || "UTC";
-}
 
 /** Today in zone `tz` (`yyyy-mm-dd`). */
 const todayIn = (tz: string, now = Date.now()) => format(new TZDate(now, tz), "yyyy-MM-dd");
@@ -48,7 +45,7 @@ function requireViewer(auth: AuthContext, companyId?: number): void {
  */
 export async function getDashboard(auth: AuthContext, q: DashboardQuery): Promise<DashboardResponse> {
   requireViewer(auth);
-  const { from, to } = periodOf(q, todayIn(await zoneOf(auth.companyId)));
+  const { from, to } = periodOf(q, todayIn(await companyTimeZone(auth.companyId)));
   checkSpan(from, to);
   const [stats, now, users, platform] = await Promise.all([
     readPeriodTotals(auth.companyId, from, to),

@@ -9,13 +9,14 @@ import { TZDate } from "@date-fns/tz";
 import { format } from "date-fns";
 import ExcelJS from "exceljs";
 import { z } from "zod";
+import { companyTimeZone } from "../companies/service.ts";
 import { AppError } from "../errors.ts";
 import { registerJobKind, startJob } from "../jobs/service.ts";
 import type { JobView } from "../jobs/schema.ts";
 import { log } from "../log.ts";
 import { deleteMedia, getMedia, headMedia, presignMediaGet, putMedia, putMediaStream } from "../storage/media.ts";
 import { ReportCursor, ReportExportJobParams, type ReportExportBody, type ReportRow } from "./schema.ts";
-import { periodOf, readReport, rowsWithNames, zoneOf } from "./service.ts";
+import { periodOf, readReport, rowsWithNames } from "./service.ts";
 import { can } from "../access/permissions.ts";
 import type { AuthContext } from "../auth/tokens.ts";
 
@@ -102,7 +103,7 @@ export async function exportFile(rows: (string | number)[][], fmt: "xlsx" | "csv
  */
 export async function startReportExport(auth: AuthContext, body: ReportExportBody): Promise<JobView> {
   if (!can(auth, "reports:view")) throw new AppError("ERR_NO_PERMISSION");
-  const tz = await zoneOf(auth.companyId);
+  const tz = await companyTimeZone(auth.companyId);
   const { from, to } = periodOf(body.filters, tz);
   const params: ReportExportJobParams = { format: body.format, filters: body.filters, from, to, timezone: tz };
   return startJob(auth.companyId, auth.userId, "exportReport", params);

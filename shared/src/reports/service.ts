@@ -10,7 +10,7 @@ import { addDays, differenceInCalendarDays, format, parseISO } from "date-fns";
 import { can } from "../access/permissions.ts";
 import { canSeeInCompany } from "../access/visibility.ts";
 import type { AuthContext } from "../auth/tokens.ts";
-import { companyGate } from "../companies/service.ts";
+import { companyTimeZone } from "../companies/service.ts";
 import { batchGetRaw, keyId } from "../db/batch.ts";
 import { decodeCursor, encodeCursor } from "../db/cursor.ts";
 import { keys } from "../db/keys.ts";
@@ -59,10 +59,6 @@ function requireViewer(auth: { profile: string; super?: boolean | null }): void 
   if (!can(auth, "reports:view")) throw new AppError("ERR_NO_PERMISSION");
 }
 
-/** The company's time zone (UTC when it has none), as its request gate holds it (`companyGate`: read at most every 5 s). */
-export async function zoneOf(companyId: number): Promise<string> {
-  return (await companyGate(companyId))?.timezone || "UTC";
-}
 
 /** The instant (ISO, UTC) local day `day` (`yyyy-mm-dd`) starts at in zone `tz`. */
 const dayStart = (day: string, tz: string) => {
@@ -307,7 +303,7 @@ function cursorOf(raw: string | undefined, sources: number): ReportCursor | unde
 export async function listReport(auth: AuthContext, q: ReportQuery): Promise<ReportPage> {
   requireViewer(auth);
   const { limit, cursor, ...f } = q;
-  const period = periodOf(f, await zoneOf(auth.companyId));
+  const period = periodOf(f, await companyTimeZone(auth.companyId));
   const at = cursorOf(cursor, sourcesOf(auth.companyId, f, period).length);
   const { rows, next } = await readReport(auth.companyId, f, period, at, limit);
   const tickets = await withNames(auth.companyId, rows);
