@@ -1,16 +1,17 @@
 /**
  * Every DynamoDB call of the dashboard: the company's day items of a period (one Query of its counters partition,
- * `C#<cid>#STATS`: one item per day, whatever the number of tickets and attendants), its sealed months' roll-ups
- * (`keys.statsMonth`, built here by the read: {@link readPeriodTotals}), its current counts, and the
- * platform's counts for super users (`keys.platformStats`: `companies` added in the company's creating transaction,
- * `sessions` a set of `<cid>#<wid>` of connected sessions kept by `./listener.ts`; set adds and removes are idempotent).
+ * `C#<cid>#STATS`: one item per day, whatever the number of tickets and attendants), its sealed months' and weeks'
+ * roll-ups (`keys.statsMonth`, `keys.statsWeek`, built here by the read: {@link readPeriodTotals}), its current
+ * counts, and the platform's counts for super users (`keys.platformStats`: `companies` added in the company's
+ * creating transaction, `sessions` a set of `<cid>#<wid>` of connected sessions kept by `./listener.ts`; set adds and
+ * removes are idempotent).
  */
 import { type AttributeValue, GetItemCommand } from "@aws-sdk/client-dynamodb";
 import { GetCommand, PutCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { ddb, rawDdb, tableName } from "../db/client.ts";
 import { isConditionFailed } from "../db/errors.ts";
 import { rawQueryPages } from "../db/query.ts";
-import { DAILY_COUNTERS, type DailyCounter, dayBefore, lastDayOf, MESSAGES_IN_LIVE, monthOf, monthSealed, nextMonth, openedInHour, userOfCounter } from "../db/counters.ts";
+import { DAILY_COUNTERS, type DailyCounter, dayBefore, daysAfter, MESSAGES_IN_LIVE, mondayOf, monthOf, monthSpan, nextMonth, openedInHour, type Span, spanSealed, userOfCounter, weekSpan } from "../db/counters.ts";
 import { keys } from "../db/keys.ts";
 import { storedItemFailed } from "../db/items.ts";
 import { log } from "../log.ts";
@@ -141,73 +142,94 @@ export interface PeriodTotals {
 }
 
 /**
- * The months (`yyyy-mm`, ascending) wholly inside local days `from`..`to` that are sealed at `now`
- * (`db/counters.ts` `monthSealed`): the ones a period read takes from their roll-ups.
+ * How a period read covers local days `from`..`to` (`yyyy-mm-dd`, both included) at `now`: `spans`, the roll-ups it
+ * reads (ascending): the sealed months wholly inside the period, and the sealed Monday–Sunday weeks wholly inside
+ * what the months leave (the partial edge months; `db/counters.ts` `spanSealed`); `runs`, the runs of days left
+ * (`[first, last]`, ascending, at most four), read from their day items. Every day of the period is in exactly
+ * one span or run. docs/product/dashboard.md#monthly-roll-ups.
  */
-export function sealedMonthsIn(from: string, to: string, now = Date.now()): string[] {
-  const out: string[] = [];
-  let m = from.endsWith("-01") ? monthOf(from) : nextMonth(monthOf(from));
-  for (; lastDayOf(m) <= to && monthSealed(m, now); m = nextMonth(m)) out.push(m);
-  return out;
+export function periodCover(from: string, to: string, now = Date.now()): { spans: Span[]; runs: [string, string][] } {
+  const spans: Span[] = [];
+  const runs: [string, string][] = [];
+  /** Takes the sealed spans wholly inside `a`..`b` (the first starting on or after `a`, each the one after the last), and what they leave to `rest`. */
+  const cover = (a: string, b: string, first: Span, next: (s: Span) => Span, rest: (a: string, b: string) => void) => {
+    let s = first.first < a ? next(first) : first;
+    if (s.last > b || !spanSealed(s.last, now)) return rest(a, b);
+    if (a < s.first) rest(a, dayBefore(s.first));
+    for (; s.last <= b && spanSealed(s.last, now); s = next(s)) spans.push(s);
+    if (s.first <= b) rest(s.first, b);
+  };
+  const days = (a: string, b: string) => {
+    runs.push([a, b]);
+  };
+  const weeks = (a: string, b: string) => cover(a, b, weekSpan(mondayOf(a)), (w) => weekSpan(daysAfter(w.first, 7)), days);
+  if (from <= to) cover(from, to, monthSpan(monthOf(from)), (m) => monthSpan(nextMonth(m.id)), weeks);
+  return { spans, runs };
 }
 
 /**
  * Company `companyId`'s counters (every daily counter) summed over local days `from`..`to` (`yyyy-mm-dd`, both
  * included), company and per attendant: the same figures as summing {@link readPeriodStats}'s days, from fewer
- * items. The sealed months wholly inside the period ({@link sealedMonthsIn}) come from their roll-ups
- * (`keys.statsMonth`: one Query of the months' items), in parallel with the days outside them (the leading and the
- * trailing partial month, one ranged Query each). A month whose roll-up is missing or stale (`builtRev` absent or not
- * the month's `rev`, a late fact having written to its days since) is summed from its days and rolled up again
- * ({@link rollUpMonth}). docs/product/dashboard.md#monthly-roll-ups.
- * @throws AppError `ERR_INTERNAL` when a stored counter (of a day or a month item) is not a number (logged).
+ * items. The sealed months and weeks of the period's cover ({@link periodCover}) come from their roll-ups
+ * (`keys.statsMonth`, `keys.statsWeek`: one Query per contiguous run of them), in parallel with the runs of days left
+ * (one ranged Query each). A roll-up missing or stale (`builtRev` absent or not the item's `rev`, a late fact having
+ * written to its days since) is summed from its days and rolled up again ({@link rollUp}).
+ * docs/product/dashboard.md#monthly-roll-ups.
+ * @throws AppError `ERR_INTERNAL` when a stored counter (of a day or a roll-up item) is not a number (logged).
  */
 export async function readPeriodTotals(companyId: number, from: string, to: string, now = Date.now()): Promise<PeriodTotals> {
   const all = { counters: DAILY_COUNTERS, users: true };
-  const months = sealedMonthsIn(from, to, now);
-  if (!months.length) return totalsOf([await readPeriodStats(companyId, from, to, all)]);
-  const first = `${months[0]}-01`;
-  const after = `${nextMonth(months.at(-1)!)}-01`;
-  const edges = Promise.all([
-    from < first ? readPeriodStats(companyId, from, dayBefore(first), all) : null,
-    after <= to ? readPeriodStats(companyId, after, to, all) : null,
-  ]);
-  const rolled = (async () => {
-    const items = await readMonthItems(companyId, months[0], months.at(-1)!);
-    return Promise.all(months.map(async (m) => {
-      const it = items.get(m);
-      return it && rollupFresh(it) ? monthTotals(it) : rollUpMonth(companyId, m);
+  const { spans, runs } = periodCover(from, to, now);
+  const rolled = contiguous(spans).map(async (group) => {
+    const items = await readSpanItems(companyId, group[0], group.at(-1)!);
+    return Promise.all(group.map((s) => {
+      const it = items.get(s.key(companyId).SK);
+      return it && rollupFresh(it) ? rolledTotals(it) : rollUp(companyId, s);
     }));
-  })();
-  const [[lead, trail], totals] = await Promise.all([edges, rolled]);
-  const out = totalsOf([lead, trail].filter((s): s is PeriodStats => s != null));
-  for (const t of totals) addTotals(out, t);
+  });
+  const [stats, totals] = await Promise.all([Promise.all(runs.map(([a, b]) => readPeriodStats(companyId, a, b, all))), Promise.all(rolled)]);
+  const out = totalsOf(stats);
+  for (const t of totals.flat()) addTotals(out, t);
   return out;
 }
 
-/** The month items of company `companyId` from `first` to `last` (`yyyy-mm`), by month: one Query (eventually consistent). */
-async function readMonthItems(companyId: number, first: string, last: string): Promise<Map<string, Record<string, AttributeValue>>> {
+/** Spans (ascending) grouped into runs of the same kind, each span's first day the day after the previous one's last. */
+function contiguous(spans: Span[]): Span[][] {
+  const out: Span[][] = [];
+  for (const s of spans) {
+    const prev = out.at(-1)?.at(-1);
+    if (prev && prev.kind === s.kind && daysAfter(prev.last, 1) === s.first) out.at(-1)!.push(s);
+    else out.push([s]);
+  }
+  return out;
+}
+
+/**
+ * The roll-up items of company `companyId` from span `first` to span `last` (of one kind), by SK: one Query
+ * (eventually consistent) of the range `first`'s SK..`last`'s SK, which holds only that kind's items (`db/keys.ts`).
+ */
+async function readSpanItems(companyId: number, first: Span, last: Span): Promise<Map<string, Record<string, AttributeValue>>> {
   const out = new Map<string, Record<string, AttributeValue>>();
   const pages = rawQueryPages({
     KeyConditionExpression: "PK = :pk AND SK BETWEEN :from AND :to",
-    ExpressionAttributeValues: { ":pk": { S: keys.statsPK(companyId) }, ":from": { S: keys.statsMonth(companyId, first).SK }, ":to": { S: keys.statsMonth(companyId, last).SK } },
+    ExpressionAttributeValues: { ":pk": { S: keys.statsPK(companyId) }, ":from": { S: first.key(companyId).SK }, ":to": { S: last.key(companyId).SK } },
   });
-  const prefix = keys.statsMonth(companyId, "").SK;
-  for await (const items of pages) for (const it of items) out.set((it.SK?.S ?? "").slice(prefix.length), it);
+  for await (const items of pages) for (const it of items) out.set(it.SK?.S ?? "", it);
   return out;
 }
 
-/** Whether a month item holds a roll-up built at its current `rev` (absent: 0). */
+/** Whether a roll-up item holds sums built at its current `rev` (absent: 0). */
 function rollupFresh(it: Record<string, AttributeValue>): boolean {
   const pk = it.PK?.S ?? "";
   return it.builtRev !== undefined && counted(it, "builtRev", pk) === counted(it, "rev", pk);
 }
 
 /**
- * The sums a month item holds: `<counter>` the company's, `U#<uid>#<counter>` each attendant's (its other
- * attributes, `rev` and `builtRev`, are no counter).
+ * The sums a roll-up item (a month's or a week's) holds: `<counter>` the company's, `U#<uid>#<counter>` each
+ * attendant's (its other attributes, `rev` and `builtRev`, are no counter).
  * @throws AppError `ERR_INTERNAL` when one is not a number (logged).
  */
-function monthTotals(it: Record<string, AttributeValue>): PeriodTotals {
+function rolledTotals(it: Record<string, AttributeValue>): PeriodTotals {
   const pk = it.PK?.S ?? "";
   const out: PeriodTotals = { company: zero(), users: new Map() };
   const counters = new Set<string>(DAILY_COUNTERS);
@@ -239,22 +261,23 @@ function addTotals(into: PeriodTotals, t: PeriodTotals): void {
 }
 
 /**
- * Rolls up sealed month `month` (`yyyy-mm`) of company `companyId` and returns its totals: reads the month item
- * (strongly consistent: its `rev`), returns its sums if they are fresh (a concurrent build), else sums the month's
- * day items ({@link readPeriodStats}, strongly consistent) and puts the roll-up (the sums, zeros left out, with
- * `builtRev` = the `rev` read) conditioned on the month's `rev` being still the one read (`attribute_not_exists(rev)`
- * when there was none). Every writer of a day of the month bumps `rev` in its own transaction once the month is
- * nearly sealed (`db/counters.ts` `rollupInvalidations`), so a late fact written after the read fails the condition:
- * no stale roll-up is stored, and the answer is the days' as read. A write that fails otherwise (throttled, too large)
- * is logged as a warning: the answer is the same. `afterRead` runs between the days' read and the write (tests).
+ * Rolls up sealed span `span` (a month or a week, `db/counters.ts` `Span`) of company `companyId` and returns its
+ * totals: reads its roll-up item (strongly consistent: its `rev`), returns its sums if they are fresh (a concurrent
+ * build), else sums the span's day items ({@link readPeriodStats}, strongly consistent) and puts the roll-up (the
+ * sums, zeros left out, with `builtRev` = the `rev` read) conditioned on the item's `rev` being still the one read
+ * (`attribute_not_exists(rev)` when there was none). Every writer of a day of the span bumps `rev` in its own
+ * transaction once the span is nearly sealed (`db/counters.ts` `rollupInvalidations`), so a late fact written after
+ * the read fails the condition: no stale roll-up is stored, and the answer is the days' as read. A write that fails
+ * otherwise (throttled, too large) is logged as a warning: the answer is the same. `afterRead` runs between the days'
+ * read and the write (tests).
  * @throws AppError `ERR_INTERNAL` when a stored counter is not a number (logged).
  */
-export async function rollUpMonth(companyId: number, month: string, afterRead?: () => Promise<void>): Promise<PeriodTotals> {
-  const key = keys.statsMonth(companyId, month);
+export async function rollUp(companyId: number, span: Span, afterRead?: () => Promise<void>): Promise<PeriodTotals> {
+  const key = span.key(companyId);
   const got = await rawDdb().send(new GetItemCommand({ TableName: tableName(), Key: { PK: { S: key.PK }, SK: { S: key.SK } }, ConsistentRead: true }));
-  if (got.Item && rollupFresh(got.Item)) return monthTotals(got.Item);
+  if (got.Item && rollupFresh(got.Item)) return rolledTotals(got.Item);
   const rev = got.Item?.rev === undefined ? undefined : counted(got.Item, "rev", key.PK);
-  const totals = totalsOf([await readPeriodStats(companyId, `${month}-01`, lastDayOf(month), { counters: DAILY_COUNTERS, users: true, consistent: true })]);
+  const totals = totalsOf([await readPeriodStats(companyId, span.first, span.last, { counters: DAILY_COUNTERS, users: true, consistent: true })]);
   await afterRead?.();
   const sums: Record<string, number> = {};
   for (const c of DAILY_COUNTERS) if (totals.company[c]) sums[c] = totals.company[c];
@@ -271,7 +294,7 @@ export async function rollUpMonth(companyId: number, month: string, afterRead?: 
     );
   } catch (err) {
     // A failed condition: a late fact came in meanwhile; the next read builds again.
-    if (!isConditionFailed(err)) log("warn", "dashboard: month roll-up not written (answered from its days)", { companyId, month, err });
+    if (!isConditionFailed(err)) log("warn", `dashboard: ${span.kind} roll-up not written (answered from its days)`, { companyId, [span.kind]: span.id, err });
   }
   return totals;
 }

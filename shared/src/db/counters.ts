@@ -112,37 +112,68 @@ export function nextMonth(month: string): string {
   return m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, "0")}`;
 }
 
+/** The day (`yyyy-mm-dd`) `n` days after `day` (before it when `n` is negative). */
+export const daysAfter = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
+
 /** The day (`yyyy-mm-dd`) before `day`. */
-export const dayBefore = (day: string) => new Date(Date.parse(`${day}T00:00:00Z`) - DAY_MS).toISOString().slice(0, 10);
+export const dayBefore = (day: string) => daysAfter(day, -1);
 
 /** The last day (`yyyy-mm-dd`) of `month` (`yyyy-mm`). */
 export const lastDayOf = (month: string) => dayBefore(`${nextMonth(month)}-01`);
 
-/**
- * Whether company-local month `month` (`yyyy-mm`) is sealed at instant `now` (ms): its last day is before UTC today
- * minus 2 days, so no company's zone is still in it and its days' customers' messages are handed over (15 minutes
- * after the local day ends). Only a sealed month is rolled up (`keys.statsMonth`; docs/product/dashboard.md#monthly-roll-ups).
- */
-export const monthSealed = (month: string, now = Date.now()) => `${nextMonth(month)}-01` <= utcDayBefore(now, 2);
+/** The Monday (`yyyy-mm-dd`) starting the Monday–Sunday week of day `day`. */
+export const mondayOf = (day: string) => daysAfter(day, -((new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7));
 
 /**
- * Whether a fact written to a day of `month` at `now` invalidates its roll-up: the month's last day is before UTC
- * today minus 1 day, one day earlier than {@link monthSealed}, so a writer deciding near the boundary (its clock, the
- * time between its decision and its commit) never leaves out a month a build already treats as sealed.
+ * A span of a company's local days that is rolled up: a month (`id` `yyyy-mm`) or a Monday–Sunday week (`id` its
+ * Monday `yyyy-mm-dd`), from `first` to `last` (`yyyy-mm-dd`, both included), with its roll-up item's key
+ * (`keys.statsMonth`, `keys.statsWeek`; docs/product/dashboard.md#monthly-roll-ups).
  */
-export const monthNearlySealed = (month: string, now = Date.now()) => `${nextMonth(month)}-01` <= utcDayBefore(now, 1);
+export interface Span {
+  kind: "month" | "week";
+  id: string;
+  first: string;
+  last: string;
+  key: (companyId: number) => { PK: string; SK: string };
+}
+
+/** Month `month` (`yyyy-mm`) as a {@link Span}. */
+export const monthSpan = (month: string): Span => ({ kind: "month", id: month, first: `${month}-01`, last: lastDayOf(month), key: (cid) => keys.statsMonth(cid, month) });
+
+/** The Monday–Sunday week starting on `monday` (`yyyy-mm-dd`) as a {@link Span}. */
+export const weekSpan = (monday: string): Span => ({ kind: "week", id: monday, first: monday, last: daysAfter(monday, 6), key: (cid) => keys.statsWeek(cid, monday) });
+
+/** The rolled-up spans holding day `day` (`yyyy-mm-dd`): its month and its week. */
+export const spansOf = (day: string): Span[] => [monthSpan(monthOf(day)), weekSpan(mondayOf(day))];
 
 /**
- * The items a transaction writing company `companyId`'s day items of `days` (`yyyy-mm-dd`) adds so the month
- * roll-ups stay exact: for each distinct nearly sealed month ({@link monthNearlySealed}) of those days, one `ADD rev
- * :1` of its month item (`keys.statsMonth`), which makes a built roll-up stale and fails a build under way (its write
- * is conditioned on `rev`). None for today's facts: the counters' normal path writes nothing more. Every writer of a
- * company day item puts these in its own transaction (`events/outbox.ts`; docs/product/dashboard.md#monthly-roll-ups).
+ * Whether a span of company-local days ending on `lastDay` (`yyyy-mm-dd`: a month's or a week's last day) is sealed at
+ * instant `now` (ms): its last day is before UTC today minus 2 days, so no company's zone is still in it and its days'
+ * customers' messages are handed over (15 minutes after the local day ends). Only a sealed span is rolled up
+ * (`keys.statsMonth`, `keys.statsWeek`; docs/product/dashboard.md#monthly-roll-ups).
+ */
+export const spanSealed = (lastDay: string, now = Date.now()) => lastDay < utcDayBefore(now, 2);
+
+/**
+ * Whether a fact written to a day of a span ending on `lastDay` at `now` invalidates its roll-up: the span's last day
+ * is before UTC today minus 1 day, one day earlier than {@link spanSealed}, so a writer deciding near the boundary
+ * (its clock, the time between its decision and its commit) never leaves out a span a build already treats as sealed.
+ */
+export const spanNearlySealed = (lastDay: string, now = Date.now()) => lastDay < utcDayBefore(now, 1);
+
+/**
+ * The items a transaction writing company `companyId`'s day items of `days` (`yyyy-mm-dd`) adds so the roll-ups stay
+ * exact: for each distinct nearly sealed month and nearly sealed week ({@link spansOf}, {@link spanNearlySealed}) of
+ * those days, one `ADD rev :1` of its roll-up item (`keys.statsMonth`, `keys.statsWeek`; at most two per distinct
+ * day), which makes a built roll-up stale and fails a build under way (its write is conditioned on `rev`). None for
+ * today's facts: the counters' normal path writes nothing more. Every writer of a company day item puts these in its
+ * own transaction (`events/outbox.ts`; docs/product/dashboard.md#monthly-roll-ups).
  */
 export function rollupInvalidations(companyId: number, days: Iterable<string>, now = Date.now()): TxItem[] {
-  const months = new Set([...days].map(monthOf).filter((m) => monthNearlySealed(m, now)));
-  return [...months].map((m) => ({
-    Update: { TableName: tableName(), Key: keys.statsMonth(companyId, m), UpdateExpression: "ADD #rev :one", ExpressionAttributeNames: { "#rev": "rev" }, ExpressionAttributeValues: { ":one": 1 } },
+  const spans = new Map<string, Span>();
+  for (const day of days) for (const s of spansOf(day)) if (spanNearlySealed(s.last, now)) spans.set(s.key(companyId).SK, s);
+  return [...spans.values()].map((s) => ({
+    Update: { TableName: tableName(), Key: s.key(companyId), UpdateExpression: "ADD #rev :one", ExpressionAttributeNames: { "#rev": "rev" }, ExpressionAttributeValues: { ":one": 1 } },
   }));
 }
 

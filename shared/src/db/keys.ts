@@ -380,6 +380,14 @@ export const keys = {
    * item (`D#`) and before the `MI#` items (`#` < `I`), so a range `M#<a>`..`M#<b>` holds month items only.
    */
   statsMonth: (cid: Id, month: string) => ({ PK: `C#${cid}#STATS`, SK: `M#${month}` }),
+  /**
+   * A company's sealed week roll-up (`monday` `yyyy-mm-dd`, the first local day of its Monday–Sunday week): the week's
+   * sums of its day items' counters, held and invalidated as a month's ({@link keys.statsMonth}; `db/counters.ts`
+   * `rollupInvalidations`; docs/product/dashboard.md#monthly-roll-ups). `W#` sorts after every other SK of the
+   * partition (`D#`, `M#`, `MI#`, `NOW`: `W` > `N` > `M` > `D`), so a range `W#<a>`..`W#<b>` holds week items only,
+   * and neither the days' range `D#<a>`..`D#<b>#\uffff` nor the months' `M#<a>`..`M#<b>` reaches it.
+   */
+  statsWeek: (cid: Id, monday: string) => ({ PK: `C#${cid}#STATS`, SK: `W#${monday}` }),
   /** The company's current counts (tickets open and pending now), beside its day items (docs/product/dashboard.md). */
   statsNow: (cid: Id) => ({ PK: `C#${cid}#STATS`, SK: "NOW" }),
   /**

@@ -3,11 +3,12 @@
  * figure is current as messages arrive (the live count), and the day's end hands the exact count over from the
  * tickets, whatever the live count missed. A message delivered three times counts once, two at once count two, a
  * message at 23:59 and one at 00:01 in São Paulo count on their own days, and an attendant counts the messages of
- * the tickets they had. A deleted ticket's hand-over of a day of a sealed month invalidates that month's roll-up.
+ * the tickets they had. A deleted ticket's hand-over of a day of a sealed month invalidates that month's and week's
+ * roll-ups.
  */
 import { DeleteCommand, GetCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { lastDayOf, readDailyCounters, userCounter } from "../db/counters.ts";
+import { lastDayOf, mondayOf, readDailyCounters, userCounter } from "../db/counters.ts";
 import { ddb, tableName } from "../db/client.ts";
 import { dueShardsToRead, keys } from "../db/keys.ts";
 import { handleBaileysEvent, type IngestContext } from "../ingest/index.ts";
@@ -254,7 +255,7 @@ describe("customers' messages per day", () => {
 });
 
 describe("a late hand-over", { timeout: 60_000 }, () => {
-  it("of a deleted ticket's day in a sealed month invalidates that month's roll-up in the deletion's transaction", async () => {
+  it("of a deleted ticket's day in a sealed month invalidates that month's and that week's roll-ups in the deletion's transaction", async () => {
     const ctx = await newCompany();
     const jid = "5511955550008@s.whatsapp.net";
     // A message on the last day of a month three months back, its hand-over item never applied (no tick since).
@@ -267,12 +268,13 @@ describe("a late hand-over", { timeout: 60_000 }, () => {
     await settleDeferred();
     const { id } = await ticketOf(ctx);
     expect((await getTicketItem(ctx.companyId, id, true))?.inDays).toEqual({ [day]: 1 });
-    const rev = async () => Number((await ddb().send(new GetCommand({ TableName: tableName(), Key: keys.statsMonth(ctx.companyId, month), ConsistentRead: true }))).Item?.rev ?? 0);
-    const before = await rev();
+    const revOf = async (Key: { PK: string; SK: string }) => Number((await ddb().send(new GetCommand({ TableName: tableName(), Key, ConsistentRead: true }))).Item?.rev ?? 0);
+    const rev = () => Promise.all([revOf(keys.statsMonth(ctx.companyId, month)), revOf(keys.statsWeek(ctx.companyId, mondayOf(day)))]);
+    const [monthBefore, weekBefore] = await rev();
     await deleteTicketByAdmin({ userId: 7, companyId: ctx.companyId, profile: "admin", name: "Ana", queueIds: [], allTicket: "desabled" }, id);
-    // The deletion handed the day over (a day of a sealed month): the month's revision moved with it.
+    // The deletion handed the day over (a day of a sealed month and week): both revisions moved with it.
     expect(await stored(ctx.companyId, day)).toEqual({ live: 1, handedOver: 1 });
-    expect(await rev()).toBe(before + 1);
+    expect(await rev()).toEqual([monthBefore + 1, weekBefore + 1]);
   });
 });
 

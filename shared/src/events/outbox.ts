@@ -15,7 +15,7 @@
  *    company's day item (the user's counters
  *    too: `U#<uid>#<counter>` attributes of it). Run twice, the second finds no outbox item and changes nothing. The
  *    same transaction checks the company item (present, not `deleting`): a fact of a deleted company is dropped uncounted.
- *    A late fact, on a day of a nearly sealed month, also bumps that month roll-up's `rev` in it
+ *    A late fact, on a day of a nearly sealed month or week, also bumps that month's and week's roll-up `rev` in it
  *    (`db/counters.ts` `rollupInvalidations`), as every writer of a day item does.
  * 3. The counters listener applies it right after the write. When the process died in between (or the hot item kept
  *    conflicting), the item waits where it was written: its key IS its due-time entry (`keys.outbox`: partition
@@ -365,7 +365,7 @@ const IN_DAYS_LEFT_SECONDS = 14 * 86_400;
  * (docs/product/dashboard.md#customers-messages): for each key of the ticket's day counts (`inDays`) whose hand-over
  * item is still waiting, a Delete of that item (conditioned on its being there: the minute tick may apply it first)
  * and the count `ADD`ed to `messagesIn` of the company's and the attendant's day, one update per day item (and the
- * invalidation of each nearly sealed month's roll-up, `db/counters.ts` `rollupInvalidations`). For the
+ * invalidation of each nearly sealed month's and week's roll-up, `db/counters.ts` `rollupInvalidations`). For the
  * deletion's own transaction, beside a condition that the ticket's counts are those of `t` (its `rev`). A key whose
  * item is not found under the company's current zone was either handed over already or written under the zone the
  * company had before (its due time is that zone's day end): its count is kept in one item beside the day counters
@@ -414,8 +414,8 @@ export async function handOverOnDelete(t: { companyId: number; id: number; inDay
 
 /**
  * The updates of one applied group: the company's day (with its opened-per-hour and the user's counters,
- * `userCounter` attributes of the same item: one `ADD` of them all) and, for a late fact of a nearly sealed month, its
- * roll-up's invalidation (`rollupInvalidations`), the current counts, the tab counts.
+ * `userCounter` attributes of the same item: one `ADD` of them all) and, for a late fact of a nearly sealed month or week, its
+ * roll-ups' invalidation (`rollupInvalidations`), the current counts, the tab counts.
  */
 function counterUpdates(first: OutboxEntry, entries: (OutboxEntry & { hour: number })[]) {
   const day: Record<string, number> = {};
@@ -493,7 +493,7 @@ export async function applyOutbox(entry: OutboxEntry, attempts = 6): Promise<"ap
 
 /**
  * Adds `n` customers' messages to the live count (`MESSAGES_IN_LIVE`) of company `companyId`'s local day `day` and,
- * when `userId` is set, that attendant's: one update of the day item (and, for a day of a nearly sealed month, its roll-up's invalidation,
+ * when `userId` is set, that attendant's: one update of the day item (and, for a day of a nearly sealed month or week, its roll-ups' invalidation,
  * `rollupInvalidations`) in a transaction conditioned on the company being there and not being
  * deleted (then nothing is written). Conflicts on the hot day item are retried; what still fails is logged and left:
  * the day's end hands the exact count over from the tickets.
