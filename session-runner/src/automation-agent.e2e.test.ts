@@ -9,7 +9,7 @@ import { storedState } from "@atende/shared/ingest/testkit";
 import { settleDeferred } from "@atende/shared/events/index";
 import { readDailyCounters } from "@atende/shared/db/counters";
 import { localDayHour } from "@atende/shared/events/outbox";
-import { zoneOf } from "@atende/shared/reports/service";
+import { companyTimeZone } from "@atende/shared/companies/service";
 import { getTicketItem } from "@atende/shared/tickets/repository";
 import { setSetting, makeQueue } from "@atende/shared/tickets/fixtures.testkit";
 import { getTimer } from "@atende/shared/timers/index";
@@ -72,7 +72,7 @@ async function ticketOf(companyId: number, number: string) {
 }
 
 /** Today in the company's zone: the counters' day (not UTC's, which differs between 00:00 and 03:00 UTC for São Paulo). */
-const localToday = async (companyId: number) => localDayHour(new Date().toISOString(), await zoneOf(companyId)).day;
+const localToday = async (companyId: number) => localDayHour(new Date().toISOString(), await companyTimeZone(companyId)).day;
 const tickAt = (ms: number) => tick({ "detail-type": "Scheduled Event", time: new Date(ms).toISOString() });
 
 describe("agent-side automation as the customer sees it", { timeout: 180_000 }, () => {

@@ -25,7 +25,7 @@ import { readDailyCounters } from "../../shared/src/db/counters.ts";
 import { keys } from "../../shared/src/db/keys.ts";
 import { queryAllByPrefix } from "../../shared/src/db/query.ts";
 import { localDayHour } from "../../shared/src/events/outbox.ts";
-import { zoneOf } from "../../shared/src/reports/service.ts";
+import { companyTimeZone } from "../../shared/src/companies/service.ts";
 import { makeCompany, makeUser, type TestUser } from "../../test/helpers.ts";
 import { TEST_MS, useBrowserStack } from "./harness.ts";
 
@@ -222,7 +222,7 @@ describe("the chatbot played from the sandbox phone", () => {
       const ratings = await queryAllByPrefix(keys.ticketPartition(companyId, ticket.id), "RATING#");
       expect(ratings.map((r) => ({ rate: r.rate, userId: r.userId }))).toEqual([{ rate: 3, userId: sofia.id }]);
       // Counted on the company's local day (São Paulo's by default), not UTC's: between 00:00 and 03:00 UTC they differ.
-      const day = localDayHour(String(ratings[0].at), await zoneOf(companyId)).day;
+      const day = localDayHour(String(ratings[0].at), await companyTimeZone(companyId)).day;
       await until(async () => (await readDailyCounters(companyId, day, sofia.id)).ratings === 1, "the rating counted");
       expect(await readDailyCounters(companyId, day, sofia.id)).toMatchObject({ ratings: 1, ratingSum: 3 });
     },

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { DEFAULT_SCHEDULES } from "@atende/shared/queues/schema";
-import { zoneOf } from "@atende/shared/reports/service";
+import { companyTimeZone } from "@atende/shared/companies/service";
 import { api, makeUser } from "../../../test/helpers.ts";
 import { companyWorld } from "../../../test/world.ts";
 
@@ -30,9 +30,9 @@ describe("PUT /api/companies/{id}/schedules", () => {
     expect(after.timezone).toBe("Europe/Lisbon");
     expect(after.schedules[0]).toMatchObject({ weekdayEn: "monday", startTime: "09:00", endTime: "17:00" });
     // The dashboard and the reports read their days in the new zone at once (not after this process's 5-s gate copy).
-    expect(await zoneOf(companyId)).toBe("Europe/Lisbon");
+    expect(await companyTimeZone(companyId)).toBe("Europe/Lisbon");
     await api("PUT", `/api/companies/${companyId}/schedules`, { token: admin.token, body: { schedules, timezone: "Asia/Tokyo" } });
-    expect(await zoneOf(companyId)).toBe("Asia/Tokyo");
+    expect(await companyTimeZone(companyId)).toBe("Asia/Tokyo");
     await api("PUT", `/api/companies/${companyId}/schedules`, { token: admin.token, body: { schedules, timezone: "Europe/Lisbon" } });
     // Without a zone, the zone is kept.
     await api("PUT", `/api/companies/${companyId}/schedules`, { token: admin.token, body: { schedules: week("08:00", "18:00") } });

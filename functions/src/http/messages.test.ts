@@ -7,7 +7,7 @@ import { keys } from "../../../shared/src/db/keys.ts";
 import { readDailyCounters } from "../../../shared/src/db/counters.ts";
 import { settleDeferred } from "../../../shared/src/events/index.ts";
 import { localDayHour } from "../../../shared/src/events/outbox.ts";
-import { zoneOf } from "../../../shared/src/reports/service.ts";
+import { companyTimeZone } from "../../../shared/src/companies/service.ts";
 import { getMessage, getMessageById, ingestMessage, updateMessage } from "../../../shared/src/messages/repository.ts";
 import { DELETED_MESSAGE_PREVIEW, MessageItem } from "../../../shared/src/messages/schema.ts";
 import { mediaTypeOf } from "../../../shared/src/messages/service.ts";
@@ -128,7 +128,7 @@ describe("POST /api/messages/{ticketId}", () => {
     const [q, w, bia] = [c.queues[0], c.wa, c.agents[0]];
     const ticket = await makeTicket(c.cid, { whatsappId: w, queueId: q, status: "open", userId: bia.id });
     // The company's local days (São Paulo's by default), not UTC's: between 00:00 and 03:00 UTC they differ.
-    const zone = await zoneOf(c.cid);
+    const zone = await companyTimeZone(c.cid);
     const localDay = () => localDayHour(new Date().toISOString(), zone).day;
     const day = localDay();
     await inbound(ticket, "3EB0COUNTIN000001", "bom dia");
