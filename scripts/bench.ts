@@ -46,7 +46,7 @@
  *   (`--importRows=10000`), read alone, the upload request's ms (it keeps the file and starts a background job that
  *   reads it), and end to end to the
  *   job done, first import and again (updates); not part of the default run.
- * Usage: `npm run bench [-- --sizes=1000,10000,100000] [-- --reps=200,400[,150]] [-- --searchSizes=1000,10000,100000] [-- --searchCases=tab,Carla] [-- --only=ingest,ratio,tickets,search,dashboard,web,kanban,faults,storm,schedules] [-- --dashboardSizes=1000,10000] [-- --reportSizes=1000,10000,100000] [-- --kanbanSizes=1000,5000,10000] [-- --scheduleCompanies=1000] [-- --renderTickets=5000] [-- --ratioRounds=5] [-- --ratioProfile=ingest.cpuprofile] [-- --searchProfile=search.cpuprofile] [-- --searchReplay=2] [-- --searchVsTab=3] [-- --reportReplay=2]`.
+ * Usage: `npm run bench [-- --sizes=1000,10000,100000] [-- --reps=200,400[,150]] [-- --searchSizes=1000,10000,100000] [-- --searchCases=tab,Carla] [-- --only=ingest,ratio,tickets,search,dashboard,web,kanban,faults,storm,schedules] [-- --dashboardSizes=1000,10000] [-- --dashboardWarmup=2000] [-- --reportSizes=1000,10000,100000] [-- --reportWarmup=2000] [-- --kanbanSizes=1000,5000,10000] [-- --scheduleCompanies=1000] [-- --renderTickets=5000] [-- --ratioRounds=5] [-- --ratioProfile=ingest.cpuprofile] [-- --searchProfile=search.cpuprofile] [-- --searchReplay=2] [-- --searchVsTab=3] [-- --reportReplay=2]`.
  *   `[-- --ingestMessages=2000] [-- --botCustomers=200]` (the bot conversation is 8 messages per customer).
  *   `[-- --keepDb=.bench/db]` or `[-- --dynamoEndpoint=http://127.0.0.1:8766]`: the tab, search, dashboard and reports seeds are
  *   written once and measured again by later runs while their item builders are unchanged (`bench/kept.ts`); with
@@ -173,6 +173,16 @@ if (!ddbPids.length) console.log("DynamoDB Local's process was not found in /pro
 /** CPU time (ms) of the DynamoDB Local processes stopped so far (restarted around a write into its file). */
 let retiredDdbCpuMs = 0;
 const ddbCpuMs = () => retiredDdbCpuMs + ddbPids.reduce((a, p) => a + cpuMs(p), 0);
+
+/** Sends `n` GETs of `url` (two at a time, answers not measured) so DynamoDB Local's JIT is warm before a section measures. */
+async function warmUp(url: string, token: string, n: number): Promise<void> {
+  let k = 0;
+  await Promise.all(
+    [0, 1].map(async () => {
+      while (k++ < n) await (await fetch(url, { headers: { authorization: `Bearer ${token}` } })).arrayBuffer();
+    }),
+  );
+}
 
 /** An agent's realtime socket through a single-use ticket, joined to the notification room. */
 async function openSocket(token: string): Promise<WebSocket> {
@@ -534,8 +544,15 @@ try {
   if (only.has("dashboard")) {
     const { seedDashboard, runDashboardCases } = await import("./bench/dashboard.ts");
     const rows: Record<string, unknown>[] = [];
+    let warm = false;
     for (const n of (args.dashboardSizes ?? "1000,10000").split(",").map(Number)) {
       const { t, seedSeconds } = await seeded("dashboard", n, (t) => seedDashboard(t, n));
+      // DynamoDB Local's JIT takes about 2,000 answers to settle (until then an answer costs up to twice its steady
+      // state): the first size measured would otherwise pay for it alone. `--dashboardWarmup=<requests>` (default 2000).
+      if (!warm) {
+        warm = true;
+        await warmUp(`${stack.url}/api/dashboard?days=30`, t.admin.token, Number(args.dashboardWarmup ?? 2000));
+      }
       rows.push(...(await runDashboardCases(stack.url, t, n, seedSeconds, ddbPids, { c1: Math.min(reps.c1, 200), c10: Math.min(reps.c10, 400) })));
     }
     results.dashboard = rows;
@@ -545,8 +562,14 @@ try {
   if (only.has("reports")) {
     const { seedReportCycles, runReportCases } = await import("./bench/reports.ts");
     const rows: Record<string, unknown>[] = [];
+    let warm = false;
     for (const n of (args.reportSizes ?? "1000,10000,100000").split(",").map(Number)) {
       const { t, seedSeconds } = await seeded("reports", n, (t) => seedReportCycles(t, n));
+      // As the dashboard's: DynamoDB Local's JIT warmed before the first size (`--reportWarmup=<requests>`, default 2000).
+      if (!warm) {
+        warm = true;
+        await warmUp(`${stack.url}/api/ticket/reports?limit=50`, t.admin.token, Number(args.reportWarmup ?? 2000));
+      }
       if (args.reportReplay) {
         const { replayCalls } = await import("./bench/replay.ts");
         const { reportCases } = await import("./bench/reports.ts");

@@ -110,7 +110,7 @@ export async function runDashboardCases(url: string, t: { companyId: number; adm
       if (r.status !== 200) throw new Error(`dashboard ${days}: HTTP ${r.status} ${await r.text()}`);
       return (await r.json()) as { counters: { supportFinished: number } };
     };
-    // The first answer rolls up the period's sealed months (docs/product/dashboard.md#monthly-roll-ups); the items a
+    // The first answer rolls up the period's sealed months (docs/product/dashboard.md#roll-ups); the items a
     // later answer reads are counted on one request.
     const body = await get();
     const work = await ddbWorkOf(get);

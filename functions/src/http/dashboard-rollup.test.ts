@@ -1,5 +1,5 @@
 /**
- * The dashboard's sealed monthly and weekly roll-ups (docs/product/dashboard.md#monthly-roll-ups), through the real
+ * The dashboard's sealed monthly and weekly roll-ups (docs/product/dashboard.md#roll-ups), through the real
  * handlers and the counters' real writers against DynamoDB Local: a period holding a sealed month, or sealed weeks
  * outside any whole month, answers the days' figures when it builds the roll-ups and when it reads them (no longer
  * reading their days), a late fact counted through the outbox shows on the next read, a late fact landing while a

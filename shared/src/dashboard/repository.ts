@@ -146,7 +146,7 @@ export interface PeriodTotals {
  * reads (ascending): the sealed months wholly inside the period, and the sealed Monday–Sunday weeks wholly inside
  * what the months leave (the partial edge months; `db/counters.ts` `spanSealed`); `runs`, the runs of days left
  * (`[first, last]`, ascending, at most four), read from their day items. Every day of the period is in exactly
- * one span or run. docs/product/dashboard.md#monthly-roll-ups.
+ * one span or run. docs/product/dashboard.md#roll-ups.
  */
 export function periodCover(from: string, to: string, now = Date.now()): { spans: Span[]; runs: [string, string][] } {
   const spans: Span[] = [];
@@ -174,7 +174,7 @@ export function periodCover(from: string, to: string, now = Date.now()): { spans
  * (`keys.statsMonth`, `keys.statsWeek`: one Query per contiguous run of them), in parallel with the runs of days left
  * (one ranged Query each). A roll-up missing or stale (`builtRev` absent or not the item's `rev`, a late fact having
  * written to its days since) is summed from its days and rolled up again ({@link rollUp}).
- * docs/product/dashboard.md#monthly-roll-ups.
+ * docs/product/dashboard.md#roll-ups.
  * @throws AppError `ERR_INTERNAL` when a stored counter (of a day or a roll-up item) is not a number (logged).
  */
 export async function readPeriodTotals(companyId: number, from: string, to: string, now = Date.now()): Promise<PeriodTotals> {

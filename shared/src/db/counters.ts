@@ -127,7 +127,7 @@ export const mondayOf = (day: string) => daysAfter(day, -((new Date(`${day}T00:0
 /**
  * A span of a company's local days that is rolled up: a month (`id` `yyyy-mm`) or a Monday–Sunday week (`id` its
  * Monday `yyyy-mm-dd`), from `first` to `last` (`yyyy-mm-dd`, both included), with its roll-up item's key
- * (`keys.statsMonth`, `keys.statsWeek`; docs/product/dashboard.md#monthly-roll-ups).
+ * (`keys.statsMonth`, `keys.statsWeek`; docs/product/dashboard.md#roll-ups).
  */
 export interface Span {
   kind: "month" | "week";
@@ -150,7 +150,7 @@ export const spansOf = (day: string): Span[] => [monthSpan(monthOf(day)), weekSp
  * Whether a span of company-local days ending on `lastDay` (`yyyy-mm-dd`: a month's or a week's last day) is sealed at
  * instant `now` (ms): its last day is before UTC today minus 2 days, so no company's zone is still in it and its days'
  * customers' messages are handed over (15 minutes after the local day ends). Only a sealed span is rolled up
- * (`keys.statsMonth`, `keys.statsWeek`; docs/product/dashboard.md#monthly-roll-ups).
+ * (`keys.statsMonth`, `keys.statsWeek`; docs/product/dashboard.md#roll-ups).
  */
 export const spanSealed = (lastDay: string, now = Date.now()) => lastDay < utcDayBefore(now, 2);
 
@@ -167,7 +167,7 @@ export const spanNearlySealed = (lastDay: string, now = Date.now()) => lastDay <
  * those days, one `ADD rev :1` of its roll-up item (`keys.statsMonth`, `keys.statsWeek`; at most two per distinct
  * day), which makes a built roll-up stale and fails a build under way (its write is conditioned on `rev`). None for
  * today's facts: the counters' normal path writes nothing more. Every writer of a company day item puts these in its
- * own transaction (`events/outbox.ts`; docs/product/dashboard.md#monthly-roll-ups).
+ * own transaction (`events/outbox.ts`; docs/product/dashboard.md#roll-ups).
  */
 export function rollupInvalidations(companyId: number, days: Iterable<string>, now = Date.now()): TxItem[] {
   const spans = new Map<string, Span>();

@@ -376,14 +376,14 @@ export const keys = {
    * counters, company and per attendant (the day items' attribute names, `messagesIn` resolved per day), with
    * `builtRev` (the `rev` it was built at) and `rev` (bumped by every late fact written to a day of the month once it
    * is nearly sealed). Built by the dashboard's read (`dashboard/repository.ts`), invalidated by the counters' writers
-   * (`db/counters.ts` `rollupInvalidations`; docs/product/dashboard.md#monthly-roll-ups). `M#` sorts after every day
+   * (`db/counters.ts` `rollupInvalidations`; docs/product/dashboard.md#roll-ups). `M#` sorts after every day
    * item (`D#`) and before the `MI#` items (`#` < `I`), so a range `M#<a>`..`M#<b>` holds month items only.
    */
   statsMonth: (cid: Id, month: string) => ({ PK: `C#${cid}#STATS`, SK: `M#${month}` }),
   /**
    * A company's sealed week roll-up (`monday` `yyyy-mm-dd`, the first local day of its Monday–Sunday week): the week's
    * sums of its day items' counters, held and invalidated as a month's ({@link keys.statsMonth}; `db/counters.ts`
-   * `rollupInvalidations`; docs/product/dashboard.md#monthly-roll-ups). `W#` sorts after every other SK of the
+   * `rollupInvalidations`; docs/product/dashboard.md#roll-ups). `W#` sorts after every other SK of the
    * partition (`D#`, `M#`, `MI#`, `NOW`: `W` > `N` > `M` > `D`), so a range `W#<a>`..`W#<b>` holds week items only,
    * and neither the days' range `D#<a>`..`D#<b>#\uffff` nor the months' `M#<a>`..`M#<b>` reaches it.
    */
