@@ -1,6 +1,6 @@
 /**
  * The dashboard's rules (docs/product/dashboard.md): periods are the company's local days; every figure comes from
- * the counter items (`./repository.ts`): the period's sums (its sealed months' roll-ups and the days outside them;
+ * the counter items (`./repository.ts`): the period's sums (its sealed months' and weeks' roll-ups and the days left;
  * the per-day chart reads the day items), one read of the current counts, the company's users (names, online) and,
  * for super users, the platform's counts. No ticket is read.
  */
@@ -17,7 +17,6 @@ import { DASHBOARD_MAX_DAYS, type DashboardChartQuery, type DashboardQuery, type
 
 /** Minutes, one decimal, from a sum of seconds over a count (0 when the count is 0). */
 const avgMinutes = (seconds: number, count: number) => (count > 0 ? Math.round((seconds / count / 60) * 10) / 10 : 0);
-
 
 /** Today in zone `tz` (`yyyy-mm-dd`). */
 const todayIn = (tz: string, now = Date.now()) => format(new TZDate(now, tz), "yyyy-MM-dd");

@@ -3,6 +3,7 @@
  * (`GLOBAL` for companies and plans). `UpdateItem ADD` is atomic; a retried call may skip a number, never repeat one.
  */
 import { GetCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { addDays, addMonths, format, lastDayOfMonth, parseISO, startOfISOWeek } from "date-fns";
 import { ddb, tableName, type TxItem } from "./client.ts";
 import { keys } from "./keys.ts";
 import { queryAllByPrefix } from "./query.ts";
@@ -106,23 +107,23 @@ const utcDayBefore = (now: number, days: number) => new Date(now - days * DAY_MS
 /** The month (`yyyy-mm`) of day `day` (`yyyy-mm-dd`). */
 export const monthOf = (day: string) => day.slice(0, 7);
 
+/** `yyyy-mm-dd` / `yyyy-mm` strings read and written as calendar dates (local midnight both ways, so any process zone). */
+const dayText = (d: Date) => format(d, "yyyy-MM-dd");
+
 /** The month (`yyyy-mm`) after `month`. */
-export function nextMonth(month: string): string {
-  const [y, m] = month.split("-").map(Number);
-  return m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, "0")}`;
-}
+export const nextMonth = (month: string) => format(addMonths(parseISO(`${month}-01`), 1), "yyyy-MM");
 
 /** The day (`yyyy-mm-dd`) `n` days after `day` (before it when `n` is negative). */
-export const daysAfter = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
+export const daysAfter = (day: string, n: number) => dayText(addDays(parseISO(day), n));
 
 /** The day (`yyyy-mm-dd`) before `day`. */
 export const dayBefore = (day: string) => daysAfter(day, -1);
 
 /** The last day (`yyyy-mm-dd`) of `month` (`yyyy-mm`). */
-export const lastDayOf = (month: string) => dayBefore(`${nextMonth(month)}-01`);
+export const lastDayOf = (month: string) => dayText(lastDayOfMonth(parseISO(`${month}-01`)));
 
 /** The Monday (`yyyy-mm-dd`) starting the Monday–Sunday week of day `day`. */
-export const mondayOf = (day: string) => daysAfter(day, -((new Date(`${day}T00:00:00Z`).getUTCDay() + 6) % 7));
+export const mondayOf = (day: string) => dayText(startOfISOWeek(parseISO(day)));
 
 /**
  * A span of a company's local days that is rolled up: a month (`id` `yyyy-mm`) or a Monday–Sunday week (`id` its
@@ -171,7 +172,12 @@ export const spanNearlySealed = (lastDay: string, now = Date.now()) => lastDay <
  */
 export function rollupInvalidations(companyId: number, days: Iterable<string>, now = Date.now()): TxItem[] {
   const spans = new Map<string, Span>();
-  for (const day of days) for (const s of spansOf(day)) if (spanNearlySealed(s.last, now)) spans.set(s.key(companyId).SK, s);
+  // A day's spans end on it or later: from UTC yesterday on (every fact of the normal path), none is nearly sealed.
+  const recent = utcDayBefore(now, 1);
+  for (const day of days) {
+    if (day >= recent) continue;
+    for (const s of spansOf(day)) if (spanNearlySealed(s.last, now)) spans.set(s.key(companyId).SK, s);
+  }
   return [...spans.values()].map((s) => ({
     Update: { TableName: tableName(), Key: s.key(companyId), UpdateExpression: "ADD #rev :one", ExpressionAttributeNames: { "#rev": "rev" }, ExpressionAttributeValues: { ":one": 1 } },
   }));

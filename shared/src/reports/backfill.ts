@@ -13,6 +13,7 @@ import { nowIso } from "../common.ts";
 import { defineCompanyBackfill } from "../companies/backfill.ts";
 import { getCompany } from "../companies/repository.ts";
 import { batchGetTickets } from "../tickets/repository.ts";
+import { nextMonth } from "../db/counters.ts";
 import { monthOf } from "./entries.ts";
 import { getBackfill, putBackfill, putReportEntries, queryMonthCycles } from "./repository.ts";
 
@@ -22,11 +23,6 @@ export const REPORT_BACKFILL_KIND = "reportBackfill";
 const REF = "entries";
 /** Time one tick spends on one company's backfill (ms). */
 export const REPORT_BACKFILL_MS_PER_TICK = 10_000;
-
-const nextMonth = (m: string) => {
-  const [y, mm] = m.split("-").map(Number);
-  return mm === 12 ? `${y + 1}-01` : `${y}-${String(mm + 1).padStart(2, "0")}`;
-};
 
 /**
  * One bounded run of company `companyId`'s backfill: at most `budget` cycles from where the last run stopped.

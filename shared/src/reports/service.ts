@@ -59,7 +59,6 @@ function requireViewer(auth: { profile: string; super?: boolean | null }): void 
   if (!can(auth, "reports:view")) throw new AppError("ERR_NO_PERMISSION");
 }
 
-
 /** The instant (ISO, UTC) local day `day` (`yyyy-mm-dd`) starts at in zone `tz`. */
 const dayStart = (day: string, tz: string) => {
   const [y, m, d] = day.split("-").map(Number);
