@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
 import { GetCommand, PutCommand } from "@aws-sdk/lib-dynamodb";
 import { ddb, tableName } from "../../shared/src/db/client.ts";
 import { signAccessToken } from "../../shared/src/auth/tokens.ts";
-import { reportEntryItems } from "../../shared/src/reports/entries.ts";
+import { reportCycleItems } from "./reports.ts";
 import { searchTicket } from "./search.ts";
 import { SeedCounters, seedTicketItems, tabTicket, type SeedNames } from "./seed.ts";
 
@@ -24,15 +24,14 @@ function ticketSample(): Record<string, unknown>[] {
   return [...items.flat(), ...counters.records()];
 }
 
-/** The reports seed's entries of one finished cycle (`bench/reports.ts`). */
+/** The reports seed's items of its first attendances (`bench/reports.ts`: cycle, report entries, contact). */
 function reportSample(): Record<string, unknown>[] {
-  const cycle = { companyId: 1, ticketId: 42, contactId: 42, queueId: 7, whatsappId: 3, queuedAt: "2026-01-01T00:00:00.000Z", acceptedAt: "2026-01-01T00:05:00.000Z", acceptedBy: 5, userId: 5, finishedAt: "2026-01-01T00:30:00.000Z", waitSeconds: 300, handlingSeconds: 1500, ratedAt: null, rate: 3 };
-  return reportEntryItems(cycle, []);
+  return [...reportCycleItems({ companyId: 1, whatsappId: 3, queueIds: [7, 8], admin: { id: 5 } }, 3, Date.parse("2026-01-01T00:00:00.000Z"))];
 }
 
 /**
  * The format a seed of `kind` is written with: a hash of the items the seeds of that kind write now for sample
- * tickets (random uuids left out): the reports seed's report entries; every other seed's tickets (the tabs', the
+ * tickets (random uuids left out): the reports seed's attendances; every other seed's tickets (the tabs', the
  * search's, the dashboard's: contacts, rows, grams, words, messages, counters). A change to what a kind writes seeds
  * that kind again instead of measuring items the product no longer writes, and leaves the other kinds' seeds kept;
  * any other change (the bench's cases, comments) keeps every seed.

@@ -214,6 +214,7 @@ export function seedTicketItems(o: SeedTenant, s: SeedTicket, counters = new See
     Object.assign(next, cycleAfter(prev, next));
     next.tally = tallyOf(next);
     const cycle = finishedCycle(prev, next);
+    if (cycle) cycle.contact = { name: contact.name, number: contact.number }; // as the closing transaction stores it
     if (cycle) items.push(ticketCycleRecord(cycle), ...reportEntryItems(cycle, next.tagIds));
     counters.count(counterFacts.ticket(prev, next));
     sums = { ...sums, queue: next.queueId != null ? (o.names?.queues.get(next.queueId) ?? null) : null, user: next.userId != null ? (s.user ?? o.names?.user ?? null) : null };

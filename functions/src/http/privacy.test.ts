@@ -1,7 +1,8 @@
 /**
  * A contact's personal data through the HTTP handlers: only admins export or erase it (another company's contact is
  * 404), each is audited, the export's zip holds the contact, its tickets, messages, notes and files, and after the
- * erasure nothing of the contact is readable through any read route (contacts, tickets, messages, search, media).
+ * erasure nothing of the contact is readable through any read route (contacts, tickets, messages, search, media,
+ * reports).
  */
 import { describe, expect, it } from "vitest";
 import { unzipSync, strFromU8 } from "fflate";
@@ -68,6 +69,10 @@ describe("contact personal data", () => {
     const fileMsg = await getMessageById(c.cid, fileId);
     expect(fileMsg?.mediaKey).toBeTruthy();
     expect(stored.body.messages).toHaveLength(2);
+    // a finished attendance too: the reports list it with the contact's name and number until the erasure
+    expect((await api("PUT", `/api/tickets/${c.ticket.id}`, { token: c.admin.token, body: { status: "closed", justClose: true } })).status).toBe(200);
+    const attendances = async () => (await api("GET", `/api/ticket/reports?contactId=${c.contact.id}`, { token: c.admin.token })).body.tickets;
+    expect(await attendances()).toEqual([expect.objectContaining({ ticketId: c.ticket.id, contact: { id: c.contact.id, name: "Joana Privada", number: "5511933332222" } })]);
 
     const started = await api("POST", `/api/contacts/${c.contact.id}/personal-data/erase`, { token: c.admin.token });
     expect(started).toMatchObject({ status: 202, body: { job: { kind: "eraseContactData" } } });
@@ -87,6 +92,8 @@ describe("contact personal data", () => {
     expect((await api("GET", `/api/messages/${c.ticket.id}`, { token: c.admin.token })).status).toBe(404);
     expect((await api("GET", `/api/ticket-notes/list?ticketId=${c.ticket.id}`, { token: c.admin.token })).status).toBe(404);
     expect((await api("GET", `/api/media/${fileId}`, { token: c.admin.token })).status).toBe(404);
+    expect(await attendances()).toEqual([]);
+    expect((await api("GET", "/api/ticket/reports?status=closed", { token: c.admin.token })).body.tickets).toEqual([]);
     await expect(getMedia(fileMsg!.mediaKey!)).rejects.toThrow();
     // Nothing stored for the company names the contact any more (its aliases included), the audit aside.
     const left: string[] = [];

@@ -5,7 +5,7 @@
  * report, and the Atendimentos tab lists only what the caller may open.
  */
 import ExcelJS from "exceljs";
-import { DeleteCommand } from "@aws-sdk/lib-dynamodb";
+import { DeleteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { beforeAll, describe, expect, it } from "vitest";
 import { api } from "../../../test/helpers.ts";
 import { companyWorld, runQueuedJobs, useLocalAws } from "../../../test/world.ts";
@@ -218,6 +218,60 @@ describe("reports", { timeout: 240_000 }, () => {
     const { id } = await createQueue(await authenticate(c.admin.token), { name: "Recente", color: "#123456", greetingMessage: "", outOfHoursMessage: "" });
     await makeTicket(c.cid, { whatsappId: c.wa, queueId: id, status: "pending" });
     expect(await names()).toEqual(["Primeira", "Recente"]);
+  });
+
+  it("shows a renamed contact's new name and number on each of its attendances, under every filter, and keeps it when the contact is deleted", async () => {
+    const c = await w.fresh({ queues: ["Renomes"] });
+    const joana = await makeContact(c.cid, "Joana Antiga");
+    const closed: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const t = await makeTicket(c.cid, { whatsappId: c.wa, queueId: c.queues[0], status: "open", userId: c.admin.id, contact: joana });
+      await close(t.id, c.admin.token);
+      closed.push(t.id);
+    }
+    const open = await makeTicket(c.cid, { whatsappId: c.wa, queueId: c.queues[0], status: "open", userId: c.admin.id, contact: joana });
+    const renamed = await api("PUT", `/api/contacts/${joana.id}`, { token: c.admin.token, body: { name: "Joana Nova", number: "5511977776666" } });
+    expect(renamed.status).toBe(200);
+    const shown = async (query: string) => {
+      const res = await report(c.admin.token, `limit=200${query ? `&${query}` : ""}`);
+      return (res.body.tickets as (Row & { contact: { number: string } })[]).map((r) => [r.ticketId, r.contact.name, r.contact.number]);
+    };
+    const expected = [open.id, ...closed.reverse()].map((id) => [id, "Joana Nova", "5511977776666"]);
+    for (const q of ["", `queueId=${c.queues[0]}`, `userId=${c.admin.id}`, `contactId=${joana.id}`, `whatsappId=${c.wa}`]) {
+      expect(await shown(q)).toEqual(expected);
+    }
+    expect((await api("GET", `/api/ticket/history/${open.id}`, { token: c.admin.token })).body.attendances.map((r: Row) => r.contact.name)).toEqual(["Joana Nova", "Joana Nova", "Joana Nova"]);
+    // the attendances keep the name their contact had, as its tickets do
+    expect((await api("DELETE", `/api/contacts/${joana.id}`, { token: c.admin.token })).status).toBe(200);
+    expect((await shown("status=closed")).map((r) => r[1])).toEqual(["Joana Nova", "Joana Nova", "Joana Nova"]);
+  });
+
+  it("stores the contact's current name on a ticket closed while its summary still names the old one", async () => {
+    const c = await w.fresh({ queues: ["Fecho"] });
+    const carlos = await makeContact(c.cid, "Carlos Velho");
+    const t = await makeTicket(c.cid, { whatsappId: c.wa, queueId: c.queues[0], status: "open", userId: c.admin.id, contact: carlos });
+    // renamed, and the listeners not run yet: the ticket's contact summary still says "Carlos Velho"
+    await ddb().send(new UpdateCommand({ TableName: tableName(), Key: keys.contact(c.cid, carlos.id), UpdateExpression: "SET #n = :n", ExpressionAttributeNames: { "#n": "name" }, ExpressionAttributeValues: { ":n": "Carlos Novo" } }));
+    await close(t.id, c.admin.token);
+    for (const q of ["status=closed", `queueId=${c.queues[0]}`, `contactId=${carlos.id}`]) {
+      expect((await report(c.admin.token, q)).body.tickets.map((r: Row) => r.contact.name)).toEqual(["Carlos Novo"]);
+    }
+  });
+
+  it("drops a deleted ticket's attendances from the report under every filter", async () => {
+    const c = await w.fresh({ queues: ["Apagar"] });
+    const tag = await api("POST", "/api/tags", { token: c.admin.token, body: { name: "Some", color: "#00ff00" } });
+    const kept = await makeTicket(c.cid, { whatsappId: c.wa, queueId: c.queues[0], status: "open", userId: c.admin.id });
+    await close(kept.id, c.admin.token);
+    const gone = await makeTicket(c.cid, { whatsappId: c.wa, queueId: c.queues[0], status: "open", userId: c.admin.id });
+    expect((await api("POST", "/api/tags/sync", { token: c.admin.token, body: { ticketId: gone.id, tags: [{ id: tag.body.id }] } })).status).toBe(200);
+    await close(gone.id, c.admin.token);
+    const queries = ["", `queueId=${c.queues[0]}`, `tagId=${tag.body.id}`, `contactId=${gone.contactId}`, `whatsappId=${c.wa}`, `userId=${c.admin.id}`];
+    const listed = async () => Promise.all(queries.map(async (q) => ids(await rows(q, c.admin.token)).includes(gone.id)));
+    expect(await listed()).toEqual(queries.map(() => true));
+    expect((await api("DELETE", `/api/tickets/${gone.id}`, { token: c.admin.token })).status).toBe(200);
+    expect(await listed()).toEqual(queries.map(() => false));
+    expect(ids(await rows("", c.admin.token))).toEqual([kept.id]);
   });
 
   it("never schedules the report backfill for a company created through the product: its cycles write their entries", async () => {

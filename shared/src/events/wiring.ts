@@ -12,6 +12,7 @@ import { campaignFailuresListener, campaignRepliesListener } from "../campaigns/
 import { lastInteractionListener } from "../contacts/listener.ts";
 import { platformSessionsListener } from "../dashboard/listener.ts";
 import { readCacheListener } from "../ingest/read-cache.ts";
+import { reportContactsListener } from "../reports/listener.ts";
 import { kanbanLanesListener } from "../kanban/listener.ts";
 import { assistantListener } from "../prompts/assistant.ts";
 import { ticketSummariesListener } from "../tickets/summaries-listener.ts";
@@ -32,6 +33,7 @@ addListener(readCacheListener);
 addListener(realtimeListener);
 addListener(socketsListener);
 addListener(ticketSummariesListener);
+addListener(reportContactsListener);
 addListener(countersListener);
 addListener(lastInteractionListener);
 addListener(webhooksListener);

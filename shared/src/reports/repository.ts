@@ -1,14 +1,17 @@
 /**
  * Every DynamoDB call of the reports: one Query of a finished-cycle partition (the company's month on GSI1, an
- * attendant's month on GSI3, or a report entry partition of the table), the backfill's progress item and its writes.
+ * attendant's month on GSI3, or a report entry partition of the table), the backfill's progress item and its writes,
+ * a contact's entries and the contact's name on them, and the entries a deleted ticket leaves.
  */
-import { GetCommand, PutCommand, QueryCommand } from "@aws-sdk/lib-dynamodb";
-import { batchWriteAll } from "../db/batch.ts";
+import { GetCommand, PutCommand, QueryCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
+import { batchGetRaw, batchWriteAll, keyId } from "../db/batch.ts";
 import { ddb, tableName } from "../db/client.ts";
+import { isConditionFailed } from "../db/errors.ts";
 import { parseStored } from "../db/items.ts";
 import { keys } from "../db/keys.ts";
+import { queryPages } from "../db/query.ts";
 import { TicketCycle } from "../tickets/cycles.ts";
-import { reportEntryItems } from "./entries.ts";
+import { reportEntryItems, reportEntryPKs } from "./entries.ts";
 import { ReportBackfillItem, ReportEntry } from "./schema.ts";
 
 /** Where finished cycles are listed: a partition of an index (GSI1 company month, GSI3 attendant month) or of the table. */
@@ -95,4 +98,70 @@ export async function putReportEntries(cycles: { cycle: TicketCycle; tagIds: num
   const items = cycles.flatMap((c) => reportEntryItems(c.cycle, c.tagIds));
   await batchWriteAll(items.map((Item) => ({ PutRequest: { Item } })));
   return items.length;
+}
+
+/** Report entries of a contact's partition read per page when the contact is renamed. */
+const CONTACT_ENTRY_PAGE = 100;
+
+/**
+ * Every report entry of contact `contactId` (its `RPT#CT` partition: one per finished cycle of the contact), page by
+ * page, strongly consistent (a cycle closed before the read is in it).
+ */
+export async function* contactEntryPages(companyId: number, contactId: number): AsyncGenerator<ReportEntry[]> {
+  for await (const items of queryPages({
+    KeyConditionExpression: "PK = :pk",
+    ExpressionAttributeValues: { ":pk": keys.reportEntryPK(companyId, "CT", contactId, null) },
+    ConsistentRead: true,
+    Limit: CONTACT_ENTRY_PAGE,
+  })) {
+    yield items.map((raw) => parseStored(ReportEntry, raw));
+  }
+}
+
+/**
+ * The keys of every item that stores finished cycle `e`: the cycle item in its ticket's partition and its report
+ * entries, the contact's entry last.
+ */
+export function cycleItemKeys(e: ReportEntry): { PK: string; SK: string }[] {
+  const ct = keys.reportEntryPK(e.companyId, "CT", e.contactId, null);
+  const entries = reportEntryPKs(e, e.tagIds).filter((pk) => pk !== ct);
+  return [keys.ticketCycle(e.companyId, e.ticketId, e.finishedAt), ...[...entries, ct].map((pk) => keys.reportEntry(pk, e.finishedAt, e.ticketId))];
+}
+
+/**
+ * Sets the contact's name and number on the item at `key` (a cycle item or a report entry) when it exists: an item
+ * deleted meanwhile (its ticket deleted) is not written back. Returns whether it was written.
+ */
+export async function setCycleContact(key: { PK: string; SK: string }, contact: { name: string; number: string }): Promise<boolean> {
+  try {
+    await ddb().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: key,
+        UpdateExpression: "SET #c = :c",
+        ConditionExpression: "attribute_exists(PK)",
+        ExpressionAttributeNames: { "#c": "contact" },
+        ExpressionAttributeValues: { ":c": contact },
+      }),
+    );
+    return true;
+  } catch (err) {
+    if (isConditionFailed(err)) return false;
+    throw err;
+  }
+}
+
+/**
+ * The report entries of the finished cycles `cycles` of one ticket (for its deletion): the partitions of each, with
+ * the tags its contact entry holds (a cycle whose entries were never written gives its untagged ones).
+ */
+export async function reportEntryKeysOf(cycles: TicketCycle[]): Promise<{ PK: string; SK: string }[]> {
+  if (!cycles.length) return [];
+  const ctKey = (c: TicketCycle) => keys.reportEntry(keys.reportEntryPK(c.companyId, "CT", c.contactId, null), c.finishedAt, c.ticketId);
+  const got = await batchGetRaw(cycles.map(ctKey), true);
+  return cycles.flatMap((c) => {
+    const stored = got.get(keyId(ctKey(c)));
+    const tagIds = Array.isArray(stored?.tagIds) ? (stored.tagIds as number[]) : [];
+    return reportEntryPKs(c, tagIds).map((pk) => keys.reportEntry(pk, c.finishedAt, c.ticketId));
+  });
 }

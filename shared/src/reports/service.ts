@@ -21,6 +21,7 @@ import { secondsBetween } from "../tickets/cycles.ts";
 import { getAccessibleTicket, type TicketActor } from "../tickets/access.ts";
 import { batchGetTickets, queryTicketIndex, type TicketIndex } from "../tickets/repository.ts";
 import type { TicketItem } from "../tickets/schema.ts";
+import { summariesOf } from "../tickets/summaries.ts";
 import { listUsers } from "../users/repository.ts";
 import { listWhatsappItems } from "../whatsapp/repository.ts";
 import { monthOf } from "./entries.ts";
@@ -46,7 +47,10 @@ export const CONTACT_ATTENDANCES_MAX = 100;
 /** A source of a report's rows, read newest first: a status list of current tickets, or a finished-cycle partition. */
 export type Source = { kind: "tickets"; status: "open" | "pending"; index: TicketIndex; pk: string } | { kind: "cycles"; p: CyclePartition };
 
-/** A row before the names are joined: the ids of a cycle, its times, and where it sits in its source. */
+/**
+ * A row before the names are joined: the ids of a cycle, its times, the contact's name and number when its source
+ * holds them, and where it sits in its source.
+ */
 type Raw = Omit<ReportEntry, "companyId" | "waitSeconds" | "handlingSeconds" | "finishedAt"> & {
   status: ReportRow["status"];
   finishedAt: string | null;
@@ -141,7 +145,10 @@ const rawOfCycle = (c: ReportEntry & { sk: string }): Raw => ({ ...c, status: "c
 function rawOfTicket(t: TicketItem & { _sk: string }, now: string): Raw {
   const queuedAt = t.queuedAt ?? t.createdAt;
   const acceptedAt = t.status === "open" ? (t.acceptedAt ?? queuedAt) : null;
+  // The ticket's contact summary, kept current by the tickets' summaries listener (a ticket without one reads it).
+  const c = summariesOf(t)?.contact;
   return {
+    ...(c?.id === t.contactId ? { contact: { name: c.name, number: c.number } } : {}),
     ticketId: t.id,
     contactId: t.contactId,
     queueId: t.queueId,
@@ -257,15 +264,19 @@ async function namesOf(cid: number, raws: Raw[]): Promise<Names> {
   return names;
 }
 
-/** Joins names to rows: the company's queues, attendants and connections ({@link namesOf}), and one BatchGet of the page's contacts. */
+/**
+ * Joins names to rows: the company's queues, attendants and connections ({@link namesOf}), and the contact's name and
+ * number, held by the row's source (the finished cycle, the ticket's summary) or, for rows stored before they were
+ * kept, read in one BatchGet of those rows' contacts.
+ */
 async function withNames(cid: number, raws: Raw[]): Promise<ReportRow[]> {
   if (!raws.length) return [];
   const { q, u, w } = await namesOf(cid, raws);
-  const contactKeys = [...new Set(raws.map((r) => r.contactId))].map((id) => keys.contact(cid, id));
+  const missing = [...new Set(raws.filter((r) => !r.contact).map((r) => r.contactId))].map((id) => keys.contact(cid, id));
   // Only what a row shows of each contact: its name and number.
-  const contacts = await batchGetRaw(contactKeys, false, { expression: "PK, SK, #name, #number", names: { "#name": "name", "#number": "number" } });
+  const read = missing.length ? await batchGetRaw(missing, false, { expression: "PK, SK, #name, #number", names: { "#name": "name", "#number": "number" } }) : new Map();
   return raws.map((r) => {
-    const c = contacts.get(keyId(keys.contact(cid, r.contactId)));
+    const c = r.contact ?? read.get(keyId(keys.contact(cid, r.contactId)));
     return {
       ticketId: r.ticketId,
       status: r.status,

@@ -51,6 +51,12 @@ export const TicketCycle = z.object({
   handlingSeconds: z.number().int(),
   ratedAt: z.string().nullable().default(null),
   rate: z.number().int().min(1).max(3).nullable().default(null),
+  /**
+   * The contact as a report row shows it: written by the closing transaction (which checks it against the contact
+   * item) and kept current by the reports' contact listener (docs/product/reports.md#keys). Absent on cycles stored
+   * before it was kept: their rows read the contact.
+   */
+  contact: z.object({ name: z.string(), number: z.string() }).optional(),
 });
 export type TicketCycle = z.infer<typeof TicketCycle>;
 

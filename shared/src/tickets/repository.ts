@@ -8,12 +8,14 @@
 import { counterFacts, handOverOnDelete, outboxPut, type OutboxEntry } from "../events/outbox.ts";
 import { pendingRunPuts } from "../events/durable.ts";
 import { reportEntryItems } from "../reports/entries.ts";
-import { cycleAfter, finishedCycle, type TicketCycle } from "./cycles.ts";
+import { reportEntryKeysOf } from "../reports/repository.ts";
+import { cycleAfter, finishedCycle, TicketCycle } from "./cycles.ts";
 import { DeleteCommand, GetCommand, PutCommand, QueryCommand, TransactWriteCommand, UpdateCommand } from "@aws-sdk/lib-dynamodb";
 import { batchGetRaw, batchWriteAll, keyId } from "../db/batch.ts";
 import { ddb, tableName, type TxItem } from "../db/client.ts";
-import { countQuery, queryPages } from "../db/query.ts";
+import { countQuery, queryAll, queryPages } from "../db/query.ts";
 import { cancellationReasons } from "../db/errors.ts";
+import { parseStored } from "../db/items.ts";
 import { keys, pad } from "../db/keys.ts";
 import { AppError } from "../errors.ts";
 import { log } from "../log.ts";
@@ -192,7 +194,9 @@ const MUTABLE = [
  *   reports (`events/durable.ts`), so a timer the transition starts survives a process dying right after the commit.
  * `extra`: more items written in the same transaction, after the ticket's (e.g. the rating item and its counters'
  * outbox item: stored exactly when the ticket closes); `rating`: the customer's rate stored on the cycle it finishes.
- * A close also stores the finished service cycle (`cycles.ts`).
+ * A close also stores the finished service cycle (`cycles.ts`) and its report entries with the contact's name and
+ * number, checked against the contact item (a summary older than a rename is read again; renamed at every try: 409
+ * `ERR_CONFLICT`).
  * Returns the new ticket (lastMessage/unreadMessages as read in `prev`), with its summaries beside it.
  */
 export async function writeTicketTransition(
@@ -206,93 +210,127 @@ export async function writeTicketTransition(
   next.tally = tallyOf(next); // the tab counts (tally.ts): counted from the state `prev` was stored with
   const cycle = finishedCycle(prev, next, rating);
   const had = summariesOf(prev);
-  const fresh = await loadSummaries(prev.companyId, {
-    contactId: had?.contact?.id === next.contactId ? undefined : next.contactId,
-    queueId: had && had.queue !== undefined && (had.queue?.id ?? null) === next.queueId ? undefined : next.queueId,
-    userId: had && had.user !== undefined && (had.user?.id ?? null) === next.userId ? undefined : next.userId,
-    whatsappId: had?.whatsapp?.id === next.whatsappId ? undefined : next.whatsappId,
-  });
-  const sums = summaryAttributes(fresh);
-  attachSummaries(next, { ...had, ...fresh });
-  const idx = ticketIndexKeys(next);
-  const names: Record<string, string> = { "#v": "version", "#tally": "tally" };
-  const values: Record<string, unknown> = { ":v": prev.version, ":nv": next.version, ":tally": next.tally };
-  const sets: string[] = ["#v = :nv", "#tally = :tally"];
-  MUTABLE.forEach((f, i) => {
-    names[`#f${i}`] = f;
-    values[`:f${i}`] = next[f];
-    sets.push(`#f${i} = :f${i}`);
-  });
-  Object.entries(sums).forEach(([k, v], i) => {
-    names[`#s${i}`] = k;
-    values[`:s${i}`] = v;
-    sets.push(`#s${i} = :s${i}`);
-  });
-  for (const k of ["GSI1PK", "GSI1SK", "GSI2PK", "GSI2SK", "GSI3PK", "GSI3SK"] as const) {
-    if (k in idx) {
-      values[`:${k}`] = (idx as Record<string, string>)[k];
-      sets.push(`${k} = :${k}`);
+  // A close stores the contact's name and number on the cycle, checked against the contact item in the same
+  // transaction: a ticket summary older than a rename is read again, so no cycle keeps a name the reports' contact
+  // listener has already replaced.
+  for (let attempt = 0; ; attempt++) {
+    const fresh = await loadSummaries(prev.companyId, {
+      contactId: attempt === 0 && had?.contact?.id === next.contactId ? undefined : next.contactId,
+      queueId: had && had.queue !== undefined && (had.queue?.id ?? null) === next.queueId ? undefined : next.queueId,
+      userId: had && had.user !== undefined && (had.user?.id ?? null) === next.userId ? undefined : next.userId,
+      whatsappId: had?.whatsapp?.id === next.whatsappId ? undefined : next.whatsappId,
+    });
+    const sums = summaryAttributes(fresh);
+    attachSummaries(next, { ...had, ...fresh });
+    const idx = ticketIndexKeys(next);
+    const names: Record<string, string> = { "#v": "version", "#tally": "tally" };
+    const values: Record<string, unknown> = { ":v": prev.version, ":nv": next.version, ":tally": next.tally };
+    const sets: string[] = ["#v = :nv", "#tally = :tally"];
+    MUTABLE.forEach((f, i) => {
+      names[`#f${i}`] = f;
+      values[`:f${i}`] = next[f];
+      sets.push(`#f${i} = :f${i}`);
+    });
+    Object.entries(sums).forEach(([k, v], i) => {
+      names[`#s${i}`] = k;
+      values[`:s${i}`] = v;
+      sets.push(`#s${i} = :s${i}`);
+    });
+    for (const k of ["GSI1PK", "GSI1SK", "GSI2PK", "GSI2SK", "GSI3PK", "GSI3SK"] as const) {
+      if (k in idx) {
+        values[`:${k}`] = (idx as Record<string, string>)[k];
+        sets.push(`${k} = :${k}`);
+      }
     }
+    const update =
+      `SET ${sets.join(", ")}${"GSI3PK" in idx ? "" : " REMOVE GSI3PK, GSI3SK"}`;
+    const items: TxItem[] = [
+      {
+        Update: bumpRev({
+          TableName: tableName(),
+          Key: keys.ticket(prev.companyId, prev.id),
+          UpdateExpression: update,
+          ConditionExpression: `attribute_exists(PK) AND #v = :v AND ${tallyCondition(prev, values)}`,
+          ExpressionAttributeNames: names,
+          ExpressionAttributeValues: values,
+        }),
+      },
+    ];
+    const wasActive = isActiveStatus(prev.status);
+    const isActive = isActiveStatus(next.status);
+    const moved = prev.whatsappId !== next.whatsappId;
+    let putIndex = -1;
+    if (wasActive && (!isActive || moved)) {
+      items.push({
+        Delete: {
+          TableName: tableName(),
+          Key: keys.activeTicket(prev.companyId, prev.whatsappId, prev.contactId),
+          ConditionExpression: "attribute_not_exists(PK) OR ticketId = :tid",
+          ExpressionAttributeValues: { ":tid": prev.id },
+        },
+      });
+    }
+    if (isActive && (!wasActive || moved)) {
+      putIndex = items.length;
+      items.push({
+        Put: {
+          TableName: tableName(),
+          Item: activeTicketRecord(next),
+          ConditionExpression: "attribute_not_exists(PK) OR ticketId = :tid",
+          ExpressionAttributeValues: { ":tid": prev.id },
+        },
+      });
+    }
+    items.push(...outboxPut(counterFacts.ticket(prev, next))); // counters' outbox (events/outbox.ts), last: indexes above unchanged
+    const checkIndex = items.length;
+    if (cycle) {
+      // the finished service cycle and its report entries, stored exactly when the ticket closes
+      // (a contact that could not be read leaves the cycle without: its row reads the contact)
+      const c = summariesOf(next)?.contact;
+      if (c?.id === next.contactId) {
+        cycle.contact = { name: c.name, number: c.number };
+        items.push(contactCheck(next.companyId, next.contactId, cycle.contact));
+      } else delete cycle.contact;
+      items.push(cycleItemPut(cycle));
+      items.push(...reportEntryItems(cycle, next.tagIds).map((Item) => ({ Put: { TableName: tableName(), Item } })));
+    }
+    items.push(...extra);
+    items.push(...pendingRunPuts({ type: "ticket.updated", companyId: prev.companyId, ticket: next, previous: prev }));
+    try {
+      await ddb().send(new TransactWriteCommand({ TransactItems: items }));
+    } catch (err) {
+      const reasons = cancellationReasons(err);
+      if (reasons) {
+        // the contact was renamed since its summary was read: read it again (a rename at every try is a conflict)
+        if (cycle?.contact && reasons[checkIndex]?.Code === "ConditionalCheckFailed" && reasons[0]?.Code !== "ConditionalCheckFailed") {
+          if (attempt < 3) continue;
+          throw new AppError("ERR_CONFLICT");
+        }
+        if (putIndex >= 0 && reasons[putIndex]?.Code === "ConditionalCheckFailed") {
+          const holder = await getActiveTicketId(next.companyId, next.whatsappId, next.contactId);
+          throw new AppError("ERR_OTHER_OPEN_TICKET", { ticketId: holder });
+        }
+        if (reasons[0]?.Code === "ConditionalCheckFailed" || reasons.some((r) => r.Code === "TransactionConflict")) {
+          throw new AppError("ERR_CONFLICT");
+        }
+      }
+      throw err;
+    }
+    return next;
   }
-  const update =
-    `SET ${sets.join(", ")}${"GSI3PK" in idx ? "" : " REMOVE GSI3PK, GSI3SK"}`;
-  const items: TxItem[] = [
-    {
-      Update: bumpRev({
-        TableName: tableName(),
-        Key: keys.ticket(prev.companyId, prev.id),
-        UpdateExpression: update,
-        ConditionExpression: `attribute_exists(PK) AND #v = :v AND ${tallyCondition(prev, values)}`,
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
-      }),
+}
+
+/** The check, in a closing transaction, that the contact item still has the name and number the cycle stores. */
+function contactCheck(companyId: number, contactId: number, c: { name: string; number: string }): TxItem {
+  return {
+    ConditionCheck: {
+      TableName: tableName(),
+      Key: keys.contact(companyId, contactId),
+      ConditionExpression: "#n = :n AND #num = :num",
+      ExpressionAttributeNames: { "#n": "name", "#num": "number" },
+      ExpressionAttributeValues: { ":n": c.name, ":num": c.number },
     },
-  ];
-  const wasActive = isActiveStatus(prev.status);
-  const isActive = isActiveStatus(next.status);
-  const moved = prev.whatsappId !== next.whatsappId;
-  let putIndex = -1;
-  if (wasActive && (!isActive || moved)) {
-    items.push({
-      Delete: {
-        TableName: tableName(),
-        Key: keys.activeTicket(prev.companyId, prev.whatsappId, prev.contactId),
-        ConditionExpression: "attribute_not_exists(PK) OR ticketId = :tid",
-        ExpressionAttributeValues: { ":tid": prev.id },
-      },
-    });
-  }
-  if (isActive && (!wasActive || moved)) {
-    putIndex = items.length;
-    items.push({
-      Put: {
-        TableName: tableName(),
-        Item: activeTicketRecord(next),
-        ConditionExpression: "attribute_not_exists(PK) OR ticketId = :tid",
-        ExpressionAttributeValues: { ":tid": prev.id },
-      },
-    });
-  }
-  items.push(...outboxPut(counterFacts.ticket(prev, next))); // counters' outbox (events/outbox.ts), last: indexes above unchanged
-  if (cycle) items.push(cycleItemPut(cycle), ...reportEntryItems(cycle, next.tagIds).map((Item) => ({ Put: { TableName: tableName(), Item } }))); // the finished service cycle and its report entries, stored exactly when the ticket closes
-  items.push(...extra);
-  items.push(...pendingRunPuts({ type: "ticket.updated", companyId: prev.companyId, ticket: next, previous: prev }));
-  try {
-    await ddb().send(new TransactWriteCommand({ TransactItems: items }));
-  } catch (err) {
-    const reasons = cancellationReasons(err);
-    if (reasons) {
-      if (putIndex >= 0 && reasons[putIndex]?.Code === "ConditionalCheckFailed") {
-        const holder = await getActiveTicketId(next.companyId, next.whatsappId, next.contactId);
-        throw new AppError("ERR_OTHER_OPEN_TICKET", { ticketId: holder });
-      }
-      if (reasons[0]?.Code === "ConditionalCheckFailed" || reasons.some((r) => r.Code === "TransactionConflict")) {
-        throw new AppError("ERR_CONFLICT");
-      }
-    }
-    throw err;
-  }
-  return next;
+  };
 }
 
 /** Sets `unreadMessages = 0` (opening the conversation). No version bump (`rev` moves), no `updatedAt` change. */
@@ -522,13 +560,22 @@ function deleteTicketRest(t: TicketItem): TxItem[] {
 export const REMAINS_GRACE_MS = 2 * 60_000;
 
 /**
- * Removes what a deleted ticket leaves: its contact's search grams (from `contact`, its summary), then its partition
+ * Removes what a deleted ticket leaves: its contact's search grams (from `contact`, its summary), its finished cycles'
+ * report entries, then its partition
  * page by page (messages, notes, tag edges with their tags' counts) with, for each page, the message id references
  * and the search word items of its messages (`_sw`, the words each message indexed) first, so a run cut short and
  * run again still finds every word through the messages left. Idempotent.
  */
 export async function deleteTicketRemains(companyId: number, ticketId: number, contact: Parameters<typeof ticketGramItems>[2]): Promise<void> {
   await batchWriteAll(ticketGramItems(companyId, ticketId, contact).map((it) => ({ DeleteRequest: { Key: { PK: it.PK, SK: it.SK } } })));
+  // Its attendances leave the reports: the report entries of its finished cycles, found from the cycles (which go
+  // with the partition below, after them).
+  const cycles = await queryAll({
+    KeyConditionExpression: "PK = :pk AND begins_with(SK, :c)",
+    ExpressionAttributeValues: { ":pk": keys.ticketPartition(companyId, ticketId), ":c": keys.ticketCyclePrefix },
+    ConsistentRead: true,
+  });
+  await batchWriteAll((await reportEntryKeysOf(cycles.map((raw) => parseStored(TicketCycle, raw)))).map((Key) => ({ DeleteRequest: { Key } })));
   for await (const items of queryPages({
     KeyConditionExpression: "PK = :pk",
     ExpressionAttributeValues: { ":pk": keys.ticketPartition(companyId, ticketId) },
