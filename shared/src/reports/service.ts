@@ -45,7 +45,12 @@ export const DEFAULT_DAYS = 30;
 export const CONTACT_ATTENDANCES_MAX = 100;
 
 /** A source of a report's rows, read newest first: a status list of current tickets, or a finished-cycle partition. */
-export type Source = { kind: "tickets"; status: "open" | "pending"; index: TicketIndex; pk: string } | { kind: "cycles"; p: CyclePartition };
+export type Source = ({ kind: "tickets"; status: "open" | "pending"; index: TicketIndex; pk: string } | { kind: "cycles"; p: CyclePartition }) & {
+  /** The filter the source's key holds (every row of it passes that one), beside the status. */
+  holds?: Dimension;
+};
+/** The filters a source's partition may be of. */
+type Dimension = "queueId" | "userId" | "whatsappId" | "contactId" | "tagId" | "rate";
 
 /**
  * A row before the names are joined: the ids of a cycle, its times, the contact's name and number when its source
@@ -105,24 +110,30 @@ export function sourcesOf(cid: number, f: ReportFilters, period: { from: string;
   const out: Source[] = [];
   for (const status of ["open", "pending"] as const) {
     if ((f.status && f.status !== status) || f.rate != null) continue;
-    if (f.userId != null) out.push({ kind: "tickets", status, index: "GSI3", pk: keys.ticketUserPK(cid, status, f.userId) });
-    else if (f.queueId != null) out.push({ kind: "tickets", status, index: "GSI2", pk: keys.ticketQueuePK(cid, status, f.queueId) });
+    if (f.userId != null) out.push({ kind: "tickets", status, index: "GSI3", pk: keys.ticketUserPK(cid, status, f.userId), holds: "userId" });
+    else if (f.queueId != null) out.push({ kind: "tickets", status, index: "GSI2", pk: keys.ticketQueuePK(cid, status, f.queueId), holds: "queueId" });
     else out.push({ kind: "tickets", status, index: "GSI1", pk: keys.ticketStatusPK(cid, status) });
   }
   if (f.status && f.status !== "closed") return out;
-  if (f.contactId != null) return [...out, { kind: "cycles", p: { pk: keys.reportEntryPK(cid, "CT", f.contactId, null) } }];
+  if (f.contactId != null) return [...out, { kind: "cycles", p: { pk: keys.reportEntryPK(cid, "CT", f.contactId, null) }, holds: "contactId" }];
   for (const m of monthsOf(period.from, period.to)) {
     const at = `${m}-01T00:00:00.000Z`;
-    let p: CyclePartition;
-    if (f.tagId != null) p = { pk: keys.reportEntryPK(cid, "TG", f.tagId, m) };
-    else if (f.userId != null) p = { index: "GSI3", pk: keys.ticketCycleIndex(cid, 0, at, f.userId).GSI3PK as string };
-    else if (f.queueId != null) p = { pk: keys.reportEntryPK(cid, "Q", f.queueId, m) };
-    else if (f.rate != null) p = { pk: keys.reportEntryPK(cid, "R", f.rate, m) };
-    else if (f.whatsappId != null) p = { pk: keys.reportEntryPK(cid, "W", f.whatsappId, m) };
-    else p = { index: "GSI1", pk: keys.ticketCycleIndex(cid, 0, at, null).GSI1PK };
-    out.push({ kind: "cycles", p });
+    if (f.tagId != null) out.push({ kind: "cycles", p: { pk: keys.reportEntryPK(cid, "TG", f.tagId, m) }, holds: "tagId" });
+    else if (f.userId != null) out.push({ kind: "cycles", p: { index: "GSI3", pk: keys.ticketCycleIndex(cid, 0, at, f.userId).GSI3PK as string }, holds: "userId" });
+    else if (f.queueId != null) out.push({ kind: "cycles", p: { pk: keys.reportEntryPK(cid, "Q", f.queueId, m) }, holds: "queueId" });
+    else if (f.rate != null) out.push({ kind: "cycles", p: { pk: keys.reportEntryPK(cid, "R", f.rate, m) }, holds: "rate" });
+    else if (f.whatsappId != null) out.push({ kind: "cycles", p: { pk: keys.reportEntryPK(cid, "W", f.whatsappId, m) }, holds: "whatsappId" });
+    else out.push({ kind: "cycles", p: { index: "GSI1", pk: keys.ticketCycleIndex(cid, 0, at, null).GSI1PK } });
   }
   return out;
+}
+
+/**
+ * Whether rows of `src` may fail a filter of `f` its key does not hold (a source's partition holds the status and at
+ * most one filter: {@link Source} `holds`), so that a page reads ahead of its room.
+ */
+function leftToCheck(f: ReportFilters, src: Source): boolean {
+  return (["queueId", "userId", "whatsappId", "contactId", "tagId", "rate"] as const).some((k) => f[k] != null && k !== src.holds);
 }
 
 /** Whether a row read from a source passes every filter (the source's own key already holds one or two of them). */
@@ -207,7 +218,7 @@ export async function readReport(
   const sources = sourcesOf(cid, f, period);
   const rows: Raw[] = [];
   let examined = 0;
-  const narrowed = [f.queueId, f.userId, f.whatsappId, f.contactId, f.tagId, f.rate].filter((v) => v != null).length > 1 || f.status != null;
+  let narrowed = false;
   const pageSize = () => {
     if (examined >= budget) return null;
     const want = limit - rows.length + (narrowed ? 50 : 1);
@@ -215,6 +226,7 @@ export async function readReport(
   };
   for (let s = cursor?.s ?? 0, k = cursor?.k; s < sources.length; s++, k = undefined) {
     let ended = false;
+    narrowed = leftToCheck(f, sources[s]);
     for await (const page of readSource(cid, sources[s], period, k, pageSize)) {
       for (let i = 0; i < page.rows.length; i++) {
         const r = page.rows[i];
