@@ -1,7 +1,8 @@
 /**
  * The report of attendances through the real Lambda handlers: each filter alone, paging by cursor with no duplicate
  * and no gap, the export read back from its file, the Atendimentos tab, the backfill of cycles stored before the
- * report entries. Another company sees none of it and cannot use our cursor; agents and supervisors get 403 on the
+ * report entries, a renamed contact's name on every attendance (also one closed mid-rename), a deleted ticket's
+ * attendances leaving every filter. Another company sees none of it and cannot use our cursor; agents and supervisors get 403 on the
  * report, and the Atendimentos tab lists only what the caller may open.
  */
 import ExcelJS from "exceljs";

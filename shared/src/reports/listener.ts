@@ -57,8 +57,9 @@ export async function renameContactAttendances(companyId: number, contactId: num
       );
       written += results.reduce((a, b) => a + b, 0);
     }
+    if (!stale) return written;
     const now = await getContactItem(companyId, contactId, true);
-    if (!stale || !now || (now.name === shown.name && now.number === shown.number)) return written;
+    if (!now || (now.name === shown.name && now.number === shown.number)) return written;
   }
   throw new Error(`contact ${contactId} of company ${companyId} renamed at every pass: run again`);
 }
