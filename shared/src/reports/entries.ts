@@ -24,8 +24,15 @@ export function reportEntryPKs(c: TicketCycle, tagIds: readonly number[]): strin
   ];
 }
 
+/** The keys of `c`'s report entries (see {@link reportEntryPKs}), the contact's entry last. */
+export function reportEntryKeys(c: TicketCycle, tagIds: readonly number[]): { PK: string; SK: string }[] {
+  const ct = keys.reportEntryPK(c.companyId, "CT", c.contactId, null);
+  const pks = reportEntryPKs(c, tagIds).filter((pk) => pk !== ct);
+  return [...pks, ct].map((pk) => keys.reportEntry(pk, c.finishedAt, c.ticketId));
+}
+
 /** The report entry items of `c` (the cycle's fields and the ticket's tags), each in its partition. */
 export function reportEntryItems(c: TicketCycle, tagIds: readonly number[]): Record<string, unknown>[] {
   const tags = [...new Set(tagIds)].slice(0, REPORT_MAX_TAGS);
-  return reportEntryPKs(c, tags).map((pk) => ({ ...keys.reportEntry(pk, c.finishedAt, c.ticketId), _type: "reportEntry", ...c, tagIds: tags }));
+  return reportEntryKeys(c, tags).map((k) => ({ ...k, _type: "reportEntry", ...c, tagIds: tags }));
 }

@@ -11,7 +11,7 @@ import { parseStored } from "../db/items.ts";
 import { keys } from "../db/keys.ts";
 import { queryPages } from "../db/query.ts";
 import { TicketCycle } from "../tickets/cycles.ts";
-import { reportEntryItems, reportEntryPKs } from "./entries.ts";
+import { reportEntryItems, reportEntryKeys } from "./entries.ts";
 import { ReportBackfillItem, ReportEntry } from "./schema.ts";
 
 /** Where finished cycles are listed: a partition of an index (GSI1 company month, GSI3 attendant month) or of the table. */
@@ -123,9 +123,7 @@ export async function* contactEntryPages(companyId: number, contactId: number): 
  * entries, the contact's entry last.
  */
 export function cycleItemKeys(e: ReportEntry): { PK: string; SK: string }[] {
-  const ct = keys.reportEntryPK(e.companyId, "CT", e.contactId, null);
-  const entries = reportEntryPKs(e, e.tagIds).filter((pk) => pk !== ct);
-  return [keys.ticketCycle(e.companyId, e.ticketId, e.finishedAt), ...[...entries, ct].map((pk) => keys.reportEntry(pk, e.finishedAt, e.ticketId))];
+  return [keys.ticketCycle(e.companyId, e.ticketId, e.finishedAt), ...reportEntryKeys(e, e.tagIds)];
 }
 
 /**
@@ -161,7 +159,6 @@ export async function reportEntryKeysOf(cycles: TicketCycle[]): Promise<{ PK: st
   const got = await batchGetRaw(cycles.map(ctKey), true);
   return cycles.flatMap((c) => {
     const stored = got.get(keyId(ctKey(c)));
-    const tagIds = Array.isArray(stored?.tagIds) ? (stored.tagIds as number[]) : [];
-    return reportEntryPKs(c, tagIds).map((pk) => keys.reportEntry(pk, c.finishedAt, c.ticketId));
+    return reportEntryKeys(c, Array.isArray(stored?.tagIds) ? (stored.tagIds as number[]) : []);
   });
 }

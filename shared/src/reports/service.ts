@@ -11,6 +11,7 @@ import { can } from "../access/permissions.ts";
 import { canSeeInCompany } from "../access/visibility.ts";
 import type { AuthContext } from "../auth/tokens.ts";
 import { companyTimeZone } from "../companies/service.ts";
+import { nextMonth } from "../db/counters.ts";
 import { batchGetRaw, keyId } from "../db/batch.ts";
 import { decodeCursor, encodeCursor } from "../db/cursor.ts";
 import { keys } from "../db/keys.ts";
@@ -92,11 +93,7 @@ export function periodOf(f: Pick<ReportFilters, "initialDate" | "finalDate">, tz
 function monthsOf(from: string, to: string): string[] {
   const out: string[] = [];
   const last = monthOf(new Date(Date.parse(to) - 1).toISOString());
-  for (let m = monthOf(from); m <= last; ) {
-    out.unshift(m);
-    const [y, mm] = m.split("-").map(Number);
-    m = mm === 12 ? `${y + 1}-01` : `${y}-${String(mm + 1).padStart(2, "0")}`;
-  }
+  for (let m = monthOf(from); m <= last; m = nextMonth(m)) out.unshift(m);
   return out;
 }
 
