@@ -53,8 +53,9 @@
  * resumable (progress item `keys.searchBackfill`), bounded per run; walks by keys only.
  *
  * ## Another engine
- * An OpenSearch adapter implements the same two methods (documents: contacts with name/email/number n-grams; messages
- * with ticketId, queueId, userId, status) and can push `accept`'s rules down as filters; callers do not change.
+ * None is built. An OpenSearch adapter would implement the same two methods (documents: contacts with name/email/number
+ * n-grams; messages with ticketId, queueId, userId, status), push `accept`'s rules down as filters and answer with the
+ * rows themselves (this adapter reads them by key, one BatchGet key per ticket); callers would not change.
  */
 import { QueryCommand } from "@aws-sdk/lib-dynamodb";
 import { batchGetRaw } from "../db/batch.ts";
